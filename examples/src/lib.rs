@@ -1,0 +1,1 @@
+//! The example servers live in `catalog/` and `conformance/`.

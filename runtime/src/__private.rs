@@ -1,0 +1,65 @@
+//! Not public API: what `#[tool]`-generated code uses. It may change in any release.
+//!
+//! Names here show up in compile errors of user code, so they are named for people.
+
+pub use futures_util::future::BoxFuture;
+pub use inventory;
+pub use schemars;
+pub use serde;
+pub use serde_json;
+
+pub use crate::context::Context;
+pub use crate::registry::ToolRegistration;
+pub use crate::result::{CallToolResult, IntoToolResult};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The type of a `#[tool]` fn's argument struct.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the arguments of a `#[tool]` fn",
+    label = "this argument type must derive `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}` (schemars 1.x: `schemars = \"1\"` in Cargo.toml)",
+    note = "or document each parameter with `///` to take them inline"
+)]
+pub trait ToolArguments: DeserializeOwned + schemars::JsonSchema {}
+
+impl<T: DeserializeOwned + schemars::JsonSchema> ToolArguments for T {}
+
+/// Checks at the user's argument type that it can be the tool's input.
+pub const fn assert_tool_arguments<T: ToolArguments>() {}
+
+/// Checks at the user's return type that it converts into a tool result.
+pub fn into_tool_result<R: IntoToolResult>(value: R) -> CallToolResult {
+    value.into_tool_result()
+}
+
+/// The output schema of return type `R`.
+#[must_use]
+pub fn output_schema<R: IntoToolResult>() -> Option<Value> {
+    R::output_schema()
+}
+
+/// The portable input schema of argument type `T`.
+#[must_use]
+pub fn input_schema<T: ToolArguments>() -> Value {
+    crate::schema::input_schema::<T>()
+}
+
+/// The input schema of a tool without arguments.
+#[must_use]
+pub fn empty_input_schema() -> Value {
+    crate::schema::empty_input_schema()
+}
+
+/// Turns validated arguments into `T`; a failure (rare after validation) is an `isError` result.
+pub fn parse_arguments<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, CallToolResult> {
+    serde_json::from_value(arguments).map_err(|error| {
+        CallToolResult::error(format!("Input validation error: Invalid arguments for tool {tool}: {error}"))
+    })
+}
+
+/// Checks, at the user's fn, that its future can run on a multi-threaded server.
+pub fn assert_send<F: Future + Send + 'static>(future: F) -> F {
+    future
+}

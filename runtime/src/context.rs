@@ -1,0 +1,203 @@
+//! [`Context`]: what a tool can know about and do with the request it serves.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// The request a tool is serving: its id, cancellation, progress and log notifications, and what
+/// the transport knows of the caller (session, auth).
+///
+/// Take it as a parameter of type `Context` (or `&Context`) anywhere in a `#[tool]` fn.
+#[derive(Clone)]
+pub struct Context {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    request_id: Value,
+    progress_token: Option<Value>,
+    log_level: Option<LogLevel>,
+    notifications: mpsc::UnboundedSender<Value>,
+    cancellation: CancellationToken,
+    last_progress: Mutex<Option<f64>>,
+    session_id: Option<String>,
+    auth: Option<AuthInfo>,
+}
+
+/// What an authenticated HTTP caller presented, as the server's token verifier saw it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AuthInfo {
+    /// Who the token was issued to.
+    pub client_id: String,
+    /// The scopes the token grants.
+    pub scopes: Vec<String>,
+    /// Anything else the verifier wants the tool to see.
+    #[serde(default)]
+    pub extra: Value,
+}
+
+/// How the parts of a request's context are given to [`Context::new`].
+pub(crate) struct ContextParts {
+    pub(crate) request_id: Value,
+    pub(crate) progress_token: Option<Value>,
+    pub(crate) log_level: Option<LogLevel>,
+    pub(crate) notifications: mpsc::UnboundedSender<Value>,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) session_id: Option<String>,
+    pub(crate) auth: Option<AuthInfo>,
+}
+
+impl Context {
+    pub(crate) fn new(parts: ContextParts) -> Self {
+        let ContextParts {
+            request_id,
+            progress_token,
+            log_level,
+            notifications,
+            cancellation,
+            session_id,
+            auth,
+        } = parts;
+        Self {
+            inner: Arc::new(Inner {
+                request_id,
+                progress_token,
+                log_level,
+                notifications,
+                cancellation,
+                last_progress: Mutex::new(None),
+                session_id,
+                auth,
+            }),
+        }
+    }
+
+    /// The JSON-RPC id of the `tools/call` request.
+    #[must_use]
+    pub fn request_id(&self) -> &Value {
+        &self.inner.request_id
+    }
+
+    /// The legacy HTTP session the request belongs to, if any.
+    #[must_use]
+    pub fn session_id(&self) -> Option<&str> {
+        self.inner.session_id.as_deref()
+    }
+
+    /// What the caller's bearer token said, when the HTTP server verifies tokens.
+    #[must_use]
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.inner.auth.as_ref()
+    }
+
+    /// Whether the client cancelled the request. The future of a cancelled call is dropped at its
+    /// next `.await`, so only long synchronous loops need to poll this.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancellation.is_cancelled()
+    }
+
+    /// Completes when the client cancels the request.
+    pub async fn cancelled(&self) {
+        self.inner.cancellation.cancelled().await;
+    }
+
+    /// Reports progress: `progress` out of `total` (when known), with an optional message.
+    ///
+    /// Sent only when the request asked for progress (it carried a `progressToken`), and only when
+    /// `progress` is greater than the last value sent, as the protocol requires: a value that does
+    /// not increase is dropped. Returns whether a notification was sent.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let Some(token) = &self.inner.progress_token else { return false };
+        if self.is_cancelled() {
+            return false;
+        }
+        {
+            let mut last = self.inner.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+            if last.is_some_and(|last| progress <= last) {
+                tracing::debug!(progress, "progress that does not increase is not sent");
+                return false;
+            }
+            *last = Some(progress);
+        }
+        let mut params = json!({"progressToken": token, "progress": progress});
+        if let Some(total) = total {
+            params["total"] = json!(total);
+        }
+        if let Some(message) = message {
+            params["message"] = json!(message);
+        }
+        self.notify("notifications/progress", params)
+    }
+
+    /// Sends a log message to the client (`notifications/message`), when the client asked for
+    /// messages of this level. `data` is any JSON value, usually a string.
+    pub fn log(&self, level: LogLevel, data: impl Into<Value>) -> bool {
+        self.log_to(level, None, data)
+    }
+
+    /// [`log`](Self::log) with a logger name.
+    pub fn log_to(&self, level: LogLevel, logger: Option<&str>, data: impl Into<Value>) -> bool {
+        if self.is_cancelled() || self.inner.log_level.is_none_or(|min| level < min) {
+            return false;
+        }
+        let mut params = json!({"level": level, "data": data.into()});
+        if let Some(logger) = logger {
+            params["logger"] = json!(logger);
+        }
+        self.notify("notifications/message", params)
+    }
+
+    fn notify(&self, method: &str, params: Value) -> bool {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.inner.notifications.send(message).is_ok()
+    }
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("request_id", &self.inner.request_id)
+            .field("progress_token", &self.inner.progress_token)
+            .field("log_level", &self.inner.log_level)
+            .field("session_id", &self.inner.session_id)
+            .field("cancelled", &self.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The syslog severities MCP uses for `notifications/message`, least severe first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Detailed debugging information.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// Something to look at.
+    Warning,
+    /// An error.
+    Error,
+    /// A critical condition.
+    Critical,
+    /// Action must be taken now.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl FromStr for LogLevel {
+    type Err = String;
+
+    fn from_str(level: &str) -> Result<Self, Self::Err> {
+        serde_json::from_value(Value::String(level.to_owned()))
+            .map_err(|_| format!("Invalid log level: {level}"))
+    }
+}

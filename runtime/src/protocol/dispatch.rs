@@ -1,0 +1,277 @@
+//! The dispatcher: one request in, one response out, in either era.
+
+use std::sync::{Arc, Mutex};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::jsonrpc::{self, ErrorObject, codes};
+use super::{LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, meta, shape};
+use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
+use crate::server::ServerInner;
+
+/// Drives the protocol for every transport.
+#[derive(Clone)]
+pub(crate) struct Dispatcher {
+    server: Arc<ServerInner>,
+}
+
+/// The state a legacy client builds with `initialize`: one per stdio process or HTTP session.
+#[derive(Debug)]
+pub(crate) struct Connection {
+    /// The version `initialize` negotiated; `None` before it.
+    version: Mutex<Option<String>>,
+    /// What is assumed before `initialize` (or without it, on HTTP).
+    default_version: &'static str,
+    /// The level `logging/setLevel` chose.
+    log_level: Mutex<LogLevel>,
+    /// The session id on HTTP.
+    session_id: Option<String>,
+}
+
+impl Connection {
+    /// A connection that has not been initialized; requests before `initialize` are answered as
+    /// `default_version`.
+    pub(crate) fn new(default_version: &'static str, session_id: Option<String>) -> Self {
+        Self {
+            version: Mutex::new(None),
+            default_version,
+            log_level: Mutex::new(LogLevel::Debug),
+            session_id,
+        }
+    }
+
+    /// The negotiated version, or the default.
+    pub(crate) fn version(&self) -> String {
+        lock(&self.version).clone().unwrap_or_else(|| self.default_version.to_owned())
+    }
+
+    fn log_level(&self) -> LogLevel {
+        *lock(&self.log_level)
+    }
+}
+
+/// What one request brings besides its message: where its notifications go, how it is cancelled,
+/// and what the transport knows of the caller.
+pub(crate) struct Exchange {
+    pub(crate) notifications: mpsc::UnboundedSender<Value>,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) auth: Option<AuthInfo>,
+}
+
+/// The era a request was made in.
+enum Era {
+    Legacy(String),
+    Modern { version: String, log_level: Option<LogLevel> },
+}
+
+impl Era {
+    fn version(&self) -> &str {
+        match self {
+            Self::Legacy(version) | Self::Modern { version, .. } => version,
+        }
+    }
+}
+
+impl Dispatcher {
+    pub(crate) fn new(server: Arc<ServerInner>) -> Self {
+        Self { server }
+    }
+
+    /// Answers one request.
+    pub(crate) async fn request(
+        &self,
+        id: Value,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        connection: &Connection,
+        exchange: Exchange,
+    ) -> Value {
+        let params = params.unwrap_or_default();
+        match self.answer(&id, method, &params, connection, exchange).await {
+            Ok(result) => jsonrpc::success(id, result),
+            Err(error) => error.into_response(id),
+        }
+    }
+
+    /// Takes a notification (`notifications/cancelled` is the transport's business).
+    pub(crate) fn notification(&self, method: &str, _params: Option<&Map<String, Value>>) {
+        tracing::debug!(method, "notification");
+    }
+
+    async fn answer(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Map<String, Value>,
+        connection: &Connection,
+        exchange: Exchange,
+    ) -> Result<Value, ErrorObject> {
+        let era = era_of(params, connection)?;
+        let mut result = match (&era, method) {
+            (Era::Legacy(_), "initialize") => self.initialize(params, connection),
+            (Era::Legacy(_), "ping") => Ok(json!({})),
+            (Era::Legacy(_), "logging/setLevel") => set_level(params, connection),
+            (Era::Legacy(_), "server/discover") => Err(ErrorObject::invalid_params(format!(
+                "server/discover requires `_meta.{}`",
+                meta::PROTOCOL_VERSION
+            ))),
+            (Era::Modern { .. }, "server/discover") => Ok(self.discover()),
+            (_, "tools/list") => self.list_tools(params, era.version()),
+            (_, "tools/call") => self.call_tool(id, params, &era, connection, exchange).await,
+            _ => Err(ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+        }?;
+        if let (Era::Modern { .. }, Value::Object(result)) = (&era, &mut result) {
+            result.insert("resultType".into(), json!("complete"));
+            let meta = result.entry("_meta").or_insert_with(|| json!({}));
+            meta[meta::SERVER_INFO] = self.server.info.clone();
+        }
+        Ok(result)
+    }
+
+    fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
+        let requested = params.get("protocolVersion").and_then(Value::as_str);
+        let version = requested
+            .filter(|version| LEGACY_VERSIONS.contains(version))
+            .unwrap_or(LATEST_LEGACY_VERSION);
+        *lock(&connection.version) = Some(version.to_owned());
+        tracing::info!(requested, negotiated = version, "initialize");
+        let mut result = json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": true}, "logging": {}},
+            "serverInfo": self.server.info,
+        });
+        if let Some(instructions) = &self.server.instructions {
+            result["instructions"] = json!(instructions);
+        }
+        Ok(result)
+    }
+
+    fn discover(&self) -> Value {
+        let mut result = json!({
+            "supportedVersions": MODERN_VERSIONS,
+            "capabilities": {"tools": {}, "logging": {}},
+            "ttlMs": self.server.ttl_ms,
+            "cacheScope": "public",
+        });
+        if let Some(instructions) = &self.server.instructions {
+            result["instructions"] = json!(instructions);
+        }
+        result
+    }
+
+    fn list_tools(&self, params: &Map<String, Value>, version: &str) -> Result<Value, ErrorObject> {
+        let definitions = self.server.tools.definitions();
+        let start = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(cursor)) => {
+                let after = decode_cursor(cursor).ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
+                definitions.partition_point(|tool| tool.name <= after)
+            }
+            Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
+        };
+        let end = definitions.len().min(start + self.server.page_size);
+        let page = &definitions[start..end];
+        let mut result = json!({"tools": page.iter().map(|tool| shape::tool(tool, version)).collect::<Vec<_>>()});
+        if end < definitions.len() {
+            let last = page.last().map_or("", |tool| tool.name.as_str());
+            result["nextCursor"] = json!(URL_SAFE_NO_PAD.encode(last));
+        }
+        if version >= MODERN_VERSIONS[0] {
+            result["ttlMs"] = json!(self.server.ttl_ms);
+            result["cacheScope"] = json!("public");
+        }
+        Ok(result)
+    }
+
+    async fn call_tool(
+        &self,
+        id: &Value,
+        params: &Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        exchange: Exchange,
+    ) -> Result<Value, ErrorObject> {
+        let name = match params.get("name") {
+            Some(Value::String(name)) => name,
+            _ => return Err(ErrorObject::invalid_params("tools/call requires a string `name`")),
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(arguments)) => Some(arguments.clone()),
+            Some(_) => return Err(ErrorObject::invalid_params("`arguments` must be an object")),
+        };
+        let tool = self
+            .server
+            .tools
+            .get(name)
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+        let log_level = match era {
+            Era::Legacy(_) => Some(connection.log_level()),
+            Era::Modern { log_level, .. } => *log_level,
+        };
+        let context = Context::new(ContextParts {
+            request_id: id.clone(),
+            progress_token: params.get("_meta").and_then(|meta| meta.get("progressToken")).cloned(),
+            log_level,
+            notifications: exchange.notifications,
+            cancellation: exchange.cancellation,
+            session_id: connection.session_id.clone(),
+            auth: exchange.auth,
+        });
+        let result = tool.call(arguments, context).await;
+        Ok(shape::call_result(result, era.version()))
+    }
+}
+
+/// Decides the era from the request itself: modern when `_meta` names a protocol version.
+fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, ErrorObject> {
+    let Some(request_meta) = params
+        .get("_meta")
+        .and_then(Value::as_object)
+        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+    else {
+        return Ok(Era::Legacy(connection.version()));
+    };
+    let version = &request_meta[meta::PROTOCOL_VERSION];
+    let Some(version) = version.as_str() else {
+        return Err(ErrorObject::invalid_params(format!("`_meta.{}` must be a string", meta::PROTOCOL_VERSION)));
+    };
+    if !MODERN_VERSIONS.contains(&version) {
+        return Err(ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+            .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
+    }
+    if !request_meta.get(meta::CLIENT_CAPABILITIES).is_some_and(Value::is_object) {
+        return Err(ErrorObject::invalid_params(format!(
+            "missing required `_meta.{}`",
+            meta::CLIENT_CAPABILITIES
+        )));
+    }
+    let log_level = match request_meta.get(meta::LOG_LEVEL) {
+        None => None,
+        Some(level) => Some(
+            serde_json::from_value(level.clone())
+                .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?,
+        ),
+    };
+    Ok(Era::Modern { version: version.to_owned(), log_level })
+}
+
+fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
+    let level = params.get("level").cloned().unwrap_or_default();
+    let level: LogLevel = serde_json::from_value(level.clone())
+        .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?;
+    *lock(&connection.log_level) = level;
+    Ok(json!({}))
+}
+
+fn decode_cursor(cursor: &str) -> Option<String> {
+    String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,327 @@
+//! What a tool returns: [`CallToolResult`], its [`Content`] blocks, and the conversions from
+//! ordinary Rust return types ([`IntoToolResult`]).
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The result of `tools/call`, exactly as it goes on the wire.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult {
+    /// What the model reads.
+    pub content: Vec<Content>,
+    /// The same result as JSON, checked against the tool's `outputSchema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// `true` when the tool failed; the content then says why.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    /// Extra metadata (`_meta`) for the host.
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl CallToolResult {
+    /// A successful result made of these content blocks.
+    #[must_use]
+    pub fn success(content: Vec<Content>) -> Self {
+        Self { content, ..Self::default() }
+    }
+
+    /// A successful result with one text block.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::success(vec![Content::text(text)])
+    }
+
+    /// A failed result (`isError: true`) with one text block saying why.
+    #[must_use]
+    pub fn error(message: impl Into<String>) -> Self {
+        Self { is_error: true, ..Self::text(message) }
+    }
+
+    /// The text of every text block, joined by newlines: handy in tests.
+    #[must_use]
+    pub fn text_content(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                Content::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+}
+
+/// One content block of a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", rename_all_fields = "camelCase")]
+pub enum Content {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+        /// Hints for the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
+    },
+    /// A base64-encoded image.
+    Image {
+        /// Base64 data.
+        data: String,
+        /// For example `image/png`.
+        mime_type: String,
+        /// Hints for the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
+    },
+    /// Base64-encoded audio (protocol 2025-03-26 and later).
+    Audio {
+        /// Base64 data.
+        data: String,
+        /// For example `audio/wav`.
+        mime_type: String,
+        /// Hints for the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
+    },
+    /// A link to a resource the host may fetch (protocol 2025-06-18 and later).
+    ResourceLink {
+        /// The resource's URI.
+        uri: String,
+        /// The resource's name.
+        name: String,
+        /// A human display name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        /// What the resource is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        /// The resource's MIME type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+        /// Hints for the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
+    },
+    /// A resource's contents, embedded in the result.
+    Resource {
+        /// The contents.
+        resource: ResourceContents,
+        /// Hints for the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
+    },
+}
+
+impl Content {
+    /// A text block.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::Text { text: text.into(), annotations: None }
+    }
+
+    /// An image block from base64 `data`.
+    #[must_use]
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self::Image { data: data.into(), mime_type: mime_type.into(), annotations: None }
+    }
+
+    /// An audio block from base64 `data`.
+    #[must_use]
+    pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self::Audio { data: data.into(), mime_type: mime_type.into(), annotations: None }
+    }
+
+    /// A resource link.
+    #[must_use]
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Self::ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            annotations: None,
+        }
+    }
+
+    /// An embedded resource.
+    #[must_use]
+    pub fn resource(resource: ResourceContents) -> Self {
+        Self::Resource { resource, annotations: None }
+    }
+}
+
+/// Hints on a content block: who it is for and how much it matters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// `"user"` and/or `"assistant"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Vec<String>>,
+    /// From 0 (least) to 1 (most important).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<f64>,
+    /// An ISO 8601 timestamp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+/// The contents of an embedded resource: text or a base64 blob.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceContents {
+    /// The resource's URI.
+    pub uri: String,
+    /// The resource's MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Text contents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Base64 contents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+}
+
+impl ResourceContents {
+    /// Text contents at `uri`.
+    #[must_use]
+    pub fn text(uri: impl Into<String>, text: impl Into<String>) -> Self {
+        Self { uri: uri.into(), mime_type: None, text: Some(text.into()), blob: None }
+    }
+
+    /// Base64 contents at `uri`.
+    #[must_use]
+    pub fn blob(uri: impl Into<String>, blob: impl Into<String>) -> Self {
+        Self { uri: uri.into(), mime_type: None, text: None, blob: Some(blob.into()) }
+    }
+
+    /// Sets the MIME type.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+}
+
+/// Structured output: `T` becomes the result's `structuredContent` (and its JSON the text), and
+/// `T`'s schema the tool's `outputSchema`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+/// A tool failure with a message for the model: the result gets `isError: true`.
+///
+/// Any `E: Display` works in `Result<_, E>`; `ToolError` is there when you have no error type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError(String);
+
+impl ToolError {
+    /// A failure saying `message`.
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// Turns what a tool returns into a [`CallToolResult`].
+///
+/// Implemented for text (`String`, `&str`), `()`, [`Json<T>`], [`Content`], `Vec<Content>`,
+/// [`CallToolResult`] and `Result<R, E>` where `R` is one of these and `E: Display`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[tool]` fn",
+    label = "not a tool result",
+    note = "return `String`, `&'static str`, `()`, `mcp_toolbelt::Json<T>`, `Content`, `Vec<Content>`, `CallToolResult`, or `Result<_, E>` of one of these with `E: Display`"
+)]
+pub trait IntoToolResult {
+    /// The result for the host.
+    fn into_tool_result(self) -> CallToolResult;
+
+    /// The `outputSchema` this return type advertises, if any (only [`Json<T>`] has one).
+    #[must_use]
+    fn output_schema() -> Option<Value> {
+        None
+    }
+}
+
+impl IntoToolResult for CallToolResult {
+    fn into_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for &str {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(Vec::new())
+    }
+}
+
+impl IntoToolResult for Content {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(vec![self])
+    }
+}
+
+impl IntoToolResult for Vec<Content> {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(self)
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> CallToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => CallToolResult {
+                content: vec![Content::text(value.to_string())],
+                structured_content: Some(value),
+                ..CallToolResult::default()
+            },
+            Err(error) => {
+                CallToolResult::error(format!("Output serialization error: {error}"))
+            }
+        }
+    }
+
+    fn output_schema() -> Option<Value> {
+        Some(crate::schema::output_schema::<T>())
+    }
+}
+
+impl<R: IntoToolResult, E: fmt::Display> IntoToolResult for Result<R, E> {
+    fn into_tool_result(self) -> CallToolResult {
+        match self {
+            Ok(value) => value.into_tool_result(),
+            Err(error) => CallToolResult::error(error.to_string()),
+        }
+    }
+
+    fn output_schema() -> Option<Value> {
+        R::output_schema()
+    }
+}

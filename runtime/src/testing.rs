@@ -1,0 +1,162 @@
+//! [`TestClient`]: call your tools in-process, through the same dispatch path a host's requests
+//! take, and get exactly the JSON the host would get.
+//!
+//! ```
+//! use mcp_toolbelt::{testing::TestClient, tool, Server};
+//! use serde_json::json;
+//!
+//! /// Say hello
+//! #[tool]
+//! async fn hello(/// Who to greet
+//!                name: String) -> String {
+//!     format!("Hello, {name}!")
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! let client = TestClient::new(Server::new("demo", "1.0.0"));
+//! let result = client.call_tool("hello", json!({"name": "Ada"})).await;
+//! assert_eq!(result.text_content(), "Hello, Ada!");
+//! # }
+//! ```
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::{Connection, Dispatcher, ErrorObject, Exchange, ListToolsResult};
+use crate::result::CallToolResult;
+use crate::server::Server;
+
+/// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless
+/// told otherwise ([`TestClient::with_protocol_version`]), or the modern era through
+/// [`TestClient::request`].
+///
+/// Every `tools/call` it sends asks for progress (it carries a `progressToken`), and the
+/// notifications a call produced are kept for [`TestClient::notifications`].
+pub struct TestClient {
+    dispatcher: Dispatcher,
+    connection: Connection,
+    next_id: AtomicU64,
+    notifications: Mutex<Vec<Value>>,
+}
+
+impl TestClient {
+    /// A client of `server`, as if it had negotiated protocol 2025-11-25.
+    ///
+    /// # Panics
+    ///
+    /// When the server's tools cannot be served (two tools share a name, …), with the reason: a
+    /// test should fail loudly there. [`Server::check`] tells without panicking.
+    #[must_use]
+    pub fn new(server: Server) -> Self {
+        Self::with_protocol_version(server, Server::DEFAULT_VERSION)
+    }
+
+    /// A client that negotiated `version` (one of [`crate::protocol::LEGACY_VERSIONS`]); results
+    /// take that version's shape.
+    ///
+    /// # Panics
+    ///
+    /// As [`TestClient::new`].
+    #[must_use]
+    pub fn with_protocol_version(server: Server, version: &'static str) -> Self {
+        let dispatcher = match server.into_dispatcher() {
+            Ok(dispatcher) => dispatcher,
+            Err(error) => panic!("the server cannot start: {error}"),
+        };
+        Self {
+            dispatcher,
+            connection: Connection::new(version, None),
+            next_id: AtomicU64::new(1),
+            notifications: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Sends one request and returns the whole JSON-RPC response message. `params` is sent as
+    /// given, so modern-era requests carry their own `_meta`.
+    pub async fn request(&self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let params = match params {
+            Value::Object(params) => Some(params),
+            Value::Null => None,
+            other => Some(Map::from_iter([("value".to_owned(), other)])),
+        };
+        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let exchange = Exchange { notifications: sender, cancellation: CancellationToken::new(), auth: None };
+        let response = self.dispatcher.request(id, method, params, &self.connection, exchange).await;
+        let mut recorded = self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while let Ok(notification) = receiver.try_recv() {
+            recorded.push(notification);
+        }
+        response
+    }
+
+    /// Every tool, all pages of `tools/list` joined.
+    ///
+    /// # Panics
+    ///
+    /// When the server answers with a JSON-RPC error.
+    pub async fn list_tools(&self) -> ListToolsResult {
+        let mut all = ListToolsResult { tools: Vec::new(), next_cursor: None };
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = cursor.map_or_else(|| json!({}), |cursor| json!({"cursor": cursor}));
+            let page: ListToolsResult = expect_result(self.request("tools/list", params).await);
+            all.tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return all,
+            }
+        }
+    }
+
+    /// Calls tool `name` with `arguments` (a JSON object).
+    ///
+    /// # Panics
+    ///
+    /// When the server answers with a JSON-RPC error (an unknown tool, …); use
+    /// [`try_call_tool`](Self::try_call_tool) to look at the error instead.
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> CallToolResult {
+        match self.try_call_tool(name, arguments).await {
+            Ok(result) => result,
+            Err(error) => panic!("tools/call {name} failed: {error}"),
+        }
+    }
+
+    /// Calls tool `name`; `Err` holds the JSON-RPC error the server answered with.
+    pub async fn try_call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult, ErrorObject> {
+        let token = format!("progress-{}", self.next_id.load(Ordering::Relaxed));
+        let params = json!({"name": name, "arguments": arguments, "_meta": {"progressToken": token}});
+        let response = self.request("tools/call", params).await;
+        if let Some(error) = response.get("error") {
+            return Err(serde_json::from_value(error.clone())
+                .unwrap_or_else(|_| ErrorObject::new(0, error.to_string())));
+        }
+        Ok(expect_result(response))
+    }
+
+    /// The notifications (progress, log messages) the calls so far produced, in order.
+    #[must_use]
+    pub fn notifications(&self) -> Vec<Value> {
+        self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Returns the recorded notifications and forgets them.
+    pub fn take_notifications(&self) -> Vec<Value> {
+        std::mem::take(&mut *self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+}
+
+fn expect_result<T: serde::de::DeserializeOwned>(response: Value) -> T {
+    let result = response.get("result").cloned();
+    let Some(result) = result else {
+        panic!("expected a result, got {response}");
+    };
+    match serde_json::from_value(result) {
+        Ok(result) => result,
+        Err(error) => panic!("the result does not have the expected shape ({error}): {response}"),
+    }
+}

@@ -1,0 +1,287 @@
+//! stdio: newline-delimited JSON-RPC on stdin and stdout; logs go to stderr.
+//!
+//! Requests run concurrently (a slow tool never holds up a `ping`), every message is written whole
+//! in one write, a cancelled call's future is dropped without a response, and at end of input the
+//! calls still running get [`SHUTDOWN_GRACE`] to finish.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::{AbortHandle, JoinSet};
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::{self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, Incoming, codes};
+use crate::server::Server;
+
+/// How long calls still running at end of input may take before they are dropped.
+pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+impl Server {
+    /// Serves over stdin and stdout until stdin closes; then in-flight calls get a few seconds to
+    /// finish. Logging never touches stdout (see [`Server::serve_io`] for other streams).
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        crate::transport::init_stderr_logging();
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,
+    /// a pipe, an in-memory duplex in tests.
+    pub async fn serve_io<R, W>(self, input: R, output: W) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let max_line_bytes = self.max_line_bytes;
+        let changes = self.changes_subscription();
+        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let (outgoing, receiver) = mpsc::unbounded_channel();
+        let writer = tokio::spawn(write_messages(receiver, output));
+        let session = Session {
+            dispatcher,
+            connection: Arc::new(Connection::new(Server::DEFAULT_VERSION, None)),
+            outgoing,
+            in_flight: Arc::new(Mutex::new(HashMap::new())),
+            calls: JoinSet::new(),
+        };
+        let list_changed = tokio::spawn(forward_list_changed(changes, session.outgoing.clone()));
+        let result = session.run(BufReader::new(input), max_line_bytes).await;
+        list_changed.abort();
+        // The writer ends once every sender (the session's, the calls') is gone.
+        writer.await.map_err(io::Error::other)??;
+        result
+    }
+}
+
+type InFlight = Arc<Mutex<HashMap<String, (AbortHandle, CancellationToken)>>>;
+
+struct Session {
+    dispatcher: Dispatcher,
+    connection: Arc<Connection>,
+    outgoing: mpsc::UnboundedSender<Value>,
+    in_flight: InFlight,
+    calls: JoinSet<()>,
+}
+
+impl Session {
+    async fn run(mut self, mut input: impl AsyncBufRead + Unpin, max_line_bytes: usize) -> io::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            match read_line(&mut input, &mut line, max_line_bytes).await? {
+                Line::End => break,
+                Line::TooLong => self.send(
+                    ErrorObject::new(
+                        codes::INVALID_REQUEST,
+                        format!("Invalid Request: message longer than {max_line_bytes} bytes; discarded"),
+                    )
+                    .into_response(Value::Null),
+                ),
+                Line::Complete => self.take_line(&line).await,
+            }
+        }
+        self.drain().await;
+        Ok(())
+    }
+
+    async fn take_line(&mut self, line: &[u8]) {
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            return;
+        }
+        if std::str::from_utf8(line).is_err() {
+            self.send(ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8").into_response(Value::Null));
+            return;
+        }
+        match protocol::parse(line) {
+            Ok(Incoming::Batch(items)) => self.take_batch(items),
+            Ok(message) => self.take(message).await,
+            Err(error) => self.send(error),
+        }
+    }
+
+    async fn take(&mut self, message: Incoming) {
+        match message {
+            Incoming::Request { id, method, params } if method == "initialize" => {
+                // Answered before the next line is read, so what follows sees the negotiated version.
+                let exchange = self.exchange(CancellationToken::new());
+                let response = self.dispatcher.request(id, &method, params, &self.connection, exchange).await;
+                self.send(response);
+            }
+            Incoming::Request { id, method, params } => {
+                let key = id.to_string();
+                let cancellation = CancellationToken::new();
+                let exchange = self.exchange(cancellation.clone());
+                let (dispatcher, connection) = (self.dispatcher.clone(), Arc::clone(&self.connection));
+                let (outgoing, in_flight) = (self.outgoing.clone(), Arc::clone(&self.in_flight));
+                // Registered under the lock the call takes to deregister, so it cannot finish first.
+                let mut in_flight_now = lock(&self.in_flight);
+                let abort = self.calls.spawn({
+                    let key = key.clone();
+                    async move {
+                        let response = dispatcher.request(id, &method, params, &connection, exchange).await;
+                        lock(&in_flight).remove(&key);
+                        let _ = outgoing.send(response);
+                    }
+                });
+                in_flight_now.insert(key, (abort, cancellation));
+                drop(in_flight_now);
+                self.reap();
+            }
+            Incoming::Notification { method, params } if method == "notifications/cancelled" => {
+                let request_id = params.as_ref().and_then(|params| params.get("requestId"));
+                if let Some(request_id) = request_id {
+                    if let Some((abort, cancellation)) = lock(&self.in_flight).remove(&request_id.to_string()) {
+                        tracing::debug!(%request_id, "request cancelled");
+                        cancellation.cancel();
+                        abort.abort();
+                    }
+                }
+            }
+            Incoming::Notification { method, params } => self.dispatcher.notification(&method, params.as_ref()),
+            Incoming::Response => {}
+            Incoming::Batch(_) => unreachable!("batches are split by take_line"),
+        }
+    }
+
+    /// JSON-RPC batches exist only in protocol 2025-03-26; the answer is one array.
+    fn take_batch(&mut self, items: Vec<Value>) {
+        if self.connection.version() != BATCH_VERSION {
+            self.send(
+                ErrorObject::new(
+                    codes::INVALID_REQUEST,
+                    format!("Invalid Request: batches are accepted only at protocol version {BATCH_VERSION}"),
+                )
+                .into_response(Value::Null),
+            );
+            return;
+        }
+        let (dispatcher, connection, outgoing) =
+            (self.dispatcher.clone(), Arc::clone(&self.connection), self.outgoing.clone());
+        self.calls.spawn(async move {
+            let mut responses = Vec::new();
+            for item in items {
+                let response = match protocol::classify(item) {
+                    Ok(Incoming::Request { id, method, .. }) if method == "initialize" => Some(
+                        ErrorObject::new(codes::INVALID_REQUEST, "Invalid Request: initialize must not be batched")
+                            .into_response(id),
+                    ),
+                    Ok(Incoming::Request { id, method, params }) => {
+                        let exchange = Exchange {
+                            notifications: outgoing.clone(),
+                            cancellation: CancellationToken::new(),
+                            auth: None,
+                        };
+                        Some(dispatcher.request(id, &method, params, &connection, exchange).await)
+                    }
+                    Ok(Incoming::Notification { method, params }) => {
+                        dispatcher.notification(&method, params.as_ref());
+                        None
+                    }
+                    Ok(Incoming::Response | Incoming::Batch(_)) => None,
+                    Err(error) => Some(error),
+                };
+                responses.extend(response);
+            }
+            if !responses.is_empty() {
+                let _ = outgoing.send(Value::Array(responses));
+            }
+        });
+    }
+
+    fn exchange(&self, cancellation: CancellationToken) -> Exchange {
+        Exchange { notifications: self.outgoing.clone(), cancellation, auth: None }
+    }
+
+    fn send(&self, message: Value) {
+        let _ = self.outgoing.send(message);
+    }
+
+    /// Frees finished calls' slots so a long session does not grow.
+    fn reap(&mut self) {
+        while self.calls.try_join_next().is_some() {}
+    }
+
+    /// End of input: calls still running get [`SHUTDOWN_GRACE`], then are dropped.
+    async fn drain(mut self) {
+        let finished = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            while self.calls.join_next().await.is_some() {}
+        })
+        .await;
+        if finished.is_err() {
+            tracing::warn!(calls = self.calls.len(), "input closed; dropping calls still running");
+            self.calls.abort_all();
+        }
+    }
+}
+
+enum Line {
+    Complete,
+    TooLong,
+    End,
+}
+
+/// Reads one line (without its newline) into `line`, or discards it whole when it exceeds
+/// `max` bytes.
+async fn read_line(input: &mut (impl AsyncBufRead + Unpin), line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+    line.clear();
+    let mut too_long = false;
+    loop {
+        let available = input.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Complete,
+            });
+        }
+        let (chunk, used, done) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(at) => (&available[..at], at + 1, true),
+            None => (available, available.len(), false),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > max {
+                too_long = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        input.consume(used);
+        if done {
+            return Ok(if too_long { Line::TooLong } else { Line::Complete });
+        }
+    }
+}
+
+/// Writes each message as one line, in one write.
+async fn write_messages(mut messages: mpsc::UnboundedReceiver<Value>, mut output: impl AsyncWrite + Unpin) -> io::Result<()> {
+    while let Some(message) = messages.recv().await {
+        let mut bytes = serde_json::to_vec(&message)?;
+        bytes.push(b'\n');
+        output.write_all(&bytes).await?;
+        output.flush().await?;
+    }
+    Ok(())
+}
+
+async fn forward_list_changed(mut changes: broadcast::Receiver<()>, outgoing: mpsc::UnboundedSender<Value>) {
+    loop {
+        match changes.recv().await {
+            Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                let notification = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                if outgoing.send(notification).is_err() {
+                    return;
+                }
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

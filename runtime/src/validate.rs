@@ -1,0 +1,99 @@
+//! Validation of arguments and structured results against the schemas a tool advertises, with
+//! messages a model can act on.
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+/// A compiled schema (built once per tool) and the field list of its root.
+pub(crate) struct SchemaValidator {
+    validator: Validator,
+}
+
+impl SchemaValidator {
+    /// Compiles `schema`; an invalid schema is a bug in the tool, reported at start-up.
+    pub(crate) fn new(schema: &Value) -> Result<Self, String> {
+        jsonschema::validator_for(schema)
+            .map(|validator| Self { validator })
+            .map_err(|error| error.to_string())
+    }
+
+    /// Every failure, one `<path>: <message>` each, in document order.
+    pub(crate) fn failures(&self, instance: &Value) -> Vec<String> {
+        self.validator.iter_errors(instance).map(|error| describe(&error)).collect()
+    }
+}
+
+/// `<dotted.path>: <message>`; the path names the property a model must fix.
+fn describe(error: &ValidationError<'_>) -> String {
+    let mut path: Vec<String> = error.instance_path().iter().map(|s| s.to_string()).collect();
+    let message = match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            path.push(property.as_str().map_or_else(|| property.to_string(), str::to_owned));
+            "required property is missing".to_owned()
+        }
+        ValidationErrorKind::Type { kind } => {
+            format!("expected {}, got {}", expected_types(kind), describe_value(error.instance()))
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            format!("unknown properties {} are not allowed", quoted_list(unexpected))
+        }
+        ValidationErrorKind::Enum { options } => {
+            format!("expected one of {options}, got {}", describe_value(error.instance()))
+        }
+        ValidationErrorKind::Minimum { limit } => {
+            format!("must be at least {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            format!("must be at most {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            format!("must be greater than {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("must be less than {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            format!("must be at least {limit} characters long")
+        }
+        ValidationErrorKind::MaxLength { limit } => {
+            format!("must be at most {limit} characters long")
+        }
+        ValidationErrorKind::MinItems { limit } => format!("must have at least {limit} items"),
+        ValidationErrorKind::MaxItems { limit } => format!("must have at most {limit} items"),
+        ValidationErrorKind::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        ValidationErrorKind::UniqueItems => "items must be unique".to_owned(),
+        _ => error.to_string(),
+    };
+    if path.is_empty() {
+        format!("(root): {message}")
+    } else {
+        format!("{}: {message}", path.join("."))
+    }
+}
+
+fn expected_types(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(kind) => kind.to_string(),
+        TypeKind::Multiple(kinds) => {
+            kinds.iter().map(|kind| kind.to_string()).collect::<Vec<_>>().join(" or ")
+        }
+    }
+}
+
+fn describe_value(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => return "array".to_owned(),
+        Value::Object(_) => return "object".to_owned(),
+    };
+    format!("{kind} {value}")
+}
+
+fn quoted_list(names: &[String]) -> String {
+    names.iter().map(|name| format!("'{name}'")).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,1 @@
+//! The ui cases live in `tests/ui/`.

@@ -1,1 +1,15 @@
-extern crate proc_macro; #[proc_macro_attribute] pub fn tool(_a: proc_macro::TokenStream, i: proc_macro::TokenStream) -> proc_macro::TokenStream { i }
+//! The `#[tool]` attribute of [mcp-toolbelt](https://docs.rs/mcp-toolbelt). Depend on
+//! `mcp-toolbelt` and use `mcp_toolbelt::tool`; its documentation describes the attribute.
+
+mod ast;
+mod attr;
+mod docs;
+mod expand;
+mod fallback;
+mod valid;
+
+/// Turns an `async fn` into an MCP tool; see `mcp_toolbelt::tool` for the keys and rules.
+#[proc_macro_attribute]
+pub fn tool(args: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand::tool(args.into(), item.into()).into()
+}

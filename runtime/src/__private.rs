@@ -60,6 +60,6 @@ pub fn parse_arguments<T: DeserializeOwned>(tool: &str, arguments: Value) -> Res
 }
 
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.
-pub fn assert_send<F: Future + Send + 'static>(future: F) -> F {
+pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }

@@ -1,0 +1,70 @@
+//! The validated model of a `#[tool]` fn; code generation reads only this.
+
+use proc_macro2::Span;
+use syn::{Ident, ItemFn, Path, ReturnType, Type};
+
+/// One `#[tool]` fn, checked.
+pub(crate) struct ToolFn<'a> {
+    /// The user's fn, for its name, signature and spans.
+    pub(crate) item: &'a ItemFn,
+    /// The MCP tool name.
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: String,
+    pub(crate) hints: Hints,
+    /// The runtime crate (`::mcp_toolbelt` unless `crate = …`).
+    pub(crate) krate: Path,
+    /// How the arguments arrive.
+    pub(crate) input: Input<'a>,
+    /// What the fn takes, in order.
+    pub(crate) params: Vec<Param<'a>>,
+    pub(crate) output: &'a ReturnType,
+}
+
+/// The four MCP hints; `None` is left out.
+#[derive(Default)]
+pub(crate) struct Hints {
+    pub(crate) read_only: Option<bool>,
+    pub(crate) destructive: Option<bool>,
+    pub(crate) idempotent: Option<bool>,
+    pub(crate) open_world: Option<bool>,
+}
+
+/// The tool's input.
+pub(crate) enum Input<'a> {
+    /// No parameters besides `Context`.
+    None,
+    /// The only parameter is an argument struct.
+    Struct(&'a Type),
+    /// Each parameter is one property.
+    Inline(Vec<InlineParam<'a>>),
+}
+
+/// An inline parameter: a property named after it.
+pub(crate) struct InlineParam<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    pub(crate) docs: Option<String>,
+}
+
+/// What one parameter of the user's fn receives.
+pub(crate) enum Param<'a> {
+    /// The request's `Context`, by value or by reference.
+    Context { by_ref: bool },
+    /// The whole argument struct.
+    Struct,
+    /// One inline property.
+    Inline(&'a Ident),
+}
+
+impl ToolFn<'_> {
+    /// Whether the user's fn is `async`.
+    pub(crate) fn is_async(&self) -> bool {
+        self.item.sig.asyncness.is_some()
+    }
+
+    /// Where errors about the fn as a whole point.
+    pub(crate) fn ident_span(&self) -> Span {
+        self.item.sig.ident.span()
+    }
+}

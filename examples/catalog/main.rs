@@ -6,7 +6,7 @@
 //! cargo run --example catalog -- --list-tools  # print the tools/list result
 //! ```
 
-use mcp_toolbelt::{Context, Json, Server, ToolError, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -99,10 +99,30 @@ async fn clear_catalog() -> &'static str {
     "Catalog cleared"
 }
 
+/// With `CATALOG_TEST_TOOLS=1` the catalog also serves `wait`, a tool added at run time that takes
+/// as long as it is told: the client tests cancel it. It is not part of the reference set.
+fn wait_tool() -> Tool {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"seconds": {"type": "number", "minimum": 0, "description": "How long to wait"}},
+        "required": ["seconds"],
+    });
+    Tool::new("wait", "Wait, then say so (for cancellation tests)", schema, |arguments, context: Context| async move {
+        let seconds = arguments["seconds"].as_f64().unwrap_or_default();
+        tokio::select! {
+            () = tokio::time::sleep(std::time::Duration::from_secs_f64(seconds)) => CallToolResult::text("done waiting"),
+            () = context.cancelled() => CallToolResult::error("cancelled"),
+        }
+    })
+    .expect("the wait tool's schema is an object")
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    Server::new("catalog", env!("CARGO_PKG_VERSION"))
-        .instructions("A small product catalog: search it, look up a product, check the weather, echo a message.")
-        .run()
-        .await
+    let server = Server::new("catalog", env!("CARGO_PKG_VERSION"))
+        .instructions("A small product catalog: search it, look up a product, check the weather, echo a message.");
+    if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1") {
+        server.add_tool(wait_tool()).map_err(std::io::Error::other)?;
+    }
+    server.run().await
 }

@@ -65,3 +65,4 @@ pub use result::{
     Annotations, CallToolResult, Content, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
+pub use transport::http::{HttpConfig, ProtectedResourceMetadata};

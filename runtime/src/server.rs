@@ -8,6 +8,7 @@ use tokio::sync::broadcast;
 
 use crate::protocol::{Dispatcher, LATEST_LEGACY_VERSION, ListToolsResult};
 use crate::registry::{self, RegistryError, Tool, ToolSet};
+use crate::transport::http::HttpConfig;
 
 /// An MCP server for every `#[tool]` in the binary.
 ///
@@ -28,6 +29,7 @@ pub struct Server {
     page_size: usize,
     ttl_ms: u64,
     pub(crate) max_line_bytes: usize,
+    pub(crate) http: HttpConfig,
     tools: Arc<ToolSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<()>,
@@ -59,6 +61,7 @@ impl Server {
             page_size: 100,
             ttl_ms: 60_000,
             max_line_bytes: 4 * 1024 * 1024,
+            http: HttpConfig::default(),
             tools: Arc::new(tools),
             startup_error,
             changes: broadcast::channel(16).0,
@@ -98,6 +101,14 @@ impl Server {
     #[must_use]
     pub fn max_line_bytes(mut self, max_line_bytes: usize) -> Self {
         self.max_line_bytes = max_line_bytes.max(1);
+        self
+    }
+
+    /// How the HTTP transport guards its endpoint (allowed hosts and origins, limits, sessions,
+    /// bearer auth); see [`HttpConfig`].
+    #[must_use]
+    pub fn http_config(mut self, config: HttpConfig) -> Self {
+        self.http = config;
         self
     }
 

@@ -227,6 +227,21 @@ impl Dispatcher {
     }
 }
 
+/// What is wrong with the `_meta` envelope of a request that claims the modern era, if anything
+/// (the HTTP transport answers such errors with `400`).
+pub(crate) fn envelope_error(params: Option<&Map<String, Value>>) -> Option<ErrorObject> {
+    let connection = Connection::new(LATEST_LEGACY_VERSION, None);
+    era_of(params.unwrap_or(&Map::new()), &connection).err()
+}
+
+/// Whether a request claims the modern era: its `_meta` names a protocol version.
+pub(crate) fn claims_modern(params: Option<&Map<String, Value>>) -> bool {
+    params
+        .and_then(|params| params.get("_meta"))
+        .and_then(Value::as_object)
+        .is_some_and(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+}
+
 /// Decides the era from the request itself: modern when `_meta` names a protocol version.
 fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, ErrorObject> {
     let Some(request_meta) = params

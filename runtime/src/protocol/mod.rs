@@ -11,7 +11,7 @@ mod dispatch;
 mod jsonrpc;
 mod shape;
 
-pub(crate) use dispatch::{Connection, Dispatcher, Exchange};
+pub(crate) use dispatch::{Connection, Dispatcher, Exchange, claims_modern, envelope_error};
 pub use jsonrpc::{ErrorObject, codes};
 pub(crate) use jsonrpc::{Incoming, classify, parse};
 pub use shape::ListToolsResult;

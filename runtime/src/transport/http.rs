@@ -1,14 +1,792 @@
-//! Streamable HTTP.
+//! Streamable HTTP, both eras, on one endpoint.
+//!
+//! A POST is *modern* (2026-07-28) when its body's `_meta` claims a protocol version or its
+//! `MCP-Protocol-Version` header names a modern one; it is then answered from the request alone.
+//! Everything else is *legacy*: `initialize` opens a session (`Mcp-Session-Id`), which later
+//! requests carry, or, in stateless mode, every request stands alone.
+//!
+//! Safe by default: only localhost `Host`s and `Origin`s are served (DNS rebinding), bodies and
+//! request time are bounded, sessions are capped, and an optional bearer-token verifier guards
+//! every request.
 
+use std::collections::HashMap;
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use futures_util::StreamExt as _;
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::AbortHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::context::AuthInfo;
+use crate::protocol::{
+    self, Connection, Dispatcher, ErrorObject, Exchange, Incoming, LEGACY_VERSIONS, MODERN_VERSIONS, codes,
+};
 use crate::server::Server;
 
-impl Server {
-    /// Serves Streamable HTTP at `address`, path `/mcp`.
-    pub async fn serve_http(self, address: SocketAddr) -> io::Result<()> {
-        let _ = (self, address);
-        Err(io::Error::new(io::ErrorKind::Unsupported, "Streamable HTTP is not built yet"))
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+
+/// The version a legacy HTTP client that sends no `MCP-Protocol-Version` header is assumed to speak.
+const HTTP_DEFAULT_VERSION: &str = "2025-03-26";
+
+type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Send + Sync>;
+
+/// How the HTTP transport guards and shapes its endpoint. The defaults suit a local server.
+#[derive(Clone)]
+pub struct HttpConfig {
+    allowed_hosts: Option<Vec<String>>,
+    allowed_origins: Option<Vec<String>>,
+    max_body_bytes: usize,
+    request_timeout: Duration,
+    max_sessions: usize,
+    session_idle_timeout: Duration,
+    stateless: bool,
+    shutdown_grace: Duration,
+    auth: Option<BearerAuth>,
+}
+
+#[derive(Clone)]
+struct BearerAuth {
+    verifier: Verifier,
+    metadata: ProtectedResourceMetadata,
+}
+
+/// The OAuth 2.0 Protected Resource Metadata document (RFC 9728) a server that verifies bearer
+/// tokens publishes, so clients find where to get a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProtectedResourceMetadata {
+    /// This server's canonical URL, e.g. `https://mcp.example.com/mcp`.
+    pub resource: String,
+    /// The authorization servers that issue tokens for it.
+    pub authorization_servers: Vec<String>,
+    /// The scopes it understands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes_supported: Vec<String>,
+    /// Always `["header"]`: tokens come in the `Authorization` header.
+    pub bearer_methods_supported: Vec<String>,
+}
+
+impl ProtectedResourceMetadata {
+    /// Metadata for `resource`, whose tokens `authorization_server` issues.
+    #[must_use]
+    pub fn new(resource: impl Into<String>, authorization_server: impl Into<String>) -> Self {
+        Self {
+            resource: resource.into(),
+            authorization_servers: vec![authorization_server.into()],
+            scopes_supported: Vec::new(),
+            bearer_methods_supported: vec!["header".into()],
+        }
     }
+
+    /// Adds the scopes the server understands.
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes_supported = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Where the document is served: `/.well-known/oauth-protected-resource` followed by the
+    /// resource's path (RFC 9728 §3.1).
+    #[must_use]
+    pub fn well_known_path(&self) -> String {
+        let path = self.resource.split_once("://").map_or("", |(_, rest)| rest.find('/').map_or("", |at| &rest[at..]));
+        format!("/.well-known/oauth-protected-resource{}", path.trim_end_matches('/'))
+    }
+
+    /// The document's full URL.
+    #[must_use]
+    pub fn url(&self) -> String {
+        let origin = self.resource.split_once("://").map_or(self.resource.as_str(), |(scheme, rest)| {
+            let host_end = rest.find('/').unwrap_or(rest.len());
+            &self.resource[..scheme.len() + 3 + host_end]
+        });
+        format!("{origin}{}", self.well_known_path())
+    }
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            allowed_hosts: Some(Vec::new()),
+            allowed_origins: Some(Vec::new()),
+            max_body_bytes: 4 * 1024 * 1024,
+            request_timeout: Duration::from_secs(300),
+            max_sessions: 1024,
+            session_idle_timeout: Duration::from_secs(3600),
+            stateless: false,
+            shutdown_grace: Duration::from_secs(10),
+            auth: None,
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 sessions.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also serves requests whose `Host` is one of `hosts` (names, with or without a port).
+    /// Localhost names are always allowed.
+    #[must_use]
+    pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_hosts.get_or_insert_with(Vec::new).extend(hosts.into_iter().map(Into::into));
+        self
+    }
+
+    /// Serves any `Host`: for a server behind a proxy that checks it.
+    #[must_use]
+    pub fn allow_any_host(mut self) -> Self {
+        self.allowed_hosts = None;
+        self
+    }
+
+    /// Also serves browsers on these origins (`https://app.example.com`). Requests without an
+    /// `Origin` (non-browser clients) are always served.
+    #[must_use]
+    pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_origins.get_or_insert_with(Vec::new).extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// Serves any `Origin`.
+    #[must_use]
+    pub fn allow_any_origin(mut self) -> Self {
+        self.allowed_origins = None;
+        self
+    }
+
+    /// The largest request body, in bytes (`413` beyond).
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// How long one request may run before it is answered with an error.
+    #[must_use]
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// The most legacy sessions open at once (`503` beyond), and how long an idle one lives.
+    #[must_use]
+    pub fn sessions(mut self, max: usize, idle_timeout: Duration) -> Self {
+        self.max_sessions = max;
+        self.session_idle_timeout = idle_timeout;
+        self
+    }
+
+    /// Stateless mode: no legacy sessions, every request stands alone, so any number of replicas
+    /// can serve behind any load balancer. Legacy clients then get no `Mcp-Session-Id` and no GET
+    /// stream (`405`).
+    #[must_use]
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// How long in-flight requests may take to finish after SIGINT/SIGTERM.
+    #[must_use]
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request. `verify` returns what the
+    /// token grants (it reaches tools as [`crate::Context::auth`]), or `None` for a bad token,
+    /// answered `401` with a `WWW-Authenticate` header that points at `metadata`, which is served.
+    #[must_use]
+    pub fn bearer_auth<F, Fut>(mut self, metadata: ProtectedResourceMetadata, verify: F) -> Self
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Option<AuthInfo>> + Send + 'static,
+    {
+        let verifier: Verifier = Arc::new(move |token| Box::pin(verify(token)));
+        self.auth = Some(BearerAuth { verifier, metadata });
+        self
+    }
+}
+
+impl std::fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("request_timeout", &self.request_timeout)
+            .field("max_sessions", &self.max_sessions)
+            .field("stateless", &self.stateless)
+            .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// The MCP endpoint as an [`axum::Router`] serving path `/`: nest it where you want it
+    /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
+    /// also serve [`ProtectedResourceMetadata`] (see [`Server::serve_http`], which does).
+    pub fn into_router(self) -> io::Result<Router> {
+        let config = self.http.clone();
+        let changes = self.changes_subscription();
+        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let state = Arc::new(HttpState { dispatcher, changes, sessions: Mutex::new(HashMap::new()), config });
+        let max_body = state.config.max_body_bytes;
+        Ok(Router::new()
+            .route("/", get(get_stream).post(post).delete(delete))
+            .layer(DefaultBodyLimit::max(max_body))
+            .with_state(state))
+    }
+
+    /// Serves Streamable HTTP at `address` on path `/mcp` (and the protected-resource metadata
+    /// when bearer auth is on) until SIGINT or SIGTERM; in-flight requests then get the
+    /// configured grace time to finish.
+    pub async fn serve_http(self, address: SocketAddr) -> io::Result<()> {
+        crate::transport::init_stderr_logging();
+        let metadata = self.http.auth.as_ref().map(|auth| auth.metadata.clone());
+        let grace = self.http.shutdown_grace;
+        let mut app = Router::new().nest("/mcp", self.into_router()?);
+        if let Some(metadata) = metadata {
+            let path = metadata.well_known_path();
+            let document = Arc::new(metadata);
+            app = app.route(&path, get(move || async move { axum::Json((*document).clone()) }));
+        }
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
+        let shutdown = CancellationToken::new();
+        tokio::spawn({
+            let shutdown = shutdown.clone();
+            async move {
+                shutdown_signal().await;
+                tracing::info!("shutting down");
+                shutdown.cancel();
+            }
+        });
+        let serve = axum::serve(listener, app).with_graceful_shutdown(shutdown.clone().cancelled_owned());
+        tokio::select! {
+            result = serve => result,
+            () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
+                tracing::warn!("requests still running after the shutdown grace time were dropped");
+                Ok(())
+            }
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(signal) => signal,
+            Err(_) => return std::future::pending().await,
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}
+
+struct HttpState {
+    dispatcher: Dispatcher,
+    changes: broadcast::Receiver<()>,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    config: HttpConfig,
+}
+
+/// A legacy session: its connection state and its requests still running.
+struct Session {
+    connection: Arc<Connection>,
+    in_flight: Mutex<HashMap<String, (AbortHandle, CancellationToken)>>,
+    last_seen: Mutex<Instant>,
+    stream_open: Mutex<bool>,
+}
+
+/// A refusal before any JSON-RPC processing: status plus an id-less JSON-RPC error body.
+fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
+    (status, axum::Json(ErrorObject::new(code, message).into_response(Value::Null))).into_response()
+}
+
+/// The answer to a request that failed at the HTTP level, with its id.
+fn refuse_request(status: StatusCode, id: &Value, error: ErrorObject) -> Response {
+    (status, axum::Json(error.into_response(id.clone()))).into_response()
+}
+
+impl HttpState {
+    /// DNS-rebinding protection, then authentication. `Err` is the response to send.
+    async fn admit(&self, headers: &HeaderMap) -> Result<Option<AuthInfo>, Response> {
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+        if let Some(allowed) = &self.config.allowed_hosts
+            && !(is_localhost(host_name(host)) || allowed.iter().any(|a| a == host || a == host_name(host)))
+        {
+            tracing::warn!(host, "refused a request for a host that is not allowed");
+            return Err(refuse(StatusCode::FORBIDDEN, codes::INVALID_REQUEST, format!("Forbidden: host {host} is not allowed")));
+        }
+        if let (Some(origin), Some(allowed)) = (headers.get(header::ORIGIN), &self.config.allowed_origins) {
+            let origin = origin.to_str().unwrap_or("");
+            let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+            if !(is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)) {
+                tracing::warn!(origin, "refused a request from an origin that is not allowed");
+                return Err(refuse(StatusCode::FORBIDDEN, codes::INVALID_REQUEST, format!("Forbidden: origin {origin} is not allowed")));
+            }
+        }
+        let Some(auth) = &self.config.auth else { return Ok(None) };
+        let token = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")))
+            .map(str::trim);
+        let verified = match token {
+            Some(token) if !token.is_empty() => (auth.verifier)(token.to_owned()).await,
+            _ => None,
+        };
+        verified.map(Some).ok_or_else(|| {
+            let challenge = format!("Bearer resource_metadata=\"{}\"", auth.metadata.url());
+            let mut response = refuse(StatusCode::UNAUTHORIZED, codes::INVALID_REQUEST, "Unauthorized: a valid bearer token is required");
+            if let Ok(value) = HeaderValue::from_str(&challenge) {
+                response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+            }
+            response
+        })
+    }
+
+    fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Response> {
+        let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
+            return Err(refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"));
+        };
+        let session = lock(&self.sessions).get(id).cloned();
+        let Some(session) = session else {
+            return Err(refuse(StatusCode::NOT_FOUND, codes::INVALID_REQUEST, "Session not found"));
+        };
+        *lock(&session.last_seen) = Instant::now();
+        Ok(session)
+    }
+
+    /// Opens a session, unless too many are open (idle ones are closed first) or no secure
+    /// random id can be had.
+    fn open_session(&self) -> Option<(String, Arc<Session>)> {
+        let mut sessions = lock(&self.sessions);
+        let idle = self.config.session_idle_timeout;
+        sessions.retain(|_, session| lock(&session.last_seen).elapsed() < idle);
+        if sessions.len() >= self.config.max_sessions {
+            return None;
+        }
+        let id = new_session_id()?;
+        let session = Arc::new(Session {
+            connection: Arc::new(Connection::new(HTTP_DEFAULT_VERSION, Some(id.clone()))),
+            in_flight: Mutex::new(HashMap::new()),
+            last_seen: Mutex::new(Instant::now()),
+            stream_open: Mutex::new(false),
+        });
+        sessions.insert(id.clone(), Arc::clone(&session));
+        Some((id, session))
+    }
+}
+
+async fn post(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Bytes) -> Response {
+    let auth = match state.admit(&headers).await {
+        Ok(auth) => auth,
+        Err(response) => return response,
+    };
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !content_type.trim_start().to_ascii_lowercase().starts_with("application/json") {
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, codes::INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    let accepts_sse = accepts(&headers, "text/event-stream");
+    if !accepts_sse && !accepts(&headers, "application/json") {
+        return refuse(StatusCode::NOT_ACCEPTABLE, codes::INVALID_REQUEST, "Not Acceptable: Accept must include application/json or text/event-stream");
+    }
+    let message = match protocol::parse(&body) {
+        Ok(message) => message,
+        Err(error) => return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response(),
+    };
+    let header_version = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
+    let modern = match &message {
+        Incoming::Request { params, .. } | Incoming::Notification { params, .. } => {
+            protocol::claims_modern(params.as_ref()) || header_version.is_some_and(|v| v >= MODERN_VERSIONS[0])
+        }
+        _ => false,
+    };
+    if modern {
+        modern_post(&state, &headers, message, auth, accepts_sse).await
+    } else {
+        legacy_post(&state, &headers, message, auth, accepts_sse).await
+    }
+}
+
+/// 2026-07-28: every POST stands alone; headers must agree with the body.
+async fn modern_post(state: &HttpState, headers: &HeaderMap, message: Incoming, auth: Option<AuthInfo>, accepts_sse: bool) -> Response {
+    let (id, method, params) = match message {
+        Incoming::Request { id, method, params } => (id, method, params),
+        Incoming::Notification { .. } => return StatusCode::ACCEPTED.into_response(),
+        _ => return refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, "Invalid Request: expected one request or notification"),
+    };
+    if let Some(error) = protocol::envelope_error(params.as_ref()) {
+        return refuse_request(StatusCode::BAD_REQUEST, &id, error);
+    }
+    if let Err(error) = check_headers(headers, &method, params.as_ref()) {
+        return refuse_request(StatusCode::BAD_REQUEST, &id, error);
+    }
+    let connection = Arc::new(Connection::new(MODERN_VERSIONS[0], None));
+    let call = Call { id, method, params, connection, auth, accepts_sse, modern: true };
+    answer(state, call, None).await
+}
+
+/// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` must match the body (`-32020`).
+fn check_headers(headers: &HeaderMap, method: &str, params: Option<&Map<String, Value>>) -> Result<(), ErrorObject> {
+    let mismatch = |message: String| ErrorObject::new(codes::HEADER_MISMATCH, format!("Header mismatch: {message}"));
+    let body_version = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(protocol::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    match headers.get(PROTOCOL_VERSION).map(|v| v.to_str().unwrap_or("")) {
+        None => return Err(mismatch("the MCP-Protocol-Version header is required".into())),
+        Some(header) if header != body_version => {
+            return Err(mismatch(format!("MCP-Protocol-Version header value '{header}' does not match body value '{body_version}'")));
+        }
+        Some(_) => {}
+    }
+    match headers.get(MCP_METHOD).map(|v| v.to_str().unwrap_or("")) {
+        None => return Err(mismatch("the Mcp-Method header is required".into())),
+        Some(header) if header != method => {
+            return Err(mismatch(format!("Mcp-Method header value '{header}' does not match body value '{method}'")));
+        }
+        Some(_) => {}
+    }
+    let name_key = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(key) = name_key {
+        let body_name = params.and_then(|p| p.get(key)).and_then(Value::as_str).unwrap_or("");
+        match headers.get(MCP_NAME).map(|v| decode_header(v.to_str().unwrap_or(""))) {
+            None => return Err(mismatch("the Mcp-Name header is required".into())),
+            Some(Err(raw)) => return Err(mismatch(format!("Mcp-Name header value '{raw}' is not valid base64"))),
+            Some(Ok(header)) if header != body_name => {
+                return Err(mismatch(format!("Mcp-Name header value '{header}' does not match body value '{body_name}'")));
+            }
+            Some(Ok(_)) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Header values outside safe ASCII travel as `=?base64?<base64>?=`.
+fn decode_header(value: &str) -> Result<String, String> {
+    match value.strip_prefix("=?base64?").and_then(|rest| rest.strip_suffix("?=")) {
+        Some(encoded) => STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or_else(|| value.to_owned()),
+        None => Ok(value.to_owned()),
+    }
+}
+
+/// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
+async fn legacy_post(state: &HttpState, headers: &HeaderMap, message: Incoming, auth: Option<AuthInfo>, accepts_sse: bool) -> Response {
+    if let Some(version) = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok())
+        && !LEGACY_VERSIONS.contains(&version)
+    {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            codes::INVALID_REQUEST,
+            format!("Bad Request: Unsupported protocol version: {version} (supported versions: {})", LEGACY_VERSIONS.join(", ")),
+        );
+    }
+    let header_version = headers
+        .get(PROTOCOL_VERSION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|version| LEGACY_VERSIONS.iter().find(|known| **known == version).copied())
+        .unwrap_or(HTTP_DEFAULT_VERSION);
+    let is_initialize = matches!(&message, Incoming::Request { method, .. } if method == "initialize");
+    let (session, new_session_id) = if state.config.stateless {
+        (None, None)
+    } else if is_initialize {
+        match state.open_session() {
+            Some((id, session)) => (Some(session), Some(id)),
+            None => return refuse(StatusCode::SERVICE_UNAVAILABLE, codes::INTERNAL_ERROR, "Service Unavailable: no session can be opened now (too many are open)"),
+        }
+    } else {
+        match state.session(headers) {
+            Ok(session) => (Some(session), None),
+            Err(response) => return response,
+        }
+    };
+    let connection = session
+        .as_ref()
+        .map_or_else(|| Arc::new(Connection::new(header_version, None)), |session| Arc::clone(&session.connection));
+    let mut response = match message {
+        Incoming::Request { id, method, params } => {
+            let call = Call { id, method, params, connection, auth, accepts_sse, modern: false };
+            answer(state, call, session.as_deref()).await
+        }
+        Incoming::Notification { method, params } => {
+            if method == "notifications/cancelled"
+                && let (Some(session), Some(request_id)) = (&session, params.as_ref().and_then(|p| p.get("requestId")))
+                && let Some((abort, cancellation)) = lock(&session.in_flight).remove(&request_id.to_string())
+            {
+                cancellation.cancel();
+                abort.abort();
+            } else {
+                state.dispatcher.notification(&method, params.as_ref());
+            }
+            StatusCode::ACCEPTED.into_response()
+        }
+        Incoming::Response => StatusCode::ACCEPTED.into_response(),
+        Incoming::Batch(items) => legacy_batch(state, items, &connection, auth).await,
+    };
+    if let Some(id) = new_session_id
+        && let Ok(value) = HeaderValue::from_str(&id)
+    {
+        response.headers_mut().insert(SESSION_ID, value);
+    }
+    response
+}
+
+/// JSON-RPC batches, for protocol 2025-03-26 only: one JSON array answers them.
+async fn legacy_batch(state: &HttpState, items: Vec<Value>, connection: &Arc<Connection>, auth: Option<AuthInfo>) -> Response {
+    if connection.version() != protocol::BATCH_VERSION {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            codes::INVALID_REQUEST,
+            format!("Invalid Request: batches are accepted only at protocol version {}", protocol::BATCH_VERSION),
+        );
+    }
+    let mut responses = Vec::new();
+    for item in items {
+        match protocol::classify(item) {
+            Ok(Incoming::Request { id, method, .. }) if method == "initialize" => responses.push(
+                ErrorObject::new(codes::INVALID_REQUEST, "Invalid Request: initialize must not be batched").into_response(id),
+            ),
+            Ok(Incoming::Request { id, method, params }) => {
+                let (notifications, _) = mpsc::unbounded_channel();
+                let exchange = Exchange { notifications, cancellation: CancellationToken::new(), auth: auth.clone() };
+                responses.push(state.dispatcher.request(id, &method, params, connection, exchange).await);
+            }
+            Ok(Incoming::Notification { method, params }) => state.dispatcher.notification(&method, params.as_ref()),
+            Ok(_) => {}
+            Err(error) => responses.push(error),
+        }
+    }
+    if responses.is_empty() {
+        StatusCode::ACCEPTED.into_response()
+    } else {
+        axum::Json(Value::Array(responses)).into_response()
+    }
+}
+
+/// One request to answer over HTTP.
+struct Call {
+    id: Value,
+    method: String,
+    params: Option<Map<String, Value>>,
+    connection: Arc<Connection>,
+    auth: Option<AuthInfo>,
+    accepts_sse: bool,
+    /// A 2026-07-28 request: an unknown method is then `404`.
+    modern: bool,
+}
+
+/// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
+/// before its result and the client accepts SSE: then a request-scoped event stream carries them
+/// and the result. Dropping the response (the client went away) cancels the call.
+async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Response {
+    let Call { id, method, params, connection, auth, accepts_sse, modern } = call;
+    let (events, mut receiver) = mpsc::unbounded_channel::<Value>();
+    let cancellation = CancellationToken::new();
+    let exchange = Exchange { notifications: events.clone(), cancellation: cancellation.clone(), auth };
+    let dispatcher = state.dispatcher.clone();
+    let timeout = state.config.request_timeout;
+    let key = id.to_string();
+    let task = tokio::spawn(async move {
+        let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
+        let response = tokio::time::timeout(timeout, call).await.unwrap_or_else(|_| {
+            ErrorObject::new(codes::INTERNAL_ERROR, format!("Request timed out after {} s", timeout.as_secs())).into_response(id)
+        });
+        let _ = events.send(response);
+    });
+    if let Some(session) = session {
+        lock(&session.in_flight).insert(key.clone(), (task.abort_handle(), cancellation.clone()));
+    }
+    let guard = CancelOnDrop { abort: task.abort_handle(), cancellation };
+    let first = loop {
+        match receiver.recv().await {
+            Some(message) if is_response(&message) || accepts_sse => break message,
+            Some(_) => {} // the client cannot take a stream: notifications are dropped
+            None => return refuse(StatusCode::INTERNAL_SERVER_ERROR, codes::INTERNAL_ERROR, "Internal error"),
+        }
+    };
+    if is_response(&first) {
+        if let Some(session) = session {
+            lock(&session.in_flight).remove(&key);
+        }
+        drop(guard);
+        let status = match first.pointer("/error/code").and_then(Value::as_i64) {
+            Some(codes::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
+            _ => StatusCode::OK,
+        };
+        return (status, axum::Json(first)).into_response();
+    }
+    let stream = futures_util::stream::unfold((Some(first), receiver, guard), |(first, mut receiver, guard)| async move {
+        let message = match first {
+            Some(message) => message,
+            None => receiver.recv().await?,
+        };
+        Some((message, (None, receiver, guard)))
+    })
+    .map(|message| Event::default().event("message").json_data(message));
+    let mut response = Sse::new(stream).keep_alive(KeepAlive::default()).into_response();
+    response.headers_mut().insert(HeaderName::from_static("x-accel-buffering"), HeaderValue::from_static("no"));
+    response
+}
+
+/// Cancels and drops a call whose response nobody will read.
+struct CancelOnDrop {
+    abort: AbortHandle,
+    cancellation: CancellationToken,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.abort.is_finished() {
+            self.cancellation.cancel();
+            self.abort.abort();
+        }
+    }
+}
+
+fn is_response(message: &Value) -> bool {
+    message.get("id").is_some() && (message.get("result").is_some() || message.get("error").is_some())
+}
+
+/// GET opens the session's stream of server-initiated messages (`list_changed`); without a
+/// legacy session there is none (`405`).
+async fn get_stream(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.admit(&headers).await {
+        return response;
+    }
+    if state.config.stateless || !headers.contains_key(SESSION_ID) {
+        return method_not_allowed();
+    }
+    if !accepts(&headers, "text/event-stream") {
+        return refuse(StatusCode::NOT_ACCEPTABLE, codes::INVALID_REQUEST, "Not Acceptable: Accept must include text/event-stream");
+    }
+    let session = match state.session(&headers) {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    {
+        let mut open = lock(&session.stream_open);
+        if *open {
+            return refuse(StatusCode::CONFLICT, codes::INVALID_REQUEST, "Conflict: this session already has a GET stream open");
+        }
+        *open = true;
+    }
+    let changes = state.changes.resubscribe();
+    let closer = StreamSlot(Arc::clone(&session));
+    let stream = futures_util::stream::unfold((changes, closer), |(mut changes, closer)| async move {
+        loop {
+            match changes.recv().await {
+                Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => break,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+        let notification = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        Some((Event::default().event("message").json_data(notification), (changes, closer)))
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+}
+
+/// Frees the session's GET-stream slot when the stream ends.
+struct StreamSlot(Arc<Session>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        *lock(&self.0.stream_open) = false;
+    }
+}
+
+/// DELETE ends a legacy session.
+async fn delete(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.admit(&headers).await {
+        return response;
+    }
+    if state.config.stateless || !headers.contains_key(SESSION_ID) {
+        return method_not_allowed();
+    }
+    let id = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+    match lock(&state.sessions).remove(id) {
+        Some(session) => {
+            for (_, (abort, cancellation)) in lock(&session.in_flight).drain() {
+                cancellation.cancel();
+                abort.abort();
+            }
+            StatusCode::NO_CONTENT.into_response()
+        }
+        None => refuse(StatusCode::NOT_FOUND, codes::INVALID_REQUEST, "Session not found"),
+    }
+}
+
+fn method_not_allowed() -> Response {
+    let mut response = refuse(StatusCode::METHOD_NOT_ALLOWED, codes::INVALID_REQUEST, "Method Not Allowed");
+    response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
+}
+
+fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
+    let Some(accept) = headers.get(header::ACCEPT) else { return true };
+    let accept = accept.to_str().unwrap_or("");
+    accept.split(',').map(|part| part.split(';').next().unwrap_or("").trim()).any(|part| {
+        part == media_type || part == "*/*" || part.strip_suffix("/*").is_some_and(|kind| media_type.starts_with(kind))
+    })
+}
+
+/// `localhost:8080` → `localhost`, `[::1]:80` → `[::1]`.
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.find(']').map_or(host, |end| &host[..=end]);
+    }
+    host.rsplit_once(':').map_or(host, |(name, _)| name)
+}
+
+fn is_localhost(name: &str) -> bool {
+    matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+}
+
+/// 128 bits from the operating system's cryptographic generator, as hex; `None` when the OS
+/// cannot provide them (then no guessable id is minted instead).
+fn new_session_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

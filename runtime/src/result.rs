@@ -251,7 +251,9 @@ pub trait IntoToolResult {
     /// The result for the host.
     fn into_tool_result(self) -> CallToolResult;
 
-    /// The `outputSchema` this return type advertises, if any (only [`Json<T>`] has one).
+    /// The schema of the `structuredContent` this return type produces, if any (only [`Json<T>`]
+    /// has one). The tool advertises it as its `outputSchema`, wrapped as `{"result": …}` when it
+    /// does not describe an object.
     #[must_use]
     fn output_schema() -> Option<Value> {
         None

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 /// The input schema of an argument type: an object schema, or `Err` saying why `T` is not one.
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
-    let mut schema = generate::<T>();
+    let mut schema = generate::<T>(Direction::Input);
     ensure_object_root(&mut schema);
     schema
 }
@@ -17,17 +17,13 @@ pub(crate) fn empty_input_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
-/// The output schema of `Json<T>`: `T`'s schema when it is an object, otherwise
-/// `{"result": <T's schema>}`, the wrapping the official SDKs use.
+/// The schema of the structured content of `Json<T>`: `T`'s schema, made portable except that
+/// `Option<T>` stays nullable (the tool sends `None` as `null`). The registry wraps a non-object
+/// one as `{"result": …}` ([`wrap_in_result`]), the wrapping the official SDKs use.
 pub(crate) fn output_schema<T: JsonSchema>() -> Value {
-    let schema = generate::<T>();
-    if is_object_schema(&schema) {
-        let mut schema = schema;
-        ensure_object_root(&mut schema);
-        schema
-    } else {
-        wrap_in_result(schema)
-    }
+    let mut schema = generate::<T>(Direction::Output);
+    ensure_object_root(&mut schema);
+    schema
 }
 
 /// Whether a schema describes a JSON object at its root.
@@ -36,8 +32,10 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 }
 
 /// `{"type":"object","properties":{"result": schema},"required":["result"]}`, keeping `$defs`
-/// (of recursive types) at the root where their references point.
+/// (of recursive types) at the root where their references point, and pointing references to
+/// the old root (`#`, a type that contains itself) at `#/properties/result`.
 pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
+    move_root_references(&mut schema);
     let defs = schema.as_object_mut().and_then(|object| object.remove("$defs"));
     let mut wrapped = json!({
         "type": "object",
@@ -50,7 +48,37 @@ pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
     wrapped
 }
 
-fn generate<T: JsonSchema>() -> Value {
+/// `#…` → `#/properties/result…` in every `$ref` that points into the root rather than into
+/// `$defs` (which [`wrap_in_result`] keeps at the root).
+fn move_root_references(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            for (key, value) in object.iter_mut() {
+                match value {
+                    Value::String(reference) if key == "$ref" => {
+                        if let Some(rest) = reference.strip_prefix('#')
+                            && !rest.starts_with("/$defs/")
+                        {
+                            *reference = format!("#/properties/result{rest}");
+                        }
+                    }
+                    _ => move_root_references(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(move_root_references),
+        _ => {}
+    }
+}
+
+/// What a schema describes: arguments a client sends, or structured content a tool returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Input,
+    Output,
+}
+
+fn generate<T: JsonSchema>(direction: Direction) -> Value {
     let generator = SchemaSettings::draft2020_12()
         .with(|settings| {
             settings.inline_subschemas = true;
@@ -58,7 +86,7 @@ fn generate<T: JsonSchema>() -> Value {
         })
         .into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
-    make_portable(&mut schema);
+    make_portable(&mut schema, direction);
     if let Some(root) = schema.as_object_mut() {
         // The tool's description carries what a root title or description would say.
         root.remove("title");
@@ -81,10 +109,13 @@ fn ensure_object_root(schema: &mut Value) {
     }
 }
 
-/// Rewrites one schema, then every subschema below it.
-pub(crate) fn make_portable(schema: &mut Value) {
+/// Rewrites one schema, then every subschema below it. `null` alternatives are dropped from
+/// input schemas only: a tool's output does hold the `null`s of its `None`s.
+fn make_portable(schema: &mut Value, direction: Direction) {
     let Some(object) = schema.as_object_mut() else { return };
-    drop_null_alternatives(object);
+    if direction == Direction::Input {
+        drop_null_alternatives(object);
+    }
     replace_numeric_format(object);
     if let Some(constant) = object.remove("const") {
         object.insert("enum".into(), Value::Array(vec![constant]));
@@ -100,15 +131,19 @@ pub(crate) fn make_portable(schema: &mut Value) {
         match key.as_str() {
             "properties" | "$defs" | "patternProperties" => {
                 if let Some(map) = value.as_object_mut() {
-                    map.values_mut().for_each(make_portable);
+                    for value in map.values_mut() {
+                        make_portable(value, direction);
+                    }
                 }
             }
             "items" | "additionalProperties" | "not" | "contains" | "propertyNames" => {
-                make_portable(value);
+                make_portable(value, direction);
             }
             "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                 if let Some(list) = value.as_array_mut() {
-                    list.iter_mut().for_each(make_portable);
+                    for value in list {
+                        make_portable(value, direction);
+                    }
                 }
             }
             _ => {}
@@ -117,13 +152,19 @@ pub(crate) fn make_portable(schema: &mut Value) {
 }
 
 /// `Option<T>` is advertised as `T` (and left out of `required`): `type: [T, "null"]` loses its
-/// `"null"`, and an `anyOf`/`oneOf` with a `{"type":"null"}` branch loses that branch.
+/// `"null"` (and its `enum` the `null` value), and an `anyOf`/`oneOf` with a `{"type":"null"}`
+/// branch loses that branch.
 fn drop_null_alternatives(object: &mut Map<String, Value>) {
-    if let Some(Value::Array(types)) = object.get_mut("type") {
+    if let Some(Value::Array(types)) = object.get_mut("type")
+        && types.iter().any(|kind| kind == "null")
+    {
         types.retain(|kind| kind != "null");
         if types.len() == 1 {
             let only = types.remove(0);
             object.insert("type".into(), only);
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum") {
+            values.retain(|value| !value.is_null());
         }
     }
     for keyword in ["anyOf", "oneOf"] {

@@ -1,0 +1,734 @@
+//! The schemas a host sees: argument structs with tricky types, advertised as `tools/list`
+//! answers them, compared whole; and a walk over every schema that checks the portable rules of
+//! DESIGN.md ("Schemas: portable by default").
+
+// The argument structs are here for their schemas: most tools never read their fields. Tools are
+// written as users write them, `async` even when they await nothing.
+#![allow(dead_code, clippy::unused_async)]
+
+use std::collections::HashMap;
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Json, Server, ToolDefinition, tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+// ---- nested structs ------------------------------------------------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+struct Address {
+    /// Street and number
+    street: String,
+    city: String,
+    zip: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NestedArgs {
+    /// Who
+    name: String,
+    /// Where they live
+    address: Address,
+    previous: Vec<Address>,
+}
+
+/// Nested structs
+#[tool]
+async fn nested(args: NestedArgs) -> String {
+    args.name
+}
+
+// ---- unit enums ----------------------------------------------------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Color {
+    Red,
+    Green,
+    Blue,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Size {
+    /// Fits in a hand
+    Small,
+    /// Needs two hands
+    ExtraLarge,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct EnumArgs {
+    color: Color,
+    /// How big
+    size: Size,
+    maybe_color: Option<Color>,
+    maybe_size: Option<Size>,
+    colors: Vec<Color>,
+}
+
+/// Unit enums
+#[tool]
+async fn enums(_args: EnumArgs) -> String {
+    String::new()
+}
+
+// ---- serde attributes, collections, Value --------------------------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+struct Paging {
+    page: u32,
+    per_page: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SerdeArgs {
+    first_name: String,
+    #[serde(default)]
+    retry_count: u32,
+    nick_name: Option<String>,
+    tags: Vec<String>,
+    scores: HashMap<String, i64>,
+    grid: Vec<Vec<u8>>,
+    #[serde(flatten)]
+    paging: Paging,
+    /// Anything at all
+    anything: Value,
+}
+
+/// Serde attributes
+#[tool]
+async fn serde_attrs(args: SerdeArgs) -> String {
+    format!("{} {:?}", args.first_name, args.paging.per_page)
+}
+
+// ---- numbers and validation keywords -------------------------------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+struct NumberArgs {
+    small: u8,
+    medium: u32,
+    big: i64,
+    ratio: f64,
+    signed: i32,
+    huge: u64,
+    #[schemars(range(min = 1, max = 10))]
+    bounded: u32,
+    #[schemars(range(min = -5.5, max = 5.5))]
+    bounded_float: f64,
+    /// A bound looser than the type's: the type's wins
+    #[schemars(range(max = 300))]
+    bounded_byte: u8,
+    #[schemars(length(min = 2, max = 8))]
+    code: String,
+    #[schemars(length(max = 3))]
+    few: Vec<String>,
+    #[schemars(regex(pattern = r"^[a-z]+$"))]
+    word: String,
+}
+
+/// Numbers and bounds
+#[tool]
+async fn numbers(_args: NumberArgs) -> String {
+    String::new()
+}
+
+// ---- inline parameters and no arguments ----------------------------------------------------
+
+/// Inline parameters
+#[tool]
+async fn inline_params(
+    /// Left operand
+    a: i64,
+    /// Right operand, if any
+    b: Option<u16>,
+) -> String {
+    format!("{a} {b:?}")
+}
+
+/// No arguments at all
+#[tool]
+async fn no_args() -> &'static str {
+    "nothing"
+}
+
+// ---- output schemas ------------------------------------------------------------------------
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Summary {
+    total_count: u32,
+    items: Vec<String>,
+    note: Option<String>,
+}
+
+/// An object output
+#[tool]
+async fn object_output(
+    /// Whether to add a note
+    with_note: bool,
+) -> Json<Summary> {
+    Json(Summary {
+        total_count: 2,
+        items: vec!["a".into(), "b".into()],
+        note: with_note.then(|| "noted".into()),
+    })
+}
+
+/// A list output
+#[tool]
+async fn list_output() -> Json<Vec<String>> {
+    Json(vec!["a".into(), "b".into()])
+}
+
+/// A number output
+#[tool]
+async fn number_output() -> Json<u32> {
+    Json(7)
+}
+
+// ---- a recursive type ----------------------------------------------------------------------
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Tree {
+    label: String,
+    children: Vec<Tree>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct TreeArgs {
+    tree: Tree,
+}
+
+/// A recursive type in and out
+#[tool]
+async fn tree(args: TreeArgs) -> Json<Tree> {
+    Json(args.tree)
+}
+
+/// A recursive type inside a non-object output
+#[tool]
+async fn forest(args: TreeArgs) -> Json<Vec<Tree>> {
+    Json(vec![args.tree])
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+enum Expr {
+    Num(f64),
+    Neg(Box<Expr>),
+}
+
+/// A recursive non-object output
+#[tool]
+async fn expr() -> Json<Expr> {
+    Json(Expr::Neg(Box::new(Expr::Num(1.0))))
+}
+
+// ---- helpers -------------------------------------------------------------------------------
+
+fn client() -> TestClient {
+    TestClient::new(Server::new("schemas", "0.0.0"))
+}
+
+async fn definition(name: &str) -> ToolDefinition {
+    let tools = client().list_tools().await.tools;
+    tools
+        .into_iter()
+        .find(|tool| tool.name == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+async fn input_schema(name: &str) -> Value {
+    definition(name).await.input_schema
+}
+
+async fn output_schema(name: &str) -> Value {
+    definition(name)
+        .await
+        .output_schema
+        .unwrap_or_else(|| panic!("{name} has no outputSchema"))
+}
+
+// ---- input schemas -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn nested_structs_are_inlined() {
+    let address = json!({
+        "type": "object",
+        "properties": {
+            "street": {"type": "string", "description": "Street and number"},
+            "city": {"type": "string"},
+            "zip": {"type": "string"}
+        },
+        "required": ["street", "city"]
+    });
+    let mut described = address.clone();
+    described["description"] = json!("Where they live");
+    assert_eq!(
+        input_schema("nested").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "Who"},
+                "address": described,
+                "previous": {"type": "array", "items": address}
+            },
+            "required": ["name", "address", "previous"]
+        })
+    );
+}
+
+#[tokio::test]
+async fn unit_enums_are_string_enums_even_optional_or_documented() {
+    let colors = json!({"type": "string", "enum": ["red", "green", "blue"]});
+    assert_eq!(
+        input_schema("enums").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "color": colors,
+                "size": {"type": "string", "enum": ["small", "extra_large"], "description": "How big"},
+                "maybe_color": colors,
+                "maybe_size": {"type": "string", "enum": ["small", "extra_large"]},
+                "colors": {"type": "array", "items": colors}
+            },
+            "required": ["color", "size", "colors"]
+        })
+    );
+}
+
+#[tokio::test]
+async fn serde_attributes_collections_and_value() {
+    let u32_schema = json!({"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32});
+    let mut retry_count = u32_schema.clone();
+    retry_count["default"] = json!(0);
+    assert_eq!(
+        input_schema("serde_attrs").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "firstName": {"type": "string"},
+                // `#[serde(default)]`: not required, and the default is shown.
+                "retryCount": retry_count,
+                "nickName": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "grid": {
+                    "type": "array",
+                    "items": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}}
+                },
+                // `#[serde(flatten)]`: the fields of `Paging`, at this level, as `Paging` names them.
+                "page": u32_schema,
+                "per_page": u32_schema,
+                // `serde_json::Value`: any JSON, deliberately without a `type`.
+                "anything": {"description": "Anything at all"}
+            },
+            "required": ["firstName", "tags", "scores", "grid", "page", "anything"]
+        })
+    );
+}
+
+#[tokio::test]
+async fn numbers_have_bounds_not_formats() {
+    assert_eq!(
+        input_schema("numbers").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "small": {"type": "integer", "minimum": 0, "maximum": 255},
+                "medium": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32},
+                "big": {"type": "integer"},
+                "ratio": {"type": "number"},
+                "signed": {"type": "integer", "minimum": -2_147_483_648_i32, "maximum": 2_147_483_647},
+                "huge": {"type": "integer", "minimum": 0},
+                "bounded": {"type": "integer", "minimum": 1, "maximum": 10},
+                "bounded_float": {"type": "number", "minimum": -5.5, "maximum": 5.5},
+                "bounded_byte": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 255,
+                    "description": "A bound looser than the type's: the type's wins"
+                },
+                "code": {"type": "string", "minLength": 2, "maxLength": 8},
+                "few": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+                "word": {"type": "string", "pattern": "^[a-z]+$"}
+            },
+            "required": [
+                "small", "medium", "big", "ratio", "signed", "huge", "bounded", "bounded_float",
+                "bounded_byte", "code", "few", "word"
+            ]
+        })
+    );
+}
+
+#[tokio::test]
+async fn inline_parameters_are_properties() {
+    assert_eq!(
+        input_schema("inline_params").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "description": "Left operand"},
+                "b": {"type": "integer", "minimum": 0, "maximum": 65535, "description": "Right operand, if any"}
+            },
+            "required": ["a"]
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_tool_without_arguments_takes_an_empty_object() {
+    assert_eq!(
+        input_schema("no_args").await,
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
+}
+
+// ---- output schemas and structured content -------------------------------------------------
+
+#[tokio::test]
+async fn object_output_is_the_type_schema_and_allows_null_for_options() {
+    assert_eq!(
+        output_schema("object_output").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "totalCount": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32},
+                "items": {"type": "array", "items": {"type": "string"}},
+                // The tool serializes `None` as `null`, so the schema it is checked against says so.
+                "note": {"type": ["string", "null"]}
+            },
+            "required": ["totalCount", "items"]
+        })
+    );
+    let client = client();
+    for (with_note, note) in [(true, json!("noted")), (false, Value::Null)] {
+        let result = client
+            .call_tool("object_output", json!({"with_note": with_note}))
+            .await;
+        let structured = json!({"totalCount": 2, "items": ["a", "b"], "note": note});
+        assert_eq!(
+            serde_json::to_value(&result).unwrap(),
+            json!({
+                "content": [{"type": "text", "text": structured.to_string()}],
+                "structuredContent": structured
+            })
+        );
+    }
+}
+
+#[tokio::test]
+async fn non_object_outputs_are_wrapped_in_result() {
+    assert_eq!(
+        output_schema("list_output").await,
+        json!({
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": {"type": "string"}}},
+            "required": ["result"]
+        })
+    );
+    assert_eq!(
+        output_schema("number_output").await,
+        json!({
+            "type": "object",
+            "properties": {"result": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}},
+            "required": ["result"]
+        })
+    );
+    let client = client();
+    assert_eq!(
+        serde_json::to_value(client.call_tool("list_output", json!({})).await).unwrap(),
+        json!({
+            "content": [{"type": "text", "text": r#"["a","b"]"#}],
+            "structuredContent": {"result": ["a", "b"]}
+        })
+    );
+    assert_eq!(
+        serde_json::to_value(client.call_tool("number_output", json!({})).await).unwrap(),
+        json!({"content": [{"type": "text", "text": "7"}], "structuredContent": {"result": 7}})
+    );
+}
+
+// ---- recursive types -----------------------------------------------------------------------
+
+/// A recursive type cannot be inlined: its definition stays in `$defs` and refers to itself
+/// there. The argument's own property is inlined one level; everything below is a `$ref`.
+#[tokio::test]
+async fn recursive_input_keeps_its_defs() {
+    let tree = json!({
+        "type": "object",
+        "properties": {
+            "label": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}
+        },
+        "required": ["label", "children"]
+    });
+    assert_eq!(
+        input_schema("tree").await,
+        json!({
+            "type": "object",
+            "properties": {"tree": tree},
+            "required": ["tree"],
+            "$defs": {"Tree": tree}
+        })
+    );
+}
+
+/// When the output type itself is the recursive one, it refers to the root (`#`), no `$defs`;
+/// wrapped in `result`, the definitions (or the root) it refers to move along. Here too the
+/// outermost use is inlined one level.
+#[tokio::test]
+async fn recursive_outputs_keep_references_that_resolve() {
+    let tree_at = |reference: &str| {
+        json!({
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": reference}}
+            },
+            "required": ["label", "children"]
+        })
+    };
+    assert_eq!(output_schema("tree").await, tree_at("#"));
+    assert_eq!(
+        output_schema("forest").await,
+        json!({
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": tree_at("#/$defs/Tree")}},
+            "required": ["result"],
+            "$defs": {"Tree": tree_at("#/$defs/Tree")}
+        })
+    );
+    let expr = output_schema("expr").await;
+    assert_eq!(
+        expr["properties"]["result"]["oneOf"][1]["properties"]["Neg"],
+        json!({"$ref": "#/properties/result"})
+    );
+
+    let client = client();
+    let leaf = json!({"label": "leaf", "children": []});
+    let root = json!({"label": "root", "children": [leaf]});
+    let result = client.call_tool("tree", json!({"tree": root})).await;
+    assert_eq!(result.structured_content, Some(root.clone()), "{result:?}");
+    let result = client.call_tool("forest", json!({"tree": root})).await;
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"result": [root]})),
+        "{result:?}"
+    );
+    let result = client.call_tool("expr", json!({})).await;
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"result": {"Neg": {"Num": 1.0}}})),
+        "{result:?}"
+    );
+    // Validation follows the references: a bad grandchild is found.
+    let bad = json!({"label": "root", "children": [{"label": "leaf", "children": [{"label": 3, "children": []}]}]});
+    let result = client.call_tool("tree", json!({"tree": bad})).await;
+    assert_eq!(
+        result.text_content(),
+        "Input validation error: Invalid arguments for tool tree: tree.children.0.children.0.label: \
+         expected string, got integer 3"
+    );
+}
+
+// ---- the portable rules, on every schema ---------------------------------------------------
+
+/// The formats `jsonschema` and hosts know as standard; schemars' Rust-width formats are not.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uuid",
+];
+
+/// Where a schema may deliberately break a rule.
+#[derive(Clone, Copy)]
+struct Allowances {
+    /// A recursive type: `$ref`/`$defs` are expected.
+    references: bool,
+    /// An output schema: `Option<T>` is `[T, "null"]`, which hosts only read, never send.
+    nullable: bool,
+}
+
+/// Every problem found in `schema` (at `path`), by the rules of DESIGN.md.
+fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems: &mut Vec<String>) {
+    let Some(object) = schema.as_object() else {
+        if schema != &Value::Bool(true) {
+            problems.push(format!("{path}: not a schema object: {schema}"));
+        }
+        return;
+    };
+    if object.contains_key("$schema") {
+        problems.push(format!("{path}: has $schema"));
+    }
+    if !allow.references && (object.contains_key("$ref") || object.contains_key("$defs")) {
+        problems.push(format!("{path}: has $ref/$defs but is not recursive"));
+    }
+    if let Some(format) = object.get("format").and_then(Value::as_str)
+        && !STANDARD_FORMATS.contains(&format)
+    {
+        problems.push(format!("{path}: non-standard format {format:?}"));
+    }
+    match object.get("type") {
+        Some(Value::String(kind)) => {
+            if kind == "array" && !object.contains_key("items") {
+                problems.push(format!("{path}: array without items"));
+            }
+            if kind == "object"
+                && !object.contains_key("properties")
+                && !object.contains_key("additionalProperties")
+            {
+                problems.push(format!("{path}: object without properties"));
+            }
+        }
+        Some(Value::Array(kinds))
+            if allow.nullable && kinds.len() == 2 && kinds.contains(&json!("null")) => {}
+        Some(other) => problems.push(format!("{path}: type is {other}, not one type")),
+        None if object.contains_key("$ref")
+            || object.contains_key("oneOf")
+            || object.contains_key("anyOf") => {}
+        // Any JSON at all (`serde_json::Value`): deliberately untyped.
+        None if object.keys().all(|key| key == "description") => {}
+        None => problems.push(format!("{path}: no type")),
+    }
+    if let Some(values) = object.get("enum").and_then(Value::as_array)
+        && !values
+            .iter()
+            .all(|value| value.is_string() || (allow.nullable && value.is_null()))
+    {
+        problems.push(format!("{path}: enum of non-strings {values:?}"));
+    }
+    if object.contains_key("const") {
+        problems.push(format!("{path}: const"));
+    }
+    for keyword in ["properties", "$defs"] {
+        for (name, property) in object
+            .get(keyword)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            portability_problems(
+                &format!("{path}/{keyword}/{name}"),
+                property,
+                allow,
+                problems,
+            );
+        }
+    }
+    for keyword in ["items", "additionalProperties"] {
+        if let Some(sub) = object.get(keyword).filter(|sub| sub.is_object()) {
+            portability_problems(&format!("{path}/{keyword}"), sub, allow, problems);
+        }
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for (index, sub) in object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            portability_problems(&format!("{path}/{keyword}/{index}"), sub, allow, problems);
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_schema_follows_the_portable_rules() {
+    const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
+    let tools = client().list_tools().await.tools;
+    assert_eq!(tools.len(), 12, "every tool of this file is listed");
+    let mut problems = Vec::new();
+    for tool in &tools {
+        let references = RECURSIVE.contains(&tool.name.as_str());
+        let input = &tool.input_schema;
+        assert_eq!(input["type"], "object", "{}: root is an object", tool.name);
+        assert!(
+            input["properties"].is_object(),
+            "{}: root has properties",
+            tool.name
+        );
+        assert!(
+            input.get("required").is_none_or(Value::is_array),
+            "{}: `required` is an array when present",
+            tool.name
+        );
+        for key in ["title", "description", "oneOf", "anyOf", "allOf"] {
+            assert!(input.get(key).is_none(), "{}: no root {key}", tool.name);
+        }
+        let allow = Allowances {
+            references,
+            nullable: false,
+        };
+        portability_problems(&format!("{}:input", tool.name), input, allow, &mut problems);
+        if let Some(output) = &tool.output_schema {
+            assert_eq!(
+                output["type"], "object",
+                "{}: output root is an object",
+                tool.name
+            );
+            let allow = Allowances {
+                references,
+                nullable: true,
+            };
+            portability_problems(
+                &format!("{}:output", tool.name),
+                output,
+                allow,
+                &mut problems,
+            );
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "schemas break the portable rules:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The walk above finds what it is meant to find.
+#[test]
+fn the_portability_check_catches_each_rule() {
+    let strict = Allowances {
+        references: false,
+        nullable: false,
+    };
+    let bad = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "format": "uint32"},
+            "b": {"type": "array"},
+            "c": {"minLength": 1},
+            "d": {"type": ["string", "null"]},
+            "e": {"$ref": "#/$defs/E"},
+            "f": {"type": "string", "enum": ["x", null]},
+            "g": {"type": "string", "const": "x"}
+        }
+    });
+    let mut problems = Vec::new();
+    portability_problems("bad", &bad, strict, &mut problems);
+    assert_eq!(
+        problems,
+        [
+            "bad: has $schema",
+            "bad/properties/a: non-standard format \"uint32\"",
+            "bad/properties/b: array without items",
+            "bad/properties/c: no type",
+            "bad/properties/d: type is [\"string\",\"null\"], not one type",
+            "bad/properties/e: has $ref/$defs but is not recursive",
+            "bad/properties/f: enum of non-strings [String(\"x\"), Null]",
+            "bad/properties/g: const",
+        ]
+    );
+}

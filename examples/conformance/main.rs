@@ -1,1 +1,139 @@
-fn main() {}
+//! The fixture tools that the official MCP conformance suite (`@modelcontextprotocol/conformance`)
+//! calls, written with `#[tool]`. `.ci/run` serves this over HTTP and runs the suite against it.
+//!
+//! ```text
+//! cargo run --example conformance -- --http 127.0.0.1:3001
+//! npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp
+//! ```
+
+use std::time::Duration;
+
+use mcp_toolbelt::{CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError, tool};
+
+/// A 1×1 red PNG.
+const RED_PIXEL_PNG: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/// A WAV file of one silent sample (8 kHz, 8-bit mono).
+const SILENT_WAV: &str = "UklGRiUAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQEAAACA";
+
+/// Returns a simple text response
+#[tool]
+async fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Returns an image
+#[tool]
+async fn test_image_content() -> Content {
+    Content::image(RED_PIXEL_PNG, "image/png")
+}
+
+/// Returns audio
+#[tool]
+async fn test_audio_content() -> Content {
+    Content::audio(SILENT_WAV, "audio/wav")
+}
+
+/// Returns an embedded resource
+#[tool]
+async fn test_embedded_resource() -> Content {
+    Content::resource(
+        ResourceContents::text("test://embedded-resource", "This is an embedded resource content.")
+            .with_mime_type("text/plain"),
+    )
+}
+
+/// Returns text, an image and an embedded resource
+#[tool]
+async fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        Content::text("Multiple content types test:"),
+        Content::image(RED_PIXEL_PNG, "image/png"),
+        Content::resource(
+            ResourceContents::text("test://mixed-content-resource", r#"{"test":"data","value":123}"#)
+                .with_mime_type("application/json"),
+        ),
+    ]
+}
+
+/// Sends three log messages while it runs
+#[tool]
+async fn test_tool_with_logging(context: Context) -> &'static str {
+    context.log(LogLevel::Info, "Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    context.log(LogLevel::Info, "Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    context.log(LogLevel::Info, "Tool execution completed");
+    "Logging test completed"
+}
+
+/// Sends a log message (only when the request asked for logs)
+#[tool]
+async fn test_logging_tool(context: Context) -> &'static str {
+    context.log(LogLevel::Info, "test_logging_tool ran");
+    "Logged"
+}
+
+/// Always fails
+#[tool]
+async fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new("This tool intentionally returns an error for testing"))
+}
+
+/// Reports progress 0, 50 and 100 out of 100
+#[tool]
+async fn test_tool_with_progress(context: Context) -> &'static str {
+    context.progress(0.0, Some(100.0), None);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    context.progress(50.0, Some(100.0), None);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    context.progress(100.0, Some(100.0), None);
+    "Progress test completed"
+}
+
+/// A tool whose input schema uses JSON Schema 2020-12 features `#[tool]` never emits
+/// (`$defs` with `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): added as a run-time tool.
+fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
+    Tool::new("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", schema, |arguments, _| async move {
+        CallToolResult::text(format!("Received: {arguments}"))
+    })
+}
+
+/// A tool that cannot run without the client's `sampling` capability: a client that did not
+/// declare it gets `-32021` instead of a call.
+fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+    let schema = serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let tool = Tool::new("test_missing_capability", "Needs the client's sampling capability", schema, |_, _| async {
+        CallToolResult::text("The client declared sampling")
+    })?;
+    let mut required = serde_json::Map::new();
+    required.insert("sampling".into(), serde_json::json!({}));
+    Ok(tool.requires_client_capabilities(required))
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
+    for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
+        server.add_tool(tool.map_err(std::io::Error::other)?).map_err(std::io::Error::other)?;
+    }
+    server.run().await
+}

@@ -107,6 +107,8 @@ pub struct Tool {
     optional: Arc<BTreeSet<String>>,
     /// `file:line` of a `#[tool]` fn.
     source: Option<String>,
+    /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
+    required_capabilities: Option<Arc<Map<String, Value>>>,
 }
 
 impl Tool {
@@ -209,6 +211,7 @@ impl Tool {
             wraps_output,
             optional: Arc::new(optional),
             source,
+            required_capabilities: None,
         })
     }
 
@@ -224,6 +227,26 @@ impl Tool {
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         Arc::make_mut(&mut self.definition).annotations = Some(annotations);
         self
+    }
+
+    /// Declares client capabilities the tool needs (e.g. `{"sampling": {}}`): a client that did not
+    /// declare them gets error `-32021` (MissingRequiredClientCapability) instead of a call.
+    #[must_use]
+    pub fn requires_client_capabilities(mut self, capabilities: Map<String, Value>) -> Self {
+        self.required_capabilities = Some(Arc::new(capabilities));
+        self
+    }
+
+    /// The required capabilities the client's `declared` ones lack, if any.
+    pub(crate) fn missing_capabilities(&self, declared: &Value) -> Option<Map<String, Value>> {
+        let missing: Map<String, Value> = self
+            .required_capabilities
+            .as_deref()?
+            .iter()
+            .filter(|(name, _)| declared.get(name.as_str()).is_none())
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        (!missing.is_empty()).then_some(missing)
     }
 
     /// The tool's name.

@@ -30,6 +30,8 @@ pub(crate) struct Connection {
     log_level: Mutex<LogLevel>,
     /// The session id on HTTP.
     session_id: Option<String>,
+    /// What the client declared in `initialize`.
+    client_capabilities: Mutex<Value>,
 }
 
 impl Connection {
@@ -41,6 +43,7 @@ impl Connection {
             default_version,
             log_level: Mutex::new(LogLevel::Debug),
             session_id,
+            client_capabilities: Mutex::new(json!({})),
         }
     }
 
@@ -65,7 +68,7 @@ pub(crate) struct Exchange {
 /// The era a request was made in.
 enum Era {
     Legacy(String),
-    Modern { version: String, log_level: Option<LogLevel> },
+    Modern { version: String, log_level: Option<LogLevel>, client_capabilities: Value },
 }
 
 impl Era {
@@ -138,6 +141,7 @@ impl Dispatcher {
             .filter(|version| LEGACY_VERSIONS.contains(version))
             .unwrap_or(LATEST_LEGACY_VERSION);
         *lock(&connection.version) = Some(version.to_owned());
+        *lock(&connection.client_capabilities) = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
         tracing::info!(requested, negotiated = version, "initialize");
         let mut result = json!({
             "protocolVersion": version,
@@ -209,10 +213,18 @@ impl Dispatcher {
             .tools
             .get(name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
-        let log_level = match era {
-            Era::Legacy(_) => Some(connection.log_level()),
-            Era::Modern { log_level, .. } => *log_level,
+        let (log_level, client_capabilities) = match era {
+            Era::Legacy(_) => (Some(connection.log_level()), lock(&connection.client_capabilities).clone()),
+            Era::Modern { log_level, client_capabilities, .. } => (*log_level, client_capabilities.clone()),
         };
+        if let Some(missing) = tool.missing_capabilities(&client_capabilities) {
+            let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+            return Err(ErrorObject::new(
+                codes::MISSING_CLIENT_CAPABILITY,
+                format!("Missing required client capability: {}", names.join(", ")),
+            )
+            .with_data(json!({"requiredCapabilities": missing})));
+        }
         let context = Context::new(ContextParts {
             request_id: id.clone(),
             progress_token: params.get("_meta").and_then(|meta| meta.get("progressToken")).cloned(),
@@ -255,15 +267,15 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
     let Some(version) = version.as_str() else {
         return Err(ErrorObject::invalid_params(format!("`_meta.{}` must be a string", meta::PROTOCOL_VERSION)));
     };
-    if !MODERN_VERSIONS.contains(&version) {
-        return Err(ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-            .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
-    }
-    if !request_meta.get(meta::CLIENT_CAPABILITIES).is_some_and(Value::is_object) {
+    let Some(client_capabilities) = request_meta.get(meta::CLIENT_CAPABILITIES).filter(|c| c.is_object()) else {
         return Err(ErrorObject::invalid_params(format!(
             "missing required `_meta.{}`",
             meta::CLIENT_CAPABILITIES
         )));
+    };
+    if !MODERN_VERSIONS.contains(&version) {
+        return Err(ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+            .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
     }
     let log_level = match request_meta.get(meta::LOG_LEVEL) {
         None => None,
@@ -272,7 +284,7 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
                 .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?,
         ),
     };
-    Ok(Era::Modern { version: version.to_owned(), log_level })
+    Ok(Era::Modern { version: version.to_owned(), log_level, client_capabilities: client_capabilities.clone() })
 }
 
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {

@@ -444,10 +444,15 @@ async fn modern_post(state: &HttpState, headers: &HeaderMap, message: Incoming, 
         Incoming::Notification { .. } => return StatusCode::ACCEPTED.into_response(),
         _ => return refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, "Invalid Request: expected one request or notification"),
     };
-    if let Some(error) = protocol::envelope_error(params.as_ref()) {
+    // Missing envelope fields first, then headers that disagree with the body, then the version.
+    if !protocol::claims_modern(params.as_ref()) {
+        let error = ErrorObject::invalid_params(format!("missing required `_meta.{}`", protocol::meta::PROTOCOL_VERSION));
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
     if let Err(error) = check_headers(headers, &method, params.as_ref()) {
+        return refuse_request(StatusCode::BAD_REQUEST, &id, error);
+    }
+    if let Some(error) = protocol::envelope_error(params.as_ref()) {
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
     let connection = Arc::new(Connection::new(MODERN_VERSIONS[0], None));
@@ -649,6 +654,7 @@ async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Res
         drop(guard);
         let status = match first.pointer("/error/code").and_then(Value::as_i64) {
             Some(codes::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
+            Some(codes::MISSING_CLIENT_CAPABILITY) if modern => StatusCode::BAD_REQUEST,
             _ => StatusCode::OK,
         };
         return (status, axum::Json(first)).into_response();

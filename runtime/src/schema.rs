@@ -17,8 +17,8 @@ pub(crate) fn empty_input_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
-/// The schema of the structured content of `Json<T>`: `T`'s schema, made portable except that
-/// `Option<T>` stays nullable (the tool sends `None` as `null`). The registry wraps a non-object
+/// The schema of the structured content of `Json<T>`: how `T` serializes, made portable except
+/// that `Option<T>` stays nullable (the tool sends `None` as `null`). The registry wraps a non-object
 /// one as `{"result": …}` ([`wrap_in_result`]), the wrapping the official SDKs use.
 pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     let mut schema = generate::<T>(Direction::Output);
@@ -36,7 +36,9 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 /// the old root (`#`, a type that contains itself) at `#/properties/result`.
 pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
     move_root_references(&mut schema);
-    let defs = schema.as_object_mut().and_then(|object| object.remove("$defs"));
+    let defs = schema
+        .as_object_mut()
+        .and_then(|object| object.remove("$defs"));
     let mut wrapped = json!({
         "type": "object",
         "properties": {"result": schema},
@@ -79,12 +81,16 @@ enum Direction {
 }
 
 fn generate<T: JsonSchema>(direction: Direction) -> Value {
-    let generator = SchemaSettings::draft2020_12()
-        .with(|settings| {
-            settings.inline_subschemas = true;
-            settings.meta_schema = None;
-        })
-        .into_generator();
+    let settings = SchemaSettings::draft2020_12().with(|settings| {
+        settings.inline_subschemas = true;
+        settings.meta_schema = None;
+    });
+    // Output is what serde writes: `skip_serializing_if` fields may be absent, `Option`s are there.
+    let settings = match direction {
+        Direction::Input => settings.for_deserialize(),
+        Direction::Output => settings.for_serialize(),
+    };
+    let generator = settings.into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     make_portable(&mut schema, direction);
     if let Some(root) = schema.as_object_mut() {
@@ -97,7 +103,9 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
 
 /// Always `properties` and `required` at an object root, never absent or `null`.
 fn ensure_object_root(schema: &mut Value) {
-    let Some(root) = schema.as_object_mut() else { return };
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
     if root.get("type").and_then(Value::as_str) != Some("object") {
         return;
     }
@@ -112,7 +120,9 @@ fn ensure_object_root(schema: &mut Value) {
 /// Rewrites one schema, then every subschema below it. `null` alternatives are dropped from
 /// input schemas only: a tool's output does hold the `null`s of its `None`s.
 fn make_portable(schema: &mut Value, direction: Direction) {
-    let Some(object) = schema.as_object_mut() else { return };
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
     if direction == Direction::Input {
         drop_null_alternatives(object);
     }
@@ -168,7 +178,9 @@ fn drop_null_alternatives(object: &mut Map<String, Value>) {
         }
     }
     for keyword in ["anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = object.get_mut(keyword) else { continue };
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
+            continue;
+        };
         let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
         if !branches.iter().any(is_null) {
             continue;
@@ -188,7 +200,9 @@ fn drop_null_alternatives(object: &mut Map<String, Value>) {
 /// schemars marks Rust number types with formats hosts reject (`uint32`, `double`, …):
 /// integer widths become `minimum`/`maximum`, float formats are dropped.
 fn replace_numeric_format(object: &mut Map<String, Value>) {
-    let Some(format) = object.get("format").and_then(Value::as_str) else { return };
+    let Some(format) = object.get("format").and_then(Value::as_str) else {
+        return;
+    };
     let bounds: Option<(Value, Option<Value>)> = match format {
         "int8" => Some((json!(i8::MIN), Some(json!(i8::MAX)))),
         "int16" => Some((json!(i16::MIN), Some(json!(i16::MAX)))),
@@ -209,7 +223,12 @@ fn replace_numeric_format(object: &mut Map<String, Value>) {
 }
 
 /// Sets `keyword` to `bound` unless an existing bound is already tighter.
-fn tighten(object: &mut Map<String, Value>, keyword: &str, bound: &Value, tighter: fn(f64, f64) -> bool) {
+fn tighten(
+    object: &mut Map<String, Value>,
+    keyword: &str,
+    bound: &Value,
+    tighter: fn(f64, f64) -> bool,
+) {
     let new = bound.as_f64().unwrap_or_default();
     match object.get(keyword).and_then(Value::as_f64) {
         Some(old) if !tighter(new, old) => {}
@@ -223,12 +242,18 @@ fn tighten(object: &mut Map<String, Value>, keyword: &str, bound: &Value, tighte
 /// `{"type":"string","enum":["a", …]}`.
 fn merge_single_value_alternatives(object: &mut Map<String, Value>) {
     for keyword in ["oneOf", "anyOf"] {
-        let Some(Value::Array(branches)) = object.get(keyword) else { continue };
+        let Some(Value::Array(branches)) = object.get(keyword) else {
+            continue;
+        };
         let values: Option<Vec<Value>> = branches
             .iter()
             .map(|branch| {
                 let value = branch.get("const").or_else(|| {
-                    branch.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1)?.first()
+                    branch
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .filter(|e| e.len() == 1)?
+                        .first()
                 })?;
                 value.is_string().then(|| value.clone())
             })

@@ -162,6 +162,8 @@ struct Summary {
     total_count: u32,
     items: Vec<String>,
     note: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 /// An object output
@@ -174,6 +176,11 @@ async fn object_output(
         total_count: 2,
         items: vec!["a".into(), "b".into()],
         note: with_note.then(|| "noted".into()),
+        warnings: if with_note {
+            vec!["long".into()]
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -389,7 +396,9 @@ async fn a_tool_without_arguments_takes_an_empty_object() {
 // ---- output schemas and structured content -------------------------------------------------
 
 #[tokio::test]
-async fn object_output_is_the_type_schema_and_allows_null_for_options() {
+/// The output schema says how the type serializes: a `None` is a `null` that is always there, a
+/// `skip_serializing_if` field may be absent.
+async fn object_output_is_the_serialized_type_schema() {
     assert_eq!(
         output_schema("object_output").await,
         json!({
@@ -397,18 +406,20 @@ async fn object_output_is_the_type_schema_and_allows_null_for_options() {
             "properties": {
                 "totalCount": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32},
                 "items": {"type": "array", "items": {"type": "string"}},
-                // The tool serializes `None` as `null`, so the schema it is checked against says so.
-                "note": {"type": ["string", "null"]}
+                "note": {"type": ["string", "null"]},
+                "warnings": {"type": "array", "items": {"type": "string"}}
             },
-            "required": ["totalCount", "items"]
+            "required": ["totalCount", "items", "note"]
         })
     );
     let client = client();
-    for (with_note, note) in [(true, json!("noted")), (false, Value::Null)] {
+    let noted =
+        json!({"totalCount": 2, "items": ["a", "b"], "note": "noted", "warnings": ["long"]});
+    let plain = json!({"totalCount": 2, "items": ["a", "b"], "note": null});
+    for (with_note, structured) in [(true, noted), (false, plain)] {
         let result = client
             .call_tool("object_output", json!({"with_note": with_note}))
             .await;
-        let structured = json!({"totalCount": 2, "items": ["a", "b"], "note": note});
         assert_eq!(
             serde_json::to_value(&result).unwrap(),
             json!({

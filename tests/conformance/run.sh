@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (HTTP only; it needs Node 22) against
+# examples/conformance, once for the 2025-11-25 requirements and once for 2026-07-28. Each run
+# must match its baseline file exactly: a scenario outside the baseline that fails, or one in it
+# that passes, fails the run. Needs `bash tests/clients/install.sh` first (it installs Node 22).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+here="$root/tests/conformance"
+node22="$root/.tools/node22/node_modules/node/bin/node"
+port="${CONFORMANCE_PORT:-3917}"
+say() { printf 'conformance: %s\n' "$*" >&2; }
+
+[[ -x "$node22" ]] || { say "no Node 22 at $node22: run bash tests/clients/install.sh"; exit 1; }
+
+stamp="$here/node_modules/.installed-from"
+want="$(sha256sum "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
+if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    say "npm: installing the suite into tests/conformance/node_modules"
+    (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+fi
+suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+
+cargo build --quiet --example conformance
+server_log="$(mktemp)"
+"$root/target/debug/examples/conformance" --http "127.0.0.1:$port" 2>"$server_log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+
+status=0
+work="$(mktemp -d)" # the suite writes results/ into its working directory
+for requirements in 2025-11-25 2026-07-28; do
+    say "requirements $requirements"
+    if ! (cd "$work" && "$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" \
+        --requirements "$requirements" --expected-failures "$here/baseline-$requirements.yml"); then
+        status=1
+        say "requirements $requirements: FAILED (server log: $server_log)"
+    fi
+done
+exit "$status"

@@ -33,16 +33,29 @@
 //!
 //! # How tools are found
 //!
-//! `#[tool]` leaves your function as it is and submits a [`ToolRegistration`] for it to
-//! [`inventory`](https://docs.rs/inventory). The registry collects every registration linked into
-//! the binary once, sorts them by name, computes each tool's schemas and validators, and refuses to
-//! start when two tools share a name, naming both source locations. There is no list to keep in
-//! sync: a tool that compiles is a tool that is served.
+//! `#[tool]` leaves your function as it is and submits a registration for it to
+//! [`inventory`](https://docs.rs/inventory). The first [`Server::new`] collects every registration
+//! linked into the binary, sorts them by name, computes each tool's schemas and validators once,
+//! and refuses to start ([`Server::check`], every `serve_*`) when two tools share a name, naming
+//! both source locations. There is no list to keep in sync: a tool that compiles is a tool that is
+//! served.
 //!
-//! Tools defined in another crate are collected like local ones as long as that crate is linked.
-//! Rust links a library only when the binary uses something from it; when a crate holds nothing
-//! but tools, name it once with `use that_crate as _;` … which rustc does not count as a use, so
-//! write `that_crate::link();`-style calls or `extern crate that_crate;` (see the README).
+//! Tools defined in another crate are collected like local ones, as long as that crate is linked
+//! into the binary. Doc tests of one crate are merged into one binary (edition 2024), so their
+//! tools share one registry too: give each a distinct name.
+//!
+//! # Errors, the contract
+//!
+//! | situation | what the client gets |
+//! | --- | --- |
+//! | invalid JSON | JSON-RPC `-32700`; the server keeps serving |
+//! | not a JSON-RPC request | `-32600` |
+//! | unknown method | `-32601` (2026-07-28 over HTTP: status 404) |
+//! | unknown tool | `-32602` `Unknown tool: <name>` |
+//! | arguments that fail the input schema | `isError: true`, `Input validation error: Invalid arguments for tool <name>: <path>: <message>, …` |
+//! | the tool returns `Err(e)` | `isError: true` with `e`'s message |
+//! | the tool panics | `isError: true`; the server keeps serving |
+//! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 
 mod context;
 mod registry;
@@ -59,6 +72,92 @@ pub mod transport;
 pub mod __private;
 
 pub use context::{AuthInfo, Context, LogLevel};
+/// Makes an `async fn` (or a plain `fn`) an MCP tool, served by every [`Server`] in the binary.
+///
+/// | key | meaning | default |
+/// | --- | --- | --- |
+/// | `name = "get-weather"` | the MCP tool name, checked at compile time against `^[A-Za-z0-9_.-]{1,64}$` | the fn name |
+/// | `title = "…"` | the name people see (`title`) | none |
+/// | `description = "…"` | what the model reads (`description`) | the fn's `///` doc comment; neither is a compile error |
+/// | `annotations(read_only, destructive, idempotent, open_world)` | `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`; a bare word means `true`, `= false` is allowed; `read_only` with `destructive` is a compile error | left out |
+/// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
+///
+/// # Arguments
+///
+/// - **An argument struct**: the only parameter (besides [`Context`]), without a doc comment, of
+///   a type that derives `serde::Deserialize` and `schemars::JsonSchema` (schemars 1). Its
+///   fields' `///` comments become the properties' descriptions; serde (`rename_all`, `default`,
+///   `skip`, `flatten`) and schemars (`range`, `length`, `regex`) attributes are honoured.
+/// - **Inline parameters**: otherwise each parameter is one property named after it, its `///`
+///   comment its description, required unless it is an `Option`.
+/// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
+///
+/// An ambiguous signature is a compile error that says what to write: a lone undocumented
+/// parameter of a standard type (`message: String`: document it to make it a property), or an
+/// undocumented type of yours next to other parameters (a second argument struct).
+///
+/// # Results
+///
+/// Anything [`IntoToolResult`]: `String`, `&str`, `()`, [`Json<T>`] (structured content and an
+/// `outputSchema`), [`Content`], `Vec<Content>`, [`CallToolResult`], or `Result<R, E: Display>`.
+///
+/// # What you write, what you get
+///
+/// ```
+/// use mcp_toolbelt::{tool, Context};
+///
+/// /// Add two numbers
+/// #[tool(annotations(read_only, idempotent))]
+/// async fn add(
+///     /// Left operand
+///     a: i64,
+///     /// Right operand
+///     b: i64,
+///     context: &Context,
+/// ) -> String {
+///     context.progress(1.0, Some(1.0), None);
+///     (a + b).to_string()
+/// }
+/// ```
+///
+/// `add` stays as you wrote it (less the parameter doc comments rustc would reject) and callable.
+/// Next to it, inside a `const _: () = { … };`, the attribute generates a hidden argument struct
+/// (`a`, `b`, deriving `Deserialize` and `JsonSchema`), an adapter that deserializes the validated
+/// arguments, awaits `add` and converts its output with [`IntoToolResult`], and an
+/// `inventory::submit!` of the tool's name, title, description, hints, schema functions and
+/// adapter.
+///
+/// Renamed dependency:
+///
+/// ```
+/// use mcp_toolbelt as toolbelt;
+///
+/// /// Say hello through the renamed crate
+/// #[toolbelt::tool(crate = toolbelt)]
+/// async fn hello_from_renamed_crate() -> &'static str {
+///     "hello"
+/// }
+/// ```
+///
+/// Misuses are compile errors at your token:
+///
+/// ```compile_fail
+/// #[mcp_toolbelt::tool] // no description: add a `///` comment or `description = "…"`
+/// async fn undocumented() -> String { String::new() }
+/// ```
+///
+/// ```compile_fail
+/// /// Reads and deletes
+/// #[mcp_toolbelt::tool(annotations(read_only, destructive))] // contradictory hints
+/// async fn contradictory() -> String { String::new() }
+/// ```
+///
+/// ```compile_fail
+/// struct NotAnArgument;
+/// /// Takes a type that is neither `Deserialize` nor `JsonSchema`
+/// #[mcp_toolbelt::tool]
+/// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
+/// ```
 pub use mcp_toolbelt_macros::tool;
 pub use registry::{RegistryError, Tool, ToolAnnotations, ToolDefinition};
 pub use result::{

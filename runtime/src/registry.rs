@@ -1,7 +1,7 @@
 //! The tools a server serves: every `#[tool]` linked into the binary (collected once through
 //! `inventory`), plus tools added at run time.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -103,8 +103,6 @@ pub struct Tool {
     output: Option<Arc<SchemaValidator>>,
     /// `structuredContent` is wrapped as `{"result": …}` (a non-object output type).
     wraps_output: bool,
-    /// Root properties a client may send as `null` to mean "absent".
-    optional: Arc<BTreeSet<String>>,
     /// `file:line` of a `#[tool]` fn.
     source: Option<String>,
     /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
@@ -190,26 +188,12 @@ impl Tool {
             )),
             None => None,
         };
-        let required: BTreeSet<&str> = definition.input_schema["required"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        let optional = definition.input_schema["properties"]
-            .as_object()
-            .into_iter()
-            .flat_map(Map::keys)
-            .filter(|name| !required.contains(name.as_str()))
-            .cloned()
-            .collect();
         Ok(Self {
             definition: Arc::new(definition),
             handler,
             input: Arc::new(input),
             output,
             wraps_output,
-            optional: Arc::new(optional),
             source,
             required_capabilities: None,
         })
@@ -265,9 +249,8 @@ impl Tool {
     /// Every failure is a result with `isError: true`; a panic in the tool is one too.
     pub(crate) async fn call(&self, arguments: Option<Map<String, Value>>, context: Context) -> CallToolResult {
         let name = self.name();
-        let mut arguments = arguments.unwrap_or_default();
-        arguments.retain(|key, value| !(value.is_null() && self.optional.contains(key)));
-        let arguments = Value::Object(arguments);
+        let mut arguments = Value::Object(arguments.unwrap_or_default());
+        schema::drop_optional_nulls(&self.definition.input_schema, &mut arguments);
         let failures = self.input.failures(&arguments);
         if !failures.is_empty() {
             return CallToolResult::error(format!(

@@ -26,6 +26,33 @@ pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     schema
 }
 
+/// Removes the `null`s a client sent for optional properties, at every depth `schema` describes
+/// with `properties` and `items`: `Option<T>` is advertised as `T` and not required, so a `null`
+/// there means the client left it out, and validation agrees with what serde accepts.
+pub(crate) fn drop_optional_nulls(schema: &Value, instance: &mut Value) {
+    match instance {
+        Value::Object(object) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+            let required = schema.get("required").and_then(Value::as_array);
+            let optional = |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
+            object.retain(|name, value| !(value.is_null() && properties.contains_key(name) && optional(name)));
+            for (name, value) in object.iter_mut() {
+                if let Some(property) = properties.get(name) {
+                    drop_optional_nulls(property, value);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                for value in items {
+                    drop_optional_nulls(item, value);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Whether a schema describes a JSON object at its root.
 pub(crate) fn is_object_schema(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("object")

@@ -1,0 +1,553 @@
+//! Every return type a tool may have, as the exact JSON a host receives; what older protocol
+//! versions get instead; and what a tool does through its `Context` (progress, log messages,
+//! the request id).
+
+// Tools are written as users write them, `async` even when they await nothing.
+#![allow(clippy::unused_async)]
+
+use std::fmt;
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{
+    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceContents, Server,
+    ToolError, tool,
+};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+// ---- plain return types --------------------------------------------------------------------
+
+/// Returns a String
+#[tool]
+async fn owned_text() -> String {
+    "an owned string".to_owned()
+}
+
+/// Returns a &'static str
+#[tool]
+async fn static_text() -> &'static str {
+    "a static str"
+}
+
+/// Returns nothing
+#[tool]
+async fn nothing() {}
+
+#[derive(Serialize, JsonSchema)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// Returns a point
+#[tool(title = "Point")]
+async fn point() -> Json<Point> {
+    Json(Point { x: 1, y: -2 })
+}
+
+// ---- content blocks ------------------------------------------------------------------------
+
+/// A one-pixel PNG, base64.
+const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+/// A few bytes of WAV header, base64.
+const SOUND: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEA";
+
+/// Returns an image
+#[tool]
+async fn image() -> Content {
+    Content::image(PIXEL, "image/png")
+}
+
+/// Returns an annotated image
+#[tool]
+async fn annotated_image() -> Content {
+    Content::Image {
+        data: PIXEL.into(),
+        mime_type: "image/png".into(),
+        annotations: Some(Annotations {
+            audience: Some(vec!["user".into()]),
+            priority: Some(0.5),
+            last_modified: Some("2026-11-29T12:00:00Z".into()),
+        }),
+    }
+}
+
+/// Returns audio
+#[tool]
+async fn audio() -> Content {
+    Content::audio(SOUND, "audio/wav")
+}
+
+/// Returns a resource link
+#[tool]
+async fn link() -> Content {
+    Content::resource_link("file:///project/src/main.rs", "main.rs")
+}
+
+/// Returns a described resource link
+#[tool]
+async fn described_link() -> Content {
+    Content::ResourceLink {
+        uri: "file:///project/src/main.rs".into(),
+        name: "main.rs".into(),
+        title: Some("Main".into()),
+        description: Some("Primary application entry point".into()),
+        mime_type: Some("text/x-rust".into()),
+        annotations: None,
+    }
+}
+
+/// Returns an embedded text resource
+#[tool]
+async fn embedded_text() -> Content {
+    Content::resource(
+        ResourceContents::text("file:///notes.txt", "remember the milk")
+            .with_mime_type("text/plain"),
+    )
+}
+
+/// Returns an embedded binary resource
+#[tool]
+async fn embedded_blob() -> Content {
+    Content::resource(
+        ResourceContents::blob("file:///pixel.png", PIXEL).with_mime_type("image/png"),
+    )
+}
+
+/// Returns several blocks
+#[tool]
+async fn mixed() -> Vec<Content> {
+    vec![
+        Content::text("first"),
+        Content::image(PIXEL, "image/png"),
+        Content::text("last"),
+    ]
+}
+
+/// Returns a result built by hand
+#[tool]
+async fn by_hand() -> CallToolResult {
+    let mut meta = serde_json::Map::new();
+    meta.insert("example.com/trace".into(), json!("abc"));
+    CallToolResult {
+        content: vec![Content::text("by hand")],
+        structured_content: Some(json!({"free": "form"})),
+        is_error: false,
+        meta: Some(meta),
+    }
+}
+
+// ---- failures ------------------------------------------------------------------------------
+
+/// Fails when told to
+#[tool]
+async fn fallible(
+    /// Whether to fail
+    fail: bool,
+) -> Result<String, ToolError> {
+    if fail {
+        Err(ToolError::new("it failed, as asked"))
+    } else {
+        Ok("it worked".into())
+    }
+}
+
+#[derive(Debug)]
+struct OutOfStock {
+    item: &'static str,
+}
+
+impl fmt::Display for OutOfStock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is out of stock", self.item)
+    }
+}
+
+/// Fails with an error type of its own
+#[tool]
+async fn own_error() -> Result<Json<Point>, OutOfStock> {
+    Err(OutOfStock { item: "the point" })
+}
+
+/// Panics
+#[tool]
+async fn panics() -> String {
+    panic!("the tool gave up")
+}
+
+// ---- context -------------------------------------------------------------------------------
+
+/// Reports progress, some of it not increasing
+#[tool]
+async fn progress(context: &Context) -> String {
+    let sent = [
+        context.progress(1.0, Some(4.0), Some("one")),
+        context.progress(2.0, Some(4.0), None),
+        context.progress(2.0, Some(4.0), Some("two again")),
+        context.progress(1.5, Some(4.0), Some("backwards")),
+        context.progress(4.0, None, Some("done")),
+    ];
+    format!("{sent:?}")
+}
+
+/// Logs at several levels
+#[tool]
+async fn logs(context: Context) -> &'static str {
+    context.log(LogLevel::Debug, "debugging");
+    context.log(LogLevel::Info, "hello");
+    context.log_to(LogLevel::Error, Some("db"), json!({"code": 7}));
+    "logged"
+}
+
+/// Says its request id
+#[tool]
+async fn whoami(context: &Context) -> String {
+    context.request_id().to_string()
+}
+
+// ---- helpers -------------------------------------------------------------------------------
+
+fn server() -> Server {
+    Server::new("results", "0.0.0")
+}
+
+async fn wire(client: &TestClient, tool: &str, arguments: Value) -> Value {
+    serde_json::to_value(client.call_tool(tool, arguments).await).unwrap()
+}
+
+fn text(text: &str) -> Value {
+    json!({"content": [{"type": "text", "text": text}]})
+}
+
+// ---- return types on the wire --------------------------------------------------------------
+
+#[tokio::test]
+async fn text_and_nothing() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "owned_text", json!({})).await,
+        text("an owned string")
+    );
+    assert_eq!(
+        wire(&client, "static_text", json!({})).await,
+        text("a static str")
+    );
+    assert_eq!(
+        wire(&client, "nothing", json!({})).await,
+        json!({"content": []})
+    );
+}
+
+#[tokio::test]
+async fn json_is_structured_content_and_its_text() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "point", json!({})).await,
+        json!({
+            "content": [{"type": "text", "text": r#"{"x":1,"y":-2}"#}],
+            "structuredContent": {"x": 1, "y": -2}
+        })
+    );
+}
+
+#[tokio::test]
+async fn content_blocks() {
+    let client = TestClient::new(server());
+    let cases = [
+        (
+            "image",
+            json!({"type": "image", "data": PIXEL, "mimeType": "image/png"}),
+        ),
+        (
+            "annotated_image",
+            json!({
+                "type": "image",
+                "data": PIXEL,
+                "mimeType": "image/png",
+                "annotations": {"audience": ["user"], "priority": 0.5, "lastModified": "2026-11-29T12:00:00Z"}
+            }),
+        ),
+        (
+            "audio",
+            json!({"type": "audio", "data": SOUND, "mimeType": "audio/wav"}),
+        ),
+        (
+            "link",
+            json!({"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs"}),
+        ),
+        (
+            "described_link",
+            json!({
+                "type": "resource_link",
+                "uri": "file:///project/src/main.rs",
+                "name": "main.rs",
+                "title": "Main",
+                "description": "Primary application entry point",
+                "mimeType": "text/x-rust"
+            }),
+        ),
+        (
+            "embedded_text",
+            json!({
+                "type": "resource",
+                "resource": {"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "remember the milk"}
+            }),
+        ),
+        (
+            "embedded_blob",
+            json!({"type": "resource", "resource": {"uri": "file:///pixel.png", "mimeType": "image/png", "blob": PIXEL}}),
+        ),
+    ];
+    for (tool, block) in cases {
+        assert_eq!(
+            wire(&client, tool, json!({})).await,
+            json!({"content": [block]}),
+            "{tool}"
+        );
+    }
+    assert_eq!(
+        wire(&client, "mixed", json!({})).await,
+        json!({"content": [
+            {"type": "text", "text": "first"},
+            {"type": "image", "data": PIXEL, "mimeType": "image/png"},
+            {"type": "text", "text": "last"}
+        ]})
+    );
+    assert_eq!(
+        wire(&client, "by_hand", json!({})).await,
+        json!({
+            "content": [{"type": "text", "text": "by hand"}],
+            "structuredContent": {"free": "form"},
+            "_meta": {"example.com/trace": "abc"}
+        })
+    );
+}
+
+#[tokio::test]
+async fn errors_are_results_with_is_error() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "fallible", json!({"fail": false})).await,
+        text("it worked")
+    );
+    assert_eq!(
+        wire(&client, "fallible", json!({"fail": true})).await,
+        json!({"content": [{"type": "text", "text": "it failed, as asked"}], "isError": true})
+    );
+    // An `Err` skips the output schema check: there is no structured content to check.
+    assert_eq!(
+        wire(&client, "own_error", json!({})).await,
+        json!({"content": [{"type": "text", "text": "the point is out of stock"}], "isError": true})
+    );
+}
+
+#[tokio::test]
+async fn a_panicking_tool_is_an_error_and_the_server_goes_on() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "panics", json!({})).await,
+        json!({
+            "content": [{"type": "text", "text": "Error executing tool panics: the tool panicked: the tool gave up"}],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        wire(&client, "static_text", json!({})).await,
+        text("a static str")
+    );
+    assert_eq!(
+        wire(&client, "panics", json!({})).await["isError"],
+        true,
+        "and it can panic again"
+    );
+}
+
+// ---- older protocol versions ---------------------------------------------------------------
+
+async fn listed(client: &TestClient, name: &str) -> Value {
+    let tools = client.list_tools().await.tools;
+    let tool = tools.into_iter().find(|tool| tool.name == name).unwrap();
+    serde_json::to_value(tool).unwrap()
+}
+
+#[tokio::test]
+async fn tool_definitions_per_version() {
+    let point_schema = json!({
+        "type": "object",
+        "properties": {
+            "x": {"type": "integer", "minimum": -2_147_483_648_i32, "maximum": 2_147_483_647},
+            "y": {"type": "integer", "minimum": -2_147_483_648_i32, "maximum": 2_147_483_647}
+        },
+        "required": ["x", "y"]
+    });
+    let empty = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let newest = json!({
+        "name": "point",
+        "title": "Point",
+        "description": "Returns a point",
+        "inputSchema": empty,
+        "outputSchema": point_schema
+    });
+    for version in ["2025-06-18", "2025-11-25"] {
+        let client = TestClient::with_protocol_version(server(), version);
+        assert_eq!(listed(&client, "point").await, newest, "{version}");
+    }
+    // No `title` or `outputSchema` before 2025-06-18.
+    let older = json!({"name": "point", "description": "Returns a point", "inputSchema": empty});
+    for version in ["2024-11-05", "2025-03-26"] {
+        let client = TestClient::with_protocol_version(server(), version);
+        assert_eq!(listed(&client, "point").await, older, "{version}");
+    }
+}
+
+// A tool with annotations, for the version test below.
+/// Looks, never touches
+#[tool(annotations(read_only, open_world = false))]
+async fn look() -> &'static str {
+    "looked"
+}
+
+#[tokio::test]
+async fn tool_annotations_start_at_2025_03_26() {
+    let annotated = json!({
+        "name": "look",
+        "description": "Looks, never touches",
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
+        "annotations": {"readOnlyHint": true, "openWorldHint": false}
+    });
+    let client = TestClient::with_protocol_version(server(), "2025-03-26");
+    assert_eq!(listed(&client, "look").await, annotated);
+    let client = TestClient::with_protocol_version(server(), "2024-11-05");
+    let mut bare = annotated;
+    bare.as_object_mut().unwrap().remove("annotations");
+    assert_eq!(listed(&client, "look").await, bare);
+}
+
+#[tokio::test]
+async fn results_per_version() {
+    let link_text =
+        "Resource main.rs (file:///project/src/main.rs): Primary application entry point";
+    for version in ["2024-11-05", "2025-03-26"] {
+        let client = TestClient::with_protocol_version(server(), version);
+        // No structuredContent before 2025-06-18; the text still carries the JSON.
+        assert_eq!(
+            wire(&client, "point", json!({})).await,
+            text(r#"{"x":1,"y":-2}"#),
+            "{version}"
+        );
+        // Resource links became text.
+        assert_eq!(
+            wire(&client, "described_link", json!({})).await,
+            text(link_text),
+            "{version}"
+        );
+        assert_eq!(
+            wire(&client, "link", json!({})).await,
+            text("Resource main.rs (file:///project/src/main.rs)"),
+            "{version}"
+        );
+        // Embedded resources and images exist in every version.
+        assert_eq!(
+            wire(&client, "embedded_text", json!({})).await["content"][0]["type"],
+            "resource"
+        );
+        assert_eq!(
+            wire(&client, "image", json!({})).await["content"][0]["type"],
+            "image"
+        );
+    }
+    // Audio arrived in 2025-03-26.
+    let client = TestClient::with_protocol_version(server(), "2024-11-05");
+    assert_eq!(
+        wire(&client, "audio", json!({})).await,
+        text("[audio/wav audio omitted: protocol 2024-11-05 cannot carry audio]")
+    );
+    let client = TestClient::with_protocol_version(server(), "2025-03-26");
+    assert_eq!(
+        wire(&client, "audio", json!({})).await,
+        json!({"content": [{"type": "audio", "data": SOUND, "mimeType": "audio/wav"}]})
+    );
+    // An error result is the same in every version.
+    let client = TestClient::with_protocol_version(server(), "2024-11-05");
+    assert_eq!(
+        wire(&client, "fallible", json!({"fail": true})).await,
+        json!({"content": [{"type": "text", "text": "it failed, as asked"}], "isError": true})
+    );
+}
+
+// ---- context -------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn progress_is_sent_only_when_it_increases() {
+    let client = TestClient::new(server());
+    // The first request of this client has id 1, so its progress token is "progress-1".
+    assert_eq!(
+        wire(&client, "progress", json!({})).await,
+        text("[true, true, false, false, true]")
+    );
+    let progress = |params: Value| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
+    assert_eq!(
+        client.take_notifications(),
+        [
+            progress(
+                json!({"progressToken": "progress-1", "progress": 1.0, "total": 4.0, "message": "one"})
+            ),
+            progress(json!({"progressToken": "progress-1", "progress": 2.0, "total": 4.0})),
+            progress(json!({"progressToken": "progress-1", "progress": 4.0, "message": "done"})),
+        ]
+    );
+    // Without a progress token, nothing is sent.
+    let response = client
+        .request("tools/call", json!({"name": "progress"}))
+        .await;
+    assert_eq!(
+        response["result"],
+        text("[false, false, false, false, false]")
+    );
+    assert_eq!(client.take_notifications(), Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn log_messages_follow_the_level_the_client_set() {
+    let client = TestClient::new(server());
+    assert_eq!(wire(&client, "logs", json!({})).await, text("logged"));
+    let message = |params: Value| json!({"jsonrpc": "2.0", "method": "notifications/message", "params": params});
+    let info = message(json!({"level": "info", "data": "hello"}));
+    let error = message(json!({"level": "error", "logger": "db", "data": {"code": 7}}));
+    assert_eq!(
+        client.take_notifications(),
+        [
+            message(json!({"level": "debug", "data": "debugging"})),
+            info.clone(),
+            error.clone()
+        ]
+    );
+
+    let response = client
+        .request("logging/setLevel", json!({"level": "info"}))
+        .await;
+    assert_eq!(response, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    wire(&client, "logs", json!({})).await;
+    assert_eq!(client.take_notifications(), [info, error.clone()]);
+
+    client
+        .request("logging/setLevel", json!({"level": "error"}))
+        .await;
+    wire(&client, "logs", json!({})).await;
+    assert_eq!(client.take_notifications(), [error]);
+}
+
+#[tokio::test]
+async fn the_tool_knows_its_request_id() {
+    let client = TestClient::new(server());
+    assert_eq!(wire(&client, "whoami", json!({})).await, text("1"));
+    assert_eq!(wire(&client, "whoami", json!({})).await, text("2"));
+    let response = client
+        .request("tools/call", json!({"name": "whoami"}))
+        .await;
+    assert_eq!(
+        response,
+        json!({"jsonrpc": "2.0", "id": 3, "result": text("3")})
+    );
+}

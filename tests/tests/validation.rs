@@ -1,0 +1,397 @@
+//! Arguments are checked against the schema the tool advertises, and every failing field is
+//! named in one `isError` result a model can act on; structured output is checked against the
+//! output schema.
+
+// Tools are written as users write them, `async` even when they await nothing.
+#![allow(clippy::unused_async)]
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{CallToolResult, IntoToolResult, Json, Server, tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Role {
+    Admin,
+    Member,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Address {
+    city: String,
+    zip: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct SignupArgs {
+    #[schemars(length(min = 2, max = 10))]
+    name: String,
+    #[schemars(range(min = 18, max = 130))]
+    age: u8,
+    role: Role,
+    #[schemars(regex(pattern = r"^[a-z]+$"))]
+    handle: String,
+    address: Address,
+    scores: Vec<u8>,
+    nickname: Option<String>,
+}
+
+/// Sign someone up
+#[tool]
+async fn signup(args: SignupArgs) -> String {
+    let SignupArgs {
+        name,
+        age,
+        role,
+        handle,
+        address,
+        scores,
+        nickname,
+    } = args;
+    format!(
+        "{name} {age} {role:?} @{handle} in {} {:?} scores {scores:?} nickname {nickname:?}",
+        address.city, address.zip
+    )
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct StrictArgs {
+    id: u32,
+}
+
+/// Only known fields
+#[tool]
+async fn strict(args: StrictArgs) -> String {
+    args.id.to_string()
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct OptionalArgs {
+    note: Option<String>,
+    #[serde(default)]
+    count: u32,
+}
+
+/// Everything optional
+#[tool]
+async fn optional(args: OptionalArgs) -> String {
+    format!("note {:?} count {}", args.note, args.count)
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Reading {
+    #[schemars(range(max = 100))]
+    percent: u32,
+}
+
+/// Reports a percentage, even one its own output schema forbids
+#[tool]
+async fn reading(
+    /// The percentage to report
+    percent: u32,
+) -> Json<Reading> {
+    Json(Reading { percent })
+}
+
+/// A result type of its own that advertises an output schema but never fills it in.
+struct Forgetful;
+
+impl IntoToolResult for Forgetful {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::text("forgot the structured content")
+    }
+
+    fn output_schema() -> Option<Value> {
+        Some(
+            json!({"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}),
+        )
+    }
+}
+
+/// Forgets its structured content
+#[tool]
+async fn forgetful() -> Forgetful {
+    Forgetful
+}
+
+fn client() -> TestClient {
+    TestClient::new(Server::new("validation", "0.0.0"))
+}
+
+fn valid_signup() -> Value {
+    json!({
+        "name": "Ada",
+        "age": 36,
+        "role": "admin",
+        "handle": "ada",
+        "address": {"city": "London"},
+        "scores": [1, 2, 3]
+    })
+}
+
+/// `valid_signup` with `field` set to `value`, or left out when `value` is `None`.
+fn signup_with(field: &str, value: Option<Value>) -> Value {
+    let mut arguments = valid_signup();
+    match value {
+        Some(value) => arguments[field] = value,
+        None => {
+            arguments.as_object_mut().unwrap().remove(field);
+        }
+    }
+    arguments
+}
+
+fn input_error(tool: &str, failures: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": format!("Input validation error: Invalid arguments for tool {tool}: {failures}")}],
+        "isError": true
+    })
+}
+
+async fn call(client: &TestClient, tool: &str, arguments: Value) -> Value {
+    serde_json::to_value(client.call_tool(tool, arguments).await).unwrap()
+}
+
+#[tokio::test]
+async fn valid_arguments_reach_the_tool() {
+    let result = client().call_tool("signup", valid_signup()).await;
+    assert_eq!(
+        serde_json::to_value(&result).unwrap(),
+        json!({"content": [{"type": "text", "text": "Ada 36 Admin @ada in London None scores [1, 2, 3] nickname None"}]})
+    );
+}
+
+#[tokio::test]
+async fn each_failing_keyword_has_its_message() {
+    let client = client();
+    let cases = [
+        ("name", None, "name: required property is missing"),
+        (
+            "age",
+            Some(json!("old")),
+            r#"age: expected integer, got string "old""#,
+        ),
+        (
+            "age",
+            Some(json!(36.5)),
+            "age: expected integer, got number 36.5",
+        ),
+        (
+            "role",
+            Some(json!("boss")),
+            r#"role: expected one of ["admin","member"], got string "boss""#,
+        ),
+        ("age", Some(json!(5)), "age: must be at least 18, got 5"),
+        ("age", Some(json!(200)), "age: must be at most 130, got 200"),
+        (
+            "name",
+            Some(json!("A")),
+            "name: must be at least 2 characters long",
+        ),
+        (
+            "name",
+            Some(json!("Adalovelace")),
+            "name: must be at most 10 characters long",
+        ),
+        (
+            "handle",
+            Some(json!("Ada!")),
+            "handle: must match the pattern ^[a-z]+$",
+        ),
+        (
+            "address",
+            Some(json!({"city": 3})),
+            "address.city: expected string, got integer 3",
+        ),
+        (
+            "address",
+            Some(json!({})),
+            "address.city: required property is missing",
+        ),
+        (
+            "scores",
+            Some(json!([1, "two", 3])),
+            r#"scores.1: expected integer, got string "two""#,
+        ),
+        (
+            "scores",
+            Some(json!([1, 2, 300])),
+            "scores.2: must be at most 255, got 300",
+        ),
+        (
+            "nickname",
+            Some(json!(7)),
+            "nickname: expected string, got integer 7",
+        ),
+    ];
+    for (field, value, failure) in cases {
+        let arguments = signup_with(field, value);
+        assert_eq!(
+            call(&client, "signup", arguments.clone()).await,
+            input_error("signup", failure),
+            "{arguments}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn unknown_fields_are_refused_with_deny_unknown_fields() {
+    let client = client();
+    assert_eq!(
+        call(
+            &client,
+            "strict",
+            json!({"id": 1, "extra": true, "more": 2})
+        )
+        .await,
+        input_error(
+            "strict",
+            "(root): unknown properties 'extra', 'more' are not allowed"
+        )
+    );
+    assert_eq!(
+        call(&client, "strict", json!({"id": 1})).await,
+        json!({"content": [{"type": "text", "text": "1"}]})
+    );
+}
+
+#[tokio::test]
+async fn every_failing_field_is_listed() {
+    let arguments = json!({
+        "name": "A",
+        "age": "old",
+        "role": "boss",
+        "handle": "Ada!",
+        "address": {"city": 3},
+        "scores": [1, "two"]
+    });
+    let failures = [
+        "name: must be at least 2 characters long",
+        r#"age: expected integer, got string "old""#,
+        r#"role: expected one of ["admin","member"], got string "boss""#,
+        "handle: must match the pattern ^[a-z]+$",
+        "address.city: expected string, got integer 3",
+        r#"scores.1: expected integer, got string "two""#,
+    ];
+    assert_eq!(
+        call(&client(), "signup", arguments).await,
+        input_error("signup", &failures.join(", "))
+    );
+    let every_required = [
+        "name: required property is missing",
+        "age: required property is missing",
+        "role: required property is missing",
+        "handle: required property is missing",
+        "address: required property is missing",
+        "scores: required property is missing",
+    ];
+    assert_eq!(
+        call(&client(), "signup", json!({})).await,
+        input_error("signup", &every_required.join(", "))
+    );
+}
+
+#[tokio::test]
+async fn missing_arguments_are_an_empty_object() {
+    let client = client();
+    let response = client
+        .request("tools/call", json!({"name": "optional"}))
+        .await;
+    assert_eq!(
+        response["result"],
+        json!({"content": [{"type": "text", "text": "note None count 0"}]})
+    );
+    let response = client
+        .request("tools/call", json!({"name": "optional", "arguments": null}))
+        .await;
+    assert_eq!(
+        response["result"],
+        json!({"content": [{"type": "text", "text": "note None count 0"}]})
+    );
+    let response = client
+        .request("tools/call", json!({"name": "strict"}))
+        .await;
+    assert_eq!(
+        response["result"],
+        input_error("strict", "id: required property is missing")
+    );
+}
+
+#[tokio::test]
+async fn null_for_an_optional_field_is_like_leaving_it_out() {
+    let client = client();
+    assert_eq!(
+        call(&client, "optional", json!({"note": null, "count": null})).await,
+        json!({"content": [{"type": "text", "text": "note None count 0"}]})
+    );
+    assert_eq!(
+        call(&client, "optional", json!({"note": "hi", "count": 2})).await,
+        json!({"content": [{"type": "text", "text": "note Some(\"hi\") count 2"}]})
+    );
+    // At any depth.
+    let mut arguments = signup_with("address", Some(json!({"city": "Paris", "zip": null})));
+    arguments["nickname"] = Value::Null;
+    assert_eq!(
+        call(&client, "signup", arguments).await,
+        json!({"content": [{"type": "text", "text": "Ada 36 Admin @ada in Paris None scores [1, 2, 3] nickname None"}]})
+    );
+    // A required field is not optional: `null` is a wrong type there.
+    assert_eq!(
+        call(&client, "signup", signup_with("name", Some(Value::Null))).await,
+        input_error("signup", "name: expected string, got null")
+    );
+}
+
+#[tokio::test]
+async fn malformed_calls_are_protocol_errors() {
+    let client = client();
+    let error = client.try_call_tool("nope", json!({})).await.unwrap_err();
+    assert_eq!(
+        serde_json::to_value(error).unwrap(),
+        json!({"code": -32602, "message": "Unknown tool: nope"})
+    );
+    let response = client
+        .request("tools/call", json!({"name": "strict", "arguments": [1]}))
+        .await;
+    assert_eq!(
+        response["error"],
+        json!({"code": -32602, "message": "`arguments` must be an object"})
+    );
+    let response = client.request("tools/call", json!({"arguments": {}})).await;
+    assert_eq!(
+        response["error"],
+        json!({"code": -32602, "message": "tools/call requires a string `name`"})
+    );
+}
+
+#[tokio::test]
+async fn structured_content_is_checked_against_the_output_schema() {
+    let client = client();
+    assert_eq!(
+        call(&client, "reading", json!({"percent": 40})).await,
+        json!({"content": [{"type": "text", "text": r#"{"percent":40}"#}], "structuredContent": {"percent": 40}})
+    );
+    assert_eq!(
+        call(&client, "reading", json!({"percent": 150})).await,
+        json!({
+            "content": [{
+                "type": "text",
+                "text": "Output validation error: Invalid structured content for tool reading: percent: must be at most 100, got 150"
+            }],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        call(&client, "forgetful", json!({})).await,
+        json!({
+            "content": [{
+                "type": "text",
+                "text": "Output validation error: Tool forgetful has an output schema but no structured content was provided"
+            }],
+            "isError": true
+        })
+    );
+}

@@ -118,7 +118,7 @@ impl Context {
             return false;
         }
         {
-            let mut last = self.inner.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+            let mut last = self.inner.last_progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             if last.is_some_and(|last| progress <= last) {
                 tracing::debug!(progress, "progress that does not increase is not sent");
                 return false;

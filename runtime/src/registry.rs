@@ -214,7 +214,7 @@ impl Tool {
     }
 
     /// Declares client capabilities the tool needs (e.g. `{"sampling": {}}`): a client that did not
-    /// declare them gets error `-32021` (MissingRequiredClientCapability) instead of a call.
+    /// declare them gets error `-32021` (`MissingRequiredClientCapability`) instead of a call.
     #[must_use]
     pub fn requires_client_capabilities(mut self, capabilities: Map<String, Value>) -> Self {
         self.required_capabilities = Some(Arc::new(capabilities));
@@ -400,7 +400,7 @@ impl ToolSet {
 
     /// Adds a tool; refused when the name is taken.
     pub(crate) fn insert(&self, tool: Tool) -> Result<(), RegistryError> {
-        let mut tools = self.tools.write().unwrap_or_else(|e| e.into_inner());
+        let mut tools = self.tools.write().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(existing) = tools.get(tool.name()) {
             return Err(RegistryError::DuplicateName {
                 name: tool.name().to_owned(),
@@ -413,10 +413,10 @@ impl ToolSet {
     }
 
     pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
-        self.tools.write().unwrap_or_else(|e| e.into_inner()).remove(name)
+        self.tools.write().unwrap_or_else(std::sync::PoisonError::into_inner).remove(name)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Tool>> {
-        self.tools.read().unwrap_or_else(|e| e.into_inner())
+        self.tools.read().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

@@ -127,6 +127,7 @@ impl Server {
     }
 
     /// Removes a tool at run time; `false` if there was none of that name.
+    #[must_use = "`false` means there was no tool of that name"]
     pub fn remove_tool(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {

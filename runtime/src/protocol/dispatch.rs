@@ -101,6 +101,7 @@ impl Dispatcher {
     }
 
     /// Takes a notification (`notifications/cancelled` is the transport's business).
+    #[allow(clippy::unused_self, reason = "notifications the server acts on will need it")]
     pub(crate) fn notification(&self, method: &str, _params: Option<&Map<String, Value>>) {
         tracing::debug!(method, "notification");
     }
@@ -115,7 +116,7 @@ impl Dispatcher {
     ) -> Result<Value, ErrorObject> {
         let era = era_of(params, connection)?;
         let mut result = match (&era, method) {
-            (Era::Legacy(_), "initialize") => self.initialize(params, connection),
+            (Era::Legacy(_), "initialize") => Ok(self.initialize(params, connection)),
             (Era::Legacy(_), "ping") => Ok(json!({})),
             (Era::Legacy(_), "logging/setLevel") => set_level(params, connection),
             (Era::Legacy(_), "server/discover") => Err(ErrorObject::invalid_params(format!(
@@ -135,7 +136,7 @@ impl Dispatcher {
         Ok(result)
     }
 
-    fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
+    fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Value {
         let requested = params.get("protocolVersion").and_then(Value::as_str);
         let version = requested
             .filter(|version| LEGACY_VERSIONS.contains(version))
@@ -151,7 +152,7 @@ impl Dispatcher {
         if let Some(instructions) = &self.server.instructions {
             result["instructions"] = json!(instructions);
         }
-        Ok(result)
+        result
     }
 
     fn discover(&self) -> Value {
@@ -199,9 +200,8 @@ impl Dispatcher {
         connection: &Connection,
         exchange: Exchange,
     ) -> Result<Value, ErrorObject> {
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name,
-            _ => return Err(ErrorObject::invalid_params("tools/call requires a string `name`")),
+        let Some(Value::String(name)) = params.get("name") else {
+            return Err(ErrorObject::invalid_params("tools/call requires a string `name`"));
         };
         let arguments = match params.get("arguments") {
             None | Some(Value::Null) => None,

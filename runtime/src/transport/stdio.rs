@@ -123,8 +123,11 @@ impl Session {
                     let key = key.clone();
                     async move {
                         let response = dispatcher.request(id, &method, params, &connection, exchange).await;
-                        lock(&in_flight).remove(&key);
-                        let _ = outgoing.send(response);
+                        // A cancel that got here first took the entry: the call gets no response,
+                        // even when its future saw the cancellation and finished before the abort.
+                        if lock(&in_flight).remove(&key).is_some() {
+                            let _ = outgoing.send(response);
+                        }
                     }
                 });
                 in_flight_now.insert(key, (abort, cancellation));
@@ -133,17 +136,17 @@ impl Session {
             }
             Incoming::Notification { method, params } if method == "notifications/cancelled" => {
                 let request_id = params.as_ref().and_then(|params| params.get("requestId"));
-                if let Some(request_id) = request_id {
-                    if let Some((abort, cancellation)) = lock(&self.in_flight).remove(&request_id.to_string()) {
-                        tracing::debug!(%request_id, "request cancelled");
-                        cancellation.cancel();
-                        abort.abort();
-                    }
+                if let Some(request_id) = request_id
+                    && let Some((abort, cancellation)) = lock(&self.in_flight).remove(&request_id.to_string())
+                {
+                    tracing::debug!(%request_id, "request cancelled");
+                    cancellation.cancel();
+                    abort.abort();
                 }
             }
             Incoming::Notification { method, params } => self.dispatcher.notification(&method, params.as_ref()),
             Incoming::Response => {}
-            Incoming::Batch(_) => unreachable!("batches are split by take_line"),
+            Incoming::Batch(items) => self.take_batch(items),
         }
     }
 

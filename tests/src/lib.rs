@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests in `tests/tests/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The path of example `name` (`catalog`, `conformance`), built if needed.
@@ -23,4 +23,21 @@ pub fn example_binary(name: &str) -> PathBuf {
         assert!(status.success(), "building example {name} failed");
     }
     binary
+}
+
+/// The root of this repository.
+#[must_use]
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is inside the repository")
+        .to_path_buf()
+}
+
+/// Node 22, as `tests/clients/install.sh` installs it (npm's `node@22`, under `.tools/node22`), or
+/// `None` when it is not installed. Put its directory first on `PATH` to run `npx` with it.
+#[must_use]
+pub fn node22() -> Option<PathBuf> {
+    let node = repo_root().join(".tools/node22/node_modules/node/bin/node");
+    node.exists().then_some(node)
 }

@@ -1,0 +1,195 @@
+"""Drives a stdio MCP server with the official Python client (PyPI `mcp` 2.x, `mcp.Client`).
+
+    tests/clients/.venv/bin/python tests/clients/py_client.py <auto|legacy|modern> <server command> [args...]
+
+auto (the SDK's default): `server/discover` probe, fallback to `initialize`; legacy: the `initialize`
+handshake; modern: adopt 2026-07-28 directly. The server is expected to be the catalog example with
+CATALOG_TEST_TOOLS=1 (for the `wait` tool). One line per check; exit 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+MODES: dict[str, tuple[str, str]] = {
+    # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
+    "auto": ("auto", "2026-07-28"),
+    "legacy": ("legacy", "2025-11-25"),
+    "modern": ("2026-07-28", "2026-07-28"),
+}
+CATALOG_TOOLS = ["search", "product-details", "get-weather", "echo", "clear-catalog"]
+
+
+class Checks:
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.failed = False
+
+    def __call__(self, name: str, condition: bool, detail: Any = None) -> bool:
+        if condition:
+            print(f"ok   {self.label} {name}", flush=True)
+        else:
+            self.failed = True
+            suffix = "" if detail is None else f": {detail!r}"
+            print(f"FAIL {self.label} {name}{suffix}", flush=True)
+        return condition
+
+
+class Complaints(logging.Handler):
+    """Collects what the SDK logs at WARNING and above (stray responses, bad notifications, ...)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(f"{record.name}: {record.getMessage()}")
+
+
+def text(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+async def run(mode_name: str, command: str, args: list[str], check: Checks, complaints: Complaints) -> None:
+    with anyio.fail_after(60):
+        await run_checks(mode_name, command, args, check)
+    check("the SDK logged no complaints", not complaints.records, complaints.records)
+
+
+async def run_checks(mode_name: str, command: str, args: list[str], check: Checks) -> None:
+    mode, version = MODES[mode_name]
+    # The SDK hands the child only a few "safe" variables by default; the catalog needs ours.
+    server = StdioServerParameters(command=command, args=args, env=dict(os.environ))
+    async with Client(server, mode=mode, read_timeout_seconds=20) as client:
+        check("protocol version", client.protocol_version == version, client.protocol_version)
+        # A pinned modern client adopts a synthesized discover result: nothing from the server yet.
+        if mode_name != "modern":
+            info = client.server_info
+            check("server info", info is not None and info.name == "catalog", info)
+            check("server advertises tools", client.server_capabilities.tools is not None, client.server_capabilities)
+
+        listed = await client.list_tools()
+        names = [tool.name for tool in listed.tools]
+        check("tools/list has the catalog tools", all(name in names for name in CATALOG_TOOLS), names)
+        tools = {tool.name: tool for tool in listed.tools}
+        search = tools.get("search")
+        query = (search.input_schema.get("properties") or {}).get("query") if search else None
+        check("search inputSchema has query", query is not None and query.get("type") == "string", search)
+        check(
+            "search is read-only",
+            search is not None and search.annotations is not None and search.annotations.read_only_hint is True,
+            search,
+        )
+        weather = tools.get("get-weather")
+        check(
+            "get-weather has title and outputSchema",
+            weather is not None and weather.title == "Get Weather" and (weather.output_schema or {}).get("type") == "object",
+            weather,
+        )
+
+        result = await client.call_tool("search", {"query": "mug"})
+        check("search", not result.is_error and text(result) == "Travel mug\nMug rack", result)
+        result = await client.call_tool("search", {"query": "mug", "limit": 1})
+        check("search with limit", not result.is_error and text(result) == "Travel mug", result)
+        result = await client.call_tool("product-details", {"name": "Travel mug"})
+        check(
+            "product-details structuredContent",
+            not result.is_error and result.structured_content == {"name": "Travel mug", "price": 24},
+            result,
+        )
+        check("product-details text is its JSON", json.loads(text(result) or "null") == result.structured_content, result)
+        result = await client.call_tool("product-details", {"name": "Teapot"})
+        check("product-details unknown name is isError", result.is_error and "Teapot" in text(result), result)
+        result = await client.call_tool("get-weather", {"location": "Paris"})
+        check(
+            "get-weather",
+            not result.is_error
+            and result.structured_content == {"temperatureC": 22, "summary": "Paris: partly cloudy"},
+            result,
+        )
+        result = await client.call_tool("echo", {"message": "hello, world"})
+        check("echo", not result.is_error and text(result) == "hello, world", result)
+        result = await client.call_tool("clear-catalog", {})
+        check("clear-catalog", not result.is_error and text(result) == "Catalog cleared", result)
+
+        # Arguments that fail the input schema: a tool execution error, not a protocol error.
+        result = await client.call_tool("search", {"query": "mug", "limit": "x"})
+        check(
+            "invalid arguments are isError",
+            result.is_error and text(result).startswith("Input validation error: Invalid arguments for tool search:"),
+            result,
+        )
+        # An unknown tool: a JSON-RPC error.
+        try:
+            result = await client.call_tool("no-such-tool", {})
+            check("unknown tool is a protocol error", False, result)
+        except MCPError as error:
+            check(
+                "unknown tool is a protocol error",
+                error.code == -32602 and "no-such-tool" in error.message,
+                (error.code, error.message),
+            )
+
+        # Progress: the SDK sets a progressToken when given a callback.
+        progress: list[tuple[float, float | None, str | None]] = []
+
+        async def on_progress(value: float, total: float | None, message: str | None) -> None:
+            progress.append((value, total, message))
+
+        result = await client.call_tool("search", {"query": "cup"}, progress_callback=on_progress)
+        check("search with progress", not result.is_error and text(result) == "Espresso cup", result)
+        check("progress notifications arrived", len(progress) >= 1, progress)
+        check("progress increases", all(b[0] > a[0] for a, b in zip(progress, progress[1:])), progress)
+        check("progress has total 3", all(total == 3 for _, total, _ in progress), progress)
+
+        # Cancellation: cancel the anyio scope a long call runs in.
+        scope = anyio.CancelScope()
+        outcome: list[Any] = []
+
+        async def call_wait() -> None:
+            with scope:
+                outcome.append(await client.call_tool("wait", {"seconds": 30}))
+
+        started = time.monotonic()
+        async with anyio.create_task_group() as group:
+            group.start_soon(call_wait)
+            await anyio.sleep(0.3)
+            scope.cancel()
+        elapsed = time.monotonic() - started
+        check("wait is cancelled", scope.cancelled_caught and not outcome, outcome)
+        check("cancellation is quick", elapsed < 5, f"{elapsed:.1f} s")
+        result = await client.call_tool("echo", {"message": "still here"})
+        check("server still serves after the cancel", not result.is_error and text(result) == "still here", result)
+        # A late response to the cancelled request would be logged by the SDK; give it a moment.
+        await anyio.sleep(0.2)
+
+
+def main() -> int:
+    if len(sys.argv) < 3 or sys.argv[1] not in MODES:
+        print(f"usage: py_client.py <{'|'.join(MODES)}> <server command> [args...]", file=sys.stderr)
+        return 2
+    mode_name, command, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    check = Checks(f"py/{mode_name}")
+    complaints = Complaints()
+    logging.getLogger("mcp").addHandler(complaints)
+    try:
+        anyio.run(run, mode_name, command, args, check, complaints)
+    except Exception as error:  # noqa: BLE001 - any failure is reported as one
+        check.failed = True
+        print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)
+    print(f"{check.label}: {'FAILED' if check.failed else 'all checks passed'}", flush=True)
+    return 1 if check.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+//! The official MCP clients, installed by `tests/clients/install.sh`, against the catalog example
+//! over stdio: the TypeScript SDK (`@modelcontextprotocol/client`) in legacy, auto and pinned-modern
+//! negotiation, and the Python SDK (`mcp`) in auto, legacy and pinned-modern mode.
+//!
+//! Each run is one script (`tests/clients/ts_client.mjs`, `tests/clients/py_client.py`) that lists
+//! the tools, calls each one, and checks argument validation, structured content, progress and
+//! cancellation; it prints a line per check and exits non-zero when any fails.
+//!
+//! Without the clients installed these tests only say so, unless `CI` is set: then they fail.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use mcp_toolbelt_tests::{example_binary, node22, repo_root};
+
+/// How long one client run may take (a run takes one or two seconds).
+const RUN_TIMEOUT: Duration = Duration::from_secs(90);
+
+enum Client {
+    TypeScript,
+    Python,
+}
+
+impl Client {
+    /// The interpreter and script, or `None` when the client is not installed.
+    fn command(&self) -> Option<(PathBuf, PathBuf)> {
+        let clients = repo_root().join("tests/clients");
+        match self {
+            Self::TypeScript => {
+                let installed =
+                    clients.join("node_modules/@modelcontextprotocol/client/package.json");
+                Some((node22()?, clients.join("ts_client.mjs"))).filter(|_| installed.exists())
+            }
+            Self::Python => {
+                let python = clients.join(".venv/bin/python");
+                python
+                    .exists()
+                    .then(|| (python, clients.join("py_client.py")))
+            }
+        }
+    }
+}
+
+/// Runs `client` in `mode` against the catalog and fails the test with the script's output unless
+/// every check passed.
+fn run(client: &Client, mode: &str) {
+    let Some((interpreter, script)) = client.command() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the real MCP clients are not installed: run bash tests/clients/install.sh"
+        );
+        eprintln!(
+            "skipped: the real MCP clients are not installed (run bash tests/clients/install.sh)"
+        );
+        return;
+    };
+    let catalog = example_binary("catalog");
+    let child = Command::new(&interpreter)
+        .arg(&script)
+        .arg(mode)
+        .arg(&catalog)
+        .env("CATALOG_TEST_TOOLS", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start {}: {error}", interpreter.display()));
+    let (outcome, stdout, stderr) = wait_with_timeout(child, RUN_TIMEOUT);
+    let command = format!(
+        "{} {} {mode} {}",
+        short(&interpreter),
+        short(&script),
+        short(&catalog)
+    );
+    match outcome {
+        Some(status) if status.success() => {}
+        Some(status) => {
+            panic!("`{command}` failed ({status})\n--- stdout\n{stdout}--- stderr\n{stderr}")
+        }
+        None => panic!(
+            "`{command}` took longer than {RUN_TIMEOUT:?}\n--- stdout\n{stdout}--- stderr\n{stderr}"
+        ),
+    }
+}
+
+/// Waits for `child` at most `timeout` (killing it after), and returns its status (`None`: timed
+/// out) and what it wrote.
+fn wait_with_timeout(
+    mut child: Child,
+    timeout: Duration,
+) -> (Option<std::process::ExitStatus>, String, String) {
+    fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = { stream }.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    }
+    let stdout = drain(child.stdout.take().expect("stdout is piped"));
+    let stderr = drain(child.stderr.take().expect("stderr is piped"));
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the client") {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // A server the client left behind may hold the pipes open: never wait on them for long.
+    let collect = |handle: JoinHandle<String>| {
+        let until = Instant::now() + Duration::from_secs(5);
+        while !handle.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if handle.is_finished() {
+            handle.join().unwrap_or_default()
+        } else {
+            "(output still open)\n".into()
+        }
+    };
+    (status, collect(stdout), collect(stderr))
+}
+
+fn short(path: &Path) -> String {
+    path.strip_prefix(repo_root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn typescript_client_legacy() {
+    run(&Client::TypeScript, "legacy");
+}
+
+#[test]
+fn typescript_client_auto() {
+    run(&Client::TypeScript, "auto");
+}
+
+#[test]
+fn typescript_client_modern() {
+    run(&Client::TypeScript, "modern");
+}
+
+#[test]
+fn python_client_auto() {
+    run(&Client::Python, "auto");
+}
+
+#[test]
+fn python_client_legacy() {
+    run(&Client::Python, "legacy");
+}
+
+#[test]
+fn python_client_modern() {
+    run(&Client::Python, "modern");
+}

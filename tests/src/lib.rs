@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod stdio;
+
 /// The path of example `name` (`catalog`, `conformance`), built if needed.
 ///
 /// `cargo test --workspace` builds every example before any test runs; a test run of this

@@ -620,7 +620,8 @@ struct Call {
 
 /// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
 /// before its result and the client accepts SSE: then a request-scoped event stream carries them
-/// and the result. Dropping the response (the client went away) cancels the call.
+/// and the result. Dropping the response (the client went away) cancels the call. A call cancelled
+/// before it answered gets no JSON-RPC response: `202 Accepted`, or the end of its stream.
 async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Response {
     let Call { id, method, params, connection, auth, accepts_sse, modern } = call;
     let (events, mut receiver) = mpsc::unbounded_channel::<Value>();
@@ -629,12 +630,20 @@ async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Res
     let dispatcher = state.dispatcher.clone();
     let timeout = state.config.request_timeout;
     let key = id.to_string();
-    let task = tokio::spawn(async move {
-        let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
-        let response = tokio::time::timeout(timeout, call).await.unwrap_or_else(|_| {
-            ErrorObject::new(codes::INTERNAL_ERROR, format!("Request timed out after {} s", timeout.as_secs())).into_response(id)
-        });
-        let _ = events.send(response);
+    let task = tokio::spawn({
+        let cancellation = cancellation.clone();
+        async move {
+            let mut call = Box::pin(dispatcher.request(id.clone(), &method, params, &connection, exchange));
+            let response = if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
+                response
+            } else {
+                // As when the client cancels: the tool's context is cancelled, then its future dropped.
+                cancellation.cancel();
+                drop(call);
+                ErrorObject::new(codes::INTERNAL_ERROR, format!("Request timed out after {timeout:?}")).into_response(id)
+            };
+            let _ = events.send(response);
+        }
     });
     if let Some(session) = session {
         lock(&session.in_flight).insert(key.clone(), (task.abort_handle(), cancellation.clone()));
@@ -644,6 +653,8 @@ async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Res
         match receiver.recv().await {
             Some(message) if is_response(&message) || accepts_sse => break message,
             Some(_) => {} // the client cannot take a stream: notifications are dropped
+            // A cancelled request gets no response (the client cancelled it, or ended its session).
+            None if guard.cancellation.is_cancelled() => return StatusCode::ACCEPTED.into_response(),
             None => return refuse(StatusCode::INTERNAL_SERVER_ERROR, codes::INTERNAL_ERROR, "Internal error"),
         }
     };

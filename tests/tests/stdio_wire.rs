@@ -1,0 +1,731 @@
+//! The stdio transport on the wire: raw newline-delimited JSON-RPC to the catalog example (a real
+//! process) and to an in-process server over `tokio::io::duplex` (for what needs a server built
+//! here: a small line limit, a small page size, a tool that logs).
+//!
+//! Every read has a deadline, so a server that hangs fails the test instead of blocking it.
+
+use std::time::{Duration, Instant};
+
+use mcp_toolbelt::{Context, LogLevel, Server, tool};
+use mcp_toolbelt_tests::example_binary;
+use mcp_toolbelt_tests::stdio::StdioServer;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
+use tokio::task::JoinHandle;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn catalog() -> StdioServer {
+    StdioServer::spawn(
+        &example_binary("catalog"),
+        &[],
+        &[("CATALOG_TEST_TOOLS", "1")],
+    )
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn result(id: impl Into<Value>, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id.into(), "result": result})
+}
+
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+// ---- framing and JSON-RPC errors -----------------------------------------------------------
+
+#[test]
+fn invalid_json_is_a_parse_error_and_the_server_goes_on() {
+    let mut server = catalog();
+    server.send_raw(b"{oops");
+    assert_eq!(
+        server.next_message(),
+        error(
+            Value::Null,
+            -32700,
+            "Parse error: key must be a string at line 1 column 2"
+        )
+    );
+    server.send_raw(b"not json at all");
+    assert_eq!(server.next_message()["error"]["code"], -32700);
+    server.send_raw(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"} trailing");
+    assert_eq!(server.next_message()["error"]["code"], -32700);
+    server.send_raw(&[0xff, 0xfe, b'{', b'}']);
+    assert_eq!(
+        server.next_message(),
+        error(Value::Null, -32700, "Parse error: invalid UTF-8")
+    );
+    assert_eq!(server.request(2, "ping", json!({})), result(2, json!({})));
+}
+
+#[test]
+fn what_is_not_a_request_is_an_invalid_request() {
+    let mut server = catalog();
+    let cases: [(&str, Value, &str); 6] = [
+        (
+            r#"{"jsonrpc":"2.0"}"#,
+            Value::Null,
+            "Invalid Request: expected a request, a notification or a response",
+        ),
+        (
+            "[]",
+            Value::Null,
+            "Invalid Request: expected a JSON-RPC message object",
+        ),
+        (
+            "42",
+            Value::Null,
+            "Invalid Request: expected a JSON-RPC message object",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#,
+            json!(7),
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
+        ),
+        (
+            r#"{"id":8,"method":"ping"}"#,
+            json!(8),
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Value::Null,
+            "Invalid Request: `id` must be a string or an integer",
+        ),
+    ];
+    for (line, id, message) in cases {
+        server.send_raw(line.as_bytes());
+        assert_eq!(server.next_message(), error(id, -32600, message), "{line}");
+    }
+    server.send_raw(br#"{"jsonrpc":"2.0","id":9,"method":"ping","params":[1]}"#);
+    assert_eq!(
+        server.next_message(),
+        error(
+            json!(9),
+            -32600,
+            "Invalid Request: `params` must be an object"
+        )
+    );
+    // Blank lines are skipped; string ids are echoed as strings.
+    server.send_raw(b"");
+    server.send_raw(b"   ");
+    assert_eq!(
+        server.request("ten", "ping", json!({})),
+        result("ten", json!({}))
+    );
+    assert_eq!(
+        server.request(11, "no/such/method", json!({})),
+        error(json!(11), -32601, "Method not found: no/such/method")
+    );
+}
+
+// ---- the legacy lifecycle ------------------------------------------------------------------
+
+#[test]
+fn requests_before_initialize_are_answered() {
+    let mut server = catalog();
+    assert_eq!(server.request(1, "ping", json!({})), result(1, json!({})));
+    let listed = server.request(2, "tools/list", json!({}));
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "clear-catalog",
+            "echo",
+            "get-weather",
+            "product-details",
+            "search",
+            "wait"
+        ]
+    );
+    // The newest legacy version's shape: titles and output schemas are there.
+    assert_eq!(listed["result"]["tools"][2]["title"], "Get Weather");
+}
+
+#[test]
+fn initialize_negotiates_the_version() {
+    let instructions =
+        "A small product catalog: search it, look up a product, check the weather, echo a message.";
+    let answer = |version: &str| {
+        json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": true}, "logging": {}},
+            "serverInfo": {"name": "catalog", "version": VERSION},
+            "instructions": instructions
+        })
+    };
+    for (asked, answered) in [
+        ("2024-11-05", "2024-11-05"),
+        ("2025-03-26", "2025-03-26"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("2099-01-01", "2025-11-25"),
+        ("2026-07-28", "2025-11-25"),
+    ] {
+        let mut server = catalog();
+        assert_eq!(
+            server.initialize(asked),
+            answer(answered),
+            "initialize at {asked}"
+        );
+    }
+}
+
+#[test]
+fn the_negotiated_version_shapes_later_results() {
+    let mut server = catalog();
+    server.initialize("2025-03-26");
+    let listed = server.request(1, "tools/list", json!({}));
+    let weather = &listed["result"]["tools"][2];
+    assert_eq!(weather["name"], "get-weather");
+    assert!(
+        weather.get("title").is_none() && weather.get("outputSchema").is_none(),
+        "{weather}"
+    );
+    let call = json!({"name": "get-weather", "arguments": {"location": "Oslo"}});
+    assert_eq!(
+        server.request(2, "tools/call", call),
+        result(
+            2,
+            json!({"content": [{"type": "text", "text": r#"{"temperatureC":22.0,"summary":"Oslo: partly cloudy"}"#}]})
+        )
+    );
+}
+
+#[test]
+fn ping_and_set_level() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    assert_eq!(server.request(1, "ping", json!({})), result(1, json!({})));
+    assert_eq!(
+        server.request(2, "logging/setLevel", json!({"level": "warning"})),
+        result(2, json!({}))
+    );
+    assert_eq!(
+        server.request(3, "logging/setLevel", json!({"level": "loud"})),
+        error(json!(3), -32602, r#"Invalid log level: "loud""#)
+    );
+    assert_eq!(
+        server.request(4, "logging/setLevel", json!({})),
+        error(json!(4), -32602, "Invalid log level: null")
+    );
+}
+
+// ---- concurrency, cancellation, shutdown ---------------------------------------------------
+
+#[test]
+fn a_slow_call_does_not_hold_up_a_ping() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    let started = Instant::now();
+    server.send_request(
+        1,
+        "tools/call",
+        json!({"name": "wait", "arguments": {"seconds": 2}}),
+    );
+    server.send_request(2, "ping", json!({}));
+    assert_eq!(
+        server.next_message(),
+        result(2, json!({})),
+        "the ping is answered first"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "and without waiting for the call"
+    );
+    assert_eq!(
+        server.next_message(),
+        result(
+            1,
+            json!({"content": [{"type": "text", "text": "done waiting"}]})
+        )
+    );
+    assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+#[test]
+fn a_cancelled_call_never_answers() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    let started = Instant::now();
+    server.send_request(
+        1,
+        "tools/call",
+        json!({"name": "wait", "arguments": {"seconds": 30}}),
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "changed my mind"}}));
+    // Cancelling what is not running (or already done) is harmless.
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}));
+    server.send_request(2, "ping", json!({}));
+    let (pong, before) = server.response_to(&json!(2));
+    assert_eq!(
+        (pong, before),
+        (result(2, json!({})), Vec::new()),
+        "nothing for the cancelled call"
+    );
+    // The same id may be used again once cancelled.
+    server.send_request(
+        1,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"message": "again"}}),
+    );
+    assert_eq!(
+        server.next_message(),
+        result(1, json!({"content": [{"type": "text", "text": "again"}]}))
+    );
+    // At end of input nothing is left running: the server exits at once, and said nothing more.
+    server.close_stdin();
+    assert_eq!(server.remaining_lines(), Vec::<String>::new());
+    let status = server
+        .wait_within(Duration::from_secs(3))
+        .expect("the server exits");
+    assert!(status.success(), "{status:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn end_of_input_lets_running_calls_finish_then_exits_cleanly() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    server.send_request(
+        1,
+        "tools/call",
+        json!({"name": "wait", "arguments": {"seconds": 0.5}}),
+    );
+    server.send_request(
+        2,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"message": "last words"}}),
+    );
+    server.close_stdin();
+    let lines = server.remaining_lines();
+    let messages: Vec<Value> = lines
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            result(
+                2,
+                json!({"content": [{"type": "text", "text": "last words"}]})
+            ),
+            result(
+                1,
+                json!({"content": [{"type": "text", "text": "done waiting"}]})
+            ),
+        ]
+    );
+    let status = server
+        .wait_within(Duration::from_secs(3))
+        .expect("the server exits");
+    assert_eq!(status.code(), Some(0));
+    // Its logs went to stderr, not stdout.
+    assert!(
+        server.stderr().contains("initialize"),
+        "stderr: {}",
+        server.stderr()
+    );
+}
+
+// ---- batches (2025-03-26 only) -------------------------------------------------------------
+
+#[test]
+fn batches_are_answered_as_one_array_at_2025_03_26() {
+    let mut server = catalog();
+    server.initialize("2025-03-26");
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "batched"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
+        42
+    ]);
+    server.send(&batch);
+    assert_eq!(
+        server.next_message(),
+        json!([
+            result(1, json!({})),
+            result(2, json!({"content": [{"type": "text", "text": "batched"}]})),
+            error(
+                json!(3),
+                -32600,
+                "Invalid Request: initialize must not be batched"
+            ),
+            error(
+                Value::Null,
+                -32600,
+                "Invalid Request: expected a JSON-RPC message object"
+            ),
+        ])
+    );
+    // A batch of notifications only has no answer.
+    server.send(&json!([{"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}]));
+    assert_eq!(server.request(4, "ping", json!({})), result(4, json!({})));
+}
+
+#[test]
+fn batches_are_refused_otherwise() {
+    let refused = error(
+        Value::Null,
+        -32600,
+        "Invalid Request: batches are accepted only at protocol version 2025-03-26",
+    );
+    let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]);
+    let mut server = catalog();
+    server.send(&batch);
+    assert_eq!(server.next_message(), refused, "before initialize");
+    for version in ["2024-11-05", "2025-06-18", "2025-11-25"] {
+        let mut server = catalog();
+        server.initialize(version);
+        server.send(&batch);
+        assert_eq!(server.next_message(), refused, "{version}");
+    }
+}
+
+// ---- the modern era (2026-07-28) -----------------------------------------------------------
+
+#[test]
+fn server_discover() {
+    let mut server = catalog();
+    assert_eq!(
+        server.request("d1", "server/discover", json!({"_meta": modern_meta()})),
+        result(
+            "d1",
+            json!({
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}, "logging": {}},
+                "ttlMs": 60_000,
+                "cacheScope": "public",
+                "instructions": "A small product catalog: search it, look up a product, check the weather, echo a message.",
+                "resultType": "complete",
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
+            })
+        )
+    );
+}
+
+#[test]
+fn modern_envelope_errors() {
+    let mut server = catalog();
+    let no_capabilities =
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+    assert_eq!(
+        server.request(1, "server/discover", no_capabilities),
+        error(
+            json!(1),
+            -32602,
+            "missing required `_meta.io.modelcontextprotocol/clientCapabilities`"
+        )
+    );
+    let mut unsupported = modern_meta();
+    unsupported["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    assert_eq!(
+        server.request(2, "server/discover", json!({"_meta": unsupported})),
+        json!({
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {
+                "code": -32022,
+                "message": "Unsupported protocol version",
+                "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"}
+            }
+        })
+    );
+    assert_eq!(
+        server.request(3, "server/discover", json!({})),
+        error(
+            json!(3),
+            -32602,
+            "server/discover requires `_meta.io.modelcontextprotocol/protocolVersion`"
+        )
+    );
+    assert_eq!(
+        server.request(4, "server/discover", json!({"_meta": {}})),
+        error(
+            json!(4),
+            -32602,
+            "server/discover requires `_meta.io.modelcontextprotocol/protocolVersion`"
+        )
+    );
+    assert_eq!(
+        server.request(5, "ping", json!({"_meta": modern_meta()})),
+        error(json!(5), -32601, "Method not found: ping")
+    );
+    assert_eq!(
+        server.request(
+            6,
+            "logging/setLevel",
+            json!({"level": "info", "_meta": modern_meta()})
+        ),
+        error(json!(6), -32601, "Method not found: logging/setLevel")
+    );
+}
+
+#[test]
+fn modern_tools_list_and_call() {
+    let mut server = catalog();
+    let listed = server.request(1, "tools/list", json!({"_meta": modern_meta()}));
+    let listed = &listed["result"];
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(listed["ttlMs"], 60_000);
+    assert_eq!(listed["cacheScope"], "public");
+    assert_eq!(listed["resultType"], "complete");
+    assert_eq!(
+        listed["_meta"],
+        json!({"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}})
+    );
+    let call = json!({"name": "echo", "arguments": {"message": "modern"}, "_meta": modern_meta()});
+    assert_eq!(
+        server.request(2, "tools/call", call),
+        result(
+            2,
+            json!({
+                "content": [{"type": "text", "text": "modern"}],
+                "resultType": "complete",
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
+            })
+        )
+    );
+    // One process serves both eras: a legacy client may still initialize.
+    assert_eq!(
+        server.initialize("2025-06-18")["protocolVersion"],
+        "2025-06-18"
+    );
+}
+
+// ---- an in-process server: line limit, pagination, logging ---------------------------------
+
+// Tools of this binary, for the in-process server (the catalog serves its own). Plain `fn`s
+// work as well as `async fn`s.
+
+/// Alpha
+#[tool]
+fn alpha() -> &'static str {
+    "a"
+}
+
+/// Bravo
+#[tool]
+fn bravo() -> &'static str {
+    "b"
+}
+
+/// Charlie
+#[tool]
+fn charlie() -> &'static str {
+    "c"
+}
+
+/// Delta
+#[tool]
+fn delta() -> &'static str {
+    "d"
+}
+
+/// Logs a message at each of two levels
+#[tool]
+fn chatty(context: &Context) -> &'static str {
+    context.log(LogLevel::Debug, "details");
+    context.log_to(LogLevel::Warning, Some("chatty"), "careful");
+    "chatted"
+}
+
+/// A client of `serve_io` over in-memory pipes.
+struct InProcess {
+    input: Option<DuplexStream>,
+    output: Lines<BufReader<DuplexStream>>,
+    server: JoinHandle<std::io::Result<()>>,
+}
+
+impl InProcess {
+    fn start(server: Server) -> Self {
+        let (input, server_input) = tokio::io::duplex(64 * 1024);
+        let (server_output, output) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(server.serve_io(server_input, server_output));
+        Self {
+            input: Some(input),
+            output: BufReader::new(output).lines(),
+            server,
+        }
+    }
+
+    async fn send_raw(&mut self, bytes: &[u8]) {
+        let input = self.input.as_mut().expect("input is open");
+        input.write_all(bytes).await.unwrap();
+        input.write_all(b"\n").await.unwrap();
+    }
+
+    async fn send(&mut self, message: &Value) {
+        self.send_raw(message.to_string().as_bytes()).await;
+    }
+
+    async fn next_message(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(5), self.output.next_line())
+            .await
+            .expect("a message within 5 s")
+            .unwrap()
+            .expect("the server is still writing");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.next_message().await
+    }
+
+    /// Ends the input; returns what the server still wrote and how `serve_io` ended.
+    async fn finish(mut self) -> (Vec<Value>, std::io::Result<()>) {
+        self.input = None;
+        let mut rest = Vec::new();
+        while let Some(line) = tokio::time::timeout(Duration::from_secs(5), self.output.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+        {
+            rest.push(serde_json::from_str(&line).unwrap());
+        }
+        (
+            rest,
+            tokio::time::timeout(Duration::from_secs(5), self.server)
+                .await
+                .unwrap()
+                .unwrap(),
+        )
+    }
+}
+
+#[tokio::test]
+async fn an_over_long_line_is_refused_and_discarded() {
+    let mut client = InProcess::start(Server::new("wire", "0.0.0").max_line_bytes(64));
+    let refused = error(
+        Value::Null,
+        -32600,
+        "Invalid Request: message longer than 64 bytes; discarded",
+    );
+    // Longer than the limit and than the reader's buffer: it is skipped to its end, not parsed.
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(20_000)
+    );
+    client.send_raw(long.as_bytes()).await;
+    assert_eq!(client.next_message().await, refused);
+    assert_eq!(
+        client.request(2, "ping", json!({})).await,
+        result(2, json!({}))
+    );
+    // Exactly at the limit is fine.
+    let at_limit = r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"xxxx"}}"#;
+    assert_eq!(at_limit.len(), 64);
+    client.send_raw(at_limit.as_bytes()).await;
+    assert_eq!(client.next_message().await, result(3, json!({})));
+    // An over-long last line without a newline is refused too.
+    client
+        .input
+        .as_mut()
+        .unwrap()
+        .write_all("y".repeat(100).as_bytes())
+        .await
+        .unwrap();
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, [refused]);
+    ended.unwrap();
+}
+
+#[tokio::test]
+async fn tools_list_pages() {
+    let mut client = InProcess::start(Server::new("wire", "0.0.0").page_size(2));
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let params = cursor.map_or_else(|| json!({}), |cursor| json!({"cursor": cursor}));
+        let response = client.request(pages, "tools/list", params).await;
+        let page = &response["result"];
+        let tools = page["tools"].as_array().unwrap();
+        assert!(tools.len() <= 2, "{page}");
+        names.extend(
+            tools
+                .iter()
+                .map(|tool| tool["name"].as_str().unwrap().to_owned()),
+        );
+        pages += 1;
+        match page.get("nextCursor") {
+            Some(next) => cursor = Some(next.as_str().unwrap().to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(names, ["alpha", "bravo", "charlie", "chatty", "delta"]);
+    assert_eq!(pages, 3);
+    for bad in [json!("not a cursor!"), json!(7)] {
+        assert_eq!(
+            client
+                .request(10, "tools/list", json!({"cursor": bad}))
+                .await,
+            error(json!(10), -32602, "Invalid cursor")
+        );
+    }
+}
+
+#[tokio::test]
+async fn modern_calls_log_only_when_asked() {
+    let mut client = InProcess::start(Server::new("wire", "0.0.0"));
+    let info = json!({"name": "wire", "version": "0.0.0"});
+    let chatted = |id: i64| {
+        result(
+            id,
+            json!({
+                "content": [{"type": "text", "text": "chatted"}],
+                "resultType": "complete",
+                "_meta": {"io.modelcontextprotocol/serverInfo": info}
+            }),
+        )
+    };
+    let warning = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/message",
+        "params": {"level": "warning", "logger": "chatty", "data": "careful"}
+    });
+    assert_eq!(
+        client
+            .request(
+                1,
+                "tools/call",
+                json!({"name": "chatty", "_meta": modern_meta()})
+            )
+            .await,
+        chatted(1)
+    );
+    let mut meta = modern_meta();
+    meta["io.modelcontextprotocol/logLevel"] = json!("info");
+    assert_eq!(
+        client
+            .request(2, "tools/call", json!({"name": "chatty", "_meta": meta}))
+            .await,
+        warning
+    );
+    assert_eq!(client.next_message().await, chatted(2));
+    let mut meta = modern_meta();
+    meta["io.modelcontextprotocol/logLevel"] = json!("shouting");
+    assert_eq!(
+        client
+            .request(3, "tools/call", json!({"name": "chatty", "_meta": meta}))
+            .await,
+        error(json!(3), -32602, r#"Invalid log level: "shouting""#)
+    );
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}

@@ -1401,6 +1401,30 @@ async fn closing_a_modern_call_stream_cancels_the_call() {
     assert_eq!(ending("modern-close", None).await, "cancelled");
 }
 
+/// A client that gives up before any answer (no progress, so no stream yet) closes the connection:
+/// that too cancels the call.
+#[tokio::test]
+async fn closing_the_connection_before_an_answer_cancels_the_call() {
+    let address = serve_on_socket(router(HttpConfig::new())).await;
+    let (mut sender, driver) = connect(address).await;
+    let mut request = post(
+        &modern_call(
+            1,
+            "slow",
+            &json!({"tag": "modern-abandon", "seconds": 30}),
+            &json!({}),
+        ),
+        &modern_headers("tools/call", Some("slow")),
+    );
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    let pending = tokio::spawn(sender.send_request(request));
+    ending("modern-abandon", Some("started")).await;
+
+    pending.abort();
+    driver.abort();
+    assert_eq!(ending("modern-abandon", None).await, "cancelled");
+}
+
 #[tokio::test]
 async fn serve_http_publishes_the_protected_resource_metadata() {
     let port = {

@@ -10,6 +10,7 @@
 //! every request.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -19,7 +20,8 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::uri::Authority;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -35,7 +37,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::context::AuthInfo;
 use crate::protocol::{
-    self, Connection, Dispatcher, ErrorObject, Exchange, Incoming, LEGACY_VERSIONS, MODERN_VERSIONS, codes,
+    self, Connection, Dispatcher, ErrorObject, Exchange, Incoming, LEGACY_VERSIONS,
+    MODERN_VERSIONS, codes,
 };
 use crate::server::Server;
 
@@ -107,17 +110,26 @@ impl ProtectedResourceMetadata {
     /// resource's path (RFC 9728 §3.1).
     #[must_use]
     pub fn well_known_path(&self) -> String {
-        let path = self.resource.split_once("://").map_or("", |(_, rest)| rest.find('/').map_or("", |at| &rest[at..]));
-        format!("/.well-known/oauth-protected-resource{}", path.trim_end_matches('/'))
+        let path = self
+            .resource
+            .split_once("://")
+            .map_or("", |(_, rest)| rest.find('/').map_or("", |at| &rest[at..]));
+        format!(
+            "/.well-known/oauth-protected-resource{}",
+            path.trim_end_matches('/')
+        )
     }
 
     /// The document's full URL.
     #[must_use]
     pub fn url(&self) -> String {
-        let origin = self.resource.split_once("://").map_or(self.resource.as_str(), |(scheme, rest)| {
-            let host_end = rest.find('/').unwrap_or(rest.len());
-            &self.resource[..scheme.len() + 3 + host_end]
-        });
+        let origin =
+            self.resource
+                .split_once("://")
+                .map_or(self.resource.as_str(), |(scheme, rest)| {
+                    let host_end = rest.find('/').unwrap_or(rest.len());
+                    &self.resource[..scheme.len() + 3 + host_end]
+                });
         format!("{origin}{}", self.well_known_path())
     }
 }
@@ -128,9 +140,9 @@ impl Default for HttpConfig {
             allowed_hosts: Some(Vec::new()),
             allowed_origins: Some(Vec::new()),
             max_body_bytes: 4 * 1024 * 1024,
-            request_timeout: Duration::from_secs(300),
+            request_timeout: Duration::from_mins(5),
             max_sessions: 1024,
-            session_idle_timeout: Duration::from_secs(3600),
+            session_idle_timeout: Duration::from_hours(1),
             stateless: false,
             shutdown_grace: Duration::from_secs(10),
             auth: None,
@@ -149,7 +161,9 @@ impl HttpConfig {
     /// Localhost names are always allowed.
     #[must_use]
     pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.allowed_hosts.get_or_insert_with(Vec::new).extend(hosts.into_iter().map(Into::into));
+        self.allowed_hosts
+            .get_or_insert_with(Vec::new)
+            .extend(hosts.into_iter().map(Into::into));
         self
     }
 
@@ -164,7 +178,9 @@ impl HttpConfig {
     /// `Origin` (non-browser clients) are always served.
     #[must_use]
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.allowed_origins.get_or_insert_with(Vec::new).extend(origins.into_iter().map(Into::into));
+        self.allowed_origins
+            .get_or_insert_with(Vec::new)
+            .extend(origins.into_iter().map(Into::into));
         self
     }
 
@@ -250,7 +266,12 @@ impl Server {
         let config = self.http.clone();
         let changes = self.changes_subscription();
         let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
-        let state = Arc::new(HttpState { dispatcher, changes, sessions: Mutex::new(HashMap::new()), config });
+        let state = Arc::new(HttpState {
+            dispatcher,
+            changes,
+            sessions: Mutex::new(HashMap::new()),
+            config,
+        });
         let max_body = state.config.max_body_bytes;
         Ok(Router::new()
             .route("/", get(get_stream).post(post).delete(delete))
@@ -269,7 +290,10 @@ impl Server {
         if let Some(metadata) = metadata {
             let path = metadata.well_known_path();
             let document = Arc::new(metadata);
-            app = app.route(&path, get(move || async move { axum::Json((*document).clone()) }));
+            app = app.route(
+                &path,
+                get(move || async move { axum::Json((*document).clone()) }),
+            );
         }
         let listener = tokio::net::TcpListener::bind(address).await?;
         tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
@@ -282,7 +306,8 @@ impl Server {
                 shutdown.cancel();
             }
         });
-        let serve = axum::serve(listener, app).with_graceful_shutdown(shutdown.clone().cancelled_owned());
+        let serve =
+            axum::serve(listener, app).with_graceful_shutdown(shutdown.clone().cancelled_owned());
         tokio::select! {
             result = serve => result,
             () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
@@ -297,9 +322,10 @@ async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(signal) => signal,
-            Err(_) => return std::future::pending().await,
+        let Ok(mut terminate) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        else {
+            return std::future::pending().await;
         };
         tokio::select! {
             _ = interrupt => {}
@@ -325,9 +351,23 @@ struct Session {
     stream_open: Mutex<bool>,
 }
 
+impl Session {
+    /// Cancels every call still running: the session was deleted or expired.
+    fn end(&self) {
+        for (_, (abort, cancellation)) in lock(&self.in_flight).drain() {
+            cancellation.cancel();
+            abort.abort();
+        }
+    }
+}
+
 /// A refusal before any JSON-RPC processing: status plus an id-less JSON-RPC error body.
 fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
-    (status, axum::Json(ErrorObject::new(code, message).into_response(Value::Null))).into_response()
+    (
+        status,
+        axum::Json(ErrorObject::new(code, message).into_response(Value::Null)),
+    )
+        .into_response()
 }
 
 /// The answer to a request that failed at the HTTP level, with its id.
@@ -337,27 +377,52 @@ fn refuse_request(status: StatusCode, id: &Value, error: ErrorObject) -> Respons
 
 impl HttpState {
     /// DNS-rebinding protection, then authentication. `Err` is the response to send.
-    async fn admit(&self, headers: &HeaderMap) -> Result<Option<AuthInfo>, Response> {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    async fn admit(&self, uri: &Uri, headers: &HeaderMap) -> Result<Option<AuthInfo>, Response> {
+        // HTTP/1.1 names the host in `Host`; HTTP/2 in the `:authority` the URI carries.
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| uri.authority().map(Authority::as_str))
+            .unwrap_or("");
         if let Some(allowed) = &self.config.allowed_hosts
-            && !(is_localhost(host_name(host)) || allowed.iter().any(|a| a == host || a == host_name(host)))
+            && !(is_localhost(host_name(host))
+                || allowed.iter().any(|a| a == host || a == host_name(host)))
         {
             tracing::warn!(host, "refused a request for a host that is not allowed");
-            return Err(refuse(StatusCode::FORBIDDEN, codes::INVALID_REQUEST, format!("Forbidden: host {host} is not allowed")));
+            return Err(refuse(
+                StatusCode::FORBIDDEN,
+                codes::INVALID_REQUEST,
+                format!("Forbidden: host {host} is not allowed"),
+            ));
         }
-        if let (Some(origin), Some(allowed)) = (headers.get(header::ORIGIN), &self.config.allowed_origins) {
+        if let (Some(origin), Some(allowed)) =
+            (headers.get(header::ORIGIN), &self.config.allowed_origins)
+        {
             let origin = origin.to_str().unwrap_or("");
             let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
             if !(is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)) {
-                tracing::warn!(origin, "refused a request from an origin that is not allowed");
-                return Err(refuse(StatusCode::FORBIDDEN, codes::INVALID_REQUEST, format!("Forbidden: origin {origin} is not allowed")));
+                tracing::warn!(
+                    origin,
+                    "refused a request from an origin that is not allowed"
+                );
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    codes::INVALID_REQUEST,
+                    format!("Forbidden: origin {origin} is not allowed"),
+                ));
             }
         }
-        let Some(auth) = &self.config.auth else { return Ok(None) };
+        let Some(auth) = &self.config.auth else {
+            return Ok(None);
+        };
         let token = headers
             .get(header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")))
+            .and_then(|value| {
+                value
+                    .strip_prefix("Bearer ")
+                    .or_else(|| value.strip_prefix("bearer "))
+            })
             .map(str::trim);
         let verified = match token {
             Some(token) if !token.is_empty() => (auth.verifier)(token.to_owned()).await,
@@ -365,21 +430,39 @@ impl HttpState {
         };
         verified.map(Some).ok_or_else(|| {
             let challenge = format!("Bearer resource_metadata=\"{}\"", auth.metadata.url());
-            let mut response = refuse(StatusCode::UNAUTHORIZED, codes::INVALID_REQUEST, "Unauthorized: a valid bearer token is required");
+            let mut response = refuse(
+                StatusCode::UNAUTHORIZED,
+                codes::INVALID_REQUEST,
+                "Unauthorized: a valid bearer token is required",
+            );
             if let Ok(value) = HeaderValue::from_str(&challenge) {
-                response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, value);
             }
             response
         })
     }
 
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, sent at once"
+    )]
     fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Response> {
         let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
-            return Err(refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"));
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Bad Request: Mcp-Session-Id header is required",
+            ));
         };
         let session = lock(&self.sessions).get(id).cloned();
         let Some(session) = session else {
-            return Err(refuse(StatusCode::NOT_FOUND, codes::INVALID_REQUEST, "Session not found"));
+            return Err(refuse(
+                StatusCode::NOT_FOUND,
+                codes::INVALID_REQUEST,
+                "Session not found",
+            ));
         };
         *lock(&session.last_seen) = Instant::now();
         Ok(session)
@@ -390,7 +473,13 @@ impl HttpState {
     fn open_session(&self) -> Option<(String, Arc<Session>)> {
         let mut sessions = lock(&self.sessions);
         let idle = self.config.session_idle_timeout;
-        sessions.retain(|_, session| lock(&session.last_seen).elapsed() < idle);
+        sessions.retain(|_, session| {
+            let alive = lock(&session.last_seen).elapsed() < idle;
+            if !alive {
+                session.end();
+            }
+            alive
+        });
         if sessions.len() >= self.config.max_sessions {
             return None;
         }
@@ -406,18 +495,38 @@ impl HttpState {
     }
 }
 
-async fn post(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let auth = match state.admit(&headers).await {
+async fn post(
+    State(state): State<Arc<HttpState>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let auth = match state.admit(&uri, &headers).await {
         Ok(auth) => auth,
         Err(response) => return response,
     };
-    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !content_type.trim_start().to_ascii_lowercase().starts_with("application/json") {
-        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, codes::INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json");
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !content_type
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("application/json")
+    {
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            codes::INVALID_REQUEST,
+            "Unsupported Media Type: Content-Type must be application/json",
+        );
     }
     let accepts_sse = accepts(&headers, "text/event-stream");
     if !accepts_sse && !accepts(&headers, "application/json") {
-        return refuse(StatusCode::NOT_ACCEPTABLE, codes::INVALID_REQUEST, "Not Acceptable: Accept must include application/json or text/event-stream");
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: Accept must include application/json or text/event-stream",
+        );
     }
     let message = match protocol::parse(&body) {
         Ok(message) => message,
@@ -426,7 +535,8 @@ async fn post(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Byt
     let header_version = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
     let modern = match &message {
         Incoming::Request { params, .. } | Incoming::Notification { params, .. } => {
-            protocol::claims_modern(params.as_ref()) || header_version.is_some_and(|v| v >= MODERN_VERSIONS[0])
+            protocol::claims_modern(params.as_ref())
+                || header_version.is_some_and(|v| v >= MODERN_VERSIONS[0])
         }
         _ => false,
     };
@@ -438,15 +548,30 @@ async fn post(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Byt
 }
 
 /// 2026-07-28: every POST stands alone; headers must agree with the body.
-async fn modern_post(state: &HttpState, headers: &HeaderMap, message: Incoming, auth: Option<AuthInfo>, accepts_sse: bool) -> Response {
+async fn modern_post(
+    state: &HttpState,
+    headers: &HeaderMap,
+    message: Incoming,
+    auth: Option<AuthInfo>,
+    accepts_sse: bool,
+) -> Response {
     let (id, method, params) = match message {
         Incoming::Request { id, method, params } => (id, method, params),
         Incoming::Notification { .. } => return StatusCode::ACCEPTED.into_response(),
-        _ => return refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, "Invalid Request: expected one request or notification"),
+        _ => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Invalid Request: expected one request or notification",
+            );
+        }
     };
     // Missing envelope fields first, then headers that disagree with the body, then the version.
     if !protocol::claims_modern(params.as_ref()) {
-        let error = ErrorObject::invalid_params(format!("missing required `_meta.{}`", protocol::meta::PROTOCOL_VERSION));
+        let error = ErrorObject::invalid_params(format!(
+            "missing required `_meta.{}`",
+            protocol::meta::PROTOCOL_VERSION
+        ));
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
     if let Err(error) = check_headers(headers, &method, params.as_ref()) {
@@ -456,29 +581,57 @@ async fn modern_post(state: &HttpState, headers: &HeaderMap, message: Incoming, 
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
     let connection = Arc::new(Connection::new(MODERN_VERSIONS[0], None));
-    let call = Call { id, method, params, connection, auth, accepts_sse, modern: true };
+    let call = Call {
+        id,
+        method,
+        params,
+        connection,
+        auth,
+        accepts_sse,
+        modern: true,
+    };
     answer(state, call, None).await
 }
 
 /// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` must match the body (`-32020`).
-fn check_headers(headers: &HeaderMap, method: &str, params: Option<&Map<String, Value>>) -> Result<(), ErrorObject> {
-    let mismatch = |message: String| ErrorObject::new(codes::HEADER_MISMATCH, format!("Header mismatch: {message}"));
+fn check_headers(
+    headers: &HeaderMap,
+    method: &str,
+    params: Option<&Map<String, Value>>,
+) -> Result<(), ErrorObject> {
+    let mismatch = |message: String| {
+        ErrorObject::new(
+            codes::HEADER_MISMATCH,
+            format!("Header mismatch: {message}"),
+        )
+    };
     let body_version = params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(protocol::meta::PROTOCOL_VERSION))
         .and_then(Value::as_str)
         .unwrap_or("");
-    match headers.get(PROTOCOL_VERSION).map(|v| v.to_str().unwrap_or("")) {
-        None => return Err(mismatch("the MCP-Protocol-Version header is required".into())),
+    match headers
+        .get(PROTOCOL_VERSION)
+        .map(|v| v.to_str().unwrap_or(""))
+    {
+        None => {
+            return Err(mismatch(
+                "the MCP-Protocol-Version header is required".into(),
+            ));
+        }
         Some(header) if header != body_version => {
-            return Err(mismatch(format!("MCP-Protocol-Version header value '{header}' does not match body value '{body_version}'")));
+            return Err(mismatch(format!(
+                "MCP-Protocol-Version header value '{header}' does not match body value '{body_version}'"
+            )));
         }
         Some(_) => {}
     }
     match headers.get(MCP_METHOD).map(|v| v.to_str().unwrap_or("")) {
         None => return Err(mismatch("the Mcp-Method header is required".into())),
         Some(header) if header != method => {
-            return Err(mismatch(format!("Mcp-Method header value '{header}' does not match body value '{method}'")));
+            return Err(mismatch(format!(
+                "Mcp-Method header value '{header}' does not match body value '{method}'"
+            )));
         }
         Some(_) => {}
     }
@@ -488,12 +641,24 @@ fn check_headers(headers: &HeaderMap, method: &str, params: Option<&Map<String, 
         _ => None,
     };
     if let Some(key) = name_key {
-        let body_name = params.and_then(|p| p.get(key)).and_then(Value::as_str).unwrap_or("");
-        match headers.get(MCP_NAME).map(|v| decode_header(v.to_str().unwrap_or(""))) {
+        let body_name = params
+            .and_then(|p| p.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        match headers
+            .get(MCP_NAME)
+            .map(|v| decode_header(v.to_str().unwrap_or("")))
+        {
             None => return Err(mismatch("the Mcp-Name header is required".into())),
-            Some(Err(raw)) => return Err(mismatch(format!("Mcp-Name header value '{raw}' is not valid base64"))),
+            Some(Err(raw)) => {
+                return Err(mismatch(format!(
+                    "Mcp-Name header value '{raw}' is not valid base64"
+                )));
+            }
             Some(Ok(header)) if header != body_name => {
-                return Err(mismatch(format!("Mcp-Name header value '{header}' does not match body value '{body_name}'")));
+                return Err(mismatch(format!(
+                    "Mcp-Name header value '{header}' does not match body value '{body_name}'"
+                )));
             }
             Some(Ok(_)) => {}
         }
@@ -503,7 +668,10 @@ fn check_headers(headers: &HeaderMap, method: &str, params: Option<&Map<String, 
 
 /// Header values outside safe ASCII travel as `=?base64?<base64>?=`.
 fn decode_header(value: &str) -> Result<String, String> {
-    match value.strip_prefix("=?base64?").and_then(|rest| rest.strip_suffix("?=")) {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    {
         Some(encoded) => STANDARD
             .decode(encoded)
             .ok()
@@ -514,28 +682,49 @@ fn decode_header(value: &str) -> Result<String, String> {
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
-async fn legacy_post(state: &HttpState, headers: &HeaderMap, message: Incoming, auth: Option<AuthInfo>, accepts_sse: bool) -> Response {
+async fn legacy_post(
+    state: &HttpState,
+    headers: &HeaderMap,
+    message: Incoming,
+    auth: Option<AuthInfo>,
+    accepts_sse: bool,
+) -> Response {
     if let Some(version) = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok())
         && !LEGACY_VERSIONS.contains(&version)
     {
         return refuse(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
-            format!("Bad Request: Unsupported protocol version: {version} (supported versions: {})", LEGACY_VERSIONS.join(", ")),
+            format!(
+                "Bad Request: Unsupported protocol version: {version} (supported versions: {})",
+                LEGACY_VERSIONS.join(", ")
+            ),
         );
     }
     let header_version = headers
         .get(PROTOCOL_VERSION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|version| LEGACY_VERSIONS.iter().find(|known| **known == version).copied())
+        .and_then(|version| {
+            LEGACY_VERSIONS
+                .iter()
+                .find(|known| **known == version)
+                .copied()
+        })
         .unwrap_or(HTTP_DEFAULT_VERSION);
-    let is_initialize = matches!(&message, Incoming::Request { method, .. } if method == "initialize");
+    let is_initialize =
+        matches!(&message, Incoming::Request { method, .. } if method == "initialize");
     let (session, new_session_id) = if state.config.stateless {
         (None, None)
     } else if is_initialize {
         match state.open_session() {
             Some((id, session)) => (Some(session), Some(id)),
-            None => return refuse(StatusCode::SERVICE_UNAVAILABLE, codes::INTERNAL_ERROR, "Service Unavailable: no session can be opened now (too many are open)"),
+            None => {
+                return refuse(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    codes::INTERNAL_ERROR,
+                    "Service Unavailable: no session can be opened now (too many are open)",
+                );
+            }
         }
     } else {
         match state.session(headers) {
@@ -543,18 +732,29 @@ async fn legacy_post(state: &HttpState, headers: &HeaderMap, message: Incoming, 
             Err(response) => return response,
         }
     };
-    let connection = session
-        .as_ref()
-        .map_or_else(|| Arc::new(Connection::new(header_version, None)), |session| Arc::clone(&session.connection));
+    let connection = session.as_ref().map_or_else(
+        || Arc::new(Connection::new(header_version, None)),
+        |session| Arc::clone(&session.connection),
+    );
     let mut response = match message {
         Incoming::Request { id, method, params } => {
-            let call = Call { id, method, params, connection, auth, accepts_sse, modern: false };
-            answer(state, call, session.as_deref()).await
+            let call = Call {
+                id,
+                method,
+                params,
+                connection,
+                auth,
+                accepts_sse,
+                modern: false,
+            };
+            answer(state, call, session.clone()).await
         }
         Incoming::Notification { method, params } => {
             if method == "notifications/cancelled"
-                && let (Some(session), Some(request_id)) = (&session, params.as_ref().and_then(|p| p.get("requestId")))
-                && let Some((abort, cancellation)) = lock(&session.in_flight).remove(&request_id.to_string())
+                && let (Some(session), Some(request_id)) =
+                    (&session, params.as_ref().and_then(|p| p.get("requestId")))
+                && let Some((abort, cancellation)) =
+                    lock(&session.in_flight).remove(&request_id.to_string())
             {
                 cancellation.cancel();
                 abort.abort();
@@ -575,26 +775,49 @@ async fn legacy_post(state: &HttpState, headers: &HeaderMap, message: Incoming, 
 }
 
 /// JSON-RPC batches, for protocol 2025-03-26 only: one JSON array answers them.
-async fn legacy_batch(state: &HttpState, items: Vec<Value>, connection: &Arc<Connection>, auth: Option<AuthInfo>) -> Response {
+async fn legacy_batch(
+    state: &HttpState,
+    items: Vec<Value>,
+    connection: &Arc<Connection>,
+    auth: Option<AuthInfo>,
+) -> Response {
     if connection.version() != protocol::BATCH_VERSION {
         return refuse(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
-            format!("Invalid Request: batches are accepted only at protocol version {}", protocol::BATCH_VERSION),
+            format!(
+                "Invalid Request: batches are accepted only at protocol version {}",
+                protocol::BATCH_VERSION
+            ),
         );
     }
     let mut responses = Vec::new();
     for item in items {
         match protocol::classify(item) {
             Ok(Incoming::Request { id, method, .. }) if method == "initialize" => responses.push(
-                ErrorObject::new(codes::INVALID_REQUEST, "Invalid Request: initialize must not be batched").into_response(id),
+                ErrorObject::new(
+                    codes::INVALID_REQUEST,
+                    "Invalid Request: initialize must not be batched",
+                )
+                .into_response(id),
             ),
             Ok(Incoming::Request { id, method, params }) => {
                 let (notifications, _) = mpsc::unbounded_channel();
-                let exchange = Exchange { notifications, cancellation: CancellationToken::new(), auth: auth.clone() };
-                responses.push(state.dispatcher.request(id, &method, params, connection, exchange).await);
+                let exchange = Exchange {
+                    notifications,
+                    cancellation: CancellationToken::new(),
+                    auth: auth.clone(),
+                };
+                responses.push(
+                    state
+                        .dispatcher
+                        .request(id, &method, params, connection, exchange)
+                        .await,
+                );
             }
-            Ok(Incoming::Notification { method, params }) => state.dispatcher.notification(&method, params.as_ref()),
+            Ok(Incoming::Notification { method, params }) => {
+                state.dispatcher.notification(&method, params.as_ref())
+            }
             Ok(_) => {}
             Err(error) => responses.push(error),
         }
@@ -622,46 +845,72 @@ struct Call {
 /// before its result and the client accepts SSE: then a request-scoped event stream carries them
 /// and the result. Dropping the response (the client went away) cancels the call. A call cancelled
 /// before it answered gets no JSON-RPC response: `202 Accepted`, or the end of its stream.
-async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Response {
-    let Call { id, method, params, connection, auth, accepts_sse, modern } = call;
+async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) -> Response {
+    let Call {
+        id,
+        method,
+        params,
+        connection,
+        auth,
+        accepts_sse,
+        modern,
+    } = call;
     let (events, mut receiver) = mpsc::unbounded_channel::<Value>();
     let cancellation = CancellationToken::new();
-    let exchange = Exchange { notifications: events.clone(), cancellation: cancellation.clone(), auth };
+    let exchange = Exchange {
+        notifications: events.clone(),
+        cancellation: cancellation.clone(),
+        auth,
+    };
     let dispatcher = state.dispatcher.clone();
     let timeout = state.config.request_timeout;
     let key = id.to_string();
     let task = tokio::spawn({
         let cancellation = cancellation.clone();
         async move {
-            let mut call = Box::pin(dispatcher.request(id.clone(), &method, params, &connection, exchange));
+            let mut call =
+                Box::pin(dispatcher.request(id.clone(), &method, params, &connection, exchange));
             let response = if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
                 response
             } else {
                 // As when the client cancels: the tool's context is cancelled, then its future dropped.
                 cancellation.cancel();
                 drop(call);
-                ErrorObject::new(codes::INTERNAL_ERROR, format!("Request timed out after {timeout:?}")).into_response(id)
+                ErrorObject::new(
+                    codes::INTERNAL_ERROR,
+                    format!("Request timed out after {timeout:?}"),
+                )
+                .into_response(id)
             };
             let _ = events.send(response);
         }
     });
-    if let Some(session) = session {
+    if let Some(session) = &session {
         lock(&session.in_flight).insert(key.clone(), (task.abort_handle(), cancellation.clone()));
     }
-    let guard = CancelOnDrop { abort: task.abort_handle(), cancellation };
+    let guard = CancelOnDrop {
+        abort: task.abort_handle(),
+        cancellation,
+        in_flight: session.map(|session| (session, key)),
+    };
     let first = loop {
         match receiver.recv().await {
             Some(message) if is_response(&message) || accepts_sse => break message,
             Some(_) => {} // the client cannot take a stream: notifications are dropped
             // A cancelled request gets no response (the client cancelled it, or ended its session).
-            None if guard.cancellation.is_cancelled() => return StatusCode::ACCEPTED.into_response(),
-            None => return refuse(StatusCode::INTERNAL_SERVER_ERROR, codes::INTERNAL_ERROR, "Internal error"),
+            None if guard.cancellation.is_cancelled() => {
+                return StatusCode::ACCEPTED.into_response();
+            }
+            None => {
+                return refuse(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    codes::INTERNAL_ERROR,
+                    "Internal error",
+                );
+            }
         }
     };
     if is_response(&first) {
-        if let Some(session) = session {
-            lock(&session.in_flight).remove(&key);
-        }
         drop(guard);
         let status = match first.pointer("/error/code").and_then(Value::as_i64) {
             Some(codes::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
@@ -670,23 +919,33 @@ async fn answer(state: &HttpState, call: Call, session: Option<&Session>) -> Res
         };
         return (status, axum::Json(first)).into_response();
     }
-    let stream = futures_util::stream::unfold((Some(first), receiver, guard), |(first, mut receiver, guard)| async move {
-        let message = match first {
-            Some(message) => message,
-            None => receiver.recv().await?,
-        };
-        Some((message, (None, receiver, guard)))
-    })
+    let stream = futures_util::stream::unfold(
+        (Some(first), receiver, guard),
+        |(first, mut receiver, guard)| async move {
+            let message = match first {
+                Some(message) => message,
+                None => receiver.recv().await?,
+            };
+            Some((message, (None, receiver, guard)))
+        },
+    )
     .map(|message| Event::default().event("message").json_data(message));
-    let mut response = Sse::new(stream).keep_alive(KeepAlive::default()).into_response();
-    response.headers_mut().insert(HeaderName::from_static("x-accel-buffering"), HeaderValue::from_static("no"));
+    let mut response = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static("x-accel-buffering"),
+        HeaderValue::from_static("no"),
+    );
     response
 }
 
-/// Cancels and drops a call whose response nobody will read.
+/// Ends a call's life on the HTTP side: cancels and drops the call if its response will not be
+/// read (the client went away), and forgets it in its session's in-flight table either way.
 struct CancelOnDrop {
     abort: AbortHandle,
     cancellation: CancellationToken,
+    in_flight: Option<(Arc<Session>, String)>,
 }
 
 impl Drop for CancelOnDrop {
@@ -695,24 +954,36 @@ impl Drop for CancelOnDrop {
             self.cancellation.cancel();
             self.abort.abort();
         }
+        if let Some((session, key)) = &self.in_flight {
+            lock(&session.in_flight).remove(key);
+        }
     }
 }
 
 fn is_response(message: &Value) -> bool {
-    message.get("id").is_some() && (message.get("result").is_some() || message.get("error").is_some())
+    message.get("id").is_some()
+        && (message.get("result").is_some() || message.get("error").is_some())
 }
 
 /// GET opens the session's stream of server-initiated messages (`list_changed`); without a
 /// legacy session there is none (`405`).
-async fn get_stream(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
-    if let Err(response) = state.admit(&headers).await {
+async fn get_stream(
+    State(state): State<Arc<HttpState>>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(response) = state.admit(&uri, &headers).await {
         return response;
     }
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return method_not_allowed();
     }
     if !accepts(&headers, "text/event-stream") {
-        return refuse(StatusCode::NOT_ACCEPTABLE, codes::INVALID_REQUEST, "Not Acceptable: Accept must include text/event-stream");
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: Accept must include text/event-stream",
+        );
     }
     let session = match state.session(&headers) {
         Ok(session) => session,
@@ -721,23 +992,31 @@ async fn get_stream(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
     {
         let mut open = lock(&session.stream_open);
         if *open {
-            return refuse(StatusCode::CONFLICT, codes::INVALID_REQUEST, "Conflict: this session already has a GET stream open");
+            return refuse(
+                StatusCode::CONFLICT,
+                codes::INVALID_REQUEST,
+                "Conflict: this session already has a GET stream open",
+            );
         }
         *open = true;
     }
     let changes = state.changes.resubscribe();
     let closer = StreamSlot(Arc::clone(&session));
-    let stream = futures_util::stream::unfold((changes, closer), |(mut changes, closer)| async move {
-        loop {
-            match changes.recv().await {
-                Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => break,
-                Err(broadcast::error::RecvError::Closed) => return None,
+    let stream =
+        futures_util::stream::unfold((changes, closer), |(mut changes, closer)| async move {
+            if let Err(broadcast::error::RecvError::Closed) = changes.recv().await {
+                return None;
             }
-        }
-        let notification = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-        Some((Event::default().event("message").json_data(notification), (changes, closer)))
-    });
-    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+            let notification =
+                json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+            Some((
+                Event::default().event("message").json_data(notification),
+                (changes, closer),
+            ))
+        });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }
 
 /// Frees the session's GET-stream slot when the stream ends.
@@ -750,38 +1029,57 @@ impl Drop for StreamSlot {
 }
 
 /// DELETE ends a legacy session.
-async fn delete(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
-    if let Err(response) = state.admit(&headers).await {
+async fn delete(State(state): State<Arc<HttpState>>, uri: Uri, headers: HeaderMap) -> Response {
+    if let Err(response) = state.admit(&uri, &headers).await {
         return response;
     }
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return method_not_allowed();
     }
-    let id = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let id = headers
+        .get(SESSION_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     match lock(&state.sessions).remove(id) {
         Some(session) => {
-            for (_, (abort, cancellation)) in lock(&session.in_flight).drain() {
-                cancellation.cancel();
-                abort.abort();
-            }
+            session.end();
             StatusCode::NO_CONTENT.into_response()
         }
-        None => refuse(StatusCode::NOT_FOUND, codes::INVALID_REQUEST, "Session not found"),
+        None => refuse(
+            StatusCode::NOT_FOUND,
+            codes::INVALID_REQUEST,
+            "Session not found",
+        ),
     }
 }
 
 fn method_not_allowed() -> Response {
-    let mut response = refuse(StatusCode::METHOD_NOT_ALLOWED, codes::INVALID_REQUEST, "Method Not Allowed");
-    response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        codes::INVALID_REQUEST,
+        "Method Not Allowed",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
     response
 }
 
 fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
-    let Some(accept) = headers.get(header::ACCEPT) else { return true };
+    let Some(accept) = headers.get(header::ACCEPT) else {
+        return true;
+    };
     let accept = accept.to_str().unwrap_or("");
-    accept.split(',').map(|part| part.split(';').next().unwrap_or("").trim()).any(|part| {
-        part == media_type || part == "*/*" || part.strip_suffix("/*").is_some_and(|kind| media_type.starts_with(kind))
-    })
+    accept
+        .split(',')
+        .map(|part| part.split(';').next().unwrap_or("").trim())
+        .any(|part| {
+            part == media_type
+                || part == "*/*"
+                || part
+                    .strip_suffix("/*")
+                    .is_some_and(|kind| media_type.starts_with(kind))
+        })
 }
 
 /// `localhost:8080` → `localhost`, `[::1]:80` → `[::1]`.
@@ -801,9 +1099,18 @@ fn is_localhost(name: &str) -> bool {
 fn new_session_id() -> Option<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).ok()?;
-    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    Some(
+        bytes
+            .iter()
+            .fold(String::with_capacity(32), |mut hex, byte| {
+                let _ = write!(hex, "{byte:02x}");
+                hex
+            }),
+    )
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

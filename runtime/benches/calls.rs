@@ -1,0 +1,105 @@
+//! What one tool call costs on the dispatch path every transport shares: JSON-RPC request in,
+//! schema validation, deserialization, the tool, result conversion, output validation, JSON out.
+//!
+//! `cargo bench -p mcp-toolbelt --bench calls`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Json, Server, tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Deserialize, JsonSchema)]
+struct EchoArgs {
+    /// The message to send back
+    message: String,
+}
+
+/// Echo the message back
+#[tool]
+async fn echo(args: EchoArgs) -> String {
+    args.message
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct OrderArgs {
+    /// Who orders
+    customer: String,
+    /// What they order
+    items: Vec<Item>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Item {
+    /// Product name
+    name: String,
+    /// How many, 1 to 100
+    #[schemars(range(min = 1, max = 100))]
+    quantity: u32,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Order {
+    customer: String,
+    lines: usize,
+    units: u32,
+}
+
+/// Place an order
+#[tool]
+async fn place_order(args: OrderArgs) -> Json<Order> {
+    let units = args.items.iter().map(|item| item.quantity).sum();
+    Json(Order {
+        customer: args.customer,
+        lines: args.items.len(),
+        units,
+    })
+}
+
+fn calls(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let client = TestClient::new(Server::new("bench", "1.0.0"));
+    let order = json!({
+        "customer": "Ada",
+        "items": (0..10).map(|i| json!({"name": format!("item {i}"), "quantity": i + 1})).collect::<Vec<_>>(),
+    });
+
+    c.bench_function("tools/call echo", |b| {
+        b.to_async(&runtime).iter(|| {
+            client.request(
+                "tools/call",
+                json!({"name": "echo", "arguments": {"message": "hello"}}),
+            )
+        });
+    });
+    c.bench_function(
+        "tools/call place_order (10 items, structured output)",
+        |b| {
+            b.to_async(&runtime).iter(|| {
+                client.request(
+                    "tools/call",
+                    json!({"name": "place_order", "arguments": order}),
+                )
+            });
+        },
+    );
+    c.bench_function("tools/call invalid arguments", |b| {
+        b.to_async(&runtime).iter(|| {
+            client.request(
+                "tools/call",
+                json!({"name": "place_order", "arguments": {"items": [{"quantity": 0}]}}),
+            )
+        });
+    });
+    c.bench_function("tools/list", |b| {
+        b.to_async(&runtime)
+            .iter(|| client.request("tools/list", json!({})))
+    });
+}
+
+criterion_group!(benches, calls);
+criterion_main!(benches);

@@ -23,6 +23,7 @@ pub struct StdioServer {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<thread::JoinHandle<()>>,
     /// Messages read while waiting for a particular response, in order.
     pending: VecDeque<Value>,
 }
@@ -60,7 +61,7 @@ impl StdioServer {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let mut child_stderr = child.stderr.take().expect("stderr is piped");
         let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             let mut buffer = [0; 4096];
             while let Ok(read @ 1..) = child_stderr.read(&mut buffer) {
                 sink.lock().unwrap().extend_from_slice(&buffer[..read]);
@@ -72,11 +73,13 @@ impl StdioServer {
             stdin,
             lines,
             stderr,
+            stderr_reader: Some(stderr_reader),
             pending: VecDeque::new(),
         }
     }
 
-    /// What the server wrote to stderr so far (its logs).
+    /// What the server wrote to stderr so far (its logs); all of it once
+    /// [`wait_within`](Self::wait_within) saw the process exit.
     #[must_use]
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
@@ -208,6 +211,9 @@ impl StdioServer {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                if let Some(reader) = self.stderr_reader.take() {
+                    let _ = reader.join();
+                }
                 return Some(status);
             }
             if Instant::now() >= deadline {

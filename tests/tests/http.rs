@@ -587,6 +587,30 @@ async fn get_opens_one_event_stream_per_session_which_announces_tool_changes() {
 }
 
 #[tokio::test]
+async fn the_get_stream_stays_open_when_no_handle_to_the_server_is_kept() {
+    // No tool can change once the router holds the only handle; the stream stays open all the
+    // same (clients reopen a stream that ends: the SDKs' do so every second).
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let mut headers = in_session(&session).to_vec();
+    headers.push(("accept", "text/event-stream"));
+    let response = tokio::time::timeout(
+        TIMEOUT,
+        router.clone().oneshot(bodiless(Method::GET, &headers)),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body().into_data_stream();
+    let next = tokio::time::timeout(Duration::from_millis(500), stream.next()).await;
+    assert!(
+        next.is_err(),
+        "the stream ended or sent something: {next:?}"
+    );
+}
+
+#[tokio::test]
 async fn get_without_a_session_is_not_allowed() {
     let router = router(HttpConfig::new());
     let reply = send(

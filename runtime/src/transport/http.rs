@@ -263,6 +263,11 @@ impl Server {
     /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
     /// also serve [`ProtectedResourceMetadata`] (see [`Server::serve_http`], which does).
     pub fn into_router(self) -> io::Result<Router> {
+        self.router(CancellationToken::new())
+    }
+
+    /// The endpoint; cancelling `shutdown` ends its GET streams.
+    fn router(self, shutdown: CancellationToken) -> io::Result<Router> {
         let config = self.http.clone();
         let changes = self.changes_subscription();
         let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
@@ -271,6 +276,7 @@ impl Server {
             changes,
             sessions: Mutex::new(HashMap::new()),
             config,
+            shutdown,
         });
         let max_body = state.config.max_body_bytes;
         Ok(Router::new()
@@ -286,7 +292,8 @@ impl Server {
         crate::transport::init_stderr_logging();
         let metadata = self.http.auth.as_ref().map(|auth| auth.metadata.clone());
         let grace = self.http.shutdown_grace;
-        let mut app = Router::new().nest("/mcp", self.into_router()?);
+        let shutdown = CancellationToken::new();
+        let mut app = Router::new().nest("/mcp", self.router(shutdown.clone())?);
         if let Some(metadata) = metadata {
             let path = metadata.well_known_path();
             let document = Arc::new(metadata);
@@ -297,7 +304,6 @@ impl Server {
         }
         let listener = tokio::net::TcpListener::bind(address).await?;
         tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
-        let shutdown = CancellationToken::new();
         tokio::spawn({
             let shutdown = shutdown.clone();
             async move {
@@ -341,6 +347,8 @@ struct HttpState {
     changes: broadcast::Receiver<()>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     config: HttpConfig,
+    /// Cancelled when the server shuts down: GET streams then end.
+    shutdown: CancellationToken,
 }
 
 /// A legacy session: its connection state and its requests still running.
@@ -1002,18 +1010,29 @@ async fn get_stream(
     }
     let changes = state.changes.resubscribe();
     let closer = StreamSlot(Arc::clone(&session));
-    let stream =
-        futures_util::stream::unfold((changes, closer), |(mut changes, closer)| async move {
-            if let Err(broadcast::error::RecvError::Closed) = changes.recv().await {
-                return None;
+    let stream = futures_util::stream::unfold(
+        (changes, closer, state.shutdown.clone()),
+        |(mut changes, closer, shutdown)| async move {
+            let tool_change = async {
+                // With every handle to the server gone, no tool can change any more; the stream
+                // stays open all the same (a client whose stream ends reconnects, again and again).
+                if let Err(broadcast::error::RecvError::Closed) = changes.recv().await {
+                    std::future::pending::<()>().await;
+                }
+            };
+            tokio::select! {
+                () = tool_change => {}
+                // Shutting down: the stream ends, so that its connection can close.
+                () = shutdown.cancelled() => return None,
             }
             let notification =
                 json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
             Some((
                 Event::default().event("message").json_data(notification),
-                (changes, closer),
+                (changes, closer, shutdown),
             ))
-        });
+        },
+    );
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response()

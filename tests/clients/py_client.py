@@ -1,6 +1,8 @@
-"""Drives a stdio MCP server with the official Python client (PyPI `mcp` 2.x, `mcp.Client`).
+"""Drives an MCP server with the official Python client (PyPI `mcp` 2.x, `mcp.Client`), over stdio or
+Streamable HTTP.
 
     tests/clients/.venv/bin/python tests/clients/py_client.py <auto|legacy|modern> <server command> [args...]
+    tests/clients/.venv/bin/python tests/clients/py_client.py <auto|legacy|modern> --url http://127.0.0.1:PORT/mcp
 
 auto (the SDK's default): `server/discover` probe, fallback to `initialize`; legacy: the `initialize`
 handshake; modern: adopt 2026-07-28 directly. The server is expected to be the catalog example with
@@ -17,8 +19,10 @@ import time
 from typing import Any
 
 import anyio
+import httpx2
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 MODES: dict[str, tuple[str, str]] = {
@@ -56,20 +60,52 @@ class Complaints(logging.Handler):
         self.records.append(f"{record.name}: {record.getMessage()}")
 
 
+class Wire:
+    """Over HTTP: each request the transport made, the JSON-RPC message it carried, and the status
+    of its response (None while none came)."""
+
+    def __init__(self) -> None:
+        self.exchanges: list[dict[str, Any]] = []
+
+    async def on_request(self, request: httpx2.Request) -> None:
+        message = json.loads(request.content) if request.method == "POST" else None
+        self.exchanges.append({"request": request, "method": request.method, "message": message, "status": None})
+
+    async def on_response(self, response: httpx2.Response) -> None:
+        for exchange in self.exchanges:
+            if exchange["request"] is response.request:
+                exchange["status"] = response.status_code
+                exchange["content_type"] = response.headers.get("content-type", "")
+
+    def posts(self, method: str, name: str | None = None) -> list[dict[str, Any]]:
+        return [
+            exchange
+            for exchange in self.exchanges
+            if (exchange["message"] or {}).get("method") == method
+            and (name is None or exchange["message"].get("params", {}).get("name") == name)
+        ]
+
+
 def text(result: Any) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
-async def run(mode_name: str, command: str, args: list[str], check: Checks, complaints: Complaints) -> None:
+async def run(mode_name: str, server: str | StdioServerParameters, check: Checks, complaints: Complaints) -> None:
     with anyio.fail_after(60):
-        await run_checks(mode_name, command, args, check)
+        if isinstance(server, str):
+            # The SDK's Streamable HTTP transport, as `Client(url)` makes it, on an HTTP client that
+            # records the wire (with the timeouts of the SDK's own).
+            wire = Wire()
+            hooks = {"request": [wire.on_request], "response": [wire.on_response]}
+            async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=300), event_hooks=hooks) as http:
+                await run_checks(mode_name, streamable_http_client(server, http_client=http), check, wire)
+        else:
+            await run_checks(mode_name, server, check, None)
     check("the SDK logged no complaints", not complaints.records, complaints.records)
 
 
-async def run_checks(mode_name: str, command: str, args: list[str], check: Checks) -> None:
+async def run_checks(mode_name: str, server: Any, check: Checks, wire: Wire | None) -> None:
     mode, version = MODES[mode_name]
-    # The SDK hands the child only a few "safe" variables by default; the catalog needs ours.
-    server = StdioServerParameters(command=command, args=args, env=dict(os.environ))
     async with Client(server, mode=mode, read_timeout_seconds=20) as client:
         check("protocol version", client.protocol_version == version, client.protocol_version)
         # A pinned modern client adopts a synthesized discover result: nothing from the server yet.
@@ -151,6 +187,13 @@ async def run_checks(mode_name: str, command: str, args: list[str], check: Check
         check("progress notifications arrived", len(progress) >= 1, progress)
         check("progress increases", all(b[0] > a[0] for a, b in zip(progress, progress[1:])), progress)
         check("progress has total 3", all(total == 3 for _, total, _ in progress), progress)
+        if wire is not None:
+            post = wire.posts("tools/call", "search")[-1]
+            check(
+                "progress came on an SSE stream",
+                post["status"] == 200 and post["content_type"].startswith("text/event-stream"),
+                post,
+            )
 
         # Cancellation: cancel the anyio scope a long call runs in.
         scope = anyio.CancelScope()
@@ -168,22 +211,57 @@ async def run_checks(mode_name: str, command: str, args: list[str], check: Check
         elapsed = time.monotonic() - started
         check("wait is cancelled", scope.cancelled_caught and not outcome, outcome)
         check("cancellation is quick", elapsed < 5, f"{elapsed:.1f} s")
+        if wire is not None:
+            await check_http_cancellation(wire, version, check)
         result = await client.call_tool("echo", {"message": "still here"})
         check("server still serves after the cancel", not result.is_error and text(result) == "still here", result)
         # A late response to the cancelled request would be logged by the SDK; give it a moment.
         await anyio.sleep(0.2)
 
 
+async def check_http_cancellation(wire: Wire, version: str, check: Checks) -> None:
+    """What the cancellation of `wait` looked like on the wire."""
+    post = wire.posts("tools/call", "wait")[0]
+    cancels = wire.posts("notifications/cancelled")
+    if version >= "2026-07-28":
+        # Closing the call's response stream is the cancellation; nothing else is sent.
+        check("no notifications/cancelled in 2026-07-28", not cancels, cancels)
+        check("the call's POST got no response", post["status"] is None, post)
+        return
+    request_id = post["message"]["id"]
+    check(
+        "notifications/cancelled sent for it",
+        [cancel["message"]["params"]["requestId"] for cancel in cancels] == [request_id],
+        cancels,
+    )
+    # The server stops the call: its POST is answered `202 Accepted` with no body (the SDK
+    # resolves the request it no longer waits for with an error, and drops it). A server that
+    # ignored the cancel would keep the POST open for the 30 s the tool waits.
+    with anyio.move_on_after(2):
+        while post["status"] is None:
+            await anyio.sleep(0.02)
+    check("the call's POST was answered 202 Accepted", post["status"] == 202, post)
+
+
 def main() -> int:
-    if len(sys.argv) < 3 or sys.argv[1] not in MODES:
-        print(f"usage: py_client.py <{'|'.join(MODES)}> <server command> [args...]", file=sys.stderr)
+    arguments = sys.argv[1:]
+    if len(arguments) < 2 or arguments[0] not in MODES or (arguments[1] == "--url" and len(arguments) != 3):
+        usage = f"usage: py_client.py <{'|'.join(MODES)}> (<server command> [args...] | --url URL)"
+        print(usage, file=sys.stderr)
         return 2
-    mode_name, command, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-    check = Checks(f"py/{mode_name}")
+    mode_name, target = arguments[0], arguments[1:]
+    server: str | StdioServerParameters
+    if target[0] == "--url":
+        # A URL: the SDK's Streamable HTTP transport.
+        server, transport = target[1], "http"
+    else:
+        # The SDK hands the child only a few "safe" variables by default; the catalog needs ours.
+        server, transport = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ)), "stdio"
+    check = Checks(f"py/{transport}/{mode_name}")
     complaints = Complaints()
     logging.getLogger("mcp").addHandler(complaints)
     try:
-        anyio.run(run, mode_name, command, args, check, complaints)
+        anyio.run(run, mode_name, server, check, complaints)
     except Exception as error:  # noqa: BLE001 - any failure is reported as one
         check.failed = True
         print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)

@@ -1,12 +1,14 @@
-// Drives a stdio MCP server with the official TypeScript client (@modelcontextprotocol/client v2).
+// Drives an MCP server with the official TypeScript client (@modelcontextprotocol/client v2), over
+// stdio (StdioClientTransport) or Streamable HTTP (StreamableHTTPClientTransport).
 //
 //   node tests/clients/ts_client.mjs <legacy|auto|modern> <server command> [args...]
+//   node tests/clients/ts_client.mjs <legacy|auto|modern> --url http://127.0.0.1:PORT/mcp
 //
 // legacy: plain `initialize` handshake; auto: `server/discover` probe, fallback to `initialize`;
 // modern: pinned to 2026-07-28. The server is expected to be the catalog example with
 // CATALOG_TEST_TOOLS=1 (for the `wait` tool). One line per check; exit 1 if any failed.
 
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const MODES = {
@@ -18,12 +20,13 @@ const CATALOG_TOOLS = ['search', 'product-details', 'get-weather', 'echo', 'clea
 
 const [modeName, command, ...args] = process.argv.slice(2);
 const mode = MODES[modeName];
-if (!mode || !command) {
-    console.error(`usage: ts_client.mjs <${Object.keys(MODES).join('|')}> <server command> [args...]`);
+const url = command === '--url' ? args[0] : undefined;
+if (!mode || !command || (command === '--url' && args.length !== 1)) {
+    console.error(`usage: ts_client.mjs <${Object.keys(MODES).join('|')}> (<server command> [args...] | --url URL)`);
     process.exit(2);
 }
 
-const label = `ts/${modeName}`;
+const label = `ts/${url ? 'http' : 'stdio'}/${modeName}`;
 let failed = false;
 
 function check(name, condition, detail) {
@@ -44,9 +47,37 @@ function deepEqual(a, b) {
     return JSON.stringify(a) === JSON.stringify(b);
 }
 
+// Over HTTP, every request the transport makes, with what became of it: the JSON-RPC message it
+// carried, its status, whether the client aborted it and whether its body was read to the end.
+const exchanges = [];
+
+async function recordingFetch(input, init) {
+    const exchange = { method: init?.method, message: init?.body ? JSON.parse(init.body) : undefined, aborted: false };
+    exchanges.push(exchange);
+    init?.signal?.addEventListener('abort', () => (exchange.aborted = true), { once: true });
+    const response = await fetch(input, init);
+    exchange.status = response.status;
+    exchange.contentType = response.headers.get('content-type');
+    if (!response.body) {
+        exchange.ended = true;
+        return response;
+    }
+    const body = response.body.pipeThrough(new TransformStream({ flush: () => void (exchange.ended = true) }));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+async function until(condition, milliseconds) {
+    for (const deadline = Date.now() + milliseconds; !condition() && Date.now() < deadline; ) {
+        await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    return condition();
+}
+
 async function main() {
-    // The SDK hands the child only a few "safe" variables by default; the catalog needs ours.
-    const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'inherit' });
+    const transport = url
+        ? new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch })
+        : // The SDK hands the child only a few "safe" variables by default; the catalog needs ours.
+          new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'inherit' });
     const client = new Client({ name: 'mcp-toolbelt-ts-check', version: '0.0.0' }, { versionNegotiation: mode.negotiation });
 
     const complaints = [];
@@ -157,6 +188,10 @@ async function main() {
         token !== undefined && wireProgress.length === 3 && wireProgress.every(({ index }) => index < responseAt),
         { token, responseAt, wireProgress }
     );
+    if (url) {
+        const post = exchanges.find(exchange => exchange.message?.id === searchRequest?.id);
+        check('progress came on an SSE stream', post?.status === 200 && /^text\/event-stream/.test(post?.contentType), post);
+    }
 
     // Cancellation: abort a long call through its AbortSignal.
     const controller = new AbortController();
@@ -173,7 +208,21 @@ async function main() {
     }
     const waitRequest = sent.find(message => message.method === 'tools/call' && message.params?.name === 'wait');
     const cancelled = sent.find(message => message.method === 'notifications/cancelled');
-    check('notifications/cancelled sent for it', waitRequest !== undefined && cancelled?.params?.requestId === waitRequest.id, cancelled);
+    const waitPost = exchanges.find(exchange => waitRequest !== undefined && exchange.message?.id === waitRequest.id);
+    if (url && mode.era === 'modern') {
+        // 2026-07-28 over HTTP: closing the call's response stream is the cancellation.
+        check('no notifications/cancelled in 2026-07-28', cancelled === undefined, cancelled);
+        check("the call's POST was aborted", waitPost?.aborted === true && waitPost.status === undefined, waitPost);
+    } else {
+        check('notifications/cancelled sent for it', waitRequest !== undefined && cancelled?.params?.requestId === waitRequest.id, cancelled);
+    }
+    if (url && mode.era === 'legacy') {
+        // The server stops the call: its POST is answered `202 Accepted` with no body, or its SSE
+        // stream ends, without a response (checked below); a server that ignored the cancel would
+        // keep it open for the 30 s the tool waits.
+        const ended = await until(() => waitPost?.status === 202 || (waitPost?.status === 200 && waitPost.ended), 2_000);
+        check("the call's POST ended without a response", ended && !waitPost.aborted, waitPost);
+    }
     result = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
     check('server still serves after the cancel', !result.isError && text(result) === 'still here', result);
     // The cancelled request gets no response (spec: the receiver SHOULD NOT respond).
@@ -184,6 +233,11 @@ async function main() {
         received.filter(message => message.id === waitRequest?.id)
     );
 
+    if (url && mode.era === 'legacy') {
+        // The session's GET stream (for list_changed) stays open: the SDK reopens a stream that ends.
+        const streams = exchanges.filter(exchange => exchange.method === 'GET');
+        check('one GET stream, still open', streams.length === 1 && streams[0].status === 200 && !streams[0].ended, streams);
+    }
     check('the SDK reported no errors', complaints.length === 0, complaints);
     await client.close();
 }

@@ -1,14 +1,18 @@
 //! The official MCP clients, installed by `tests/clients/install.sh`, against the catalog example
-//! over stdio: the TypeScript SDK (`@modelcontextprotocol/client`) in legacy, auto and pinned-modern
-//! negotiation, and the Python SDK (`mcp`) in auto, legacy and pinned-modern mode.
+//! over stdio and over Streamable HTTP (`catalog --http 127.0.0.1:PORT`, at `/mcp`): the TypeScript
+//! SDK (`@modelcontextprotocol/client`) in legacy, auto and pinned-modern negotiation, and the
+//! Python SDK (`mcp`) in auto, legacy and pinned-modern mode.
 //!
 //! Each run is one script (`tests/clients/ts_client.mjs`, `tests/clients/py_client.py`) that lists
 //! the tools, calls each one, and checks argument validation, structured content, progress and
-//! cancellation; it prints a line per check and exits non-zero when any fails.
+//! cancellation (over HTTP also what they looked like on the wire); it prints a line per check and
+//! exits non-zero when any fails.
 //!
 //! Without the clients installed these tests only say so, unless `CI` is set: then they fail.
 
+use std::ffi::OsStr;
 use std::io::Read;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
@@ -18,6 +22,9 @@ use mcp_toolbelt_tests::{example_binary, node22, repo_root};
 
 /// How long one client run may take (a run takes one or two seconds).
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// How long the catalog may take to accept connections over HTTP.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 enum Client {
     TypeScript,
@@ -44,10 +51,11 @@ impl Client {
     }
 }
 
-/// Runs `client` in `mode` against the catalog and fails the test with the script's output unless
-/// every check passed.
-fn run(client: &Client, mode: &str) {
-    let Some((interpreter, script)) = client.command() else {
+/// The interpreter and script of `client`, or `None` when it is not installed (a failure under
+/// `CI`).
+fn installed(client: &Client) -> Option<(PathBuf, PathBuf)> {
+    let command = client.command();
+    if command.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
             "the real MCP clients are not installed: run bash tests/clients/install.sh"
@@ -55,13 +63,52 @@ fn run(client: &Client, mode: &str) {
         eprintln!(
             "skipped: the real MCP clients are not installed (run bash tests/clients/install.sh)"
         );
+    }
+    command
+}
+
+/// Runs `client` in `mode` against the catalog over stdio and fails the test with the script's
+/// output unless every check passed.
+fn run(client: &Client, mode: &str) {
+    let Some((interpreter, script)) = installed(client) else {
         return;
     };
     let catalog = example_binary("catalog");
-    let child = Command::new(&interpreter)
-        .arg(&script)
+    if let Err(report) = run_script(&interpreter, &script, mode, &[catalog.as_os_str()]) {
+        panic!("{report}");
+    }
+}
+
+/// Runs `client` in `mode` against the catalog over Streamable HTTP, as [`run`] does over stdio.
+fn run_http(client: &Client, mode: &str) {
+    let Some((interpreter, script)) = installed(client) else {
+        return;
+    };
+    let server = HttpServer::start();
+    let url = server.url();
+    if let Err(report) = run_script(
+        &interpreter,
+        &script,
+        mode,
+        &["--url".as_ref(), url.as_ref()],
+    ) {
+        let log = server.stop();
+        panic!("{report}--- catalog --http stderr\n{log}");
+    }
+}
+
+/// Runs `script` in `mode` against `target` (a server command, or `--url URL`); `Err` is the
+/// report of a failed or timed-out run.
+fn run_script(
+    interpreter: &Path,
+    script: &Path,
+    mode: &str,
+    target: &[&OsStr],
+) -> Result<(), String> {
+    let child = Command::new(interpreter)
+        .arg(script)
         .arg(mode)
-        .arg(&catalog)
+        .args(target)
         .env("CATALOG_TEST_TOOLS", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -69,20 +116,125 @@ fn run(client: &Client, mode: &str) {
         .spawn()
         .unwrap_or_else(|error| panic!("cannot start {}: {error}", interpreter.display()));
     let (outcome, stdout, stderr) = wait_with_timeout(child, RUN_TIMEOUT);
+    let target: Vec<String> = target.iter().map(|part| short(Path::new(part))).collect();
     let command = format!(
         "{} {} {mode} {}",
-        short(&interpreter),
-        short(&script),
-        short(&catalog)
+        short(interpreter),
+        short(script),
+        target.join(" ")
     );
     match outcome {
-        Some(status) if status.success() => {}
-        Some(status) => {
-            panic!("`{command}` failed ({status})\n--- stdout\n{stdout}--- stderr\n{stderr}")
-        }
-        None => panic!(
+        Some(status) if status.success() => Ok(()),
+        Some(status) => Err(format!(
+            "`{command}` failed ({status})\n--- stdout\n{stdout}--- stderr\n{stderr}"
+        )),
+        None => Err(format!(
             "`{command}` took longer than {RUN_TIMEOUT:?}\n--- stdout\n{stdout}--- stderr\n{stderr}"
-        ),
+        )),
+    }
+}
+
+/// The catalog serving Streamable HTTP on a free local port; killed when dropped.
+struct HttpServer {
+    child: Child,
+    address: SocketAddr,
+    stderr: Option<JoinHandle<String>>,
+}
+
+impl HttpServer {
+    /// Starts the catalog on a port that was free a moment ago (another process may take it
+    /// first: then the catalog exits and another port is tried), and waits until it accepts
+    /// connections.
+    fn start() -> Self {
+        let catalog = example_binary("catalog");
+        for _ in 0..5 {
+            let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .and_then(|listener| listener.local_addr())
+                .expect("a free local port");
+            let mut child = Command::new(&catalog)
+                .arg("--http")
+                .arg(address.to_string())
+                .env("CATALOG_TEST_TOOLS", "1")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|error| panic!("cannot start {}: {error}", catalog.display()));
+            let stderr = drain(child.stderr.take().expect("stderr is piped"));
+            let mut server = Self {
+                child,
+                address,
+                stderr: Some(stderr),
+            };
+            let deadline = Instant::now() + START_TIMEOUT;
+            loop {
+                if server
+                    .child
+                    .try_wait()
+                    .expect("waiting for the catalog")
+                    .is_some()
+                {
+                    eprintln!(
+                        "catalog --http {address} exited at once:\n{}",
+                        server.stop()
+                    );
+                    break;
+                }
+                if TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
+                    return server;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "catalog --http {address} accepted no connection within {START_TIMEOUT:?}:\n{}",
+                    server.stop()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        panic!("catalog --http could not be started on a free port (5 tries)");
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/mcp", self.address)
+    }
+
+    /// Kills the server and returns what it wrote to stderr.
+    fn stop(mut self) -> String {
+        self.kill();
+        self.stderr.take().map_or_else(String::new, collect)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = { stream }.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// What `handle` drained, waiting for it at most a few seconds: a server the client left behind
+/// may hold the pipes open.
+fn collect(handle: JoinHandle<String>) -> String {
+    let until = Instant::now() + Duration::from_secs(5);
+    while !handle.is_finished() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if handle.is_finished() {
+        handle.join().unwrap_or_default()
+    } else {
+        "(output still open)\n".into()
     }
 }
 
@@ -92,13 +244,6 @@ fn wait_with_timeout(
     mut child: Child,
     timeout: Duration,
 ) -> (Option<std::process::ExitStatus>, String, String) {
-    fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = { stream }.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    }
     let stdout = drain(child.stdout.take().expect("stdout is piped"));
     let stderr = drain(child.stderr.take().expect("stderr is piped"));
     let deadline = Instant::now() + timeout;
@@ -112,18 +257,6 @@ fn wait_with_timeout(
             break None;
         }
         std::thread::sleep(Duration::from_millis(50));
-    };
-    // A server the client left behind may hold the pipes open: never wait on them for long.
-    let collect = |handle: JoinHandle<String>| {
-        let until = Instant::now() + Duration::from_secs(5);
-        while !handle.is_finished() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        if handle.is_finished() {
-            handle.join().unwrap_or_default()
-        } else {
-            "(output still open)\n".into()
-        }
     };
     (status, collect(stdout), collect(stderr))
 }
@@ -163,4 +296,34 @@ fn python_client_legacy() {
 #[test]
 fn python_client_modern() {
     run(&Client::Python, "modern");
+}
+
+#[test]
+fn typescript_client_http_legacy() {
+    run_http(&Client::TypeScript, "legacy");
+}
+
+#[test]
+fn typescript_client_http_auto() {
+    run_http(&Client::TypeScript, "auto");
+}
+
+#[test]
+fn typescript_client_http_modern() {
+    run_http(&Client::TypeScript, "modern");
+}
+
+#[test]
+fn python_client_http_auto() {
+    run_http(&Client::Python, "auto");
+}
+
+#[test]
+fn python_client_http_legacy() {
+    run_http(&Client::Python, "legacy");
+}
+
+#[test]
+fn python_client_http_modern() {
+    run_http(&Client::Python, "modern");
 }

@@ -1,13 +1,19 @@
-//! The attribute's keys, as darling parses them.
+//! The attribute's keys, as darling parses them. Rules that concern one key or `annotations(…)`
+//! alone are checked here, so that darling reports them together with unknown and duplicate keys.
 
-use darling::FromMeta;
 use darling::util::SpannedValue;
+use darling::{Error, FromMeta};
+use syn::spanned::Spanned as _;
+use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), crate = path)]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
+    #[darling(default, with = tool_name)]
     pub(crate) name: Option<SpannedValue<String>>,
+    #[darling(default, with = text)]
     pub(crate) title: Option<String>,
+    #[darling(default, with = text)]
     pub(crate) description: Option<String>,
     pub(crate) annotations: Option<Annotations>,
     #[darling(rename = "crate")]
@@ -17,9 +23,105 @@ pub(crate) struct ToolArgs {
 /// `annotations(read_only, destructive = false, idempotent, open_world)`: a bare word means
 /// `true`; an absent hint is left out of the tool definition.
 #[derive(Debug, Default, FromMeta)]
+#[darling(and_then = Annotations::check)]
 pub(crate) struct Annotations {
+    #[darling(default, with = hint)]
     pub(crate) read_only: Option<SpannedValue<bool>>,
+    #[darling(default, with = hint)]
     pub(crate) destructive: Option<SpannedValue<bool>>,
-    pub(crate) idempotent: Option<bool>,
-    pub(crate) open_world: Option<bool>,
+    #[darling(default, with = hint)]
+    pub(crate) idempotent: Option<SpannedValue<bool>>,
+    #[darling(default, with = hint)]
+    pub(crate) open_world: Option<SpannedValue<bool>>,
+}
+
+impl Annotations {
+    /// A read-only tool changes nothing, so it cannot also be destructive.
+    fn check(self) -> darling::Result<Self> {
+        if let (Some(read_only), Some(destructive)) = (self.read_only, self.destructive)
+            && *read_only
+            && *destructive
+        {
+            return Err(Error::custom(
+                "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing; remove one",
+            )
+            .with_span(&destructive.span()));
+        }
+        Ok(self)
+    }
+}
+
+/// The key of `key = value`, for messages.
+fn key(meta: &Meta) -> String {
+    meta.path()
+        .get_ident()
+        .map_or_else(|| "key".to_owned(), ToString::to_string)
+}
+
+/// The string literal of `key = "…"`, spanned at the literal.
+fn string_literal(meta: &Meta) -> darling::Result<SpannedValue<String>> {
+    if let Meta::NameValue(name_value) = meta
+        && let Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) = &name_value.value
+    {
+        return Ok(SpannedValue::new(text.value(), text.span()));
+    }
+    let key = key(meta);
+    let span = match meta {
+        Meta::NameValue(name_value) => name_value.value.span(),
+        _ => meta.span(),
+    };
+    Err(Error::custom(format!("`{key}` takes a string: write `{key} = \"…\"`")).with_span(&span))
+}
+
+/// `title = "…"`, `description = "…"`: a string, in quotes.
+fn text(meta: &Meta) -> darling::Result<Option<String>> {
+    string_literal(meta).map(|text| Some(text.into_inner()))
+}
+
+/// `name = "…"`: checked against the MCP rule `^[A-Za-z0-9_.-]{1,64}$` here, at the literal.
+fn tool_name(meta: &Meta) -> darling::Result<Option<SpannedValue<String>>> {
+    let name = string_literal(meta)?;
+    if !is_valid_name(&name) {
+        return Err(Error::custom(format!(
+            "invalid tool name {:?}: use 1 to 64 characters from `A-Z a-z 0-9 _ . -`",
+            name.as_str()
+        ))
+        .with_span(&name.span()));
+    }
+    Ok(Some(name))
+}
+
+/// Whether `name` is a valid MCP tool name (`^[A-Za-z0-9_.-]{1,64}$`).
+pub(crate) fn is_valid_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// A hint: `read_only`, `read_only = true` or `read_only = false`, spanned at its key so that
+/// the contradiction rule can point at the word.
+fn hint(meta: &Meta) -> darling::Result<Option<SpannedValue<bool>>> {
+    match meta {
+        Meta::Path(path) => return Ok(Some(SpannedValue::new(true, path.span()))),
+        Meta::NameValue(name_value) => {
+            if let Expr::Lit(ExprLit {
+                lit: Lit::Bool(value),
+                ..
+            }) = &name_value.value
+            {
+                return Ok(Some(SpannedValue::new(value.value, name_value.path.span())));
+            }
+        }
+        Meta::List(_) => {}
+    }
+    let key = key(meta);
+    let span = match meta {
+        Meta::NameValue(name_value) => name_value.value.span(),
+        _ => meta.span(),
+    };
+    Err(Error::custom(format!("write `{key}`, `{key} = true` or `{key} = false`")).with_span(&span))
 }

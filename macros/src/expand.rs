@@ -1,12 +1,30 @@
 //! Code generation: the user's fn, re-emitted, then a hidden adapter and its registration, all
-//! inside `const _: () = { … };` and reached through `#krate::__private`.
+//! inside `const _: () = { … };` and reached through one alias of `#krate::__private`.
+//!
+//! What `#[tool]` on `async fn echo(/// The message\n message: String) -> String` becomes (the
+//! full expansions of representative tools are in `macros/tests/expand/`):
+//!
+//! ```text
+//! #[allow(clippy::needless_pass_by_value)]               // the input must be owned
+//! async fn echo(message: String) -> String { … }           // as written, minus param docs
+//! const _: () = {
+//!     use ::mcp_toolbelt::__private as __tool_private;
+//!     #[derive(Deserialize, JsonSchema)]                  // inline style only
+//!     struct __tool_echo_arguments { /// The message\n message: String }
+//!     fn __tool_argument_type<T: ToolArguments>() -> (input schema fn, parse fn) { … }
+//!     fn __tool_echo_call(arguments: Value, context: Context) -> BoxFuture<'static, CallToolResult> {
+//!         Box::pin(async move { /* parse, `assert_send(echo(…)).await`, `into_tool_result` */ })
+//!     }
+//!     __tool_private::inventory::submit! { ToolRegistration { name: "echo", … } }
+//! };
+//! ```
 
 use darling::FromMeta as _;
 use darling::ast::NestedMeta;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{ItemFn, ReturnType, Type};
+use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::ast::{Input, Param, ToolFn};
 use crate::attr::ToolArgs;
@@ -19,177 +37,299 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         .map_err(darling::Error::from)
         .and_then(|list| ToolArgs::from_list(&list));
     let args = errors.handle(args);
-    let item_fn = match syn::parse2::<ItemFn>(item.clone()) {
-        Ok(item_fn) => Some(item_fn),
-        Err(_) => {
-            errors.push(
-                darling::Error::custom("`#[tool]` goes on a fn: `#[tool] async fn name(args: Args) -> … { … }`")
-                    .with_span(&first_token_span(&item)),
-            );
-            None
-        }
+    let Ok(item_fn) = syn::parse2::<ItemFn>(item.clone()) else {
+        errors.push(not_a_fn(&item));
+        return fallback::with_errors(item, errors.finish().expect_err("an error was just pushed"));
     };
-    let (Some(args), Some(item_fn)) = (args, item_fn) else {
-        return fallback::with_errors(item, errors.finish().err().unwrap_or_else(|| darling::Error::custom("invalid `#[tool]`")));
-    };
-    let model = match valid::check(args, &item_fn) {
-        Ok(model) => model,
-        Err(more) => {
-            errors.push(more);
-            return fallback::with_errors(item, errors.finish().err().unwrap_or_else(|| darling::Error::custom("invalid `#[tool]`")));
-        }
-    };
-    if let Err(errors) = errors.finish() {
-        return fallback::with_errors(item, errors);
+    let model = valid::check(&mut errors, args, &item_fn);
+    match (model, errors.finish()) {
+        (Some(model), Ok(())) => generate(&model),
+        (_, Err(errors)) => fallback::with_errors(item, errors),
+        (None, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
     }
-    generate(&model)
 }
 
-fn first_token_span(item: &TokenStream) -> Span {
-    item.clone().into_iter().next().map_or_else(Span::call_site, |token| token.span())
+/// The error for `#[tool]` on something that is not a fn, at its keyword (`struct`, `impl`, …).
+fn not_a_fn(item: &TokenStream) -> darling::Error {
+    let what = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Struct(_)) => "a struct",
+        Ok(Item::Enum(_)) => "an enum",
+        Ok(Item::Union(_)) => "a union",
+        Ok(Item::Const(_)) => "a constant",
+        Ok(Item::Static(_)) => "a static",
+        Ok(Item::Impl(_)) => "an `impl` block (put it on a free fn instead)",
+        Ok(Item::Trait(_)) => "a trait",
+        Ok(Item::Mod(_)) => "a module",
+        Ok(Item::Type(_)) => "a type alias",
+        Ok(Item::Use(_)) => "a `use`",
+        Ok(Item::Macro(_)) => "a macro call",
+        Ok(Item::ForeignMod(_)) => "an `extern` block",
+        _ if item.to_string().contains("fn") => "a fn without a body",
+        _ => "this item",
+    };
+    darling::Error::custom(format!(
+        "`#[tool]` goes on a fn, not on {what}: `#[tool] async fn name(…) -> … {{ … }}`"
+    ))
+    .with_span(&keyword_span(item))
 }
 
+/// The span of the item's first token after its attributes and visibility: its keyword.
+fn keyword_span(item: &TokenStream) -> Span {
+    let mut tokens = item.clone().into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match &token {
+            TokenTree::Punct(punct) if punct.as_char() == '#' => {
+                if let Some(TokenTree::Punct(bang)) = tokens.peek()
+                    && bang.as_char() == '!'
+                {
+                    tokens.next();
+                }
+                tokens.next(); // the `[…]` of the attribute
+            }
+            TokenTree::Ident(ident) if ident == "pub" => {
+                if let Some(TokenTree::Group(group)) = tokens.peek()
+                    && group.delimiter() == Delimiter::Parenthesis
+                {
+                    tokens.next();
+                }
+            }
+            _ => return token.span(),
+        }
+    }
+    Span::call_site()
+}
+
+/// The alias of `#krate::__private` inside the generated `const _` block. A wrong `crate = path`
+/// then fails once, at the `use`, instead of at every generated path.
+fn private_alias() -> syn::Ident {
+    format_ident!("__tool_private")
+}
+
+/// The expansion of a valid `#[tool]` fn.
 fn generate(tool: &ToolFn<'_>) -> TokenStream {
     let krate = &tool.krate;
-    let private = quote!(#krate::__private);
-    let fn_ident = &tool.item.sig.ident;
-    let bare = fn_ident.to_string();
-    let bare = bare.strip_prefix("r#").unwrap_or(&bare);
-    let call_ident = format_ident!("__tool_{}_call", bare, span = Span::call_site());
-    let args_ident = format_ident!("__tool_{}_arguments", bare, span = Span::call_site());
+    let private = private_alias();
+    let bare = valid::unraw(&tool.item.sig.ident);
+    let call_ident = format_ident!("__tool_{}_call", bare);
 
     let mut user_fn = tool.item.clone();
     fallback::strip_param_docs(&mut user_fn);
+    if !matches!(tool.input, Input::None) {
+        // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
+        // take `&str` for a `String` the fn only reads cannot be followed.
+        user_fn
+            .attrs
+            .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
+    }
 
-    let (name, description) = (&tool.name, &tool.description);
-    let title = option(tool.title.as_ref().map(|title| quote!(#title)));
-    let hints = &tool.hints;
-    let (read_only, destructive) = (option_bool(hints.read_only), option_bool(hints.destructive));
-    let (idempotent, open_world) = (option_bool(hints.idempotent), option_bool(hints.open_world));
+    let arguments = arguments(tool, &private, &format_ident!("__tool_{}_arguments", bare));
+    let Arguments {
+        items: arguments_items,
+        parse,
+        ..
+    } = &arguments;
+    let call = call(tool, &private);
+    let (convert, output_schema) = result_conversion(tool.output, &private);
+    let registration = registration(
+        tool,
+        &private,
+        &call_ident,
+        &arguments.input_schema,
+        &output_schema,
+    );
 
-    let (arguments_struct, arguments_type, input_schema) = match &tool.input {
-        Input::None => (quote!(), None, quote!(#private::empty_input_schema)),
-        Input::Struct(ty) => {
-            let check = quote_spanned! {ty.span()=> #private::assert_tool_arguments::<#ty>()};
-            (quote!(const _: () = #check;), Some(quote!(#ty)), quote!(#private::input_schema::<#ty>))
+    // At the fn's name: inside an `impl` block, where no tool can be, rustc's complaint about
+    // the unnamed `const` points at the fn rather than at the attribute.
+    let const_underscore = quote_spanned!(tool.ident_span()=> const _);
+
+    quote! {
+        #user_fn
+
+        #const_underscore: () = {
+            use #krate::__private as #private;
+
+            #arguments_items
+
+            fn #call_ident(
+                __tool_arguments: #private::serde_json::Value,
+                __tool_context: #private::Context,
+            ) -> #private::BoxFuture<'static, #private::CallToolResult> {
+                ::std::boxed::Box::pin(async move {
+                    #parse
+                    let __tool_output = #call;
+                    #convert
+                })
+            }
+
+            #registration
+        };
+    }
+}
+
+/// How the adapter gets the tool's input.
+struct Arguments {
+    /// Items for the `const` block: the inline style's struct, the argument-type helper.
+    items: TokenStream,
+    /// The registration's `input_schema` fn.
+    input_schema: TokenStream,
+    /// Statements that turn `__tool_arguments` from JSON into the argument type (or return).
+    parse: TokenStream,
+}
+
+/// The argument struct of the inline style, and the parsing and schema of any style.
+fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -> Arguments {
+    let arguments_type = match &tool.input {
+        Input::None => {
+            return Arguments {
+                items: TokenStream::new(),
+                input_schema: quote!(#private::empty_input_schema),
+                parse: TokenStream::new(),
+            };
         }
+        // Named by the user's tokens: a type that cannot be the arguments is reported at them,
+        // with `ToolArguments`'s `on_unimplemented` message.
+        Input::Struct(ty) => quote!(#ty),
+        Input::Inline(_) => quote!(#args_ident),
+    };
+    let arguments_struct = match &tool.input {
         Input::Inline(params) => {
-            let serde_path = quote!(#private::serde).to_string();
-            let schemars_path = quote!(#private::schemars).to_string();
+            let serde_path = format!("{private}::serde");
+            let schemars_path = format!("{private}::schemars");
+            // A wrong `crate = path` makes these helper attributes unknown: say so at the path.
+            let helper_span = tool.krate.span();
+            let serde_attr = quote_spanned!(helper_span=> #[serde(crate = #serde_path)]);
+            let schemars_attr = quote_spanned!(helper_span=> #[schemars(crate = #schemars_path)]);
             let fields = params.iter().map(|param| {
                 let (ident, ty) = (param.ident, param.ty);
                 let doc = param.docs.as_ref().map(|docs| quote!(#[doc = #docs]));
                 quote!(#doc #ident: #ty)
             });
-            let arguments_struct = quote! {
+            quote! {
+                // Named after the fn, so that messages about it say whose it is.
+                #[allow(non_camel_case_types)]
                 #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
-                #[serde(crate = #serde_path)]
-                #[schemars(crate = #schemars_path)]
+                #serde_attr
+                #schemars_attr
                 struct #args_ident { #(#fields,)* }
-            };
-            (arguments_struct, Some(quote!(#args_ident)), quote!(#private::input_schema::<#args_ident>))
-        }
-    };
-
-    let parse = arguments_type.map(|ty| {
-        let pattern = match &tool.input {
-            Input::Inline(params) => {
-                let idents = params.iter().map(|param| param.ident);
-                quote!(#args_ident { #(#idents),* })
             }
-            _ => quote!(arguments),
-        };
-        quote! {
-            let #pattern = match #private::parse_arguments::<#ty>(#name, arguments) {
+        }
+        Input::None | Input::Struct(_) => TokenStream::new(),
+    };
+    let name = &tool.name;
+    Arguments {
+        // The one place that requires `ToolArguments`: the schema and the parsing both go
+        // through it, so rustc reports an argument type that is not one once, not per use.
+        items: quote! {
+            #arguments_struct
+
+            fn __tool_argument_type<T: #private::ToolArguments>() -> (
+                fn() -> #private::serde_json::Value,
+                fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
+            ) {
+                (#private::input_schema::<T>, #private::parse_arguments::<T>)
+            }
+        },
+        input_schema: quote!(|| {
+            let (input_schema, _) = __tool_argument_type::<#arguments_type>();
+            input_schema()
+        }),
+        parse: quote! {
+            let (_, parse) = __tool_argument_type::<#arguments_type>();
+            let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
             };
-        }
-    });
+        },
+    }
+}
+
+/// The call of the user's fn, awaited if it is `async`.
+fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+    let fn_ident = &tool.item.sig.ident;
     let call_args = tool.params.iter().map(|param| match param {
-        Param::Context { by_ref: true } => quote!(&context),
-        Param::Context { by_ref: false } => quote!(::core::clone::Clone::clone(&context)),
-        Param::Struct => quote!(arguments),
-        Param::Inline(ident) => quote!(#ident),
+        Param::Context { by_ref: true } => quote!(&__tool_context),
+        Param::Context { by_ref: false } => quote!(::core::clone::Clone::clone(&__tool_context)),
+        Param::Struct => quote!(__tool_arguments),
+        Param::Inline(ident) => quote!(__tool_arguments.#ident),
     });
-    let call = quote!(#fn_ident(#(#call_args),*));
-    let call = if tool.is_async() {
-        let checked = quote_spanned! {tool.ident_span()=> #private::assert_send(#call)};
-        quote!(#checked.await)
+    if tool.is_async() {
+        // The fn is taken as a value first: its `async` is then required by the caller, which
+        // keeps `clippy::unused_async` quiet about tools that happen not to await.
+        // The call is spanned at the fn's name, so that a future that is not `Send` is
+        // reported there ("future returned by `name` is not `Send`").
+        let span = tool.ident_span();
+        let tool_fn = quote_spanned!(span=> __tool_fn);
+        quote_spanned! {span=> {
+            let #tool_fn = #fn_ident;
+            #private::assert_send(#tool_fn(#(#call_args),*)).await
+        }}
     } else {
-        call
-    };
-    let (convert, output_schema) = result_conversion(tool.output, &private);
-    let unused_context = tool.params.iter().all(|p| !matches!(p, Param::Context { .. })).then(|| quote!(let _ = &context;));
-    let unused_arguments = matches!(tool.input, Input::None).then(|| quote!(let _ = &arguments;));
+        quote!(#fn_ident(#(#call_args),*))
+    }
+}
 
+/// The `inventory` submission of the tool's `ToolRegistration`.
+fn registration(
+    tool: &ToolFn<'_>,
+    private: &syn::Ident,
+    call_ident: &syn::Ident,
+    input_schema: &TokenStream,
+    output_schema: &TokenStream,
+) -> TokenStream {
+    let (name, description) = (&tool.name, &tool.description);
+    let title = option(tool.title.as_ref().map(|title| quote!(#title)));
+    let hints = &tool.hints;
+    let (read_only, destructive) = (option_bool(hints.read_only), option_bool(hints.destructive));
+    let (idempotent, open_world) = (option_bool(hints.idempotent), option_bool(hints.open_world));
     quote! {
-        #user_fn
-
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, clippy::all, clippy::pedantic)]
-        const _: () = {
-            #arguments_struct
-
-            fn #call_ident(
-                arguments: #private::serde_json::Value,
-                context: #private::Context,
-            ) -> #private::BoxFuture<'static, #private::CallToolResult> {
-                ::std::boxed::Box::pin(async move {
-                    #unused_context
-                    #unused_arguments
-                    #parse
-                    let output = #call;
-                    #convert
-                })
+        #private::inventory::submit! {
+            #private::ToolRegistration {
+                name: #name,
+                title: #title,
+                description: #description,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+                input_schema: #input_schema,
+                output_schema: #output_schema,
+                call: #call_ident,
+                file: ::core::file!(),
+                line: ::core::line!(),
             }
-
-            #private::inventory::submit! {
-                #private::ToolRegistration {
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                    input_schema: #input_schema,
-                    output_schema: #output_schema,
-                    call: #call_ident,
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                }
-            }
-        };
+        }
     }
 }
 
 /// The conversion of the fn's output and the output-schema fn, both spanned at the return type
-/// so that a type that is not a tool result is reported there.
-fn result_conversion(output: &ReturnType, private: &TokenStream) -> (TokenStream, TokenStream) {
+/// so that a type that is not a tool result is reported there. Both go through the trait itself,
+/// so rustc reports the one unmet bound once.
+fn result_conversion(output: &ReturnType, private: &syn::Ident) -> (TokenStream, TokenStream) {
     match output {
         ReturnType::Default => (
-            quote!(#private::into_tool_result::<()>(output)),
-            quote!(#private::output_schema::<()>),
+            quote!(<() as #private::IntoToolResult>::into_tool_result(__tool_output)),
+            quote!(<() as #private::IntoToolResult>::output_schema),
         ),
         ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => (
-            quote_spanned!(ty.span()=> #private::into_tool_result(output)),
+            quote_spanned!(ty.span()=> #private::IntoToolResult::into_tool_result(__tool_output)),
             quote!(|| ::core::option::Option::None),
         ),
         ReturnType::Type(_, ty) => (
-            quote_spanned!(ty.span()=> #private::into_tool_result::<#ty>(output)),
-            quote_spanned!(ty.span()=> #private::output_schema::<#ty>),
+            quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result(__tool_output)),
+            quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::output_schema),
         ),
     }
 }
 
+/// `Some(value)` or `None`, as an absolute-path expression.
 fn option(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
-    }
+    value.map_or_else(
+        || quote!(::core::option::Option::None),
+        |value| quote!(::core::option::Option::Some(#value)),
+    )
 }
 
+/// An `Option<bool>` as an expression.
 fn option_bool(value: Option<bool>) -> TokenStream {
     option(value.map(|value| quote!(#value)))
 }

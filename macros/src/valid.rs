@@ -2,48 +2,48 @@
 //! each spanned at the user's token and saying what to write instead.
 
 use darling::Error;
-use darling::util::SpannedValue;
-use syn::{FnArg, GenericArgument, ItemFn, Pat, PathArguments, Type, parse_quote};
+use darling::error::Accumulator;
+use syn::{
+    FnArg, GenericArgument, ItemFn, Pat, PathArguments, Safety, Type, TypeParamBound, parse_quote,
+};
 
 use crate::ast::{Hints, InlineParam, Input, Param, ToolFn};
-use crate::attr::ToolArgs;
+use crate::attr::{self, ToolArgs};
 use crate::docs;
 
-/// Checks `item` against the rules and builds its model, or returns every error found.
-pub(crate) fn check(args: ToolArgs, item: &ItemFn) -> Result<ToolFn<'_>, Error> {
+/// Checks `item` against the rules and builds its model, pushing every error found to `errors`.
+///
+/// `args` is `None` when the attribute itself had errors (already in `errors`): the signature is
+/// still checked, so that one compile shows every mistake, but no model is built.
+pub(crate) fn check<'a>(
+    outer: &mut Accumulator,
+    args: Option<ToolArgs>,
+    item: &'a ItemFn,
+) -> Option<ToolFn<'a>> {
     let mut errors = Error::accumulator();
+    check_signature(&mut errors, item);
+    let (input, params) = check_params(&mut errors, item);
+    let Some(args) = args else {
+        outer.handle(errors.finish());
+        return None;
+    };
+
     let sig = &item.sig;
-
-    if let Some(param) = sig.generics.params.first() {
-        errors.push(
-            Error::custom("`#[tool]` fns cannot be generic: a tool has one input schema; use concrete types")
-                .with_span(param),
-        );
-    }
-    if let Some(where_clause) = &sig.generics.where_clause {
-        errors.push(Error::custom("`#[tool]` fns cannot have a `where` clause").with_span(where_clause));
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.push(Error::custom("`#[tool]` fns cannot be variadic").with_span(variadic));
-    }
-
-    let name = match &args.name {
-        Some(name) => {
-            check_name(&mut errors, name);
-            name.as_str().to_owned()
-        }
-        None => {
-            let name = sig.ident.to_string();
-            let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-            if name.len() > 64 {
+    let name = args.name.as_ref().map_or_else(
+        || {
+            let name = unraw(&sig.ident);
+            if !attr::is_valid_name(&name) {
                 errors.push(
-                    Error::custom("the tool name is longer than 64 characters; set a shorter one with `name = \"…\"`")
-                        .with_span(&sig.ident),
+                    Error::custom(format!(
+                        "`{name}` is not a valid tool name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[tool(name = \"…\")]`"
+                    ))
+                    .with_span(&sig.ident),
                 );
             }
             name
-        }
-    };
+        },
+        |name| name.as_str().to_owned(),
+    );
 
     let description = args.description.clone().or_else(|| docs::text(&item.attrs));
     if description.is_none() {
@@ -55,30 +55,21 @@ pub(crate) fn check(args: ToolArgs, item: &ItemFn) -> Result<ToolFn<'_>, Error> 
         );
     }
 
-    let hints = args.annotations.as_ref().map_or_else(Hints::default, |annotations| {
-        let (read_only, destructive) = (annotations.read_only, annotations.destructive);
-        if let (Some(read_only), Some(destructive)) = (read_only, destructive)
-            && *read_only
-            && *destructive
-        {
-            errors.push(
-                Error::custom("a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing; remove one")
-                    .with_span(&destructive.span()),
-            );
-        }
-        Hints {
-            read_only: read_only.map(|hint| *hint),
-            destructive: destructive.map(|hint| *hint),
-            idempotent: annotations.idempotent,
-            open_world: annotations.open_world,
-        }
-    });
+    let hints = args
+        .annotations
+        .as_ref()
+        .map_or_else(Hints::default, |annotations| Hints {
+            read_only: annotations.read_only.map(|hint| *hint),
+            destructive: annotations.destructive.map(|hint| *hint),
+            idempotent: annotations.idempotent.map(|hint| *hint),
+            open_world: annotations.open_world.map(|hint| *hint),
+        });
+    let krate = args
+        .krate
+        .clone()
+        .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
 
-    let (input, params) = check_params(&mut errors, item);
-    let krate = args.krate.clone().unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
-
-    errors.finish()?;
-    Ok(ToolFn {
+    let model = ToolFn {
         item,
         name,
         title: args.title,
@@ -88,30 +79,106 @@ pub(crate) fn check(args: ToolArgs, item: &ItemFn) -> Result<ToolFn<'_>, Error> 
         input,
         params,
         output: &sig.output,
-    })
+    };
+    outer.handle(errors.finish_with(model))
 }
 
-fn check_name(errors: &mut darling::error::Accumulator, name: &SpannedValue<String>) {
-    let valid_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
-    if name.is_empty() || name.len() > 64 || !valid_chars {
+/// The rules on the fn as a whole: one concrete, safe signature.
+fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
+    let sig = &item.sig;
+    if let Some(param) = sig.generics.params.first() {
         errors.push(
-            Error::custom(format!(
-                "invalid tool name {:?}: use 1 to 64 characters from `A-Z a-z 0-9 _ . -`",
-                name.as_str()
-            ))
-            .with_span(&name.span()),
+            Error::custom(
+                "a `#[tool]` fn cannot be generic: a tool has one input schema; use concrete types",
+            )
+            .with_span(param),
         );
     }
+    if let Some(where_clause) = &sig.generics.where_clause {
+        errors.push(
+            Error::custom("a `#[tool]` fn cannot have a `where` clause: a tool has one input schema; use concrete types")
+                .with_span(&where_clause.where_token),
+        );
+    }
+    for input in &sig.inputs {
+        if let FnArg::Typed(typed) = input
+            && let Some(impl_trait) = find_impl_trait(&typed.ty)
+        {
+            errors.push(
+                Error::custom(
+                    "a `#[tool]` fn cannot be generic: `impl Trait` in a parameter is a type parameter; use a concrete type",
+                )
+                .with_span(impl_trait),
+            );
+        }
+    }
+    if let Safety::Unsafe(unsafety) = &sig.safety {
+        errors.push(
+            Error::custom(
+                "a `#[tool]` fn cannot be `unsafe`: the server calls it with whatever a client sends; make it safe and put `unsafe` blocks inside",
+            )
+            .with_span(unsafety),
+        );
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.push(Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
+    }
 }
 
-/// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule.
-fn check_params<'a>(errors: &mut darling::error::Accumulator, item: &'a ItemFn) -> (Input<'a>, Vec<Param<'a>>) {
-    struct Candidate<'a> {
-        ident: Option<&'a syn::Ident>,
-        ty: &'a Type,
-        docs: Option<String>,
-        pat: &'a Pat,
+/// The first `impl Trait` inside `ty`, if any.
+fn find_impl_trait(ty: &Type) -> Option<&Type> {
+    find_type(ty, &|ty| matches!(ty, Type::ImplTrait(_)))
+}
+
+/// The first type inside `ty` (itself included) that `wanted` accepts.
+fn find_type<'a>(ty: &'a Type, wanted: &dyn Fn(&Type) -> bool) -> Option<&'a Type> {
+    if wanted(ty) {
+        return Some(ty);
     }
+    let in_args = |arguments: &'a PathArguments| match arguments {
+        PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+            GenericArgument::Type(ty) => find_type(ty, wanted),
+            _ => None,
+        }),
+        _ => None,
+    };
+    match ty {
+        Type::Reference(reference) => find_type(&reference.elem, wanted),
+        Type::Slice(slice) => find_type(&slice.elem, wanted),
+        Type::Array(array) => find_type(&array.elem, wanted),
+        Type::Paren(paren) => find_type(&paren.elem, wanted),
+        Type::Group(group) => find_type(&group.elem, wanted),
+        Type::Ptr(pointer) => find_type(&pointer.elem, wanted),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(|ty| find_type(ty, wanted)),
+        Type::Path(path) => path
+            .path
+            .segments
+            .iter()
+            .find_map(|segment| in_args(&segment.arguments)),
+        Type::TraitObject(object) => object.bounds.iter().find_map(|bound| match bound {
+            TypeParamBound::Trait(bound) => bound
+                .path
+                .segments
+                .iter()
+                .find_map(|segment| in_args(&segment.arguments)),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// A parameter that is not a `Context`: part of the tool's input.
+struct Candidate<'a> {
+    ident: Option<&'a syn::Ident>,
+    ty: &'a Type,
+    docs: Option<String>,
+    pat: &'a Pat,
+}
+
+/// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule:
+/// no parameters → no input; one undocumented parameter of a non-standard type → the argument
+/// struct; otherwise every parameter is one property (inline style).
+fn check_params<'a>(errors: &mut Accumulator, item: &'a ItemFn) -> (Input<'a>, Vec<Param<'a>>) {
     let mut params = Vec::new();
     let mut candidates = Vec::new();
     for input in &item.sig.inputs {
@@ -125,53 +192,23 @@ fn check_params<'a>(errors: &mut darling::error::Accumulator, item: &'a ItemFn) 
             }
             FnArg::Typed(typed) => typed,
         };
-        if let Some(by_ref) = context_type(&typed.ty) {
-            params.push(Param::Context { by_ref });
-            continue;
+        match context_type(&typed.ty) {
+            Some(ContextType::Value) => params.push(Param::Context { by_ref: false }),
+            Some(ContextType::Ref) => params.push(Param::Context { by_ref: true }),
+            Some(ContextType::Mut(mutability)) => errors.push(
+                Error::custom(
+                    "the `Context` cannot be borrowed mutably: take `&Context` or `Context`",
+                )
+                .with_span(&mutability),
+            ),
+            None => {
+                params.push(Param::Struct); // fixed up below once the style is known
+                candidates.push(candidate(errors, typed));
+            }
         }
-        let ident = match &*typed.pat {
-            Pat::Ident(pat) if pat.subpat.is_none() => Some(&pat.ident),
-            _ => None,
-        };
-        params.push(Param::Struct); // fixed up below once the style is known
-        candidates.push(Candidate { ident, ty: &typed.ty, docs: docs::text(&typed.attrs), pat: &typed.pat });
     }
 
-    let input = match candidates.as_slice() {
-        [] => Input::None,
-        [only] if only.docs.is_none() && !is_std_type(only.ty) => Input::Struct(only.ty),
-        [only] if only.docs.is_none() => {
-            let name = only.ident.map_or_else(|| "…".to_owned(), ToString::to_string);
-            errors.push(
-                Error::custom(format!(
-                    "a lone parameter of a standard type is ambiguous: document it with `///` to make it the tool's property `{name}`, or take one argument struct that derives `Deserialize` and `JsonSchema`"
-                ))
-                .with_span(only.ty),
-            );
-            Input::None
-        }
-        _ => {
-            let mut inline = Vec::new();
-            for candidate in &candidates {
-                if candidate.docs.is_none() && !is_std_type(candidate.ty) {
-                    errors.push(
-                        Error::custom(
-                            "an argument struct must be the tool's only parameter (besides `Context`); to make this parameter a property of inline parameters instead, document it with `///`",
-                        )
-                        .with_span(candidate.ty),
-                    );
-                }
-                match candidate.ident {
-                    Some(ident) => inline.push(InlineParam { ident, ty: candidate.ty, docs: candidate.docs.clone() }),
-                    None => errors.push(
-                        Error::custom("an inline tool parameter must be a plain name (`name: Type`): its name is the property's name")
-                            .with_span(candidate.pat),
-                    ),
-                }
-            }
-            Input::Inline(inline)
-        }
-    };
+    let input = choose_input(errors, &candidates);
     if let Input::Inline(inline) = &input {
         let mut idents = inline.iter().map(|param| param.ident);
         for param in &mut params {
@@ -183,33 +220,129 @@ fn check_params<'a>(errors: &mut darling::error::Accumulator, item: &'a ItemFn) 
     (input, params)
 }
 
-/// `Some(by_ref)` when `ty` is `Context` or `&Context` (any path ending in `Context`).
-fn context_type(ty: &Type) -> Option<bool> {
-    match ty {
-        Type::Reference(reference) if reference.mutability.is_none() => {
-            context_type(&reference.elem).filter(|by_ref| !by_ref).map(|_| true)
+/// One input parameter, checked on its own: it must own its value.
+fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate<'a> {
+    if let Some(Type::Reference(reference)) =
+        find_type(&typed.ty, &|ty| matches!(ty, Type::Reference(_)))
+    {
+        errors.push(
+            Error::custom(
+                "a tool's input is deserialized from JSON into owned values: take `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
+            )
+            .with_span(&reference.and_token),
+        );
+    }
+    let ident = match &*typed.pat {
+        Pat::Ident(pat) if pat.subpat.is_none() => Some(&pat.ident),
+        _ => None,
+    };
+    Candidate {
+        ident,
+        ty: &typed.ty,
+        docs: docs::text(&typed.attrs),
+        pat: &typed.pat,
+    }
+}
+
+/// The style of the tool's input, from its input parameters.
+fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> Input<'a> {
+    match candidates {
+        [] => Input::None,
+        [only] if only.docs.is_none() && !is_std_type(only.ty) => Input::Struct(only.ty),
+        [only] if only.docs.is_none() => {
+            let property = only
+                .ident
+                .map_or_else(String::new, |ident| format!(" `{}`", unraw(ident)));
+            errors.push(
+                Error::custom(format!(
+                    "a lone parameter of a standard type is ambiguous: document it with `///` to make it the tool's property{property}, or take one argument struct that derives `Deserialize` and `JsonSchema`"
+                ))
+                .with_span(only.ty),
+            );
+            Input::None
         }
+        _ => {
+            let mut inline = Vec::new();
+            for candidate in candidates {
+                if candidate.docs.is_none() && !is_std_type(candidate.ty) {
+                    errors.push(
+                        Error::custom(
+                            "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property",
+                        )
+                        .with_span(candidate.ty),
+                    );
+                }
+                match candidate.ident {
+                    Some(ident) => inline.push(InlineParam { ident, ty: candidate.ty, docs: candidate.docs.clone() }),
+                    None => errors.push(
+                        Error::custom(
+                            "an inline tool parameter must be a plain name (`name: Type`): its name is the property's name",
+                        )
+                        .with_span(candidate.pat),
+                    ),
+                }
+            }
+            Input::Inline(inline)
+        }
+    }
+}
+
+/// How a parameter takes the request's `Context`.
+enum ContextType {
+    /// `Context`
+    Value,
+    /// `&Context`
+    Ref,
+    /// `&mut Context`, which is an error (its methods take `&self`); holds the `mut`.
+    Mut(syn::token::Mut),
+}
+
+/// Whether `ty` is `Context`, `&Context` or `&mut Context` (any path ending in `Context`).
+fn context_type(ty: &Type) -> Option<ContextType> {
+    match ty {
+        Type::Reference(reference) => match context_type(&reference.elem)? {
+            ContextType::Value => Some(
+                reference
+                    .mutability
+                    .map_or(ContextType::Ref, ContextType::Mut),
+            ),
+            ContextType::Ref | ContextType::Mut(_) => None,
+        },
         Type::Path(path) if path.qself.is_none() => {
             let last = path.path.segments.last()?;
-            (last.ident == "Context" && last.arguments.is_empty()).then_some(false)
+            (last.ident == "Context" && last.arguments.is_empty()).then_some(ContextType::Value)
         }
+        Type::Paren(paren) => context_type(&paren.elem),
+        Type::Group(group) => context_type(&group.elem),
         _ => None,
     }
+}
+
+/// `ident` without its `r#`, as serde names the property.
+pub(crate) fn unraw(ident: &syn::Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#")
+        .map_or_else(|| name.clone(), ToOwned::to_owned)
 }
 
 /// Standard types are never an argument struct: a lone `String` parameter must be documented.
 fn is_std_type(ty: &Type) -> bool {
     const STD: &[&str] = &[
-        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
-        "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet",
-        "Box", "Cow", "Value",
+        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+        "u32", "u64", "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashMap",
+        "BTreeMap", "HashSet", "BTreeSet", "Box", "Cow", "Value",
     ];
     match ty {
         Type::Reference(reference) => is_std_type(&reference.elem),
+        Type::Paren(paren) => is_std_type(&paren.elem),
+        Type::Group(group) => is_std_type(&group.elem),
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
             STD.iter().any(|name| last.ident == name)
                 && match &last.arguments {
-                    PathArguments::AngleBracketed(args) => args.args.iter().all(|arg| matches!(arg, GenericArgument::Type(_))),
+                    PathArguments::AngleBracketed(args) => args
+                        .args
+                        .iter()
+                        .all(|arg| matches!(arg, GenericArgument::Type(_))),
                     _ => true,
                 }
         }),

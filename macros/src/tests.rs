@@ -1,0 +1,252 @@
+//! Unit tests of the macro's internals, which integration tests cannot reach in a proc-macro
+//! crate: whole-expansion snapshots and the doc-comment joining.
+//!
+//! The snapshots are `tests/expand/<case>.rs`, the expansion formatted by prettyplease. After a
+//! deliberate change to the generated code, refresh them with
+//! `UPDATE_EXPAND=1 cargo test -p mcp-toolbelt-macros` and review the diff.
+
+use std::path::PathBuf;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Attribute;
+
+use crate::{docs, expand};
+
+/// Compares the expansion of `#[tool(args)] item` with `tests/expand/<case>.rs`.
+fn snapshot(case: &str, args: TokenStream, item: TokenStream) -> String {
+    let output = expand::tool(args, item);
+    let file: syn::File = syn::parse2(output.clone()).unwrap_or_else(|error| {
+        panic!("the expansion of {case} does not parse ({error}):\n{output}")
+    });
+    let pretty = prettyplease::unparse(&file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/expand")
+        .join(format!("{case}.rs"));
+    if std::env::var_os("UPDATE_EXPAND").is_some() {
+        std::fs::create_dir_all(path.parent().expect("the snapshot directory"))
+            .expect("create tests/expand");
+        std::fs::write(&path, &pretty).expect("write the snapshot");
+        return pretty;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no snapshot {}: run with UPDATE_EXPAND=1", path.display()));
+    assert!(
+        expected == pretty,
+        "the expansion of {case} changed; if that is intended, run with UPDATE_EXPAND=1 and review the diff\n\
+         --- expected ({})\n{expected}\n--- actual\n{pretty}",
+        path.display()
+    );
+    pretty
+}
+
+#[test]
+fn expand_struct_args() {
+    snapshot(
+        "struct_args",
+        quote!(
+            title = "Get Weather",
+            annotations(read_only, open_world = false)
+        ),
+        quote! {
+            /// Get current weather for a location
+            async fn get_weather(args: WeatherArgs) -> Json<Weather> {
+                Json(Weather { temperature_c: 22.0, summary: args.location })
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_inline_args_with_context() {
+    snapshot(
+        "inline_args",
+        quote!(),
+        quote! {
+            /// Add two numbers,
+            /// reporting progress.
+            pub async fn add(
+                context: Context,
+                /// Left operand
+                left: i64,
+                /// Right operand, zero
+                /// when left out
+                right: Option<i64>,
+                progress: &mcp_toolbelt::Context,
+            ) -> String {
+                progress.progress(1.0, None, None);
+                (left + right.unwrap_or_default()).to_string()
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_no_args_with_annotations() {
+    snapshot(
+        "no_args",
+        quote!(
+            name = "clear-catalog",
+            title = "Clear the catalog",
+            annotations(read_only = false, destructive, idempotent)
+        ),
+        quote! {
+            /// Remove every product from the catalog
+            fn clear_catalog() -> &'static str {
+                "Catalog cleared"
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_renamed_crate() {
+    let expansion = snapshot(
+        "renamed_crate",
+        quote!(crate = rt, description = "Echo the message back"),
+        quote! {
+            async fn echo(args: EchoArgs, context: &rt::Context) -> String {
+                args.message
+            }
+        },
+    );
+    assert!(
+        !expansion.contains("mcp_toolbelt"),
+        "a path escaped `crate = rt`:\n{expansion}"
+    );
+}
+
+#[test]
+fn expand_result_json() {
+    snapshot(
+        "result_json",
+        quote!(name = "product-details"),
+        quote! {
+            /// Look up one product by its exact name
+            async fn product_details(
+                /// The product's exact name
+                name: String,
+            ) -> Result<Json<Product>, ToolError> {
+                lookup(&name).map(Json).ok_or_else(|| ToolError::new("no such product"))
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_errors() {
+    let expansion = snapshot(
+        "errors",
+        quote!(name = "bad name", titel = "Search"),
+        quote! {
+            async fn search<T>(
+                /// The query
+                query: &str,
+                more: More,
+            ) -> String {
+                query.to_owned()
+            }
+        },
+    );
+    assert!(
+        !expansion.contains("inventory"),
+        "no registration on error:\n{expansion}"
+    );
+}
+
+/// `#[doc = "…"]` attributes, one per line, as `///` comments produce them.
+fn doc(lines: &[&str]) -> Vec<Attribute> {
+    lines
+        .iter()
+        .map(|line| syn::parse_quote!(#[doc = #line]))
+        .collect()
+}
+
+#[test]
+fn docs_join_soft_wrapped_lines() {
+    let attrs = doc(&[" Get the current weather", " for a location."]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Get the current weather for a location.")
+    );
+}
+
+#[test]
+fn docs_keep_paragraphs() {
+    let attrs = doc(&[
+        " First paragraph,",
+        " still first.",
+        "",
+        "",
+        " Second paragraph.",
+        "",
+    ]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("First paragraph, still first.\n\nSecond paragraph.")
+    );
+}
+
+#[test]
+fn docs_keep_list_items_on_their_own_lines() {
+    let attrs = doc(&[
+        " Modes:",
+        " - fast, which",
+        "   skips checks",
+        " * safe",
+        " + plain",
+        " 1. first",
+        " 2) second",
+        " Trailing text.",
+    ]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some(
+            "Modes:\n- fast, which skips checks\n* safe\n+ plain\n1. first\n2) second Trailing text."
+        )
+    );
+}
+
+#[test]
+fn docs_keep_code_blocks_verbatim() {
+    let attrs = doc(&[
+        " Example:",
+        " ```json",
+        " {",
+        "   \"a\": 1,",
+        "",
+        "   \"b\": 2",
+        " }",
+        " ```",
+        " After the block.",
+    ]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Example:\n```json\n{\n  \"a\": 1,\n\n  \"b\": 2\n}\n```\nAfter the block.")
+    );
+}
+
+#[test]
+fn docs_keep_headings_on_their_own_lines() {
+    let attrs = doc(&[" Summary.", " # Errors", " When it fails."]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Summary.\n# Errors\nWhen it fails.")
+    );
+}
+
+#[test]
+fn docs_read_block_comments_and_ignore_other_attributes() {
+    let mut attrs = doc(&["\n Block comment\n continues here\n\n and ends.\n"]);
+    attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Block comment continues here\n\nand ends.")
+    );
+}
+
+#[test]
+fn docs_without_text_are_none() {
+    assert_eq!(docs::text(&doc(&["", "   "])), None);
+    assert_eq!(docs::text(&[]), None);
+}

@@ -1,0 +1,18 @@
+async fn search<T>(query: &str, more: More) -> String {
+    query.to_owned()
+}
+::core::compile_error! {
+    "invalid tool name \"bad name\": use 1 to 64 characters from `A-Z a-z 0-9 _ . -`"
+}
+::core::compile_error! {
+    "Unknown field: `titel`. Did you mean `title`?"
+}
+::core::compile_error! {
+    "a `#[tool]` fn cannot be generic: a tool has one input schema; use concrete types"
+}
+::core::compile_error! {
+    "a tool's input is deserialized from JSON into owned values: take `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`"
+}
+::core::compile_error! {
+    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property"
+}

@@ -1,0 +1,29 @@
+/// Remove every product from the catalog
+fn clear_catalog() -> &'static str {
+    "Catalog cleared"
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    fn __tool_clear_catalog_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let __tool_output = clear_catalog();
+            <&'static str as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
+            )
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "clear-catalog", title :
+        ::core::option::Option::Some("Clear the catalog"), description :
+        "Remove every product from the catalog", read_only :
+        ::core::option::Option::Some(false), destructive :
+        ::core::option::Option::Some(true), idempotent :
+        ::core::option::Option::Some(true), open_world : ::core::option::Option::None,
+        input_schema : __tool_private::empty_input_schema, output_schema : < & 'static
+        str as __tool_private::IntoToolResult > ::output_schema, call :
+        __tool_clear_catalog_call, file : ::core::file!(), line : ::core::line!(), }
+    }
+};

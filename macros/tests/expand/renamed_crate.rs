@@ -1,0 +1,44 @@
+#[allow(clippy::needless_pass_by_value)]
+async fn echo(args: EchoArgs, context: &rt::Context) -> String {
+    args.message
+}
+const _: () = {
+    use rt::__private as __tool_private;
+    fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
+        fn() -> __tool_private::serde_json::Value,
+        fn(
+            &str,
+            __tool_private::serde_json::Value,
+        ) -> ::core::result::Result<T, __tool_private::CallToolResult>,
+    ) {
+        (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
+    }
+    fn __tool_echo_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let (_, parse) = __tool_argument_type::<EchoArgs>();
+            let __tool_arguments = match parse("echo", __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return error,
+            };
+            let __tool_output = {
+                let __tool_fn = echo;
+                __tool_private::assert_send(__tool_fn(__tool_arguments, &__tool_context))
+                    .await
+            };
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "echo", title :
+        ::core::option::Option::None, description : "Echo the message back", read_only :
+        ::core::option::Option::None, destructive : ::core::option::Option::None,
+        idempotent : ::core::option::Option::None, open_world :
+        ::core::option::Option::None, input_schema : || { let (input_schema, _) =
+        __tool_argument_type:: < EchoArgs > (); input_schema() }, output_schema : <
+        String as __tool_private::IntoToolResult > ::output_schema, call :
+        __tool_echo_call, file : ::core::file!(), line : ::core::line!(), }
+    }
+};

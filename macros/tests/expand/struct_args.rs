@@ -1,0 +1,50 @@
+/// Get current weather for a location
+#[allow(clippy::needless_pass_by_value)]
+async fn get_weather(args: WeatherArgs) -> Json<Weather> {
+    Json(Weather {
+        temperature_c: 22.0,
+        summary: args.location,
+    })
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
+        fn() -> __tool_private::serde_json::Value,
+        fn(
+            &str,
+            __tool_private::serde_json::Value,
+        ) -> ::core::result::Result<T, __tool_private::CallToolResult>,
+    ) {
+        (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
+    }
+    fn __tool_get_weather_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let (_, parse) = __tool_argument_type::<WeatherArgs>();
+            let __tool_arguments = match parse("get_weather", __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return error,
+            };
+            let __tool_output = {
+                let __tool_fn = get_weather;
+                __tool_private::assert_send(__tool_fn(__tool_arguments)).await
+            };
+            <Json<
+                Weather,
+            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "get_weather", title :
+        ::core::option::Option::Some("Get Weather"), description :
+        "Get current weather for a location", read_only :
+        ::core::option::Option::Some(true), destructive : ::core::option::Option::None,
+        idempotent : ::core::option::Option::None, open_world :
+        ::core::option::Option::Some(false), input_schema : || { let (input_schema, _) =
+        __tool_argument_type:: < WeatherArgs > (); input_schema() }, output_schema : <
+        Json < Weather > as __tool_private::IntoToolResult > ::output_schema, call :
+        __tool_get_weather_call, file : ::core::file!(), line : ::core::line!(), }
+    }
+};

@@ -1,0 +1,67 @@
+//! The argument-struct style: serde and schemars attributes shape the input schema.
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Server, tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SearchArgs {
+    /// Substring to match
+    search_text: String,
+    /// At most this many results
+    #[schemars(range(max = 50))]
+    max_results: Option<u32>,
+}
+
+/// Search the catalog
+#[tool(
+    name = "search.catalog",
+    title = "Search",
+    annotations(read_only, open_world = false)
+)]
+async fn search(args: SearchArgs) -> String {
+    format!("{} {}", args.search_text, args.max_results.unwrap_or(10))
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Filter {
+    text: String,
+}
+
+/// A documented lone parameter is a property, even when its type is a struct
+#[tool]
+async fn filter(
+    /// What to keep
+    filter: Filter,
+) -> String {
+    filter.text
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let client = TestClient::new(Server::new("struct", "0.0.0"));
+    let result = client
+        .call_tool("search.catalog", serde_json::json!({"searchText": "mug"}))
+        .await;
+    assert_eq!(result.text_content(), "mug 10");
+    let tools = serde_json::to_value(client.list_tools().await).unwrap();
+    let search = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "search.catalog")
+        .unwrap();
+    assert_eq!(search["name"], "search.catalog");
+    assert_eq!(search["annotations"]["readOnlyHint"], true);
+    assert_eq!(search["annotations"]["openWorldHint"], false);
+    assert_eq!(
+        search["inputSchema"]["required"],
+        serde_json::json!(["searchText"])
+    );
+    let result = client
+        .call_tool("filter", serde_json::json!({"filter": {"text": "kept"}}))
+        .await;
+    assert_eq!(result.text_content(), "kept");
+}

@@ -1,0 +1,225 @@
+//! `#[tool]`'s generated code must not make users' lints fire. The tools below cover every style
+//! under the strictest settings we expect users to have: rustc lints fail `cargo test`, clippy
+//! lints fail `cargo clippy --all-targets -- -D warnings` (trybuild runs rustc only, so the ui
+//! cases cannot prove this).
+
+#![deny(
+    warnings,
+    unused_qualifications,
+    unreachable_pub,
+    rust_2018_idioms,
+    clippy::pedantic
+)]
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{
+    CallToolResult, Content, Context, IntoToolResult, Json, Server, ToolError, tool,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// The argument struct of `search`.
+#[derive(Deserialize, JsonSchema)]
+struct SearchArgs {
+    /// Substring to match
+    query: String,
+    /// At most this many results
+    limit: Option<u32>,
+}
+
+/// A product, as `details` returns it.
+#[derive(Serialize, JsonSchema)]
+struct Product {
+    name: String,
+    price: f64,
+}
+
+/// Search the catalog
+#[tool(annotations(read_only))]
+async fn search(args: SearchArgs, context: &Context) -> String {
+    context.progress(1.0, None, None);
+    format!("{} {}", args.query, args.limit.unwrap_or(10))
+}
+
+/// Add two numbers
+#[tool(
+    name = "add",
+    title = "Add",
+    annotations(read_only, idempotent, open_world = false)
+)]
+async fn add_numbers(
+    context: Context,
+    /// Left operand
+    left: i64,
+    /// Right operand
+    right: Option<i64>,
+) -> String {
+    let _ = context.request_id();
+    (left + right.unwrap_or_default()).to_string()
+}
+
+/// Look up a product
+#[tool(name = "product-details")]
+async fn details(
+    /// The product's exact name
+    name: String,
+) -> Result<Json<Product>, ToolError> {
+    if name == "mug" {
+        Ok(Json(Product { name, price: 12.0 }))
+    } else {
+        Err(ToolError::new(format!("no product named {name:?}")))
+    }
+}
+
+/// Remove every product
+#[tool(annotations(read_only = false, destructive, idempotent))]
+async fn clear() {}
+
+/// Shout, without `async`
+#[tool]
+fn shout(
+    /// The message
+    message: String,
+) -> String {
+    message.to_uppercase()
+}
+
+/// Describe a kind of thing, with a raw identifier as the parameter
+#[tool]
+async fn kind(
+    /// The kind
+    r#type: String,
+    context: &Context,
+) -> Vec<Content> {
+    let _ = context.is_cancelled();
+    vec![Content::text(r#type)]
+}
+
+/// Return the whole result
+#[tool(description = "Answer in full")]
+async fn full() -> CallToolResult {
+    CallToolResult::text("full")
+}
+
+/// Return an opaque result
+#[tool]
+async fn opaque() -> impl IntoToolResult {
+    "opaque"
+}
+
+/// Fail with an I/O error
+#[tool]
+async fn io() -> std::io::Result<String> {
+    Err(std::io::Error::other("disk on fire"))
+}
+
+/// The runtime under another name.
+mod renamed {
+    use mcp_toolbelt as rt;
+
+    /// Say hello through a renamed runtime
+    #[rt::tool(crate = rt)]
+    pub(crate) async fn hello(
+        /// Who to greet
+        name: String,
+    ) -> &'static str {
+        if name.is_empty() {
+            "hello, nobody"
+        } else {
+            "hello"
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_tool_is_served() {
+    let client = TestClient::new(Server::new("lints", "0.0.0"));
+    let tools = client.list_tools().await.tools;
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "add",
+            "clear",
+            "full",
+            "hello",
+            "io",
+            "kind",
+            "opaque",
+            "product-details",
+            "search",
+            "shout"
+        ]
+    );
+    assert_eq!(
+        client
+            .call_tool("add", json!({"left": 1, "right": 2}))
+            .await
+            .text_content(),
+        "3"
+    );
+    assert_eq!(
+        client
+            .call_tool("search", json!({"query": "mug"}))
+            .await
+            .text_content(),
+        "mug 10"
+    );
+    assert_eq!(
+        client
+            .call_tool("shout", json!({"message": "hi"}))
+            .await
+            .text_content(),
+        "HI"
+    );
+    assert_eq!(
+        client
+            .call_tool("kind", json!({"type": "cup"}))
+            .await
+            .text_content(),
+        "cup"
+    );
+    assert!(
+        client
+            .call_tool("product-details", json!({"name": "cup"}))
+            .await
+            .is_error
+    );
+    assert!(client.call_tool("io", json!({})).await.is_error);
+    assert_eq!(
+        client
+            .call_tool("hello", json!({"name": ""}))
+            .await
+            .text_content(),
+        "hello, nobody"
+    );
+    assert!(
+        client
+            .call_tool("clear", json!({}))
+            .await
+            .content
+            .is_empty()
+    );
+    assert_eq!(
+        client.call_tool("full", json!({})).await.text_content(),
+        "full"
+    );
+    assert_eq!(
+        client.call_tool("opaque", json!({})).await.text_content(),
+        "opaque"
+    );
+}
+
+/// The user's fns stay ordinary fns.
+#[tokio::test]
+async fn tools_stay_callable() {
+    assert_eq!(shout("direct".to_owned()), "DIRECT");
+    assert_eq!(
+        details("mug".to_owned())
+            .await
+            .map(|Json(product)| product.price),
+        Ok(12.0)
+    );
+    clear().await;
+}

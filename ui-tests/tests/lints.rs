@@ -132,6 +132,7 @@ mod renamed {
     }
 }
 
+/// The tools compiled under the lints are also registered and answer as written.
 #[tokio::test]
 async fn every_tool_is_served() {
     let client = TestClient::new(Server::new("lints", "0.0.0"));

@@ -53,10 +53,18 @@ pub fn empty_input_schema() -> Value {
 }
 
 /// Turns validated arguments into `T`; a failure (rare after validation) is an `isError` result.
-#[allow(clippy::result_large_err, reason = "the error is the tool's result, returned at once")]
-pub fn parse_arguments<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, CallToolResult> {
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the tool's result, returned at once"
+)]
+pub fn parse_arguments<T: DeserializeOwned>(
+    tool: &str,
+    arguments: Value,
+) -> Result<T, CallToolResult> {
     serde_json::from_value(arguments).map_err(|error| {
-        CallToolResult::error(format!("Input validation error: Invalid arguments for tool {tool}: {error}"))
+        CallToolResult::error(format!(
+            "Input validation error: Invalid arguments for tool {tool}: {error}"
+        ))
     })
 }
 

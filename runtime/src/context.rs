@@ -113,12 +113,18 @@ impl Context {
     /// `progress` is greater than the last value sent, as the protocol requires: a value that does
     /// not increase is dropped. Returns whether a notification was sent.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
-        let Some(token) = &self.inner.progress_token else { return false };
+        let Some(token) = &self.inner.progress_token else {
+            return false;
+        };
         if self.is_cancelled() {
             return false;
         }
         {
-            let mut last = self.inner.last_progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut last = self
+                .inner
+                .last_progress
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if last.is_some_and(|last| progress <= last) {
                 tracing::debug!(progress, "progress that does not increase is not sent");
                 return false;

@@ -130,12 +130,15 @@ impl Tool {
             output_schema: None,
             annotations: None,
         };
-        let handler: Handler = Arc::new(move |arguments, context| Box::pin(handler(arguments, context)));
+        let handler: Handler =
+            Arc::new(move |arguments, context| Box::pin(handler(arguments, context)));
         Self::build(definition, handler, None, false)
     }
 
     /// Builds the tool of one `#[tool]` fn: portable schemas, validators.
-    pub(crate) fn from_registration(registration: &'static ToolRegistration) -> Result<Self, RegistryError> {
+    pub(crate) fn from_registration(
+        registration: &'static ToolRegistration,
+    ) -> Result<Self, RegistryError> {
         let source = format!("{}:{}", registration.file, registration.line);
         let hints = ToolAnnotations {
             title: None,
@@ -148,7 +151,11 @@ impl Tool {
         let mut wraps_output = false;
         if let Some(output) = output_schema.take() {
             wraps_output = !schema::is_object_schema(&output);
-            output_schema = Some(if wraps_output { schema::wrap_in_result(output) } else { output });
+            output_schema = Some(if wraps_output {
+                schema::wrap_in_result(output)
+            } else {
+                output
+            });
         }
         let definition = ToolDefinition {
             name: registration.name.to_owned(),
@@ -183,9 +190,11 @@ impl Tool {
         let input = SchemaValidator::new(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
-            Some(schema) => Some(Arc::new(
-                SchemaValidator::new(schema).map_err(|e| invalid(format!("invalid output schema: {e}")))?,
-            )),
+            Some(schema) => {
+                Some(Arc::new(SchemaValidator::new(schema).map_err(|e| {
+                    invalid(format!("invalid output schema: {e}"))
+                })?))
+            }
             None => None,
         };
         Ok(Self {
@@ -247,7 +256,11 @@ impl Tool {
 
     /// Validates `arguments` (absent means `{}`), runs the tool, and checks its structured output.
     /// Every failure is a result with `isError: true`; a panic in the tool is one too.
-    pub(crate) async fn call(&self, arguments: Option<Map<String, Value>>, context: Context) -> CallToolResult {
+    pub(crate) async fn call(
+        &self,
+        arguments: Option<Map<String, Value>>,
+        context: Context,
+    ) -> CallToolResult {
         let name = self.name();
         let mut arguments = Value::Object(arguments.unwrap_or_default());
         schema::drop_optional_nulls(&self.definition.input_schema, &mut arguments);
@@ -264,7 +277,9 @@ impl Tool {
             Err(panic) => {
                 let message = panic_message(panic.as_ref());
                 tracing::error!(tool = name, panic = message, "tool panicked");
-                return CallToolResult::error(format!("Error executing tool {name}: the tool panicked: {message}"));
+                return CallToolResult::error(format!(
+                    "Error executing tool {name}: the tool panicked: {message}"
+                ));
             }
         };
         if let (Some(output), false) = (&self.output, result.is_error) {
@@ -273,10 +288,18 @@ impl Tool {
                     "Output validation error: Tool {name} has an output schema but no structured content was provided"
                 ));
             };
-            let structured = if self.wraps_output { wrap_result(structured) } else { structured };
+            let structured = if self.wraps_output {
+                wrap_result(structured)
+            } else {
+                structured
+            };
             let failures = output.failures(&structured);
             if !failures.is_empty() {
-                tracing::error!(tool = name, ?failures, "structured content does not match the tool's output schema");
+                tracing::error!(
+                    tool = name,
+                    ?failures,
+                    "structured content does not match the tool's output schema"
+                );
                 return CallToolResult::error(format!(
                     "Output validation error: Invalid structured content for tool {name}: {}",
                     failures.join(", ")
@@ -337,12 +360,20 @@ pub enum RegistryError {
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::DuplicateName { name, first, second } => write!(
+            Self::DuplicateName {
+                name,
+                first,
+                second,
+            } => write!(
                 f,
                 "two tools are named `{name}`: one at {first}, one at {second}; tool names must be unique, \
                  rename one with `#[tool(name = \"…\")]`"
             ),
-            Self::InvalidTool { name, source, problem } => {
+            Self::InvalidTool {
+                name,
+                source,
+                problem,
+            } => {
                 write!(f, "tool `{name}`")?;
                 if let Some(source) = source {
                     write!(f, " at {source}")?;
@@ -363,14 +394,20 @@ pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
             let mut registrations: Vec<&'static ToolRegistration> =
                 inventory::iter::<ToolRegistration>.into_iter().collect();
             registrations.sort_by(|a, b| (a.name, a.file, a.line).cmp(&(b.name, b.file, b.line)));
-            if let Some(pair) = registrations.windows(2).find(|pair| pair[0].name == pair[1].name) {
+            if let Some(pair) = registrations
+                .windows(2)
+                .find(|pair| pair[0].name == pair[1].name)
+            {
                 return Err(RegistryError::DuplicateName {
                     name: pair[0].name.to_owned(),
                     first: format!("{}:{}", pair[0].file, pair[0].line),
                     second: format!("{}:{}", pair[1].file, pair[1].line),
                 });
             }
-            registrations.into_iter().map(Tool::from_registration).collect()
+            registrations
+                .into_iter()
+                .map(Tool::from_registration)
+                .collect()
         })
         .as_ref()
         .map(Vec::as_slice)
@@ -385,8 +422,13 @@ pub(crate) struct ToolSet {
 
 impl ToolSet {
     pub(crate) fn new(tools: impl IntoIterator<Item = Tool>) -> Self {
-        let tools = tools.into_iter().map(|tool| (tool.name().to_owned(), tool)).collect();
-        Self { tools: RwLock::new(tools) }
+        let tools = tools
+            .into_iter()
+            .map(|tool| (tool.name().to_owned(), tool))
+            .collect();
+        Self {
+            tools: RwLock::new(tools),
+        }
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<Tool> {
@@ -395,17 +437,29 @@ impl ToolSet {
 
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<ToolDefinition>> {
-        self.read().values().map(|tool| Arc::clone(&tool.definition)).collect()
+        self.read()
+            .values()
+            .map(|tool| Arc::clone(&tool.definition))
+            .collect()
     }
 
     /// Adds a tool; refused when the name is taken.
     pub(crate) fn insert(&self, tool: Tool) -> Result<(), RegistryError> {
-        let mut tools = self.tools.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tools = self
+            .tools
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(existing) = tools.get(tool.name()) {
             return Err(RegistryError::DuplicateName {
                 name: tool.name().to_owned(),
-                first: existing.source.clone().unwrap_or_else(|| "added at run time".into()),
-                second: tool.source.clone().unwrap_or_else(|| "added at run time".into()),
+                first: existing
+                    .source
+                    .clone()
+                    .unwrap_or_else(|| "added at run time".into()),
+                second: tool
+                    .source
+                    .clone()
+                    .unwrap_or_else(|| "added at run time".into()),
             });
         }
         tools.insert(tool.name().to_owned(), tool);
@@ -413,10 +467,15 @@ impl ToolSet {
     }
 
     pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
-        self.tools.write().unwrap_or_else(std::sync::PoisonError::into_inner).remove(name)
+        self.tools
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(name)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Tool>> {
-        self.tools.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.tools
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

@@ -28,7 +28,10 @@ impl CallToolResult {
     /// A successful result made of these content blocks.
     #[must_use]
     pub fn success(content: Vec<Content>) -> Self {
-        Self { content, ..Self::default() }
+        Self {
+            content,
+            ..Self::default()
+        }
     }
 
     /// A successful result with one text block.
@@ -40,7 +43,10 @@ impl CallToolResult {
     /// A failed result (`isError: true`) with one text block saying why.
     #[must_use]
     pub fn error(message: impl Into<String>) -> Self {
-        Self { is_error: true, ..Self::text(message) }
+        Self {
+            is_error: true,
+            ..Self::text(message)
+        }
     }
 
     /// The text of every text block, joined by newlines: handy in tests.
@@ -60,7 +66,11 @@ impl CallToolResult {
 
 /// One content block of a tool result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Content {
     /// Plain text.
     Text {
@@ -123,19 +133,30 @@ impl Content {
     /// A text block.
     #[must_use]
     pub fn text(text: impl Into<String>) -> Self {
-        Self::Text { text: text.into(), annotations: None }
+        Self::Text {
+            text: text.into(),
+            annotations: None,
+        }
     }
 
     /// An image block from base64 `data`.
     #[must_use]
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image { data: data.into(), mime_type: mime_type.into(), annotations: None }
+        Self::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+        }
     }
 
     /// An audio block from base64 `data`.
     #[must_use]
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Audio { data: data.into(), mime_type: mime_type.into(), annotations: None }
+        Self::Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+        }
     }
 
     /// A resource link.
@@ -154,7 +175,10 @@ impl Content {
     /// An embedded resource.
     #[must_use]
     pub fn resource(resource: ResourceContents) -> Self {
-        Self::Resource { resource, annotations: None }
+        Self::Resource {
+            resource,
+            annotations: None,
+        }
     }
 }
 
@@ -194,13 +218,23 @@ impl ResourceContents {
     /// Text contents at `uri`.
     #[must_use]
     pub fn text(uri: impl Into<String>, text: impl Into<String>) -> Self {
-        Self { uri: uri.into(), mime_type: None, text: Some(text.into()), blob: None }
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            text: Some(text.into()),
+            blob: None,
+        }
     }
 
     /// Base64 contents at `uri`.
     #[must_use]
     pub fn blob(uri: impl Into<String>, blob: impl Into<String>) -> Self {
-        Self { uri: uri.into(), mime_type: None, text: None, blob: Some(blob.into()) }
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            text: None,
+            blob: Some(blob.into()),
+        }
     }
 
     /// Sets the MIME type.
@@ -304,9 +338,7 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
                 structured_content: Some(value),
                 ..CallToolResult::default()
             },
-            Err(error) => {
-                CallToolResult::error(format!("Output serialization error: {error}"))
-            }
+            Err(error) => CallToolResult::error(format!("Output serialization error: {error}")),
         }
     }
 

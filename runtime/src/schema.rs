@@ -32,10 +32,15 @@ pub(crate) fn output_schema<T: JsonSchema>() -> Value {
 pub(crate) fn drop_optional_nulls(schema: &Value, instance: &mut Value) {
     match instance {
         Value::Object(object) => {
-            let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return;
+            };
             let required = schema.get("required").and_then(Value::as_array);
-            let optional = |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
-            object.retain(|name, value| !(value.is_null() && properties.contains_key(name) && optional(name)));
+            let optional =
+                |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
+            object.retain(|name, value| {
+                !(value.is_null() && properties.contains_key(name) && optional(name))
+            });
             for (name, value) in object.iter_mut() {
                 if let Some(property) = properties.get(name) {
                     drop_optional_nulls(property, value);

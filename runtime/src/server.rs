@@ -140,8 +140,16 @@ impl Server {
     /// version, on one page.
     #[must_use]
     pub fn list_tools(&self) -> ListToolsResult {
-        let tools = self.tools.definitions().iter().map(|tool| (**tool).clone()).collect();
-        ListToolsResult { tools, next_cursor: None }
+        let tools = self
+            .tools
+            .definitions()
+            .iter()
+            .map(|tool| (**tool).clone())
+            .collect();
+        ListToolsResult {
+            tools,
+            next_cursor: None,
+        }
     }
 
     /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP;
@@ -165,9 +173,12 @@ impl Server {
                 write!(io::stdout().lock(), "{}", self.usage())
             }
             ["--http", address] => {
-                let address = address
-                    .parse()
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--http {address}: {e}")))?;
+                let address = address.parse().map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!("--http {address}: {e}"),
+                    )
+                })?;
                 self.serve_http(address).await
             }
             _ => Err(io::Error::new(

@@ -85,9 +85,19 @@ impl TestClient {
             other => Some(Map::from_iter([("value".to_owned(), other)])),
         };
         let (sender, mut receiver) = mpsc::unbounded_channel();
-        let exchange = Exchange { notifications: sender, cancellation: CancellationToken::new(), auth: None };
-        let response = self.dispatcher.request(id, method, params, &self.connection, exchange).await;
-        let mut recorded = self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let exchange = Exchange {
+            notifications: sender,
+            cancellation: CancellationToken::new(),
+            auth: None,
+        };
+        let response = self
+            .dispatcher
+            .request(id, method, params, &self.connection, exchange)
+            .await;
+        let mut recorded = self
+            .notifications
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         while let Ok(notification) = receiver.try_recv() {
             recorded.push(notification);
         }
@@ -100,7 +110,10 @@ impl TestClient {
     ///
     /// When the server answers with a JSON-RPC error.
     pub async fn list_tools(&self) -> ListToolsResult {
-        let mut all = ListToolsResult { tools: Vec::new(), next_cursor: None };
+        let mut all = ListToolsResult {
+            tools: Vec::new(),
+            next_cursor: None,
+        };
         let mut cursor: Option<String> = None;
         loop {
             let params = cursor.map_or_else(|| json!({}), |cursor| json!({"cursor": cursor}));
@@ -127,9 +140,14 @@ impl TestClient {
     }
 
     /// Calls tool `name`; `Err` holds the JSON-RPC error the server answered with.
-    pub async fn try_call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult, ErrorObject> {
+    pub async fn try_call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ErrorObject> {
         let token = format!("progress-{}", self.next_id.load(Ordering::Relaxed));
-        let params = json!({"name": name, "arguments": arguments, "_meta": {"progressToken": token}});
+        let params =
+            json!({"name": name, "arguments": arguments, "_meta": {"progressToken": token}});
         let response = self.request("tools/call", params).await;
         if let Some(error) = response.get("error") {
             return Err(serde_json::from_value(error.clone())
@@ -141,12 +159,20 @@ impl TestClient {
     /// The notifications (progress, log messages) the calls so far produced, in order.
     #[must_use]
     pub fn notifications(&self) -> Vec<Value> {
-        self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        self.notifications
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Returns the recorded notifications and forgets them.
     pub fn take_notifications(&self) -> Vec<Value> {
-        std::mem::take(&mut *self.notifications.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        std::mem::take(
+            &mut *self
+                .notifications
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
     }
 }
 

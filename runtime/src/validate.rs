@@ -20,26 +20,47 @@ impl SchemaValidator {
 
     /// Every failure, one `<path>: <message>` each, in document order.
     pub(crate) fn failures(&self, instance: &Value) -> Vec<String> {
-        self.validator.iter_errors(instance).map(|error| describe(&error)).collect()
+        self.validator
+            .iter_errors(instance)
+            .map(|error| describe(&error))
+            .collect()
     }
 }
 
 /// `<dotted.path>: <message>`; the path names the property a model must fix.
 fn describe(error: &ValidationError<'_>) -> String {
-    let mut path: Vec<String> = error.instance_path().iter().map(|s| s.to_string()).collect();
+    let mut path: Vec<String> = error
+        .instance_path()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let message = match error.kind() {
         ValidationErrorKind::Required { property } => {
-            path.push(property.as_str().map_or_else(|| property.to_string(), str::to_owned));
+            path.push(
+                property
+                    .as_str()
+                    .map_or_else(|| property.to_string(), str::to_owned),
+            );
             "required property is missing".to_owned()
         }
         ValidationErrorKind::Type { kind } => {
-            format!("expected {}, got {}", expected_types(kind), describe_value(error.instance()))
+            format!(
+                "expected {}, got {}",
+                expected_types(kind),
+                describe_value(error.instance())
+            )
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
-            format!("unknown properties {} are not allowed", quoted_list(unexpected))
+            format!(
+                "unknown properties {} are not allowed",
+                quoted_list(unexpected)
+            )
         }
         ValidationErrorKind::Enum { options } => {
-            format!("expected one of {options}, got {}", describe_value(error.instance()))
+            format!(
+                "expected one of {options}, got {}",
+                describe_value(error.instance())
+            )
         }
         ValidationErrorKind::Minimum { limit } => {
             format!("must be at least {limit}, got {}", error.instance())
@@ -75,9 +96,11 @@ fn describe(error: &ValidationError<'_>) -> String {
 fn expected_types(kind: &TypeKind) -> String {
     match kind {
         TypeKind::Single(kind) => kind.to_string(),
-        TypeKind::Multiple(kinds) => {
-            kinds.iter().map(|kind| kind.to_string()).collect::<Vec<_>>().join(" or ")
-        }
+        TypeKind::Multiple(kinds) => kinds
+            .iter()
+            .map(|kind| kind.to_string())
+            .collect::<Vec<_>>()
+            .join(" or "),
     }
 }
 
@@ -95,5 +118,9 @@ fn describe_value(value: &Value) -> String {
 }
 
 fn quoted_list(names: &[String]) -> String {
-    names.iter().map(|name| format!("'{name}'")).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|name| format!("'{name}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

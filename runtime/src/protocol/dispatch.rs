@@ -49,7 +49,9 @@ impl Connection {
 
     /// The negotiated version, or the default.
     pub(crate) fn version(&self) -> String {
-        lock(&self.version).clone().unwrap_or_else(|| self.default_version.to_owned())
+        lock(&self.version)
+            .clone()
+            .unwrap_or_else(|| self.default_version.to_owned())
     }
 
     fn log_level(&self) -> LogLevel {
@@ -68,7 +70,11 @@ pub(crate) struct Exchange {
 /// The era a request was made in.
 enum Era {
     Legacy(String),
-    Modern { version: String, log_level: Option<LogLevel>, client_capabilities: Value },
+    Modern {
+        version: String,
+        log_level: Option<LogLevel>,
+        client_capabilities: Value,
+    },
 }
 
 impl Era {
@@ -94,14 +100,20 @@ impl Dispatcher {
         exchange: Exchange,
     ) -> Value {
         let params = params.unwrap_or_default();
-        match self.answer(&id, method, &params, connection, exchange).await {
+        match self
+            .answer(&id, method, &params, connection, exchange)
+            .await
+        {
             Ok(result) => jsonrpc::success(id, result),
             Err(error) => error.into_response(id),
         }
     }
 
     /// Takes a notification (`notifications/cancelled` is the transport's business).
-    #[allow(clippy::unused_self, reason = "notifications the server acts on will need it")]
+    #[allow(
+        clippy::unused_self,
+        reason = "notifications the server acts on will need it"
+    )]
     pub(crate) fn notification(&self, method: &str, _params: Option<&Map<String, Value>>) {
         tracing::debug!(method, "notification");
     }
@@ -126,7 +138,10 @@ impl Dispatcher {
             (Era::Modern { .. }, "server/discover") => Ok(self.discover()),
             (_, "tools/list") => self.list_tools(params, era.version()),
             (_, "tools/call") => self.call_tool(id, params, &era, connection, exchange).await,
-            _ => Err(ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+            _ => Err(ErrorObject::new(
+                codes::METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+            )),
         }?;
         if let (Era::Modern { .. }, Value::Object(result)) = (&era, &mut result) {
             result.insert("resultType".into(), json!("complete"));
@@ -142,8 +157,11 @@ impl Dispatcher {
             .filter(|version| LEGACY_VERSIONS.contains(version))
             .unwrap_or(LATEST_LEGACY_VERSION);
         *lock(&connection.version) = Some(version.to_owned());
-        *lock(&connection.client_capabilities) = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
-        tracing::info!(requested, negotiated = version, "initialize");
+        *lock(&connection.client_capabilities) = params
+            .get("capabilities")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        tracing::debug!(requested, negotiated = version, "initialize");
         let mut result = json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}, "logging": {}},
@@ -173,7 +191,8 @@ impl Dispatcher {
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => {
-                let after = decode_cursor(cursor).ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
+                let after = decode_cursor(cursor)
+                    .ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
                 definitions.partition_point(|tool| tool.name <= after)
             }
             Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
@@ -201,7 +220,9 @@ impl Dispatcher {
         exchange: Exchange,
     ) -> Result<Value, ErrorObject> {
         let Some(Value::String(name)) = params.get("name") else {
-            return Err(ErrorObject::invalid_params("tools/call requires a string `name`"));
+            return Err(ErrorObject::invalid_params(
+                "tools/call requires a string `name`",
+            ));
         };
         let arguments = match params.get("arguments") {
             None | Some(Value::Null) => None,
@@ -214,8 +235,15 @@ impl Dispatcher {
             .get(name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
         let (log_level, client_capabilities) = match era {
-            Era::Legacy(_) => (Some(connection.log_level()), lock(&connection.client_capabilities).clone()),
-            Era::Modern { log_level, client_capabilities, .. } => (*log_level, client_capabilities.clone()),
+            Era::Legacy(_) => (
+                Some(connection.log_level()),
+                lock(&connection.client_capabilities).clone(),
+            ),
+            Era::Modern {
+                log_level,
+                client_capabilities,
+                ..
+            } => (*log_level, client_capabilities.clone()),
         };
         if let Some(missing) = tool.missing_capabilities(&client_capabilities) {
             let names: Vec<&str> = missing.keys().map(String::as_str).collect();
@@ -227,7 +255,10 @@ impl Dispatcher {
         }
         let context = Context::new(ContextParts {
             request_id: id.clone(),
-            progress_token: params.get("_meta").and_then(|meta| meta.get("progressToken")).cloned(),
+            progress_token: params
+                .get("_meta")
+                .and_then(|meta| meta.get("progressToken"))
+                .cloned(),
             log_level,
             notifications: exchange.notifications,
             cancellation: exchange.cancellation,
@@ -265,17 +296,26 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
     };
     let version = &request_meta[meta::PROTOCOL_VERSION];
     let Some(version) = version.as_str() else {
-        return Err(ErrorObject::invalid_params(format!("`_meta.{}` must be a string", meta::PROTOCOL_VERSION)));
+        return Err(ErrorObject::invalid_params(format!(
+            "`_meta.{}` must be a string",
+            meta::PROTOCOL_VERSION
+        )));
     };
-    let Some(client_capabilities) = request_meta.get(meta::CLIENT_CAPABILITIES).filter(|c| c.is_object()) else {
+    let Some(client_capabilities) = request_meta
+        .get(meta::CLIENT_CAPABILITIES)
+        .filter(|c| c.is_object())
+    else {
         return Err(ErrorObject::invalid_params(format!(
             "missing required `_meta.{}`",
             meta::CLIENT_CAPABILITIES
         )));
     };
     if !MODERN_VERSIONS.contains(&version) {
-        return Err(ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-            .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
+        return Err(ErrorObject::new(
+            codes::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+        )
+        .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
     }
     let log_level = match request_meta.get(meta::LOG_LEVEL) {
         None => None,
@@ -284,7 +324,11 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
                 .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?,
         ),
     };
-    Ok(Era::Modern { version: version.to_owned(), log_level, client_capabilities: client_capabilities.clone() })
+    Ok(Era::Modern {
+        version: version.to_owned(),
+        log_level,
+        client_capabilities: client_capabilities.clone(),
+    })
 }
 
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
@@ -300,5 +344,7 @@ fn decode_cursor(cursor: &str) -> Option<String> {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -39,7 +39,11 @@ impl ErrorObject {
     /// An error without data.
     #[must_use]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), data: None }
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
 
     /// `-32602` with `message`.
@@ -74,9 +78,16 @@ impl std::error::Error for ErrorObject {}
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Incoming {
     /// A call that wants a response.
-    Request { id: Value, method: String, params: Option<Map<String, Value>> },
+    Request {
+        id: Value,
+        method: String,
+        params: Option<Map<String, Value>>,
+    },
     /// A one-way message.
-    Notification { method: String, params: Option<Map<String, Value>> },
+    Notification {
+        method: String,
+        params: Option<Map<String, Value>>,
+    },
     /// A response from the client (we send no requests, so it is ignored).
     Response,
     /// A JSON-RPC batch (protocol 2025-03-26 only); each element still to classify.
@@ -86,7 +97,8 @@ pub(crate) enum Incoming {
 /// Parses one framed message. `Err` holds the error response to send back.
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Value> {
     let value: Value = serde_json::from_slice(bytes).map_err(|error| {
-        ErrorObject::new(codes::PARSE_ERROR, format!("Parse error: {error}")).into_response(Value::Null)
+        ErrorObject::new(codes::PARSE_ERROR, format!("Parse error: {error}"))
+            .into_response(Value::Null)
     })?;
     classify(value)
 }
@@ -96,7 +108,12 @@ pub(crate) fn classify(value: Value) -> Result<Incoming, Value> {
     let mut object = match value {
         Value::Object(object) => object,
         Value::Array(items) if !items.is_empty() => return Ok(Incoming::Batch(items)),
-        _ => return Err(invalid_request(Value::Null, "expected a JSON-RPC message object")),
+        _ => {
+            return Err(invalid_request(
+                Value::Null,
+                "expected a JSON-RPC message object",
+            ));
+        }
     };
     let id = object.remove("id");
     let readable_id = match &id {
@@ -116,14 +133,18 @@ pub(crate) fn classify(value: Value) -> Result<Incoming, Value> {
         (Some(Value::String(method)), Some(id @ (Value::String(_) | Value::Number(_)))) => {
             Ok(Incoming::Request { id, method, params })
         }
-        (Some(Value::String(_)), Some(_)) => {
-            Err(invalid_request(Value::Null, "`id` must be a string or an integer"))
-        }
+        (Some(Value::String(_)), Some(_)) => Err(invalid_request(
+            Value::Null,
+            "`id` must be a string or an integer",
+        )),
         (Some(_), _) => Err(invalid_request(readable_id, "`method` must be a string")),
         (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
             Ok(Incoming::Response)
         }
-        (None, _) => Err(invalid_request(readable_id, "expected a request, a notification or a response")),
+        (None, _) => Err(invalid_request(
+            readable_id,
+            "expected a request, a notification or a response",
+        )),
     }
 }
 

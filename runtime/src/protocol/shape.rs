@@ -46,12 +46,15 @@ pub(crate) fn call_result(mut result: CallToolResult, version: &str) -> Value {
             Content::Audio { mime_type, .. } if before(version, "2025-03-26") => {
                 format!("[{mime_type} audio omitted: protocol {version} cannot carry audio]")
             }
-            Content::ResourceLink { uri, name, description, .. } if before(version, "2025-06-18") => {
-                match description {
-                    Some(description) => format!("Resource {name} ({uri}): {description}"),
-                    None => format!("Resource {name} ({uri})"),
-                }
-            }
+            Content::ResourceLink {
+                uri,
+                name,
+                description,
+                ..
+            } if before(version, "2025-06-18") => match description {
+                Some(description) => format!("Resource {name} ({uri}): {description}"),
+                None => format!("Resource {name} ({uri})"),
+            },
             _ => continue,
         };
         *block = Content::text(replacement);

@@ -10,12 +10,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader,
+};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::{AbortHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, Incoming, codes};
+use crate::protocol::{
+    self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, Incoming, codes,
+};
 use crate::server::Server;
 
 /// How long calls still running at end of input may take before they are dropped.
@@ -68,7 +72,11 @@ struct Session {
 }
 
 impl Session {
-    async fn run(mut self, mut input: impl AsyncBufRead + Unpin, max_line_bytes: usize) -> io::Result<()> {
+    async fn run(
+        mut self,
+        mut input: impl AsyncBufRead + Unpin,
+        max_line_bytes: usize,
+    ) -> io::Result<()> {
         let mut line = Vec::new();
         loop {
             match read_line(&mut input, &mut line, max_line_bytes).await? {
@@ -76,7 +84,9 @@ impl Session {
                 Line::TooLong => self.send(
                     ErrorObject::new(
                         codes::INVALID_REQUEST,
-                        format!("Invalid Request: message longer than {max_line_bytes} bytes; discarded"),
+                        format!(
+                            "Invalid Request: message longer than {max_line_bytes} bytes; discarded"
+                        ),
                     )
                     .into_response(Value::Null),
                 ),
@@ -93,7 +103,10 @@ impl Session {
             return;
         }
         if std::str::from_utf8(line).is_err() {
-            self.send(ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8").into_response(Value::Null));
+            self.send(
+                ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8")
+                    .into_response(Value::Null),
+            );
             return;
         }
         match protocol::parse(line) {
@@ -108,21 +121,27 @@ impl Session {
             Incoming::Request { id, method, params } if method == "initialize" => {
                 // Answered before the next line is read, so what follows sees the negotiated version.
                 let exchange = self.exchange(CancellationToken::new());
-                let response = self.dispatcher.request(id, &method, params, &self.connection, exchange).await;
+                let response = self
+                    .dispatcher
+                    .request(id, &method, params, &self.connection, exchange)
+                    .await;
                 self.send(response);
             }
             Incoming::Request { id, method, params } => {
                 let key = id.to_string();
                 let cancellation = CancellationToken::new();
                 let exchange = self.exchange(cancellation.clone());
-                let (dispatcher, connection) = (self.dispatcher.clone(), Arc::clone(&self.connection));
+                let (dispatcher, connection) =
+                    (self.dispatcher.clone(), Arc::clone(&self.connection));
                 let (outgoing, in_flight) = (self.outgoing.clone(), Arc::clone(&self.in_flight));
                 // Registered under the lock the call takes to deregister, so it cannot finish first.
                 let mut in_flight_now = lock(&self.in_flight);
                 let abort = self.calls.spawn({
                     let key = key.clone();
                     async move {
-                        let response = dispatcher.request(id, &method, params, &connection, exchange).await;
+                        let response = dispatcher
+                            .request(id, &method, params, &connection, exchange)
+                            .await;
                         // A cancel that got here first took the entry: the call gets no response,
                         // even when its future saw the cancellation and finished before the abort.
                         if lock(&in_flight).remove(&key).is_some() {
@@ -137,14 +156,17 @@ impl Session {
             Incoming::Notification { method, params } if method == "notifications/cancelled" => {
                 let request_id = params.as_ref().and_then(|params| params.get("requestId"));
                 if let Some(request_id) = request_id
-                    && let Some((abort, cancellation)) = lock(&self.in_flight).remove(&request_id.to_string())
+                    && let Some((abort, cancellation)) =
+                        lock(&self.in_flight).remove(&request_id.to_string())
                 {
                     tracing::debug!(%request_id, "request cancelled");
                     cancellation.cancel();
                     abort.abort();
                 }
             }
-            Incoming::Notification { method, params } => self.dispatcher.notification(&method, params.as_ref()),
+            Incoming::Notification { method, params } => {
+                self.dispatcher.notification(&method, params.as_ref())
+            }
             Incoming::Response => {}
             Incoming::Batch(items) => self.take_batch(items),
         }
@@ -162,15 +184,21 @@ impl Session {
             );
             return;
         }
-        let (dispatcher, connection, outgoing) =
-            (self.dispatcher.clone(), Arc::clone(&self.connection), self.outgoing.clone());
+        let (dispatcher, connection, outgoing) = (
+            self.dispatcher.clone(),
+            Arc::clone(&self.connection),
+            self.outgoing.clone(),
+        );
         self.calls.spawn(async move {
             let mut responses = Vec::new();
             for item in items {
                 let response = match protocol::classify(item) {
                     Ok(Incoming::Request { id, method, .. }) if method == "initialize" => Some(
-                        ErrorObject::new(codes::INVALID_REQUEST, "Invalid Request: initialize must not be batched")
-                            .into_response(id),
+                        ErrorObject::new(
+                            codes::INVALID_REQUEST,
+                            "Invalid Request: initialize must not be batched",
+                        )
+                        .into_response(id),
                     ),
                     Ok(Incoming::Request { id, method, params }) => {
                         let exchange = Exchange {
@@ -178,7 +206,11 @@ impl Session {
                             cancellation: CancellationToken::new(),
                             auth: None,
                         };
-                        Some(dispatcher.request(id, &method, params, &connection, exchange).await)
+                        Some(
+                            dispatcher
+                                .request(id, &method, params, &connection, exchange)
+                                .await,
+                        )
                     }
                     Ok(Incoming::Notification { method, params }) => {
                         dispatcher.notification(&method, params.as_ref());
@@ -196,7 +228,11 @@ impl Session {
     }
 
     fn exchange(&self, cancellation: CancellationToken) -> Exchange {
-        Exchange { notifications: self.outgoing.clone(), cancellation, auth: None }
+        Exchange {
+            notifications: self.outgoing.clone(),
+            cancellation,
+            auth: None,
+        }
     }
 
     fn send(&self, message: Value) {
@@ -215,7 +251,10 @@ impl Session {
         })
         .await;
         if finished.is_err() {
-            tracing::warn!(calls = self.calls.len(), "input closed; dropping calls still running");
+            tracing::warn!(
+                calls = self.calls.len(),
+                "input closed; dropping calls still running"
+            );
             self.calls.abort_all();
         }
     }
@@ -229,7 +268,11 @@ enum Line {
 
 /// Reads one line (without its newline) into `line`, or discards it whole when it exceeds
 /// `max` bytes.
-async fn read_line(input: &mut (impl AsyncBufRead + Unpin), line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+async fn read_line(
+    input: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Line> {
     line.clear();
     let mut too_long = false;
     loop {
@@ -255,13 +298,20 @@ async fn read_line(input: &mut (impl AsyncBufRead + Unpin), line: &mut Vec<u8>, 
         }
         input.consume(used);
         if done {
-            return Ok(if too_long { Line::TooLong } else { Line::Complete });
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Complete
+            });
         }
     }
 }
 
 /// Writes each message as one line, in one write.
-async fn write_messages(mut messages: mpsc::UnboundedReceiver<Value>, mut output: impl AsyncWrite + Unpin) -> io::Result<()> {
+async fn write_messages(
+    mut messages: mpsc::UnboundedReceiver<Value>,
+    mut output: impl AsyncWrite + Unpin,
+) -> io::Result<()> {
     while let Some(message) = messages.recv().await {
         let mut bytes = serde_json::to_vec(&message)?;
         bytes.push(b'\n');
@@ -271,11 +321,15 @@ async fn write_messages(mut messages: mpsc::UnboundedReceiver<Value>, mut output
     Ok(())
 }
 
-async fn forward_list_changed(mut changes: broadcast::Receiver<()>, outgoing: mpsc::UnboundedSender<Value>) {
+async fn forward_list_changed(
+    mut changes: broadcast::Receiver<()>,
+    outgoing: mpsc::UnboundedSender<Value>,
+) {
     loop {
         match changes.recv().await {
             Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                let notification = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                let notification =
+                    json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
                 if outgoing.send(notification).is_err() {
                     return;
                 }
@@ -286,5 +340,7 @@ async fn forward_list_changed(mut changes: broadcast::Receiver<()>, outgoing: mp
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

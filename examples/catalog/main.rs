@@ -11,7 +11,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The catalog: name and price.
-const PRODUCTS: &[(&str, f64)] = &[("Espresso cup", 12.0), ("Travel mug", 24.0), ("Mug rack", 36.0)];
+const PRODUCTS: &[(&str, f64)] = &[
+    ("Espresso cup", 12.0),
+    ("Travel mug", 24.0),
+    ("Mug rack", 36.0),
+];
 
 #[derive(Deserialize, JsonSchema)]
 struct SearchArgs {
@@ -27,13 +31,15 @@ struct SearchArgs {
 async fn search(args: SearchArgs, context: &Context) -> String {
     let query = args.query.to_lowercase();
     let limit = args.limit.unwrap_or(10) as usize;
-    let total = PRODUCTS.len() as f64;
+    let total = f64::from(u32::try_from(PRODUCTS.len()).unwrap_or(u32::MAX));
     let mut found = Vec::new();
-    for (scanned, (name, _)) in PRODUCTS.iter().enumerate() {
+    let mut scanned = 0.0;
+    for (name, _) in PRODUCTS {
         if name.to_lowercase().contains(&query) && found.len() < limit {
             found.push(*name);
         }
-        context.progress(scanned as f64 + 1.0, Some(total), Some(&format!("scanned {name}")));
+        scanned += 1.0;
+        context.progress(scanned, Some(total), Some(&format!("scanned {name}")));
     }
     found.join("\n")
 }
@@ -53,7 +59,12 @@ async fn product_details(
     PRODUCTS
         .iter()
         .find(|(product, _)| *product == name)
-        .map(|&(name, price)| Json(Product { name: name.to_owned(), price }))
+        .map(|&(name, price)| {
+            Json(Product {
+                name: name.to_owned(),
+                price,
+            })
+        })
         .ok_or_else(|| ToolError::new(format!("No product named {name:?} in the catalog")))
 }
 
@@ -71,9 +82,16 @@ struct Weather {
 }
 
 /// Get current weather for a location
-#[tool(name = "get-weather", title = "Get Weather", annotations(read_only, open_world = false))]
+#[tool(
+    name = "get-weather",
+    title = "Get Weather",
+    annotations(read_only, open_world = false)
+)]
 async fn get_weather(args: WeatherArgs) -> Json<Weather> {
-    Json(Weather { temperature_c: 22.0, summary: format!("{}: partly cloudy", args.location) })
+    Json(Weather {
+        temperature_c: 22.0,
+        summary: format!("{}: partly cloudy", args.location),
+    })
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -119,10 +137,13 @@ fn wait_tool() -> Tool {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let server = Server::new("catalog", env!("CARGO_PKG_VERSION"))
-        .instructions("A small product catalog: search it, look up a product, check the weather, echo a message.");
+    let server = Server::new("catalog", env!("CARGO_PKG_VERSION")).instructions(
+        "A small product catalog: search it, look up a product, check the weather, echo a message.",
+    );
     if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1") {
-        server.add_tool(wait_tool()).map_err(std::io::Error::other)?;
+        server
+            .add_tool(wait_tool())
+            .map_err(std::io::Error::other)?;
     }
     server.run().await
 }

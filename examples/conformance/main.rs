@@ -8,11 +8,12 @@
 
 use std::time::Duration;
 
-use mcp_toolbelt::{CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError, tool};
+use mcp_toolbelt::{
+    CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError, tool,
+};
 
 /// A 1×1 red PNG.
-const RED_PIXEL_PNG: &str =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 /// A WAV file of one silent sample (8 kHz, 8-bit mono).
 const SILENT_WAV: &str = "UklGRiUAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQEAAACA";
@@ -39,8 +40,11 @@ async fn test_audio_content() -> Content {
 #[tool]
 async fn test_embedded_resource() -> Content {
     Content::resource(
-        ResourceContents::text("test://embedded-resource", "This is an embedded resource content.")
-            .with_mime_type("text/plain"),
+        ResourceContents::text(
+            "test://embedded-resource",
+            "This is an embedded resource content.",
+        )
+        .with_mime_type("text/plain"),
     )
 }
 
@@ -51,8 +55,11 @@ async fn test_multiple_content_types() -> Vec<Content> {
         Content::text("Multiple content types test:"),
         Content::image(RED_PIXEL_PNG, "image/png"),
         Content::resource(
-            ResourceContents::text("test://mixed-content-resource", r#"{"test":"data","value":123}"#)
-                .with_mime_type("application/json"),
+            ResourceContents::text(
+                "test://mixed-content-resource",
+                r#"{"test":"data","value":123}"#,
+            )
+            .with_mime_type("application/json"),
         ),
     ]
 }
@@ -78,7 +85,9 @@ async fn test_logging_tool(context: Context) -> &'static str {
 /// Always fails
 #[tool]
 async fn test_error_handling() -> Result<String, ToolError> {
-    Err(ToolError::new("This tool intentionally returns an error for testing"))
+    Err(ToolError::new(
+        "This tool intentionally returns an error for testing",
+    ))
 }
 
 /// Reports progress 0, 50 and 100 out of 100
@@ -112,18 +121,25 @@ fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
         "else": {"required": ["email"]},
         "additionalProperties": false
     });
-    Tool::new("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", schema, |arguments, _| async move {
-        CallToolResult::text(format!("Received: {arguments}"))
-    })
+    Tool::new(
+        "json_schema_2020_12_tool",
+        "Tool with JSON Schema 2020-12 features",
+        schema,
+        |arguments, _| async move { CallToolResult::text(format!("Received: {arguments}")) },
+    )
 }
 
 /// A tool that cannot run without the client's `sampling` capability: a client that did not
 /// declare it gets `-32021` instead of a call.
 fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
-    let schema = serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
-    let tool = Tool::new("test_missing_capability", "Needs the client's sampling capability", schema, |_, _| async {
-        CallToolResult::text("The client declared sampling")
-    })?;
+    let schema =
+        serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let tool = Tool::new(
+        "test_missing_capability",
+        "Needs the client's sampling capability",
+        schema,
+        |_, _| async { CallToolResult::text("The client declared sampling") },
+    )?;
     let mut required = serde_json::Map::new();
     required.insert("sampling".into(), serde_json::json!({}));
     Ok(tool.requires_client_capabilities(required))
@@ -133,7 +149,9 @@ fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
 async fn main() -> std::io::Result<()> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
-        server.add_tool(tool.map_err(std::io::Error::other)?).map_err(std::io::Error::other)?;
+        server
+            .add_tool(tool.map_err(std::io::Error::other)?)
+            .map_err(std::io::Error::other)?;
     }
     server.run().await
 }

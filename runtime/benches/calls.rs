@@ -97,7 +97,7 @@ fn calls(c: &mut Criterion) {
     });
     c.bench_function("tools/list", |b| {
         b.to_async(&runtime)
-            .iter(|| client.request("tools/list", json!({})))
+            .iter(|| client.request("tools/list", json!({})));
     });
 }
 

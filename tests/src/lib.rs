@@ -2,27 +2,40 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 pub mod stdio;
 
-/// The path of example `name` (`catalog`, `conformance`), built if needed.
-///
-/// `cargo test --workspace` builds every example before any test runs; a test run of this
-/// package alone builds the one it needs here.
+/// The path of example `name` (`catalog`, `conformance`), built first so that a test never
+/// runs a stale binary (cheap when it is up to date; once per test process and example).
 #[must_use]
 pub fn example_binary(name: &str) -> PathBuf {
+    static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let target_dir = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.to_path_buf()))
         .expect("test binaries live in target/<profile>/deps");
-    let binary = target_dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
+    let binary = target_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !built.iter().any(|done| done == name) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "--example", name, "-p", "mcp-toolbelt-examples"])
+            .args([
+                "build",
+                "--quiet",
+                "--example",
+                name,
+                "-p",
+                "mcp-toolbelt-examples",
+            ])
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building example {name} failed");
+        built.push(name.to_owned());
     }
     binary
 }

@@ -824,7 +824,7 @@ async fn legacy_batch(
                 );
             }
             Ok(Incoming::Notification { method, params }) => {
-                state.dispatcher.notification(&method, params.as_ref())
+                state.dispatcher.notification(&method, params.as_ref());
             }
             Ok(_) => {}
             Err(error) => responses.push(error),
@@ -975,11 +975,7 @@ fn is_response(message: &Value) -> bool {
 
 /// GET opens the session's stream of server-initiated messages (`list_changed`); without a
 /// legacy session there is none (`405`).
-async fn get_stream(
-    State(state): State<Arc<HttpState>>,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
+async fn get_stream(State(state): State<Arc<HttpState>>, uri: Uri, headers: HeaderMap) -> Response {
     if let Err(response) = state.admit(&uri, &headers).await {
         return response;
     }

@@ -129,6 +129,15 @@ impl Session {
             }
             Incoming::Request { id, method, params } => {
                 let key = id.to_string();
+                if lock(&self.in_flight).contains_key(&key) {
+                    // Ids identify calls (for cancellation, for responses): one in flight at a time.
+                    let error = ErrorObject::new(
+                        codes::INVALID_REQUEST,
+                        format!("Invalid Request: id {key} is already used by a request in flight"),
+                    );
+                    self.send(error.into_response(id));
+                    return;
+                }
                 let cancellation = CancellationToken::new();
                 let exchange = self.exchange(cancellation.clone());
                 let (dispatcher, connection) =
@@ -165,7 +174,7 @@ impl Session {
                 }
             }
             Incoming::Notification { method, params } => {
-                self.dispatcher.notification(&method, params.as_ref())
+                self.dispatcher.notification(&method, params.as_ref());
             }
             Incoming::Response => {}
             Incoming::Batch(items) => self.take_batch(items),

@@ -26,20 +26,6 @@ pub trait ToolArguments: DeserializeOwned + schemars::JsonSchema {}
 
 impl<T: DeserializeOwned + schemars::JsonSchema> ToolArguments for T {}
 
-/// Checks at the user's argument type that it can be the tool's input.
-pub const fn assert_tool_arguments<T: ToolArguments>() {}
-
-/// Checks at the user's return type that it converts into a tool result.
-pub fn into_tool_result<R: IntoToolResult>(value: R) -> CallToolResult {
-    value.into_tool_result()
-}
-
-/// The output schema of return type `R`.
-#[must_use]
-pub fn output_schema<R: IntoToolResult>() -> Option<Value> {
-    R::output_schema()
-}
-
 /// The portable input schema of argument type `T`.
 #[must_use]
 pub fn input_schema<T: ToolArguments>() -> Value {

@@ -96,6 +96,12 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// parameter of a standard type (`message: String`: document it to make it a property), or an
 /// undocumented type of yours next to other parameters (a second argument struct).
 ///
+/// The fn itself must be a free fn (not a method), concrete (no generics, `where` clauses or
+/// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not
+/// `&str`: arguments are deserialized from JSON); the `Context` is taken as `Context` or
+/// `&Context`, never `&mut`. An `async fn`'s future must be `Send`, since calls run on a
+/// multi-threaded runtime; a plain `fn` is called directly.
+///
 /// # Results
 ///
 /// Anything [`IntoToolResult`]: `String`, `&str`, `()`, [`Json<T>`] (structured content and an

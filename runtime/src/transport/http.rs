@@ -8,6 +8,12 @@
 //! Safe by default: only localhost `Host`s and `Origin`s are served (DNS rebinding), bodies and
 //! request time are bounded, sessions are capped, and an optional bearer-token verifier guards
 //! every request.
+//!
+//! Cancellation: a 2026-07-28 client cancels by closing the response; a legacy one by posting
+//! `notifications/cancelled` (its POST is then answered `202` with no body, or its stream ends).
+//! A legacy client that disconnects before its answer also cancels the call: the legacy spec
+//! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
+//! not offer) its answer could never be delivered, so the work would be wasted.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

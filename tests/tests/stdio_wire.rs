@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{Context, LogLevel, Server, tool};
+use mcp_toolbelt::{CallToolResult, Context, LogLevel, Server, Tool, tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};
@@ -252,6 +252,37 @@ fn a_slow_call_does_not_hold_up_a_ping() {
         )
     );
     assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+#[test]
+fn an_id_already_in_flight_is_refused() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    server.send_request(
+        7,
+        "tools/call",
+        json!({"name": "wait", "arguments": {"seconds": 0.5}}),
+    );
+    server.send_request(7, "ping", json!({}));
+    assert_eq!(
+        server.next_message(),
+        error(
+            json!(7),
+            -32600,
+            "Invalid Request: id 7 is already used by a request in flight"
+        )
+    );
+    assert_eq!(
+        server.next_message(),
+        result(
+            7,
+            json!({"content": [{"type": "text", "text": "done waiting"}]})
+        ),
+        "the call in flight is unharmed"
+    );
+    // Once answered, the id is free again.
+    server.send_request(7, "ping", json!({}));
+    assert_eq!(server.next_message(), result(7, json!({})));
 }
 
 #[test]
@@ -725,6 +756,88 @@ async fn modern_calls_log_only_when_asked() {
             .request(3, "tools/call", json!({"name": "chatty", "_meta": meta}))
             .await,
         error(json!(3), -32602, r#"Invalid log level: "shouting""#)
+    );
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+#[tokio::test]
+async fn tools_added_and_removed_at_run_time_are_announced() {
+    let server = Server::new("wire", "0.0.0");
+    let handle = server.clone();
+    let mut client = InProcess::start(server);
+    let list_changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    let double = Tool::new(
+        "double",
+        "Double a number",
+        schema,
+        |arguments, _| async move {
+            CallToolResult::text((arguments["n"].as_i64().unwrap_or_default() * 2).to_string())
+        },
+    )
+    .unwrap();
+
+    // Once the server answers, it is listening for changes.
+    assert_eq!(
+        client.request(0, "ping", json!({})).await,
+        result(0, json!({}))
+    );
+    handle.add_tool(double.clone()).unwrap();
+    assert_eq!(client.next_message().await, list_changed);
+    let names = |response: &Value| -> Vec<String> {
+        response["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let listed = client.request(1, "tools/list", json!({})).await;
+    assert!(names(&listed).contains(&"double".to_owned()), "{listed}");
+    assert_eq!(
+        client
+            .request(
+                2,
+                "tools/call",
+                json!({"name": "double", "arguments": {"n": 21}})
+            )
+            .await,
+        result(2, json!({"content": [{"type": "text", "text": "42"}]}))
+    );
+    // A dynamic tool validates its arguments like any other.
+    let invalid = client
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "double", "arguments": {"n": "x"}}),
+        )
+        .await;
+    assert_eq!(invalid["result"]["isError"], json!(true), "{invalid}");
+
+    // A second tool of that name is refused, and nothing is announced.
+    let refused = handle.add_tool(double).unwrap_err().to_string();
+    assert!(
+        refused.contains("two tools are named `double`"),
+        "{refused}"
+    );
+
+    assert!(handle.remove_tool("double"));
+    assert_eq!(client.next_message().await, list_changed);
+    assert!(!handle.remove_tool("double"));
+    let listed = client.request(4, "tools/list", json!({})).await;
+    assert!(!names(&listed).contains(&"double".to_owned()), "{listed}");
+    assert_eq!(
+        client
+            .request(
+                5,
+                "tools/call",
+                json!({"name": "double", "arguments": {"n": 1}})
+            )
+            .await,
+        error(json!(5), -32602, "Unknown tool: double")
     );
     let (rest, ended) = client.finish().await;
     assert_eq!(rest, Vec::<Value>::new());

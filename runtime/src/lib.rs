@@ -41,7 +41,16 @@
 //! served.
 //!
 //! Tools defined in another crate are collected like local ones, as long as that crate is linked
-//! into the binary. Doc tests of one crate are merged into one binary (edition 2024), so their
+//! into the binary. Rust links a dependency only when the code mentions it, so a crate that holds
+//! nothing but tools needs one line in the binary (or in a crate the binary links):
+//!
+//! ```ignore
+//! use my_tools as _; // links `my_tools`, so its `#[tool]`s are served
+//! ```
+//!
+//! Without it the crate's tools are silently missing (tested in `tests/tests/other_crate.rs`).
+//! `extern crate my_tools;` works too, but the `unused_extern_crates` lint suggests deleting it,
+//! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one binary (edition 2024), so their
 //! tools share one registry too: give each a distinct name.
 //!
 //! # Errors, the contract

@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::sync::lock;
+
 /// The request a tool is serving: its id, cancellation, progress and log notifications, and what
 /// the transport knows of the caller (session, auth).
 ///
@@ -22,7 +24,10 @@ struct Inner {
     request_id: Value,
     progress_token: Option<Value>,
     log_level: Option<LogLevel>,
-    notifications: mpsc::UnboundedSender<Value>,
+    /// Where progress and logs go, until the request is answered: then it is dropped, so that
+    /// nothing is sent after the response and a clone of this context a tool left behind (in a
+    /// spawned task, say) keeps no transport stream open. Sending happens under this lock.
+    notifications: Mutex<Option<mpsc::UnboundedSender<Value>>>,
     cancellation: CancellationToken,
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
@@ -68,7 +73,7 @@ impl Context {
                 request_id,
                 progress_token,
                 log_level,
-                notifications,
+                notifications: Mutex::new(Some(notifications)),
                 cancellation,
                 last_progress: Mutex::new(None),
                 session_id,
@@ -120,11 +125,7 @@ impl Context {
             return false;
         }
         {
-            let mut last = self
-                .inner
-                .last_progress
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut last = lock(&self.inner.last_progress);
             if last.is_some_and(|last| progress <= last) {
                 tracing::debug!(progress, "progress that does not increase is not sent");
                 return false;
@@ -159,9 +160,19 @@ impl Context {
         self.notify("notifications/message", params)
     }
 
+    /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol
+    /// requires, from this context or any clone of it.
+    pub(crate) fn finish(&self) {
+        lock(&self.inner.notifications).take();
+    }
+
     fn notify(&self, method: &str, params: Value) -> bool {
+        let notifications = lock(&self.inner.notifications);
+        let Some(notifications) = notifications.as_ref() else {
+            return false;
+        };
         let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
-        self.inner.notifications.send(message).is_ok()
+        notifications.send(message).is_ok()
     }
 }
 

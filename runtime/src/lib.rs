@@ -71,6 +71,7 @@ mod registry;
 mod result;
 mod schema;
 mod server;
+mod sync;
 mod validate;
 
 pub mod protocol;

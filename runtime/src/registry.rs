@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema;
+use crate::sync::{read, write};
 use crate::validate::SchemaValidator;
 
 /// What `#[tool]` submits to `inventory` for one fn. Not public API: generated code builds it.
@@ -170,7 +171,7 @@ impl Tool {
     }
 
     fn build(
-        definition: ToolDefinition,
+        mut definition: ToolDefinition,
         handler: Handler,
         source: Option<String>,
         wraps_output: bool,
@@ -180,6 +181,18 @@ impl Tool {
             source: source.clone(),
             problem,
         };
+        // `#[tool]` checks its names at compile time; tools added at run time are checked here.
+        let name = &definition.name;
+        if name.is_empty()
+            || name.len() > 64
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        {
+            return Err(invalid(
+                "its name must be 1 to 64 characters from `A-Z a-z 0-9 _ . -`".into(),
+            ));
+        }
         if !schema::is_object_schema(&definition.input_schema) {
             return Err(invalid(format!(
                 "its input schema must describe a JSON object, but it is {}; take an argument \
@@ -187,6 +200,7 @@ impl Tool {
                 definition.input_schema
             )));
         }
+        schema::ensure_object_root(&mut definition.input_schema);
         let input = SchemaValidator::new(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
@@ -271,8 +285,15 @@ impl Tool {
                 failures.join(", ")
             ));
         }
-        let future = (self.handler)(arguments, context);
-        let mut result = match AssertUnwindSafe(future).catch_unwind().await {
+        // Whether the call completes or its future is dropped (cancelled), nothing more may be
+        // sent for this request once it ends.
+        let finish = FinishOnDrop(context.clone());
+        // The handler is called inside the guarded future: a closure that panics before it
+        // returns its future is caught too.
+        let call = async { (self.handler)(arguments, context).await };
+        let result = AssertUnwindSafe(call).catch_unwind().await;
+        drop(finish);
+        let mut result = match result {
             Ok(result) => result,
             Err(panic) => {
                 let message = panic_message(panic.as_ref());
@@ -317,6 +338,15 @@ impl fmt::Debug for Tool {
             .field("definition", &self.definition)
             .field("source", &self.source)
             .finish_non_exhaustive()
+    }
+}
+
+/// Ends a request's notifications when the call ends, however it ends.
+struct FinishOnDrop(Context);
+
+impl Drop for FinishOnDrop {
+    fn drop(&mut self) {
+        self.0.finish();
     }
 }
 
@@ -467,15 +497,10 @@ impl ToolSet {
     }
 
     pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
-        self.tools
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(name)
+        write(&self.tools).remove(name)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Tool>> {
-        self.tools
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        read(&self.tools)
     }
 }

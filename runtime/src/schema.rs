@@ -133,8 +133,9 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
     schema
 }
 
-/// Always `properties` and `required` at an object root, never absent or `null`.
-fn ensure_object_root(schema: &mut Value) {
+/// Always `properties` at an object root, and `required` whenever it has properties, never
+/// absent or `null` (a root without properties stays as DESIGN.md's no-argument schema).
+pub(crate) fn ensure_object_root(schema: &mut Value) {
     let Some(root) = schema.as_object_mut() else {
         return;
     };
@@ -144,7 +145,10 @@ fn ensure_object_root(schema: &mut Value) {
     if !root.get("properties").is_some_and(Value::is_object) {
         root.insert("properties".into(), Value::Object(Map::new()));
     }
-    if !root.get("required").is_some_and(Value::is_array) {
+    let has_properties = root["properties"]
+        .as_object()
+        .is_some_and(|p| !p.is_empty());
+    if has_properties && !root.get("required").is_some_and(Value::is_array) {
         root.insert("required".into(), Value::Array(Vec::new()));
     }
 }

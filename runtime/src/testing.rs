@@ -29,6 +29,7 @@ use tokio_util::sync::CancellationToken;
 use crate::protocol::{Connection, Dispatcher, ErrorObject, Exchange, ListToolsResult};
 use crate::result::CallToolResult;
 use crate::server::Server;
+use crate::sync::lock;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless
 /// told otherwise ([`TestClient::with_protocol_version`]), or the modern era through
@@ -94,10 +95,7 @@ impl TestClient {
             .dispatcher
             .request(id, method, params, &self.connection, exchange)
             .await;
-        let mut recorded = self
-            .notifications
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut recorded = lock(&self.notifications);
         while let Ok(notification) = receiver.try_recv() {
             recorded.push(notification);
         }
@@ -159,20 +157,12 @@ impl TestClient {
     /// The notifications (progress, log messages) the calls so far produced, in order.
     #[must_use]
     pub fn notifications(&self) -> Vec<Value> {
-        self.notifications
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+        lock(&self.notifications).clone()
     }
 
     /// Returns the recorded notifications and forgets them.
     pub fn take_notifications(&self) -> Vec<Value> {
-        std::mem::take(
-            &mut *self
-                .notifications
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
+        std::mem::take(&mut *lock(&self.notifications))
     }
 }
 

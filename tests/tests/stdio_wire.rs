@@ -780,11 +780,16 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
     )
     .unwrap();
 
-    // Once the server answers, it is listening for changes.
-    assert_eq!(
-        client.request(0, "ping", json!({})).await,
-        result(0, json!({}))
-    );
+    // Once the server answers, it is listening for changes; an initialized legacy client is
+    // told of them.
+    let initialized = client
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+        )
+        .await;
+    assert_eq!(initialized["result"]["protocolVersion"], "2025-11-25");
     handle.add_tool(double.clone()).unwrap();
     assert_eq!(client.next_message().await, list_changed);
     let names = |response: &Value| -> Vec<String> {

@@ -12,6 +12,7 @@ use super::jsonrpc::{self, ErrorObject, codes};
 use super::{LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, meta, shape};
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::server::ServerInner;
+use crate::sync::lock;
 
 /// Drives the protocol for every transport.
 #[derive(Clone)]
@@ -52,6 +53,12 @@ impl Connection {
         lock(&self.version)
             .clone()
             .unwrap_or_else(|| self.default_version.to_owned())
+    }
+
+    /// Whether a legacy client opened this connection with `initialize`: only such a client
+    /// takes unsolicited notifications (`list_changed`).
+    pub(crate) fn is_initialized(&self) -> bool {
+        lock(&self.version).is_some()
     }
 
     fn log_level(&self) -> LogLevel {
@@ -100,10 +107,7 @@ impl Dispatcher {
         exchange: Exchange,
     ) -> Value {
         let params = params.unwrap_or_default();
-        match self
-            .answer(&id, method, &params, connection, exchange)
-            .await
-        {
+        match self.answer(&id, method, params, connection, exchange).await {
             Ok(result) => jsonrpc::success(id, result),
             Err(error) => error.into_response(id),
         }
@@ -122,21 +126,21 @@ impl Dispatcher {
         &self,
         id: &Value,
         method: &str,
-        params: &Map<String, Value>,
+        params: Map<String, Value>,
         connection: &Connection,
         exchange: Exchange,
     ) -> Result<Value, ErrorObject> {
-        let era = era_of(params, connection)?;
+        let era = era_of(&params, connection)?;
         let mut result = match (&era, method) {
-            (Era::Legacy(_), "initialize") => Ok(self.initialize(params, connection)),
+            (Era::Legacy(_), "initialize") => Ok(self.initialize(&params, connection)),
             (Era::Legacy(_), "ping") => Ok(json!({})),
-            (Era::Legacy(_), "logging/setLevel") => set_level(params, connection),
+            (Era::Legacy(_), "logging/setLevel") => set_level(&params, connection),
             (Era::Legacy(_), "server/discover") => Err(ErrorObject::invalid_params(format!(
                 "server/discover requires `_meta.{}`",
                 meta::PROTOCOL_VERSION
             ))),
             (Era::Modern { .. }, "server/discover") => Ok(self.discover()),
-            (_, "tools/list") => self.list_tools(params, era.version()),
+            (_, "tools/list") => self.list_tools(&params, &era),
             (_, "tools/call") => self.call_tool(id, params, &era, connection, exchange).await,
             _ => Err(ErrorObject::new(
                 codes::METHOD_NOT_FOUND,
@@ -186,7 +190,8 @@ impl Dispatcher {
         result
     }
 
-    fn list_tools(&self, params: &Map<String, Value>, version: &str) -> Result<Value, ErrorObject> {
+    fn list_tools(&self, params: &Map<String, Value>, era: &Era) -> Result<Value, ErrorObject> {
+        let version = era.version();
         let definitions = self.server.tools.definitions();
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
@@ -197,14 +202,16 @@ impl Dispatcher {
             }
             Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
         };
-        let end = definitions.len().min(start + self.server.page_size);
+        let end = definitions
+            .len()
+            .min(start.saturating_add(self.server.page_size));
         let page = &definitions[start..end];
         let mut result = json!({"tools": page.iter().map(|tool| shape::tool(tool, version)).collect::<Vec<_>>()});
         if end < definitions.len() {
             let last = page.last().map_or("", |tool| tool.name.as_str());
             result["nextCursor"] = json!(URL_SAFE_NO_PAD.encode(last));
         }
-        if version >= MODERN_VERSIONS[0] {
+        if let Era::Modern { .. } = era {
             result["ttlMs"] = json!(self.server.ttl_ms);
             result["cacheScope"] = json!("public");
         }
@@ -214,25 +221,25 @@ impl Dispatcher {
     async fn call_tool(
         &self,
         id: &Value,
-        params: &Map<String, Value>,
+        mut params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
         exchange: Exchange,
     ) -> Result<Value, ErrorObject> {
-        let Some(Value::String(name)) = params.get("name") else {
+        let Some(Value::String(name)) = params.remove("name") else {
             return Err(ErrorObject::invalid_params(
                 "tools/call requires a string `name`",
             ));
         };
-        let arguments = match params.get("arguments") {
+        let arguments = match params.remove("arguments") {
             None | Some(Value::Null) => None,
-            Some(Value::Object(arguments)) => Some(arguments.clone()),
+            Some(Value::Object(arguments)) => Some(arguments),
             Some(_) => return Err(ErrorObject::invalid_params("`arguments` must be an object")),
         };
         let tool = self
             .server
             .tools
-            .get(name)
+            .get(&name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
         let (log_level, client_capabilities) = match era {
             Era::Legacy(_) => (
@@ -301,6 +308,14 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
             meta::PROTOCOL_VERSION
         )));
     };
+    // The version first: a client falls back to another version on -32022 alone.
+    if !MODERN_VERSIONS.contains(&version) {
+        return Err(ErrorObject::new(
+            codes::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+        )
+        .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
+    }
     let Some(client_capabilities) = request_meta
         .get(meta::CLIENT_CAPABILITIES)
         .filter(|c| c.is_object())
@@ -310,13 +325,6 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
             meta::CLIENT_CAPABILITIES
         )));
     };
-    if !MODERN_VERSIONS.contains(&version) {
-        return Err(ErrorObject::new(
-            codes::UNSUPPORTED_PROTOCOL_VERSION,
-            "Unsupported protocol version",
-        )
-        .with_data(json!({"supported": MODERN_VERSIONS, "requested": version})));
-    }
     let log_level = match request_meta.get(meta::LOG_LEVEL) {
         None => None,
         Some(level) => Some(
@@ -341,10 +349,4 @@ fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Val
 
 fn decode_cursor(cursor: &str) -> Option<String> {
     String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -23,11 +23,13 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::Extension;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::uri::Authority;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
+use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -47,6 +49,7 @@ use crate::protocol::{
     MODERN_VERSIONS, codes,
 };
 use crate::server::Server;
+use crate::sync::lock;
 
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -287,6 +290,8 @@ impl Server {
         let max_body = state.config.max_body_bytes;
         Ok(Router::new()
             .route("/", get(get_stream).post(post).delete(delete))
+            // Host, Origin and the bearer token are checked before any body is read.
+            .route_layer(middleware::from_fn_with_state(Arc::clone(&state), admit))
             .layer(DefaultBodyLimit::max(max_body))
             .with_state(state))
     }
@@ -337,7 +342,8 @@ async fn shutdown_signal() {
         let Ok(mut terminate) =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         else {
-            return std::future::pending().await;
+            let _ = interrupt.await;
+            return;
         };
         tokio::select! {
             _ = interrupt => {}
@@ -363,11 +369,16 @@ struct Session {
     in_flight: Mutex<HashMap<String, (AbortHandle, CancellationToken)>>,
     last_seen: Mutex<Instant>,
     stream_open: Mutex<bool>,
+    /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
+    ended: CancellationToken,
+    /// With bearer auth, who opened it: nobody else may use it.
+    owner: Option<String>,
 }
 
 impl Session {
-    /// Cancels every call still running: the session was deleted or expired.
+    /// Ends the session: cancels every call still running and closes its GET stream.
     fn end(&self) {
+        self.ended.cancel();
         for (_, (abort, cancellation)) in lock(&self.in_flight).drain() {
             cancellation.cancel();
             abort.abort();
@@ -462,7 +473,12 @@ impl HttpState {
         clippy::result_large_err,
         reason = "the error is the response to send, sent at once"
     )]
-    fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Response> {
+    /// The live session the request names, if its caller is the one who opened it.
+    fn session(
+        &self,
+        headers: &HeaderMap,
+        auth: Option<&AuthInfo>,
+    ) -> Result<Arc<Session>, Response> {
         let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
             return Err(refuse(
                 StatusCode::BAD_REQUEST,
@@ -470,21 +486,37 @@ impl HttpState {
                 "Bad Request: Mcp-Session-Id header is required",
             ));
         };
-        let session = lock(&self.sessions).get(id).cloned();
-        let Some(session) = session else {
-            return Err(refuse(
+        let not_found = || {
+            refuse(
                 StatusCode::NOT_FOUND,
                 codes::INVALID_REQUEST,
                 "Session not found",
-            ));
+            )
         };
+        let session = {
+            let mut sessions = lock(&self.sessions);
+            let expired = sessions.get(id).is_some_and(|session| {
+                lock(&session.last_seen).elapsed() >= self.config.session_idle_timeout
+            });
+            if expired && let Some(session) = sessions.remove(id) {
+                session.end();
+            }
+            sessions.get(id).cloned()
+        };
+        let Some(session) = session else {
+            return Err(not_found());
+        };
+        // Another principal gets the same answer as for an unknown id: ids are not disclosed.
+        if session.owner.as_deref() != auth.map(|auth| auth.client_id.as_str()) {
+            return Err(not_found());
+        }
         *lock(&session.last_seen) = Instant::now();
         Ok(session)
     }
 
     /// Opens a session, unless too many are open (idle ones are closed first) or no secure
     /// random id can be had.
-    fn open_session(&self) -> Option<(String, Arc<Session>)> {
+    fn open_session(&self, auth: Option<&AuthInfo>) -> Option<(String, Arc<Session>)> {
         let mut sessions = lock(&self.sessions);
         let idle = self.config.session_idle_timeout;
         sessions.retain(|_, session| {
@@ -503,22 +535,36 @@ impl HttpState {
             in_flight: Mutex::new(HashMap::new()),
             last_seen: Mutex::new(Instant::now()),
             stream_open: Mutex::new(false),
+            ended: CancellationToken::new(),
+            owner: auth.map(|auth| auth.client_id.clone()),
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
     }
 }
 
+/// What [`admit`] learned of the caller: its verified token, when auth is on.
+#[derive(Clone)]
+struct Caller(Option<AuthInfo>);
+
+/// Admits a request (DNS-rebinding protection, then authentication) before its handler reads
+/// the body, and hands the caller to the handler.
+async fn admit(State(state): State<Arc<HttpState>>, mut request: Request, next: Next) -> Response {
+    match state.admit(request.uri(), request.headers()).await {
+        Ok(auth) => {
+            request.extensions_mut().insert(Caller(auth));
+            next.run(request).await
+        }
+        Err(response) => response,
+    }
+}
+
 async fn post(
     State(state): State<Arc<HttpState>>,
-    uri: Uri,
+    Extension(Caller(auth)): Extension<Caller>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let auth = match state.admit(&uri, &headers).await {
-        Ok(auth) => auth,
-        Err(response) => return response,
-    };
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -730,7 +776,7 @@ async fn legacy_post(
     let (session, new_session_id) = if state.config.stateless {
         (None, None)
     } else if is_initialize {
-        match state.open_session() {
+        match state.open_session(auth.as_ref()) {
             Some((id, session)) => (Some(session), Some(id)),
             None => {
                 return refuse(
@@ -741,7 +787,7 @@ async fn legacy_post(
             }
         }
     } else {
-        match state.session(headers) {
+        match state.session(headers, auth.as_ref()) {
             Ok(session) => (Some(session), None),
             Err(response) => return response,
         }
@@ -869,6 +915,16 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         accepts_sse,
         modern,
     } = call;
+    if let Some(session) = &session
+        && lock(&session.in_flight).contains_key(&id.to_string())
+    {
+        // Ids identify calls (for cancellation): one in flight at a time per session.
+        let error = ErrorObject::new(
+            codes::INVALID_REQUEST,
+            format!("Invalid Request: id {id} is already used by a request in flight"),
+        );
+        return refuse_request(StatusCode::BAD_REQUEST, &id, error);
+    }
     let (events, mut receiver) = mpsc::unbounded_channel::<Value>();
     let cancellation = CancellationToken::new();
     let exchange = Exchange {
@@ -901,6 +957,11 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
     });
     if let Some(session) = &session {
         lock(&session.in_flight).insert(key.clone(), (task.abort_handle(), cancellation.clone()));
+        // A session that ended while this call was being set up takes the call with it.
+        if session.ended.is_cancelled() {
+            cancellation.cancel();
+            task.abort();
+        }
     }
     let guard = CancelOnDrop {
         abort: task.abort_handle(),
@@ -933,13 +994,25 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         };
         return (status, axum::Json(first)).into_response();
     }
+    event_stream(first, receiver, guard)
+}
+
+/// A request-scoped event stream: the request's notifications, then its response, which ends
+/// the stream. Dropping it (the client went away) drops `guard`, which cancels the call.
+fn event_stream(
+    first: Value,
+    receiver: mpsc::UnboundedReceiver<Value>,
+    guard: CancelOnDrop,
+) -> Response {
     let stream = futures_util::stream::unfold(
-        (Some(first), receiver, guard),
-        |(first, mut receiver, guard)| async move {
+        (Some(first), Some(receiver), guard),
+        |(first, receiver, guard)| async move {
+            let mut receiver = receiver?;
             let message = match first {
                 Some(message) => message,
                 None => receiver.recv().await?,
             };
+            let receiver = (!is_response(&message)).then_some(receiver);
             Some((message, (None, receiver, guard)))
         },
     )
@@ -981,10 +1054,11 @@ fn is_response(message: &Value) -> bool {
 
 /// GET opens the session's stream of server-initiated messages (`list_changed`); without a
 /// legacy session there is none (`405`).
-async fn get_stream(State(state): State<Arc<HttpState>>, uri: Uri, headers: HeaderMap) -> Response {
-    if let Err(response) = state.admit(&uri, &headers).await {
-        return response;
-    }
+async fn get_stream(
+    State(state): State<Arc<HttpState>>,
+    Extension(Caller(auth)): Extension<Caller>,
+    headers: HeaderMap,
+) -> Response {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return method_not_allowed();
     }
@@ -995,7 +1069,7 @@ async fn get_stream(State(state): State<Arc<HttpState>>, uri: Uri, headers: Head
             "Not Acceptable: Accept must include text/event-stream",
         );
     }
-    let session = match state.session(&headers) {
+    let session = match state.session(&headers, auth.as_ref()) {
         Ok(session) => session,
         Err(response) => return response,
     };
@@ -1026,6 +1100,7 @@ async fn get_stream(State(state): State<Arc<HttpState>>, uri: Uri, headers: Head
                 () = tool_change => {}
                 // Shutting down: the stream ends, so that its connection can close.
                 () = shutdown.cancelled() => return None,
+                () = closer.0.ended.cancelled() => return None,
             }
             let notification =
                 json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
@@ -1050,27 +1125,25 @@ impl Drop for StreamSlot {
 }
 
 /// DELETE ends a legacy session.
-async fn delete(State(state): State<Arc<HttpState>>, uri: Uri, headers: HeaderMap) -> Response {
-    if let Err(response) = state.admit(&uri, &headers).await {
-        return response;
-    }
+async fn delete(
+    State(state): State<Arc<HttpState>>,
+    Extension(Caller(auth)): Extension<Caller>,
+    headers: HeaderMap,
+) -> Response {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return method_not_allowed();
     }
-    let id = headers
-        .get(SESSION_ID)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    match lock(&state.sessions).remove(id) {
-        Some(session) => {
+    match state.session(&headers, auth.as_ref()) {
+        Ok(session) => {
+            let id = headers
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            lock(&state.sessions).remove(id);
             session.end();
             StatusCode::NO_CONTENT.into_response()
         }
-        None => refuse(
-            StatusCode::NOT_FOUND,
-            codes::INVALID_REQUEST,
-            "Session not found",
-        ),
+        Err(response) => response,
     }
 }
 
@@ -1128,10 +1201,4 @@ fn new_session_id() -> Option<String> {
                 hex
             }),
     )
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -21,6 +21,7 @@ use crate::protocol::{
     self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, Incoming, codes,
 };
 use crate::server::Server;
+use crate::sync::lock;
 
 /// How long calls still running at end of input may take before they are dropped.
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -52,7 +53,11 @@ impl Server {
             in_flight: Arc::new(Mutex::new(HashMap::new())),
             calls: JoinSet::new(),
         };
-        let list_changed = tokio::spawn(forward_list_changed(changes, session.outgoing.clone()));
+        let list_changed = tokio::spawn(forward_list_changed(
+            changes,
+            Arc::clone(&session.connection),
+            session.outgoing.clone(),
+        ));
         let result = session.run(BufReader::new(input), max_line_bytes).await;
         list_changed.abort();
         // The writer ends once every sender (the session's, the calls') is gone.
@@ -330,12 +335,17 @@ async fn write_messages(
     Ok(())
 }
 
+/// Tells a legacy client that initialized the connection when the tool set changes (a 2026-07-28
+/// client learns of changes only through `subscriptions/listen`, which is not served yet).
 async fn forward_list_changed(
     mut changes: broadcast::Receiver<()>,
+    connection: Arc<Connection>,
     outgoing: mpsc::UnboundedSender<Value>,
 ) {
     loop {
         match changes.recv().await {
+            Ok(()) | Err(broadcast::error::RecvError::Lagged(_))
+                if !connection.is_initialized() => {}
             Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 let notification =
                     json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
@@ -346,10 +356,4 @@ async fn forward_list_changed(
             Err(broadcast::error::RecvError::Closed) => return,
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

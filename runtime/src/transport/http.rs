@@ -271,6 +271,10 @@ impl Server {
     /// The MCP endpoint as an [`axum::Router`] serving path `/`: nest it where you want it
     /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
     /// also serve [`ProtectedResourceMetadata`] (see [`Server::serve_http`], which does).
+    ///
+    /// A legacy client's GET stream stays open until the client leaves or its session ends, so
+    /// an app's own graceful shutdown waits for such clients: bound it with a timeout, as
+    /// [`Server::serve_http`] does.
     pub fn into_router(self) -> io::Result<Router> {
         self.router(CancellationToken::new())
     }
@@ -297,8 +301,9 @@ impl Server {
     }
 
     /// Serves Streamable HTTP at `address` on path `/mcp` (and the protected-resource metadata
-    /// when bearer auth is on) until SIGINT or SIGTERM; in-flight requests then get the
-    /// configured grace time to finish.
+    /// when bearer auth is on) until SIGINT or SIGTERM. Then it accepts no new connection,
+    /// closes the GET streams, and waits for in-flight requests up to the configured grace time
+    /// before it returns (whatever still runs then ends with the process).
     pub async fn serve_http(self, address: SocketAddr) -> io::Result<()> {
         crate::transport::init_stderr_logging();
         let metadata = self.http.auth.as_ref().map(|auth| auth.metadata.clone());
@@ -328,7 +333,7 @@ impl Server {
         tokio::select! {
             result = serve => result,
             () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
-                tracing::warn!("requests still running after the shutdown grace time were dropped");
+                tracing::warn!("requests still running after the shutdown grace time are abandoned");
                 Ok(())
             }
         }

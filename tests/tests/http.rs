@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
@@ -28,6 +28,7 @@ use mcp_toolbelt::{
     Tool, tool,
 };
 use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
 use tower::ServiceExt as _;
 
 /// The longest any single wait in these tests may take.
@@ -517,6 +518,88 @@ async fn a_client_that_accepts_only_json_gets_the_result_without_the_notificatio
     assert_eq!(result_text(&reply.json()), "counted to 3");
 }
 
+/// A tool that reports progress, spawns a task holding a clone of its context, and returns. The
+/// task waits for `go`, sends progress and a log message, reports whether each was sent, and
+/// keeps its clone of the context until the test ends.
+fn leaves_a_task_behind() -> (Tool, Arc<Notify>, mpsc::UnboundedReceiver<[bool; 2]>) {
+    let go = Arc::new(Notify::new());
+    let (report, reports) = mpsc::unbounded_channel();
+    let tool = Tool::new(
+        "leaves_a_task",
+        "Leaves a task behind that holds its context",
+        json!({"type": "object"}),
+        {
+            let go = Arc::clone(&go);
+            move |_, context: Context| {
+                context.progress(1.0, None, Some("working"));
+                let (go, report) = (Arc::clone(&go), report.clone());
+                tokio::spawn(async move {
+                    go.notified().await;
+                    let _ = report.send([
+                        context.progress(2.0, None, Some("too late")),
+                        context.log(LogLevel::Error, "too late"),
+                    ]);
+                    let _held_until_the_test_ends = context;
+                    std::future::pending::<()>().await;
+                });
+                async { CallToolResult::text("returned") }
+            }
+        },
+    )
+    .unwrap();
+    (tool, go, reports)
+}
+
+#[tokio::test]
+async fn a_request_stream_ends_with_its_response_though_a_task_holds_the_context() {
+    let (tool, go, mut reports) = leaves_a_task_behind();
+    let server = server();
+    server.add_tool(tool).unwrap();
+    let router = server.into_router().unwrap();
+    let meta = json!({"progressToken": "p", "io.modelcontextprotocol/logLevel": "debug"});
+    let request = post(
+        &modern_call(1, "leaves_a_task", &json!({}), &meta),
+        &modern_headers("tools/call", Some("leaves_a_task")),
+    );
+    let response = tokio::time::timeout(TIMEOUT, router.oneshot(request))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let mut stream = response.into_body().into_data_stream();
+    let mut text = String::new();
+    tokio::time::timeout(TIMEOUT, async {
+        while !sse_messages(&text)
+            .iter()
+            .any(|message| message.get("id").is_some())
+        {
+            let chunk = stream.next().await.expect("the stream stays open").unwrap();
+            text.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    })
+    .await
+    .expect("the response came in time");
+    let messages = sse_messages(&text);
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert_eq!(messages[0]["params"]["message"], "working");
+    assert_eq!(result_text(&messages[1]), "returned");
+
+    go.notify_one();
+    let sent = tokio::time::timeout(TIMEOUT, reports.recv())
+        .await
+        .expect("the task tried in time")
+        .unwrap();
+    let next = tokio::time::timeout(TIMEOUT, stream.next()).await;
+    assert!(
+        matches!(next, Ok(None)),
+        "the stream goes on after the response: {next:?}"
+    );
+    assert_eq!(sent, [false, false], "progress, log");
+}
+
 // ---- legacy era: the GET stream ------------------------------------------------------------
 
 #[tokio::test]
@@ -720,6 +803,100 @@ async fn another_session_cannot_cancel_a_call() {
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(result_text(&reply.json()), "finished");
     assert_eq!(ending("other-session", None).await, "finished");
+}
+
+#[tokio::test]
+async fn an_id_already_in_flight_in_the_session_is_refused() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let call = start_slow_call(&router, &session, 24, "in-flight-twice", 1.0, None).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 24, "method": "ping"});
+    let reply = send(&router, post(&ping, &in_session(&session))).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(
+        reply.json(),
+        json!({"jsonrpc": "2.0", "id": 24, "error": {
+            "code": -32600,
+            "message": "Invalid Request: id 24 is already used by a request in flight"
+        }})
+    );
+    let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        result_text(&reply.json()),
+        "finished",
+        "the call in flight is unharmed"
+    );
+    assert_eq!(ending("in-flight-twice", None).await, "finished");
+    // Once answered, the id is free again.
+    let reply = send(&router, post(&ping, &in_session(&session))).await;
+    assert_eq!(
+        reply.json(),
+        json!({"jsonrpc": "2.0", "id": 24, "result": {}})
+    );
+}
+
+// ---- legacy era: session lifetime ----------------------------------------------------------
+
+#[tokio::test]
+async fn an_idle_session_is_gone_at_its_next_use() {
+    let idle_timeout = Duration::from_millis(300);
+    let router = router(HttpConfig::new().sessions(16, idle_timeout));
+    let session = open_session(&router).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let reply = send(&router, post(&list, &in_session(&session))).await;
+    assert_eq!(reply.status, StatusCode::OK, "in use: {reply:?}");
+
+    tokio::time::sleep(idle_timeout * 2).await;
+    let reply = send(&router, post(&list, &in_session(&session))).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "idle: {reply:?}");
+    assert_eq!(reply.json()["error"]["message"], "Session not found");
+    let reply = send(&router, bodiless(Method::DELETE, &in_session(&session))).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "{reply:?}");
+}
+
+#[tokio::test]
+async fn deleting_a_session_ends_its_get_stream() {
+    let address = serve_on_socket(router(HttpConfig::new())).await;
+    let at_mcp = |mut request: Request<Body>| {
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        request
+    };
+    let reply = send_over_socket(address, at_mcp(post(&initialize_body(), &[]))).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let mut headers = in_session(&session).to_vec();
+    headers.push(("accept", "text/event-stream"));
+
+    let (mut sender, _driver) = connect(address).await;
+    let response = tokio::time::timeout(
+        TIMEOUT,
+        sender.send_request(at_mcp(bodiless(Method::GET, &headers))),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = Body::new(response.into_body()).into_data_stream();
+
+    let reply = send_over_socket(
+        address,
+        at_mcp(bodiless(Method::DELETE, &in_session(&session))),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT, "{reply:?}");
+    let mut text = String::new();
+    let ended = tokio::time::timeout(TIMEOUT, async {
+        while let Some(Ok(chunk)) = stream.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the GET stream is still open after its session ended: {text:?}"
+    );
+    assert_eq!(sse_messages(&text), Vec::<Value>::new());
 }
 
 // ---- legacy era: stateless mode ------------------------------------------------------------
@@ -974,6 +1151,21 @@ async fn an_unsupported_modern_version_names_the_supported_ones() {
 }
 
 #[tokio::test]
+async fn an_unsupported_modern_version_comes_before_missing_client_capabilities() {
+    let router = router(HttpConfig::new());
+    let body = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/list", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"},
+    }});
+    let headers = [
+        ("mcp-protocol-version", "2099-01-01"),
+        ("mcp-method", "tools/list"),
+    ];
+    let reply = send(&router, post(&body, &headers)).await;
+    let error = assert_bad_request(&reply, 11, -32022);
+    assert_eq!(error["data"]["requested"], "2099-01-01");
+}
+
+#[tokio::test]
 async fn a_modern_request_without_client_capabilities_is_invalid() {
     let router = router(HttpConfig::new());
     let body = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": {
@@ -1156,6 +1348,55 @@ async fn a_body_over_the_limit_is_too_large() {
 }
 
 #[tokio::test]
+async fn a_request_is_admitted_before_its_body_is_read() {
+    let large = modern_call(
+        1,
+        "slow",
+        &json!({"tag": "x".repeat(2000), "seconds": 0}),
+        &json!({}),
+    );
+    let headers = modern_headers("tools/call", Some("slow"));
+    let guarded = router(HttpConfig::new().max_body_bytes(1024));
+    let mut request = post(&large, &headers);
+    request
+        .headers_mut()
+        .insert(header::HOST, "evil.example.com".parse().unwrap());
+    assert_eq!(send(&guarded, request).await.status, StatusCode::FORBIDDEN);
+    let mut request = post(&large, &headers);
+    request
+        .headers_mut()
+        .insert(header::ORIGIN, "http://evil.example.com".parse().unwrap());
+    assert_eq!(send(&guarded, request).await.status, StatusCode::FORBIDDEN);
+
+    let router = router(with_bearer_auth(
+        HttpConfig::new().max_body_bytes(1024),
+        "http://localhost:3000/mcp",
+    ));
+    let reply = send(&router, post(&large, &headers)).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::UNAUTHORIZED,
+        "no token: {reply:?}"
+    );
+    let mut bad = headers.clone();
+    bad.push(("authorization", "Bearer bad-token"));
+    let reply = send(&router, post(&large, &bad)).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::UNAUTHORIZED,
+        "bad token: {reply:?}"
+    );
+    assert!(reply.header("www-authenticate").is_some());
+    // Once admitted, the body is held to the limit.
+    let mut good = headers.clone();
+    good.push(("authorization", "Bearer good-token"));
+    assert_eq!(
+        send(&router, post(&large, &good)).await.status,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
+}
+
+#[tokio::test]
 async fn a_request_over_the_time_limit_is_answered_with_an_error() {
     let router = router(HttpConfig::new().request_timeout(Duration::from_millis(200)));
     let request = modern_call(
@@ -1293,6 +1534,54 @@ async fn bearer_auth_guards_every_request_of_a_session() {
     )
     .await;
     assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+}
+
+#[tokio::test]
+async fn a_session_belongs_to_the_client_that_opened_it() {
+    let metadata =
+        ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
+    let router = router(HttpConfig::new().bearer_auth(metadata, |token| async move {
+        let client_id = match token.as_str() {
+            "token-a" => "client-a",
+            "token-b" => "client-b",
+            _ => return None,
+        };
+        Some(AuthInfo {
+            client_id: client_id.into(),
+            scopes: Vec::new(),
+            extra: Value::Null,
+        })
+    }));
+    let reply = send(
+        &router,
+        post(&initialize_body(), &[("authorization", "Bearer token-a")]),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let as_client = |token: &'static str| {
+        let mut headers = in_session(&session).to_vec();
+        headers.push(("authorization", token));
+        headers
+    };
+    let (a, b) = (as_client("Bearer token-a"), as_client("Bearer token-b"));
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+
+    // Another client, with a token as valid, is told there is no such session.
+    let reply = send(&router, post(&list, &b)).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "POST: {reply:?}");
+    let mut get = b.clone();
+    get.push(("accept", "text/event-stream"));
+    let reply = send(&router, bodiless(Method::GET, &get)).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "GET: {reply:?}");
+    let reply = send(&router, bodiless(Method::DELETE, &b)).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "DELETE: {reply:?}");
+
+    // Its owner still has it.
+    let reply = send(&router, post(&list, &a)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let reply = send(&router, bodiless(Method::DELETE, &a)).await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT, "{reply:?}");
 }
 
 #[tokio::test]

@@ -6,10 +6,11 @@
 #![allow(clippy::unused_async)]
 
 use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceContents, Server,
+    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceContents, Server, Tool,
     ToolError, tool,
 };
 use schemars::JsonSchema;
@@ -363,6 +364,37 @@ async fn a_panicking_tool_is_an_error_and_the_server_goes_on() {
     );
 }
 
+#[tokio::test]
+async fn a_handler_that_panics_before_returning_its_future_is_an_error_too() {
+    let server = server();
+    let tool = Tool::new(
+        "panics_at_once",
+        "Panics before it has a future to return",
+        json!({"type": "object"}),
+        |_, _| -> std::future::Ready<CallToolResult> { panic!("no future today") },
+    )
+    .unwrap();
+    server.add_tool(tool).unwrap();
+    let client = TestClient::new(server);
+    assert_eq!(
+        wire(&client, "panics_at_once", json!({})).await,
+        json!({
+            "content": [{"type": "text", "text": "Error executing tool panics_at_once: the tool panicked: no future today"}],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        wire(&client, "static_text", json!({})).await,
+        text("a static str"),
+        "the server goes on"
+    );
+    assert_eq!(
+        wire(&client, "panics_at_once", json!({})).await["isError"],
+        true,
+        "and it can panic again"
+    );
+}
+
 // ---- older protocol versions ---------------------------------------------------------------
 
 async fn listed(client: &TestClient, name: &str) -> Value {
@@ -549,5 +581,72 @@ async fn the_tool_knows_its_request_id() {
     assert_eq!(
         response,
         json!({"jsonrpc": "2.0", "id": 3, "result": text("3")})
+    );
+}
+
+/// A clone of a call's context kept past the call, as a task the tool spawned keeps one: when it
+/// is dropped it tries to report progress and log, and records whether anything was sent.
+struct LeftBehind {
+    context: Mutex<Option<Context>>,
+    sent: Arc<Mutex<Vec<bool>>>,
+}
+
+impl Drop for LeftBehind {
+    fn drop(&mut self) {
+        let context = self
+            .context
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(context) = context {
+            let progress = context.progress(1.0, None, Some("too late"));
+            let log = context.log(LogLevel::Error, "too late");
+            self.sent
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(progress || log);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_context_kept_past_its_call_sends_nothing() {
+    // A `TestClient` records what arrives while it waits for its answer, so what a spawned task
+    // sends later shows nowhere, fix or no fix. Instead the tool keeps a clone of its context in
+    // its own state and removes itself while it runs: that state is dropped only once the server
+    // is done with the call, after the tool returned and before the client has its answer. What
+    // it sends then must go nowhere.
+    let server = server();
+    let handle = server.clone();
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let left_behind = LeftBehind {
+        context: Mutex::new(None),
+        sent: Arc::clone(&sent),
+    };
+    let tool = Tool::new(
+        "answers_once",
+        "Keeps its context, then goes away",
+        json!({"type": "object"}),
+        move |_, context| {
+            *left_behind
+                .context
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(context);
+            assert!(handle.remove_tool("answers_once"));
+            async { CallToolResult::text("answered") }
+        },
+    )
+    .unwrap();
+    server.add_tool(tool).unwrap();
+    let client = TestClient::new(server);
+    assert_eq!(
+        wire(&client, "answers_once", json!({})).await,
+        text("answered")
+    );
+    assert_eq!(client.take_notifications(), Vec::<Value>::new());
+    assert_eq!(
+        *sent.lock().unwrap_or_else(PoisonError::into_inner),
+        [false],
+        "the context left behind was dropped, and sent nothing"
     );
 }

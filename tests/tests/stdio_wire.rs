@@ -4,13 +4,17 @@
 //!
 //! Every read has a deadline, so a server that hangs fails the test instead of blocking it.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_toolbelt::{CallToolResult, Context, LogLevel, Server, Tool, tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
+use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -712,6 +716,58 @@ async fn tools_list_pages() {
 }
 
 #[tokio::test]
+async fn the_largest_page_size_still_takes_a_cursor() {
+    let mut client = InProcess::start(Server::new("wire", "0.0.0").page_size(usize::MAX));
+    let names = |response: &Value| -> Vec<String> {
+        response["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no tools: {response}"))
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let all = client.request(1, "tools/list", json!({})).await;
+    assert_eq!(
+        names(&all),
+        ["alpha", "bravo", "charlie", "chatty", "delta"]
+    );
+    assert!(all["result"].get("nextCursor").is_none(), "{all}");
+    // A cursor a client kept from a server with smaller pages, naming the last tool it saw.
+    let after_alpha = json!({"cursor": URL_SAFE_NO_PAD.encode("alpha")});
+    let rest = client.request(2, "tools/list", after_alpha).await;
+    assert_eq!(names(&rest), ["bravo", "charlie", "chatty", "delta"]);
+    assert!(rest["result"].get("nextCursor").is_none(), "{rest}");
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+#[tokio::test]
+async fn an_unsupported_modern_version_is_named_before_missing_capabilities() {
+    // A client falls back to another version on -32022 alone, so that comes first.
+    let mut client = InProcess::start(Server::new("wire", "0.0.0"));
+    let unsupported = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}});
+    for (id, method) in [(1, "server/discover"), (2, "tools/list")] {
+        assert_eq!(
+            client.request(id, method, unsupported.clone()).await,
+            json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {
+                    "code": -32022,
+                    "message": "Unsupported protocol version",
+                    "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"}
+                }
+            }),
+            "{method}"
+        );
+    }
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+#[tokio::test]
 async fn modern_calls_log_only_when_asked() {
     let mut client = InProcess::start(Server::new("wire", "0.0.0"));
     let info = json!({"name": "wire", "version": "0.0.0"});
@@ -847,4 +903,152 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
     let (rest, ended) = client.finish().await;
     assert_eq!(rest, Vec::<Value>::new());
     ended.unwrap();
+}
+
+#[tokio::test]
+async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
+    let server = Server::new("wire", "0.0.0");
+    let handle = server.clone();
+    let mut legacy = InProcess::start(server.clone());
+    let mut modern = InProcess::start(server.clone());
+    let mut uninitialized = InProcess::start(server);
+    let initialized = legacy
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+        )
+        .await;
+    assert_eq!(initialized["result"]["protocolVersion"], "2025-11-25");
+    let discovered = modern
+        .request(0, "server/discover", json!({"_meta": modern_meta()}))
+        .await;
+    assert_eq!(
+        discovered["result"]["supportedVersions"],
+        json!(["2026-07-28"])
+    );
+    assert_eq!(
+        uninitialized.request(0, "ping", json!({})).await,
+        result(0, json!({}))
+    );
+
+    let tool = Tool::new(
+        "added",
+        "Added at run time",
+        json!({"type": "object"}),
+        |_, _| async { CallToolResult::text("here") },
+    )
+    .unwrap();
+    handle.add_tool(tool).unwrap();
+    assert_eq!(
+        legacy.next_message().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    );
+    // Every connection heard of the change by now; the others said nothing: the next line each
+    // writes is the answer to its next request.
+    let listed = modern
+        .request(1, "tools/list", json!({"_meta": modern_meta()}))
+        .await;
+    assert_eq!(listed["id"], 1, "{listed}");
+    let listed = uninitialized.request(1, "tools/list", json!({})).await;
+    assert_eq!(listed["id"], 1, "{listed}");
+    for client in [legacy, modern, uninitialized] {
+        let (rest, ended) = client.finish().await;
+        assert_eq!(rest, Vec::<Value>::new());
+        ended.unwrap();
+    }
+}
+
+// ---- a context left behind -----------------------------------------------------------------
+
+/// Whether the task a tool left behind could send its progress and its log message.
+type Sent = [bool; 2];
+
+/// A tool that spawns a task holding a clone of its context, and returns at once. The task waits
+/// for `go`, sends progress and a log message, reports whether each was sent, and keeps its
+/// clone of the context until the test ends.
+fn leaves_a_task_behind() -> (Tool, Arc<Notify>, mpsc::UnboundedReceiver<Sent>) {
+    let go = Arc::new(Notify::new());
+    let (report, reports) = mpsc::unbounded_channel();
+    let tool = Tool::new(
+        "leaves_a_task",
+        "Leaves a task behind that holds its context",
+        json!({"type": "object"}),
+        {
+            let go = Arc::clone(&go);
+            move |_, context: Context| {
+                let (go, report) = (Arc::clone(&go), report.clone());
+                tokio::spawn(async move {
+                    go.notified().await;
+                    let _ = report.send([
+                        context.progress(1.0, None, Some("too late")),
+                        context.log(LogLevel::Error, "too late"),
+                    ]);
+                    let _held_until_the_test_ends = context;
+                    std::future::pending::<()>().await;
+                });
+                async { CallToolResult::text("returned") }
+            }
+        },
+    )
+    .unwrap();
+    (tool, go, reports)
+}
+
+fn leaving_a_task_behind() -> (InProcess, Arc<Notify>, mpsc::UnboundedReceiver<Sent>) {
+    let (tool, go, reports) = leaves_a_task_behind();
+    let server = Server::new("wire", "0.0.0");
+    server.add_tool(tool).unwrap();
+    (InProcess::start(server), go, reports)
+}
+
+#[tokio::test]
+async fn nothing_is_sent_for_a_call_after_its_response() {
+    let (mut client, go, mut reports) = leaving_a_task_behind();
+    let call = json!({"name": "leaves_a_task", "_meta": {"progressToken": "late"}});
+    assert_eq!(
+        client.request(1, "tools/call", call).await,
+        result(
+            1,
+            json!({"content": [{"type": "text", "text": "returned"}]})
+        )
+    );
+    go.notify_one();
+    let sent = tokio::time::timeout(Duration::from_secs(5), reports.recv())
+        .await
+        .expect("the task tried within 5 s")
+        .unwrap();
+    // Anything the task sent would be on the wire before the answer to this ping.
+    assert_eq!(
+        client.request(2, "ping", json!({})).await,
+        result(2, json!({}))
+    );
+    assert_eq!(sent, [false, false], "progress, log");
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+#[tokio::test]
+async fn a_context_left_behind_does_not_hold_up_the_end_of_input() {
+    let (mut client, _go, _reports) = leaving_a_task_behind();
+    assert_eq!(
+        client
+            .request(1, "tools/call", json!({"name": "leaves_a_task"}))
+            .await,
+        result(
+            1,
+            json!({"content": [{"type": "text", "text": "returned"}]})
+        )
+    );
+    // The task still holds its clone of the context (it was never told to go).
+    let started = Instant::now();
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "serve_io took {:?} to end",
+        started.elapsed()
+    );
 }

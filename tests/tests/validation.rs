@@ -6,7 +6,7 @@
 #![allow(clippy::unused_async)]
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{CallToolResult, IntoToolResult, Json, Server, tool};
+use mcp_toolbelt::{CallToolResult, IntoToolResult, Json, RegistryError, Server, Tool, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -393,5 +393,85 @@ async fn structured_content_is_checked_against_the_output_schema() {
             }],
             "isError": true
         })
+    );
+}
+
+// ---- tools added at run time ---------------------------------------------------------------
+
+fn run_time_tool(name: &str, input_schema: Value) -> Result<Tool, RegistryError> {
+    Tool::new(
+        name,
+        "Added at run time",
+        input_schema,
+        |arguments, _| async move { CallToolResult::text(arguments.to_string()) },
+    )
+}
+
+#[tokio::test]
+async fn a_run_time_tool_needs_a_valid_name() {
+    let problem = "its name must be 1 to 64 characters from `A-Z a-z 0-9 _ . -`";
+    for name in ["has space", &"x".repeat(65), "", "naïve", "slash/ed"] {
+        assert_eq!(
+            run_time_tool(name, json!({"type": "object"})).unwrap_err(),
+            RegistryError::InvalidTool {
+                name: name.to_owned(),
+                source: None,
+                problem: problem.to_owned(),
+            },
+            "{name:?}"
+        );
+    }
+    let longest = format!("A-z_0.9{}", "x".repeat(57));
+    assert_eq!(longest.len(), 64);
+    let tool = run_time_tool(&longest, json!({"type": "object"})).unwrap();
+    let server = Server::new("validation", "0.0.0");
+    server.add_tool(tool).unwrap();
+    assert_eq!(
+        call(&TestClient::new(server), &longest, json!({})).await,
+        json!({"content": [{"type": "text", "text": "{}"}]})
+    );
+}
+
+#[tokio::test]
+async fn a_run_time_tool_advertises_properties_and_required_like_any_other() {
+    let server = Server::new("validation", "0.0.0");
+    let bare = run_time_tool("bare", json!({"type": "object"})).unwrap();
+    assert_eq!(
+        bare.definition().input_schema,
+        json!({"type": "object", "properties": {}})
+    );
+    let optional_n = run_time_tool(
+        "optional_n",
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    )
+    .unwrap();
+    assert_eq!(
+        optional_n.definition().input_schema,
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": []})
+    );
+    server.add_tool(bare).unwrap();
+    server.add_tool(optional_n).unwrap();
+    let client = TestClient::new(server);
+    let tools = client.list_tools().await.tools;
+    let schema = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .map(|tool| tool.input_schema.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        schema("bare"),
+        json!({"type": "object", "properties": {}}),
+        "as listed"
+    );
+    assert_eq!(schema("optional_n")["required"], json!([]), "as listed");
+    assert_eq!(
+        call(&client, "bare", json!({})).await,
+        json!({"content": [{"type": "text", "text": "{}"}]})
+    );
+    assert_eq!(
+        call(&client, "optional_n", json!({"n": "x"})).await,
+        input_error("optional_n", r#"n: expected integer, got string "x""#)
     );
 }

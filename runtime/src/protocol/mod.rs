@@ -8,10 +8,12 @@
 //! version decides the shape of every result.
 
 mod dispatch;
+mod in_flight;
 mod jsonrpc;
 mod shape;
 
 pub(crate) use dispatch::{Connection, Dispatcher, Exchange, claims_modern, envelope_error};
+pub(crate) use in_flight::{InFlight, Ticket};
 pub use jsonrpc::{ErrorObject, codes};
 pub(crate) use jsonrpc::{Incoming, classify, parse};
 pub use shape::ListToolsResult;

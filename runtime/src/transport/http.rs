@@ -36,17 +36,16 @@ use axum::routing::get;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use futures_util::StreamExt as _;
-use futures_util::future::BoxFuture;
+use futures_util::future::{Abortable, BoxFuture};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, mpsc};
-use tokio::task::AbortHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::AuthInfo;
 use crate::protocol::{
-    self, Connection, Dispatcher, ErrorObject, Exchange, Incoming, LEGACY_VERSIONS,
-    MODERN_VERSIONS, codes,
+    self, Connection, Dispatcher, ErrorObject, Exchange, InFlight, Incoming, LEGACY_VERSIONS,
+    MODERN_VERSIONS, Ticket, codes,
 };
 use crate::server::Server;
 use crate::sync::lock;
@@ -371,7 +370,7 @@ struct HttpState {
 /// A legacy session: its connection state and its requests still running.
 struct Session {
     connection: Arc<Connection>,
-    in_flight: Mutex<HashMap<String, (AbortHandle, CancellationToken)>>,
+    in_flight: Arc<InFlight>,
     last_seen: Mutex<Instant>,
     stream_open: Mutex<bool>,
     /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
@@ -384,10 +383,7 @@ impl Session {
     /// Ends the session: cancels every call still running and closes its GET stream.
     fn end(&self) {
         self.ended.cancel();
-        for (_, (abort, cancellation)) in lock(&self.in_flight).drain() {
-            cancellation.cancel();
-            abort.abort();
-        }
+        self.in_flight.cancel_all();
     }
 }
 
@@ -537,7 +533,7 @@ impl HttpState {
         let id = new_session_id()?;
         let session = Arc::new(Session {
             connection: Arc::new(Connection::new(HTTP_DEFAULT_VERSION, Some(id.clone()))),
-            in_flight: Mutex::new(HashMap::new()),
+            in_flight: Arc::default(),
             last_seen: Mutex::new(Instant::now()),
             stream_open: Mutex::new(false),
             ended: CancellationToken::new(),
@@ -818,11 +814,9 @@ async fn legacy_post(
             if method == "notifications/cancelled"
                 && let (Some(session), Some(request_id)) =
                     (&session, params.as_ref().and_then(|p| p.get("requestId")))
-                && let Some((abort, cancellation)) =
-                    lock(&session.in_flight).remove(&request_id.to_string())
+                && session.in_flight.cancel(request_id)
             {
-                cancellation.cancel();
-                abort.abort();
+                tracing::debug!(%request_id, "request cancelled");
             } else {
                 state.dispatcher.notification(&method, params.as_ref());
             }
@@ -920,18 +914,24 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         accepts_sse,
         modern,
     } = call;
-    if let Some(session) = &session
-        && lock(&session.in_flight).contains_key(&id.to_string())
+    // A legacy session's calls share its table (an id names one call at a time, and
+    // `notifications/cancelled` finds them there); any other call has a table of its own.
+    let table = session
+        .as_ref()
+        .map_or_else(Arc::default, |session| Arc::clone(&session.in_flight));
+    let (ticket, registration) = match table.start(&id) {
+        Ok(started) => started,
+        Err(error) => return refuse_request(StatusCode::BAD_REQUEST, &id, error),
+    };
+    // A session that ended while this call was being set up takes the call with it.
+    if session
+        .as_ref()
+        .is_some_and(|session| session.ended.is_cancelled())
     {
-        // Ids identify calls (for cancellation): one in flight at a time per session.
-        let error = ErrorObject::new(
-            codes::INVALID_REQUEST,
-            format!("Invalid Request: id {id} is already used by a request in flight"),
-        );
-        return refuse_request(StatusCode::BAD_REQUEST, &id, error);
+        table.cancel(&id);
     }
     let (events, mut receiver) = mpsc::unbounded_channel::<Value>();
-    let cancellation = CancellationToken::new();
+    let cancellation = ticket.cancellation();
     let exchange = Exchange {
         notifications: events.clone(),
         cancellation: cancellation.clone(),
@@ -939,13 +939,11 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
     };
     let dispatcher = state.dispatcher.clone();
     let timeout = state.config.request_timeout;
-    let key = id.to_string();
-    let task = tokio::spawn({
-        let cancellation = cancellation.clone();
-        async move {
+    tokio::spawn(async move {
+        let call = async {
             let mut call =
                 Box::pin(dispatcher.request(id.clone(), &method, params, &connection, exchange));
-            let response = if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
+            if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
                 response
             } else {
                 // As when the client cancels: the tool's context is cancelled, then its future dropped.
@@ -956,29 +954,19 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
                     format!("Request timed out after {timeout:?}"),
                 )
                 .into_response(id)
-            };
+            }
+        };
+        // A cancelled call is dropped at its next await and answers nothing.
+        if let Ok(response) = Abortable::new(call, registration).await {
             let _ = events.send(response);
         }
     });
-    if let Some(session) = &session {
-        lock(&session.in_flight).insert(key.clone(), (task.abort_handle(), cancellation.clone()));
-        // A session that ended while this call was being set up takes the call with it.
-        if session.ended.is_cancelled() {
-            cancellation.cancel();
-            task.abort();
-        }
-    }
-    let guard = CancelOnDrop {
-        abort: task.abort_handle(),
-        cancellation,
-        in_flight: session.map(|session| (session, key)),
-    };
     let first = loop {
         match receiver.recv().await {
             Some(message) if is_response(&message) || accepts_sse => break message,
             Some(_) => {} // the client cannot take a stream: notifications are dropped
             // A cancelled request gets no response (the client cancelled it, or ended its session).
-            None if guard.cancellation.is_cancelled() => {
+            None if ticket.is_cancelled() => {
                 return StatusCode::ACCEPTED.into_response();
             }
             None => {
@@ -991,7 +979,7 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         }
     };
     if is_response(&first) {
-        drop(guard);
+        ticket.complete();
         let status = match first.pointer("/error/code").and_then(Value::as_i64) {
             Some(codes::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
             Some(codes::MISSING_CLIENT_CAPABILITY) if modern => StatusCode::BAD_REQUEST,
@@ -999,26 +987,32 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         };
         return (status, axum::Json(first)).into_response();
     }
-    event_stream(first, receiver, guard)
+    event_stream(first, receiver, ticket)
 }
 
 /// A request-scoped event stream: the request's notifications, then its response, which ends
-/// the stream. Dropping it (the client went away) drops `guard`, which cancels the call.
+/// the stream. Dropping it before the response (the client went away) drops the call's
+/// ticket, which cancels the call.
 fn event_stream(
     first: Value,
     receiver: mpsc::UnboundedReceiver<Value>,
-    guard: CancelOnDrop,
+    ticket: Ticket,
 ) -> Response {
     let stream = futures_util::stream::unfold(
-        (Some(first), Some(receiver), guard),
-        |(first, receiver, guard)| async move {
-            let mut receiver = receiver?;
+        (Some(first), Some((receiver, ticket))),
+        |(first, call)| async move {
+            let (mut receiver, ticket) = call?;
             let message = match first {
                 Some(message) => message,
                 None => receiver.recv().await?,
             };
-            let receiver = (!is_response(&message)).then_some(receiver);
-            Some((message, (None, receiver, guard)))
+            let call = if is_response(&message) {
+                ticket.complete();
+                None
+            } else {
+                Some((receiver, ticket))
+            };
+            Some((message, (None, call)))
         },
     )
     .map(|message| Event::default().event("message").json_data(message));
@@ -1030,26 +1024,6 @@ fn event_stream(
         HeaderValue::from_static("no"),
     );
     response
-}
-
-/// Ends a call's life on the HTTP side: cancels and drops the call if its response will not be
-/// read (the client went away), and forgets it in its session's in-flight table either way.
-struct CancelOnDrop {
-    abort: AbortHandle,
-    cancellation: CancellationToken,
-    in_flight: Option<(Arc<Session>, String)>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if !self.abort.is_finished() {
-            self.cancellation.cancel();
-            self.abort.abort();
-        }
-        if let Some((session, key)) = &self.in_flight {
-            lock(&session.in_flight).remove(key);
-        }
-    }
 }
 
 fn is_response(message: &Value) -> bool {

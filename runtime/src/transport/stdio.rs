@@ -4,24 +4,23 @@
 //! in one write, a cancelled call's future is dropped without a response, and at end of input the
 //! calls still running get [`SHUTDOWN_GRACE`] to finish.
 
-use std::collections::HashMap;
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::future::Abortable;
 use serde_json::{Value, json};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader,
 };
 use tokio::sync::{broadcast, mpsc};
-use tokio::task::{AbortHandle, JoinSet};
+use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{
-    self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, Incoming, codes,
+    self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, InFlight, Incoming, codes,
 };
 use crate::server::Server;
-use crate::sync::lock;
 
 /// How long calls still running at end of input may take before they are dropped.
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -50,7 +49,7 @@ impl Server {
             dispatcher,
             connection: Arc::new(Connection::new(Server::DEFAULT_VERSION, None)),
             outgoing,
-            in_flight: Arc::new(Mutex::new(HashMap::new())),
+            in_flight: Arc::default(),
             calls: JoinSet::new(),
         };
         let list_changed = tokio::spawn(forward_list_changed(
@@ -66,13 +65,11 @@ impl Server {
     }
 }
 
-type InFlight = Arc<Mutex<HashMap<String, (AbortHandle, CancellationToken)>>>;
-
 struct Session {
     dispatcher: Dispatcher,
     connection: Arc<Connection>,
     outgoing: mpsc::UnboundedSender<Value>,
-    in_flight: InFlight,
+    in_flight: Arc<InFlight>,
     calls: JoinSet<()>,
 }
 
@@ -133,49 +130,33 @@ impl Session {
                 self.send(response);
             }
             Incoming::Request { id, method, params } => {
-                let key = id.to_string();
-                if lock(&self.in_flight).contains_key(&key) {
-                    // Ids identify calls (for cancellation, for responses): one in flight at a time.
-                    let error = ErrorObject::new(
-                        codes::INVALID_REQUEST,
-                        format!("Invalid Request: id {key} is already used by a request in flight"),
-                    );
-                    self.send(error.into_response(id));
-                    return;
-                }
-                let cancellation = CancellationToken::new();
-                let exchange = self.exchange(cancellation.clone());
+                // Ids identify calls (for cancellation, for responses): one in flight at a time.
+                let (ticket, registration) = match self.in_flight.start(&id) {
+                    Ok(started) => started,
+                    Err(error) => return self.send(error.into_response(id)),
+                };
+                let exchange = self.exchange(ticket.cancellation());
                 let (dispatcher, connection) =
                     (self.dispatcher.clone(), Arc::clone(&self.connection));
-                let (outgoing, in_flight) = (self.outgoing.clone(), Arc::clone(&self.in_flight));
-                // Registered under the lock the call takes to deregister, so it cannot finish first.
-                let mut in_flight_now = lock(&self.in_flight);
-                let abort = self.calls.spawn({
-                    let key = key.clone();
-                    async move {
-                        let response = dispatcher
-                            .request(id, &method, params, &connection, exchange)
-                            .await;
-                        // A cancel that got here first took the entry: the call gets no response,
-                        // even when its future saw the cancellation and finished before the abort.
-                        if lock(&in_flight).remove(&key).is_some() {
-                            let _ = outgoing.send(response);
-                        }
+                let outgoing = self.outgoing.clone();
+                self.calls.spawn(async move {
+                    let call = dispatcher.request(id, &method, params, &connection, exchange);
+                    // A cancelled call is dropped at its next await and answers nothing, even if
+                    // it finished before the cancel could drop it.
+                    if let Ok(response) = Abortable::new(call, registration).await
+                        && ticket.complete()
+                    {
+                        let _ = outgoing.send(response);
                     }
                 });
-                in_flight_now.insert(key, (abort, cancellation));
-                drop(in_flight_now);
                 self.reap();
             }
             Incoming::Notification { method, params } if method == "notifications/cancelled" => {
                 let request_id = params.as_ref().and_then(|params| params.get("requestId"));
                 if let Some(request_id) = request_id
-                    && let Some((abort, cancellation)) =
-                        lock(&self.in_flight).remove(&request_id.to_string())
+                    && self.in_flight.cancel(request_id)
                 {
                     tracing::debug!(%request_id, "request cancelled");
-                    cancellation.cancel();
-                    abort.abort();
                 }
             }
             Incoming::Notification { method, params } => {

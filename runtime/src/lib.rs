@@ -110,7 +110,8 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not
 /// `&str`: arguments are deserialized from JSON); the `Context` is taken as `Context` or
 /// `&Context`, never `&mut`. An `async fn`'s future must be `Send`, since calls run on a
-/// multi-threaded runtime; a plain `fn` is called directly.
+/// multi-threaded runtime. A plain `fn` is called directly on a runtime worker thread: keep it
+/// quick, or make it `async` and move blocking work to `tokio::task::spawn_blocking`.
 ///
 /// # Results
 ///
@@ -177,7 +178,7 @@ pub use context::{AuthInfo, Context, LogLevel};
 pub use mcp_toolbelt_macros::tool;
 pub use registry::{RegistryError, Tool, ToolAnnotations, ToolDefinition};
 pub use result::{
-    Annotations, CallToolResult, Content, IntoToolResult, Json, ResourceContents, ToolError,
+    CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
 pub use transport::http::{HttpConfig, ProtectedResourceMetadata};

@@ -366,6 +366,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
 
 /// Why the tools cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// Two tools share a name.
     DuplicateName {

@@ -78,7 +78,7 @@ pub enum Content {
         text: String,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        annotations: Option<Annotations>,
+        annotations: Option<ContentAnnotations>,
     },
     /// A base64-encoded image.
     Image {
@@ -88,7 +88,7 @@ pub enum Content {
         mime_type: String,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        annotations: Option<Annotations>,
+        annotations: Option<ContentAnnotations>,
     },
     /// Base64-encoded audio (protocol 2025-03-26 and later).
     Audio {
@@ -98,7 +98,7 @@ pub enum Content {
         mime_type: String,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        annotations: Option<Annotations>,
+        annotations: Option<ContentAnnotations>,
     },
     /// A link to a resource the host may fetch (protocol 2025-06-18 and later).
     ResourceLink {
@@ -117,7 +117,7 @@ pub enum Content {
         mime_type: Option<String>,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        annotations: Option<Annotations>,
+        annotations: Option<ContentAnnotations>,
     },
     /// A resource's contents, embedded in the result.
     Resource {
@@ -125,7 +125,7 @@ pub enum Content {
         resource: ResourceContents,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        annotations: Option<Annotations>,
+        annotations: Option<ContentAnnotations>,
     },
 }
 
@@ -185,7 +185,7 @@ impl Content {
 /// Hints on a content block: who it is for and how much it matters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Annotations {
+pub struct ContentAnnotations {
     /// `"user"` and/or `"assistant"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<Vec<String>>,
@@ -271,6 +271,18 @@ impl fmt::Display for ToolError {
 }
 
 impl std::error::Error for ToolError {}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> Self {
+        Self(message)
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> Self {
+        Self(message.to_owned())
+    }
+}
 
 /// Turns what a tool returns into a [`CallToolResult`].
 ///

@@ -22,7 +22,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -41,6 +41,8 @@ pub struct TestClient {
     dispatcher: Dispatcher,
     connection: Connection,
     next_id: AtomicU64,
+    /// Each call's own progress token, so that concurrent calls never share one.
+    next_token: AtomicU64,
     notifications: Mutex<Vec<Value>>,
 }
 
@@ -72,18 +74,24 @@ impl TestClient {
             dispatcher,
             connection: Connection::new(version, None),
             next_id: AtomicU64::new(1),
+            next_token: AtomicU64::new(1),
             notifications: Mutex::new(Vec::new()),
         }
     }
 
-    /// Sends one request and returns the whole JSON-RPC response message. `params` is sent as
-    /// given, so modern-era requests carry their own `_meta`.
+    /// Sends one request and returns the whole JSON-RPC response message. `params` (a JSON
+    /// object, or `null` for none) is sent as given, so modern-era requests carry their own
+    /// `_meta`.
+    ///
+    /// # Panics
+    ///
+    /// When `params` is neither an object nor `null`: JSON-RPC has no other kind of params.
     pub async fn request(&self, method: &str, params: Value) -> Value {
         let id = json!(self.next_id.fetch_add(1, Ordering::Relaxed));
         let params = match params {
             Value::Object(params) => Some(params),
             Value::Null => None,
-            other => Some(Map::from_iter([("value".to_owned(), other)])),
+            other => panic!("request params must be a JSON object or null, not {other}"),
         };
         let (sender, mut receiver) = mpsc::unbounded_channel();
         let exchange = Exchange {
@@ -143,7 +151,10 @@ impl TestClient {
         name: &str,
         arguments: Value,
     ) -> Result<CallToolResult, ErrorObject> {
-        let token = format!("progress-{}", self.next_id.load(Ordering::Relaxed));
+        let token = format!(
+            "progress-{}",
+            self.next_token.fetch_add(1, Ordering::Relaxed)
+        );
         let params =
             json!({"name": name, "arguments": arguments, "_meta": {"progressToken": token}});
         let response = self.request("tools/call", params).await;

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceContents, Server, Tool,
-    ToolError, tool,
+    CallToolResult, Content, ContentAnnotations, Context, Json, LogLevel, ResourceContents, Server,
+    Tool, ToolError, tool,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -66,7 +66,7 @@ async fn annotated_image() -> Content {
     Content::Image {
         data: PIXEL.into(),
         mime_type: "image/png".into(),
-        annotations: Some(Annotations {
+        annotations: Some(ContentAnnotations {
             audience: Some(vec!["user".into()]),
             priority: Some(0.5),
             last_modified: Some("2026-11-29T12:00:00Z".into()),

@@ -277,30 +277,38 @@ impl Dispatcher {
     }
 }
 
-/// What is wrong with the `_meta` envelope of a request that claims the modern era, if anything
-/// (the HTTP transport answers such errors with `400`).
-pub(crate) fn envelope_error(params: Option<&Map<String, Value>>) -> Option<ErrorObject> {
-    let connection = Connection::new(LATEST_LEGACY_VERSION, None);
-    era_of(params.unwrap_or(&Map::new()), &connection).err()
+/// The `_meta` of a request that claims the modern era (it names a protocol version), if it
+/// does.
+fn modern_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value>> {
+    params?
+        .get("_meta")
+        .and_then(Value::as_object)
+        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
 }
 
 /// Whether a request claims the modern era: its `_meta` names a protocol version.
 pub(crate) fn claims_modern(params: Option<&Map<String, Value>>) -> bool {
-    params
-        .and_then(|params| params.get("_meta"))
-        .and_then(Value::as_object)
-        .is_some_and(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+    modern_meta(params).is_some()
 }
 
-/// Decides the era from the request itself: modern when `_meta` names a protocol version.
+/// What is wrong with the `_meta` envelope of a request that claims the modern era, if anything
+/// (the HTTP transport answers such errors with `400`).
+pub(crate) fn envelope_error(params: Option<&Map<String, Value>>) -> Option<ErrorObject> {
+    modern_meta(params).and_then(|request_meta| modern_era(request_meta).err())
+}
+
+/// Decides the era from the request itself: modern when `_meta` names a protocol version,
+/// otherwise the legacy connection's.
 fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, ErrorObject> {
-    let Some(request_meta) = params
-        .get("_meta")
-        .and_then(Value::as_object)
-        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
-    else {
-        return Ok(Era::Legacy(connection.version()));
-    };
+    match modern_meta(Some(params)) {
+        Some(request_meta) => modern_era(request_meta),
+        None => Ok(Era::Legacy(connection.version())),
+    }
+}
+
+/// Checks a modern request's envelope: the version first (a client falls back to another
+/// version on -32022 alone), then the required capabilities, then the optional log level.
+fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
     let version = &request_meta[meta::PROTOCOL_VERSION];
     let Some(version) = version.as_str() else {
         return Err(ErrorObject::invalid_params(format!(
@@ -308,7 +316,6 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
             meta::PROTOCOL_VERSION
         )));
     };
-    // The version first: a client falls back to another version on -32022 alone.
     if !MODERN_VERSIONS.contains(&version) {
         return Err(ErrorObject::new(
             codes::UNSUPPORTED_PROTOCOL_VERSION,
@@ -325,13 +332,10 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
             meta::CLIENT_CAPABILITIES
         )));
     };
-    let log_level = match request_meta.get(meta::LOG_LEVEL) {
-        None => None,
-        Some(level) => Some(
-            serde_json::from_value(level.clone())
-                .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?,
-        ),
-    };
+    let log_level = request_meta
+        .get(meta::LOG_LEVEL)
+        .map(parse_log_level)
+        .transpose()?;
     Ok(Era::Modern {
         version: version.to_owned(),
         log_level,
@@ -339,10 +343,13 @@ fn era_of(params: &Map<String, Value>, connection: &Connection) -> Result<Era, E
     })
 }
 
+fn parse_log_level(level: &Value) -> Result<LogLevel, ErrorObject> {
+    serde_json::from_value(level.clone())
+        .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))
+}
+
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
-    let level = params.get("level").cloned().unwrap_or_default();
-    let level: LogLevel = serde_json::from_value(level.clone())
-        .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))?;
+    let level = parse_log_level(params.get("level").unwrap_or(&Value::Null))?;
     *lock(&connection.log_level) = level;
     Ok(json!({}))
 }

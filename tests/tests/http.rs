@@ -1788,3 +1788,31 @@ async fn serve_http_publishes_the_protected_resource_metadata() {
     let reply = send_over_socket(address, request).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
 }
+
+#[tokio::test]
+async fn a_batch_at_2025_03_26_runs_its_calls_under_the_time_limit() {
+    let router = router(HttpConfig::new().request_timeout(Duration::from_millis(200)));
+    let mut initialize = initialize_body();
+    initialize["params"]["protocolVersion"] = json!("2025-03-26");
+    let reply = send(&router, post(&initialize, &[])).await;
+    assert_eq!(reply.json()["result"]["protocolVersion"], "2025-03-26");
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-03-26"),
+    ];
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        legacy_call(2, "slow", &json!({"tag": "batched", "seconds": 30}), None),
+    ]);
+    let reply = send(&router, post(&batch, &headers)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.json(),
+        json!([
+            {"jsonrpc": "2.0", "id": 1, "result": {}},
+            {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "Request timed out after 200ms"}},
+        ])
+    );
+    assert_eq!(ending("batched", None).await, "cancelled");
+}

@@ -412,6 +412,32 @@ fn batches_are_answered_as_one_array_at_2025_03_26() {
 }
 
 #[test]
+fn a_batch_runs_its_calls_concurrently_and_each_can_be_cancelled() {
+    let mut server = catalog();
+    server.initialize("2025-03-26");
+    let wait = |id: i64, seconds: f64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "wait", "arguments": {"seconds": seconds}}});
+    let started = Instant::now();
+    server.send(&json!([wait(1, 1.0), wait(2, 1.0)]));
+    let done = json!({"content": [{"type": "text", "text": "done waiting"}]});
+    assert_eq!(
+        server.next_message(),
+        json!([result(1, done.clone()), result(2, done.clone())])
+    );
+    assert!(
+        started.elapsed() < Duration::from_millis(1900),
+        "the two one-second calls ran side by side"
+    );
+
+    // A call of a batch is a call like any other: cancelled, it is left out of the answer.
+    server.send(&json!([wait(3, 30.0), wait(4, 0.2)]));
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
+    );
+    assert_eq!(server.next_message(), json!([result(4, done)]));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
 fn batches_are_refused_otherwise() {
     let refused = error(
         Value::Null,

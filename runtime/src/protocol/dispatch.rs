@@ -1,15 +1,19 @@
 //! The dispatcher: one request in, one response out, in either era.
 
+use std::future::Future;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use futures_util::future::{Abortable, join_all};
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::jsonrpc::{self, ErrorObject, codes};
-use super::{LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, meta, shape};
+use super::in_flight::InFlight;
+use super::jsonrpc::{self, ErrorObject, Incoming, codes};
+use super::{BATCH_VERSION, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, meta, shape};
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::server::ServerInner;
 use crate::sync::lock;
@@ -110,6 +114,88 @@ impl Dispatcher {
         match self.answer(&id, method, params, connection, exchange).await {
             Ok(result) => jsonrpc::success(id, result),
             Err(error) => error.into_response(id),
+        }
+    }
+
+    /// Answers a JSON-RPC batch, which only protocol 2025-03-26 has. Its requests become calls
+    /// of `in_flight` at once (so each can be cancelled as soon as this returns, and its id is
+    /// taken while it runs), each with the `exchange` the transport makes for it; the returned
+    /// future runs them concurrently, each bounded by `timeout`, and yields the responses in
+    /// order, less those of cancelled calls. `Err` when the connection's version has no batches.
+    pub(crate) fn batch(
+        &self,
+        items: Vec<Value>,
+        connection: &Arc<Connection>,
+        in_flight: &Arc<InFlight>,
+        exchange: impl Fn(CancellationToken) -> Exchange,
+        timeout: Option<Duration>,
+    ) -> Result<impl Future<Output = Vec<Value>> + Send + 'static, ErrorObject> {
+        if connection.version() != BATCH_VERSION {
+            return Err(ErrorObject::new(
+                codes::INVALID_REQUEST,
+                format!(
+                    "Invalid Request: batches are accepted only at protocol version {BATCH_VERSION}"
+                ),
+            ));
+        }
+        let answers: Vec<_> = items
+            .into_iter()
+            .map(|item| {
+                let call = match jsonrpc::classify(item) {
+                    Ok(Incoming::Request { id, method, .. }) if method == "initialize" => {
+                        Err(Some(
+                            ErrorObject::new(
+                                codes::INVALID_REQUEST,
+                                "Invalid Request: initialize must not be batched",
+                            )
+                            .into_response(id),
+                        ))
+                    }
+                    Ok(Incoming::Request { id, method, params }) => match in_flight.start(&id) {
+                        Ok((ticket, registration)) => {
+                            let exchange = exchange(ticket.cancellation());
+                            Ok((id, method, params, ticket, registration, exchange))
+                        }
+                        Err(error) => Err(Some(error.into_response(id))),
+                    },
+                    Ok(Incoming::Notification { method, params }) => {
+                        self.batched_notification(&method, params.as_ref(), in_flight);
+                        Err(None)
+                    }
+                    Ok(Incoming::Response | Incoming::Batch(_)) => Err(None),
+                    Err(error) => Err(Some(error)),
+                };
+                let (dispatcher, connection) = (self.clone(), Arc::clone(connection));
+                async move {
+                    let (id, method, params, ticket, registration, exchange) = match call {
+                        Ok(call) => call,
+                        Err(answer) => return answer,
+                    };
+                    let call =
+                        dispatcher.request(id.clone(), &method, params, &connection, exchange);
+                    let call = with_timeout(call, timeout, id, ticket.cancellation());
+                    match Abortable::new(call, registration).await {
+                        Ok(response) if ticket.complete() => Some(response),
+                        _ => None,
+                    }
+                }
+            })
+            .collect();
+        Ok(async move { join_all(answers).await.into_iter().flatten().collect() })
+    }
+
+    /// A notification inside a batch: a cancellation applies to the connection's calls.
+    fn batched_notification(
+        &self,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        in_flight: &InFlight,
+    ) {
+        match params.and_then(|params| params.get("requestId")) {
+            Some(request_id) if method == "notifications/cancelled" => {
+                in_flight.cancel(request_id);
+            }
+            _ => self.notification(method, params),
         }
     }
 
@@ -275,6 +361,29 @@ impl Dispatcher {
         let result = tool.call(arguments, context).await;
         Ok(shape::call_result(result, era.version()))
     }
+}
+
+/// Bounds a call by `timeout`: past it, the call's context is cancelled (as when the client
+/// cancels), its future dropped, and the answer is an error.
+pub(crate) async fn with_timeout(
+    call: impl Future<Output = Value>,
+    timeout: Option<Duration>,
+    id: Value,
+    cancellation: CancellationToken,
+) -> Value {
+    let Some(timeout) = timeout else {
+        return call.await;
+    };
+    let mut call = std::pin::pin!(call);
+    if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
+        return response;
+    }
+    cancellation.cancel();
+    ErrorObject::new(
+        codes::INTERNAL_ERROR,
+        format!("Request timed out after {timeout:?}"),
+    )
+    .into_response(id)
 }
 
 /// The `_meta` of a request that claims the modern era (it names a protocol version), if it

@@ -12,10 +12,12 @@ mod in_flight;
 mod jsonrpc;
 mod shape;
 
-pub(crate) use dispatch::{Connection, Dispatcher, Exchange, claims_modern, envelope_error};
+pub(crate) use dispatch::{
+    Connection, Dispatcher, Exchange, claims_modern, envelope_error, with_timeout,
+};
 pub(crate) use in_flight::{InFlight, Ticket};
 pub use jsonrpc::{ErrorObject, codes};
-pub(crate) use jsonrpc::{Incoming, classify, parse};
+pub(crate) use jsonrpc::{Incoming, parse};
 pub use shape::ListToolsResult;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.

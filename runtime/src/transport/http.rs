@@ -823,7 +823,9 @@ async fn legacy_post(
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Response => StatusCode::ACCEPTED.into_response(),
-        Incoming::Batch(items) => legacy_batch(state, items, &connection, auth).await,
+        Incoming::Batch(items) => {
+            legacy_batch(state, items, &connection, session.as_deref(), auth).await
+        }
     };
     if let Some(id) = new_session_id
         && let Ok(value) = HeaderValue::from_str(&id)
@@ -833,58 +835,36 @@ async fn legacy_post(
     response
 }
 
-/// JSON-RPC batches, for protocol 2025-03-26 only: one JSON array answers them.
+/// A JSON-RPC batch (protocol 2025-03-26 only): its requests run as calls of the session, and
+/// one JSON array answers them.
 async fn legacy_batch(
     state: &HttpState,
     items: Vec<Value>,
     connection: &Arc<Connection>,
+    session: Option<&Session>,
     auth: Option<AuthInfo>,
 ) -> Response {
-    if connection.version() != protocol::BATCH_VERSION {
-        return refuse(
+    let table = session.map_or_else(Arc::default, |session| Arc::clone(&session.in_flight));
+    // The calls of a batch answer in the batch: their notifications have nowhere to go.
+    let exchange = |cancellation| Exchange {
+        notifications: mpsc::unbounded_channel().0,
+        cancellation,
+        auth: auth.clone(),
+    };
+    let timeout = Some(state.config.request_timeout);
+    let answers = state
+        .dispatcher
+        .batch(items, connection, &table, exchange, timeout);
+    match answers {
+        Ok(answers) => match answers.await {
+            responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
+            responses => axum::Json(Value::Array(responses)).into_response(),
+        },
+        Err(error) => (
             StatusCode::BAD_REQUEST,
-            codes::INVALID_REQUEST,
-            format!(
-                "Invalid Request: batches are accepted only at protocol version {}",
-                protocol::BATCH_VERSION
-            ),
-        );
-    }
-    let mut responses = Vec::new();
-    for item in items {
-        match protocol::classify(item) {
-            Ok(Incoming::Request { id, method, .. }) if method == "initialize" => responses.push(
-                ErrorObject::new(
-                    codes::INVALID_REQUEST,
-                    "Invalid Request: initialize must not be batched",
-                )
-                .into_response(id),
-            ),
-            Ok(Incoming::Request { id, method, params }) => {
-                let (notifications, _) = mpsc::unbounded_channel();
-                let exchange = Exchange {
-                    notifications,
-                    cancellation: CancellationToken::new(),
-                    auth: auth.clone(),
-                };
-                responses.push(
-                    state
-                        .dispatcher
-                        .request(id, &method, params, connection, exchange)
-                        .await,
-                );
-            }
-            Ok(Incoming::Notification { method, params }) => {
-                state.dispatcher.notification(&method, params.as_ref());
-            }
-            Ok(_) => {}
-            Err(error) => responses.push(error),
-        }
-    }
-    if responses.is_empty() {
-        StatusCode::ACCEPTED.into_response()
-    } else {
-        axum::Json(Value::Array(responses)).into_response()
+            axum::Json(error.into_response(Value::Null)),
+        )
+            .into_response(),
     }
 }
 
@@ -940,22 +920,8 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
     let dispatcher = state.dispatcher.clone();
     let timeout = state.config.request_timeout;
     tokio::spawn(async move {
-        let call = async {
-            let mut call =
-                Box::pin(dispatcher.request(id.clone(), &method, params, &connection, exchange));
-            if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
-                response
-            } else {
-                // As when the client cancels: the tool's context is cancelled, then its future dropped.
-                cancellation.cancel();
-                drop(call);
-                ErrorObject::new(
-                    codes::INTERNAL_ERROR,
-                    format!("Request timed out after {timeout:?}"),
-                )
-                .into_response(id)
-            }
-        };
+        let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
+        let call = protocol::with_timeout(call, Some(timeout), id, cancellation);
         // A cancelled call is dropped at its next await and answers nothing.
         if let Ok(response) = Abortable::new(call, registration).await {
             let _ = events.send(response);

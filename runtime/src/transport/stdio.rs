@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{
-    self, BATCH_VERSION, Connection, Dispatcher, ErrorObject, Exchange, InFlight, Incoming, codes,
+    self, Connection, Dispatcher, ErrorObject, Exchange, InFlight, Incoming, codes,
 };
 use crate::server::Server;
 
@@ -167,55 +167,24 @@ impl Session {
         }
     }
 
-    /// JSON-RPC batches exist only in protocol 2025-03-26; the answer is one array.
+    /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
+    /// connection, and one array answers them.
     fn take_batch(&mut self, items: Vec<Value>) {
-        if self.connection.version() != BATCH_VERSION {
-            self.send(
-                ErrorObject::new(
-                    codes::INVALID_REQUEST,
-                    format!("Invalid Request: batches are accepted only at protocol version {BATCH_VERSION}"),
-                )
-                .into_response(Value::Null),
-            );
-            return;
-        }
-        let (dispatcher, connection, outgoing) = (
-            self.dispatcher.clone(),
-            Arc::clone(&self.connection),
-            self.outgoing.clone(),
-        );
+        let outgoing = self.outgoing.clone();
+        let exchange = |cancellation| Exchange {
+            notifications: outgoing.clone(),
+            cancellation,
+            auth: None,
+        };
+        let answers =
+            self.dispatcher
+                .batch(items, &self.connection, &self.in_flight, exchange, None);
+        let answers = match answers {
+            Ok(answers) => answers,
+            Err(error) => return self.send(error.into_response(Value::Null)),
+        };
         self.calls.spawn(async move {
-            let mut responses = Vec::new();
-            for item in items {
-                let response = match protocol::classify(item) {
-                    Ok(Incoming::Request { id, method, .. }) if method == "initialize" => Some(
-                        ErrorObject::new(
-                            codes::INVALID_REQUEST,
-                            "Invalid Request: initialize must not be batched",
-                        )
-                        .into_response(id),
-                    ),
-                    Ok(Incoming::Request { id, method, params }) => {
-                        let exchange = Exchange {
-                            notifications: outgoing.clone(),
-                            cancellation: CancellationToken::new(),
-                            auth: None,
-                        };
-                        Some(
-                            dispatcher
-                                .request(id, &method, params, &connection, exchange)
-                                .await,
-                        )
-                    }
-                    Ok(Incoming::Notification { method, params }) => {
-                        dispatcher.notification(&method, params.as_ref());
-                        None
-                    }
-                    Ok(Incoming::Response | Incoming::Batch(_)) => None,
-                    Err(error) => Some(error),
-                };
-                responses.extend(response);
-            }
+            let responses = answers.await;
             if !responses.is_empty() {
                 let _ = outgoing.send(Value::Array(responses));
             }

@@ -105,7 +105,7 @@ pub struct Tool {
     /// `structuredContent` is wrapped as `{"result": …}` (a non-object output type).
     wraps_output: bool,
     /// `file:line` of a `#[tool]` fn.
-    source: Option<String>,
+    source: Option<Arc<str>>,
     /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
     required_capabilities: Option<Arc<Map<String, Value>>>,
 }
@@ -167,18 +167,23 @@ impl Tool {
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
         };
         let call = registration.call;
-        Self::build(definition, Arc::new(call), Some(source), wraps_output)
+        Self::build(
+            definition,
+            Arc::new(call),
+            Some(source.into()),
+            wraps_output,
+        )
     }
 
     fn build(
         mut definition: ToolDefinition,
         handler: Handler,
-        source: Option<String>,
+        source: Option<Arc<str>>,
         wraps_output: bool,
     ) -> Result<Self, RegistryError> {
         let invalid = |problem: String| RegistryError::InvalidTool {
             name: definition.name.clone(),
-            source: source.clone(),
+            source: source.as_deref().map(str::to_owned),
             problem,
         };
         // `#[tool]` checks its names at compile time; tools added at run time are checked here.
@@ -476,21 +481,18 @@ impl ToolSet {
 
     /// Adds a tool; refused when the name is taken.
     pub(crate) fn insert(&self, tool: Tool) -> Result<(), RegistryError> {
-        let mut tools = self
-            .tools
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tools = write(&self.tools);
         if let Some(existing) = tools.get(tool.name()) {
+            let place = |tool: &Tool| {
+                tool.source
+                    .as_deref()
+                    .unwrap_or("added at run time")
+                    .to_owned()
+            };
             return Err(RegistryError::DuplicateName {
                 name: tool.name().to_owned(),
-                first: existing
-                    .source
-                    .clone()
-                    .unwrap_or_else(|| "added at run time".into()),
-                second: tool
-                    .source
-                    .clone()
-                    .unwrap_or_else(|| "added at run time".into()),
+                first: place(existing),
+                second: place(&tool),
             });
         }
         tools.insert(tool.name().to_owned(), tool);

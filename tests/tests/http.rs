@@ -6,8 +6,8 @@
 //! that depend on a real connection (closing a stream, `serve_http`) use a socket on 127.0.0.1.
 //! Every wait is bounded by [`TIMEOUT`].
 //!
-//! Graceful shutdown (SIGINT/SIGTERM, then `shutdown_grace`) is not tested here: it needs a
-//! signal sent to the test process, which every other `serve_http` in it would also take.
+//! Graceful shutdown (SIGINT/SIGTERM, then `shutdown_grace`) is tested in `shutdown.rs`, on a
+//! server process of its own: a signal sent to this test process would reach every server in it.
 
 // Tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]

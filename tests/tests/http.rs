@@ -739,8 +739,8 @@ async fn cancel(router: &Router, session: &str, id: u64) {
     assert_eq!(reply.status, StatusCode::ACCEPTED);
 }
 
-/// The spec says a cancelled request gets no response. Its POST still needs an HTTP answer: `202
-/// Accepted` with no body, which clients take as "no message here".
+/// The spec says a cancelled request gets no response, and a POSTed request is answered with
+/// JSON or an event stream: a stream that ends without a message.
 #[tokio::test]
 async fn a_cancelled_call_gets_no_response() {
     let router = router(HttpConfig::new());
@@ -748,9 +748,38 @@ async fn a_cancelled_call_gets_no_response() {
     let call = start_slow_call(&router, &session, 20, "legacy-cancel-json", 30.0, None).await;
     cancel(&router, &session, 20).await;
     let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(reply.events(), Vec::<Value>::new(), "{reply:?}");
+    assert_eq!(ending("legacy-cancel-json", None).await, "cancelled");
+}
+
+/// A client that takes JSON only cannot be sent "no response" as JSON: `202 Accepted`, no body.
+#[tokio::test]
+async fn a_cancelled_call_of_a_json_only_client_is_accepted_without_a_body() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let mut request = post(
+        &legacy_call(
+            24,
+            "slow",
+            &json!({"tag": "legacy-cancel-json-only", "seconds": 30.0}),
+            None,
+        ),
+        &in_session(&session),
+    );
+    request
+        .headers_mut()
+        .insert(header::ACCEPT, "application/json".parse().unwrap());
+    let call = tokio::spawn({
+        let router = router.clone();
+        async move { send(&router, request).await }
+    });
+    ending("legacy-cancel-json-only", Some("started")).await;
+    cancel(&router, &session, 24).await;
+    let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
     assert_eq!(reply.status, StatusCode::ACCEPTED, "{reply:?}");
     assert!(reply.body.is_empty(), "{reply:?}");
-    assert_eq!(ending("legacy-cancel-json", None).await, "cancelled");
+    assert_eq!(ending("legacy-cancel-json-only", None).await, "cancelled");
 }
 
 /// On a stream already open (progress was sent), the stream ends without a result.
@@ -788,7 +817,12 @@ async fn deleting_the_session_cancels_its_calls() {
     let reply = send(&router, bodiless(Method::DELETE, &in_session(&session))).await;
     assert_eq!(reply.status, StatusCode::NO_CONTENT);
     let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
-    assert_eq!(reply.status, StatusCode::ACCEPTED, "{reply:?}");
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.events(),
+        Vec::<Value>::new(),
+        "no response: {reply:?}"
+    );
     assert_eq!(ending("legacy-delete", None).await, "cancelled");
 }
 

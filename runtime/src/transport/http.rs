@@ -10,12 +10,13 @@
 //! every request.
 //!
 //! Cancellation: a 2026-07-28 client cancels by closing the response; a legacy one by posting
-//! `notifications/cancelled` (its POST is then answered `202` with no body, or its stream ends).
+//! `notifications/cancelled` (its POST's event stream then ends without a response).
 //! A legacy client that disconnects before its answer also cancels the call: the legacy spec
 //! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
 //! not offer) its answer could never be delivered, so the work would be wasted.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::future::Future;
 use std::io;
@@ -883,7 +884,8 @@ struct Call {
 /// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
 /// before its result and the client accepts SSE: then a request-scoped event stream carries them
 /// and the result. Dropping the response (the client went away) cancels the call. A call cancelled
-/// before it answered gets no JSON-RPC response: `202 Accepted`, or the end of its stream.
+/// before it answered gets no JSON-RPC response: its event stream ends without one (`202
+/// Accepted` for a client that takes JSON only).
 async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) -> Response {
     let Call {
         id,
@@ -931,9 +933,16 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         match receiver.recv().await {
             Some(message) if is_response(&message) || accepts_sse => break message,
             Some(_) => {} // the client cannot take a stream: notifications are dropped
-            // A cancelled request gets no response (the client cancelled it, or ended its session).
+            // A cancelled request gets no response (the client cancelled it, or ended its session);
+            // its POST is answered with a stream that ends at once, or `202` when the client
+            // takes JSON only (no JSON body can say "no response").
             None if ticket.is_cancelled() => {
-                return StatusCode::ACCEPTED.into_response();
+                return if accepts_sse {
+                    Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>())
+                        .into_response()
+                } else {
+                    StatusCode::ACCEPTED.into_response()
+                };
             }
             None => {
                 return refuse(

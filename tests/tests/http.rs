@@ -739,7 +739,7 @@ async fn cancel(router: &Router, session: &str, id: u64) {
     assert_eq!(reply.status, StatusCode::ACCEPTED);
 }
 
-/// The spec says a cancelled request gets no response, and a POSTed request is answered with
+/// The spec says a cancelled request gets no response, and a request sent by POST is answered with
 /// JSON or an event stream: a stream that ends without a message.
 #[tokio::test]
 async fn a_cancelled_call_gets_no_response() {

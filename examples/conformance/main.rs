@@ -6,6 +6,7 @@
 //! npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp
 //! ```
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
@@ -145,9 +146,36 @@ fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
     Ok(tool.requires_client_capabilities(required))
 }
 
+/// The server being run, for the tool that changes its tool set.
+static SERVER: OnceLock<Server> = OnceLock::new();
+
+/// Adds the tool `test_dynamic_tool`, or removes it when present, so that the tool list changes
+#[tool]
+async fn test_trigger_tool_change() -> Result<String, String> {
+    let server = SERVER
+        .get()
+        .ok_or_else(|| "the server is not running".to_owned())?;
+    if server.remove_tool("test_dynamic_tool") {
+        return Ok("removed test_dynamic_tool".into());
+    }
+    let schema =
+        serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let tool = Tool::new(
+        "test_dynamic_tool",
+        "Exists only between two calls of test_trigger_tool_change",
+        schema,
+        |_, _| async { CallToolResult::text("here for now") },
+    );
+    server
+        .add_tool(tool.map_err(|error| error.to_string())?)
+        .map_err(|error| error.to_string())?;
+    Ok("added test_dynamic_tool".into())
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
+    let _ = SERVER.set(server.clone());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
         server
             .add_tool(tool.map_err(std::io::Error::other)?)

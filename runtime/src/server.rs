@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{Dispatcher, LATEST_LEGACY_VERSION, ListToolsResult};
 use crate::registry::{self, RegistryError, Tool, ToolSet};
@@ -42,6 +43,11 @@ pub(crate) struct ServerInner {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) tools: Arc<ToolSet>,
+    /// Sends when a tool is added or removed.
+    pub(crate) changes: broadcast::Sender<()>,
+    /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
+    /// their result.
+    pub(crate) closing: CancellationToken,
 }
 
 impl Server {
@@ -119,7 +125,8 @@ impl Server {
     }
 
     /// Adds a tool at run time (clone the server before serving to keep a handle) and tells
-    /// connected legacy clients with `notifications/tools/list_changed`.
+    /// connected clients with `notifications/tools/list_changed` (legacy clients that initialized,
+    /// 2026-07-28 clients on a `subscriptions/listen` stream).
     pub fn add_tool(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
         let _ = self.changes.send(());
@@ -217,8 +224,12 @@ impl Server {
         );
     }
 
-    /// The shared state the transports drive; `Err` if the tools cannot be served.
-    pub(crate) fn into_dispatcher(self) -> Result<Dispatcher, RegistryError> {
+    /// The shared state the transports drive; `Err` if the tools cannot be served. Cancelling
+    /// `closing` closes its `subscriptions/listen` streams.
+    pub(crate) fn into_dispatcher(
+        self,
+        closing: CancellationToken,
+    ) -> Result<Dispatcher, RegistryError> {
         self.check()?;
         let mut info = json!({"name": self.name, "version": self.version});
         if let Some(title) = self.title {
@@ -230,6 +241,8 @@ impl Server {
             page_size: self.page_size,
             ttl_ms: self.ttl_ms,
             tools: self.tools,
+            changes: self.changes,
+            closing,
         })))
     }
 

@@ -66,7 +66,7 @@ impl TestClient {
     /// As [`TestClient::new`].
     #[must_use]
     pub fn with_protocol_version(server: Server, version: &'static str) -> Self {
-        let dispatcher = match server.into_dispatcher() {
+        let dispatcher = match server.into_dispatcher(CancellationToken::new()) {
             Ok(dispatcher) => dispatcher,
             Err(error) => panic!("the server cannot start: {error}"),
         };

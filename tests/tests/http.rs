@@ -1250,7 +1250,199 @@ async fn server_discover_describes_the_server() {
     assert_eq!(result["ttlMs"], 60_000);
     assert_eq!(result["cacheScope"], "public");
     assert_eq!(result["resultType"], "complete");
-    assert!(result["capabilities"]["tools"].is_object(), "{result}");
+    assert_eq!(
+        result["capabilities"]["tools"],
+        json!({"listChanged": true}),
+        "changes are told on subscriptions/listen streams: {result}"
+    );
+}
+
+// ---- modern era: subscriptions/listen -------------------------------------------------------
+
+/// The events of a streamed response body, read as they come.
+struct Events {
+    body: futures_util::stream::BoxStream<'static, Result<Bytes, axum::Error>>,
+    text: String,
+    seen: usize,
+}
+
+impl Events {
+    fn of(response: axum::response::Response) -> Self {
+        assert_eq!(response.status(), StatusCode::OK, "{response:?}");
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/event-stream",
+            "{response:?}"
+        );
+        Self {
+            body: response.into_body().into_data_stream().boxed(),
+            text: String::new(),
+            seen: 0,
+        }
+    }
+
+    /// The next message, or `None` when the stream ends first.
+    async fn next(&mut self) -> Option<Value> {
+        tokio::time::timeout(TIMEOUT, async {
+            loop {
+                if let Some(message) = sse_messages(&self.text).get(self.seen) {
+                    self.seen += 1;
+                    return Some(message.clone());
+                }
+                let chunk = self.body.next().await?.expect("the body can be read");
+                self.text.push_str(std::str::from_utf8(&chunk).unwrap());
+            }
+        })
+        .await
+        .expect("a message or the end of the stream in time")
+    }
+}
+
+fn listen_request(id: u64, notifications: &Value) -> Request<Body> {
+    post(
+        &modern_request(
+            id,
+            "subscriptions/listen",
+            json!({"notifications": notifications}),
+            &json!({}),
+        ),
+        &modern_headers("subscriptions/listen", None),
+    )
+}
+
+async fn open_listen(router: &Router, id: u64, notifications: &Value) -> axum::response::Response {
+    tokio::time::timeout(
+        TIMEOUT,
+        router.clone().oneshot(listen_request(id, notifications)),
+    )
+    .await
+    .expect("the stream opens in time")
+    .unwrap()
+}
+
+fn added_tool(name: &str) -> Tool {
+    Tool::new(
+        name,
+        "Added at run time",
+        json!({"type": "object", "properties": {}}),
+        |_, _| async { CallToolResult::text("here") },
+    )
+    .unwrap()
+}
+
+/// The stream acknowledges what it will send, then tells each change of the tool set, tagged
+/// with its subscription id; it is not bound by the request time limit.
+#[tokio::test]
+async fn a_subscription_streams_tool_changes() {
+    let handle = server();
+    let router = handle
+        .clone()
+        .http_config(HttpConfig::new().request_timeout(Duration::from_millis(100)))
+        .into_router()
+        .unwrap();
+    let requested = json!({"toolsListChanged": true, "promptsListChanged": true});
+    let mut events = Events::of(open_listen(&router, 7, &requested).await);
+    let tagged = json!({"io.modelcontextprotocol/subscriptionId": 7});
+    assert_eq!(
+        events.next().await,
+        Some(json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {"_meta": tagged, "notifications": {"toolsListChanged": true}},
+        })),
+        "only what the server can send is acknowledged"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await; // past the request time limit
+    handle.add_tool(added_tool("added-1")).unwrap();
+    assert!(handle.remove_tool("added-1"));
+    let list_changed = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/tools/list_changed",
+        "params": {"_meta": tagged},
+    });
+    assert_eq!(events.next().await, Some(list_changed.clone()));
+    assert_eq!(events.next().await, Some(list_changed));
+}
+
+/// A stream that did not ask for tool changes hears none.
+#[tokio::test]
+async fn a_subscription_gets_only_what_it_asked_for() {
+    let handle = server();
+    let router = handle.clone().into_router().unwrap();
+    let response = open_listen(&router, 8, &json!({"promptsListChanged": true})).await;
+    let mut events = Events::of(response);
+    assert_eq!(
+        events.next().await.unwrap()["params"]["notifications"],
+        json!({})
+    );
+    handle.add_tool(added_tool("added-2")).unwrap();
+    let next = tokio::time::timeout(Duration::from_millis(300), events.next()).await;
+    assert!(next.is_err(), "sent though not asked for: {next:?}");
+}
+
+#[tokio::test]
+async fn a_subscription_needs_an_event_stream_and_a_filter() {
+    let router = router(HttpConfig::new());
+    let mut request = listen_request(9, &json!({"toolsListChanged": true}));
+    request
+        .headers_mut()
+        .insert(header::ACCEPT, "application/json".parse().unwrap());
+    let reply = send(&router, request).await;
+    assert_eq!(reply.status, StatusCode::NOT_ACCEPTABLE, "{reply:?}");
+    assert_eq!(reply.json()["id"], 9);
+    assert_eq!(reply.json()["error"]["code"], -32600);
+
+    let without_filter = modern_request(10, "subscriptions/listen", json!({}), &json!({}));
+    let reply = send(
+        &router,
+        post(
+            &without_filter,
+            &modern_headers("subscriptions/listen", None),
+        ),
+    )
+    .await;
+    assert_eq!(reply.json()["error"]["code"], -32602, "{reply:?}");
+}
+
+/// Open streams are capped; closing one frees its slot.
+#[tokio::test]
+async fn subscriptions_are_capped_and_closing_one_frees_its_slot() {
+    let router = router(HttpConfig::new().max_subscriptions(1));
+    let requested = json!({"toolsListChanged": true});
+    let mut first = Events::of(open_listen(&router, 1, &requested).await);
+    assert!(first.next().await.is_some(), "acknowledged");
+
+    let refused = send(&router, listen_request(2, &requested)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{refused:?}"
+    );
+    assert_eq!(refused.json()["id"], 2);
+
+    drop(first);
+    let reopened = tokio::time::timeout(TIMEOUT, async {
+        loop {
+            let response = open_listen(&router, 3, &requested).await;
+            if response.status() == StatusCode::OK {
+                return response;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the slot is freed");
+    assert!(Events::of(reopened).next().await.is_some());
+}
+
+/// `subscriptions/listen` is a 2026-07-28 method: a legacy session does not know it.
+#[tokio::test]
+async fn a_legacy_session_cannot_listen() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let listen = json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": {"notifications": {"toolsListChanged": true}}});
+    let reply = send(&router, post(&listen, &in_session(&session))).await;
+    assert_eq!(reply.json()["error"]["code"], -32601, "{reply:?}");
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! Graceful shutdown of `catalog --http`, as an operator sees it: on SIGTERM or SIGINT the server
 //! stops accepting connections, lets a call in flight finish and answer, and exits 0; a call that
-//! outlasts the shutdown grace time (10 s by default) does not keep the process alive.
+//! outlasts the shutdown grace time (10 s by default) does not keep the process alive; an open
+//! `subscriptions/listen` stream ends with its result.
 //!
 //! The server runs as its own process (`CATALOG_TEST_TOOLS=1` adds the `wait` tool), so the signal
 //! reaches it alone; the requests are plain HTTP/1.1 over a socket.
@@ -108,24 +109,28 @@ impl Drop for Catalog {
 
 /// Sends a 2026-07-28 `tools/call` of `wait` for `seconds`; the connection to read the answer from.
 fn call_wait(address: SocketAddr, seconds: f64) -> TcpStream {
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {
-            "name": "wait",
-            "arguments": {"seconds": seconds},
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    })
-    .to_string();
+    let params = json!({"name": "wait", "arguments": {"seconds": seconds}});
+    send_modern(address, "tools/call", Some("wait"), params)
+}
+
+/// Sends a 2026-07-28 request of `method` with `params` (plus the envelope), and the `Mcp-Name`
+/// header `name`; the connection to read the answer from.
+fn send_modern(
+    address: SocketAddr,
+    method: &str,
+    name: Option<&str>,
+    mut params: Value,
+) -> TcpStream {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: tools/call\r\nMcp-Name: wait\r\nConnection: close\r\n\
+         Mcp-Method: {method}\r\n{name}Connection: close\r\n\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -207,5 +212,45 @@ fn a_call_longer_than_the_grace_time_does_not_keep_the_server_alive() {
     assert!(
         took + Duration::from_millis(500) >= GRACE,
         "it gave the call the grace time ({took:?})"
+    );
+}
+
+#[test]
+fn on_sigterm_a_subscription_ends_with_its_result() {
+    let mut catalog = Catalog::start();
+    let params = json!({"notifications": {"toolsListChanged": true}});
+    let mut listen = send_modern(catalog.address, "subscriptions/listen", None, params);
+    let mut seen = Vec::new();
+    let mut buffer = [0; 4096];
+    while !String::from_utf8_lossy(&seen).contains("notifications/subscriptions/acknowledged") {
+        let read = listen.read(&mut buffer).expect("the stream is open");
+        assert!(read > 0, "the stream ended before its acknowledgement");
+        seen.extend_from_slice(&buffer[..read]);
+    }
+    let signalled = Instant::now();
+    catalog.signal("TERM");
+
+    listen
+        .read_to_end(&mut seen)
+        .expect("the stream is read to its end");
+    let seen = String::from_utf8_lossy(&seen);
+    let result = seen
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .find(|message| message.get("result").is_some())
+        .unwrap_or_else(|| panic!("no result on the stream: {seen}"));
+    assert_eq!(result["id"], 1, "{result}");
+    assert_eq!(result["result"]["resultType"], "complete", "{result}");
+    assert_eq!(
+        result["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 1,
+        "{result}"
+    );
+    let status = catalog.wait(SLACK).expect("the server exits");
+    assert!(status.success(), "exit status {status}");
+    assert!(
+        signalled.elapsed() < GRACE,
+        "the open stream does not hold the server for the grace time ({:?})",
+        signalled.elapsed()
     );
 }

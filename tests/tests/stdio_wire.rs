@@ -467,7 +467,7 @@ fn server_discover() {
             "d1",
             json!({
                 "supportedVersions": ["2026-07-28"],
-                "capabilities": {"tools": {}, "logging": {}},
+                "capabilities": {"tools": {"listChanged": true}, "logging": {}},
                 "ttlMs": 60_000,
                 "cacheScope": "public",
                 "instructions": "A small product catalog: search it, look up a product, check the weather, echo a message.",
@@ -983,6 +983,76 @@ async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
         assert_eq!(rest, Vec::<Value>::new());
         ended.unwrap();
     }
+}
+
+/// A 2026-07-28 client hears of tool changes on a `subscriptions/listen` stream, and only of what
+/// it asked for; cancelling the request ends the stream without a response, end of input closes
+/// the others with their result.
+#[tokio::test]
+async fn a_modern_client_hears_of_tool_changes_on_a_subscription() {
+    let server = Server::new("wire", "0.0.0");
+    let handle = server.clone();
+    let mut client = InProcess::start(server);
+    let subscribe = |id: &str, notifications: Value| json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": {"_meta": modern_meta(), "notifications": notifications}});
+    let tagged = |id: &str| json!({"io.modelcontextprotocol/subscriptionId": id});
+    let acknowledged = |id: &str, notifications: Value| json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"_meta": tagged(id), "notifications": notifications}});
+
+    client
+        .send(&subscribe(
+            "tools",
+            json!({"toolsListChanged": true, "resourcesListChanged": true}),
+        ))
+        .await;
+    assert_eq!(
+        client.next_message().await,
+        acknowledged("tools", json!({"toolsListChanged": true}))
+    );
+    client
+        .send(&subscribe("prompts", json!({"promptsListChanged": true})))
+        .await;
+    assert_eq!(
+        client.next_message().await,
+        acknowledged("prompts", json!({}))
+    );
+
+    let tool = Tool::new(
+        "added",
+        "Added at run time",
+        json!({"type": "object"}),
+        |_, _| async { CallToolResult::text("here") },
+    )
+    .unwrap();
+    handle.add_tool(tool).unwrap();
+    assert_eq!(
+        client.next_message().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": tagged("tools")}})
+    );
+
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "tools"}}))
+        .await;
+    let listed = client
+        .request(1, "tools/list", json!({"_meta": modern_meta()}))
+        .await;
+    assert_eq!(listed["id"], 1, "{listed}");
+    assert!(handle.remove_tool("added"));
+
+    let (rest, ended) = client.finish().await;
+    assert_eq!(
+        rest,
+        [result(
+            "prompts",
+            json!({
+                "resultType": "complete",
+                "_meta": {
+                    "io.modelcontextprotocol/subscriptionId": "prompts",
+                    "io.modelcontextprotocol/serverInfo": {"name": "wire", "version": "0.0.0"},
+                },
+            })
+        )],
+        "only the open subscription answers, at end of input"
+    );
+    ended.unwrap();
 }
 
 // ---- a context left behind -----------------------------------------------------------------

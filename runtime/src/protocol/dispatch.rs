@@ -8,7 +8,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use futures_util::future::{Abortable, join_all};
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlight;
@@ -226,6 +226,9 @@ impl Dispatcher {
                 meta::PROTOCOL_VERSION
             ))),
             (Era::Modern { .. }, "server/discover") => Ok(self.discover()),
+            (Era::Modern { .. }, "subscriptions/listen") => {
+                self.listen(id, &params, exchange).await
+            }
             (_, "tools/list") => self.list_tools(&params, &era),
             (_, "tools/call") => self.call_tool(id, params, &era, connection, exchange).await,
             _ => Err(ErrorObject::new(
@@ -266,7 +269,7 @@ impl Dispatcher {
     fn discover(&self) -> Value {
         let mut result = json!({
             "supportedVersions": MODERN_VERSIONS,
-            "capabilities": {"tools": {}, "logging": {}},
+            "capabilities": {"tools": {"listChanged": true}, "logging": {}},
             "ttlMs": self.server.ttl_ms,
             "cacheScope": "public",
         });
@@ -274,6 +277,58 @@ impl Dispatcher {
             result["instructions"] = json!(instructions);
         }
         result
+    }
+
+    /// `subscriptions/listen` (2026-07-28): acknowledges the notifications it will send (of those
+    /// requested, only `toolsListChanged` exists here), sends `notifications/tools/list_changed`
+    /// on each change of the tool set, each tagged with the stream's subscription id (the
+    /// request's id), and answers only when the server shuts down. The client ends it by
+    /// cancelling the request (on HTTP, by closing the stream): then nothing more is sent.
+    async fn listen(
+        &self,
+        id: &Value,
+        params: &Map<String, Value>,
+        exchange: Exchange,
+    ) -> Result<Value, ErrorObject> {
+        let Some(Value::Object(requested)) = params.get("notifications") else {
+            return Err(ErrorObject::invalid_params(
+                "subscriptions/listen requires `notifications`, an object naming what to send",
+            ));
+        };
+        let tools = requested.get("toolsListChanged") == Some(&Value::Bool(true));
+        let tagged = json!({meta::SUBSCRIPTION_ID: id});
+        // Subscribed before the acknowledgement, so no change after it goes unannounced.
+        let mut changes = self.server.changes.subscribe();
+        let honored = if tools {
+            json!({"toolsListChanged": true})
+        } else {
+            json!({})
+        };
+        let notify = |method: &str, mut params: Value| {
+            params["_meta"] = tagged.clone();
+            let _ = exchange
+                .notifications
+                .send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+        };
+        notify(
+            "notifications/subscriptions/acknowledged",
+            json!({"notifications": honored}),
+        );
+        let closing = &self.server.closing;
+        loop {
+            tokio::select! {
+                change = changes.recv(), if tools => match change {
+                    Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        notify("notifications/tools/list_changed", json!({}));
+                    }
+                    // The server handle that sends changes is gone: none can come.
+                    Err(broadcast::error::RecvError::Closed) => closing.cancelled().await,
+                },
+                () = closing.cancelled() => break,
+                () = exchange.cancellation.cancelled() => break,
+            }
+        }
+        Ok(json!({"_meta": tagged}))
     }
 
     fn list_tools(&self, params: &Map<String, Value>, era: &Era) -> Result<Value, ErrorObject> {

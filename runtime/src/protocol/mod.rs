@@ -44,4 +44,6 @@ pub mod meta {
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
     /// The server's name and version, stamped on every modern result.
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// The `subscriptions/listen` stream a notification belongs to: the listen request's id.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 }

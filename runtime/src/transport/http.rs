@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,6 +71,7 @@ pub struct HttpConfig {
     request_timeout: Duration,
     max_sessions: usize,
     session_idle_timeout: Duration,
+    max_subscriptions: usize,
     stateless: bool,
     shutdown_grace: Duration,
     auth: Option<BearerAuth>,
@@ -152,6 +154,7 @@ impl Default for HttpConfig {
             request_timeout: Duration::from_mins(5),
             max_sessions: 1024,
             session_idle_timeout: Duration::from_hours(1),
+            max_subscriptions: 1024,
             stateless: false,
             shutdown_grace: Duration::from_secs(10),
             auth: None,
@@ -160,7 +163,8 @@ impl Default for HttpConfig {
 }
 
 impl HttpConfig {
-    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 sessions.
+    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 sessions, 1024
+    /// `subscriptions/listen` streams.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -222,6 +226,14 @@ impl HttpConfig {
         self
     }
 
+    /// The most `subscriptions/listen` streams (2026-07-28) open at once (`503` beyond). They
+    /// have no time limit: each lasts until its client closes it or the server shuts down.
+    #[must_use]
+    pub fn max_subscriptions(mut self, max: usize) -> Self {
+        self.max_subscriptions = max;
+        self
+    }
+
     /// Stateless mode: no legacy sessions, every request stands alone, so any number of replicas
     /// can serve behind any load balancer. Legacy clients then get no `Mcp-Session-Id` and no GET
     /// stream (`405`).
@@ -261,6 +273,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("request_timeout", &self.request_timeout)
             .field("max_sessions", &self.max_sessions)
+            .field("max_subscriptions", &self.max_subscriptions)
             .field("stateless", &self.stateless)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()
@@ -272,22 +285,25 @@ impl Server {
     /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
     /// also serve [`ProtectedResourceMetadata`] (see [`Server::serve_http`], which does).
     ///
-    /// A legacy client's GET stream stays open until the client leaves or its session ends, so
-    /// an app's own graceful shutdown waits for such clients: bound it with a timeout, as
-    /// [`Server::serve_http`] does.
+    /// A legacy client's GET stream, and a 2026-07-28 client's `subscriptions/listen` stream,
+    /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
+    /// waits for such clients: bound it with a timeout, as [`Server::serve_http`] does.
     pub fn into_router(self) -> io::Result<Router> {
         self.router(CancellationToken::new())
     }
 
-    /// The endpoint; cancelling `shutdown` ends its GET streams.
+    /// The endpoint; cancelling `shutdown` ends its GET and `subscriptions/listen` streams.
     fn router(self, shutdown: CancellationToken) -> io::Result<Router> {
         let config = self.http.clone();
         let changes = self.changes_subscription();
-        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let dispatcher = self
+            .into_dispatcher(shutdown.clone())
+            .map_err(io::Error::other)?;
         let state = Arc::new(HttpState {
             dispatcher,
             changes,
             sessions: Mutex::new(HashMap::new()),
+            subscriptions: Arc::default(),
             config,
             shutdown,
         });
@@ -363,8 +379,10 @@ struct HttpState {
     dispatcher: Dispatcher,
     changes: broadcast::Receiver<()>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// How many `subscriptions/listen` streams are open.
+    subscriptions: Arc<AtomicUsize>,
     config: HttpConfig,
-    /// Cancelled when the server shuts down: GET streams then end.
+    /// Cancelled when the server shuts down: GET and `subscriptions/listen` streams then end.
     shutdown: CancellationToken,
 }
 
@@ -642,6 +660,26 @@ async fn modern_post(
     if let Some(error) = protocol::envelope_error(params.as_ref()) {
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
+    // A subscription is a stream of notifications: it needs SSE, and a slot.
+    let subscription = if method == "subscriptions/listen" {
+        if !accepts_sse {
+            let error = ErrorObject::new(
+                codes::INVALID_REQUEST,
+                "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
+            );
+            return refuse_request(StatusCode::NOT_ACCEPTABLE, &id, error);
+        }
+        let Some(slot) = SubscriptionSlot::take(state) else {
+            let error = ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                "Service Unavailable: too many subscriptions/listen streams are open",
+            );
+            return refuse_request(StatusCode::SERVICE_UNAVAILABLE, &id, error);
+        };
+        Some(slot)
+    } else {
+        None
+    };
     let connection = Arc::new(Connection::new(MODERN_VERSIONS[0], None));
     let call = Call {
         id,
@@ -651,6 +689,7 @@ async fn modern_post(
         auth,
         accepts_sse,
         modern: true,
+        subscription,
     };
     answer(state, call, None).await
 }
@@ -808,6 +847,7 @@ async fn legacy_post(
                 auth,
                 accepts_sse,
                 modern: false,
+                subscription: None,
             };
             answer(state, call, session.clone()).await
         }
@@ -879,6 +919,30 @@ struct Call {
     accepts_sse: bool,
     /// A 2026-07-28 request: an unknown method is then `404`.
     modern: bool,
+    /// A `subscriptions/listen` stream: it holds its slot while it runs, and has no time limit.
+    subscription: Option<SubscriptionSlot>,
+}
+
+/// One of the [`HttpConfig::max_subscriptions`] slots, freed when dropped.
+struct SubscriptionSlot(Arc<AtomicUsize>);
+
+impl SubscriptionSlot {
+    fn take(state: &HttpState) -> Option<Self> {
+        let max = state.config.max_subscriptions;
+        state
+            .subscriptions
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
+                (open < max).then_some(open + 1)
+            })
+            .ok()?;
+        Some(Self(Arc::clone(&state.subscriptions)))
+    }
+}
+
+impl Drop for SubscriptionSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
@@ -895,6 +959,7 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         auth,
         accepts_sse,
         modern,
+        subscription,
     } = call;
     // A legacy session's calls share its table (an id names one call at a time, and
     // `notifications/cancelled` finds them there); any other call has a table of its own.
@@ -920,10 +985,13 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         auth,
     };
     let dispatcher = state.dispatcher.clone();
-    let timeout = state.config.request_timeout;
+    let timeout = subscription
+        .is_none()
+        .then_some(state.config.request_timeout);
     tokio::spawn(async move {
+        let _slot = subscription;
         let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
-        let call = protocol::with_timeout(call, Some(timeout), id, cancellation);
+        let call = protocol::with_timeout(call, timeout, id, cancellation);
         // A cancelled call is dropped at its next await and answers nothing.
         if let Ok(response) = Abortable::new(call, registration).await {
             let _ = events.send(response);

@@ -2,7 +2,8 @@
 //!
 //! Requests run concurrently (a slow tool never holds up a `ping`), every message is written whole
 //! in one write, a cancelled call's future is dropped without a response, and at end of input the
-//! calls still running get [`SHUTDOWN_GRACE`] to finish.
+//! `subscriptions/listen` calls answer and the calls still running get [`SHUTDOWN_GRACE`] to
+//! finish.
 
 use std::io;
 use std::sync::Arc;
@@ -42,7 +43,10 @@ impl Server {
     {
         let max_line_bytes = self.max_line_bytes;
         let changes = self.changes_subscription();
-        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let closing = CancellationToken::new();
+        let dispatcher = self
+            .into_dispatcher(closing.clone())
+            .map_err(io::Error::other)?;
         let (outgoing, receiver) = mpsc::unbounded_channel();
         let writer = tokio::spawn(write_messages(receiver, output));
         let session = Session {
@@ -51,6 +55,7 @@ impl Server {
             outgoing,
             in_flight: Arc::default(),
             calls: JoinSet::new(),
+            closing,
         };
         let list_changed = tokio::spawn(forward_list_changed(
             changes,
@@ -71,6 +76,8 @@ struct Session {
     outgoing: mpsc::UnboundedSender<Value>,
     in_flight: Arc<InFlight>,
     calls: JoinSet<()>,
+    /// Cancelled at end of input: `subscriptions/listen` calls then answer and end.
+    closing: CancellationToken,
 }
 
 impl Session {
@@ -208,8 +215,10 @@ impl Session {
         while self.calls.try_join_next().is_some() {}
     }
 
-    /// End of input: calls still running get [`SHUTDOWN_GRACE`], then are dropped.
+    /// End of input: subscriptions close, calls still running get [`SHUTDOWN_GRACE`], then are
+    /// dropped.
     async fn drain(mut self) {
+        self.closing.cancel();
         let finished = tokio::time::timeout(SHUTDOWN_GRACE, async {
             while self.calls.join_next().await.is_some() {}
         })
@@ -286,7 +295,7 @@ async fn write_messages(
 }
 
 /// Tells a legacy client that initialized the connection when the tool set changes (a 2026-07-28
-/// client learns of changes only through `subscriptions/listen`, which is not served yet).
+/// client learns of changes only through `subscriptions/listen`).
 async fn forward_list_changed(
     mut changes: broadcast::Receiver<()>,
     connection: Arc<Connection>,

@@ -81,7 +81,8 @@ impl TestClient {
 
     /// Sends one request and returns the whole JSON-RPC response message. `params` (a JSON
     /// object, or `null` for none) is sent as given, so modern-era requests carry their own
-    /// `_meta`.
+    /// `_meta`. (`subscriptions/listen` answers only when its server shuts down, which never
+    /// happens here: test subscriptions through [`Server::serve_io`].)
     ///
     /// # Panics
     ///

@@ -37,8 +37,12 @@ struct Inner {
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AuthInfo {
-    /// Who the token was issued to.
+    /// The client application the token was issued to.
     pub client_id: String,
+    /// The user (or other principal) it acts for: the token's `sub` claim. A legacy HTTP session
+    /// belongs to the client and subject that opened it; no other may use it.
+    #[serde(default)]
+    pub subject: Option<String>,
     /// The scopes the token grants.
     pub scopes: Vec<String>,
     /// Anything else the verifier wants the tool to see.

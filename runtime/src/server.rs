@@ -1,6 +1,7 @@
 //! [`Server`]: the builder users start from, and the state every transport shares.
 
 use std::io::{self, IsTerminal as _, Write as _};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -179,15 +180,7 @@ impl Server {
             ["--help" | "-h"] => {
                 write!(io::stdout().lock(), "{}", self.usage())
             }
-            ["--http", address] => {
-                let address = address.parse().map_err(|e| {
-                    io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!("--http {address}: {e}"),
-                    )
-                })?;
-                self.serve_http(address).await
-            }
+            ["--http", address] => self.serve_http(http_address(address)?).await,
             _ => Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("unexpected arguments {arguments:?}\n\n{}", self.usage()),
@@ -200,7 +193,7 @@ impl Server {
         format!(
             "{name} {version}: an MCP server with {count} tools\n\n\
              Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n  \
-             {program} --http ADDR     serve Streamable HTTP at ADDR, e.g. 127.0.0.1:8080 (path /mcp)\n  \
+             {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n  \
              {program} --list-tools    print the tools/list result as JSON\n  \
              {program} --help          show this\n",
             name = self.name,
@@ -254,6 +247,25 @@ impl Server {
     pub(crate) const DEFAULT_VERSION: &'static str = LATEST_LEGACY_VERSION;
 }
 
+/// The address `--http` names: `PORT` and `localhost:PORT` mean 127.0.0.1 (local only, the safe
+/// default), otherwise `IP:PORT`.
+fn http_address(address: &str) -> io::Result<SocketAddr> {
+    let invalid = |problem: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("--http {address}: {problem} (write a port, localhost:PORT or IP:PORT)"),
+        )
+    };
+    let port = address
+        .strip_prefix("localhost:")
+        .unwrap_or(address)
+        .parse::<u16>();
+    match port {
+        Ok(port) => Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port))),
+        Err(_) => address.parse().map_err(|e| invalid(format!("{e}"))),
+    }
+}
+
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
@@ -261,5 +273,31 @@ impl std::fmt::Debug for Server {
             .field("version", &self.version)
             .field("tools", &self.tools.definitions().len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_addresses() {
+        let local = |port| SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        assert_eq!(http_address("8080").unwrap(), local(8080));
+        assert_eq!(http_address("localhost:3001").unwrap(), local(3001));
+        assert_eq!(
+            http_address("0.0.0.0:80").unwrap(),
+            "0.0.0.0:80".parse::<SocketAddr>().unwrap()
+        );
+        assert_eq!(
+            http_address("[::1]:9").unwrap(),
+            "[::1]:9".parse::<SocketAddr>().unwrap()
+        );
+        let error = http_address("example.com:80").unwrap_err().to_string();
+        assert!(
+            error.contains("write a port, localhost:PORT or IP:PORT"),
+            "{error}"
+        );
+        assert!(http_address("70000").is_err());
     }
 }

@@ -27,10 +27,14 @@ server_log="$(mktemp)"
 "$root/target/debug/examples/conformance" --http "127.0.0.1:$port" 2>"$server_log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+# Our server must be the one listening: if it exits (the port is taken), nothing is tested.
+listening=""
 for _ in $(seq 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    kill -0 "$server" 2>/dev/null || { say "the server exited: $(cat "$server_log")"; exit 1; }
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && { listening=1; break; }
     sleep 0.1
 done
+[[ -n "$listening" ]] || { say "the server is not listening on port $port after 10 s"; exit 1; }
 
 status=0
 work="$(mktemp -d)" # the suite writes results/ into its working directory

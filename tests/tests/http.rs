@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, header};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use futures_util::StreamExt as _;
@@ -409,6 +409,15 @@ async fn an_unsupported_protocol_version_header_is_a_bad_request() {
             .unwrap()
             .contains("1999-01-01")
     );
+
+    // A value that is not even text is no version either (not taken for a missing header).
+    let mut request = post(&list, &[("mcp-session-id", &session)]);
+    request.headers_mut().insert(
+        "mcp-protocol-version",
+        HeaderValue::from_bytes(b"2025-\xff").unwrap(),
+    );
+    let reply = send(&router, request).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
 }
 
 // ---- legacy era: responses as JSON or SSE --------------------------------------------------
@@ -887,6 +896,22 @@ async fn an_idle_session_is_gone_at_its_next_use() {
     assert_eq!(reply.json()["error"]["message"], "Session not found");
     let reply = send(&router, bodiless(Method::DELETE, &in_session(&session))).await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND, "{reply:?}");
+}
+
+/// A session is idle only when nothing happens in it: a call that runs longer than the idle
+/// timeout is not cut short when another client's `initialize` sweeps idle sessions away.
+#[tokio::test]
+async fn a_session_with_a_call_running_is_not_idle() {
+    let idle_timeout = Duration::from_millis(200);
+    let router = router(HttpConfig::new().sessions(16, idle_timeout));
+    let session = open_session(&router).await;
+    let call = start_slow_call(&router, &session, 30, "busy-session", 0.8, None).await;
+    tokio::time::sleep(idle_timeout * 2).await;
+    let _sweeper = open_session(&router).await;
+    let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(result_text(&reply.json()), "finished");
+    assert_eq!(ending("busy-session", None).await, "finished");
 }
 
 #[tokio::test]
@@ -1445,6 +1470,21 @@ async fn a_legacy_session_cannot_listen() {
     assert_eq!(reply.json()["error"]["code"], -32601, "{reply:?}");
 }
 
+/// Headers must agree with the body on a notification too.
+#[tokio::test]
+async fn a_modern_notification_with_mismatched_headers_is_a_bad_request() {
+    let router = router(HttpConfig::new());
+    let notification = json!({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": envelope()}});
+    let reply = send(
+        &router,
+        post(&notification, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(reply.json()["error"]["code"], -32020);
+    assert_eq!(reply.json()["id"], Value::Null);
+}
+
 #[tokio::test]
 async fn a_modern_notification_is_accepted() {
     let router = router(HttpConfig::new());
@@ -1695,7 +1735,7 @@ fn with_bearer_auth(config: HttpConfig, resource: &str) -> HttpConfig {
         (token == "good-token").then(|| AuthInfo {
             client_id: "client-7".into(),
             scopes: vec!["tools".into()],
-            extra: Value::Null,
+            ..AuthInfo::default()
         })
     })
 }
@@ -1722,13 +1762,23 @@ async fn bearer_auth_refuses_missing_and_bad_tokens_and_tells_where_to_get_one()
     bad.push(("authorization", "Bearer bad-token"));
     let reply = send(&router, post(&call, &bad)).await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{reply:?}");
-    assert!(reply.header("www-authenticate").is_some());
+    assert_eq!(
+        reply.header("www-authenticate"),
+        Some(
+            r#"Bearer error="invalid_token", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#
+        ),
+        "a refused token is named as such (RFC 6750)"
+    );
 
-    let mut good = headers.clone();
-    good.push(("authorization", "Bearer good-token"));
-    let reply = send(&router, post(&call, &good)).await;
-    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
-    assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+    // The scheme is case-insensitive.
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let mut good = headers.clone();
+        let authorization = format!("{scheme} good-token");
+        good.push(("authorization", &authorization));
+        let reply = send(&router, post(&call, &good)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{scheme}: {reply:?}");
+        assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+    }
 }
 
 #[tokio::test]
@@ -1763,19 +1813,20 @@ async fn bearer_auth_guards_every_request_of_a_session() {
 }
 
 #[tokio::test]
-async fn a_session_belongs_to_the_client_that_opened_it() {
+async fn a_session_belongs_to_the_client_and_user_that_opened_it() {
     let metadata =
         ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
     let router = router(HttpConfig::new().bearer_auth(metadata, |token| async move {
-        let client_id = match token.as_str() {
-            "token-a" => "client-a",
-            "token-b" => "client-b",
+        let (client_id, subject) = match token.as_str() {
+            "token-a" => ("desktop-app", "alice"),
+            "token-b" => ("desktop-app", "bob"),
+            "token-c" => ("other-app", "alice"),
             _ => return None,
         };
         Some(AuthInfo {
             client_id: client_id.into(),
-            scopes: Vec::new(),
-            extra: Value::Null,
+            subject: Some(subject.into()),
+            ..AuthInfo::default()
         })
     }));
     let reply = send(
@@ -1790,18 +1841,21 @@ async fn a_session_belongs_to_the_client_that_opened_it() {
         headers.push(("authorization", token));
         headers
     };
-    let (a, b) = (as_client("Bearer token-a"), as_client("Bearer token-b"));
+    let a = as_client("Bearer token-a");
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
 
-    // Another client, with a token as valid, is told there is no such session.
-    let reply = send(&router, post(&list, &b)).await;
-    assert_eq!(reply.status, StatusCode::NOT_FOUND, "POST: {reply:?}");
-    let mut get = b.clone();
-    get.push(("accept", "text/event-stream"));
-    let reply = send(&router, bodiless(Method::GET, &get)).await;
-    assert_eq!(reply.status, StatusCode::NOT_FOUND, "GET: {reply:?}");
-    let reply = send(&router, bodiless(Method::DELETE, &b)).await;
-    assert_eq!(reply.status, StatusCode::NOT_FOUND, "DELETE: {reply:?}");
+    // Another user of the same client, or the same user of another client, with a token as
+    // valid, is told there is no such session.
+    for other in [as_client("Bearer token-b"), as_client("Bearer token-c")] {
+        let reply = send(&router, post(&list, &other)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "POST: {reply:?}");
+        let mut get = other.clone();
+        get.push(("accept", "text/event-stream"));
+        let reply = send(&router, bodiless(Method::GET, &get)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "GET: {reply:?}");
+        let reply = send(&router, bodiless(Method::DELETE, &other)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "DELETE: {reply:?}");
+    }
 
     // Its owner still has it.
     let reply = send(&router, post(&list, &a)).await;

@@ -76,6 +76,11 @@ impl InFlight {
         entry.inspect(Entry::cancel).is_some()
     }
 
+    /// Whether no call is running.
+    pub(crate) fn is_empty(&self) -> bool {
+        lock(&self.calls).is_empty()
+    }
+
     /// Cancels every call: the connection is ending.
     pub(crate) fn cancel_all(&self) {
         for (_, entry) in lock(&self.calls).drain() {

@@ -386,6 +386,22 @@ struct HttpState {
     shutdown: CancellationToken,
 }
 
+/// Who a bearer token speaks for: its client and subject.
+#[derive(PartialEq, Eq)]
+struct Principal {
+    client_id: String,
+    subject: Option<String>,
+}
+
+impl Principal {
+    fn of(auth: &AuthInfo) -> Self {
+        Self {
+            client_id: auth.client_id.clone(),
+            subject: auth.subject.clone(),
+        }
+    }
+}
+
 /// A legacy session: its connection state and its requests still running.
 struct Session {
     connection: Arc<Connection>,
@@ -395,7 +411,7 @@ struct Session {
     /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
     ended: CancellationToken,
     /// With bearer auth, who opened it: nobody else may use it.
-    owner: Option<String>,
+    owner: Option<Principal>,
 }
 
 impl Session {
@@ -403,6 +419,14 @@ impl Session {
     fn end(&self) {
         self.ended.cancel();
         self.in_flight.cancel_all();
+    }
+
+    /// Whether the session has been left alone for `timeout`: no request for that long, no GET
+    /// stream open and no call running.
+    fn idle_for(&self, timeout: Duration) -> bool {
+        lock(&self.last_seen).elapsed() >= timeout
+            && !*lock(&self.stream_open)
+            && self.in_flight.is_empty()
     }
 }
 
@@ -463,18 +487,26 @@ impl HttpState {
         let token = headers
             .get(header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| {
-                value
-                    .strip_prefix("Bearer ")
-                    .or_else(|| value.strip_prefix("bearer "))
-            })
-            .map(str::trim);
+            .and_then(|value| value.split_once(' '))
+            // The scheme is case-insensitive (RFC 7235 §2.1).
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty());
         let verified = match token {
-            Some(token) if !token.is_empty() => (auth.verifier)(token.to_owned()).await,
-            _ => None,
+            Some(token) => (auth.verifier)(token.to_owned()).await,
+            None => None,
         };
         verified.map(Some).ok_or_else(|| {
-            let challenge = format!("Bearer resource_metadata=\"{}\"", auth.metadata.url());
+            // RFC 6750 §3.1: a token that was sent but refused is `invalid_token`.
+            let error = if token.is_some() {
+                "error=\"invalid_token\", "
+            } else {
+                ""
+            };
+            let challenge = format!(
+                "Bearer {error}resource_metadata=\"{}\"",
+                auth.metadata.url()
+            );
             let mut response = refuse(
                 StatusCode::UNAUTHORIZED,
                 codes::INVALID_REQUEST,
@@ -515,9 +547,9 @@ impl HttpState {
         };
         let session = {
             let mut sessions = lock(&self.sessions);
-            let expired = sessions.get(id).is_some_and(|session| {
-                lock(&session.last_seen).elapsed() >= self.config.session_idle_timeout
-            });
+            let expired = sessions
+                .get(id)
+                .is_some_and(|session| session.idle_for(self.config.session_idle_timeout));
             if expired && let Some(session) = sessions.remove(id) {
                 session.end();
             }
@@ -527,7 +559,7 @@ impl HttpState {
             return Err(not_found());
         };
         // Another principal gets the same answer as for an unknown id: ids are not disclosed.
-        if session.owner.as_deref() != auth.map(|auth| auth.client_id.as_str()) {
+        if session.owner != auth.map(Principal::of) {
             return Err(not_found());
         }
         *lock(&session.last_seen) = Instant::now();
@@ -540,11 +572,11 @@ impl HttpState {
         let mut sessions = lock(&self.sessions);
         let idle = self.config.session_idle_timeout;
         sessions.retain(|_, session| {
-            let alive = lock(&session.last_seen).elapsed() < idle;
-            if !alive {
+            let expired = session.idle_for(idle);
+            if expired {
                 session.end();
             }
-            alive
+            !expired
         });
         if sessions.len() >= self.config.max_sessions {
             return None;
@@ -556,7 +588,7 @@ impl HttpState {
             last_seen: Mutex::new(Instant::now()),
             stream_open: Mutex::new(false),
             ended: CancellationToken::new(),
-            owner: auth.map(|auth| auth.client_id.clone()),
+            owner: auth.map(Principal::of),
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
@@ -637,7 +669,15 @@ async fn modern_post(
 ) -> Response {
     let (id, method, params) = match message {
         Incoming::Request { id, method, params } => (id, method, params),
-        Incoming::Notification { .. } => return StatusCode::ACCEPTED.into_response(),
+        // A notification's headers must agree with its body too (it names its version there).
+        Incoming::Notification { method, params } => {
+            if protocol::claims_modern(params.as_ref())
+                && let Err(error) = check_headers(headers, &method, params.as_ref())
+            {
+                return refuse_request(StatusCode::BAD_REQUEST, &Value::Null, error);
+            }
+            return StatusCode::ACCEPTED.into_response();
+        }
         _ => {
             return refuse(
                 StatusCode::BAD_REQUEST,
@@ -790,14 +830,15 @@ async fn legacy_post(
     auth: Option<AuthInfo>,
     accepts_sse: bool,
 ) -> Response {
-    if let Some(version) = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok())
-        && !LEGACY_VERSIONS.contains(&version)
+    if let Some(version) = headers.get(PROTOCOL_VERSION)
+        && !LEGACY_VERSIONS.contains(&version.to_str().unwrap_or(""))
     {
         return refuse(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
             format!(
-                "Bad Request: Unsupported protocol version: {version} (supported versions: {})",
+                "Bad Request: Unsupported protocol version: {} (supported versions: {})",
+                String::from_utf8_lossy(version.as_bytes()),
                 LEGACY_VERSIONS.join(", ")
             ),
         );

@@ -48,7 +48,8 @@
 //! use my_tools as _; // links `my_tools`, so its `#[tool]`s are served
 //! ```
 //!
-//! Without it the crate's tools are silently missing (tested in `tests/tests/other_crate.rs`).
+//! Without it the crate's tools are silently missing (`tests/tests/other_crate.rs` tests a
+//! tools-only crate linked with this line; the case without it is not tested).
 //! `extern crate my_tools;` works too, but the `unused_extern_crates` lint suggests deleting it,
 //! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one binary (edition 2024), so their
 //! tools share one registry too: give each a distinct name.

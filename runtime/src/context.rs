@@ -23,6 +23,8 @@ pub struct Context {
 struct Inner {
     request_id: Value,
     progress_token: Option<Value>,
+    /// Whether the protocol version has a `message` on progress (2025-03-26 on).
+    progress_messages: bool,
     log_level: Option<LogLevel>,
     /// Where progress and logs go, until the request is answered: then it is dropped, so that
     /// nothing is sent after the response and a clone of this context a tool left behind (in a
@@ -54,6 +56,7 @@ pub struct AuthInfo {
 pub(crate) struct ContextParts {
     pub(crate) request_id: Value,
     pub(crate) progress_token: Option<Value>,
+    pub(crate) progress_messages: bool,
     pub(crate) log_level: Option<LogLevel>,
     pub(crate) notifications: mpsc::UnboundedSender<Value>,
     pub(crate) cancellation: CancellationToken,
@@ -66,6 +69,7 @@ impl Context {
         let ContextParts {
             request_id,
             progress_token,
+            progress_messages,
             log_level,
             notifications,
             cancellation,
@@ -76,6 +80,7 @@ impl Context {
             inner: Arc::new(Inner {
                 request_id,
                 progress_token,
+                progress_messages,
                 log_level,
                 notifications: Mutex::new(Some(notifications)),
                 cancellation,
@@ -120,12 +125,13 @@ impl Context {
     ///
     /// Sent only when the request asked for progress (it carried a `progressToken`), and only when
     /// `progress` is greater than the last value sent, as the protocol requires: a value that does
-    /// not increase is dropped. Returns whether a notification was sent.
+    /// not increase (or is not a finite number) is dropped. Returns whether a notification was
+    /// sent. A client of protocol 2024-11-05, which has no progress messages, gets no message.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
         let Some(token) = &self.inner.progress_token else {
             return false;
         };
-        if self.is_cancelled() {
+        if self.is_cancelled() || !progress.is_finite() {
             return false;
         }
         {
@@ -137,10 +143,10 @@ impl Context {
             *last = Some(progress);
         }
         let mut params = json!({"progressToken": token, "progress": progress});
-        if let Some(total) = total {
+        if let Some(total) = total.filter(|total| total.is_finite()) {
             params["total"] = json!(total);
         }
-        if let Some(message) = message {
+        if let Some(message) = message.filter(|_| self.inner.progress_messages) {
             params["message"] = json!(message);
         }
         self.notify("notifications/progress", params)

@@ -679,9 +679,9 @@ async fn get_opens_one_event_stream_per_session_which_announces_tool_changes() {
 }
 
 #[tokio::test]
-async fn the_get_stream_stays_open_when_no_handle_to_the_server_is_kept() {
-    // No tool can change once the router holds the only handle; the stream stays open all the
-    // same (clients reopen a stream that ends: the SDKs' do so every second).
+async fn an_idle_get_stream_stays_open() {
+    // Nothing changes, and the stream stays open all the same (clients reopen a stream that
+    // ends: the SDKs' do so every second).
     let router = router(HttpConfig::new());
     let session = open_session(&router).await;
     let mut headers = in_session(&session).to_vec();

@@ -107,22 +107,19 @@ fn what_is_not_a_request_is_an_invalid_request() {
         server.send_raw(line.as_bytes());
         assert_eq!(server.next_message(), error(id, -32600, message), "{line}");
     }
+    // By-position params are valid JSON-RPC, but MCP params are objects.
     server.send_raw(br#"{"jsonrpc":"2.0","id":9,"method":"ping","params":[1]}"#);
     assert_eq!(
         server.next_message(),
-        error(
-            json!(9),
-            -32600,
-            "Invalid Request: `params` must be an object"
-        )
+        error(json!(9), -32602, "`params` must be an object")
     );
-    // Blank lines are skipped; string ids are echoed as strings.
+    // A notification is never answered, even a malformed one; blank lines are skipped; string
+    // ids are echoed as strings (the next message is the answer to the ping).
+    server.send_raw(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}"#);
     server.send_raw(b"");
     server.send_raw(b"   ");
-    assert_eq!(
-        server.request("ten", "ping", json!({})),
-        result("ten", json!({}))
-    );
+    server.send_request("ten", "ping", json!({}));
+    assert_eq!(server.next_message(), result("ten", json!({})));
     assert_eq!(
         server.request(11, "no/such/method", json!({})),
         error(json!(11), -32601, "Method not found: no/such/method")
@@ -386,7 +383,8 @@ fn batches_are_answered_as_one_array_at_2025_03_26() {
         {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "batched"}}},
         {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
-        42
+        42,
+        [{"jsonrpc": "2.0", "id": 5, "method": "ping"}]
     ]);
     server.send(&batch);
     assert_eq!(
@@ -404,11 +402,17 @@ fn batches_are_answered_as_one_array_at_2025_03_26() {
                 -32600,
                 "Invalid Request: expected a JSON-RPC message object"
             ),
+            error(
+                Value::Null,
+                -32600,
+                "Invalid Request: a batch cannot hold a batch"
+            ),
         ])
     );
-    // A batch of notifications only has no answer.
+    // A batch of notifications only has no answer: the next message answers the ping.
     server.send(&json!([{"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}]));
-    assert_eq!(server.request(4, "ping", json!({})), result(4, json!({})));
+    server.send_request(4, "ping", json!({}));
+    assert_eq!(server.next_message(), result(4, json!({})));
 }
 
 #[test]
@@ -1053,6 +1057,117 @@ async fn a_modern_client_hears_of_tool_changes_on_a_subscription() {
         "only the open subscription answers, at end of input"
     );
     ended.unwrap();
+}
+
+/// What 2024-11-05 lacks is left out: the server's `title`, and a progress `message` (also:
+/// progress that is not a finite number is never sent).
+#[tokio::test]
+async fn older_versions_get_no_server_title_and_no_progress_message() {
+    let progress_tool = || {
+        Tool::new(
+            "steps",
+            "Reports progress",
+            json!({"type": "object"}),
+            |_, context: Context| async move {
+                assert!(!context.progress(f64::NAN, None, Some("not a number")));
+                context.progress(1.0, Some(f64::INFINITY), Some("one"));
+                CallToolResult::text("done")
+            },
+        )
+        .unwrap()
+    };
+    for (version, title, message) in [
+        ("2024-11-05", None, None),
+        ("2025-03-26", None, Some("one")),
+        ("2025-06-18", Some("Titled"), Some("one")),
+    ] {
+        let server = Server::new("wire", "0.0.0").title("Titled");
+        server.add_tool(progress_tool()).unwrap();
+        let mut client = InProcess::start(server);
+        let initialized = client
+            .request(
+                0,
+                "initialize",
+                json!({"protocolVersion": version, "capabilities": {}}),
+            )
+            .await;
+        assert_eq!(
+            initialized["result"]["serverInfo"]
+                .get("title")
+                .and_then(Value::as_str),
+            title,
+            "{version}: {initialized}"
+        );
+        client
+            .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "steps", "_meta": {"progressToken": "p"}}}))
+            .await;
+        let progress = client.next_message().await;
+        assert_eq!(progress["method"], "notifications/progress", "{progress}");
+        assert_eq!(progress["params"]["progress"], 1.0, "{progress}");
+        assert_eq!(
+            progress["params"].get("total"),
+            None,
+            "an infinite total is left out"
+        );
+        assert_eq!(
+            progress["params"].get("message").and_then(Value::as_str),
+            message,
+            "{version}: {progress}"
+        );
+        assert_eq!(client.next_message().await["id"], 1);
+        let (rest, ended) = client.finish().await;
+        assert_eq!(rest, Vec::<Value>::new());
+        ended.unwrap();
+    }
+}
+
+/// `logging/setLevel` takes effect for the very next request, even one sent without waiting for
+/// its answer.
+#[tokio::test]
+async fn set_level_applies_to_a_call_sent_right_after_it() {
+    let mut client = InProcess::start(Server::new("wire", "0.0.0"));
+    client
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+        )
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "warning"}}))
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "chatty"}}))
+        .await;
+    let mut messages = Vec::new();
+    while !messages.iter().any(|message: &Value| message["id"] == 2) {
+        messages.push(client.next_message().await);
+    }
+    let levels: Vec<&Value> = messages
+        .iter()
+        .filter(|message| message["method"] == "notifications/message")
+        .map(|message| &message["params"]["level"])
+        .collect();
+    assert_eq!(levels, [&json!("warning")], "{messages:#?}");
+}
+
+/// A client that closed its end of the output has left: the server ends without an error.
+#[tokio::test]
+async fn a_client_that_stopped_reading_ends_the_session_cleanly() {
+    let (mut input, server_input) = tokio::io::duplex(1024);
+    let (server_output, output) = tokio::io::duplex(1024);
+    let server = tokio::spawn(Server::new("wire", "0.0.0").serve_io(server_input, server_output));
+    drop(output);
+    input
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+        .await
+        .unwrap();
+    drop(input);
+    let ended = tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("the server ends")
+        .unwrap();
+    assert!(ended.is_ok(), "{ended:?}");
 }
 
 // ---- a context left behind -----------------------------------------------------------------

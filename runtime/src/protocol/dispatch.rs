@@ -162,7 +162,14 @@ impl Dispatcher {
                         self.batched_notification(&method, params.as_ref(), in_flight);
                         Err(None)
                     }
-                    Ok(Incoming::Response | Incoming::Batch(_)) => Err(None),
+                    Ok(Incoming::Response) => Err(None),
+                    Ok(Incoming::Batch(_)) => Err(Some(
+                        ErrorObject::new(
+                            codes::INVALID_REQUEST,
+                            "Invalid Request: a batch cannot hold a batch",
+                        )
+                        .into_response(Value::Null),
+                    )),
                     Err(error) => Err(Some(error)),
                 };
                 let (dispatcher, connection) = (self.clone(), Arc::clone(connection));
@@ -258,7 +265,7 @@ impl Dispatcher {
         let mut result = json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-            "serverInfo": self.server.info,
+            "serverInfo": shape::server_info(&self.server.info, version),
         });
         if let Some(instructions) = &self.server.instructions {
             result["instructions"] = json!(instructions);
@@ -305,6 +312,10 @@ impl Dispatcher {
             json!({})
         };
         let notify = |method: &str, mut params: Value| {
+            // Nothing more is sent for a cancelled request.
+            if exchange.cancellation.is_cancelled() {
+                return;
+            }
             params["_meta"] = tagged.clone();
             let _ = exchange
                 .notifications
@@ -321,8 +332,9 @@ impl Dispatcher {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         notify("notifications/tools/list_changed", json!({}));
                     }
-                    // The server handle that sends changes is gone: none can come.
-                    Err(broadcast::error::RecvError::Closed) => closing.cancelled().await,
+                    // No change can come any more (the server state holds a sender, so this
+                    // does not happen): close the stream as at shutdown.
+                    Err(broadcast::error::RecvError::Closed) => break,
                 },
                 () = closing.cancelled() => break,
                 () = exchange.cancellation.cancelled() => break,
@@ -407,6 +419,7 @@ impl Dispatcher {
                 .get("_meta")
                 .and_then(|meta| meta.get("progressToken"))
                 .cloned(),
+            progress_messages: shape::progress_has_message(era.version()),
             log_level,
             notifications: exchange.notifications,
             cancellation: exchange.cancellation,

@@ -123,15 +123,25 @@ pub(crate) fn classify(value: Value) -> Result<Incoming, Value> {
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid_request(readable_id, "`jsonrpc` must be \"2.0\""));
     }
+    // MCP params are always an object; by-position (array) params are invalid params.
     let params = match object.remove("params") {
-        None => None,
-        Some(Value::Object(params)) => Some(params),
-        Some(_) => return Err(invalid_request(readable_id, "`params` must be an object")),
+        None => Ok(None),
+        Some(Value::Object(params)) => Ok(Some(params)),
+        Some(_) => Err(()),
     };
     match (object.remove("method"), id) {
-        (Some(Value::String(method)), None) => Ok(Incoming::Notification { method, params }),
+        // A notification is never answered, even when malformed: its params are ignored.
+        (Some(Value::String(method)), None) => Ok(Incoming::Notification {
+            method,
+            params: params.unwrap_or(None),
+        }),
         (Some(Value::String(method)), Some(id @ (Value::String(_) | Value::Number(_)))) => {
-            Ok(Incoming::Request { id, method, params })
+            match params {
+                Ok(params) => Ok(Incoming::Request { id, method, params }),
+                Err(()) => {
+                    Err(ErrorObject::invalid_params("`params` must be an object").into_response(id))
+                }
+            }
         }
         (Some(Value::String(_)), Some(_)) => Err(invalid_request(
             Value::Null,

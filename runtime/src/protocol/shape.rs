@@ -62,6 +62,22 @@ pub(crate) fn call_result(mut result: CallToolResult, version: &str) -> Value {
     to_json(&result)
 }
 
+/// The server's `Implementation` (`serverInfo`) as a client of `version` expects it.
+pub(crate) fn server_info(info: &Value, version: &str) -> Value {
+    let mut info = info.clone();
+    if before(version, "2025-06-18")
+        && let Some(info) = info.as_object_mut()
+    {
+        info.remove("title");
+    }
+    info
+}
+
+/// Whether progress notifications of `version` carry a `message`.
+pub(crate) fn progress_has_message(version: &str) -> bool {
+    !before(version, "2025-03-26")
+}
+
 /// Serializes one of our wire types; they hold only JSON-safe data, so this cannot fail.
 pub(crate) fn to_json(value: &impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or_default()

@@ -1038,21 +1038,21 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
             let _ = events.send(response);
         }
     });
+    // A cancelled request gets no response (the client cancelled it, or ended its session); its
+    // POST is answered with a stream that ends at once, or `202` when the client takes JSON only
+    // (no JSON body can say "no response").
+    let no_response = || {
+        if accepts_sse {
+            Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>()).into_response()
+        } else {
+            StatusCode::ACCEPTED.into_response()
+        }
+    };
     let first = loop {
         match receiver.recv().await {
             Some(message) if is_response(&message) || accepts_sse => break message,
             Some(_) => {} // the client cannot take a stream: notifications are dropped
-            // A cancelled request gets no response (the client cancelled it, or ended its session);
-            // its POST is answered with a stream that ends at once, or `202` when the client
-            // takes JSON only (no JSON body can say "no response").
-            None if ticket.is_cancelled() => {
-                return if accepts_sse {
-                    Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>())
-                        .into_response()
-                } else {
-                    StatusCode::ACCEPTED.into_response()
-                };
-            }
+            None if ticket.is_cancelled() => return no_response(),
             None => {
                 return refuse(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -1063,7 +1063,10 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         }
     };
     if is_response(&first) {
-        ticket.complete();
+        // Cancelled after it answered, before the answer left: it still gets none.
+        if !ticket.complete() {
+            return no_response();
+        }
         let status = match first.pointer("/error/code").and_then(Value::as_i64) {
             Some(codes::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
             Some(codes::MISSING_CLIENT_CAPABILITY) if modern => StatusCode::BAD_REQUEST,
@@ -1090,13 +1093,11 @@ fn event_stream(
                 Some(message) => message,
                 None => receiver.recv().await?,
             };
-            let call = if is_response(&message) {
-                ticket.complete();
-                None
-            } else {
-                Some((receiver, ticket))
-            };
-            Some((message, (None, call)))
+            if !is_response(&message) {
+                return Some((message, (None, Some((receiver, ticket)))));
+            }
+            // Cancelled after it answered, before the answer left: the stream ends without it.
+            ticket.complete().then_some((message, (None, None)))
         },
     )
     .map(|message| Event::default().event("message").json_data(message));
@@ -1153,8 +1154,8 @@ async fn get_stream(
         (changes, closer, state.shutdown.clone()),
         |(mut changes, closer, shutdown)| async move {
             let tool_change = async {
-                // With every handle to the server gone, no tool can change any more; the stream
-                // stays open all the same (a client whose stream ends reconnects, again and again).
+                // The server state keeps a sender, so the channel does not close; if it did, the
+                // stream would stay open all the same (a client whose stream ends reconnects).
                 if let Err(broadcast::error::RecvError::Closed) = changes.recv().await {
                     std::future::pending::<()>().await;
                 }

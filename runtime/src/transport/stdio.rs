@@ -7,6 +7,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::future::Abortable;
@@ -55,11 +56,12 @@ impl Server {
             outgoing,
             in_flight: Arc::default(),
             calls: JoinSet::new(),
+            announce_changes: Arc::default(),
             closing,
         };
         let list_changed = tokio::spawn(forward_list_changed(
             changes,
-            Arc::clone(&session.connection),
+            Arc::clone(&session.announce_changes),
             session.outgoing.clone(),
         ));
         let result = session.run(BufReader::new(input), max_line_bytes).await;
@@ -76,6 +78,9 @@ struct Session {
     outgoing: mpsc::UnboundedSender<Value>,
     in_flight: Arc<InFlight>,
     calls: JoinSet<()>,
+    /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
+    /// tool changes.
+    announce_changes: Arc<AtomicBool>,
     /// Cancelled at end of input: `subscriptions/listen` calls then answer and end.
     closing: CancellationToken,
 }
@@ -127,14 +132,21 @@ impl Session {
 
     async fn take(&mut self, message: Incoming) {
         match message {
-            Incoming::Request { id, method, params } if method == "initialize" => {
-                // Answered before the next line is read, so what follows sees the negotiated version.
+            Incoming::Request { id, method, params }
+                if method == "initialize" || method == "logging/setLevel" =>
+            {
+                // Answered before the next line is read, so what follows sees the negotiated
+                // version and log level.
                 let exchange = self.exchange(CancellationToken::new());
                 let response = self
                     .dispatcher
                     .request(id, &method, params, &self.connection, exchange)
                     .await;
                 self.send(response);
+                // Tool changes are announced only after the answer to `initialize`.
+                if self.connection.is_initialized() {
+                    self.announce_changes.store(true, Ordering::Release);
+                }
             }
             Incoming::Request { id, method, params } => {
                 // Ids identify calls (for cancellation, for responses): one in flight at a time.
@@ -196,6 +208,7 @@ impl Session {
                 let _ = outgoing.send(Value::Array(responses));
             }
         });
+        self.reap();
     }
 
     fn exchange(&self, cancellation: CancellationToken) -> Exchange {
@@ -280,7 +293,8 @@ async fn read_line(
     }
 }
 
-/// Writes each message as one line, in one write.
+/// Writes each message as one line, in one write. A client that closed its end of the output
+/// has left: that ends the writing, and is no error.
 async fn write_messages(
     mut messages: mpsc::UnboundedReceiver<Value>,
     mut output: impl AsyncWrite + Unpin,
@@ -288,23 +302,33 @@ async fn write_messages(
     while let Some(message) = messages.recv().await {
         let mut bytes = serde_json::to_vec(&message)?;
         bytes.push(b'\n');
-        output.write_all(&bytes).await?;
-        output.flush().await?;
+        let written = match output.write_all(&bytes).await {
+            Ok(()) => output.flush().await,
+            Err(error) => Err(error),
+        };
+        match written {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                tracing::debug!("the client closed its input; nothing more is written");
+                return Ok(());
+            }
+            Err(error) => return Err(error),
+        }
     }
     Ok(())
 }
 
-/// Tells a legacy client that initialized the connection when the tool set changes (a 2026-07-28
-/// client learns of changes only through `subscriptions/listen`).
+/// Tells a legacy client that initialized the connection when the tool set changes, once `announce`
+/// is set (a 2026-07-28 client learns of changes only through `subscriptions/listen`).
 async fn forward_list_changed(
     mut changes: broadcast::Receiver<()>,
-    connection: Arc<Connection>,
+    announce: Arc<AtomicBool>,
     outgoing: mpsc::UnboundedSender<Value>,
 ) {
     loop {
         match changes.recv().await {
             Ok(()) | Err(broadcast::error::RecvError::Lagged(_))
-                if !connection.is_initialized() => {}
+                if !announce.load(Ordering::Acquire) => {}
             Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 let notification =
                     json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});

@@ -1662,6 +1662,66 @@ async fn a_request_is_admitted_before_its_body_is_read() {
     );
 }
 
+/// A body that does not arrive within the time limit is refused: a slow client cannot hold a
+/// request open.
+#[tokio::test]
+async fn a_body_slower_than_the_time_limit_is_refused() {
+    let router = router(HttpConfig::new().request_timeout(Duration::from_millis(200)));
+    let first_half = Bytes::from_static(br#"{"jsonrpc": "2.0", "id": 1, "#);
+    let never_finished =
+        futures_util::stream::once(async move { Ok::<_, std::io::Error>(first_half) })
+            .chain(futures_util::stream::pending());
+    let request = Request::post("/")
+        .header(header::HOST, "localhost:3000")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .body(Body::from_stream(never_finished))
+        .unwrap();
+    let reply = send(&router, request).await;
+    assert_eq!(reply.status, StatusCode::REQUEST_TIMEOUT, "{reply:?}");
+}
+
+/// At most `max_requests` POSTs are answered at once; a slot is free again when its call ends.
+#[tokio::test]
+async fn requests_at_once_are_capped() {
+    let router = router(HttpConfig::new().max_requests(1));
+    let slow = modern_call(
+        1,
+        "slow",
+        &json!({"tag": "holds-the-slot", "seconds": 0.5}),
+        &json!({}),
+    );
+    let call = tokio::spawn({
+        let router = router.clone();
+        async move {
+            send(
+                &router,
+                post(&slow, &modern_headers("tools/call", Some("slow"))),
+            )
+            .await
+        }
+    });
+    ending("holds-the-slot", Some("started")).await;
+    let list = modern_request(2, "tools/list", json!({}), &json!({}));
+    let reply = send(&router, post(&list, &modern_headers("tools/list", None))).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+
+    let finished = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+    assert_eq!(finished.status, StatusCode::OK, "{finished:?}");
+    // The call's task lets go of its slot just after its answer.
+    tokio::time::timeout(TIMEOUT, async {
+        while send(&router, post(&list, &modern_headers("tools/list", None)))
+            .await
+            .status
+            != StatusCode::OK
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the slot is free again");
+}
+
 #[tokio::test]
 async fn a_request_over_the_time_limit_is_answered_with_an_error() {
     let router = router(HttpConfig::new().request_timeout(Duration::from_millis(200)));

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use axum::Extension;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest as _, Request, State};
 use axum::http::uri::Authority;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
@@ -72,6 +72,7 @@ pub struct HttpConfig {
     max_sessions: usize,
     session_idle_timeout: Duration,
     max_subscriptions: usize,
+    max_requests: usize,
     stateless: bool,
     shutdown_grace: Duration,
     auth: Option<BearerAuth>,
@@ -155,6 +156,7 @@ impl Default for HttpConfig {
             max_sessions: 1024,
             session_idle_timeout: Duration::from_hours(1),
             max_subscriptions: 1024,
+            max_requests: 1024,
             stateless: false,
             shutdown_grace: Duration::from_secs(10),
             auth: None,
@@ -163,8 +165,8 @@ impl Default for HttpConfig {
 }
 
 impl HttpConfig {
-    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 sessions, 1024
-    /// `subscriptions/listen` streams.
+    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 requests at once, 1024
+    /// sessions, 1024 `subscriptions/listen` streams.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -211,10 +213,19 @@ impl HttpConfig {
         self
     }
 
-    /// How long one request may run before it is answered with an error.
+    /// How long one request may take, from reading its body to its answer: a body that has not
+    /// arrived by then is refused (`408`), a call still running is answered with an error.
     #[must_use]
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// The most POSTs being read or answered at once (`503` beyond), answer streams included;
+    /// `subscriptions/listen` streams count against [`HttpConfig::max_subscriptions`] instead.
+    #[must_use]
+    pub fn max_requests(mut self, max: usize) -> Self {
+        self.max_requests = max;
         self
     }
 
@@ -274,6 +285,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("request_timeout", &self.request_timeout)
             .field("max_sessions", &self.max_sessions)
             .field("max_subscriptions", &self.max_subscriptions)
+            .field("max_requests", &self.max_requests)
             .field("stateless", &self.stateless)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()
@@ -304,6 +316,7 @@ impl Server {
             changes,
             sessions: Mutex::new(HashMap::new()),
             subscriptions: Arc::default(),
+            requests: Arc::default(),
             config,
             shutdown,
         });
@@ -381,6 +394,8 @@ struct HttpState {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     /// How many `subscriptions/listen` streams are open.
     subscriptions: Arc<AtomicUsize>,
+    /// How many other POSTs are being read or answered.
+    requests: Arc<AtomicUsize>,
     config: HttpConfig,
     /// Cancelled when the server shuts down: GET and `subscriptions/listen` streams then end.
     shutdown: CancellationToken,
@@ -611,12 +626,21 @@ async fn admit(State(state): State<Arc<HttpState>>, mut request: Request, next: 
     }
 }
 
+/// A POST: the headers are checked, then the body is read (within the size and time limits),
+/// then the message is answered in its era.
 async fn post(
     State(state): State<Arc<HttpState>>,
     Extension(Caller(auth)): Extension<Caller>,
-    headers: HeaderMap,
-    body: Bytes,
+    request: Request,
 ) -> Response {
+    let Some(slot) = Slot::take(&state.requests, state.config.max_requests) else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::INTERNAL_ERROR,
+            "Service Unavailable: too many requests are being answered",
+        );
+    };
+    let headers = request.headers().clone();
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -640,6 +664,22 @@ async fn post(
             "Not Acceptable: Accept must include application/json or text/event-stream",
         );
     }
+    let body = match tokio::time::timeout(
+        state.config.request_timeout,
+        Bytes::from_request(request, &state),
+    )
+    .await
+    {
+        Ok(Ok(body)) => body,
+        Ok(Err(rejection)) => return rejection.into_response(), // 413 beyond the size limit
+        Err(_) => {
+            return refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                codes::INVALID_REQUEST,
+                "Request Timeout: the body did not arrive within the time limit",
+            );
+        }
+    };
     let message = match protocol::parse(&body) {
         Ok(message) => message,
         Err(error) => return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response(),
@@ -653,9 +693,9 @@ async fn post(
         _ => false,
     };
     if modern {
-        modern_post(&state, &headers, message, auth, accepts_sse).await
+        modern_post(&state, &headers, message, auth, accepts_sse, slot).await
     } else {
-        legacy_post(&state, &headers, message, auth, accepts_sse).await
+        legacy_post(&state, &headers, message, auth, accepts_sse, slot).await
     }
 }
 
@@ -666,6 +706,7 @@ async fn modern_post(
     message: Incoming,
     auth: Option<AuthInfo>,
     accepts_sse: bool,
+    slot: Slot,
 ) -> Response {
     let (id, method, params) = match message {
         Incoming::Request { id, method, params } => (id, method, params),
@@ -700,8 +741,10 @@ async fn modern_post(
     if let Some(error) = protocol::envelope_error(params.as_ref()) {
         return refuse_request(StatusCode::BAD_REQUEST, &id, error);
     }
-    // A subscription is a stream of notifications: it needs SSE, and a slot.
-    let subscription = if method == "subscriptions/listen" {
+    // A subscription is a stream of notifications: it needs SSE, and a subscription slot (in
+    // place of the request slot).
+    let subscription = method == "subscriptions/listen";
+    let slot = if subscription {
         if !accepts_sse {
             let error = ErrorObject::new(
                 codes::INVALID_REQUEST,
@@ -709,16 +752,17 @@ async fn modern_post(
             );
             return refuse_request(StatusCode::NOT_ACCEPTABLE, &id, error);
         }
-        let Some(slot) = SubscriptionSlot::take(state) else {
+        let Some(listening) = Slot::take(&state.subscriptions, state.config.max_subscriptions)
+        else {
             let error = ErrorObject::new(
                 codes::INTERNAL_ERROR,
                 "Service Unavailable: too many subscriptions/listen streams are open",
             );
             return refuse_request(StatusCode::SERVICE_UNAVAILABLE, &id, error);
         };
-        Some(slot)
+        listening
     } else {
-        None
+        slot
     };
     let connection = Arc::new(Connection::new(MODERN_VERSIONS[0], None));
     let call = Call {
@@ -729,6 +773,7 @@ async fn modern_post(
         auth,
         accepts_sse,
         modern: true,
+        slot,
         subscription,
     };
     answer(state, call, None).await
@@ -829,6 +874,7 @@ async fn legacy_post(
     message: Incoming,
     auth: Option<AuthInfo>,
     accepts_sse: bool,
+    slot: Slot,
 ) -> Response {
     if let Some(version) = headers.get(PROTOCOL_VERSION)
         && !LEGACY_VERSIONS.contains(&version.to_str().unwrap_or(""))
@@ -888,7 +934,8 @@ async fn legacy_post(
                 auth,
                 accepts_sse,
                 modern: false,
-                subscription: None,
+                slot,
+                subscription: false,
             };
             answer(state, call, session.clone()).await
         }
@@ -960,27 +1007,28 @@ struct Call {
     accepts_sse: bool,
     /// A 2026-07-28 request: an unknown method is then `404`.
     modern: bool,
-    /// A `subscriptions/listen` stream: it holds its slot while it runs, and has no time limit.
-    subscription: Option<SubscriptionSlot>,
+    /// The request's place among those open ([`HttpConfig::max_requests`], or
+    /// [`HttpConfig::max_subscriptions`]), held until the call ends.
+    slot: Slot,
+    /// A `subscriptions/listen` stream, which has no time limit.
+    subscription: bool,
 }
 
-/// One of the [`HttpConfig::max_subscriptions`] slots, freed when dropped.
-struct SubscriptionSlot(Arc<AtomicUsize>);
+/// One place among at most `max` counted by a counter, freed when dropped.
+struct Slot(Arc<AtomicUsize>);
 
-impl SubscriptionSlot {
-    fn take(state: &HttpState) -> Option<Self> {
-        let max = state.config.max_subscriptions;
-        state
-            .subscriptions
+impl Slot {
+    fn take(counter: &Arc<AtomicUsize>, max: usize) -> Option<Self> {
+        counter
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
                 (open < max).then_some(open + 1)
             })
             .ok()?;
-        Some(Self(Arc::clone(&state.subscriptions)))
+        Some(Self(Arc::clone(counter)))
     }
 }
 
-impl Drop for SubscriptionSlot {
+impl Drop for Slot {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
@@ -1000,6 +1048,7 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         auth,
         accepts_sse,
         modern,
+        slot,
         subscription,
     } = call;
     // A legacy session's calls share its table (an id names one call at a time, and
@@ -1026,11 +1075,9 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         auth,
     };
     let dispatcher = state.dispatcher.clone();
-    let timeout = subscription
-        .is_none()
-        .then_some(state.config.request_timeout);
+    let timeout = (!subscription).then_some(state.config.request_timeout);
     tokio::spawn(async move {
-        let _slot = subscription;
+        let _slot = slot;
         let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
         let call = protocol::with_timeout(call, timeout, id, cancellation);
         // A cancelled call is dropped at its next await and answers nothing.

@@ -1748,16 +1748,46 @@ async fn a_request_over_the_time_limit_is_answered_with_an_error() {
     );
 }
 
+/// A full session table makes room by closing the least recently used session that has
+/// nothing running; when every session is busy, a new one is refused.
 #[tokio::test]
-async fn sessions_beyond_the_cap_are_refused() {
-    let router = router(HttpConfig::new().sessions(1, Duration::from_hours(1)));
+async fn a_full_session_table_closes_the_least_recently_used_idle_session() {
+    let router = router(HttpConfig::new().sessions(2, Duration::from_hours(1)));
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let first = open_session(&router).await;
+    let second = open_session(&router).await;
+    // The first is used again: the second is now the least recently used.
+    let reply = send(&router, post(&list, &in_session(&first))).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+
+    let third = open_session(&router).await;
+    let reply = send(&router, post(&list, &in_session(&second))).await;
     assert_eq!(
-        send(&router, post(&initialize_body(), &[])).await.status,
-        StatusCode::OK
+        reply.status,
+        StatusCode::NOT_FOUND,
+        "closed to make room: {reply:?}"
     );
+    for kept in [&first, &third] {
+        let reply = send(&router, post(&list, &in_session(kept))).await;
+        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    }
+
+    // Both sessions busy: no room.
+    let calls = [
+        start_slow_call(&router, &first, 40, "full-table-1", 0.5, None).await,
+        start_slow_call(&router, &third, 41, "full-table-2", 0.5, None).await,
+    ];
     let reply = send(&router, post(&initialize_body(), &[])).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
     assert_eq!(reply.header("mcp-session-id"), None);
+    for call in calls {
+        let reply = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+        assert_eq!(
+            result_text(&reply.json()),
+            "finished",
+            "busy sessions are kept"
+        );
+    }
 }
 
 #[tokio::test]

@@ -581,8 +581,10 @@ impl HttpState {
         Ok(session)
     }
 
-    /// Opens a session, unless too many are open (idle ones are closed first) or no secure
-    /// random id can be had.
+    /// Opens a session. Idle ones are closed first; when the table is still full, the least
+    /// recently used session with nothing running makes room (its client gets `404` and opens
+    /// another, as the protocol says). `None` when every session is busy, or no secure random id
+    /// can be had.
     fn open_session(&self, auth: Option<&AuthInfo>) -> Option<(String, Arc<Session>)> {
         let mut sessions = lock(&self.sessions);
         let idle = self.config.session_idle_timeout;
@@ -594,7 +596,15 @@ impl HttpState {
             !expired
         });
         if sessions.len() >= self.config.max_sessions {
-            return None;
+            let least_recently_used = sessions
+                .iter()
+                .filter(|(_, session)| session.idle_for(Duration::ZERO))
+                .min_by_key(|(_, session)| *lock(&session.last_seen))
+                .map(|(id, _)| id.clone())?;
+            if let Some(session) = sessions.remove(&least_recently_used) {
+                tracing::debug!("session table full: the least recently used session is closed");
+                session.end();
+            }
         }
         let id = new_session_id()?;
         let session = Arc::new(Session {

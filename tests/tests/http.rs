@@ -1587,6 +1587,72 @@ async fn allowed_hosts_and_origins_are_served() {
     );
 }
 
+/// A browser page on an allowed origin can use the endpoint: its preflight is answered with
+/// the MCP headers it may send, and it may read `Mcp-Session-Id`. Other origins get no CORS
+/// grant.
+#[tokio::test]
+async fn browsers_on_allowed_origins_get_cors() {
+    let router = router(HttpConfig::new().allow_origins(["https://app.example.com"]));
+    let preflight = |origin: &str| {
+        Request::builder()
+            .method(Method::OPTIONS)
+            .uri("/")
+            .header(header::HOST, "localhost:3000")
+            .header(header::ORIGIN, origin)
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "content-type, mcp-protocol-version, mcp-session-id, authorization",
+            )
+            .body(Body::empty())
+            .unwrap()
+    };
+    for origin in ["https://app.example.com", "http://localhost:5173"] {
+        let reply = send(&router, preflight(origin)).await;
+        assert!(reply.status.is_success(), "{origin}: {reply:?}");
+        assert_eq!(reply.header("access-control-allow-origin"), Some(origin));
+        let allowed = reply.header("access-control-allow-headers").unwrap();
+        for name in [
+            "content-type",
+            "mcp-protocol-version",
+            "mcp-session-id",
+            "authorization",
+        ] {
+            assert!(allowed.contains(name), "{name} not in {allowed}");
+        }
+        assert!(
+            reply
+                .header("access-control-allow-methods")
+                .unwrap()
+                .contains("POST")
+        );
+    }
+    let refused = send(&router, preflight("https://evil.example.com")).await;
+    assert_eq!(
+        refused.header("access-control-allow-origin"),
+        None,
+        "{refused:?}"
+    );
+
+    let mut initialize = post(&initialize_body(), &[]);
+    initialize
+        .headers_mut()
+        .insert(header::ORIGIN, "https://app.example.com".parse().unwrap());
+    let reply = send(&router, initialize).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert!(
+        reply
+            .header("access-control-expose-headers")
+            .unwrap()
+            .contains("mcp-session-id"),
+        "{reply:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_body_over_the_limit_is_too_large() {
     let router = router(HttpConfig::new().max_body_bytes(1024));

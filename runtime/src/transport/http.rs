@@ -30,7 +30,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest as _, Request, State};
 use axum::http::uri::Authority;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -43,6 +43,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::context::AuthInfo;
 use crate::protocol::{
@@ -189,8 +190,9 @@ impl HttpConfig {
         self
     }
 
-    /// Also serves browsers on these origins (`https://app.example.com`). Requests without an
-    /// `Origin` (non-browser clients) are always served.
+    /// Also serves browsers on these origins (`https://app.example.com`), CORS included (pages
+    /// on localhost always are). Requests without an `Origin` (non-browser clients) are always
+    /// served.
     #[must_use]
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_origins
@@ -276,6 +278,44 @@ impl HttpConfig {
     }
 }
 
+impl HttpConfig {
+    /// Whether a browser page from `origin` may call the endpoint: localhost pages always, others
+    /// when allowed.
+    fn allows_origin(&self, origin: &str) -> bool {
+        let Some(allowed) = &self.allowed_origins else {
+            return true;
+        };
+        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+        is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)
+    }
+
+    /// CORS for the allowed origins, so that a browser page can use the endpoint: it may send
+    /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
+    fn cors(&self) -> CorsLayer {
+        let config = self.clone();
+        let mcp_headers = [
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::AUTHORIZATION,
+            SESSION_ID,
+            PROTOCOL_VERSION,
+            MCP_METHOD,
+            MCP_NAME,
+            HeaderName::from_static("last-event-id"),
+        ];
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::predicate(move |origin, _| {
+                origin
+                    .to_str()
+                    .is_ok_and(|origin| config.allows_origin(origin))
+            }))
+            .allow_methods([Method::GET, Method::POST, Method::DELETE])
+            .allow_headers(mcp_headers)
+            .expose_headers([SESSION_ID, header::WWW_AUTHENTICATE])
+            .max_age(Duration::from_hours(1))
+    }
+}
+
 impl std::fmt::Debug for HttpConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpConfig")
@@ -321,11 +361,14 @@ impl Server {
             shutdown,
         });
         let max_body = state.config.max_body_bytes;
+        let cors = state.config.cors();
         Ok(Router::new()
             .route("/", get(get_stream).post(post).delete(delete))
             // Host, Origin and the bearer token are checked before any body is read.
             .route_layer(middleware::from_fn_with_state(Arc::clone(&state), admit))
             .layer(DefaultBodyLimit::max(max_body))
+            // Outside the admission check: a preflight carries no credentials.
+            .layer(cors)
             .with_state(state))
     }
 
@@ -479,12 +522,9 @@ impl HttpState {
                 format!("Forbidden: host {host} is not allowed"),
             ));
         }
-        if let (Some(origin), Some(allowed)) =
-            (headers.get(header::ORIGIN), &self.config.allowed_origins)
-        {
+        if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
-            let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-            if !(is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)) {
+            if !self.config.allows_origin(origin) {
                 tracing::warn!(
                     origin,
                     "refused a request from an origin that is not allowed"

@@ -345,11 +345,16 @@ impl IntoToolResult for Vec<Content> {
 impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {
-            Ok(value) => CallToolResult {
-                content: vec![Content::text(value.to_string())],
-                structured_content: Some(value),
-                ..CallToolResult::default()
-            },
+            Ok(mut value) => {
+                // `None`s are left out, as the output schema says (`Option<T>` is `T`, not
+                // required), in the structured content and its text alike.
+                crate::schema::drop_output_nulls::<T>(&mut value);
+                CallToolResult {
+                    content: vec![Content::text(value.to_string())],
+                    structured_content: Some(value),
+                    ..CallToolResult::default()
+                }
+            }
             Err(error) => CallToolResult::error(format!("Output serialization error: {error}")),
         }
     }

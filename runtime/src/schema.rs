@@ -1,6 +1,9 @@
 //! Portable JSON Schemas: what schemars derives, rewritten into the subset every real host accepts
 //! (DESIGN.md, "Schemas: portable by default").
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
@@ -17,44 +20,151 @@ pub(crate) fn empty_input_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
-/// The schema of the structured content of `Json<T>`: how `T` serializes, made portable except
-/// that `Option<T>` stays nullable (the tool sends `None` as `null`). The registry wraps a non-object
-/// one as `{"result": …}` ([`wrap_in_result`]), the wrapping the official SDKs use.
+/// The schema of the structured content of `Json<T>`: how `T` serializes, made portable. An
+/// `Option<T>` field is `T` and not required, as in input schemas: [`Json`](crate::Json) removes
+/// the `null` of a `None` there. The registry wraps a non-object one as `{"result": …}`
+/// ([`wrap_in_result`]), the wrapping the official SDKs use.
 pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     let mut schema = generate::<T>(Direction::Output);
     ensure_object_root(&mut schema);
     schema
 }
 
-/// Removes the `null`s a client sent for optional properties, at every depth `schema` describes
-/// with `properties` and `items`: `Option<T>` is advertised as `T` and not required, so a `null`
-/// there means the client left it out, and validation agrees with what serde accepts.
+/// The structured content of `Json<T>`: `value` with the `null`s of `T`'s optional properties
+/// removed, as [`output_schema`] advertises them. The schema is generated once per type.
+pub(crate) fn drop_output_nulls<T: JsonSchema>(value: &mut Value) {
+    static SCHEMAS: OnceLock<Mutex<HashMap<&'static str, Arc<Value>>>> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(Mutex::default);
+    let key = std::any::type_name::<T>();
+    let cached = schemas
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(key)
+        .cloned();
+    let schema = cached.unwrap_or_else(|| {
+        let schema = Arc::new(output_schema::<T>());
+        schemas
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, Arc::clone(&schema));
+        schema
+    });
+    drop_optional_nulls(&schema, value);
+}
+
+/// Prepares a value for validation against `schema` (and for serde), at every depth `schema`
+/// describes (`properties`, `additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf` branches,
+/// local `$ref`s):
+///
+/// - removes the `null`s of optional properties: `Option<T>` is advertised as `T` and not
+///   required, so a `null` there means the value was left out (a client's arguments, or the
+///   `None`s of a tool's structured content), and validation agrees with what serde accepts;
+/// - turns a whole-number float where the schema wants an integer (`10.0`) into that integer,
+///   which JSON Schema accepts already and serde then accepts too.
 pub(crate) fn drop_optional_nulls(schema: &Value, instance: &mut Value) {
+    prepare(schema, schema, instance, 0);
+}
+
+/// How deep [`prepare`] follows a schema: enough for any real value, finite for a `$ref` cycle
+/// that never reaches the instance.
+const MAX_DEPTH: usize = 128;
+
+fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Some(schema_object) = schema.as_object() else {
+        return;
+    };
+    if let Some(target) = schema_object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+    {
+        prepare(root, target, instance, depth + 1);
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for branch in schema_object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            prepare(root, branch, instance, depth + 1);
+        }
+    }
     match instance {
         Value::Object(object) => {
-            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-                return;
-            };
-            let required = schema.get("required").and_then(Value::as_array);
-            let optional =
-                |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
-            object.retain(|name, value| {
-                !(value.is_null() && properties.contains_key(name) && optional(name))
-            });
+            let properties = schema_object.get("properties").and_then(Value::as_object);
+            if let Some(properties) = properties {
+                let required = schema_object.get("required").and_then(Value::as_array);
+                let optional = |name: &str| {
+                    !required.is_some_and(|required| required.iter().any(|r| r == name))
+                };
+                object.retain(|name, value| {
+                    !(value.is_null() && properties.contains_key(name) && optional(name))
+                });
+            }
+            let additional = schema_object.get("additionalProperties");
             for (name, value) in object.iter_mut() {
-                if let Some(property) = properties.get(name) {
-                    drop_optional_nulls(property, value);
+                match properties.and_then(|properties| properties.get(name)) {
+                    Some(property) => prepare(root, property, value, depth + 1),
+                    None => {
+                        if let Some(additional) = additional {
+                            prepare(root, additional, value, depth + 1);
+                        }
+                    }
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item) = schema.get("items") {
+            if let Some(item) = schema_object.get("items") {
                 for value in items {
-                    drop_optional_nulls(item, value);
+                    prepare(root, item, value, depth + 1);
                 }
             }
         }
+        Value::Number(number) if wants_integer(schema_object) => {
+            if let Some(integer) = number.as_f64().and_then(whole_number) {
+                *number = integer;
+            }
+        }
         _ => {}
+    }
+}
+
+/// Whether a schema asks for an integer and no other number.
+fn wants_integer(schema: &Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::String(kind)) => kind == "integer",
+        Some(Value::Array(kinds)) => {
+            kinds.iter().any(|kind| kind == "integer") && !kinds.iter().any(|kind| kind == "number")
+        }
+        _ => false,
+    }
+}
+
+/// `10.0` → `10`, for any float that is a whole number within `i64`/`u64`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "the float is whole and checked to be in range"
+)]
+fn whole_number(float: f64) -> Option<serde_json::Number> {
+    // 2^64 and -2^63, exactly representable as floats.
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    const I64_START: f64 = -9_223_372_036_854_775_808.0;
+    if !float.is_finite() || float.fract() != 0.0 {
+        return None;
+    }
+    if (0.0..U64_END).contains(&float) {
+        Some((float as u64).into())
+    } else if (I64_START..0.0).contains(&float) {
+        Some((float as i64).into())
+    } else {
+        None
     }
 }
 
@@ -68,6 +178,9 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 /// the old root (`#`, a type that contains itself) at `#/properties/result`.
 pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
     move_root_references(&mut schema);
+    // Now a property, it has a `type` like any other (an enum of objects stays wrapped: its
+    // root had none).
+    add_common_type(&mut schema);
     let defs = schema
         .as_object_mut()
         .and_then(|object| object.remove("$defs"));
@@ -117,7 +230,7 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
         settings.inline_subschemas = true;
         settings.meta_schema = None;
     });
-    // Output is what serde writes: `skip_serializing_if` fields may be absent, `Option`s are there.
+    // Output is what serde writes: `skip_serializing_if` fields may be absent.
     let settings = match direction {
         Direction::Input => settings.for_deserialize(),
         Direction::Output => settings.for_serialize(),
@@ -154,13 +267,16 @@ pub(crate) fn ensure_object_root(schema: &mut Value) {
 }
 
 /// Rewrites one schema, then every subschema below it. `null` alternatives are dropped from
-/// input schemas only: a tool's output does hold the `null`s of its `None`s.
+/// input schemas everywhere, from output schemas where they mark an optional property (see
+/// [`make_nullable_properties_optional`]): elsewhere a tool's output does hold `null`s.
 fn make_portable(schema: &mut Value, direction: Direction) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
     if direction == Direction::Input {
         drop_null_alternatives(object);
+    } else {
+        make_nullable_properties_optional(object);
     }
     replace_numeric_format(object);
     if let Some(constant) = object.remove("const") {
@@ -173,26 +289,96 @@ fn make_portable(schema: &mut Value, direction: Direction) {
     {
         object.insert("items".into(), Value::Object(Map::new()));
     }
+    let portable = |value: &mut Value| {
+        make_portable(value, direction);
+        add_common_type(value);
+    };
     for (key, value) in object.iter_mut() {
         match key.as_str() {
             "properties" | "$defs" | "patternProperties" => {
                 if let Some(map) = value.as_object_mut() {
-                    for value in map.values_mut() {
-                        make_portable(value, direction);
-                    }
+                    map.values_mut().for_each(portable);
                 }
             }
             "items" | "additionalProperties" | "not" | "contains" | "propertyNames" => {
-                make_portable(value, direction);
+                portable(value);
             }
             "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                 if let Some(list) = value.as_array_mut() {
-                    for value in list {
-                        make_portable(value, direction);
-                    }
+                    list.iter_mut().for_each(portable);
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// Output schemas follow the input rule for `Option<T>` fields: a property that may be `null` is
+/// advertised as `T` and not required; the tool's `null` there is removed from its structured
+/// content ([`drop_optional_nulls`]) before it is checked and sent.
+fn make_nullable_properties_optional(object: &mut Map<String, Value>) {
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
+    let mut optional = Vec::new();
+    for (name, property) in properties.iter_mut() {
+        if let Some(property) = property.as_object_mut()
+            && is_nullable(property)
+        {
+            drop_null_alternatives(property);
+            optional.push(name.clone());
+        }
+    }
+    if let Some(Value::Array(required)) = object.get_mut("required") {
+        required.retain(|name| !optional.iter().any(|optional| name == optional.as_str()));
+        if required.is_empty() {
+            // [`ensure_object_root`] puts an empty one back at the root.
+            object.remove("required");
+        }
+    }
+}
+
+/// Whether a schema admits `null` besides some other value: `type: [T, "null"]`, or an
+/// `anyOf`/`oneOf` with a `{"type":"null"}` branch.
+fn is_nullable(object: &Map<String, Value>) -> bool {
+    let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    match object.get("type") {
+        Some(Value::Array(types)) => types.len() > 1 && types.iter().any(|kind| kind == "null"),
+        _ => ["anyOf", "oneOf"].into_iter().any(|keyword| {
+            object
+                .get(keyword)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.len() > 1 && branches.iter().any(is_null))
+        }),
+    }
+}
+
+/// Every property has a `type`: a schema without one whose `oneOf`/`anyOf` branches all have
+/// the same `type` (a data-carrying enum: objects) gets that `type`.
+fn add_common_type(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.contains_key("type") {
+        return;
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = object.get(keyword) else {
+            continue;
+        };
+        let Some(kind) = branches.first().and_then(|branch| branch.get("type")) else {
+            continue;
+        };
+        if kind.is_string()
+            && branches
+                .iter()
+                .all(|branch| branch.get("type") == Some(kind))
+        {
+            // First, where a reader looks for it.
+            let mut typed = Map::from_iter([("type".to_owned(), kind.clone())]);
+            typed.append(object);
+            *object = typed;
+            return;
         }
     }
 }
@@ -233,8 +419,32 @@ fn drop_null_alternatives(object: &mut Map<String, Value>) {
     }
 }
 
+/// The formats JSON Schema 2020-12 defines; only these are advertised.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
 /// schemars marks Rust number types with formats hosts reject (`uint32`, `double`, …):
-/// integer widths become `minimum`/`maximum`, float formats are dropped.
+/// integer widths become `minimum`/`maximum`; float formats, and every format JSON Schema does
+/// not define (`ip`, `partial-date-time`, …), are dropped.
 fn replace_numeric_format(object: &mut Map<String, Value>) {
     let Some(format) = object.get("format").and_then(Value::as_str) else {
         return;
@@ -248,7 +458,9 @@ fn replace_numeric_format(object: &mut Map<String, Value>) {
         "uint32" => Some((json!(0), Some(json!(u32::MAX)))),
         "uint" | "uint64" | "uint128" => Some((json!(0), None)),
         "int" | "int64" | "int128" | "float" | "double" => None,
-        _ => return, // a standard format (`date-time`, `uri`, …) stays
+        standard if STANDARD_FORMATS.contains(&standard) => return,
+        // Anything else (schemars' `ip`, chrono's `partial-date-time`, …) is unknown to hosts.
+        _ => None,
     };
     object.remove("format");
     let Some((min, max)) = bounds else { return };

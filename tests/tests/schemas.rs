@@ -233,6 +233,78 @@ async fn expr() -> Json<Expr> {
     Json(Expr::Neg(Box::new(Expr::Num(1.0))))
 }
 
+// ---- formats --------------------------------------------------------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+struct FormatArgs {
+    /// Any IP address
+    ip: std::net::IpAddr,
+    v4: std::net::Ipv4Addr,
+    v6: std::net::Ipv6Addr,
+    #[schemars(extend("format" = "date-time"))]
+    when: String,
+    #[schemars(extend("format" = "partial-date-time"))]
+    local: String,
+    #[schemars(extend("format" = "uuid"))]
+    id: Option<String>,
+}
+
+/// Standard and non-standard formats
+#[tool]
+async fn formats(args: FormatArgs) -> String {
+    args.ip.to_string()
+}
+
+// ---- data-carrying enums, optional output fields -------------------------------------------
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Shape {
+    Circle { radius: f64 },
+    Square { side: f64, label: Option<String> },
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+enum Pick {
+    ById(u32),
+    ByName { name: String },
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ShapeArgs {
+    shape: Shape,
+    maybe_shape: Option<Shape>,
+    pick: Pick,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Detail {
+    comment: Option<String>,
+    count: u32,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct ShapeReport {
+    shape: Shape,
+    previous: Option<Shape>,
+    detail: Detail,
+    tags: Vec<Option<String>>,
+}
+
+/// Data-carrying enums in and out
+#[tool]
+async fn shapes(args: ShapeArgs) -> Json<ShapeReport> {
+    Json(ShapeReport {
+        shape: args.shape,
+        previous: args.maybe_shape,
+        detail: Detail {
+            comment: None,
+            count: 1,
+        },
+        tags: vec![Some("a".into()), None],
+    })
+}
+
 // ---- helpers -------------------------------------------------------------------------------
 
 fn client() -> TestClient {
@@ -396,8 +468,9 @@ async fn a_tool_without_arguments_takes_an_empty_object() {
 // ---- output schemas and structured content -------------------------------------------------
 
 #[tokio::test]
-/// The output schema says how the type serializes: a `None` is a `null` that is always there, a
-/// `skip_serializing_if` field may be absent.
+/// The output schema says how the type serializes, with the `Option` rule of inputs: a `None`
+/// field is left out (so `Option<T>` is `T` and not required), a `skip_serializing_if` field may
+/// be absent.
 async fn object_output_is_the_serialized_type_schema() {
     assert_eq!(
         output_schema("object_output").await,
@@ -406,16 +479,16 @@ async fn object_output_is_the_serialized_type_schema() {
             "properties": {
                 "totalCount": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32},
                 "items": {"type": "array", "items": {"type": "string"}},
-                "note": {"type": ["string", "null"]},
+                "note": {"type": "string"},
                 "warnings": {"type": "array", "items": {"type": "string"}}
             },
-            "required": ["totalCount", "items", "note"]
+            "required": ["totalCount", "items"]
         })
     );
     let client = client();
     let noted =
         json!({"totalCount": 2, "items": ["a", "b"], "note": "noted", "warnings": ["long"]});
-    let plain = json!({"totalCount": 2, "items": ["a", "b"], "note": null});
+    let plain = json!({"totalCount": 2, "items": ["a", "b"]});
     for (with_note, structured) in [(true, noted), (false, plain)] {
         let result = client
             .call_tool("object_output", json!({"with_note": with_note}))
@@ -513,6 +586,7 @@ async fn recursive_outputs_keep_references_that_resolve() {
         })
     );
     let expr = output_schema("expr").await;
+    assert_eq!(expr["properties"]["result"]["type"], "object");
     assert_eq!(
         expr["properties"]["result"]["oneOf"][1]["properties"]["Neg"],
         json!({"$ref": "#/properties/result"})
@@ -545,6 +619,159 @@ async fn recursive_outputs_keep_references_that_resolve() {
     );
 }
 
+// ---- formats and data-carrying enums -------------------------------------------------------
+
+/// Only formats JSON Schema defines are advertised: schemars' `ip` (`IpAddr`) and chrono's
+/// `partial-date-time` are dropped, `ipv4`, `date-time`, `uuid` stay.
+#[tokio::test]
+async fn only_standard_formats_are_advertised() {
+    assert_eq!(
+        input_schema("formats").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "ip": {"type": "string", "description": "Any IP address"},
+                "v4": {"type": "string", "format": "ipv4"},
+                "v6": {"type": "string", "format": "ipv6"},
+                "when": {"type": "string", "format": "date-time"},
+                "local": {"type": "string"},
+                "id": {"type": "string", "format": "uuid"}
+            },
+            "required": ["ip", "v4", "v6", "when", "local"]
+        })
+    );
+}
+
+fn shape_branches() -> Value {
+    json!([
+        {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["circle"]},
+                "radius": {"type": "number"}
+            },
+            "required": ["kind", "radius"]
+        },
+        {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["square"]},
+                "side": {"type": "number"},
+                "label": {"type": "string"}
+            },
+            "required": ["kind", "side"]
+        }
+    ])
+}
+
+/// A data-carrying enum is a `oneOf` of objects: the property says `"type": "object"` too.
+#[tokio::test]
+async fn data_carrying_enums_have_a_type() {
+    let shape = json!({"type": "object", "oneOf": shape_branches()});
+    assert_eq!(
+        input_schema("shapes").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "shape": shape,
+                "maybe_shape": shape,
+                "pick": {
+                    "type": "object",
+                    "oneOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "ById": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}
+                            },
+                            "required": ["ById"],
+                            "additionalProperties": false
+                        },
+                        {
+                            "type": "object",
+                            "properties": {
+                                "ByName": {
+                                    "type": "object",
+                                    "properties": {"name": {"type": "string"}},
+                                    "required": ["name"]
+                                }
+                            },
+                            "required": ["ByName"],
+                            "additionalProperties": false
+                        }
+                    ]
+                }
+            },
+            "required": ["shape", "pick"]
+        })
+    );
+}
+
+/// `Option<T>` fields of an output type are `T` and not required, at any depth (an `Option`
+/// item of an array stays nullable: it is not a field); their `None`s are left out of the
+/// structured content and its text.
+#[tokio::test]
+async fn optional_output_fields_are_not_required_and_left_out_when_none() {
+    let shape = json!({"type": "object", "oneOf": shape_branches()});
+    assert_eq!(
+        output_schema("shapes").await,
+        json!({
+            "type": "object",
+            "properties": {
+                "shape": shape,
+                "previous": shape,
+                "detail": {
+                    "type": "object",
+                    "properties": {
+                        "comment": {"type": "string"},
+                        "count": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}
+                    },
+                    "required": ["count"]
+                },
+                "tags": {"type": "array", "items": {"type": ["string", "null"]}}
+            },
+            "required": ["shape", "detail", "tags"]
+        })
+    );
+    let client = client();
+    // `null` for optional fields inside an enum variant is like leaving them out, too; a
+    // whole-number float is an integer where the schema says so.
+    let arguments = json!({
+        "shape": {"kind": "square", "side": 2, "label": null},
+        "maybe_shape": null,
+        "pick": {"ById": 3.0}
+    });
+    let structured = json!({
+        "shape": {"kind": "square", "side": 2.0},
+        "detail": {"count": 1},
+        "tags": ["a", null]
+    });
+    assert_eq!(
+        serde_json::to_value(client.call_tool("shapes", arguments).await).unwrap(),
+        json!({
+            "content": [{"type": "text", "text": structured.to_string()}],
+            "structuredContent": structured
+        })
+    );
+    let arguments = json!({
+        "shape": {"kind": "circle", "radius": 1.5},
+        "maybe_shape": {"kind": "square", "side": 1, "label": "box"},
+        "pick": {"ByName": {"name": "x"}}
+    });
+    let structured = json!({
+        "shape": {"kind": "circle", "radius": 1.5},
+        "previous": {"kind": "square", "side": 1.0, "label": "box"},
+        "detail": {"count": 1},
+        "tags": ["a", null]
+    });
+    assert_eq!(
+        client
+            .call_tool("shapes", arguments)
+            .await
+            .structured_content,
+        Some(structured)
+    );
+}
+
 // ---- the portable rules, on every schema ---------------------------------------------------
 
 /// The formats `jsonschema` and hosts know as standard; schemars' Rust-width formats are not.
@@ -566,7 +793,8 @@ const STANDARD_FORMATS: &[&str] = &[
 struct Allowances {
     /// A recursive type: `$ref`/`$defs` are expected.
     references: bool,
-    /// An output schema: `Option<T>` is `[T, "null"]`, which hosts only read, never send.
+    /// An output schema: an `Option<T>` that is not a field (an array's items) is `[T, "null"]`,
+    /// which hosts only read, never send.
     nullable: bool,
 }
 
@@ -594,9 +822,12 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
             if kind == "array" && !object.contains_key("items") {
                 problems.push(format!("{path}: array without items"));
             }
+            // A data-carrying enum's variants (`oneOf`) say which properties each has.
             if kind == "object"
                 && !object.contains_key("properties")
                 && !object.contains_key("additionalProperties")
+                && !object.contains_key("oneOf")
+                && !object.contains_key("anyOf")
             {
                 problems.push(format!("{path}: object without properties"));
             }
@@ -604,9 +835,8 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
         Some(Value::Array(kinds))
             if allow.nullable && kinds.len() == 2 && kinds.contains(&json!("null")) => {}
         Some(other) => problems.push(format!("{path}: type is {other}, not one type")),
-        None if object.contains_key("$ref")
-            || object.contains_key("oneOf")
-            || object.contains_key("anyOf") => {}
+        // A recursive type's reference: the definition it points to is checked.
+        None if object.contains_key("$ref") => {}
         // Any JSON at all (`serde_json::Value`): deliberately untyped.
         None if object.keys().all(|key| key == "description") => {}
         None => problems.push(format!("{path}: no type")),
@@ -658,7 +888,7 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
 async fn every_schema_follows_the_portable_rules() {
     const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
     let tools = client().list_tools().await.tools;
-    assert_eq!(tools.len(), 12, "every tool of this file is listed");
+    assert_eq!(tools.len(), 14, "every tool of this file is listed");
     let mut problems = Vec::new();
     for tool in &tools {
         let references = RECURSIVE.contains(&tool.name.as_str());

@@ -14,6 +14,7 @@ pub use crate::result::{CallToolResult, IntoToolResult};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_path_to_error::Segment;
 
 /// The type of a `#[tool]` fn's argument struct.
 #[diagnostic::on_unimplemented(
@@ -38,7 +39,9 @@ pub fn empty_input_schema() -> Value {
     crate::schema::empty_input_schema()
 }
 
-/// Turns validated arguments into `T`; a failure (rare after validation) is an `isError` result.
+/// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
+/// more strictly than its schema says) is an `isError` result naming the field, as validation
+/// failures do: `<path>: <message>`.
 #[allow(
     clippy::result_large_err,
     reason = "the error is the tool's result, returned at once"
@@ -47,9 +50,25 @@ pub fn parse_arguments<T: DeserializeOwned>(
     tool: &str,
     arguments: Value,
 ) -> Result<T, CallToolResult> {
-    serde_json::from_value(arguments).map_err(|error| {
+    serde_path_to_error::deserialize(arguments).map_err(|error| {
+        let path = error
+            .path()
+            .iter()
+            .map(|segment| match segment {
+                Segment::Seq { index } => index.to_string(),
+                Segment::Map { key } => key.clone(),
+                Segment::Enum { variant } => variant.clone(),
+                Segment::Unknown => "?".to_owned(),
+            })
+            .collect::<Vec<_>>();
+        let path = if path.is_empty() {
+            "(root)".to_owned()
+        } else {
+            path.join(".")
+        };
         CallToolResult::error(format!(
-            "Input validation error: Invalid arguments for tool {tool}: {error}"
+            "Input validation error: Invalid arguments for tool {tool}: {path}: {}",
+            error.inner()
         ))
     })
 }

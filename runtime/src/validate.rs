@@ -11,9 +11,12 @@ pub(crate) struct SchemaValidator {
 }
 
 impl SchemaValidator {
-    /// Compiles `schema`; an invalid schema is a bug in the tool, reported at start-up.
+    /// Compiles `schema`; an invalid schema is a bug in the tool, reported at start-up. The
+    /// standard `format`s it keeps (`uuid`, `date-time`, …) are checked, not only annotations.
     pub(crate) fn new(schema: &Value) -> Result<Self, String> {
-        jsonschema::validator_for(schema)
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
             .map(|validator| Self { validator })
             .map_err(|error| error.to_string())
     }
@@ -84,6 +87,9 @@ fn describe(error: &ValidationError<'_>) -> String {
         ValidationErrorKind::MaxItems { limit } => format!("must have at most {limit} items"),
         ValidationErrorKind::Pattern { pattern } => format!("must match the pattern {pattern}"),
         ValidationErrorKind::UniqueItems => "items must be unique".to_owned(),
+        ValidationErrorKind::Format { format } => {
+            format!("must be a valid {format}, got {}", error.instance())
+        }
         _ => error.to_string(),
     };
     if path.is_empty() {

@@ -117,6 +117,28 @@ async fn forgetful() -> Forgetful {
     Forgetful
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Target {
+    /// `IpAddr` has no standard format: only serde checks it.
+    addr: std::net::IpAddr,
+    port: u16,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ConnectArgs {
+    target: Target,
+    #[schemars(extend("format" = "uuid"))]
+    request_id: Option<String>,
+    #[schemars(extend("format" = "date-time"))]
+    at: Option<String>,
+}
+
+/// Connect somewhere
+#[tool]
+async fn connect(args: ConnectArgs) -> String {
+    format!("{}:{}", args.target.addr, args.target.port)
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -342,6 +364,73 @@ async fn null_for_an_optional_field_is_like_leaving_it_out() {
     assert_eq!(
         call(&client, "signup", signup_with("name", Some(Value::Null))).await,
         input_error("signup", "name: expected string, got null")
+    );
+}
+
+/// JSON Schema takes `36.0` for an integer, and so does the tool: a model that writes `36.0`
+/// gets its call through.
+#[tokio::test]
+async fn whole_number_floats_are_integers() {
+    let client = client();
+    let mut arguments = signup_with("age", Some(json!(36.0)));
+    arguments["scores"] = json!([1.0, 2, 3e0]);
+    assert_eq!(
+        call(&client, "signup", arguments).await,
+        json!({"content": [{"type": "text", "text": "Ada 36 Admin @ada in London None scores [1, 2, 3] nickname None"}]})
+    );
+    assert_eq!(
+        call(
+            &client,
+            "connect",
+            json!({"target": {"addr": "::1", "port": 8080.0}})
+        )
+        .await,
+        json!({"content": [{"type": "text", "text": "::1:8080"}]})
+    );
+}
+
+/// A value only serde rejects is reported like a schema failure, with its path; standard
+/// formats are checked by validation.
+#[tokio::test]
+async fn every_failure_names_its_field() {
+    let client = client();
+    assert_eq!(
+        call(
+            &client,
+            "connect",
+            json!({"target": {"addr": "not-an-ip", "port": 80}})
+        )
+        .await,
+        input_error("connect", "target.addr: invalid IP address syntax")
+    );
+    assert_eq!(
+        call(
+            &client,
+            "connect",
+            json!({
+                "target": {"addr": "127.0.0.1", "port": 80},
+                "request_id": "nope",
+                "at": "yesterday"
+            })
+        )
+        .await,
+        input_error(
+            "connect",
+            r#"request_id: must be a valid uuid, got "nope", at: must be a valid date-time, got "yesterday""#
+        )
+    );
+    assert_eq!(
+        call(
+            &client,
+            "connect",
+            json!({
+                "target": {"addr": "127.0.0.1", "port": 80},
+                "request_id": "67e55044-10b1-426f-9247-bb680e5fe0c8",
+                "at": "2025-06-18T12:00:00Z"
+            })
+        )
+        .await,
+        json!({"content": [{"type": "text", "text": "127.0.0.1:80"}]})
     );
 }
 

@@ -326,18 +326,25 @@ pub(crate) fn unraw(ident: &syn::Ident) -> String {
 }
 
 /// Standard types are never an argument struct: a lone `String` parameter must be documented.
+/// Their schemas are a string, a number or an array, which the server refuses as a tool's input,
+/// or an object nobody means as one (`Duration`'s `secs` and `nanos`, a map): the macro asks.
 fn is_std_type(ty: &Type) -> bool {
-    const STD: &[&str] = &[
-        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
-        "u32", "u64", "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashMap",
-        "BTreeMap", "HashSet", "BTreeSet", "Box", "Cow", "Value",
-    ];
+    // Whitespace-separated last path segments: scalars and text, `std::num`, `std::net`,
+    // `std::path`, `std::ffi`, `std::time`, then wrappers and collections.
+    const STD: &str = "
+        String str bool char i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64
+        NonZero NonZeroU8 NonZeroU16 NonZeroU32 NonZeroU64 NonZeroU128 NonZeroUsize
+        NonZeroI8 NonZeroI16 NonZeroI32 NonZeroI64 NonZeroI128 NonZeroIsize Wrapping Saturating
+        IpAddr Ipv4Addr Ipv6Addr SocketAddr SocketAddrV4 SocketAddrV6
+        PathBuf Path OsString OsStr Duration SystemTime
+        Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Box Cow Value
+    ";
     match ty {
         Type::Reference(reference) => is_std_type(&reference.elem),
         Type::Paren(paren) => is_std_type(&paren.elem),
         Type::Group(group) => is_std_type(&group.elem),
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
-            STD.iter().any(|name| last.ident == name)
+            STD.split_ascii_whitespace().any(|name| last.ident == name)
                 && match &last.arguments {
                     PathArguments::AngleBracketed(args) => args
                         .args

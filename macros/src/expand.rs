@@ -99,8 +99,11 @@ fn keyword_span(item: &TokenStream) -> Span {
     Span::call_site()
 }
 
-/// The alias of `#krate::__private` inside the generated `const _` block. A wrong `crate = path`
-/// then fails once, at the `use`, instead of at every generated path.
+/// The alias of `#krate::__private` inside the generated `const _` block. Every generated path
+/// goes through it, so a wrong `crate = path` is reported at the `use` rather than at each path
+/// (rustc does not repeat a failed import at its uses); the inline style adds one error for each
+/// of the derives' helper attributes (`serde`, `schemars`), unknown once the derives are not
+/// found. Each error points at the path (`ui-tests/tests/ui/fail/bad_crate_path.stderr`).
 fn private_alias() -> syn::Ident {
     format_ident!("__tool_private")
 }

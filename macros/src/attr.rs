@@ -1,6 +1,9 @@
-//! The attribute's keys, as darling parses them. Rules that concern one key or `annotations(…)`
-//! alone are checked here, so that darling reports them together with unknown and duplicate keys.
+//! The attribute's keys, as darling parses them. Rules that concern one key alone are checked
+//! here, so that darling reports them together with unknown and duplicate keys. Rules that must
+//! hold even when darling rejected the attribute (the contradiction in `annotations(…)`, and
+//! which keys were given at all) read the raw list instead, so one compile shows every mistake.
 
+use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta};
 use syn::spanned::Spanned as _;
@@ -15,15 +18,17 @@ pub(crate) struct ToolArgs {
     pub(crate) title: Option<String>,
     #[darling(default, with = text)]
     pub(crate) description: Option<String>,
+    #[darling(default, with = annotations_list)]
     pub(crate) annotations: Option<Annotations>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
 
 /// `annotations(read_only, destructive = false, idempotent, open_world)`: a bare word means
-/// `true`; an absent hint is left out of the tool definition.
+/// `true`; an absent hint is left out of the tool definition. The contradiction between two hints
+/// is checked on the raw list by [`check_annotations`], so that it shows even next to an unknown
+/// hint.
 #[derive(Debug, Default, FromMeta)]
-#[darling(and_then = Annotations::check)]
 pub(crate) struct Annotations {
     #[darling(default, with = hint)]
     pub(crate) read_only: Option<SpannedValue<bool>>,
@@ -35,20 +40,74 @@ pub(crate) struct Annotations {
     pub(crate) open_world: Option<SpannedValue<bool>>,
 }
 
-impl Annotations {
-    /// A read-only tool changes nothing, so it cannot also be destructive.
-    fn check(self) -> darling::Result<Self> {
-        if let (Some(read_only), Some(destructive)) = (self.read_only, self.destructive)
+/// `annotations(…)`: a list, never a bare word or `annotations = …`.
+fn annotations_list(meta: &Meta) -> darling::Result<Option<Annotations>> {
+    if let Meta::List(_) = meta {
+        return Annotations::from_meta(meta).map(Some);
+    }
+    Err(Error::custom(
+        "expected `annotations(read_only, destructive, idempotent, open_world)`, with the hints that apply",
+    )
+    .with_span(meta))
+}
+
+/// Which keys the attribute names, read from the raw list: the rules about an absent key (the
+/// default name, the description) still run when darling rejected the attribute.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keys {
+    pub(crate) name: bool,
+    pub(crate) description: bool,
+}
+
+impl Keys {
+    pub(crate) fn of(list: &[NestedMeta]) -> Self {
+        let has = |wanted: &str| {
+            list.iter().any(
+                |nested| matches!(nested, NestedMeta::Meta(meta) if meta.path().is_ident(wanted)),
+            )
+        };
+        Self {
+            name: has("name"),
+            description: has("description"),
+        }
+    }
+}
+
+/// A read-only tool changes nothing, so it cannot also be destructive. Checked on the raw
+/// `annotations(…)` lists, so that an unknown or malformed hint next to them does not hide it.
+pub(crate) fn check_annotations(list: &[NestedMeta]) -> darling::Result<()> {
+    let mut errors = Error::accumulator();
+    for nested in list {
+        let NestedMeta::Meta(Meta::List(annotations)) = nested else {
+            continue;
+        };
+        if !annotations.path.is_ident("annotations") {
+            continue;
+        }
+        // A list that does not parse is darling's to report.
+        let Ok(hints) = NestedMeta::parse_meta_list(annotations.tokens.clone()) else {
+            continue;
+        };
+        // The first of each hint: a repeated one is reported by darling as a duplicate.
+        let first = |wanted: &str| {
+            hints.iter().find_map(|nested| match nested {
+                NestedMeta::Meta(meta) if meta.path().is_ident(wanted) => hint(meta).ok().flatten(),
+                _ => None,
+            })
+        };
+        if let (Some(read_only), Some(destructive)) = (first("read_only"), first("destructive"))
             && *read_only
             && *destructive
         {
-            return Err(Error::custom(
-                "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing; remove one",
-            )
-            .with_span(&destructive.span()));
+            errors.push(
+                Error::custom(
+                    "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing; remove one",
+                )
+                .with_span(&destructive.span()),
+            );
         }
-        Ok(self)
     }
+    errors.finish()
 }
 
 /// The key of `key = value`, for messages.

@@ -27,21 +27,27 @@ use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::ast::{Input, Param, ToolFn};
-use crate::attr::ToolArgs;
-use crate::{fallback, valid};
+use crate::attr::{Keys, ToolArgs};
+use crate::{attr, fallback, valid};
 
 /// `#[tool(args)] item` → the expansion, or the fn and every error.
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = darling::Error::accumulator();
-    let args = NestedMeta::parse_meta_list(args)
-        .map_err(darling::Error::from)
-        .and_then(|list| ToolArgs::from_list(&list));
-    let args = errors.handle(args);
+    // A list that does not even parse leaves nothing to check: its keys are unknown.
+    let list = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from));
+    let (args, keys) = match &list {
+        Some(list) => {
+            let args = errors.handle(ToolArgs::from_list(list));
+            errors.handle(attr::check_annotations(list));
+            (args, Some(Keys::of(list)))
+        }
+        None => (None, None),
+    };
     let Ok(item_fn) = syn::parse2::<ItemFn>(item.clone()) else {
         errors.push(not_a_fn(&item));
         return fallback::with_errors(item, errors.finish().expect_err("an error was just pushed"));
     };
-    let model = valid::check(&mut errors, args, &item_fn);
+    let model = valid::check(&mut errors, args, keys, &item_fn);
     match (model, errors.finish()) {
         (Some(model), Ok(())) => generate(&model),
         (_, Err(errors)) => fallback::with_errors(item, errors),

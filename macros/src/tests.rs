@@ -137,7 +137,11 @@ fn expand_result_json() {
 fn expand_errors() {
     let expansion = snapshot(
         "errors",
-        quote!(name = "bad name", titel = "Search"),
+        quote!(
+            name = "bad name",
+            titel = "Search",
+            annotations(read_only, destructive, opne_world)
+        ),
         quote! {
             async fn search<T>(
                 /// The query

@@ -8,31 +8,33 @@ use syn::{
 };
 
 use crate::ast::{Hints, InlineParam, Input, Param, ToolFn};
-use crate::attr::{self, ToolArgs};
+use crate::attr::{self, Keys, ToolArgs};
 use crate::docs;
 
 /// Checks `item` against the rules and builds its model, pushing every error found to `errors`.
 ///
-/// `args` is `None` when the attribute itself had errors (already in `errors`): the signature is
+/// `args` is `None` when the attribute itself had errors (already in `errors`): the signature and
+/// the rules about absent keys (`keys`, read from the raw list; `None` if it did not parse) are
 /// still checked, so that one compile shows every mistake, but no model is built.
 pub(crate) fn check<'a>(
     outer: &mut Accumulator,
     args: Option<ToolArgs>,
+    keys: Option<Keys>,
     item: &'a ItemFn,
 ) -> Option<ToolFn<'a>> {
     let mut errors = Error::accumulator();
     check_signature(&mut errors, item);
     let (input, params) = check_params(&mut errors, item);
-    let Some(args) = args else {
-        outer.handle(errors.finish());
-        return None;
-    };
 
     let sig = &item.sig;
-    let name = args.name.as_ref().map_or_else(
+    let keys = keys.unwrap_or(Keys {
+        name: true,
+        description: true,
+    });
+    let name = args.as_ref().and_then(|args| args.name.as_ref()).map_or_else(
         || {
             let name = unraw(&sig.ident);
-            if !attr::is_valid_name(&name) {
+            if !keys.name && !attr::is_valid_name(&name) {
                 errors.push(
                     Error::custom(format!(
                         "`{name}` is not a valid tool name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[tool(name = \"…\")]`"
@@ -45,8 +47,8 @@ pub(crate) fn check<'a>(
         |name| name.as_str().to_owned(),
     );
 
-    let description = args.description.clone().or_else(|| docs::text(&item.attrs));
-    if description.is_none() {
+    let docs = docs::text(&item.attrs);
+    if !keys.description && docs.is_none() {
         errors.push(
             Error::custom(
                 "`#[tool]` needs a description for the model: add a `///` doc comment to the fn or write `#[tool(description = \"…\")]`",
@@ -54,6 +56,12 @@ pub(crate) fn check<'a>(
             .with_span(&sig.ident),
         );
     }
+
+    let Some(args) = args else {
+        outer.handle(errors.finish());
+        return None;
+    };
+    let description = args.description.clone().or(docs);
 
     let hints = args
         .annotations

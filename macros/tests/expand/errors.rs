@@ -8,6 +8,12 @@ async fn search<T>(query: &str, more: More) -> String {
     "Unknown field: `titel`. Did you mean `title`?"
 }
 ::core::compile_error! {
+    "Unknown field: `opne_world`. Did you mean `open_world`?"
+}
+::core::compile_error! {
+    "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing; remove one"
+}
+::core::compile_error! {
     "a `#[tool]` fn cannot be generic: a tool has one input schema; use concrete types"
 }
 ::core::compile_error! {
@@ -15,4 +21,7 @@ async fn search<T>(query: &str, more: More) -> String {
 }
 ::core::compile_error! {
     "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property"
+}
+::core::compile_error! {
+    "`#[tool]` needs a description for the model: add a `///` doc comment to the fn or write `#[tool(description = \"…\")]`"
 }

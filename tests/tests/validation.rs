@@ -125,6 +125,7 @@ struct Target {
 }
 
 #[derive(Deserialize, JsonSchema)]
+#[allow(dead_code, reason = "`request_id` and `at` are there to be validated")]
 struct ConnectArgs {
     target: Target,
     #[schemars(extend("format" = "uuid"))]

@@ -2,11 +2,13 @@
 //! (DESIGN.md, "Schemas: portable by default").
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
+
+use crate::sync::{read, write};
 
 /// The input schema of an argument type: an object schema, or `Err` saying why `T` is not one.
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
@@ -33,20 +35,14 @@ pub(crate) fn output_schema<T: JsonSchema>() -> Value {
 /// The structured content of `Json<T>`: `value` with the `null`s of `T`'s optional properties
 /// removed, as [`output_schema`] advertises them. The schema is generated once per type.
 pub(crate) fn drop_output_nulls<T: JsonSchema>(value: &mut Value) {
-    static SCHEMAS: OnceLock<Mutex<HashMap<&'static str, Arc<Value>>>> = OnceLock::new();
-    let schemas = SCHEMAS.get_or_init(Mutex::default);
+    static SCHEMAS: OnceLock<RwLock<HashMap<&'static str, Arc<Value>>>> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(RwLock::default);
     let key = std::any::type_name::<T>();
-    let cached = schemas
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(key)
-        .cloned();
+    // Read-locked on every call after the first (many tools may answer at once).
+    let cached = read(schemas).get(key).cloned();
     let schema = cached.unwrap_or_else(|| {
         let schema = Arc::new(output_schema::<T>());
-        schemas
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, Arc::clone(&schema));
+        write(schemas).insert(key, Arc::clone(&schema));
         schema
     });
     drop_optional_nulls(&schema, value);

@@ -127,6 +127,8 @@ fn wait_tool() -> Tool {
     });
     Tool::new("wait", "Wait, then say so (for cancellation tests)", schema, |arguments, context: Context| async move {
         let seconds = arguments["seconds"].as_f64().unwrap_or_default();
+        // Tells a client that asked for progress that the wait has begun.
+        context.progress(0.0, None, Some("waiting"));
         tokio::select! {
             () = tokio::time::sleep(std::time::Duration::from_secs_f64(seconds)) => CallToolResult::text("done waiting"),
             () = context.cancelled() => CallToolResult::error("cancelled"),

@@ -107,61 +107,88 @@ impl Drop for Catalog {
     }
 }
 
-/// Sends a 2026-07-28 `tools/call` of `wait` for `seconds`; the connection to read the answer from.
-fn call_wait(address: SocketAddr, seconds: f64) -> TcpStream {
-    let params = json!({"name": "wait", "arguments": {"seconds": seconds}});
-    send_modern(address, "tools/call", Some("wait"), params)
+/// An exchange over one connection: the request sent, what has been read of the answer.
+struct Exchange {
+    stream: TcpStream,
+    read: Vec<u8>,
 }
 
-/// Sends a 2026-07-28 request of `method` with `params` (plus the envelope), and the `Mcp-Name`
-/// header `name`; the connection to read the answer from.
-fn send_modern(
-    address: SocketAddr,
-    method: &str,
-    name: Option<&str>,
-    mut params: Value,
-) -> TcpStream {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\n{name}Connection: close\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = TcpStream::connect(address).expect("the catalog accepts a connection");
-    stream
-        .set_read_timeout(Some(GRACE + SLACK))
-        .expect("a read timeout");
-    stream
-        .write_all(request.as_bytes())
-        .expect("the request is sent");
-    stream
-}
+impl Exchange {
+    /// Sends a 2026-07-28 request of `method` with `params` (its `_meta` completed with the
+    /// envelope), and the `Mcp-Name` header `name`.
+    fn send(address: SocketAddr, method: &str, name: Option<&str>, mut params: Value) -> Self {
+        let meta = &mut params["_meta"];
+        meta["io.modelcontextprotocol/protocolVersion"] = json!("2026-07-28");
+        meta["io.modelcontextprotocol/clientCapabilities"] = json!({});
+        let body =
+            json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+        let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+             Mcp-Method: {method}\r\n{name}Connection: close\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = TcpStream::connect(address).expect("the catalog accepts a connection");
+        stream
+            .set_read_timeout(Some(GRACE + SLACK))
+            .expect("a read timeout");
+        stream
+            .write_all(request.as_bytes())
+            .expect("the request is sent");
+        Self {
+            stream,
+            read: Vec::new(),
+        }
+    }
 
-/// The status line and JSON body of the response on `stream`, read to its end.
-fn answer(mut stream: TcpStream) -> (String, Value) {
-    let mut response = String::new();
-    stream
-        .read_to_string(&mut response)
-        .expect("the response is read to its end");
-    let (head, body) = response
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("an HTTP response: {response:?}"));
-    let status = head.lines().next().unwrap_or_default().to_owned();
-    let body = serde_json::from_str(body).unwrap_or_else(|error| panic!("{error}: {body:?}"));
-    (status, body)
+    /// A `wait` call for `seconds`, once the tool runs (its first progress arrived).
+    fn wait_started(address: SocketAddr, seconds: f64) -> Self {
+        let params = json!({
+            "name": "wait",
+            "arguments": {"seconds": seconds},
+            "_meta": {"progressToken": "started"},
+        });
+        let mut exchange = Self::send(address, "tools/call", Some("wait"), params);
+        exchange.read_until("notifications/progress");
+        exchange
+    }
+
+    /// Reads until `text` has arrived.
+    fn read_until(&mut self, text: &str) {
+        let mut buffer = [0; 4096];
+        while !String::from_utf8_lossy(&self.read).contains(text) {
+            let read = self.stream.read(&mut buffer).expect("the answer is open");
+            assert!(
+                read > 0,
+                "the answer ended before {text}: {}",
+                String::from_utf8_lossy(&self.read)
+            );
+            self.read.extend_from_slice(&buffer[..read]);
+        }
+    }
+
+    /// The status line and the JSON-RPC response of the whole answer (an SSE stream).
+    fn finish(mut self) -> (String, Value) {
+        self.stream
+            .read_to_end(&mut self.read)
+            .expect("the answer is read to its end");
+        let text = String::from_utf8_lossy(&self.read);
+        let status = text.lines().next().unwrap_or_default().to_owned();
+        let response = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+            .find(|message| message.get("id").is_some())
+            .unwrap_or_else(|| panic!("no response in the answer: {text}"));
+        (status, response)
+    }
 }
 
 fn waits_for_a_call_then_exits(signal: &str) {
     let mut catalog = Catalog::start();
-    let call = call_wait(catalog.address, 1.0);
-    std::thread::sleep(Duration::from_millis(300)); // the call is running
+    let call = Exchange::wait_started(catalog.address, 1.0);
     let signalled = Instant::now();
     catalog.signal(signal);
 
@@ -169,7 +196,7 @@ fn waits_for_a_call_then_exits(signal: &str) {
         catalog.refuses_connections(),
         "new connections are refused once shutting down"
     );
-    let (status, body) = answer(call);
+    let (status, body) = call.finish();
     assert_eq!(status, "HTTP/1.1 200 OK");
     assert_eq!(
         body["result"]["content"][0]["text"], "done waiting",
@@ -199,8 +226,7 @@ fn on_sigint_a_call_in_flight_finishes_and_the_server_exits_0() {
 #[test]
 fn a_call_longer_than_the_grace_time_does_not_keep_the_server_alive() {
     let mut catalog = Catalog::start();
-    let _call = call_wait(catalog.address, 3600.0);
-    std::thread::sleep(Duration::from_millis(300));
+    let _call = Exchange::wait_started(catalog.address, 3600.0);
     let signalled = Instant::now();
     catalog.signal("TERM");
 
@@ -219,27 +245,12 @@ fn a_call_longer_than_the_grace_time_does_not_keep_the_server_alive() {
 fn on_sigterm_a_subscription_ends_with_its_result() {
     let mut catalog = Catalog::start();
     let params = json!({"notifications": {"toolsListChanged": true}});
-    let mut listen = send_modern(catalog.address, "subscriptions/listen", None, params);
-    let mut seen = Vec::new();
-    let mut buffer = [0; 4096];
-    while !String::from_utf8_lossy(&seen).contains("notifications/subscriptions/acknowledged") {
-        let read = listen.read(&mut buffer).expect("the stream is open");
-        assert!(read > 0, "the stream ended before its acknowledgement");
-        seen.extend_from_slice(&buffer[..read]);
-    }
+    let mut listen = Exchange::send(catalog.address, "subscriptions/listen", None, params);
+    listen.read_until("notifications/subscriptions/acknowledged");
     let signalled = Instant::now();
     catalog.signal("TERM");
 
-    listen
-        .read_to_end(&mut seen)
-        .expect("the stream is read to its end");
-    let seen = String::from_utf8_lossy(&seen);
-    let result = seen
-        .lines()
-        .filter_map(|line| line.strip_prefix("data: "))
-        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
-        .find(|message| message.get("result").is_some())
-        .unwrap_or_else(|| panic!("no result on the stream: {seen}"));
+    let (_, result) = listen.finish();
     assert_eq!(result["id"], 1, "{result}");
     assert_eq!(result["result"]["resultType"], "complete", "{result}");
     assert_eq!(

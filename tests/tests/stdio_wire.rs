@@ -383,6 +383,7 @@ fn batches_are_answered_as_one_array_at_2025_03_26() {
         {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "batched"}}},
         {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
+        {"jsonrpc": "2.0", "id": 6, "method": "subscriptions/listen", "params": {"_meta": modern_meta(), "notifications": {"toolsListChanged": true}}},
         42,
         [{"jsonrpc": "2.0", "id": 5, "method": "ping"}]
     ]);
@@ -396,6 +397,11 @@ fn batches_are_answered_as_one_array_at_2025_03_26() {
                 json!(3),
                 -32600,
                 "Invalid Request: initialize must not be batched"
+            ),
+            error(
+                json!(6),
+                -32600,
+                "Invalid Request: subscriptions/listen must not be batched"
             ),
             error(
                 Value::Null,

@@ -142,11 +142,14 @@ impl Dispatcher {
             .into_iter()
             .map(|item| {
                 let call = match jsonrpc::classify(item) {
-                    Ok(Incoming::Request { id, method, .. }) if method == "initialize" => {
+                    // `initialize` sets up the connection; a subscription never answers.
+                    Ok(Incoming::Request { id, method, .. })
+                        if method == "initialize" || method == "subscriptions/listen" =>
+                    {
                         Err(Some(
                             ErrorObject::new(
                                 codes::INVALID_REQUEST,
-                                "Invalid Request: initialize must not be batched",
+                                format!("Invalid Request: {method} must not be batched"),
                             )
                             .into_response(id),
                         ))

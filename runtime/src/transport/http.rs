@@ -61,6 +61,9 @@ const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 /// The version a legacy HTTP client that sends no `MCP-Protocol-Version` header is assumed to speak.
 const HTTP_DEFAULT_VERSION: &str = "2025-03-26";
 
+/// The longest a request body may take to arrive (unless the request time limit is shorter).
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
 type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Send + Sync>;
 
 /// How the HTTP transport guards and shapes its endpoint. The defaults suit a local server.
@@ -190,9 +193,11 @@ impl HttpConfig {
         self
     }
 
-    /// Also serves browsers on these origins (`https://app.example.com`), CORS included (pages
-    /// on localhost always are). Requests without an `Origin` (non-browser clients) are always
-    /// served.
+    /// Also serves browsers on these origins (`https://app.example.com`), and grants them CORS
+    /// so that a page there can call the endpoint. Requests without an `Origin` (non-browser
+    /// clients) are always served; requests from localhost pages are served, but a page gets CORS
+    /// only when its origin is named here (the MCP Inspector's direct mode, for example:
+    /// `http://localhost:6274`).
     #[must_use]
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_origins
@@ -201,7 +206,8 @@ impl HttpConfig {
         self
     }
 
-    /// Serves any `Origin`.
+    /// Serves any `Origin` (CORS is still granted only to the origins named in
+    /// [`HttpConfig::allow_origins`]).
     #[must_use]
     pub fn allow_any_origin(mut self) -> Self {
         self.allowed_origins = None;
@@ -215,8 +221,9 @@ impl HttpConfig {
         self
     }
 
-    /// How long one request may take, from reading its body to its answer: a body that has not
-    /// arrived by then is refused (`408`), a call still running is answered with an error.
+    /// How long one request may take before it is answered with an error. Its body must also
+    /// arrive within this time, or 30 s if that is shorter (`408`): a client that sends slowly
+    /// cannot hold a request slot for long.
     #[must_use]
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
@@ -289,10 +296,11 @@ impl HttpConfig {
         is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)
     }
 
-    /// CORS for the allowed origins, so that a browser page can use the endpoint: it may send
+    /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
+    /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
     /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
     fn cors(&self) -> CorsLayer {
-        let config = self.clone();
+        let named = self.allowed_origins.clone().unwrap_or_default();
         let mcp_headers = [
             header::CONTENT_TYPE,
             header::ACCEPT,
@@ -307,7 +315,7 @@ impl HttpConfig {
             .allow_origin(AllowOrigin::predicate(move |origin, _| {
                 origin
                     .to_str()
-                    .is_ok_and(|origin| config.allows_origin(origin))
+                    .is_ok_and(|origin| named.iter().any(|named| named == origin))
             }))
             .allow_methods([Method::GET, Method::POST, Method::DELETE])
             .allow_headers(mcp_headers)
@@ -390,12 +398,13 @@ impl Server {
                 get(move || async move { axum::Json((*document).clone()) }),
             );
         }
+        let signal = shutdown_signal()?;
         let listener = tokio::net::TcpListener::bind(address).await?;
         tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
         tokio::spawn({
             let shutdown = shutdown.clone();
             async move {
-                shutdown_signal().await;
+                signal.await;
                 tracing::info!("shutting down");
                 shutdown.cancel();
             }
@@ -412,23 +421,27 @@ impl Server {
     }
 }
 
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
+/// SIGINT or SIGTERM: listened for from the call on (so a signal that comes before the server
+/// runs is not missed, nor kills it), and the future completes at the first.
+fn shutdown_signal() -> io::Result<impl Future<Output = ()> + Send> {
     #[cfg(unix)]
     {
-        let Ok(mut terminate) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        else {
-            let _ = interrupt.await;
-            return;
-        };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
-        }
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        })
     }
     #[cfg(not(unix))]
-    let _ = interrupt.await;
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
 }
 
 struct HttpState {
@@ -477,6 +490,11 @@ impl Session {
     fn end(&self) {
         self.ended.cancel();
         self.in_flight.cancel_all();
+    }
+
+    /// Marks the session as used now: a request came, a call or the GET stream ended.
+    fn touch(&self) {
+        *lock(&self.last_seen) = Instant::now();
     }
 
     /// Whether the session has been left alone for `timeout`: no request for that long, no GET
@@ -617,14 +635,15 @@ impl HttpState {
         if session.owner != auth.map(Principal::of) {
             return Err(not_found());
         }
-        *lock(&session.last_seen) = Instant::now();
+        session.touch();
         Ok(session)
     }
 
     /// Opens a session. Idle ones are closed first; when the table is still full, the least
-    /// recently used session with nothing running makes room (its client gets `404` and opens
-    /// another, as the protocol says). `None` when every session is busy, or no secure random id
-    /// can be had.
+    /// recently used session left alone for at least half the idle timeout makes room (its
+    /// client gets `404` and opens another, as the protocol says): a flood of `initialize`s cannot
+    /// push out sessions in use. `None` when there is no such session, or no secure random id can
+    /// be had.
     fn open_session(&self, auth: Option<&AuthInfo>) -> Option<(String, Arc<Session>)> {
         let mut sessions = lock(&self.sessions);
         let idle = self.config.session_idle_timeout;
@@ -638,7 +657,7 @@ impl HttpState {
         if sessions.len() >= self.config.max_sessions {
             let least_recently_used = sessions
                 .iter()
-                .filter(|(_, session)| session.idle_for(Duration::ZERO))
+                .filter(|(_, session)| session.idle_for(idle / 2))
                 .min_by_key(|(_, session)| *lock(&session.last_seen))
                 .map(|(id, _)| id.clone())?;
             if let Some(session) = sessions.remove(&least_recently_used) {
@@ -715,7 +734,7 @@ async fn post(
         );
     }
     let body = match tokio::time::timeout(
-        state.config.request_timeout,
+        state.config.request_timeout.min(BODY_TIMEOUT),
         Bytes::from_request(request, &state),
     )
     .await
@@ -1126,6 +1145,7 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
     };
     let dispatcher = state.dispatcher.clone();
     let timeout = (!subscription).then_some(state.config.request_timeout);
+    let in_session = session.clone();
     tokio::spawn(async move {
         let _slot = slot;
         let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
@@ -1133,6 +1153,10 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         // A cancelled call is dropped at its next await and answers nothing.
         if let Ok(response) = Abortable::new(call, registration).await {
             let _ = events.send(response);
+        }
+        // Idle time counts from the end of its last call.
+        if let Some(session) = in_session {
+            session.touch();
         }
     });
     // A cancelled request gets no response (the client cancelled it, or ended its session); its
@@ -1282,6 +1306,8 @@ struct StreamSlot(Arc<Session>);
 impl Drop for StreamSlot {
     fn drop(&mut self) {
         *lock(&self.0.stream_open) = false;
+        // Idle time counts from here: a client that listened for an hour is not idle.
+        self.0.touch();
     }
 }
 

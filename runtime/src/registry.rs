@@ -206,14 +206,13 @@ impl Tool {
             )));
         }
         schema::ensure_object_root(&mut definition.input_schema);
-        let input = SchemaValidator::new(&definition.input_schema)
+        let input = SchemaValidator::for_input(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
-            Some(schema) => {
-                Some(Arc::new(SchemaValidator::new(schema).map_err(|e| {
-                    invalid(format!("invalid output schema: {e}"))
-                })?))
-            }
+            Some(schema) => Some(Arc::new(
+                SchemaValidator::for_output(schema)
+                    .map_err(|e| invalid(format!("invalid output schema: {e}")))?,
+            )),
             None => None,
         };
         Ok(Self {

@@ -342,7 +342,7 @@ impl IntoToolResult for Vec<Content> {
     }
 }
 
-impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
+impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {
             Ok(mut value) => {

@@ -1,6 +1,7 @@
 //! Portable JSON Schemas: what schemars derives, rewritten into the subset every real host accepts
 //! (DESIGN.md, "Schemas: portable by default").
 
+use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -34,12 +35,12 @@ pub(crate) fn output_schema<T: JsonSchema>() -> Value {
 
 /// The structured content of `Json<T>`: `value` with the `null`s of `T`'s optional properties
 /// removed, as [`output_schema`] advertises them. The schema is generated once per type.
-pub(crate) fn drop_output_nulls<T: JsonSchema>(value: &mut Value) {
-    static SCHEMAS: OnceLock<RwLock<HashMap<&'static str, Arc<Value>>>> = OnceLock::new();
+pub(crate) fn drop_output_nulls<T: JsonSchema + 'static>(value: &mut Value) {
+    static SCHEMAS: OnceLock<RwLock<HashMap<TypeId, Arc<Value>>>> = OnceLock::new();
     let schemas = SCHEMAS.get_or_init(RwLock::default);
-    let key = std::any::type_name::<T>();
+    let key = TypeId::of::<T>();
     // Read-locked on every call after the first (many tools may answer at once).
-    let cached = read(schemas).get(key).cloned();
+    let cached = read(schemas).get(&key).cloned();
     let schema = cached.unwrap_or_else(|| {
         let schema = Arc::new(output_schema::<T>());
         write(schemas).insert(key, Arc::clone(&schema));
@@ -61,9 +62,9 @@ pub(crate) fn drop_optional_nulls(schema: &Value, instance: &mut Value) {
     prepare(schema, schema, instance, 0);
 }
 
-/// How deep [`prepare`] follows a schema: enough for any real value, finite for a `$ref` cycle
-/// that never reaches the instance.
-const MAX_DEPTH: usize = 128;
+/// How deep [`prepare`] follows a schema: beyond any value `serde_json` parses (128 levels, each
+/// a few steps of schema), finite for a `$ref` cycle that never reaches the instance.
+const MAX_DEPTH: usize = 512;
 
 fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     if depth > MAX_DEPTH {
@@ -80,15 +81,25 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     {
         prepare(root, target, instance, depth + 1);
     }
-    for keyword in ["anyOf", "oneOf", "allOf"] {
-        for branch in schema_object
+    // Every `allOf` part applies. Of the alternatives, only the one the instance names by its
+    // tag (a serde-tagged enum's variant): preparing it for a branch it does not match could
+    // drop a `null` that its own branch requires, or turn the float of an untagged `f64` variant
+    // into an integer; following only one branch also keeps the walk linear.
+    let branches = |keyword| {
+        schema_object
             .get(keyword)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-        {
-            prepare(root, branch, instance, depth + 1);
-        }
+    };
+    for part in branches("allOf") {
+        prepare(root, part, instance, depth + 1);
+    }
+    let tagged = branches("anyOf")
+        .chain(branches("oneOf"))
+        .find(|branch| names_its_tag(root, branch, instance));
+    if let Some(branch) = tagged {
+        prepare(root, branch, instance, depth + 1);
     }
     match instance {
         Value::Object(object) => {
@@ -121,13 +132,56 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
                 }
             }
         }
-        Value::Number(number) if wants_integer(schema_object) => {
+        // Only a float: an integer is left exact (`as_f64` would round one above 2^53).
+        Value::Number(number) if number.is_f64() && wants_integer(schema_object) => {
             if let Some(integer) = number.as_f64().and_then(whole_number) {
                 *number = integer;
             }
         }
         _ => {}
     }
+}
+
+/// Whether `branch` (of an `anyOf`/`oneOf`) is the enum variant `instance` names, the way serde
+/// names variants: an internally or adjacently tagged one has a property with a single allowed
+/// value (`const`, or a one-value `enum`) that the instance has there; an externally tagged one
+/// is an object of one required property, the instance's only key.
+fn names_its_tag(root: &Value, branch: &Value, instance: &Value) -> bool {
+    let branch = resolve(root, branch);
+    let (Some(properties), Some(fields)) = (
+        branch.get("properties").and_then(Value::as_object),
+        instance.as_object(),
+    ) else {
+        return false;
+    };
+    let externally_tagged = properties.len() == 1
+        && fields.len() == 1
+        && properties.keys().eq(fields.keys())
+        && branch
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|required| required.len() == 1);
+    externally_tagged
+        || properties.iter().any(|(name, property)| {
+            let single = property.get("const").or_else(|| {
+                property
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .filter(|values| values.len() == 1)
+                    .and_then(|values| values.first())
+            });
+            single.is_some_and(|value| fields.get(name) == Some(value))
+        })
+}
+
+/// `schema`, or what its local `$ref` points at.
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+        .unwrap_or(schema)
 }
 
 /// Whether a schema asks for an integer and no other number.
@@ -141,7 +195,8 @@ fn wants_integer(schema: &Map<String, Value>) -> bool {
     }
 }
 
-/// `10.0` → `10`, for any float that is a whole number within `i64`/`u64`.
+/// `10.0` → `10`, for a float that is a whole number no larger than 2^53 in magnitude (a larger
+/// float has lost precision already: serde may reject it, as it would have).
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
@@ -149,19 +204,16 @@ fn wants_integer(schema: &Map<String, Value>) -> bool {
     reason = "the float is whole and checked to be in range"
 )]
 fn whole_number(float: f64) -> Option<serde_json::Number> {
-    // 2^64 and -2^63, exactly representable as floats.
-    const U64_END: f64 = 18_446_744_073_709_551_616.0;
-    const I64_START: f64 = -9_223_372_036_854_775_808.0;
-    if !float.is_finite() || float.fract() != 0.0 {
+    // Every integer up to 2^53 is exact as a float.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if !float.is_finite() || float.fract() != 0.0 || float.abs() > EXACT {
         return None;
     }
-    if (0.0..U64_END).contains(&float) {
-        Some((float as u64).into())
-    } else if (I64_START..0.0).contains(&float) {
-        Some((float as i64).into())
+    Some(if float >= 0.0 {
+        (float as u64).into()
     } else {
-        None
-    }
+        (float as i64).into()
+    })
 }
 
 /// Whether a schema describes a JSON object at its root.

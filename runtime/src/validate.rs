@@ -11,11 +11,22 @@ pub(crate) struct SchemaValidator {
 }
 
 impl SchemaValidator {
-    /// Compiles `schema`; an invalid schema is a bug in the tool, reported at start-up. The
-    /// standard `format`s it keeps (`uuid`, `date-time`, …) are checked, not only annotations.
-    pub(crate) fn new(schema: &Value) -> Result<Self, String> {
+    /// Compiles the input schema `schema`; an invalid schema is a bug in the tool, reported at
+    /// start-up. The standard `format`s it keeps (`uuid`, `date-time`, …) are checked: a model
+    /// is told when an argument is not one.
+    pub(crate) fn for_input(schema: &Value) -> Result<Self, String> {
+        Self::new(schema, true)
+    }
+
+    /// Compiles the output schema `schema`. Formats stay annotations here: what serde writes for
+    /// a type is the truth (a WHATWG URL, a year past 9999), not a stricter reading of the format.
+    pub(crate) fn for_output(schema: &Value) -> Result<Self, String> {
+        Self::new(schema, false)
+    }
+
+    fn new(schema: &Value, check_formats: bool) -> Result<Self, String> {
         jsonschema::options()
-            .should_validate_formats(true)
+            .should_validate_formats(check_formats)
             .build(schema)
             .map(|validator| Self { validator })
             .map_err(|error| error.to_string())

@@ -140,6 +140,85 @@ async fn connect(args: ConnectArgs) -> String {
     format!("{}:{}", args.target.addr, args.target.port)
 }
 
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "lowercase")]
+enum Patch {
+    Set { path: String, value: Value },
+    Remove { path: String, value: Option<String> },
+}
+
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Amount {
+    Exact(u64),
+    Approx(f64),
+}
+
+#[allow(
+    dead_code,
+    reason = "`name` is only parsed: the test checks that its null is taken"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Filter {
+    All { filters: Vec<Filter> },
+    Any { filters: Vec<Filter> },
+    Name { name: Option<String> },
+}
+
+impl Filter {
+    fn depth(&self) -> usize {
+        match self {
+            Self::All { filters } | Self::Any { filters } => {
+                1 + filters.iter().map(Self::depth).max().unwrap_or(0)
+            }
+            Self::Name { .. } => 0,
+        }
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct EdgeArgs {
+    id: u64,
+    patch: Patch,
+    amount: Amount,
+    filter: Filter,
+}
+
+/// Says what serde made of arguments that preparing them must not change
+#[tool]
+async fn edges(args: EdgeArgs) -> String {
+    format!(
+        "{} {:?} {:?} depth {}",
+        args.id,
+        args.patch,
+        args.amount,
+        args.filter.depth()
+    )
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Link {
+    #[schemars(url)]
+    href: String,
+}
+
+/// Returns a link that serde writes but a strict reading of the `uri` format would refuse
+#[tool]
+async fn link() -> Json<Link> {
+    Json(Link {
+        href: "https://example.com/a|b".into(),
+    })
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -563,5 +642,41 @@ async fn a_run_time_tool_advertises_properties_and_required_like_any_other() {
     assert_eq!(
         call(&client, "optional_n", json!({"n": "x"})).await,
         input_error("optional_n", r#"n: expected integer, got string "x""#)
+    );
+}
+
+/// Preparing arguments (nulls of optional fields left out, whole floats made integers) leaves
+/// exact integers exact, follows only the enum variant the tag names (a sibling variant's
+/// optional field may be another's required one; an untagged `f64` stays a float), and stays
+/// linear in a deeply nested recursive enum.
+#[tokio::test]
+async fn preparing_arguments_changes_nothing_serde_would_read_differently() {
+    let client = client();
+    let mut filter = json!({"kind": "name", "name": null});
+    for level in 0..40 {
+        let kind = if level % 2 == 0 { "all" } else { "any" };
+        filter = json!({"kind": kind, "filters": [filter, {"kind": "name", "name": "x"}]});
+    }
+    let arguments = json!({
+        "id": 9_007_199_254_740_993_u64,
+        "patch": {"op": "set", "path": "a", "value": null},
+        "amount": 10.0,
+        "filter": filter,
+    });
+    assert_eq!(
+        call(&client, "edges", arguments).await,
+        json!({"content": [{"type": "text", "text": "9007199254740993 Set { path: \"a\", value: Null } Approx(10.0) depth 40"}]})
+    );
+}
+
+/// Output formats are annotations: what serde writes is not refused by a stricter reading.
+#[tokio::test]
+async fn output_formats_are_not_enforced() {
+    let client = client();
+    let result = call(&client, "link", json!({})).await;
+    assert_eq!(result.get("isError"), None, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"href": "https://example.com/a|b"})
     );
 }

@@ -60,17 +60,44 @@ pub(crate) struct Keys {
 }
 
 impl Keys {
+    /// A key counts as named when it is written, or misspelled as an unknown key darling will
+    /// suggest it for ("Did you mean `description`?"): the user meant to write it, and being
+    /// told to add it besides would mislead.
     pub(crate) fn of(list: &[NestedMeta]) -> Self {
-        let has = |wanted: &str| {
-            list.iter().any(
-                |nested| matches!(nested, NestedMeta::Meta(meta) if meta.path().is_ident(wanted)),
-            )
+        let written: Vec<String> = list
+            .iter()
+            .filter_map(|nested| match nested {
+                NestedMeta::Meta(meta) => meta.path().get_ident().map(ToString::to_string),
+                NestedMeta::NameValueInvalidExpr(invalid) => {
+                    invalid.path.get_ident().map(ToString::to_string)
+                }
+                NestedMeta::Lit(_) => None,
+            })
+            .collect();
+        let named = |wanted: &str| {
+            written
+                .iter()
+                .any(|key| key == wanted || suggestion(key) == Some(wanted))
         };
         Self {
-            name: has("name"),
-            description: has("description"),
+            name: named("name"),
+            description: named("description"),
         }
     }
+}
+
+/// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
+/// by Jaro-Winkler, above 0.8); `None` for a known key.
+fn suggestion(key: &str) -> Option<&'static str> {
+    const KEYS: [&str; 5] = ["name", "title", "description", "annotations", "crate"];
+    if KEYS.contains(&key) {
+        return None;
+    }
+    KEYS.into_iter()
+        .map(|known| (strsim::jaro_winkler(key, known), known))
+        .filter(|(confidence, _)| *confidence > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, known)| known)
 }
 
 /// A read-only tool changes nothing, so it cannot also be destructive. Checked on the raw

@@ -261,9 +261,14 @@ fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> I
             let property = only
                 .ident
                 .map_or_else(String::new, |ident| format!(" `{}`", unraw(ident)));
+            let own = if named_like_a_struct(only.ty) {
+                " (a struct of your own of this name: write its path, `crate::…`)"
+            } else {
+                ""
+            };
             errors.push(
                 Error::custom(format!(
-                    "a lone parameter of a standard type is ambiguous: document it with `///` to make it the tool's property{property}, or take one argument struct that derives `Deserialize` and `JsonSchema`"
+                    "a lone parameter of a standard type is ambiguous: document it with `///` to make it the tool's property{property}, or take one argument struct that derives `Deserialize` and `JsonSchema`{own}"
                 ))
                 .with_span(only.ty),
             );
@@ -333,6 +338,29 @@ pub(crate) fn unraw(ident: &syn::Ident) -> String {
         .map_or_else(|| name.clone(), ToOwned::to_owned)
 }
 
+/// Whether `ty` is a bare standard name that a struct of the user's own could also have
+/// (`Duration`, `Path`), unlike `String` or `u32`.
+fn named_like_a_struct(ty: &Type) -> bool {
+    const NAMES: &[&str] = &[
+        "IpAddr",
+        "Ipv4Addr",
+        "Ipv6Addr",
+        "SocketAddr",
+        "SocketAddrV4",
+        "SocketAddrV6",
+        "PathBuf",
+        "Path",
+        "OsString",
+        "OsStr",
+        "Duration",
+        "SystemTime",
+        "Wrapping",
+        "Saturating",
+    ];
+    matches!(ty, Type::Path(path) if path.path.segments.len() == 1
+        && NAMES.iter().any(|name| path.path.segments[0].ident == name))
+}
+
 /// Standard types are never an argument struct: a lone `String` parameter must be documented.
 /// Their schemas are a string, a number or an array, which the server refuses as a tool's input,
 /// or an object nobody means as one (`Duration`'s `secs` and `nanos`, a map): the macro asks.
@@ -351,6 +379,15 @@ fn is_std_type(ty: &Type) -> bool {
         Type::Reference(reference) => is_std_type(&reference.elem),
         Type::Paren(paren) => is_std_type(&paren.elem),
         Type::Group(group) => is_std_type(&group.elem),
+        // `crate::Duration`, `self::Path`: the user's own type, whatever its name.
+        Type::Path(path)
+            if path.path.segments.len() > 1
+                && ["crate", "self", "super"]
+                    .iter()
+                    .any(|own| path.path.segments[0].ident == own) =>
+        {
+            false
+        }
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
             STD.split_ascii_whitespace().any(|name| last.ident == name)
                 && match &last.arguments {

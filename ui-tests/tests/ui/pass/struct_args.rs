@@ -39,6 +39,18 @@ async fn filter(
     filter.text
 }
 
+/// An argument struct of the user's own that is named like a standard type.
+#[derive(Deserialize, JsonSchema)]
+struct Duration {
+    seconds: u64,
+}
+
+/// Wait a while
+#[tool]
+async fn pause(args: crate::Duration) -> String {
+    format!("{} s", args.seconds)
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let client = TestClient::new(Server::new("struct", "0.0.0"));
@@ -64,4 +76,8 @@ async fn main() {
         .call_tool("filter", serde_json::json!({"filter": {"text": "kept"}}))
         .await;
     assert_eq!(result.text_content(), "kept");
+    let result = client
+        .call_tool("pause", serde_json::json!({"seconds": 3}))
+        .await;
+    assert_eq!(result.text_content(), "3 s");
 }

@@ -81,10 +81,10 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     {
         prepare(root, target, instance, depth + 1);
     }
-    // Every `allOf` part applies. Of the alternatives, only the one the instance names by its
-    // tag (a serde-tagged enum's variant): preparing it for a branch it does not match could
-    // drop a `null` that its own branch requires, or turn the float of an untagged `f64` variant
-    // into an integer; following only one branch also keeps the walk linear.
+    // Every `allOf` part applies. Of the alternatives, only the one serde would read the
+    // instance as ([`chosen_branch`]): preparing it for a branch it does not match could drop a
+    // `null` that its own branch requires, or turn the float of an untagged `f64` variant into an
+    // integer; following one branch also keeps the walk linear.
     let branches = |keyword| {
         schema_object
             .get(keyword)
@@ -95,10 +95,8 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     for part in branches("allOf") {
         prepare(root, part, instance, depth + 1);
     }
-    let tagged = branches("anyOf")
-        .chain(branches("oneOf"))
-        .find(|branch| names_its_tag(root, branch, instance));
-    if let Some(branch) = tagged {
+    let alternatives: Vec<&Value> = branches("anyOf").chain(branches("oneOf")).collect();
+    if let Some(branch) = chosen_branch(root, &alternatives, instance) {
         prepare(root, branch, instance, depth + 1);
     }
     match instance {
@@ -126,8 +124,14 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
             }
         }
         Value::Array(items) => {
-            if let Some(item) = schema_object.get("items") {
-                for value in items {
+            // A tuple's leading items each have their schema (`prefixItems`); `items` is for the
+            // rest.
+            let leading = schema_object
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
+            for (index, value) in items.iter_mut().enumerate() {
+                if let Some(item) = leading.get(index).or_else(|| schema_object.get("items")) {
                     prepare(root, item, value, depth + 1);
                 }
             }
@@ -142,36 +146,107 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     }
 }
 
-/// Whether `branch` (of an `anyOf`/`oneOf`) is the enum variant `instance` names, the way serde
-/// names variants: an internally or adjacently tagged one has a property with a single allowed
-/// value (`const`, or a one-value `enum`) that the instance has there; an externally tagged one
-/// is an object of one required property, the instance's only key.
+/// The alternative (of an `anyOf`/`oneOf`) that serde reads `instance` as, if that is clear:
+/// - the enum variant the instance names by its tag: every required property with a single
+///   allowed value (`const`, or a one-value `enum`) has that value in the instance (internally
+///   and adjacently tagged), or the branch is an object of one required property, the
+///   instance's only key (externally tagged);
+/// - otherwise, the only branch that is not `{"type": "null"}` (an `Option` of a type that has
+///   no plain `type`), unless the instance is that `null`;
+/// - otherwise, for an object, the first branch it fits (its required properties present, no
+///   property it does not know), as an untagged enum picks the first variant that reads.
+fn chosen_branch<'a>(
+    root: &'a Value,
+    branches: &[&'a Value],
+    instance: &Value,
+) -> Option<&'a Value> {
+    if let Some(tagged) = branches
+        .iter()
+        .find(|branch| names_its_tag(root, branch, instance))
+    {
+        return Some(tagged);
+    }
+    let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    if let [only] = branches
+        .iter()
+        .filter(|branch| !is_null(branch))
+        .collect::<Vec<_>>()[..]
+    {
+        return (!instance.is_null()).then_some(*only);
+    }
+    let fields = instance.as_object()?;
+    branches
+        .iter()
+        .copied()
+        .find(|branch| fits(own_or_referenced(root, branch), fields))
+}
+
+/// Whether `branch` is the variant `instance` names by its serde tag (see [`chosen_branch`]).
 fn names_its_tag(root: &Value, branch: &Value, instance: &Value) -> bool {
-    let branch = resolve(root, branch);
+    let branch = own_or_referenced(root, branch);
     let (Some(properties), Some(fields)) = (
         branch.get("properties").and_then(Value::as_object),
         instance.as_object(),
     ) else {
         return false;
     };
+    let required: Vec<&str> = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let externally_tagged = properties.len() == 1
         && fields.len() == 1
         && properties.keys().eq(fields.keys())
-        && branch
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|required| required.len() == 1);
+        && required.len() == 1;
+    let tags: Vec<(&str, &Value)> = required
+        .iter()
+        .filter_map(|name| Some((*name, single_value(properties.get(*name)?)?)))
+        .collect();
     externally_tagged
-        || properties.iter().any(|(name, property)| {
-            let single = property.get("const").or_else(|| {
-                property
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .filter(|values| values.len() == 1)
-                    .and_then(|values| values.first())
-            });
-            single.is_some_and(|value| fields.get(name) == Some(value))
-        })
+        || (!tags.is_empty()
+            && tags
+                .iter()
+                .all(|(name, value)| fields.get(*name) == Some(*value)))
+}
+
+/// The one value a property allows (`const`, or a one-value `enum`), if it allows one.
+fn single_value(property: &Value) -> Option<&Value> {
+    property.get("const").or_else(|| {
+        property
+            .get("enum")
+            .and_then(Value::as_array)
+            .filter(|values| values.len() == 1)
+            .and_then(|values| values.first())
+    })
+}
+
+/// Whether an object with `fields` fits the object schema `branch`: every required property
+/// present, and no field it has no property for.
+fn fits(branch: &Value, fields: &Map<String, Value>) -> bool {
+    let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    let required_present = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .all(|name| fields.contains_key(name));
+    required_present && fields.keys().all(|name| properties.contains_key(name))
+}
+
+/// `branch` when it describes its own properties (a tagged newtype variant of a recursive type
+/// has both a `$ref` and the tag's property), otherwise what its local `$ref` points at.
+fn own_or_referenced<'a>(root: &'a Value, branch: &'a Value) -> &'a Value {
+    if branch.get("properties").is_some() {
+        branch
+    } else {
+        resolve(root, branch)
+    }
 }
 
 /// `schema`, or what its local `$ref` points at.

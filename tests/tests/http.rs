@@ -1638,10 +1638,25 @@ async fn browsers_on_allowed_origins_get_cors() {
             "{origin}: {refused:?}"
         );
     }
+    // Every origin served, one of them named: only that one gets CORS, and naming it does
+    // not narrow what is served.
     let open = server()
-        .http_config(HttpConfig::new().allow_any_origin())
+        .http_config(
+            HttpConfig::new()
+                .allow_any_origin()
+                .allow_origins(["https://app.example.com"]),
+        )
         .into_router()
         .unwrap();
+    let granted = send(&open, preflight("https://app.example.com")).await;
+    assert_eq!(
+        granted.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert_eq!(
+        list_from(&open, "localhost:3000", Some("https://evil.example.com")).await,
+        StatusCode::OK
+    );
     let refused = send(&open, preflight("https://evil.example.com")).await;
     assert_eq!(
         refused.header("access-control-allow-origin"),

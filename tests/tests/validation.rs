@@ -219,6 +219,93 @@ async fn link() -> Json<Link> {
     })
 }
 
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Mark {
+    Dot { label: Option<String> },
+    Line { length: u32, label: Option<String> },
+}
+
+/// Returns marks, one of them missing
+#[tool]
+async fn marks() -> Json<Vec<Option<Mark>>> {
+    Json(vec![
+        Some(Mark::Dot { label: None }),
+        None,
+        Some(Mark::Line {
+            length: 2,
+            label: Some("x".into()),
+        }),
+    ])
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Tally {
+    comment: Option<String>,
+    count: u32,
+}
+
+/// Returns a tally and its total
+#[tool]
+async fn pair() -> Json<(Tally, u32)> {
+    Json((
+        Tally {
+            comment: None,
+            count: 1,
+        },
+        2,
+    ))
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+enum Unit {
+    Mm,
+}
+
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "op")]
+enum Op {
+    A { unit: Unit, data: Option<String> },
+    B { unit: Unit, data: Value },
+}
+
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Tree {
+    label: Option<String>,
+    children: Vec<Tree>,
+}
+
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum Node {
+    Tree(Tree),
+    Leaf { value: u8 },
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct BranchArgs {
+    op: Op,
+    node: Node,
+}
+
+/// Says what serde made of enum arguments
+#[tool]
+async fn branches(args: BranchArgs) -> String {
+    format!("{:?} {:?}", args.op, args.node)
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -678,5 +765,39 @@ async fn output_formats_are_not_enforced() {
     assert_eq!(
         result["structuredContent"],
         json!({"href": "https://example.com/a|b"})
+    );
+}
+
+/// `None`s are left out wherever serde writes them: in an `Option` of a tagged enum inside a
+/// list (an `anyOf` with `null`), and in a tuple's items (`prefixItems`).
+#[tokio::test]
+async fn none_is_left_out_of_lists_of_options_and_tuples() {
+    let client = client();
+    let result = call(&client, "marks", json!({})).await;
+    assert_eq!(result.get("isError"), None, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"result": [{"kind": "dot"}, null, {"kind": "line", "length": 2, "label": "x"}]})
+    );
+    let result = call(&client, "pair", json!({})).await;
+    assert_eq!(result.get("isError"), None, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"result": [{"count": 1}, 2]})
+    );
+}
+
+/// The variant is the one the whole tag names (not one that merely shares a fixed field), and a
+/// tagged newtype variant of a recursive type is found by its tag too.
+#[tokio::test]
+async fn arguments_are_prepared_for_the_variant_serde_reads() {
+    let client = client();
+    let arguments = json!({
+        "op": {"op": "B", "unit": "Mm", "data": null},
+        "node": {"kind": "Tree", "label": null, "children": []},
+    });
+    assert_eq!(
+        call(&client, "branches", arguments).await,
+        json!({"content": [{"type": "text", "text": "B { unit: Mm, data: Null } Tree(Tree { label: None, children: [] })"}]})
     );
 }

@@ -70,7 +70,10 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 #[derive(Clone)]
 pub struct HttpConfig {
     allowed_hosts: Option<Vec<String>>,
-    allowed_origins: Option<Vec<String>>,
+    /// Origins named by `allow_origins`: served, and granted CORS.
+    allowed_origins: Vec<String>,
+    /// Every origin served (`allow_any_origin`); CORS still only for the named ones.
+    any_origin: bool,
     max_body_bytes: usize,
     request_timeout: Duration,
     max_sessions: usize,
@@ -154,7 +157,8 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             allowed_hosts: Some(Vec::new()),
-            allowed_origins: Some(Vec::new()),
+            allowed_origins: Vec::new(),
+            any_origin: false,
             max_body_bytes: 4 * 1024 * 1024,
             request_timeout: Duration::from_mins(5),
             max_sessions: 1024,
@@ -201,7 +205,6 @@ impl HttpConfig {
     #[must_use]
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_origins
-            .get_or_insert_with(Vec::new)
             .extend(origins.into_iter().map(Into::into));
         self
     }
@@ -210,7 +213,7 @@ impl HttpConfig {
     /// [`HttpConfig::allow_origins`]).
     #[must_use]
     pub fn allow_any_origin(mut self) -> Self {
-        self.allowed_origins = None;
+        self.any_origin = true;
         self
     }
 
@@ -289,18 +292,17 @@ impl HttpConfig {
     /// Whether a browser page from `origin` may call the endpoint: localhost pages always, others
     /// when allowed.
     fn allows_origin(&self, origin: &str) -> bool {
-        let Some(allowed) = &self.allowed_origins else {
-            return true;
-        };
         let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-        is_localhost(host_name(origin_host)) || allowed.iter().any(|a| a == origin)
+        self.any_origin
+            || is_localhost(host_name(origin_host))
+            || self.allowed_origins.iter().any(|a| a == origin)
     }
 
     /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
     /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
     /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
     fn cors(&self) -> CorsLayer {
-        let named = self.allowed_origins.clone().unwrap_or_default();
+        let named = self.allowed_origins.clone();
         let mcp_headers = [
             header::CONTENT_TYPE,
             header::ACCEPT,
@@ -329,6 +331,7 @@ impl std::fmt::Debug for HttpConfig {
         f.debug_struct("HttpConfig")
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
+            .field("any_origin", &self.any_origin)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("request_timeout", &self.request_timeout)
             .field("max_sessions", &self.max_sessions)
@@ -436,7 +439,14 @@ fn shutdown_signal() -> io::Result<impl Future<Output = ()> + Send> {
             }
         })
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        let mut interrupt = tokio::signal::windows::ctrl_c()?;
+        Ok(async move {
+            interrupt.recv().await;
+        })
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         Ok(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -1151,12 +1161,14 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         let call = dispatcher.request(id.clone(), &method, params, &connection, exchange);
         let call = protocol::with_timeout(call, timeout, id, cancellation);
         // A cancelled call is dropped at its next await and answers nothing.
-        if let Ok(response) = Abortable::new(call, registration).await {
-            let _ = events.send(response);
-        }
-        // Idle time counts from the end of its last call.
+        let answered = Abortable::new(call, registration).await;
+        // Idle time counts from the end of its last call: marked before the answer lets the
+        // handler take the call out of the session's table.
         if let Some(session) = in_session {
             session.touch();
+        }
+        if let Ok(response) = answered {
+            let _ = events.send(response);
         }
     });
     // A cancelled request gets no response (the client cancelled it, or ended its session); its
@@ -1305,9 +1317,10 @@ struct StreamSlot(Arc<Session>);
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
-        *lock(&self.0.stream_open) = false;
-        // Idle time counts from here: a client that listened for an hour is not idle.
+        // Idle time counts from here (a client that listened for an hour is not idle): marked
+        // before the slot is free, so the session never looks idle with an old mark.
         self.0.touch();
+        *lock(&self.0.stream_open) = false;
     }
 }
 

@@ -149,12 +149,14 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
 /// The alternative (of an `anyOf`/`oneOf`) that serde reads `instance` as, if that is clear:
 /// - the enum variant the instance names by its tag: every required property with a single
 ///   allowed value (`const`, or a one-value `enum`) has that value in the instance (internally
-///   and adjacently tagged), or the branch is an object of one required property, the
-///   instance's only key (externally tagged);
-/// - otherwise, the only branch that is not `{"type": "null"}` (an `Option` of a type that has
-///   no plain `type`), unless the instance is that `null`;
+///   and adjacently tagged), or the branch is an object of one required property, which the
+///   instance has (externally tagged, also when flattened into a struct);
+/// - otherwise, the only branch that is not `{"type": "null"}` or `{}` (an `Option` of a type
+///   that has no plain `type`, or a flattened `Option`), unless the instance is that `null`;
 /// - otherwise, for an object, the first branch it fits (its required properties present, no
-///   property it does not know), as an untagged enum picks the first variant that reads.
+///   property it may not have), as an untagged enum picks the first variant that reads;
+/// - for a whole-number float, the first branch that wants an integer, when no branch takes any
+///   number (an untagged enum of an integer and a string).
 fn chosen_branch<'a>(
     root: &'a Value,
     branches: &[&'a Value],
@@ -166,19 +168,52 @@ fn chosen_branch<'a>(
     {
         return Some(tagged);
     }
-    let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    let no_value = |branch: &Value| {
+        branch.get("type").and_then(Value::as_str) == Some("null")
+            || *branch == Value::Bool(true)
+            || branch.as_object().is_some_and(Map::is_empty)
+    };
     if let [only] = branches
         .iter()
-        .filter(|branch| !is_null(branch))
+        .filter(|branch| !no_value(branch))
         .collect::<Vec<_>>()[..]
     {
         return (!instance.is_null()).then_some(*only);
     }
-    let fields = instance.as_object()?;
-    branches
-        .iter()
-        .copied()
-        .find(|branch| fits(own_or_referenced(root, branch), fields))
+    match instance {
+        Value::Object(fields) => branches
+            .iter()
+            .copied()
+            .find(|branch| fits(own_or_referenced(root, branch), fields)),
+        Value::Number(number) if number.is_f64() => {
+            let kinds: Vec<Option<(bool, bool)>> = branches
+                .iter()
+                .map(|branch| {
+                    own_or_referenced(root, branch)
+                        .as_object()
+                        .map(|schema| (wants_integer(schema), admits_number(schema)))
+                })
+                .collect();
+            if kinds.iter().flatten().any(|(_, number)| *number) {
+                return None;
+            }
+            branches
+                .iter()
+                .zip(&kinds)
+                .find(|(_, kind)| kind.is_some_and(|(integer, _)| integer))
+                .map(|(branch, _)| *branch)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a schema takes any number, not only integers.
+fn admits_number(schema: &Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::String(kind)) => kind == "number",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "number"),
+        _ => false,
+    }
 }
 
 /// Whether `branch` is the variant `instance` names by its serde tag (see [`chosen_branch`]).
@@ -197,10 +232,13 @@ fn names_its_tag(root: &Value, branch: &Value, instance: &Value) -> bool {
         .flatten()
         .filter_map(Value::as_str)
         .collect();
+    // One required property that is not itself a fixed value (an internally tagged unit
+    // variant), present in the instance.
     let externally_tagged = properties.len() == 1
-        && fields.len() == 1
-        && properties.keys().eq(fields.keys())
-        && required.len() == 1;
+        && required.len() == 1
+        && properties.iter().next().is_some_and(|(name, property)| {
+            name == required[0] && single_value(property).is_none() && fields.contains_key(name)
+        });
     let tags: Vec<(&str, &Value)> = required
         .iter()
         .filter_map(|name| Some((*name, single_value(properties.get(*name)?)?)))
@@ -224,7 +262,8 @@ fn single_value(property: &Value) -> Option<&Value> {
 }
 
 /// Whether an object with `fields` fits the object schema `branch`: every required property
-/// present, and no field it has no property for.
+/// present, and no field it has no property for when it refuses others (serde ignores unknown
+/// fields otherwise).
 fn fits(branch: &Value, fields: &Map<String, Value>) -> bool {
     let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
         return false;
@@ -236,7 +275,8 @@ fn fits(branch: &Value, fields: &Map<String, Value>) -> bool {
         .flatten()
         .filter_map(Value::as_str)
         .all(|name| fields.contains_key(name));
-    required_present && fields.keys().all(|name| properties.contains_key(name))
+    let closed = branch.get("additionalProperties") == Some(&Value::Bool(false));
+    required_present && (!closed || fields.keys().all(|name| properties.contains_key(name)))
 }
 
 /// `branch` when it describes its own properties (a tagged newtype variant of a recursive type

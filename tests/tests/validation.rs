@@ -306,6 +306,41 @@ async fn branches(args: BranchArgs) -> String {
     format!("{:?} {:?}", args.op, args.node)
 }
 
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+enum Change {
+    Rename { to: String, note: Option<String> },
+    Delete,
+}
+
+#[allow(
+    dead_code,
+    reason = "read through Debug: the test compares what serde made"
+)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Ref {
+    Id(u32),
+    Name(String),
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct EditArgs {
+    id: u32,
+    #[serde(flatten)]
+    change: Change,
+    target: Ref,
+}
+
+/// Says what serde made of a flattened enum and an untagged one
+#[tool]
+async fn edit(args: EditArgs) -> String {
+    format!("{} {:?} {:?}", args.id, args.change, args.target)
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -799,5 +834,18 @@ async fn arguments_are_prepared_for_the_variant_serde_reads() {
     assert_eq!(
         call(&client, "branches", arguments).await,
         json!({"content": [{"type": "text", "text": "B { unit: Mm, data: Null } Tree(Tree { label: None, children: [] })"}]})
+    );
+}
+
+/// A flattened externally tagged enum is found by its variant's key among the struct's own
+/// fields; a whole float goes to the integer variant of an untagged enum that takes no other
+/// number.
+#[tokio::test]
+async fn flattened_and_untagged_enums_are_prepared_too() {
+    let client = client();
+    let arguments = json!({"id": 1, "Rename": {"to": "x", "note": null}, "target": 5.0});
+    assert_eq!(
+        call(&client, "edit", arguments).await,
+        json!({"content": [{"type": "text", "text": "1 Rename { to: \"x\", note: None } Id(5)"}]})
     );
 }

@@ -1,8 +1,12 @@
 //! Helpers shared by the integration tests in `tests/tests/`.
 
+use std::io::Read;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 pub mod stdio;
 
@@ -55,4 +59,124 @@ pub fn repo_root() -> PathBuf {
 pub fn node22() -> Option<PathBuf> {
     let node = repo_root().join(".tools/node22/node_modules/node/bin/node");
     node.exists().then_some(node)
+}
+
+/// How long the catalog may take to accept connections over HTTP.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// `catalog --http` (with `CATALOG_TEST_TOOLS=1`, which adds the `wait` tool) on a free local
+/// port, its stderr drained so a chatty server never blocks; killed when dropped.
+pub struct CatalogHttp {
+    /// The server process.
+    pub child: Child,
+    /// Where it accepts connections.
+    pub address: SocketAddr,
+    stderr: Option<JoinHandle<String>>,
+}
+
+impl CatalogHttp {
+    /// Starts the catalog on a port that was free a moment ago (another process may take it
+    /// first: then the catalog exits and another port is tried), and waits until it accepts
+    /// connections.
+    ///
+    /// # Panics
+    ///
+    /// When it cannot be started, or accepts no connection in time.
+    #[must_use]
+    pub fn start() -> Self {
+        let catalog = example_binary("catalog");
+        for _ in 0..5 {
+            let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .and_then(|listener| listener.local_addr())
+                .expect("a free local port");
+            let mut child = Command::new(&catalog)
+                .arg("--http")
+                .arg(address.to_string())
+                .env("CATALOG_TEST_TOOLS", "1")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|error| panic!("cannot start {}: {error}", catalog.display()));
+            let stderr = drain(child.stderr.take().expect("stderr is piped"));
+            let mut server = Self {
+                child,
+                address,
+                stderr: Some(stderr),
+            };
+            let deadline = Instant::now() + START_TIMEOUT;
+            loop {
+                if server
+                    .child
+                    .try_wait()
+                    .expect("waiting for the catalog")
+                    .is_some()
+                {
+                    eprintln!(
+                        "catalog --http {address} exited at once:\n{}",
+                        server.stop()
+                    );
+                    break;
+                }
+                if TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
+                    return server;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "catalog --http {address} accepted no connection within {START_TIMEOUT:?}:\n{}",
+                    server.stop()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        panic!("catalog --http could not be started on a free port (5 tries)");
+    }
+
+    /// The MCP endpoint.
+    #[must_use]
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.address)
+    }
+
+    /// Kills the server and returns what it wrote to stderr.
+    #[must_use]
+    pub fn stop(mut self) -> String {
+        self.kill();
+        self.stderr.take().map_or_else(String::new, collect)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for CatalogHttp {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Reads `stream` to its end on a thread of its own; the handle yields what it read.
+pub fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = { stream }.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// What `handle` drained, waiting for it at most a few seconds: a process left behind may hold
+/// the pipes open.
+#[must_use]
+pub fn collect(handle: JoinHandle<String>) -> String {
+    let until = Instant::now() + Duration::from_secs(5);
+    while !handle.is_finished() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if handle.is_finished() {
+        handle.join().unwrap_or_default()
+    } else {
+        "(output still open)\n".into()
+    }
 }

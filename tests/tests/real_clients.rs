@@ -11,20 +11,14 @@
 //! Without the clients installed these tests only say so, unless `CI` is set: then they fail.
 
 use std::ffi::OsStr;
-use std::io::Read;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt_tests::{example_binary, node22, repo_root};
+use mcp_toolbelt_tests::{CatalogHttp, collect, drain, example_binary, node22, repo_root};
 
 /// How long one client run may take (a run takes one or two seconds).
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// How long the catalog may take to accept connections over HTTP.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 enum Client {
     TypeScript,
@@ -84,7 +78,7 @@ fn run_http(client: &Client, mode: &str) {
     let Some((interpreter, script)) = installed(client) else {
         return;
     };
-    let server = HttpServer::start();
+    let server = CatalogHttp::start();
     let url = server.url();
     if let Err(report) = run_script(
         &interpreter,
@@ -131,110 +125,6 @@ fn run_script(
         None => Err(format!(
             "`{command}` took longer than {RUN_TIMEOUT:?}\n--- stdout\n{stdout}--- stderr\n{stderr}"
         )),
-    }
-}
-
-/// The catalog serving Streamable HTTP on a free local port; killed when dropped.
-struct HttpServer {
-    child: Child,
-    address: SocketAddr,
-    stderr: Option<JoinHandle<String>>,
-}
-
-impl HttpServer {
-    /// Starts the catalog on a port that was free a moment ago (another process may take it
-    /// first: then the catalog exits and another port is tried), and waits until it accepts
-    /// connections.
-    fn start() -> Self {
-        let catalog = example_binary("catalog");
-        for _ in 0..5 {
-            let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-                .and_then(|listener| listener.local_addr())
-                .expect("a free local port");
-            let mut child = Command::new(&catalog)
-                .arg("--http")
-                .arg(address.to_string())
-                .env("CATALOG_TEST_TOOLS", "1")
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap_or_else(|error| panic!("cannot start {}: {error}", catalog.display()));
-            let stderr = drain(child.stderr.take().expect("stderr is piped"));
-            let mut server = Self {
-                child,
-                address,
-                stderr: Some(stderr),
-            };
-            let deadline = Instant::now() + START_TIMEOUT;
-            loop {
-                if server
-                    .child
-                    .try_wait()
-                    .expect("waiting for the catalog")
-                    .is_some()
-                {
-                    eprintln!(
-                        "catalog --http {address} exited at once:\n{}",
-                        server.stop()
-                    );
-                    break;
-                }
-                if TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
-                    return server;
-                }
-                assert!(
-                    Instant::now() < deadline,
-                    "catalog --http {address} accepted no connection within {START_TIMEOUT:?}:\n{}",
-                    server.stop()
-                );
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-        panic!("catalog --http could not be started on a free port (5 tries)");
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}/mcp", self.address)
-    }
-
-    /// Kills the server and returns what it wrote to stderr.
-    fn stop(mut self) -> String {
-        self.kill();
-        self.stderr.take().map_or_else(String::new, collect)
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = { stream }.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
-/// What `handle` drained, waiting for it at most a few seconds: a server the client left behind
-/// may hold the pipes open.
-fn collect(handle: JoinHandle<String>) -> String {
-    let until = Instant::now() + Duration::from_secs(5);
-    while !handle.is_finished() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    if handle.is_finished() {
-        handle.join().unwrap_or_default()
-    } else {
-        "(output still open)\n".into()
     }
 }
 

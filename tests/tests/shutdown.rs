@@ -9,11 +9,11 @@
 #![cfg(unix)]
 
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt_tests::example_binary;
+use mcp_toolbelt_tests::CatalogHttp;
 use serde_json::{Value, json};
 
 /// The default `HttpConfig::shutdown_grace`.
@@ -22,48 +22,23 @@ const GRACE: Duration = Duration::from_secs(10);
 /// The longest any wait here may take beyond what it waits for.
 const SLACK: Duration = Duration::from_secs(20);
 
-/// `catalog --http` on a free port, killed when dropped.
+/// `catalog --http`, to signal and to watch exit.
 struct Catalog {
-    child: Child,
+    server: CatalogHttp,
     address: SocketAddr,
 }
 
 impl Catalog {
     fn start() -> Self {
-        let catalog = example_binary("catalog");
-        for _ in 0..5 {
-            let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-                .and_then(|listener| listener.local_addr())
-                .expect("a free local port");
-            let child = Command::new(&catalog)
-                .arg("--http")
-                .arg(address.to_string())
-                .env("CATALOG_TEST_TOOLS", "1")
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("the catalog starts");
-            let mut server = Self { child, address };
-            let deadline = Instant::now() + SLACK;
-            while Instant::now() < deadline {
-                if server.child.try_wait().expect("waiting").is_some() {
-                    break; // the port was taken meanwhile: try another
-                }
-                if TcpStream::connect(address).is_ok() {
-                    return server;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            server.kill();
-        }
-        panic!("catalog --http could not be started (5 tries)");
+        let server = CatalogHttp::start();
+        let address = server.address;
+        Self { server, address }
     }
 
     fn signal(&self, name: &str) {
         let status = Command::new("kill")
             .arg(format!("-{name}"))
-            .arg(self.child.id().to_string())
+            .arg(self.server.child.id().to_string())
             .status()
             .expect("kill runs");
         assert!(status.success(), "kill -{name} failed");
@@ -73,7 +48,7 @@ impl Catalog {
     fn wait(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Some(status) = self.child.try_wait().expect("waiting") {
+            if let Some(status) = self.server.child.try_wait().expect("waiting") {
                 return Some(status);
             }
             if Instant::now() >= deadline {
@@ -93,17 +68,6 @@ impl Catalog {
             std::thread::sleep(Duration::from_millis(20));
         }
         false
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Catalog {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 

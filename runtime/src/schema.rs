@@ -46,7 +46,7 @@ pub(crate) fn drop_output_nulls<T: JsonSchema + 'static>(value: &mut Value) {
         write(schemas).insert(key, Arc::clone(&schema));
         schema
     });
-    drop_optional_nulls(&schema, value);
+    prepare_instance(&schema, value);
 }
 
 /// Prepares a value for validation against `schema` (and for serde), at every depth `schema`
@@ -58,7 +58,7 @@ pub(crate) fn drop_output_nulls<T: JsonSchema + 'static>(value: &mut Value) {
 ///   `None`s of a tool's structured content), and validation agrees with what serde accepts;
 /// - turns a whole-number float where the schema wants an integer (`10.0`) into that integer,
 ///   which JSON Schema accepts already and serde then accepts too.
-pub(crate) fn drop_optional_nulls(schema: &Value, instance: &mut Value) {
+pub(crate) fn prepare_instance(schema: &Value, instance: &mut Value) {
     prepare(schema, schema, instance, 0);
 }
 
@@ -73,12 +73,8 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     let Some(schema_object) = schema.as_object() else {
         return;
     };
-    if let Some(target) = schema_object
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|reference| reference.strip_prefix('#'))
-        .and_then(|pointer| root.pointer(pointer))
-    {
+    let target = resolve(root, schema);
+    if !std::ptr::eq(target, schema) {
         prepare(root, target, instance, depth + 1);
     }
     // Every `allOf` part applies. Of the alternatives, only the one serde would read the
@@ -478,7 +474,7 @@ fn make_portable(schema: &mut Value, direction: Direction) {
 
 /// Output schemas follow the input rule for `Option<T>` fields: a property that may be `null` is
 /// advertised as `T` and not required; the tool's `null` there is removed from its structured
-/// content ([`drop_optional_nulls`]) before it is checked and sent.
+/// content ([`prepare_instance`]) before it is checked and sent.
 fn make_nullable_properties_optional(object: &mut Map<String, Value>) {
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;

@@ -822,8 +822,7 @@ async fn modern_post(
     }
     // A subscription is a stream of notifications: it needs SSE, and a subscription slot (in
     // place of the request slot).
-    let subscription = method == "subscriptions/listen";
-    let slot = if subscription {
+    let slot = if method == "subscriptions/listen" {
         if !accepts_sse {
             let error = ErrorObject::new(
                 codes::INVALID_REQUEST,
@@ -853,7 +852,6 @@ async fn modern_post(
         accepts_sse,
         modern: true,
         slot,
-        subscription,
     };
     answer(state, call, None).await
 }
@@ -1014,7 +1012,6 @@ async fn legacy_post(
                 accepts_sse,
                 modern: false,
                 slot,
-                subscription: false,
             };
             answer(state, call, session.clone()).await
         }
@@ -1089,8 +1086,6 @@ struct Call {
     /// The request's place among those open ([`HttpConfig::max_requests`], or
     /// [`HttpConfig::max_subscriptions`]), held until the call ends.
     slot: Slot,
-    /// A `subscriptions/listen` stream, which has no time limit.
-    subscription: bool,
 }
 
 /// One place among at most `max` counted by a counter, freed when dropped.
@@ -1128,7 +1123,6 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         accepts_sse,
         modern,
         slot,
-        subscription,
     } = call;
     // A legacy session's calls share its table (an id names one call at a time, and
     // `notifications/cancelled` finds them there); any other call has a table of its own.
@@ -1154,7 +1148,8 @@ async fn answer(state: &HttpState, call: Call, session: Option<Arc<Session>>) ->
         auth,
     };
     let dispatcher = state.dispatcher.clone();
-    let timeout = (!subscription).then_some(state.config.request_timeout);
+    // A subscription lasts until its client or the server ends it.
+    let timeout = (method != "subscriptions/listen").then_some(state.config.request_timeout);
     let in_session = session.clone();
     tokio::spawn(async move {
         let _slot = slot;

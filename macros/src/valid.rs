@@ -338,41 +338,30 @@ pub(crate) fn unraw(ident: &syn::Ident) -> String {
         .map_or_else(|| name.clone(), ToOwned::to_owned)
 }
 
-/// Whether `ty` is a bare standard name that a struct of the user's own could also have
-/// (`Duration`, `Path`), unlike `String` or `u32`.
+/// Standard names a struct of the user's own could also have (`Duration`, `Path`), unlike
+/// `String` or `u32`: `std::net`, `std::path`, `std::ffi`, `std::time`, `std::num` wrappers.
+const STD_NAMES_LIKE_A_STRUCT: &str = "
+    IpAddr Ipv4Addr Ipv6Addr SocketAddr SocketAddrV4 SocketAddrV6
+    PathBuf Path OsString OsStr Duration SystemTime Wrapping Saturating
+";
+
+/// Whether `ty` is a bare name of [`STD_NAMES_LIKE_A_STRUCT`].
 fn named_like_a_struct(ty: &Type) -> bool {
-    const NAMES: &[&str] = &[
-        "IpAddr",
-        "Ipv4Addr",
-        "Ipv6Addr",
-        "SocketAddr",
-        "SocketAddrV4",
-        "SocketAddrV6",
-        "PathBuf",
-        "Path",
-        "OsString",
-        "OsStr",
-        "Duration",
-        "SystemTime",
-        "Wrapping",
-        "Saturating",
-    ];
     matches!(ty, Type::Path(path) if path.path.segments.len() == 1
-        && NAMES.iter().any(|name| path.path.segments[0].ident == name))
+        && STD_NAMES_LIKE_A_STRUCT
+            .split_ascii_whitespace()
+            .any(|name| path.path.segments[0].ident == name))
 }
 
-/// Standard types are never an argument struct: a lone `String` parameter must be documented.
 /// Their schemas are a string, a number or an array, which the server refuses as a tool's input,
 /// or an object nobody means as one (`Duration`'s `secs` and `nanos`, a map): the macro asks.
 fn is_std_type(ty: &Type) -> bool {
-    // Whitespace-separated last path segments: scalars and text, `std::num`, `std::net`,
-    // `std::path`, `std::ffi`, `std::time`, then wrappers and collections.
+    // Whitespace-separated last path segments: scalars and text, `std::num`, wrappers and
+    // collections; and the names of `STD_NAMES_LIKE_A_STRUCT`.
     const STD: &str = "
         String str bool char i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64
         NonZero NonZeroU8 NonZeroU16 NonZeroU32 NonZeroU64 NonZeroU128 NonZeroUsize
-        NonZeroI8 NonZeroI16 NonZeroI32 NonZeroI64 NonZeroI128 NonZeroIsize Wrapping Saturating
-        IpAddr Ipv4Addr Ipv6Addr SocketAddr SocketAddrV4 SocketAddrV6
-        PathBuf Path OsString OsStr Duration SystemTime
+        NonZeroI8 NonZeroI16 NonZeroI32 NonZeroI64 NonZeroI128 NonZeroIsize
         Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Box Cow Value
     ";
     match ty {
@@ -389,7 +378,9 @@ fn is_std_type(ty: &Type) -> bool {
             false
         }
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
-            STD.split_ascii_whitespace().any(|name| last.ident == name)
+            STD.split_ascii_whitespace()
+                .chain(STD_NAMES_LIKE_A_STRUCT.split_ascii_whitespace())
+                .any(|name| last.ident == name)
                 && match &last.arguments {
                     PathArguments::AngleBracketed(args) => args
                         .args

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::jsonrpc::{Notification, Outgoing};
 use crate::sync::lock;
 
 /// The request a tool is serving: its id, cancellation, progress and log notifications, and what
@@ -29,7 +30,7 @@ struct Inner {
     /// Where progress and logs go, until the request is answered: then it is dropped, so that
     /// nothing is sent after the response and a clone of this context a tool left behind (in a
     /// spawned task, say) keeps no transport stream open. Sending happens under this lock.
-    notifications: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    notifications: Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
     cancellation: CancellationToken,
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
@@ -58,7 +59,7 @@ pub(crate) struct ContextParts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) progress_messages: bool,
     pub(crate) log_level: Option<LogLevel>,
-    pub(crate) notifications: mpsc::UnboundedSender<Value>,
+    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
     pub(crate) auth: Option<AuthInfo>,
@@ -176,12 +177,12 @@ impl Context {
         lock(&self.inner.notifications).take();
     }
 
-    fn notify(&self, method: &str, params: Value) -> bool {
+    fn notify(&self, method: &'static str, params: Value) -> bool {
         let notifications = lock(&self.inner.notifications);
         let Some(notifications) = notifications.as_ref() else {
             return false;
         };
-        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        let message = Outgoing::Notification(Notification::new(method, params));
         notifications.send(message).is_ok()
     }
 }

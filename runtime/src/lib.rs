@@ -67,17 +67,20 @@
 //! | the tool panics | `isError: true`; the server keeps serving |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 
+mod cli;
 mod context;
+mod jsonrpc;
 mod registry;
 mod result;
 mod schema;
 mod server;
+mod session;
 mod sync;
+mod transport;
 mod validate;
 
 pub mod protocol;
 pub mod testing;
-pub mod transport;
 
 #[doc(hidden)]
 pub mod __private;
@@ -182,4 +185,5 @@ pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
+#[cfg(feature = "http")]
 pub use transport::http::{HttpConfig, ProtectedResourceMetadata};

@@ -1,16 +1,18 @@
 //! [`Server`]: the builder users start from, and the state every transport shares.
 
-use std::io::{self, IsTerminal as _, Write as _};
-use std::net::{Ipv4Addr, SocketAddr};
+use std::io;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{Dispatcher, LATEST_LEGACY_VERSION, ListToolsResult};
+use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
 use crate::registry::{self, RegistryError, Tool, ToolSet};
-use crate::transport::http::HttpConfig;
+#[cfg(feature = "http")]
+use crate::transport::http::{self, HttpConfig};
+use crate::transport::stdio;
 
 /// An MCP server for every `#[tool]` in the binary.
 ///
@@ -30,25 +32,12 @@ pub struct Server {
     instructions: Option<String>,
     page_size: usize,
     ttl_ms: u64,
-    pub(crate) max_line_bytes: usize,
-    pub(crate) http: HttpConfig,
+    max_line_bytes: usize,
+    #[cfg(feature = "http")]
+    http: HttpConfig,
     tools: Arc<ToolSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<()>,
-}
-
-/// What the transports share: fixed once serving starts, except the tool set.
-pub(crate) struct ServerInner {
-    pub(crate) info: Value,
-    pub(crate) instructions: Option<String>,
-    pub(crate) page_size: usize,
-    pub(crate) ttl_ms: u64,
-    pub(crate) tools: Arc<ToolSet>,
-    /// Sends when a tool is added or removed.
-    pub(crate) changes: broadcast::Sender<()>,
-    /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
-    /// their result.
-    pub(crate) closing: CancellationToken,
 }
 
 impl Server {
@@ -68,6 +57,7 @@ impl Server {
             page_size: 100,
             ttl_ms: 60_000,
             max_line_bytes: 4 * 1024 * 1024,
+            #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
             startup_error,
@@ -111,6 +101,7 @@ impl Server {
         self
     }
 
+    #[cfg(feature = "http")]
     /// How the HTTP transport guards its endpoint (allowed hosts and origins, limits, sessions,
     /// bearer auth); see [`HttpConfig`].
     #[must_use]
@@ -160,109 +151,83 @@ impl Server {
         }
     }
 
-    /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP;
-    /// `--list-tools` → print the `tools/list` result as JSON and exit; `--help`.
-    pub async fn run(self) -> io::Result<()> {
-        let arguments: Vec<String> = std::env::args().skip(1).collect();
-        let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-        match arguments.as_slice() {
-            [] => {
-                if io::stdin().is_terminal() {
-                    self.greet();
-                }
-                self.serve_stdio().await
-            }
-            ["--list-tools"] => {
-                self.check().map_err(io::Error::other)?;
-                let listing = serde_json::to_string_pretty(&self.list_tools())?;
-                writeln!(io::stdout().lock(), "{listing}")
-            }
-            ["--help" | "-h"] => {
-                write!(io::stdout().lock(), "{}", self.usage())
-            }
-            ["--http", address] => self.serve_http(http_address(address)?).await,
-            _ => Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("unexpected arguments {arguments:?}\n\n{}", self.usage()),
-            )),
-        }
+    /// Serves over stdin and stdout until stdin closes; then in-flight calls get a few seconds to
+    /// finish. Nothing but protocol messages is written to stdout; this installs no logger (see
+    /// [`Server::run`], which sends logs to stderr).
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
     }
 
-    fn usage(&self) -> String {
-        let program = std::env::args().next().unwrap_or_else(|| self.name.clone());
-        format!(
-            "{name} {version}: an MCP server with {count} tools\n\n\
-             Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n  \
-             {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n  \
-             {program} --list-tools    print the tools/list result as JSON\n  \
-             {program} --help          show this\n",
-            name = self.name,
-            version = self.version,
-            count = self.tools.definitions().len(),
-        )
+    /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,
+    /// a pipe, an in-memory duplex in tests.
+    pub async fn serve_io<R, W>(self, input: R, output: W) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let max_line_bytes = self.max_line_bytes;
+        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        stdio::serve(dispatcher, input, output, max_line_bytes).await
     }
 
-    fn greet(&self) {
-        let program = std::env::args().next().unwrap_or_else(|| self.name.clone());
-        eprintln!(
-            "{} {}: an MCP server with {} tools, speaking MCP over stdin/stdout.\n\
-             It is meant to be launched by an MCP host. To connect one:\n  \
-             Claude Code: claude mcp add {} -- {program}\n  \
-             Inspector:   npx @modelcontextprotocol/inspector {program}\n\
-             Run `{program} --help` for more; press Ctrl-D to quit.",
-            self.name,
-            self.version,
-            self.tools.definitions().len(),
-            self.name,
-        );
+    /// The MCP endpoint as an [`axum::Router`] serving path `/`: nest it where you want it
+    /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
+    /// also serve [`ProtectedResourceMetadata`](crate::ProtectedResourceMetadata) (see
+    /// [`Server::serve_http`], which does).
+    ///
+    /// A legacy client's GET stream, and a 2026-07-28 client's `subscriptions/listen` stream,
+    /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
+    /// waits for such clients: bound it with a timeout, as [`Server::serve_http`] does.
+    #[cfg(feature = "http")]
+    pub fn into_router(self) -> io::Result<axum::Router> {
+        let config = self.http.clone();
+        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        Ok(http::router(dispatcher, config))
     }
 
-    /// The shared state the transports drive; `Err` if the tools cannot be served. Cancelling
-    /// `closing` closes its `subscriptions/listen` streams.
-    pub(crate) fn into_dispatcher(
-        self,
-        closing: CancellationToken,
-    ) -> Result<Dispatcher, RegistryError> {
+    /// Serves Streamable HTTP at `address` on path `/mcp` (and the protected-resource metadata
+    /// when bearer auth is on) until SIGINT or SIGTERM. Then it accepts no new connection,
+    /// closes the GET streams, and waits for in-flight requests up to the configured grace time
+    /// before it returns (whatever still runs then ends with the process). Installs no logger
+    /// (see [`Server::run`]).
+    #[cfg(feature = "http")]
+    pub async fn serve_http(self, address: std::net::SocketAddr) -> io::Result<()> {
+        let config = self.http.clone();
+        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        http::serve(dispatcher, config, address).await
+    }
+
+    /// What the transports drive; `Err` if the tools cannot be served.
+    pub(crate) fn into_dispatcher(self) -> Result<Dispatcher, RegistryError> {
         self.check()?;
         let mut info = json!({"name": self.name, "version": self.version});
         if let Some(title) = self.title {
             info["title"] = json!(title);
         }
-        Ok(Dispatcher::new(Arc::new(ServerInner {
+        Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,
             page_size: self.page_size,
             ttl_ms: self.ttl_ms,
             tools: self.tools,
             changes: self.changes,
-            closing,
-        })))
+            closing: CancellationToken::new(),
+        }))
     }
 
-    pub(crate) fn changes_subscription(&self) -> broadcast::Receiver<()> {
-        self.changes.subscribe()
+    /// The server's name, for the command line.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
     }
 
-    /// The protocol version assumed for a legacy client that has not said which it speaks.
-    pub(crate) const DEFAULT_VERSION: &'static str = LATEST_LEGACY_VERSION;
-}
+    /// The server's version, for the command line.
+    pub(crate) fn version(&self) -> &str {
+        &self.version
+    }
 
-/// The address `--http` names: `PORT` and `localhost:PORT` mean 127.0.0.1 (local only, the safe
-/// default), otherwise `IP:PORT`.
-fn http_address(address: &str) -> io::Result<SocketAddr> {
-    let invalid = |problem: String| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("--http {address}: {problem} (write a port, localhost:PORT or IP:PORT)"),
-        )
-    };
-    let port = address
-        .strip_prefix("localhost:")
-        .unwrap_or(address)
-        .parse::<u16>();
-    match port {
-        Ok(port) => Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port))),
-        Err(_) => address.parse().map_err(|e| invalid(format!("{e}"))),
+    /// How many tools are served now.
+    pub(crate) fn tool_count(&self) -> usize {
+        self.tools.definitions().len()
     }
 }
 
@@ -273,31 +238,5 @@ impl std::fmt::Debug for Server {
             .field("version", &self.version)
             .field("tools", &self.tools.definitions().len())
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn http_addresses() {
-        let local = |port| SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-        assert_eq!(http_address("8080").unwrap(), local(8080));
-        assert_eq!(http_address("localhost:3001").unwrap(), local(3001));
-        assert_eq!(
-            http_address("0.0.0.0:80").unwrap(),
-            "0.0.0.0:80".parse::<SocketAddr>().unwrap()
-        );
-        assert_eq!(
-            http_address("[::1]:9").unwrap(),
-            "[::1]:9".parse::<SocketAddr>().unwrap()
-        );
-        let error = http_address("example.com:80").unwrap_err().to_string();
-        assert!(
-            error.contains("write a port, localhost:PORT or IP:PORT"),
-            "{error}"
-        );
-        assert!(http_address("70000").is_err());
     }
 }

@@ -24,11 +24,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{Connection, Dispatcher, ErrorObject, Exchange, ListToolsResult};
+use crate::jsonrpc::{ErrorObject, Request, to_json};
+use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
 use crate::server::Server;
+use crate::session::{Caller, Session};
 use crate::sync::lock;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless
@@ -38,8 +39,7 @@ use crate::sync::lock;
 /// Every `tools/call` it sends asks for progress (it carries a `progressToken`), and the
 /// notifications a call produced are kept for [`TestClient::notifications`].
 pub struct TestClient {
-    dispatcher: Dispatcher,
-    connection: Connection,
+    session: Session,
     next_id: AtomicU64,
     /// Each call's own progress token, so that concurrent calls never share one.
     next_token: AtomicU64,
@@ -55,7 +55,7 @@ impl TestClient {
     /// test should fail loudly there. [`Server::check`] tells without panicking.
     #[must_use]
     pub fn new(server: Server) -> Self {
-        Self::with_protocol_version(server, Server::DEFAULT_VERSION)
+        Self::with_protocol_version(server, crate::protocol::LATEST_LEGACY_VERSION)
     }
 
     /// A client that negotiated `version` (one of [`crate::protocol::LEGACY_VERSIONS`]); results
@@ -63,16 +63,21 @@ impl TestClient {
     ///
     /// # Panics
     ///
-    /// As [`TestClient::new`].
+    /// As [`TestClient::new`], and when `version` is not a legacy version we speak.
     #[must_use]
     pub fn with_protocol_version(server: Server, version: &'static str) -> Self {
-        let dispatcher = match server.into_dispatcher(CancellationToken::new()) {
+        let Some(version) = ProtocolVersion::parse_legacy(version) else {
+            panic!(
+                "{version} is not a legacy protocol version; use one of {:?}",
+                crate::protocol::LEGACY_VERSIONS
+            );
+        };
+        let dispatcher = match server.into_dispatcher() {
             Ok(dispatcher) => dispatcher,
             Err(error) => panic!("the server cannot start: {error}"),
         };
         Self {
-            dispatcher,
-            connection: Connection::new(version, None),
+            session: Session::new(dispatcher, version, None),
             next_id: AtomicU64::new(1),
             next_token: AtomicU64::new(1),
             notifications: Mutex::new(Vec::new()),
@@ -95,20 +100,21 @@ impl TestClient {
             other => panic!("request params must be a JSON object or null, not {other}"),
         };
         let (sender, mut receiver) = mpsc::unbounded_channel();
-        let exchange = Exchange {
+        let caller = Caller {
             notifications: sender,
-            cancellation: CancellationToken::new(),
             auth: None,
         };
-        let response = self
-            .dispatcher
-            .request(id, method, params, &self.connection, exchange)
-            .await;
+        let request = Request {
+            id,
+            method: method.to_owned(),
+            params,
+        };
+        let response = self.session.answer_now(request, caller).await;
         let mut recorded = lock(&self.notifications);
         while let Ok(notification) = receiver.try_recv() {
-            recorded.push(notification);
+            recorded.push(to_json(&notification));
         }
-        response
+        to_json(&response)
     }
 
     /// Every tool, all pages of `tools/list` joined.

@@ -1,5 +1,5 @@
-//! The Model Context Protocol, transport-free: JSON-RPC framing, both protocol eras, and the
-//! dispatcher that the stdio transport, the HTTP transport and the test client all drive.
+//! The Model Context Protocol, transport-free: both protocol eras, version rules, and the
+//! dispatcher that turns one request into one response.
 //!
 //! Two eras are served side by side. A request whose `params._meta` carries
 //! `io.modelcontextprotocol/protocolVersion` is *modern* (2026-07-28, stateless) and is answered
@@ -7,18 +7,23 @@
 //! connection that `initialize` opened (the stdio process, or an HTTP session), whose negotiated
 //! version decides the shape of every result.
 
+mod changes;
+mod connection;
 mod dispatch;
-mod in_flight;
-mod jsonrpc;
-mod shape;
+mod downgrade;
+mod era;
+mod listen;
+mod version;
 
-pub(crate) use dispatch::{
-    Connection, Dispatcher, Exchange, claims_modern, envelope_error, with_timeout,
-};
-pub(crate) use in_flight::{InFlight, Ticket};
-pub use jsonrpc::{ErrorObject, codes};
-pub(crate) use jsonrpc::{Incoming, parse};
-pub use shape::ListToolsResult;
+pub(crate) use changes::ToolChanges;
+pub(crate) use connection::Connection;
+pub(crate) use dispatch::{Dispatcher, RequestScope, ServerState};
+pub use downgrade::ListToolsResult;
+#[cfg(feature = "http")]
+pub(crate) use era::{claims_modern, envelope_error};
+pub(crate) use version::ProtocolVersion;
+
+pub use crate::jsonrpc::{ErrorObject, codes};
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.
 pub const LEGACY_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -27,10 +32,10 @@ pub const LEGACY_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18",
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// The newest legacy version: what `initialize` answers when it does not know the client's.
-pub const LATEST_LEGACY_VERSION: &str = "2025-11-25";
+pub const LATEST_LEGACY_VERSION: &str = ProtocolVersion::LATEST_LEGACY.as_str();
 
 /// The only legacy version with JSON-RPC batches.
-pub const BATCH_VERSION: &str = "2025-03-26";
+pub const BATCH_VERSION: &str = ProtocolVersion::V2025_03_26.as_str();
 
 /// `_meta` keys of the modern era.
 pub mod meta {
@@ -46,4 +51,21 @@ pub mod meta {
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
     /// The `subscriptions/listen` stream a notification belongs to: the listen request's id.
     pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_public_version_lists_are_the_typed_ones() {
+        assert_eq!(
+            LEGACY_VERSIONS,
+            ProtocolVersion::names(&ProtocolVersion::LEGACY)
+        );
+        assert_eq!(
+            MODERN_VERSIONS,
+            ProtocolVersion::names(&ProtocolVersion::MODERN)
+        );
+    }
 }

@@ -1,9 +1,11 @@
-//! What each protocol version can carry: newer fields are left out, newer content blocks
-//! down-converted, for a client that negotiated an older version.
+//! What each protocol version can carry: for a client that negotiated an older version, newer
+//! fields are left out and newer content blocks turned into text.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ProtocolVersion;
+use crate::jsonrpc::to_json;
 use crate::registry::ToolDefinition;
 use crate::result::{CallToolResult, Content};
 
@@ -18,32 +20,28 @@ pub struct ListToolsResult {
     pub next_cursor: Option<String>,
 }
 
-/// Versions are dates, so they compare as strings.
-fn before(version: &str, introduced: &str) -> bool {
-    version < introduced
-}
-
 /// A tool as a client of `version` expects it.
-pub(crate) fn tool(definition: &ToolDefinition, version: &str) -> Value {
-    let mut tool = definition.clone();
-    if before(version, "2025-06-18") {
-        tool.title = None;
-        tool.output_schema = None;
+pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> Value {
+    if version.has_structured_content() {
+        return to_json(definition);
     }
-    if before(version, "2025-03-26") {
+    let mut tool = definition.clone();
+    tool.title = None;
+    tool.output_schema = None;
+    if !version.has_annotations() {
         tool.annotations = None;
     }
     to_json(&tool)
 }
 
 /// A tool result as a client of `version` expects it.
-pub(crate) fn call_result(mut result: CallToolResult, version: &str) -> Value {
-    if before(version, "2025-06-18") {
+pub(crate) fn call_result(mut result: CallToolResult, version: ProtocolVersion) -> Value {
+    if !version.has_structured_content() {
         result.structured_content = None;
     }
     for block in &mut result.content {
         let replacement = match block {
-            Content::Audio { mime_type, .. } if before(version, "2025-03-26") => {
+            Content::Audio { mime_type, .. } if !version.has_annotations() => {
                 format!("[{mime_type} audio omitted: protocol {version} cannot carry audio]")
             }
             Content::ResourceLink {
@@ -51,7 +49,7 @@ pub(crate) fn call_result(mut result: CallToolResult, version: &str) -> Value {
                 name,
                 description,
                 ..
-            } if before(version, "2025-06-18") => match description {
+            } if !version.has_structured_content() => match description {
                 Some(description) => format!("Resource {name} ({uri}): {description}"),
                 None => format!("Resource {name} ({uri})"),
             },
@@ -63,9 +61,9 @@ pub(crate) fn call_result(mut result: CallToolResult, version: &str) -> Value {
 }
 
 /// The server's `Implementation` (`serverInfo`) as a client of `version` expects it.
-pub(crate) fn server_info(info: &Value, version: &str) -> Value {
+pub(crate) fn server_info(info: &Value, version: ProtocolVersion) -> Value {
     let mut info = info.clone();
-    if before(version, "2025-06-18")
+    if !version.has_structured_content()
         && let Some(info) = info.as_object_mut()
     {
         info.remove("title");
@@ -74,11 +72,6 @@ pub(crate) fn server_info(info: &Value, version: &str) -> Value {
 }
 
 /// Whether progress notifications of `version` carry a `message`.
-pub(crate) fn progress_has_message(version: &str) -> bool {
-    !before(version, "2025-03-26")
-}
-
-/// Serializes one of our wire types; they hold only JSON-safe data, so this cannot fail.
-pub(crate) fn to_json(value: &impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap_or_default()
+pub(crate) fn progress_has_message(version: ProtocolVersion) -> bool {
+    version.has_annotations()
 }

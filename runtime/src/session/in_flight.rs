@@ -11,7 +11,7 @@ use futures_util::future::{AbortHandle, AbortRegistration};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::jsonrpc::{ErrorObject, codes};
+use crate::jsonrpc::ErrorObject;
 use crate::sync::lock;
 
 /// The table of running calls.
@@ -46,10 +46,9 @@ impl InFlight {
         let key = id.to_string();
         let mut calls = lock(&self.calls);
         if calls.contains_key(&key) {
-            return Err(ErrorObject::new(
-                codes::INVALID_REQUEST,
-                format!("Invalid Request: id {key} is already used by a request in flight"),
-            ));
+            return Err(ErrorObject::invalid_request(format!(
+                "id {key} is already used by a request in flight"
+            )));
         }
         let serial = self.serials.fetch_add(1, Ordering::Relaxed);
         let (abort, registration) = AbortHandle::new_pair();
@@ -77,11 +76,19 @@ impl InFlight {
     }
 
     /// Whether no call is running.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
     pub(crate) fn is_empty(&self) -> bool {
         lock(&self.calls).is_empty()
     }
 
     /// Cancels every call: the connection is ending.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
     pub(crate) fn cancel_all(&self) {
         for (_, entry) in lock(&self.calls).drain() {
             entry.cancel();
@@ -105,6 +112,10 @@ impl Ticket {
     }
 
     /// Whether the call was cancelled.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancellation.is_cancelled()
     }
@@ -129,5 +140,62 @@ impl Drop for Ticket {
         if let Some(entry) = self.take() {
             entry.cancel();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_id_names_one_call_at_a_time() {
+        let table = Arc::new(InFlight::default());
+        let (first, _registration) = table.start(&json!(1)).unwrap();
+        let error = table.start(&json!(1)).err().unwrap();
+        assert_eq!(
+            error.message,
+            "Invalid Request: id 1 is already used by a request in flight"
+        );
+        // "1" and 1 are different ids.
+        assert!(table.start(&json!("1")).is_ok());
+        assert!(first.complete());
+        assert!(table.start(&json!(1)).is_ok(), "free again once answered");
+    }
+
+    #[test]
+    fn cancelling_reaches_the_context_and_the_future_and_forbids_the_answer() {
+        let table = Arc::new(InFlight::default());
+        let (ticket, registration) = table.start(&json!("a")).unwrap();
+        let future =
+            futures_util::future::Abortable::new(std::future::pending::<()>(), registration);
+        assert!(table.cancel(&json!("a")));
+        assert!(ticket.is_cancelled());
+        assert!(future.is_aborted());
+        assert!(!ticket.complete(), "a cancelled call sends no response");
+        assert!(!table.cancel(&json!("a")), "an unknown id is ignored");
+    }
+
+    #[test]
+    fn a_dropped_ticket_cancels_and_an_old_ticket_does_not_touch_a_reused_id() {
+        let table = Arc::new(InFlight::default());
+        let (old, _) = table.start(&json!(5)).unwrap();
+        let old_cancellation = old.cancellation();
+        table.cancel(&json!(5));
+        let (new, _) = table.start(&json!(5)).unwrap();
+        drop(old);
+        assert!(old_cancellation.is_cancelled());
+        assert!(
+            !new.is_cancelled(),
+            "the old ticket left the new call alone"
+        );
+        let new_cancellation = new.cancellation();
+        drop(new);
+        assert!(
+            new_cancellation.is_cancelled(),
+            "dropping before completion cancels"
+        );
+        assert!(table.is_empty());
     }
 }

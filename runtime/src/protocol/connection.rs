@@ -1,0 +1,71 @@
+//! [`Connection`]: what a legacy client builds with `initialize`, one per stdio process or HTTP
+//! session.
+
+use std::sync::Mutex;
+
+use serde_json::{Value, json};
+
+use super::ProtocolVersion;
+use crate::context::LogLevel;
+use crate::sync::lock;
+
+/// The state of one legacy connection.
+#[derive(Debug)]
+pub(crate) struct Connection {
+    /// The version `initialize` negotiated; `None` before it.
+    version: Mutex<Option<ProtocolVersion>>,
+    /// What is assumed before `initialize` (or without it, on HTTP).
+    default_version: ProtocolVersion,
+    /// The level `logging/setLevel` chose.
+    log_level: Mutex<LogLevel>,
+    /// The session id on HTTP.
+    pub(crate) session_id: Option<String>,
+    /// What the client declared in `initialize`.
+    client_capabilities: Mutex<Value>,
+}
+
+impl Connection {
+    /// A connection that has not been initialized; requests before `initialize` are answered as
+    /// `default_version`.
+    pub(crate) fn new(default_version: ProtocolVersion, session_id: Option<String>) -> Self {
+        Self {
+            version: Mutex::new(None),
+            default_version,
+            log_level: Mutex::new(LogLevel::Debug),
+            session_id,
+            client_capabilities: Mutex::new(json!({})),
+        }
+    }
+
+    /// The negotiated version, or the default.
+    pub(crate) fn version(&self) -> ProtocolVersion {
+        lock(&self.version).unwrap_or(self.default_version)
+    }
+
+    /// Whether a legacy client opened this connection with `initialize`: only such a client
+    /// takes unsolicited notifications (`list_changed`).
+    pub(crate) fn is_initialized(&self) -> bool {
+        lock(&self.version).is_some()
+    }
+
+    /// Records what `initialize` settled.
+    pub(crate) fn initialize(&self, version: ProtocolVersion, client_capabilities: Value) {
+        *lock(&self.version) = Some(version);
+        *lock(&self.client_capabilities) = client_capabilities;
+    }
+
+    /// The least severe level of log message the client wants.
+    pub(crate) fn log_level(&self) -> LogLevel {
+        *lock(&self.log_level)
+    }
+
+    /// `logging/setLevel`.
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        *lock(&self.log_level) = level;
+    }
+
+    /// What the client declared in `initialize` (`{}` before it).
+    pub(crate) fn client_capabilities(&self) -> Value {
+        lock(&self.client_capabilities).clone()
+    }
+}

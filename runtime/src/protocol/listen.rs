@@ -1,0 +1,61 @@
+//! `subscriptions/listen` (2026-07-28): a request that stays open and carries notifications of
+//! what the client subscribed to, until the client cancels it or the server shuts down.
+
+use serde_json::{Map, Value, json};
+
+use super::dispatch::RequestScope;
+use super::{ToolChanges, meta};
+use crate::jsonrpc::{ErrorObject, Notification, Outgoing};
+
+/// Acknowledges the notifications it will send (of those requested, only `toolsListChanged`
+/// exists here), sends `notifications/tools/list_changed` on each change of the tool set, each
+/// tagged with the stream's subscription id (the request's id), and answers only when
+/// `closing` is cancelled (the server shuts down). The client ends it by cancelling the request
+/// (on HTTP, by closing the stream): then nothing more is sent.
+pub(crate) async fn listen(
+    id: &Value,
+    params: &Map<String, Value>,
+    mut changes: ToolChanges,
+    closing: &tokio_util::sync::CancellationToken,
+    scope: RequestScope,
+) -> Result<Value, ErrorObject> {
+    let Some(Value::Object(requested)) = params.get("notifications") else {
+        return Err(ErrorObject::invalid_params(
+            "subscriptions/listen requires `notifications`, an object naming what to send",
+        ));
+    };
+    let tools = requested.get("toolsListChanged") == Some(&Value::Bool(true));
+    let tagged = json!({meta::SUBSCRIPTION_ID: id});
+    let honored = if tools {
+        json!({"toolsListChanged": true})
+    } else {
+        json!({})
+    };
+    let notify = |method: &'static str, mut params: Value| {
+        // Nothing more is sent for a cancelled request.
+        if scope.cancellation.is_cancelled() {
+            return;
+        }
+        params["_meta"] = tagged.clone();
+        let notification = Notification::new(method, params);
+        let _ = scope
+            .notifications
+            .send(Outgoing::Notification(notification));
+    };
+    notify(
+        "notifications/subscriptions/acknowledged",
+        json!({"notifications": honored}),
+    );
+    loop {
+        tokio::select! {
+            change = changes.next(), if tools => match change {
+                Some(()) => notify("notifications/tools/list_changed", json!({})),
+                // No change can come any more: close the stream as at shutdown.
+                None => break,
+            },
+            () = closing.cancelled() => break,
+            () = scope.cancellation.cancelled() => break,
+        }
+    }
+    Ok(json!({"_meta": tagged}))
+}

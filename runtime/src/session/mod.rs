@@ -1,0 +1,255 @@
+//! The one call lifecycle every transport uses: a request becomes a call of its connection's
+//! in-flight table (so it can be cancelled, and its id names one call at a time), runs under an
+//! optional time limit, and answers only if nobody cancelled it first. Batches and
+//! `notifications/cancelled` go through here too.
+//!
+//! A [`Session`] is one connection's worth of calls: the stdio process, a legacy HTTP session,
+//! a 2026-07-28 HTTP request standing alone, or the test client.
+
+mod in_flight;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::{Abortable, BoxFuture, join_all};
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+pub(crate) use in_flight::{InFlight, Ticket};
+
+use crate::context::AuthInfo;
+use crate::jsonrpc::{self, ErrorObject, Incoming, Outgoing, Request, Response, codes};
+use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
+
+/// One connection's calls. Cheap to clone: clones share the connection and its table.
+#[derive(Clone)]
+pub(crate) struct Session {
+    dispatcher: Dispatcher,
+    connection: Arc<Connection>,
+    in_flight: Arc<InFlight>,
+}
+
+/// Where a call's notifications go and who made it: what a transport knows of a request
+/// besides its message.
+#[derive(Clone)]
+pub(crate) struct Caller {
+    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    pub(crate) auth: Option<AuthInfo>,
+}
+
+/// A call registered in flight and ready to run: its ticket decides whether its answer may
+/// leave ([`Ticket::complete`]); `answer` is `None` when it was cancelled.
+pub(crate) struct StartedCall {
+    pub(crate) ticket: Ticket,
+    pub(crate) answer: BoxFuture<'static, Option<Response>>,
+}
+
+impl StartedCall {
+    /// Runs the call and gives its response, unless it was cancelled first.
+    pub(crate) async fn finish(self) -> Option<Response> {
+        let response = self.answer.await?;
+        self.ticket.complete().then_some(response)
+    }
+}
+
+impl Session {
+    /// A fresh connection assumed to speak `default_version` until it initializes.
+    pub(crate) fn new(
+        dispatcher: Dispatcher,
+        default_version: ProtocolVersion,
+        session_id: Option<String>,
+    ) -> Self {
+        Self {
+            dispatcher,
+            connection: Arc::new(Connection::new(default_version, session_id)),
+            in_flight: Arc::default(),
+        }
+    }
+
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    pub(crate) fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// Answers a request at once, outside the in-flight table: for requests that must be
+    /// settled before the next message is read (`initialize`, `logging/setLevel` on stdio),
+    /// and for the test client.
+    pub(crate) async fn answer_now(&self, request: Request, caller: Caller) -> Response {
+        let scope = RequestScope {
+            notifications: caller.notifications,
+            cancellation: CancellationToken::new(),
+            auth: caller.auth,
+        };
+        let Request { id, method, params } = request;
+        self.dispatcher
+            .request(id, &method, params, &self.connection, scope)
+            .await
+    }
+
+    /// Registers `request` as a call in flight and prepares it: cancelling its id from now on
+    /// cancels it. Past `timeout` its context is cancelled, its future dropped, and it answers
+    /// with an error. `Err` is the answer when its id is already in flight.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, sent at once, never propagated"
+    )]
+    pub(crate) fn start(
+        &self,
+        request: Request,
+        caller: Caller,
+        timeout: Option<Duration>,
+    ) -> Result<StartedCall, Response> {
+        let Request { id, method, params } = request;
+        let (ticket, registration) = match self.in_flight.start(&id) {
+            Ok(started) => started,
+            Err(error) => return Err(error.respond(id)),
+        };
+        let cancellation = ticket.cancellation();
+        let scope = RequestScope {
+            notifications: caller.notifications,
+            cancellation: cancellation.clone(),
+            auth: caller.auth,
+        };
+        let session = self.clone();
+        let answer = async move {
+            let call =
+                session
+                    .dispatcher
+                    .request(id.clone(), &method, params, &session.connection, scope);
+            let call = with_timeout(call, timeout, id, cancellation);
+            // A cancelled call is dropped at its next await and answers nothing.
+            Abortable::new(call, registration).await.ok()
+        };
+        Ok(StartedCall {
+            ticket,
+            answer: Box::pin(answer),
+        })
+    }
+
+    /// Takes a notification: `notifications/cancelled` cancels a call of this connection, the
+    /// rest go to the dispatcher.
+    pub(crate) fn notification(&self, method: &str, params: Option<&Map<String, Value>>) {
+        match params.and_then(|params| params.get("requestId")) {
+            Some(request_id) if method == "notifications/cancelled" => {
+                if self.in_flight.cancel(request_id) {
+                    tracing::debug!(%request_id, "request cancelled");
+                }
+            }
+            _ => self.dispatcher.notification(method, params),
+        }
+    }
+
+    /// Cancels call `id`, if it is running.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn cancel(&self, id: &Value) -> bool {
+        self.in_flight.cancel(id)
+    }
+
+    /// Cancels every call still running: the connection is ending.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn cancel_all(&self) {
+        self.in_flight.cancel_all();
+    }
+
+    /// Whether no call is running.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.in_flight.is_empty()
+    }
+
+    /// Answers a JSON-RPC batch, which only protocol 2025-03-26 has. Its requests become calls
+    /// at once (each can be cancelled as soon as this returns, and its id is taken while it
+    /// runs); the returned future runs them concurrently and yields the responses in order,
+    /// less those of cancelled calls. `Err` when the connection's version has no batches.
+    pub(crate) fn batch(
+        &self,
+        items: Vec<Value>,
+        caller: &Caller,
+        timeout: Option<Duration>,
+    ) -> Result<impl Future<Output = Vec<Response>> + Send + 'static, ErrorObject> {
+        if !self.connection.version().has_batches() {
+            return Err(ErrorObject::invalid_request(format!(
+                "batches are accepted only at protocol version {}",
+                ProtocolVersion::V2025_03_26
+            )));
+        }
+        let answers: Vec<_> = items
+            .into_iter()
+            .map(|item| self.batch_item(item, caller, timeout))
+            .collect();
+        Ok(async move { join_all(answers).await.into_iter().flatten().collect() })
+    }
+
+    /// One element of a batch: a call, a notification taken at once, or an error.
+    fn batch_item(
+        &self,
+        item: Value,
+        caller: &Caller,
+        timeout: Option<Duration>,
+    ) -> BoxFuture<'static, Option<Response>> {
+        let immediate = |answer: Option<Response>| -> BoxFuture<'static, Option<Response>> {
+            Box::pin(std::future::ready(answer))
+        };
+        match jsonrpc::classify(item) {
+            // `initialize` sets up the connection; a subscription never answers.
+            Ok(Incoming::Request(request))
+                if request.method == "initialize" || request.method == "subscriptions/listen" =>
+            {
+                let error =
+                    ErrorObject::invalid_request(format!("{} must not be batched", request.method));
+                immediate(Some(error.respond(request.id)))
+            }
+            Ok(Incoming::Request(request)) => match self.start(request, caller.clone(), timeout) {
+                Ok(call) => Box::pin(call.finish()),
+                Err(refused) => immediate(Some(refused)),
+            },
+            Ok(Incoming::Notification { method, params }) => {
+                self.notification(&method, params.as_ref());
+                immediate(None)
+            }
+            Ok(Incoming::Response) => immediate(None),
+            Ok(Incoming::Batch(_)) => {
+                let error = ErrorObject::invalid_request("a batch cannot hold a batch");
+                immediate(Some(error.respond(Value::Null)))
+            }
+            Err(error) => immediate(Some(error)),
+        }
+    }
+}
+
+/// Bounds a call by `timeout`: past it, the call's context is cancelled (as when the client
+/// cancels), its future dropped, and the answer is an error.
+async fn with_timeout(
+    call: impl Future<Output = Response>,
+    timeout: Option<Duration>,
+    id: Value,
+    cancellation: CancellationToken,
+) -> Response {
+    let Some(timeout) = timeout else {
+        return call.await;
+    };
+    let mut call = std::pin::pin!(call);
+    if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
+        return response;
+    }
+    cancellation.cancel();
+    ErrorObject::new(
+        codes::INTERNAL_ERROR,
+        format!("Request timed out after {timeout:?}"),
+    )
+    .respond(id)
+}

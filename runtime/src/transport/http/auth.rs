@@ -1,0 +1,94 @@
+//! Bearer tokens: who a request speaks for, checked by the application's verifier, and the
+//! `401` that tells a client where to get a token (RFC 6750, RFC 9728).
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+
+use super::config::BearerAuth;
+use super::headers;
+use super::reply::refuse;
+use crate::context::AuthInfo;
+use crate::jsonrpc::codes;
+
+/// Who a bearer token speaks for: its client and subject. A legacy session belongs to the
+/// principal that opened it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Principal {
+    client_id: String,
+    subject: Option<String>,
+}
+
+impl Principal {
+    pub(super) fn of(auth: &AuthInfo) -> Self {
+        Self {
+            client_id: auth.client_id.clone(),
+            subject: auth.subject.clone(),
+        }
+    }
+}
+
+/// What the request's token grants; `Err` is the `401` to send.
+pub(super) async fn authenticate(
+    auth: &BearerAuth,
+    headers: &HeaderMap,
+) -> Result<AuthInfo, Response> {
+    let token = bearer_token(headers);
+    let verified = match token {
+        Some(token) => (auth.verifier)(token.to_owned()).await,
+        None => None,
+    };
+    verified.ok_or_else(|| unauthorized(auth, token.is_some()))
+}
+
+/// The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 7235 §2.1).
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    headers::text(headers, &header::AUTHORIZATION)
+        .and_then(|value| value.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// `401` with the challenge that points at the metadata; a token that was sent but refused is
+/// `invalid_token` (RFC 6750 §3.1).
+fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Response {
+    let error = if token_sent {
+        "error=\"invalid_token\", "
+    } else {
+        ""
+    };
+    let challenge = format!(
+        "Bearer {error}resource_metadata=\"{}\"",
+        auth.metadata.url()
+    );
+    let mut response = refuse(
+        StatusCode::UNAUTHORIZED,
+        codes::INVALID_REQUEST,
+        "Unauthorized: a valid bearer token is required",
+    );
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive_and_needs_a_token() {
+        let token = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
+            bearer_token(&headers).map(str::to_owned)
+        };
+        assert_eq!(token("Bearer abc"), Some("abc".into()));
+        assert_eq!(token("bEaReR  abc "), Some("abc".into()));
+        assert_eq!(token("Basic abc"), None);
+        assert_eq!(token("Bearer "), None);
+        assert_eq!(bearer_token(&HeaderMap::new()), None);
+    }
+}

@@ -1,0 +1,284 @@
+//! [`HttpConfig`]: how the HTTP transport guards and shapes its endpoint, and the RFC 9728
+//! metadata a server that verifies bearer tokens publishes.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::{HeaderName, Method, header};
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use super::headers::{MCP_METHOD, MCP_NAME, PROTOCOL_VERSION, SESSION_ID};
+use crate::context::AuthInfo;
+
+type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Send + Sync>;
+
+/// How the HTTP transport guards and shapes its endpoint. The defaults suit a local server.
+#[derive(Clone)]
+pub struct HttpConfig {
+    pub(super) allowed_hosts: Option<Vec<String>>,
+    /// Origins named by `allow_origins`: served, and granted CORS.
+    pub(super) allowed_origins: Vec<String>,
+    /// Every origin served (`allow_any_origin`); CORS still only for the named ones.
+    pub(super) any_origin: bool,
+    pub(super) max_body_bytes: usize,
+    pub(super) request_timeout: Duration,
+    pub(super) max_sessions: usize,
+    pub(super) session_idle_timeout: Duration,
+    pub(super) max_subscriptions: usize,
+    pub(super) max_requests: usize,
+    pub(super) stateless: bool,
+    pub(super) shutdown_grace: Duration,
+    pub(super) auth: Option<BearerAuth>,
+}
+
+#[derive(Clone)]
+pub(super) struct BearerAuth {
+    pub(super) verifier: Verifier,
+    pub(super) metadata: ProtectedResourceMetadata,
+}
+
+/// The OAuth 2.0 Protected Resource Metadata document (RFC 9728) a server that verifies bearer
+/// tokens publishes, so clients find where to get a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProtectedResourceMetadata {
+    /// This server's canonical URL, e.g. `https://mcp.example.com/mcp`.
+    pub resource: String,
+    /// The authorization servers that issue tokens for it.
+    pub authorization_servers: Vec<String>,
+    /// The scopes it understands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes_supported: Vec<String>,
+    /// Always `["header"]`: tokens come in the `Authorization` header.
+    pub bearer_methods_supported: Vec<String>,
+}
+
+impl ProtectedResourceMetadata {
+    /// Metadata for `resource`, whose tokens `authorization_server` issues.
+    #[must_use]
+    pub fn new(resource: impl Into<String>, authorization_server: impl Into<String>) -> Self {
+        Self {
+            resource: resource.into(),
+            authorization_servers: vec![authorization_server.into()],
+            scopes_supported: Vec::new(),
+            bearer_methods_supported: vec!["header".into()],
+        }
+    }
+
+    /// Adds the scopes the server understands.
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes_supported = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Where the document is served: `/.well-known/oauth-protected-resource` followed by the
+    /// resource's path (RFC 9728 §3.1).
+    #[must_use]
+    pub fn well_known_path(&self) -> String {
+        let path = self
+            .resource
+            .split_once("://")
+            .map_or("", |(_, rest)| rest.find('/').map_or("", |at| &rest[at..]));
+        format!(
+            "/.well-known/oauth-protected-resource{}",
+            path.trim_end_matches('/')
+        )
+    }
+
+    /// The document's full URL.
+    #[must_use]
+    pub fn url(&self) -> String {
+        let origin =
+            self.resource
+                .split_once("://")
+                .map_or(self.resource.as_str(), |(scheme, rest)| {
+                    let host_end = rest.find('/').unwrap_or(rest.len());
+                    &self.resource[..scheme.len() + 3 + host_end]
+                });
+        format!("{origin}{}", self.well_known_path())
+    }
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            allowed_hosts: Some(Vec::new()),
+            allowed_origins: Vec::new(),
+            any_origin: false,
+            max_body_bytes: 4 * 1024 * 1024,
+            request_timeout: Duration::from_mins(5),
+            max_sessions: 1024,
+            session_idle_timeout: Duration::from_hours(1),
+            max_subscriptions: 1024,
+            max_requests: 1024,
+            stateless: false,
+            shutdown_grace: Duration::from_secs(10),
+            auth: None,
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 requests at once, 1024
+    /// sessions, 1024 `subscriptions/listen` streams.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also serves requests whose `Host` is one of `hosts` (names, with or without a port).
+    /// Localhost names are always allowed.
+    #[must_use]
+    pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_hosts
+            .get_or_insert_with(Vec::new)
+            .extend(hosts.into_iter().map(Into::into));
+        self
+    }
+
+    /// Serves any `Host`: for a server behind a proxy that checks it.
+    #[must_use]
+    pub fn allow_any_host(mut self) -> Self {
+        self.allowed_hosts = None;
+        self
+    }
+
+    /// Also serves browsers on these origins (`https://app.example.com`), and grants them CORS
+    /// so that a page there can call the endpoint. Requests without an `Origin` (non-browser
+    /// clients) are always served; requests from localhost pages are served, but a page gets CORS
+    /// only when its origin is named here (the MCP Inspector's direct mode, for example:
+    /// `http://localhost:6274`).
+    #[must_use]
+    pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_origins
+            .extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// Serves any `Origin` (CORS is still granted only to the origins named in
+    /// [`HttpConfig::allow_origins`]).
+    #[must_use]
+    pub fn allow_any_origin(mut self) -> Self {
+        self.any_origin = true;
+        self
+    }
+
+    /// The largest request body, in bytes (`413` beyond).
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// How long one request may take before it is answered with an error. Its body must also
+    /// arrive within this time, or 30 s if that is shorter (`408`): a client that sends slowly
+    /// cannot hold a request slot for long.
+    #[must_use]
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// The most POSTs being read or answered at once (`503` beyond), answer streams included;
+    /// `subscriptions/listen` streams count against [`HttpConfig::max_subscriptions`] instead.
+    #[must_use]
+    pub fn max_requests(mut self, max: usize) -> Self {
+        self.max_requests = max;
+        self
+    }
+
+    /// The most legacy sessions open at once (`503` beyond), and how long an idle one lives.
+    #[must_use]
+    pub fn sessions(mut self, max: usize, idle_timeout: Duration) -> Self {
+        self.max_sessions = max;
+        self.session_idle_timeout = idle_timeout;
+        self
+    }
+
+    /// The most `subscriptions/listen` streams (2026-07-28) open at once (`503` beyond). They
+    /// have no time limit: each lasts until its client closes it or the server shuts down.
+    #[must_use]
+    pub fn max_subscriptions(mut self, max: usize) -> Self {
+        self.max_subscriptions = max;
+        self
+    }
+
+    /// Stateless mode: no legacy sessions, every request stands alone, so any number of replicas
+    /// can serve behind any load balancer. Legacy clients then get no `Mcp-Session-Id` and no GET
+    /// stream (`405`).
+    #[must_use]
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// How long in-flight requests may take to finish after SIGINT/SIGTERM.
+    #[must_use]
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request. `verify` returns what the
+    /// token grants (it reaches tools as [`crate::Context::auth`]), or `None` for a bad token,
+    /// answered `401` with a `WWW-Authenticate` header that points at `metadata`, which is served.
+    #[must_use]
+    pub fn bearer_auth<F, Fut>(mut self, metadata: ProtectedResourceMetadata, verify: F) -> Self
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Option<AuthInfo>> + Send + 'static,
+    {
+        let verifier: Verifier = Arc::new(move |token| Box::pin(verify(token)));
+        self.auth = Some(BearerAuth { verifier, metadata });
+        self
+    }
+}
+
+impl HttpConfig {
+    /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
+    /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
+    /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
+    pub(super) fn cors(&self) -> CorsLayer {
+        let named = self.allowed_origins.clone();
+        let mcp_headers = [
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::AUTHORIZATION,
+            SESSION_ID,
+            PROTOCOL_VERSION,
+            MCP_METHOD,
+            MCP_NAME,
+            HeaderName::from_static("last-event-id"),
+        ];
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::predicate(move |origin, _| {
+                origin
+                    .to_str()
+                    .is_ok_and(|origin| named.iter().any(|named| named == origin))
+            }))
+            .allow_methods([Method::GET, Method::POST, Method::DELETE])
+            .allow_headers(mcp_headers)
+            .expose_headers([SESSION_ID, header::WWW_AUTHENTICATE])
+            .max_age(Duration::from_hours(1))
+    }
+}
+
+impl std::fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("any_origin", &self.any_origin)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("request_timeout", &self.request_timeout)
+            .field("max_sessions", &self.max_sessions)
+            .field("max_subscriptions", &self.max_subscriptions)
+            .field("max_requests", &self.max_requests)
+            .field("stateless", &self.stateless)
+            .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,290 @@
+//! POST: the headers are checked, the body read within the limits, and the message answered
+//! in its era: 2026-07-28 requests stand alone; legacy ones belong to the session `initialize`
+//! opened (or, stateless, to none).
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::body::Bytes;
+use axum::extract::{FromRequest as _, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse as _, Response};
+use serde_json::Value;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use super::HttpState;
+use super::admission::Admitted;
+use super::headers::{self, SESSION_ID};
+use super::reply::{self, Stage, refuse, refuse_request, status_of};
+use super::sessions::HttpSession;
+use super::stream::{HttpCall, answer};
+use crate::context::AuthInfo;
+use crate::jsonrpc::{self, ErrorObject, Incoming, Outgoing, Request as RpcRequest, codes};
+use crate::protocol::{self, ProtocolVersion};
+use crate::session::{Caller, Session};
+
+/// The longest a request body may take to arrive (unless the request time limit is shorter).
+const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What the POST handlers share about one request, once its headers are admitted.
+struct Post {
+    headers: HeaderMap,
+    auth: Option<AuthInfo>,
+    accepts_sse: bool,
+    permit: OwnedSemaphorePermit,
+}
+
+/// A POST: the headers are checked, then the body is read (within the size and time limits),
+/// then the message is answered in its era.
+pub(super) async fn post(
+    State(state): State<Arc<HttpState>>,
+    Extension(Admitted(auth)): Extension<Admitted>,
+    request: Request,
+) -> Response {
+    let Some(permit) = take_permit(&state.requests) else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::INTERNAL_ERROR,
+            "Service Unavailable: too many requests are being answered",
+        );
+    };
+    let headers = request.headers().clone();
+    if !headers::is_json(&headers) {
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            codes::INVALID_REQUEST,
+            "Unsupported Media Type: Content-Type must be application/json",
+        );
+    }
+    let accepts_sse = headers::accepts(&headers, "text/event-stream");
+    if !accepts_sse && !headers::accepts(&headers, "application/json") {
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: Accept must include application/json or text/event-stream",
+        );
+    }
+    let body = match read_body(&state, request).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let message = match jsonrpc::parse(&body) {
+        Ok(message) => message,
+        Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
+    };
+    let modern = match &message {
+        Incoming::Request(RpcRequest { params, .. }) | Incoming::Notification { params, .. } => {
+            protocol::claims_modern(params.as_ref()) || headers::claims_modern(&headers)
+        }
+        _ => false,
+    };
+    let post = Post {
+        headers,
+        auth,
+        accepts_sse,
+        permit,
+    };
+    if modern {
+        modern_post(&state, message, post).await
+    } else {
+        legacy_post(&state, message, post).await
+    }
+}
+
+/// The body, within the time limit (`408`) and the size limit (`413`).
+async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Response> {
+    let limit = state.config.request_timeout.min(BODY_TIMEOUT);
+    match tokio::time::timeout(limit, Bytes::from_request(request, &())).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(rejection)) => Err(rejection.into_response()),
+        Err(_) => Err(refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            codes::INVALID_REQUEST,
+            "Request Timeout: the body did not arrive within the time limit",
+        )),
+    }
+}
+
+/// One place among those a semaphore counts, or `None` when all are taken.
+fn take_permit(semaphore: &Arc<Semaphore>) -> Option<OwnedSemaphorePermit> {
+    Arc::clone(semaphore).try_acquire_owned().ok()
+}
+
+/// 2026-07-28: every POST stands alone; headers must agree with the body.
+async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Response {
+    let request = match message {
+        Incoming::Request(request) => request,
+        // A notification's headers must agree with its body too (it names its version there).
+        Incoming::Notification { method, params } => {
+            if protocol::claims_modern(params.as_ref())
+                && let Err(error) = headers::check_modern(&post.headers, &method, params.as_ref())
+            {
+                return refuse_request(status_of(&error, Stage::Envelope), &Value::Null, error);
+            }
+            return StatusCode::ACCEPTED.into_response();
+        }
+        _ => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Invalid Request: expected one request or notification",
+            );
+        }
+    };
+    if let Err(error) = check_envelope(&post.headers, &request) {
+        return refuse_request(status_of(&error, Stage::Envelope), &request.id, error);
+    }
+    let subscription = request.method == "subscriptions/listen";
+    // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
+    // place of the request place).
+    let permit = if subscription {
+        match subscription_permit(state, &post, &request.id) {
+            Ok(permit) => permit,
+            Err(response) => return response,
+        }
+    } else {
+        post.permit
+    };
+    let session = Session::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
+    answer(HttpCall {
+        request,
+        session,
+        in_session: None,
+        auth: post.auth,
+        accepts_sse: post.accepts_sse,
+        modern: true,
+        timeout: (!subscription).then_some(state.config.request_timeout),
+        permit,
+    })
+    .await
+}
+
+/// Missing envelope fields first, then headers that disagree with the body, then the version.
+fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), ErrorObject> {
+    let params = request.params.as_ref();
+    if !protocol::claims_modern(params) {
+        return Err(ErrorObject::invalid_params(format!(
+            "missing required `_meta.{}`",
+            protocol::meta::PROTOCOL_VERSION
+        )));
+    }
+    headers::check_modern(headers, &request.method, params)?;
+    protocol::envelope_error(params).map_or(Ok(()), Err)
+}
+
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, sent at once"
+)]
+fn subscription_permit(
+    state: &HttpState,
+    post: &Post,
+    id: &Value,
+) -> Result<OwnedSemaphorePermit, Response> {
+    if !post.accepts_sse {
+        let error = ErrorObject::new(
+            codes::INVALID_REQUEST,
+            "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
+        );
+        return Err(refuse_request(StatusCode::NOT_ACCEPTABLE, id, error));
+    }
+    take_permit(&state.subscriptions).ok_or_else(|| {
+        let error = ErrorObject::new(
+            codes::INTERNAL_ERROR,
+            "Service Unavailable: too many subscriptions/listen streams are open",
+        );
+        refuse_request(StatusCode::SERVICE_UNAVAILABLE, id, error)
+    })
+}
+
+/// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
+async fn legacy_post(state: &HttpState, message: Incoming, post: Post) -> Response {
+    let header_version = match headers::legacy_version(&post.headers) {
+        Ok(version) => version,
+        Err(message) => return refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message),
+    };
+    let is_initialize = matches!(&message, Incoming::Request(r) if r.method == "initialize");
+    let (in_session, new_session_id) = if state.config.stateless {
+        (None, None)
+    } else if is_initialize {
+        match state.sessions.open(&state.dispatcher, post.auth.as_ref()) {
+            Some((id, session)) => (Some(session), Some(id)),
+            None => {
+                return refuse(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    codes::INTERNAL_ERROR,
+                    "Service Unavailable: no session can be opened now (too many are open)",
+                );
+            }
+        }
+    } else {
+        match state.sessions.find(&post.headers, post.auth.as_ref()) {
+            Ok(session) => (Some(session), None),
+            Err(response) => return response,
+        }
+    };
+    let session = in_session.as_ref().map_or_else(
+        || Session::new(state.dispatcher.clone(), header_version, None),
+        |session| session.calls.clone(),
+    );
+    let mut response = legacy_message(state, message, session, in_session, post).await;
+    if let Some(id) = new_session_id
+        && let Ok(value) = HeaderValue::from_str(&id)
+    {
+        response.headers_mut().insert(SESSION_ID, value);
+    }
+    response
+}
+
+/// Answers one legacy message on `session`.
+async fn legacy_message(
+    state: &HttpState,
+    message: Incoming,
+    session: Session,
+    in_session: Option<Arc<HttpSession>>,
+    post: Post,
+) -> Response {
+    match message {
+        Incoming::Request(request) => {
+            answer(HttpCall {
+                request,
+                session,
+                in_session,
+                auth: post.auth,
+                accepts_sse: post.accepts_sse,
+                modern: false,
+                timeout: Some(state.config.request_timeout),
+                permit: post.permit,
+            })
+            .await
+        }
+        Incoming::Notification { method, params } => {
+            session.notification(&method, params.as_ref());
+            StatusCode::ACCEPTED.into_response()
+        }
+        Incoming::Response => StatusCode::ACCEPTED.into_response(),
+        Incoming::Batch(items) => legacy_batch(state, items, &session, post.auth).await,
+    }
+}
+
+/// A JSON-RPC batch (protocol 2025-03-26 only): its requests run as calls of the session, and
+/// one JSON array answers them.
+async fn legacy_batch(
+    state: &HttpState,
+    items: Vec<Value>,
+    session: &Session,
+    auth: Option<AuthInfo>,
+) -> Response {
+    // The calls of a batch answer in the batch: their notifications have nowhere to go.
+    let caller = Caller {
+        notifications: mpsc::unbounded_channel().0,
+        auth,
+    };
+    match session.batch(items, &caller, Some(state.config.request_timeout)) {
+        Ok(answers) => match answers.await {
+            responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
+            responses => reply::json(StatusCode::OK, &Outgoing::Batch(responses)),
+        },
+        Err(error) => reply::json(StatusCode::BAD_REQUEST, &error.respond(Value::Null)),
+    }
+}

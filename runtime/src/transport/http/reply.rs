@@ -1,0 +1,68 @@
+//! HTTP answers that carry a JSON-RPC error, and the one place where the status of a JSON-RPC
+//! error is decided.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse as _, Response};
+use serde_json::Value;
+
+use crate::jsonrpc::{ErrorObject, codes};
+
+/// When the error was found: before the request ran (its envelope or headers), or as its
+/// answer.
+#[derive(Clone, Copy)]
+pub(super) enum Stage {
+    /// A 2026-07-28 request refused before it ran: always `400`.
+    Envelope,
+    /// The dispatcher's answer, in the era the request was made in.
+    Answer { modern: bool },
+}
+
+/// The HTTP status that carries `error` (the 2026-07-28 transport's table: `404` for an
+/// unknown method, `400` for the envelope and a missing capability; legacy answers are `200`).
+pub(super) fn status_of(error: &ErrorObject, stage: Stage) -> StatusCode {
+    match (stage, error.code) {
+        (Stage::Envelope, _) => StatusCode::BAD_REQUEST,
+        (Stage::Answer { modern: true }, codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        (Stage::Answer { modern: true }, codes::MISSING_CLIENT_CAPABILITY) => {
+            StatusCode::BAD_REQUEST
+        }
+        (Stage::Answer { .. }, _) => StatusCode::OK,
+    }
+}
+
+/// A refusal before any JSON-RPC processing: `status` plus an id-less JSON-RPC error body.
+pub(super) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
+    refuse_request(status, &Value::Null, ErrorObject::new(code, message))
+}
+
+/// The answer to request `id` that failed at the HTTP level.
+pub(super) fn refuse_request(status: StatusCode, id: &Value, error: ErrorObject) -> Response {
+    json(status, &error.respond(id.clone()))
+}
+
+/// `body` as JSON with `status`.
+pub(super) fn json(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    (status, axum::Json(body)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_follow_the_era_and_the_stage() {
+        let not_found = ErrorObject::new(codes::METHOD_NOT_FOUND, "Method not found: x");
+        let modern = Stage::Answer { modern: true };
+        let legacy = Stage::Answer { modern: false };
+        assert_eq!(status_of(&not_found, modern), StatusCode::NOT_FOUND);
+        assert_eq!(status_of(&not_found, legacy), StatusCode::OK);
+        let missing = ErrorObject::new(codes::MISSING_CLIENT_CAPABILITY, "m");
+        assert_eq!(status_of(&missing, modern), StatusCode::BAD_REQUEST);
+        let unknown_tool = ErrorObject::invalid_params("Unknown tool: x");
+        assert_eq!(status_of(&unknown_tool, modern), StatusCode::OK);
+        assert_eq!(
+            status_of(&unknown_tool, Stage::Envelope),
+            StatusCode::BAD_REQUEST
+        );
+    }
+}

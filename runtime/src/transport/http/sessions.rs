@@ -1,0 +1,311 @@
+//! Legacy sessions: `initialize` opens one (`Mcp-Session-Id`), later requests name it, DELETE
+//! ends it. The table is bounded: idle sessions expire, and a full table makes room by closing
+//! the least recently used session left alone for a while, never one in use.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Extension;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse as _, Response};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::HttpState;
+use super::admission::Admitted;
+use super::auth::Principal;
+use super::headers::{self, SESSION_ID};
+use super::reply::refuse;
+use crate::context::AuthInfo;
+use crate::jsonrpc::codes;
+use crate::protocol::{Dispatcher, ProtocolVersion};
+use crate::session::Session;
+use crate::sync::lock;
+
+/// A legacy session: its calls, and what the table needs to know to expire it.
+pub(super) struct HttpSession {
+    pub(super) calls: Session,
+    last_seen: Mutex<Instant>,
+    stream_open: Mutex<bool>,
+    /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
+    pub(super) ended: CancellationToken,
+    /// With bearer auth, who opened it: nobody else may use it.
+    owner: Option<Principal>,
+}
+
+impl HttpSession {
+    /// Ends the session: cancels every call still running and closes its GET stream.
+    fn end(&self) {
+        self.ended.cancel();
+        self.calls.cancel_all();
+    }
+
+    /// Marks the session as used now: a request came, a call or the GET stream ended.
+    pub(super) fn touch(&self) {
+        *lock(&self.last_seen) = Instant::now();
+    }
+
+    /// Whether the session has been left alone for `timeout`: no request for that long, no GET
+    /// stream open and no call running.
+    fn idle_for(&self, timeout: Duration) -> bool {
+        lock(&self.last_seen).elapsed() >= timeout
+            && !*lock(&self.stream_open)
+            && self.calls.is_idle()
+    }
+
+    /// Takes the session's one GET stream; `None` when it is already open.
+    pub(super) fn open_stream(self: &Arc<Self>) -> Option<StreamGuard> {
+        let mut open = lock(&self.stream_open);
+        if *open {
+            return None;
+        }
+        *open = true;
+        Some(StreamGuard(Arc::clone(self)))
+    }
+}
+
+/// The session's GET stream, open while this lives.
+pub(super) struct StreamGuard(Arc<HttpSession>);
+
+impl StreamGuard {
+    pub(super) fn session(&self) -> &HttpSession {
+        &self.0
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        // Idle time counts from here (a client that listened for an hour is not idle): marked
+        // before the stream is free, so the session never looks idle with an old mark.
+        self.0.touch();
+        *lock(&self.0.stream_open) = false;
+    }
+}
+
+/// Every open session, by id.
+pub(super) struct SessionTable {
+    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    max: usize,
+    idle_timeout: Duration,
+}
+
+impl SessionTable {
+    pub(super) fn new(max: usize, idle_timeout: Duration) -> Self {
+        Self {
+            sessions: Mutex::default(),
+            max,
+            idle_timeout,
+        }
+    }
+
+    /// The live session the request names, if its caller is the one who opened it. `Err` is
+    /// the response to send.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, sent at once"
+    )]
+    pub(super) fn find(
+        &self,
+        headers: &HeaderMap,
+        auth: Option<&AuthInfo>,
+    ) -> Result<Arc<HttpSession>, Response> {
+        let Some(id) = headers::text(headers, &SESSION_ID) else {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Bad Request: Mcp-Session-Id header is required",
+            ));
+        };
+        let not_found = || {
+            refuse(
+                StatusCode::NOT_FOUND,
+                codes::INVALID_REQUEST,
+                "Session not found",
+            )
+        };
+        let session = {
+            let mut sessions = lock(&self.sessions);
+            let expired = sessions
+                .get(id)
+                .is_some_and(|session| session.idle_for(self.idle_timeout));
+            if expired && let Some(session) = sessions.remove(id) {
+                session.end();
+            }
+            sessions.get(id).cloned()
+        };
+        // Another principal gets the same answer as for an unknown id: ids are not disclosed.
+        let session = session
+            .filter(|session| session.owner == auth.map(Principal::of))
+            .ok_or_else(not_found)?;
+        session.touch();
+        Ok(session)
+    }
+
+    /// Opens a session. Idle ones are closed first; when the table is still full, the least
+    /// recently used session left alone for at least half the idle timeout makes room (its
+    /// client gets `404` and opens another, as the protocol says): a flood of `initialize`s
+    /// cannot push out sessions in use. `None` when there is no such session, or no secure
+    /// random id can be had.
+    pub(super) fn open(
+        &self,
+        dispatcher: &Dispatcher,
+        auth: Option<&AuthInfo>,
+    ) -> Option<(String, Arc<HttpSession>)> {
+        let mut sessions = lock(&self.sessions);
+        let idle = self.idle_timeout;
+        sessions.retain(|_, session| {
+            let expired = session.idle_for(idle);
+            if expired {
+                session.end();
+            }
+            !expired
+        });
+        if sessions.len() >= self.max {
+            let least_recently_used = sessions
+                .iter()
+                .filter(|(_, session)| session.idle_for(idle / 2))
+                .min_by_key(|(_, session)| *lock(&session.last_seen))
+                .map(|(id, _)| id.clone())?;
+            if let Some(session) = sessions.remove(&least_recently_used) {
+                tracing::debug!("session table full: the least recently used session is closed");
+                session.end();
+            }
+        }
+        let id = new_session_id()?;
+        let calls = Session::new(
+            dispatcher.clone(),
+            ProtocolVersion::HTTP_DEFAULT,
+            Some(id.clone()),
+        );
+        let session = Arc::new(HttpSession {
+            calls,
+            last_seen: Mutex::new(Instant::now()),
+            stream_open: Mutex::new(false),
+            ended: CancellationToken::new(),
+            owner: auth.map(Principal::of),
+        });
+        sessions.insert(id.clone(), Arc::clone(&session));
+        Some((id, session))
+    }
+
+    /// Ends session `id`.
+    fn close(&self, id: &str) {
+        if let Some(session) = lock(&self.sessions).remove(id) {
+            session.end();
+        }
+    }
+}
+
+/// DELETE ends a legacy session.
+pub(super) async fn delete(
+    State(state): State<Arc<HttpState>>,
+    Extension(Admitted(auth)): Extension<Admitted>,
+    headers: HeaderMap,
+) -> Response {
+    if state.config.stateless || !headers.contains_key(SESSION_ID) {
+        return super::method_not_allowed();
+    }
+    match state.sessions.find(&headers, auth.as_ref()) {
+        Ok(session) => {
+            state
+                .sessions
+                .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
+            session.end();
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(response) => response,
+    }
+}
+
+/// 128 bits from the operating system's cryptographic generator, as hex; `None` when the OS
+/// cannot provide them (then no guessable id is minted instead).
+fn new_session_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(
+        bytes
+            .iter()
+            .fold(String::with_capacity(32), |mut hex, byte| {
+                let _ = write!(hex, "{byte:02x}");
+                hex
+            }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderValue;
+
+    use super::*;
+
+    const IDLE: Duration = Duration::from_mins(1);
+
+    fn naming(id: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(SESSION_ID, HeaderValue::from_str(id).unwrap());
+        headers
+    }
+
+    /// The status a lookup was refused with (`200` when it found the session).
+    fn refused(found: Result<Arc<HttpSession>, Response>) -> u16 {
+        found.map_or_else(|response| response.status().as_u16(), |_| 200)
+    }
+
+    fn auth(client: &str) -> AuthInfo {
+        AuthInfo {
+            client_id: client.into(),
+            ..AuthInfo::default()
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_table_closes_the_least_recently_used_session_left_alone() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(2, IDLE);
+        let (first, _) = table.open(&dispatcher, None).unwrap();
+        tokio::time::advance(Duration::from_secs(31)).await;
+        let (second, _) = table.open(&dispatcher, None).unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        // Full; `first` has been alone for half the idle timeout, `second` has not.
+        let (third, _) = table.open(&dispatcher, None).unwrap();
+        assert_eq!(refused(table.find(&naming(&first), None)), 404);
+        assert!(table.find(&naming(&second), None).is_ok());
+        assert!(table.find(&naming(&third), None).is_ok());
+        // Now both were just used: nobody makes room.
+        assert!(table.open(&dispatcher, None).is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_with_a_stream_open_never_expires() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(8, IDLE);
+        let (listening, session) = table.open(&dispatcher, None).unwrap();
+        let (quiet, _) = table.open(&dispatcher, None).unwrap();
+        let stream = session.open_stream().unwrap();
+        assert!(
+            session.open_stream().is_none(),
+            "one GET stream per session"
+        );
+        tokio::time::advance(IDLE * 2).await;
+        assert!(table.find(&naming(&listening), None).is_ok());
+        assert_eq!(refused(table.find(&naming(&quiet), None)), 404);
+        drop(stream);
+        tokio::time::advance(IDLE).await;
+        assert_eq!(refused(table.find(&naming(&listening), None)), 404);
+    }
+
+    #[tokio::test]
+    async fn a_session_belongs_to_the_principal_that_opened_it() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(8, IDLE);
+        let (id, _) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
+        assert!(table.find(&naming(&id), Some(&auth("a"))).is_ok());
+        assert_eq!(refused(table.find(&naming(&id), Some(&auth("b")))), 404);
+        assert_eq!(refused(table.find(&naming(&id), None)), 404);
+        assert_eq!(refused(table.find(&HeaderMap::new(), None)), 400);
+        assert_eq!(id.len(), 32, "128 random bits as hex");
+    }
+}

@@ -1,0 +1,216 @@
+//! How a call is answered over HTTP: JSON, or a request-scoped event stream once the call sends
+//! notifications before its result; and the legacy GET stream of server-initiated messages.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Extension;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse as _, Response};
+use futures_util::StreamExt as _;
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+
+use super::HttpState;
+use super::admission::Admitted;
+use super::headers::{self, SESSION_ID};
+use super::reply::{self, Stage, refuse, status_of};
+use super::sessions::HttpSession;
+use crate::context::AuthInfo;
+use crate::jsonrpc::{Notification, Outgoing, Request, codes};
+use crate::session::{Caller, Session, Ticket};
+
+/// One request to answer over HTTP.
+pub(super) struct HttpCall {
+    pub(super) request: Request,
+    /// The calls it joins: its legacy session's, or a session of its own.
+    pub(super) session: Session,
+    /// The legacy session it belongs to, if any.
+    pub(super) in_session: Option<Arc<HttpSession>>,
+    pub(super) auth: Option<AuthInfo>,
+    pub(super) accepts_sse: bool,
+    /// A 2026-07-28 request: statuses follow its table.
+    pub(super) modern: bool,
+    /// Its time limit; `None` for a subscription, which lasts until its client or the server
+    /// ends it.
+    pub(super) timeout: Option<Duration>,
+    /// The request's place among those open (`max_requests`, or `max_subscriptions`), held
+    /// until the call ends.
+    pub(super) permit: OwnedSemaphorePermit,
+}
+
+/// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
+/// before its result and the client accepts SSE: then a request-scoped event stream carries them
+/// and the result. Dropping the response (the client went away) cancels the call. A call
+/// cancelled before it answered gets no JSON-RPC response: its event stream ends without one
+/// (`202 Accepted` for a client that takes JSON only).
+pub(super) async fn answer(call: HttpCall) -> Response {
+    let (events, mut receiver) = mpsc::unbounded_channel();
+    let caller = Caller {
+        notifications: events.clone(),
+        auth: call.auth,
+    };
+    let id = call.request.id.clone();
+    let started = match call.session.start(call.request, caller, call.timeout) {
+        Ok(started) => started,
+        Err(refused) => return reply::json(StatusCode::BAD_REQUEST, &refused),
+    };
+    // A session that ended while this call was being set up takes the call with it.
+    if call
+        .in_session
+        .as_ref()
+        .is_some_and(|s| s.ended.is_cancelled())
+    {
+        call.session.cancel(&id);
+    }
+    let ticket = started.ticket;
+    let (answer, permit, in_session) = (started.answer, call.permit, call.in_session);
+    tokio::spawn(async move {
+        let _permit = permit;
+        let answered = answer.await;
+        // Idle time counts from the end of its last call: marked before the answer lets the
+        // handler take the call out of the session's table.
+        if let Some(session) = in_session {
+            session.touch();
+        }
+        if let Some(response) = answered {
+            let _ = events.send(Outgoing::Response(response));
+        }
+    });
+    let no_response = || no_response(call.accepts_sse);
+    let first = loop {
+        match receiver.recv().await {
+            Some(message @ Outgoing::Response(_)) => break message,
+            Some(message) if call.accepts_sse => break message,
+            Some(_) => {} // the client cannot take a stream: notifications are dropped
+            None if ticket.is_cancelled() => return no_response(),
+            None => {
+                return refuse(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    codes::INTERNAL_ERROR,
+                    "Internal error",
+                );
+            }
+        }
+    };
+    let Outgoing::Response(response) = first else {
+        return event_stream(first, receiver, ticket);
+    };
+    // Cancelled after it answered, before the answer left: it still gets none.
+    if !ticket.complete() {
+        return no_response();
+    }
+    let status = response.error_object().map_or(StatusCode::OK, |error| {
+        status_of(
+            error,
+            Stage::Answer {
+                modern: call.modern,
+            },
+        )
+    });
+    reply::json(status, &response)
+}
+
+/// The answer to a cancelled request, which gets no JSON-RPC response: a stream that ends at
+/// once, or `202` when the client takes JSON only (no JSON body can say "no response").
+fn no_response(accepts_sse: bool) -> Response {
+    if accepts_sse {
+        Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>()).into_response()
+    } else {
+        StatusCode::ACCEPTED.into_response()
+    }
+}
+
+/// A request-scoped event stream: the request's notifications, then its response, which ends
+/// the stream. Dropping it before the response (the client went away) drops the call's
+/// ticket, which cancels the call.
+fn event_stream(
+    first: Outgoing,
+    receiver: mpsc::UnboundedReceiver<Outgoing>,
+    ticket: Ticket,
+) -> Response {
+    let stream = futures_util::stream::unfold(
+        (Some(first), Some((receiver, ticket))),
+        |(first, call)| async move {
+            let (mut receiver, ticket) = call?;
+            let message = match first {
+                Some(message) => message,
+                None => receiver.recv().await?,
+            };
+            if !matches!(message, Outgoing::Response(_)) {
+                return Some((message, (None, Some((receiver, ticket)))));
+            }
+            // Cancelled after it answered, before the answer left: the stream ends without it.
+            ticket.complete().then_some((message, (None, None)))
+        },
+    )
+    .map(|message| Event::default().event("message").json_data(message));
+    let mut response = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static("x-accel-buffering"),
+        HeaderValue::from_static("no"),
+    );
+    response
+}
+
+/// GET opens the session's stream of server-initiated messages (`list_changed`); without a
+/// legacy session there is none (`405`).
+pub(super) async fn get_stream(
+    State(state): State<Arc<HttpState>>,
+    Extension(Admitted(auth)): Extension<Admitted>,
+    headers: HeaderMap,
+) -> Response {
+    if state.config.stateless || !headers.contains_key(SESSION_ID) {
+        return super::method_not_allowed();
+    }
+    if !headers::accepts(&headers, "text/event-stream") {
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: Accept must include text/event-stream",
+        );
+    }
+    let session = match state.sessions.find(&headers, auth.as_ref()) {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    let Some(guard) = session.open_stream() else {
+        return refuse(
+            StatusCode::CONFLICT,
+            codes::INVALID_REQUEST,
+            "Conflict: this session already has a GET stream open",
+        );
+    };
+    let changes = state.dispatcher.tool_changes();
+    let shutdown = state.dispatcher.closing().clone();
+    let stream = futures_util::stream::unfold(
+        (changes, guard, shutdown),
+        |(mut changes, guard, shutdown)| async move {
+            let tool_change = async {
+                // The server keeps a sender, so the changes do not end; if they did, the stream
+                // would stay open all the same (a client whose stream ends reconnects).
+                if changes.next().await.is_none() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            tokio::select! {
+                () = tool_change => {}
+                // Shutting down: the stream ends, so that its connection can close.
+                () = shutdown.cancelled() => return None,
+                () = guard.session().ended.cancelled() => return None,
+            }
+            let notification = Outgoing::Notification(Notification::tools_list_changed());
+            Some((
+                Event::default().event("message").json_data(notification),
+                (changes, guard, shutdown),
+            ))
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}

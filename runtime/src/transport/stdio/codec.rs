@@ -1,0 +1,196 @@
+//! The stdio framing: one JSON-RPC message a line, each way. Reading bounds a line's length (a
+//! longer one is discarded whole, up to its newline, and reported); writing puts each message
+//! on one line and flushes once per burst, not once per message.
+
+use std::io;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
+use tokio::sync::mpsc;
+
+use crate::jsonrpc::Outgoing;
+
+/// One line read from the input.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Line<'a> {
+    /// A whole line, without its newline.
+    Complete(&'a [u8]),
+    /// A line longer than the limit: it was discarded.
+    TooLong,
+    /// The input ended.
+    End,
+}
+
+/// Reads lines of at most `max` bytes from a buffered input.
+pub(crate) struct LineReader<R> {
+    input: R,
+    line: Vec<u8>,
+    max: usize,
+}
+
+impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    pub(crate) fn new(input: R, max: usize) -> Self {
+        Self {
+            input,
+            line: Vec::new(),
+            max,
+        }
+    }
+
+    /// The next line. A last line without a newline still counts.
+    pub(crate) async fn next_line(&mut self) -> io::Result<Line<'_>> {
+        self.line.clear();
+        let mut too_long = false;
+        loop {
+            let available = self.input.fill_buf().await?;
+            if available.is_empty() {
+                return Ok(match (too_long, self.line.is_empty()) {
+                    (true, _) => Line::TooLong,
+                    (false, true) => Line::End,
+                    (false, false) => Line::Complete(&self.line),
+                });
+            }
+            let (chunk, used, done) = match available.iter().position(|&byte| byte == b'\n') {
+                Some(at) => (&available[..at], at + 1, true),
+                None => (available, available.len(), false),
+            };
+            if !too_long {
+                if self.line.len() + chunk.len() > self.max {
+                    too_long = true;
+                    self.line.clear();
+                } else {
+                    self.line.extend_from_slice(chunk);
+                }
+            }
+            self.input.consume(used);
+            if done {
+                return Ok(if too_long {
+                    Line::TooLong
+                } else {
+                    Line::Complete(&self.line)
+                });
+            }
+        }
+    }
+}
+
+/// Appends `message` and its newline to `buffer`.
+pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()> {
+    serde_json::to_writer(&mut *buffer, message)?;
+    buffer.push(b'\n');
+    Ok(())
+}
+
+/// Writes every message as one line: the messages waiting are written together, then flushed
+/// once. A client that closed its end of the output has left: that ends the writing, and is no
+/// error. Ends when every sender is gone.
+pub(crate) async fn write_messages(
+    mut messages: mpsc::UnboundedReceiver<Outgoing>,
+    mut output: impl AsyncWrite + Unpin,
+) -> io::Result<()> {
+    let mut buffer = Vec::new();
+    while let Some(message) = messages.recv().await {
+        buffer.clear();
+        encode(&message, &mut buffer)?;
+        while let Ok(message) = messages.try_recv() {
+            encode(&message, &mut buffer)?;
+        }
+        let written = match output.write_all(&buffer).await {
+            Ok(()) => output.flush().await,
+            Err(error) => Err(error),
+        };
+        match written {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                tracing::debug!("the client closed its input; nothing more is written");
+                return Ok(());
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tokio::io::BufReader;
+
+    use super::*;
+    use crate::jsonrpc::{Notification, Response};
+
+    /// Every line of `input` read through a buffer of `capacity` bytes, so that lines cross
+    /// buffer boundaries.
+    async fn lines(input: &[u8], max: usize, capacity: usize) -> Vec<Result<String, &'static str>> {
+        let mut reader = LineReader::new(BufReader::with_capacity(capacity, input), max);
+        let mut lines = Vec::new();
+        loop {
+            match reader.next_line().await.unwrap() {
+                Line::Complete(line) => lines.push(Ok(String::from_utf8_lossy(line).into_owned())),
+                Line::TooLong => lines.push(Err("too long")),
+                Line::End => return lines,
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn lines_are_split_at_newlines_across_buffer_boundaries() {
+        for capacity in [1, 3, 64] {
+            let read = lines(b"{\"a\":1}\n\n{\"b\":2}\nlast", 100, capacity).await;
+            assert_eq!(
+                read,
+                [
+                    Ok("{\"a\":1}".into()),
+                    Ok(String::new()),
+                    Ok("{\"b\":2}".into()),
+                    Ok("last".into())
+                ],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_discarded_whole_and_reading_goes_on() {
+        for capacity in [2, 5, 64] {
+            let read = lines(b"12345\n123456\nok\n1234567", 5, capacity).await;
+            assert_eq!(
+                read,
+                [
+                    Ok("12345".into()),
+                    Err("too long"),
+                    Ok("ok".into()),
+                    Err("too long")
+                ],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn an_empty_input_ends_at_once() {
+        assert!(lines(b"", 10, 4).await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn each_message_is_one_line() {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        sender
+            .send(Outgoing::Response(Response::success(
+                json!(1),
+                json!({"a": "x\ny"}),
+            )))
+            .unwrap();
+        sender
+            .send(Outgoing::Notification(Notification::tools_list_changed()))
+            .unwrap();
+        drop(sender);
+        let mut output = Vec::new();
+        write_messages(receiver, &mut output).await.unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert_eq!(
+            text,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"x\\ny\"}}\n\
+             {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n"
+        );
+    }
+}

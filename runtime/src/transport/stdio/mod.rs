@@ -1,0 +1,211 @@
+//! stdio: newline-delimited JSON-RPC on stdin and stdout; logs go to stderr.
+//!
+//! Requests run concurrently (a slow tool never holds up a `ping`), every message is written whole
+//! on one line, a cancelled call's future is dropped without a response, and at end of input the
+//! `subscriptions/listen` calls answer and the calls still running get [`SHUTDOWN_GRACE`] to
+//! finish.
+
+mod codec;
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use self::codec::{Line, LineReader};
+use crate::jsonrpc::{self, ErrorObject, Incoming, Notification, Outgoing, Request, codes};
+use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
+use crate::session::{Caller, Session};
+
+/// How long calls still running at end of input may take before they are dropped.
+pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Serves one client on `input` and `output` until the input ends.
+pub(crate) async fn serve<R, W>(
+    dispatcher: Dispatcher,
+    input: R,
+    output: W,
+    max_line_bytes: usize,
+) -> io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let changes = dispatcher.tool_changes();
+    let (outgoing, receiver) = mpsc::unbounded_channel();
+    let writer = tokio::spawn(codec::write_messages(receiver, output));
+    let connection = StdioConnection {
+        session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None),
+        caller: Caller {
+            notifications: outgoing,
+            auth: None,
+        },
+        calls: JoinSet::new(),
+        announce_changes: Arc::default(),
+    };
+    let list_changed = tokio::spawn(announce_changes(
+        changes,
+        Arc::clone(&connection.announce_changes),
+        connection.caller.notifications.clone(),
+    ));
+    let lines = LineReader::new(BufReader::new(input), max_line_bytes);
+    let result = connection.run(lines, max_line_bytes).await;
+    list_changed.abort();
+    // The writer ends once every sender (the connection's, the calls') is gone.
+    writer.await.map_err(io::Error::other)??;
+    result
+}
+
+/// The one client of a stdio server.
+struct StdioConnection {
+    session: Session,
+    /// Where every message goes: the writer task.
+    caller: Caller,
+    calls: JoinSet<()>,
+    /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
+    /// tool changes.
+    announce_changes: Arc<AtomicBool>,
+}
+
+impl StdioConnection {
+    async fn run(
+        mut self,
+        mut lines: LineReader<impl tokio::io::AsyncBufRead + Unpin>,
+        max_line_bytes: usize,
+    ) -> io::Result<()> {
+        loop {
+            match lines.next_line().await? {
+                Line::End => break,
+                Line::TooLong => self.send(Outgoing::Response(
+                    ErrorObject::invalid_request(format!(
+                        "message longer than {max_line_bytes} bytes; discarded"
+                    ))
+                    .respond(Value::Null),
+                )),
+                Line::Complete(line) => self.take_line(line).await,
+            }
+        }
+        self.drain().await;
+        Ok(())
+    }
+
+    async fn take_line(&mut self, line: &[u8]) {
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            return;
+        }
+        if std::str::from_utf8(line).is_err() {
+            let error = ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8");
+            return self.send(Outgoing::Response(error.respond(Value::Null)));
+        }
+        match jsonrpc::parse(line) {
+            Ok(message) => self.take(message).await,
+            Err(error) => self.send(Outgoing::Response(error)),
+        }
+    }
+
+    async fn take(&mut self, message: Incoming) {
+        match message {
+            Incoming::Request(request)
+                if request.method == "initialize" || request.method == "logging/setLevel" =>
+            {
+                // Answered before the next line is read, so what follows sees the negotiated
+                // version and log level.
+                let response = self.session.answer_now(request, self.caller.clone()).await;
+                self.send(Outgoing::Response(response));
+                // Tool changes are announced only after the answer to `initialize`.
+                if self.session.connection().is_initialized() {
+                    self.announce_changes.store(true, Ordering::Release);
+                }
+            }
+            Incoming::Request(request) => self.start(request),
+            Incoming::Notification { method, params } => {
+                self.session.notification(&method, params.as_ref());
+            }
+            Incoming::Response => {}
+            Incoming::Batch(items) => self.take_batch(items),
+        }
+    }
+
+    /// Runs a request concurrently with the next lines.
+    fn start(&mut self, request: Request) {
+        let call = match self.session.start(request, self.caller.clone(), None) {
+            Ok(call) => call,
+            Err(refused) => return self.send(Outgoing::Response(refused)),
+        };
+        let outgoing = self.caller.notifications.clone();
+        self.calls.spawn(async move {
+            if let Some(response) = call.finish().await {
+                let _ = outgoing.send(Outgoing::Response(response));
+            }
+        });
+        self.reap();
+    }
+
+    /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
+    /// connection, and one array answers them.
+    fn take_batch(&mut self, items: Vec<Value>) {
+        let answers = match self.session.batch(items, &self.caller, None) {
+            Ok(answers) => answers,
+            Err(error) => return self.send(Outgoing::Response(error.respond(Value::Null))),
+        };
+        let outgoing = self.caller.notifications.clone();
+        self.calls.spawn(async move {
+            let responses = answers.await;
+            if !responses.is_empty() {
+                let _ = outgoing.send(Outgoing::Batch(responses));
+            }
+        });
+        self.reap();
+    }
+
+    fn send(&self, message: Outgoing) {
+        let _ = self.caller.notifications.send(message);
+    }
+
+    /// Frees finished calls' slots so a long session does not grow.
+    fn reap(&mut self) {
+        while self.calls.try_join_next().is_some() {}
+    }
+
+    /// End of input: subscriptions close, calls still running get [`SHUTDOWN_GRACE`], then are
+    /// dropped.
+    async fn drain(mut self) {
+        self.session.dispatcher().closing().cancel();
+        let finished = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            while self.calls.join_next().await.is_some() {}
+        })
+        .await;
+        if finished.is_err() {
+            tracing::warn!(
+                calls = self.calls.len(),
+                "input closed; dropping calls still running"
+            );
+            self.calls.abort_all();
+        }
+    }
+}
+
+/// Tells a legacy client that initialized the connection when the tool set changes, once
+/// `announce` is set (a 2026-07-28 client learns of changes only through
+/// `subscriptions/listen`).
+async fn announce_changes(
+    mut changes: ToolChanges,
+    announce: Arc<AtomicBool>,
+    outgoing: mpsc::UnboundedSender<Outgoing>,
+) {
+    while changes.next().await.is_some() {
+        if !announce.load(Ordering::Acquire) {
+            continue;
+        }
+        let notification = Outgoing::Notification(Notification::tools_list_changed());
+        if outgoing.send(notification).is_err() {
+            return;
+        }
+    }
+}

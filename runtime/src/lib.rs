@@ -73,6 +73,7 @@ mod result;
 mod schema;
 mod server;
 mod sync;
+mod types;
 mod validate;
 
 pub mod protocol;
@@ -177,9 +178,10 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
-pub use registry::{RegistryError, Tool, ToolAnnotations, ToolDefinition};
+pub use registry::{RegistryError, Tool};
 pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
 pub use transport::http::{HttpConfig, ProtectedResourceMetadata};
+pub use types::{ToolAnnotations, ToolDefinition};

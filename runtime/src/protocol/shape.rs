@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::registry::ToolDefinition;
 use crate::result::{CallToolResult, Content};
+use crate::types::ToolDefinition;
 
 /// The result of `tools/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

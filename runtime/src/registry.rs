@@ -237,7 +237,7 @@ impl Tool {
     ) -> CallToolResult {
         let name = self.name();
         let mut arguments = Value::Object(arguments.unwrap_or_default());
-        schema::prepare_instance(&self.definition.input_schema, &mut arguments);
+        crate::validate::prepare_instance(&self.definition.input_schema, &mut arguments);
         let failures = self.input.failures(&arguments);
         if !failures.is_empty() {
             return CallToolResult::error(format!(

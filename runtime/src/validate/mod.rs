@@ -1,11 +1,17 @@
 //! Validation of arguments and structured results against the schemas a tool advertises, with
-//! messages a model can act on.
+//! messages a model can act on; [`prepare`] brings an instance to what the schema and serde both
+//! accept first.
+
+mod prepare;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-/// A compiled schema (built once per tool) and the field list of its root.
+pub(crate) use prepare::{drop_output_nulls, prepare_instance};
+
+/// A compiled schema, built once per tool for its input and once for its output, that lists
+/// every failure of an instance in words a model can act on.
 pub(crate) struct SchemaValidator {
     validator: Validator,
 }

@@ -67,6 +67,7 @@
 //! | the tool panics | `isError: true`; the server keeps serving |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 
+mod call;
 mod context;
 mod registry;
 mod result;

@@ -253,3 +253,220 @@ fn merge_single_value_alternatives(object: &mut Map<String, Value>) {
         object.insert("enum".into(), Value::Array(values));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use schemars::JsonSchema;
+    use serde_json::{Value, json};
+
+    use super::make_portable;
+    use crate::schema::{Direction, input_schema};
+
+    fn portable(mut schema: Value, direction: Direction) -> Value {
+        make_portable(&mut schema, direction);
+        schema
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code, reason = "only its schema is used")]
+    struct Search {
+        query: String,
+        limit: Option<u8>,
+    }
+
+    #[test]
+    fn an_option_is_its_type_and_not_required() {
+        assert_eq!(
+            input_schema::<Search>(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 0, "maximum": 255},
+                },
+                "required": ["query"],
+            })
+        );
+    }
+
+    /// In output schemas a nullable property is optional (its `null` is dropped before sending),
+    /// but a `null` the type holds elsewhere, an array's item, is kept.
+    #[test]
+    fn output_nulls_go_only_where_they_mark_an_optional_property() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "note": {"type": ["string", "null"]},
+                "cells": {"type": "array", "items": {"type": ["string", "null"]}},
+            },
+            "required": ["note", "cells"],
+        });
+        assert_eq!(
+            portable(schema.clone(), Direction::Output),
+            json!({
+                "type": "object",
+                "properties": {
+                    "note": {"type": "string"},
+                    "cells": {"type": "array", "items": {"type": ["string", "null"]}},
+                },
+                "required": ["cells"],
+            })
+        );
+        assert_eq!(
+            portable(schema, Direction::Input),
+            json!({
+                "type": "object",
+                "properties": {
+                    "note": {"type": "string"},
+                    "cells": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["note", "cells"],
+            })
+        );
+    }
+
+    #[test]
+    fn a_null_branch_is_dropped_and_the_other_merged() {
+        let schema = json!({"anyOf": [{"type": "object", "properties": {}}, {"type": "null"}], "description": "d"});
+        assert_eq!(
+            portable(schema, Direction::Input),
+            json!({"type": "object", "properties": {}, "description": "d"})
+        );
+    }
+
+    #[test]
+    fn integer_widths_become_bounds_keeping_tighter_ones() {
+        let cases = [
+            (
+                json!({"type": "integer", "format": "uint8", "minimum": 0}),
+                json!({"type": "integer", "minimum": 0, "maximum": 255}),
+            ),
+            (
+                json!({"type": "integer", "format": "int16"}),
+                json!({"type": "integer", "minimum": -32768, "maximum": 32767}),
+            ),
+            (
+                json!({"type": "integer", "format": "uint64", "minimum": 0}),
+                json!({"type": "integer", "minimum": 0}),
+            ),
+            (
+                json!({"type": "integer", "format": "int64"}),
+                json!({"type": "integer"}),
+            ),
+            (
+                json!({"type": "integer", "format": "uint32", "minimum": 1, "maximum": 10}),
+                json!({"type": "integer", "minimum": 1, "maximum": 10}),
+            ),
+        ];
+        for (schema, expected) in cases {
+            assert_eq!(portable(schema, Direction::Input), expected);
+        }
+    }
+
+    #[test]
+    fn only_standard_formats_are_kept() {
+        let cases = [
+            (
+                json!({"type": "number", "format": "double"}),
+                json!({"type": "number"}),
+            ),
+            (
+                json!({"type": "string", "format": "ip"}),
+                json!({"type": "string"}),
+            ),
+            (
+                json!({"type": "string", "format": "partial-date-time"}),
+                json!({"type": "string"}),
+            ),
+            (
+                json!({"type": "string", "format": "uuid"}),
+                json!({"type": "string", "format": "uuid"}),
+            ),
+            (
+                json!({"type": "string", "format": "date-time"}),
+                json!({"type": "string", "format": "date-time"}),
+            ),
+        ];
+        for (schema, expected) in cases {
+            assert_eq!(portable(schema, Direction::Input), expected);
+        }
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code, reason = "only its schema is used")]
+    struct Outer {
+        inner: Inner,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code, reason = "only its schema is used")]
+    struct Inner {
+        flag: bool,
+    }
+
+    #[test]
+    fn a_ref_is_inlined() {
+        assert_eq!(
+            input_schema::<Outer>(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "inner": {
+                        "type": "object",
+                        "properties": {"flag": {"type": "boolean"}},
+                        "required": ["flag"],
+                    },
+                },
+                "required": ["inner"],
+            })
+        );
+    }
+
+    /// A unit enum with documented variants arrives as a `oneOf` of `const`s.
+    #[test]
+    fn unit_enums_become_string_enums() {
+        let schema = json!({
+            "oneOf": [
+                {"const": "fast", "description": "Quick"},
+                {"type": "string", "enum": ["slow"]},
+            ],
+        });
+        assert_eq!(
+            portable(schema, Direction::Input),
+            json!({"type": "string", "enum": ["fast", "slow"]})
+        );
+        assert_eq!(
+            portable(json!({"const": "only"}), Direction::Input),
+            json!({"enum": ["only"]})
+        );
+    }
+
+    #[test]
+    fn a_branching_property_gets_its_branches_common_type() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "shape": {"oneOf": [{"type": "object", "properties": {"r": {"type": "number"}}}, {"type": "object", "properties": {"s": {"type": "number"}}}]},
+                "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            },
+        });
+        let portable = portable(schema, Direction::Input);
+        assert_eq!(portable["properties"]["shape"]["type"], json!("object"));
+        assert_eq!(portable["properties"]["either"].get("type"), None);
+    }
+
+    #[test]
+    fn an_array_always_has_items() {
+        assert_eq!(
+            portable(json!({"type": "array"}), Direction::Input),
+            json!({"type": "array", "items": {}})
+        );
+        assert_eq!(
+            portable(
+                json!({"type": "array", "prefixItems": [{"type": "string"}]}),
+                Direction::Input
+            ),
+            json!({"type": "array", "prefixItems": [{"type": "string"}]})
+        );
+    }
+}

@@ -147,3 +147,167 @@ fn quoted_list(names: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::SchemaValidator;
+
+    fn input_failures(schema: &Value, instance: &Value) -> Vec<String> {
+        SchemaValidator::for_input(schema)
+            .expect("a valid schema")
+            .failures(instance)
+    }
+
+    fn person() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 2, "maxLength": 10, "pattern": "^[a-z]+$"},
+                "age": {"type": "integer", "minimum": 18, "maximum": 130},
+                "score": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                "role": {"type": "string", "enum": ["admin", "member"]},
+                "address": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                "tags": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2, "uniqueItems": true},
+                "id": {"type": "string", "format": "uuid"},
+                "either": {"type": ["integer", "string"]},
+            },
+            "required": ["name"],
+            "additionalProperties": false,
+        })
+    }
+
+    /// One failing property at a time, each message in its exact words.
+    #[test]
+    fn each_message_names_the_path_and_what_to_fix() {
+        let cases = [
+            (json!({}), "name: required property is missing"),
+            (
+                json!({"name": "ab", "age": "old"}),
+                r#"age: expected integer, got string "old""#,
+            ),
+            (
+                json!({"name": "ab", "age": 36.5}),
+                "age: expected integer, got number 36.5",
+            ),
+            (json!({"name": null}), "name: expected string, got null"),
+            (
+                json!({"name": "ab", "either": true}),
+                "either: expected integer or string, got boolean true",
+            ),
+            (
+                json!({"name": "ab", "age": 5}),
+                "age: must be at least 18, got 5",
+            ),
+            (
+                json!({"name": "ab", "age": 200}),
+                "age: must be at most 130, got 200",
+            ),
+            (
+                json!({"name": "ab", "score": 0}),
+                "score: must be greater than 0, got 0",
+            ),
+            (
+                json!({"name": "ab", "score": 1}),
+                "score: must be less than 1, got 1",
+            ),
+            (
+                json!({"name": "a"}),
+                "name: must be at least 2 characters long",
+            ),
+            (
+                json!({"name": "abcdefghijk"}),
+                "name: must be at most 10 characters long",
+            ),
+            (
+                json!({"name": "AB"}),
+                "name: must match the pattern ^[a-z]+$",
+            ),
+            (
+                json!({"name": "ab", "role": "boss"}),
+                r#"role: expected one of ["admin","member"], got string "boss""#,
+            ),
+            (
+                json!({"name": "ab", "address": {}}),
+                "address.city: required property is missing",
+            ),
+            (
+                json!({"name": "ab", "address": {"city": 3}}),
+                "address.city: expected string, got integer 3",
+            ),
+            (
+                json!({"name": "ab", "tags": []}),
+                "tags: must have at least 1 items",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, 2, 3]}),
+                "tags: must have at most 2 items",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, 1]}),
+                "tags: items must be unique",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, "two"]}),
+                r#"tags.1: expected integer, got string "two""#,
+            ),
+            (
+                json!({"name": "ab", "id": "nope"}),
+                r#"id: must be a valid uuid, got "nope""#,
+            ),
+            (
+                json!({"name": "ab", "extra": 1, "more": 2}),
+                "(root): unknown properties 'extra', 'more' are not allowed",
+            ),
+        ];
+        for (instance, message) in cases {
+            assert_eq!(
+                input_failures(&person(), &instance),
+                [message],
+                "{instance}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_failure_is_listed_in_document_order() {
+        assert_eq!(
+            input_failures(
+                &person(),
+                &json!({"name": "a", "age": "old", "tags": [1, "x"]})
+            ),
+            [
+                "name: must be at least 2 characters long",
+                r#"age: expected integer, got string "old""#,
+                r#"tags.1: expected integer, got string "x""#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_root_of_the_wrong_type_is_named_root() {
+        assert_eq!(
+            input_failures(&json!({"type": "object"}), &json!([1])),
+            ["(root): expected object, got array"]
+        );
+    }
+
+    /// What serde writes for a type is the truth for output: formats are not checked there.
+    #[test]
+    fn formats_are_checked_in_input_only() {
+        let schema = json!({"type": "string", "format": "date-time"});
+        let instance = json!("yesterday");
+        assert_eq!(
+            input_failures(&schema, &instance),
+            [r#"(root): must be a valid date-time, got "yesterday""#]
+        );
+        let output = SchemaValidator::for_output(&schema).expect("a valid schema");
+        assert!(output.failures(&instance).is_empty());
+    }
+
+    #[test]
+    fn an_invalid_schema_is_refused_when_compiled() {
+        assert!(SchemaValidator::for_input(&json!({"type": 5})).is_err());
+    }
+}

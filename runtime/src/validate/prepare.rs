@@ -306,3 +306,225 @@ fn whole_number(float: f64) -> Option<serde_json::Number> {
         (float as i64).into()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{drop_output_nulls, prepare_instance};
+
+    fn prepared(schema: &Value, mut instance: Value) -> Value {
+        prepare_instance(schema, &mut instance);
+        instance
+    }
+
+    #[test]
+    fn the_null_of_an_optional_property_is_dropped_a_required_one_kept() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "limit": {"type": "integer"}},
+            "required": ["name"],
+        });
+        assert_eq!(
+            prepared(&schema, json!({"name": null, "limit": null, "other": null})),
+            json!({"name": null, "other": null})
+        );
+    }
+
+    #[test]
+    fn whole_floats_become_integers_only_where_the_schema_says_integer() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "count": {"type": "integer"},
+                "either": {"type": ["integer", "null"]},
+                "ratio": {"type": "number"},
+                "mixed": {"type": ["integer", "number"]},
+                "half": {"type": "integer"},
+                "below": {"type": "integer"},
+                "huge": {"type": "integer"},
+            },
+        });
+        let instance = json!({
+            "count": 10.0, "either": 3.0, "ratio": 10.0, "mixed": 2.0, "half": 2.5,
+            "below": -4.0, "huge": 1e17,
+        });
+        assert_eq!(
+            prepared(&schema, instance),
+            json!({
+                "count": 10, "either": 3, "ratio": 10.0, "mixed": 2.0, "half": 2.5,
+                "below": -4, "huge": 1e17,
+            })
+        );
+    }
+
+    #[test]
+    fn integers_stay_exact() {
+        let schema = json!({"type": "array", "items": {"type": "integer"}});
+        let big = json!([9_007_199_254_740_993_u64, u64::MAX, i64::MIN]);
+        assert_eq!(prepared(&schema, big.clone()), big);
+    }
+
+    /// Two variants that share a field of different types: only the one the tag names is
+    /// prepared.
+    #[test]
+    fn the_variant_named_by_its_serde_tag_is_prepared() {
+        let schema = json!({
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {"kind": {"type": "string", "enum": ["circle"]}, "size": {"type": "integer"}},
+                    "required": ["kind", "size"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"kind": {"type": "string", "const": "square"}, "size": {"type": "number"}},
+                    "required": ["kind", "size"],
+                },
+            ],
+        });
+        assert_eq!(
+            prepared(&schema, json!({"kind": "circle", "size": 2.0})),
+            json!({"kind": "circle", "size": 2})
+        );
+        assert_eq!(
+            prepared(&schema, json!({"kind": "square", "size": 2.0})),
+            json!({"kind": "square", "size": 2.0})
+        );
+    }
+
+    #[test]
+    fn an_externally_tagged_variant_is_found_by_its_key() {
+        let schema = json!({
+            "oneOf": [
+                {"type": "object", "properties": {"Int": {"type": "integer"}}, "required": ["Int"]},
+                {"type": "object", "properties": {"Float": {"type": "number"}}, "required": ["Float"]},
+            ],
+        });
+        assert_eq!(prepared(&schema, json!({"Int": 3.0})), json!({"Int": 3}));
+        assert_eq!(
+            prepared(&schema, json!({"Float": 3.0})),
+            json!({"Float": 3.0})
+        );
+    }
+
+    /// An untagged enum reads the first variant that fits; a closed variant does not fit an
+    /// object with a field it lacks. (A variant of one required property and no other would be
+    /// taken for an externally tagged one: the first has two.)
+    #[test]
+    fn an_untagged_object_goes_to_the_first_variant_it_fits() {
+        let schema = json!({
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {"a": {"type": "integer"}, "c": {"type": "string"}},
+                    "required": ["a"],
+                    "additionalProperties": false,
+                },
+                {
+                    "type": "object",
+                    "properties": {"a": {"type": "number"}, "b": {"type": "string"}},
+                    "required": ["a", "b"],
+                },
+            ],
+        });
+        assert_eq!(prepared(&schema, json!({"a": 1.0})), json!({"a": 1}));
+        assert_eq!(
+            prepared(&schema, json!({"a": 1.0, "b": "x"})),
+            json!({"a": 1.0, "b": "x"})
+        );
+    }
+
+    #[test]
+    fn an_untagged_whole_float_is_an_integer_only_when_no_variant_takes_a_number() {
+        let integer_or_string = json!({"anyOf": [{"type": "string"}, {"type": "integer"}]});
+        assert_eq!(prepared(&integer_or_string, json!(4.0)), json!(4));
+        let integer_or_number = json!({"anyOf": [{"type": "integer"}, {"type": "number"}]});
+        assert_eq!(prepared(&integer_or_number, json!(4.0)), json!(4.0));
+    }
+
+    #[test]
+    fn an_option_of_a_branching_type_is_prepared_through_its_one_real_branch() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "inner": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/Inner"}]},
+            },
+            "$defs": {
+                "Inner": {"type": "object", "properties": {"n": {"type": "integer"}, "note": {"type": "string"}}},
+            },
+        });
+        assert_eq!(
+            prepared(&schema, json!({"inner": {"n": 5.0, "note": null}})),
+            json!({"inner": {"n": 5}})
+        );
+        assert_eq!(prepared(&schema, json!({"inner": null})), json!({}));
+    }
+
+    #[test]
+    fn local_refs_are_followed_at_every_depth() {
+        let schema = json!({
+            "type": "array",
+            "items": {"$ref": "#/$defs/Nested"},
+            "$defs": {"Nested": {"type": ["integer", "array"], "items": {"$ref": "#/$defs/Nested"}}},
+        });
+        assert_eq!(
+            prepared(&schema, json!([[[2.0]], 3.0, [4.5]])),
+            json!([[[2]], 3, [4.5]])
+        );
+    }
+
+    fn nested(levels: usize, innermost: Value) -> Value {
+        (0..levels).fold(innermost, |inner, _| Value::Array(vec![inner]))
+    }
+
+    /// Each level of nesting costs two steps here (the item, then its `$ref`): 512 steps reach
+    /// about 255 levels, and a `$ref` cycle that never reaches the instance ends.
+    #[test]
+    fn preparation_stops_at_its_depth_limit() {
+        let schema = json!({"$ref": "#/$defs/N", "$defs": {"N": {"type": ["integer", "array"], "items": {"$ref": "#/$defs/N"}}}});
+        assert_eq!(
+            prepared(&schema, nested(200, json!(1.0))),
+            nested(200, json!(1))
+        );
+        assert_eq!(
+            prepared(&schema, nested(300, json!(1.0))),
+            nested(300, json!(1.0))
+        );
+        let cycle = json!({
+            "$ref": "#/$defs/A",
+            "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        });
+        assert_eq!(prepared(&cycle, json!({"a": 1.0})), json!({"a": 1.0}));
+    }
+
+    #[test]
+    fn additional_properties_and_tuples_are_prepared() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"pair": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "integer"}], "items": {"type": "integer"}}},
+            "additionalProperties": {"type": "integer"},
+        });
+        assert_eq!(
+            prepared(&schema, json!({"pair": [1.0, 2.0, 3.0], "extra": 4.0})),
+            json!({"pair": [1.0, 2, 3], "extra": 4})
+        );
+    }
+
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code, reason = "only its schema is used")]
+    struct Report {
+        total: u32,
+        note: Option<String>,
+        cells: Vec<Option<String>>,
+    }
+
+    /// The `null` of a `None` field goes (the output schema does not require it); a `null` the
+    /// type holds elsewhere stays.
+    #[test]
+    fn output_nulls_are_dropped_only_for_optional_properties() {
+        let mut value = json!({"total": 2, "note": null, "cells": [null, "x"]});
+        drop_output_nulls::<Report>(&mut value);
+        assert_eq!(value, json!({"total": 2, "cells": [null, "x"]}));
+    }
+}

@@ -14,6 +14,8 @@ pub(crate) struct ToolSet {
 }
 
 impl ToolSet {
+    /// A set of `tools`, keyed by name (a later tool of a name replaces an earlier one; the
+    /// collected ones are unique, checked by [`super::collected`]).
     pub(crate) fn new(tools: impl IntoIterator<Item = Tool>) -> Self {
         let tools = tools
             .into_iter()
@@ -24,6 +26,7 @@ impl ToolSet {
         }
     }
 
+    /// The tool named `name`, cloned out of the lock (a few `Arc`s) so a call never holds it.
     pub(crate) fn get(&self, name: &str) -> Option<Tool> {
         self.read().get(name).cloned()
     }
@@ -47,10 +50,12 @@ impl ToolSet {
         Ok(())
     }
 
+    /// Removes the tool named `name`, returning it.
     pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
         write(&self.tools).remove(name)
     }
 
+    /// The read lock, through the crate's one rule for poisoned locks.
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Tool>> {
         read(&self.tools)
     }

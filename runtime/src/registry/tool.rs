@@ -95,6 +95,7 @@ impl Tool {
         )
     }
 
+    /// The one constructor: checks the name and schemas, compiles the validators.
     fn build(
         mut definition: ToolDefinition,
         handler: Handler,

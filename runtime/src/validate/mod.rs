@@ -30,6 +30,7 @@ impl SchemaValidator {
         Self::new(schema, false)
     }
 
+    /// Compiles `schema`, checking its standard formats when `check_formats`.
     fn new(schema: &Value, check_formats: bool) -> Result<Self, String> {
         jsonschema::options()
             .should_validate_formats(check_formats)
@@ -47,22 +48,33 @@ impl SchemaValidator {
     }
 }
 
-/// `<dotted.path>: <message>`; the path names the property a model must fix.
+/// `<dotted.path>: <message>`; the path names the property a model must fix (for a missing
+/// one, the property itself rather than the object that lacks it).
 fn describe(error: &ValidationError<'_>) -> String {
     let mut path: Vec<String> = error
         .instance_path()
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let message = match error.kind() {
-        ValidationErrorKind::Required { property } => {
-            path.push(
-                property
-                    .as_str()
-                    .map_or_else(|| property.to_string(), str::to_owned),
-            );
-            "required property is missing".to_owned()
-        }
+    if let ValidationErrorKind::Required { property } = error.kind() {
+        path.push(
+            property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_owned),
+        );
+    }
+    let message = message(error);
+    if path.is_empty() {
+        format!("(root): {message}")
+    } else {
+        format!("{}: {message}", path.join("."))
+    }
+}
+
+/// What is wrong, in words a model can act on: the limit it missed and the value it sent.
+fn message(error: &ValidationError<'_>) -> String {
+    match error.kind() {
+        ValidationErrorKind::Required { .. } => "required property is missing".to_owned(),
         ValidationErrorKind::Type { kind } => {
             format!(
                 "expected {}, got {}",
@@ -108,14 +120,10 @@ fn describe(error: &ValidationError<'_>) -> String {
             format!("must be a valid {format}, got {}", error.instance())
         }
         _ => error.to_string(),
-    };
-    if path.is_empty() {
-        format!("(root): {message}")
-    } else {
-        format!("{}: {message}", path.join("."))
     }
 }
 
+/// `integer`, or `integer or string` for a list of types.
 fn expected_types(kind: &TypeKind) -> String {
     match kind {
         TypeKind::Single(kind) => kind.to_string(),
@@ -127,6 +135,7 @@ fn expected_types(kind: &TypeKind) -> String {
     }
 }
 
+/// The kind of a value, and the value itself when it is short (a scalar): `string "old"`.
 fn describe_value(value: &Value) -> String {
     let kind = match value {
         Value::Null => return "null".to_owned(),
@@ -140,6 +149,7 @@ fn describe_value(value: &Value) -> String {
     format!("{kind} {value}")
 }
 
+/// `'a', 'b'`.
 fn quoted_list(names: &[String]) -> String {
     names
         .iter()
@@ -178,7 +188,8 @@ mod tests {
         })
     }
 
-    /// One failing property at a time, each message in its exact words.
+    /// One failing property at a time, each message in its exact words (a table: one row per
+    /// message, hence its length).
     #[test]
     fn each_message_names_the_path_and_what_to_fix() {
         let cases = [

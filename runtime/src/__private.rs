@@ -14,7 +14,6 @@ pub use crate::result::{CallToolResult, IntoToolResult};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_path_to_error::Segment;
 
 /// The type of a `#[tool]` fn's argument struct.
 #[diagnostic::on_unimplemented(
@@ -39,9 +38,8 @@ pub fn empty_input_schema() -> Value {
     crate::schema::empty_input_schema()
 }
 
-/// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
-/// more strictly than its schema says) is an `isError` result naming the field, as validation
-/// failures do: `<path>: <message>`.
+/// Turns validated arguments into `T`, or the `isError` result naming the field serde refused
+/// (see `call::deserialize_arguments`).
 #[allow(
     clippy::result_large_err,
     reason = "the error is the tool's result, returned at once"
@@ -50,32 +48,7 @@ pub fn parse_arguments<T: DeserializeOwned>(
     tool: &str,
     arguments: Value,
 ) -> Result<T, CallToolResult> {
-    // The common case at full speed; only a failure is parsed again to learn its path
-    // (tracking the path on every call costs a third of a small call).
-    if let Ok(parsed) = T::deserialize(&arguments) {
-        return Ok(parsed);
-    }
-    serde_path_to_error::deserialize(&arguments).map_err(|error| {
-        let path = error
-            .path()
-            .iter()
-            .map(|segment| match segment {
-                Segment::Seq { index } => index.to_string(),
-                Segment::Map { key } => key.clone(),
-                Segment::Enum { variant } => variant.clone(),
-                Segment::Unknown => "?".to_owned(),
-            })
-            .collect::<Vec<_>>();
-        let path = if path.is_empty() {
-            "(root)".to_owned()
-        } else {
-            path.join(".")
-        };
-        CallToolResult::error(format!(
-            "Input validation error: Invalid arguments for tool {tool}: {path}: {}",
-            error.inner()
-        ))
-    })
+    crate::call::deserialize_arguments(tool, arguments)
 }
 
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.

@@ -67,6 +67,7 @@
 //! | the tool panics | `isError: true`; the server keeps serving |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 
+mod call;
 mod cli;
 mod context;
 mod jsonrpc;
@@ -77,6 +78,7 @@ mod server;
 mod session;
 mod sync;
 mod transport;
+mod types;
 mod validate;
 
 pub mod protocol;
@@ -180,10 +182,11 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
-pub use registry::{RegistryError, Tool, ToolAnnotations, ToolDefinition};
+pub use registry::{RegistryError, Tool};
 pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
 #[cfg(feature = "http")]
 pub use transport::http::{HttpConfig, ProtectedResourceMetadata};
+pub use types::{ToolAnnotations, ToolDefinition};

@@ -348,7 +348,7 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
             Ok(mut value) => {
                 // `None`s are left out, as the output schema says (`Option<T>` is `T`, not
                 // required), in the structured content and its text alike.
-                crate::schema::drop_output_nulls::<T>(&mut value);
+                crate::validate::drop_output_nulls::<T>(&mut value);
                 CallToolResult {
                     content: vec![Content::text(value.to_string())],
                     structured_content: Some(value),

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::ProtocolVersion;
 use crate::jsonrpc::to_json;
-use crate::registry::ToolDefinition;
 use crate::result::{CallToolResult, Content};
+use crate::types::ToolDefinition;
 
 /// The result of `tools/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

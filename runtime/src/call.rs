@@ -1,0 +1,204 @@
+//! One tool call: prepare and validate the arguments → deserialize them → run the fn (a panic
+//! caught) → its result → check its structured content. Every error text a client can get from
+//! that path is written here, once (DESIGN.md, "Errors, the contract").
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use serde_path_to_error::Segment;
+
+use crate::context::Context;
+use crate::result::CallToolResult;
+use crate::validate::{SchemaValidator, prepare_instance};
+
+/// What runs a tool: it gets the validated arguments and deserializes them itself (a `#[tool]`
+/// adapter through [`deserialize_arguments`]).
+pub(crate) type Handler =
+    Arc<dyn Fn(Value, Context) -> BoxFuture<'static, CallToolResult> + Send + Sync>;
+
+/// What one call needs of a tool, borrowed from it: the registry owns tools, this module only
+/// runs them.
+pub(crate) struct Callee<'a> {
+    /// The tool's name, for error texts and logs.
+    pub(crate) name: &'a str,
+    /// The advertised input schema, which arguments are prepared for.
+    pub(crate) input_schema: &'a Value,
+    /// The compiled input schema.
+    pub(crate) input: &'a SchemaValidator,
+    /// The compiled output schema, when the tool has one.
+    pub(crate) output: Option<&'a SchemaValidator>,
+    /// `structuredContent` is checked (and sent) as `{"result": …}`: a non-object output type.
+    pub(crate) wraps_output: bool,
+    /// The tool's handler.
+    pub(crate) handler: &'a Handler,
+}
+
+impl Callee<'_> {
+    /// Validates `arguments` (absent means `{}`), runs the tool, and checks its structured output.
+    /// Every failure is a result with `isError: true`; a panic in the tool is one too.
+    pub(crate) async fn call(
+        self,
+        arguments: Option<Map<String, Value>>,
+        context: Context,
+    ) -> CallToolResult {
+        let arguments = match self.checked_arguments(arguments) {
+            Ok(arguments) => arguments,
+            Err(invalid) => return invalid,
+        };
+        let result = run_guarded(self.name, self.handler, arguments, context).await;
+        self.checked_output(result)
+    }
+
+    /// The arguments, prepared ([`prepare_instance`]) and valid against the input schema.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the tool's result, returned at once"
+    )]
+    fn checked_arguments(
+        &self,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<Value, CallToolResult> {
+        let mut arguments = Value::Object(arguments.unwrap_or_default());
+        prepare_instance(self.input_schema, &mut arguments);
+        let failures = self.input.failures(&arguments);
+        if failures.is_empty() {
+            Ok(arguments)
+        } else {
+            Err(invalid_arguments(self.name, &failures.join(", ")))
+        }
+    }
+
+    /// `result`, its `structuredContent` checked against the output schema (and wrapped as
+    /// `{"result": …}` first when the output type is not an object). An error result is passed
+    /// on unchecked: it has no structured content to promise.
+    fn checked_output(&self, mut result: CallToolResult) -> CallToolResult {
+        let (Some(output), false) = (self.output, result.is_error) else {
+            return result;
+        };
+        let name = self.name;
+        let Some(structured) = result.structured_content.take() else {
+            return CallToolResult::error(format!(
+                "Output validation error: Tool {name} has an output schema but no structured content was provided"
+            ));
+        };
+        let structured = if self.wraps_output {
+            wrap_result(structured)
+        } else {
+            structured
+        };
+        let failures = output.failures(&structured);
+        if !failures.is_empty() {
+            tracing::error!(
+                tool = name,
+                ?failures,
+                "structured content does not match the tool's output schema"
+            );
+            return CallToolResult::error(format!(
+                "Output validation error: Invalid structured content for tool {name}: {}",
+                failures.join(", ")
+            ));
+        }
+        result.structured_content = Some(structured);
+        result
+    }
+}
+
+/// Runs the handler; a panic (also one before it returns its future) becomes an `isError`
+/// result. Whether the call completes, panics, or its future is dropped (cancelled), nothing more
+/// may be sent for this request once it ends: [`FinishOnDrop`] ends the context.
+async fn run_guarded(
+    name: &str,
+    handler: &Handler,
+    arguments: Value,
+    context: Context,
+) -> CallToolResult {
+    let finish = FinishOnDrop(context.clone());
+    let call = async { handler(arguments, context).await };
+    let result = AssertUnwindSafe(call).catch_unwind().await;
+    drop(finish);
+    result.unwrap_or_else(|panic| {
+        let message = panic_message(panic.as_ref());
+        tracing::error!(tool = name, panic = message, "tool panicked");
+        CallToolResult::error(format!(
+            "Error executing tool {name}: the tool panicked: {message}"
+        ))
+    })
+}
+
+/// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
+/// more strictly than its schema says) is an `isError` result naming the field, as validation
+/// failures do: `<path>: <message>`.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the tool's result, returned at once"
+)]
+pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
+    tool: &str,
+    arguments: Value,
+) -> Result<T, CallToolResult> {
+    // The common case at full speed; only a failure is parsed again to learn its path
+    // (tracking the path on every call costs a third of a small call).
+    if let Ok(parsed) = T::deserialize(&arguments) {
+        return Ok(parsed);
+    }
+    serde_path_to_error::deserialize(&arguments).map_err(|error| {
+        let path = field_path(error.path());
+        invalid_arguments(tool, &format!("{path}: {}", error.inner()))
+    })
+}
+
+/// `a.0.b`, the path of the field serde refused, `(root)` for the arguments themselves: the
+/// same form as a validation failure's path.
+fn field_path(path: &serde_path_to_error::Path) -> String {
+    let segments: Vec<String> = path
+        .iter()
+        .map(|segment| match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.clone(),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => "?".to_owned(),
+        })
+        .collect();
+    if segments.is_empty() {
+        "(root)".to_owned()
+    } else {
+        segments.join(".")
+    }
+}
+
+/// The one text of arguments a tool refuses, from validation or from serde: `failures` is
+/// `<path>: <message>, …`.
+fn invalid_arguments(tool: &str, failures: &str) -> CallToolResult {
+    CallToolResult::error(format!(
+        "Input validation error: Invalid arguments for tool {tool}: {failures}"
+    ))
+}
+
+/// Ends a request's notifications when the call ends, however it ends.
+struct FinishOnDrop(Context);
+
+impl Drop for FinishOnDrop {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// `{"result": value}`, the structured content of a non-object output type.
+fn wrap_result(value: Value) -> Value {
+    let mut wrapped = Map::new();
+    wrapped.insert("result".into(), value);
+    Value::Object(wrapped)
+}
+
+/// The text of a panic payload (`panic!` gives a `&str` or a `String`).
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a non-string panic payload")
+}

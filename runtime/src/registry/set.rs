@@ -1,0 +1,62 @@
+//! The live tools of one server, by name: a name is taken once.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use super::{RegistryError, Tool};
+use crate::sync::{read, write};
+use crate::types::ToolDefinition;
+
+/// The live set of tools of one server: the collected ones plus those added at run time.
+#[derive(Debug, Default)]
+pub(crate) struct ToolSet {
+    tools: RwLock<BTreeMap<String, Tool>>,
+}
+
+impl ToolSet {
+    /// A set of `tools`, keyed by name (a later tool of a name replaces an earlier one; the
+    /// collected ones are unique, checked by [`super::collected`]).
+    pub(crate) fn new(tools: impl IntoIterator<Item = Tool>) -> Self {
+        let tools = tools
+            .into_iter()
+            .map(|tool| (tool.name().to_owned(), tool))
+            .collect();
+        Self {
+            tools: RwLock::new(tools),
+        }
+    }
+
+    /// The tool named `name`, cloned out of the lock (a few `Arc`s) so a call never holds it.
+    pub(crate) fn get(&self, name: &str) -> Option<Tool> {
+        self.read().get(name).cloned()
+    }
+
+    /// Definitions in name order.
+    pub(crate) fn definitions(&self) -> Vec<Arc<ToolDefinition>> {
+        self.read().values().map(Tool::shared_definition).collect()
+    }
+
+    /// Adds a tool; refused when the name is taken.
+    pub(crate) fn insert(&self, tool: Tool) -> Result<(), RegistryError> {
+        let mut tools = write(&self.tools);
+        if let Some(existing) = tools.get(tool.name()) {
+            return Err(RegistryError::DuplicateName {
+                name: tool.name().to_owned(),
+                first: existing.place().to_owned(),
+                second: tool.place().to_owned(),
+            });
+        }
+        tools.insert(tool.name().to_owned(), tool);
+        Ok(())
+    }
+
+    /// Removes the tool named `name`, returning it.
+    pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
+        write(&self.tools).remove(name)
+    }
+
+    /// The read lock, through the crate's one rule for poisoned locks.
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Tool>> {
+        read(&self.tools)
+    }
+}

@@ -1,0 +1,233 @@
+//! One servable tool: its definition, its compiled validators and its handler, built from a
+//! `#[tool]` registration or at run time. Running it is [`crate::call`]'s job.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{RegistryError, ToolRegistration};
+use crate::call::{Callee, Handler};
+use crate::context::Context;
+use crate::result::CallToolResult;
+use crate::schema;
+use crate::types::{ToolAnnotations, ToolDefinition};
+use crate::validate::SchemaValidator;
+
+/// A servable tool: its definition, its compiled validators and its handler.
+#[derive(Clone)]
+pub struct Tool {
+    definition: Arc<ToolDefinition>,
+    handler: Handler,
+    input: Arc<SchemaValidator>,
+    output: Option<Arc<SchemaValidator>>,
+    /// `structuredContent` is wrapped as `{"result": …}` (a non-object output type).
+    wraps_output: bool,
+    /// `file:line` of a `#[tool]` fn.
+    source: Option<Arc<str>>,
+    /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
+    required_capabilities: Option<Arc<Map<String, Value>>>,
+}
+
+impl Tool {
+    /// A tool added at run time. `input_schema` must be an object schema; `handler` gets the
+    /// validated arguments.
+    pub fn new<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: F,
+    ) -> Result<Self, RegistryError>
+    where
+        F: Fn(Value, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = CallToolResult> + Send + 'static,
+    {
+        let definition = ToolDefinition {
+            name: name.into(),
+            title: None,
+            description: Some(description.into()),
+            input_schema,
+            output_schema: None,
+            annotations: None,
+        };
+        let handler: Handler =
+            Arc::new(move |arguments, context| Box::pin(handler(arguments, context)));
+        Self::build(definition, handler, None, false)
+    }
+
+    /// Builds the tool of one `#[tool]` fn: portable schemas, validators.
+    pub(crate) fn from_registration(
+        registration: &'static ToolRegistration,
+    ) -> Result<Self, RegistryError> {
+        let source = format!("{}:{}", registration.file, registration.line);
+        let hints = ToolAnnotations {
+            title: None,
+            read_only_hint: registration.read_only,
+            destructive_hint: registration.destructive,
+            idempotent_hint: registration.idempotent,
+            open_world_hint: registration.open_world,
+        };
+        let mut output_schema = (registration.output_schema)();
+        let mut wraps_output = false;
+        if let Some(output) = output_schema.take() {
+            wraps_output = !schema::is_object_schema(&output);
+            output_schema = Some(if wraps_output {
+                schema::wrap_in_result(output)
+            } else {
+                output
+            });
+        }
+        let definition = ToolDefinition {
+            name: registration.name.to_owned(),
+            title: registration.title.map(str::to_owned),
+            description: Some(registration.description.to_owned()),
+            input_schema: (registration.input_schema)(),
+            output_schema,
+            annotations: (hints != ToolAnnotations::default()).then_some(hints),
+        };
+        let call = registration.call;
+        Self::build(
+            definition,
+            Arc::new(call),
+            Some(source.into()),
+            wraps_output,
+        )
+    }
+
+    /// The one constructor: checks the name and schemas, compiles the validators.
+    fn build(
+        mut definition: ToolDefinition,
+        handler: Handler,
+        source: Option<Arc<str>>,
+        wraps_output: bool,
+    ) -> Result<Self, RegistryError> {
+        let invalid = |problem: String| RegistryError::InvalidTool {
+            name: definition.name.clone(),
+            source: source.as_deref().map(str::to_owned),
+            problem,
+        };
+        // `#[tool]` checks its names at compile time; tools added at run time are checked here.
+        let name = &definition.name;
+        if name.is_empty()
+            || name.len() > 64
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        {
+            return Err(invalid(
+                "its name must be 1 to 64 characters from `A-Z a-z 0-9 _ . -`".into(),
+            ));
+        }
+        if !schema::is_object_schema(&definition.input_schema) {
+            return Err(invalid(format!(
+                "its input schema must describe a JSON object, but it is {}; take an argument \
+                 struct, or inline parameters",
+                definition.input_schema
+            )));
+        }
+        schema::ensure_object_root(&mut definition.input_schema);
+        let input = SchemaValidator::for_input(&definition.input_schema)
+            .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
+        let output = match &definition.output_schema {
+            Some(schema) => Some(Arc::new(
+                SchemaValidator::for_output(schema)
+                    .map_err(|e| invalid(format!("invalid output schema: {e}")))?,
+            )),
+            None => None,
+        };
+        Ok(Self {
+            definition: Arc::new(definition),
+            handler,
+            input: Arc::new(input),
+            output,
+            wraps_output,
+            source,
+            required_capabilities: None,
+        })
+    }
+
+    /// Sets the display title.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.definition).title = Some(title.into());
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        Arc::make_mut(&mut self.definition).annotations = Some(annotations);
+        self
+    }
+
+    /// Declares client capabilities the tool needs (e.g. `{"sampling": {}}`): a client that did not
+    /// declare them gets error `-32021` (`MissingRequiredClientCapability`) instead of a call.
+    #[must_use]
+    pub fn requires_client_capabilities(mut self, capabilities: Map<String, Value>) -> Self {
+        self.required_capabilities = Some(Arc::new(capabilities));
+        self
+    }
+
+    /// The required capabilities the client's `declared` ones lack, if any.
+    pub(crate) fn missing_capabilities(&self, declared: &Value) -> Option<Map<String, Value>> {
+        let missing: Map<String, Value> = self
+            .required_capabilities
+            .as_deref()?
+            .iter()
+            .filter(|(name, _)| declared.get(name.as_str()).is_none())
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        (!missing.is_empty()).then_some(missing)
+    }
+
+    /// The tool's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    /// How the tool appears in `tools/list`.
+    #[must_use]
+    pub fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    /// Validates `arguments` (absent means `{}`), runs the tool, and checks its structured output
+    /// ([`crate::call`]). Every failure is a result with `isError: true`; a panic in the tool is
+    /// one too.
+    pub(crate) async fn call(
+        &self,
+        arguments: Option<Map<String, Value>>,
+        context: Context,
+    ) -> CallToolResult {
+        let callee = Callee {
+            name: self.name(),
+            input_schema: &self.definition.input_schema,
+            input: &self.input,
+            output: self.output.as_deref(),
+            wraps_output: self.wraps_output,
+            handler: &self.handler,
+        };
+        callee.call(arguments, context).await
+    }
+
+    /// The definition, shared with `tools/list` answers rather than copied.
+    pub(super) fn shared_definition(&self) -> Arc<ToolDefinition> {
+        Arc::clone(&self.definition)
+    }
+
+    /// Where the tool comes from, for a duplicate name: `file:line` of a `#[tool]` fn.
+    pub(super) fn place(&self) -> &str {
+        self.source.as_deref().unwrap_or("added at run time")
+    }
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("definition", &self.definition)
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,145 @@
+//! Schema generation: what schemars derives for a tool's argument and output types, made
+//! portable ([`super::portable`]), with an object root.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+
+use super::Direction;
+use super::portable::{add_common_type, make_portable};
+use crate::sync::{read, write};
+
+/// The input schema of an argument type, made portable. A `T` that is not a JSON object keeps
+/// its schema as it is: registering the tool refuses it then, saying why.
+pub(crate) fn input_schema<T: JsonSchema>() -> Value {
+    let mut schema = generate::<T>(Direction::Input);
+    ensure_object_root(&mut schema);
+    schema
+}
+
+/// The schema of a tool that takes no arguments.
+pub(crate) fn empty_input_schema() -> Value {
+    json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+/// The schema of the structured content of `Json<T>`: how `T` serializes, made portable. An
+/// `Option<T>` field is `T` and not required, as in input schemas: [`Json`](crate::Json) removes
+/// the `null` of a `None` there. The registry wraps a non-object one as `{"result": …}`
+/// ([`wrap_in_result`]), the wrapping the official SDKs use.
+pub(crate) fn output_schema<T: JsonSchema>() -> Value {
+    let mut schema = generate::<T>(Direction::Output);
+    ensure_object_root(&mut schema);
+    schema
+}
+
+/// [`output_schema`] of `T`, generated once per type: the structured content of every call of a
+/// `Json<T>` tool is prepared against it.
+pub(crate) fn cached_output_schema<T: JsonSchema + 'static>() -> Arc<Value> {
+    static SCHEMAS: OnceLock<RwLock<HashMap<TypeId, Arc<Value>>>> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(RwLock::default);
+    let key = TypeId::of::<T>();
+    // Read-locked on every call after the first (many tools may answer at once).
+    let cached = read(schemas).get(&key).cloned();
+    cached.unwrap_or_else(|| {
+        let schema = Arc::new(output_schema::<T>());
+        write(schemas).insert(key, Arc::clone(&schema));
+        schema
+    })
+}
+
+/// Whether a schema describes a JSON object at its root.
+pub(crate) fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// `{"type":"object","properties":{"result": schema},"required":["result"]}`, keeping `$defs`
+/// (of recursive types) at the root where their references point, and pointing references to
+/// the old root (`#`, a type that contains itself) at `#/properties/result`.
+pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
+    move_root_references(&mut schema);
+    // Now a property, it has a `type` like any other (an enum of objects stays wrapped: its
+    // root had none).
+    add_common_type(&mut schema);
+    let defs = schema
+        .as_object_mut()
+        .and_then(|object| object.remove("$defs"));
+    let mut wrapped = json!({
+        "type": "object",
+        "properties": {"result": schema},
+        "required": ["result"],
+    });
+    if let Some(defs) = defs {
+        wrapped["$defs"] = defs;
+    }
+    wrapped
+}
+
+/// `#…` → `#/properties/result…` in every `$ref` that points into the root rather than into
+/// `$defs` (which [`wrap_in_result`] keeps at the root).
+fn move_root_references(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            for (key, value) in object.iter_mut() {
+                match value {
+                    Value::String(reference) if key == "$ref" => {
+                        if let Some(rest) = reference.strip_prefix('#')
+                            && !rest.starts_with("/$defs/")
+                        {
+                            *reference = format!("#/properties/result{rest}");
+                        }
+                    }
+                    _ => move_root_references(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(move_root_references),
+        _ => {}
+    }
+}
+
+/// What schemars derives for `T` in `direction`, made portable, without a root title or
+/// description.
+fn generate<T: JsonSchema>(direction: Direction) -> Value {
+    let settings = SchemaSettings::draft2020_12().with(|settings| {
+        settings.inline_subschemas = true;
+        settings.meta_schema = None;
+    });
+    // Output is what serde writes: `skip_serializing_if` fields may be absent.
+    let settings = match direction {
+        Direction::Input => settings.for_deserialize(),
+        Direction::Output => settings.for_serialize(),
+    };
+    let generator = settings.into_generator();
+    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    make_portable(&mut schema, direction);
+    if let Some(root) = schema.as_object_mut() {
+        // The tool's description carries what a root title or description would say.
+        root.remove("title");
+        root.remove("description");
+    }
+    schema
+}
+
+/// Always `properties` at an object root, and `required` whenever it has properties, never
+/// absent or `null` (a root without properties stays as DESIGN.md's no-argument schema).
+pub(crate) fn ensure_object_root(schema: &mut Value) {
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
+    if root.get("type").and_then(Value::as_str) != Some("object") {
+        return;
+    }
+    if !root.get("properties").is_some_and(Value::is_object) {
+        root.insert("properties".into(), Value::Object(Map::new()));
+    }
+    let has_properties = root["properties"]
+        .as_object()
+        .is_some_and(|p| !p.is_empty());
+    if has_properties && !root.get("required").is_some_and(Value::is_array) {
+        root.insert("required".into(), Value::Array(Vec::new()));
+    }
+}

@@ -1,0 +1,324 @@
+//! Validation of arguments and structured results against the schemas a tool advertises, with
+//! messages a model can act on; [`prepare`] brings an instance to what the schema and serde both
+//! accept first.
+
+mod prepare;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+pub(crate) use prepare::{drop_output_nulls, prepare_instance};
+
+/// A compiled schema, built once per tool for its input and once for its output, that lists
+/// every failure of an instance in words a model can act on.
+pub(crate) struct SchemaValidator {
+    validator: Validator,
+}
+
+impl SchemaValidator {
+    /// Compiles the input schema `schema`; an invalid schema is a bug in the tool, reported at
+    /// start-up. The standard `format`s it keeps (`uuid`, `date-time`, …) are checked: a model
+    /// is told when an argument is not one.
+    pub(crate) fn for_input(schema: &Value) -> Result<Self, String> {
+        Self::new(schema, true)
+    }
+
+    /// Compiles the output schema `schema`. Formats stay annotations here: what serde writes for
+    /// a type is the truth (a WHATWG URL, a year past 9999), not a stricter reading of the format.
+    pub(crate) fn for_output(schema: &Value) -> Result<Self, String> {
+        Self::new(schema, false)
+    }
+
+    /// Compiles `schema`, checking its standard formats when `check_formats`.
+    fn new(schema: &Value, check_formats: bool) -> Result<Self, String> {
+        jsonschema::options()
+            .should_validate_formats(check_formats)
+            .build(schema)
+            .map(|validator| Self { validator })
+            .map_err(|error| error.to_string())
+    }
+
+    /// Every failure, one `<path>: <message>` each, in document order.
+    pub(crate) fn failures(&self, instance: &Value) -> Vec<String> {
+        self.validator
+            .iter_errors(instance)
+            .map(|error| describe(&error))
+            .collect()
+    }
+}
+
+/// `<dotted.path>: <message>`; the path names the property a model must fix (for a missing
+/// one, the property itself rather than the object that lacks it).
+fn describe(error: &ValidationError<'_>) -> String {
+    let mut path: Vec<String> = error
+        .instance_path()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if let ValidationErrorKind::Required { property } = error.kind() {
+        path.push(
+            property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_owned),
+        );
+    }
+    let message = message(error);
+    if path.is_empty() {
+        format!("(root): {message}")
+    } else {
+        format!("{}: {message}", path.join("."))
+    }
+}
+
+/// What is wrong, in words a model can act on: the limit it missed and the value it sent.
+fn message(error: &ValidationError<'_>) -> String {
+    match error.kind() {
+        ValidationErrorKind::Required { .. } => "required property is missing".to_owned(),
+        ValidationErrorKind::Type { kind } => {
+            format!(
+                "expected {}, got {}",
+                expected_types(kind),
+                describe_value(error.instance())
+            )
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            format!(
+                "unknown properties {} are not allowed",
+                quoted_list(unexpected)
+            )
+        }
+        ValidationErrorKind::Enum { options } => {
+            format!(
+                "expected one of {options}, got {}",
+                describe_value(error.instance())
+            )
+        }
+        ValidationErrorKind::Minimum { limit } => {
+            format!("must be at least {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            format!("must be at most {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            format!("must be greater than {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("must be less than {limit}, got {}", error.instance())
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            format!("must be at least {limit} characters long")
+        }
+        ValidationErrorKind::MaxLength { limit } => {
+            format!("must be at most {limit} characters long")
+        }
+        ValidationErrorKind::MinItems { limit } => format!("must have at least {limit} items"),
+        ValidationErrorKind::MaxItems { limit } => format!("must have at most {limit} items"),
+        ValidationErrorKind::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        ValidationErrorKind::UniqueItems => "items must be unique".to_owned(),
+        ValidationErrorKind::Format { format } => {
+            format!("must be a valid {format}, got {}", error.instance())
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// `integer`, or `integer or string` for a list of types.
+fn expected_types(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(kind) => kind.to_string(),
+        TypeKind::Multiple(kinds) => kinds
+            .iter()
+            .map(|kind| kind.to_string())
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+/// The kind of a value, and the value itself when it is short (a scalar): `string "old"`.
+fn describe_value(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => return "array".to_owned(),
+        Value::Object(_) => return "object".to_owned(),
+    };
+    format!("{kind} {value}")
+}
+
+/// `'a', 'b'`.
+fn quoted_list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|name| format!("'{name}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::SchemaValidator;
+
+    fn input_failures(schema: &Value, instance: &Value) -> Vec<String> {
+        SchemaValidator::for_input(schema)
+            .expect("a valid schema")
+            .failures(instance)
+    }
+
+    fn person() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 2, "maxLength": 10, "pattern": "^[a-z]+$"},
+                "age": {"type": "integer", "minimum": 18, "maximum": 130},
+                "score": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                "role": {"type": "string", "enum": ["admin", "member"]},
+                "address": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                "tags": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2, "uniqueItems": true},
+                "id": {"type": "string", "format": "uuid"},
+                "either": {"type": ["integer", "string"]},
+            },
+            "required": ["name"],
+            "additionalProperties": false,
+        })
+    }
+
+    /// One failing property at a time, each message in its exact words (a table: one row per
+    /// message, hence its length).
+    #[test]
+    fn each_message_names_the_path_and_what_to_fix() {
+        let cases = [
+            (json!({}), "name: required property is missing"),
+            (
+                json!({"name": "ab", "age": "old"}),
+                r#"age: expected integer, got string "old""#,
+            ),
+            (
+                json!({"name": "ab", "age": 36.5}),
+                "age: expected integer, got number 36.5",
+            ),
+            (json!({"name": null}), "name: expected string, got null"),
+            (
+                json!({"name": "ab", "either": true}),
+                "either: expected integer or string, got boolean true",
+            ),
+            (
+                json!({"name": "ab", "age": 5}),
+                "age: must be at least 18, got 5",
+            ),
+            (
+                json!({"name": "ab", "age": 200}),
+                "age: must be at most 130, got 200",
+            ),
+            (
+                json!({"name": "ab", "score": 0}),
+                "score: must be greater than 0, got 0",
+            ),
+            (
+                json!({"name": "ab", "score": 1}),
+                "score: must be less than 1, got 1",
+            ),
+            (
+                json!({"name": "a"}),
+                "name: must be at least 2 characters long",
+            ),
+            (
+                json!({"name": "abcdefghijk"}),
+                "name: must be at most 10 characters long",
+            ),
+            (
+                json!({"name": "AB"}),
+                "name: must match the pattern ^[a-z]+$",
+            ),
+            (
+                json!({"name": "ab", "role": "boss"}),
+                r#"role: expected one of ["admin","member"], got string "boss""#,
+            ),
+            (
+                json!({"name": "ab", "address": {}}),
+                "address.city: required property is missing",
+            ),
+            (
+                json!({"name": "ab", "address": {"city": 3}}),
+                "address.city: expected string, got integer 3",
+            ),
+            (
+                json!({"name": "ab", "tags": []}),
+                "tags: must have at least 1 items",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, 2, 3]}),
+                "tags: must have at most 2 items",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, 1]}),
+                "tags: items must be unique",
+            ),
+            (
+                json!({"name": "ab", "tags": [1, "two"]}),
+                r#"tags.1: expected integer, got string "two""#,
+            ),
+            (
+                json!({"name": "ab", "id": "nope"}),
+                r#"id: must be a valid uuid, got "nope""#,
+            ),
+            (
+                json!({"name": "ab", "extra": 1, "more": 2}),
+                "(root): unknown properties 'extra', 'more' are not allowed",
+            ),
+        ];
+        for (instance, message) in cases {
+            assert_eq!(
+                input_failures(&person(), &instance),
+                [message],
+                "{instance}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_failure_is_listed_in_document_order() {
+        assert_eq!(
+            input_failures(
+                &person(),
+                &json!({"name": "a", "age": "old", "tags": [1, "x"]})
+            ),
+            [
+                "name: must be at least 2 characters long",
+                r#"age: expected integer, got string "old""#,
+                r#"tags.1: expected integer, got string "x""#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_root_of_the_wrong_type_is_named_root() {
+        assert_eq!(
+            input_failures(&json!({"type": "object"}), &json!([1])),
+            ["(root): expected object, got array"]
+        );
+    }
+
+    /// What serde writes for a type is the truth for output: formats are not checked there.
+    #[test]
+    fn formats_are_checked_in_input_only() {
+        let schema = json!({"type": "string", "format": "date-time"});
+        let instance = json!("yesterday");
+        assert_eq!(
+            input_failures(&schema, &instance),
+            [r#"(root): must be a valid date-time, got "yesterday""#]
+        );
+        let output = SchemaValidator::for_output(&schema).expect("a valid schema");
+        assert!(output.failures(&instance).is_empty());
+    }
+
+    #[test]
+    fn an_invalid_schema_is_refused_when_compiled() {
+        assert!(SchemaValidator::for_input(&json!({"type": 5})).is_err());
+    }
+}

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod http;
 pub mod stdio;
 
 /// The path of example `name` (`catalog`, `conformance`), built first so that a test never

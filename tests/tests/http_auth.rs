@@ -1,0 +1,165 @@
+//! Bearer auth over Streamable HTTP, as a client sees it: missing and bad tokens refused with
+//! where to get one (RFC 9728 metadata in `WWW-Authenticate`), every request of a session
+//! guarded, a session kept to the client and user that opened it, and the caller a tool sees.
+//!
+//! The requests are answered in process by `Server::into_router()` (`tower::ServiceExt::oneshot`),
+//! sent and read with `mcp_toolbelt_tests::http`; every wait is bounded by its `TIMEOUT`.
+//!
+//! Graceful shutdown (SIGINT/SIGTERM, then `shutdown_grace`) is tested in `shutdown.rs`, on a
+//! server process of its own: a signal sent to this test process would reach every server in it.
+//!
+//! The other Streamable HTTP tests: `http_legacy.rs` (legacy sessions and responses),
+//! `http_lifetime.rs` (cancellation and session lifetime), `http_modern.rs` (the 2026-07-28 era),
+//! `http_listen.rs` (`subscriptions/listen`), `http_security.rs` (guards and limits),
+//! `http_socket.rs` (mounting and real sockets).
+
+use axum::http::{Method, StatusCode};
+use mcp_toolbelt::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
+use mcp_toolbelt_tests::http::{
+    bodiless, in_session, initialize_body, legacy_call, modern_call, modern_headers, post,
+    result_text, router, send, with_bearer_auth,
+};
+use serde_json::json;
+
+// The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
+mod http_tools;
+
+// ---- bearer auth ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn bearer_auth_refuses_missing_and_bad_tokens_and_tells_where_to_get_one() {
+    let router = router(with_bearer_auth(
+        HttpConfig::new(),
+        "http://localhost:3000/mcp",
+    ));
+    let headers = modern_headers("tools/call", Some("whoami"));
+    let call = modern_call(1, "whoami", &json!({}), &json!({}));
+
+    let reply = send(&router, post(&call, &headers)).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{reply:?}");
+    assert_eq!(
+        reply.header("www-authenticate"),
+        Some(
+            r#"Bearer resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#
+        )
+    );
+
+    let mut bad = headers.clone();
+    bad.push(("authorization", "Bearer bad-token"));
+    let reply = send(&router, post(&call, &bad)).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{reply:?}");
+    assert_eq!(
+        reply.header("www-authenticate"),
+        Some(
+            r#"Bearer error="invalid_token", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#
+        ),
+        "a refused token is named as such (RFC 6750)"
+    );
+
+    // The scheme is case-insensitive.
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let mut good = headers.clone();
+        let authorization = format!("{scheme} good-token");
+        good.push(("authorization", &authorization));
+        let reply = send(&router, post(&call, &good)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{scheme}: {reply:?}");
+        assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+    }
+}
+
+#[tokio::test]
+async fn bearer_auth_guards_every_request_of_a_session() {
+    let router = router(with_bearer_auth(
+        HttpConfig::new(),
+        "http://localhost:3000/mcp",
+    ));
+    let token = ("authorization", "Bearer good-token");
+    let reply = send(&router, post(&initialize_body(), &[token])).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let mut headers = in_session(&session).to_vec();
+
+    let reply = send(
+        &router,
+        post(&legacy_call(2, "whoami", &json!({}), None), &headers),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::UNAUTHORIZED,
+        "a session is no substitute for the token"
+    );
+    headers.push(token);
+    let reply = send(
+        &router,
+        post(&legacy_call(3, "whoami", &json!({}), None), &headers),
+    )
+    .await;
+    assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+}
+
+#[tokio::test]
+async fn a_session_belongs_to_the_client_and_user_that_opened_it() {
+    let metadata =
+        ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
+    let router = router(HttpConfig::new().bearer_auth(metadata, |token| async move {
+        let (client_id, subject) = match token.as_str() {
+            "token-a" => ("desktop-app", "alice"),
+            "token-b" => ("desktop-app", "bob"),
+            "token-c" => ("other-app", "alice"),
+            _ => return None,
+        };
+        Some(AuthInfo {
+            client_id: client_id.into(),
+            subject: Some(subject.into()),
+            ..AuthInfo::default()
+        })
+    }));
+    let reply = send(
+        &router,
+        post(&initialize_body(), &[("authorization", "Bearer token-a")]),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let as_client = |token: &'static str| {
+        let mut headers = in_session(&session).to_vec();
+        headers.push(("authorization", token));
+        headers
+    };
+    let a = as_client("Bearer token-a");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+
+    // Another user of the same client, or the same user of another client, with a token as
+    // valid, is told there is no such session.
+    for other in [as_client("Bearer token-b"), as_client("Bearer token-c")] {
+        let reply = send(&router, post(&list, &other)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "POST: {reply:?}");
+        let mut get = other.clone();
+        get.push(("accept", "text/event-stream"));
+        let reply = send(&router, bodiless(Method::GET, &get)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "GET: {reply:?}");
+        let reply = send(&router, bodiless(Method::DELETE, &other)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "DELETE: {reply:?}");
+    }
+
+    // Its owner still has it.
+    let reply = send(&router, post(&list, &a)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let reply = send(&router, bodiless(Method::DELETE, &a)).await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT, "{reply:?}");
+}
+
+#[tokio::test]
+async fn without_bearer_auth_a_tool_sees_no_caller() {
+    let router = router(HttpConfig::new());
+    let reply = send(
+        &router,
+        post(
+            &modern_call(1, "whoami", &json!({}), &json!({})),
+            &modern_headers("tools/call", Some("whoami")),
+        ),
+    )
+    .await;
+    assert_eq!(result_text(&reply.json()), "anonymous");
+}

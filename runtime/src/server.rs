@@ -3,7 +3,6 @@
 use std::io;
 use std::sync::Arc;
 
-use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
@@ -13,6 +12,7 @@ use crate::registry::{self, RegistryError, Tool, ToolSet};
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
+use crate::types::Implementation;
 
 /// An MCP server for every `#[tool]` in the binary.
 ///
@@ -200,10 +200,11 @@ impl Server {
     /// What the transports drive; `Err` if the tools cannot be served.
     pub(crate) fn into_dispatcher(self) -> Result<Dispatcher, RegistryError> {
         self.check()?;
-        let mut info = json!({"name": self.name, "version": self.version});
-        if let Some(title) = self.title {
-            info["title"] = json!(title);
-        }
+        let info = Implementation {
+            name: self.name,
+            version: self.version,
+            title: self.title,
+        };
         Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,

@@ -12,14 +12,17 @@ use tokio_util::sync::CancellationToken;
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta};
 use crate::context::{AuthInfo, Context, ContextParts};
-use crate::jsonrpc::{ErrorObject, Outgoing, Response, codes};
+use crate::jsonrpc::{ErrorObject, Outgoing, Response, codes, to_json};
 use crate::registry::ToolSet;
+use crate::types::{
+    DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
+};
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool set.
 pub(crate) struct ServerState {
-    /// The `Implementation` object: name, version, optional title.
-    pub(crate) info: Value,
+    /// Its name, version and optional title.
+    pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
@@ -56,7 +59,11 @@ impl Dispatcher {
     #[cfg(all(test, feature = "http"))]
     pub(crate) fn empty() -> Self {
         Self::new(ServerState {
-            info: json!({"name": "test", "version": "0"}),
+            info: Implementation {
+                name: "test".into(),
+                version: "0".into(),
+                title: None,
+            },
             instructions: None,
             page_size: 100,
             ttl_ms: 0,
@@ -134,7 +141,7 @@ impl Dispatcher {
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
             result.insert("resultType".into(), json!("complete"));
             let meta = result.entry("_meta").or_insert_with(|| json!({}));
-            meta[meta::SERVER_INFO] = self.state.info.clone();
+            meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
         Ok(result)
     }
@@ -150,28 +157,22 @@ impl Dispatcher {
             .unwrap_or_else(|| json!({}));
         connection.initialize(version, capabilities);
         tracing::debug!(requested, negotiated = %version, "initialize");
-        let mut result = json!({
-            "protocolVersion": version.as_str(),
-            "capabilities": server_capabilities(),
-            "serverInfo": downgrade::server_info(&self.state.info, version),
-        });
-        if let Some(instructions) = &self.state.instructions {
-            result["instructions"] = json!(instructions);
-        }
-        result
+        to_json(&InitializeResult {
+            protocol_version: version.as_str(),
+            capabilities: ServerCapabilities::SERVED,
+            server_info: &downgrade::server_info(&self.state.info, version),
+            instructions: self.state.instructions.as_deref(),
+        })
     }
 
     fn discover(&self) -> Value {
-        let mut result = json!({
-            "supportedVersions": ProtocolVersion::names(&ProtocolVersion::MODERN),
-            "capabilities": server_capabilities(),
-            "ttlMs": self.state.ttl_ms,
-            "cacheScope": "public",
-        });
-        if let Some(instructions) = &self.state.instructions {
-            result["instructions"] = json!(instructions);
-        }
-        result
+        to_json(&DiscoverResult {
+            supported_versions: ProtocolVersion::names(&ProtocolVersion::MODERN),
+            capabilities: ServerCapabilities::SERVED,
+            ttl_ms: self.state.ttl_ms,
+            cache_scope: "public",
+            instructions: self.state.instructions.as_deref(),
+        })
     }
 
     fn list_tools(&self, params: &Map<String, Value>, era: &Era) -> Result<Value, ErrorObject> {
@@ -189,15 +190,15 @@ impl Dispatcher {
             .len()
             .min(start.saturating_add(self.state.page_size));
         let page = &definitions[start..end];
-        let tools: Vec<Value> = page
+        let next_cursor = (end < definitions.len()).then(|| {
+            let last = page.last().map_or("", |tool| tool.name.as_str());
+            URL_SAFE_NO_PAD.encode(last)
+        });
+        let tools = page
             .iter()
             .map(|tool| downgrade::tool(tool, era.version()))
             .collect();
-        let mut result = json!({ "tools": tools });
-        if end < definitions.len() {
-            let last = page.last().map_or("", |tool| tool.name.as_str());
-            result["nextCursor"] = json!(URL_SAFE_NO_PAD.encode(last));
-        }
+        let mut result = to_json(&ListToolsResult { tools, next_cursor });
         if era.is_modern() {
             result["ttlMs"] = json!(self.state.ttl_ms);
             result["cacheScope"] = json!("public");
@@ -263,11 +264,6 @@ impl Dispatcher {
         let result = tool.call(arguments, context).await;
         Ok(downgrade::call_result(result, era.version()))
     }
-}
-
-/// What this server offers, the same in both eras.
-fn server_capabilities() -> Value {
-    json!({"tools": {"listChanged": true}, "logging": {}})
 }
 
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {

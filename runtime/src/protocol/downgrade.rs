@@ -1,37 +1,24 @@
 //! What each protocol version can carry: for a client that negotiated an older version, newer
 //! fields are left out and newer content blocks turned into text.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ProtocolVersion;
 use crate::jsonrpc::to_json;
 use crate::result::{CallToolResult, Content};
-use crate::types::ToolDefinition;
-
-/// The result of `tools/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult {
-    /// One page of tools, in name order.
-    pub tools: Vec<ToolDefinition>,
-    /// Where the next page starts; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-}
+use crate::types::{Implementation, ToolDefinition};
 
 /// A tool as a client of `version` expects it.
-pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> Value {
-    if version.has_structured_content() {
-        return to_json(definition);
-    }
+pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> ToolDefinition {
     let mut tool = definition.clone();
-    tool.title = None;
-    tool.output_schema = None;
+    if !version.has_structured_content() {
+        tool.title = None;
+        tool.output_schema = None;
+    }
     if !version.has_annotations() {
         tool.annotations = None;
     }
-    to_json(&tool)
+    tool
 }
 
 /// A tool result as a client of `version` expects it.
@@ -60,13 +47,12 @@ pub(crate) fn call_result(mut result: CallToolResult, version: ProtocolVersion) 
     to_json(&result)
 }
 
-/// The server's `Implementation` (`serverInfo`) as a client of `version` expects it.
-pub(crate) fn server_info(info: &Value, version: ProtocolVersion) -> Value {
+/// The server's `Implementation` (`serverInfo`) as a client of `version` expects it: titles
+/// came with 2025-06-18.
+pub(crate) fn server_info(info: &Implementation, version: ProtocolVersion) -> Implementation {
     let mut info = info.clone();
-    if !version.has_structured_content()
-        && let Some(info) = info.as_object_mut()
-    {
-        info.remove("title");
+    if !version.has_structured_content() {
+        info.title = None;
     }
     info
 }

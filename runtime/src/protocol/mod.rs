@@ -18,12 +18,12 @@ mod version;
 pub(crate) use changes::ToolChanges;
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, RequestScope, ServerState};
-pub use downgrade::ListToolsResult;
 #[cfg(feature = "http")]
 pub(crate) use era::{claims_modern, envelope_error};
 pub(crate) use version::ProtocolVersion;
 
 pub use crate::jsonrpc::{ErrorObject, codes};
+pub use crate::types::ListToolsResult;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.
 pub const LEGACY_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];

@@ -100,10 +100,17 @@ fn program(server: &Server) -> String {
 
 fn usage(server: &Server) -> String {
     let program = program(server);
+    let http = if cfg!(feature = "http") {
+        format!(
+            "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n"
+        )
+    } else {
+        String::new()
+    };
     format!(
         "{name} {version}: an MCP server with {count} tools\n\n\
-         Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n  \
-         {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n  \
+         Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n\
+         {http}  \
          {program} --list-tools    print the tools/list result as JSON\n  \
          {program} --help          show this\n",
         name = server.name(),

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 messages: what comes in ([`Incoming`], told apart by [`classify`]) and what goes
-//! out ([`Outgoing`]: a notification or a response, never guessed from its JSON), and the error
-//! object with its codes.
+//! out ([`Outgoing`]: a notification, a response or a batch of responses, never guessed from its
+//! JSON), and the error object with its codes.
 //!
 //! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
 //! transports) speaks these types, and this module depends on none of them.

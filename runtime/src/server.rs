@@ -1,4 +1,5 @@
-//! [`Server`]: the builder users start from, and the state every transport shares.
+//! [`Server`]: the builder users start from. It collects the tools, and hands a
+//! [`Dispatcher`] to the transport it is asked to serve on; it knows no transport's internals.
 
 use std::io;
 use std::sync::Arc;

@@ -63,12 +63,12 @@ impl TestClient {
     ///
     /// # Panics
     ///
-    /// As [`TestClient::new`], and when `version` is not a legacy version we speak.
+    /// As [`TestClient::new`], and when `version` is not a version we speak.
     #[must_use]
     pub fn with_protocol_version(server: Server, version: &'static str) -> Self {
-        let Some(version) = ProtocolVersion::parse_legacy(version) else {
+        let Some(version) = ProtocolVersion::parse(version) else {
             panic!(
-                "{version} is not a legacy protocol version; use one of {:?}",
+                "{version} is not a protocol version this crate speaks; use one of {:?}",
                 crate::protocol::LEGACY_VERSIONS
             );
         };

@@ -3,8 +3,9 @@
 //! optional time limit, and answers only if nobody cancelled it first. Batches and
 //! `notifications/cancelled` go through here too.
 //!
-//! A [`Session`] is one connection's worth of calls: the stdio process, a legacy HTTP session,
-//! a 2026-07-28 HTTP request standing alone, or the test client.
+//! A [`Session`] is one connection's worth of calls: the stdio process, a legacy HTTP session
+//! (`transport::http::sessions` keeps them), a stateless legacy or a 2026-07-28 HTTP request
+//! standing alone, or the test client.
 
 mod in_flight;
 
@@ -40,7 +41,7 @@ pub(crate) struct Caller {
 }
 
 /// A call registered in flight and ready to run: its ticket decides whether its answer may
-/// leave ([`Ticket::complete`]); `answer` is `None` when it was cancelled.
+/// leave ([`Ticket::complete`]); `answer` yields `None` when the call was cancelled.
 pub(crate) struct StartedCall {
     pub(crate) ticket: Ticket,
     pub(crate) answer: BoxFuture<'static, Option<Response>>,

@@ -16,8 +16,9 @@
 //! not offer) its answer could never be delivered, so the work would be wasted.
 //!
 //! The modules, in the order a request meets them: [`admission`] (Host, Origin, then [`auth`]),
-//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] decides the
-//! status of every JSON-RPC error; [`config`] is what the application sets.
+//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
+//! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
+//! application sets.
 
 mod admission;
 mod auth;
@@ -64,8 +65,13 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
         sessions: SessionTable::new(config.max_sessions, config.session_idle_timeout),
-        subscriptions: Arc::new(Semaphore::new(config.max_subscriptions)),
-        requests: Arc::new(Semaphore::new(config.max_requests)),
+        // A semaphore holds at most `MAX_PERMITS`: a larger limit ("no limit") is that many.
+        subscriptions: Arc::new(Semaphore::new(
+            config.max_subscriptions.min(Semaphore::MAX_PERMITS),
+        )),
+        requests: Arc::new(Semaphore::new(
+            config.max_requests.min(Semaphore::MAX_PERMITS),
+        )),
         config,
     });
     let max_body = state.config.max_body_bytes;

@@ -1,5 +1,6 @@
-//! HTTP answers that carry a JSON-RPC error, and the one place where the status of a JSON-RPC
-//! error is decided.
+//! HTTP answers that carry a JSON-RPC error. The status of a request's JSON-RPC error (its
+//! envelope refused, or the dispatcher's answer) is decided here, in [`status_of`]; refusals
+//! at the HTTP level (a bad header, a full table) name their status where they happen.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse as _, Response};

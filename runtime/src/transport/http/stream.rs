@@ -79,28 +79,16 @@ pub(super) async fn answer(call: HttpCall) -> Response {
             let _ = events.send(Outgoing::Response(response));
         }
     });
-    let no_response = || no_response(call.accepts_sse);
-    let first = loop {
-        match receiver.recv().await {
-            Some(message @ Outgoing::Response(_)) => break message,
-            Some(message) if call.accepts_sse => break message,
-            Some(_) => {} // the client cannot take a stream: notifications are dropped
-            None if ticket.is_cancelled() => return no_response(),
-            None => {
-                return refuse(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    codes::INTERNAL_ERROR,
-                    "Internal error",
-                );
-            }
-        }
+    let first = match first_message(&mut receiver, call.accepts_sse, &ticket).await {
+        Ok(first) => first,
+        Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
         return event_stream(first, receiver, ticket);
     };
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
-        return no_response();
+        return no_response(call.accepts_sse);
     }
     let status = response.error_object().map_or(StatusCode::OK, |error| {
         status_of(
@@ -111,6 +99,30 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         )
     });
     reply::json(status, &response)
+}
+
+/// What decides the answer's form: the response (JSON), or a first notification the client
+/// can take on a stream. `Err` is the answer when the call ended without a response.
+async fn first_message(
+    receiver: &mut mpsc::UnboundedReceiver<Outgoing>,
+    accepts_sse: bool,
+    ticket: &Ticket,
+) -> Result<Outgoing, Response> {
+    loop {
+        match receiver.recv().await {
+            Some(message @ Outgoing::Response(_)) => return Ok(message),
+            Some(message) if accepts_sse => return Ok(message),
+            Some(_) => {} // the client cannot take a stream: notifications are dropped
+            None if ticket.is_cancelled() => return Err(no_response(accepts_sse)),
+            None => {
+                return Err(refuse(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    codes::INTERNAL_ERROR,
+                    "Internal error",
+                ));
+            }
+        }
+    }
 }
 
 /// The answer to a cancelled request, which gets no JSON-RPC response: a stream that ends at

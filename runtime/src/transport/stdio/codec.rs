@@ -80,9 +80,13 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
     Ok(())
 }
 
-/// Writes every message as one line: the messages waiting are written together, then flushed
-/// once. A client that closed its end of the output has left: that ends the writing, and is no
-/// error. Ends when every sender is gone.
+/// The most bytes gathered into one write: a tool that floods notifications cannot hold back
+/// the writes (and grow the buffer) for as long as it keeps sending.
+const MAX_BURST_BYTES: usize = 64 * 1024;
+
+/// Writes every message as one line: the messages waiting (up to [`MAX_BURST_BYTES`]) are
+/// written together, then flushed once. A client that closed its end of the output has left:
+/// that ends the writing, and is no error. Ends when every sender is gone.
 pub(crate) async fn write_messages(
     mut messages: mpsc::UnboundedReceiver<Outgoing>,
     mut output: impl AsyncWrite + Unpin,
@@ -91,7 +95,9 @@ pub(crate) async fn write_messages(
     while let Some(message) = messages.recv().await {
         buffer.clear();
         encode(&message, &mut buffer)?;
-        while let Ok(message) = messages.try_recv() {
+        while buffer.len() < MAX_BURST_BYTES
+            && let Ok(message) = messages.try_recv()
+        {
             encode(&message, &mut buffer)?;
         }
         let written = match output.write_all(&buffer).await {

@@ -44,6 +44,11 @@ async fn a_stdio_server_answers_initialize_and_a_call() {
         called,
         json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "hi"}]}})
     );
-    drop(client_out);
-    serving.await.unwrap().unwrap();
+    // End of input ends the server (within its grace time: nothing is running).
+    client_out.shutdown().await.unwrap();
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), serving).await;
+    ended
+        .expect("the server ends at end of input")
+        .unwrap()
+        .unwrap();
 }

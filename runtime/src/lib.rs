@@ -54,6 +54,18 @@
 //! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one binary (edition 2024), so their
 //! tools share one registry too: give each a distinct name.
 //!
+//! # Cargo features
+//!
+//! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::into_router`,
+//!   `HttpConfig`, `run()`'s `--http`). Without it (`default-features = false`) a stdio server
+//!   compiles none of axum, hyper or tower-http.
+//!
+//! # Logging
+//!
+//! Everything is logged through `tracing`; the library installs no subscriber. [`Server::run`]
+//! installs one writing to stderr (unless the application has its own): stdout carries only
+//! protocol messages.
+//!
 //! # Errors, the contract
 //!
 //! | situation | what the client gets |

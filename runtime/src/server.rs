@@ -179,6 +179,8 @@ impl Server {
     /// A legacy client's GET stream, and a 2026-07-28 client's `subscriptions/listen` stream,
     /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
     /// waits for such clients: bound it with a timeout, as [`Server::serve_http`] does.
+    ///
+    /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub fn into_router(self) -> io::Result<axum::Router> {
         let config = self.http.clone();
@@ -191,6 +193,8 @@ impl Server {
     /// closes the GET streams, and waits for in-flight requests up to the configured grace time
     /// before it returns (whatever still runs then ends with the process). Installs no logger
     /// (see [`Server::run`]).
+    ///
+    /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub async fn serve_http(self, address: std::net::SocketAddr) -> io::Result<()> {
         let config = self.http.clone();

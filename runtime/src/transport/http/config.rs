@@ -31,6 +31,8 @@ pub struct HttpConfig {
     pub(super) max_requests: usize,
     pub(super) stateless: bool,
     pub(super) shutdown_grace: Duration,
+    pub(super) max_connections: usize,
+    pub(super) header_timeout: Duration,
     pub(super) auth: Option<BearerAuth>,
 }
 
@@ -116,6 +118,8 @@ impl Default for HttpConfig {
             max_requests: 1024,
             stateless: false,
             shutdown_grace: Duration::from_secs(10),
+            max_connections: 512,
+            header_timeout: Duration::from_secs(30),
             auth: None,
         }
     }
@@ -123,7 +127,7 @@ impl Default for HttpConfig {
 
 impl HttpConfig {
     /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 requests at once, 1024
-    /// sessions, 1024 `subscriptions/listen` streams.
+    /// sessions, 1024 `subscriptions/listen` streams, 512 connections, 30 s to send headers.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -215,6 +219,25 @@ impl HttpConfig {
         self
     }
 
+    /// The most connections [`crate::Server::serve_http`] keeps open at once (default 512, well
+    /// under the usual limit of 1,024 open files); beyond, new clients wait in the listen backlog
+    /// until one closes. (A router mounted in your own app is served by your listener.)
+    #[must_use]
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max.max(1);
+        self
+    }
+
+    /// How long [`crate::Server::serve_http`] waits for a request's headers (default 30 s),
+    /// counted from the connection's start or from the end of its previous response: a client
+    /// that sends its headers slowly, or leaves a keep-alive connection idle, is disconnected
+    /// after this.
+    #[must_use]
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
     /// How long in-flight requests may take to finish after SIGINT/SIGTERM.
     #[must_use]
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
@@ -278,6 +301,8 @@ impl std::fmt::Debug for HttpConfig {
             .field("max_subscriptions", &self.max_subscriptions)
             .field("max_requests", &self.max_requests)
             .field("stateless", &self.stateless)
+            .field("max_connections", &self.max_connections)
+            .field("header_timeout", &self.header_timeout)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()
     }

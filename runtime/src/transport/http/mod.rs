@@ -15,7 +15,7 @@
 //! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
 //! not offer) its answer could never be delivered, so the work would be wasted.
 //!
-//! The modules, in the order a request meets them: [`admission`] (Host, Origin, then [`auth`]),
+//! The modules, in the order a request meets them: [`serve`] (connections), [`admission`] (Host, Origin, then [`auth`]),
 //! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
 //! application sets.
@@ -26,12 +26,10 @@ mod config;
 mod headers;
 mod post;
 mod reply;
+mod serve;
 mod sessions;
 mod stream;
 
-use std::future::Future;
-use std::io;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -44,6 +42,7 @@ use tokio::sync::Semaphore;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::reply::refuse;
+pub(crate) use self::serve::serve;
 use self::sessions::SessionTable;
 use crate::jsonrpc::codes;
 use crate::protocol::Dispatcher;
@@ -92,78 +91,6 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
         // Outside the admission check: a preflight carries no credentials.
         .layer(cors)
         .with_state(state)
-}
-
-/// Serves the endpoint at `address` on path `/mcp` (and the protected-resource metadata when
-/// bearer auth is on) until SIGINT or SIGTERM; then no new connection is accepted, the
-/// streams close, and requests in flight get the configured grace time.
-pub(crate) async fn serve(
-    dispatcher: Dispatcher,
-    config: HttpConfig,
-    address: SocketAddr,
-) -> io::Result<()> {
-    let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
-    let grace = config.shutdown_grace;
-    let shutdown = dispatcher.closing().clone();
-    let mut app = Router::new().nest("/mcp", router(dispatcher, config));
-    if let Some(metadata) = metadata {
-        let path = metadata.well_known_path();
-        let document = Arc::new(metadata);
-        app = app.route(
-            &path,
-            get(move || async move { axum::Json((*document).clone()) }),
-        );
-    }
-    let signal = shutdown_signal()?;
-    let listener = tokio::net::TcpListener::bind(address).await?;
-    tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
-    tokio::spawn({
-        let shutdown = shutdown.clone();
-        async move {
-            signal.await;
-            tracing::info!("shutting down");
-            shutdown.cancel();
-        }
-    });
-    let serve =
-        axum::serve(listener, app).with_graceful_shutdown(shutdown.clone().cancelled_owned());
-    tokio::select! {
-        result = serve => result,
-        () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
-            tracing::warn!("requests still running after the shutdown grace time are abandoned");
-            Ok(())
-        }
-    }
-}
-
-/// SIGINT or SIGTERM: listened for from the call on (so a signal that comes before the server
-/// runs is not missed, nor kills it), and the future completes at the first.
-fn shutdown_signal() -> io::Result<impl Future<Output = ()> + Send> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut interrupt = signal(SignalKind::interrupt())?;
-        let mut terminate = signal(SignalKind::terminate())?;
-        Ok(async move {
-            tokio::select! {
-                _ = interrupt.recv() => {}
-                _ = terminate.recv() => {}
-            }
-        })
-    }
-    #[cfg(windows)]
-    {
-        let mut interrupt = tokio::signal::windows::ctrl_c()?;
-        Ok(async move {
-            interrupt.recv().await;
-        })
-    }
-    #[cfg(not(any(unix, windows)))]
-    {
-        Ok(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-    }
 }
 
 /// GET and DELETE without a legacy session.

@@ -1,17 +1,18 @@
 //! Who may reach the endpoint at all, decided from the headers before any body is read:
 //! DNS-rebinding protection (`Host`, `Origin`), then the bearer token.
 
+use std::net::Ipv6Addr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::uri::Authority;
-use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::http::{StatusCode, Version, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
 use super::HttpState;
 use super::auth::authenticate;
 use super::config::HttpConfig;
+use super::headers;
 use super::reply::refuse;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
@@ -27,28 +28,34 @@ pub(super) async fn admit(
     mut request: Request,
     next: Next,
 ) -> Response {
-    match check(&state.config, request.uri(), request.headers()).await {
-        Ok(auth) => {
-            request.extensions_mut().insert(Admitted(auth));
-            next.run(request).await
-        }
-        Err(response) => response,
+    if let Err(response) = check(&state.config, &request) {
+        return response;
     }
+    let auth = match &state.config.auth {
+        Some(auth) => match authenticate(auth, request.headers()).await {
+            Ok(auth) => Some(auth),
+            Err(response) => return response,
+        },
+        None => None,
+    };
+    request.extensions_mut().insert(Admitted(auth));
+    next.run(request).await
 }
 
-/// Host, then Origin, then the token. `Err` is the response to send.
-async fn check(
-    config: &HttpConfig,
-    uri: &Uri,
-    headers: &HeaderMap,
-) -> Result<Option<AuthInfo>, Response> {
-    // HTTP/1.1 names the host in `Host`; HTTP/2 in the `:authority` the URI carries.
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| uri.authority().map(Authority::as_str))
-        .unwrap_or("");
-    if !allows_host(config, host) {
+/// One value per header that decides something, then Host, then Origin (the token comes
+/// after). `Err` is the response to send.
+fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
+    let headers = request.headers();
+    let bad_request =
+        |message: String| refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
+    if let Some(name) = headers::repeated(headers) {
+        return Err(bad_request(format!(
+            "Bad Request: more than one {name} header (send one value)"
+        )));
+    }
+    let host = authority_that_counts(request).map_err(bad_request)?;
+    if !allows_host(config, &host) {
+        let host = host.text;
         tracing::warn!(host, "refused a request for a host that is not allowed");
         return Err(refuse(
             StatusCode::FORBIDDEN,
@@ -57,12 +64,9 @@ async fn check(
         ));
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or("");
-        if !allows_origin(config, origin) {
-            tracing::warn!(
-                origin,
-                "refused a request from an origin that is not allowed"
-            );
+        let origin = String::from_utf8_lossy(origin.as_bytes());
+        if !allows_origin(config, &origin) {
+            tracing::warn!(%origin, "refused a request from an origin that is not allowed");
             return Err(refuse(
                 StatusCode::FORBIDDEN,
                 codes::INVALID_REQUEST,
@@ -70,61 +74,183 @@ async fn check(
             ));
         }
     }
-    match &config.auth {
-        Some(auth) => authenticate(auth, headers).await.map(Some),
-        None => Ok(None),
+    Ok(())
+}
+
+/// The host a request is for: an absolute-form target's authority wins over `Host` (RFC 9112
+/// §3.2.2); HTTP/2 names it in `:authority`, which the URI carries. `Err` is the message of a
+/// `400`: a missing `Host` on HTTP/1.1, or one that is not a host and port.
+fn authority_that_counts(request: &Request) -> Result<Host, String> {
+    if let Some(authority) = request.uri().authority() {
+        return Host::parse(authority.as_str())
+            .ok_or_else(|| format!("Bad Request: invalid request target authority {authority}"));
+    }
+    match request.headers().get(header::HOST) {
+        Some(host) => {
+            let text = String::from_utf8_lossy(host.as_bytes());
+            Host::parse(&text).ok_or_else(|| format!("Bad Request: invalid Host header {text}"))
+        }
+        None if request.version() == Version::HTTP_10 => Ok(Host::unnamed()),
+        None => Err("Bad Request: the Host header is required".into()),
+    }
+}
+
+/// A host and optional port, as `Host` or an origin names them.
+#[derive(Debug, PartialEq)]
+struct Host {
+    /// The name, lower-cased and without a trailing dot; an IPv6 address keeps its brackets.
+    name: String,
+    port: Option<u16>,
+    /// As the client wrote it, for messages.
+    text: String,
+}
+
+impl Host {
+    /// `uri-host [":" port]` (RFC 9110 §7.2): a bracketed IPv6 address or a name of letters,
+    /// digits, `-`, `.` and `_`; nothing else (no user information, no path, no second colon).
+    fn parse(text: &str) -> Option<Self> {
+        let (name, port) = match text.strip_prefix('[') {
+            Some(rest) => {
+                let (address, after) = rest.split_once(']')?;
+                address.parse::<Ipv6Addr>().ok()?;
+                let port = if after.is_empty() {
+                    None
+                } else {
+                    Some(after.strip_prefix(':')?)
+                };
+                (format!("[{}]", address.to_ascii_lowercase()), port)
+            }
+            None => {
+                let (name, port) = match text.split_once(':') {
+                    Some((name, port)) => (name, Some(port)),
+                    None => (text, None),
+                };
+                let name_chars =
+                    |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
+                if name.is_empty() || !name.chars().all(name_chars) {
+                    return None;
+                }
+                (name.trim_end_matches('.').to_ascii_lowercase(), port)
+            }
+        };
+        if name.is_empty() {
+            return None;
+        }
+        let port = match port {
+            None | Some("") => None,
+            Some(port) if port.bytes().all(|b| b.is_ascii_digit()) => Some(port.parse().ok()?),
+            Some(_) => return None,
+        };
+        Some(Self {
+            name,
+            port,
+            text: text.to_owned(),
+        })
+    }
+
+    /// What an HTTP/1.0 request without `Host` is for: no name, so only `allow_any_host` serves it.
+    fn unnamed() -> Self {
+        Self {
+            name: String::new(),
+            port: None,
+            text: String::new(),
+        }
+    }
+
+    fn is_localhost(&self) -> bool {
+        matches!(self.name.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+    }
+
+    /// Whether an allowed entry (a name, or a name and port) names this host.
+    fn is_named_by(&self, entry: &str) -> bool {
+        Self::parse(entry).is_some_and(|allowed| {
+            allowed.name == self.name && allowed.port.is_none_or(|port| Some(port) == self.port)
+        })
     }
 }
 
 /// Localhost names always; others when allowed (with or without their port), or any host.
-fn allows_host(config: &HttpConfig, host: &str) -> bool {
+fn allows_host(config: &HttpConfig, host: &Host) -> bool {
     let Some(allowed) = &config.allowed_hosts else {
         return true;
     };
-    is_localhost(host_name(host)) || allowed.iter().any(|a| a == host || a == host_name(host))
+    host.is_localhost() || allowed.iter().any(|entry| host.is_named_by(entry))
 }
 
-/// Whether a browser page from `origin` may call the endpoint: localhost pages always, others
-/// when allowed.
+/// Whether a browser page from `origin` may call the endpoint: any origin when allowed, a
+/// localhost page (an `http` or `https` origin whose host is localhost) always, others when named.
 fn allows_origin(config: &HttpConfig, origin: &str) -> bool {
-    let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
     config.any_origin
-        || is_localhost(host_name(origin_host))
-        || config.allowed_origins.iter().any(|a| a == origin)
+        || origin_host(origin).is_some_and(|host| host.is_localhost())
+        || config
+            .allowed_origins
+            .iter()
+            .any(|allowed| allowed.eq_ignore_ascii_case(origin))
 }
 
-/// `localhost:8080` → `localhost`, `[::1]:80` → `[::1]`.
-fn host_name(host: &str) -> &str {
-    if host.starts_with('[') {
-        return host.find(']').map_or(host, |end| &host[..=end]);
+/// The host of a serialized origin, `scheme "://" host [":" port]` with an `http` or `https`
+/// scheme; `None` for anything else (`null`, a path, user information, another scheme).
+fn origin_host(origin: &str) -> Option<Host> {
+    let (scheme, rest) = origin.split_once("://")?;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
     }
-    host.rsplit_once(':').map_or(host, |(name, _)| name)
-}
-
-fn is_localhost(name: &str) -> bool {
-    matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+    Host::parse(rest)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn host(text: &str) -> Host {
+        Host::parse(text).unwrap_or_else(|| panic!("{text} is a host"))
+    }
+
     #[test]
     fn hosts_localhost_always_others_when_named() {
         let local = HttpConfig::default();
-        for host in ["localhost:3000", "127.0.0.1", "[::1]:8080", "localhost"] {
-            assert!(allows_host(&local, host), "{host}");
+        for text in [
+            "localhost:3000",
+            "127.0.0.1",
+            "[::1]:8080",
+            "LOCALHOST:80",
+            "localhost.:80",
+        ] {
+            assert!(allows_host(&local, &host(text)), "{text}");
         }
-        for host in ["evil.com", "evil.com:3000", "", "127.0.0.2:80"] {
-            assert!(!allows_host(&local, host), "{host}");
+        for text in [
+            "evil.com",
+            "evil.com:3000",
+            "127.0.0.2:80",
+            "localhost.evil.com",
+        ] {
+            assert!(!allows_host(&local, &host(text)), "{text}");
         }
-        let named = HttpConfig::default().allow_hosts(["mcp.example.com"]);
-        assert!(allows_host(&named, "mcp.example.com:443"));
-        assert!(!allows_host(&named, "other.example.com"));
+        let named = HttpConfig::default().allow_hosts(["mcp.example.com", "api.example.com:8443"]);
+        assert!(allows_host(&named, &host("MCP.example.com:443")));
+        assert!(allows_host(&named, &host("api.example.com:8443")));
+        assert!(
+            !allows_host(&named, &host("api.example.com:443")),
+            "the named port only"
+        );
+        assert!(!allows_host(&named, &host("other.example.com")));
         assert!(allows_host(
             &HttpConfig::default().allow_any_host(),
-            "anything"
+            &host("anything")
         ));
+    }
+
+    #[test]
+    fn what_is_not_a_host_and_port_is_refused() {
+        for text in [
+            "[::1].evil.com",
+            "localhost:evil.com",
+            "127.0.0.1:8080@evil.com",
+            "",
+            "localhost/path",
+        ] {
+            assert_eq!(Host::parse(text), None, "{text}");
+        }
     }
 
     #[test]
@@ -133,19 +259,19 @@ mod tests {
         assert!(allows_origin(&config, "http://localhost:6274"));
         assert!(allows_origin(&config, "http://[::1]:5173"));
         assert!(allows_origin(&config, "https://app.example.com"));
-        assert!(!allows_origin(&config, "https://app.example.com.evil"));
-        assert!(!allows_origin(&config, "https://evil.com"));
+        for refused in [
+            "https://app.example.com.evil",
+            "https://evil.com",
+            "http://localhost:6274.evil.com",
+            "http://127.0.0.1:6274@evil.com",
+            "evil://localhost",
+            "null",
+        ] {
+            assert!(!allows_origin(&config, refused), "{refused}");
+        }
         assert!(allows_origin(
             &HttpConfig::default().allow_any_origin(),
             "https://evil.com"
         ));
-    }
-
-    #[test]
-    fn host_names_drop_the_port() {
-        assert_eq!(host_name("localhost:8080"), "localhost");
-        assert_eq!(host_name("[::1]:80"), "[::1]");
-        assert_eq!(host_name("[::1]"), "[::1]");
-        assert_eq!(host_name("example.com"), "example.com");
     }
 }

@@ -4,6 +4,7 @@
 use axum::http::{HeaderMap, HeaderName, header};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use mime::Mime;
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::{ErrorObject, codes};
@@ -14,36 +15,84 @@ pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-pro
 pub(super) const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 pub(super) const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
+/// Headers that must come once (RFC 9110 §5.3 makes repeated lines one comma-joined value,
+/// which none of these can be; RFC 9112 §3.2 refuses a second `Host`).
+static SINGLE: [HeaderName; 7] = [
+    header::HOST,
+    header::ORIGIN,
+    header::AUTHORIZATION,
+    SESSION_ID,
+    PROTOCOL_VERSION,
+    MCP_METHOD,
+    MCP_NAME,
+];
+
+/// The first header of [`SINGLE`] that came more than once.
+pub(super) fn repeated(headers: &HeaderMap) -> Option<&'static str> {
+    SINGLE
+        .iter()
+        .find(|name| headers.get_all(*name).iter().nth(1).is_some())
+        .map(HeaderName::as_str)
+}
+
 /// The text of header `name`, if it is present and visible ASCII.
 pub(super) fn text<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers.get(name).and_then(|value| value.to_str().ok())
 }
 
-/// Whether `Content-Type` says JSON.
+/// Whether `Content-Type` says JSON in UTF-8: `application/json`, any case, with no charset or
+/// a UTF-8 one (`application/jsonp` and `application/json-patch+json` are other types).
 pub(super) fn is_json(headers: &HeaderMap) -> bool {
-    text(headers, &header::CONTENT_TYPE)
-        .unwrap_or("")
-        .trim_start()
-        .to_ascii_lowercase()
-        .starts_with("application/json")
+    let Some(media_type) =
+        text(headers, &header::CONTENT_TYPE).and_then(|v| v.parse::<Mime>().ok())
+    else {
+        return false;
+    };
+    media_type.essence_str() == "application/json"
+        && media_type
+            .get_param(mime::CHARSET)
+            .is_none_or(|charset| charset.as_str().eq_ignore_ascii_case("utf-8"))
 }
 
-/// Whether `Accept` admits `media_type` (no `Accept` admits everything).
-pub(super) fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
-    let Some(accept) = headers.get(header::ACCEPT) else {
+/// Whether `Accept` admits `media_type` (RFC 9110 §12.5.1): the most specific range that
+/// matches it decides, and `q=0` means "not acceptable". No `Accept` admits everything.
+pub(super) fn accepts(headers: &HeaderMap, media_type: &Mime) -> bool {
+    let mut values = headers.get_all(header::ACCEPT).iter().peekable();
+    if values.peek().is_none() {
         return true;
-    };
-    let accept = accept.to_str().unwrap_or("");
-    accept
-        .split(',')
-        .map(|part| part.split(';').next().unwrap_or("").trim())
-        .any(|part| {
-            part == media_type
-                || part == "*/*"
-                || part
-                    .strip_suffix("/*")
-                    .is_some_and(|kind| media_type.starts_with(kind))
-        })
+    }
+    let ranges: Vec<Mime> = values
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|range| range.trim().parse().ok())
+        .collect();
+    ranges
+        .iter()
+        .filter_map(|range| specificity(range, media_type).map(|rank| (rank, range)))
+        .max_by_key(|(rank, _)| *rank)
+        .is_some_and(|(_, range)| quality(range) > 0.0)
+}
+
+/// How closely `range` names `media_type` (2 exact, 1 `type/*`, 0 `*/*`), if it does.
+fn specificity(range: &Mime, media_type: &Mime) -> Option<u8> {
+    if range.type_() == mime::STAR && range.subtype() == mime::STAR {
+        return Some(0);
+    }
+    if range.type_() != media_type.type_() {
+        return None;
+    }
+    if range.subtype() == mime::STAR {
+        return Some(1);
+    }
+    (range.subtype() == media_type.subtype() && range.suffix() == media_type.suffix()).then_some(2)
+}
+
+/// A range's `q` (1 when absent or unreadable).
+fn quality(range: &Mime) -> f32 {
+    range
+        .get_param("q")
+        .and_then(|q| q.as_str().parse().ok())
+        .unwrap_or(1.0)
 }
 
 /// Whether the `MCP-Protocol-Version` header names a 2026-07-28 (or later) version.
@@ -216,21 +265,50 @@ mod tests {
     }
 
     #[test]
-    fn accept_and_content_type() {
-        let both = headers(&[(&header::ACCEPT, "application/json, text/event-stream")]);
-        assert!(accepts(&both, "text/event-stream") && accepts(&both, "application/json"));
-        let wildcard = headers(&[(&header::ACCEPT, "text/*")]);
-        assert!(accepts(&wildcard, "text/event-stream"));
-        assert!(!accepts(&wildcard, "application/json"));
+    fn accept_is_parsed_with_its_qualities() {
+        let sse = mime::TEXT_EVENT_STREAM;
+        let json = mime::APPLICATION_JSON;
+        let accept = |value: &str| headers(&[(&header::ACCEPT, value)]);
+        let both = accept("application/json, text/event-stream");
+        assert!(accepts(&both, &sse) && accepts(&both, &json));
         assert!(
-            accepts(&HeaderMap::new(), "application/json"),
+            accepts(&accept("Application/JSON"), &json),
+            "media types ignore case"
+        );
+        assert!(accepts(&accept("text/*"), &sse));
+        assert!(!accepts(&accept("text/*"), &json));
+        assert!(!accepts(&accept("te/*"), &sse), "te/* is not text/*");
+        assert!(
+            !accepts(&accept("text/event-stream;q=0, */*"), &sse),
+            "q=0 refuses"
+        );
+        assert!(accepts(&accept("text/event-stream;q=0, */*"), &json));
+        assert!(accepts(&accept("*/*;q=0.1"), &sse));
+        assert!(
+            accepts(&HeaderMap::new(), &json),
             "no Accept takes anything"
         );
-        assert!(is_json(&headers(&[(
-            &header::CONTENT_TYPE,
-            "application/json; charset=utf-8"
-        )])));
-        assert!(!is_json(&headers(&[(&header::CONTENT_TYPE, "text/plain")])));
+        let split = headers(&[
+            (&header::ACCEPT, "application/json"),
+            (&header::ACCEPT, "text/event-stream"),
+        ]);
+        assert!(accepts(&split, &sse), "repeated Accept lines are one list");
+    }
+
+    #[test]
+    fn content_type_is_json_in_utf8() {
+        let content = |value: &str| headers(&[(&header::CONTENT_TYPE, value)]);
+        assert!(is_json(&content("application/json")));
+        assert!(is_json(&content("Application/JSON; charset=UTF-8")));
+        for refused in [
+            "application/jsonp",
+            "application/json-patch+json",
+            "application/json; charset=UTF-16",
+            "text/plain",
+            "json",
+        ] {
+            assert!(!is_json(&content(refused)), "{refused}");
+        }
         assert!(!is_json(&HeaderMap::new()));
     }
 }

@@ -56,8 +56,8 @@ pub(super) async fn post(
             "Unsupported Media Type: Content-Type must be application/json",
         );
     }
-    let accepts_sse = headers::accepts(&headers, "text/event-stream");
-    if !accepts_sse && !headers::accepts(&headers, "application/json") {
+    let accepts_sse = headers::accepts(&headers, &mime::TEXT_EVENT_STREAM);
+    if !accepts_sse && !headers::accepts(&headers, &mime::APPLICATION_JSON) {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,

@@ -179,7 +179,7 @@ pub(super) async fn get_stream(
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return super::method_not_allowed();
     }
-    if !headers::accepts(&headers, "text/event-stream") {
+    if !headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,

@@ -44,6 +44,10 @@ pub(super) async fn admit(
 
 /// One value per header that decides something, then Host, then Origin (the token comes
 /// after). `Err` is the response to send.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, sent at once"
+)]
 fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
     let headers = request.headers();
     let bad_request =
@@ -109,29 +113,25 @@ impl Host {
     /// `uri-host [":" port]` (RFC 9110 §7.2): a bracketed IPv6 address or a name of letters,
     /// digits, `-`, `.` and `_`; nothing else (no user information, no path, no second colon).
     fn parse(text: &str) -> Option<Self> {
-        let (name, port) = match text.strip_prefix('[') {
-            Some(rest) => {
-                let (address, after) = rest.split_once(']')?;
-                address.parse::<Ipv6Addr>().ok()?;
-                let port = if after.is_empty() {
-                    None
-                } else {
-                    Some(after.strip_prefix(':')?)
-                };
-                (format!("[{}]", address.to_ascii_lowercase()), port)
+        let (name, port) = if let Some(bracketed) = text.strip_prefix('[') {
+            let (address, after) = bracketed.split_once(']')?;
+            address.parse::<Ipv6Addr>().ok()?;
+            let port = if after.is_empty() {
+                None
+            } else {
+                Some(after.strip_prefix(':')?)
+            };
+            (format!("[{}]", address.to_ascii_lowercase()), port)
+        } else {
+            let (name, port) = match text.split_once(':') {
+                Some((name, port)) => (name, Some(port)),
+                None => (text, None),
+            };
+            let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
+            if !name.chars().all(name_char) {
+                return None;
             }
-            None => {
-                let (name, port) = match text.split_once(':') {
-                    Some((name, port)) => (name, Some(port)),
-                    None => (text, None),
-                };
-                let name_chars =
-                    |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
-                if name.is_empty() || !name.chars().all(name_chars) {
-                    return None;
-                }
-                (name.trim_end_matches('.').to_ascii_lowercase(), port)
-            }
+            (name.trim_end_matches('.').to_ascii_lowercase(), port)
         };
         if name.is_empty() {
             return None;

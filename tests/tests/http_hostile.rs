@@ -8,7 +8,10 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use mcp_toolbelt::HttpConfig;
-use mcp_toolbelt_tests::http::{modern_call, modern_headers, post, router, send, tools_list};
+use mcp_toolbelt_tests::http::{
+    initialize_body, modern_call, modern_headers, modern_request, open_session, post, router, send,
+    tools_list,
+};
 use serde_json::json;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
@@ -136,4 +139,160 @@ async fn accept_and_content_type_are_media_types() {
     }
     let utf8 = with(header::CONTENT_TYPE, "application/json; charset=utf-8");
     assert_eq!(send(&router, utf8).await.status, StatusCode::OK);
+}
+
+/// A legacy `tools/list` with id 7.
+fn legacy_list() -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
+}
+
+#[tokio::test]
+async fn refusals_after_the_body_is_read_carry_the_request_id() {
+    let router = router(HttpConfig::new().sessions(1, std::time::Duration::from_hours(1)));
+    let no_session = send(&router, post(&legacy_list(), &[])).await;
+    assert_eq!(no_session.status, StatusCode::BAD_REQUEST);
+    assert_eq!(no_session.json()["id"], 7, "{no_session:?}");
+    let unknown = send(&router, post(&legacy_list(), &[("mcp-session-id", "nope")])).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.json()["id"], 7, "{unknown:?}");
+    let bad_version = send(
+        &router,
+        post(&legacy_list(), &[("mcp-protocol-version", "1999-01-01")]),
+    )
+    .await;
+    assert_eq!(bad_version.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad_version.json()["id"], 7, "{bad_version:?}");
+    // The one session is in use (just opened): the next initialize gets 503, its id, and when
+    // to try again.
+    open_session(&router).await;
+    let full = send(&router, post(&initialize_body(), &[])).await;
+    assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(full.json()["id"], 1, "{full:?}");
+    assert_eq!(full.header("retry-after"), Some("5"));
+}
+
+#[tokio::test]
+async fn what_2026_07_28_lacks_is_named() {
+    let router = router(HttpConfig::new());
+    let modern = [("mcp-protocol-version", "2026-07-28")];
+    let batch = json!([legacy_list()]);
+    let reply = send(&router, post(&batch, &modern)).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "Invalid Request: 2026-07-28 has no JSON-RPC batches; send each request in a POST of its own"
+    );
+    let response = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+    let reply = send(&router, post(&response, &modern)).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("takes no responses"),
+        "{reply:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_2025_03_26_batch_item_cannot_claim_2026_07_28() {
+    let router = router(HttpConfig::new().stateless(true));
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        modern_request(2, "tools/list", json!({}), &json!({})),
+    ]);
+    let reply = send(
+        &router,
+        post(&batch, &[("mcp-protocol-version", "2025-03-26")]),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    let answers = reply.json();
+    assert!(answers[0]["result"]["tools"].is_array(), "{answers}");
+    assert_eq!(answers[1]["id"], 2);
+    assert_eq!(answers[1]["error"]["code"], -32600, "{answers}");
+}
+
+#[tokio::test]
+async fn a_sessions_version_header_must_be_the_negotiated_one() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let reply = send(
+        &router,
+        post(
+            &legacy_list(),
+            &[
+                ("mcp-session-id", &session),
+                ("mcp-protocol-version", "2025-06-18"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "Bad Request: MCP-Protocol-Version 2025-06-18 does not match this session's 2025-11-25"
+    );
+    let matching = send(
+        &router,
+        post(
+            &legacy_list(),
+            &[
+                ("mcp-session-id", &session),
+                ("mcp-protocol-version", "2025-11-25"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(matching.status, StatusCode::OK, "{matching:?}");
+}
+
+#[tokio::test]
+async fn error_texts_say_what_was_sent() {
+    let router = router(HttpConfig::new());
+    let reply = send(&router, post(&legacy_list(), &[("mcp-session-id", "é")])).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not visible ASCII"),
+        "{reply:?}"
+    );
+    let call = modern_call(1, "count", &json!({}), &json!({}));
+    let reply = send(
+        &router,
+        post(&call, &modern_headers("tools/call", Some("cöunt"))),
+    )
+    .await;
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "Header mismatch: the Mcp-Name header is not visible ASCII; send other text as =?base64?…?="
+    );
+    let capabilities = modern_request(
+        1,
+        "tools/list",
+        json!({}),
+        &json!({"io.modelcontextprotocol/clientCapabilities": 3}),
+    );
+    let reply = send(
+        &router,
+        post(&capabilities, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "`_meta.io.modelcontextprotocol/clientCapabilities` must be an object, got 3"
+    );
+    let numeric = modern_request(
+        1,
+        "tools/list",
+        json!({}),
+        &json!({"io.modelcontextprotocol/protocolVersion": 2026}),
+    );
+    let reply = send(&router, post(&numeric, &modern_headers("tools/list", None))).await;
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "Header mismatch: MCP-Protocol-Version header value '2026-07-28' does not match body value '2026'"
+    );
 }

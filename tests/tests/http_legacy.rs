@@ -437,6 +437,14 @@ async fn get_without_a_session_is_not_allowed() {
     )
     .await;
     assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
+    // GET and DELETE work with a session: the answer says which methods exist.
+    assert_eq!(reply.header("allow"), Some("GET, POST, DELETE"));
+    let stateless = mcp_toolbelt_tests::http::router(HttpConfig::new().stateless(true));
+    let reply = send(
+        &stateless,
+        bodiless(Method::GET, &[("accept", "text/event-stream")]),
+    )
+    .await;
     assert_eq!(reply.header("allow"), Some("POST"));
 }
 

@@ -88,14 +88,20 @@ fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
         )
         .with_data(json!({"supported": supported, "requested": text})));
     };
-    let Some(client_capabilities) = request_meta
-        .get(meta::CLIENT_CAPABILITIES)
-        .filter(|c| c.is_object())
-    else {
-        return Err(ErrorObject::invalid_params(format!(
-            "missing required `_meta.{}`",
-            meta::CLIENT_CAPABILITIES
-        )));
+    let client_capabilities = match request_meta.get(meta::CLIENT_CAPABILITIES) {
+        Some(capabilities) if capabilities.is_object() => capabilities,
+        Some(other) => {
+            return Err(ErrorObject::invalid_params(format!(
+                "`_meta.{}` must be an object, got {other}",
+                meta::CLIENT_CAPABILITIES
+            )));
+        }
+        None => {
+            return Err(ErrorObject::invalid_params(format!(
+                "missing required `_meta.{}`",
+                meta::CLIENT_CAPABILITIES
+            )));
+        }
     };
     let log_level = request_meta
         .get(meta::LOG_LEVEL)

@@ -18,8 +18,9 @@ mod version;
 pub(crate) use changes::ToolChanges;
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, RequestScope, ServerState};
+pub(crate) use era::claims_modern;
 #[cfg(feature = "http")]
-pub(crate) use era::{claims_modern, envelope_error};
+pub(crate) use era::envelope_error;
 pub(crate) use version::ProtocolVersion;
 
 pub use crate::jsonrpc::{ErrorObject, codes};

@@ -214,6 +214,15 @@ impl Session {
                     ErrorObject::invalid_request(format!("{} must not be batched", request.method));
                 immediate(Some(error.respond(request.id)))
             }
+            // Batches are 2025-03-26 only: an item cannot be a standalone 2026-07-28 request.
+            Ok(Incoming::Request(request))
+                if crate::protocol::claims_modern(request.params.as_ref()) =>
+            {
+                let error = ErrorObject::invalid_request(
+                    "a batch item cannot claim protocol 2026-07-28 (batches are 2025-03-26 only)",
+                );
+                immediate(Some(error.respond(request.id)))
+            }
             Ok(Incoming::Request(request)) => match self.start(request, caller.clone(), timeout) {
                 Ok(call) => Box::pin(call.finish()),
                 Err(refused) => immediate(Some(refused)),

@@ -126,14 +126,26 @@ pub(super) fn check_modern(
     method: &str,
     params: Option<&Map<String, Value>>,
 ) -> Result<(), ErrorObject> {
-    let body_version = params
+    // A version that is not a string is shown as the JSON it is.
+    let body_version = match params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(meta::PROTOCOL_VERSION))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let raw = |name: &HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or(""));
-    must_match("MCP-Protocol-Version", raw(&PROTOCOL_VERSION), body_version)?;
-    must_match("Mcp-Method", raw(&MCP_METHOD), method)?;
+    {
+        Some(Value::String(version)) => version.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let raw = |name: &HeaderName, label: &str| match headers.get(name) {
+        None => Ok(None),
+        Some(value) => value.to_str().map(Some).map_err(|_| {
+            mismatch(format!(
+                "the {label} header is not visible ASCII; send other text as =?base64?…?="
+            ))
+        }),
+    };
+    let version = raw(&PROTOCOL_VERSION, "MCP-Protocol-Version")?;
+    must_match("MCP-Protocol-Version", version, &body_version)?;
+    must_match("Mcp-Method", raw(&MCP_METHOD, "Mcp-Method")?, method)?;
     let name_key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
@@ -143,7 +155,7 @@ pub(super) fn check_modern(
         .and_then(|p| p.get(name_key))
         .and_then(Value::as_str)
         .unwrap_or("");
-    let name = match raw(&MCP_NAME).map(decode) {
+    let name = match raw(&MCP_NAME, "Mcp-Name")?.map(decode) {
         Some(Err(raw)) => {
             return Err(mismatch(format!(
                 "Mcp-Name header value '{raw}' is not valid base64"

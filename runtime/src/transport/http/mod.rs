@@ -93,15 +93,27 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
         .with_state(state)
 }
 
-/// GET and DELETE without a legacy session.
-fn method_not_allowed() -> Response {
+/// GET and DELETE without a legacy session: they work with one, unless the server is
+/// stateless.
+fn method_not_allowed(stateless: bool) -> Response {
+    let (allowed, message) = if stateless {
+        (
+            "POST",
+            "Method Not Allowed: this server keeps no sessions; POST each request",
+        )
+    } else {
+        (
+            "GET, POST, DELETE",
+            "Method Not Allowed: GET and DELETE need the Mcp-Session-Id of a session",
+        )
+    };
     let mut response = refuse(
         StatusCode::METHOD_NOT_ALLOWED,
         codes::INVALID_REQUEST,
-        "Method Not Allowed",
+        message,
     );
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
     response
 }

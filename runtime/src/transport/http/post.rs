@@ -14,8 +14,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::headers::{self, SESSION_ID};
-use super::reply::{self, Stage, refuse, refuse_request, status_of};
+use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
 use crate::context::AuthInfo;
@@ -75,6 +75,22 @@ pub(super) async fn post(
     let modern = match &message {
         Incoming::Request(RpcRequest { params, .. }) | Incoming::Notification { params, .. } => {
             protocol::claims_modern(params.as_ref()) || headers::claims_modern(&headers)
+        }
+        // 2026-07-28 has neither batches nor client responses: say so, not that the version is
+        // unknown.
+        Incoming::Batch(_) if headers::claims_modern(&headers) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Invalid Request: 2026-07-28 has no JSON-RPC batches; send each request in a POST of its own",
+            );
+        }
+        Incoming::Response if headers::claims_modern(&headers) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Invalid Request: a 2026-07-28 server sends no requests, so it takes no responses",
+            );
         }
         _ => false,
     };
@@ -198,42 +214,80 @@ fn subscription_permit(
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
+/// Refusals carry the request's id when there is one (JSON-RPC 2.0 §5).
 async fn legacy_post(state: &HttpState, message: Incoming, post: Post) -> Response {
-    let header_version = match headers::legacy_version(&post.headers) {
-        Ok(version) => version,
-        Err(message) => return refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message),
+    let id = match &message {
+        Incoming::Request(request) => request.id.clone(),
+        _ => Value::Null,
     };
-    let is_initialize = matches!(&message, Incoming::Request(r) if r.method == "initialize");
-    let (in_session, new_session_id) = if state.config.stateless {
-        (None, None)
-    } else if is_initialize {
-        match state.sessions.open(&state.dispatcher, post.auth.as_ref()) {
-            Some((id, session)) => (Some(session), Some(id)),
-            None => {
-                return refuse(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    codes::INTERNAL_ERROR,
-                    "Service Unavailable: no session can be opened now (too many are open)",
-                );
-            }
-        }
-    } else {
-        match state.sessions.find(&post.headers, post.auth.as_ref()) {
-            Ok(session) => (Some(session), None),
-            Err(response) => return response,
-        }
+    let joined = match legacy_session(state, &message, &post) {
+        Ok(joined) => joined,
+        Err(refusal) => return refusal.answer(&id),
     };
-    let session = in_session.as_ref().map_or_else(
-        || Session::new(state.dispatcher.clone(), header_version, None),
-        |session| session.calls.clone(),
-    );
-    let mut response = legacy_message(state, message, session, in_session, post).await;
-    if let Some(id) = new_session_id
+    let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
+    if let Some(id) = joined.new_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
         response.headers_mut().insert(SESSION_ID, value);
     }
     response
+}
+
+/// What a legacy message joins.
+struct Joined {
+    /// The calls it becomes one of.
+    calls: Session,
+    /// Its legacy session, unless stateless.
+    session: Option<Arc<HttpSession>>,
+    /// The id of the session `initialize` opened.
+    new_id: Option<String>,
+}
+
+/// The calls a legacy message joins: a new session for `initialize`, the one the request names,
+/// or (stateless) calls of its own.
+fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<Joined, Refusal> {
+    let bad_request =
+        |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
+    let header_version = headers::legacy_version(&post.headers).map_err(bad_request)?;
+    let is_initialize = matches!(message, Incoming::Request(r) if r.method == "initialize");
+    if state.config.stateless {
+        let calls = Session::new(state.dispatcher.clone(), header_version, None);
+        return Ok(Joined {
+            calls,
+            session: None,
+            new_id: None,
+        });
+    }
+    if is_initialize {
+        let Some((id, session)) = state.sessions.open(&state.dispatcher, post.auth.as_ref()) else {
+            return Err(Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                codes::INTERNAL_ERROR,
+                "Service Unavailable: no session can be opened now (too many are open)",
+            ));
+        };
+        return Ok(Joined {
+            calls: session.calls.clone(),
+            session: Some(session),
+            new_id: Some(id),
+        });
+    }
+    let session = state.sessions.find(&post.headers, post.auth.as_ref())?;
+    // The version header, when sent, must be the one the session negotiated.
+    let negotiated = session.calls.connection().version();
+    if post.headers.contains_key(PROTOCOL_VERSION)
+        && session.calls.connection().is_initialized()
+        && header_version != negotiated
+    {
+        return Err(bad_request(format!(
+            "Bad Request: MCP-Protocol-Version {header_version} does not match this session's {negotiated}"
+        )));
+    }
+    Ok(Joined {
+        calls: session.calls.clone(),
+        session: Some(session),
+        new_id: None,
+    })
 }
 
 /// Answers one legacy message on `session`.

@@ -2,7 +2,7 @@
 //! envelope refused, or the dispatcher's answer) is decided here, in [`status_of`]; refusals
 //! at the HTTP level (a bad header, a full table) name their status where they happen.
 
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse as _, Response};
 use serde_json::Value;
 
@@ -31,14 +31,46 @@ pub(super) fn status_of(error: &ErrorObject, stage: Stage) -> StatusCode {
     }
 }
 
+/// How long a client refused for want of room should wait before it tries again (`503`).
+const RETRY_AFTER_SECONDS: &str = "5";
+
+/// A refusal decided before the request's id is at hand: its status and error, answered with
+/// the id once it is known ([`Refusal::answer`]).
+pub(super) struct Refusal {
+    status: StatusCode,
+    error: ErrorObject,
+}
+
+impl Refusal {
+    pub(super) fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            error: ErrorObject::new(code, message),
+        }
+    }
+
+    /// The answer to request `id` (`null` for a notification, a batch, or no request).
+    pub(super) fn answer(self, id: &Value) -> Response {
+        refuse_request(self.status, id, self.error)
+    }
+}
+
 /// A refusal before any JSON-RPC processing: `status` plus an id-less JSON-RPC error body.
 pub(super) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
     refuse_request(status, &Value::Null, ErrorObject::new(code, message))
 }
 
-/// The answer to request `id` that failed at the HTTP level.
+/// The answer to request `id` that failed at the HTTP level. A `503` tells the client when to
+/// try again.
 pub(super) fn refuse_request(status: StatusCode, id: &Value, error: ErrorObject) -> Response {
-    json(status, &error.respond(id.clone()))
+    let mut response = json(status, &error.respond(id.clone()));
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from_static(RETRY_AFTER_SECONDS),
+        );
+    }
+    response
 }
 
 /// `body` as JSON with `status`.

@@ -18,7 +18,7 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::auth::Principal;
 use super::headers::{self, SESSION_ID};
-use super::reply::refuse;
+use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 use crate::protocol::{Dispatcher, ProtocolVersion};
@@ -102,25 +102,26 @@ impl SessionTable {
     }
 
     /// The live session the request names, if its caller is the one who opened it. `Err` is
-    /// the response to send.
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the response to send, sent at once"
-    )]
+    /// the refusal to answer with.
     pub(super) fn find(
         &self,
         headers: &HeaderMap,
         auth: Option<&AuthInfo>,
-    ) -> Result<Arc<HttpSession>, Response> {
-        let Some(id) = headers::text(headers, &SESSION_ID) else {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                codes::INVALID_REQUEST,
+    ) -> Result<Arc<HttpSession>, Refusal> {
+        let bad_request =
+            |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
+        let Some(value) = headers.get(SESSION_ID) else {
+            return Err(bad_request(
                 "Bad Request: Mcp-Session-Id header is required",
             ));
         };
+        let Ok(id) = value.to_str() else {
+            return Err(bad_request(
+                "Bad Request: the Mcp-Session-Id header is not visible ASCII (send the id the server gave)",
+            ));
+        };
         let not_found = || {
-            refuse(
+            Refusal::new(
                 StatusCode::NOT_FOUND,
                 codes::INVALID_REQUEST,
                 "Session not found",
@@ -206,7 +207,7 @@ pub(super) async fn delete(
     headers: HeaderMap,
 ) -> Response {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed();
+        return super::method_not_allowed(state.config.stateless);
     }
     match state.sessions.find(&headers, auth.as_ref()) {
         Ok(session) => {
@@ -216,7 +217,7 @@ pub(super) async fn delete(
             session.end();
             StatusCode::NO_CONTENT.into_response()
         }
-        Err(response) => response,
+        Err(refusal) => refusal.answer(&serde_json::Value::Null),
     }
 }
 
@@ -250,8 +251,11 @@ mod tests {
     }
 
     /// The status a lookup was refused with (`200` when it found the session).
-    fn refused(found: Result<Arc<HttpSession>, Response>) -> u16 {
-        found.map_or_else(|response| response.status().as_u16(), |_| 200)
+    fn refused(found: Result<Arc<HttpSession>, Refusal>) -> u16 {
+        found.map_or_else(
+            |refusal| refusal.answer(&serde_json::Value::Null).status().as_u16(),
+            |_| 200,
+        )
     }
 
     fn auth(client: &str) -> AuthInfo {

@@ -177,7 +177,7 @@ pub(super) async fn get_stream(
     headers: HeaderMap,
 ) -> Response {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed();
+        return super::method_not_allowed(state.config.stateless);
     }
     if !headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
         return refuse(
@@ -188,7 +188,7 @@ pub(super) async fn get_stream(
     }
     let session = match state.sessions.find(&headers, auth.as_ref()) {
         Ok(session) => session,
-        Err(response) => return response,
+        Err(refusal) => return refusal.answer(&serde_json::Value::Null),
     };
     let Some(guard) = session.open_stream() else {
         return refuse(

@@ -43,18 +43,22 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         loop {
             let available = self.input.fill_buf().await?;
             if available.is_empty() {
-                return Ok(match (too_long, self.line.is_empty()) {
-                    (true, _) => Line::TooLong,
-                    (false, true) => Line::End,
-                    (false, false) => Line::Complete(&self.line),
-                });
+                return Ok(
+                    match (too_long || self.line.len() > self.max, self.line.is_empty()) {
+                        (true, _) => Line::TooLong,
+                        (false, true) => Line::End,
+                        (false, false) => Line::Complete(&self.line),
+                    },
+                );
             }
             let (chunk, used, done) = match available.iter().position(|&byte| byte == b'\n') {
                 Some(at) => (&available[..at], at + 1, true),
                 None => (available, available.len(), false),
             };
             if !too_long {
-                if self.line.len() + chunk.len() > self.max {
+                // One byte more than the limit may be held: a CRLF line's `\r`, which does
+                // not count (checked when the line ends).
+                if self.line.len() + chunk.len() > self.max.saturating_add(1) {
                     too_long = true;
                     self.line.clear();
                 } else {
@@ -63,7 +67,8 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             }
             self.input.consume(used);
             if done {
-                return Ok(if too_long {
+                let content = self.line.strip_suffix(b"\r").unwrap_or(&self.line).len();
+                return Ok(if too_long || content > self.max {
                     Line::TooLong
                 } else {
                     Line::Complete(&self.line)
@@ -167,6 +172,18 @@ mod tests {
                     Ok("ok".into()),
                     Err("too long")
                 ],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn the_carriage_return_of_a_crlf_line_does_not_count() {
+        for capacity in [2, 64] {
+            let read = lines(b"12345\r\n123456\r\n12345\r", 5, capacity).await;
+            assert_eq!(
+                read,
+                [Ok("12345\r".into()), Err("too long"), Err("too long")],
                 "capacity {capacity}"
             );
         }

@@ -296,3 +296,20 @@ async fn error_texts_say_what_was_sent() {
         "Header mismatch: MCP-Protocol-Version header value '2026-07-28' does not match body value '2026'"
     );
 }
+
+#[tokio::test]
+async fn a_post_whose_body_never_comes_holds_no_request_place() {
+    let router = router(HttpConfig::new().max_requests(1));
+    let mut stalled = listing(&[]);
+    let never = futures_util::stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+    *stalled.body_mut() = Body::from_stream(never);
+    let stalled = tokio::spawn({
+        let router = router.clone();
+        async move { send(&router, stalled).await }
+    });
+    // Let the stalled request reach its body.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let reply = send(&router, listing(&[])).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    stalled.abort();
+}

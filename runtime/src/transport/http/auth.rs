@@ -12,7 +12,7 @@ use crate::jsonrpc::codes;
 
 /// Who a bearer token speaks for: its client and subject. A legacy session belongs to the
 /// principal that opened it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Principal {
     client_id: String,
     subject: Option<String>,

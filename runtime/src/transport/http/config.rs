@@ -33,6 +33,8 @@ pub struct HttpConfig {
     pub(super) shutdown_grace: Duration,
     pub(super) max_connections: usize,
     pub(super) header_timeout: Duration,
+    pub(super) principal_requests: usize,
+    pub(super) principal_sessions: usize,
     pub(super) auth: Option<BearerAuth>,
 }
 
@@ -120,6 +122,8 @@ impl Default for HttpConfig {
             shutdown_grace: Duration::from_secs(10),
             max_connections: 512,
             header_timeout: Duration::from_secs(30),
+            principal_requests: 64,
+            principal_sessions: 32,
             auth: None,
         }
     }
@@ -238,6 +242,18 @@ impl HttpConfig {
         self
     }
 
+    /// With bearer auth, what one principal (a token's client and subject) may hold at once:
+    /// `requests` requests being answered (and as many `subscriptions/listen` streams), and
+    /// `sessions` legacy sessions (default 64 and 32). Beyond, its own least recently used
+    /// session not in use makes room, or it gets `503`: one caller cannot fill the tables for
+    /// everyone.
+    #[must_use]
+    pub fn per_principal(mut self, requests: usize, sessions: usize) -> Self {
+        self.principal_requests = requests.max(1);
+        self.principal_sessions = sessions.max(1);
+        self
+    }
+
     /// How long in-flight requests may take to finish after SIGINT/SIGTERM.
     #[must_use]
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
@@ -303,6 +319,8 @@ impl std::fmt::Debug for HttpConfig {
             .field("stateless", &self.stateless)
             .field("max_connections", &self.max_connections)
             .field("header_timeout", &self.header_timeout)
+            .field("principal_requests", &self.principal_requests)
+            .field("principal_sessions", &self.principal_sessions)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()
     }

@@ -24,6 +24,7 @@ mod admission;
 mod auth;
 mod config;
 mod headers;
+mod places;
 mod post;
 mod reply;
 mod serve;
@@ -38,9 +39,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::Response;
 use axum::routing::get;
-use tokio::sync::Semaphore;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
+use self::places::Places;
 use self::reply::refuse;
 pub(crate) use self::serve::serve;
 use self::sessions::SessionTable;
@@ -52,9 +53,9 @@ struct HttpState {
     dispatcher: Dispatcher,
     sessions: SessionTable,
     /// Places for `subscriptions/listen` streams.
-    subscriptions: Arc<Semaphore>,
-    /// Places for the other POSTs being read or answered.
-    requests: Arc<Semaphore>,
+    subscriptions: Places,
+    /// Places for the other POSTs being answered.
+    requests: Places,
     config: HttpConfig,
 }
 
@@ -63,14 +64,17 @@ struct HttpState {
 pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
-        sessions: SessionTable::new(config.max_sessions, config.session_idle_timeout),
-        // A semaphore holds at most `MAX_PERMITS`: a larger limit ("no limit") is that many.
-        subscriptions: Arc::new(Semaphore::new(
-            config.max_subscriptions.min(Semaphore::MAX_PERMITS),
-        )),
-        requests: Arc::new(Semaphore::new(
-            config.max_requests.min(Semaphore::MAX_PERMITS),
-        )),
+        sessions: SessionTable::new(
+            config.max_sessions,
+            config.principal_sessions,
+            config.session_idle_timeout,
+        ),
+        subscriptions: Places::new(
+            "subscriptions/listen streams",
+            config.max_subscriptions,
+            config.principal_requests,
+        ),
+        requests: Places::new("requests", config.max_requests, config.principal_requests),
         config,
     });
     let max_body = state.config.max_body_bytes;

@@ -10,11 +10,12 @@ use axum::extract::{FromRequest as _, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse as _, Response};
 use serde_json::Value;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 
 use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::places::Place;
 use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
@@ -31,7 +32,7 @@ struct Post {
     headers: HeaderMap,
     auth: Option<AuthInfo>,
     accepts_sse: bool,
-    permit: OwnedSemaphorePermit,
+    place: Place,
 }
 
 /// A POST: the headers are checked, then the body is read (within the size and time limits),
@@ -41,13 +42,6 @@ pub(super) async fn post(
     Extension(Admitted(auth)): Extension<Admitted>,
     request: Request,
 ) -> Response {
-    let Some(permit) = take_permit(&state.requests) else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            codes::INTERNAL_ERROR,
-            "Service Unavailable: too many requests are being answered",
-        );
-    };
     let headers = request.headers().clone();
     if !headers::is_json(&headers) {
         return refuse(
@@ -71,6 +65,12 @@ pub(super) async fn post(
     let message = match jsonrpc::parse(&body) {
         Ok(message) => message,
         Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
+    };
+    // Taken once the body is here: a client that sends headers and no body holds only its
+    // connection (for the body time limit), never a place to answer requests.
+    let place = match state.requests.take(auth.as_ref()) {
+        Ok(place) => place,
+        Err(refusal) => return refusal.answer(&request_id(&message)),
     };
     let modern = match &message {
         Incoming::Request(RpcRequest { params, .. }) | Incoming::Notification { params, .. } => {
@@ -98,7 +98,7 @@ pub(super) async fn post(
         headers,
         auth,
         accepts_sse,
-        permit,
+        place,
     };
     if modern {
         modern_post(&state, message, post).await
@@ -121,9 +121,12 @@ async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Respons
     }
 }
 
-/// One place among those a semaphore counts, or `None` when all are taken.
-fn take_permit(semaphore: &Arc<Semaphore>) -> Option<OwnedSemaphorePermit> {
-    Arc::clone(semaphore).try_acquire_owned().ok()
+/// The id of a request, `null` for any other message.
+fn request_id(message: &Incoming) -> Value {
+    match message {
+        Incoming::Request(request) => request.id.clone(),
+        _ => Value::Null,
+    }
 }
 
 /// 2026-07-28: every POST stands alone; headers must agree with the body.
@@ -153,13 +156,13 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
     let subscription = request.method == "subscriptions/listen";
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
     // place of the request place).
-    let permit = if subscription {
-        match subscription_permit(state, &post, &request.id) {
-            Ok(permit) => permit,
+    let place = if subscription {
+        match subscription_place(state, &post, &request.id) {
+            Ok(place) => place,
             Err(response) => return response,
         }
     } else {
-        post.permit
+        post.place
     };
     let session = Session::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
     answer(HttpCall {
@@ -170,7 +173,7 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
         accepts_sse: post.accepts_sse,
         modern: true,
         timeout: (!subscription).then_some(state.config.request_timeout),
-        permit,
+        place,
     })
     .await
 }
@@ -192,11 +195,7 @@ fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), Error
     clippy::result_large_err,
     reason = "the error is the response to send, sent at once"
 )]
-fn subscription_permit(
-    state: &HttpState,
-    post: &Post,
-    id: &Value,
-) -> Result<OwnedSemaphorePermit, Response> {
+fn subscription_place(state: &HttpState, post: &Post, id: &Value) -> Result<Place, Response> {
     if !post.accepts_sse {
         let error = ErrorObject::new(
             codes::INVALID_REQUEST,
@@ -204,22 +203,16 @@ fn subscription_permit(
         );
         return Err(refuse_request(StatusCode::NOT_ACCEPTABLE, id, error));
     }
-    take_permit(&state.subscriptions).ok_or_else(|| {
-        let error = ErrorObject::new(
-            codes::INTERNAL_ERROR,
-            "Service Unavailable: too many subscriptions/listen streams are open",
-        );
-        refuse_request(StatusCode::SERVICE_UNAVAILABLE, id, error)
-    })
+    state
+        .subscriptions
+        .take(post.auth.as_ref())
+        .map_err(|refusal| refusal.answer(id))
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
 /// Refusals carry the request's id when there is one (JSON-RPC 2.0 §5).
 async fn legacy_post(state: &HttpState, message: Incoming, post: Post) -> Response {
-    let id = match &message {
-        Incoming::Request(request) => request.id.clone(),
-        _ => Value::Null,
-    };
+    let id = request_id(&message);
     let joined = match legacy_session(state, &message, &post) {
         Ok(joined) => joined,
         Err(refusal) => return refusal.answer(&id),
@@ -308,7 +301,7 @@ async fn legacy_message(
                 accepts_sse: post.accepts_sse,
                 modern: false,
                 timeout: Some(state.config.request_timeout),
-                permit: post.permit,
+                place: post.place,
             })
             .await
         }

@@ -36,6 +36,7 @@ const RETRY_AFTER_SECONDS: &str = "5";
 
 /// A refusal decided before the request's id is at hand: its status and error, answered with
 /// the id once it is known ([`Refusal::answer`]).
+#[derive(Debug)]
 pub(super) struct Refusal {
     status: StatusCode,
     error: ErrorObject,

@@ -89,14 +89,17 @@ impl Drop for StreamGuard {
 pub(super) struct SessionTable {
     sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
     max: usize,
+    /// The most one principal may hold (bearer auth).
+    per_principal: usize,
     idle_timeout: Duration,
 }
 
 impl SessionTable {
-    pub(super) fn new(max: usize, idle_timeout: Duration) -> Self {
+    pub(super) fn new(max: usize, per_principal: usize, idle_timeout: Duration) -> Self {
         Self {
             sessions: Mutex::default(),
             max,
+            per_principal,
             idle_timeout,
         }
     }
@@ -164,16 +167,17 @@ impl SessionTable {
             }
             !expired
         });
-        if sessions.len() >= self.max {
-            let least_recently_used = sessions
-                .iter()
-                .filter(|(_, session)| session.idle_for(idle / 2))
-                .min_by_key(|(_, session)| *lock(&session.last_seen))
-                .map(|(id, _)| id.clone())?;
-            if let Some(session) = sessions.remove(&least_recently_used) {
-                tracing::debug!("session table full: the least recently used session is closed");
-                session.end();
+        let owner = auth.map(Principal::of);
+        if owner.is_some() {
+            // A principal at its cap makes room among its own sessions: one not in use.
+            let held = sessions.values().filter(|s| s.owner == owner).count();
+            if held >= self.per_principal {
+                let own = |session: &HttpSession| session.owner == owner;
+                evict_least_recently_used(&mut sessions, Duration::ZERO, own)?;
             }
+        }
+        if sessions.len() >= self.max {
+            evict_least_recently_used(&mut sessions, idle / 2, |_| true)?;
         }
         let id = new_session_id()?;
         let calls = Session::new(
@@ -186,7 +190,7 @@ impl SessionTable {
             last_seen: Mutex::new(Instant::now()),
             stream_open: Mutex::new(false),
             ended: CancellationToken::new(),
-            owner: auth.map(Principal::of),
+            owner,
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
@@ -198,6 +202,24 @@ impl SessionTable {
             session.end();
         }
     }
+}
+
+/// Closes the least recently used session among those `eligible` that has been left alone for
+/// `alone`; `None` when there is none.
+fn evict_least_recently_used(
+    sessions: &mut HashMap<String, Arc<HttpSession>>,
+    alone: Duration,
+    eligible: impl Fn(&HttpSession) -> bool,
+) -> Option<()> {
+    let least_recently_used = sessions
+        .iter()
+        .filter(|(_, session)| eligible(session) && session.idle_for(alone))
+        .min_by_key(|(_, session)| *lock(&session.last_seen))
+        .map(|(id, _)| id.clone())?;
+    let session = sessions.remove(&least_recently_used)?;
+    tracing::debug!("session table full: the least recently used session is closed");
+    session.end();
+    Some(())
 }
 
 /// DELETE ends a legacy session.
@@ -268,7 +290,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_full_table_closes_the_least_recently_used_session_left_alone() {
         let dispatcher = Dispatcher::empty();
-        let table = SessionTable::new(2, IDLE);
+        let table = SessionTable::new(2, 2, IDLE);
         let (first, _) = table.open(&dispatcher, None).unwrap();
         tokio::time::advance(Duration::from_secs(31)).await;
         let (second, _) = table.open(&dispatcher, None).unwrap();
@@ -285,7 +307,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_session_with_a_stream_open_never_expires() {
         let dispatcher = Dispatcher::empty();
-        let table = SessionTable::new(8, IDLE);
+        let table = SessionTable::new(8, 8, IDLE);
         let (listening, session) = table.open(&dispatcher, None).unwrap();
         let (quiet, _) = table.open(&dispatcher, None).unwrap();
         let stream = session.open_stream().unwrap();
@@ -301,10 +323,42 @@ mod tests {
         assert_eq!(refused(table.find(&naming(&listening), None)), 404);
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn a_principal_at_its_cap_makes_room_among_its_own_sessions() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(8, 2, IDLE);
+        let (b_session, _) = table.open(&dispatcher, Some(&auth("b"))).unwrap();
+        let (first, _) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let (second, listening) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
+        let (third, _) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
+        assert_eq!(
+            refused(table.find(&naming(&first), Some(&auth("a")))),
+            404,
+            "a's oldest went"
+        );
+        assert_eq!(refused(table.find(&naming(&second), Some(&auth("a")))), 200);
+        assert_eq!(refused(table.find(&naming(&third), Some(&auth("a")))), 200);
+        assert_eq!(
+            refused(table.find(&naming(&b_session), Some(&auth("b")))),
+            200,
+            "b is untouched"
+        );
+        // Both of a's sessions in use: a gets no more, b still does.
+        let _stream = listening.open_stream().unwrap();
+        let (_, third_session) = (
+            third.clone(),
+            table.find(&naming(&third), Some(&auth("a"))).unwrap(),
+        );
+        let _other_stream = third_session.open_stream().unwrap();
+        assert!(table.open(&dispatcher, Some(&auth("a"))).is_none());
+        assert!(table.open(&dispatcher, Some(&auth("b"))).is_some());
+    }
+
     #[tokio::test]
     async fn a_session_belongs_to_the_principal_that_opened_it() {
         let dispatcher = Dispatcher::empty();
-        let table = SessionTable::new(8, IDLE);
+        let table = SessionTable::new(8, 8, IDLE);
         let (id, _) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
         assert!(table.find(&naming(&id), Some(&auth("a"))).is_ok());
         assert_eq!(refused(table.find(&naming(&id), Some(&auth("b")))), 404);

@@ -11,11 +11,12 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse as _, Response};
 use futures_util::StreamExt as _;
-use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::sync::mpsc;
 
 use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
+use super::places::Place;
 use super::reply::{self, Stage, refuse, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
@@ -38,7 +39,7 @@ pub(super) struct HttpCall {
     pub(super) timeout: Option<Duration>,
     /// The request's place among those open (`max_requests`, or `max_subscriptions`), held
     /// until the call ends.
-    pub(super) permit: OwnedSemaphorePermit,
+    pub(super) place: Place,
 }
 
 /// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
@@ -66,9 +67,9 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         call.session.cancel(&id);
     }
     let ticket = started.ticket;
-    let (answer, permit, in_session) = (started.answer, call.permit, call.in_session);
+    let (answer, place, in_session) = (started.answer, call.place, call.in_session);
     tokio::spawn(async move {
-        let _permit = permit;
+        let _place = place;
         let answered = answer.await;
         // Idle time counts from the end of its last call: marked before the answer lets the
         // handler take the call out of the session's table.

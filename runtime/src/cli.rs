@@ -14,24 +14,87 @@ enum Command<'a> {
     Stdio,
     ListTools,
     Help,
-    Http(&'a str),
+    Http(HttpOptions<'a>),
+}
+
+/// What `--http` serves with: its address and the flags that go with it.
+#[derive(Debug, Default, PartialEq)]
+struct HttpOptions<'a> {
+    address: &'a str,
+    /// `--allow-host`, then `MCP_ALLOWED_HOSTS`.
+    hosts: Vec<String>,
+    /// `--allow-origin`, then `MCP_ALLOWED_ORIGINS`.
+    origins: Vec<String>,
+    /// `--stateless`, or `MCP_STATELESS`.
+    stateless: bool,
 }
 
 impl Command<'_> {
-    fn parse<'a>(arguments: &'a [&'a str]) -> Option<Command<'a>> {
+    /// `Err` says what is wrong with the arguments.
+    fn parse<'a>(arguments: &[&'a str]) -> Result<Command<'a>, String> {
         match arguments {
-            [] => Some(Command::Stdio),
-            ["--list-tools"] => Some(Command::ListTools),
-            ["--help" | "-h"] => Some(Command::Help),
-            ["--http", address] => Some(Command::Http(address)),
-            _ => None,
+            [] => return Ok(Command::Stdio),
+            ["--list-tools"] => return Ok(Command::ListTools),
+            ["--help" | "-h"] => return Ok(Command::Help),
+            _ => {}
         }
+        let mut options = HttpOptions::default();
+        let mut address = None;
+        let mut rest = arguments.iter();
+        while let Some(&flag) = rest.next() {
+            let mut value = || {
+                rest.next()
+                    .copied()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            match flag {
+                "--http" => address = Some(value()?),
+                "--allow-host" => options.hosts.push(value()?.to_owned()),
+                "--allow-origin" => options.origins.push(value()?.to_owned()),
+                "--stateless" => options.stateless = true,
+                other => return Err(format!("unexpected argument {other:?}")),
+            }
+        }
+        options.address =
+            address.ok_or("--allow-host, --allow-origin and --stateless go with --http ADDR")?;
+        Ok(Command::Http(options))
+    }
+}
+
+impl HttpOptions<'_> {
+    /// Adds what the environment says (for containers, where flags are awkward):
+    /// `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated), `MCP_STATELESS`
+    /// (`1` or `true`).
+    fn with_environment(mut self, variable: impl Fn(&str) -> Option<String>) -> Self {
+        let list = |name: &str| -> Vec<String> {
+            variable(name)
+                .map(|value| {
+                    value
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|item| !item.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        self.hosts.extend(list("MCP_ALLOWED_HOSTS"));
+        self.origins.extend(list("MCP_ALLOWED_ORIGINS"));
+        self.stateless |= variable("MCP_STATELESS").is_some_and(|value| {
+            matches!(
+                value.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes"
+            )
+        });
+        self
     }
 }
 
 impl Server {
-    /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP;
-    /// `--list-tools` → print the `tools/list` result as JSON and exit; `--help`.
+    /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP (with
+    /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable) and `--stateless`, or the
+    /// variables `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`); `--list-tools` →
+    /// print the `tools/list` result as JSON and exit; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG` (default
@@ -39,11 +102,14 @@ impl Server {
     pub async fn run(self) -> io::Result<()> {
         let arguments: Vec<String> = std::env::args().skip(1).collect();
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-        let Some(command) = Command::parse(&arguments) else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("unexpected arguments {arguments:?}\n\n{}", usage(&self)),
-            ));
+        let command = match Command::parse(&arguments) {
+            Ok(command) => command,
+            Err(problem) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{problem}\n\n{}", usage(&self)),
+                ));
+            }
         };
         match command {
             Command::Stdio => {
@@ -59,20 +125,40 @@ impl Server {
                 writeln!(io::stdout().lock(), "{listing}")
             }
             Command::Help => write!(io::stdout().lock(), "{}", usage(&self)),
-            Command::Http(address) => serve_http(self, address).await,
+            Command::Http(options) => {
+                let options = options.with_environment(|name| std::env::var(name).ok());
+                serve_http(self, options).await
+            }
         }
     }
 }
 
 #[cfg(feature = "http")]
-async fn serve_http(server: Server, address: &str) -> io::Result<()> {
-    let address = http_address(address)?;
+async fn serve_http(server: Server, options: HttpOptions<'_>) -> io::Result<()> {
+    let address = http_address(options.address)?;
     init_stderr_logging();
+    let server = server.update_http_config(|config| {
+        let config = config
+            .allow_hosts(options.hosts)
+            .allow_origins(options.origins);
+        if options.stateless {
+            config.stateless(true)
+        } else {
+            config
+        }
+    });
+    if !address.ip().is_loopback() && server.serves_only_localhost() {
+        tracing::warn!(
+            %address,
+            "only requests for localhost are answered (403 otherwise): name this server's host \
+             with --allow-host NAME (or MCP_ALLOWED_HOSTS=NAME,...)"
+        );
+    }
     server.serve_http(address).await
 }
 
 #[cfg(not(feature = "http"))]
-async fn serve_http(_server: Server, _address: &str) -> io::Result<()> {
+async fn serve_http(_server: Server, _options: HttpOptions<'_>) -> io::Result<()> {
     let refusal = io::Error::new(
         io::ErrorKind::Unsupported,
         "--http: this server was built without the `http` feature of mcp-toolbelt",
@@ -102,7 +188,11 @@ fn usage(server: &Server) -> String {
     let program = program(server);
     let http = if cfg!(feature = "http") {
         format!(
-            "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n"
+            "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n    \
+             --allow-host NAME       also answer requests for NAME (the name clients use; repeatable)\n    \
+             --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
+             --stateless             keep no sessions (any replica answers any request)\n                            \
+             (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1)\n"
         )
     } else {
         String::new()
@@ -160,15 +250,71 @@ mod tests {
 
     #[test]
     fn commands() {
-        assert_eq!(Command::parse(&[]), Some(Command::Stdio));
-        assert_eq!(Command::parse(&["--list-tools"]), Some(Command::ListTools));
-        assert_eq!(Command::parse(&["-h"]), Some(Command::Help));
+        assert_eq!(Command::parse(&[]), Ok(Command::Stdio));
+        assert_eq!(Command::parse(&["--list-tools"]), Ok(Command::ListTools));
+        assert_eq!(Command::parse(&["-h"]), Ok(Command::Help));
+        let http = |address| HttpOptions {
+            address,
+            ..HttpOptions::default()
+        };
         assert_eq!(
             Command::parse(&["--http", "8080"]),
-            Some(Command::Http("8080"))
+            Ok(Command::Http(http("8080")))
         );
-        assert_eq!(Command::parse(&["--http"]), None);
-        assert_eq!(Command::parse(&["--stdio", "x"]), None);
+        assert_eq!(
+            Command::parse(&["--http"]),
+            Err("--http needs a value".into())
+        );
+        assert_eq!(
+            Command::parse(&["--stdio", "x"]),
+            Err("unexpected argument \"--stdio\"".into())
+        );
+        let deployed = Command::parse(&[
+            "--allow-host",
+            "mcp.internal",
+            "--http",
+            "0.0.0.0:80",
+            "--stateless",
+            "--allow-origin",
+            "https://app.example.com",
+            "--allow-host",
+            "mcp",
+        ]);
+        assert_eq!(
+            deployed,
+            Ok(Command::Http(HttpOptions {
+                address: "0.0.0.0:80",
+                hosts: vec!["mcp.internal".into(), "mcp".into()],
+                origins: vec!["https://app.example.com".into()],
+                stateless: true,
+            }))
+        );
+        assert!(
+            Command::parse(&["--stateless"])
+                .unwrap_err()
+                .contains("go with --http ADDR")
+        );
+    }
+
+    #[test]
+    fn the_environment_adds_hosts_origins_and_statelessness() {
+        let environment = |name: &str| match name {
+            "MCP_ALLOWED_HOSTS" => Some("a.internal, b.internal,".to_owned()),
+            "MCP_ALLOWED_ORIGINS" => Some("https://app.example.com".to_owned()),
+            "MCP_STATELESS" => Some("TRUE".to_owned()),
+            _ => None,
+        };
+        let options = HttpOptions {
+            address: "80",
+            hosts: vec!["flag.internal".into()],
+            ..HttpOptions::default()
+        }
+        .with_environment(environment);
+        assert_eq!(options.hosts, ["flag.internal", "a.internal", "b.internal"]);
+        assert_eq!(options.origins, ["https://app.example.com"]);
+        assert!(options.stateless);
+        let nothing = HttpOptions::default().with_environment(|_| None);
+        assert_eq!(nothing, HttpOptions::default());
     }
 
     #[cfg(feature = "http")]

@@ -202,6 +202,22 @@ impl Server {
         http::serve(dispatcher, config, address).await
     }
 
+    /// The HTTP configuration changed by `change` (what `run()`'s flags add).
+    #[cfg(feature = "http")]
+    pub(crate) fn update_http_config(
+        mut self,
+        change: impl FnOnce(HttpConfig) -> HttpConfig,
+    ) -> Self {
+        self.http = change(self.http);
+        self
+    }
+
+    /// Whether only requests for localhost names would be answered over HTTP.
+    #[cfg(feature = "http")]
+    pub(crate) fn serves_only_localhost(&self) -> bool {
+        self.http.serves_only_localhost()
+    }
+
     /// What the transports drive; `Err` if the tools cannot be served.
     pub(crate) fn into_dispatcher(self) -> Result<Dispatcher, RegistryError> {
         self.check()?;

@@ -85,6 +85,22 @@ impl CatalogHttp {
     /// When it cannot be started, or accepts no connection in time.
     #[must_use]
     pub fn start() -> Self {
+        Self::start_with(|address| address.to_string(), &[], &[])
+    }
+
+    /// [`CatalogHttp::start`] with `--http` given `bind(address)` (the server is reached at
+    /// `address` all the same: bind `0.0.0.0:PORT` to test a server bound to every address), and
+    /// `arguments` and `environment` added.
+    ///
+    /// # Panics
+    ///
+    /// As [`CatalogHttp::start`].
+    #[must_use]
+    pub fn start_with(
+        bind: impl Fn(SocketAddr) -> String,
+        arguments: &[&str],
+        environment: &[(&str, &str)],
+    ) -> Self {
         let catalog = example_binary("catalog");
         for _ in 0..5 {
             let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
@@ -92,7 +108,9 @@ impl CatalogHttp {
                 .expect("a free local port");
             let mut child = Command::new(&catalog)
                 .arg("--http")
-                .arg(address.to_string())
+                .arg(bind(address))
+                .args(arguments)
+                .envs(environment.iter().copied())
                 .env("CATALOG_TEST_TOOLS", "1")
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())

@@ -280,6 +280,11 @@ impl HttpConfig {
     /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
     /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
     /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
+    /// Whether no `Host` but localhost's is served (the default, until hosts are named).
+    pub(crate) fn serves_only_localhost(&self) -> bool {
+        self.allowed_hosts.as_ref().is_some_and(Vec::is_empty)
+    }
+
     pub(super) fn cors(&self) -> CorsLayer {
         let named = self.allowed_origins.clone();
         let mcp_headers = [

@@ -5,8 +5,10 @@
 //! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
 //! transports) speaks these types, and this module depends on none of them.
 
+use serde::de::IgnoredAny;
 use serde::ser::SerializeMap as _;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// JSON-RPC and MCP error codes.
@@ -73,11 +75,11 @@ impl ErrorObject {
     /// The error response to request `id` (`null` when the id could not be read).
     #[must_use]
     pub fn into_response(self, id: Value) -> Value {
-        to_json(&Response::error(id, self))
+        to_json(&Response::error(Id::from_value(&id), self))
     }
 
     /// The error as a typed response to request `id`.
-    pub(crate) fn respond(self, id: Value) -> Response {
+    pub(crate) fn respond(self, id: Id) -> Response {
         Response::error(id, self)
     }
 }
@@ -91,7 +93,7 @@ impl std::fmt::Display for ErrorObject {
 impl std::error::Error for ErrorObject {}
 
 /// One incoming message, classified.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) enum Incoming {
     /// A call that wants a response.
     Request(Request),
@@ -99,17 +101,19 @@ pub(crate) enum Incoming {
     Notification {
         method: String,
         params: Option<Map<String, Value>>,
+        /// For `notifications/cancelled`: the exact id of the request it cancels.
+        cancels: Option<Id>,
     },
     /// A response from the client (we send no requests, so it is ignored).
     Response,
-    /// A JSON-RPC batch (protocol 2025-03-26 only); each element still to classify.
-    Batch(Vec<Value>),
+    /// A JSON-RPC batch (protocol 2025-03-26 only); each element still to classify, as sent.
+    Batch(Vec<Box<RawValue>>),
 }
 
 /// A request: it wants a response with its `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Request {
-    pub(crate) id: Value,
+    pub(crate) id: Id,
     pub(crate) method: String,
     pub(crate) params: Option<Map<String, Value>>,
 }
@@ -172,18 +176,83 @@ impl Serialize for Notification {
     }
 }
 
+/// A request's id exactly as the client wrote it: a string or an integer of any size (an
+/// integer past 64 bits stays exact, which `serde_json::Value` cannot promise), or `null` for an
+/// answer to a request whose id could not be read.
+#[derive(Debug, Clone)]
+pub(crate) struct Id(Box<RawValue>);
+
+impl Id {
+    /// The id of an answer to a request whose id could not be read.
+    pub(crate) fn null() -> Self {
+        Self::from_value(&Value::Null)
+    }
+
+    /// The id `value` (a string or a number), as `serde_json` writes it.
+    pub(crate) fn from_value(value: &Value) -> Self {
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+        Self(RawValue::from_string(text).unwrap_or_else(|_| Self::null().0))
+    }
+
+    /// The id `raw`, if it is one JSON-RPC allows MCP to use: a string or an integer.
+    fn parse(raw: Box<RawValue>) -> Option<Self> {
+        let text = raw.get();
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        (text.starts_with('"') || integer).then_some(Self(raw))
+    }
+
+    /// What tells calls apart: the integer as written, or the string (its escapes resolved).
+    pub(crate) fn key(&self) -> String {
+        let text = self.0.get();
+        match serde_json::from_str::<String>(text) {
+            Ok(string) => serde_json::to_string(&string).unwrap_or_else(|_| text.to_owned()),
+            Err(_) => text.to_owned(),
+        }
+    }
+
+    /// The id as a JSON value, for a tool's [`crate::Context`]: an integer past 64 bits becomes
+    /// the string of its digits (a float could not hold it).
+    pub(crate) fn to_value(&self) -> Value {
+        let text = self.0.get();
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Number(number)) if number.is_f64() => Value::String(text.to_owned()),
+            Ok(value) => value,
+            Err(_) => Value::Null,
+        }
+    }
+}
+
+impl From<u64> for Id {
+    fn from(id: u64) -> Self {
+        Self::from_value(&Value::from(id))
+    }
+}
+
+impl PartialEq for Id {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
 /// The response to one request.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Response {
     /// The request's id (`null` when it could not be read).
-    pub(crate) id: Value,
+    pub(crate) id: Id,
     /// The result, or the error (boxed: errors are rare, and a response travels by value).
     pub(crate) outcome: Result<Value, Box<ErrorObject>>,
 }
 
 impl Response {
     /// `result` for request `id`.
-    pub(crate) fn success(id: Value, result: Value) -> Self {
+    pub(crate) fn success(id: Id, result: Value) -> Self {
         Self {
             id,
             outcome: Ok(result),
@@ -191,7 +260,7 @@ impl Response {
     }
 
     /// `error` for request `id`.
-    pub(crate) fn error(id: Value, error: ErrorObject) -> Self {
+    pub(crate) fn error(id: Id, error: ErrorObject) -> Self {
         Self {
             id,
             outcome: Err(Box::new(error)),
@@ -221,68 +290,108 @@ impl Serialize for Response {
     }
 }
 
-/// Parses one framed message. `Err` is the error response to send back.
+/// The members of a JSON-RPC message object that decide what it is; others are ignored. Each
+/// is `Some` when present, even as `null`.
+#[derive(Deserialize)]
+struct Message {
+    #[serde(default, deserialize_with = "present")]
+    jsonrpc: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<IgnoredAny>,
+}
+
+/// A member that is present, whatever its value (`null` included).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+/// Parses one framed message: an object, or a batch (an array). `Err` is the error response to
+/// send back.
 #[allow(
     clippy::result_large_err,
     reason = "the error is the response to send, sent at once, never propagated"
 )]
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Response> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|error| {
-        ErrorObject::new(codes::PARSE_ERROR, format!("Parse error: {error}")).respond(Value::Null)
-    })?;
-    classify(value)
+    let parse_error = |error: serde_json::Error| {
+        ErrorObject::new(codes::PARSE_ERROR, format!("Parse error: {error}")).respond(Id::null())
+    };
+    match bytes.trim_ascii_start().first() {
+        Some(b'{') => {
+            let message: Message = serde_json::from_slice(bytes).map_err(parse_error)?;
+            classify(message, bytes)
+        }
+        Some(b'[') => {
+            let items: Vec<Box<RawValue>> = serde_json::from_slice(bytes).map_err(parse_error)?;
+            if items.is_empty() {
+                return Err(invalid_request(
+                    Id::null(),
+                    "expected a JSON-RPC message object",
+                ));
+            }
+            Ok(Incoming::Batch(items))
+        }
+        _ => {
+            serde_json::from_slice::<IgnoredAny>(bytes).map_err(parse_error)?;
+            Err(invalid_request(
+                Id::null(),
+                "expected a JSON-RPC message object",
+            ))
+        }
+    }
 }
 
-/// Classifies a parsed JSON value as a JSON-RPC message.
+/// Classifies a message object (`bytes` is its text, read again for a cancellation's id).
 #[allow(
     clippy::result_large_err,
     reason = "the error is the response to send, sent at once, never propagated"
 )]
-pub(crate) fn classify(value: Value) -> Result<Incoming, Response> {
-    let mut object = match value {
-        Value::Object(object) => object,
-        Value::Array(items) if !items.is_empty() => return Ok(Incoming::Batch(items)),
-        _ => {
-            return Err(invalid_request(
-                Value::Null,
-                "expected a JSON-RPC message object",
-            ));
-        }
-    };
-    let id = object.remove("id");
+fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
+    let id = message.id.map(|raw| Id::parse(raw).ok_or(()));
     let readable_id = match &id {
-        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
-        _ => Value::Null,
+        Some(Ok(id)) => id.clone(),
+        _ => Id::null(),
     };
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    if message.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
         return Err(invalid_request(readable_id, "`jsonrpc` must be \"2.0\""));
     }
     // MCP params are always an object; by-position (array) params are invalid params.
-    let params = match object.remove("params") {
+    let params = match message.params {
         None => Ok(None),
         Some(Value::Object(params)) => Ok(Some(params)),
         Some(_) => Err(()),
     };
-    match (object.remove("method"), id) {
+    match (message.method, id) {
         // A notification is never answered, even when malformed: its params are ignored.
-        (Some(Value::String(method)), None) => Ok(Incoming::Notification {
-            method,
-            params: params.unwrap_or(None),
-        }),
-        (Some(Value::String(method)), Some(id @ (Value::String(_) | Value::Number(_)))) => {
-            match params {
-                Ok(params) => Ok(Incoming::Request(Request { id, method, params })),
-                Err(()) => {
-                    Err(ErrorObject::invalid_params("`params` must be an object").respond(id))
-                }
-            }
+        (Some(Value::String(method)), None) => {
+            let cancels = (method == "notifications/cancelled")
+                .then(|| cancelled_request(bytes))
+                .flatten();
+            Ok(Incoming::Notification {
+                method,
+                params: params.unwrap_or(None),
+                cancels,
+            })
         }
-        (Some(Value::String(_)), Some(_)) => Err(invalid_request(
-            Value::Null,
+        (Some(Value::String(method)), Some(Ok(id))) => match params {
+            Ok(params) => Ok(Incoming::Request(Request { id, method, params })),
+            Err(()) => Err(ErrorObject::invalid_params("`params` must be an object").respond(id)),
+        },
+        (Some(Value::String(_)), Some(Err(()))) => Err(invalid_request(
+            Id::null(),
             "`id` must be a string or an integer",
         )),
         (Some(_), _) => Err(invalid_request(readable_id, "`method` must be a string")),
-        (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
+        (None, Some(_)) if message.result.is_some() || message.error.is_some() => {
             Ok(Incoming::Response)
         }
         (None, _) => Err(invalid_request(
@@ -292,7 +401,22 @@ pub(crate) fn classify(value: Value) -> Result<Incoming, Response> {
     }
 }
 
-fn invalid_request(id: Value, detail: &str) -> Response {
+/// The exact `params.requestId` of a `notifications/cancelled`, read from its text.
+fn cancelled_request(bytes: &[u8]) -> Option<Id> {
+    #[derive(Deserialize)]
+    struct Cancelled {
+        params: CancelledParams,
+    }
+    #[derive(Deserialize)]
+    struct CancelledParams {
+        #[serde(rename = "requestId")]
+        request_id: Box<RawValue>,
+    }
+    let cancelled: Cancelled = serde_json::from_slice(bytes).ok()?;
+    Id::parse(cancelled.params.request_id)
+}
+
+fn invalid_request(id: Id, detail: &str) -> Response {
     ErrorObject::invalid_request(detail).respond(id)
 }
 
@@ -311,23 +435,29 @@ mod tests {
         parse(text.as_bytes()).map_err(|response| to_json(&response))
     }
 
+    fn request_id(text: &str) -> String {
+        match classified(text) {
+            Ok(Incoming::Request(request)) => serde_json::to_string(&request.id).unwrap(),
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
     #[test]
     fn requests_notifications_and_responses_are_told_apart() {
         let request = classified(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).unwrap();
-        assert_eq!(
-            request,
-            Incoming::Request(Request {
-                id: json!(7),
-                method: "ping".into(),
-                params: None
-            })
-        );
+        let Incoming::Request(request) = request else {
+            panic!("a request");
+        };
+        assert_eq!((request.id, request.method.as_str()), (Id::from(7), "ping"));
         let notification =
             classified(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
-        assert!(matches!(notification, Incoming::Notification { .. }));
-        let response = classified(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap();
-        assert_eq!(response, Incoming::Response);
-        let batch = classified(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).unwrap();
+        assert!(matches!(
+            notification,
+            Incoming::Notification { cancels: None, .. }
+        ));
+        let response = classified(r#"{"jsonrpc":"2.0","id":1,"result":null}"#).unwrap();
+        assert!(matches!(response, Incoming::Response));
+        let batch = classified(r#" [{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).unwrap();
         assert!(matches!(batch, Incoming::Batch(items) if items.len() == 1));
     }
 
@@ -336,12 +466,21 @@ mod tests {
         let parse_error = classified("{").unwrap_err();
         assert_eq!(parse_error["error"]["code"], codes::PARSE_ERROR);
         assert_eq!(parse_error["id"], Value::Null);
+        assert_eq!(
+            classified("nul").unwrap_err()["error"]["code"],
+            codes::PARSE_ERROR
+        );
         let no_version = classified(r#"{"id":3,"method":"ping"}"#).unwrap_err();
         assert_eq!(no_version["error"]["code"], codes::INVALID_REQUEST);
         assert_eq!(no_version["id"], 3, "a readable id is kept");
         let array_params = classified(r#"{"jsonrpc":"2.0","id":"a","method":"x","params":[1]}"#);
         assert_eq!(
             array_params.unwrap_err()["error"]["code"],
+            codes::INVALID_PARAMS
+        );
+        let null_params = classified(r#"{"jsonrpc":"2.0","id":"a","method":"x","params":null}"#);
+        assert_eq!(
+            null_params.unwrap_err()["error"]["code"],
             codes::INVALID_PARAMS
         );
         let bad_id = classified(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#).unwrap_err();
@@ -353,25 +492,78 @@ mod tests {
             classified("[]").unwrap_err()["error"]["code"],
             codes::INVALID_REQUEST
         );
+        assert_eq!(
+            classified("5").unwrap_err()["error"]["code"],
+            codes::INVALID_REQUEST
+        );
         // A notification with bad params is still a notification, and never answered.
         let notification = classified(r#"{"jsonrpc":"2.0","method":"n","params":3}"#).unwrap();
-        assert_eq!(
+        assert!(matches!(
             notification,
-            Incoming::Notification {
-                method: "n".into(),
-                params: None
-            }
+            Incoming::Notification { params: None, .. }
+        ));
+    }
+
+    #[test]
+    fn ids_are_kept_exactly_and_only_strings_and_integers_are_ids() {
+        let big = r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#;
+        assert_eq!(request_id(big), "18446744073709551616");
+        let negative = r#"{"jsonrpc":"2.0","id":-98765432109876543210,"method":"ping"}"#;
+        assert_eq!(request_id(negative), "-98765432109876543210");
+        assert_eq!(
+            request_id(r#"{"jsonrpc":"2.0","id":"a\u0062","method":"ping"}"#),
+            r#""a\u0062""#
         );
+        for not_an_id in ["1.5", "1e2", "true", "null", "[1]"] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{not_an_id},"method":"ping"}}"#);
+            let error = classified(&text).unwrap_err();
+            assert_eq!(
+                error["error"]["code"],
+                codes::INVALID_REQUEST,
+                "{not_an_id}"
+            );
+            assert_eq!(error["id"], Value::Null, "{not_an_id}");
+        }
+        // Two big ids that one float would confuse are two keys; a string is not a number.
+        let key = |text: &str| {
+            Id::parse(RawValue::from_string(text.into()).unwrap())
+                .unwrap()
+                .key()
+        };
+        assert_ne!(key("18446744073709551616"), key("18446744073709551617"));
+        assert_ne!(key("1"), key(r#""1""#));
+        assert_eq!(key(r#""a\u0062""#), key(r#""ab""#), "escapes resolved");
+        assert_eq!(
+            Id::parse(RawValue::from_string("7".into()).unwrap())
+                .unwrap()
+                .to_value(),
+            json!(7)
+        );
+        let big = Id::parse(RawValue::from_string("18446744073709551616".into()).unwrap()).unwrap();
+        assert_eq!(big.to_value(), json!("18446744073709551616"));
+    }
+
+    #[test]
+    fn a_cancellation_names_its_request_exactly() {
+        let text = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":18446744073709551617}}"#;
+        let Ok(Incoming::Notification {
+            cancels: Some(id), ..
+        }) = classified(text)
+        else {
+            panic!("a cancellation");
+        };
+        assert_eq!(id.key(), "18446744073709551617");
     }
 
     #[test]
     fn outgoing_messages_serialize_as_json_rpc() {
-        let response = Outgoing::Response(Response::success(json!(1), json!({})));
+        let response = Outgoing::Response(Response::success(Id::from(1), json!({})));
         assert_eq!(
             serde_json::to_string(&response).unwrap(),
             r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
         );
-        let error = ErrorObject::new(codes::INTERNAL_ERROR, "boom").respond(json!("a"));
+        let error =
+            ErrorObject::new(codes::INTERNAL_ERROR, "boom").respond(Id::from_value(&json!("a")));
         assert_eq!(
             serde_json::to_string(&error).unwrap(),
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}"#
@@ -381,7 +573,7 @@ mod tests {
             serde_json::to_string(&changed).unwrap(),
             r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
         );
-        let batch = Outgoing::Batch(vec![Response::success(json!(2), json!(null))]);
+        let batch = Outgoing::Batch(vec![Response::success(Id::from(2), json!(null))]);
         assert_eq!(
             serde_json::to_string(&batch).unwrap(),
             r#"[{"jsonrpc":"2.0","id":2,"result":null}]"#

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::{ErrorObject, Request, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Request, to_json};
 use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
 use crate::server::Server;
@@ -93,7 +93,7 @@ impl TestClient {
     ///
     /// When `params` is neither an object nor `null`: JSON-RPC has no other kind of params.
     pub async fn request(&self, method: &str, params: Value) -> Value {
-        let id = json!(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = Id::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let params = match params {
             Value::Object(params) => Some(params),
             Value::Null => None,

@@ -1269,3 +1269,38 @@ async fn a_context_left_behind_does_not_hold_up_the_end_of_input() {
         started.elapsed()
     );
 }
+
+#[test]
+fn ids_come_back_exactly_and_big_ones_stay_apart() {
+    let mut server = catalog();
+    server.initialize("2025-11-25");
+    let wait = r#""method":"tools/call","params":{"name":"wait","arguments":{"seconds":30}}"#;
+    // Two ids that one 64-bit float would confuse: both run, the second is not "already used".
+    server.send_raw(format!(r#"{{"jsonrpc":"2.0","id":18446744073709551616,{wait}}}"#).as_bytes());
+    server.send_raw(format!(r#"{{"jsonrpc":"2.0","id":18446744073709551617,{wait}}}"#).as_bytes());
+    // Cancelling one cancels that one only: the other is still running (its id still taken).
+    server.send_raw(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":18446744073709551617}}"#);
+    server.send_raw(format!(r#"{{"jsonrpc":"2.0","id":18446744073709551616,{wait}}}"#).as_bytes());
+    let refused = server
+        .next_line_within(Duration::from_secs(10))
+        .expect("the reused id is refused");
+    assert!(
+        refused.starts_with(r#"{"jsonrpc":"2.0","id":18446744073709551616,"error""#),
+        "{refused}"
+    );
+    // A fractional or exponent id is no id; a big id comes back as it was sent.
+    server.send_raw(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#);
+    let fractional = server.next_message();
+    assert_eq!(fractional["id"], Value::Null, "{fractional}");
+    assert_eq!(fractional["error"]["code"], -32600, "{fractional}");
+    server.send_raw(br#"{"jsonrpc":"2.0","id":1e2,"method":"ping"}"#);
+    assert_eq!(server.next_message()["error"]["code"], -32600);
+    server.send_raw(br#"{"jsonrpc":"2.0","id":-98765432109876543210,"method":"ping"}"#);
+    let pong = server
+        .next_line_within(Duration::from_secs(10))
+        .expect("ping answered");
+    assert_eq!(
+        pong,
+        r#"{"jsonrpc":"2.0","id":-98765432109876543210,"result":{}}"#
+    );
+}

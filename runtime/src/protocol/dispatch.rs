@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta};
 use crate::context::{AuthInfo, Context, ContextParts};
-use crate::jsonrpc::{ErrorObject, Outgoing, Response, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
 use crate::registry::ToolSet;
 use crate::types::{
     DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
@@ -86,7 +86,7 @@ impl Dispatcher {
     /// Answers one request.
     pub(crate) async fn request(
         &self,
-        id: Value,
+        id: Id,
         method: &str,
         params: Option<Map<String, Value>>,
         connection: &Connection,
@@ -111,7 +111,7 @@ impl Dispatcher {
 
     async fn answer(
         &self,
-        id: &Value,
+        id: &Id,
         method: &str,
         params: Map<String, Value>,
         connection: &Connection,
@@ -208,7 +208,7 @@ impl Dispatcher {
 
     async fn call_tool(
         &self,
-        id: &Value,
+        id: &Id,
         mut params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
@@ -249,7 +249,7 @@ impl Dispatcher {
             .with_data(json!({"requiredCapabilities": missing})));
         }
         let context = Context::new(ContextParts {
-            request_id: id.clone(),
+            request_id: id.to_value(),
             progress_token: params
                 .get("_meta")
                 .and_then(|meta| meta.get("progressToken"))

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::dispatch::RequestScope;
 use super::{ToolChanges, meta};
-use crate::jsonrpc::{ErrorObject, Notification, Outgoing};
+use crate::jsonrpc::{ErrorObject, Id, Notification, Outgoing};
 
 /// Acknowledges the notifications it will send (of those requested, only `toolsListChanged`
 /// exists here), sends `notifications/tools/list_changed` on each change of the tool set, each
@@ -13,7 +13,7 @@ use crate::jsonrpc::{ErrorObject, Notification, Outgoing};
 /// `closing` is cancelled (the server shuts down). The client ends it by cancelling the request
 /// (on HTTP, by closing the stream): then nothing more is sent.
 pub(crate) async fn listen(
-    id: &Value,
+    id: &Id,
     params: &Map<String, Value>,
     mut changes: ToolChanges,
     closing: &tokio_util::sync::CancellationToken,
@@ -25,7 +25,7 @@ pub(crate) async fn listen(
         ));
     };
     let tools = requested.get("toolsListChanged") == Some(&Value::Bool(true));
-    let tagged = json!({meta::SUBSCRIPTION_ID: id});
+    let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
     let honored = if tools {
         json!({"toolsListChanged": true})
     } else {

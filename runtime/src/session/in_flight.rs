@@ -8,10 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::future::{AbortHandle, AbortRegistration};
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::ErrorObject;
+use crate::jsonrpc::{ErrorObject, Id};
 use crate::sync::lock;
 
 /// The table of running calls.
@@ -41,9 +40,9 @@ impl InFlight {
     /// that id is still running.
     pub(crate) fn start(
         self: &Arc<Self>,
-        id: &Value,
+        id: &Id,
     ) -> Result<(Ticket, AbortRegistration), ErrorObject> {
-        let key = id.to_string();
+        let key = id.key();
         let mut calls = lock(&self.calls);
         if calls.contains_key(&key) {
             return Err(ErrorObject::invalid_request(format!(
@@ -70,8 +69,8 @@ impl InFlight {
 
     /// Cancels call `id`: its context sees the cancellation, its future is dropped, and it sends
     /// no response. `false` for an unknown or finished id (ignored, as the protocol says).
-    pub(crate) fn cancel(&self, id: &Value) -> bool {
-        let entry = lock(&self.calls).remove(&id.to_string());
+    pub(crate) fn cancel(&self, id: &Id) -> bool {
+        let entry = lock(&self.calls).remove(&id.key());
         entry.inspect(Entry::cancel).is_some()
     }
 
@@ -149,41 +148,48 @@ mod tests {
 
     use super::*;
 
+    fn id(value: serde_json::Value) -> Id {
+        Id::from_value(&value)
+    }
+
     #[test]
     fn an_id_names_one_call_at_a_time() {
         let table = Arc::new(InFlight::default());
-        let (first, _registration) = table.start(&json!(1)).unwrap();
-        let error = table.start(&json!(1)).err().unwrap();
+        let (first, _registration) = table.start(&id(json!(1))).unwrap();
+        let error = table.start(&id(json!(1))).err().unwrap();
         assert_eq!(
             error.message,
             "Invalid Request: id 1 is already used by a request in flight"
         );
         // "1" and 1 are different ids.
-        assert!(table.start(&json!("1")).is_ok());
+        assert!(table.start(&id(json!("1"))).is_ok());
         assert!(first.complete());
-        assert!(table.start(&json!(1)).is_ok(), "free again once answered");
+        assert!(
+            table.start(&id(json!(1))).is_ok(),
+            "free again once answered"
+        );
     }
 
     #[test]
     fn cancelling_reaches_the_context_and_the_future_and_forbids_the_answer() {
         let table = Arc::new(InFlight::default());
-        let (ticket, registration) = table.start(&json!("a")).unwrap();
+        let (ticket, registration) = table.start(&id(json!("a"))).unwrap();
         let future =
             futures_util::future::Abortable::new(std::future::pending::<()>(), registration);
-        assert!(table.cancel(&json!("a")));
+        assert!(table.cancel(&id(json!("a"))));
         assert!(ticket.is_cancelled());
         assert!(future.is_aborted());
         assert!(!ticket.complete(), "a cancelled call sends no response");
-        assert!(!table.cancel(&json!("a")), "an unknown id is ignored");
+        assert!(!table.cancel(&id(json!("a"))), "an unknown id is ignored");
     }
 
     #[test]
     fn a_dropped_ticket_cancels_and_an_old_ticket_does_not_touch_a_reused_id() {
         let table = Arc::new(InFlight::default());
-        let (old, _) = table.start(&json!(5)).unwrap();
+        let (old, _) = table.start(&id(json!(5))).unwrap();
         let old_cancellation = old.cancellation();
-        table.cancel(&json!(5));
-        let (new, _) = table.start(&json!(5)).unwrap();
+        table.cancel(&id(json!(5)));
+        let (new, _) = table.start(&id(json!(5))).unwrap();
         drop(old);
         assert!(old_cancellation.is_cancelled());
         assert!(

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::{Abortable, BoxFuture, join_all};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -21,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 pub(crate) use in_flight::{InFlight, Ticket};
 
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Incoming, Outgoing, Request, Response, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Request, Response, codes};
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
@@ -132,16 +133,21 @@ impl Session {
         })
     }
 
-    /// Takes a notification: `notifications/cancelled` cancels a call of this connection, the
-    /// rest go to the dispatcher.
-    pub(crate) fn notification(&self, method: &str, params: Option<&Map<String, Value>>) {
-        match params.and_then(|params| params.get("requestId")) {
-            Some(request_id) if method == "notifications/cancelled" => {
+    /// Takes a notification: `notifications/cancelled` cancels the call of this connection it
+    /// names (`cancels`, its exact id), the rest go to the dispatcher.
+    pub(crate) fn notification(
+        &self,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        cancels: Option<&Id>,
+    ) {
+        match cancels {
+            Some(request_id) => {
                 if self.in_flight.cancel(request_id) {
-                    tracing::debug!(%request_id, "request cancelled");
+                    tracing::debug!(request_id = request_id.key(), "request cancelled");
                 }
             }
-            _ => self.dispatcher.notification(method, params),
+            None => self.dispatcher.notification(method, params),
         }
     }
 
@@ -150,7 +156,7 @@ impl Session {
         not(feature = "http"),
         allow(dead_code, reason = "the HTTP transport uses it")
     )]
-    pub(crate) fn cancel(&self, id: &Value) -> bool {
+    pub(crate) fn cancel(&self, id: &Id) -> bool {
         self.in_flight.cancel(id)
     }
 
@@ -178,7 +184,7 @@ impl Session {
     /// less those of cancelled calls. `Err` when the connection's version has no batches.
     pub(crate) fn batch(
         &self,
-        items: Vec<Value>,
+        items: Vec<Box<RawValue>>,
         caller: &Caller,
         timeout: Option<Duration>,
     ) -> Result<impl Future<Output = Vec<Response>> + Send + 'static, ErrorObject> {
@@ -190,7 +196,7 @@ impl Session {
         }
         let answers: Vec<_> = items
             .into_iter()
-            .map(|item| self.batch_item(item, caller, timeout))
+            .map(|item| self.batch_item(&item, caller, timeout))
             .collect();
         Ok(async move { join_all(answers).await.into_iter().flatten().collect() })
     }
@@ -198,14 +204,14 @@ impl Session {
     /// One element of a batch: a call, a notification taken at once, or an error.
     fn batch_item(
         &self,
-        item: Value,
+        item: &RawValue,
         caller: &Caller,
         timeout: Option<Duration>,
     ) -> BoxFuture<'static, Option<Response>> {
         let immediate = |answer: Option<Response>| -> BoxFuture<'static, Option<Response>> {
             Box::pin(std::future::ready(answer))
         };
-        match jsonrpc::classify(item) {
+        match jsonrpc::parse(item.get().as_bytes()) {
             // `initialize` sets up the connection; a subscription never answers.
             Ok(Incoming::Request(request))
                 if request.method == "initialize" || request.method == "subscriptions/listen" =>
@@ -227,14 +233,18 @@ impl Session {
                 Ok(call) => Box::pin(call.finish()),
                 Err(refused) => immediate(Some(refused)),
             },
-            Ok(Incoming::Notification { method, params }) => {
-                self.notification(&method, params.as_ref());
+            Ok(Incoming::Notification {
+                method,
+                params,
+                cancels,
+            }) => {
+                self.notification(&method, params.as_ref(), cancels.as_ref());
                 immediate(None)
             }
             Ok(Incoming::Response) => immediate(None),
             Ok(Incoming::Batch(_)) => {
                 let error = ErrorObject::invalid_request("a batch cannot hold a batch");
-                immediate(Some(error.respond(Value::Null)))
+                immediate(Some(error.respond(Id::null())))
             }
             Err(error) => immediate(Some(error)),
         }
@@ -246,7 +256,7 @@ impl Session {
 async fn with_timeout(
     call: impl Future<Output = Response>,
     timeout: Option<Duration>,
-    id: Value,
+    id: Id,
     cancellation: CancellationToken,
 ) -> Response {
     let Some(timeout) = timeout else {

@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest as _, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse as _, Response};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::HttpState;
@@ -20,7 +20,7 @@ use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Incoming, Outgoing, Request as RpcRequest, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Request as RpcRequest, codes};
 use crate::protocol::{self, ProtocolVersion};
 use crate::session::{Caller, Session};
 
@@ -122,10 +122,10 @@ async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Respons
 }
 
 /// The id of a request, `null` for any other message.
-fn request_id(message: &Incoming) -> Value {
+fn request_id(message: &Incoming) -> Id {
     match message {
         Incoming::Request(request) => request.id.clone(),
-        _ => Value::Null,
+        _ => Id::null(),
     }
 }
 
@@ -134,11 +134,11 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
     let request = match message {
         Incoming::Request(request) => request,
         // A notification's headers must agree with its body too (it names its version there).
-        Incoming::Notification { method, params } => {
+        Incoming::Notification { method, params, .. } => {
             if protocol::claims_modern(params.as_ref())
                 && let Err(error) = headers::check_modern(&post.headers, &method, params.as_ref())
             {
-                return refuse_request(status_of(&error, Stage::Envelope), &Value::Null, error);
+                return refuse_request(status_of(&error, Stage::Envelope), &Id::null(), error);
             }
             return StatusCode::ACCEPTED.into_response();
         }
@@ -195,7 +195,7 @@ fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), Error
     clippy::result_large_err,
     reason = "the error is the response to send, sent at once"
 )]
-fn subscription_place(state: &HttpState, post: &Post, id: &Value) -> Result<Place, Response> {
+fn subscription_place(state: &HttpState, post: &Post, id: &Id) -> Result<Place, Response> {
     if !post.accepts_sse {
         let error = ErrorObject::new(
             codes::INVALID_REQUEST,
@@ -305,8 +305,12 @@ async fn legacy_message(
             })
             .await
         }
-        Incoming::Notification { method, params } => {
-            session.notification(&method, params.as_ref());
+        Incoming::Notification {
+            method,
+            params,
+            cancels,
+        } => {
+            session.notification(&method, params.as_ref(), cancels.as_ref());
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Response => StatusCode::ACCEPTED.into_response(),
@@ -318,7 +322,7 @@ async fn legacy_message(
 /// one JSON array answers them.
 async fn legacy_batch(
     state: &HttpState,
-    items: Vec<Value>,
+    items: Vec<Box<RawValue>>,
     session: &Session,
     auth: Option<AuthInfo>,
 ) -> Response {
@@ -332,6 +336,6 @@ async fn legacy_batch(
             responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
             responses => reply::json(StatusCode::OK, &Outgoing::Batch(responses)),
         },
-        Err(error) => reply::json(StatusCode::BAD_REQUEST, &error.respond(Value::Null)),
+        Err(error) => reply::json(StatusCode::BAD_REQUEST, &error.respond(Id::null())),
     }
 }

@@ -4,9 +4,8 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse as _, Response};
-use serde_json::Value;
 
-use crate::jsonrpc::{ErrorObject, codes};
+use crate::jsonrpc::{ErrorObject, Id, codes};
 
 /// When the error was found: before the request ran (its envelope or headers), or as its
 /// answer.
@@ -51,19 +50,19 @@ impl Refusal {
     }
 
     /// The answer to request `id` (`null` for a notification, a batch, or no request).
-    pub(super) fn answer(self, id: &Value) -> Response {
+    pub(super) fn answer(self, id: &Id) -> Response {
         refuse_request(self.status, id, self.error)
     }
 }
 
 /// A refusal before any JSON-RPC processing: `status` plus an id-less JSON-RPC error body.
 pub(super) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
-    refuse_request(status, &Value::Null, ErrorObject::new(code, message))
+    refuse_request(status, &Id::null(), ErrorObject::new(code, message))
 }
 
 /// The answer to request `id` that failed at the HTTP level. A `503` tells the client when to
 /// try again.
-pub(super) fn refuse_request(status: StatusCode, id: &Value, error: ErrorObject) -> Response {
+pub(super) fn refuse_request(status: StatusCode, id: &Id, error: ErrorObject) -> Response {
     let mut response = json(status, &error.respond(id.clone()));
     if status == StatusCode::SERVICE_UNAVAILABLE {
         response.headers_mut().insert(

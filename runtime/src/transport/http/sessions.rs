@@ -20,7 +20,7 @@ use super::auth::Principal;
 use super::headers::{self, SESSION_ID};
 use super::reply::Refusal;
 use crate::context::AuthInfo;
-use crate::jsonrpc::codes;
+use crate::jsonrpc::{Id, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion};
 use crate::session::Session;
 use crate::sync::lock;
@@ -239,7 +239,7 @@ pub(super) async fn delete(
             session.end();
             StatusCode::NO_CONTENT.into_response()
         }
-        Err(refusal) => refusal.answer(&serde_json::Value::Null),
+        Err(refusal) => refusal.answer(&Id::null()),
     }
 }
 
@@ -275,7 +275,7 @@ mod tests {
     /// The status a lookup was refused with (`200` when it found the session).
     fn refused(found: Result<Arc<HttpSession>, Refusal>) -> u16 {
         found.map_or_else(
-            |refusal| refusal.answer(&serde_json::Value::Null).status().as_u16(),
+            |refusal| refusal.answer(&Id::null()).status().as_u16(),
             |_| 200,
         )
     }

@@ -20,7 +20,7 @@ use super::places::Place;
 use super::reply::{self, Stage, refuse, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{Id, Notification, Outgoing, Request, codes};
 use crate::session::{Caller, Session, Ticket};
 
 /// One request to answer over HTTP.
@@ -189,7 +189,7 @@ pub(super) async fn get_stream(
     }
     let session = match state.sessions.find(&headers, auth.as_ref()) {
         Ok(session) => session,
-        Err(refusal) => return refusal.answer(&serde_json::Value::Null),
+        Err(refusal) => return refusal.answer(&Id::null()),
     };
     let Some(guard) = session.open_stream() else {
         return refuse(

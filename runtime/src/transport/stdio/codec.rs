@@ -199,7 +199,7 @@ mod tests {
         let (sender, receiver) = mpsc::unbounded_channel();
         sender
             .send(Outgoing::Response(Response::success(
-                json!(1),
+                crate::jsonrpc::Id::from(1),
                 json!({"a": "x\ny"}),
             )))
             .unwrap();

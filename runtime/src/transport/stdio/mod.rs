@@ -12,13 +12,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use self::codec::{Line, LineReader};
-use crate::jsonrpc::{self, ErrorObject, Incoming, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
 
@@ -85,7 +85,7 @@ impl StdioConnection {
                     ErrorObject::invalid_request(format!(
                         "message longer than {max_line_bytes} bytes; discarded"
                     ))
-                    .respond(Value::Null),
+                    .respond(Id::null()),
                 )),
                 Line::Complete(line) => self.take_line(line).await,
             }
@@ -101,7 +101,7 @@ impl StdioConnection {
         }
         if std::str::from_utf8(line).is_err() {
             let error = ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8");
-            return self.send(Outgoing::Response(error.respond(Value::Null)));
+            return self.send(Outgoing::Response(error.respond(Id::null())));
         }
         match jsonrpc::parse(line) {
             Ok(message) => self.take(message).await,
@@ -124,8 +124,13 @@ impl StdioConnection {
                 }
             }
             Incoming::Request(request) => self.start(request),
-            Incoming::Notification { method, params } => {
-                self.session.notification(&method, params.as_ref());
+            Incoming::Notification {
+                method,
+                params,
+                cancels,
+            } => {
+                self.session
+                    .notification(&method, params.as_ref(), cancels.as_ref());
             }
             Incoming::Response => {}
             Incoming::Batch(items) => self.take_batch(items),
@@ -149,10 +154,10 @@ impl StdioConnection {
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
     /// connection, and one array answers them.
-    fn take_batch(&mut self, items: Vec<Value>) {
+    fn take_batch(&mut self, items: Vec<Box<RawValue>>) {
         let answers = match self.session.batch(items, &self.caller, None) {
             Ok(answers) => answers,
-            Err(error) => return self.send(Outgoing::Response(error.respond(Value::Null))),
+            Err(error) => return self.send(Outgoing::Response(error.respond(Id::null()))),
         };
         let outgoing = self.caller.notifications.clone();
         self.calls.spawn(async move {

@@ -147,8 +147,33 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
     }
     serde_path_to_error::deserialize(&arguments).map_err(|error| {
         let path = field_path(error.path());
-        invalid_arguments(tool, &format!("{path}: {}", error.inner()))
+        let message = error.inner().to_string();
+        let message = if message.starts_with("invalid type: floating point") {
+            out_of_range(&arguments, error.path()).unwrap_or(message)
+        } else {
+            message
+        };
+        invalid_arguments(tool, &format!("{path}: {message}"))
     })
+}
+
+/// An integer `serde_json` could not read exactly (beyond `i64`/`u64`: it became a float) that
+/// an integer type refused: say so, rather than "invalid type: floating point".
+fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<String> {
+    let mut value = arguments;
+    for segment in path {
+        value = match segment {
+            Segment::Seq { index } => value.get(*index)?,
+            Segment::Map { key } => value.get(key)?,
+            _ => return None,
+        };
+    }
+    let float = value.as_f64().filter(|float| float.fract() == 0.0)?;
+    Some(format!(
+        "integer out of range: at least {} and at most {} are read exactly, got {float:e}",
+        i64::MIN,
+        u64::MAX
+    ))
 }
 
 /// `a.0.b`, the path of the field serde refused, `(root)` for the arguments themselves: the

@@ -18,7 +18,34 @@ use crate::sync::{read, write};
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     let mut schema = generate::<T>(Direction::Input);
     ensure_object_root(&mut schema);
+    close_object_root(&mut schema);
     schema
+}
+
+/// Unknown arguments are refused, whatever the tool's style: a plain object root gets
+/// `additionalProperties: false` (as a no-argument tool has), unless it says otherwise (a
+/// flattened map) or its branches (`oneOf` of a tagged enum) hold the properties.
+pub(crate) fn close_object_root(schema: &mut Value) {
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
+    let open = [
+        "additionalProperties",
+        "patternProperties",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "$ref",
+    ]
+    .iter()
+    .any(|keyword| root.contains_key(*keyword));
+    if is_object_type(root.get("type")) && !open {
+        root.insert("additionalProperties".into(), Value::Bool(false));
+    }
+}
+
+fn is_object_type(kind: Option<&Value>) -> bool {
+    kind.and_then(Value::as_str) == Some("object")
 }
 
 /// The schema of a tool that takes no arguments.
@@ -116,6 +143,8 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
     let generator = settings.into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     make_portable(&mut schema, direction);
+    // A root `oneOf` of objects (an internally tagged enum) is an object, as a property is.
+    add_common_type(&mut schema);
     if let Some(root) = schema.as_object_mut() {
         // The tool's description carries what a root title or description would say.
         root.remove("title");

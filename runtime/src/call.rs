@@ -77,7 +77,7 @@ impl Callee<'_> {
     /// on unchecked: it has no structured content to promise.
     fn checked_output(&self, mut result: CallToolResult) -> CallToolResult {
         let (Some(output), false) = (self.output, result.is_error) else {
-            return result;
+            return wrap_unschematized(result);
         };
         let name = self.name;
         let Some(structured) = result.structured_content.take() else {
@@ -210,6 +210,20 @@ impl Drop for FinishOnDrop {
     fn drop(&mut self) {
         self.0.finish();
     }
+}
+
+/// Structured content without an output schema (an `impl IntoToolResult` return type) must
+/// still be an object, as MCP requires: a non-object value is wrapped as `{"result": …}`, the
+/// wrapping of `Json<T>` for a non-object `T`.
+fn wrap_unschematized(mut result: CallToolResult) -> CallToolResult {
+    if let Some(structured) = result.structured_content.take() {
+        result.structured_content = Some(if structured.is_object() {
+            structured
+        } else {
+            wrap_result(structured)
+        });
+    }
+    result
 }
 
 /// `{"result": value}`, the structured content of a non-object output type.

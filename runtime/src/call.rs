@@ -2,8 +2,9 @@
 //! caught) → its result → check its structured content. Every error text a client can get from
 //! that path is written here, once (DESIGN.md, "Errors, the contract").
 
+use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -13,6 +14,8 @@ use serde_path_to_error::Segment;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
+use crate::schema;
+use crate::sync::{read, write};
 use crate::validate::{SchemaValidator, prepare_instance};
 
 /// What runs a tool: it gets the validated arguments and deserializes them itself (a `#[tool]`
@@ -174,6 +177,51 @@ fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<S
         i64::MIN,
         u64::MAX
     ))
+}
+
+/// The input schema of a tool whose lone parameter `name` is not documented: the schema of its
+/// type when that is an object (an argument struct), otherwise an object with one property
+/// named after the parameter, required unless the type takes `null` (an `Option`). Whether the
+/// type is an object is known only here, at start-up: the macro sees only its name.
+pub(crate) fn lone_parameter_schema<T>(
+    schema: fn() -> Value,
+    parse: fn(&str, Value) -> Result<T, CallToolResult>,
+    name: &str,
+) -> Value {
+    let schema = schema();
+    if schema::is_object_schema(&schema) {
+        return schema;
+    }
+    let mut wrapped = schema::wrap_in_property(schema, name);
+    if parse(name, Value::Null).is_ok() {
+        wrapped["required"] = Value::Array(Vec::new());
+    }
+    wrapped["additionalProperties"] = Value::Bool(false);
+    wrapped
+}
+
+/// The arguments of a lone parameter `name`, as its type reads them: the whole arguments for an
+/// object type, the property `name` (`null` when absent) for one that
+/// [`lone_parameter_schema`] made a property. The choice is made once per schema fn.
+pub(crate) fn lone_parameter_arguments(
+    schema: fn() -> Value,
+    name: &str,
+    arguments: Value,
+) -> Value {
+    static PROPERTIES: OnceLock<RwLock<HashMap<usize, bool>>> = OnceLock::new();
+    let properties = PROPERTIES.get_or_init(RwLock::default);
+    // The fn's address names the schema: two fns merged into one give the same schema.
+    let key = schema as usize;
+    let cached = read(properties).get(&key).copied();
+    let is_property = cached.unwrap_or_else(|| {
+        let is_property = !schema::is_object_schema(&schema());
+        write(properties).insert(key, is_property);
+        is_property
+    });
+    match arguments {
+        Value::Object(mut object) if is_property => object.remove(name).unwrap_or(Value::Null),
+        arguments => arguments,
+    }
 }
 
 /// `a.0.b`, the path of the field serde refused, `(root)` for the arguments themselves: the

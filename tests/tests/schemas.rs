@@ -350,6 +350,16 @@ async fn operate(op: Op) -> String {
     }
 }
 
+/// An identifier: a string, as `uuid::Uuid` is (a type the macro cannot see into).
+#[derive(Deserialize, JsonSchema)]
+struct ItemId(String);
+
+/// d
+#[tool]
+async fn fetch_item(id: ItemId) -> String {
+    id.0
+}
+
 // ---- helpers -------------------------------------------------------------------------------
 
 fn client() -> TestClient {
@@ -600,6 +610,29 @@ async fn mixed_enums_have_their_branches_types_and_no_null_default() {
     assert_eq!(
         properties["port"],
         json!({"type": "integer", "minimum": 0, "maximum": 65535})
+    );
+}
+
+/// A lone undocumented parameter whose type is not an object is a property named after it,
+/// decided from its schema at start-up; the tool reads `{"id": …}` (issue 14, item 2).
+#[tokio::test]
+async fn a_lone_parameter_that_is_not_an_object_is_a_property() {
+    assert_eq!(
+        input_schema("fetch_item").await,
+        json!({
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "required": ["id"],
+            "additionalProperties": false
+        })
+    );
+    let client = client();
+    let result = client.call_tool("fetch_item", json!({"id": "a-1"})).await;
+    assert_eq!(result.text_content(), "a-1", "{result:?}");
+    let result = client.call_tool("fetch_item", json!({})).await;
+    assert_eq!(
+        result.text_content(),
+        "Input validation error: Invalid arguments for tool fetch_item: id: required property is missing"
     );
 }
 
@@ -988,7 +1021,7 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
 async fn every_schema_follows_the_portable_rules() {
     const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
     let tools = client().list_tools().await.tools;
-    assert_eq!(tools.len(), 16, "every tool of this file is listed");
+    assert_eq!(tools.len(), 17, "every tool of this file is listed");
     let mut problems = Vec::new();
     for tool in &tools {
         let references = RECURSIVE.contains(&tool.name.as_str());

@@ -86,8 +86,14 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 /// `{"type":"object","properties":{"result": schema},"required":["result"]}`, keeping `$defs`
 /// (of recursive types) at the root where their references point, and pointing references to
 /// the old root (`#`, a type that contains itself) at `#/properties/result`.
-pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
-    move_root_references(&mut schema);
+pub(crate) fn wrap_in_result(schema: Value) -> Value {
+    wrap_in_property(schema, "result")
+}
+
+/// `{"type":"object","properties":{name: schema},"required":[name]}`, as [`wrap_in_result`]
+/// does for `result`: the input schema of a lone parameter whose type is not an object.
+pub(crate) fn wrap_in_property(mut schema: Value, name: &str) -> Value {
+    move_root_references(&mut schema, name);
     // Now a property, it has a `type` like any other (an enum of objects stays wrapped: its
     // root had none).
     add_common_type(&mut schema);
@@ -96,8 +102,8 @@ pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
         .and_then(|object| object.remove("$defs"));
     let mut wrapped = json!({
         "type": "object",
-        "properties": {"result": schema},
-        "required": ["result"],
+        "properties": {name: schema},
+        "required": [name],
     });
     if let Some(defs) = defs {
         wrapped["$defs"] = defs;
@@ -105,9 +111,9 @@ pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
     wrapped
 }
 
-/// `#…` → `#/properties/result…` in every `$ref` that points into the root rather than into
-/// `$defs` (which [`wrap_in_result`] keeps at the root).
-fn move_root_references(schema: &mut Value) {
+/// `#…` → `#/properties/<name>…` in every `$ref` that points into the root rather than into
+/// `$defs` (which [`wrap_in_property`] keeps at the root).
+fn move_root_references(schema: &mut Value, name: &str) {
     match schema {
         Value::Object(object) => {
             for (key, value) in object.iter_mut() {
@@ -116,14 +122,16 @@ fn move_root_references(schema: &mut Value) {
                         if let Some(rest) = reference.strip_prefix('#')
                             && !rest.starts_with("/$defs/")
                         {
-                            *reference = format!("#/properties/result{rest}");
+                            *reference = format!("#/properties/{name}{rest}");
                         }
                     }
-                    _ => move_root_references(value),
+                    _ => move_root_references(value, name),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(move_root_references),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| move_root_references(item, name)),
         _ => {}
     }
 }

@@ -908,6 +908,22 @@ async fn widths(
 #[tokio::test]
 async fn numbers_beyond_their_type_are_refused_by_the_advertised_bounds() {
     let client = client();
+    let schema = client
+        .list_tools()
+        .await
+        .tools
+        .into_iter()
+        .find(|tool| tool.name == "widths")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        schema["properties"]["wide"],
+        json!({"type": "integer", "minimum": i64::MIN, "maximum": u64::MAX, "description": "Very wide"})
+    );
+    assert_eq!(
+        schema["properties"]["narrow"],
+        json!({"type": "number", "minimum": -f32::MAX, "maximum": f32::MAX, "description": "Narrow float"})
+    );
     let result = call(&client, "widths", json!({"narrow": 1e39})).await;
     assert_eq!(
         result,

@@ -225,6 +225,28 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         Input::None | Input::Struct(_) => TokenStream::new(),
     };
     let name = &tool.name;
+    // A lone parameter's type may not be an object (`uuid::Uuid`): the runtime decides at
+    // start-up, from its schema, whether it is the arguments or a property named after it.
+    let (schema_fn, input_schema, read_arguments) = match &tool.input {
+        Input::Struct(_) => {
+            let param = lone_param_name(tool);
+            (
+                quote!((input_schema, parse)),
+                quote!(#private::lone_parameter_schema(input_schema, parse, #param)),
+                quote!(let __tool_arguments = #private::lone_parameter_arguments(input_schema, #param, __tool_arguments);),
+            )
+        }
+        _ => (
+            quote!((input_schema, _)),
+            quote!(input_schema()),
+            TokenStream::new(),
+        ),
+    };
+    let parse_fn = if read_arguments.is_empty() {
+        quote!((_, parse))
+    } else {
+        quote!((input_schema, parse))
+    };
     Arguments {
         // The one place that requires `ToolArguments`: the schema and the parsing both go
         // through it, so rustc reports an argument type that is not one once, not per use.
@@ -239,17 +261,35 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             }
         },
         input_schema: quote!(|| {
-            let (input_schema, _) = __tool_argument_type::<#arguments_type>();
-            input_schema()
+            let #schema_fn = __tool_argument_type::<#arguments_type>();
+            #input_schema
         }),
         parse: quote! {
-            let (_, parse) = __tool_argument_type::<#arguments_type>();
+            let #parse_fn = __tool_argument_type::<#arguments_type>();
+            #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
             };
         },
     }
+}
+
+/// The name of the lone argument parameter (`arguments` for a pattern that has none).
+fn lone_param_name(tool: &ToolFn<'_>) -> String {
+    tool.item
+        .sig
+        .inputs
+        .iter()
+        .zip(&tool.params)
+        .find_map(|(input, param)| match (input, param) {
+            (syn::FnArg::Typed(typed), Param::Struct) => match &*typed.pat {
+                syn::Pat::Ident(pat) => Some(valid::unraw(&pat.ident)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_else(|| "arguments".to_owned())
 }
 
 /// The call of the user's fn, awaited if it is `async`.

@@ -51,6 +51,23 @@ pub fn parse_arguments<T: DeserializeOwned>(
     crate::call::deserialize_arguments(tool, arguments)
 }
 
+/// The input schema of a tool whose lone undocumented parameter is `name`: its type's schema
+/// when that is an object, otherwise one property `name` (see `call::lone_parameter_schema`).
+pub fn lone_parameter_schema<T>(
+    schema: fn() -> Value,
+    parse: fn(&str, Value) -> Result<T, CallToolResult>,
+    name: &str,
+) -> Value {
+    crate::call::lone_parameter_schema(schema, parse, name)
+}
+
+/// What the lone parameter `name` reads of the (validated) arguments: all of them, or the
+/// property `name` (see `call::lone_parameter_arguments`).
+#[must_use]
+pub fn lone_parameter_arguments(schema: fn() -> Value, name: &str, arguments: Value) -> Value {
+    crate::call::lone_parameter_arguments(schema, name, arguments)
+}
+
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future

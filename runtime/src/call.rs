@@ -2,8 +2,9 @@
 //! caught) → its result → check its structured content. Every error text a client can get from
 //! that path is written here, once (DESIGN.md, "Errors, the contract").
 
+use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -13,6 +14,8 @@ use serde_path_to_error::Segment;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
+use crate::schema;
+use crate::sync::{read, write};
 use crate::validate::{SchemaValidator, prepare_instance};
 
 /// What runs a tool: it gets the validated arguments and deserializes them itself (a `#[tool]`
@@ -77,7 +80,7 @@ impl Callee<'_> {
     /// on unchecked: it has no structured content to promise.
     fn checked_output(&self, mut result: CallToolResult) -> CallToolResult {
         let (Some(output), false) = (self.output, result.is_error) else {
-            return result;
+            return wrap_unschematized(result);
         };
         let name = self.name;
         let Some(structured) = result.structured_content.take() else {
@@ -147,8 +150,78 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
     }
     serde_path_to_error::deserialize(&arguments).map_err(|error| {
         let path = field_path(error.path());
-        invalid_arguments(tool, &format!("{path}: {}", error.inner()))
+        let message = error.inner().to_string();
+        let message = if message.starts_with("invalid type: floating point") {
+            out_of_range(&arguments, error.path()).unwrap_or(message)
+        } else {
+            message
+        };
+        invalid_arguments(tool, &format!("{path}: {message}"))
     })
+}
+
+/// An integer `serde_json` could not read exactly (beyond `i64`/`u64`: it became a float) that
+/// an integer type refused: say so, rather than "invalid type: floating point".
+fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<String> {
+    let mut value = arguments;
+    for segment in path {
+        value = match segment {
+            Segment::Seq { index } => value.get(*index)?,
+            Segment::Map { key } => value.get(key)?,
+            _ => return None,
+        };
+    }
+    let float = value.as_f64().filter(|float| float.fract() == 0.0)?;
+    Some(format!(
+        "integer out of range: at least {} and at most {} are read exactly, got {float:e}",
+        i64::MIN,
+        u64::MAX
+    ))
+}
+
+/// The input schema of a tool whose lone parameter `name` is not documented: the schema of its
+/// type when that is an object (an argument struct), otherwise an object with one property
+/// named after the parameter, required unless the type takes `null` (an `Option`). Whether the
+/// type is an object is known only here, at start-up: the macro sees only its name.
+pub(crate) fn lone_parameter_schema<T>(
+    schema: fn() -> Value,
+    parse: fn(&str, Value) -> Result<T, CallToolResult>,
+    name: &str,
+) -> Value {
+    let schema = schema();
+    if schema::is_object_schema(&schema) {
+        return schema;
+    }
+    let mut wrapped = schema::wrap_in_property(schema, name);
+    if parse(name, Value::Null).is_ok() {
+        wrapped["required"] = Value::Array(Vec::new());
+    }
+    wrapped["additionalProperties"] = Value::Bool(false);
+    wrapped
+}
+
+/// The arguments of a lone parameter `name`, as its type reads them: the whole arguments for an
+/// object type, the property `name` (`null` when absent) for one that
+/// [`lone_parameter_schema`] made a property. The choice is made once per schema fn.
+pub(crate) fn lone_parameter_arguments(
+    schema: fn() -> Value,
+    name: &str,
+    arguments: Value,
+) -> Value {
+    static PROPERTIES: OnceLock<RwLock<HashMap<usize, bool>>> = OnceLock::new();
+    let properties = PROPERTIES.get_or_init(RwLock::default);
+    // The fn's address names the schema: two fns merged into one give the same schema.
+    let key = schema as usize;
+    let cached = read(properties).get(&key).copied();
+    let is_property = cached.unwrap_or_else(|| {
+        let is_property = !schema::is_object_schema(&schema());
+        write(properties).insert(key, is_property);
+        is_property
+    });
+    match arguments {
+        Value::Object(mut object) if is_property => object.remove(name).unwrap_or(Value::Null),
+        arguments => arguments,
+    }
 }
 
 /// `a.0.b`, the path of the field serde refused, `(root)` for the arguments themselves: the
@@ -185,6 +258,20 @@ impl Drop for FinishOnDrop {
     fn drop(&mut self) {
         self.0.finish();
     }
+}
+
+/// Structured content without an output schema (an `impl IntoToolResult` return type) must
+/// still be an object, as MCP requires: a non-object value is wrapped as `{"result": …}`, the
+/// wrapping of `Json<T>` for a non-object `T`.
+fn wrap_unschematized(mut result: CallToolResult) -> CallToolResult {
+    if let Some(structured) = result.structured_content.take() {
+        result.structured_content = Some(if structured.is_object() {
+            structured
+        } else {
+            wrap_result(structured)
+        });
+    }
+    result
 }
 
 /// `{"result": value}`, the structured content of a non-object output type.

@@ -99,7 +99,20 @@ impl Server {
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG` (default
     /// `info`). The `serve_*` methods install none.
+    ///
+    /// An error (tools that cannot be served, bad arguments, an address in use) is printed to
+    /// stderr as its `Display` text, every problem listed, and the process exits with status 1:
+    /// returned from `main`, an `io::Error` would print as `Debug`.
     pub async fn run(self) -> io::Result<()> {
+        if let Err(error) = self.run_command().await {
+            let _ = writeln!(io::stderr().lock(), "Error: {error}");
+            std::process::exit(1);
+        }
+        Ok(())
+    }
+
+    /// [`Server::run`], its errors returned. The tools are checked before anything else.
+    async fn run_command(self) -> io::Result<()> {
         let arguments: Vec<String> = std::env::args().skip(1).collect();
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
         let command = match Command::parse(&arguments) {
@@ -111,6 +124,9 @@ impl Server {
                 ));
             }
         };
+        if command != Command::Help {
+            self.check().map_err(io::Error::other)?;
+        }
         match command {
             Command::Stdio => {
                 init_stderr_logging();
@@ -120,7 +136,6 @@ impl Server {
                 self.serve_stdio().await
             }
             Command::ListTools => {
-                self.check().map_err(io::Error::other)?;
                 let listing = serde_json::to_string_pretty(&self.list_tools())?;
                 writeln!(io::stdout().lock(), "{listing}")
             }

@@ -365,10 +365,12 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
 }
 
 impl<R: IntoToolResult, E: fmt::Display> IntoToolResult for Result<R, E> {
+    /// The error's alternate form (`{:#}`): `anyhow` renders its whole chain of causes there
+    /// ("loading config: file.txt missing"); for other errors it is their `Display`.
     fn into_tool_result(self) -> CallToolResult {
         match self {
             Ok(value) => value.into_tool_result(),
-            Err(error) => CallToolResult::error(error.to_string()),
+            Err(error) => CallToolResult::error(format!("{error:#}")),
         }
     }
 

@@ -67,3 +67,31 @@ async fn serving_fails_with_the_same_error() {
 fn the_test_client_refuses_too() {
     let _ = TestClient::new(Server::new("twins", "0.0.0"));
 }
+
+/// A binary whose `main` returns `run()`'s `io::Result` prints every duplicate as words (not
+/// `Debug`) and exits with status 1, serving or listing (issue 14, item 6).
+#[test]
+fn a_binary_names_every_duplicate_and_exits_1() {
+    for arguments in [&[][..], &["--list-tools"][..]] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_twins"))
+            .args(arguments)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}: {stderr}");
+        assert!(!stderr.contains("Custom {"), "{stderr}");
+        let file = "tests/src/bin/twins.rs";
+        for (first, second) in [(10, 16), (10, 22)] {
+            let expected = format!(
+                "two tools are named `search`: one at {file}:{first}, one at {file}:{second}"
+            );
+            assert!(stderr.contains(&expected), "{arguments:?}: {stderr}");
+        }
+        assert!(
+            stderr.starts_with("Error: 2 problems with the tools:\n- "),
+            "{stderr}"
+        );
+        assert!(output.stdout.is_empty(), "{arguments:?}");
+    }
+}

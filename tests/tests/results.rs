@@ -650,3 +650,117 @@ async fn a_context_kept_past_its_call_sends_nothing() {
         "the context left behind was dropped, and sent nothing"
     );
 }
+
+// ---- issue 14: unknown output schemas, tagged-enum outputs, error causes -------------------
+
+/// Returns a list through `impl IntoToolResult`
+#[tool]
+async fn opaque_list() -> impl mcp_toolbelt::IntoToolResult {
+    Json(vec![1, 2, 3])
+}
+
+/// Returns an object through `impl IntoToolResult`
+#[tool]
+async fn opaque_point() -> impl mcp_toolbelt::IntoToolResult {
+    Json(Point { x: 3, y: 4 })
+}
+
+/// Without an output schema (the return type is opaque), structured content is still an object:
+/// a list is wrapped as `{"result": …}`, decided from the value (issue 14, item 1).
+#[tokio::test]
+async fn opaque_structured_content_is_always_an_object() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "opaque_list", json!({})).await,
+        json!({
+            "content": [{"type": "text", "text": "[1,2,3]"}],
+            "structuredContent": {"result": [1, 2, 3]}
+        })
+    );
+    assert_eq!(
+        wire(&client, "opaque_point", json!({})).await["structuredContent"],
+        json!({"x": 3, "y": 4})
+    );
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
+#[allow(dead_code, reason = "only its schema shows the second variant")]
+enum Outcome {
+    Done { id: u32 },
+    Failed { reason: String },
+}
+
+/// Returns an internally tagged enum
+#[tool]
+async fn outcome() -> Json<Outcome> {
+    Json(Outcome::Done { id: 7 })
+}
+
+/// An internally tagged enum always serializes to an object: it is not wrapped, and its output
+/// schema is an object root with the variants as `oneOf` (issue 14, item 13).
+#[tokio::test]
+async fn a_tagged_enum_output_is_not_wrapped() {
+    let client = TestClient::new(server());
+    assert_eq!(
+        wire(&client, "outcome", json!({})).await["structuredContent"],
+        json!({"status": "done", "id": 7})
+    );
+    let tool = client
+        .list_tools()
+        .await
+        .tools
+        .into_iter()
+        .find(|tool| tool.name == "outcome")
+        .unwrap();
+    let schema = tool.output_schema.unwrap();
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema.get("required"), None, "{schema}");
+    assert_eq!(
+        schema["oneOf"].as_array().map(Vec::len),
+        Some(2),
+        "{schema}"
+    );
+}
+
+/// Fails with an anyhow error that has a context
+#[tool]
+async fn anyhow_failure() -> Result<String, anyhow::Error> {
+    let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "file.txt missing");
+    Err(anyhow::Error::new(missing).context("loading config"))
+}
+
+#[derive(Debug)]
+struct Wrapped(std::io::Error);
+
+impl fmt::Display for Wrapped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("loading config")
+    }
+}
+
+impl std::error::Error for Wrapped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// Fails with a std error that has a source
+#[tool]
+async fn std_failure() -> Result<String, Wrapped> {
+    Err(Wrapped(std::io::Error::other("file.txt missing")))
+}
+
+/// An `anyhow` error shows its chain of causes (its alternate form, `{:#}`); a std error shows
+/// its alternate form too, which is its `Display`: the bound is `E: Display` (anyhow's error is
+/// no `std::error::Error`), so `source()` cannot be walked there (issue 14, item 7).
+#[tokio::test]
+async fn error_causes_reach_the_model() {
+    let client = TestClient::new(server());
+    let result = client.call_tool("anyhow_failure", json!({})).await;
+    assert!(result.is_error);
+    assert_eq!(result.text_content(), "loading config: file.txt missing");
+    let result = client.call_tool("std_failure", json!({})).await;
+    assert!(result.is_error);
+    assert_eq!(result.text_content(), "loading config");
+}

@@ -227,7 +227,7 @@ enum Expr {
     Neg(Box<Expr>),
 }
 
-/// A recursive non-object output
+/// A recursive output, an enum of objects
 #[tool]
 async fn expr() -> Json<Expr> {
     Json(Expr::Neg(Box::new(Expr::Num(1.0))))
@@ -305,6 +305,61 @@ async fn shapes(args: ShapeArgs) -> Json<ShapeReport> {
     })
 }
 
+// ---- mixed enums, defaults, tagged-enum arguments (issue 14) ------------------------------
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum NumOrText {
+    Num(i64),
+    Text(String),
+}
+
+#[derive(Deserialize, JsonSchema)]
+enum Mode {
+    Off,
+    Level(u8),
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct MixedArgs {
+    either: NumOrText,
+    mode: Mode,
+    #[serde(default)]
+    port: Option<u16>,
+}
+
+/// Mixed enums and a defaulted option
+#[tool]
+async fn mixed(_args: MixedArgs) -> String {
+    String::new()
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "op")]
+enum Op {
+    Add { a: i32 },
+    Neg { b: i32 },
+}
+
+/// A tagged enum as the arguments
+#[tool]
+async fn operate(op: Op) -> String {
+    match op {
+        Op::Add { a } => format!("add {a}"),
+        Op::Neg { b } => format!("neg {b}"),
+    }
+}
+
+/// An identifier: a string, as `uuid::Uuid` is (a type the macro cannot see into).
+#[derive(Deserialize, JsonSchema)]
+struct ItemId(String);
+
+/// d
+#[tool]
+async fn fetch_item(id: ItemId) -> String {
+    id.0
+}
+
 // ---- helpers -------------------------------------------------------------------------------
 
 fn client() -> TestClient {
@@ -354,7 +409,8 @@ async fn nested_structs_are_inlined() {
                 "address": described,
                 "previous": {"type": "array", "items": address}
             },
-            "required": ["name", "address", "previous"]
+            "required": ["name", "address", "previous"],
+            "additionalProperties": false
         })
     );
 }
@@ -373,7 +429,8 @@ async fn unit_enums_are_string_enums_even_optional_or_documented() {
                 "maybe_size": {"type": "string", "enum": ["small", "extra_large"]},
                 "colors": {"type": "array", "items": colors}
             },
-            "required": ["color", "size", "colors"]
+            "required": ["color", "size", "colors"],
+            "additionalProperties": false
         })
     );
 }
@@ -401,10 +458,14 @@ async fn serde_attributes_collections_and_value() {
                 // `#[serde(flatten)]`: the fields of `Paging`, at this level, as `Paging` names them.
                 "page": u32_schema,
                 "per_page": u32_schema,
-                // `serde_json::Value`: any JSON, deliberately without a `type`.
-                "anything": {"description": "Anything at all"}
+                // `serde_json::Value`: any JSON, every JSON type.
+                "anything": {
+                    "type": ["object", "array", "string", "number", "boolean", "null"],
+                    "description": "Anything at all"
+                }
             },
-            "required": ["firstName", "tags", "scores", "grid", "page", "anything"]
+            "required": ["firstName", "tags", "scores", "grid", "page", "anything"],
+            "additionalProperties": false
         })
     );
 }
@@ -437,7 +498,8 @@ async fn numbers_have_bounds_not_formats() {
             "required": [
                 "small", "medium", "big", "ratio", "signed", "huge", "bounded", "bounded_float",
                 "bounded_byte", "code", "few", "word"
-            ]
+            ],
+            "additionalProperties": false
         })
     );
 }
@@ -452,7 +514,8 @@ async fn inline_parameters_are_properties() {
                 "a": {"type": "integer", "description": "Left operand"},
                 "b": {"type": "integer", "minimum": 0, "maximum": 65535, "description": "Right operand, if any"}
             },
-            "required": ["a"]
+            "required": ["a"],
+            "additionalProperties": false
         })
     );
 }
@@ -535,6 +598,65 @@ async fn non_object_outputs_are_wrapped_in_result() {
     );
 }
 
+/// Every property has a `type`: a list of the branches' types for an untagged enum and for one
+/// that mixes unit and data variants; a `null` default of an optional property is dropped
+/// (issue 14, item 11; `serde_json::Value` in `serde_attributes_collections_and_value`).
+#[tokio::test]
+async fn mixed_enums_have_their_branches_types_and_no_null_default() {
+    let schema = input_schema("mixed").await;
+    let properties = &schema["properties"];
+    assert_eq!(properties["either"]["type"], json!(["integer", "string"]));
+    assert_eq!(properties["mode"]["type"], json!(["string", "object"]));
+    assert_eq!(
+        properties["port"],
+        json!({"type": "integer", "minimum": 0, "maximum": 65535})
+    );
+}
+
+/// A lone undocumented parameter whose type is not an object is a property named after it,
+/// decided from its schema at start-up; the tool reads `{"id": …}` (issue 14, item 2).
+#[tokio::test]
+async fn a_lone_parameter_that_is_not_an_object_is_a_property() {
+    assert_eq!(
+        input_schema("fetch_item").await,
+        json!({
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "required": ["id"],
+            "additionalProperties": false
+        })
+    );
+    let client = client();
+    let result = client.call_tool("fetch_item", json!({"id": "a-1"})).await;
+    assert_eq!(result.text_content(), "a-1", "{result:?}");
+    let result = client.call_tool("fetch_item", json!({})).await;
+    assert_eq!(
+        result.text_content(),
+        "Input validation error: Invalid arguments for tool fetch_item: id: required property is missing"
+    );
+}
+
+/// A tagged enum whose every variant is an object is an argument type: an object root with the
+/// variants as `oneOf`, validated and read as such (issue 14, item 2).
+#[tokio::test]
+async fn a_tagged_enum_of_objects_is_an_argument_type() {
+    let schema = input_schema("operate").await;
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["oneOf"].as_array().map(Vec::len), Some(2));
+    let client = client();
+    let result = client
+        .call_tool("operate", json!({"op": "Neg", "b": 3}))
+        .await;
+    assert_eq!(result.text_content(), "neg 3");
+    let result = client.call_tool("operate", json!({"op": "Add"})).await;
+    assert!(result.is_error, "{result:?}");
+    assert!(
+        result.text_content().starts_with("Input validation error"),
+        "{}",
+        result.text_content()
+    );
+}
+
 // ---- recursive types -----------------------------------------------------------------------
 
 /// A recursive type cannot be inlined: its definition stays in `$defs` and refers to itself
@@ -555,6 +677,7 @@ async fn recursive_input_keeps_its_defs() {
             "type": "object",
             "properties": {"tree": tree},
             "required": ["tree"],
+            "additionalProperties": false,
             "$defs": {"Tree": tree}
         })
     );
@@ -585,12 +708,10 @@ async fn recursive_outputs_keep_references_that_resolve() {
             "$defs": {"Tree": tree_at("#/$defs/Tree")}
         })
     );
+    // An enum whose every variant is an object is an object: not wrapped (issue 14, item 13).
     let expr = output_schema("expr").await;
-    assert_eq!(expr["properties"]["result"]["type"], "object");
-    assert_eq!(
-        expr["properties"]["result"]["oneOf"][1]["properties"]["Neg"],
-        json!({"$ref": "#/properties/result"})
-    );
+    assert_eq!(expr["type"], "object");
+    assert_eq!(expr["oneOf"][1]["properties"]["Neg"], json!({"$ref": "#"}));
 
     let client = client();
     let leaf = json!({"label": "leaf", "children": []});
@@ -606,7 +727,7 @@ async fn recursive_outputs_keep_references_that_resolve() {
     let result = client.call_tool("expr", json!({})).await;
     assert_eq!(
         result.structured_content,
-        Some(json!({"result": {"Neg": {"Num": 1.0}}})),
+        Some(json!({"Neg": {"Num": 1.0}})),
         "{result:?}"
     );
     // Validation follows the references: a bad grandchild is found.
@@ -637,7 +758,8 @@ async fn only_standard_formats_are_advertised() {
                 "local": {"type": "string"},
                 "id": {"type": "string", "format": "uuid"}
             },
-            "required": ["ip", "v4", "v6", "when", "local"]
+            "required": ["ip", "v4", "v6", "when", "local"],
+            "additionalProperties": false
         })
     );
 }
@@ -701,7 +823,8 @@ async fn data_carrying_enums_have_a_type() {
                     ]
                 }
             },
-            "required": ["shape", "pick"]
+            "required": ["shape", "pick"],
+            "additionalProperties": false
         })
     );
 }
@@ -798,6 +921,11 @@ struct Allowances {
     nullable: bool,
 }
 
+/// Whether `path` names a property (`…/properties/<name>`).
+fn is_property(path: &str) -> bool {
+    path.rsplit('/').nth(1) == Some("properties")
+}
+
 /// Every problem found in `schema` (at `path`), by the rules of DESIGN.md.
 fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems: &mut Vec<String>) {
     let Some(object) = schema.as_object() else {
@@ -832,9 +960,14 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
                 problems.push(format!("{path}: object without properties"));
             }
         }
+        // `Option<T>` as a property is `T` (not required); elsewhere (items, map values) and in
+        // output, `null` is a value; a mixed enum lists its branches' types.
         Some(Value::Array(kinds))
-            if allow.nullable && kinds.len() == 2 && kinds.contains(&json!("null")) => {}
-        Some(other) => problems.push(format!("{path}: type is {other}, not one type")),
+            if allow.nullable
+                || kinds.len() != 2
+                || !kinds.contains(&json!("null"))
+                || !is_property(path) => {}
+        Some(other) => problems.push(format!("{path}: type is {other}, a nullable property")),
         // A recursive type's reference: the definition it points to is checked.
         None if object.contains_key("$ref") => {}
         // Any JSON at all (`serde_json::Value`): deliberately untyped.
@@ -888,7 +1021,7 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
 async fn every_schema_follows_the_portable_rules() {
     const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
     let tools = client().list_tools().await.tools;
-    assert_eq!(tools.len(), 14, "every tool of this file is listed");
+    assert_eq!(tools.len(), 17, "every tool of this file is listed");
     let mut problems = Vec::new();
     for tool in &tools {
         let references = RECURSIVE.contains(&tool.name.as_str());
@@ -904,8 +1037,14 @@ async fn every_schema_follows_the_portable_rules() {
             "{}: `required` is an array when present",
             tool.name
         );
-        for key in ["title", "description", "oneOf", "anyOf", "allOf"] {
-            assert!(input.get(key).is_none(), "{}: no root {key}", tool.name);
+        // A tagged enum of objects is the one root with alternatives (issue 14, item 2).
+        let keys: &[&str] = if tool.name == "operate" {
+            &["title", "description", "anyOf", "allOf"]
+        } else {
+            &["title", "description", "oneOf", "anyOf", "allOf"]
+        };
+        for key in keys {
+            assert!(input.get(*key).is_none(), "{}: no root {key}", tool.name);
         }
         let allow = Allowances {
             references,
@@ -966,7 +1105,7 @@ fn the_portability_check_catches_each_rule() {
             "bad/properties/a: non-standard format \"uint32\"",
             "bad/properties/b: array without items",
             "bad/properties/c: no type",
-            "bad/properties/d: type is [\"string\",\"null\"], not one type",
+            "bad/properties/d: type is [\"string\",\"null\"], a nullable property",
             "bad/properties/e: has $ref/$defs but is not recursive",
             "bad/properties/f: enum of non-strings [String(\"x\"), Null]",
             "bad/properties/g: const",

@@ -849,3 +849,142 @@ async fn flattened_and_untagged_enums_are_prepared_too() {
         json!({"content": [{"type": "text", "text": "1 Rename { to: \"x\", note: None } Id(5)"}]})
     );
 }
+
+// ---- issue 14: nulls in collections, number ranges, unknown arguments ----------------------
+
+/// Counts the `None`s it gets
+#[tool]
+async fn holes(
+    /// Numbers, some missing
+    list: Vec<Option<i32>>,
+    /// Names, some missing
+    names: std::collections::HashMap<String, Option<String>>,
+    /// A number and perhaps another
+    pair: (i32, Option<i32>),
+) -> String {
+    let names = names.values().filter(|name| name.is_none()).count();
+    format!("{list:?} {names} {pair:?}")
+}
+
+/// `Option<T>` inside a list, a map or a tuple takes `null`: only an optional property is
+/// advertised as `T` (issue 14, item 3).
+#[tokio::test]
+async fn none_inside_collections_is_accepted() {
+    let client = client();
+    let schema = client
+        .list_tools()
+        .await
+        .tools
+        .into_iter()
+        .find(|tool| tool.name == "holes")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        schema["properties"]["list"]["items"]["type"],
+        json!(["integer", "null"])
+    );
+    let arguments =
+        json!({"list": [1, null, 3], "names": {"a": "x", "b": null}, "pair": [1, null]});
+    let result = call(&client, "holes", arguments).await;
+    assert_eq!(
+        result,
+        json!({"content": [{"type": "text", "text": "[Some(1), None, Some(3)] 1 (1, None)"}]})
+    );
+}
+
+/// Takes wide and narrow numbers
+#[tool]
+async fn widths(
+    /// Very wide
+    wide: Option<i128>,
+    /// Narrow float
+    narrow: Option<f32>,
+) -> String {
+    format!("{wide:?} {narrow:?}")
+}
+
+/// An `i128` is advertised with the range JSON numbers give it exactly; an `f32` with its range:
+/// a number beyond it is refused by validation, not read as infinity (issue 14, item 5).
+#[tokio::test]
+async fn numbers_beyond_their_type_are_refused_by_the_advertised_bounds() {
+    let client = client();
+    let schema = client
+        .list_tools()
+        .await
+        .tools
+        .into_iter()
+        .find(|tool| tool.name == "widths")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        schema["properties"]["wide"],
+        json!({"type": "integer", "minimum": i64::MIN, "maximum": u64::MAX, "description": "Very wide"})
+    );
+    assert_eq!(
+        schema["properties"]["narrow"],
+        json!({"type": "number", "minimum": -f32::MAX, "maximum": f32::MAX, "description": "Narrow float"})
+    );
+    let result = call(&client, "widths", json!({"narrow": 1e39})).await;
+    assert_eq!(
+        result,
+        input_error(
+            "widths",
+            "narrow: must be at most 3.4028234663852886e+38, got 1e+39"
+        )
+    );
+    let result = call(
+        &client,
+        "widths",
+        json!({"wide": -9_223_372_036_854_775_808_i64, "narrow": 1.5}),
+    )
+    .await;
+    assert_eq!(
+        result,
+        json!({"content": [{"type": "text", "text": "Some(-9223372036854775808) Some(1.5)"}]})
+    );
+    let too_wide: Value = serde_json::from_str(r#"{"wide": -9223372036854775809}"#).unwrap();
+    let result = client.call_tool("widths", too_wide).await;
+    assert!(result.is_error, "{result:?}");
+    assert!(
+        result.text_content().contains("wide: ")
+            && result.text_content().contains("integer out of range"),
+        "{}",
+        result.text_content()
+    );
+}
+
+/// Echoes one number
+#[tool]
+async fn one_param(
+    /// The number
+    n: i32,
+) -> String {
+    n.to_string()
+}
+
+/// Says hello
+#[tool]
+async fn no_param() -> &'static str {
+    "hello"
+}
+
+/// One rule for unknown arguments, whatever the tool's style: refused, as the advertised
+/// `additionalProperties: false` says (issue 14, item 10).
+#[tokio::test]
+async fn unknown_arguments_are_refused_in_every_style() {
+    let client = client();
+    let unknown = "(root): unknown properties 'extra' are not allowed";
+    for (tool, arguments) in [
+        ("no_param", json!({"extra": 1})),
+        ("one_param", json!({"n": 1, "extra": 1})),
+        ("signup", signup_with("extra", Some(json!(1)))),
+    ] {
+        let result = client.call_tool(tool, arguments).await;
+        assert!(result.is_error, "{tool}: {result:?}");
+        assert!(
+            result.text_content().contains(unknown),
+            "{tool}: {}",
+            result.text_content()
+        );
+    }
+}

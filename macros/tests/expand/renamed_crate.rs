@@ -18,7 +18,12 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<EchoArgs>();
+            let (input_schema, parse) = __tool_argument_type::<EchoArgs>();
+            let __tool_arguments = __tool_private::lone_parameter_arguments(
+                input_schema,
+                "args",
+                __tool_arguments,
+            );
             let __tool_arguments = match parse("echo", __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
@@ -36,9 +41,10 @@ const _: () = {
         ::core::option::Option::None, description : "Echo the message back", read_only :
         ::core::option::Option::None, destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
-        ::core::option::Option::None, input_schema : || { let (input_schema, _) =
-        __tool_argument_type:: < EchoArgs > (); input_schema() }, output_schema : <
-        String as __tool_private::IntoToolResult > ::output_schema, call :
-        __tool_echo_call, file : ::core::file!(), line : ::core::line!(), }
+        ::core::option::Option::None, input_schema : || { let (input_schema, parse) =
+        __tool_argument_type:: < EchoArgs > ();
+        __tool_private::lone_parameter_schema(input_schema, parse, "args") },
+        output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        call : __tool_echo_call, file : ::core::file!(), line : ::core::line!(), }
     }
 };

@@ -22,7 +22,12 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<WeatherArgs>();
+            let (input_schema, parse) = __tool_argument_type::<WeatherArgs>();
+            let __tool_arguments = __tool_private::lone_parameter_arguments(
+                input_schema,
+                "args",
+                __tool_arguments,
+            );
             let __tool_arguments = match parse("get_weather", __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
@@ -42,9 +47,11 @@ const _: () = {
         "Get current weather for a location", read_only :
         ::core::option::Option::Some(true), destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
-        ::core::option::Option::Some(false), input_schema : || { let (input_schema, _) =
-        __tool_argument_type:: < WeatherArgs > (); input_schema() }, output_schema : <
-        Json < Weather > as __tool_private::IntoToolResult > ::output_schema, call :
-        __tool_get_weather_call, file : ::core::file!(), line : ::core::line!(), }
+        ::core::option::Option::Some(false), input_schema : || { let (input_schema,
+        parse) = __tool_argument_type:: < WeatherArgs > ();
+        __tool_private::lone_parameter_schema(input_schema, parse, "args") },
+        output_schema : < Json < Weather > as __tool_private::IntoToolResult >
+        ::output_schema, call : __tool_get_weather_call, file : ::core::file!(), line :
+        ::core::line!(), }
     }
 };

@@ -51,28 +51,44 @@ inventory::collect!(ToolRegistration);
 pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
     static COLLECTED: OnceLock<Result<Vec<Tool>, RegistryError>> = OnceLock::new();
     COLLECTED
-        .get_or_init(|| {
-            let mut registrations: Vec<&'static ToolRegistration> =
-                inventory::iter::<ToolRegistration>.into_iter().collect();
-            registrations.sort_by(|a, b| (a.name, a.file, a.line).cmp(&(b.name, b.file, b.line)));
-            if let Some(pair) = registrations
-                .windows(2)
-                .find(|pair| pair[0].name == pair[1].name)
-            {
-                return Err(RegistryError::DuplicateName {
-                    name: pair[0].name.to_owned(),
-                    first: format!("{}:{}", pair[0].file, pair[0].line),
-                    second: format!("{}:{}", pair[1].file, pair[1].line),
-                });
-            }
-            registrations
-                .into_iter()
-                .map(Tool::from_registration)
-                .collect()
-        })
+        .get_or_init(|| build_all(inventory::iter::<ToolRegistration>.into_iter().collect()))
         .as_ref()
         .map(Vec::as_slice)
         .map_err(Clone::clone)
+}
+
+/// The tools of `registrations`, sorted by name, or every problem with them: each tool that
+/// shares a name with the first of that name, each tool that cannot be served.
+fn build_all(
+    mut registrations: Vec<&'static ToolRegistration>,
+) -> Result<Vec<Tool>, RegistryError> {
+    registrations.sort_by(|a, b| (a.name, a.file, a.line).cmp(&(b.name, b.file, b.line)));
+    let place =
+        |registration: &ToolRegistration| format!("{}:{}", registration.file, registration.line);
+    let mut problems = Vec::new();
+    let mut tools = Vec::new();
+    for (index, registration) in registrations.iter().enumerate() {
+        if let Some(first) = registrations[..index]
+            .iter()
+            .find(|earlier| earlier.name == registration.name)
+        {
+            problems.push(RegistryError::DuplicateName {
+                name: registration.name.to_owned(),
+                first: place(first),
+                second: place(registration),
+            });
+            continue;
+        }
+        match Tool::from_registration(registration) {
+            Ok(tool) => tools.push(tool),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    match problems.len() {
+        0 => Ok(tools),
+        1 => Err(problems.remove(0)),
+        _ => Err(RegistryError::Several(problems)),
+    }
 }
 
 /// Why the tools cannot be served.
@@ -97,6 +113,8 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// More than one of the above, every one listed.
+    Several(Vec<RegistryError>),
 }
 
 impl fmt::Display for RegistryError {
@@ -122,8 +140,81 @@ impl fmt::Display for RegistryError {
                 }
                 write!(f, " cannot be served: {problem}")
             }
+            Self::Several(problems) => {
+                write!(f, "{} problems with the tools:", problems.len())?;
+                problems
+                    .iter()
+                    .try_for_each(|problem| write!(f, "\n- {problem}"))
+            }
         }
     }
 }
 
 impl std::error::Error for RegistryError {}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::future::BoxFuture;
+    use serde_json::{Value, json};
+
+    use super::{RegistryError, ToolRegistration, build_all};
+    use crate::context::Context;
+    use crate::result::CallToolResult;
+
+    fn call(_: Value, _: Context) -> BoxFuture<'static, CallToolResult> {
+        Box::pin(async { CallToolResult::text("") })
+    }
+
+    fn object() -> Value {
+        json!({"type": "object", "properties": {}})
+    }
+
+    fn list() -> Value {
+        json!({"type": "array", "items": {}})
+    }
+
+    const fn registration(name: &'static str, line: u32, input: fn() -> Value) -> ToolRegistration {
+        ToolRegistration {
+            name,
+            title: None,
+            description: "d",
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+            input_schema: input,
+            output_schema: || None,
+            call,
+            file: "f.rs",
+            line,
+        }
+    }
+
+    static SEARCH_1: ToolRegistration = registration("search", 1, object);
+    static SEARCH_2: ToolRegistration = registration("search", 2, object);
+    static SEARCH_3: ToolRegistration = registration("search", 3, object);
+    static LIST_A: ToolRegistration = registration("list_a", 4, list);
+    static LIST_B: ToolRegistration = registration("list_b", 5, list);
+    static FINE: ToolRegistration = registration("fine", 6, object);
+
+    /// Every duplicate and every invalid tool is named, not only the first (issue 14, item 6).
+    #[test]
+    fn every_problem_is_listed() {
+        let all = vec![&SEARCH_3, &LIST_B, &FINE, &SEARCH_1, &LIST_A, &SEARCH_2];
+        let Err(RegistryError::Several(problems)) = build_all(all) else {
+            panic!("several problems expected");
+        };
+        let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(texts.len(), 4, "{texts:#?}");
+        assert!(texts[0].starts_with("tool `list_a` at f.rs:4 cannot be served"));
+        assert!(texts[1].starts_with("tool `list_b` at f.rs:5 cannot be served"));
+        assert!(texts[2].starts_with("two tools are named `search`: one at f.rs:1, one at f.rs:2"));
+        assert!(texts[3].starts_with("two tools are named `search`: one at f.rs:1, one at f.rs:3"));
+        let display = RegistryError::Several(problems).to_string();
+        assert!(
+            display.starts_with("4 problems with the tools:\n- tool `list_a`"),
+            "{display}"
+        );
+        assert_eq!(build_all(vec![&FINE]).map(|tools| tools.len()), Ok(1));
+    }
+}

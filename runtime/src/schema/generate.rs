@@ -18,7 +18,34 @@ use crate::sync::{read, write};
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     let mut schema = generate::<T>(Direction::Input);
     ensure_object_root(&mut schema);
+    close_object_root(&mut schema);
     schema
+}
+
+/// Unknown arguments are refused, whatever the tool's style: a plain object root gets
+/// `additionalProperties: false` (as a no-argument tool has), unless it says otherwise (a
+/// flattened map) or its branches (`oneOf` of a tagged enum) hold the properties.
+pub(crate) fn close_object_root(schema: &mut Value) {
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
+    let open = [
+        "additionalProperties",
+        "patternProperties",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "$ref",
+    ]
+    .iter()
+    .any(|keyword| root.contains_key(*keyword));
+    if is_object_type(root.get("type")) && !open {
+        root.insert("additionalProperties".into(), Value::Bool(false));
+    }
+}
+
+fn is_object_type(kind: Option<&Value>) -> bool {
+    kind.and_then(Value::as_str) == Some("object")
 }
 
 /// The schema of a tool that takes no arguments.
@@ -59,8 +86,14 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 /// `{"type":"object","properties":{"result": schema},"required":["result"]}`, keeping `$defs`
 /// (of recursive types) at the root where their references point, and pointing references to
 /// the old root (`#`, a type that contains itself) at `#/properties/result`.
-pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
-    move_root_references(&mut schema);
+pub(crate) fn wrap_in_result(schema: Value) -> Value {
+    wrap_in_property(schema, "result")
+}
+
+/// `{"type":"object","properties":{name: schema},"required":[name]}`, as [`wrap_in_result`]
+/// does for `result`: the input schema of a lone parameter whose type is not an object.
+pub(crate) fn wrap_in_property(mut schema: Value, name: &str) -> Value {
+    move_root_references(&mut schema, name);
     // Now a property, it has a `type` like any other (an enum of objects stays wrapped: its
     // root had none).
     add_common_type(&mut schema);
@@ -69,8 +102,8 @@ pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
         .and_then(|object| object.remove("$defs"));
     let mut wrapped = json!({
         "type": "object",
-        "properties": {"result": schema},
-        "required": ["result"],
+        "properties": {name: schema},
+        "required": [name],
     });
     if let Some(defs) = defs {
         wrapped["$defs"] = defs;
@@ -78,9 +111,9 @@ pub(crate) fn wrap_in_result(mut schema: Value) -> Value {
     wrapped
 }
 
-/// `#…` → `#/properties/result…` in every `$ref` that points into the root rather than into
-/// `$defs` (which [`wrap_in_result`] keeps at the root).
-fn move_root_references(schema: &mut Value) {
+/// `#…` → `#/properties/<name>…` in every `$ref` that points into the root rather than into
+/// `$defs` (which [`wrap_in_property`] keeps at the root).
+fn move_root_references(schema: &mut Value, name: &str) {
     match schema {
         Value::Object(object) => {
             for (key, value) in object.iter_mut() {
@@ -89,14 +122,16 @@ fn move_root_references(schema: &mut Value) {
                         if let Some(rest) = reference.strip_prefix('#')
                             && !rest.starts_with("/$defs/")
                         {
-                            *reference = format!("#/properties/result{rest}");
+                            *reference = format!("#/properties/{name}{rest}");
                         }
                     }
-                    _ => move_root_references(value),
+                    _ => move_root_references(value, name),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(move_root_references),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| move_root_references(item, name)),
         _ => {}
     }
 }
@@ -116,6 +151,8 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
     let generator = settings.into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     make_portable(&mut schema, direction);
+    // A root `oneOf` of objects (an internally tagged enum) is an object, as a property is.
+    add_common_type(&mut schema);
     if let Some(root) = schema.as_object_mut() {
         // The tool's description carries what a root title or description would say.
         root.remove("title");

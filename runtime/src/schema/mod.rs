@@ -6,7 +6,7 @@ mod portable;
 
 pub(crate) use generate::{
     cached_output_schema, empty_input_schema, ensure_object_root, input_schema, is_object_schema,
-    output_schema, wrap_in_result,
+    output_schema, wrap_in_property, wrap_in_result,
 };
 
 /// What a schema describes: arguments a client sends, or structured content a tool returns.

@@ -7,18 +7,25 @@ use serde_json::{Map, Value, json};
 
 use super::Direction;
 
-/// Rewrites one schema, then every subschema below it. `null` alternatives are dropped from
-/// input schemas everywhere, from output schemas where they mark an optional property (see
-/// [`make_nullable_properties_optional`]): elsewhere a tool's output does hold `null`s.
+/// Rewrites a root schema and every subschema below it. `null` alternatives are dropped where
+/// they mark an optional property (see [`make_nullable_properties_optional`]), and at an input
+/// root (arguments are an object): elsewhere (an array's items, a map's values, a tuple's
+/// members) `null` is a value the type takes, in arguments and output alike.
 pub(super) fn make_portable(schema: &mut Value, direction: Direction) {
+    if direction == Direction::Input
+        && let Some(root) = schema.as_object_mut()
+    {
+        drop_null_alternatives(root);
+    }
+    rewrite(schema, direction);
+}
+
+/// [`make_portable`] below the root.
+fn rewrite(schema: &mut Value, direction: Direction) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
-    if direction == Direction::Input {
-        drop_null_alternatives(object);
-    } else {
-        make_nullable_properties_optional(object);
-    }
+    make_nullable_properties_optional(object, direction);
     replace_numeric_format(object);
     if let Some(constant) = object.remove("const") {
         object.insert("enum".into(), Value::Array(vec![constant]));
@@ -30,13 +37,22 @@ pub(super) fn make_portable(schema: &mut Value, direction: Direction) {
     {
         object.insert("items".into(), Value::Object(Map::new()));
     }
+    let property = |value: &mut Value| {
+        rewrite(value, direction);
+        add_type(value, true);
+    };
     let portable = |value: &mut Value| {
-        make_portable(value, direction);
-        add_common_type(value);
+        rewrite(value, direction);
+        add_type(value, false);
     };
     for (key, value) in object.iter_mut() {
         match key.as_str() {
-            "properties" | "$defs" | "patternProperties" => {
+            "properties" | "patternProperties" => {
+                if let Some(map) = value.as_object_mut() {
+                    map.values_mut().for_each(property);
+                }
+            }
+            "$defs" => {
                 if let Some(map) = value.as_object_mut() {
                     map.values_mut().for_each(portable);
                 }
@@ -57,7 +73,9 @@ pub(super) fn make_portable(schema: &mut Value, direction: Direction) {
 /// Output schemas follow the input rule for `Option<T>` fields: a property that may be `null` is
 /// advertised as `T` and not required; the tool's `null` there is removed from its structured
 /// content ([`drop_output_nulls`](crate::validate::drop_output_nulls)) before it is checked and sent.
-fn make_nullable_properties_optional(object: &mut Map<String, Value>) {
+/// In input schemas, a nullable property keeps its place in `required` when it has one (a
+/// required `null`able property is rare, and serde decides).
+fn make_nullable_properties_optional(object: &mut Map<String, Value>, direction: Direction) {
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
     };
@@ -67,8 +85,15 @@ fn make_nullable_properties_optional(object: &mut Map<String, Value>) {
             && is_nullable(property)
         {
             drop_null_alternatives(property);
+            // `#[serde(default)] Option<T>`: a `null` default is no longer a value it takes.
+            if property.get("default") == Some(&Value::Null) {
+                property.remove("default");
+            }
             optional.push(name.clone());
         }
+    }
+    if direction == Direction::Input {
+        return;
     }
     if let Some(Value::Array(required)) = object.get_mut("required") {
         required.retain(|name| !optional.iter().any(|optional| name == optional.as_str()));
@@ -94,33 +119,69 @@ fn is_nullable(object: &Map<String, Value>) -> bool {
     }
 }
 
-/// Every property has a `type`: a schema without one whose `oneOf`/`anyOf` branches all have
-/// the same `type` (a data-carrying enum: objects) gets that `type`.
+/// Every property has a `type`: a schema without one gets its `oneOf`/`anyOf` branches' types,
+/// one (a data-carrying enum: objects) or a list of them (an untagged enum of a number and a
+/// string: `["integer", "string"]`); a schema that takes anything (`serde_json::Value`) gets
+/// every JSON type (a property only: elsewhere `{}` says as much, and an empty branch is how an
+/// `Option` of a type without a `type` is told apart).
 pub(super) fn add_common_type(schema: &mut Value) {
+    add_type(schema, true);
+}
+
+/// [`add_common_type`]; a schema that takes anything gets every type when `anything`.
+fn add_type(schema: &mut Value, anything: bool) {
+    if anything && *schema == Value::Bool(true) {
+        *schema = Value::Object(Map::new());
+    }
     let Some(object) = schema.as_object_mut() else {
         return;
     };
     if object.contains_key("type") {
         return;
     }
-    for keyword in ["oneOf", "anyOf"] {
-        let Some(Value::Array(branches)) = object.get(keyword) else {
-            continue;
-        };
-        let Some(kind) = branches.first().and_then(|branch| branch.get("type")) else {
-            continue;
-        };
-        if kind.is_string()
-            && branches
-                .iter()
-                .all(|branch| branch.get("type") == Some(kind))
-        {
-            // First, where a reader looks for it.
-            let mut typed = Map::from_iter([("type".to_owned(), kind.clone())]);
-            typed.append(object);
-            *object = typed;
-            return;
+    let kind = if anything && takes_anything(object) {
+        Some(json!(ANY_TYPE))
+    } else {
+        ["oneOf", "anyOf"]
+            .into_iter()
+            .find_map(|keyword| branch_types(object.get(keyword)?.as_array()?))
+    };
+    if let Some(kind) = kind {
+        // First, where a reader looks for it.
+        let mut typed = Map::from_iter([("type".to_owned(), kind)]);
+        typed.append(object);
+        *object = typed;
+    }
+}
+
+/// Every JSON type: what a schema that constrains nothing takes.
+const ANY_TYPE: [&str; 6] = ["object", "array", "string", "number", "boolean", "null"];
+
+/// Whether a schema without a `type` constrains nothing a `type` would (only annotations).
+fn takes_anything(object: &Map<String, Value>) -> bool {
+    const ANNOTATIONS: [&str; 5] = ["title", "description", "default", "examples", "deprecated"];
+    object.keys().all(|key| ANNOTATIONS.contains(&key.as_str()))
+}
+
+/// The branches' types, in order, once each: one type, or a list; `None` when a branch has none.
+fn branch_types(branches: &[Value]) -> Option<Value> {
+    let mut kinds: Vec<Value> = Vec::new();
+    for branch in branches {
+        match branch.get("type")? {
+            Value::Array(list) => kinds.extend(list.iter().cloned()),
+            kind => kinds.push(kind.clone()),
         }
+    }
+    let mut unique: Vec<Value> = Vec::new();
+    for kind in kinds {
+        if !unique.contains(&kind) {
+            unique.push(kind);
+        }
+    }
+    match unique.len() {
+        0 => None,
+        1 => unique.pop(),
+        _ => Some(Value::Array(unique)),
     }
 }
 
@@ -183,9 +244,9 @@ const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// schemars marks Rust number types with formats hosts reject (`uint32`, `double`, …):
-/// integer widths become `minimum`/`maximum`; float formats, and every format JSON Schema does
-/// not define (`ip`, `partial-date-time`, …), are dropped.
+/// schemars marks Rust number types with formats hosts reject (`uint32`, `double`, …): the
+/// range of integer widths and of `f32` becomes `minimum`/`maximum`; `double`, and every format
+/// JSON Schema does not define (`ip`, `partial-date-time`, …), are dropped.
 fn replace_numeric_format(object: &mut Map<String, Value>) {
     let Some(format) = object.get("format").and_then(Value::as_str) else {
         return;
@@ -197,8 +258,13 @@ fn replace_numeric_format(object: &mut Map<String, Value>) {
         "uint8" => Some((json!(0), Some(json!(u8::MAX)))),
         "uint16" => Some((json!(0), Some(json!(u16::MAX)))),
         "uint32" => Some((json!(0), Some(json!(u32::MAX)))),
-        "uint" | "uint64" | "uint128" => Some((json!(0), None)),
-        "int" | "int64" | "int128" | "float" | "double" => None,
+        "uint" | "uint64" => Some((json!(0), None)),
+        // What `serde_json` reads exactly: a larger number is a float, which no integer takes.
+        "int128" => Some((json!(i64::MIN), Some(json!(u64::MAX)))),
+        "uint128" => Some((json!(0), Some(json!(u64::MAX)))),
+        "int" | "int64" | "double" => None,
+        // serde reads a larger number into an `f32` as infinity.
+        "float" => Some((json!(-f32::MAX), Some(json!(f32::MAX)))),
         standard if STANDARD_FORMATS.contains(&standard) => return,
         // Anything else (schemars' `ip`, chrono's `partial-date-time`, …) is unknown to hosts.
         _ => None,
@@ -285,12 +351,13 @@ mod tests {
                     "limit": {"type": "integer", "minimum": 0, "maximum": 255},
                 },
                 "required": ["query"],
+                "additionalProperties": false,
             })
         );
     }
 
-    /// In output schemas a nullable property is optional (its `null` is dropped before sending),
-    /// but a `null` the type holds elsewhere, an array's item, is kept.
+    /// A nullable property is optional (its `null` is dropped before sending or validating), but
+    /// a `null` the type holds elsewhere, an array's item, is kept, in input schemas too.
     #[test]
     fn output_nulls_go_only_where_they_mark_an_optional_property() {
         let schema = json!({
@@ -318,7 +385,7 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "note": {"type": "string"},
-                    "cells": {"type": "array", "items": {"type": "string"}},
+                    "cells": {"type": "array", "items": {"type": ["string", "null"]}},
                 },
                 "required": ["note", "cells"],
             })
@@ -352,6 +419,14 @@ mod tests {
             (
                 json!({"type": "integer", "format": "int64"}),
                 json!({"type": "integer"}),
+            ),
+            (
+                json!({"type": "integer", "format": "int128"}),
+                json!({"type": "integer", "minimum": i64::MIN, "maximum": u64::MAX}),
+            ),
+            (
+                json!({"type": "number", "format": "float"}),
+                json!({"type": "number", "minimum": -f32::MAX, "maximum": f32::MAX}),
             ),
             (
                 json!({"type": "integer", "format": "uint32", "minimum": 1, "maximum": 10}),
@@ -418,6 +493,7 @@ mod tests {
                     },
                 },
                 "required": ["inner"],
+                "additionalProperties": false,
             })
         );
     }
@@ -441,6 +517,7 @@ mod tests {
         );
     }
 
+    /// Item 11 of issue 14: mixed branches get the list of their types.
     #[test]
     fn a_branching_property_gets_its_branches_common_type() {
         let schema = json!({
@@ -452,7 +529,10 @@ mod tests {
         });
         let portable = portable(schema, Direction::Input);
         assert_eq!(portable["properties"]["shape"]["type"], json!("object"));
-        assert_eq!(portable["properties"]["either"].get("type"), None);
+        assert_eq!(
+            portable["properties"]["either"]["type"],
+            json!(["string", "integer"])
+        );
     }
 
     #[test]

@@ -23,7 +23,8 @@ async fn a_tool_from_a_linked_crate_is_listed_and_called() {
             input_schema: json!({
                 "type": "object",
                 "properties": {"message": {"type": "string", "description": "What to shout"}},
-                "required": ["message"]
+                "required": ["message"],
+                "additionalProperties": false
             }),
             output_schema: None,
             annotations: Some(ToolAnnotations {

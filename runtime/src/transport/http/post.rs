@@ -72,27 +72,9 @@ pub(super) async fn post(
         Ok(place) => place,
         Err(refusal) => return refusal.answer(&request_id(&message)),
     };
-    let modern = match &message {
-        Incoming::Request(RpcRequest { params, .. }) | Incoming::Notification { params, .. } => {
-            protocol::claims_modern(params.as_ref()) || headers::claims_modern(&headers)
-        }
-        // 2026-07-28 has neither batches nor client responses: say so, not that the version is
-        // unknown.
-        Incoming::Batch(_) if headers::claims_modern(&headers) => {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                codes::INVALID_REQUEST,
-                "Invalid Request: 2026-07-28 has no JSON-RPC batches; send each request in a POST of its own",
-            );
-        }
-        Incoming::Response if headers::claims_modern(&headers) => {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                codes::INVALID_REQUEST,
-                "Invalid Request: a 2026-07-28 server sends no requests, so it takes no responses",
-            );
-        }
-        _ => false,
+    let modern = match is_modern(&message, &headers) {
+        Ok(modern) => modern,
+        Err(response) => return response,
     };
     let post = Post {
         headers,
@@ -104,6 +86,35 @@ pub(super) async fn post(
         modern_post(&state, message, post).await
     } else {
         legacy_post(&state, message, post).await
+    }
+}
+
+/// Whether a message is answered as 2026-07-28: its `_meta` or its version header says so.
+/// `Err` answers what 2026-07-28 lacks (batches, client responses), rather than calling the
+/// version unknown.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, sent at once"
+)]
+fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> {
+    let refuse_modern = |message: &str| {
+        Err(refuse(
+            StatusCode::BAD_REQUEST,
+            codes::INVALID_REQUEST,
+            format!("Invalid Request: {message}"),
+        ))
+    };
+    match message {
+        Incoming::Request(RpcRequest { params, .. }) | Incoming::Notification { params, .. } => {
+            Ok(protocol::claims_modern(params.as_ref()) || headers::claims_modern(headers))
+        }
+        Incoming::Batch(_) if headers::claims_modern(headers) => refuse_modern(
+            "2026-07-28 has no JSON-RPC batches; send each request in a POST of its own",
+        ),
+        Incoming::Response if headers::claims_modern(headers) => {
+            refuse_modern("a 2026-07-28 server sends no requests, so it takes no responses")
+        }
+        _ => Ok(false),
     }
 }
 

@@ -35,11 +35,14 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = darling::Error::accumulator();
     // A list that does not even parse leaves nothing to check: its keys are unknown.
     let list = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from));
+    let list = list.map(|list| attr::without_literals(&mut errors, list));
     let (args, keys) = match &list {
-        Some(list) => {
+        Some((list, literal_name)) => {
             let args = errors.handle(ToolArgs::from_list(list));
             errors.handle(attr::check_annotations(list));
-            (args, Some(Keys::of(list)))
+            let mut keys = Keys::of(list);
+            keys.name |= literal_name;
+            (args, Some(keys))
         }
         None => (None, None),
     };

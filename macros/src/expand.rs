@@ -126,13 +126,7 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
 
     let mut user_fn = tool.item.clone();
     fallback::strip_param_docs(&mut user_fn);
-    if !matches!(tool.input, Input::None) {
-        // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
-        // take `&str` for a `String` the fn only reads cannot be followed.
-        user_fn
-            .attrs
-            .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
-    }
+    user_fn.attrs.extend(allowed_lints(&tool.input));
 
     let arguments = arguments(tool, &private, &format_ident!("__tool_{}_arguments", bare));
     let Arguments {
@@ -162,6 +156,8 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
 
             #arguments_items
 
+            // Calling a `#[deprecated]` tool is the adapter's business, not a use to warn of.
+            #[allow(deprecated)]
             fn #call_ident(
                 __tool_arguments: #private::serde_json::Value,
                 __tool_context: #private::Context,
@@ -175,6 +171,23 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
 
             #registration
         };
+    }
+}
+
+/// The lints whose advice the user's fn cannot follow, because `#[tool]` decides its shape.
+fn allowed_lints(input: &Input<'_>) -> Vec<syn::Attribute> {
+    match input {
+        Input::None => Vec::new(),
+        // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
+        // take `&str` for a `String` the fn only reads cannot be followed.
+        Input::Struct(_) => vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])],
+        // Each property is a parameter, however many there are, and a map property is
+        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's.
+        Input::Inline(_) => vec![syn::parse_quote!(#[allow(
+            clippy::needless_pass_by_value,
+            clippy::too_many_arguments,
+            clippy::implicit_hasher
+        )])],
     }
 }
 

@@ -1,6 +1,10 @@
 /// Add two numbers,
 /// reporting progress.
-#[allow(clippy::needless_pass_by_value)]
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher
+)]
 pub async fn add(
     context: Context,
     left: i64,
@@ -31,6 +35,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_add_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,

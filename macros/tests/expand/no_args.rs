@@ -4,6 +4,7 @@ fn clear_catalog() -> &'static str {
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(deprecated)]
     fn __tool_clear_catalog_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,

@@ -13,6 +13,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_echo_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,

@@ -268,7 +268,8 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
     }
 }
 
-/// The call of the user's fn, awaited if it is `async`.
+/// The call of the user's fn: awaited if it is `async`, else run on tokio's blocking threads
+/// (a plain fn may block; on a worker thread it would stall every other request).
 fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
     let fn_ident = &tool.item.sig.ident;
     let call_args = tool.params.iter().map(|param| match param {
@@ -277,19 +278,25 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
         Param::Struct => quote!(__tool_arguments),
         Param::Inline(ident) => quote!(__tool_arguments.#ident),
     });
+    // The fn is taken as a value first: for an `async` fn its `async` is then required by the
+    // caller, which keeps `clippy::unused_async` quiet about tools that happen not to await.
+    // The call is spanned at the fn's name, so that a future (or, for a plain fn, an output)
+    // that is not `Send` is reported there ("future returned by `name` is not `Send`").
+    let span = tool.ident_span();
+    let tool_fn = quote_spanned!(span=> __tool_fn);
     if tool.is_async() {
-        // The fn is taken as a value first: its `async` is then required by the caller, which
-        // keeps `clippy::unused_async` quiet about tools that happen not to await.
-        // The call is spanned at the fn's name, so that a future that is not `Send` is
-        // reported there ("future returned by `name` is not `Send`").
-        let span = tool.ident_span();
-        let tool_fn = quote_spanned!(span=> __tool_fn);
         quote_spanned! {span=> {
             let #tool_fn = #fn_ident;
             #private::assert_send(#tool_fn(#(#call_args),*)).await
         }}
+    } else if tool.params.is_empty() {
+        // Without arguments the fn itself is the closure (`clippy::redundant_closure`).
+        quote_spanned! {span=> #private::run_blocking(#fn_ident).await }
     } else {
-        quote!(#fn_ident(#(#call_args),*))
+        quote_spanned! {span=> {
+            let #tool_fn = #fn_ident;
+            #private::run_blocking(move || #tool_fn(#(#call_args),*)).await
+        }}
     }
 }
 

@@ -254,3 +254,21 @@ fn docs_without_text_are_none() {
     assert_eq!(docs::text(&doc(&["", "   "])), None);
     assert_eq!(docs::text(&[]), None);
 }
+
+#[test]
+fn expand_plain_fn_runs_blocking() {
+    snapshot(
+        "plain_fn",
+        quote!(),
+        quote! {
+            /// Shout
+            fn shout(
+                /// The message
+                message: String,
+                context: mcp_toolbelt::Context,
+            ) -> String {
+                message.to_uppercase()
+            }
+        },
+    );
+}

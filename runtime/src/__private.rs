@@ -55,3 +55,24 @@ pub fn parse_arguments<T: DeserializeOwned>(
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
+
+/// Runs a plain (non-`async`) tool fn on tokio's blocking threads, so that a fn that blocks
+/// does not stall the requests on the worker threads. A panic is raised again here, where the
+/// call's panic guard turns it into the same `isError` result an `async` tool's panic gives.
+///
+/// # Panics
+///
+/// When `call` panics, or when the runtime shuts down before it ran.
+pub async fn run_blocking<F, R>(call: F) -> R
+where
+    F: FnOnce() -> R + Send + 'static,
+    R: Send + 'static,
+{
+    match tokio::task::spawn_blocking(call).await {
+        Ok(output) => output,
+        Err(error) => match error.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(error) => panic!("the tool's blocking task ended: {error}"),
+        },
+    }
+}

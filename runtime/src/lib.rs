@@ -116,8 +116,9 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not
 /// `&str`: arguments are deserialized from JSON); the `Context` is taken as `Context` or
 /// `&Context`, never `&mut`. An `async fn`'s future must be `Send`, since calls run on a
-/// multi-threaded runtime. A plain `fn` is called directly on a runtime worker thread: keep it
-/// quick, or make it `async` and move blocking work to `tokio::task::spawn_blocking`.
+/// multi-threaded runtime. A plain `fn` runs on tokio's blocking threads
+/// (`tokio::task::spawn_blocking`), so it may block without stalling other requests; its
+/// parameters and result must then be `Send`, and a cancelled call cannot stop it midway.
 ///
 /// # Results
 ///

@@ -86,6 +86,12 @@ fn shout(
     message.to_uppercase()
 }
 
+/// Answer, without `async` and without arguments
+#[tool]
+fn pong() -> &'static str {
+    "pong"
+}
+
 /// Describe a kind of thing, with a raw identifier as the parameter
 #[tool]
 async fn kind(
@@ -202,6 +208,7 @@ async fn every_tool_is_served() {
             "kind",
             "old",
             "opaque",
+            "pong",
             "product-details",
             "search",
             "shout"

@@ -1,6 +1,6 @@
 //! The validated model of a `#[tool]` fn; code generation reads only this.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 use syn::{Ident, ItemFn, Path, ReturnType, Type};
 
 /// One `#[tool]` fn, checked.
@@ -10,7 +10,9 @@ pub(crate) struct ToolFn<'a> {
     /// The MCP tool name.
     pub(crate) name: String,
     pub(crate) title: Option<String>,
-    pub(crate) description: String,
+    /// A string literal, or `concat!(…)` of the doc comment's parts when some are macros
+    /// (`#[doc = include_str!("…")]`).
+    pub(crate) description: TokenStream,
     pub(crate) hints: Hints,
     /// The runtime crate (`::mcp_toolbelt` unless `crate = …`).
     pub(crate) krate: Path,

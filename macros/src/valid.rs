@@ -3,6 +3,7 @@
 
 use darling::Error;
 use darling::error::Accumulator;
+use quote::quote;
 use syn::{
     FnArg, GenericArgument, ItemFn, Pat, PathArguments, Safety, Type, TypeParamBound, parse_quote,
 };
@@ -47,7 +48,7 @@ pub(crate) fn check<'a>(
         |name| name.as_str().to_owned(),
     );
 
-    let docs = docs::text(&item.attrs);
+    let docs = docs::description(&item.attrs);
     if !keys.description && docs.is_none() {
         errors.push(
             Error::custom(
@@ -61,7 +62,11 @@ pub(crate) fn check<'a>(
         outer.handle(errors.finish());
         return None;
     };
-    let description = args.description.clone().or(docs);
+    let description = args
+        .description
+        .as_ref()
+        .map(|description| quote!(#description))
+        .or(docs);
 
     let hints = args
         .annotations

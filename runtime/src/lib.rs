@@ -120,6 +120,9 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// (`tokio::task::spawn_blocking`), so it may block without stalling other requests; its
 /// parameters and result must then be `Send`, and a cancelled call cannot stop it midway.
 ///
+/// The description is the fn's doc comment as rustdoc shows it, `#[doc = include_str!("…")]` and
+/// other macro-valued doc attributes included, or `description = "…"` (never empty).
+///
 /// # Results
 ///
 /// Anything [`IntoToolResult`]: `String`, `&str`, `()`, [`Json<T>`] (structured content and an

@@ -51,8 +51,9 @@ pub(crate) struct InlineParam<'a> {
 
 /// What one parameter of the user's fn receives.
 pub(crate) enum Param<'a> {
-    /// The request's `Context`, by value or by reference.
-    Context { by_ref: bool },
+    /// The request's `Context`, by value or by reference; `ty` is the type as written (without
+    /// the `&`), checked at compile time to be the runtime's `Context`.
+    Context { by_ref: bool, ty: &'a Type },
     /// The whole argument struct.
     Struct,
     /// One inline property.

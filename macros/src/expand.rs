@@ -273,8 +273,14 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
 fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
     let fn_ident = &tool.item.sig.ident;
     let call_args = tool.params.iter().map(|param| match param {
-        Param::Context { by_ref: true } => quote!(&__tool_context),
-        Param::Context { by_ref: false } => quote!(::core::clone::Clone::clone(&__tool_context)),
+        // Through the runtime's `ToolContext`, at the type as written: a type of the user's
+        // called `Context` is reported there, saying what to write.
+        Param::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
+            #private::context_ref::<#ty>(&__tool_context)
+        },
+        Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
+            #private::context_value::<#ty>(&__tool_context)
+        },
         Param::Struct => quote!(__tool_arguments),
         Param::Inline(ident) => quote!(__tool_arguments.#ident),
     });

@@ -20,12 +20,14 @@ pub(crate) fn with_errors(item: TokenStream, errors: darling::Error) -> TokenStr
     }
 }
 
-/// Doc comments on parameters are `#[tool]` syntax (property descriptions); rustc rejects them,
-/// so the re-emitted fn goes without them.
+/// Doc comments on parameters (property descriptions) and the `#[context]` marker are
+/// `#[tool]` syntax; rustc rejects them, so the re-emitted fn goes without them.
 pub(crate) fn strip_param_docs(item: &mut syn::ItemFn) {
     for input in &mut item.sig.inputs {
         if let syn::FnArg::Typed(typed) = input {
-            typed.attrs.retain(|attr| !crate::docs::is_doc(attr));
+            typed.attrs.retain(|attr| {
+                !crate::docs::is_doc(attr) && !crate::valid::is_context_marker(attr)
+            });
         }
     }
 }

@@ -340,3 +340,35 @@ fn expand_plain_fn_runs_blocking() {
         },
     );
 }
+
+#[test]
+fn expand_context_resolved_as_written() {
+    let output = expand::tool(
+        quote!(),
+        quote! {
+            /// Search
+            async fn search(args: crate::Context, #[context] ctx: &Ctx, other: other::Context) {}
+        },
+    )
+    .to_string();
+    // `crate::Context` is the argument struct; `other::Context` next to it is a second one.
+    assert!(output.contains("compile_error"), "{output}");
+    assert!(output.contains("an argument struct must be the tool's only parameter"));
+    let output = expand::tool(
+        quote!(),
+        quote! {
+            /// Search
+            async fn search(args: crate::Context, #[context] ctx: &Ctx) {}
+        },
+    )
+    .to_string();
+    assert!(
+        output.contains("__tool_argument_type :: < crate :: Context >"),
+        "{output}"
+    );
+    assert!(
+        output.contains("context_ref :: < Ctx > (& __tool_context)"),
+        "{output}"
+    );
+    assert!(!output.contains("# [context]"), "{output}");
+}

@@ -5,7 +5,8 @@ use darling::Error;
 use darling::error::Accumulator;
 use quote::quote;
 use syn::{
-    FnArg, GenericArgument, ItemFn, Pat, PathArguments, Safety, Type, TypeParamBound, parse_quote,
+    FnArg, GenericArgument, ItemFn, Pat, Path, PathArguments, Safety, Type, TypeParamBound,
+    parse_quote,
 };
 
 use crate::ast::{Hints, InlineParam, Input, Param, ToolFn};
@@ -25,7 +26,11 @@ pub(crate) fn check<'a>(
 ) -> Option<ToolFn<'a>> {
     let mut errors = Error::accumulator();
     check_signature(&mut errors, item);
-    let (input, params) = check_params(&mut errors, item);
+    let krate: Path = args
+        .as_ref()
+        .and_then(|args| args.krate.clone())
+        .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
+    let (input, params) = check_params(&mut errors, item, &krate);
 
     let sig = &item.sig;
     let keys = keys.unwrap_or(Keys {
@@ -77,10 +82,6 @@ pub(crate) fn check<'a>(
             idempotent: annotations.idempotent.map(|hint| *hint),
             open_world: annotations.open_world.map(|hint| *hint),
         });
-    let krate = args
-        .krate
-        .clone()
-        .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
 
     let model = ToolFn {
         item,
@@ -188,10 +189,20 @@ struct Candidate<'a> {
     pat: &'a Pat,
 }
 
+/// Whether `attr` is `#[context]`, which makes a parameter the request's `Context` whatever its
+/// type is called (`ctx: Ctx` after `use mcp_toolbelt::Context as Ctx`).
+pub(crate) fn is_context_marker(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("context")
+}
+
 /// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule:
 /// no parameters → no input; one undocumented parameter of a non-standard type → the argument
 /// struct; otherwise every parameter is one property (inline style).
-fn check_params<'a>(errors: &mut Accumulator, item: &'a ItemFn) -> (Input<'a>, Vec<Param<'a>>) {
+fn check_params<'a>(
+    errors: &mut Accumulator,
+    item: &'a ItemFn,
+    krate: &Path,
+) -> (Input<'a>, Vec<Param<'a>>) {
     let mut params = Vec::new();
     let mut candidates = Vec::new();
     for input in &item.sig.inputs {
@@ -205,10 +216,11 @@ fn check_params<'a>(errors: &mut Accumulator, item: &'a ItemFn) -> (Input<'a>, V
             }
             FnArg::Typed(typed) => typed,
         };
-        match context_type(&typed.ty) {
-            Some(ContextType::Value) => params.push(Param::Context { by_ref: false }),
-            Some(ContextType::Ref) => params.push(Param::Context { by_ref: true }),
-            Some(ContextType::Mut(mutability)) => errors.push(
+        let marked = typed.attrs.iter().any(is_context_marker);
+        match context_type(&typed.ty, krate, marked) {
+            Some((ContextType::Value, ty)) => params.push(Param::Context { by_ref: false, ty }),
+            Some((ContextType::Ref, ty)) => params.push(Param::Context { by_ref: true, ty }),
+            Some((ContextType::Mut(mutability), _)) => errors.push(
                 Error::custom(
                     "the `Context` cannot be borrowed mutably: take `&Context` or `Context`",
                 )
@@ -315,25 +327,51 @@ enum ContextType {
     Mut(syn::token::Mut),
 }
 
-/// Whether `ty` is `Context`, `&Context` or `&mut Context` (any path ending in `Context`).
-fn context_type(ty: &Type) -> Option<ContextType> {
+/// Whether `ty` is the request's `Context` (or `&Context`, `&mut Context`), and the type as
+/// written without the `&`. Resolved as written: `Context`, `mcp_toolbelt::Context`,
+/// `::mcp_toolbelt::Context` and `<crate path>::Context` are ours (the generated code checks that
+/// a bare `Context` really is), any other path (`crate::Context`) is the user's own type, and
+/// `#[context]` (`marked`) makes any type the `Context` (an alias: `use …::Context as Ctx`).
+fn context_type<'a>(ty: &'a Type, krate: &Path, marked: bool) -> Option<(ContextType, &'a Type)> {
     match ty {
-        Type::Reference(reference) => match context_type(&reference.elem)? {
-            ContextType::Value => Some(
+        Type::Reference(reference) => match context_type(&reference.elem, krate, marked)? {
+            (ContextType::Value, elem) => Some((
                 reference
                     .mutability
                     .map_or(ContextType::Ref, ContextType::Mut),
-            ),
-            ContextType::Ref | ContextType::Mut(_) => None,
+                elem,
+            )),
+            (ContextType::Ref | ContextType::Mut(_), _) => None,
         },
+        Type::Paren(paren) => context_type(&paren.elem, krate, marked),
+        Type::Group(group) => context_type(&group.elem, krate, marked),
+        _ if marked => Some((ContextType::Value, ty)),
         Type::Path(path) if path.qself.is_none() => {
-            let last = path.path.segments.last()?;
-            (last.ident == "Context" && last.arguments.is_empty()).then_some(ContextType::Value)
+            is_our_context(&path.path, krate).then_some((ContextType::Value, ty))
         }
-        Type::Paren(paren) => context_type(&paren.elem),
-        Type::Group(group) => context_type(&group.elem),
         _ => None,
     }
+}
+
+/// Whether `path` names the runtime's `Context`, as written.
+fn is_our_context(path: &Path, krate: &Path) -> bool {
+    let idents = |path: &Path| -> Vec<String> {
+        path.segments
+            .iter()
+            .map(|segment| segment.ident.to_string())
+            .collect()
+    };
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    if last.ident != "Context" || !last.arguments.is_empty() {
+        return false;
+    }
+    let written = idents(path);
+    let prefix = &written[..written.len() - 1];
+    (prefix.is_empty() && path.leading_colon.is_none())
+        || prefix == ["mcp_toolbelt"]
+        || prefix == idents(krate).as_slice()
 }
 
 /// `ident` without its `r#`, as serde names the property.

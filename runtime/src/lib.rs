@@ -107,6 +107,11 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// - **Inline parameters**: otherwise each parameter is one property named after it, its `///`
 ///   comment its description, required unless it is an `Option`.
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
+///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
+///   are the request's context (a bare `Context` that is a type of yours is a compile error: write
+///   its path, `crate::Context`, to take it as the argument struct). An alias
+///   (`use mcp_toolbelt::Context as Ctx`) cannot be recognised by its name: mark the parameter,
+///   `#[context] ctx: &Ctx`.
 ///
 /// An ambiguous signature is a compile error that says what to write: a lone undocumented
 /// parameter of a standard type (`message: String`: document it to make it a property), or an

@@ -50,10 +50,12 @@ const _: () = {
                 let __tool_fn = add;
                 __tool_private::assert_send(
                         __tool_fn(
-                            ::core::clone::Clone::clone(&__tool_context),
+                            __tool_private::context_value::<Context>(&__tool_context),
                             __tool_arguments.left,
                             __tool_arguments.right,
-                            &__tool_context,
+                            __tool_private::context_ref::<
+                                mcp_toolbelt::Context,
+                            >(&__tool_context),
                         ),
                     )
                     .await

@@ -41,7 +41,9 @@ const _: () = {
                 let __tool_fn = shout;
                 __tool_private::run_blocking(move || __tool_fn(
                         __tool_arguments.message,
-                        ::core::clone::Clone::clone(&__tool_context),
+                        __tool_private::context_value::<
+                            mcp_toolbelt::Context,
+                        >(&__tool_context),
                     ))
                     .await
             };

@@ -1,7 +1,7 @@
 //! The validated model of a `#[tool]` fn; code generation reads only this.
 
 use proc_macro2::{Span, TokenStream};
-use syn::{Ident, ItemFn, Path, ReturnType, Type};
+use syn::{Attribute, Ident, ItemFn, Path, ReturnType, Type};
 
 /// One `#[tool]` fn, checked.
 pub(crate) struct ToolFn<'a> {
@@ -19,7 +19,7 @@ pub(crate) struct ToolFn<'a> {
     /// How the arguments arrive.
     pub(crate) input: Input<'a>,
     /// What the fn takes, in order.
-    pub(crate) params: Vec<Param<'a>>,
+    pub(crate) params: Vec<CallArg<'a>>,
     pub(crate) output: &'a ReturnType,
 }
 
@@ -46,7 +46,16 @@ pub(crate) enum Input<'a> {
 pub(crate) struct InlineParam<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
-    pub(crate) docs: Option<String>,
+    /// Its doc comments, `serde`, `schemars` and `cfg` attributes, for the generated field: the
+    /// property is then described and shaped exactly as a struct field with them would be.
+    pub(crate) attrs: Vec<&'a Attribute>,
+}
+
+/// One argument of the call of the user's fn.
+pub(crate) struct CallArg<'a> {
+    /// The parameter's `#[cfg(…)]` attributes, repeated on the argument.
+    pub(crate) cfg: Vec<&'a Attribute>,
+    pub(crate) param: Param<'a>,
 }
 
 /// What one parameter of the user's fn receives.

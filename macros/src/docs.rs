@@ -34,6 +34,13 @@ fn parts(attrs: &[Attribute]) -> Vec<Part<'_>> {
         .collect()
 }
 
+/// Whether some doc attribute among `attrs` is a macro whose text only rustc knows.
+pub(crate) fn has_macro(attrs: &[Attribute]) -> bool {
+    parts(attrs)
+        .iter()
+        .any(|part| matches!(part, Part::Macro(_)))
+}
+
 /// The doc comments as the tool's description: a string literal, or, when some doc attributes
 /// are macros (`#[doc = include_str!("desc.md")]`), `::core::concat!` of the text before, the
 /// macros and the text after, each joined by a line break as rustdoc joins doc fragments. The

@@ -125,7 +125,7 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
     let call_ident = format_ident!("__tool_{}_call", bare);
 
     let mut user_fn = tool.item.clone();
-    fallback::strip_param_docs(&mut user_fn);
+    fallback::strip_param_attrs(&mut user_fn);
     user_fn.attrs.extend(allowed_lints(&tool.input));
 
     let arguments = arguments(tool, &private, &format_ident!("__tool_{}_arguments", bare));
@@ -224,10 +224,11 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             let helper_span = tool.krate.span();
             let serde_attr = quote_spanned!(helper_span=> #[serde(crate = #serde_path)]);
             let schemars_attr = quote_spanned!(helper_span=> #[schemars(crate = #schemars_path)]);
+            // The parameter's doc comments and `serde`, `schemars` and `cfg` attributes, as
+            // written: schemars reads them as it reads a struct field's.
             let fields = params.iter().map(|param| {
-                let (ident, ty) = (param.ident, param.ty);
-                let doc = param.docs.as_ref().map(|docs| quote!(#[doc = #docs]));
-                quote!(#doc #ident: #ty)
+                let (ident, ty, attrs) = (param.ident, param.ty, &param.attrs);
+                quote!(#(#attrs)* #ident: #ty)
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.
@@ -272,17 +273,21 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
 /// (a plain fn may block; on a worker thread it would stall every other request).
 fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
     let fn_ident = &tool.item.sig.ident;
-    let call_args = tool.params.iter().map(|param| match param {
-        // Through the runtime's `ToolContext`, at the type as written: a type of the user's
-        // called `Context` is reported there, saying what to write.
-        Param::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
-            #private::context_ref::<#ty>(&__tool_context)
-        },
-        Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
-            #private::context_value::<#ty>(&__tool_context)
-        },
-        Param::Struct => quote!(__tool_arguments),
-        Param::Inline(ident) => quote!(__tool_arguments.#ident),
+    let call_args = tool.params.iter().map(|arg| {
+        let cfg = &arg.cfg;
+        let value = match &arg.param {
+            // Through the runtime's `ToolContext`, at the type as written: a type of the user's
+            // called `Context` is reported there, saying what to write.
+            Param::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
+                #private::context_ref::<#ty>(&__tool_context)
+            },
+            Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
+                #private::context_value::<#ty>(&__tool_context)
+            },
+            Param::Struct => quote!(__tool_arguments),
+            Param::Inline(ident) => quote!(__tool_arguments.#ident),
+        };
+        quote!(#(#cfg)* #value)
     });
     // The fn is taken as a value first: for an `async` fn its `async` is then required by the
     // caller, which keeps `clippy::unused_async` quiet about tools that happen not to await.

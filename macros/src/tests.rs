@@ -324,6 +324,34 @@ fn expand_only_macro_docs_need_no_description() {
 }
 
 #[test]
+fn expand_param_attrs() {
+    snapshot(
+        "param_attrs",
+        quote!(),
+        quote! {
+            /// Greet
+            async fn greet(
+                /// Who to greet,
+                /// by name
+                #[serde(rename = "who")]
+                name: String,
+                /// How many times
+                #[serde(default)]
+                #[schemars(range(min = 1, max = 5))]
+                times: u8,
+                #[cfg(feature = "loud")]
+                /// Shout
+                loud: bool,
+                #[cfg(feature = "loud")] context: &Context,
+                #[context] also: Ctx,
+            ) -> String {
+                name.repeat(times.into())
+            }
+        },
+    );
+}
+
+#[test]
 fn expand_plain_fn_runs_blocking() {
     snapshot(
         "plain_fn",

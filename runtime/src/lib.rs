@@ -105,7 +105,10 @@ pub use context::{AuthInfo, Context, LogLevel};
 ///   fields' `///` comments become the properties' descriptions; serde (`rename_all`, `default`,
 ///   `skip`, `flatten`) and schemars (`range`, `length`, `regex`) attributes are honoured.
 /// - **Inline parameters**: otherwise each parameter is one property named after it, its `///`
-///   comment its description, required unless it is an `Option`.
+///   comment its description (exactly as on a struct field), required unless it is an `Option`.
+///   `#[serde(…)]` and `#[schemars(…)]` attributes on a parameter apply to its property
+///   (`#[serde(rename = "who")]`, `#[serde(default)]`, `#[schemars(range(max = 5))]`), and
+///   `#[cfg(…)]` removes a parameter and its property.
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
 ///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
 ///   are the request's context (a bare `Context` that is a type of yours is a compile error: write

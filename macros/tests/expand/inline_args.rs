@@ -21,9 +21,10 @@ const _: () = {
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]
     struct __tool_add_arguments {
-        ///Left operand
+        /// Left operand
         left: i64,
-        ///Right operand, zero when left out
+        /// Right operand, zero
+        /// when left out
         right: Option<i64>,
     }
     fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (

@@ -14,7 +14,7 @@ const _: () = {
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]
     struct __tool_shout_arguments {
-        ///The message
+        /// The message
         message: String,
     }
     fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (

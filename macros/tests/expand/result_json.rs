@@ -14,7 +14,7 @@ const _: () = {
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]
     struct __tool_product_details_arguments {
-        ///The product's exact name
+        /// The product's exact name
         name: String,
     }
     fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (

@@ -1,7 +1,7 @@
 //! The validated model of a `#[tool]` fn; code generation reads only this.
 
-use proc_macro2::Span;
-use syn::{Ident, ItemFn, Path, ReturnType, Type};
+use proc_macro2::{Span, TokenStream};
+use syn::{Attribute, Ident, ItemFn, Path, ReturnType, Type};
 
 /// One `#[tool]` fn, checked.
 pub(crate) struct ToolFn<'a> {
@@ -10,14 +10,16 @@ pub(crate) struct ToolFn<'a> {
     /// The MCP tool name.
     pub(crate) name: String,
     pub(crate) title: Option<String>,
-    pub(crate) description: String,
+    /// A string literal, or `concat!(…)` of the doc comment's parts when some are macros
+    /// (`#[doc = include_str!("…")]`).
+    pub(crate) description: TokenStream,
     pub(crate) hints: Hints,
     /// The runtime crate (`::mcp_toolbelt` unless `crate = …`).
     pub(crate) krate: Path,
     /// How the arguments arrive.
     pub(crate) input: Input<'a>,
     /// What the fn takes, in order.
-    pub(crate) params: Vec<Param<'a>>,
+    pub(crate) params: Vec<CallArg<'a>>,
     pub(crate) output: &'a ReturnType,
 }
 
@@ -44,13 +46,23 @@ pub(crate) enum Input<'a> {
 pub(crate) struct InlineParam<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
-    pub(crate) docs: Option<String>,
+    /// Its doc comments, `serde`, `schemars` and `cfg` attributes, for the generated field: the
+    /// property is then described and shaped exactly as a struct field with them would be.
+    pub(crate) attrs: Vec<&'a Attribute>,
+}
+
+/// One argument of the call of the user's fn.
+pub(crate) struct CallArg<'a> {
+    /// The parameter's `#[cfg(…)]` attributes, repeated on the argument.
+    pub(crate) cfg: Vec<&'a Attribute>,
+    pub(crate) param: Param<'a>,
 }
 
 /// What one parameter of the user's fn receives.
 pub(crate) enum Param<'a> {
-    /// The request's `Context`, by value or by reference.
-    Context { by_ref: bool },
+    /// The request's `Context`, by value or by reference; `ty` is the type as written (without
+    /// the `&`), checked at compile time to be the runtime's `Context`.
+    Context { by_ref: bool, ty: &'a Type },
     /// The whole argument struct.
     Struct,
     /// One inline property.

@@ -4,6 +4,7 @@
 //! which keys were given at all) read the raw list instead, so one compile shows every mistake.
 
 use darling::ast::NestedMeta;
+use darling::error::Accumulator;
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta};
 use syn::spanned::Spanned as _;
@@ -16,7 +17,7 @@ pub(crate) struct ToolArgs {
     pub(crate) name: Option<SpannedValue<String>>,
     #[darling(default, with = text)]
     pub(crate) title: Option<String>,
-    #[darling(default, with = text)]
+    #[darling(default, with = description_text)]
     pub(crate) description: Option<String>,
     #[darling(default, with = annotations_list)]
     pub(crate) annotations: Option<Annotations>,
@@ -49,6 +50,34 @@ fn annotations_list(meta: &Meta) -> darling::Result<Option<Annotations>> {
         "expected `annotations(read_only, destructive, idempotent, open_world)`, with the hints that apply",
     )
     .with_span(meta))
+}
+
+/// The list without its bare literals (`#[tool("get_weather")]`), each reported at the literal
+/// with the key to write (darling's "Unexpected meta-item format `literal`" would not say it),
+/// and whether one of them was a string: the user meant it as the name.
+pub(crate) fn without_literals(
+    errors: &mut Accumulator,
+    list: Vec<NestedMeta>,
+) -> (Vec<NestedMeta>, bool) {
+    let mut kept = Vec::with_capacity(list.len());
+    let mut named = false;
+    for nested in list {
+        let NestedMeta::Lit(literal) = &nested else {
+            kept.push(nested);
+            continue;
+        };
+        let message = if let Lit::Str(text) = literal {
+            named = true;
+            format!(
+                "the tool's name is a key: write `#[tool(name = {:?})]`",
+                text.value()
+            )
+        } else {
+            "`#[tool]` takes keys: write `#[tool(name = \"…\", description = \"…\")]`".to_owned()
+        };
+        errors.push(Error::custom(message).with_span(literal));
+    }
+    (kept, named)
 }
 
 /// Which keys the attribute names, read from the raw list: the rules about an absent key (the
@@ -165,6 +194,18 @@ fn string_literal(meta: &Meta) -> darling::Result<SpannedValue<String>> {
 /// `title = "…"`, `description = "…"`: a string, in quotes.
 fn text(meta: &Meta) -> darling::Result<Option<String>> {
     string_literal(meta).map(|text| Some(text.into_inner()))
+}
+
+/// `description = "…"`: text, as an empty `///` comment is not a description either.
+fn description_text(meta: &Meta) -> darling::Result<Option<String>> {
+    let text = string_literal(meta)?;
+    if text.trim().is_empty() {
+        return Err(Error::custom(
+            "`description` cannot be empty: the model reads it to choose the tool; say what the tool does",
+        )
+        .with_span(&text.span()));
+    }
+    Ok(Some(text.into_inner()))
 }
 
 /// `name = "…"`: checked against the MCP rule `^[A-Za-z0-9_.-]{1,64}$` here, at the literal.

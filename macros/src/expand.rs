@@ -35,11 +35,14 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = darling::Error::accumulator();
     // A list that does not even parse leaves nothing to check: its keys are unknown.
     let list = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from));
+    let list = list.map(|list| attr::without_literals(&mut errors, list));
     let (args, keys) = match &list {
-        Some(list) => {
+        Some((list, literal_name)) => {
             let args = errors.handle(ToolArgs::from_list(list));
             errors.handle(attr::check_annotations(list));
-            (args, Some(Keys::of(list)))
+            let mut keys = Keys::of(list);
+            keys.name |= literal_name;
+            (args, Some(keys))
         }
         None => (None, None),
     };
@@ -122,14 +125,8 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
     let call_ident = format_ident!("__tool_{}_call", bare);
 
     let mut user_fn = tool.item.clone();
-    fallback::strip_param_docs(&mut user_fn);
-    if !matches!(tool.input, Input::None) {
-        // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
-        // take `&str` for a `String` the fn only reads cannot be followed.
-        user_fn
-            .attrs
-            .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
-    }
+    fallback::strip_param_attrs(&mut user_fn);
+    user_fn.attrs.extend(allowed_lints(&tool.input));
 
     let arguments = arguments(tool, &private, &format_ident!("__tool_{}_arguments", bare));
     let Arguments {
@@ -159,6 +156,8 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
 
             #arguments_items
 
+            // Calling a `#[deprecated]` tool is the adapter's business, not a use to warn of.
+            #[allow(deprecated)]
             fn #call_ident(
                 __tool_arguments: #private::serde_json::Value,
                 __tool_context: #private::Context,
@@ -172,6 +171,23 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
 
             #registration
         };
+    }
+}
+
+/// The lints whose advice the user's fn cannot follow, because `#[tool]` decides its shape.
+fn allowed_lints(input: &Input<'_>) -> Vec<syn::Attribute> {
+    match input {
+        Input::None => Vec::new(),
+        // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
+        // take `&str` for a `String` the fn only reads cannot be followed.
+        Input::Struct(_) => vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])],
+        // Each property is a parameter, however many there are, and a map property is
+        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's.
+        Input::Inline(_) => vec![syn::parse_quote!(#[allow(
+            clippy::needless_pass_by_value,
+            clippy::too_many_arguments,
+            clippy::implicit_hasher
+        )])],
     }
 }
 
@@ -208,10 +224,11 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             let helper_span = tool.krate.span();
             let serde_attr = quote_spanned!(helper_span=> #[serde(crate = #serde_path)]);
             let schemars_attr = quote_spanned!(helper_span=> #[schemars(crate = #schemars_path)]);
+            // The parameter's doc comments and `serde`, `schemars` and `cfg` attributes, as
+            // written: schemars reads them as it reads a struct field's.
             let fields = params.iter().map(|param| {
-                let (ident, ty) = (param.ident, param.ty);
-                let doc = param.docs.as_ref().map(|docs| quote!(#[doc = #docs]));
-                quote!(#doc #ident: #ty)
+                let (ident, ty, attrs) = (param.ident, param.ty, &param.attrs);
+                quote!(#(#attrs)* #ident: #ty)
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.
@@ -282,7 +299,7 @@ fn lone_param_name(tool: &ToolFn<'_>) -> String {
         .inputs
         .iter()
         .zip(&tool.params)
-        .find_map(|(input, param)| match (input, param) {
+        .find_map(|(input, arg)| match (input, &arg.param) {
             (syn::FnArg::Typed(typed), Param::Struct) => match &*typed.pat {
                 syn::Pat::Ident(pat) => Some(valid::unraw(&pat.ident)),
                 _ => None,
@@ -292,28 +309,45 @@ fn lone_param_name(tool: &ToolFn<'_>) -> String {
         .unwrap_or_else(|| "arguments".to_owned())
 }
 
-/// The call of the user's fn, awaited if it is `async`.
+/// The call of the user's fn: awaited if it is `async`, else run on tokio's blocking threads
+/// (a plain fn may block; on a worker thread it would stall every other request).
 fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
     let fn_ident = &tool.item.sig.ident;
-    let call_args = tool.params.iter().map(|param| match param {
-        Param::Context { by_ref: true } => quote!(&__tool_context),
-        Param::Context { by_ref: false } => quote!(::core::clone::Clone::clone(&__tool_context)),
-        Param::Struct => quote!(__tool_arguments),
-        Param::Inline(ident) => quote!(__tool_arguments.#ident),
+    let call_args = tool.params.iter().map(|arg| {
+        let cfg = &arg.cfg;
+        let value = match &arg.param {
+            // Through the runtime's `ToolContext`, at the type as written: a type of the user's
+            // called `Context` is reported there, saying what to write.
+            Param::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
+                #private::context_ref::<#ty>(&__tool_context)
+            },
+            Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
+                #private::context_value::<#ty>(&__tool_context)
+            },
+            Param::Struct => quote!(__tool_arguments),
+            Param::Inline(ident) => quote!(__tool_arguments.#ident),
+        };
+        quote!(#(#cfg)* #value)
     });
+    // The fn is taken as a value first: for an `async` fn its `async` is then required by the
+    // caller, which keeps `clippy::unused_async` quiet about tools that happen not to await.
+    // The call is spanned at the fn's name, so that a future (or, for a plain fn, an output)
+    // that is not `Send` is reported there ("future returned by `name` is not `Send`").
+    let span = tool.ident_span();
+    let tool_fn = quote_spanned!(span=> __tool_fn);
     if tool.is_async() {
-        // The fn is taken as a value first: its `async` is then required by the caller, which
-        // keeps `clippy::unused_async` quiet about tools that happen not to await.
-        // The call is spanned at the fn's name, so that a future that is not `Send` is
-        // reported there ("future returned by `name` is not `Send`").
-        let span = tool.ident_span();
-        let tool_fn = quote_spanned!(span=> __tool_fn);
         quote_spanned! {span=> {
             let #tool_fn = #fn_ident;
             #private::assert_send(#tool_fn(#(#call_args),*)).await
         }}
+    } else if tool.params.is_empty() {
+        // Without arguments the fn itself is the closure (`clippy::redundant_closure`).
+        quote_spanned! {span=> #private::run_blocking(#fn_ident).await }
     } else {
-        quote!(#fn_ident(#(#call_args),*))
+        quote_spanned! {span=> {
+            let #tool_fn = #fn_ident;
+            #private::run_blocking(move || #tool_fn(#(#call_args),*)).await
+        }}
     }
 }
 

@@ -1,5 +1,6 @@
-//! What a `#[tool]` with mistakes expands to: the user's fn, unchanged but for the parameter doc
-//! comments rustc would reject, plus every error. No registration, so no cascade of errors.
+//! What a `#[tool]` with mistakes expands to: the user's fn, unchanged but for the parameter
+//! attributes rustc would reject (doc comments, `serde`, `schemars`, `#[context]`), plus every
+//! error. No registration, so no cascade of errors.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -9,7 +10,7 @@ pub(crate) fn with_errors(item: TokenStream, errors: darling::Error) -> TokenStr
     let errors = errors.write_errors();
     let item = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(mut item_fn) => {
-            strip_param_docs(&mut item_fn);
+            strip_param_attrs(&mut item_fn);
             quote!(#item_fn)
         }
         Err(_) => item,
@@ -20,12 +21,17 @@ pub(crate) fn with_errors(item: TokenStream, errors: darling::Error) -> TokenStr
     }
 }
 
-/// Doc comments on parameters are `#[tool]` syntax (property descriptions); rustc rejects them,
-/// so the re-emitted fn goes without them.
-pub(crate) fn strip_param_docs(item: &mut syn::ItemFn) {
+/// Doc comments, `serde` and `schemars` attributes and the `#[context]` marker on parameters
+/// are `#[tool]` syntax (property descriptions and shapes); rustc rejects them, so the re-emitted
+/// fn goes without them. `#[cfg]` stays: rustc honours it on a parameter.
+pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
     for input in &mut item.sig.inputs {
         if let syn::FnArg::Typed(typed) = input {
-            typed.attrs.retain(|attr| !crate::docs::is_doc(attr));
+            typed.attrs.retain(|attr| {
+                !crate::docs::is_doc(attr)
+                    && !crate::valid::is_field_attr(attr)
+                    && !crate::valid::is_context_marker(attr)
+            });
         }
     }
 }

@@ -254,3 +254,149 @@ fn docs_without_text_are_none() {
     assert_eq!(docs::text(&doc(&["", "   "])), None);
     assert_eq!(docs::text(&[]), None);
 }
+
+#[test]
+fn docs_drop_the_stars_of_block_comments() {
+    // `/** … */` with a `*` starting each line, as rustdoc shows it.
+    let attrs = doc(&["\n * Block comment\n * continues here\n *\n * and ends.\n "]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Block comment continues here\n\nand ends.")
+    );
+}
+
+#[test]
+fn docs_keep_indented_code_blocks_verbatim() {
+    let attrs = doc(&[
+        " Example:",
+        "",
+        "     let a = 1;",
+        "     let b = 2;",
+        "",
+        "     a + b",
+        "",
+        " After the block.",
+    ]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Example:\n\n    let a = 1;\n    let b = 2;\n\n    a + b\n\nAfter the block.")
+    );
+}
+
+#[test]
+fn docs_do_not_make_a_wrapped_indented_line_code() {
+    // Four spaces inside a paragraph are a continuation, not a code block (CommonMark).
+    let attrs = doc(&[" Summary that", "     continues."]);
+    assert_eq!(
+        docs::text(&attrs).as_deref(),
+        Some("Summary that continues.")
+    );
+}
+
+#[test]
+fn expand_doc_macros() {
+    snapshot(
+        "doc_macros",
+        quote!(),
+        quote! {
+            /// Short summary.
+            #[doc = include_str!("desc.md")]
+            /// Closing line,
+            /// wrapped.
+            #[doc = concat!("Version ", env!("CARGO_PKG_VERSION"))]
+            async fn documented() {}
+        },
+    );
+}
+
+#[test]
+fn expand_only_macro_docs_need_no_description() {
+    let output = expand::tool(
+        quote!(),
+        quote! {
+            #[doc = include_str!("desc.md")]
+            async fn documented() {}
+        },
+    )
+    .to_string();
+    assert!(!output.contains("compile_error"), "{output}");
+    assert!(output.contains("include_str"), "{output}");
+}
+
+#[test]
+fn expand_param_attrs() {
+    snapshot(
+        "param_attrs",
+        quote!(),
+        quote! {
+            /// Greet
+            async fn greet(
+                /// Who to greet,
+                /// by name
+                #[serde(rename = "who")]
+                name: String,
+                /// How many times
+                #[serde(default)]
+                #[schemars(range(min = 1, max = 5))]
+                times: u8,
+                #[cfg(feature = "loud")]
+                /// Shout
+                loud: bool,
+                #[cfg(feature = "loud")] context: &Context,
+                #[context] also: Ctx,
+            ) -> String {
+                name.repeat(times.into())
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_plain_fn_runs_blocking() {
+    snapshot(
+        "plain_fn",
+        quote!(),
+        quote! {
+            /// Shout
+            fn shout(
+                /// The message
+                message: String,
+                context: mcp_toolbelt::Context,
+            ) -> String {
+                message.to_uppercase()
+            }
+        },
+    );
+}
+
+#[test]
+fn expand_context_resolved_as_written() {
+    let output = expand::tool(
+        quote!(),
+        quote! {
+            /// Search
+            async fn search(args: crate::Context, #[context] ctx: &Ctx, other: other::Context) {}
+        },
+    )
+    .to_string();
+    // `crate::Context` is the argument struct; `other::Context` next to it is a second one.
+    assert!(output.contains("compile_error"), "{output}");
+    assert!(output.contains("an argument struct must be the tool's only parameter"));
+    let output = expand::tool(
+        quote!(),
+        quote! {
+            /// Search
+            async fn search(args: crate::Context, #[context] ctx: &Ctx) {}
+        },
+    )
+    .to_string();
+    assert!(
+        output.contains("__tool_argument_type :: < crate :: Context >"),
+        "{output}"
+    );
+    assert!(
+        output.contains("context_ref :: < Ctx > (& __tool_context)"),
+        "{output}"
+    );
+    assert!(!output.contains("# [context]"), "{output}");
+}

@@ -3,11 +3,13 @@
 
 use darling::Error;
 use darling::error::Accumulator;
+use quote::quote;
 use syn::{
-    FnArg, GenericArgument, ItemFn, Pat, PathArguments, Safety, Type, TypeParamBound, parse_quote,
+    Attribute, FnArg, GenericArgument, ItemFn, Pat, Path, PathArguments, ReturnType, Safety, Type,
+    TypeParamBound, parse_quote,
 };
 
-use crate::ast::{Hints, InlineParam, Input, Param, ToolFn};
+use crate::ast::{CallArg, Hints, InlineParam, Input, Param, ToolFn};
 use crate::attr::{self, Keys, ToolArgs};
 use crate::docs;
 
@@ -24,30 +26,20 @@ pub(crate) fn check<'a>(
 ) -> Option<ToolFn<'a>> {
     let mut errors = Error::accumulator();
     check_signature(&mut errors, item);
-    let (input, params) = check_params(&mut errors, item);
+    let krate: Path = args
+        .as_ref()
+        .and_then(|args| args.krate.clone())
+        .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
+    let (input, params) = check_params(&mut errors, item, &krate);
 
     let sig = &item.sig;
     let keys = keys.unwrap_or(Keys {
         name: true,
         description: true,
     });
-    let name = args.as_ref().and_then(|args| args.name.as_ref()).map_or_else(
-        || {
-            let name = unraw(&sig.ident);
-            if !keys.name && !attr::is_valid_name(&name) {
-                errors.push(
-                    Error::custom(format!(
-                        "`{name}` is not a valid tool name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[tool(name = \"…\")]`"
-                    ))
-                    .with_span(&sig.ident),
-                );
-            }
-            name
-        },
-        |name| name.as_str().to_owned(),
-    );
+    let name = tool_name(&mut errors, args.as_ref(), keys, &sig.ident);
 
-    let docs = docs::text(&item.attrs);
+    let docs = docs::description(&item.attrs);
     if !keys.description && docs.is_none() {
         errors.push(
             Error::custom(
@@ -61,7 +53,11 @@ pub(crate) fn check<'a>(
         outer.handle(errors.finish());
         return None;
     };
-    let description = args.description.clone().or(docs);
+    let description = args
+        .description
+        .as_ref()
+        .map(|description| quote!(#description))
+        .or(docs);
 
     let hints = args
         .annotations
@@ -72,10 +68,6 @@ pub(crate) fn check<'a>(
             idempotent: annotations.idempotent.map(|hint| *hint),
             open_world: annotations.open_world.map(|hint| *hint),
         });
-    let krate = args
-        .krate
-        .clone()
-        .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
 
     let model = ToolFn {
         item,
@@ -91,9 +83,32 @@ pub(crate) fn check<'a>(
     outer.handle(errors.finish_with(model))
 }
 
+/// The tool's name: `name = "…"`, or the fn's name, which must then be a valid tool name.
+fn tool_name(
+    errors: &mut Accumulator,
+    args: Option<&ToolArgs>,
+    keys: Keys,
+    ident: &syn::Ident,
+) -> String {
+    if let Some(name) = args.and_then(|args| args.name.as_ref()) {
+        return name.as_str().to_owned();
+    }
+    let name = unraw(ident);
+    if !keys.name && !attr::is_valid_name(&name) {
+        errors.push(
+            Error::custom(format!(
+                "`{name}` is not a valid tool name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[tool(name = \"…\")]`"
+            ))
+            .with_span(ident),
+        );
+    }
+    name
+}
+
 /// The rules on the fn as a whole: one concrete, safe signature.
 fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
     let sig = &item.sig;
+    check_self_type(errors, sig);
     if let Some(param) = sig.generics.params.first() {
         errors.push(
             Error::custom(
@@ -120,6 +135,17 @@ fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
             );
         }
     }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && !matches!(**ty, Type::ImplTrait(_))
+        && let Some(impl_trait) = find_impl_trait(ty)
+    {
+        errors.push(
+            Error::custom(
+                "`impl Trait` can only be the whole return type of a `#[tool]` fn: name the type here (`Result<String, E>`, `Result<Json<T>, E>`), or return `impl IntoToolResult` and put the `Result` inside",
+            )
+            .with_span(impl_trait),
+        );
+    }
     if let Safety::Unsafe(unsafety) = &sig.safety {
         errors.push(
             Error::custom(
@@ -130,6 +156,32 @@ fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
     }
     if let Some(variadic) = &sig.variadic {
         errors.push(Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
+    }
+}
+
+/// A fn without `self` inside an `impl` or `trait` block looks like a free fn to the macro; a
+/// `Self` in its signature tells, and is reported here rather than as rustc's "`const` items in
+/// this context need a name".
+fn check_self_type(errors: &mut Accumulator, sig: &syn::Signature) {
+    let is_self = |ty: &Type| {
+        matches!(ty, Type::Path(path) if path.qself.is_none()
+            && path.path.segments.first().is_some_and(|first| first.ident == "Self"))
+    };
+    let params = sig.inputs.iter().filter_map(|input| match input {
+        FnArg::Typed(typed) => Some(&*typed.ty),
+        FnArg::Receiver(_) => None,
+    });
+    let output = match &sig.output {
+        ReturnType::Type(_, ty) => Some(&**ty),
+        ReturnType::Default => None,
+    };
+    if let Some(self_type) = params.chain(output).find_map(|ty| find_type(ty, &is_self)) {
+        errors.push(
+            Error::custom(
+                "`#[tool]` cannot be used on an associated fn (`Self` is only known inside an `impl` or `trait` block): a tool is a free fn; move it out of the block",
+            )
+            .with_span(self_type),
+        );
     }
 }
 
@@ -181,47 +233,75 @@ struct Candidate<'a> {
     ty: &'a Type,
     docs: Option<String>,
     pat: &'a Pat,
+    /// Its doc comments and `serde`, `schemars` and `cfg` attributes.
+    attrs: Vec<&'a Attribute>,
+}
+
+/// Whether `attr` is one of the derives' helper attributes, which `#[tool]` moves from an inline
+/// parameter to the generated field.
+pub(crate) fn is_field_attr(attr: &Attribute) -> bool {
+    attr.path().is_ident("serde") || attr.path().is_ident("schemars")
+}
+
+/// Whether `attr` is `#[context]`, which makes a parameter the request's `Context` whatever its
+/// type is called (`ctx: Ctx` after `use mcp_toolbelt::Context as Ctx`).
+pub(crate) fn is_context_marker(attr: &Attribute) -> bool {
+    attr.path().is_ident("context")
 }
 
 /// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule:
 /// no parameters → no input; one undocumented parameter of a non-standard type → the argument
 /// struct; otherwise every parameter is one property (inline style).
-fn check_params<'a>(errors: &mut Accumulator, item: &'a ItemFn) -> (Input<'a>, Vec<Param<'a>>) {
+fn check_params<'a>(
+    errors: &mut Accumulator,
+    item: &'a ItemFn,
+    krate: &Path,
+) -> (Input<'a>, Vec<CallArg<'a>>) {
     let mut params = Vec::new();
     let mut candidates = Vec::new();
     for input in &item.sig.inputs {
         let typed = match input {
             FnArg::Receiver(receiver) => {
                 errors.push(
-                    Error::custom("`#[tool]` cannot be used on a method: a tool is a free fn; move it out of the `impl` block")
+                    Error::custom("`#[tool]` cannot be used on a method: a tool is a free fn; move it out of the `impl` or `trait` block")
                         .with_span(receiver),
                 );
                 continue;
             }
             FnArg::Typed(typed) => typed,
         };
-        match context_type(&typed.ty) {
-            Some(ContextType::Value) => params.push(Param::Context { by_ref: false }),
-            Some(ContextType::Ref) => params.push(Param::Context { by_ref: true }),
-            Some(ContextType::Mut(mutability)) => errors.push(
-                Error::custom(
-                    "the `Context` cannot be borrowed mutably: take `&Context` or `Context`",
-                )
-                .with_span(&mutability),
-            ),
-            None => {
-                params.push(Param::Struct); // fixed up below once the style is known
-                candidates.push(candidate(errors, typed));
+        let cfg: Vec<&Attribute> = typed
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .collect();
+        let marked = typed.attrs.iter().any(is_context_marker);
+        let param = match context_type(&typed.ty, krate, marked) {
+            Some((ContextType::Value, ty)) => Param::Context { by_ref: false, ty },
+            Some((ContextType::Ref, ty)) => Param::Context { by_ref: true, ty },
+            Some((ContextType::Mut(mutability), _)) => {
+                errors.push(
+                    Error::custom(
+                        "the `Context` cannot be borrowed mutably: take `&Context` or `Context`",
+                    )
+                    .with_span(&mutability),
+                );
+                continue;
             }
-        }
+            None => {
+                candidates.push(candidate(errors, typed));
+                Param::Struct // fixed up below once the style is known
+            }
+        };
+        params.push(CallArg { cfg, param });
     }
 
     let input = choose_input(errors, &candidates);
     if let Input::Inline(inline) = &input {
         let mut idents = inline.iter().map(|param| param.ident);
-        for param in &mut params {
-            if matches!(param, Param::Struct) {
-                *param = idents.next().map_or(Param::Struct, Param::Inline);
+        for arg in &mut params {
+            if matches!(arg.param, Param::Struct) {
+                arg.param = idents.next().map_or(Param::Struct, Param::Inline);
             }
         }
     }
@@ -244,11 +324,17 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
         Pat::Ident(pat) if pat.subpat.is_none() => Some(&pat.ident),
         _ => None,
     };
+    let attrs = typed
+        .attrs
+        .iter()
+        .filter(|attr| docs::is_doc(attr) || is_field_attr(attr) || attr.path().is_ident("cfg"))
+        .collect();
     Candidate {
         ident,
         ty: &typed.ty,
-        docs: docs::text(&typed.attrs),
+        docs: docs::text(&typed.attrs).or_else(|| docs::has_macro(&typed.attrs).then(String::new)),
         pat: &typed.pat,
+        attrs,
     }
 }
 
@@ -256,7 +342,10 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
 fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> Input<'a> {
     match candidates {
         [] => Input::None,
-        [only] if only.docs.is_none() && !is_std_type(only.ty) => Input::Struct(only.ty),
+        [only] if only.docs.is_none() && !is_std_type(only.ty) => {
+            argument_struct_attrs(errors, only);
+            Input::Struct(only.ty)
+        }
         [only] if only.docs.is_none() => {
             let property = only
                 .ident
@@ -274,30 +363,53 @@ fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> I
             );
             Input::None
         }
-        _ => {
-            let mut inline = Vec::new();
-            for candidate in candidates {
-                if candidate.docs.is_none() && !is_std_type(candidate.ty) {
-                    errors.push(
-                        Error::custom(
-                            "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property",
-                        )
-                        .with_span(candidate.ty),
-                    );
-                }
-                match candidate.ident {
-                    Some(ident) => inline.push(InlineParam { ident, ty: candidate.ty, docs: candidate.docs.clone() }),
-                    None => errors.push(
-                        Error::custom(
-                            "an inline tool parameter must be a plain name (`name: Type`): its name is the property's name",
-                        )
-                        .with_span(candidate.pat),
-                    ),
-                }
-            }
-            Input::Inline(inline)
+        _ => Input::Inline(inline_params(errors, candidates)),
+    }
+}
+
+/// `serde` and `schemars` attributes shape a property; on the argument struct's parameter they
+/// have nothing to shape.
+fn argument_struct_attrs(errors: &mut Accumulator, only: &Candidate<'_>) {
+    for attr in only.attrs.iter().filter(|attr| is_field_attr(attr)) {
+        errors.push(
+            Error::custom(
+                "this attribute has no effect on the argument struct's parameter: put it on the struct or its fields",
+            )
+            .with_span(attr.path()),
+        );
+    }
+}
+
+/// Every parameter as one property (inline style).
+fn inline_params<'a>(
+    errors: &mut Accumulator,
+    candidates: &[Candidate<'a>],
+) -> Vec<InlineParam<'a>> {
+    let mut inline = Vec::new();
+    for candidate in candidates {
+        if candidate.docs.is_none() && !is_std_type(candidate.ty) {
+            errors.push(
+                Error::custom(
+                    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property",
+                )
+                .with_span(candidate.ty),
+            );
+        }
+        match candidate.ident {
+            Some(ident) => inline.push(InlineParam {
+                ident,
+                ty: candidate.ty,
+                attrs: candidate.attrs.clone(),
+            }),
+            None => errors.push(
+                Error::custom(
+                    "an inline tool parameter must be a plain name (`name: Type`): its name is the property's name",
+                )
+                .with_span(candidate.pat),
+            ),
         }
     }
+    inline
 }
 
 /// How a parameter takes the request's `Context`.
@@ -310,25 +422,51 @@ enum ContextType {
     Mut(syn::token::Mut),
 }
 
-/// Whether `ty` is `Context`, `&Context` or `&mut Context` (any path ending in `Context`).
-fn context_type(ty: &Type) -> Option<ContextType> {
+/// Whether `ty` is the request's `Context` (or `&Context`, `&mut Context`), and the type as
+/// written without the `&`. Resolved as written: `Context`, `mcp_toolbelt::Context`,
+/// `::mcp_toolbelt::Context` and `<crate path>::Context` are ours (the generated code checks that
+/// a bare `Context` really is), any other path (`crate::Context`) is the user's own type, and
+/// `#[context]` (`marked`) makes any type the `Context` (an alias: `use …::Context as Ctx`).
+fn context_type<'a>(ty: &'a Type, krate: &Path, marked: bool) -> Option<(ContextType, &'a Type)> {
     match ty {
-        Type::Reference(reference) => match context_type(&reference.elem)? {
-            ContextType::Value => Some(
+        Type::Reference(reference) => match context_type(&reference.elem, krate, marked)? {
+            (ContextType::Value, elem) => Some((
                 reference
                     .mutability
                     .map_or(ContextType::Ref, ContextType::Mut),
-            ),
-            ContextType::Ref | ContextType::Mut(_) => None,
+                elem,
+            )),
+            (ContextType::Ref | ContextType::Mut(_), _) => None,
         },
+        Type::Paren(paren) => context_type(&paren.elem, krate, marked),
+        Type::Group(group) => context_type(&group.elem, krate, marked),
+        _ if marked => Some((ContextType::Value, ty)),
         Type::Path(path) if path.qself.is_none() => {
-            let last = path.path.segments.last()?;
-            (last.ident == "Context" && last.arguments.is_empty()).then_some(ContextType::Value)
+            is_our_context(&path.path, krate).then_some((ContextType::Value, ty))
         }
-        Type::Paren(paren) => context_type(&paren.elem),
-        Type::Group(group) => context_type(&group.elem),
         _ => None,
     }
+}
+
+/// Whether `path` names the runtime's `Context`, as written.
+fn is_our_context(path: &Path, krate: &Path) -> bool {
+    let idents = |path: &Path| -> Vec<String> {
+        path.segments
+            .iter()
+            .map(|segment| segment.ident.to_string())
+            .collect()
+    };
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    if last.ident != "Context" || !last.arguments.is_empty() {
+        return false;
+    }
+    let written = idents(path);
+    let prefix = &written[..written.len() - 1];
+    (prefix.is_empty() && path.leading_colon.is_none())
+        || prefix == ["mcp_toolbelt"]
+        || prefix == idents(krate).as_slice()
 }
 
 /// `ident` without its `r#`, as serde names the property.

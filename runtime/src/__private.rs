@@ -72,3 +72,61 @@ pub fn lone_parameter_arguments(schema: fn() -> Value, name: &str, arguments: Va
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
+
+/// The request's `Context`: the only type a `#[tool]` fn's `Context` parameter can be.
+#[diagnostic::on_unimplemented(
+    message = "this `{Self}` is not `mcp_toolbelt::Context`",
+    label = "`#[tool]` takes a parameter of a type named `Context` as the request's `Context`",
+    note = "rename your type, or write its path (`crate::Context`) to take it as the argument struct"
+)]
+pub trait ToolContext {
+    /// The context itself.
+    fn from_request(context: &Context) -> &Self;
+    /// A clone of the context.
+    fn cloned(context: &Context) -> Self
+    where
+        Self: Sized;
+}
+
+impl ToolContext for Context {
+    fn from_request(context: &Context) -> &Self {
+        context
+    }
+
+    fn cloned(context: &Context) -> Self {
+        context.clone()
+    }
+}
+
+/// The request's context for a `&Context` parameter, checked to be one.
+#[must_use]
+pub fn context_ref<T: ToolContext>(context: &Context) -> &T {
+    T::from_request(context)
+}
+
+/// The request's context for a `Context` parameter, checked to be one.
+#[must_use]
+pub fn context_value<T: ToolContext>(context: &Context) -> T {
+    T::cloned(context)
+}
+
+/// Runs a plain (non-`async`) tool fn on tokio's blocking threads, so that a fn that blocks
+/// does not stall the requests on the worker threads. A panic is raised again here, where the
+/// call's panic guard turns it into the same `isError` result an `async` tool's panic gives.
+///
+/// # Panics
+///
+/// When `call` panics, or when the runtime shuts down before it ran.
+pub async fn run_blocking<F, R>(call: F) -> R
+where
+    F: FnOnce() -> R + Send + 'static,
+    R: Send + 'static,
+{
+    match tokio::task::spawn_blocking(call).await {
+        Ok(output) => output,
+        Err(error) => match error.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(error) => panic!("the tool's blocking task ended: {error}"),
+        },
+    }
+}

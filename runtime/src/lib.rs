@@ -117,8 +117,16 @@ pub use context::{AuthInfo, Context, LogLevel};
 ///   fields' `///` comments become the properties' descriptions; serde (`rename_all`, `default`,
 ///   `skip`, `flatten`) and schemars (`range`, `length`, `regex`) attributes are honoured.
 /// - **Inline parameters**: otherwise each parameter is one property named after it, its `///`
-///   comment its description, required unless it is an `Option`.
+///   comment its description (exactly as on a struct field), required unless it is an `Option`.
+///   `#[serde(…)]` and `#[schemars(…)]` attributes on a parameter apply to its property
+///   (`#[serde(rename = "who")]`, `#[serde(default)]`, `#[schemars(range(max = 5))]`), and
+///   `#[cfg(…)]` removes a parameter and its property.
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
+///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
+///   are the request's context (a bare `Context` that is a type of yours is a compile error: write
+///   its path, `crate::Context`, to take it as the argument struct). An alias
+///   (`use mcp_toolbelt::Context as Ctx`) cannot be recognised by its name: mark the parameter,
+///   `#[context] ctx: &Ctx`.
 ///
 /// An ambiguous signature is a compile error that says what to write: a lone undocumented
 /// parameter of a standard type (`message: String`: document it to make it a property), or an
@@ -128,8 +136,12 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not
 /// `&str`: arguments are deserialized from JSON); the `Context` is taken as `Context` or
 /// `&Context`, never `&mut`. An `async fn`'s future must be `Send`, since calls run on a
-/// multi-threaded runtime. A plain `fn` is called directly on a runtime worker thread: keep it
-/// quick, or make it `async` and move blocking work to `tokio::task::spawn_blocking`.
+/// multi-threaded runtime. A plain `fn` runs on tokio's blocking threads
+/// (`tokio::task::spawn_blocking`), so it may block without stalling other requests; its
+/// parameters and result must then be `Send`, and a cancelled call cannot stop it midway.
+///
+/// The description is the fn's doc comment as rustdoc shows it, `#[doc = include_str!("…")]` and
+/// other macro-valued doc attributes included, or `description = "…"` (never empty).
 ///
 /// # Results
 ///

@@ -1,5 +1,6 @@
 //! `#[tool]`'s generated code must not make users' lints fire. The tools below cover every style
-//! under the strictest settings we expect users to have: rustc lints fail `cargo test`, clippy
+//! (and a `#[deprecated]` tool, eight parameters, a `HashMap` parameter) under the strictest
+//! settings we expect users to have: rustc lints fail `cargo test`, clippy
 //! lints fail `cargo clippy --all-targets -- -D warnings` (trybuild runs rustc only, so the ui
 //! cases cannot prove this).
 
@@ -85,6 +86,12 @@ fn shout(
     message.to_uppercase()
 }
 
+/// Answer, without `async` and without arguments
+#[tool]
+fn pong() -> &'static str {
+    "pong"
+}
+
 /// Describe a kind of thing, with a raw identifier as the parameter
 #[tool]
 async fn kind(
@@ -112,6 +119,56 @@ async fn opaque() -> impl IntoToolResult {
 #[tool]
 async fn io() -> std::io::Result<String> {
     Err(std::io::Error::other("disk on fire"))
+}
+
+/// Old, and still served: calling it from the adapter is not a use to warn of
+#[deprecated = "use `shout`"]
+#[tool]
+async fn old() -> &'static str {
+    "old"
+}
+
+/// Eight inline parameters: as many arguments as the tool has properties
+#[tool]
+async fn eight_numbers(
+    /// One
+    one: u8,
+    /// Two
+    two: u8,
+    /// Three
+    three: u8,
+    /// Four
+    four: u8,
+    /// Five
+    five: u8,
+    /// Six
+    six: u8,
+    /// Seven
+    seven: u8,
+    /// Eight
+    eight: u8,
+) -> String {
+    [one, two, three, four, five, six, seven, eight]
+        .iter()
+        .map(|n| u32::from(*n))
+        .sum::<u32>()
+        .to_string()
+}
+
+/// A map property, public: deserialized with the default hasher
+#[tool]
+pub async fn count_labels(
+    /// Labels and their counts
+    labels: std::collections::HashMap<String, u32>,
+    /// A plain flag
+    verbose: bool,
+) -> String {
+    let total: u32 = labels.values().sum();
+    if verbose {
+        format!("{} labels, {total} in all", labels.len())
+    } else {
+        total.to_string()
+    }
 }
 
 /// The runtime under another name.
@@ -143,15 +200,36 @@ async fn every_tool_is_served() {
         [
             "add",
             "clear",
+            "count_labels",
+            "eight_numbers",
             "full",
             "hello",
             "io",
             "kind",
+            "old",
             "opaque",
+            "pong",
             "product-details",
             "search",
             "shout"
         ]
+    );
+    assert_eq!(
+        client.call_tool("old", json!({})).await.text_content(),
+        "old"
+    );
+    let all = json!({"one": 1, "two": 1, "three": 0, "four": 0, "five": 1, "six": 0, "seven": 0, "eight": 0});
+    assert_eq!(
+        client.call_tool("eight_numbers", all).await.text_content(),
+        "3"
+    );
+    let labels = json!({"labels": {"x": 2, "y": 3}, "verbose": false});
+    assert_eq!(
+        client
+            .call_tool("count_labels", labels)
+            .await
+            .text_content(),
+        "5"
     );
     assert_eq!(
         client

@@ -1,6 +1,10 @@
 /// Add two numbers,
 /// reporting progress.
-#[allow(clippy::needless_pass_by_value)]
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher
+)]
 pub async fn add(
     context: Context,
     left: i64,
@@ -17,9 +21,10 @@ const _: () = {
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]
     struct __tool_add_arguments {
-        ///Left operand
+        /// Left operand
         left: i64,
-        ///Right operand, zero when left out
+        /// Right operand, zero
+        /// when left out
         right: Option<i64>,
     }
     fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
@@ -31,6 +36,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_add_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
@@ -45,10 +51,12 @@ const _: () = {
                 let __tool_fn = add;
                 __tool_private::assert_send(
                         __tool_fn(
-                            ::core::clone::Clone::clone(&__tool_context),
+                            __tool_private::context_value::<Context>(&__tool_context),
                             __tool_arguments.left,
                             __tool_arguments.right,
-                            &__tool_context,
+                            __tool_private::context_ref::<
+                                mcp_toolbelt::Context,
+                            >(&__tool_context),
                         ),
                     )
                     .await

@@ -4,12 +4,13 @@ fn clear_catalog() -> &'static str {
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(deprecated)]
     fn __tool_clear_catalog_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         ::std::boxed::Box::pin(async move {
-            let __tool_output = clear_catalog();
+            let __tool_output = __tool_private::run_blocking(clear_catalog).await;
             <&'static str as __tool_private::IntoToolResult>::into_tool_result(
                 __tool_output,
             )

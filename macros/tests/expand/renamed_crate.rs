@@ -13,6 +13,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_echo_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
@@ -30,7 +31,12 @@ const _: () = {
             };
             let __tool_output = {
                 let __tool_fn = echo;
-                __tool_private::assert_send(__tool_fn(__tool_arguments, &__tool_context))
+                __tool_private::assert_send(
+                        __tool_fn(
+                            __tool_arguments,
+                            __tool_private::context_ref::<rt::Context>(&__tool_context),
+                        ),
+                    )
                     .await
             };
             <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)

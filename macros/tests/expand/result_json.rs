@@ -1,5 +1,9 @@
 /// Look up one product by its exact name
-#[allow(clippy::needless_pass_by_value)]
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher
+)]
 async fn product_details(name: String) -> Result<Json<Product>, ToolError> {
     lookup(&name).map(Json).ok_or_else(|| ToolError::new("no such product"))
 }
@@ -10,7 +14,7 @@ const _: () = {
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]
     struct __tool_product_details_arguments {
-        ///The product's exact name
+        /// The product's exact name
         name: String,
     }
     fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
@@ -22,6 +26,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_product_details_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,

@@ -17,6 +17,7 @@ const _: () = {
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
+    #[allow(deprecated)]
     fn __tool_get_weather_call(
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,

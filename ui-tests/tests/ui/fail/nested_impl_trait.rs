@@ -1,0 +1,11 @@
+//! `impl Trait` inside the return type (rustc's E0562) is ours to explain.
+
+use mcp_toolbelt::{IntoToolResult, tool};
+
+/// Answer or fail
+#[tool]
+async fn answer() -> Result<impl IntoToolResult, String> {
+    Ok("42")
+}
+
+fn main() {}

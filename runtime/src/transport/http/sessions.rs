@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -34,6 +35,9 @@ pub(super) struct HttpSession {
     pub(super) ended: CancellationToken,
     /// With bearer auth, who opened it: nobody else may use it.
     owner: Option<Principal>,
+    /// Whether a request named it after `initialize`: a session never used is one a client
+    /// opened and left (or a flood of `initialize`s), the first to make room.
+    used: AtomicBool,
 }
 
 impl HttpSession {
@@ -84,6 +88,10 @@ impl Drop for StreamGuard {
         *lock(&self.0.stream_open) = false;
     }
 }
+
+/// How long a session may stay unused after its `initialize` before a full table may close it
+/// (a real client names it in its next request, `notifications/initialized`, at once).
+const UNUSED_GRACE: Duration = Duration::from_secs(10);
 
 /// Every open session, by id.
 pub(super) struct SessionTable {
@@ -144,6 +152,7 @@ impl SessionTable {
         let session = session
             .filter(|session| session.owner == auth.map(Principal::of))
             .ok_or_else(not_found)?;
+        session.used.store(true, Ordering::Relaxed);
         session.touch();
         Ok(session)
     }
@@ -177,7 +186,11 @@ impl SessionTable {
             }
         }
         if sessions.len() >= self.max {
-            evict_least_recently_used(&mut sessions, idle / 2, |_| true)?;
+            // First a session never used since its `initialize`, then one left alone a while.
+            let unused = |session: &HttpSession| !session.used.load(Ordering::Relaxed);
+            if evict_least_recently_used(&mut sessions, UNUSED_GRACE, unused).is_none() {
+                evict_least_recently_used(&mut sessions, idle / 2, |_| true)?;
+            }
         }
         let id = new_session_id()?;
         let calls = Session::new(
@@ -191,6 +204,7 @@ impl SessionTable {
             stream_open: Mutex::new(false),
             ended: CancellationToken::new(),
             owner,
+            used: AtomicBool::new(false),
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
@@ -302,6 +316,25 @@ mod tests {
         assert!(table.find(&naming(&third), None).is_ok());
         // Now both were just used: nobody makes room.
         assert!(table.open(&dispatcher, None).is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flood_of_initializes_gives_way_after_a_few_seconds() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(3, 3, IDLE);
+        let (used, _) = table.open(&dispatcher, None).unwrap();
+        assert_eq!(refused(table.find(&naming(&used), None)), 200);
+        let (_flood_a, _) = table.open(&dispatcher, None).unwrap();
+        let (_flood_b, _) = table.open(&dispatcher, None).unwrap();
+        assert!(
+            table.open(&dispatcher, None).is_none(),
+            "full, all just opened"
+        );
+        tokio::time::advance(UNUSED_GRACE).await;
+        // The sessions nobody used make room; the one in use stays, though it is as old.
+        assert!(table.open(&dispatcher, None).is_some());
+        assert!(table.open(&dispatcher, None).is_some());
+        assert_eq!(refused(table.find(&naming(&used), None)), 200);
     }
 
     #[tokio::test(start_paused = true)]

@@ -173,9 +173,12 @@ fn indented_code(out: &mut String, line: &str, block: Block, paragraph_break: bo
 /// its lines, as rustdoc drops it, when every line has one.
 fn lines(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    // The first line follows `/**` on the same line, so it has no star: as rustc does, it is
+    // left out of the decision.
     let starred = lines.len() > 1
         && lines
             .iter()
+            .skip(1)
             .filter(|line| !line.trim().is_empty())
             .all(|line| line.trim_start().starts_with('*'));
     lines

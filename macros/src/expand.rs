@@ -134,8 +134,8 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
         parse,
         ..
     } = &arguments;
-    let call = call(tool, &private);
     let (convert, output_schema) = result_conversion(tool.output, &private);
+    let call = call(tool, &private, &convert);
     let registration = registration(
         tool,
         &private,
@@ -164,8 +164,7 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
             ) -> #private::BoxFuture<'static, #private::CallToolResult> {
                 ::std::boxed::Box::pin(async move {
                     #parse
-                    let __tool_output = #call;
-                    #convert
+                    #call
                 })
             }
 
@@ -311,7 +310,7 @@ fn lone_param_name(tool: &ToolFn<'_>) -> String {
 
 /// The call of the user's fn: awaited if it is `async`, else run on tokio's blocking threads
 /// (a plain fn may block; on a worker thread it would stall every other request).
-fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> TokenStream {
     let fn_ident = &tool.item.sig.ident;
     let call_args = tool.params.iter().map(|arg| {
         let cfg = &arg.cfg;
@@ -331,23 +330,34 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
     });
     // The fn is taken as a value first: for an `async` fn its `async` is then required by the
     // caller, which keeps `clippy::unused_async` quiet about tools that happen not to await.
-    // The call is spanned at the fn's name, so that a future (or, for a plain fn, an output)
-    // that is not `Send` is reported there ("future returned by `name` is not `Send`").
+    // The call is spanned at the fn's name, so that a future that is not `Send` (or, for a plain
+    // fn, an argument that is not) is reported there ("future returned by `name` is not `Send`").
     let span = tool.ident_span();
     let tool_fn = quote_spanned!(span=> __tool_fn);
+    // The `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()`
+    // must not trip `clippy::let_unit_value` in the user's crate.
     if tool.is_async() {
-        quote_spanned! {span=> {
+        let output = quote_spanned! {span=> {
             let #tool_fn = #fn_ident;
             #private::assert_send(#tool_fn(#(#call_args),*)).await
-        }}
-    } else if tool.params.is_empty() {
-        // Without arguments the fn itself is the closure (`clippy::redundant_closure`).
-        quote_spanned! {span=> #private::run_blocking(#fn_ident).await }
+        }};
+        quote! {
+            let __tool_output = #output;
+            #convert
+        }
     } else {
-        quote_spanned! {span=> {
+        // Converted on the blocking thread too: only the `CallToolResult` crosses back, so the
+        // fn's own output (a `Box<dyn Error>`, say) need not be `Send`.
+        let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
+        let run = quote_spanned!(span=> #private::run_blocking);
+        quote! {
             let #tool_fn = #fn_ident;
-            #private::run_blocking(move || #tool_fn(#(#call_args),*)).await
-        }}
+            #run(move || {
+                let __tool_output = #output;
+                #convert
+            })
+            .await
+        }
     }
 }
 

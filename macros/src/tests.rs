@@ -247,6 +247,9 @@ fn docs_read_block_comments_and_ignore_other_attributes() {
         docs::text(&attrs).as_deref(),
         Some("Block comment continues here\n\nand ends.")
     );
+    // Text right after `/**`: that first line has no star, the others still lose theirs.
+    let attrs = doc(&[" Does X.\n * More about X.\n "]);
+    assert_eq!(docs::text(&attrs).as_deref(), Some("Does X. More about X."));
 }
 
 #[test]
@@ -263,6 +266,9 @@ fn docs_drop_the_stars_of_block_comments() {
         docs::text(&attrs).as_deref(),
         Some("Block comment continues here\n\nand ends.")
     );
+    // Text right after `/**`: that first line has no star, the others still lose theirs.
+    let attrs = doc(&[" Does X.\n * More about X.\n "]);
+    assert_eq!(docs::text(&attrs).as_deref(), Some("Does X. More about X."));
 }
 
 #[test]

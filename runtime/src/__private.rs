@@ -110,19 +110,34 @@ pub fn context_value<T: ToolContext>(context: &Context) -> T {
     T::cloned(context)
 }
 
-/// Runs a plain (non-`async`) tool fn on tokio's blocking threads, so that a fn that blocks
-/// does not stall the requests on the worker threads. A panic is raised again here, where the
-/// call's panic guard turns it into the same `isError` result an `async` tool's panic gives.
+/// The most plain tool fns running at once. tokio's blocking pool (512 threads) also reads
+/// stdin for the stdio transport: tools that block, or calls cancelled while their fn runs on
+/// (a blocking fn cannot be stopped), must not take every thread.
+const MAX_BLOCKING_CALLS: usize = 128;
+
+static BLOCKING_CALLS: tokio::sync::Semaphore =
+    tokio::sync::Semaphore::const_new(MAX_BLOCKING_CALLS);
+
+/// Runs a plain (non-`async`) tool fn, and the conversion of its output, on tokio's blocking
+/// threads, so that a fn that blocks does not stall the requests on the worker threads; at most
+/// [`MAX_BLOCKING_CALLS`] at once. A panic is raised again here, where the call's panic guard
+/// turns it into the same `isError` result an `async` tool's panic gives.
 ///
 /// # Panics
 ///
 /// When `call` panics, or when the runtime shuts down before it ran.
-pub async fn run_blocking<F, R>(call: F) -> R
+pub async fn run_blocking<F>(call: F) -> CallToolResult
 where
-    F: FnOnce() -> R + Send + 'static,
-    R: Send + 'static,
+    F: FnOnce() -> CallToolResult + Send + 'static,
 {
-    match tokio::task::spawn_blocking(call).await {
+    // The semaphore is never closed, so a place always comes.
+    let place = BLOCKING_CALLS.acquire().await.ok();
+    let running = tokio::task::spawn_blocking(move || {
+        // Held until the fn really ends, even when its call was cancelled meanwhile.
+        let _place = place;
+        call()
+    });
+    match running.await {
         Ok(output) => output,
         Err(error) => match error.try_into_panic() {
             Ok(panic) => std::panic::resume_unwind(panic),

@@ -1,6 +1,6 @@
 //! One tool call: prepare and validate the arguments → deserialize them → run the fn (a panic
 //! caught) → its result → check its structured content. Every error text a client can get from
-//! that path is written here, once (DESIGN.md, "Errors, the contract").
+//! that path is written here, once (the crate docs, "Errors, the contract").
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -172,11 +172,21 @@ fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<S
         };
     }
     let float = value.as_f64().filter(|float| float.fract() == 0.0)?;
-    Some(format!(
-        "integer out of range: at least {} and at most {} are read exactly, got {float:e}",
-        i64::MIN,
-        u64::MAX
-    ))
+    // At the ends of the range a value past them was rounded onto them: it is out of range too.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "the ends as floats are what a rounded value is compared with"
+    )]
+    let (least, most) = (i64::MIN as f64, u64::MAX as f64);
+    Some(if float <= least || float >= most {
+        format!(
+            "integer out of range: at least {} and at most {} are read exactly, got {float:e}",
+            i64::MIN,
+            u64::MAX
+        )
+    } else {
+        format!("write the integer with digits only (no exponent or fraction), got {float:e}")
+    })
 }
 
 /// The input schema of a tool whose lone parameter `name` is not documented: the schema of its

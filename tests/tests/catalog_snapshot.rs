@@ -50,7 +50,7 @@ fn list_tools_matches_the_snapshot() {
     );
 }
 
-/// The snapshot says what DESIGN.md's reference tool set says: names, titles, descriptions,
+/// The snapshot says what the design's reference tool set says: names, titles, descriptions,
 /// properties and hints.
 #[test]
 fn the_snapshot_is_the_reference_tool_set() {

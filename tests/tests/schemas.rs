@@ -1,6 +1,6 @@
 //! The schemas a host sees: argument structs with tricky types, advertised as `tools/list`
 //! answers them, compared whole; and a walk over every schema that checks the portable rules of
-//! DESIGN.md ("Schemas: portable by default").
+//! the README ("portable by default").
 
 // The argument structs are here for their schemas: most tools never read their fields. Tools are
 // written as users write them, `async` even when they await nothing.
@@ -655,6 +655,14 @@ async fn a_tagged_enum_of_objects_is_an_argument_type() {
         "{}",
         result.text_content()
     );
+    // Unknown arguments are refused in this style too: each branch is closed.
+    for branch in schema["oneOf"].as_array().unwrap() {
+        assert_eq!(branch["additionalProperties"], false, "{branch}");
+    }
+    let result = client
+        .call_tool("operate", json!({"op": "Neg", "b": 3, "zzz": 1}))
+        .await;
+    assert!(result.is_error, "{result:?}");
 }
 
 // ---- recursive types -----------------------------------------------------------------------
@@ -926,7 +934,7 @@ fn is_property(path: &str) -> bool {
     path.rsplit('/').nth(1) == Some("properties")
 }
 
-/// Every problem found in `schema` (at `path`), by the rules of DESIGN.md.
+/// Every problem found in `schema` (at `path`), by the README's portable rules.
 fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems: &mut Vec<String>) {
     let Some(object) = schema.as_object() else {
         if schema != &Value::Bool(true) {

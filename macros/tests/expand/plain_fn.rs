@@ -37,17 +37,19 @@ const _: () = {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
             };
-            let __tool_output = {
-                let __tool_fn = shout;
-                __tool_private::run_blocking(move || __tool_fn(
+            let __tool_fn = shout;
+            __tool_private::run_blocking(move || {
+                    let __tool_output = __tool_fn(
                         __tool_arguments.message,
                         __tool_private::context_value::<
                             mcp_toolbelt::Context,
                         >(&__tool_context),
-                    ))
-                    .await
-            };
-            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+                    );
+                    <String as __tool_private::IntoToolResult>::into_tool_result(
+                        __tool_output,
+                    )
+                })
+                .await
         })
     }
     __tool_private::inventory::submit! {

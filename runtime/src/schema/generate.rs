@@ -24,7 +24,7 @@ pub(crate) fn input_schema<T: JsonSchema>() -> Value {
 
 /// Unknown arguments are refused, whatever the tool's style: a plain object root gets
 /// `additionalProperties: false` (as a no-argument tool has), unless it says otherwise (a
-/// flattened map) or its branches (`oneOf` of a tagged enum) hold the properties.
+/// flattened map); an enum of objects gets it on each branch.
 pub(crate) fn close_object_root(schema: &mut Value) {
     let Some(root) = schema.as_object_mut() else {
         return;
@@ -41,6 +41,30 @@ pub(crate) fn close_object_root(schema: &mut Value) {
     .any(|keyword| root.contains_key(*keyword));
     if is_object_type(root.get("type")) && !open {
         root.insert("additionalProperties".into(), Value::Bool(false));
+    } else if root
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty)
+    {
+        close_branches(root);
+    }
+}
+
+/// An enum of objects (`oneOf`/`anyOf` at the root, nothing beside): each branch that is a
+/// plain object is closed, so the same rule holds for it.
+fn close_branches(root: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = root.get_mut(keyword) else {
+            continue;
+        };
+        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+            let open = ["additionalProperties", "patternProperties", "allOf", "$ref"]
+                .iter()
+                .any(|keyword| branch.contains_key(*keyword));
+            if is_object_type(branch.get("type")) && !open {
+                branch.insert("additionalProperties".into(), Value::Bool(false));
+            }
+        }
     }
 }
 
@@ -162,7 +186,7 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
 }
 
 /// Always `properties` at an object root, and `required` whenever it has properties, never
-/// absent or `null` (a root without properties stays as DESIGN.md's no-argument schema).
+/// absent or `null` (a root without properties stays as the no-argument schema).
 pub(crate) fn ensure_object_root(schema: &mut Value) {
     let Some(root) = schema.as_object_mut() else {
         return;

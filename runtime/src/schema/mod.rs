@@ -1,5 +1,5 @@
 //! Portable JSON Schemas: what schemars derives ([`generate`]), rewritten into the subset every
-//! real host accepts ([`portable`]; DESIGN.md, "Schemas: portable by default").
+//! real host accepts ([`portable`]; the README, "portable by default").
 
 mod generate;
 mod portable;

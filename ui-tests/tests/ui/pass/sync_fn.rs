@@ -1,4 +1,5 @@
-//! A plain (non-async) fn is a tool too; it has no future to check for `Send`.
+//! A plain (non-async) fn is a tool too; it has no future to check for `Send`, and its output
+//! need not be `Send` either (it is converted where the fn ran): `Box<dyn Error>` is fine.
 
 use std::rc::Rc;
 
@@ -16,6 +17,15 @@ fn shout(
     message.to_uppercase()
 }
 
+/// Read a setting
+#[tool]
+fn read_setting(
+    /// Its name
+    name: String,
+) -> Result<String, Box<dyn std::error::Error>> {
+    Err(format!("no setting {name}").into())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let client = TestClient::new(Server::new("sync", "0.0.0"));
@@ -24,4 +34,9 @@ async fn main() {
         .await;
     assert_eq!(result.text_content(), "HI");
     assert_eq!(shout("direct".to_owned()), "DIRECT");
+    let failed = client
+        .call_tool("read_setting", serde_json::json!({"name": "colour"}))
+        .await;
+    assert!(failed.is_error);
+    assert_eq!(failed.text_content(), "no setting colour");
 }

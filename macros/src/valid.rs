@@ -338,30 +338,15 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
     }
 }
 
-/// The style of the tool's input, from its input parameters.
+/// The style of the tool's input, from its input parameters: a lone undocumented parameter of
+/// a type of the user's is the argument struct; any other parameters (a lone `message: String`
+/// too, documented or not) are properties named after them.
 fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> Input<'a> {
     match candidates {
         [] => Input::None,
         [only] if only.docs.is_none() && !is_std_type(only.ty) => {
             argument_struct_attrs(errors, only);
             Input::Struct(only.ty)
-        }
-        [only] if only.docs.is_none() => {
-            let property = only
-                .ident
-                .map_or_else(String::new, |ident| format!(" `{}`", unraw(ident)));
-            let own = if named_like_a_struct(only.ty) {
-                " (a struct of your own of this name: write its path, `crate::…`)"
-            } else {
-                ""
-            };
-            errors.push(
-                Error::custom(format!(
-                    "a lone parameter of a standard type is ambiguous: document it with `///` to make it the tool's property{property}, or take one argument struct that derives `Deserialize` and `JsonSchema`{own}"
-                ))
-                .with_span(only.ty),
-            );
-            Input::None
         }
         _ => Input::Inline(inline_params(errors, candidates)),
     }
@@ -478,21 +463,16 @@ pub(crate) fn unraw(ident: &syn::Ident) -> String {
 
 /// Standard names a struct of the user's own could also have (`Duration`, `Path`), unlike
 /// `String` or `u32`: `std::net`, `std::path`, `std::ffi`, `std::time`, `std::num` wrappers.
+/// Written bare they are taken as the standard type (a struct of the user's own of such a name
+/// is written with its path, `crate::Duration`).
 const STD_NAMES_LIKE_A_STRUCT: &str = "
     IpAddr Ipv4Addr Ipv6Addr SocketAddr SocketAddrV4 SocketAddrV6
     PathBuf Path OsString OsStr Duration SystemTime Wrapping Saturating
 ";
 
-/// Whether `ty` is a bare name of [`STD_NAMES_LIKE_A_STRUCT`].
-fn named_like_a_struct(ty: &Type) -> bool {
-    matches!(ty, Type::Path(path) if path.path.segments.len() == 1
-        && STD_NAMES_LIKE_A_STRUCT
-            .split_ascii_whitespace()
-            .any(|name| path.path.segments[0].ident == name))
-}
-
-/// Their schemas are a string, a number or an array, which the server refuses as a tool's input,
-/// or an object nobody means as one (`Duration`'s `secs` and `nanos`, a map): the macro asks.
+/// Their schemas are a string, a number or an array, which cannot be a tool's whole input, or an
+/// object nobody means as one (`Duration`'s `secs` and `nanos`, a map): a lone parameter of such
+/// a type is a property named after it, never the argument struct.
 fn is_std_type(ty: &Type) -> bool {
     // Whitespace-separated last path segments: scalars and text, `std::num`, wrappers and
     // collections; and the names of `STD_NAMES_LIKE_A_STRUCT`.

@@ -128,9 +128,9 @@ pub use context::{AuthInfo, Context, LogLevel};
 ///   (`use mcp_toolbelt::Context as Ctx`) cannot be recognised by its name: mark the parameter,
 ///   `#[context] ctx: &Ctx`.
 ///
-/// An ambiguous signature is a compile error that says what to write: a lone undocumented
-/// parameter of a standard type (`message: String`: document it to make it a property), or an
-/// undocumented type of yours next to other parameters (a second argument struct).
+/// A lone parameter of a standard type, documented or not, is a property
+/// (`async fn echo(message: String)` takes `{"message": …}`). An undocumented type of yours next
+/// to other parameters (a second argument struct) is a compile error that says what to write.
 ///
 /// The fn itself must be a free fn (not a method), concrete (no generics, `where` clauses or
 /// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not

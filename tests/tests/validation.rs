@@ -988,3 +988,28 @@ async fn unknown_arguments_are_refused_in_every_style() {
         );
     }
 }
+
+/// A value that fits no branch of a tagged enum is told what is wrong inside the branch its tag
+/// names, or that its tag names none: not only "not valid under any of the schemas".
+#[tokio::test]
+async fn an_enum_failure_names_the_field_in_the_branch_the_tag_chose() {
+    let client = client();
+    let too_big = json!({
+        "op": {"op": "A", "unit": "Mm"},
+        "node": {"kind": "Leaf", "value": 300},
+    });
+    let result = client.call_tool("branches", too_big).await;
+    assert_eq!(
+        result.text_content(),
+        "Input validation error: Invalid arguments for tool branches: node.value: must be at most 255, got 300"
+    );
+    let unknown = json!({
+        "op": {"op": "A", "unit": "Mm"},
+        "node": {"kind": "Bush"},
+    });
+    let result = client.call_tool("branches", unknown).await;
+    assert_eq!(
+        result.text_content(),
+        r#"Input validation error: Invalid arguments for tool branches: node.kind: must be one of "Tree", "Leaf", got string "Bush""#
+    );
+}

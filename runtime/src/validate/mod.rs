@@ -39,12 +39,101 @@ impl SchemaValidator {
             .map_err(|error| error.to_string())
     }
 
-    /// Every failure, one `<path>: <message>` each, in document order.
+    /// Every failure, one `<path>: <message>` each, in document order. A value that fits no
+    /// branch of an enum is told what is wrong inside the branch it names (or that its tag is
+    /// unknown), not only that it fits none.
     pub(crate) fn failures(&self, instance: &Value) -> Vec<String> {
-        self.validator
-            .iter_errors(instance)
-            .map(|error| describe(&error))
-            .collect()
+        let mut failures = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            describe_into(&error, &mut failures);
+        }
+        failures
+    }
+}
+
+/// Adds the failures `error` stands for to `failures`: for an enum (`oneOf`/`anyOf`) that no
+/// branch fits, those of the branch the value names ([`chosen_branch`]).
+fn describe_into(error: &ValidationError<'_>, failures: &mut Vec<String>) {
+    let (ValidationErrorKind::OneOfNotValid { context: branches }
+    | ValidationErrorKind::AnyOf { context: branches }) = error.kind()
+    else {
+        return failures.push(describe(error));
+    };
+    match chosen_branch(branches) {
+        Chosen::Branch(errors) => {
+            for error in errors {
+                describe_into(error, failures);
+            }
+        }
+        Chosen::UnknownTag(tag, names) => failures.push(format!(
+            "{}: must be one of {}, got {}",
+            dotted(tag),
+            names.join(", "),
+            describe_value(tag.instance())
+        )),
+        Chosen::None => failures.push(describe(error)),
+    }
+}
+
+/// Which branch of an enum a value meant.
+enum Chosen<'e> {
+    /// The branch it names (its tag fits), or for an enum without tags the one it misses least.
+    Branch(&'e [ValidationError<'static>]),
+    /// Its tag names no branch: the tag's failure, and every branch's tag value.
+    UnknownTag(&'e ValidationError<'static>, Vec<String>),
+    None,
+}
+
+/// A branch whose tag (a property of one allowed value) the value does not carry is not the one
+/// it meant. Of the others the one with the fewest failures is; when every branch's tag is
+/// wrong, the tag itself is unknown.
+fn chosen_branch<'e>(branches: &'e [Vec<ValidationError<'static>>]) -> Chosen<'e> {
+    let named = branches
+        .iter()
+        .filter(|errors| tag_failure(errors).is_none())
+        .min_by_key(|errors| errors.len());
+    if let Some(errors) = named {
+        return Chosen::Branch(errors);
+    }
+    let tags: Vec<&ValidationError<'static>> = branches
+        .iter()
+        .filter_map(|errors| tag_failure(errors))
+        .collect();
+    let Some(first) = tags.first() else {
+        return Chosen::None;
+    };
+    let tag_values = tags
+        .iter()
+        .filter(|tag| tag.instance_path() == first.instance_path())
+        .filter_map(|tag| match tag.kind() {
+            ValidationErrorKind::Constant { expected_value } => Some(expected_value.to_string()),
+            ValidationErrorKind::Enum { options } => Some(options[0].to_string()),
+            _ => None,
+        })
+        .collect();
+    Chosen::UnknownTag(first, tag_values)
+}
+
+/// The failure of a branch's tag, a property of one allowed value, if the value missed it.
+fn tag_failure<'e>(errors: &'e [ValidationError<'static>]) -> Option<&'e ValidationError<'static>> {
+    errors.iter().find(|error| match error.kind() {
+        ValidationErrorKind::Constant { .. } => true,
+        ValidationErrorKind::Enum { options } => options.as_array().is_some_and(|o| o.len() == 1),
+        _ => false,
+    })
+}
+
+/// The dotted path of the value `error` is about, `(root)` for the whole.
+fn dotted(error: &ValidationError<'_>) -> String {
+    let path: Vec<String> = error
+        .instance_path()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if path.is_empty() {
+        "(root)".to_owned()
+    } else {
+        path.join(".")
     }
 }
 
@@ -163,6 +252,46 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::SchemaValidator;
+
+    /// A tagged enum (`kind`) of two objects, as the portable rewrite leaves it.
+    fn filter_schema() -> Value {
+        let branch = |tag: &str, field: &str, format: &str| {
+            json!({
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": [tag]},
+                    field: {"type": "string", "format": format}
+                },
+                "required": ["kind", field],
+                "additionalProperties": false
+            })
+        };
+        json!({
+            "type": "object",
+            "properties": {"filter": {"type": "object", "oneOf": [
+                branch("by_id", "id", "uuid"),
+                branch("by_date", "date", "date"),
+            ]}},
+            "required": ["filter"]
+        })
+    }
+
+    #[test]
+    fn an_enum_failure_names_the_field_inside_the_branch_the_value_names() {
+        let schema = filter_schema();
+        assert_eq!(
+            input_failures(&schema, &json!({"filter": {"kind": "by_id", "id": "nope"}})),
+            [r#"filter.id: must be a valid uuid, got "nope""#]
+        );
+        assert_eq!(
+            input_failures(&schema, &json!({"filter": {"kind": "by_date"}})),
+            ["filter.date: required property is missing"]
+        );
+        assert_eq!(
+            input_failures(&schema, &json!({"filter": {"kind": "by_what", "id": "x"}})),
+            [r#"filter.kind: must be one of "by_id", "by_date", got string "by_what""#]
+        );
+    }
 
     fn input_failures(schema: &Value, instance: &Value) -> Vec<String> {
         SchemaValidator::for_input(schema)

@@ -120,7 +120,7 @@ static BLOCKING_CALLS: tokio::sync::Semaphore =
 
 /// Runs a plain (non-`async`) tool fn, and the conversion of its output, on tokio's blocking
 /// threads, so that a fn that blocks does not stall the requests on the worker threads; at most
-/// [`MAX_BLOCKING_CALLS`] at once. A panic is raised again here, where the call's panic guard
+/// `MAX_BLOCKING_CALLS` (128) at once. A panic is raised again here, where the call's panic guard
 /// turns it into the same `isError` result an `async` tool's panic gives.
 ///
 /// # Panics

@@ -75,7 +75,7 @@ impl ErrorObject {
     /// The error response to request `id` (`null` when the id could not be read).
     #[must_use]
     pub fn into_response(self, id: Value) -> Value {
-        to_json(&Response::error(Id::from_value(&id), self))
+        Response::error(Id::from_value(&id), self).into_value()
     }
 
     /// The error as a typed response to request `id`.
@@ -211,6 +211,12 @@ impl Id {
         }
     }
 
+    /// The id as `serde_json` reads it (an integer past 64 bits becomes a float): what a
+    /// response turned into a [`Value`] carries.
+    fn to_json_value(&self) -> Value {
+        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
+    }
+
     /// The id as a JSON value, for a tool's [`crate::Context`]: an integer past 64 bits becomes
     /// the string of its digits (a float could not hold it).
     pub(crate) fn to_value(&self) -> Value {
@@ -265,6 +271,19 @@ impl Response {
             id,
             outcome: Err(Box::new(error)),
         }
+    }
+
+    /// The response as a JSON value, its result moved rather than copied (for the test client,
+    /// which hands out values; the transports serialize straight to bytes).
+    pub(crate) fn into_value(self) -> Value {
+        let mut object = Map::with_capacity(3);
+        object.insert("jsonrpc".into(), Value::from("2.0"));
+        object.insert("id".into(), self.id.to_json_value());
+        match self.outcome {
+            Ok(result) => object.insert("result".into(), result),
+            Err(error) => object.insert("error".into(), to_json(&*error)),
+        };
+        Value::Object(object)
     }
 
     /// The error, when the request failed.

@@ -114,7 +114,7 @@ impl TestClient {
         while let Ok(notification) = receiver.try_recv() {
             recorded.push(to_json(&notification));
         }
-        to_json(&response)
+        response.into_value()
     }
 
     /// Every tool, all pages of `tools/list` joined.

@@ -63,6 +63,9 @@ pub(crate) enum Param<'a> {
     /// The request's `Context`, by value or by reference; `ty` is the type as written (without
     /// the `&`), checked at compile time to be the runtime's `Context`.
     Context { by_ref: bool, ty: &'a Type },
+    /// App state, by value or by reference; `ty` is the `State<T>` as written (without the
+    /// `&`), checked at compile time to be the runtime's `State`.
+    State { by_ref: bool, ty: &'a Type },
     /// The whole argument struct.
     Struct,
     /// One inline property.

@@ -323,6 +323,13 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
             Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
                 #private::context_value::<#ty>(&__tool_context)
             },
+            // Through the runtime's `ToolState`, at the type as written, like `Context`.
+            Param::State { by_ref: false, ty } => quote_spanned! {ty.span()=>
+                #private::state_value::<#ty>(&__tool_context)
+            },
+            Param::State { by_ref: true, ty } => quote_spanned! {ty.span()=>
+                &#private::state_value::<#ty>(&__tool_context)
+            },
             Param::Struct => quote!(__tool_arguments),
             Param::Inline(ident) => quote!(__tool_arguments.#ident),
         };
@@ -374,6 +381,14 @@ fn registration(
     let hints = &tool.hints;
     let (read_only, destructive) = (option_bool(hints.read_only), option_bool(hints.destructive));
     let (idempotent, open_world) = (option_bool(hints.idempotent), option_bool(hints.open_world));
+    // The state a tool takes, for the start-up check; a `#[cfg]`-removed parameter takes none.
+    let state = tool.params.iter().filter_map(|arg| match arg.param {
+        Param::State { ty, .. } => {
+            let cfg = &arg.cfg;
+            Some(quote!(#(#cfg)* #private::state_key::<#ty>))
+        }
+        _ => None,
+    });
     quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
@@ -386,6 +401,7 @@ fn registration(
                 open_world: #open_world,
                 input_schema: #input_schema,
                 output_schema: #output_schema,
+                state: &[#(#state),*],
                 call: #call_ident,
                 file: ::core::file!(),
                 line: ::core::line!(),

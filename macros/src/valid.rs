@@ -276,6 +276,25 @@ fn check_params<'a>(
             .filter(|a| a.path().is_ident("cfg"))
             .collect();
         let marked = typed.attrs.iter().any(is_context_marker);
+        if let Some(state) = state_type(&typed.ty, krate) {
+            match state {
+                StateType::Value(ty) => params.push(CallArg {
+                    cfg,
+                    param: Param::State { by_ref: false, ty },
+                }),
+                StateType::Ref(ty) => params.push(CallArg {
+                    cfg,
+                    param: Param::State { by_ref: true, ty },
+                }),
+                StateType::Mut(mutability) => errors.push(
+                    Error::custom(
+                        "app state is shared by every call and cannot be borrowed mutably: take `State<T>` (it derefs to `&T`), and put a `Mutex` or an atomic inside what must change",
+                    )
+                    .with_span(&mutability),
+                ),
+            }
+            continue;
+        }
         let param = match context_type(&typed.ty, krate, marked) {
             Some((ContextType::Value, ty)) => Param::Context { by_ref: false, ty },
             Some((ContextType::Ref, ty)) => Param::Context { by_ref: true, ty },
@@ -435,18 +454,57 @@ fn context_type<'a>(ty: &'a Type, krate: &Path, marked: bool) -> Option<(Context
 
 /// Whether `path` names the runtime's `Context`, as written.
 fn is_our_context(path: &Path, krate: &Path) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|last| last.ident == "Context" && last.arguments.is_empty())
+        && is_ours(path, krate)
+}
+
+/// How a parameter takes app state.
+enum StateType<'a> {
+    /// `State<T>`, as written.
+    Value(&'a Type),
+    /// `&State<T>`; the type as written without the `&`.
+    Ref(&'a Type),
+    /// `&mut State<T>`, which is an error; holds the `mut`.
+    Mut(syn::token::Mut),
+}
+
+/// Whether `ty` is app state: `State<T>` (or `&State<T>`, `&mut State<T>`) written bare, as
+/// `mcp_toolbelt::State<T>` or `<crate path>::State<T>`. A `State` without a type argument is
+/// not taken for ours (a user's own `State` enum is a fine argument), so `State` alone is
+/// rustc's "missing generics for struct `State`" at the user's token.
+fn state_type<'a>(ty: &'a Type, krate: &Path) -> Option<StateType<'a>> {
+    match ty {
+        Type::Reference(reference) => match state_type(&reference.elem, krate)? {
+            StateType::Value(elem) => Some(match reference.mutability {
+                Some(mutability) => StateType::Mut(mutability),
+                None => StateType::Ref(elem),
+            }),
+            StateType::Ref(_) | StateType::Mut(_) => None,
+        },
+        Type::Paren(paren) => state_type(&paren.elem, krate),
+        Type::Group(group) => state_type(&group.elem, krate),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            let generic = matches!(&last.arguments, PathArguments::AngleBracketed(args)
+                if args.args.len() == 1 && matches!(args.args[0], GenericArgument::Type(_)));
+            (last.ident == "State" && generic && is_ours(&path.path, krate))
+                .then_some(StateType::Value(ty))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the prefix of `path` (all but its last segment) names the runtime crate, or is
+/// empty: `Context`, `mcp_toolbelt::Context`, `<crate path>::Context`.
+fn is_ours(path: &Path, krate: &Path) -> bool {
     let idents = |path: &Path| -> Vec<String> {
         path.segments
             .iter()
             .map(|segment| segment.ident.to_string())
             .collect()
     };
-    let Some(last) = path.segments.last() else {
-        return false;
-    };
-    if last.ident != "Context" || !last.arguments.is_empty() {
-        return false;
-    }
     let written = idents(path);
     let prefix = &written[..written.len() - 1];
     (prefix.is_empty() && path.leading_colon.is_none())

@@ -11,6 +11,7 @@ pub use serde_json;
 pub use crate::context::Context;
 pub use crate::registry::ToolRegistration;
 pub use crate::result::{CallToolResult, IntoToolResult};
+pub use crate::state::{State, StateKey};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -108,6 +109,47 @@ pub fn context_ref<T: ToolContext>(context: &Context) -> &T {
 #[must_use]
 pub fn context_value<T: ToolContext>(context: &Context) -> T {
     T::cloned(context)
+}
+
+/// App state: the only type a `#[tool]` fn's `State<…>` parameter can be.
+#[diagnostic::on_unimplemented(
+    message = "this `{Self}` is not `mcp_toolbelt::State<T>`",
+    label = "`#[tool]` takes a parameter of a type named `State<…>` as app state",
+    note = "rename your type, or write its path (`crate::State`) to take it as the tool's input"
+)]
+pub trait ToolState: Sized {
+    /// The type of the value, for the start-up check.
+    fn key() -> StateKey;
+    /// The value, from the request's context.
+    fn from_context(context: &Context) -> Self;
+}
+
+impl<T: Send + Sync + 'static> ToolState for State<T> {
+    fn key() -> StateKey {
+        StateKey::of::<T>()
+    }
+
+    fn from_context(context: &Context) -> Self {
+        // `Server::check` refused to serve a tool whose state is missing: this is a bug of ours.
+        context.state::<T>().unwrap_or_else(|| {
+            panic!(
+                "no app state of type `{}` (the start-up check should have refused to serve)",
+                std::any::type_name::<T>()
+            )
+        })
+    }
+}
+
+/// The key of the app state a `State<…>` parameter takes.
+#[must_use]
+pub fn state_key<S: ToolState>() -> StateKey {
+    S::key()
+}
+
+/// The app state for a `State<…>` parameter.
+#[must_use]
+pub fn state_value<S: ToolState>(context: &Context) -> S {
+    S::from_context(context)
 }
 
 /// The most plain tool fns running at once. tokio's blocking pool (512 threads) also reads

@@ -292,7 +292,7 @@ fn wrap_result(value: Value) -> Value {
 }
 
 /// The text of a panic payload (`panic!` gives a `&str` or a `String`).
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
     panic
         .downcast_ref::<&str>()
         .copied()

@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{Notification, Outgoing};
+use crate::state::{State, StateMap};
 use crate::sync::lock;
 
 /// The request a tool is serving: its id, cancellation, progress and log notifications, and what
@@ -35,6 +36,7 @@ struct Inner {
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
     auth: Option<AuthInfo>,
+    states: Arc<StateMap>,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
@@ -63,6 +65,7 @@ pub(crate) struct ContextParts {
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
     pub(crate) auth: Option<AuthInfo>,
+    pub(crate) states: Arc<StateMap>,
 }
 
 impl Context {
@@ -76,6 +79,7 @@ impl Context {
             cancellation,
             session_id,
             auth,
+            states,
         } = parts;
         Self {
             inner: Arc::new(Inner {
@@ -88,6 +92,7 @@ impl Context {
                 last_progress: Mutex::new(None),
                 session_id,
                 auth,
+                states,
             }),
         }
     }
@@ -108,6 +113,14 @@ impl Context {
     #[must_use]
     pub fn auth(&self) -> Option<&AuthInfo> {
         self.inner.auth.as_ref()
+    }
+
+    /// The app state of type `T` the server was given ([`Server::state`](crate::Server::state)),
+    /// as a `State<T>` parameter would get it; `None` when there is none. For tools added at run
+    /// time ([`Tool::new`](crate::Tool::new)) this is the way to the state.
+    #[must_use]
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        self.inner.states.get::<T>()
     }
 
     /// Whether the client cancelled the request. The future of a cancelled call is dropped at its

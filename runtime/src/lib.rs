@@ -88,11 +88,13 @@ mod result;
 mod schema;
 mod server;
 mod session;
+mod state;
 mod sync;
 mod transport;
 mod types;
 mod validate;
 
+pub mod hook;
 pub mod protocol;
 pub mod testing;
 
@@ -211,6 +213,7 @@ pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };
 pub use server::Server;
+pub use state::State;
 #[cfg(feature = "http")]
 pub use transport::http::{HttpConfig, ProtectedResourceMetadata};
 pub use types::{ToolAnnotations, ToolDefinition};

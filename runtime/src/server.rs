@@ -8,8 +8,12 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use std::future::Future;
+
+use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
 use crate::registry::{self, RegistryError, Tool, ToolSet};
+use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
@@ -39,6 +43,8 @@ pub struct Server {
     tools: Arc<ToolSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<()>,
+    states: StateMap,
+    hooks: Vec<Hook>,
 }
 
 impl Server {
@@ -63,6 +69,8 @@ impl Server {
             tools: Arc::new(tools),
             startup_error,
             changes: broadcast::channel(16).0,
+            states: StateMap::default(),
+            hooks: Vec::new(),
         }
     }
 
@@ -111,10 +119,51 @@ impl Server {
         self
     }
 
-    /// Whether the tools can be served; `Err` names the problem (two tools with one name, or an
-    /// argument type that is not an object). Every `serve_*` checks this first.
+    /// Gives the tools a value of type `T` (a database pool, an HTTP client, configuration):
+    /// a `#[tool]` takes it as a parameter `State<T>`, any tool through
+    /// [`Context::state`](crate::Context::state). One value per type; a second value of a type
+    /// replaces the first. See [`State`](crate::State).
+    #[must_use]
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        if self.states.insert(value) {
+            tracing::debug!(
+                r#type = std::any::type_name::<T>(),
+                "a second state value of one type replaces the first"
+            );
+        }
+        self
+    }
+
+    /// Adds a hook that runs around every tool call: given the [`ToolCall`] (the tool's name and
+    /// annotations, the arguments, the [`Context`](crate::Context)) and [`Next`], it may refuse
+    /// the call or run it with `next.run(call).await` and see its result. Hooks run in the order
+    /// they were added, the first outermost, before the arguments are validated; see
+    /// [`hook`](crate::hook) for the whole contract.
+    #[must_use]
+    pub fn hook<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(ToolCall, Next) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = CallOutcome> + Send + 'static,
+    {
+        self.hooks.push(hook::boxed(hook));
+        self
+    }
+
+    /// Whether the tools can be served; `Err` names every problem (two tools with one name, an
+    /// argument type that is not an object, a `State<T>` no one gave). Every `serve_*` checks
+    /// this first.
     pub fn check(&self) -> Result<(), RegistryError> {
-        self.startup_error.clone().map_or(Ok(()), Err)
+        let mut problems: Vec<RegistryError> = match self.startup_error.clone() {
+            Some(RegistryError::Several(problems)) => problems,
+            Some(problem) => vec![problem],
+            None => Vec::new(),
+        };
+        problems.extend(self.tools.missing_state(&self.states));
+        match problems.len() {
+            0 => Ok(()),
+            1 => Err(problems.remove(0)),
+            _ => Err(RegistryError::Several(problems)),
+        }
     }
 
     /// Adds a tool at run time (clone the server before serving to keep a handle) and tells
@@ -234,6 +283,8 @@ impl Server {
             tools: self.tools,
             changes: self.changes,
             closing: CancellationToken::new(),
+            states: Arc::new(self.states),
+            hooks: self.hooks.into(),
         }))
     }
 

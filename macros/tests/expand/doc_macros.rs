@@ -27,7 +27,8 @@ const _: () = {
         ::core::option::Option::None, destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
-        output_schema : < () as __tool_private::IntoToolResult > ::output_schema, call :
-        __tool_documented_call, file : ::core::file!(), line : ::core::line!(), }
+        output_schema : < () as __tool_private::IntoToolResult > ::output_schema, state :
+        & [], call : __tool_documented_call, file : ::core::file!(), line :
+        ::core::line!(), }
     }
 };

@@ -12,8 +12,10 @@ use tokio_util::sync::CancellationToken;
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta};
 use crate::context::{AuthInfo, Context, ContextParts};
+use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
 use crate::registry::ToolSet;
+use crate::state::StateMap;
 use crate::types::{
     DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
 };
@@ -32,6 +34,10 @@ pub(crate) struct ServerState {
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
     /// their result.
     pub(crate) closing: CancellationToken,
+    /// The app state every call can reach.
+    pub(crate) states: Arc<StateMap>,
+    /// The call hooks, outermost first.
+    pub(crate) hooks: Arc<[Hook]>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -70,6 +76,8 @@ impl Dispatcher {
             tools: Arc::default(),
             changes: broadcast::channel(1).0,
             closing: CancellationToken::new(),
+            states: Arc::default(),
+            hooks: Arc::new([]),
         })
     }
 
@@ -260,8 +268,9 @@ impl Dispatcher {
             cancellation: scope.cancellation,
             session_id: connection.session_id.clone(),
             auth: scope.auth,
+            states: Arc::clone(&self.state.states),
         });
-        let result = tool.call(arguments, context).await;
+        let result = hook::run(&self.state.hooks, tool, arguments, context).await?;
         Ok(downgrade::call_result(result, era.version()))
     }
 }

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
+use crate::state::StateKey;
 
 pub(crate) use set::ToolSet;
 pub use tool::Tool;
@@ -37,6 +38,8 @@ pub struct ToolRegistration {
     pub input_schema: fn() -> Value,
     /// The output schema of the return type, if any.
     pub output_schema: fn() -> Option<Value>,
+    /// The app state the fn takes (its `State<T>` parameters), checked at start-up.
+    pub state: &'static [fn() -> StateKey],
     /// Deserializes the (validated) arguments and runs the user's fn.
     pub call: fn(Value, Context) -> BoxFuture<'static, CallToolResult>,
     /// Where the fn is, for error messages.
@@ -113,6 +116,15 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// A tool takes a `State<T>` the server was not given.
+    MissingState {
+        /// The tool's name.
+        name: String,
+        /// Where it is defined.
+        source: Option<String>,
+        /// The type of the missing value, as Rust names it.
+        type_name: String,
+    },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
 }
@@ -139,6 +151,21 @@ impl fmt::Display for RegistryError {
                     write!(f, " at {source}")?;
                 }
                 write!(f, " cannot be served: {problem}")
+            }
+            Self::MissingState {
+                name,
+                source,
+                type_name,
+            } => {
+                write!(f, "tool `{name}`")?;
+                if let Some(source) = source {
+                    write!(f, " at {source}")?;
+                }
+                write!(
+                    f,
+                    " takes `State<{type_name}>`, but the server was given no `{type_name}`: \
+                     add `.state(value)` to the `Server` builder"
+                )
             }
             Self::Several(problems) => {
                 write!(f, "{} problems with the tools:", problems.len())?;
@@ -184,6 +211,7 @@ mod tests {
             open_world: None,
             input_schema: input,
             output_schema: || None,
+            state: &[],
             call,
             file: "f.rs",
             line,

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use super::{RegistryError, Tool};
+use crate::state::StateMap;
 use crate::sync::{read, write};
 use crate::types::ToolDefinition;
 
@@ -34,6 +35,14 @@ impl ToolSet {
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<ToolDefinition>> {
         self.read().values().map(Tool::shared_definition).collect()
+    }
+
+    /// Every app state a tool takes that `states` lacks, in name order.
+    pub(crate) fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        self.read()
+            .values()
+            .flat_map(|tool| tool.missing_state(states))
+            .collect()
     }
 
     /// Adds a tool; refused when the name is taken.

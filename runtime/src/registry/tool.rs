@@ -12,6 +12,7 @@ use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema;
+use crate::state::{StateKey, StateMap};
 use crate::types::{ToolAnnotations, ToolDefinition};
 use crate::validate::SchemaValidator;
 
@@ -28,6 +29,8 @@ pub struct Tool {
     source: Option<Arc<str>>,
     /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
     required_capabilities: Option<Arc<Map<String, Value>>>,
+    /// The app state its `State<T>` parameters take.
+    required_state: Arc<[StateKey]>,
 }
 
 impl Tool {
@@ -87,12 +90,14 @@ impl Tool {
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
         };
         let call = registration.call;
-        Self::build(
+        let mut tool = Self::build(
             definition,
             Arc::new(call),
             Some(source.into()),
             wraps_output,
-        )
+        )?;
+        tool.required_state = registration.state.iter().map(|key| key()).collect();
+        Ok(tool)
     }
 
     /// The one constructor: checks the name and schemas, compiles the validators.
@@ -144,6 +149,7 @@ impl Tool {
             wraps_output,
             source,
             required_capabilities: None,
+            required_state: Arc::new([]),
         })
     }
 
@@ -179,6 +185,21 @@ impl Tool {
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         (!missing.is_empty()).then_some(missing)
+    }
+
+    /// A start-up error for each app state the tool takes that `states` lacks.
+    pub(crate) fn missing_state<'a>(
+        &'a self,
+        states: &'a StateMap,
+    ) -> impl Iterator<Item = RegistryError> + 'a {
+        self.required_state
+            .iter()
+            .filter(|key| !states.contains(key))
+            .map(|missing| RegistryError::MissingState {
+                name: self.name().to_owned(),
+                source: self.source.as_deref().map(str::to_owned),
+                type_name: missing.type_name().to_owned(),
+            })
     }
 
     /// The tool's name.

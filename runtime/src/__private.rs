@@ -174,10 +174,12 @@ where
 {
     // The semaphore is never closed, so a place always comes.
     let place = BLOCKING_CALLS.acquire().await.ok();
+    // The request's span goes along: what the fn logs belongs to its call.
+    let span = tracing::Span::current();
     let running = tokio::task::spawn_blocking(move || {
         // Held until the fn really ends, even when its call was cancelled meanwhile.
         let _place = place;
-        call()
+        span.in_scope(call)
     });
     match running.await {
         Ok(output) => output,

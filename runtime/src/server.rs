@@ -216,7 +216,9 @@ impl Server {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let max_line_bytes = self.max_line_bytes;
-        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let dispatcher = self
+            .into_dispatcher(Some("pipe"))
+            .map_err(io::Error::other)?;
         stdio::serve(dispatcher, input, output, max_line_bytes).await
     }
 
@@ -233,7 +235,9 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_router(self) -> io::Result<axum::Router> {
         let config = self.http.clone();
-        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let dispatcher = self
+            .into_dispatcher(Some("tcp"))
+            .map_err(io::Error::other)?;
         Ok(http::router(dispatcher, config))
     }
 
@@ -247,7 +251,9 @@ impl Server {
     #[cfg(feature = "http")]
     pub async fn serve_http(self, address: std::net::SocketAddr) -> io::Result<()> {
         let config = self.http.clone();
-        let dispatcher = self.into_dispatcher().map_err(io::Error::other)?;
+        let dispatcher = self
+            .into_dispatcher(Some("tcp"))
+            .map_err(io::Error::other)?;
         http::serve(dispatcher, config, address).await
     }
 
@@ -267,8 +273,12 @@ impl Server {
         self.http.serves_only_localhost()
     }
 
-    /// What the transports drive; `Err` if the tools cannot be served.
-    pub(crate) fn into_dispatcher(self) -> Result<Dispatcher, RegistryError> {
+    /// What the transports drive; `Err` if the tools cannot be served. `network_transport` is
+    /// OpenTelemetry's name for how requests arrive (`pipe`, `tcp`; `None` in process).
+    pub(crate) fn into_dispatcher(
+        self,
+        network_transport: Option<&'static str>,
+    ) -> Result<Dispatcher, RegistryError> {
         self.check()?;
         let info = Implementation {
             name: self.name,
@@ -285,6 +295,7 @@ impl Server {
             closing: CancellationToken::new(),
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
+            network_transport,
         }))
     }
 

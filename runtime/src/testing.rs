@@ -72,7 +72,7 @@ impl TestClient {
                 crate::protocol::LEGACY_VERSIONS
             );
         };
-        let dispatcher = match server.into_dispatcher() {
+        let dispatcher = match server.into_dispatcher(None) {
             Ok(dispatcher) => dispatcher,
             Err(error) => panic!("the server cannot start: {error}"),
         };

@@ -8,9 +8,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
-use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta};
+use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, trace};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
@@ -38,6 +39,8 @@ pub(crate) struct ServerState {
     pub(crate) states: Arc<StateMap>,
     /// The call hooks, outermost first.
     pub(crate) hooks: Arc<[Hook]>,
+    /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
+    pub(crate) network_transport: Option<&'static str>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -78,6 +81,7 @@ impl Dispatcher {
             closing: CancellationToken::new(),
             states: Arc::default(),
             hooks: Arc::new([]),
+            network_transport: None,
         })
     }
 
@@ -101,7 +105,19 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Response {
         let params = params.unwrap_or_default();
-        match self.answer(&id, method, params, connection, scope).await {
+        let span = trace::request_span(
+            method,
+            &id,
+            &params,
+            connection.session_id.as_deref(),
+            self.state.network_transport,
+        );
+        let outcome = self
+            .answer(&id, method, params, connection, scope)
+            .instrument(span.clone())
+            .await;
+        trace::record_outcome(&span, &outcome);
+        match outcome {
             Ok(result) => Response::success(id, result),
             Err(error) => Response::error(id, error),
         }
@@ -126,6 +142,7 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Result<Value, ErrorObject> {
         let era = Era::of(&params, connection)?;
+        trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
             (false, "initialize") => Ok(self.initialize(&params, connection)),
             (false, "ping") => Ok(json!({})),

@@ -229,6 +229,7 @@ async fn main() -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(address).await?;
     let address = listener.local_addr()?;
     let app = app(address, tokens)?;
-    eprintln!("axum-app: http://{address}/health, /api/items, MCP at /mcp");
+    // The address as bound (port 0 picks a free one): tests read it from this line.
+    eprintln!("axum-app: listening on http://{address} (/health, /api/items, MCP at /mcp)");
     axum::serve(listener, app).await
 }

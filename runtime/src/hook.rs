@@ -117,7 +117,7 @@ impl fmt::Debug for ToolCall {
             .field("name", &self.name())
             .field("arguments", &self.arguments)
             .field("context", &self.context)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

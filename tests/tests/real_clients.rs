@@ -353,7 +353,10 @@ impl AxumApp {
         };
         match listening.recv_timeout(Duration::from_secs(20)) {
             Ok(base) => app.base = base,
-            Err(_) => panic!("axum-app did not start listening:\n{}", app.stop()),
+            Err(error) => panic!(
+                "axum-app did not say where it listens ({error}):\n{}",
+                app.stop()
+            ),
         }
         app
     }

@@ -127,7 +127,7 @@ struct Hit {
     /// The note's id
     id: i64,
     title: String,
-    /// The matching part of the note, the matched words in [brackets]
+    /// The matching part of the note, each matched word marked `[like this]`
     snippet: String,
 }
 

@@ -241,7 +241,8 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .init();
-    let Some(path) = database_path().filter(|path| path.as_os_str() != "--help") else {
+    // A flag (`--help`, or one meant for another server) is not a file name.
+    let Some(path) = database_path().filter(|path| !path.to_string_lossy().starts_with('-')) else {
         eprintln!("usage: notes DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio");
         return ExitCode::from(2);
     };

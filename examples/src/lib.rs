@@ -1,1 +1,3 @@
-//! The example servers live in `catalog/` and `conformance/`.
+//! The example servers live in `catalog/`, `conformance/`, `weather/` and `axum-app/` (each an
+//! `[[example]]` of this package); `notes/` is a package of its own, so that its bundled SQLite
+//! is compiled only when it is built.

@@ -11,36 +11,50 @@ use std::time::{Duration, Instant};
 pub mod http;
 pub mod stdio;
 
-/// The path of example `name` (`catalog`, `conformance`), built first so that a test never
-/// runs a stale binary (cheap when it is up to date; once per test process and example).
+/// The path of example `name` (`catalog`, `conformance`, `weather`, `axum-app`), built first so
+/// that a test never runs a stale binary (cheap when it is up to date; once per test process and
+/// example).
 #[must_use]
 pub fn example_binary(name: &str) -> PathBuf {
+    built("mcp-toolbelt-examples", "--example", name)
+}
+
+/// The path of binary `name` of workspace package `package` (the notes example, a package of its
+/// own), built first as [`example_binary`] does.
+#[must_use]
+pub fn package_binary(package: &str, name: &str) -> PathBuf {
+    built(package, "--bin", name)
+}
+
+/// Builds target `name` (`kind` is `--example` or `--bin`) of `package` once per test process,
+/// and gives its path.
+fn built(package: &str, kind: &str, name: &str) -> PathBuf {
     static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let target_dir = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.to_path_buf()))
         .expect("test binaries live in target/<profile>/deps");
-    let binary = target_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let folder = if kind == "--example" {
+        target_dir.join("examples")
+    } else {
+        target_dir
+    };
+    let binary = folder.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     let mut built = BUILT
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !built.iter().any(|done| done == name) {
+    let key = format!("{package} {kind} {name}");
+    if !built.contains(&key) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "--example",
-                name,
-                "-p",
-                "mcp-toolbelt-examples",
-            ])
+            .args(["build", "--quiet", kind, name, "-p", package])
             .status()
             .expect("cargo runs");
-        assert!(status.success(), "building example {name} failed");
-        built.push(name.to_owned());
+        assert!(
+            status.success(),
+            "building {kind} {name} of {package} failed"
+        );
+        built.push(key);
     }
     binary
 }

@@ -8,14 +8,23 @@
 //! cancellation (over HTTP also what they looked like on the wire); it prints a line per check and
 //! exits non-zero when any fails.
 //!
+//! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
+//! `tests/clients/py_examples.py`): `weather` (the README's quick start) and `notes` (SQLite) over
+//! stdio, `axum-app` over HTTP with a token that has the write scope and one that lacks it.
+//!
 //! Without the clients installed these tests only say so, unless `CI` is set: then they fail.
 
 use std::ffi::OsStr;
+use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt_tests::{CatalogHttp, collect, drain, example_binary, node22, repo_root};
+use mcp_toolbelt_tests::{
+    CatalogHttp, collect, drain, example_binary, node22, package_binary, repo_root,
+};
 
 /// How long one client run may take (a run takes one or two seconds).
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
@@ -216,4 +225,196 @@ fn python_client_http_legacy() {
 #[test]
 fn python_client_http_modern() {
     run_http(&Client::Python, "modern");
+}
+
+// ---- the examples ------------------------------------------------------------------------------
+
+/// Runs `client`'s examples script in `mode` for `example` against `target` (a server command, or
+/// the axum app's base URL and tokens); `Err` is the report of a failed run. A client that is not
+/// installed is skipped (a failure under `CI`, as [`installed`] says).
+fn run_example(
+    client: &Client,
+    mode: &str,
+    example: &str,
+    target: &[&OsStr],
+) -> Result<(), String> {
+    let Some((interpreter, script)) = installed(client) else {
+        return Ok(());
+    };
+    let script = script.with_file_name(match client {
+        Client::TypeScript => "ts_examples.mjs",
+        Client::Python => "py_examples.py",
+    });
+    let mut arguments = vec![OsStr::new(example)];
+    arguments.extend_from_slice(target);
+    run_script(&interpreter, &script, mode, &arguments)
+}
+
+/// The README's quick start over stdio: its one tool, as listed and called.
+fn weather(client: &Client, mode: &str) {
+    let weather = example_binary("weather");
+    run_example(client, mode, "weather", &[weather.as_os_str()])
+        .unwrap_or_else(|report| panic!("{report}"));
+}
+
+/// The notes server on a database that does not exist yet (nor does its folder): add, search,
+/// list and delete in one run (`mode`), then a second server on the same file finds the note
+/// the first left (`reopened_mode`).
+fn notes(client: &Client, mode: &str, reopened_mode: &str) {
+    let notes = package_binary("mcp-toolbelt-example-notes", "notes");
+    let scratch = Scratch::new(&format!("notes-{mode}"));
+    let database = scratch.0.join("data/notes.db");
+    let target = [notes.as_os_str(), database.as_os_str()];
+    if installed(client).is_none() {
+        return;
+    }
+    run_example(client, mode, "notes", &target).unwrap_or_else(|report| panic!("{report}"));
+    assert!(database.is_file(), "{} was not created", database.display());
+    run_example(client, reopened_mode, "notes-reopened", &target)
+        .unwrap_or_else(|report| panic!("{report}"));
+}
+
+/// A folder of its own under the system's temporary one, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(label: &str) -> Self {
+        let folder =
+            std::env::temp_dir().join(format!("mcp-toolbelt-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        Self(folder)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The token that may read and write the inventory.
+const WRITER: &str = "writer-7f3a";
+/// The token that may only read it.
+const READER: &str = "reader-91cd";
+
+/// The axum app on a free port with [`WRITER`] and [`READER`], driven by `client`: its own
+/// routes, the `401` without a token, the tools with the write scope, the refusal without it.
+fn axum_app(client: &Client, mode: &str) {
+    if installed(client).is_none() {
+        return;
+    }
+    let app = AxumApp::start();
+    let target = [app.base.as_ref(), WRITER.as_ref(), READER.as_ref()];
+    if let Err(report) = run_example(client, mode, "axum-app", &target) {
+        let log = app.stop();
+        panic!("{report}--- axum-app stderr\n{log}");
+    }
+}
+
+/// `axum-app 127.0.0.1:0`: the port it bound is read from its first line on stderr, so no other
+/// process can take it first. Killed when dropped.
+struct AxumApp {
+    child: Child,
+    base: String,
+    stderr: Option<JoinHandle<String>>,
+}
+
+impl AxumApp {
+    fn start() -> Self {
+        let binary = example_binary("axum-app");
+        let mut child = Command::new(&binary)
+            .arg("127.0.0.1:0")
+            .env(
+                "APP_TOKENS",
+                format!("{READER}=inventory:read {WRITER}=inventory:read,inventory:write"),
+            )
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {}: {error}", binary.display()));
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (address, listening) = mpsc::channel();
+        let stderr = std::thread::spawn(move || {
+            let mut log = String::new();
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.strip_prefix("axum-app: listening on ") {
+                    let _ = address.send(rest.split(' ').next().unwrap_or_default().to_owned());
+                }
+                log.push_str(&line);
+                log.push('\n');
+            }
+            log
+        });
+        let mut app = Self {
+            child,
+            base: String::new(),
+            stderr: Some(stderr),
+        };
+        match listening.recv_timeout(Duration::from_secs(20)) {
+            Ok(base) => app.base = base,
+            Err(error) => panic!(
+                "axum-app did not say where it listens ({error}):\n{}",
+                app.stop()
+            ),
+        }
+        app
+    }
+
+    /// Kills the app and returns what it wrote to stderr.
+    fn stop(mut self) -> String {
+        self.kill();
+        self.stderr.take().map_or_else(String::new, collect)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for AxumApp {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[test]
+fn python_client_weather() {
+    weather(&Client::Python, "auto");
+}
+
+#[test]
+fn typescript_client_weather() {
+    weather(&Client::TypeScript, "legacy");
+}
+
+#[test]
+fn python_client_notes() {
+    notes(&Client::Python, "auto", "legacy");
+}
+
+#[test]
+fn typescript_client_notes() {
+    notes(&Client::TypeScript, "modern", "auto");
+}
+
+#[test]
+fn python_client_axum_app_auto() {
+    axum_app(&Client::Python, "auto");
+}
+
+#[test]
+fn python_client_axum_app_legacy() {
+    axum_app(&Client::Python, "legacy");
+}
+
+#[test]
+fn typescript_client_axum_app_auto() {
+    axum_app(&Client::TypeScript, "auto");
+}
+
+#[test]
+fn typescript_client_axum_app_legacy() {
+    axum_app(&Client::TypeScript, "legacy");
 }

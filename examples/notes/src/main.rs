@@ -1,0 +1,266 @@
+//! A notes server on SQLite: add, search (full-text, SQLite's FTS5), list and delete notes.
+//!
+//! It shows a tool reaching a database through app state: the connection is given once to
+//! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema.
+//! The tools are plain `fn`s, so their blocking SQLite calls run on tokio's blocking threads.
+//!
+//! ```text
+//! cargo run -p mcp-toolbelt-example-notes -- ~/notes.db     # serve over stdio
+//! NOTES_DB=~/notes.db cargo run -p mcp-toolbelt-example-notes
+//! ```
+//!
+//! The database file (and its folder) is created on first use. See `examples/notes/README.md`
+//! to plug it into Claude Desktop, Claude Code or VS Code.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use mcp_toolbelt::{Json, Server, State, ToolError, tool};
+use rusqlite::{Connection, OptionalExtension as _, Row, params};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The tables: the notes, and an FTS5 index of their title and body kept in step by triggers
+/// (an external-content table: the text is stored once, in `notes`).
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts
+    USING fts5(title, body, content = 'notes', content_rowid = 'id');
+CREATE TRIGGER IF NOT EXISTS notes_indexed AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+END;
+CREATE TRIGGER IF NOT EXISTS notes_unindexed AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, title, body)
+        VALUES ('delete', old.id, old.title, old.body);
+END;
+";
+
+/// The columns of a [`Note`], in the order [`Note::from_row`] reads them.
+const NOTE_COLUMNS: &str = "id, title, body, created_at";
+
+/// The database, one connection behind a mutex. No pool: a stdio server serves one client, each
+/// query takes microseconds, and SQLite lets one writer in at a time anyway; a
+/// `rusqlite::Connection` may move between threads but not be shared, which the mutex provides.
+struct Notes(Mutex<Connection>);
+
+impl Notes {
+    /// Opens the database at `path`, creating the file, its folder and the tables if missing.
+    fn open(path: &Path) -> Result<Self, String> {
+        if let Some(folder) = path
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(folder)
+                .map_err(|error| format!("cannot create {}: {error}", folder.display()))?;
+        }
+        let connection = Connection::open(path)
+            .and_then(|connection| connection.execute_batch(SCHEMA).map(|()| connection))
+            .map_err(|error| format!("cannot open the database {}: {error}", path.display()))?;
+        Ok(Self(Mutex::new(connection)))
+    }
+
+    /// The connection. A call that panicked while holding it leaves nothing half-done (SQLite
+    /// rolls back an unfinished statement), so the next call may use it.
+    fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A database error as the model reads it.
+fn failed(error: rusqlite::Error) -> ToolError {
+    ToolError::new(format!("Database error: {error}"))
+}
+
+/// A stored note.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Note {
+    /// Its id, for `delete_note`
+    id: i64,
+    title: String,
+    body: String,
+    /// When it was added (UTC, RFC 3339)
+    created_at: String,
+}
+
+impl Note {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: row.get(0)?,
+            title: row.get(1)?,
+            body: row.get(2)?,
+            created_at: row.get(3)?,
+        })
+    }
+}
+
+/// Save a new note
+#[tool]
+fn add_note(
+    notes: State<Notes>,
+    /// A short title
+    #[schemars(length(min = 1, max = 200))]
+    title: String,
+    /// The note's text
+    body: String,
+) -> Result<Json<Note>, ToolError> {
+    notes
+        .connection()
+        .query_row(
+            &format!("INSERT INTO notes (title, body) VALUES (?1, ?2) RETURNING {NOTE_COLUMNS}"),
+            params![title, body],
+            Note::from_row,
+        )
+        .map(Json)
+        .map_err(failed)
+}
+
+/// A note that matched a search.
+#[derive(Serialize, JsonSchema)]
+struct Hit {
+    /// The note's id
+    id: i64,
+    title: String,
+    /// The matching part of the note, each matched word marked `[like this]`
+    snippet: String,
+}
+
+/// Notes that matched, best first.
+#[derive(Serialize, JsonSchema)]
+struct Hits {
+    notes: Vec<Hit>,
+}
+
+/// Search the notes' titles and text, best matches first. The query is SQLite FTS5 syntax:
+/// words (all must match), "a phrase", OR, NOT, prefix*
+#[tool(annotations(read_only))]
+fn search_notes(
+    notes: State<Notes>,
+    /// What to look for, e.g. `groceries`, `"team meeting"`, `deploy*`
+    #[schemars(length(min = 1))]
+    query: String,
+    /// At most this many notes (default 10)
+    #[schemars(range(min = 1, max = 100))]
+    limit: Option<u32>,
+) -> Result<Json<Hits>, ToolError> {
+    let connection = notes.connection();
+    let mut statement = connection
+        .prepare(
+            "SELECT rowid, title, snippet(notes_fts, 1, '[', ']', '…', 16) FROM notes_fts
+             WHERE notes_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+        )
+        .map_err(failed)?;
+    let hits = statement
+        .query_map(params![query, limit.unwrap_or(10)], |row| {
+            Ok(Hit {
+                id: row.get(0)?,
+                title: row.get(1)?,
+                snippet: row.get(2)?,
+            })
+        })
+        .and_then(Iterator::collect)
+        // A malformed query (`"unclosed`) is the model's to fix: say what SQLite found.
+        .map_err(|error| ToolError::new(format!("Cannot search for {query:?}: {error}")))?;
+    Ok(Json(Hits { notes: hits }))
+}
+
+/// The newest notes, and how many there are.
+#[derive(Serialize, JsonSchema)]
+struct Page {
+    notes: Vec<Note>,
+    /// How many notes are stored in all
+    total: i64,
+}
+
+/// List the newest notes
+#[tool(annotations(read_only))]
+fn list_notes(
+    notes: State<Notes>,
+    /// At most this many notes (default 20)
+    #[schemars(range(min = 1, max = 100))]
+    limit: Option<u32>,
+) -> Result<Json<Page>, ToolError> {
+    let connection = notes.connection();
+    let mut statement = connection
+        .prepare(&format!(
+            "SELECT {NOTE_COLUMNS} FROM notes ORDER BY id DESC LIMIT ?1"
+        ))
+        .map_err(failed)?;
+    let listed = statement
+        .query_map([limit.unwrap_or(20)], Note::from_row)
+        .and_then(Iterator::collect)
+        .map_err(failed)?;
+    let total = connection
+        .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
+        .map_err(failed)?;
+    Ok(Json(Page {
+        notes: listed,
+        total,
+    }))
+}
+
+/// Delete a note for good; returns what it held
+#[tool(annotations(destructive))]
+fn delete_note(
+    notes: State<Notes>,
+    /// The note's id, as `list_notes` or `search_notes` give it
+    id: i64,
+) -> Result<Json<Note>, ToolError> {
+    notes
+        .connection()
+        .query_row(
+            &format!("DELETE FROM notes WHERE id = ?1 RETURNING {NOTE_COLUMNS}"),
+            [id],
+            Note::from_row,
+        )
+        .optional()
+        .map_err(failed)?
+        .map(Json)
+        .ok_or_else(|| ToolError::new(format!("No note with id {id}")))
+}
+
+/// The database path: the first argument, else `NOTES_DB`.
+fn database_path() -> Option<PathBuf> {
+    std::env::args_os()
+        .nth(1)
+        .or_else(|| std::env::var_os("NOTES_DB"))
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    // Logs go to stderr: stdout carries the protocol.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+    // A flag (`--help`, or one meant for another server) is not a file name.
+    let Some(path) = database_path().filter(|path| !path.to_string_lossy().starts_with('-')) else {
+        eprintln!("usage: notes DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio");
+        return ExitCode::from(2);
+    };
+    let notes = match Notes::open(&path) {
+        Ok(notes) => notes,
+        Err(message) => {
+            eprintln!("notes: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = Server::new("notes", env!("CARGO_PKG_VERSION"))
+        .instructions("Personal notes: add_note saves one, search_notes finds them by their words, list_notes shows the newest, delete_note removes one.")
+        .state(notes);
+    match server.serve_stdio().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("notes: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,332 @@
+"""Drives the example servers (examples/weather, examples/notes, examples/axum-app) with the official
+Python client (PyPI `mcp` 2.x, `mcp.Client`) as a host would, and checks what it sees.
+
+    py_examples.py <auto|legacy|modern> weather <server command> [args...]
+    py_examples.py <auto|legacy|modern> notes <server command> [args...]            # a new database
+    py_examples.py <auto|legacy|modern> notes-reopened <server command> [args...]   # the same, again
+    py_examples.py <auto|legacy|modern> axum-app <base URL> <write token> <read token>
+
+`notes` adds, searches, lists and deletes notes in an empty database and leaves one note
+("Groceries"); `notes-reopened`, run after it on the same file, finds that note still there.
+One line per check; exit 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import anyio
+import httpx2
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+MODES: dict[str, tuple[str, str]] = {
+    # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
+    "auto": ("auto", "2026-07-28"),
+    "legacy": ("legacy", "2025-11-25"),
+    "modern": ("2026-07-28", "2026-07-28"),
+}
+
+
+class Checks:
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.failed = False
+
+    def __call__(self, name: str, condition: bool, detail: Any = None) -> bool:
+        if condition:
+            print(f"ok   {self.label} {name}", flush=True)
+        else:
+            self.failed = True
+            suffix = "" if detail is None else f": {detail!r}"
+            print(f"FAIL {self.label} {name}{suffix}", flush=True)
+        return condition
+
+
+def text(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def hints(tool: Any) -> dict[str, Any]:
+    """The tool's annotations as the wire had them (camelCase, unset ones left out)."""
+    if tool is None or tool.annotations is None:
+        return {}
+    return tool.annotations.model_dump(by_alias=True, exclude_none=True)
+
+
+async def connect_checks(client: Client, mode_name: str, server_name: str, check: Checks) -> dict[str, Any]:
+    """The checks every example shares: the negotiated version, the server's name; gives the tools
+    by name."""
+    check("protocol version", client.protocol_version == MODES[mode_name][1], client.protocol_version)
+    # A pinned modern client adopts a synthesized discover result: nothing from the server yet.
+    if mode_name != "modern":
+        info = client.server_info
+        check("server info", info is not None and info.name == server_name, info)
+    listed = await client.list_tools()
+    return {tool.name: tool for tool in listed.tools}
+
+
+async def weather(client: Client, mode_name: str, check: Checks) -> None:
+    tools = await connect_checks(client, mode_name, "weather", check)
+    check("tools/list is the README's one tool", list(tools) == ["get_weather"], list(tools))
+    tool = tools.get("get_weather")
+    check("get_weather has its title", tool is not None and tool.title == "Get Weather", tool)
+    check(
+        "get_weather is read-only, closed-world",
+        hints(tool) == {"readOnlyHint": True, "openWorldHint": False},
+        hints(tool),
+    )
+    location = (tool.input_schema.get("properties") or {}).get("location") if tool else None
+    check(
+        "location is a documented string",
+        location == {"type": "string", "description": "City name"},
+        location,
+    )
+    output = (tool.output_schema or {}) if tool else {}
+    check(
+        "outputSchema names temperatureC and summary",
+        sorted((output.get("properties") or {}).keys()) == ["summary", "temperatureC"],
+        output,
+    )
+    result = await client.call_tool("get_weather", {"location": "Paris"})
+    expected = {"temperatureC": 22.0, "summary": "Paris: partly cloudy"}
+    check("get_weather structuredContent", not result.is_error and result.structured_content == expected, result)
+    check("get_weather text is its JSON", json.loads(text(result) or "null") == expected, result)
+    result = await client.call_tool("get_weather", {})
+    check(
+        "a missing location is isError",
+        result.is_error and "location" in text(result),
+        result,
+    )
+
+
+NOTES_TOOLS = ["add_note", "search_notes", "list_notes", "delete_note"]
+
+
+async def notes(client: Client, mode_name: str, check: Checks) -> None:
+    tools = await connect_checks(client, mode_name, "notes", check)
+    check("tools/list has the four notes tools", sorted(tools) == sorted(NOTES_TOOLS), list(tools))
+    check("delete_note is destructive", hints(tools.get("delete_note")) == {"destructiveHint": True}, tools.get("delete_note"))
+    for name in ("search_notes", "list_notes"):
+        check(f"{name} is read-only", hints(tools.get(name)) == {"readOnlyHint": True}, tools.get(name))
+    add = tools.get("add_note")
+    check("add_note has no hints", add is not None and add.annotations is None, add)
+    schema = add.input_schema if add else {}
+    check(
+        "add_note takes title and body, the database is no argument",
+        sorted((schema.get("properties") or {}).keys()) == ["body", "title"] and sorted(schema.get("required") or []) == ["body", "title"],
+        schema,
+    )
+    check(
+        "every tool has an outputSchema",
+        all((tool.output_schema or {}).get("type") == "object" for tool in tools.values()),
+        {name: tool.output_schema for name, tool in tools.items()},
+    )
+
+    result = await client.call_tool("list_notes", {})
+    check("a new database is empty", not result.is_error and result.structured_content == {"notes": [], "total": 0}, result)
+
+    added = []
+    for title, body in [
+        ("Groceries", "Buy milk, eggs and coffee beans"),
+        ("Team meeting", "Agenda: the release plan, then coffee with the new hires"),
+        ("Deploy checklist", "Run the migrations before deploying the web servers"),
+    ]:
+        result = await client.call_tool("add_note", {"title": title, "body": body})
+        note = result.structured_content or {}
+        check(
+            f"add_note {title!r}",
+            not result.is_error and note.get("title") == title and note.get("body") == body and isinstance(note.get("id"), int) and note.get("createdAt", "").endswith("Z"),
+            result,
+        )
+        added.append(note)
+    ids = [note.get("id") for note in added]
+    check("ids are distinct", len(set(ids)) == 3, ids)
+
+    result = await client.call_tool("search_notes", {"query": "migrations"})
+    hits = (result.structured_content or {}).get("notes", [])
+    check(
+        "search finds the note by a word of its body",
+        not result.is_error and [hit["id"] for hit in hits] == [ids[2]] and "[migrations]" in hits[0]["snippet"],
+        result,
+    )
+    result = await client.call_tool("search_notes", {"query": "coffee"})
+    hits = (result.structured_content or {}).get("notes", [])
+    check("search finds every note with the word", sorted(hit["id"] for hit in hits) == sorted(ids[:2]), result)
+    result = await client.call_tool("search_notes", {"query": "coffee", "limit": 1})
+    check("search honours limit", len((result.structured_content or {}).get("notes", [])) == 1, result)
+    result = await client.call_tool("search_notes", {"query": "deploy*"})
+    hits = (result.structured_content or {}).get("notes", [])
+    check("a prefix query matches title and body", [hit["title"] for hit in hits] == ["Deploy checklist"], result)
+    result = await client.call_tool("search_notes", {"query": '"release plan"'})
+    hits = (result.structured_content or {}).get("notes", [])
+    check("a phrase query", [hit["title"] for hit in hits] == ["Team meeting"], result)
+    result = await client.call_tool("search_notes", {"query": '"unclosed'})
+    check(
+        "a malformed query is isError saying why",
+        result.is_error and text(result).startswith('Cannot search for "\\"unclosed":'),
+        result,
+    )
+    result = await client.call_tool("search_notes", {"query": ""})
+    check("an empty query is refused by the schema", result.is_error and "query" in text(result), result)
+
+    result = await client.call_tool("list_notes", {})
+    page = result.structured_content or {}
+    check(
+        "list_notes: newest first, with the total",
+        not result.is_error and [note["id"] for note in page.get("notes", [])] == ids[::-1] and page.get("total") == 3,
+        result,
+    )
+    result = await client.call_tool("list_notes", {"limit": 2})
+    page = result.structured_content or {}
+    check("list_notes honours limit", len(page.get("notes", [])) == 2 and page.get("total") == 3, result)
+
+    for deleted in added[1:]:
+        result = await client.call_tool("delete_note", {"id": deleted["id"]})
+        check(f"delete_note {deleted['title']!r} returns it", not result.is_error and result.structured_content == deleted, result)
+    result = await client.call_tool("delete_note", {"id": ids[1]})
+    check("deleting it again is isError", result.is_error and text(result) == f"No note with id {ids[1]}", result)
+    result = await client.call_tool("search_notes", {"query": "coffee"})
+    hits = (result.structured_content or {}).get("notes", [])
+    check("a deleted note is no longer found", [hit["id"] for hit in hits] == [ids[0]], result)
+    result = await client.call_tool("list_notes", {})
+    check("list_notes after the deletes", (result.structured_content or {}) == {"notes": [added[0]], "total": 1}, result)
+
+
+async def notes_reopened(client: Client, mode_name: str, check: Checks) -> None:
+    await connect_checks(client, mode_name, "notes", check)
+    result = await client.call_tool("list_notes", {})
+    page = result.structured_content or {}
+    check(
+        "the note left by the last run is still there",
+        [note["title"] for note in page.get("notes", [])] == ["Groceries"] and page.get("total") == 1,
+        result,
+    )
+    result = await client.call_tool("search_notes", {"query": "eggs"})
+    hits = (result.structured_content or {}).get("notes", [])
+    check("and still found by search", [hit["title"] for hit in hits] == ["Groceries"], result)
+
+
+async def axum_app(mode_name: str, base: str, write_token: str, read_token: str, check: Checks) -> None:
+    url = f"{base}/mcp"
+    async with httpx2.AsyncClient(timeout=10) as http:
+        # The app's own routes, beside the MCP endpoint.
+        response = await http.get(f"{base}/health")
+        check("GET /health", response.status_code == 200 and response.text == "ok", (response.status_code, response.text))
+        response = await http.post(f"{base}/api/items", json={"name": "Travel mug", "quantity": 3})
+        check("POST /api/items", response.status_code == 200, (response.status_code, response.text))
+        # No token: 401, pointing at the metadata document.
+        response = await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers={"Accept": "application/json, text/event-stream"})
+        challenge = response.headers.get("www-authenticate", "")
+        check(
+            "no token is 401 with a challenge",
+            response.status_code == 401 and challenge.startswith("Bearer ") and "resource_metadata=" in challenge,
+            (response.status_code, challenge),
+        )
+        metadata_url = challenge.split('resource_metadata="', 1)[-1].rstrip('"')
+        response = await http.get(metadata_url)
+        document = response.json() if response.status_code == 200 else None
+        check(
+            "the metadata document names the resource and scopes",
+            document is not None and document.get("resource") == url and document.get("scopes_supported") == ["inventory:read", "inventory:write"],
+            (response.status_code, response.text),
+        )
+
+    mode, _ = MODES[mode_name]
+
+    def connect(token: str) -> Client:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=300))
+        return Client(streamable_http_client(url, http_client=http), mode=mode, read_timeout_seconds=20)
+
+    async with connect(write_token) as client:
+        tools = await connect_checks(client, mode_name, "inventory", check)
+        check("tools/list has the inventory tools", sorted(tools) == ["add_item", "list_items", "remove_item"], list(tools))
+        check("list_items is read-only", hints(tools.get("list_items")) == {"readOnlyHint": True}, tools.get("list_items"))
+        check(
+            "remove_item is destructive and idempotent",
+            hints(tools.get("remove_item")) == {"destructiveHint": True, "idempotentHint": True},
+            tools.get("remove_item"),
+        )
+        result = await client.call_tool("list_items", {})
+        check(
+            "list_items sees what the app's own route added",
+            not result.is_error and result.structured_content == {"items": [{"name": "Travel mug", "quantity": 3}]},
+            result,
+        )
+        result = await client.call_tool("add_item", {"name": "Espresso cup", "quantity": 2})
+        check(
+            "add_item with the write scope",
+            not result.is_error and result.structured_content == {"name": "Espresso cup", "quantity": 2},
+            result,
+        )
+        result = await client.call_tool("remove_item", {"name": "Travel mug"})
+        check("remove_item with the write scope", not result.is_error and text(result) == "Removed Travel mug", result)
+
+    async with connect(read_token) as client:
+        await connect_checks(client, mode_name, "inventory", check)
+        result = await client.call_tool("list_items", {})
+        check(
+            "list_items with the read scope",
+            not result.is_error and result.structured_content == {"items": [{"name": "Espresso cup", "quantity": 2}]},
+            result,
+        )
+        result = await client.call_tool("add_item", {"name": "Teapot", "quantity": 1})
+        check(
+            "add_item without the write scope is refused, saying why",
+            result.is_error and text(result) == "add_item needs the inventory:write scope, which this token does not grant",
+            result,
+        )
+        result = await client.call_tool("remove_item", {"name": "Espresso cup"})
+        check("remove_item without the write scope is refused", result.is_error and "inventory:write" in text(result), result)
+
+    async with httpx2.AsyncClient(timeout=10) as http:
+        response = await http.get(f"{base}/api/items")
+        check(
+            "the app's route sees what the tools did, and no refused call",
+            response.status_code == 200 and response.json() == [{"name": "Espresso cup", "quantity": 2}],
+            (response.status_code, response.text),
+        )
+
+
+STDIO = {"weather": weather, "notes": notes, "notes-reopened": notes_reopened}
+
+
+async def run(mode_name: str, example: str, target: list[str], check: Checks) -> None:
+    with anyio.fail_after(60):
+        if example == "axum-app":
+            await axum_app(mode_name, *target, check)
+            return
+        # The SDK hands the child only a few "safe" variables by default; pass ours along.
+        server = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        async with Client(server, mode=MODES[mode_name][0], read_timeout_seconds=20) as client:
+            await STDIO[example](client, mode_name, check)
+
+
+def main() -> int:
+    arguments = sys.argv[1:]
+    examples = [*STDIO, "axum-app"]
+    if (
+        len(arguments) < 3
+        or arguments[0] not in MODES
+        or arguments[1] not in examples
+        or (arguments[1] == "axum-app" and len(arguments) != 5)
+    ):
+        print(f"usage: py_examples.py <{'|'.join(MODES)}> <{'|'.join(examples)}> <server command or URL and tokens>", file=sys.stderr)
+        return 2
+    mode_name, example, target = arguments[0], arguments[1], arguments[2:]
+    check = Checks(f"py/{example}/{mode_name}")
+    try:
+        anyio.run(run, mode_name, example, target, check)
+    except Exception as error:  # noqa: BLE001 - any failure is reported as one
+        check.failed = True
+        print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)
+    print(f"{check.label}: {'FAILED' if check.failed else 'all checks passed'}", flush=True)
+    return 1 if check.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+// Drives the example servers (examples/weather, examples/notes, examples/axum-app) with the official
+// TypeScript client (@modelcontextprotocol/client v2) as a host would, and checks what it sees.
+//
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> weather <server command> [args...]
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes <server command> [args...]
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes-reopened <server command> [args...]
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> axum-app <base URL> <write token> <read token>
+//
+// The same checks as py_examples.py: `notes` works in an empty database and leaves one note
+// ("Groceries"), which `notes-reopened`, on the same file, finds again. One line per check; exit
+// 1 if any failed.
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const MODES = {
+    legacy: { negotiation: { mode: 'legacy' }, version: '2025-11-25' },
+    auto: { negotiation: { mode: 'auto' }, version: '2026-07-28' },
+    modern: { negotiation: { mode: { pin: '2026-07-28' } }, version: '2026-07-28' }
+};
+
+const [modeName, example, ...target] = process.argv.slice(2);
+const mode = MODES[modeName];
+const stdioExamples = { weather, notes, 'notes-reopened': notesReopened };
+if (!mode || !(example in stdioExamples || (example === 'axum-app' && target.length === 3)) || target.length === 0) {
+    console.error(`usage: ts_examples.mjs <${Object.keys(MODES).join('|')}> <${[...Object.keys(stdioExamples), 'axum-app'].join('|')}> <server command or URL and tokens>`);
+    process.exit(2);
+}
+
+const label = `ts/${example}/${modeName}`;
+let failed = false;
+
+function check(name, condition, detail) {
+    if (condition) {
+        console.log(`ok   ${label} ${name}`);
+    } else {
+        failed = true;
+        console.log(`FAIL ${label} ${name}${detail === undefined ? '' : `: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`}`);
+    }
+    return condition;
+}
+
+function text(result) {
+    return (result.content ?? []).filter(block => block.type === 'text').map(block => block.text).join('\n');
+}
+
+function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A client connected over `transport`; checks the negotiated version and the server's name. */
+async function connect(transport, serverName) {
+    const client = new Client({ name: 'mcp-toolbelt-ts-examples', version: '0.0.0' }, { versionNegotiation: mode.negotiation });
+    const complaints = [];
+    client.onerror = error => complaints.push(String(error?.message ?? error));
+    await client.connect(transport, { timeout: 10_000 });
+    check('protocol version', client.getNegotiatedProtocolVersion() === mode.version, client.getNegotiatedProtocolVersion());
+    check('server info', client.getServerVersion()?.name === serverName, client.getServerVersion());
+    const { tools } = await client.listTools();
+    return { client, complaints, tools: Object.fromEntries(tools.map(tool => [tool.name, tool])) };
+}
+
+async function weather(command, args) {
+    const { client, complaints, tools } = await connect(stdio(command, args), 'weather');
+    check("tools/list is the README's one tool", same(Object.keys(tools), ['get_weather']), Object.keys(tools));
+    const tool = tools.get_weather;
+    check('get_weather has its title', tool?.title === 'Get Weather', tool);
+    check('get_weather is read-only, closed-world', same(tool?.annotations, { readOnlyHint: true, openWorldHint: false }), tool?.annotations);
+    check('location is a documented string', same(tool?.inputSchema?.properties?.location, { type: 'string', description: 'City name' }), tool?.inputSchema);
+    check('outputSchema names temperatureC and summary', same(Object.keys(tool?.outputSchema?.properties ?? {}).sort(), ['summary', 'temperatureC']), tool?.outputSchema);
+    const result = await client.callTool({ name: 'get_weather', arguments: { location: 'Paris' } });
+    const expected = { temperatureC: 22, summary: 'Paris: partly cloudy' };
+    check('get_weather structuredContent', !result.isError && same(result.structuredContent, expected), result);
+    check('get_weather text is its JSON', same(JSON.parse(text(result) || 'null'), expected), result);
+    await close(client, complaints);
+}
+
+async function notes(command, args) {
+    const { client, complaints, tools } = await connect(stdio(command, args), 'notes');
+    check('tools/list has the four notes tools', same(Object.keys(tools).sort(), ['add_note', 'delete_note', 'list_notes', 'search_notes']), Object.keys(tools));
+    check('delete_note is destructive', same(tools.delete_note?.annotations, { destructiveHint: true }), tools.delete_note);
+    for (const name of ['search_notes', 'list_notes']) {
+        check(`${name} is read-only`, same(tools[name]?.annotations, { readOnlyHint: true }), tools[name]);
+    }
+    const schema = tools.add_note?.inputSchema ?? {};
+    check(
+        'add_note takes title and body, the database is no argument',
+        same(Object.keys(schema.properties ?? {}).sort(), ['body', 'title']) && same([...(schema.required ?? [])].sort(), ['body', 'title']),
+        schema
+    );
+    const call = (name, args) => client.callTool({ name, arguments: args });
+
+    let result = await call('list_notes', {});
+    check('a new database is empty', !result.isError && same(result.structuredContent, { notes: [], total: 0 }), result);
+    const added = [];
+    for (const [title, body] of [
+        ['Groceries', 'Buy milk, eggs and coffee beans'],
+        ['Team meeting', 'Agenda: the release plan, then coffee with the new hires'],
+        ['Deploy checklist', 'Run the migrations before deploying the web servers']
+    ]) {
+        result = await call('add_note', { title, body });
+        const note = result.structuredContent ?? {};
+        check(`add_note ${title}`, !result.isError && note.title === title && note.body === body && Number.isInteger(note.id), result);
+        added.push(note);
+    }
+    const ids = added.map(note => note.id);
+    result = await call('search_notes', { query: 'migrations' });
+    let hits = result.structuredContent?.notes ?? [];
+    check('search finds the note by a word of its body', same(hits.map(hit => hit.id), [ids[2]]) && hits[0].snippet.includes('[migrations]'), result);
+    result = await call('search_notes', { query: 'coffee' });
+    hits = result.structuredContent?.notes ?? [];
+    check('search finds every note with the word', same(hits.map(hit => hit.id).sort(), ids.slice(0, 2).sort()), result);
+    result = await call('search_notes', { query: '"unclosed' });
+    check('a malformed query is isError saying why', result.isError === true && text(result).startsWith('Cannot search for'), result);
+    result = await call('list_notes', {});
+    check(
+        'list_notes: newest first, with the total',
+        same(result.structuredContent?.notes?.map(note => note.id), [...ids].reverse()) && result.structuredContent?.total === 3,
+        result
+    );
+    for (const note of added.slice(1)) {
+        result = await call('delete_note', { id: note.id });
+        check(`delete_note ${note.title} returns it`, !result.isError && same(result.structuredContent, note), result);
+    }
+    result = await call('delete_note', { id: ids[1] });
+    check('deleting it again is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
+    result = await call('list_notes', {});
+    check('list_notes after the deletes', same(result.structuredContent, { notes: [added[0]], total: 1 }), result);
+    await close(client, complaints);
+}
+
+async function notesReopened(command, args) {
+    const { client, complaints } = await connect(stdio(command, args), 'notes');
+    const result = await client.callTool({ name: 'list_notes', arguments: {} });
+    check(
+        'the note left by the last run is still there',
+        same(result.structuredContent?.notes?.map(note => note.title), ['Groceries']) && result.structuredContent?.total === 1,
+        result
+    );
+    await close(client, complaints);
+}
+
+async function axumApp(base, writeToken, readToken) {
+    const url = `${base}/mcp`;
+    let response = await fetch(`${base}/health`);
+    check('GET /health', response.status === 200 && (await response.text()) === 'ok', response.status);
+    response = await fetch(`${base}/api/items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Travel mug', quantity: 3 })
+    });
+    check('POST /api/items', response.status === 200, response.status);
+    response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    });
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    check('no token is 401 with a challenge', response.status === 401 && challenge.includes('resource_metadata='), [response.status, challenge]);
+
+    // The token travels in every request the transport makes.
+    const withToken = token => (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('authorization', `Bearer ${token}`);
+        return fetch(input, { ...init, headers });
+    };
+    const http = token => new StreamableHTTPClientTransport(new URL(url), { fetch: withToken(token) });
+
+    let { client, complaints, tools } = await connect(http(writeToken), 'inventory');
+    check('tools/list has the inventory tools', same(Object.keys(tools).sort(), ['add_item', 'list_items', 'remove_item']), Object.keys(tools));
+    check('remove_item is destructive and idempotent', same(tools.remove_item?.annotations, { destructiveHint: true, idempotentHint: true }), tools.remove_item);
+    let result = await client.callTool({ name: 'list_items', arguments: {} });
+    check('list_items sees what the app route added', same(result.structuredContent, { items: [{ name: 'Travel mug', quantity: 3 }] }), result);
+    result = await client.callTool({ name: 'add_item', arguments: { name: 'Espresso cup', quantity: 2 } });
+    check('add_item with the write scope', !result.isError && same(result.structuredContent, { name: 'Espresso cup', quantity: 2 }), result);
+    await close(client, complaints);
+
+    ({ client, complaints } = await connect(http(readToken), 'inventory'));
+    result = await client.callTool({ name: 'list_items', arguments: {} });
+    check('list_items with the read scope', !result.isError && result.structuredContent?.items?.length === 2, result);
+    result = await client.callTool({ name: 'add_item', arguments: { name: 'Teapot', quantity: 1 } });
+    check(
+        'add_item without the write scope is refused, saying why',
+        result.isError === true && text(result) === 'add_item needs the inventory:write scope, which this token does not grant',
+        result
+    );
+    await close(client, complaints);
+    response = await fetch(`${base}/api/items`);
+    check('the app route sees no refused call', same(await response.json(), [{ name: 'Travel mug', quantity: 3 }, { name: 'Espresso cup', quantity: 2 }]));
+}
+
+function stdio(command, args) {
+    // The SDK hands the child only a few "safe" variables by default; pass ours along.
+    return new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'inherit' });
+}
+
+async function close(client, complaints) {
+    check('the SDK reported no errors', complaints.length === 0, complaints);
+    await client.close();
+}
+
+const watchdog = setTimeout(() => {
+    console.log(`FAIL ${label} timed out`);
+    process.exit(1);
+}, 60_000);
+watchdog.unref();
+
+try {
+    if (example === 'axum-app') {
+        await axumApp(...target);
+    } else {
+        await stdioExamples[example](target[0], target.slice(1));
+    }
+} catch (error) {
+    failed = true;
+    console.log(`FAIL ${label} unexpected error: ${error?.stack ?? error}`);
+}
+console.log(failed ? `${label}: FAILED` : `${label}: all checks passed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,28 @@
+//! The README's first example is `examples/weather/main.rs` as it is (below that file's `//!`
+//! lines), so the code a new user copies is the code the real-client tests run
+//! (`real_clients.rs`, `weather`).
+
+use mcp_toolbelt_tests::repo_root;
+
+#[test]
+fn the_readme_example_is_the_weather_example() {
+    let read = |path: &str| {
+        std::fs::read_to_string(repo_root().join(path))
+            .unwrap_or_else(|error| panic!("cannot read {path}: {error}"))
+    };
+    let readme = read("README.md");
+    let block = readme
+        .split_once("```rust,no_run\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .map(|(code, _)| code)
+        .expect("the README opens with a ```rust,no_run example");
+    let example = read("examples/weather/main.rs");
+    let code: String = example
+        .split_inclusive('\n')
+        .skip_while(|line| line.starts_with("//!") || line.trim().is_empty())
+        .collect();
+    assert_eq!(
+        block, code,
+        "the README's first example and examples/weather/main.rs differ: change both"
+    );
+}

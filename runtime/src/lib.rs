@@ -59,6 +59,19 @@
 //! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::into_router`,
 //!   `HttpConfig`, `run()`'s `--http`). Without it (`default-features = false`) a stdio server
 //!   compiles none of axum, hyper or tower-http.
+//! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
+//!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
+//!   `tracing-opentelemetry`.
+//!
+//! # App state, call hooks, tracing
+//!
+//! [`Server::state`] gives tools shared values, taken as a [`State<T>`] parameter or through
+//! [`Context::state`]. [`Server::hook`] adds code around every call; hooks run before the
+//! arguments are validated, the first added outermost, and see what the client would get (see
+//! [`hook`] for the order and how to refuse). Every request is a `tracing` span named and
+//! attributed by the OpenTelemetry semantic conventions for MCP (`tools/call search`, with
+//! `mcp.method.name`, `mcp.protocol.version`, `mcp.session.id`, `jsonrpc.request.id`,
+//! `gen_ai.tool.name`, `gen_ai.operation.name`, `network.transport`, and `error.type` on failure).
 //!
 //! # Logging
 //!

@@ -238,3 +238,26 @@ async fn a_client_trace_continues_into_the_tool() {
         "a request without trace context starts its own trace"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_http_session_request_names_its_session_and_tcp() {
+    use mcp_toolbelt_tests::http::{in_session, legacy_call, open_session, post, router, send};
+
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(Registry::default().with(capture.clone()));
+    let router = router(mcp_toolbelt::HttpConfig::default());
+    let session = open_session(&router).await;
+    let call = legacy_call(7, "span_echo", &json!({"message": "over http"}), None);
+    let reply = send(&router, post(&call, &in_session(&session))).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let spans = capture.0.lock().unwrap().clone();
+    let span = spans
+        .iter()
+        .find(|span| {
+            span.fields.get("otel.name").map(String::as_str) == Some("tools/call span_echo")
+        })
+        .unwrap_or_else(|| panic!("no tools/call span in {spans:#?}"));
+    assert_eq!(span.fields["mcp.session.id"], session);
+    assert_eq!(span.fields["network.transport"], "tcp");
+    assert_eq!(span.fields["jsonrpc.request.id"], "7");
+}

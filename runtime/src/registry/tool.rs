@@ -11,7 +11,7 @@ use super::{RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
-use crate::schema;
+use crate::schema::{self, HeaderParam};
 use crate::types::{ToolAnnotations, ToolDefinition};
 use crate::validate::SchemaValidator;
 
@@ -28,11 +28,14 @@ pub struct Tool {
     source: Option<Arc<str>>,
     /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
     required_capabilities: Option<Arc<Map<String, Value>>>,
+    /// The arguments a 2026-07-28 HTTP client also sends as `Mcp-Param-*` headers.
+    header_params: Arc<[HeaderParam]>,
 }
 
 impl Tool {
-    /// A tool added at run time. `input_schema` must be an object schema; `handler` gets the
-    /// validated arguments.
+    /// A tool added at run time. `input_schema` must be an object schema, and its `x-mcp-header`
+    /// marks what the spec allows (see [`tool`](crate::tool), "Header-routed arguments");
+    /// `handler` gets the validated arguments.
     pub fn new<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -127,6 +130,7 @@ impl Tool {
             )));
         }
         schema::ensure_object_root(&mut definition.input_schema);
+        let header_params = schema::header_params(&definition.input_schema).map_err(&invalid)?;
         let input = SchemaValidator::for_input(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
@@ -144,6 +148,7 @@ impl Tool {
             wraps_output,
             source,
             required_capabilities: None,
+            header_params: header_params.into(),
         })
     }
 
@@ -179,6 +184,12 @@ impl Tool {
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         (!missing.is_empty()).then_some(missing)
+    }
+
+    /// The arguments marked `x-mcp-header`, which a 2026-07-28 HTTP client also sends as
+    /// `Mcp-Param-{Name}` headers.
+    pub(crate) fn header_params(&self) -> &[HeaderParam] {
+        &self.header_params
     }
 
     /// The tool's name.

@@ -269,12 +269,13 @@ fn header_name(errors: &mut Accumulator, attrs: &[Attribute]) -> Option<LitStr> 
         );
     }
     let Ok(name) = first.parse_args::<LitStr>() else {
-        errors.push(
-            Error::custom(
-                "`#[header]` takes the header's name: `#[header(\"Region\")]` also sends the argument as `Mcp-Param-Region`",
-            )
-            .with_span(first),
+        let error = Error::custom(
+            "`#[header]` takes the header's name: `#[header(\"Region\")]` also sends the argument as `Mcp-Param-Region`",
         );
+        errors.push(match &first.meta {
+            syn::Meta::List(list) if !list.tokens.is_empty() => error.with_span(&list.tokens),
+            _ => error.with_span(first.path()),
+        });
         return None;
     };
     let text = name.value();

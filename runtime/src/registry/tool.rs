@@ -29,6 +29,10 @@ pub struct Tool {
     /// Client capabilities the tool cannot run without (`{"sampling": {}}`).
     required_capabilities: Option<Arc<Map<String, Value>>>,
     /// The arguments a 2026-07-28 HTTP client also sends as `Mcp-Param-*` headers.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
+    )]
     header_params: Arc<[HeaderParam]>,
 }
 
@@ -188,6 +192,10 @@ impl Tool {
 
     /// The arguments marked `x-mcp-header`, which a 2026-07-28 HTTP client also sends as
     /// `Mcp-Param-{Name}` headers.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
+    )]
     pub(crate) fn header_params(&self) -> &[HeaderParam] {
         &self.header_params
     }

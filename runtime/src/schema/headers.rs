@@ -32,6 +32,10 @@ impl HeaderParam {
 
     /// The argument's value in `arguments`, if there is one: a `null`, or no value at the path
     /// (an absent parent included), means none, and then no header is expected.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
+    )]
     pub(crate) fn value_in<'a>(
         &self,
         arguments: Option<&'a Map<String, Value>>,

@@ -202,30 +202,24 @@ pub(super) fn check_params(
                 })?)
             }
         };
-        match (value, param.value_in(arguments)) {
-            (None, None) => {}
-            (None, Some(_)) => {
-                return Err(mismatch(format!(
-                    "the {header} header is required: the body has argument `{}`",
-                    param.property()
-                )));
-            }
-            (Some(value), None) => {
-                return Err(mismatch(format!(
-                    "{header} header value '{value}' does not match the body, which has no argument `{}`",
-                    param.property()
-                )));
-            }
+        let problem = match (value, param.value_in(arguments)) {
+            (None, Some(_)) => format!(
+                "the {header} header is required: the body has argument `{}`",
+                param.property()
+            ),
+            (Some(value), None) => format!(
+                "{header} header value '{value}' does not match the body, which has no argument `{}`",
+                param.property()
+            ),
             (Some(value), Some(body)) if !same_value(&value, body) => {
                 let body = body
                     .as_str()
                     .map_or_else(|| body.to_string(), str::to_owned);
-                return Err(mismatch(format!(
-                    "{header} header value '{value}' does not match body value '{body}'"
-                )));
+                format!("{header} header value '{value}' does not match body value '{body}'")
             }
-            (Some(_), Some(_)) => {}
-        }
+            _ => continue,
+        };
+        return Err(mismatch(problem));
     }
     Ok(())
 }

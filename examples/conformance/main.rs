@@ -102,6 +102,31 @@ async fn test_tool_with_progress(context: Context) -> &'static str {
     "Progress test completed"
 }
 
+/// Runs a query in a region; a 2026-07-28 HTTP client also sends the region, priority and
+/// verbosity as `Mcp-Param-*` headers, which must match the arguments (SEP-2243,
+/// `http-custom-header-server-validation`)
+#[tool]
+async fn test_custom_headers(
+    /// Where to run the query
+    #[header("Region")]
+    region: String,
+    /// How urgent the query is
+    #[header("Priority")]
+    priority: i64,
+    /// Whether to say more
+    #[header("Verbose")]
+    verbose: Option<bool>,
+    /// The query (not mirrored into a header)
+    query: String,
+) -> String {
+    let manner = if verbose == Some(true) {
+        ", verbosely"
+    } else {
+        ""
+    };
+    format!("ran {query:?} in {region:?} at priority {priority}{manner}")
+}
+
 /// A tool whose input schema uses JSON Schema 2020-12 features `#[tool]` never emits
 /// (`$defs` with `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): added as a run-time tool.
 fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {

@@ -49,6 +49,8 @@ pub(crate) struct InlineParam<'a> {
     /// Its doc comments, `serde`, `schemars` and `cfg` attributes, for the generated field: the
     /// property is then described and shaped exactly as a struct field with them would be.
     pub(crate) attrs: Vec<&'a Attribute>,
+    /// `#[header("Region")]`: the property's `x-mcp-header`.
+    pub(crate) header: Option<syn::LitStr>,
 }
 
 /// One argument of the call of the user's fn.

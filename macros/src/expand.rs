@@ -227,7 +227,11 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             // written: schemars reads them as it reads a struct field's.
             let fields = params.iter().map(|param| {
                 let (ident, ty, attrs) = (param.ident, param.ty, &param.attrs);
-                quote!(#(#attrs)* #ident: #ty)
+                let header = param
+                    .header
+                    .as_ref()
+                    .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
+                quote!(#(#attrs)* #header #ident: #ty)
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.

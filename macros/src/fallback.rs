@@ -1,6 +1,6 @@
 //! What a `#[tool]` with mistakes expands to: the user's fn, unchanged but for the parameter
-//! attributes rustc would reject (doc comments, `serde`, `schemars`, `#[context]`), plus every
-//! error. No registration, so no cascade of errors.
+//! attributes rustc would reject (doc comments, `serde`, `schemars`, `#[context]`, `#[header]`),
+//! plus every error. No registration, so no cascade of errors.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -21,8 +21,8 @@ pub(crate) fn with_errors(item: TokenStream, errors: darling::Error) -> TokenStr
     }
 }
 
-/// Doc comments, `serde` and `schemars` attributes and the `#[context]` marker on parameters
-/// are `#[tool]` syntax (property descriptions and shapes); rustc rejects them, so the re-emitted
+/// Doc comments, `serde` and `schemars` attributes and the `#[context]` and `#[header]` markers
+/// on parameters are `#[tool]` syntax (property descriptions and shapes); rustc rejects them, so the re-emitted
 /// fn goes without them. `#[cfg]` stays: rustc honours it on a parameter.
 pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
     for input in &mut item.sig.inputs {
@@ -31,6 +31,7 @@ pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
                 !crate::docs::is_doc(attr)
                     && !crate::valid::is_field_attr(attr)
                     && !crate::valid::is_context_marker(attr)
+                    && !crate::valid::is_header_marker(attr)
             });
         }
     }

@@ -358,6 +358,29 @@ fn expand_param_attrs() {
 }
 
 #[test]
+fn expand_header_params() {
+    snapshot(
+        "header_params",
+        quote!(),
+        quote! {
+            /// Query
+            async fn query(
+                /// Where
+                #[header("Region")]
+                region: String,
+                /// How many
+                #[serde(default)]
+                #[header("Limit")]
+                limit: u32,
+                #[context] context: &Ctx,
+            ) -> String {
+                format!("{region} {limit}")
+            }
+        },
+    );
+}
+
+#[test]
 fn expand_plain_fn_runs_blocking() {
     snapshot(
         "plain_fn",

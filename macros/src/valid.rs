@@ -5,8 +5,8 @@ use darling::Error;
 use darling::error::Accumulator;
 use quote::quote;
 use syn::{
-    Attribute, FnArg, GenericArgument, ItemFn, Pat, Path, PathArguments, ReturnType, Safety, Type,
-    TypeParamBound, parse_quote,
+    Attribute, FnArg, GenericArgument, ItemFn, LitStr, Pat, Path, PathArguments, ReturnType,
+    Safety, Type, TypeParamBound, parse_quote,
 };
 
 use crate::ast::{CallArg, Hints, InlineParam, Input, Param, ToolFn};
@@ -235,6 +235,8 @@ struct Candidate<'a> {
     pat: &'a Pat,
     /// Its doc comments and `serde`, `schemars` and `cfg` attributes.
     attrs: Vec<&'a Attribute>,
+    /// `#[header("Region")]`: the name of the `Mcp-Param-*` header it also travels in.
+    header: Option<LitStr>,
 }
 
 /// Whether `attr` is one of the derives' helper attributes, which `#[tool]` moves from an inline
@@ -247,6 +249,50 @@ pub(crate) fn is_field_attr(attr: &Attribute) -> bool {
 /// type is called (`ctx: Ctx` after `use mcp_toolbelt::Context as Ctx`).
 pub(crate) fn is_context_marker(attr: &Attribute) -> bool {
     attr.path().is_ident("context")
+}
+
+/// Whether `attr` is `#[header("Name")]`, which mirrors an inline parameter into the HTTP header
+/// `Mcp-Param-Name` (its property's `x-mcp-header`).
+pub(crate) fn is_header_marker(attr: &Attribute) -> bool {
+    attr.path().is_ident("header")
+}
+
+/// The header name of a parameter's `#[header("Name")]`, checked: one attribute, one string
+/// literal, an RFC 9110 token (what a header name is made of).
+fn header_name(errors: &mut Accumulator, attrs: &[Attribute]) -> Option<LitStr> {
+    let mut markers = attrs.iter().filter(|attr| is_header_marker(attr));
+    let first = markers.next()?;
+    for again in markers {
+        errors.push(
+            Error::custom("a parameter travels in one header: remove this `#[header]`")
+                .with_span(again.path()),
+        );
+    }
+    let Ok(name) = first.parse_args::<LitStr>() else {
+        let error = Error::custom(
+            "`#[header]` takes the header's name: `#[header(\"Region\")]` also sends the argument as `Mcp-Param-Region`",
+        );
+        errors.push(match &first.meta {
+            syn::Meta::List(list) if !list.tokens.is_empty() => error.with_span(&list.tokens),
+            _ => error.with_span(first.path()),
+        });
+        return None;
+    };
+    let text = name.value();
+    let is_token = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    if !is_token {
+        errors.push(
+            Error::custom(format!(
+                "`{text}` cannot be a header name: use one or more letters, digits or ``!#$%&'*+-.^_`|~`` (an RFC 9110 token)"
+            ))
+            .with_span(&name),
+        );
+        return None;
+    }
+    Some(name)
 }
 
 /// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule:
@@ -277,6 +323,14 @@ fn check_params<'a>(
             .collect();
         let marked = typed.attrs.iter().any(is_context_marker);
         if let Some(state) = state_type(&typed.ty, krate) {
+            if let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr)) {
+                errors.push(
+                    Error::custom(
+                        "`#[header]` mirrors an argument into an HTTP header; app state is no argument",
+                    )
+                    .with_span(header.path()),
+                );
+            }
             match state {
                 StateType::Value(ty) => params.push(CallArg {
                     cfg,
@@ -295,7 +349,18 @@ fn check_params<'a>(
             }
             continue;
         }
-        let param = match context_type(&typed.ty, krate, marked) {
+        let context = context_type(&typed.ty, krate, marked);
+        if context.is_some()
+            && let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr))
+        {
+            errors.push(
+                Error::custom(
+                    "`#[header]` mirrors an argument into an HTTP header; the `Context` is no argument",
+                )
+                .with_span(header.path()),
+            );
+        }
+        let param = match context {
             Some((ContextType::Value, ty)) => Param::Context { by_ref: false, ty },
             Some((ContextType::Ref, ty)) => Param::Context { by_ref: true, ty },
             Some((ContextType::Mut(mutability), _)) => {
@@ -354,6 +419,7 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
         docs: docs::text(&typed.attrs).or_else(|| docs::has_macro(&typed.attrs).then(String::new)),
         pat: &typed.pat,
         attrs,
+        header: header_name(errors, &typed.attrs),
     }
 }
 
@@ -382,6 +448,14 @@ fn argument_struct_attrs(errors: &mut Accumulator, only: &Candidate<'_>) {
             .with_span(attr.path()),
         );
     }
+    if let Some(header) = &only.header {
+        errors.push(
+            Error::custom(
+                "`#[header]` marks a property, and the argument struct's parameter is the whole input: mark the struct's field, `#[schemars(extend(\"x-mcp-header\" = \"Region\"))]`",
+            )
+            .with_span(header),
+        );
+    }
 }
 
 /// Every parameter as one property (inline style).
@@ -389,7 +463,7 @@ fn inline_params<'a>(
     errors: &mut Accumulator,
     candidates: &[Candidate<'a>],
 ) -> Vec<InlineParam<'a>> {
-    let mut inline = Vec::new();
+    let mut inline: Vec<InlineParam<'a>> = Vec::new();
     for candidate in candidates {
         if candidate.docs.is_none() && !is_std_type(candidate.ty) {
             errors.push(
@@ -399,11 +473,28 @@ fn inline_params<'a>(
                 .with_span(candidate.ty),
             );
         }
+        if let Some(header) = &candidate.header
+            && let Some(first) = inline.iter().find(|param| {
+                param
+                    .header
+                    .as_ref()
+                    .is_some_and(|first| first.value().eq_ignore_ascii_case(&header.value()))
+            })
+        {
+            errors.push(
+                Error::custom(format!(
+                    "parameter `{}` already travels in this header (header names ignore case): give each its own name",
+                    unraw(first.ident)
+                ))
+                .with_span(header),
+            );
+        }
         match candidate.ident {
             Some(ident) => inline.push(InlineParam {
                 ident,
                 ty: candidate.ty,
                 attrs: candidate.attrs.clone(),
+                header: candidate.header.clone(),
             }),
             None => errors.push(
                 Error::custom(

@@ -91,6 +91,7 @@
 //! | the tool returns `Err(e)` | `isError: true` with `e`'s message |
 //! | the tool panics | `isError: true`; the server keeps serving |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
+//! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`], "Header-routed arguments") |
 
 mod call;
 mod cli;
@@ -157,6 +158,43 @@ pub use context::{AuthInfo, Context, LogLevel};
 ///
 /// The description is the fn's doc comment as rustdoc shows it, `#[doc = include_str!("…")]` and
 /// other macro-valued doc attributes included, or `description = "…"` (never empty).
+///
+/// # Header-routed arguments
+///
+/// A load balancer or gateway that routes on an argument (a `region`, a `tenant`) need not read
+/// the body: mark the argument, and a 2026-07-28 HTTP client also sends it as the header
+/// `Mcp-Param-{Name}` (SEP-2243). On an inline parameter, `#[header("Name")]`; on a field of an
+/// argument struct (or of a struct nested in it), schemars' own
+/// `#[schemars(extend("x-mcp-header" = "Name"))]`. Either puts `"x-mcp-header": "Name"` on the
+/// property in the input schema.
+///
+/// ```
+/// use mcp_toolbelt::tool;
+///
+/// /// Run a query in a region
+/// #[tool]
+/// async fn run_query(
+///     /// Where to run it
+///     #[header("Region")]
+///     region: String,
+///     /// The SQL
+///     sql: String,
+/// ) -> String {
+///     format!("{sql} in {region}")
+/// }
+/// ```
+///
+/// The server checks every such header of a 2026-07-28 `tools/call` over HTTP against the
+/// argument, `=?base64?…?=` values decoded and integers compared as numbers (`42.0` is `42`): a
+/// missing, repeated, undecodable or different header is refused with status `400` and JSON-RPC
+/// error `-32020` (`HeaderMismatch`), before the tool runs. An argument that is absent or `null`
+/// needs no header (and a header for it is refused). Legacy clients and stdio send no such headers
+/// and need none. The spec's rules for a mark are checked when the server starts (a
+/// [`RegistryError`] naming the tool and the property, as for [`Tool::new`]): only a `string`,
+/// `integer` or `boolean` property, reached from the arguments through properties alone (not
+/// inside a list or an enum), named by an RFC 9110 token, and no two names equal ignoring case.
+/// `#[header]`'s own mistakes (no name, not a token, two parameters in one header) are compile
+/// errors. Headers are seen by every proxy on the way: never mark a secret.
 ///
 /// # Results
 ///

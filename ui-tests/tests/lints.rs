@@ -92,10 +92,11 @@ fn pong() -> &'static str {
     "pong"
 }
 
-/// Describe a kind of thing, with a raw identifier as the parameter
+/// Describe a kind of thing, with a raw identifier as the parameter, sent as a header too
 #[tool]
 async fn kind(
     /// The kind
+    #[header("Kind")]
     r#type: String,
     context: &Context,
 ) -> Vec<Content> {

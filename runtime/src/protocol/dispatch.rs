@@ -95,6 +95,13 @@ impl Dispatcher {
         &self.state.closing
     }
 
+    /// The live tool named `name`, for a transport that checks a call against it before
+    /// dispatching it (HTTP: its `Mcp-Param-*` headers).
+    #[cfg(feature = "http")]
+    pub(crate) fn tool(&self, name: &str) -> Option<crate::registry::Tool> {
+        self.state.tools.get(name)
+    }
+
     /// Answers one request.
     pub(crate) async fn request(
         &self,

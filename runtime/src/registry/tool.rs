@@ -11,7 +11,7 @@ use super::{RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
-use crate::schema;
+use crate::schema::{self, HeaderParam};
 use crate::state::{StateKey, StateMap};
 use crate::types::{ToolAnnotations, ToolDefinition};
 use crate::validate::SchemaValidator;
@@ -31,11 +31,18 @@ pub struct Tool {
     required_capabilities: Option<Arc<Map<String, Value>>>,
     /// The app state its `State<T>` parameters take.
     required_state: Arc<[StateKey]>,
+    /// The arguments a 2026-07-28 HTTP client also sends as `Mcp-Param-*` headers.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
+    )]
+    header_params: Arc<[HeaderParam]>,
 }
 
 impl Tool {
-    /// A tool added at run time. `input_schema` must be an object schema; `handler` gets the
-    /// validated arguments.
+    /// A tool added at run time. `input_schema` must be an object schema, and its `x-mcp-header`
+    /// marks what the spec allows (see [`tool`](crate::tool), "Header-routed arguments");
+    /// `handler` gets the validated arguments.
     pub fn new<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -132,6 +139,7 @@ impl Tool {
             )));
         }
         schema::ensure_object_root(&mut definition.input_schema);
+        let header_params = schema::header_params(&definition.input_schema).map_err(&invalid)?;
         let input = SchemaValidator::for_input(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
@@ -150,6 +158,7 @@ impl Tool {
             source,
             required_capabilities: None,
             required_state: Arc::new([]),
+            header_params: header_params.into(),
         })
     }
 
@@ -200,6 +209,16 @@ impl Tool {
                 source: self.source.as_deref().map(str::to_owned),
                 type_name: missing.type_name().to_owned(),
             })
+    }
+
+    /// The arguments marked `x-mcp-header`, which a 2026-07-28 HTTP client also sends as
+    /// `Mcp-Param-{Name}` headers.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
+    )]
+    pub(crate) fn header_params(&self) -> &[HeaderParam] {
+        &self.header_params
     }
 
     /// The tool's name.

@@ -1,14 +1,15 @@
 //! The MCP headers and the media-type headers: their names, what they must say, and how
-//! their values are read.
+//! their values are read. `Mcp-Param-*` headers are checked against the arguments they mirror.
 
 use axum::http::{HeaderMap, HeaderName, header};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use mime::Mime;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::protocol::{ProtocolVersion, meta};
+use crate::schema::HeaderParam;
 
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -167,6 +168,83 @@ pub(super) fn check_modern(
     must_match("Mcp-Name", name.as_deref(), body_name)
 }
 
+/// 2026-07-28 `tools/call` of a tool with `x-mcp-header` arguments: each argument that has a
+/// value must come with its `Mcp-Param-{Name}` header, equal to it once decoded (`=?base64?…?=`),
+/// integers compared as numbers (`42.0` is `42`); a header must not name a value the body lacks.
+/// Every failure is `-32020`: a load balancer routed on the header, so the server must not run
+/// the call on a different body value.
+pub(super) fn check_params(
+    headers: &HeaderMap,
+    params: &[HeaderParam],
+    arguments: Option<&Map<String, Value>>,
+) -> Result<(), ErrorObject> {
+    for param in params {
+        let header = param.header();
+        let Ok(name) = HeaderName::from_bytes(header.as_bytes()) else {
+            continue; // a token always is a header name; checked when the tool was built
+        };
+        let mut lines = headers.get_all(&name).iter();
+        let value = match (lines.next(), lines.next()) {
+            (None, _) => None,
+            (Some(_), Some(_)) => {
+                return Err(mismatch(format!("the {header} header came more than once")));
+            }
+            (Some(value), None) => {
+                let text = value.to_str().map_err(|_| {
+                    mismatch(format!(
+                        "the {header} header is not visible ASCII; send other text as =?base64?…?="
+                    ))
+                })?;
+                // RFC 9110 §5.5: a field value excludes the whitespace around it.
+                let text = text.trim_matches([' ', '\t']);
+                Some(decode(text).map_err(|raw| {
+                    mismatch(format!("{header} header value '{raw}' is not valid base64"))
+                })?)
+            }
+        };
+        let problem = match (value, param.value_in(arguments)) {
+            (None, Some(_)) => format!(
+                "the {header} header is required: the body has argument `{}`",
+                param.property()
+            ),
+            (Some(value), None) => format!(
+                "{header} header value '{value}' does not match the body, which has no argument `{}`",
+                param.property()
+            ),
+            (Some(value), Some(body)) if !same_value(&value, body) => {
+                let body = body
+                    .as_str()
+                    .map_or_else(|| body.to_string(), str::to_owned);
+                format!("{header} header value '{value}' does not match body value '{body}'")
+            }
+            _ => continue,
+        };
+        return Err(mismatch(problem));
+    }
+    Ok(())
+}
+
+/// Whether a header's (decoded) text says what the body's value does, written as a client
+/// writes it: a string as is, a boolean `true`/`false`, a number compared as a number.
+fn same_value(header: &str, body: &Value) -> bool {
+    match body {
+        Value::String(text) => header == text,
+        Value::Bool(flag) => header == if *flag { "true" } else { "false" },
+        Value::Number(number) => {
+            serde_json::from_str::<Number>(header).is_ok_and(|header| same_number(&header, number))
+        }
+        _ => false,
+    }
+}
+
+/// Two numbers are equal exactly when both are integers (however large), as floats otherwise.
+fn same_number(a: &Number, b: &Number) -> bool {
+    match (a.as_i128(), b.as_i128()) {
+        (Some(a), Some(b)) => a == b,
+        _ => a.as_f64() == b.as_f64(),
+    }
+}
+
 fn must_match(header: &str, value: Option<&str>, body: &str) -> Result<(), ErrorObject> {
     match value {
         None => Err(mismatch(format!("the {header} header is required"))),
@@ -256,6 +334,190 @@ mod tests {
             (&MCP_METHOD, "tools/list"),
         ]);
         assert_eq!(check_modern(&list, "tools/list", params), Ok(()));
+    }
+
+    fn param(name: &str, path: &[&str]) -> HeaderParam {
+        HeaderParam {
+            name: name.into(),
+            path: path.iter().map(|name| (*name).to_owned()).collect(),
+        }
+    }
+
+    fn check(header: Option<&str>, arguments: &Value) -> Result<(), String> {
+        let name = HeaderName::from_static("mcp-param-region");
+        let headers = headers(
+            &header
+                .map(|value| (&name, value))
+                .into_iter()
+                .collect::<Vec<_>>(),
+        );
+        check_params(
+            &headers,
+            &[param("Region", &["region"])],
+            arguments.as_object(),
+        )
+        .map_err(|error| {
+            assert_eq!(error.code, codes::HEADER_MISMATCH);
+            error.message
+        })
+    }
+
+    #[test]
+    fn param_headers_must_match_their_arguments() {
+        let body = json!({"region": "us-west1", "query": "q"});
+        assert_eq!(check(Some("us-west1"), &body), Ok(()));
+        assert_eq!(
+            check(Some("  us-west1\t"), &body),
+            Ok(()),
+            "whitespace around is no part of a value"
+        );
+        assert_eq!(
+            check(Some("eu-west1"), &body),
+            Err("Header mismatch: Mcp-Param-Region header value 'eu-west1' does not match body value 'us-west1'".into())
+        );
+        assert_eq!(
+            check(None, &body),
+            Err("Header mismatch: the Mcp-Param-Region header is required: the body has argument `region`".into())
+        );
+        // No value (absent or null): no header expected, and none may claim one.
+        assert_eq!(check(None, &json!({"query": "q"})), Ok(()));
+        assert_eq!(check(None, &json!({"region": null})), Ok(()));
+        assert_eq!(
+            check(Some("us-west1"), &json!({})),
+            Err("Header mismatch: Mcp-Param-Region header value 'us-west1' does not match the body, which has no argument `region`".into())
+        );
+        assert_eq!(check(None, &Value::Null), Ok(()), "no arguments at all");
+    }
+
+    /// The conformance suite's cases (`http-custom-header-server-validation`), and the spec's
+    /// encoding examples.
+    #[test]
+    fn param_headers_are_decoded_from_base64_only_when_wrapped() {
+        let hello = json!({"region": "Hello"});
+        assert_eq!(check(Some("=?base64?SGVsbG8=?="), &hello), Ok(()));
+        assert_eq!(
+            check(Some("=?base64?SGVsbG8?=?="), &hello),
+            Err("Header mismatch: Mcp-Param-Region header value '=?base64?SGVsbG8?=?=' is not valid base64".into())
+        );
+        for bad in ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?="] {
+            assert!(
+                check(Some(bad), &hello)
+                    .unwrap_err()
+                    .ends_with("is not valid base64"),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            check(Some("SGVsbG8="), &json!({"region": "SGVsbG8="})),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Some("=?base64?SGVsbG8="),
+                &json!({"region": "=?base64?SGVsbG8="})
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Some("=?base64?SGVsbG8sIOS4lueVjA==?="),
+                &json!({"region": "Hello, 世界"})
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Some("=?base64?IHBhZGRlZCA=?="),
+                &json!({"region": " padded "})
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Some("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
+                &json!({"region": "=?base64?literal?="})
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn param_headers_of_numbers_compare_as_numbers_and_booleans_as_words() {
+        for (header, body) in [
+            ("42", json!(42)),
+            ("42.0", json!(42)),
+            ("42", json!(42.0)),
+            ("-7", json!(-7)),
+            ("1e2", json!(100)),
+            ("9007199254740993", json!(9_007_199_254_740_993_u64)),
+            ("true", json!(true)),
+            ("false", json!(false)),
+        ] {
+            assert_eq!(
+                check(Some(header), &json!({"region": body})),
+                Ok(()),
+                "{header} = {body}"
+            );
+        }
+        for (header, body) in [
+            ("43", json!(42)),
+            ("42abc", json!(42)),
+            ("9007199254740992", json!(9_007_199_254_740_993_u64)),
+            ("True", json!(true)),
+            ("1", json!(true)),
+            ("[]", json!([])),
+        ] {
+            assert!(
+                check(Some(header), &json!({"region": body})).is_err(),
+                "{header} = {body}"
+            );
+        }
+        assert_eq!(
+            check(Some("7"), &json!({"region": 8})),
+            Err(
+                "Header mismatch: Mcp-Param-Region header value '7' does not match body value '8'"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn param_headers_come_once_in_visible_ascii() {
+        let name = HeaderName::from_static("mcp-param-region");
+        let params = [param("Region", &["region"])];
+        let body = json!({"region": "a"});
+        let twice = headers(&[(&name, "a"), (&name, "a")]);
+        assert_eq!(
+            check_params(&twice, &params, body.as_object())
+                .unwrap_err()
+                .message,
+            "Header mismatch: the Mcp-Param-Region header came more than once"
+        );
+        let mut latin = HeaderMap::new();
+        latin.insert(name, HeaderValue::from_bytes(b"r\xe9gion").unwrap());
+        assert_eq!(
+            check_params(&latin, &params, body.as_object())
+                .unwrap_err()
+                .message,
+            "Header mismatch: the Mcp-Param-Region header is not visible ASCII; send other text as =?base64?…?="
+        );
+    }
+
+    #[test]
+    fn nested_param_headers_read_their_path() {
+        let name = HeaderName::from_static("mcp-param-tenant");
+        let params = [param("Tenant", &["target", "tenant"])];
+        let body = json!({"target": {"tenant": 7}});
+        assert_eq!(
+            check_params(&headers(&[(&name, "7")]), &params, body.as_object()),
+            Ok(())
+        );
+        assert!(check_params(&HeaderMap::new(), &params, body.as_object()).is_err());
+        let no_target = json!({});
+        assert_eq!(
+            check_params(&HeaderMap::new(), &params, no_target.as_object()),
+            Ok(())
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest as _, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse as _, Response};
+use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
@@ -161,7 +162,9 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
             );
         }
     };
-    if let Err(error) = check_envelope(&post.headers, &request) {
+    if let Err(error) = check_envelope(&post.headers, &request)
+        .and_then(|()| check_param_headers(state, &post.headers, &request))
+    {
         return refuse_request(status_of(&error, Stage::Envelope), &request.id, error);
     }
     let subscription = request.method == "subscriptions/listen";
@@ -200,6 +203,27 @@ fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), Error
     }
     headers::check_modern(headers, &request.method, params)?;
     protocol::envelope_error(params).map_or(Ok(()), Err)
+}
+
+/// A `tools/call` of a tool with `x-mcp-header` arguments: its `Mcp-Param-*` headers must
+/// agree with them. An unknown tool is left to the dispatcher to answer.
+fn check_param_headers(
+    state: &HttpState,
+    headers: &HeaderMap,
+    request: &RpcRequest,
+) -> Result<(), ErrorObject> {
+    let params = request.params.as_ref();
+    let tool = match params.and_then(|params| params.get("name")) {
+        Some(Value::String(name)) if request.method == "tools/call" => state.dispatcher.tool(name),
+        _ => None,
+    };
+    let Some(tool) = tool else {
+        return Ok(());
+    };
+    let arguments = params
+        .and_then(|params| params.get("arguments"))
+        .and_then(Value::as_object);
+    headers::check_params(headers, tool.header_params(), arguments)
 }
 
 #[allow(

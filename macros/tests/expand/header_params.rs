@@ -1,0 +1,70 @@
+/// Query
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher
+)]
+async fn query(region: String, limit: u32, context: &Ctx) -> String {
+    format!("{region} {limit}")
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(non_camel_case_types)]
+    #[derive(__tool_private::serde::Deserialize, __tool_private::schemars::JsonSchema)]
+    #[serde(crate = "__tool_private::serde")]
+    #[schemars(crate = "__tool_private::schemars")]
+    struct __tool_query_arguments {
+        /// Where
+        #[schemars(extend("x-mcp-header" = "Region"))]
+        region: String,
+        /// How many
+        #[serde(default)]
+        #[schemars(extend("x-mcp-header" = "Limit"))]
+        limit: u32,
+    }
+    fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
+        fn() -> __tool_private::serde_json::Value,
+        fn(
+            &str,
+            __tool_private::serde_json::Value,
+        ) -> ::core::result::Result<T, __tool_private::CallToolResult>,
+    ) {
+        (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
+    }
+    #[allow(deprecated)]
+    fn __tool_query_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let (_, parse) = __tool_argument_type::<__tool_query_arguments>();
+            let __tool_arguments = match parse("query", __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return error,
+            };
+            let __tool_output = {
+                let __tool_fn = query;
+                __tool_private::assert_send(
+                        __tool_fn(
+                            __tool_arguments.region,
+                            __tool_arguments.limit,
+                            __tool_private::context_ref::<Ctx>(&__tool_context),
+                        ),
+                    )
+                    .await
+            };
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "query", title :
+        ::core::option::Option::None, description : "Query", read_only :
+        ::core::option::Option::None, destructive : ::core::option::Option::None,
+        idempotent : ::core::option::Option::None, open_world :
+        ::core::option::Option::None, input_schema : || { let (input_schema, _) =
+        __tool_argument_type:: < __tool_query_arguments > (); input_schema() },
+        output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        state : & [], call : __tool_query_call, file : ::core::file!(), line :
+        ::core::line!(), }
+    }
+};

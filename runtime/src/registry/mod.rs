@@ -145,28 +145,21 @@ impl fmt::Display for RegistryError {
                 name,
                 source,
                 problem,
-            } => {
-                write!(f, "tool `{name}`")?;
-                if let Some(source) = source {
-                    write!(f, " at {source}")?;
-                }
-                write!(f, " cannot be served: {problem}")
-            }
+            } => write!(
+                f,
+                "{} cannot be served: {problem}",
+                ToolPlace(name, source.as_deref())
+            ),
             Self::MissingState {
                 name,
                 source,
                 type_name,
-            } => {
-                write!(f, "tool `{name}`")?;
-                if let Some(source) = source {
-                    write!(f, " at {source}")?;
-                }
-                write!(
-                    f,
-                    " takes `State<{type_name}>`, but the server was given no `{type_name}`: \
-                     add `.state(value)` to the `Server` builder"
-                )
-            }
+            } => write!(
+                f,
+                "{} takes `State<{type_name}>`, but the server was given no `{type_name}`: \
+                 add `.state(value)` to the `Server` builder",
+                ToolPlace(name, source.as_deref())
+            ),
             Self::Several(problems) => {
                 write!(f, "{} problems with the tools:", problems.len())?;
                 problems
@@ -178,6 +171,19 @@ impl fmt::Display for RegistryError {
 }
 
 impl std::error::Error for RegistryError {}
+
+/// "tool `name`", and " at `file:line`" when the tool has a place in the source.
+struct ToolPlace<'a>(&'a str, Option<&'a str>);
+
+impl fmt::Display for ToolPlace<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tool `{}`", self.0)?;
+        match self.1 {
+            Some(source) => write!(f, " at {source}"),
+            None => Ok(()),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

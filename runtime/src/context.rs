@@ -35,6 +35,8 @@ struct Inner {
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
     auth: Option<AuthInfo>,
+    /// The client declared the MCP Apps extension.
+    apps: bool,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
@@ -63,6 +65,7 @@ pub(crate) struct ContextParts {
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
     pub(crate) auth: Option<AuthInfo>,
+    pub(crate) apps: bool,
 }
 
 impl Context {
@@ -76,6 +79,7 @@ impl Context {
             cancellation,
             session_id,
             auth,
+            apps,
         } = parts;
         Self {
             inner: Arc::new(Inner {
@@ -88,6 +92,7 @@ impl Context {
                 last_progress: Mutex::new(None),
                 session_id,
                 auth,
+                apps,
             }),
         }
     }
@@ -108,6 +113,14 @@ impl Context {
     #[must_use]
     pub fn auth(&self) -> Option<&AuthInfo> {
         self.inner.auth.as_ref()
+    }
+
+    /// Whether the client declared the MCP Apps extension (`io.modelcontextprotocol/ui`): it
+    /// renders the view a `#[tool(ui = …)]` names. Other clients see only the result's
+    /// `content`, which must then say what the view would have shown.
+    #[must_use]
+    pub fn client_supports_apps(&self) -> bool {
+        self.inner.apps
     }
 
     /// Whether the client cancelled the request. The future of a cancelled call is dropped at its

@@ -9,7 +9,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
-use crate::registry::{self, RegistryError, Tool, ToolSet};
+use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
@@ -37,6 +37,7 @@ pub struct Server {
     #[cfg(feature = "http")]
     http: HttpConfig,
     tools: Arc<ToolSet>,
+    resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<()>,
 }
@@ -46,9 +47,9 @@ impl Server {
     /// `#[tool]` linked into the binary.
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        let (tools, startup_error) = match registry::collected() {
-            Ok(tools) => (ToolSet::new(tools.iter().cloned()), None),
-            Err(error) => (ToolSet::default(), Some(error)),
+        let (tools, resources, startup_error) = match registry::served() {
+            Ok((tools, resources)) => (ToolSet::new(tools.iter().cloned()), resources, None),
+            Err(error) => (ToolSet::default(), Arc::default(), Some(error)),
         };
         Self {
             name: name.into(),
@@ -61,6 +62,7 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
+            resources,
             startup_error,
             changes: broadcast::channel(16).0,
         }
@@ -231,7 +233,9 @@ impl Server {
             instructions: self.instructions,
             page_size: self.page_size,
             ttl_ms: self.ttl_ms,
+            apps: apps::used(&self.tools.definitions(), &self.resources),
             tools: self.tools,
+            resources: self.resources,
             changes: self.changes,
             closing: CancellationToken::new(),
         }))

@@ -10,10 +10,10 @@ use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use super::era::{Era, parse_log_level};
-use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta};
+use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
-use crate::registry::ToolSet;
+use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::types::{
     DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
 };
@@ -27,6 +27,10 @@ pub(crate) struct ServerState {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) tools: Arc<ToolSet>,
+    /// The resources (fixed once serving starts), MCP Apps views among them.
+    pub(crate) resources: Arc<ResourceSet>,
+    /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
+    pub(crate) apps: bool,
     /// Sends when a tool is added or removed.
     pub(crate) changes: broadcast::Sender<()>,
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
@@ -68,6 +72,8 @@ impl Dispatcher {
             page_size: 100,
             ttl_ms: 0,
             tools: Arc::default(),
+            resources: Arc::default(),
+            apps: false,
             changes: broadcast::channel(1).0,
             closing: CancellationToken::new(),
         })
@@ -133,6 +139,16 @@ impl Dispatcher {
             }
             (_, "tools/list") => self.list_tools(&params, &era),
             (_, "tools/call") => self.call_tool(id, params, &era, connection, scope).await,
+            (_, method) if method.starts_with("resources/") && !self.state.resources.is_empty() => {
+                let served = resources::Served {
+                    resources: &self.state.resources,
+                    page_size: self.state.page_size,
+                    ttl_ms: self.state.ttl_ms,
+                };
+                resources::answer(method, &params, &era, &served)
+                    .await
+                    .unwrap_or_else(|| Err(method_not_found(method)))
+            }
             _ => Err(ErrorObject::new(
                 codes::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -159,16 +175,21 @@ impl Dispatcher {
         tracing::debug!(requested, negotiated = %version, "initialize");
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
-            capabilities: ServerCapabilities::SERVED,
+            capabilities: self.capabilities(),
             server_info: &downgrade::server_info(&self.state.info, version),
             instructions: self.state.instructions.as_deref(),
         })
     }
 
+    /// The capabilities of this server: `resources` and the MCP Apps extension when used.
+    fn capabilities(&self) -> ServerCapabilities {
+        ServerCapabilities::with(!self.state.resources.is_empty(), self.state.apps)
+    }
+
     fn discover(&self) -> Value {
         to_json(&DiscoverResult {
             supported_versions: ProtocolVersion::names(&ProtocolVersion::MODERN),
-            capabilities: ServerCapabilities::SERVED,
+            capabilities: self.capabilities(),
             ttl_ms: self.state.ttl_ms,
             cache_scope: "public",
             instructions: self.state.instructions.as_deref(),
@@ -260,6 +281,7 @@ impl Dispatcher {
             cancellation: scope.cancellation,
             session_id: connection.session_id.clone(),
             auth: scope.auth,
+            apps: apps::client_declares(&client_capabilities),
         });
         let result = tool.call(arguments, context).await;
         Ok(downgrade::call_result(result, era.version()))
@@ -270,6 +292,13 @@ fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Val
     let level = parse_log_level(params.get("level").unwrap_or(&Value::Null))?;
     connection.set_log_level(level);
     Ok(json!({}))
+}
+
+fn method_not_found(method: &str) -> ErrorObject {
+    ErrorObject::new(
+        codes::METHOD_NOT_FOUND,
+        format!("Method not found: {method}"),
+    )
 }
 
 fn decode_cursor(cursor: &str) -> Option<String> {

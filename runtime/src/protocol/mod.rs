@@ -13,6 +13,7 @@ mod dispatch;
 mod downgrade;
 mod era;
 mod listen;
+mod resources;
 mod version;
 
 pub(crate) use changes::ToolChanges;

@@ -49,6 +49,10 @@ struct AppArgs {
 
 /// The view's content security policy: origins it may reach.
 #[derive(Debug, Default, FromMeta)]
+#[allow(
+    clippy::struct_field_names,
+    reason = "the keys are the extension's `connectDomains`, …"
+)]
 struct Csp {
     #[darling(default)]
     connect_domains: Vec<LitStr>,
@@ -93,13 +97,24 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
         return with_errors(item, errors);
     };
     let variables = check_uri(&mut errors, &args);
-    let read = read(&mut errors, &source, &variables);
+    let read = read(&mut errors, &source, variables.as_deref());
     if let Some(app) = &args.app {
         check_app(&mut errors, app);
     }
     match errors.finish() {
         Ok(()) => {
             let registration = registration(&args, &source, &read);
+            let item = match source {
+                // Its parameters are owned values read from the URI: clippy's advice to borrow
+                // them cannot be followed.
+                Source::Fn(mut item_fn) => {
+                    item_fn
+                        .attrs
+                        .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
+                    quote!(#item_fn)
+                }
+                Source::Static(..) => item,
+            };
             quote!(#item #registration)
         }
         Err(errors) => fallback::with_errors(item, errors),
@@ -137,9 +152,10 @@ impl Source {
     }
 }
 
-/// Checks the URI (a scheme, no spaces) or level-1 template; returns its variables, each with
-/// the literal's span.
-fn check_uri(errors: &mut darling::error::Accumulator, args: &ResourceArgs) -> Vec<String> {
+/// Checks the URI (a scheme, no spaces) or level-1 template; returns its variables, or `None`
+/// when it is malformed (then the parameters are not checked against it: one error, not a
+/// cascade).
+fn check_uri(errors: &mut darling::error::Accumulator, args: &ResourceArgs) -> Option<Vec<String>> {
     let uri = args.uri.value();
     let span = args.uri.span();
     let scheme = uri.split_once(':').map(|(scheme, _)| scheme);
@@ -156,7 +172,7 @@ fn check_uri(errors: &mut darling::error::Accumulator, args: &ResourceArgs) -> V
             ))
             .with_span(&span),
         );
-        return Vec::new();
+        return None;
     }
     match template_variables(&uri) {
         Ok(variables) => {
@@ -168,11 +184,11 @@ fn check_uri(errors: &mut darling::error::Accumulator, args: &ResourceArgs) -> V
                     .with_span(&span),
                 );
             }
-            variables
+            Some(variables)
         }
         Err(message) => {
             errors.push(Error::custom(message).with_span(&span));
-            Vec::new()
+            None
         }
     }
 }
@@ -224,11 +240,15 @@ struct Read {
 }
 
 /// How the resource is read: the static's value, or the fn called with the template's values.
-fn read(errors: &mut darling::error::Accumulator, source: &Source, variables: &[String]) -> Read {
+fn read(
+    errors: &mut darling::error::Accumulator,
+    source: &Source,
+    variables: Option<&[String]>,
+) -> Read {
     let private = private_alias();
     match source {
         Source::Static(ident, ty, _) => {
-            if let Some(variable) = variables.first() {
+            if let Some(variable) = variables.and_then(<[String]>::first) {
                 errors.push(
                     Error::custom(format!(
                         "a URI template needs an fn that reads it, taking `{variable}` as a parameter; a `static` has fixed contents"
@@ -248,8 +268,14 @@ fn read(errors: &mut darling::error::Accumulator, source: &Source, variables: &[
     }
 }
 
-fn read_fn(errors: &mut darling::error::Accumulator, item: &ItemFn, variables: &[String]) -> Read {
+fn read_fn(
+    errors: &mut darling::error::Accumulator,
+    item: &ItemFn,
+    variables: Option<&[String]>,
+) -> Read {
     let private = private_alias();
+    let checked = variables.is_some();
+    let variables = variables.unwrap_or_default();
     let mut params = Vec::new();
     for input in &item.sig.inputs {
         let FnArg::Typed(typed) = input else {
@@ -265,7 +291,7 @@ fn read_fn(errors: &mut darling::error::Accumulator, item: &ItemFn, variables: &
         };
         let name = pat.ident.to_string();
         let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-        if !variables.contains(&name) {
+        if checked && !variables.contains(&name) {
             errors.push(
                 Error::custom(format!(
                     "`{name}` is not a variable of the URI template: every parameter of a resource fn is one (write `{{{name}}}` in `uri`)"
@@ -301,8 +327,10 @@ fn read_fn(errors: &mut darling::error::Accumulator, item: &ItemFn, variables: &
     });
     let fn_ident = &item.sig.ident;
     let args = params.iter().map(|(_, ident, _)| ident);
+    // Taken as a value first, as `#[tool]` does: its `async` is then required by the caller,
+    // which keeps `clippy::unused_async` quiet about fns that happen not to await.
     let call = if item.sig.asyncness.is_some() {
-        quote!(#fn_ident(#(#args),*).await)
+        quote!({ let __resource_fn = #fn_ident; __resource_fn(#(#args),*).await })
     } else {
         quote!(#fn_ident(#(#args),*))
     };

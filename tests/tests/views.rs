@@ -105,16 +105,15 @@ fn render(browser: &Path, name: &str, scenario: &Value) -> Value {
     let dom = chromium(&["--dump-dom"]);
     let screenshot = out.join(format!("{name}.png"));
     chromium(&[&format!("--screenshot={}", screenshot.display())]);
-    let report = dom
-        .split_once("<pre id=\"report\">")
-        .and_then(|(_, rest)| rest.split_once("</pre>"))
-        .map(|(report, _)| {
-            report
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&amp;", "&")
-        })
-        .unwrap_or_else(|| panic!("no report in the page:\n{dom}"));
+    let Some((_, rest)) = dom.split_once("<pre id=\"report\">") else {
+        panic!("no report in the page:\n{dom}");
+    };
+    let report = rest
+        .split_once("</pre>")
+        .map_or(rest, |(report, _)| report)
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
     serde_json::from_str(&report).unwrap_or_else(|_| panic!("the view never rendered: {report}"))
 }
 

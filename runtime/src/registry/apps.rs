@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::resource::ResourceSet;
+use super::resource::{Resource, ResourceSet};
 use super::{RegistryError, Tool};
 use crate::types::ToolDefinition;
 
@@ -159,13 +159,48 @@ pub(crate) fn check_views(tools: &[Tool], resources: &ResourceSet) -> Result<(),
 
 /// Whether any tool or resource uses the extension: then the server advertises it.
 pub(crate) fn used(tools: &[Arc<ToolDefinition>], resources: &ResourceSet) -> bool {
-    resources
-        .resources()
-        .iter()
-        .any(|resource| resource.is_app_view())
+    resources.resources().iter().any(Resource::is_app_view)
         || tools.iter().any(|tool| {
             tool.meta
                 .as_ref()
                 .is_some_and(|meta| meta.contains_key("ui"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::result::CallToolResult;
+
+    fn tool_with_view(name: &str, uri: &str) -> Tool {
+        Tool::new(name, "d", json!({"type": "object"}), |_, _| async {
+            CallToolResult::text("")
+        })
+        .unwrap()
+        .with_meta(tool_meta(Some(uri), &[]))
+    }
+
+    /// A tool naming a view that is not registered is a start-up error naming both.
+    #[test]
+    fn a_missing_view_names_the_tool_and_the_uri() {
+        let tools = [tool_with_view("albums", "ui://albums/view.html")];
+        let error = check_views(&tools, &ResourceSet::default()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "tool `albums` (added at run time) names the view `ui://albums/view.html`, but no \
+             `#[resource]` has that URI"
+        );
+    }
+
+    #[test]
+    fn the_tool_meta_has_both_keys_and_the_visibility() {
+        assert_eq!(
+            Value::Object(tool_meta(Some("ui://a.html"), &["app"])),
+            json!({"ui": {"resourceUri": "ui://a.html", "visibility": ["app"]}, "ui/resourceUri": "ui://a.html"})
+        );
+        assert!(client_declares(&json!({"extensions": {EXTENSION_ID: {}}})));
+        assert!(!client_declares(&json!({"extensions": {}})));
+    }
 }

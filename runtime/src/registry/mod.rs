@@ -218,7 +218,7 @@ impl fmt::Display for RegistryError {
                 problem,
             } => write!(
                 f,
-                "tool `{tool}` at {source} names the view `{uri}`, but {problem}"
+                "tool `{tool}` ({source}) names the view `{uri}`, but {problem}"
             ),
             Self::Several(problems) => {
                 write!(f, "{} problems with the tools:", problems.len())?;

@@ -327,12 +327,13 @@ fn read_fn(
     });
     let fn_ident = &item.sig.ident;
     let args = params.iter().map(|(_, ident, _)| ident);
-    // Taken as a value first, as `#[tool]` does: its `async` is then required by the caller,
-    // which keeps `clippy::unused_async` quiet about fns that happen not to await.
+    // The fn is taken as a value first, as `#[tool]` does (its `async` is then required by the
+    // caller, which keeps `clippy::unused_async` quiet about fns that do not await), and before
+    // the parameters are bound, since one may share its name.
     let call = if item.sig.asyncness.is_some() {
-        quote!({ let __resource_fn = #fn_ident; __resource_fn(#(#args),*).await })
+        quote!(__resource_fn(#(#args),*).await)
     } else {
-        quote!(#fn_ident(#(#args),*))
+        quote!(__resource_fn(#(#args),*))
     };
     let convert = match &item.sig.output {
         ReturnType::Type(_, ty) => {
@@ -347,6 +348,7 @@ fn read_fn(
             fn __resource_read(
                 __resource_values: ::std::vec::Vec<::std::string::String>,
             ) -> #private::BoxFuture<'static, ::core::result::Result<#private::ResourceBody, ::std::string::String>> {
+                let __resource_fn = #fn_ident;
                 ::std::boxed::Box::pin(async move {
                     #(#bindings)*
                     let __resource_output = #call;
@@ -469,6 +471,116 @@ fn app_view(private: &syn::Ident, app: &Override<AppArgs>) -> TokenStream {
             permissions: &[#(#permissions),*],
             domain: #domain,
             prefers_border: #prefers_border,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Expansion snapshots (`tests/expand/resource_*.rs`, refreshed like `#[tool]`'s with
+    //! `UPDATE_EXPAND=1`), and the template rules.
+
+    use std::path::PathBuf;
+
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::template_variables;
+
+    /// Compares `output` (formatted) with `tests/expand/<case>.rs`.
+    fn snapshot(case: &str, output: TokenStream) {
+        let file: syn::File = syn::parse2(output.clone())
+            .unwrap_or_else(|error| panic!("{case} does not parse ({error}):\n{output}"));
+        let pretty = prettyplease::unparse(&file);
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/expand")
+            .join(format!("{case}.rs"));
+        if std::env::var_os("UPDATE_EXPAND").is_some() {
+            std::fs::write(&path, &pretty).expect("write the snapshot");
+            return;
+        }
+        let expected = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("no snapshot {}: run with UPDATE_EXPAND=1", path.display()));
+        assert!(
+            expected == pretty,
+            "the expansion of {case} changed; if intended, run with UPDATE_EXPAND=1\n--- expected\n{expected}\n--- actual\n{pretty}"
+        );
+    }
+
+    #[test]
+    fn expand_static_view() {
+        snapshot(
+            "resource_view",
+            super::resource(
+                quote!(
+                    uri = "ui://albums/view.html",
+                    app(
+                        csp(connect_domains = ["https://api.example.com"]),
+                        permissions(clipboard_write),
+                        prefers_border
+                    )
+                ),
+                quote! {
+                    /// The albums view
+                    static ALBUMS_VIEW: &str = include_str!("albums.html");
+                },
+            ),
+        );
+    }
+
+    #[test]
+    fn expand_template_fn() {
+        snapshot(
+            "resource_template",
+            super::resource(
+                quote!(
+                    uri = "docs://manual/{chapter}/{section}",
+                    mime_type = "text/markdown"
+                ),
+                quote! {
+                    /// One section of the manual
+                    async fn section(section: String, chapter: u32) -> String {
+                        format!("{chapter}.{section}")
+                    }
+                },
+            ),
+        );
+    }
+
+    #[test]
+    fn expand_tool_with_view() {
+        snapshot(
+            "tool_with_view",
+            crate::expand::tool(
+                quote!(
+                    name = "show-albums",
+                    ui = "ui://albums/view.html",
+                    visibility(model, app)
+                ),
+                quote! {
+                    /// Show albums
+                    async fn show_albums() -> String { String::new() }
+                },
+            ),
+        );
+    }
+
+    #[test]
+    fn level_one_templates() {
+        assert_eq!(
+            template_variables("a://{x}/b/{y}"),
+            Ok(vec!["x".into(), "y".into()])
+        );
+        assert_eq!(template_variables("a://plain"), Ok(vec![]));
+        for bad in [
+            "a://{x",
+            "a://x}",
+            "a://{}",
+            "a://{x}{y}",
+            "a://{x}/{x}",
+            "a://{/x}",
+        ] {
+            assert!(template_variables(bad).is_err(), "{bad}");
         }
     }
 }

@@ -199,6 +199,7 @@ async fn every_tool_is_served() {
         names,
         [
             "add",
+            "app_only",
             "clear",
             "count_labels",
             "eight_numbers",
@@ -211,7 +212,8 @@ async fn every_tool_is_served() {
             "pong",
             "product-details",
             "search",
-            "shout"
+            "shout",
+            "with_view"
         ]
     );
     assert_eq!(

@@ -100,6 +100,14 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
     let read = read(&mut errors, &source, variables.as_deref());
     if let Some(app) = &args.app {
         check_app(&mut errors, app);
+        if let Some(mime_type) = &args.mime_type {
+            errors.push(
+                Error::custom(format!(
+                    "an app view's MIME type is always `text/html;profile=mcp-app`: remove `mime_type = {mime_type:?}`"
+                ))
+                .with_span(&args.uri),
+            );
+        }
     }
     match errors.finish() {
         Ok(()) => {
@@ -562,6 +570,21 @@ mod tests {
                     async fn show_albums() -> String { String::new() }
                 },
             ),
+        );
+    }
+
+    #[test]
+    fn an_app_view_takes_no_mime_type() {
+        let output = super::resource(
+            quote!(uri = "ui://v.html", mime_type = "text/html", app),
+            quote!(
+                static V: &str = "";
+            ),
+        )
+        .to_string();
+        assert!(
+            output.contains("always `text/html;profile=mcp-app`"),
+            "{output}"
         );
     }
 

@@ -15,7 +15,7 @@ use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::Implementation;
 
-/// An MCP server for every `#[tool]` in the binary.
+/// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
@@ -113,8 +113,9 @@ impl Server {
         self
     }
 
-    /// Whether the tools can be served; `Err` names the problem (two tools with one name, or an
-    /// argument type that is not an object). Every `serve_*` checks this first.
+    /// Whether the tools and resources can be served; `Err` names the problem (two tools with one
+    /// name, an argument type that is not an object, two resources of one URI, a tool whose view
+    /// is not a registered app view). Every `serve_*` checks this first.
     pub fn check(&self) -> Result<(), RegistryError> {
         self.startup_error.clone().map_or(Ok(()), Err)
     }

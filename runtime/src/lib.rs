@@ -113,7 +113,9 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
-/// base64 `blob`). An fn (plain or `async`) takes one parameter per template variable, named
+/// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
+/// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
+/// An fn (plain or `async`) takes one parameter per template variable, named
 /// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`] (`String`,
 /// `Vec<u8>`, a `Result` of one whose error is the JSON-RPC error's message). A template variable
 /// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile

@@ -69,21 +69,24 @@ pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
 /// The collected tools and resources, every tool's view checked to be a registered app view;
 /// `Err` lists every problem with either.
 pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryError> {
-    match (collected(), resource::collected()) {
-        (Ok(tools), Ok(resources)) => {
-            apps::check_views(tools, &resources)?;
-            Ok((tools, resources))
-        }
-        (Err(tools), Err(resources)) => Err(RegistryError::Several(
-            [tools, resources]
-                .into_iter()
-                .flat_map(|error| match error {
-                    RegistryError::Several(problems) => problems,
-                    problem => vec![problem],
-                })
-                .collect(),
-        )),
-        (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
+    let (resources, resource_problems) = resource::collected();
+    let mut problems = Vec::new();
+    let tools = collected().map_err(|error| problems.push(error)).ok();
+    problems.extend(resource_problems.iter().cloned());
+    if let Some(Err(error)) = tools.map(|tools| apps::check_views(tools, resources)) {
+        problems.push(error);
+    }
+    let mut problems: Vec<RegistryError> = problems
+        .into_iter()
+        .flat_map(|problem| match problem {
+            RegistryError::Several(problems) => problems,
+            problem => vec![problem],
+        })
+        .collect();
+    match (tools, problems.len()) {
+        (Some(tools), 0) => Ok((tools, Arc::clone(resources))),
+        (_, 1) => Err(problems.remove(0)),
+        _ => Err(RegistryError::Several(problems)),
     }
 }
 

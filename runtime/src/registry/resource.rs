@@ -267,18 +267,17 @@ impl ResourceSet {
     }
 }
 
-/// Every `#[resource]` in the binary, built once per process.
-pub(crate) fn collected() -> Result<Arc<ResourceSet>, RegistryError> {
-    static COLLECTED: OnceLock<Result<Arc<ResourceSet>, RegistryError>> = OnceLock::new();
-    COLLECTED
-        .get_or_init(|| {
-            build_all(
-                inventory::iter::<ResourceRegistration>
-                    .into_iter()
-                    .collect(),
-            )
-        })
-        .clone()
+/// Every `#[resource]` in the binary, built once per process: the ones that can be served, and
+/// every problem with the others (so that views can still be checked against the good ones).
+pub(crate) fn collected() -> &'static (Arc<ResourceSet>, Vec<RegistryError>) {
+    static COLLECTED: OnceLock<(Arc<ResourceSet>, Vec<RegistryError>)> = OnceLock::new();
+    COLLECTED.get_or_init(|| {
+        build_all(
+            inventory::iter::<ResourceRegistration>
+                .into_iter()
+                .collect(),
+        )
+    })
 }
 
 fn place(registration: &ResourceRegistration) -> String {
@@ -289,7 +288,7 @@ fn place(registration: &ResourceRegistration) -> String {
 /// that does not parse).
 fn build_all(
     mut registrations: Vec<&'static ResourceRegistration>,
-) -> Result<Arc<ResourceSet>, RegistryError> {
+) -> (Arc<ResourceSet>, Vec<RegistryError>) {
     registrations.sort_by(|a, b| (a.uri, a.file, a.line).cmp(&(b.uri, b.file, b.line)));
     let mut problems = Vec::new();
     let mut set = ResourceSet::default();
@@ -311,11 +310,7 @@ fn build_all(
             Err(problem) => problems.push(problem),
         }
     }
-    match problems.len() {
-        0 => Ok(Arc::new(set)),
-        1 => Err(problems.remove(0)),
-        _ => Err(RegistryError::Several(problems)),
-    }
+    (Arc::new(set), problems)
 }
 
 #[cfg(test)]
@@ -355,22 +350,22 @@ mod tests {
 
     #[test]
     fn a_uri_registered_twice_names_both_places() {
-        let Err(error) = build_all(vec![&A2, &A1]) else {
-            panic!("a duplicate expected");
-        };
+        let (_, problems) = build_all(vec![&A2, &A1]);
         assert_eq!(
-            error.to_string(),
+            problems[0].to_string(),
             "two resources have the URI `a://x`: one at r.rs:1, one at r.rs:2; resource URIs must be unique"
         );
-        let Err(error) = build_all(vec![&BAD]) else {
-            panic!("an error expected");
-        };
-        assert!(error.to_string().contains("needs an fn"), "{error}");
+        let (_, problems) = build_all(vec![&BAD]);
+        assert!(
+            problems[0].to_string().contains("needs an fn"),
+            "{problems:?}"
+        );
     }
 
     #[tokio::test]
     async fn reads_go_to_the_exact_uri_then_the_templates() {
-        let set = build_all(vec![&A1, &T]).unwrap();
+        let (set, problems) = build_all(vec![&A1, &T]);
+        assert!(problems.is_empty(), "{problems:?}");
         let (_, body) = set.read("a://x").await.unwrap();
         assert_eq!(body, text());
         let (resource, body) = set.read("a://7/y").await.unwrap();

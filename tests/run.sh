@@ -6,6 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tests/clients/install.sh
+# Headless Chromium for the MCP Apps views (tests/tests/views.rs): Debian's `chromium`. Without
+# it (no apt-get, not root) the view tests say SKIPPED, and fail under CI.
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && [[ -z "${CHROMIUM:-}" ]]; then
+  sudo=""; [[ "$(id -u)" == 0 ]] || sudo="sudo"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium; } >&2; then
+    echo "run.sh: could not install chromium: the MCP Apps view tests will be skipped (failed under CI)" >&2
+  fi
+fi
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.

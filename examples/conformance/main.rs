@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError, tool,
+    CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError,
+    resource, tool,
 };
 
 /// A 1×1 red PNG.
@@ -18,6 +19,27 @@ const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUl
 
 /// A WAV file of one silent sample (8 kHz, 8-bit mono).
 const SILENT_WAV: &str = "UklGRiUAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQEAAACA";
+
+/// A static text resource
+#[resource(uri = "test://static-text", mime_type = "text/plain")]
+static STATIC_TEXT: &str = "This is the content of the static text resource.";
+
+/// A static binary resource (a 1×1 PNG)
+#[resource(uri = "test://static-binary", mime_type = "image/png")]
+static STATIC_BINARY: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xfc, 0xcf, 0xc0, 0xf0,
+    0x1f, 0x00, 0x05, 0x05, 0x02, 0x00, 0x5f, 0xc8, 0xf1, 0xd2, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// A resource template whose `id` is substituted into the contents
+#[resource(uri = "test://template/{id}/data", mime_type = "application/json")]
+async fn template_data(id: String) -> String {
+    serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+        .to_string()
+}
 
 /// Returns a simple text response
 #[tool]

@@ -10,7 +10,8 @@ use darling::{Error, FromMeta};
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprLit, Lit, Meta};
 
-/// `#[tool(name = "…", title = "…", description = "…", annotations(…), crate = path)]`
+/// `#[tool(name = "…", title = "…", description = "…", annotations(…), crate = path, ui = "ui://…",
+/// visibility(model, app))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -23,6 +24,12 @@ pub(crate) struct ToolArgs {
     pub(crate) annotations: Option<Annotations>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
+    /// MCP Apps: the tool's view.
+    #[darling(default, with = crate::apps::ui_uri)]
+    pub(crate) ui: Option<SpannedValue<String>>,
+    /// MCP Apps: who may call the tool.
+    #[darling(default, with = crate::apps::visibility_list)]
+    pub(crate) visibility: Option<Vec<String>>,
 }
 
 /// `annotations(read_only, destructive = false, idempotent, open_world)`: a bare word means
@@ -118,7 +125,15 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 5] = ["name", "title", "description", "annotations", "crate"];
+    const KEYS: [&str; 7] = [
+        "name",
+        "title",
+        "description",
+        "annotations",
+        "crate",
+        "ui",
+        "visibility",
+    ];
     if KEYS.contains(&key) {
         return None;
     }

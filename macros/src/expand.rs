@@ -26,6 +26,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
+use crate::apps::ToolUi;
 use crate::ast::{Input, Param, ToolFn};
 use crate::attr::{Keys, ToolArgs};
 use crate::{attr, fallback, valid};
@@ -50,9 +51,12 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         errors.push(not_a_fn(&item));
         return fallback::with_errors(item, errors.finish().expect_err("an error was just pushed"));
     };
+    let ui = args
+        .as_ref()
+        .and_then(|args| ToolUi::of(args.ui.as_ref(), args.visibility.as_ref()));
     let model = valid::check(&mut errors, args, keys, &item_fn);
     match (model, errors.finish()) {
-        (Some(model), Ok(())) => generate(&model),
+        (Some(model), Ok(())) => generate(&model, ui.as_ref()),
         (_, Err(errors)) => fallback::with_errors(item, errors),
         (None, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
     }
@@ -118,7 +122,7 @@ fn private_alias() -> syn::Ident {
 }
 
 /// The expansion of a valid `#[tool]` fn.
-fn generate(tool: &ToolFn<'_>) -> TokenStream {
+fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
     let krate = &tool.krate;
     let private = private_alias();
     let bare = valid::unraw(&tool.item.sig.ident);
@@ -143,6 +147,7 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
         &arguments.input_schema,
         &output_schema,
     );
+    let ui = ui.map(|ui| ui.registration(&private, &tool.name));
 
     // At the fn's name: inside an `impl` block, where no tool can be, rustc's complaint about
     // the unnamed `const` points at the fn rather than at the attribute.
@@ -169,6 +174,7 @@ fn generate(tool: &ToolFn<'_>) -> TokenStream {
             }
 
             #registration
+            #ui
         };
     }
 }

@@ -1,11 +1,13 @@
 //! The `#[tool]` attribute of [mcp-toolbelt](https://docs.rs/mcp-toolbelt). Depend on
 //! `mcp-toolbelt` and use `mcp_toolbelt::tool`; its documentation describes the attribute.
 
+mod apps;
 mod ast;
 mod attr;
 mod docs;
 mod expand;
 mod fallback;
+mod resource;
 mod valid;
 
 #[cfg(test)]
@@ -18,4 +20,14 @@ pub fn tool(
     item: proc_macro::TokenStream,
 ) -> proc_macro::TokenStream {
     expand::tool(args.into(), item.into()).into()
+}
+
+/// Serves a `static`/`const` (text or bytes) or an fn as an MCP resource; see
+/// `mcp_toolbelt::resource` for the keys and rules.
+#[proc_macro_attribute]
+pub fn resource(
+    args: proc_macro::TokenStream,
+    item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    resource::resource(args.into(), item.into()).into()
 }

@@ -9,7 +9,10 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::context::Context;
-pub use crate::registry::ToolRegistration;
+pub use crate::registry::{
+    AppView, IntoResourceBody, ResourceBody, ResourceRead, ResourceRegistration, ToolRegistration,
+    ToolUiRegistration,
+};
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
 
@@ -188,4 +191,55 @@ where
             Err(error) => panic!("the tool's blocking task ended: {error}"),
         },
     }
+}
+
+/// What a `#[resource]` `static` or `const` can hold: fixed text or bytes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the contents of a `#[resource]` static",
+    label = "write `&str` (`include_str!`) or `&[u8]` (`include_bytes!`)",
+    note = "for contents computed at read time, put `#[resource]` on an fn"
+)]
+pub trait StaticContents {
+    /// The contents.
+    fn body(self) -> ResourceBody;
+}
+
+impl StaticContents for &'static str {
+    fn body(self) -> ResourceBody {
+        ResourceBody::Text(self.into())
+    }
+}
+
+impl StaticContents for &'static [u8] {
+    fn body(self) -> ResourceBody {
+        ResourceBody::Blob(self.into())
+    }
+}
+
+impl<const N: usize> StaticContents for &'static [u8; N] {
+    fn body(self) -> ResourceBody {
+        ResourceBody::Blob(self.as_slice().into())
+    }
+}
+
+/// The contents of a `#[resource]` `static` or `const`.
+#[must_use]
+pub fn static_resource<T: StaticContents>(contents: T) -> ResourceBody {
+    contents.body()
+}
+
+/// The contents a `#[resource]` fn returned, or its error's message.
+pub fn resource_body<T: IntoResourceBody>(contents: T) -> Result<ResourceBody, String> {
+    contents.into_resource_body()
+}
+
+/// The value of the URI template's variable `name`, as the type of the fn's parameter.
+pub fn template_value<T>(name: &str, value: &str) -> Result<T, String>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    value
+        .parse()
+        .map_err(|error| format!("invalid `{name}` {value:?}: {error}"))
 }

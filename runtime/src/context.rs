@@ -37,6 +37,8 @@ struct Inner {
     session_id: Option<String>,
     auth: Option<AuthInfo>,
     states: Arc<StateMap>,
+    /// The client declared the MCP Apps extension.
+    apps: bool,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
@@ -66,6 +68,7 @@ pub(crate) struct ContextParts {
     pub(crate) session_id: Option<String>,
     pub(crate) auth: Option<AuthInfo>,
     pub(crate) states: Arc<StateMap>,
+    pub(crate) apps: bool,
 }
 
 impl Context {
@@ -80,6 +83,7 @@ impl Context {
             session_id,
             auth,
             states,
+            apps,
         } = parts;
         Self {
             inner: Arc::new(Inner {
@@ -93,6 +97,7 @@ impl Context {
                 session_id,
                 auth,
                 states,
+                apps,
             }),
         }
     }
@@ -121,6 +126,14 @@ impl Context {
     #[must_use]
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
         self.inner.states.get::<T>()
+    }
+
+    /// Whether the client declared the MCP Apps extension (`io.modelcontextprotocol/ui`): it
+    /// renders the view a `#[tool(ui = …)]` names. Other clients see only the result's
+    /// `content`, which must then say what the view would have shown.
+    #[must_use]
+    pub fn client_supports_apps(&self) -> bool {
+        self.inner.apps
     }
 
     /// Whether the client cancelled the request. The future of a cancelled call is dropped at its

@@ -116,6 +116,46 @@ pub mod testing;
 pub mod __private;
 
 pub use context::{AuthInfo, Context, LogLevel};
+/// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
+/// `resources/read`, `resources/templates/list`).
+///
+/// | key | meaning | default |
+/// | --- | --- | --- |
+/// | `uri = "…"` | the URI, or an RFC 6570 level-1 template (`docs://{topic}/{page}`) for an fn | required |
+/// | `name = "…"` | the resource's name | the item's name (a `static`'s in lower case) |
+/// | `title = "…"`, `description = "…"` | for people and the model | none; the `///` comment |
+/// | `mime_type = "…"` | `mimeType` on list and read | none |
+/// | `app`, `app(csp(connect_domains = […], resource_domains = […], frame_domains = […], base_uri_domains = […]), permissions(camera, microphone, geolocation, clipboard_write), domain = "…", prefers_border)` | an MCP Apps view: MIME type `text/html;profile=mcp-app` and that `_meta.ui`; its URI must be a plain `ui://` URI | not a view |
+/// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
+///
+/// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
+/// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
+/// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
+/// An fn (plain or `async`) takes one parameter per template variable, named
+/// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`] (`String`,
+/// `Vec<u8>`, a `Result` of one whose error is the JSON-RPC error's message). A template variable
+/// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
+/// errors; two resources of one URI stop the server at start-up, naming both places.
+///
+/// ```
+/// use mcp_toolbelt::resource;
+///
+/// /// The albums view
+/// #[resource(uri = "ui://doc-albums/view.html", app(prefers_border))]
+/// static ALBUMS_VIEW: &str = "<!doctype html><p>albums</p>";
+///
+/// /// One chapter of the manual
+/// #[resource(uri = "docs://manual/{chapter}", mime_type = "text/markdown")]
+/// async fn chapter(chapter: u32) -> String {
+///     format!("# Chapter {chapter}")
+/// }
+/// ```
+///
+/// ```compile_fail
+/// #[mcp_toolbelt::resource(uri = "docs://manual/{chapter}")] // `chapter` is not a parameter
+/// async fn manual() -> String { String::new() }
+/// ```
+pub use mcp_toolbelt_macros::resource;
 /// Makes an `async fn` (or a plain `fn`) an MCP tool, served by every [`Server`] in the binary.
 ///
 /// | key | meaning | default |
@@ -125,6 +165,11 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// | `description = "…"` | what the model reads (`description`) | the fn's `///` doc comment; neither is a compile error |
 /// | `annotations(read_only, destructive, idempotent, open_world)` | `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`; a bare word means `true`, `= false` is allowed; `read_only` with `destructive` is a compile error | left out |
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
+/// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`] marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
+/// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
+///
+/// A tool with a view still returns `content` that makes sense alone: hosts without the
+/// extension ([`Context::client_supports_apps`]) show only that.
 ///
 /// # Arguments
 ///
@@ -259,7 +304,8 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
-pub use registry::{RegistryError, Tool};
+pub use registry::apps::{EXTENSION_ID as APPS_EXTENSION_ID, VIEW_MIME_TYPE};
+pub use registry::{IntoResourceBody, RegistryError, ResourceBody, Tool};
 pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };

@@ -12,14 +12,14 @@ use std::future::Future;
 
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
-use crate::registry::{self, RegistryError, Tool, ToolSet};
+use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::Implementation;
 
-/// An MCP server for every `#[tool]` in the binary.
+/// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
@@ -41,6 +41,7 @@ pub struct Server {
     #[cfg(feature = "http")]
     http: HttpConfig,
     tools: Arc<ToolSet>,
+    resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<()>,
     states: StateMap,
@@ -52,9 +53,9 @@ impl Server {
     /// `#[tool]` linked into the binary.
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        let (tools, startup_error) = match registry::collected() {
-            Ok(tools) => (ToolSet::new(tools.iter().cloned()), None),
-            Err(error) => (ToolSet::default(), Some(error)),
+        let (tools, resources, startup_error) = match registry::served() {
+            Ok((tools, resources)) => (ToolSet::new(tools.iter().cloned()), resources, None),
+            Err(error) => (ToolSet::default(), Arc::default(), Some(error)),
         };
         Self {
             name: name.into(),
@@ -67,6 +68,7 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
+            resources,
             startup_error,
             changes: broadcast::channel(16).0,
             states: StateMap::default(),
@@ -149,9 +151,10 @@ impl Server {
         self
     }
 
-    /// Whether the tools can be served; `Err` names every problem (two tools with one name, an
-    /// argument type that is not an object, a `State<T>` no one gave). Every `serve_*` checks
-    /// this first.
+    /// Whether the tools and resources can be served; `Err` names every problem (two tools with
+    /// one name, an argument type that is not an object, a `State<T>` no one gave, two resources
+    /// of one URI, a tool whose view is not a registered app view). Every `serve_*` checks this
+    /// first.
     pub fn check(&self) -> Result<(), RegistryError> {
         let mut problems: Vec<RegistryError> = match self.startup_error.clone() {
             Some(RegistryError::Several(problems)) => problems,
@@ -290,7 +293,9 @@ impl Server {
             instructions: self.instructions,
             page_size: self.page_size,
             ttl_ms: self.ttl_ms,
+            apps: apps::used(&self.tools.definitions(), &self.resources),
             tools: self.tools,
+            resources: self.resources,
             changes: self.changes,
             closing: CancellationToken::new(),
             states: Arc::new(self.states),

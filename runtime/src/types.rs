@@ -25,6 +25,9 @@ pub struct ToolDefinition {
     /// The behaviour hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
+    /// Extensions' data, such as the MCP Apps `ui` (`resourceUri`, `visibility`).
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<serde_json::Map<String, Value>>,
 }
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and
@@ -70,11 +73,16 @@ pub(crate) struct Implementation {
     pub(crate) title: Option<String>,
 }
 
-/// What this server offers: tools (whose list may change) and log messages.
+/// What this server offers: tools (whose list may change) and log messages; resources and the
+/// MCP Apps extension when it has them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct ServerCapabilities {
     pub(crate) tools: ToolsCapability,
     pub(crate) logging: Empty,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) resources: Option<Empty>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) extensions: Option<Extensions>,
 }
 
 impl ServerCapabilities {
@@ -82,7 +90,25 @@ impl ServerCapabilities {
     pub(crate) const SERVED: Self = Self {
         tools: ToolsCapability { list_changed: true },
         logging: Empty {},
+        resources: None,
+        extensions: None,
     };
+
+    /// [`Self::SERVED`], plus `resources` and the MCP Apps extension when they are used.
+    pub(crate) fn with(resources: bool, apps: bool) -> Self {
+        Self {
+            resources: resources.then_some(Empty {}),
+            extensions: apps.then_some(Extensions { ui: Empty {} }),
+            ..Self::SERVED
+        }
+    }
+}
+
+/// `capabilities.extensions`: the MCP Apps extension, which takes no settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub(crate) struct Extensions {
+    #[serde(rename = "io.modelcontextprotocol/ui")]
+    pub(crate) ui: Empty,
 }
 
 /// The `tools` capability.
@@ -117,4 +143,63 @@ pub(crate) struct DiscoverResult<'a> {
     pub(crate) cache_scope: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) instructions: Option<&'a str>,
+}
+
+/// A resource or resource template as `resources/list` and `resources/templates/list` show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ResourceEntry<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) uri: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) uri_template: Option<&'a str>,
+    pub(crate) name: &'a str,
+    /// Since 2025-06-18.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) mime_type: Option<&'a str>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub(crate) meta: Option<&'a serde_json::Map<String, Value>>,
+}
+
+/// The result of `resources/list`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListResourcesResult<'a> {
+    pub(crate) resources: Vec<ResourceEntry<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) next_cursor: Option<String>,
+}
+
+/// The result of `resources/templates/list`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListResourceTemplatesResult<'a> {
+    pub(crate) resource_templates: Vec<ResourceEntry<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) next_cursor: Option<String>,
+}
+
+/// One item of `resources/read`'s `contents`: `text`, or base64 `blob`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReadContents<'a> {
+    pub(crate) uri: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) mime_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) blob: Option<String>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub(crate) meta: Option<&'a serde_json::Map<String, Value>>,
+}
+
+/// The result of `resources/read`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct ReadResourceResult<'a> {
+    pub(crate) contents: Vec<ReadContents<'a>>,
 }

@@ -115,7 +115,22 @@ impl CatalogHttp {
         arguments: &[&str],
         environment: &[(&str, &str)],
     ) -> Self {
-        let catalog = example_binary("catalog");
+        Self::start_example("catalog", bind, arguments, environment)
+    }
+
+    /// [`CatalogHttp::start_with`] for example `name` (`apps`, …) instead of the catalog.
+    ///
+    /// # Panics
+    ///
+    /// As [`CatalogHttp::start`].
+    #[must_use]
+    pub fn start_example(
+        name: &str,
+        bind: impl Fn(SocketAddr) -> String,
+        arguments: &[&str],
+        environment: &[(&str, &str)],
+    ) -> Self {
+        let catalog = example_binary(name);
         for _ in 0..5 {
             let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
                 .and_then(|listener| listener.local_addr())

@@ -32,6 +32,7 @@ async fn a_tool_from_a_linked_crate_is_listed_and_called() {
                 open_world_hint: Some(false),
                 ..ToolAnnotations::default()
             }),
+            meta: None,
         }]
     );
     let result = client.call_tool("shout", json!({"message": "hello"})).await;

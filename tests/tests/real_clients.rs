@@ -11,6 +11,8 @@
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
 //! `tests/clients/py_examples.py`): `weather` (the README's quick start) and `notes` (SQLite) over
 //! stdio, `axum-app` over HTTP with a token that has the write scope and one that lacks it.
+//! The same clients also drive the apps example (`ts_apps.mjs`, `py_apps.py`): tools with views
+//! (MCP Apps), their `_meta.ui`, the views read as resources, and the review pair.
 //!
 //! Without the clients installed these tests only say so, unless `CI` is set: then they fail.
 
@@ -79,6 +81,32 @@ fn run(client: &Client, mode: &str) {
     let catalog = example_binary("catalog");
     if let Err(report) = run_script(&interpreter, &script, mode, &[catalog.as_os_str()]) {
         panic!("{report}");
+    }
+}
+
+/// Runs `client`'s MCP Apps script (`ts_apps.mjs`, `py_apps.py`) in `mode` against the apps
+/// example, over stdio or (`http`) Streamable HTTP.
+fn run_apps(client: &Client, mode: &str, http: bool) {
+    let Some((interpreter, script)) = installed(client) else {
+        return;
+    };
+    let script = script.with_file_name(match client {
+        Client::TypeScript => "ts_apps.mjs",
+        Client::Python => "py_apps.py",
+    });
+    if http {
+        let server = CatalogHttp::start_example("apps", |address| address.to_string(), &[], &[]);
+        let url = server.url();
+        let target = ["--url".as_ref(), url.as_ref()];
+        if let Err(report) = run_script(&interpreter, &script, mode, &target) {
+            let log = server.stop();
+            panic!("{report}--- apps --http stderr\n{log}");
+        }
+    } else {
+        let apps = example_binary("apps");
+        if let Err(report) = run_script(&interpreter, &script, mode, &[apps.as_os_str()]) {
+            panic!("{report}");
+        }
     }
 }
 
@@ -417,4 +445,64 @@ fn typescript_client_axum_app_auto() {
 #[test]
 fn typescript_client_axum_app_legacy() {
     axum_app(&Client::TypeScript, "legacy");
+}
+
+#[test]
+fn typescript_client_apps_legacy() {
+    run_apps(&Client::TypeScript, "legacy", false);
+}
+
+#[test]
+fn typescript_client_apps_http_legacy() {
+    run_apps(&Client::TypeScript, "legacy", true);
+}
+
+#[test]
+fn typescript_client_apps_auto() {
+    run_apps(&Client::TypeScript, "auto", false);
+}
+
+#[test]
+fn typescript_client_apps_http_auto() {
+    run_apps(&Client::TypeScript, "auto", true);
+}
+
+#[test]
+fn typescript_client_apps_modern() {
+    run_apps(&Client::TypeScript, "modern", false);
+}
+
+#[test]
+fn typescript_client_apps_http_modern() {
+    run_apps(&Client::TypeScript, "modern", true);
+}
+
+#[test]
+fn python_client_apps_legacy() {
+    run_apps(&Client::Python, "legacy", false);
+}
+
+#[test]
+fn python_client_apps_http_legacy() {
+    run_apps(&Client::Python, "legacy", true);
+}
+
+#[test]
+fn python_client_apps_auto() {
+    run_apps(&Client::Python, "auto", false);
+}
+
+#[test]
+fn python_client_apps_http_auto() {
+    run_apps(&Client::Python, "auto", true);
+}
+
+#[test]
+fn python_client_apps_modern() {
+    run_apps(&Client::Python, "modern", false);
+}
+
+#[test]
+fn python_client_apps_http_modern() {
+    run_apps(&Client::Python, "modern", true);
 }

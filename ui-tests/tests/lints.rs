@@ -14,7 +14,7 @@
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, IntoToolResult, Json, Server, ToolError, tool,
+    CallToolResult, Content, Context, IntoToolResult, Json, Server, ToolError, resource, tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -200,6 +200,7 @@ async fn every_tool_is_served() {
         names,
         [
             "add",
+            "app_only",
             "clear",
             "count_labels",
             "eight_numbers",
@@ -212,7 +213,8 @@ async fn every_tool_is_served() {
             "pong",
             "product-details",
             "search",
-            "shout"
+            "shout",
+            "with_view"
         ]
     );
     assert_eq!(
@@ -302,4 +304,62 @@ async fn tools_stay_callable() {
         Ok(12.0)
     );
     clear().await;
+}
+
+/// A view, with every `app(…)` key.
+#[resource(
+    uri = "ui://lints/view.html",
+    app(
+        csp(connect_domains = ["https://api.example.com"], base_uri_domains("https://example.com")),
+        permissions(camera, microphone, geolocation, clipboard_write),
+        domain = "lints.example.com",
+        prefers_border
+    )
+)]
+static VIEW: &str = "<!doctype html>";
+
+/// Bytes.
+#[resource(uri = "test://lints/bytes")]
+const BYTES: &[u8] = include_bytes!("lints.rs");
+
+/// A template read by a plain fn, its variables of two types.
+#[resource(uri = "test://lints/{name}/{count}")]
+fn templated(count: u8, name: String) -> Result<String, ToolError> {
+    if count == 0 {
+        return Err(ToolError::new("count must be at least 1"));
+    }
+    Ok(name.repeat(usize::from(count)))
+}
+
+/// Shows the view
+#[tool(ui = "ui://lints/view.html", visibility(model, app))]
+async fn with_view(context: &Context) -> String {
+    context.client_supports_apps().to_string()
+}
+
+/// Only for views
+#[tool(visibility(app))]
+async fn app_only() {}
+
+#[tokio::test]
+async fn resources_and_views_are_served() {
+    let client = TestClient::new(Server::new("lints", "0.0.0"));
+    let read = client
+        .request("resources/read", json!({"uri": "test://lints/ab/2"}))
+        .await;
+    assert_eq!(read["result"]["contents"][0]["text"], "abab");
+    assert_eq!(
+        client
+            .call_tool("with_view", json!({}))
+            .await
+            .text_content(),
+        "false"
+    );
+    assert!(
+        client
+            .call_tool("app_only", json!({}))
+            .await
+            .content
+            .is_empty()
+    );
 }

@@ -11,11 +11,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
-use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, trace};
+use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
-use crate::registry::ToolSet;
+use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
 use crate::types::{
     DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
@@ -30,6 +30,10 @@ pub(crate) struct ServerState {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) tools: Arc<ToolSet>,
+    /// The resources (fixed once serving starts), MCP Apps views among them.
+    pub(crate) resources: Arc<ResourceSet>,
+    /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
+    pub(crate) apps: bool,
     /// Sends when a tool is added or removed.
     pub(crate) changes: broadcast::Sender<()>,
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
@@ -77,6 +81,8 @@ impl Dispatcher {
             page_size: 100,
             ttl_ms: 0,
             tools: Arc::default(),
+            resources: Arc::default(),
+            apps: false,
             changes: broadcast::channel(1).0,
             closing: CancellationToken::new(),
             states: Arc::default(),
@@ -165,6 +171,16 @@ impl Dispatcher {
             }
             (_, "tools/list") => self.list_tools(&params, &era),
             (_, "tools/call") => self.call_tool(id, params, &era, connection, scope).await,
+            (_, method) if method.starts_with("resources/") && !self.state.resources.is_empty() => {
+                let served = resources::Served {
+                    resources: &self.state.resources,
+                    page_size: self.state.page_size,
+                    ttl_ms: self.state.ttl_ms,
+                };
+                resources::answer(method, &params, &era, &served)
+                    .await
+                    .unwrap_or_else(|| Err(method_not_found(method)))
+            }
             _ => Err(ErrorObject::new(
                 codes::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -191,16 +207,21 @@ impl Dispatcher {
         tracing::debug!(requested, negotiated = %version, "initialize");
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
-            capabilities: ServerCapabilities::SERVED,
+            capabilities: self.capabilities(),
             server_info: &downgrade::server_info(&self.state.info, version),
             instructions: self.state.instructions.as_deref(),
         })
     }
 
+    /// The capabilities of this server: `resources` and the MCP Apps extension when used.
+    fn capabilities(&self) -> ServerCapabilities {
+        ServerCapabilities::with(!self.state.resources.is_empty(), self.state.apps)
+    }
+
     fn discover(&self) -> Value {
         to_json(&DiscoverResult {
             supported_versions: ProtocolVersion::names(&ProtocolVersion::MODERN),
-            capabilities: ServerCapabilities::SERVED,
+            capabilities: self.capabilities(),
             ttl_ms: self.state.ttl_ms,
             cache_scope: "public",
             instructions: self.state.instructions.as_deref(),
@@ -293,6 +314,7 @@ impl Dispatcher {
             session_id: connection.session_id.clone(),
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
+            apps: apps::client_declares(&client_capabilities),
         });
         let result = hook::run(&self.state.hooks, tool, arguments, context).await?;
         Ok(downgrade::call_result(result, era.version()))
@@ -303,6 +325,13 @@ fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Val
     let level = parse_log_level(params.get("level").unwrap_or(&Value::Null))?;
     connection.set_log_level(level);
     Ok(json!({}))
+}
+
+fn method_not_found(method: &str) -> ErrorObject {
+    ErrorObject::new(
+        codes::METHOD_NOT_FOUND,
+        format!("Method not found: {method}"),
+    )
 }
 
 fn decode_cursor(cursor: &str) -> Option<String> {

@@ -13,6 +13,7 @@ mod dispatch;
 mod downgrade;
 mod era;
 mod listen;
+mod resources;
 mod trace;
 mod version;
 

@@ -1,11 +1,15 @@
 //! The tools a server serves: every `#[tool]` linked into the binary (collected once through
-//! `inventory`, [`collected`]), plus tools added at run time ([`ToolSet`]).
+//! `inventory`, [`collected`]), plus tools added at run time ([`ToolSet`]); and its resources
+//! (`resource.rs`, every `#[resource]`), with the MCP Apps views tools name (`apps.rs`).
 
+pub(crate) mod apps;
+mod resource;
 mod set;
+mod template;
 mod tool;
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
@@ -14,6 +18,9 @@ use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::state::StateKey;
 
+pub use apps::{AppView, ToolUiRegistration};
+pub use resource::{IntoResourceBody, ResourceBody, ResourceRead, ResourceRegistration};
+pub(crate) use resource::{ReadError, Resource, ResourceSet};
 pub(crate) use set::ToolSet;
 pub use tool::Tool;
 
@@ -54,10 +61,36 @@ inventory::collect!(ToolRegistration);
 pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
     static COLLECTED: OnceLock<Result<Vec<Tool>, RegistryError>> = OnceLock::new();
     COLLECTED
-        .get_or_init(|| build_all(inventory::iter::<ToolRegistration>.into_iter().collect()))
+        .get_or_init(|| {
+            build_all(inventory::iter::<ToolRegistration>.into_iter().collect()).map(apps::with_ui)
+        })
         .as_ref()
         .map(Vec::as_slice)
         .map_err(Clone::clone)
+}
+
+/// The collected tools and resources, every tool's view checked to be a registered app view;
+/// `Err` lists every problem with either.
+pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryError> {
+    let (resources, resource_problems) = resource::collected();
+    let mut problems = Vec::new();
+    let tools = collected().map_err(|error| problems.push(error)).ok();
+    problems.extend(resource_problems.iter().cloned());
+    if let Some(Err(error)) = tools.map(|tools| apps::check_views(tools, resources)) {
+        problems.push(error);
+    }
+    let mut problems: Vec<RegistryError> = problems
+        .into_iter()
+        .flat_map(|problem| match problem {
+            RegistryError::Several(problems) => problems,
+            problem => vec![problem],
+        })
+        .collect();
+    match (tools, problems.len()) {
+        (Some(tools), 0) => Ok((tools, Arc::clone(resources))),
+        (_, 1) => Err(problems.remove(0)),
+        _ => Err(RegistryError::Several(problems)),
+    }
 }
 
 /// The tools of `registrations`, sorted by name, or every problem with them: each tool that
@@ -125,6 +158,35 @@ pub enum RegistryError {
         /// The type of the missing value, as Rust names it.
         type_name: String,
     },
+    /// Two resources share a URI (or URI template).
+    DuplicateResource {
+        /// The shared URI.
+        uri: String,
+        /// Where the first is (`file:line`).
+        first: String,
+        /// Where the second is.
+        second: String,
+    },
+    /// A resource cannot be served.
+    InvalidResource {
+        /// Its URI or URI template.
+        uri: String,
+        /// Where it is defined.
+        source: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A tool names a view (`#[tool(ui = …)]`) that is not a registered app view.
+    MissingView {
+        /// The tool's name.
+        tool: String,
+        /// Where the tool is defined.
+        source: String,
+        /// The view's URI.
+        uri: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
 }
@@ -159,6 +221,27 @@ impl fmt::Display for RegistryError {
                 "{} takes `State<{type_name}>`, but the server was given no `{type_name}`: \
                  add `.state(value)` to the `Server` builder",
                 ToolPlace(name, source.as_deref())
+            ),
+            Self::DuplicateResource { uri, first, second } => write!(
+                f,
+                "two resources have the URI `{uri}`: one at {first}, one at {second}; resource URIs must be unique"
+            ),
+            Self::InvalidResource {
+                uri,
+                source,
+                problem,
+            } => write!(
+                f,
+                "resource `{uri}` at {source} cannot be served: {problem}"
+            ),
+            Self::MissingView {
+                tool,
+                source,
+                uri,
+                problem,
+            } => write!(
+                f,
+                "tool `{tool}` ({source}) names the view `{uri}`, but {problem}"
             ),
             Self::Several(problems) => {
                 write!(f, "{} problems with the tools:", problems.len())?;

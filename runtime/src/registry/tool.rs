@@ -60,6 +60,7 @@ impl Tool {
             input_schema,
             output_schema: None,
             annotations: None,
+            meta: None,
         };
         let handler: Handler =
             Arc::new(move |arguments, context| Box::pin(handler(arguments, context)));
@@ -95,6 +96,7 @@ impl Tool {
             input_schema: (registration.input_schema)(),
             output_schema,
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
+            meta: None,
         };
         let call = registration.call;
         let mut tool = Self::build(
@@ -174,6 +176,23 @@ impl Tool {
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         Arc::make_mut(&mut self.definition).annotations = Some(annotations);
         self
+    }
+
+    /// Sets the tool's `_meta`, e.g. the MCP Apps `ui` (`{"ui": {"resourceUri": "ui://…"}}`).
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        Arc::make_mut(&mut self.definition).meta = Some(meta);
+        self
+    }
+
+    /// The MCP Apps view the tool names (`_meta.ui.resourceUri`), if any.
+    pub(crate) fn view_uri(&self) -> Option<&str> {
+        self.definition
+            .meta
+            .as_ref()?
+            .get("ui")?
+            .get("resourceUri")?
+            .as_str()
     }
 
     /// Declares client capabilities the tool needs (e.g. `{"sampling": {}}`): a client that did not

@@ -1,0 +1,36 @@
+/// One section of the manual
+#[allow(clippy::needless_pass_by_value)]
+async fn section(section: String, chapter: u32) -> String {
+    format!("{chapter}.{section}")
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __resource_private;
+    fn __resource_read(
+        __resource_values: ::std::vec::Vec<::std::string::String>,
+    ) -> __resource_private::BoxFuture<
+        'static,
+        ::core::result::Result<__resource_private::ResourceBody, ::std::string::String>,
+    > {
+        let __resource_fn = section;
+        ::std::boxed::Box::pin(async move {
+            let section: String = __resource_private::template_value::<
+                String,
+            >("section", &__resource_values[1usize])?;
+            let chapter: u32 = __resource_private::template_value::<
+                u32,
+            >("chapter", &__resource_values[0usize])?;
+            let __resource_output = __resource_fn(section, chapter).await;
+            __resource_private::resource_body::<String>(__resource_output)
+        })
+    }
+    __resource_private::inventory::submit! {
+        __resource_private::ResourceRegistration { uri :
+        "docs://manual/{chapter}/{section}", name : "section", title :
+        ::core::option::Option::None, description :
+        ::core::option::Option::Some("One section of the manual"), mime_type :
+        ::core::option::Option::Some("text/markdown"), app :
+        ::core::option::Option::None, read :
+        __resource_private::ResourceRead::Dynamic(__resource_read), file :
+        ::core::file!(), line : ::core::line!(), }
+    }
+};

@@ -1,0 +1,35 @@
+/// Show albums
+async fn show_albums() -> String {
+    String::new()
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(deprecated)]
+    fn __tool_show_albums_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let __tool_output = {
+                let __tool_fn = show_albums;
+                __tool_private::assert_send(__tool_fn()).await
+            };
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "show-albums", title :
+        ::core::option::Option::None, description : "Show albums", read_only :
+        ::core::option::Option::None, destructive : ::core::option::Option::None,
+        idempotent : ::core::option::Option::None, open_world :
+        ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
+        output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        state : & [], call : __tool_show_albums_call, file : ::core::file!(), line :
+        ::core::line!(), }
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolUiRegistration { tool : "show-albums", resource_uri :
+        ::core::option::Option::Some("ui://albums/view.html"), visibility : & ["model",
+        "app"], }
+    }
+};

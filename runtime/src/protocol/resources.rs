@@ -1,0 +1,162 @@
+//! `resources/list`, `resources/templates/list` and `resources/read`, in either era: pages like
+//! `tools/list`, the 2026 caching fields, titles only for versions that have them, and the
+//! unknown URI as SEP-2164 words it (`-32602`, the URI in `data`).
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use serde_json::{Map, Value, json};
+
+use super::era::Era;
+use crate::jsonrpc::{ErrorObject, codes, to_json};
+use crate::registry::{ReadError, Resource, ResourceBody, ResourceSet};
+use crate::types::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadContents, ReadResourceResult,
+    ResourceEntry,
+};
+
+/// What the resource methods read of the server.
+pub(super) struct Served<'a> {
+    pub(super) resources: &'a ResourceSet,
+    pub(super) page_size: usize,
+    pub(super) ttl_ms: u64,
+}
+
+/// Answers one resource method; `None` for a method that is not one.
+pub(super) async fn answer(
+    method: &str,
+    params: &Map<String, Value>,
+    era: &Era,
+    served: &Served<'_>,
+) -> Option<Result<Value, ErrorObject>> {
+    let titles = era.version().has_structured_content();
+    let answer = match method {
+        "resources/list" => page(served.resources.resources(), params, served.page_size).map(
+            |(page, next_cursor)| {
+                let resources = page.iter().map(|r| entry(r, titles)).collect();
+                cacheable(
+                    to_json(&ListResourcesResult {
+                        resources,
+                        next_cursor,
+                    }),
+                    era,
+                    served.ttl_ms,
+                )
+            },
+        ),
+        "resources/templates/list" => page(served.resources.templates(), params, served.page_size)
+            .map(|(page, next_cursor)| {
+                let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
+                cacheable(
+                    to_json(&ListResourceTemplatesResult {
+                        resource_templates,
+                        next_cursor,
+                    }),
+                    era,
+                    served.ttl_ms,
+                )
+            }),
+        "resources/read" => read(params, era, served).await,
+        _ => return None,
+    };
+    Some(answer)
+}
+
+/// How a resource is listed: under `uri`, or `uriTemplate` for a template.
+fn entry(resource: &Resource, titles: bool) -> ResourceEntry<'_> {
+    let (uri, uri_template) = if resource.is_template() {
+        (None, Some(resource.uri()))
+    } else {
+        (Some(resource.uri()), None)
+    };
+    ResourceEntry {
+        uri,
+        uri_template,
+        name: resource.name(),
+        title: resource.title().filter(|_| titles),
+        description: resource.description(),
+        mime_type: resource.mime_type(),
+        meta: resource.meta(),
+    }
+}
+
+/// The page of `items` (sorted by URI) after `params.cursor`, and the cursor of the next page.
+fn page<'a>(
+    items: &'a [Resource],
+    params: &Map<String, Value>,
+    page_size: usize,
+) -> Result<(&'a [Resource], Option<String>), ErrorObject> {
+    let invalid = || ErrorObject::invalid_params("Invalid cursor");
+    let start = match params.get("cursor") {
+        None | Some(Value::Null) => 0,
+        Some(Value::String(cursor)) => {
+            let after = URL_SAFE_NO_PAD
+                .decode(cursor)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .ok_or_else(invalid)?;
+            items.partition_point(|item| item.uri() <= after.as_str())
+        }
+        Some(_) => return Err(invalid()),
+    };
+    let end = items.len().min(start.saturating_add(page_size));
+    let page = &items[start..end];
+    let next = (end < items.len())
+        .then(|| page.last().map(|last| URL_SAFE_NO_PAD.encode(last.uri())))
+        .flatten();
+    Ok((page, next))
+}
+
+/// `resources/read`: the contents at `params.uri`.
+async fn read(
+    params: &Map<String, Value>,
+    era: &Era,
+    served: &Served<'_>,
+) -> Result<Value, ErrorObject> {
+    let Some(Value::String(uri)) = params.get("uri") else {
+        return Err(ErrorObject::invalid_params(
+            "resources/read requires a string `uri`",
+        ));
+    };
+    let (resource, body) = served
+        .resources
+        .read(uri)
+        .await
+        .map_err(|error| match error {
+            ReadError::NotFound => {
+                ErrorObject::invalid_params(format!("Resource not found: {uri}"))
+                    .with_data(json!({"uri": uri}))
+            }
+            ReadError::Failed(message) => {
+                ErrorObject::new(codes::INTERNAL_ERROR, message).with_data(json!({"uri": uri}))
+            }
+        })?;
+    let (text, blob) = match &body {
+        ResourceBody::Text(text) => (Some(text.as_ref()), None),
+        ResourceBody::Blob(bytes) => (None, Some(STANDARD.encode(bytes))),
+    };
+    let result = to_json(&ReadResourceResult {
+        contents: vec![ReadContents {
+            uri,
+            mime_type: resource.mime_type(),
+            text,
+            blob,
+            meta: resource.meta(),
+        }],
+    });
+    // Fixed contents may be cached as long as the lists; an fn's are read afresh.
+    let ttl_ms = if resource.is_static() {
+        served.ttl_ms
+    } else {
+        0
+    };
+    Ok(cacheable(result, era, ttl_ms))
+}
+
+/// A 2026-07-28 result gets its caching fields (SEP-2549).
+fn cacheable(mut result: Value, era: &Era, ttl_ms: u64) -> Value {
+    if era.is_modern() {
+        result["ttlMs"] = json!(ttl_ms);
+        result["cacheScope"] = json!("public");
+    }
+    result
+}

@@ -1,0 +1,144 @@
+//! URI templates of RFC 6570 level 1 (`test://template/{id}/data`): what `resources/read` matches
+//! a requested URI against. `#[resource]` checks the template at compile time; this parser checks
+//! it again for registrations made by hand, and is the one place that matches.
+
+/// A parsed level-1 template: literals and variables, alternating.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UriTemplate {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Literal(String),
+    Variable(String),
+}
+
+impl UriTemplate {
+    /// Parses `template`; `Err` says what is wrong (the macro shows the same text).
+    pub(crate) fn parse(template: &str) -> Result<Self, String> {
+        let mut parts = Vec::new();
+        let mut rest = template;
+        while let Some(open) = rest.find(['{', '}']) {
+            if rest[open..].starts_with('}') {
+                return Err(format!("`}}` without `{{` in URI template `{template}`"));
+            }
+            if open > 0 {
+                parts.push(Part::Literal(rest[..open].to_owned()));
+            }
+            let after = &rest[open + 1..];
+            let close = after
+                .find('}')
+                .ok_or_else(|| format!("`{{` without `}}` in URI template `{template}`"))?;
+            let name = &after[..close];
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(format!(
+                    "`{{{name}}}` in URI template `{template}` is not a variable: write `{{name}}` \
+                     with letters, digits and `_` (RFC 6570 level 1; operators such as `+` or `/` \
+                     are not supported)"
+                ));
+            }
+            if matches!(parts.last(), Some(Part::Variable(_))) {
+                return Err(format!(
+                    "two variables in a row in URI template `{template}`: put a literal between them"
+                ));
+            }
+            if parts.contains(&Part::Variable(name.to_owned())) {
+                return Err(format!(
+                    "variable `{name}` appears twice in URI template `{template}`"
+                ));
+            }
+            parts.push(Part::Variable(name.to_owned()));
+            rest = &after[close + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Literal(rest.to_owned()));
+        }
+        Ok(Self { parts })
+    }
+
+    /// The values of the variables (percent-decoded, in order) when `uri` is an expansion of
+    /// this template. A level-1 value is percent-encoded outside the unreserved characters, so
+    /// it never holds `/`, `?` or `#`, and is never empty here.
+    pub(crate) fn matches(&self, uri: &str) -> Option<Vec<String>> {
+        let mut values = Vec::new();
+        let mut rest = uri;
+        for (index, part) in self.parts.iter().enumerate() {
+            match part {
+                Part::Literal(literal) => rest = rest.strip_prefix(literal.as_str())?,
+                Part::Variable(_) => {
+                    let end = match self.parts.get(index + 1) {
+                        Some(Part::Literal(next)) => rest.find(next.as_str())?,
+                        _ => rest.len(),
+                    };
+                    let value = &rest[..end];
+                    if value.is_empty() || value.contains(['/', '?', '#']) {
+                        return None;
+                    }
+                    values.push(percent_decode(value)?);
+                    rest = &rest[end..];
+                }
+            }
+        }
+        rest.is_empty().then_some(values)
+    }
+}
+
+/// `%41` → `A`; `None` for a broken escape or bytes that are not UTF-8.
+fn percent_decode(value: &str) -> Option<String> {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = value.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UriTemplate;
+
+    #[test]
+    fn level_one_templates_match_their_expansions() {
+        let template = UriTemplate::parse("test://template/{id}/data").unwrap();
+        assert_eq!(
+            template.matches("test://template/123/data"),
+            Some(vec!["123".into()])
+        );
+        assert_eq!(
+            template.matches("test://template/a%20b/data"),
+            Some(vec!["a b".into()])
+        );
+        assert_eq!(template.matches("test://template//data"), None);
+        assert_eq!(template.matches("test://template/1/2/data"), None);
+        assert_eq!(template.matches("test://template/1/data/more"), None);
+        let two = UriTemplate::parse("users://{user}/posts/{post}").unwrap();
+        assert_eq!(
+            two.matches("users://ann/posts/7"),
+            Some(vec!["ann".into(), "7".into()])
+        );
+    }
+
+    #[test]
+    fn malformed_templates_say_what_is_wrong() {
+        for (template, expected) in [
+            ("a://{id", "`{` without `}`"),
+            ("a://id}", "`}` without `{`"),
+            ("a://{}", "is not a variable"),
+            ("a://{+id}", "operators"),
+            ("a://{a}{b}", "two variables in a row"),
+            ("a://{a}/{a}", "appears twice"),
+        ] {
+            let error = UriTemplate::parse(template).unwrap_err();
+            assert!(error.contains(expected), "{template}: {error}");
+        }
+    }
+}

@@ -46,12 +46,14 @@ pub fn run(command: &[String], url: &str, load: &Load) -> Result<Measured, Error
         if load.warmup > 0 {
             measure(&target, load, 1_000_000, load.warmup).await?;
         }
+        let cpu_before = rss::cpu_of_tree(child.id());
         let (elapsed, latencies) = measure(&target, load, 0, load.calls).await?;
         Ok::<_, Error>(Measured {
             calls: load.calls,
             elapsed,
             latencies,
             peak_rss: rss::peak_of_tree(child.id()),
+            server_cpu: rss::cpu_of_tree(child.id()).saturating_sub(cpu_before),
         })
     });
     stop(child);
@@ -352,5 +354,6 @@ async fn startup(command: &[String], target: &Target, load: &Load) -> Result<Mea
         elapsed: start.elapsed(),
         latencies,
         peak_rss,
+        server_cpu: Duration::ZERO,
     })
 }

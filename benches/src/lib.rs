@@ -84,6 +84,8 @@ pub struct Measured {
     pub latencies: Vec<Duration>,
     /// The server's peak resident memory, summed over its process tree (`VmHWM`), in bytes.
     pub peak_rss: u64,
+    /// The CPU time the server's threads ran during the measured requests (zero for start-up).
+    pub server_cpu: Duration,
 }
 
 impl Measured {
@@ -91,6 +93,12 @@ impl Measured {
     #[must_use]
     pub fn rate(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// The server's CPU time per request, in microseconds.
+    #[must_use]
+    pub fn cpu_micros_per_call(&self) -> f64 {
+        self.server_cpu.as_secs_f64() * 1e6 / self.calls.max(1) as f64
     }
 
     /// The latency below which `fraction` of the requests were answered.

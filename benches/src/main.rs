@@ -86,7 +86,7 @@ fn measure(arguments: &[String]) -> Result<(), Error> {
         other => return Err(format!("--transport: stdio or http, not {other}").into()),
     };
     eprintln!(
-        "{server} {transport} {} {}: {:.0} calls/s, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, peak RSS {:.1} MiB",
+        "{server} {transport} {} {}: {:.0} calls/s, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, peak RSS {:.1} MiB, server CPU {:.1} µs/call",
         era.name(),
         mode.name(),
         measured.rate(),
@@ -94,6 +94,7 @@ fn measure(arguments: &[String]) -> Result<(), Error> {
         measured.percentile(0.99).as_secs_f64() * 1000.0,
         measured.percentile(1.0).as_secs_f64() * 1000.0,
         measured.peak_rss as f64 / (1024.0 * 1024.0),
+        measured.cpu_micros_per_call(),
     );
     let line = report::line(server, transport, &load, &measured);
     match option("--out") {

@@ -32,6 +32,7 @@ pub fn line(server: &str, transport: &str, load: &Load, measured: &Measured) -> 
         "p99_ms": millis(0.99),
         "max_ms": millis(1.0),
         "rss_mib": measured.peak_rss as f64 / (1024.0 * 1024.0),
+        "cpu_us_per_call": measured.cpu_micros_per_call(),
     })
     .to_string()
 }
@@ -65,7 +66,7 @@ pub fn table(lines: &str) -> String {
         };
         runs.entry(row).or_default().push(run);
     }
-    let medians: BTreeMap<Row, [f64; 4]> = runs
+    let medians: BTreeMap<Row, [f64; 5]> = runs
         .iter()
         .map(|(row, runs)| {
             let column = |key: &str| {
@@ -83,6 +84,7 @@ pub fn table(lines: &str) -> String {
                     column("p50_ms"),
                     column("p99_ms"),
                     column("rss_mib"),
+                    column("cpu_us_per_call"),
                 ],
             )
         })
@@ -101,22 +103,30 @@ pub fn table(lines: &str) -> String {
             .map(|(_, values)| values[0])
     };
     let mut out = String::from(
-        "| mode | server | transport | era | rounds | calls/s | p50 ms | p99 ms | peak RSS MiB | x floor | x rmcp |\n\
-         | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| mode | server | transport | era | rounds | calls/s | p50 ms | p99 ms | peak RSS MiB | server CPU µs/call | x floor | x rmcp |\n\
+         | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
-    for (row, [rate, p50, p99, rss]) in &medians {
+    for (row, [rate, p50, p99, rss, cpu]) in &medians {
         let ratio = |server: &str| {
             reference(row, server).map_or_else(|| "-".to_owned(), |of| format!("{:.2}", rate / of))
         };
-        let (rate, ratios) = if row.mode == "startup" {
-            // Start-up is a latency: its throughput and ratios say nothing.
-            ("-".to_owned(), ("-".to_owned(), "-".to_owned()))
+        let (rate, cpu, ratios) = if row.mode == "startup" {
+            // Start-up is a latency (and its memory the idle size): throughput says nothing.
+            (
+                "-".to_owned(),
+                "-".to_owned(),
+                ("-".to_owned(), "-".to_owned()),
+            )
         } else {
-            (format!("{rate:.0}"), (ratio("floor"), ratio("rmcp")))
+            (
+                format!("{rate:.0}"),
+                format!("{cpu:.1}"),
+                (ratio("floor"), ratio("rmcp")),
+            )
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {rate} | {p50:.3} | {p99:.3} | {rss:.1} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {rate} | {p50:.3} | {p99:.3} | {rss:.1} | {cpu} | {} | {} |",
             row.mode,
             row.server,
             row.transport,

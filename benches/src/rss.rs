@@ -1,5 +1,7 @@
-//! A server's peak resident memory: `VmHWM` of its process and every descendant (a server run
-//! through `npx`, `uv` or a shell is a tree), read from `/proc` before it exits.
+//! What a server used, read from `/proc` before it exits, over its process and every descendant
+//! (a server run through a shell or an interpreter's launcher is a tree): its peak resident
+//! memory (`VmHWM`) and the CPU time its threads ran (`schedstat`, nanoseconds: far less
+//! sensitive to other load on the machine than throughput is).
 
 use std::fs;
 
@@ -71,4 +73,23 @@ pub fn current_of_tree(pid: u32) -> u64 {
                 .map_or(0, |kib| kib * 1024)
         })
         .sum()
+}
+
+/// The CPU time every thread of `pid` and its descendants has run so far.
+#[must_use]
+pub fn cpu_of_tree(pid: u32) -> std::time::Duration {
+    let nanos = tree(pid)
+        .into_iter()
+        .flat_map(|pid| {
+            fs::read_dir(format!("/proc/{pid}/task"))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .filter_map(|task| {
+            let schedstat = fs::read_to_string(task.path().join("schedstat")).ok()?;
+            schedstat.split_whitespace().next()?.parse::<u64>().ok()
+        })
+        .sum();
+    std::time::Duration::from_nanos(nanos)
 }

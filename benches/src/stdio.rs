@@ -30,7 +30,9 @@ pub fn run(command: &[String], load: &Load) -> Result<Measured, Error> {
     if load.warmup > 0 {
         measure(&mut input, &mut output, load, 1_000_000, load.warmup)?;
     }
+    let cpu_before = rss::cpu_of_tree(child.id());
     let (elapsed, latencies) = measure(&mut input, &mut output, load, 0, load.calls)?;
+    let server_cpu = rss::cpu_of_tree(child.id()).saturating_sub(cpu_before);
     let peak_rss = rss::peak_of_tree(child.id());
     drop(input);
     finish(child);
@@ -39,6 +41,7 @@ pub fn run(command: &[String], load: &Load) -> Result<Measured, Error> {
         elapsed,
         latencies,
         peak_rss,
+        server_cpu,
     })
 }
 
@@ -234,6 +237,7 @@ fn startup(command: &[String], load: &Load) -> Result<Measured, Error> {
         elapsed: start.elapsed(),
         latencies,
         peak_rss,
+        server_cpu: Duration::ZERO,
     })
 }
 

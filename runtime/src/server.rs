@@ -156,7 +156,8 @@ impl Server {
     /// finish. Nothing but protocol messages is written to stdout; this installs no logger (see
     /// [`Server::run`], which sends logs to stderr).
     pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        let (input, output) = stdio::standard_streams();
+        self.serve_io(input, output).await
     }
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,

@@ -6,6 +6,7 @@
 //! finish.
 
 mod codec;
+mod pipes;
 
 use std::io;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use self::codec::{Line, LineReader};
+pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};

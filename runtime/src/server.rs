@@ -157,7 +157,11 @@ impl Server {
     /// [`Server::run`], which sends logs to stderr).
     pub async fn serve_stdio(self) -> io::Result<()> {
         let (input, output) = stdio::standard_streams();
-        self.serve_io(input, output).await
+        // A task of its own, on a worker thread next to the tasks it starts, rather than on the
+        // thread that awaits this (under `#[tokio::main]`, one woken for every read).
+        tokio::spawn(self.serve_io(input, output))
+            .await
+            .map_err(io::Error::other)?
     }
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,

@@ -11,6 +11,7 @@ mod pipes;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use serde_json::value::RawValue;
@@ -125,7 +126,7 @@ impl StdioConnection {
                     self.announce_changes.store(true, Ordering::Release);
                 }
             }
-            Incoming::Request(request) => self.start(request),
+            Incoming::Request(request) => self.start(request).await,
             Incoming::Notification {
                 method,
                 params,
@@ -139,19 +140,31 @@ impl StdioConnection {
         }
     }
 
-    /// Runs a request concurrently with the next lines.
-    fn start(&mut self, request: Request) {
+    /// Runs a request concurrently with the next lines. It is polled once right here: most
+    /// calls (and every `ping`, `tools/list`) are answered on that first poll, without the
+    /// task spawn and the wake-up of another thread it would take to run them apart. A call
+    /// that waits for something becomes a task of its own.
+    async fn start(&mut self, request: Request) {
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
-        let outgoing = self.caller.notifications.clone();
-        self.calls.spawn(async move {
-            if let Some(response) = call.finish().await {
-                let _ = outgoing.send(Outgoing::Response(response));
+        let mut answer = Box::pin(call.finish());
+        let first =
+            std::future::poll_fn(|context| Poll::Ready(answer.as_mut().poll(context))).await;
+        match first {
+            Poll::Ready(Some(response)) => self.send(Outgoing::Response(response)),
+            Poll::Ready(None) => {}
+            Poll::Pending => {
+                let outgoing = self.caller.notifications.clone();
+                self.calls.spawn(async move {
+                    if let Some(response) = answer.await {
+                        let _ = outgoing.send(Outgoing::Response(response));
+                    }
+                });
+                self.reap();
             }
-        });
-        self.reap();
+        }
     }
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this

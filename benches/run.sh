@@ -24,31 +24,32 @@ floor_http=target/release/floor-http
 catalog=target/release/examples/catalog
 url='http://127.0.0.1:{port}/mcp'
 
-# name | transport | era | command (over HTTP, {port} is a free port)
+# name | transport | era | share of CALLS (1/N: the interpreted peers are 20 to 200 times slower)
+# | command (over HTTP, {port} is a free port)
 servers=(
-  "floor|stdio|legacy|$floor_stdio"
-  "mcp-toolbelt|stdio|legacy|$catalog"
-  "mcp-toolbelt|stdio|modern|$catalog"
-  "floor|http|legacy|$floor_http 127.0.0.1:{port}"
-  "mcp-toolbelt|http|legacy|$catalog --http 127.0.0.1:{port}"
-  "mcp-toolbelt|http|modern|$catalog --http 127.0.0.1:{port}"
+  "floor|stdio|legacy|1|$floor_stdio"
+  "mcp-toolbelt|stdio|legacy|1|$catalog"
+  "mcp-toolbelt|stdio|modern|1|$catalog"
+  "floor|http|legacy|1|$floor_http 127.0.0.1:{port}"
+  "mcp-toolbelt|http|legacy|1|$catalog --http 127.0.0.1:{port}"
+  "mcp-toolbelt|http|modern|1|$catalog --http 127.0.0.1:{port}"
 )
 for peer in $PEERS; do
   case $peer in
     rmcp)
       cargo build --quiet --release --manifest-path benches/peers/rmcp/Cargo.toml
       rmcp=benches/peers/rmcp/target/release/rmcp-catalog
-      servers+=("rmcp|stdio|legacy|$rmcp" "rmcp|http|legacy|$rmcp --http 127.0.0.1:{port}")
+      servers+=("rmcp|stdio|legacy|1|$rmcp" "rmcp|http|legacy|1|$rmcp --http 127.0.0.1:{port}")
       ;;
     node)
       bash benches/peers/node/install.sh
       node=benches/peers/node/run.sh
-      servers+=("typescript|stdio|legacy|$node" "typescript|http|legacy|$node --http {port}")
+      servers+=("typescript|stdio|legacy|4|$node" "typescript|http|legacy|20|$node --http {port}")
       ;;
     python)
       bash benches/peers/python/install.sh
       python=benches/peers/python/run.sh
-      servers+=("python|stdio|legacy|$python" "python|http|legacy|$python --http {port}")
+      servers+=("python|stdio|legacy|20|$python" "python|http|legacy|50|$python --http {port}")
       ;;
     *) echo "unknown peer $peer (rmcp, node, python)" >&2; exit 2 ;;
   esac
@@ -61,22 +62,23 @@ measure() { # mode calls name transport era command...
   local mode=$1 calls=$2 name=$3 transport=$4 era=$5
   shift 5
   "$bench" run --server "$name" --transport "$transport" --era "$era" --mode "$mode" \
-    --calls "$calls" --concurrency "$CONCURRENCY" --url "$url" --out "$out" -- "$@" \
+    --calls "$calls" --warmup $((calls / 10)) --concurrency "$CONCURRENCY" --url "$url" \
+    --out "$out" -- "$@" \
     || echo "($name $transport $era $mode failed; left out of the table)" >&2
 }
 
 for round in $(seq "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
   for server in "${servers[@]}"; do
-    IFS='|' read -r name transport era command <<<"$server"
+    IFS='|' read -r name transport era share command <<<"$server"
     # shellcheck disable=SC2086 # the command is words
-    measure call "$CALLS" "$name" "$transport" "$era" $command
+    measure call $((CALLS / share)) "$name" "$transport" "$era" $command
   done
   for server in "${servers[@]}"; do
-    IFS='|' read -r name transport era command <<<"$server"
+    IFS='|' read -r name transport era share command <<<"$server"
     [ "$transport" = stdio ] && [ "$era" = legacy ] || continue
     # shellcheck disable=SC2086
-    measure list $((CALLS / 4)) "$name" "$transport" "$era" $command
+    measure list $((CALLS / 4 / share)) "$name" "$transport" "$era" $command
     # shellcheck disable=SC2086
     measure startup 10 "$name" "$transport" "$era" $command
   done

@@ -91,14 +91,23 @@ pub struct Measured {
 impl Measured {
     /// Requests answered per second.
     #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52 requests")]
     pub fn rate(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64()
     }
 
     /// The server's CPU time per request, in microseconds.
     #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52 requests")]
     pub fn cpu_micros_per_call(&self) -> f64 {
         self.server_cpu.as_secs_f64() * 1e6 / self.calls.max(1) as f64
+    }
+
+    /// The server's peak memory in MiB.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "sizes far below 2^52 bytes")]
+    pub fn peak_rss_mib(&self) -> f64 {
+        self.peak_rss as f64 / (1024.0 * 1024.0)
     }
 
     /// The latency below which `fraction` of the requests were answered.

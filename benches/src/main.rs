@@ -93,7 +93,7 @@ fn measure(arguments: &[String]) -> Result<(), Error> {
         measured.percentile(0.5).as_secs_f64() * 1000.0,
         measured.percentile(0.99).as_secs_f64() * 1000.0,
         measured.percentile(1.0).as_secs_f64() * 1000.0,
-        measured.peak_rss as f64 / (1024.0 * 1024.0),
+        measured.peak_rss_mib(),
         measured.cpu_micros_per_call(),
     );
     let line = report::line(server, transport, &load, &measured);

@@ -31,7 +31,7 @@ pub fn line(server: &str, transport: &str, load: &Load, measured: &Measured) -> 
         "p50_ms": millis(0.5),
         "p99_ms": millis(0.99),
         "max_ms": millis(1.0),
-        "rss_mib": measured.peak_rss as f64 / (1024.0 * 1024.0),
+        "rss_mib": measured.peak_rss_mib(),
         "cpu_us_per_call": measured.cpu_micros_per_call(),
     })
     .to_string()

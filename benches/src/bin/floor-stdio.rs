@@ -1,4 +1,4 @@
-//! The stdio floor: what this machine can do with a hand-written, single-threaded serde_json
+//! The stdio floor: what this machine can do with a hand-written, single-threaded `serde_json`
 //! loop serving `initialize`, `tools/list` and `tools/call echo`. It writes into a buffer and
 //! flushes only when no request is waiting in its input buffer. No validation, no concurrency,
 //! no cancellation: a bound, not a server.

@@ -46,7 +46,7 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// The table of `lines` (JSON lines of [`line`]): per server, transport, era and mode, the
+/// The table of `lines` (JSON lines of [`line()`]): per server, transport, era and mode, the
 /// median of each column over the rounds, and the throughput's ratio to the floor's and to
 /// rmcp's (same transport, era when both have it, and mode). Servers named `floor` and `rmcp`
 /// are those references.

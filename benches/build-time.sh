@@ -4,7 +4,7 @@
 # of the crate, a rebuild after one tool's edit, the largest rustc's peak memory, and the debug
 # and release binary sizes. The crates go to target/build-time/ (ignored by git).
 #
-#   bash benches/build-time.sh            # dependencies first: allow 20 minutes on 2 cores
+#   bash benches/build-time.sh            # dependencies first: allow 20 minutes and 2 GB of disk
 #   TOOLS=50 RELEASE=0 bash benches/build-time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,8 @@ RELEASE=${RELEASE:-1}
 work=$root/target/build-time
 mkdir -p "$work"
 export CARGO_TERM_COLOR=never
+# One target directory for both crates: what they share (serde, tokio, schemars, ...) is built once.
+export CARGO_TARGET_DIR=$work/target
 
 generate() { # ours|rmcp
   local kind=$1 dir=$work/$1
@@ -151,11 +153,11 @@ for kind in ours rmcp; do
   sed -i 's/Tool number 1: answers/Tool number 1 (edited): answers/' "$dir/src/main.rs"
   read -r edit _ < <(timed cargo build "${manifest[@]}")
   sed -i 's/Tool number 1 (edited): answers/Tool number 1: answers/' "$dir/src/main.rs"
-  debug=$(du -m --apparent-size "$dir/target/debug/gen-$kind" | cut -f1)
+  debug=$(du -m --apparent-size "$CARGO_TARGET_DIR/debug/gen-$kind" | cut -f1)
   release=-
   if [ "$RELEASE" = 1 ]; then
     cargo build --quiet --release "${manifest[@]}"
-    release=$(du -m --apparent-size "$dir/target/release/gen-$kind" | cut -f1)
+    release=$(du -m --apparent-size "$CARGO_TARGET_DIR/release/gen-$kind" | cut -f1)
   fi
   printf '| %s | %s | %s | %s | %s | %s |\n' "$kind" "$clean" "$memory" "$edit" "$debug" "$release"
 done

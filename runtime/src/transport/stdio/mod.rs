@@ -9,6 +9,7 @@ mod codec;
 mod pipes;
 
 use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
@@ -150,12 +151,19 @@ impl StdioConnection {
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
         let mut answer = Box::pin(call.finish());
-        let first =
-            std::future::poll_fn(|context| Poll::Ready(answer.as_mut().poll(context))).await;
+        // A panic outside a tool (those become `isError` results in `call.rs`) ends this call
+        // alone, as it would end its task, not the connection.
+        let first = std::future::poll_fn(|context| {
+            Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
+                answer.as_mut().poll(context)
+            })))
+        })
+        .await;
         match first {
-            Poll::Ready(Some(response)) => self.send(Outgoing::Response(response)),
-            Poll::Ready(None) => {}
-            Poll::Pending => {
+            Ok(Poll::Ready(Some(response))) => self.send(Outgoing::Response(response)),
+            Ok(Poll::Ready(None)) => {}
+            Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
+            Ok(Poll::Pending) => {
                 let outgoing = self.caller.notifications.clone();
                 self.calls.spawn(async move {
                     if let Some(response) = answer.await {

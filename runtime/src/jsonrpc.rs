@@ -205,6 +205,10 @@ impl Id {
     /// What tells calls apart: the integer as written, or the string (its escapes resolved).
     pub(crate) fn key(&self) -> String {
         let text = self.0.get();
+        if !text.starts_with('"') {
+            // An integer: its text is its key (and no failed string parse builds an error).
+            return text.to_owned();
+        }
         match serde_json::from_str::<String>(text) {
             Ok(string) => serde_json::to_string(&string).unwrap_or_else(|_| text.to_owned()),
             Err(_) => text.to_owned(),

@@ -207,8 +207,18 @@ impl Server {
     /// Serves over stdin and stdout until stdin closes; then in-flight calls get a few seconds to
     /// finish. Nothing but protocol messages is written to stdout; this installs no logger (see
     /// [`Server::run`], which sends logs to stderr).
+    ///
+    /// Needs a tokio runtime with IO enabled (as `#[tokio::main]` builds it): on Linux, a stdin
+    /// and a stdout that are pipes are read and written on its reactor.
     pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        let (input, output) = stdio::standard_streams();
+        // A task of its own, on a worker thread next to the tasks it starts, rather than on the
+        // thread that awaits this (under `#[tokio::main]`, one woken for every read). Dropping
+        // this future still ends the serving.
+        let serving = tokio::spawn(self.serve_io(input, output));
+        tokio_util::task::AbortOnDropHandle::new(serving)
+            .await
+            .map_err(io::Error::other)?
     }
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,

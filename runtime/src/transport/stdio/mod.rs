@@ -6,10 +6,13 @@
 //! finish.
 
 mod codec;
+mod pipes;
 
 use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use serde_json::value::RawValue;
@@ -18,6 +21,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use self::codec::{Line, LineReader};
+pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
@@ -123,7 +127,7 @@ impl StdioConnection {
                     self.announce_changes.store(true, Ordering::Release);
                 }
             }
-            Incoming::Request(request) => self.start(request),
+            Incoming::Request(request) => self.start(request).await,
             Incoming::Notification {
                 method,
                 params,
@@ -137,19 +141,38 @@ impl StdioConnection {
         }
     }
 
-    /// Runs a request concurrently with the next lines.
-    fn start(&mut self, request: Request) {
+    /// Runs a request concurrently with the next lines. It is polled once right here: most
+    /// calls (and every `ping`, `tools/list`) are answered on that first poll, without the
+    /// task spawn and the wake-up of another thread it would take to run them apart. A call
+    /// that waits for something becomes a task of its own.
+    async fn start(&mut self, request: Request) {
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
-        let outgoing = self.caller.notifications.clone();
-        self.calls.spawn(async move {
-            if let Some(response) = call.finish().await {
-                let _ = outgoing.send(Outgoing::Response(response));
+        let mut answer = Box::pin(call.finish());
+        // A panic outside a tool (those become `isError` results in `call.rs`) ends this call
+        // alone, as it would end its task, not the connection.
+        let first = std::future::poll_fn(|context| {
+            Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
+                answer.as_mut().poll(context)
+            })))
+        })
+        .await;
+        match first {
+            Ok(Poll::Ready(Some(response))) => self.send(Outgoing::Response(response)),
+            Ok(Poll::Ready(None)) => {}
+            Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
+            Ok(Poll::Pending) => {
+                let outgoing = self.caller.notifications.clone();
+                self.calls.spawn(async move {
+                    if let Some(response) = answer.await {
+                        let _ = outgoing.send(Outgoing::Response(response));
+                    }
+                });
+                self.reap();
             }
-        });
-        self.reap();
+        }
     }
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this

@@ -1,0 +1,111 @@
+//! `mcp-bench`: measure one server, or print the table of many runs.
+//!
+//! ```text
+//! mcp-bench run --server NAME --transport stdio [--era legacy|modern] [--mode call|list|startup]
+//!     [--calls N] [--concurrency C] [--warmup W] [--out FILE] -- COMMAND ARGS...
+//! mcp-bench run --server NAME --transport http --url http://127.0.0.1:{port}/mcp ... -- COMMAND ARGS...
+//! mcp-bench table FILE
+//! ```
+//!
+//! Over HTTP, `{port}` in the URL and the command is replaced by a free port.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use mcp_toolbelt_benches::{Era, Error, Load, Mode, http, report, stdio};
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcp-bench: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(arguments: Vec<String>) -> Result<(), Error> {
+    match arguments.first().map(String::as_str) {
+        Some("run") => measure(&arguments[1..]),
+        Some("table") => {
+            let path = arguments.get(1).ok_or("table: which file?")?;
+            let lines =
+                std::fs::read_to_string(path).map_err(|error| format!("{path}: {error}"))?;
+            print!("{}", report::table(&lines));
+            Ok(())
+        }
+        _ => Err("usage: mcp-bench run [options] -- COMMAND ... | mcp-bench table FILE".into()),
+    }
+}
+
+fn measure(arguments: &[String]) -> Result<(), Error> {
+    let split = arguments
+        .iter()
+        .position(|argument| argument == "--")
+        .ok_or("run: the server command follows `--`")?;
+    let (options, command) = (&arguments[..split], &arguments[split + 1..]);
+    let option = |name: &str| {
+        options
+            .iter()
+            .position(|option| option == name)
+            .and_then(|at| options.get(at + 1))
+            .map(String::as_str)
+    };
+    let number = |name: &str, default: usize| -> Result<usize, Error> {
+        option(name).map_or(Ok(default), |text| {
+            text.parse()
+                .map_err(|_| format!("{name}: not a number: {text}").into())
+        })
+    };
+    let mode = match option("--mode").unwrap_or("call") {
+        "call" => Mode::Call,
+        "list" => Mode::List,
+        "startup" => Mode::Startup,
+        other => return Err(format!("--mode: call, list or startup, not {other}").into()),
+    };
+    let era = match option("--era").unwrap_or("legacy") {
+        "legacy" => Era::Legacy,
+        "modern" => Era::Modern,
+        other => return Err(format!("--era: legacy or modern, not {other}").into()),
+    };
+    let load = Load {
+        calls: number("--calls", if mode == Mode::Startup { 20 } else { 20_000 })?,
+        concurrency: number("--concurrency", 16)?,
+        warmup: number("--warmup", if mode == Mode::Startup { 0 } else { 2_000 })?,
+        era,
+        mode,
+    };
+    let server = option("--server").unwrap_or("server");
+    let transport = option("--transport").unwrap_or("stdio");
+    let measured = match transport {
+        "stdio" => stdio::run(command, &load)?,
+        "http" => {
+            let url = option("--url").ok_or("--transport http needs --url")?;
+            http::run(command, url, &load)?
+        }
+        other => return Err(format!("--transport: stdio or http, not {other}").into()),
+    };
+    eprintln!(
+        "{server} {transport} {} {}: {:.0} calls/s, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, peak RSS {:.1} MiB, server CPU {:.1} µs/call",
+        era.name(),
+        mode.name(),
+        measured.rate(),
+        measured.percentile(0.5).as_secs_f64() * 1000.0,
+        measured.percentile(0.99).as_secs_f64() * 1000.0,
+        measured.percentile(1.0).as_secs_f64() * 1000.0,
+        measured.peak_rss_mib(),
+        measured.cpu_micros_per_call(),
+    );
+    let line = report::line(server, transport, &load, &measured);
+    match option("--out") {
+        Some(path) => {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?;
+            writeln!(file, "{line}")?;
+        }
+        None => println!("{line}"),
+    }
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! What grows with the tool set and what one check costs: start-up and `tools/list` with 1,000
+//! tools, and validation alone (the same call against a full input schema and against a bare
+//! `{"type": "object"}`: the difference is what validating the properties costs).
+//!
+//! `cargo bench -p mcp-toolbelt --bench scale`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{CallToolResult, Server, Tool};
+use serde_json::{Value, json};
+
+/// A tool with the catalog's `search` schema (a string, an optional bounded integer).
+fn search_tool(name: String, schema: Value) -> Tool {
+    Tool::new(
+        name,
+        "Search the product catalog",
+        schema,
+        |arguments, _| async move {
+            CallToolResult::text(arguments["query"].as_str().unwrap_or_default().to_owned())
+        },
+    )
+    .expect("an object schema")
+}
+
+fn search_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Substring to match against product names"},
+            "limit": {"type": ["integer", "null"], "minimum": 0, "maximum": 50, "description": "Maximum number of results (default 10)"},
+        },
+        "required": ["query"],
+        "additionalProperties": false,
+    })
+}
+
+/// A server with `count` tools added at run time (besides the bench's own `#[tool]`s).
+fn server_with(count: usize) -> Server {
+    let server = Server::new("scale", "1.0.0");
+    for index in 0..count {
+        server
+            .add_tool(search_tool(format!("search-{index:04}"), search_schema()))
+            .expect("distinct names");
+    }
+    server
+}
+
+fn scale(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    c.bench_function("start-up with 1,000 tools, to the first answer", |b| {
+        b.to_async(&runtime).iter(|| async {
+            let client = TestClient::new(server_with(1_000));
+            client.request("ping", json!({})).await
+        });
+    });
+
+    let thousand = TestClient::new(server_with(1_000).page_size(1_000));
+    c.bench_function("tools/list of 1,000 tools (one page)", |b| {
+        b.to_async(&runtime)
+            .iter(|| thousand.request("tools/list", json!({})));
+    });
+
+    let server = Server::new("validation", "1.0.0");
+    server
+        .add_tool(search_tool("checked".into(), search_schema()))
+        .expect("a fresh name");
+    server
+        .add_tool(search_tool("unchecked".into(), json!({"type": "object"})))
+        .expect("a fresh name");
+    let client = TestClient::new(server);
+    let arguments = json!({"query": "mug", "limit": 5});
+    for tool in ["checked", "unchecked"] {
+        c.bench_function(
+            &format!("tools/call {tool} (validation alone is the difference)"),
+            |b| {
+                b.to_async(&runtime).iter(|| {
+                    client.request("tools/call", json!({"name": tool, "arguments": arguments}))
+                });
+            },
+        );
+    }
+}
+
+criterion_group!(benches, scale);
+criterion_main!(benches);

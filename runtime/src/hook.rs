@@ -99,7 +99,9 @@ impl ToolCall {
     }
 
     /// The arguments, to change before the tool sees them; they are validated after the last
-    /// hook, so a change cannot slip past the input schema.
+    /// hook, so a change cannot slip past the input schema. `Mcp-Param-*` headers (header-routed
+    /// arguments) were checked against the client's arguments before any hook ran: changing such
+    /// an argument here is the server's own decision, not the client's.
     pub fn arguments_mut(&mut self) -> &mut Map<String, Value> {
         self.arguments.get_or_insert_with(Map::new)
     }

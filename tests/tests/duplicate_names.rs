@@ -89,7 +89,7 @@ fn a_binary_names_every_duplicate_and_exits_1() {
             assert!(stderr.contains(&expected), "{arguments:?}: {stderr}");
         }
         assert!(
-            stderr.starts_with("Error: 2 problems with the tools:\n- "),
+            stderr.starts_with("Error: 2 problems with the tools and resources:\n- "),
             "{stderr}"
         );
         assert!(output.stdout.is_empty(), "{arguments:?}");

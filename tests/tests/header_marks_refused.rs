@@ -111,7 +111,7 @@ fn forbidden_marks_are_start_up_errors_naming_tool_and_property() {
     let text = error.to_string();
     assert!(
         text.starts_with(&format!(
-            "3 problems with the tools:\n- tool `batch` at {}:{BATCH} cannot be served: the `x-mcp-header` at",
+            "3 problems with the tools and resources:\n- tool `batch` at {}:{BATCH} cannot be served: the `x-mcp-header` at",
             file!()
         )),
         "{text}"

@@ -124,6 +124,7 @@ impl Dispatcher {
             &params,
             connection.session_id.as_deref(),
             self.state.network_transport,
+            |name| self.state.tools.contains(name),
         );
         let outcome = self
             .answer(&id, method, params, connection, scope)

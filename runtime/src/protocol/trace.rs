@@ -18,16 +18,21 @@ use super::ProtocolVersion;
 use crate::jsonrpc::{ErrorObject, Id};
 
 /// The span of one request, its outcome fields still empty.
+///
+/// `is_tool` tells whether a name is a tool's: a `tools/call` of a name that is not stays
+/// `tools/call`, so that clients cannot mint span names (and trace-backend cardinality) at will.
 pub(super) fn request_span(
     method: &str,
     id: &Id,
     params: &Map<String, Value>,
     session_id: Option<&str>,
     network_transport: Option<&'static str>,
+    is_tool: impl FnOnce(&str) -> bool,
 ) -> Span {
     let tool = (method == "tools/call")
         .then(|| params.get("name").and_then(Value::as_str))
-        .flatten();
+        .flatten()
+        .filter(|name| is_tool(name));
     let name = match tool {
         Some(tool) => format!("{method} {tool}"),
         None => method.to_owned(),

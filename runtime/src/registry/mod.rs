@@ -244,7 +244,11 @@ impl fmt::Display for RegistryError {
                 "tool `{tool}` ({source}) names the view `{uri}`, but {problem}"
             ),
             Self::Several(problems) => {
-                write!(f, "{} problems with the tools:", problems.len())?;
+                write!(
+                    f,
+                    "{} problems with the tools and resources:",
+                    problems.len()
+                )?;
                 problems
                     .iter()
                     .try_for_each(|problem| write!(f, "\n- {problem}"))
@@ -329,7 +333,7 @@ mod tests {
         assert!(texts[3].starts_with("two tools are named `search`: one at f.rs:1, one at f.rs:3"));
         let display = RegistryError::Several(problems).to_string();
         assert!(
-            display.starts_with("4 problems with the tools:\n- tool `list_a`"),
+            display.starts_with("4 problems with the tools and resources:\n- tool `list_a`"),
             "{display}"
         );
         assert_eq!(build_all(vec![&FINE]).map(|tools| tools.len()), Ok(1));

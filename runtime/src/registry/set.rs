@@ -32,6 +32,11 @@ impl ToolSet {
         self.read().get(name).cloned()
     }
 
+    /// Whether a tool is named `name`.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.read().contains_key(name)
+    }
+
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<ToolDefinition>> {
         self.read().values().map(Tool::shared_definition).collect()

@@ -59,7 +59,9 @@ impl UriTemplate {
 
     /// The values of the variables (percent-decoded, in order) when `uri` is an expansion of
     /// this template. A level-1 value is percent-encoded outside the unreserved characters, so
-    /// it never holds `/`, `?` or `#`, and is never empty here.
+    /// it never holds `/`, `?` or `#`, and is never empty here. Decoded, it is refused when it
+    /// holds `/`, `\` or NUL, or is `.` or `..`: a value is one name, never a path a resource fn
+    /// could be led out of its folder by (`%2E%2E%2Fetc`).
     pub(crate) fn matches(&self, uri: &str) -> Option<Vec<String>> {
         let mut values = Vec::new();
         let mut rest = uri;
@@ -75,7 +77,11 @@ impl UriTemplate {
                     if value.is_empty() || value.contains(['/', '?', '#']) {
                         return None;
                     }
-                    values.push(percent_decode(value)?);
+                    let value = percent_decode(value)?;
+                    if value.contains(['/', '\\', '\0']) || value == "." || value == ".." {
+                        return None;
+                    }
+                    values.push(value);
                     rest = &rest[end..];
                 }
             }
@@ -92,6 +98,10 @@ fn percent_decode(value: &str) -> Option<String> {
     while index < bytes.len() {
         if bytes[index] == b'%' {
             let hex = value.get(index + 1..index + 3)?;
+            // `from_str_radix` would take a sign (`%+1`): two hex digits only.
+            if !hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+                return None;
+            }
             out.push(u8::from_str_radix(hex, 16).ok()?);
             index += 3;
         } else {
@@ -124,6 +134,28 @@ mod tests {
         assert_eq!(
             two.matches("users://ann/posts/7"),
             Some(vec!["ann".into(), "7".into()])
+        );
+    }
+
+    /// A value is one name: decoded, it cannot lead a resource fn out of its folder.
+    #[test]
+    fn decoded_values_are_never_paths() {
+        let template = UriTemplate::parse("file:///docs/{name}").unwrap();
+        for uri in [
+            "file:///docs/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+            "file:///docs/%2Fetc%2Fpasswd",
+            "file:///docs/..",
+            "file:///docs/%2E",
+            "file:///docs/a%5Cb",
+            "file:///docs/a%00",
+            "file:///docs/%+1",
+            "file:///docs/%zz",
+        ] {
+            assert_eq!(template.matches(uri), None, "{uri}");
+        }
+        assert_eq!(
+            template.matches("file:///docs/read.me%20v2"),
+            Some(vec!["read.me v2".into()])
         );
     }
 

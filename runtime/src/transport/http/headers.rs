@@ -237,11 +237,25 @@ fn same_value(header: &str, body: &Value) -> bool {
     }
 }
 
-/// Two numbers are equal exactly when both are integers (however large), as floats otherwise.
+/// Two numbers are equal exactly when both are integers (however large); an integer and a
+/// float only where floats are exact (`42.0` is `42`, but `9007199254740992.0` is not
+/// `9007199254740993`, which rounds to it); two floats as floats.
 fn same_number(a: &Number, b: &Number) -> bool {
+    /// 2^53: every whole float up to it is exact.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     match (a.as_i128(), b.as_i128()) {
         (Some(a), Some(b)) => a == b,
-        _ => a.as_f64() == b.as_f64(),
+        (Some(integer), None) | (None, Some(integer)) => {
+            let float = if a.as_i128().is_some() { b } else { a };
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "a whole float within 2^53 converts exactly"
+            )]
+            float.as_f64().is_some_and(|float| {
+                float.fract() == 0.0 && float.abs() <= EXACT && float as i128 == integer
+            })
+        }
+        (None, None) => a.as_f64() == b.as_f64(),
     }
 }
 
@@ -463,6 +477,9 @@ mod tests {
             ("43", json!(42)),
             ("42abc", json!(42)),
             ("9007199254740992", json!(9_007_199_254_740_993_u64)),
+            // A float that rounds onto a neighbouring integer names another value.
+            ("9007199254740992.0", json!(9_007_199_254_740_993_u64)),
+            ("9007199254740993.0", json!(9_007_199_254_740_993_u64)),
             ("True", json!(true)),
             ("1", json!(true)),
             ("[]", json!([])),

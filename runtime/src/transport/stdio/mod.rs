@@ -141,38 +141,48 @@ impl StdioConnection {
         }
     }
 
-    /// Runs a request concurrently with the next lines. It is polled once right here: most
-    /// calls (and every `ping`, `tools/list`) are answered on that first poll, without the
-    /// task spawn and the wake-up of another thread it would take to run them apart. A call
-    /// that waits for something becomes a task of its own.
+    /// Runs a request concurrently with the next lines. A request that runs no code of the
+    /// user's (`ping`, the lists, `initialize`) is polled once right here: it is answered on that
+    /// first poll, without the task spawn and the wake-up of another thread it would take to
+    /// run it apart. A tool call or a resource read becomes a task at once, so that a tool that
+    /// computes before its first `.await` never stops this loop from reading the next line (a
+    /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
+    /// does a request that waits for something.
     async fn start(&mut self, request: Request) {
+        let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
+        let id = request.id.clone();
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
         let mut answer = Box::pin(call.finish());
-        // A panic outside a tool (those become `isError` results in `call.rs`) ends this call
-        // alone, as it would end its task, not the connection.
-        let first = std::future::poll_fn(|context| {
-            Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
-                answer.as_mut().poll(context)
-            })))
-        })
-        .await;
-        match first {
-            Ok(Poll::Ready(Some(response))) => self.send(Outgoing::Response(response)),
-            Ok(Poll::Ready(None)) => {}
-            Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
-            Ok(Poll::Pending) => {
-                let outgoing = self.caller.notifications.clone();
-                self.calls.spawn(async move {
-                    if let Some(response) = answer.await {
-                        let _ = outgoing.send(Outgoing::Response(response));
-                    }
-                });
-                self.reap();
+        if !runs_user_code {
+            // A panic here is the runtime's own: it ends this request alone, answered as an
+            // internal error, not the connection.
+            let first = std::future::poll_fn(|context| {
+                Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
+                    answer.as_mut().poll(context)
+                })))
+            })
+            .await;
+            match first {
+                Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
+                Ok(Poll::Ready(None)) => return,
+                Err(_) => {
+                    tracing::error!("handling a request panicked");
+                    let error = ErrorObject::new(codes::INTERNAL_ERROR, "Internal error");
+                    return self.send(Outgoing::Response(error.respond(id)));
+                }
+                Ok(Poll::Pending) => {}
             }
         }
+        let outgoing = self.caller.notifications.clone();
+        self.calls.spawn(async move {
+            if let Some(response) = answer.await {
+                let _ = outgoing.send(Outgoing::Response(response));
+            }
+        });
+        self.reap();
     }
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this

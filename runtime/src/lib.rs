@@ -109,6 +109,7 @@ mod types;
 mod validate;
 
 pub mod hook;
+pub mod lint;
 pub mod protocol;
 pub mod testing;
 

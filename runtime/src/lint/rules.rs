@@ -1,0 +1,328 @@
+//! The checks themselves: each [`Check`] over one tool definition, as (JSON pointer, what is
+//! wrong) pairs, and the fix a person can apply.
+
+use serde_json::{Map, Value};
+
+use super::profiles::Check;
+use crate::types::ToolDefinition;
+
+/// One place a check failed: where (a JSON pointer into the tool's definition) and what.
+pub(super) struct Problem {
+    pub(super) pointer: String,
+    pub(super) message: String,
+}
+
+/// The rule's short id, as reports show it.
+pub(super) fn id(check: &Check) -> &'static str {
+    match check {
+        Check::NameLength { .. } => "name-length",
+        Check::NameCharacters => "name-characters",
+        Check::Description => "description",
+        Check::PropertyDescription => "property-description",
+        Check::Keyword(_) => "keyword",
+        Check::TypeEverywhere => "type",
+        Check::ScalarType => "type-list",
+        Check::ArrayItems => "array-items",
+        Check::TupleItems => "tuple-items",
+        Check::Composition { .. } => "composition",
+        Check::StringEnums => "enum-type",
+        Check::MaxBound { .. } => "bound-size",
+        Check::IgnoredBounds => "ignored-bound",
+        Check::ClosedObjects => "closed-object",
+        Check::AllRequired => "all-required",
+        Check::OptionalProperties { .. } => "optional-count",
+        Check::TypedAdditionalProperties => "untyped-additional-properties",
+        Check::OutputSchemaDeclared => "output-schema",
+        Check::ObjectOutputSchema => "output-schema-object",
+        Check::ListBytes { .. } => "list-size",
+    }
+}
+
+/// How to fix it, said to the author of a `#[tool]` fn.
+pub(super) fn fix(check: &Check) -> &'static str {
+    match check {
+        Check::NameLength { .. } => "shorten the name: #[tool(name = \"...\")]",
+        Check::NameCharacters => "use only letters, digits, `_` and `-`: #[tool(name = \"...\")]",
+        Check::Description => "write a doc comment on the fn (or #[tool(description = \"...\")])",
+        Check::PropertyDescription => "write a doc comment on the parameter or field",
+        Check::Keyword("additionalProperties") => {
+            "nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
+        }
+        Check::Keyword("$ref" | "$defs") => {
+            "make the type non-recursive (subschemas are inlined), or write the schema by hand"
+        }
+        Check::Keyword(_) => {
+            "drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+        }
+        Check::TypeEverywhere => {
+            "give it a concrete Rust type (not serde_json::Value), or a flatter type than an untagged enum"
+        }
+        Check::ScalarType => {
+            "one type per value: use Option<T> (absent, not null) instead of a null union"
+        }
+        Check::ArrayItems => "give the array's element a concrete type",
+        Check::TupleItems => "use a struct with named fields instead of a tuple",
+        Check::Composition { .. } => {
+            "a data-carrying enum is a oneOf: use a flatter type, a string enum (unit variants), or a tagged struct (a `kind` string enum and optional fields)"
+        }
+        Check::StringEnums => "use a string enum (unit variants) instead of numbers or booleans",
+        Check::MaxBound { .. } => "lower the bound, or drop it and check the length in the tool",
+        Check::IgnoredBounds => {
+            "nothing to change: the server still validates the bound and the model reads the error"
+        }
+        Check::ClosedObjects => "add #[serde(deny_unknown_fields)] to the struct",
+        Check::AllRequired => {
+            "make the field required, or have the host turn strict mode off for this tool"
+        }
+        Check::OptionalProperties { .. } => "split the tool, or make fields required",
+        Check::TypedAdditionalProperties => {
+            "give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
+        }
+        Check::OutputSchemaDeclared => {
+            "return plain text (no Json<T>) for this host, or keep it and test the host"
+        }
+        Check::ObjectOutputSchema => "return Json<T> of a struct, not of a scalar or a list",
+        Check::ListBytes { .. } => "shorten descriptions, or serve fewer tools",
+    }
+}
+
+/// What `check` finds wrong with `tool`; `server` is the server's name (name prefixes).
+pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut report = |pointer: String, message: String| problems.push(Problem { pointer, message });
+    match *check {
+        Check::NameLength { max, prefix } => {
+            let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
+            let length = seen.chars().count();
+            if length > max {
+                report(
+                    "/name".into(),
+                    format!("`{seen}` is {length} characters, more than {max}"),
+                );
+            }
+        }
+        Check::NameCharacters => {
+            if let Some(bad) = tool
+                .name
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            {
+                report("/name".into(), format!("`{}` contains {bad:?}", tool.name));
+            }
+        }
+        Check::Description => {
+            if tool
+                .description
+                .as_deref()
+                .is_none_or(|text| text.trim().is_empty())
+            {
+                report("/description".into(), "no description".into());
+            }
+        }
+        Check::OutputSchemaDeclared => {
+            if tool.output_schema.is_some() {
+                report("/outputSchema".into(), "an outputSchema is declared".into());
+            }
+        }
+        Check::ObjectOutputSchema => {
+            if let Some(schema) = &tool.output_schema
+                && schema.get("type").and_then(Value::as_str) != Some("object")
+            {
+                report(
+                    "/outputSchema".into(),
+                    "the outputSchema's root is not `type: \"object\"`".into(),
+                );
+            }
+        }
+        Check::Composition { root_only: true } => {
+            if let Some(object) = tool.input_schema.as_object() {
+                for keyword in COMPOSITION {
+                    if object.contains_key(keyword) {
+                        report(
+                            format!("/inputSchema/{keyword}"),
+                            format!("`{keyword}` at the root of the input schema"),
+                        );
+                    }
+                }
+            }
+        }
+        Check::OptionalProperties { max } => {
+            let mut optional = 0;
+            walk(&tool.input_schema, "/inputSchema", &mut |_, node, _| {
+                optional += object_properties(node).map_or(0, |(names, required)| {
+                    names.iter().filter(|name| !required.contains(name)).count()
+                });
+            });
+            if optional > max {
+                report(
+                    "/inputSchema".into(),
+                    format!("{optional} optional properties, more than {max}"),
+                );
+            }
+        }
+        Check::ListBytes { .. } => {}
+        _ => {
+            let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
+                if let Some(message) = check_node(check, node, property) {
+                    report(pointer.to_owned(), message);
+                }
+            };
+            walk(&tool.input_schema, "/inputSchema", &mut visit);
+            if matches!(check, Check::Composition { root_only: false })
+                && let Some(output) = &tool.output_schema
+            {
+                walk(output, "/outputSchema", &mut visit);
+            }
+        }
+    }
+    problems
+}
+
+const COMPOSITION: [&str; 3] = ["oneOf", "anyOf", "allOf"];
+const BOUNDS: [&str; 9] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+];
+
+/// One subschema against a check that looks at subschemas one by one; `property` says the node
+/// is the schema of an object's property.
+fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Option<String> {
+    let type_is = |name: &str| match node.get("type") {
+        Some(Value::String(kind)) => kind == name,
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == name),
+        _ => false,
+    };
+    match *check {
+        Check::PropertyDescription => (property
+            && node
+                .get("description")
+                .and_then(Value::as_str)
+                .is_none_or(|text| text.trim().is_empty()))
+        .then(|| "a property without a description".into()),
+        Check::Keyword(keyword) => node
+            .contains_key(keyword)
+            .then(|| format!("`{keyword}` is used")),
+        Check::TypeEverywhere => (!node.contains_key("type") && !node.contains_key("$ref"))
+            .then(|| "a schema without `type`".into()),
+        Check::ScalarType => matches!(node.get("type"), Some(Value::Array(_)))
+            .then(|| format!("`type` is a list: {}", node["type"])),
+        Check::ArrayItems => {
+            (type_is("array") && !node.contains_key("items") && !node.contains_key("prefixItems"))
+                .then(|| "an array without `items`".into())
+        }
+        Check::TupleItems => (node.contains_key("prefixItems")
+            || matches!(node.get("items"), Some(Value::Array(_))))
+        .then(|| "a tuple array (`prefixItems` or a list of `items`)".into()),
+        Check::Composition { .. } => COMPOSITION
+            .iter()
+            .find(|keyword| node.contains_key(**keyword))
+            .map(|keyword| format!("`{keyword}` is used")),
+        Check::StringEnums => node
+            .get("enum")
+            .and_then(Value::as_array)
+            .and_then(|values| values.iter().find(|value| !value.is_string()))
+            .map(|value| format!("`enum` has a value that is not a string: {value}")),
+        Check::MaxBound { keyword, max } => node
+            .get(keyword)
+            .and_then(Value::as_u64)
+            .filter(|value| *value > max)
+            .map(|value| format!("`{keyword}: {value}` is more than {max}")),
+        Check::IgnoredBounds => {
+            let used: Vec<&str> = BOUNDS
+                .into_iter()
+                .filter(|keyword| node.contains_key(*keyword))
+                .collect();
+            (!used.is_empty()).then(|| format!("`{}` is ignored", used.join("`, `")))
+        }
+        Check::ClosedObjects => (type_is("object")
+            && node.get("additionalProperties") != Some(&Value::Bool(false)))
+        .then(|| "an object without `additionalProperties: false`".into()),
+        Check::AllRequired => object_properties(node).and_then(|(names, required)| {
+            let optional: Vec<&str> = names
+                .iter()
+                .filter(|name| !required.contains(name))
+                .copied()
+                .collect();
+            (!optional.is_empty()).then(|| format!("not required: {}", optional.join(", ")))
+        }),
+        Check::TypedAdditionalProperties => match node.get("additionalProperties") {
+            Some(Value::Bool(true)) => Some("`additionalProperties: true`".into()),
+            Some(Value::Object(schema)) if !schema.contains_key("type") => {
+                Some("`additionalProperties` is a schema without `type`".into())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An object schema's property names and its required ones.
+fn object_properties(node: &Map<String, Value>) -> Option<(Vec<&str>, Vec<&str>)> {
+    let properties = node.get("properties")?.as_object()?;
+    let names = properties.keys().map(String::as_str).collect();
+    let required = node
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    Some((names, required))
+}
+
+/// Calls `visit` on `schema` and every subschema below it, with its JSON pointer and whether it
+/// is a property's schema.
+fn walk(schema: &Value, pointer: &str, visit: &mut dyn FnMut(&str, &Map<String, Value>, bool)) {
+    walk_node(schema, pointer, false, visit);
+}
+
+fn walk_node(
+    schema: &Value,
+    pointer: &str,
+    property: bool,
+    visit: &mut dyn FnMut(&str, &Map<String, Value>, bool),
+) {
+    let Some(node) = schema.as_object() else {
+        return;
+    };
+    visit(pointer, node, property);
+    for (keyword, value) in node {
+        let here = format!("{pointer}/{}", escape(keyword));
+        match keyword.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" => {
+                if let Some(children) = value.as_object() {
+                    for (name, child) in children {
+                        let child_pointer = format!("{here}/{}", escape(name));
+                        walk_node(child, &child_pointer, keyword == "properties", visit);
+                    }
+                }
+            }
+            "items" | "prefixItems" | "anyOf" | "oneOf" | "allOf" => match value {
+                Value::Array(children) => {
+                    for (index, child) in children.iter().enumerate() {
+                        walk_node(child, &format!("{here}/{index}"), false, visit);
+                    }
+                }
+                child => walk_node(child, &here, false, visit),
+            },
+            "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else" => walk_node(value, &here, false, visit),
+            _ => {}
+        }
+    }
+}
+
+/// A JSON pointer token (RFC 6901).
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}

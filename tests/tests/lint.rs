@@ -220,7 +220,7 @@ fn composition_where_forbidden_names_the_fix() {
     );
     // Cursor looks at output schemas too.
     let output = tool_with(|tool| {
-        tool.output_schema = Some(json!({"type": "object", "properties": {"color": union}}))
+        tool.output_schema = Some(json!({"type": "object", "properties": {"color": union}}));
     });
     assert_eq!(
         lines("cursor", &[output]),
@@ -471,7 +471,7 @@ async fn locate(
 fn assert_portable_fails_with_the_report() {
     let server = Server::new("points", "1.0.0");
     let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        assert_portable_for(&server, &["cursor"])
+        assert_portable_for(&server, &["cursor"]);
     }))
     .unwrap_err();
     let message = panic.downcast_ref::<String>().unwrap();

@@ -275,18 +275,17 @@ fn object_properties(node: &Map<String, Value>) -> Option<(Vec<&str>, Vec<&str>)
     Some((names, required))
 }
 
+/// What [`walk`] calls on each subschema: its JSON pointer, the subschema, and whether it is a
+/// property's schema.
+type Visitor<'a> = dyn FnMut(&str, &Map<String, Value>, bool) + 'a;
+
 /// Calls `visit` on `schema` and every subschema below it, with its JSON pointer and whether it
 /// is a property's schema.
-fn walk(schema: &Value, pointer: &str, visit: &mut dyn FnMut(&str, &Map<String, Value>, bool)) {
+fn walk(schema: &Value, pointer: &str, visit: &mut Visitor<'_>) {
     walk_node(schema, pointer, false, visit);
 }
 
-fn walk_node(
-    schema: &Value,
-    pointer: &str,
-    property: bool,
-    visit: &mut dyn FnMut(&str, &Map<String, Value>, bool),
-) {
+fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<'_>) {
     let Some(node) = schema.as_object() else {
         return;
     };

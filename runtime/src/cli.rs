@@ -128,7 +128,9 @@ impl Server {
     /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP (with
     /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable) and `--stateless`, or the
     /// variables `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`); `--list-tools` →
-    /// print the `tools/list` result as JSON and exit; `--help`.
+    /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
+    /// [--format json]` → check the tools against host profiles ([`crate::lint`]), print the
+    /// report, exit 1 on an error; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG` (default

@@ -157,12 +157,31 @@ async fn main() -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use mcp_toolbelt::testing::{assert_portable, assert_tools_snapshot};
+    use mcp_toolbelt::testing::{
+        TestClient, assert_portable, assert_result_portable, assert_tools_snapshot,
+    };
+    use serde_json::json;
 
     /// No host profile refuses a catalog tool (`cargo run --example catalog -- --lint`).
     #[test]
     fn portable_to_every_host() {
         assert_portable(&super::server());
+    }
+
+    /// What the tools return is what their output schemas declare, for every host.
+    #[tokio::test]
+    async fn results_portable_to_every_host() {
+        let client = TestClient::new(super::server());
+        let tools = client.list_tools().await.tools;
+        for (name, arguments) in [
+            ("product-details", json!({"name": "Travel mug"})),
+            ("product-details", json!({"name": "Teapot"})),
+            ("get-weather", json!({"location": "Paris"})),
+            ("search", json!({"query": "mug"})),
+        ] {
+            let tool = tools.iter().find(|tool| tool.name == name).unwrap();
+            assert_result_portable(tool, &client.call_tool(name, arguments).await, &[]);
+        }
     }
 
     /// `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-examples --example catalog` rewrites it;

@@ -37,6 +37,7 @@ use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Session};
 use crate::sync::lock;
+use crate::types::ToolDefinition;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless
 /// told otherwise ([`TestClient::with_protocol_version`]), or the modern era through
@@ -221,19 +222,43 @@ pub fn assert_portable(server: &Server) {
 ///
 /// When a name is not a profile's, or when the report has an error.
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
-    let profiles: Vec<&'static Profile> = if profiles.is_empty() {
-        lint::all_profiles()
-    } else {
-        profiles
-            .iter()
-            .map(|name| lint::profile(name).unwrap_or_else(|problem| panic!("{problem}")))
-            .collect()
-    };
+    let profiles = named_profiles(profiles);
     let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
     assert!(
         !report.has_errors(),
         "some hosts would refuse these tools:\n{report}"
     );
+}
+
+/// Fails (panics) with the lint report when `result`, a call result of `tool` (from
+/// [`Server::list_tools`] or [`TestClient::list_tools`]), breaks what hosts need of results
+/// (structured content with an `outputSchema` that declares its fields) under `profiles` (none
+/// means all).
+///
+/// # Panics
+///
+/// When a name is not a profile's, or when the report has an error.
+pub fn assert_result_portable(tool: &ToolDefinition, result: &CallToolResult, profiles: &[&str]) {
+    let profiles = named_profiles(profiles);
+    let json = serde_json::to_value(result)
+        .unwrap_or_else(|error| panic!("the call result does not serialize: {error}"));
+    let report = lint::lint_result(tool, &json, &profiles);
+    assert!(
+        !report.has_errors(),
+        "some hosts would refuse this result:\n{report}"
+    );
+}
+
+/// The profiles named, or every profile for none.
+fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
+    if names.is_empty() {
+        lint::all_profiles()
+    } else {
+        names
+            .iter()
+            .map(|name| lint::profile(name).unwrap_or_else(|problem| panic!("{problem}")))
+            .collect()
+    }
 }
 
 /// Compares the `tools/list` result of `server` (pretty JSON, as `--list-tools` prints it) with

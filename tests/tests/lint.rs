@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use mcp_toolbelt::lint::{self, PROFILES};
-use mcp_toolbelt::testing::{assert_portable_for, assert_tools_snapshot};
+use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
 use mcp_toolbelt::{Server, ToolDefinition, tool};
 use mcp_toolbelt_tests::example_binary;
 use serde_json::{Value, json};
@@ -383,6 +383,68 @@ fn every_rule_has_a_citation() {
             .unwrap_err()
             .starts_with("no host profile \"emacs\"; there are mcp, anthropic")
     );
+}
+
+/// A tool with an output schema of one field, `color`.
+fn structured() -> ToolDefinition {
+    tool_with(|tool| {
+        tool.output_schema = Some(json!({
+            "type": "object",
+            "properties": {"color": {"type": "string"}},
+            "required": ["color"]
+        }));
+    })
+}
+
+fn result_lines(tool: &ToolDefinition, result: &Value) -> Vec<String> {
+    let report = lint::lint_result(tool, result, &lint::all_profiles());
+    report.findings.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn structured_content_and_its_output_schema() {
+    let text = json!({"content": [{"type": "text", "text": "red"}]});
+    let red = json!({"content": [{"type": "text", "text": "{\"color\":\"red\"}"}], "structuredContent": {"color": "red"}});
+    assert_eq!(result_lines(&structured(), &red), Vec::<String>::new());
+    assert_eq!(
+        result_lines(&tool_with(|_| {}), &red),
+        [
+            "warning[structured-without-schema] paint /structuredContent: structured content from a tool without an outputSchema (mcp); fix: return Json<T>, which declares its outputSchema"
+        ]
+    );
+    assert_eq!(
+        result_lines(&structured(), &text),
+        [
+            "error[schema-without-structured] paint /structuredContent: no structured content, though the tool declares an outputSchema (mcp); fix: return the structured result on success (Json<T> does), or declare no outputSchema"
+        ]
+    );
+    let failed = json!({"content": [{"type": "text", "text": "no paint"}], "isError": true});
+    assert_eq!(result_lines(&structured(), &failed), Vec::<String>::new());
+    let extra = json!({"content": [], "structuredContent": {"color": "red", "gloss": true}});
+    assert_eq!(
+        result_lines(&structured(), &extra),
+        [
+            "error[undeclared-field] paint /structuredContent/gloss: `gloss` is not declared in the outputSchema (cursor); fix: declare the field in the output type, or leave it out of the structured result"
+        ]
+    );
+    let report = lint::lint_result(&structured(), &extra, &lint::all_profiles());
+    assert!(report.to_string().ends_with("tools/call paint: 63 bytes, ~16 tokens; 1 error, 0 warnings (profiles: mcp, anthropic, anthropic-strict, claude, openai, openai-strict, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n"), "{report}");
+}
+
+#[test]
+fn assert_result_portable_fails_with_the_report() {
+    let extra: mcp_toolbelt::CallToolResult = serde_json::from_value(
+        json!({"content": [], "structuredContent": {"color": "red", "gloss": true}}),
+    )
+    .unwrap();
+    let panic = std::panic::catch_unwind(|| assert_result_portable(&structured(), &extra, &[]))
+        .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.starts_with("some hosts would refuse this result:\nerror[undeclared-field] paint /structuredContent/gloss"),
+        "{message}"
+    );
+    assert_result_portable(&structured(), &extra, &["mcp", "claude"]);
 }
 
 fn run(example: &str, arguments: &[&str]) -> Output {

@@ -28,6 +28,8 @@ mod rules;
 pub use profiles::{Check, PROFILES, Profile, Rule, Severity, profile};
 pub use report::{Finding, Report};
 
+use serde_json::Value;
+
 use crate::types::{ListToolsResult, ToolDefinition};
 
 /// Checks `tools` (as `tools/list` shows them; `server` is the server's name, which some hosts
@@ -72,6 +74,29 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
             .then_with(|| (&a.tool, &a.pointer, a.rule).cmp(&(&b.tool, &b.pointer, b.rule)))
     });
     Report {
+        subject: "tools/list".into(),
+        profiles: profiles.iter().map(|profile| profile.name).collect(),
+        findings,
+        bytes,
+        tokens: bytes.div_ceil(4),
+    }
+}
+
+/// Checks `result`, the JSON of a `tools/call` result of `tool`, against what `profiles` need
+/// of results: structured content and the output schema that declares it.
+#[must_use]
+pub fn lint_result(tool: &ToolDefinition, result: &Value, profiles: &[&'static Profile]) -> Report {
+    let bytes = serde_json::to_vec(result).map_or(0, |json| json.len());
+    let mut findings = Vec::new();
+    for profile in profiles {
+        for rule in profile.rules {
+            for problem in rules::check_result(&rule.check, tool, result) {
+                add(&mut findings, profile, rule, &tool.name, problem);
+            }
+        }
+    }
+    Report {
+        subject: format!("tools/call {}", tool.name),
         profiles: profiles.iter().map(|profile| profile.name).collect(),
         findings,
         bytes,

@@ -72,6 +72,15 @@ pub enum Check {
     OutputSchemaDeclared,
     /// An `outputSchema`'s root is `type: "object"`.
     ObjectOutputSchema,
+    /// A call result with `structuredContent` comes from a tool that declares an `outputSchema`
+    /// (checked by [`lint_result`](super::lint_result)).
+    StructuredNeedsSchema,
+    /// A successful call result of a tool with an `outputSchema` has `structuredContent`
+    /// (checked by [`lint_result`](super::lint_result)).
+    SchemaNeedsStructured,
+    /// Every field of an object `structuredContent` is declared in the `outputSchema`'s
+    /// `properties` (checked by [`lint_result`](super::lint_result)).
+    DeclaredFields,
     /// The whole `tools/list` result is at most `max` bytes.
     ListBytes {
         /// The largest size the host handles.
@@ -147,6 +156,16 @@ const LLAMA_REPETITION: &str = "https://github.com/ggml-org/llama.cpp/issues/257
 /// The baseline every host starts from: the MCP specification.
 const MCP: &[Rule] = &[
     error(Check::ObjectOutputSchema, SPEC_TOOLS),
+    error(
+        Check::SchemaNeedsStructured,
+        "MCP spec, server/tools (with an output schema, servers MUST provide structured results); \
+         mcp-spec.md §7.12; https://github.com/anthropics/claude-code/issues/14465",
+    ),
+    warning(
+        Check::StructuredNeedsSchema,
+        "MCP spec, server/tools (an output schema lets clients validate structured results); \
+         mcp-spec.md §7.11",
+    ),
     warning(Check::Description, EMPTY_DESCRIPTION),
     warning(
         Check::PropertyDescription,
@@ -312,6 +331,10 @@ const CURSOR: &[Rule] = &[
     error(Check::StringEnums, CURSOR_MODELS),
     error(Check::TupleItems, CURSOR_MODELS),
     error(Check::ScalarType, TYPE_LISTS),
+    error(
+        Check::DeclaredFields,
+        "issue 12 (Cursor validates structuredContent against outputSchema with Ajv: an undeclared field fails the call)",
+    ),
 ];
 
 const LOCAL_GRAMMAR: &[Rule] = &[

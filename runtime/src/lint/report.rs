@@ -28,14 +28,16 @@ pub struct Finding {
     pub citations: Vec<&'static str>,
 }
 
-/// What the lint found over one `tools/list`, with its size.
+/// What the lint found over one `tools/list` (or one call result), with its size.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
+    /// What was checked: `tools/list`, or `tools/call NAME`.
+    pub subject: String,
     /// The profiles checked.
     pub profiles: Vec<&'static str>,
     /// The problems, errors first, then by tool and pointer.
     pub findings: Vec<Finding>,
-    /// The size of the `tools/list` result as JSON, in bytes.
+    /// The size of what was checked as JSON, in bytes.
     pub bytes: usize,
     /// An estimate of the tokens it takes in a model's context (a token is about 4 bytes of JSON).
     pub tokens: usize,
@@ -89,7 +91,8 @@ impl fmt::Display for Report {
         };
         writeln!(
             f,
-            "tools/list: {} bytes, ~{} tokens; {}, {} (profiles: {})",
+            "{}: {} bytes, ~{} tokens; {}, {} (profiles: {})",
+            self.subject,
             self.bytes,
             self.tokens,
             plural(self.count(Severity::Error), "error"),

@@ -35,6 +35,9 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::OutputSchemaDeclared => "output-schema",
         Check::ObjectOutputSchema => "output-schema-object",
         Check::ListBytes { .. } => "list-size",
+        Check::StructuredNeedsSchema => "structured-without-schema",
+        Check::SchemaNeedsStructured => "schema-without-structured",
+        Check::DeclaredFields => "undeclared-field",
     }
 }
 
@@ -83,6 +86,13 @@ pub(super) fn fix(check: &Check) -> &'static str {
         }
         Check::ObjectOutputSchema => "return Json<T> of a struct, not of a scalar or a list",
         Check::ListBytes { .. } => "shorten descriptions, or serve fewer tools",
+        Check::StructuredNeedsSchema => "return Json<T>, which declares its outputSchema",
+        Check::SchemaNeedsStructured => {
+            "return the structured result on success (Json<T> does), or declare no outputSchema"
+        }
+        Check::DeclaredFields => {
+            "declare the field in the output type, or leave it out of the structured result"
+        }
     }
 }
 
@@ -160,7 +170,10 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
                 );
             }
         }
-        Check::ListBytes { .. } => {}
+        Check::ListBytes { .. }
+        | Check::StructuredNeedsSchema
+        | Check::SchemaNeedsStructured
+        | Check::DeclaredFields => {}
         _ => {
             let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
                 if let Some(message) = check_node(check, node, property) {
@@ -176,6 +189,47 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         }
     }
     problems
+}
+
+/// What `check` finds wrong with `result`, a `tools/call` result (JSON) of `tool`.
+pub(super) fn check_result(check: &Check, tool: &ToolDefinition, result: &Value) -> Vec<Problem> {
+    let structured = result.get("structuredContent");
+    let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
+    let problem = |pointer: &str, message: String| Problem {
+        pointer: pointer.to_owned(),
+        message,
+    };
+    match (check, &tool.output_schema) {
+        (Check::StructuredNeedsSchema, None) if structured.is_some() => vec![problem(
+            "/structuredContent",
+            "structured content from a tool without an outputSchema".into(),
+        )],
+        (Check::SchemaNeedsStructured, Some(_)) if structured.is_none() && !failed => {
+            vec![problem(
+                "/structuredContent",
+                "no structured content, though the tool declares an outputSchema".into(),
+            )]
+        }
+        (Check::DeclaredFields, Some(schema)) => {
+            let (Some(Value::Object(fields)), Some(declared)) = (
+                structured,
+                schema.get("properties").and_then(Value::as_object),
+            ) else {
+                return Vec::new();
+            };
+            fields
+                .keys()
+                .filter(|name| !declared.contains_key(*name))
+                .map(|name| {
+                    problem(
+                        &format!("/structuredContent/{}", escape(name)),
+                        format!("`{name}` is not declared in the outputSchema"),
+                    )
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 const COMPOSITION: [&str; 3] = ["oneOf", "anyOf", "allOf"];

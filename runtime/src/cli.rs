@@ -282,8 +282,8 @@ fn usage(server: &Server) -> String {
          {http}  \
          {program} --list-tools    print the tools/list result as JSON\n  \
          {program} --lint [--profile NAME]... [--format json]\n                            \
-         check the tools against what hosts accept (profiles: {profiles});\n                            \
-         exits 1 on an error\n  \
+         check the tools against what hosts accept; exit 1 on an error\n                            \
+         (profiles: {profiles})\n  \
          {program} --help          show this\n",
         name = server.name(),
         version = server.version(),

@@ -143,6 +143,23 @@ fn keywords_per_profile() {
 }
 
 #[test]
+fn schemas_must_be_2020_12() {
+    let draft_07 = property(
+        json!({"type": "array", "description": "A pair", "items": [{"type": "string"}, {"type": "string"}]}),
+    );
+    let lines = lines("anthropic", &[draft_07]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("error[schema-2020-12] paint /inputSchema/properties/color/items: not valid JSON Schema 2020-12: "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[0].ends_with(" (anthropic); fix: write the hand-written schema in JSON Schema 2020-12 (no draft-07 `items` lists, no `$schema` of another draft)"),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn type_on_every_subschema() {
     assert_eq!(
         errors("gemini", &[property(json!({"description": "Its color"}))]),

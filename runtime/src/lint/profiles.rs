@@ -25,6 +25,9 @@ pub enum Check {
         /// What the host puts before the tool's name.
         prefix: &'static str,
     },
+    /// The input and output schemas are valid JSON Schema 2020-12 documents, whatever their
+    /// `$schema` says.
+    ValidSchema,
     /// The tool's name uses only `A-Z a-z 0-9 _ -`.
     NameCharacters,
     /// The tool has a description, not empty.
@@ -173,7 +176,12 @@ const MCP: &[Rule] = &[
     ),
 ];
 
+const VALID_2020_12: &str = "mcp-spec.md §7.1 (\"JSON schema is invalid. It must match JSON Schema draft 2020-12\" \
+    fails the whole request); https://github.com/anthropics/claude-code/issues/586, \
+    https://github.com/ankimcp/anki-mcp-server-addon/issues/75";
+
 const ANTHROPIC: &[Rule] = &[
+    error(Check::ValidSchema, VALID_2020_12),
     error(
         Check::NameLength {
             max: 64,
@@ -190,6 +198,7 @@ const ANTHROPIC: &[Rule] = &[
 ];
 
 const ANTHROPIC_STRICT: &[Rule] = &[
+    error(Check::ValidSchema, VALID_2020_12),
     error(
         Check::NameLength {
             max: 64,
@@ -215,6 +224,7 @@ const ANTHROPIC_STRICT: &[Rule] = &[
 ];
 
 const CLAUDE_CONNECTORS: &[Rule] = &[
+    error(Check::ValidSchema, VALID_2020_12),
     error(
         Check::NameLength {
             max: 64,

@@ -17,6 +17,7 @@ pub(super) fn id(check: &Check) -> &'static str {
     match check {
         Check::NameLength { .. } => "name-length",
         Check::NameCharacters => "name-characters",
+        Check::ValidSchema => "schema-2020-12",
         Check::Description => "description",
         Check::PropertyDescription => "property-description",
         Check::Keyword(_) => "keyword",
@@ -45,6 +46,9 @@ pub(super) fn id(check: &Check) -> &'static str {
 pub(super) fn fix(check: &Check) -> &'static str {
     match check {
         Check::NameLength { .. } => "shorten the name: #[tool(name = \"...\")]",
+        Check::ValidSchema => {
+            "write the hand-written schema in JSON Schema 2020-12 (no draft-07 `items` lists, no `$schema` of another draft)"
+        }
         Check::NameCharacters => "use only letters, digits, `_` and `-`: #[tool(name = \"...\")]",
         Check::Description => "write a doc comment on the fn (or #[tool(description = \"...\")])",
         Check::PropertyDescription => "write a doc comment on the parameter or field",
@@ -118,6 +122,20 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
                 .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
             {
                 report("/name".into(), format!("`{}` contains {bad:?}", tool.name));
+            }
+        }
+        Check::ValidSchema => {
+            let schemas = [
+                ("/inputSchema", Some(&tool.input_schema)),
+                ("/outputSchema", tool.output_schema.as_ref()),
+            ];
+            for (pointer, schema) in schemas {
+                if let Some(Err(error)) = schema.map(jsonschema::draft202012::meta::validate) {
+                    report(
+                        format!("{pointer}{}", error.instance_path().as_str()),
+                        format!("not valid JSON Schema 2020-12: {error}"),
+                    );
+                }
             }
         }
         Check::Description => {

@@ -125,17 +125,8 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
             }
         }
         Check::ValidSchema => {
-            let schemas = [
-                ("/inputSchema", Some(&tool.input_schema)),
-                ("/outputSchema", tool.output_schema.as_ref()),
-            ];
-            for (pointer, schema) in schemas {
-                if let Some(Err(error)) = schema.map(jsonschema::draft202012::meta::validate) {
-                    report(
-                        format!("{pointer}{}", error.instance_path().as_str()),
-                        format!("not valid JSON Schema 2020-12: {error}"),
-                    );
-                }
+            for (pointer, message) in invalid_schemas(tool) {
+                report(pointer, message);
             }
         }
         Check::Description => {
@@ -175,12 +166,7 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
             }
         }
         Check::OptionalProperties { max } => {
-            let mut optional = 0;
-            walk(&tool.input_schema, "/inputSchema", &mut |_, node, _| {
-                optional += object_properties(node).map_or(0, |(names, required)| {
-                    names.iter().filter(|name| !required.contains(name)).count()
-                });
-            });
+            let optional = optional_properties(&tool.input_schema);
             if optional > max {
                 report(
                     "/inputSchema".into(),
@@ -207,6 +193,24 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         }
     }
     problems
+}
+
+/// Where `tool`'s schemas are not valid JSON Schema 2020-12, and why.
+fn invalid_schemas(tool: &ToolDefinition) -> Vec<(String, String)> {
+    let schemas = [
+        ("/inputSchema", Some(&tool.input_schema)),
+        ("/outputSchema", tool.output_schema.as_ref()),
+    ];
+    schemas
+        .into_iter()
+        .filter_map(|(pointer, schema)| {
+            let error = jsonschema::draft202012::meta::validate(schema?).err()?;
+            Some((
+                format!("{pointer}{}", error.instance_path().as_str()),
+                format!("not valid JSON Schema 2020-12: {error}"),
+            ))
+        })
+        .collect()
 }
 
 /// What `check` finds wrong with `result`, a `tools/call` result (JSON) of `tool`.
@@ -333,6 +337,17 @@ fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Optio
         },
         _ => None,
     }
+}
+
+/// How many properties of the object schemas in `schema` are optional.
+fn optional_properties(schema: &Value) -> usize {
+    let mut optional = 0;
+    walk(schema, "", &mut |_, node, _| {
+        optional += object_properties(node).map_or(0, |(names, required)| {
+            names.iter().filter(|name| !required.contains(name)).count()
+        });
+    });
+    optional
 }
 
 /// An object schema's property names and its required ones.

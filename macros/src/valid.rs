@@ -79,6 +79,7 @@ pub(crate) fn check<'a>(
         input,
         params,
         output: &sig.output,
+        structured: args.output_schema != Some(false),
     };
     outer.handle(errors.finish_with(model))
 }

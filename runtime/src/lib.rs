@@ -125,6 +125,7 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// | `title = "…"` | the name people see (`title`) | none |
 /// | `description = "…"` | what the model reads (`description`) | the fn's `///` doc comment; neither is a compile error |
 /// | `annotations(read_only, destructive, idempotent, open_world)` | `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`; a bare word means `true`, `= false` is allowed; `read_only` with `destructive` is a compile error | left out |
+/// | `output_schema = false` | no `outputSchema` and no `structuredContent` (a `Json<T>` result is its JSON text alone), for hosts that fail tools declaring an output schema (`--lint`'s `output-schema` warning) | the return type's schema |
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 ///
 /// # Arguments

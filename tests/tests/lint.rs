@@ -338,7 +338,7 @@ fn output_schemas() {
     assert_eq!(
         lines("claude", &[scalar]),
         [
-            "warning[output-schema] paint /outputSchema: an outputSchema is declared (claude); fix: return plain text (no Json<T>) for this host, or keep it and test the host"
+            "warning[output-schema] paint /outputSchema: an outputSchema is declared (claude); fix: #[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
         ]
     );
 }

@@ -86,7 +86,7 @@ pub(super) fn fix(check: &Check) -> &'static str {
             "give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
         }
         Check::OutputSchemaDeclared => {
-            "return plain text (no Json<T>) for this host, or keep it and test the host"
+            "#[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
         }
         Check::ObjectOutputSchema => "return Json<T> of a struct, not of a scalar or a list",
         Check::ListBytes { .. } => "shorten descriptions, or serve fewer tools",

@@ -24,8 +24,8 @@ pub(crate) struct ToolArgs {
     pub(crate) annotations: Option<Annotations>,
     /// `output_schema = false`: no `outputSchema`, no `structuredContent` (for hosts that fail
     /// tools declaring one).
-    #[darling(default)]
-    pub(crate) output_schema: Option<bool>,
+    #[darling(default, with = hint)]
+    pub(crate) output_schema: Option<SpannedValue<bool>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }

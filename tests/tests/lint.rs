@@ -131,13 +131,22 @@ fn keywords_per_profile() {
         "error[keyword] paint /inputSchema/properties/color: `const` is used (gemini); fix: drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
     );
     assert_eq!(lines("cursor", &[constant]), Vec::<String>::new());
+    // 2020-12, MCP's default, is fine with Anthropic; VS Code drops any declared dialect.
+    let declared = tool_with(|tool| {
+        tool.input_schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    });
+    assert_eq!(
+        lines("anthropic", std::slice::from_ref(&declared)),
+        Vec::<String>::new()
+    );
+    assert_eq!(lines("vscode", &[declared]).len(), 1);
     let dialect = tool_with(|tool| {
         tool.input_schema["$schema"] = json!("http://json-schema.org/draft-07/schema#");
     });
     assert_eq!(
         lines("anthropic", &[dialect]),
         [
-            "error[keyword] paint /inputSchema: `$schema` is used (anthropic); fix: drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+            "error[dialect] paint /inputSchema: `$schema` names another dialect: \"http://json-schema.org/draft-07/schema#\" (anthropic); fix: drop `$schema` (MCP's default dialect is 2020-12), or write the schema in 2020-12"
         ]
     );
 }

@@ -34,6 +34,8 @@ pub enum Check {
     Description,
     /// Every property of the input schema has a description, not empty.
     PropertyDescription,
+    /// `$schema`, where present, names JSON Schema 2020-12.
+    Dialect,
     /// The keyword appears in no subschema.
     Keyword(&'static str),
     /// Every subschema says its `type`.
@@ -194,7 +196,7 @@ const ANTHROPIC: &[Rule] = &[
         "Anthropic tool-use docs (name: ^[a-zA-Z0-9_-]{1,64}$)",
     ),
     error(Check::Composition { root_only: true }, COMPOSITION_ROOT),
-    error(Check::Keyword("$schema"), DIALECT),
+    error(Check::Dialect, DIALECT),
 ];
 
 const ANTHROPIC_STRICT: &[Rule] = &[
@@ -207,7 +209,7 @@ const ANTHROPIC_STRICT: &[Rule] = &[
         "Anthropic tool-use docs (name: ^[a-zA-Z0-9_-]{1,64}$)",
     ),
     error(Check::Composition { root_only: true }, COMPOSITION_ROOT),
-    error(Check::Keyword("$schema"), DIALECT),
+    error(Check::Dialect, DIALECT),
     error(
         Check::ClosedObjects,
         "Anthropic structured outputs docs (strict: additionalProperties must be false)",
@@ -233,7 +235,7 @@ const CLAUDE_CONNECTORS: &[Rule] = &[
         "mcp-spec.md §7.10; https://github.com/sparfenyuk/mcp-proxy/issues/45",
     ),
     error(Check::Composition { root_only: true }, COMPOSITION_ROOT),
-    error(Check::Keyword("$schema"), DIALECT),
+    error(Check::Dialect, DIALECT),
     error(
         Check::Keyword("$ref"),
         "https://github.com/anthropics/claude-code/issues/76040",

@@ -20,6 +20,7 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::ValidSchema => "schema-2020-12",
         Check::Description => "description",
         Check::PropertyDescription => "property-description",
+        Check::Dialect => "dialect",
         Check::Keyword(_) => "keyword",
         Check::TypeEverywhere => "type",
         Check::ScalarType => "type-list",
@@ -52,6 +53,9 @@ pub(super) fn fix(check: &Check) -> &'static str {
         Check::NameCharacters => "use only letters, digits, `_` and `-`: #[tool(name = \"...\")]",
         Check::Description => "write a doc comment on the fn (or #[tool(description = \"...\")])",
         Check::PropertyDescription => "write a doc comment on the parameter or field",
+        Check::Dialect => {
+            "drop `$schema` (MCP's default dialect is 2020-12), or write the schema in 2020-12"
+        }
         Check::Keyword("additionalProperties") => {
             "nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
         }
@@ -282,6 +286,14 @@ fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Optio
                 .and_then(Value::as_str)
                 .is_none_or(|text| text.trim().is_empty()))
         .then(|| "a property without a description".into()),
+        Check::Dialect => node
+            .get("$schema")
+            .filter(|dialect| {
+                dialect.as_str().is_none_or(|uri| {
+                    uri.trim_end_matches('#') != "https://json-schema.org/draft/2020-12/schema"
+                })
+            })
+            .map(|dialect| format!("`$schema` names another dialect: {dialect}")),
         Check::Keyword(keyword) => node
             .contains_key(keyword)
             .then(|| format!("`{keyword}` is used")),

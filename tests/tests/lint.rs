@@ -212,9 +212,9 @@ fn arrays_with_items() {
 fn tuple_items() {
     let pair = json!({"type": "array", "description": "A pair", "prefixItems": [{"type": "string"}, {"type": "string"}]});
     assert_eq!(
-        lines("local-grammar", &[property(pair)]),
+        lines("cursor", &[property(pair)]),
         [
-            "error[tuple-items] paint /inputSchema/properties/color: a tuple array (`prefixItems` or a list of `items`) (local-grammar); fix: use a struct with named fields instead of a tuple"
+            "error[tuple-items] paint /inputSchema/properties/color: a tuple array (`prefixItems` or a list of `items`) (cursor); fix: use a struct with named fields instead of a tuple"
         ]
     );
 }

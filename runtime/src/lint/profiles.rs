@@ -364,10 +364,6 @@ const LOCAL_GRAMMAR: &[Rule] = &[
         },
         "https://github.com/ggml-org/llama.cpp/issues/27859",
     ),
-    error(
-        Check::TupleItems,
-        "https://github.com/ggml-org/llama.cpp/issues/3081",
-    ),
     warning(
         Check::ListBytes { max: 97_000 },
         "https://github.com/ggml-org/llama.cpp/issues/25895 (a combined grammar over ~97 KB of tools fails)",

@@ -137,15 +137,61 @@ fn wait_tool() -> Tool {
     .expect("the wait tool's schema is an object")
 }
 
+/// The catalog's server, its tools those above.
+fn server() -> Server {
+    Server::new("catalog", env!("CARGO_PKG_VERSION")).instructions(
+        "A small product catalog: search it, look up a product, check the weather, echo a message.",
+    )
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let server = Server::new("catalog", env!("CARGO_PKG_VERSION")).instructions(
-        "A small product catalog: search it, look up a product, check the weather, echo a message.",
-    );
+    let server = server();
     if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1") {
         server
             .add_tool(wait_tool())
             .map_err(std::io::Error::other)?;
     }
     server.run().await
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_toolbelt::testing::{
+        TestClient, assert_portable, assert_result_portable, assert_tools_snapshot,
+    };
+    use serde_json::json;
+
+    /// No host profile refuses a catalog tool (`cargo run --example catalog -- --lint`).
+    #[test]
+    fn portable_to_every_host() {
+        assert_portable(&super::server());
+    }
+
+    /// What the tools return is what their output schemas declare, for every host.
+    #[tokio::test]
+    async fn results_portable_to_every_host() {
+        let client = TestClient::new(super::server());
+        let tools = client.list_tools().await.tools;
+        for (name, arguments) in [
+            ("product-details", json!({"name": "Travel mug"})),
+            ("product-details", json!({"name": "Teapot"})),
+            ("get-weather", json!({"location": "Paris"})),
+            ("search", json!({"query": "mug"})),
+        ] {
+            let tool = tools.iter().find(|tool| tool.name == name).unwrap();
+            assert_result_portable(tool, &client.call_tool(name, arguments).await, &[]);
+        }
+    }
+
+    /// `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-examples --example catalog` rewrites it;
+    /// `tests/tests/catalog_snapshot.rs` checks the binary's `--list-tools` against it too.
+    #[test]
+    fn tools_list_matches_the_snapshot() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/snapshots/catalog-tools.json"
+        );
+        assert_tools_snapshot(&super::server(), path);
+    }
 }

@@ -219,8 +219,8 @@ async fn test_trigger_tool_change() -> Result<String, String> {
     Ok("added test_dynamic_tool".into())
 }
 
-#[tokio::main]
-async fn main() -> std::io::Result<()> {
+/// The server: every `#[tool]` above and the two tools added at run time.
+fn server() -> std::io::Result<Server> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
     let _ = SERVER.set(server.clone());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
@@ -228,5 +228,35 @@ async fn main() -> std::io::Result<()> {
             .add_tool(tool.map_err(std::io::Error::other)?)
             .map_err(std::io::Error::other)?;
     }
-    server.run().await
+    Ok(server)
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    server()?.run().await
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_toolbelt::testing::{assert_portable_for, assert_tools_snapshot};
+
+    /// `json_schema_2020_12_tool` is the suite's 2020-12 fixture (`$schema`, `$defs`, `allOf`,
+    /// `if`/`then`): only the hosts that take any 2020-12 schema take it.
+    #[test]
+    fn portable_to_the_hosts_that_take_full_2020_12() {
+        assert_portable_for(
+            &super::server().unwrap(),
+            &["mcp", "openai", "local-grammar"],
+        );
+    }
+
+    /// `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-examples --example conformance` rewrites it.
+    #[test]
+    fn tools_list_matches_the_snapshot() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/snapshots/conformance-tools.json"
+        );
+        assert_tools_snapshot(&super::server().unwrap(), path);
+    }
 }

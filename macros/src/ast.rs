@@ -21,6 +21,8 @@ pub(crate) struct ToolFn<'a> {
     /// What the fn takes, in order.
     pub(crate) params: Vec<CallArg<'a>>,
     pub(crate) output: &'a ReturnType,
+    /// `false` with `output_schema = false`: the result is its text alone, no `outputSchema`.
+    pub(crate) structured: bool,
 }
 
 /// The four MCP hints; `None` is left out.

@@ -10,8 +10,8 @@ use darling::{Error, FromMeta};
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprLit, Lit, Meta};
 
-/// `#[tool(name = "…", title = "…", description = "…", annotations(…), crate = path, ui = "ui://…",
-/// visibility(model, app))]`
+/// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
+/// crate = path, ui = "ui://…", visibility(model, app))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -22,6 +22,10 @@ pub(crate) struct ToolArgs {
     pub(crate) description: Option<String>,
     #[darling(default, with = annotations_list)]
     pub(crate) annotations: Option<Annotations>,
+    /// `output_schema = false`: no `outputSchema`, no `structuredContent` (for hosts that fail
+    /// tools declaring one).
+    #[darling(default, with = hint)]
+    pub(crate) output_schema: Option<SpannedValue<bool>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
     /// MCP Apps: the tool's view.

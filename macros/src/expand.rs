@@ -139,6 +139,14 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         ..
     } = &arguments;
     let (convert, output_schema) = result_conversion(tool.output, &private);
+    let (convert, output_schema) = if tool.structured {
+        (convert, output_schema)
+    } else {
+        (
+            quote!(#private::text_only(#convert)),
+            quote!(|| ::core::option::Option::None),
+        )
+    };
     let call = call(tool, &private, &convert);
     let registration = registration(
         tool,

@@ -133,6 +133,24 @@ fn expand_result_json() {
     );
 }
 
+/// `output_schema = false`: no output schema fn, and the result loses its structured content.
+#[test]
+fn expand_output_schema_off() {
+    snapshot(
+        "output_schema_off",
+        quote!(name = "product-details", output_schema = false),
+        quote! {
+            /// Look up one product by its exact name
+            async fn product_details(
+                /// The product's exact name
+                name: String,
+            ) -> Result<Json<Product>, ToolError> {
+                lookup(&name).map(Json).ok_or_else(|| ToolError::new("no such product"))
+            }
+        },
+    );
+}
+
 #[test]
 fn expand_errors() {
     let expansion = snapshot(

@@ -79,6 +79,7 @@ pub(crate) fn check<'a>(
         input,
         params,
         output: &sig.output,
+        structured: args.output_schema.is_none_or(|structured| *structured),
     };
     outer.handle(errors.finish_with(model))
 }

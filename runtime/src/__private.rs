@@ -72,6 +72,16 @@ pub fn lone_parameter_arguments(schema: fn() -> Value, name: &str, arguments: Va
     crate::call::lone_parameter_arguments(schema, name, arguments)
 }
 
+/// `#[tool(output_schema = false)]`: the result without its `structuredContent` (its text is
+/// the same JSON).
+#[must_use]
+pub fn text_only(result: CallToolResult) -> CallToolResult {
+    CallToolResult {
+        structured_content: None,
+        ..result
+    }
+}
+
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future

@@ -6,6 +6,7 @@ use std::io::{self, IsTerminal as _, Write as _};
 #[cfg(feature = "http")]
 use std::net::{Ipv4Addr, SocketAddr};
 
+use crate::lint;
 use crate::server::Server;
 
 /// What the arguments ask for.
@@ -15,6 +16,16 @@ enum Command<'a> {
     ListTools,
     Help,
     Http(HttpOptions<'a>),
+    Lint(LintOptions<'a>),
+}
+
+/// What `--lint` checks against and how it reports.
+#[derive(Debug, Default, PartialEq)]
+struct LintOptions<'a> {
+    /// `--profile NAME` (repeatable); none means every profile.
+    profiles: Vec<&'a str>,
+    /// `--format json`.
+    json: bool,
 }
 
 /// What `--http` serves with: its address and the flags that go with it.
@@ -36,6 +47,7 @@ impl Command<'_> {
             [] => return Ok(Command::Stdio),
             ["--list-tools"] => return Ok(Command::ListTools),
             ["--help" | "-h"] => return Ok(Command::Help),
+            ["--lint", rest @ ..] => return LintOptions::parse(rest).map(Command::Lint),
             _ => {}
         }
         let mut options = HttpOptions::default();
@@ -58,6 +70,28 @@ impl Command<'_> {
         options.address =
             address.ok_or("--allow-host, --allow-origin and --stateless go with --http ADDR")?;
         Ok(Command::Http(options))
+    }
+}
+
+impl<'a> LintOptions<'a> {
+    /// The flags after `--lint`.
+    fn parse(arguments: &[&'a str]) -> Result<Self, String> {
+        let mut options = Self::default();
+        let mut rest = arguments.iter();
+        while let Some(&flag) = rest.next() {
+            let value = rest.next().copied();
+            match (flag, value) {
+                ("--profile", Some(name)) => options.profiles.push(name),
+                ("--format", Some("json")) => options.json = true,
+                ("--format", Some("text")) => options.json = false,
+                ("--format", Some(other)) => {
+                    return Err(format!("--format {other}: write text or json"));
+                }
+                ("--profile" | "--format", None) => return Err(format!("{flag} needs a value")),
+                (other, _) => return Err(format!("unexpected argument {other:?} after --lint")),
+            }
+        }
+        Ok(options)
     }
 }
 
@@ -94,7 +128,9 @@ impl Server {
     /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP (with
     /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable) and `--stateless`, or the
     /// variables `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`); `--list-tools` →
-    /// print the `tools/list` result as JSON and exit; `--help`.
+    /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
+    /// [--format json]` → check the tools against host profiles ([`crate::lint`]), print the
+    /// report, exit 1 on an error; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG` (default
@@ -140,12 +176,40 @@ impl Server {
                 writeln!(io::stdout().lock(), "{listing}")
             }
             Command::Help => write!(io::stdout().lock(), "{}", usage(&self)),
+            Command::Lint(options) => lint(&self, &options),
             Command::Http(options) => {
                 let options = options.with_environment(|name| std::env::var(name).ok());
                 serve_http(self, options).await
             }
         }
     }
+}
+
+/// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
+fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
+    let profiles = if options.profiles.is_empty() {
+        lint::all_profiles()
+    } else {
+        options
+            .profiles
+            .iter()
+            .map(|name| lint::profile(name))
+            .collect::<Result<_, _>>()
+            .map_err(|problem| io::Error::new(io::ErrorKind::InvalidInput, problem))?
+    };
+    let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
+    let mut out = io::stdout().lock();
+    if options.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    if report.has_errors() {
+        return Err(io::Error::other(
+            "the tools break rules of the hosts above (--lint)",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(feature = "http")]
@@ -217,10 +281,18 @@ fn usage(server: &Server) -> String {
          Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n\
          {http}  \
          {program} --list-tools    print the tools/list result as JSON\n  \
+         {program} --lint [--profile NAME]... [--format json]\n                            \
+         check the tools against what hosts accept; exit 1 on an error\n                            \
+         (profiles: {profiles})\n  \
          {program} --help          show this\n",
         name = server.name(),
         version = server.version(),
         count = server.tool_count(),
+        profiles = lint::PROFILES
+            .iter()
+            .map(|profile| profile.name)
+            .collect::<Vec<_>>()
+            .join(", "),
     )
 }
 
@@ -268,6 +340,33 @@ mod tests {
         assert_eq!(Command::parse(&[]), Ok(Command::Stdio));
         assert_eq!(Command::parse(&["--list-tools"]), Ok(Command::ListTools));
         assert_eq!(Command::parse(&["-h"]), Ok(Command::Help));
+        assert_eq!(
+            Command::parse(&["--lint"]),
+            Ok(Command::Lint(LintOptions::default()))
+        );
+        assert_eq!(
+            Command::parse(&[
+                "--lint",
+                "--profile",
+                "cursor",
+                "--format",
+                "json",
+                "--profile",
+                "gemini"
+            ]),
+            Ok(Command::Lint(LintOptions {
+                profiles: vec!["cursor", "gemini"],
+                json: true
+            }))
+        );
+        assert_eq!(
+            Command::parse(&["--lint", "--format", "xml"]),
+            Err("--format xml: write text or json".into())
+        );
+        assert_eq!(
+            Command::parse(&["--lint", "--profile"]),
+            Err("--profile needs a value".into())
+        );
         let http = |address| HttpOptions {
             address,
             ..HttpOptions::default()

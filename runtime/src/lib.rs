@@ -109,6 +109,7 @@ mod types;
 mod validate;
 
 pub mod hook;
+pub mod lint;
 pub mod protocol;
 pub mod testing;
 
@@ -164,6 +165,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `title = "…"` | the name people see (`title`) | none |
 /// | `description = "…"` | what the model reads (`description`) | the fn's `///` doc comment; neither is a compile error |
 /// | `annotations(read_only, destructive, idempotent, open_world)` | `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`; a bare word means `true`, `= false` is allowed; `read_only` with `destructive` is a compile error | left out |
+/// | `output_schema = false` | no `outputSchema` and no `structuredContent` (a `Json<T>` result is its JSON text alone), for hosts that fail tools declaring an output schema (`--lint`'s `output-schema` warning) | the return type's schema |
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`] marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |

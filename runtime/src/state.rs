@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// call: take it as a `#[tool]` parameter `state: State<T>` (in any position; it is never part of
 /// the tool's input). It derefs to `T`.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_toolbelt::{State, tool};
 ///
 /// struct Greeting(String);

@@ -18,7 +18,12 @@
 //! assert_eq!(result.text_content(), "Hello, Ada!");
 //! # }
 //! ```
+//!
+//! [`assert_portable`] fails a test with the `--lint` report when a host would refuse a tool, and
+//! [`assert_tools_snapshot`] keeps the `tools/list` JSON in a checked-in file, so that a schema
+//! change shows in review.
 
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,11 +31,13 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::jsonrpc::{ErrorObject, Id, Request, to_json};
+use crate::lint::{self, Profile};
 use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Session};
 use crate::sync::lock;
+use crate::types::ToolDefinition;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless
 /// told otherwise ([`TestClient::with_protocol_version`]), or the modern era through
@@ -193,4 +200,108 @@ fn expect_result<T: serde::de::DeserializeOwned>(response: Value) -> T {
         Ok(result) => result,
         Err(error) => panic!("the result does not have the expected shape ({error}): {response}"),
     }
+}
+
+/// The variable that makes [`assert_tools_snapshot`] rewrite its file instead of comparing:
+/// `UPDATE_SNAPSHOTS=1`.
+pub const UPDATE_SNAPSHOTS: &str = "UPDATE_SNAPSHOTS";
+
+/// Fails (panics) with the lint report when a tool of `server` breaks a rule of any host profile
+/// ([`lint::PROFILES`]); warnings do not fail. [`assert_portable_for`] names the hosts.
+///
+/// # Panics
+///
+/// When the report has an error, with the report, one line per problem.
+pub fn assert_portable(server: &Server) {
+    assert_portable_for(server, &[]);
+}
+
+/// [`assert_portable`] for the profiles named (`["cursor", "gemini"]`); none means all.
+///
+/// # Panics
+///
+/// When a name is not a profile's, or when the report has an error.
+pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
+    let profiles = named_profiles(profiles);
+    let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
+    assert!(
+        !report.has_errors(),
+        "some hosts would refuse these tools:\n{report}"
+    );
+}
+
+/// Fails (panics) with the lint report when `result`, a call result of `tool` (from
+/// [`Server::list_tools`] or [`TestClient::list_tools`]), breaks what hosts need of results
+/// (structured content with an `outputSchema` that declares its fields) under `profiles` (none
+/// means all).
+///
+/// # Panics
+///
+/// When a name is not a profile's, or when the report has an error.
+pub fn assert_result_portable(tool: &ToolDefinition, result: &CallToolResult, profiles: &[&str]) {
+    let profiles = named_profiles(profiles);
+    let json = serde_json::to_value(result)
+        .unwrap_or_else(|error| panic!("the call result does not serialize: {error}"));
+    let report = lint::lint_result(tool, &json, &profiles);
+    assert!(
+        !report.has_errors(),
+        "some hosts would refuse this result:\n{report}"
+    );
+}
+
+/// The profiles named, or every profile for none.
+fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
+    if names.is_empty() {
+        lint::all_profiles()
+    } else {
+        names
+            .iter()
+            .map(|name| lint::profile(name).unwrap_or_else(|problem| panic!("{problem}")))
+            .collect()
+    }
+}
+
+/// Compares the `tools/list` result of `server` (pretty JSON, as `--list-tools` prints it) with
+/// the file at `path`; with `UPDATE_SNAPSHOTS=1` in the environment, writes it there instead.
+///
+/// # Panics
+///
+/// When they differ (with both), or the file cannot be read or written.
+pub fn assert_tools_snapshot(server: &Server, path: impl AsRef<Path>) {
+    assert_listing_snapshot(&server.list_tools(), path);
+}
+
+/// [`assert_tools_snapshot`] for a `tools/list` result from elsewhere (another process's
+/// `--list-tools`, a [`TestClient::list_tools`]).
+///
+/// # Panics
+///
+/// As [`assert_tools_snapshot`].
+pub fn assert_listing_snapshot(listing: &ListToolsResult, path: impl AsRef<Path>) {
+    let path = path.as_ref();
+    let actual = match serde_json::to_string_pretty(listing) {
+        Ok(json) => json + "\n",
+        Err(error) => panic!("the tools/list result does not serialize: {error}"),
+    };
+    if std::env::var_os(UPDATE_SNAPSHOTS).is_some_and(|value| value == "1") {
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder)
+                .unwrap_or_else(|e| panic!("cannot create {}: {e}", folder.display()));
+        }
+        std::fs::write(path, &actual)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {} ({e}); create it with {UPDATE_SNAPSHOTS}=1",
+            path.display()
+        )
+    });
+    assert!(
+        actual == expected,
+        "tools/list differs from {}; if the change is intended, rerun with {UPDATE_SNAPSHOTS}=1 and \
+         review the diff\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
 }

@@ -2,11 +2,14 @@
 //! against the checked-in snapshot, and every tool called over real stdio.
 //!
 //! `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-tests --test catalog_snapshot` rewrites
-//! `tests/snapshots/catalog-tools.json` from the current binary; review the diff before committing.
+//! `tests/snapshots/catalog-tools.json` from the current binary (through the public snapshot kit,
+//! `mcp_toolbelt::testing::assert_listing_snapshot`); review the diff before committing.
 
 use std::path::PathBuf;
 use std::process::Command;
 
+use mcp_toolbelt::protocol::ListToolsResult;
+use mcp_toolbelt::testing::assert_listing_snapshot;
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};
@@ -26,28 +29,9 @@ fn list_tools_matches_the_snapshot() {
         "--list-tools failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let listing = String::from_utf8(output.stdout).expect("UTF-8 output");
-    let parsed: Value = serde_json::from_str(&listing).expect("--list-tools prints JSON");
-    assert!(parsed["tools"].is_array(), "a tools/list result: {parsed}");
-
-    let path = snapshot_path();
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|value| value == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &listing).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}); create it with UPDATE_SNAPSHOTS=1",
-            path.display()
-        )
-    });
-    assert!(
-        listing == expected,
-        "catalog --list-tools differs from {}; if the change is intended, rerun with UPDATE_SNAPSHOTS=1 \
-         and review the diff\n--- expected\n{expected}\n--- actual\n{listing}",
-        path.display()
-    );
+    let listing: ListToolsResult =
+        serde_json::from_slice(&output.stdout).expect("--list-tools prints a tools/list result");
+    assert_listing_snapshot(&listing, snapshot_path());
 }
 
 /// The snapshot says what the design's reference tool set says: names, titles, descriptions,

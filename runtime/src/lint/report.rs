@@ -1,0 +1,103 @@
+//! The lint's findings, for a person (`Display`: one line per problem, then a summary) and for
+//! machines (`Serialize`: `--lint --format json`).
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::profiles::Severity;
+
+/// One problem: a tool, where in its definition, which rule, which hosts mind, how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// An error when any host that minds refuses it.
+    pub severity: Severity,
+    /// The tool's name (`*` for the whole `tools/list`).
+    pub tool: String,
+    /// A JSON pointer into the tool's definition (`/inputSchema/properties/limit`).
+    pub pointer: String,
+    /// The rule's short id (`composition`, `enum-type`, …).
+    pub rule: &'static str,
+    /// What is wrong, there.
+    pub message: String,
+    /// The profiles whose hosts mind.
+    pub hosts: Vec<&'static str>,
+    /// How to fix it.
+    pub fix: &'static str,
+    /// Where each host's behaviour is shown, one per profile in `hosts`.
+    pub citations: Vec<&'static str>,
+}
+
+/// What the lint found over one `tools/list` (or one call result), with its size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// What was checked: `tools/list`, or `tools/call NAME`.
+    pub subject: String,
+    /// The profiles checked.
+    pub profiles: Vec<&'static str>,
+    /// The problems, errors first, then by tool and pointer.
+    pub findings: Vec<Finding>,
+    /// The size of what was checked as JSON, in bytes.
+    pub bytes: usize,
+    /// An estimate of the tokens it takes in a model's context (a token is about 4 bytes of JSON).
+    pub tokens: usize,
+}
+
+impl Report {
+    /// Whether a finding is an error (what fails `--lint` and `assert_portable`).
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let severity = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{severity}[{}] {} {}: {} ({}); fix: {}",
+            self.rule,
+            self.tool,
+            if self.pointer.is_empty() {
+                "/"
+            } else {
+                &self.pointer
+            },
+            self.message,
+            self.hosts.join(", "),
+            self.fix
+        )
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for finding in &self.findings {
+            writeln!(f, "{finding}")?;
+        }
+        let plural = |count: usize, word: &str| {
+            format!("{count} {word}{}", if count == 1 { "" } else { "s" })
+        };
+        writeln!(
+            f,
+            "{}: {} bytes, ~{} tokens; {}, {} (profiles: {})",
+            self.subject,
+            self.bytes,
+            self.tokens,
+            plural(self.count(Severity::Error), "error"),
+            plural(self.count(Severity::Warning), "warning"),
+            self.profiles.join(", ")
+        )
+    }
+}

@@ -1,0 +1,426 @@
+//! The checks themselves: each [`Check`] over one tool definition, as (JSON pointer, what is
+//! wrong) pairs, and the fix a person can apply.
+
+use serde_json::{Map, Value};
+
+use super::profiles::Check;
+use crate::types::ToolDefinition;
+
+/// One place a check failed: where (a JSON pointer into the tool's definition) and what.
+pub(super) struct Problem {
+    pub(super) pointer: String,
+    pub(super) message: String,
+}
+
+/// The rule's short id, as reports show it.
+pub(super) fn id(check: &Check) -> &'static str {
+    match check {
+        Check::NameLength { .. } => "name-length",
+        Check::NameCharacters => "name-characters",
+        Check::ValidSchema => "schema-2020-12",
+        Check::Description => "description",
+        Check::PropertyDescription => "property-description",
+        Check::Dialect => "dialect",
+        Check::Keyword(_) => "keyword",
+        Check::TypeEverywhere => "type",
+        Check::ScalarType => "type-list",
+        Check::ArrayItems => "array-items",
+        Check::TupleItems => "tuple-items",
+        Check::Composition { .. } => "composition",
+        Check::StringEnums => "enum-type",
+        Check::MaxBound { .. } => "bound-size",
+        Check::IgnoredBounds => "ignored-bound",
+        Check::ClosedObjects => "closed-object",
+        Check::AllRequired => "all-required",
+        Check::OptionalProperties { .. } => "optional-count",
+        Check::TypedAdditionalProperties => "untyped-additional-properties",
+        Check::OutputSchemaDeclared => "output-schema",
+        Check::ObjectOutputSchema => "output-schema-object",
+        Check::ListBytes { .. } => "list-size",
+        Check::StructuredNeedsSchema => "structured-without-schema",
+        Check::SchemaNeedsStructured => "schema-without-structured",
+        Check::DeclaredFields => "undeclared-field",
+    }
+}
+
+/// How to fix it, said to the author of a `#[tool]` fn.
+pub(super) fn fix(check: &Check) -> &'static str {
+    match check {
+        Check::NameLength { .. } => "shorten the name: #[tool(name = \"...\")]",
+        Check::ValidSchema => {
+            "write the hand-written schema in JSON Schema 2020-12 (no draft-07 `items` lists, no `$schema` of another draft)"
+        }
+        Check::NameCharacters => "use only letters, digits, `_` and `-`: #[tool(name = \"...\")]",
+        Check::Description => "write a doc comment on the fn (or #[tool(description = \"...\")])",
+        Check::PropertyDescription => "write a doc comment on the parameter or field",
+        Check::Dialect => {
+            "drop `$schema` (MCP's default dialect is 2020-12), or write the schema in 2020-12"
+        }
+        Check::Keyword("additionalProperties") => {
+            "nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
+        }
+        Check::Keyword("$ref" | "$defs") => {
+            "make the type non-recursive (subschemas are inlined), or write the schema by hand"
+        }
+        Check::Keyword(_) => {
+            "drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+        }
+        Check::TypeEverywhere => {
+            "give it a concrete Rust type (not serde_json::Value), or a flatter type than an untagged enum"
+        }
+        Check::ScalarType => {
+            "one type per value: use Option<T> (absent, not null) instead of a null union"
+        }
+        Check::ArrayItems => "give the array's element a concrete type",
+        Check::TupleItems => "use a struct with named fields instead of a tuple",
+        Check::Composition { .. } => {
+            "a data-carrying enum is a oneOf: use a flatter type, a string enum (unit variants), or a tagged struct (a `kind` string enum and optional fields)"
+        }
+        Check::StringEnums => "use a string enum (unit variants) instead of numbers or booleans",
+        Check::MaxBound { .. } => "lower the bound, or drop it and check the length in the tool",
+        Check::IgnoredBounds => {
+            "nothing to change: the server still validates the bound and the model reads the error"
+        }
+        Check::ClosedObjects => "add #[serde(deny_unknown_fields)] to the struct",
+        Check::AllRequired => {
+            "make the field required, or have the host turn strict mode off for this tool"
+        }
+        Check::OptionalProperties { .. } => "split the tool, or make fields required",
+        Check::TypedAdditionalProperties => {
+            "give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
+        }
+        Check::OutputSchemaDeclared => {
+            "#[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
+        }
+        Check::ObjectOutputSchema => "return Json<T> of a struct, not of a scalar or a list",
+        Check::ListBytes { .. } => "shorten descriptions, or serve fewer tools",
+        Check::StructuredNeedsSchema => "return Json<T>, which declares its outputSchema",
+        Check::SchemaNeedsStructured => {
+            "return the structured result on success (Json<T> does), or declare no outputSchema"
+        }
+        Check::DeclaredFields => {
+            "declare the field in the output type, or leave it out of the structured result"
+        }
+    }
+}
+
+/// What `check` finds wrong with `tool`; `server` is the server's name (name prefixes).
+pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut report = |pointer: String, message: String| problems.push(Problem { pointer, message });
+    match *check {
+        Check::NameLength { max, prefix } => {
+            let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
+            let length = seen.chars().count();
+            if length > max {
+                report(
+                    "/name".into(),
+                    format!("`{seen}` is {length} characters, more than {max}"),
+                );
+            }
+        }
+        Check::NameCharacters => {
+            if let Some(bad) = tool
+                .name
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            {
+                report("/name".into(), format!("`{}` contains {bad:?}", tool.name));
+            }
+        }
+        Check::ValidSchema => {
+            for (pointer, message) in invalid_schemas(tool) {
+                report(pointer, message);
+            }
+        }
+        Check::Description => {
+            if tool
+                .description
+                .as_deref()
+                .is_none_or(|text| text.trim().is_empty())
+            {
+                report("/description".into(), "no description".into());
+            }
+        }
+        Check::OutputSchemaDeclared => {
+            if tool.output_schema.is_some() {
+                report("/outputSchema".into(), "an outputSchema is declared".into());
+            }
+        }
+        Check::ObjectOutputSchema => {
+            if let Some(schema) = &tool.output_schema
+                && schema.get("type").and_then(Value::as_str) != Some("object")
+            {
+                report(
+                    "/outputSchema".into(),
+                    "the outputSchema's root is not `type: \"object\"`".into(),
+                );
+            }
+        }
+        Check::Composition { root_only: true } => {
+            if let Some(object) = tool.input_schema.as_object() {
+                for keyword in COMPOSITION {
+                    if object.contains_key(keyword) {
+                        report(
+                            format!("/inputSchema/{keyword}"),
+                            format!("`{keyword}` at the root of the input schema"),
+                        );
+                    }
+                }
+            }
+        }
+        Check::OptionalProperties { max } => {
+            let optional = optional_properties(&tool.input_schema);
+            if optional > max {
+                report(
+                    "/inputSchema".into(),
+                    format!("{optional} optional properties, more than {max}"),
+                );
+            }
+        }
+        Check::ListBytes { .. }
+        | Check::StructuredNeedsSchema
+        | Check::SchemaNeedsStructured
+        | Check::DeclaredFields => {}
+        _ => {
+            let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
+                if let Some(message) = check_node(check, node, property) {
+                    report(pointer.to_owned(), message);
+                }
+            };
+            walk(&tool.input_schema, "/inputSchema", &mut visit);
+            if matches!(check, Check::Composition { root_only: false })
+                && let Some(output) = &tool.output_schema
+            {
+                walk(output, "/outputSchema", &mut visit);
+            }
+        }
+    }
+    problems
+}
+
+/// Where `tool`'s schemas are not valid JSON Schema 2020-12, and why.
+fn invalid_schemas(tool: &ToolDefinition) -> Vec<(String, String)> {
+    let schemas = [
+        ("/inputSchema", Some(&tool.input_schema)),
+        ("/outputSchema", tool.output_schema.as_ref()),
+    ];
+    schemas
+        .into_iter()
+        .filter_map(|(pointer, schema)| {
+            let error = jsonschema::draft202012::meta::validate(schema?).err()?;
+            Some((
+                format!("{pointer}{}", error.instance_path().as_str()),
+                format!("not valid JSON Schema 2020-12: {error}"),
+            ))
+        })
+        .collect()
+}
+
+/// What `check` finds wrong with `result`, a `tools/call` result (JSON) of `tool`.
+pub(super) fn check_result(check: &Check, tool: &ToolDefinition, result: &Value) -> Vec<Problem> {
+    let structured = result.get("structuredContent");
+    let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
+    let problem = |pointer: &str, message: String| Problem {
+        pointer: pointer.to_owned(),
+        message,
+    };
+    match (check, &tool.output_schema) {
+        (Check::StructuredNeedsSchema, None) if structured.is_some() => vec![problem(
+            "/structuredContent",
+            "structured content from a tool without an outputSchema".into(),
+        )],
+        (Check::SchemaNeedsStructured, Some(_)) if structured.is_none() && !failed => {
+            vec![problem(
+                "/structuredContent",
+                "no structured content, though the tool declares an outputSchema".into(),
+            )]
+        }
+        (Check::DeclaredFields, Some(schema)) => {
+            let (Some(Value::Object(fields)), Some(declared)) = (
+                structured,
+                schema.get("properties").and_then(Value::as_object),
+            ) else {
+                return Vec::new();
+            };
+            fields
+                .keys()
+                .filter(|name| !declared.contains_key(*name))
+                .map(|name| {
+                    problem(
+                        &format!("/structuredContent/{}", escape(name)),
+                        format!("`{name}` is not declared in the outputSchema"),
+                    )
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+const COMPOSITION: [&str; 3] = ["oneOf", "anyOf", "allOf"];
+const BOUNDS: [&str; 9] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+];
+
+/// One subschema against a check that looks at subschemas one by one; `property` says the node
+/// is the schema of an object's property.
+fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Option<String> {
+    let type_is = |name: &str| match node.get("type") {
+        Some(Value::String(kind)) => kind == name,
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == name),
+        _ => false,
+    };
+    match *check {
+        Check::PropertyDescription => (property
+            && node
+                .get("description")
+                .and_then(Value::as_str)
+                .is_none_or(|text| text.trim().is_empty()))
+        .then(|| "a property without a description".into()),
+        Check::Dialect => node
+            .get("$schema")
+            .filter(|dialect| {
+                dialect.as_str().is_none_or(|uri| {
+                    uri.trim_end_matches('#') != "https://json-schema.org/draft/2020-12/schema"
+                })
+            })
+            .map(|dialect| format!("`$schema` names another dialect: {dialect}")),
+        Check::Keyword(keyword) => node
+            .contains_key(keyword)
+            .then(|| format!("`{keyword}` is used")),
+        Check::TypeEverywhere => (!node.contains_key("type") && !node.contains_key("$ref"))
+            .then(|| "a schema without `type`".into()),
+        Check::ScalarType => matches!(node.get("type"), Some(Value::Array(_)))
+            .then(|| format!("`type` is a list: {}", node["type"])),
+        Check::ArrayItems => {
+            (type_is("array") && !node.contains_key("items") && !node.contains_key("prefixItems"))
+                .then(|| "an array without `items`".into())
+        }
+        Check::TupleItems => (node.contains_key("prefixItems")
+            || matches!(node.get("items"), Some(Value::Array(_))))
+        .then(|| "a tuple array (`prefixItems` or a list of `items`)".into()),
+        Check::Composition { .. } => COMPOSITION
+            .iter()
+            .find(|keyword| node.contains_key(**keyword))
+            .map(|keyword| format!("`{keyword}` is used")),
+        Check::StringEnums => node
+            .get("enum")
+            .and_then(Value::as_array)
+            .and_then(|values| values.iter().find(|value| !value.is_string()))
+            .map(|value| format!("`enum` has a value that is not a string: {value}")),
+        Check::MaxBound { keyword, max } => node
+            .get(keyword)
+            .and_then(Value::as_u64)
+            .filter(|value| *value > max)
+            .map(|value| format!("`{keyword}: {value}` is more than {max}")),
+        Check::IgnoredBounds => {
+            let used: Vec<&str> = BOUNDS
+                .into_iter()
+                .filter(|keyword| node.contains_key(*keyword))
+                .collect();
+            (!used.is_empty()).then(|| format!("`{}` is ignored", used.join("`, `")))
+        }
+        Check::ClosedObjects => (type_is("object")
+            && node.get("additionalProperties") != Some(&Value::Bool(false)))
+        .then(|| "an object without `additionalProperties: false`".into()),
+        Check::AllRequired => object_properties(node).and_then(|(names, required)| {
+            let optional: Vec<&str> = names
+                .iter()
+                .filter(|name| !required.contains(name))
+                .copied()
+                .collect();
+            (!optional.is_empty()).then(|| format!("not required: {}", optional.join(", ")))
+        }),
+        Check::TypedAdditionalProperties => match node.get("additionalProperties") {
+            Some(Value::Bool(true)) => Some("`additionalProperties: true`".into()),
+            Some(Value::Object(schema)) if !schema.contains_key("type") => {
+                Some("`additionalProperties` is a schema without `type`".into())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How many properties of the object schemas in `schema` are optional.
+fn optional_properties(schema: &Value) -> usize {
+    let mut optional = 0;
+    walk(schema, "", &mut |_, node, _| {
+        optional += object_properties(node).map_or(0, |(names, required)| {
+            names.iter().filter(|name| !required.contains(name)).count()
+        });
+    });
+    optional
+}
+
+/// An object schema's property names and its required ones.
+fn object_properties(node: &Map<String, Value>) -> Option<(Vec<&str>, Vec<&str>)> {
+    let properties = node.get("properties")?.as_object()?;
+    let names = properties.keys().map(String::as_str).collect();
+    let required = node
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    Some((names, required))
+}
+
+/// What [`walk`] calls on each subschema: its JSON pointer, the subschema, and whether it is a
+/// property's schema.
+type Visitor<'a> = dyn FnMut(&str, &Map<String, Value>, bool) + 'a;
+
+/// Calls `visit` on `schema` and every subschema below it, with its JSON pointer and whether it
+/// is a property's schema.
+fn walk(schema: &Value, pointer: &str, visit: &mut Visitor<'_>) {
+    walk_node(schema, pointer, false, visit);
+}
+
+fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<'_>) {
+    let Some(node) = schema.as_object() else {
+        return;
+    };
+    visit(pointer, node, property);
+    for (keyword, value) in node {
+        let here = format!("{pointer}/{}", escape(keyword));
+        match keyword.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" => {
+                if let Some(children) = value.as_object() {
+                    for (name, child) in children {
+                        let child_pointer = format!("{here}/{}", escape(name));
+                        walk_node(child, &child_pointer, keyword == "properties", visit);
+                    }
+                }
+            }
+            "items" | "prefixItems" | "anyOf" | "oneOf" | "allOf" => match value {
+                Value::Array(children) => {
+                    for (index, child) in children.iter().enumerate() {
+                        walk_node(child, &format!("{here}/{index}"), false, visit);
+                    }
+                }
+                child => walk_node(child, &here, false, visit),
+            },
+            "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else" => walk_node(value, &here, false, visit),
+            _ => {}
+        }
+    }
+}
+
+/// A JSON pointer token (RFC 6901).
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}

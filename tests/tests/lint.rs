@@ -1,0 +1,594 @@
+//! The lint of `tools/list` against host profiles (issue 12): one fixture per rule with the exact
+//! report line it must produce, `--lint` on the catalog (clean under every profile) and on the
+//! deliberately bad example (one line per problem, exit status 1), and `assert_portable`.
+//!
+//! `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-tests --test lint` rewrites
+//! `tests/snapshots/lint-bad.txt`; review the diff before committing.
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use mcp_toolbelt::lint::{self, PROFILES};
+use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
+use mcp_toolbelt::{Server, ToolDefinition, tool};
+use mcp_toolbelt_tests::example_binary;
+use serde_json::{Value, json};
+
+/// A tool that every profile accepts, but for what `change` does to its definition.
+fn tool_with(change: impl FnOnce(&mut ToolDefinition)) -> ToolDefinition {
+    let mut tool = ToolDefinition {
+        name: "paint".into(),
+        title: None,
+        description: Some("Paint a wall".into()),
+        input_schema: json!({
+            "type": "object",
+            "properties": {"color": {"type": "string", "description": "Its color"}},
+            "required": ["color"],
+            "additionalProperties": false
+        }),
+        output_schema: None,
+        annotations: None,
+        meta: None,
+    };
+    change(&mut tool);
+    tool
+}
+
+/// `color`'s schema replaced by `schema`.
+fn property(schema: Value) -> ToolDefinition {
+    tool_with(|tool| tool.input_schema["properties"]["color"] = schema)
+}
+
+/// The report's lines for `tools` under the one profile `profile`.
+fn lines(profile: &str, tools: &[ToolDefinition]) -> Vec<String> {
+    let report = lint::lint("paints", tools, &[lint::profile(profile).unwrap()]);
+    report.findings.iter().map(ToString::to_string).collect()
+}
+
+/// [`lines`], its errors only.
+fn errors(profile: &str, tools: &[ToolDefinition]) -> Vec<String> {
+    let mut lines = lines(profile, tools);
+    lines.retain(|line| line.starts_with("error"));
+    lines
+}
+
+/// The size of the `tools/list` of the clean fixture alone.
+const BYTES: usize = 206;
+
+#[test]
+fn the_clean_fixture_passes_every_profile() {
+    let report = lint::lint("paints", &[tool_with(|_| {})], &lint::all_profiles());
+    assert!(!report.has_errors(), "{report}");
+    // The one warning: Gemini's `parameters` refuse `additionalProperties`, which hosts strip.
+    assert_eq!(
+        report.to_string().lines().next().unwrap(),
+        "warning[keyword] paint /inputSchema: `additionalProperties` is used (gemini); fix: nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
+    );
+    assert_eq!(report.findings.len(), 1);
+    assert_eq!(report.bytes, BYTES);
+    assert_eq!(report.tokens, BYTES.div_ceil(4));
+}
+
+#[test]
+fn name_length_counts_the_hosts_prefix() {
+    let name = "a".repeat(55);
+    let long = tool_with(|tool| tool.name.clone_from(&name));
+    assert_eq!(
+        lines("anthropic", std::slice::from_ref(&long)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        lines("claude", std::slice::from_ref(&long)),
+        [format!(
+            "error[name-length] {name} /name: `mcp__paints__{name}` is 68 characters, more than 64 (claude); fix: shorten the name: #[tool(name = \"...\")]"
+        )]
+    );
+    assert_eq!(
+        lines("cursor", &[long]),
+        [format!(
+            "error[name-length] {name} /name: `paints_{name}` is 62 characters, more than 60 (cursor); fix: shorten the name: #[tool(name = \"...\")]"
+        )]
+    );
+}
+
+#[test]
+fn name_characters() {
+    let dotted = tool_with(|tool| tool.name = "paint.wall".into());
+    assert_eq!(
+        lines("vscode", &[dotted]),
+        [
+            "error[name-characters] paint.wall /name: `paint.wall` contains '.' (vscode); fix: use only letters, digits, `_` and `-`: #[tool(name = \"...\")]"
+        ]
+    );
+}
+
+#[test]
+fn description_present_and_not_empty() {
+    let blank = tool_with(|tool| tool.description = Some("  ".into()));
+    assert_eq!(
+        lines("mcp", &[blank]),
+        [
+            "warning[description] paint /description: no description (mcp); fix: write a doc comment on the fn (or #[tool(description = \"...\")])"
+        ]
+    );
+}
+
+#[test]
+fn property_description() {
+    assert_eq!(
+        lines("mcp", &[property(json!({"type": "string"}))]),
+        [
+            "warning[property-description] paint /inputSchema/properties/color: a property without a description (mcp); fix: write a doc comment on the parameter or field"
+        ]
+    );
+}
+
+#[test]
+fn keywords_per_profile() {
+    let constant = property(json!({"type": "string", "description": "Its color", "const": "red"}));
+    assert_eq!(
+        lines("gemini", std::slice::from_ref(&constant))[0],
+        "error[keyword] paint /inputSchema/properties/color: `const` is used (gemini); fix: drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+    );
+    assert_eq!(lines("cursor", &[constant]), Vec::<String>::new());
+    // 2020-12, MCP's default, is fine with Anthropic; VS Code drops any declared dialect.
+    let declared = tool_with(|tool| {
+        tool.input_schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    });
+    assert_eq!(
+        lines("anthropic", std::slice::from_ref(&declared)),
+        Vec::<String>::new()
+    );
+    assert_eq!(lines("vscode", &[declared]).len(), 1);
+    let dialect = tool_with(|tool| {
+        tool.input_schema["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    });
+    assert_eq!(
+        lines("anthropic", &[dialect]),
+        [
+            "error[dialect] paint /inputSchema: `$schema` names another dialect: \"http://json-schema.org/draft-07/schema#\" (anthropic); fix: drop `$schema` (MCP's default dialect is 2020-12), or write the schema in 2020-12"
+        ]
+    );
+}
+
+#[test]
+fn schemas_must_be_2020_12() {
+    let draft_07 = property(
+        json!({"type": "array", "description": "A pair", "items": [{"type": "string"}, {"type": "string"}]}),
+    );
+    let lines = lines("anthropic", &[draft_07]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("error[schema-2020-12] paint /inputSchema/properties/color/items: not valid JSON Schema 2020-12: "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[0].ends_with(" (anthropic); fix: write the hand-written schema in JSON Schema 2020-12 (no draft-07 `items` lists, no `$schema` of another draft)"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn type_on_every_subschema() {
+    assert_eq!(
+        errors("gemini", &[property(json!({"description": "Its color"}))]),
+        [
+            "error[type] paint /inputSchema/properties/color: a schema without `type` (gemini); fix: give it a concrete Rust type (not serde_json::Value), or a flatter type than an untagged enum"
+        ]
+    );
+}
+
+#[test]
+fn type_lists() {
+    assert_eq!(
+        lines(
+            "cursor",
+            &[property(
+                json!({"type": ["string", "null"], "description": "Its color"})
+            )]
+        ),
+        [
+            "error[type-list] paint /inputSchema/properties/color: `type` is a list: [\"string\",\"null\"] (cursor); fix: one type per value: use Option<T> (absent, not null) instead of a null union"
+        ]
+    );
+}
+
+#[test]
+fn arrays_with_items() {
+    assert_eq!(
+        lines(
+            "openai",
+            &[property(
+                json!({"type": "array", "description": "Its colors"})
+            )]
+        ),
+        [
+            "error[array-items] paint /inputSchema/properties/color: an array without `items` (openai); fix: give the array's element a concrete type"
+        ]
+    );
+}
+
+#[test]
+fn tuple_items() {
+    let pair = json!({"type": "array", "description": "A pair", "prefixItems": [{"type": "string"}, {"type": "string"}]});
+    assert_eq!(
+        lines("cursor", &[property(pair)]),
+        [
+            "error[tuple-items] paint /inputSchema/properties/color: a tuple array (`prefixItems` or a list of `items`) (cursor); fix: use a struct with named fields instead of a tuple"
+        ]
+    );
+}
+
+#[test]
+fn composition_where_forbidden_names_the_fix() {
+    let union = json!({"description": "Its color", "type": "object", "oneOf": [
+        {"type": "object", "properties": {"rgb": {"type": "string", "description": "Hex"}}},
+        {"type": "object", "properties": {"name": {"type": "string", "description": "Name"}}}
+    ]});
+    let fix = "fix: a data-carrying enum is a oneOf: use a flatter type, a string enum (unit variants), or a tagged struct (a `kind` string enum and optional fields)";
+    assert_eq!(
+        lines("cursor", &[property(union.clone())]),
+        [format!(
+            "error[composition] paint /inputSchema/properties/color: `oneOf` is used (cursor); {fix}"
+        )]
+    );
+    // Anthropic refuses it at the root only.
+    assert_eq!(
+        lines("anthropic", &[property(union.clone())]),
+        Vec::<String>::new()
+    );
+    let root = tool_with(|tool| tool.input_schema["anyOf"] = json!([{"required": ["color"]}]));
+    assert_eq!(
+        lines("anthropic", &[root]),
+        [format!(
+            "error[composition] paint /inputSchema/anyOf: `anyOf` at the root of the input schema (anthropic); {fix}"
+        )]
+    );
+    // Cursor looks at output schemas too.
+    let output = tool_with(|tool| {
+        tool.output_schema = Some(json!({"type": "object", "properties": {"color": union}}));
+    });
+    assert_eq!(
+        lines("cursor", &[output]),
+        [format!(
+            "error[composition] paint /outputSchema/properties/color: `oneOf` is used (cursor); {fix}"
+        )]
+    );
+}
+
+#[test]
+fn enum_value_types() {
+    assert_eq!(
+        errors(
+            "gemini",
+            &[property(
+                json!({"type": "integer", "description": "Its shade", "enum": [1, 2]})
+            )]
+        ),
+        [
+            "error[enum-type] paint /inputSchema/properties/color: `enum` has a value that is not a string: 1 (gemini); fix: use a string enum (unit variants) instead of numbers or booleans"
+        ]
+    );
+}
+
+#[test]
+fn bound_sizes() {
+    let long = property(json!({"type": "string", "description": "Its color", "maxLength": 2000}));
+    assert_eq!(
+        lines("local-grammar", std::slice::from_ref(&long)),
+        [
+            "error[bound-size] paint /inputSchema/properties/color: `maxLength: 2000` is more than 1999 (local-grammar); fix: lower the bound, or drop it and check the length in the tool"
+        ]
+    );
+    assert_eq!(
+        lines("anthropic-strict", &[long]),
+        [
+            "warning[ignored-bound] paint /inputSchema/properties/color: `maxLength` is ignored (anthropic-strict); fix: nothing to change: the server still validates the bound and the model reads the error"
+        ]
+    );
+}
+
+#[test]
+fn strict_modes_want_closed_objects_and_every_property_required() {
+    let open = tool_with(|tool| {
+        tool.input_schema
+            .as_object_mut()
+            .unwrap()
+            .remove("additionalProperties");
+        tool.input_schema["required"] = json!([]);
+    });
+    assert_eq!(
+        lines("openai-strict", &[open]),
+        [
+            "error[closed-object] paint /inputSchema: an object without `additionalProperties: false` (openai-strict); fix: add #[serde(deny_unknown_fields)] to the struct",
+            "warning[all-required] paint /inputSchema: not required: color (openai-strict); fix: make the field required, or have the host turn strict mode off for this tool",
+        ]
+    );
+}
+
+#[test]
+fn optional_properties_grow_anthropics_strict_grammar() {
+    let many = tool_with(|tool| {
+        for index in 0..25 {
+            tool.input_schema["properties"][format!("p{index}")] =
+                json!({"type": "string", "description": "One more"});
+        }
+    });
+    assert_eq!(
+        lines("anthropic-strict", &[many]),
+        [
+            "warning[optional-count] paint /inputSchema: 25 optional properties, more than 24 (anthropic-strict); fix: split the tool, or make fields required"
+        ]
+    );
+}
+
+#[test]
+fn untyped_additional_properties() {
+    let map = property(
+        json!({"type": "object", "description": "Its colors", "additionalProperties": {}}),
+    );
+    assert_eq!(
+        lines("openai", &[map]),
+        [
+            "error[untyped-additional-properties] paint /inputSchema/properties/color: `additionalProperties` is a schema without `type` (openai); fix: give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
+        ]
+    );
+}
+
+#[test]
+fn output_schemas() {
+    let scalar = tool_with(|tool| tool.output_schema = Some(json!({"type": "number"})));
+    assert_eq!(
+        lines("mcp", std::slice::from_ref(&scalar)),
+        [
+            "error[output-schema-object] paint /outputSchema: the outputSchema's root is not `type: \"object\"` (mcp); fix: return Json<T> of a struct, not of a scalar or a list"
+        ]
+    );
+    assert_eq!(
+        lines("claude", &[scalar]),
+        [
+            "warning[output-schema] paint /outputSchema: an outputSchema is declared (claude); fix: #[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
+        ]
+    );
+}
+
+#[test]
+fn the_size_of_the_whole_list() {
+    let tools: Vec<ToolDefinition> = (0..500)
+        .map(|index| tool_with(|tool| tool.name = format!("paint-{index}")))
+        .collect();
+    let report = lint::lint("paints", &tools, &[lint::profile("local-grammar").unwrap()]);
+    assert_eq!(report.bytes, 99_401);
+    assert_eq!(report.tokens, 24_851);
+    assert_eq!(
+        report
+            .findings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        [
+            "warning[list-size] * /: tools/list is 99401 bytes, more than 97000 (local-grammar); fix: shorten descriptions, or serve fewer tools"
+        ]
+    );
+}
+
+#[test]
+fn one_finding_names_every_host_that_minds() {
+    let report = lint::lint(
+        "paints",
+        &[property(
+            json!({"type": ["string", "null"], "description": "Its color"}),
+        )],
+        &lint::all_profiles(),
+    );
+    let finding = &report.findings[0];
+    assert_eq!(finding.hosts, ["gemini", "cursor"]);
+    assert_eq!(finding.citations.len(), 2);
+    assert!(
+        finding.citations[0].contains("§7.6"),
+        "{:?}",
+        finding.citations
+    );
+}
+
+#[test]
+fn every_rule_has_a_citation() {
+    for profile in PROFILES {
+        for rule in profile.rules {
+            assert!(
+                ["§", "https://", "docs", "issue 12", "MCP spec"]
+                    .iter()
+                    .any(|source| rule.citation.contains(source)),
+                "{}: {rule:?}",
+                profile.name
+            );
+        }
+    }
+    assert!(
+        lint::profile("emacs")
+            .unwrap_err()
+            .starts_with("no host profile \"emacs\"; there are mcp, anthropic")
+    );
+}
+
+/// A tool with an output schema of one field, `color`.
+fn structured() -> ToolDefinition {
+    tool_with(|tool| {
+        tool.output_schema = Some(json!({
+            "type": "object",
+            "properties": {"color": {"type": "string"}},
+            "required": ["color"]
+        }));
+    })
+}
+
+fn result_lines(tool: &ToolDefinition, result: &Value) -> Vec<String> {
+    let report = lint::lint_result(tool, result, &lint::all_profiles());
+    report.findings.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn structured_content_and_its_output_schema() {
+    let text = json!({"content": [{"type": "text", "text": "red"}]});
+    let red = json!({"content": [{"type": "text", "text": "{\"color\":\"red\"}"}], "structuredContent": {"color": "red"}});
+    assert_eq!(result_lines(&structured(), &red), Vec::<String>::new());
+    assert_eq!(
+        result_lines(&tool_with(|_| {}), &red),
+        [
+            "warning[structured-without-schema] paint /structuredContent: structured content from a tool without an outputSchema (mcp); fix: return Json<T>, which declares its outputSchema"
+        ]
+    );
+    assert_eq!(
+        result_lines(&structured(), &text),
+        [
+            "error[schema-without-structured] paint /structuredContent: no structured content, though the tool declares an outputSchema (mcp); fix: return the structured result on success (Json<T> does), or declare no outputSchema"
+        ]
+    );
+    let failed = json!({"content": [{"type": "text", "text": "no paint"}], "isError": true});
+    assert_eq!(result_lines(&structured(), &failed), Vec::<String>::new());
+    let extra = json!({"content": [], "structuredContent": {"color": "red", "gloss": true}});
+    assert_eq!(
+        result_lines(&structured(), &extra),
+        [
+            "error[undeclared-field] paint /structuredContent/gloss: `gloss` is not declared in the outputSchema (cursor); fix: declare the field in the output type, or leave it out of the structured result"
+        ]
+    );
+    let report = lint::lint_result(&structured(), &extra, &lint::all_profiles());
+    assert!(report.to_string().ends_with("tools/call paint: 63 bytes, ~16 tokens; 1 error, 0 warnings (profiles: mcp, anthropic, anthropic-strict, claude, openai, openai-strict, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n"), "{report}");
+}
+
+#[test]
+fn assert_result_portable_fails_with_the_report() {
+    let extra: mcp_toolbelt::CallToolResult = serde_json::from_value(
+        json!({"content": [], "structuredContent": {"color": "red", "gloss": true}}),
+    )
+    .unwrap();
+    let panic = std::panic::catch_unwind(|| assert_result_portable(&structured(), &extra, &[]))
+        .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.starts_with("some hosts would refuse this result:\nerror[undeclared-field] paint /structuredContent/gloss"),
+        "{message}"
+    );
+    assert_result_portable(&structured(), &extra, &["mcp", "claude"]);
+}
+
+fn run(example: &str, arguments: &[&str]) -> Output {
+    Command::new(example_binary(example))
+        .args(arguments)
+        .output()
+        .expect("the example runs")
+}
+
+#[test]
+fn the_catalog_is_clean_under_every_profile() {
+    let output = run("catalog", &["--lint"]);
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{report}");
+    assert!(!report.contains("error["), "{report}");
+    assert!(
+        report.ends_with("tools/list: 1769 bytes, ~443 tokens; 0 errors, 9 warnings (profiles: mcp, anthropic, anthropic-strict, claude, openai, openai-strict, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n"),
+        "{report}"
+    );
+    for profile in PROFILES {
+        let output = run("catalog", &["--lint", "--profile", profile.name]);
+        assert!(
+            output.status.success(),
+            "{}: {}",
+            profile.name,
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
+
+#[test]
+fn a_bad_tool_set_fails_with_one_line_per_problem() {
+    let output = run("lint-bad", &["--lint"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "Error: the tools break rules of the hosts above (--lint)\n"
+    );
+    let report = String::from_utf8(output.stdout).unwrap();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots/lint-bad.txt");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|value| value == "1") {
+        std::fs::write(&path, &report).unwrap();
+    }
+    assert_eq!(report, std::fs::read_to_string(&path).unwrap());
+}
+
+#[test]
+fn json_for_machines() {
+    let output = run(
+        "lint-bad",
+        &["--lint", "--profile", "cursor", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["profiles"], json!(["cursor"]));
+    assert_eq!(
+        report["findings"][0],
+        json!({
+            "severity": "error",
+            "tool": "a_tool_name_so_long_that_no_host_with_a_server_prefix_shows_it",
+            "pointer": "/inputSchema/properties/point",
+            "rule": "tuple-items",
+            "message": "a tuple array (`prefixItems` or a list of `items`)",
+            "hosts": ["cursor"],
+            "fix": "use a struct with named fields instead of a tuple",
+            "citations": ["issue 12 (Cursor: non-string enums and tuple items break the Gemini, Grok and Kimi models)"]
+        })
+    );
+    let unknown = run("lint-bad", &["--lint", "--profile", "emacs"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).starts_with("Error: no host profile \"emacs\"")
+    );
+}
+
+/// Say where a point is
+#[tool]
+async fn locate(
+    /// The point, as a pair
+    point: (i32, i32),
+) -> String {
+    format!("{point:?}")
+}
+
+#[test]
+fn assert_portable_fails_with_the_report() {
+    let server = Server::new("points", "1.0.0");
+    let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        assert_portable_for(&server, &["cursor"]);
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert_eq!(
+        message,
+        "some hosts would refuse these tools:\n\
+         error[tuple-items] locate /inputSchema/properties/point: a tuple array (`prefixItems` or a list of `items`) (cursor); fix: use a struct with named fields instead of a tuple\n\
+         tools/list: 391 bytes, ~98 tokens; 1 error, 0 warnings (profiles: cursor)\n"
+    );
+    assert_portable_for(&server, &["openai", "vscode"]);
+}
+
+#[test]
+fn assert_tools_snapshot_shows_drift() {
+    let server = Server::new("points", "1.0.0");
+    let path = std::env::temp_dir().join(format!("lint-snapshot-{}.json", std::process::id()));
+    std::fs::write(&path, "{\"tools\": []}\n").unwrap();
+    let panic =
+        std::panic::catch_unwind(AssertUnwindSafe(|| assert_tools_snapshot(&server, &path)))
+            .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(message.contains("tools/list differs from"), "{message}");
+    assert!(
+        message.contains("rerun with UPDATE_SNAPSHOTS=1"),
+        "{message}"
+    );
+    let listing = serde_json::to_string_pretty(&server.list_tools()).unwrap() + "\n";
+    std::fs::write(&path, listing).unwrap();
+    assert_tools_snapshot(&server, &path);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -4,11 +4,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::ask::{AskError, Asker, Elicitation, Root, Sampled, Sampling};
 use crate::jsonrpc::{Notification, Outgoing};
 use crate::state::{State, StateMap};
 use crate::sync::lock;
@@ -37,6 +40,7 @@ struct Inner {
     session_id: Option<String>,
     auth: Option<AuthInfo>,
     states: Arc<StateMap>,
+    asker: Asker,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
@@ -66,6 +70,7 @@ pub(crate) struct ContextParts {
     pub(crate) session_id: Option<String>,
     pub(crate) auth: Option<AuthInfo>,
     pub(crate) states: Arc<StateMap>,
+    pub(crate) asker: Asker,
 }
 
 impl Context {
@@ -80,6 +85,7 @@ impl Context {
             session_id,
             auth,
             states,
+            asker,
         } = parts;
         Self {
             inner: Arc::new(Inner {
@@ -93,6 +99,7 @@ impl Context {
                 session_id,
                 auth,
                 states,
+                asker,
             }),
         }
     }
@@ -182,6 +189,66 @@ impl Context {
             params["logger"] = json!(logger);
         }
         self.notify("notifications/message", params)
+    }
+
+    /// Asks the user to fill in a form derived from `T` (a struct of flat primitive fields:
+    /// strings, numbers, booleans, enums as single selects, `Vec`s of enums as multi selects;
+    /// doc comments become descriptions, `#[serde(default)]` values defaults).
+    ///
+    /// Ask before acting: on a 2026-07-28 request what ran before the question runs again when
+    /// the client retries with the answer.
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, or the
+    /// client answered with an error or not in time.
+    pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
+        &self,
+        message: &str,
+    ) -> Result<Elicitation<T>, AskError> {
+        let out = &self.inner.notifications;
+        self.inner.asker.elicit(message, out).await
+    }
+
+    /// Sends the user to `url` (to sign in, to pay, …) and waits for their decision. The
+    /// client must declare `elicitation.url`; `elicitation_id` names this elicitation.
+    ///
+    /// # Errors
+    ///
+    /// As [`elicit`](Self::elicit).
+    pub async fn elicit_url(
+        &self,
+        message: &str,
+        url: &str,
+        elicitation_id: &str,
+    ) -> Result<Elicitation<()>, AskError> {
+        let out = &self.inner.notifications;
+        self.inner
+            .asker
+            .elicit_url(message, url, elicitation_id, out)
+            .await
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `sampling` (`sampling.tools` for a request
+    /// with tools), or answered with an error or not in time.
+    pub async fn sample(&self, sampling: &Sampling) -> Result<Sampled, AskError> {
+        let out = &self.inner.notifications;
+        self.inner.asker.sample(sampling, out).await
+    }
+
+    /// The roots the client shares (`roots/list`).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `roots`, or answered with an error or not
+    /// in time.
+    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
+        let out = &self.inner.notifications;
+        self.inner.asker.roots(out).await
     }
 
     /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol

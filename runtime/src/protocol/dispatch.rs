@@ -12,6 +12,8 @@ use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, trace};
+use crate::ask::Asker;
+use crate::ask::pending::Pending;
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
@@ -53,6 +55,8 @@ pub(crate) struct Dispatcher {
 /// cancelled, and what the transport knows of the caller.
 pub(crate) struct RequestScope {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    /// Where the client's answers to a legacy call's questions come back, when they can.
+    pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) auth: Option<AuthInfo>,
 }
@@ -293,6 +297,10 @@ impl Dispatcher {
             session_id: connection.session_id.clone(),
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
+            asker: Asker::legacy(
+                client_capabilities,
+                scope.pending.filter(|_| !era.is_modern()),
+            ),
         });
         let result = hook::run(&self.state.hooks, tool, arguments, context).await?;
         Ok(downgrade::call_result(result, era.version()))

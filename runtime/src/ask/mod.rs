@@ -1,0 +1,327 @@
+//! Asking the client: elicitation (a form derived from a Rust type, or a URL), sampling and
+//! roots, for [`Context::elicit`](crate::Context::elicit), [`Context::sample`](crate::Context::sample)
+//! and [`Context::roots`](crate::Context::roots).
+//!
+//! On a legacy connection a question is a real request to the client, with an id of its own, on
+//! the connection (stdio) or the call's own SSE stream (HTTP); the client's response comes back
+//! as a message without a method and [`pending`] hands it to the waiting call. Each question
+//! checks the capabilities the client declared first, so a tool gets a clear [`AskError`] it can
+//! turn into a result instead of a request the client cannot answer.
+
+mod form;
+pub(crate) mod pending;
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use self::pending::Pending;
+use crate::jsonrpc::{ErrorObject, Outgoing, Request};
+use crate::sync::lock;
+
+/// How long a question waits for the client's answer (a person may be typing it).
+pub const ASK_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The user's answer to an elicitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user submitted the form: its values (for a URL elicitation, `()`).
+    Accept(T),
+    /// The user said no.
+    Decline,
+    /// The user dismissed the question without choosing.
+    Cancel,
+}
+
+/// Why a question got no answer. Each says so in a sentence a tool can return as its error.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The client did not declare the capability the question needs (`elicitation`,
+    /// `elicitation.url`, `sampling`, `sampling.tools`, `roots`).
+    MissingCapability(&'static str),
+    /// The type asked for cannot be a form (nested objects, maps, …): the reason.
+    NotAForm(String),
+    /// Nothing can carry a question to this client: a stateless HTTP request, or a request
+    /// already answered.
+    NoChannel,
+    /// The client answered with an error.
+    Client(ErrorObject),
+    /// The client's answer did not have the shape the protocol gives it: what was wrong.
+    BadAnswer(String),
+    /// No answer came in time.
+    TimedOut(Duration),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MissingCapability(capability) => write!(
+                f,
+                "the client did not declare the `{capability}` capability this needs"
+            ),
+            Self::NotAForm(why) => f.write_str(why),
+            Self::NoChannel => f.write_str(
+                "this request has no way to ask the client (a stateless HTTP request, or one already answered)",
+            ),
+            Self::Client(error) => write!(f, "the client refused: {} ({})", error.message, error.code),
+            Self::BadAnswer(why) => write!(f, "the client's answer was malformed: {why}"),
+            Self::TimedOut(limit) => write!(f, "the client did not answer within {limit:?}"),
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+/// Who speaks in a sampling message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user (or the tool, speaking for it).
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One message of a sampling conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplingMessage {
+    /// Who says it.
+    pub role: Role,
+    /// A content block (`{"type": "text", "text": …}`, an image, …) or, from 2025-11-25, an
+    /// array of them.
+    pub content: Value,
+}
+
+/// A request for a completion from the client's model (`sampling/createMessage`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sampling {
+    /// The conversation so far.
+    pub messages: Vec<SamplingMessage>,
+    /// The most tokens the completion may have.
+    pub max_tokens: u32,
+    /// A system prompt the client may use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// Hints and priorities for the client's choice of model (`hints`, `costPriority`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_preferences: Option<Value>,
+    /// Tools the model may call (2025-11-25; the client must declare `sampling.tools`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Value>>,
+    /// How the model may use them (`{"mode": "auto"}`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<Value>,
+}
+
+impl Sampling {
+    /// A one-message conversation: the user says `text`.
+    #[must_use]
+    pub fn user(text: impl Into<String>, max_tokens: u32) -> Self {
+        Self {
+            messages: vec![SamplingMessage {
+                role: Role::User,
+                content: json!({"type": "text", "text": text.into()}),
+            }],
+            max_tokens,
+            system_prompt: None,
+            model_preferences: None,
+            tools: None,
+            tool_choice: None,
+        }
+    }
+}
+
+/// The client's completion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sampled {
+    /// Who speaks (the assistant).
+    pub role: Role,
+    /// The content block(s) it produced.
+    pub content: Value,
+    /// The model that produced it.
+    pub model: String,
+    /// Why it stopped (`endTurn`, `maxTokens`, `toolUse`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+}
+
+impl Sampled {
+    /// The text of a text completion (the texts of its blocks, joined), if it has any.
+    #[must_use]
+    pub fn text(&self) -> Option<String> {
+        let blocks = match &self.content {
+            Value::Array(blocks) => blocks.iter().collect(),
+            block => vec![block],
+        };
+        let texts: Vec<&str> = blocks
+            .iter()
+            .filter_map(|block| block.get("text").and_then(Value::as_str))
+            .collect();
+        (!texts.is_empty()).then(|| texts.concat())
+    }
+}
+
+/// A root the client shares: a directory or other place the server may work in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Root {
+    /// Its URI (`file://` for now).
+    pub uri: String,
+    /// A name to show for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// How one call reaches its client with questions: what a [`Context`](crate::Context) holds.
+pub(crate) struct Asker {
+    /// What the client declared it can answer.
+    capabilities: Value,
+    /// The connection's requests awaiting answers; `None` where no answer can come back.
+    pending: Option<Arc<Pending>>,
+}
+
+impl Asker {
+    /// A legacy call's questions: requests on the connection, answered through `pending`.
+    pub(crate) fn legacy(capabilities: Value, pending: Option<Arc<Pending>>) -> Self {
+        Self {
+            capabilities,
+            pending,
+        }
+    }
+
+    /// A form elicitation of `T`.
+    pub(crate) async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
+        &self,
+        message: &str,
+        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    ) -> Result<Elicitation<T>, AskError> {
+        let schema = form::requested_schema::<T>().map_err(AskError::NotAForm)?;
+        self.require("elicitation", Some("form"))?;
+        let params = json!({"mode": "form", "message": message, "requestedSchema": *schema});
+        let answer = self.ask("elicitation/create", params, out).await?;
+        elicitation(answer, |content| {
+            serde_json::from_value(content.unwrap_or_else(|| json!({})))
+                .map_err(|error| AskError::BadAnswer(format!("the form's content: {error}")))
+        })
+    }
+
+    /// A URL elicitation: the user is sent to `url` (to sign in, to pay, …).
+    pub(crate) async fn elicit_url(
+        &self,
+        message: &str,
+        url: &str,
+        elicitation_id: &str,
+        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    ) -> Result<Elicitation<()>, AskError> {
+        self.require("elicitation", Some("url"))?;
+        let params =
+            json!({"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id});
+        let answer = self.ask("elicitation/create", params, out).await?;
+        elicitation(answer, |_| Ok(()))
+    }
+
+    /// A completion from the client's model.
+    pub(crate) async fn sample(
+        &self,
+        sampling: &Sampling,
+        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    ) -> Result<Sampled, AskError> {
+        self.require("sampling", sampling.tools.is_some().then_some("tools"))?;
+        let params = serde_json::to_value(sampling).unwrap_or_default();
+        let answer = self.ask("sampling/createMessage", params, out).await?;
+        serde_json::from_value(answer).map_err(|error| AskError::BadAnswer(error.to_string()))
+    }
+
+    /// The client's roots.
+    pub(crate) async fn roots(
+        &self,
+        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    ) -> Result<Vec<Root>, AskError> {
+        #[derive(Deserialize)]
+        struct Roots {
+            roots: Vec<Root>,
+        }
+        self.require("roots", None)?;
+        let answer = self.ask("roots/list", json!({}), out).await?;
+        let roots: Roots = serde_json::from_value(answer)
+            .map_err(|error| AskError::BadAnswer(error.to_string()))?;
+        Ok(roots.roots)
+    }
+
+    /// Checks the client declared `capability` (and, when named, its `sub` part). An
+    /// `elicitation: {}` declares forms only, as the spec says.
+    fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
+        let Some(declared) = self.capabilities.get(capability).filter(|c| c.is_object()) else {
+            return Err(AskError::MissingCapability(capability));
+        };
+        let implied = capability == "elicitation"
+            && sub == Some("form")
+            && declared.as_object().is_some_and(serde_json::Map::is_empty);
+        match sub {
+            Some(sub) if !implied && declared.get(sub).is_none() => {
+                Err(AskError::MissingCapability(match (capability, sub) {
+                    ("elicitation", "url") => "elicitation.url",
+                    ("elicitation", _) => "elicitation.form",
+                    _ => "sampling.tools",
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`].
+    async fn ask(
+        &self,
+        method: &str,
+        params: Value,
+        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    ) -> Result<Value, AskError> {
+        let pending = self.pending.as_ref().ok_or(AskError::NoChannel)?;
+        let mut waiting = pending.register();
+        let request = Request {
+            id: waiting.id.clone(),
+            method: method.to_owned(),
+            params: params.as_object().cloned(),
+        };
+        {
+            let out = lock(out);
+            let sent = out
+                .as_ref()
+                .is_some_and(|out| out.send(Outgoing::Request(request)).is_ok());
+            if !sent {
+                return Err(AskError::NoChannel);
+            }
+        }
+        match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
+            Ok(Some(Ok(answer))) => Ok(answer),
+            Ok(Some(Err(error))) => Err(AskError::Client(error)),
+            Ok(None) => Err(AskError::NoChannel),
+            Err(_) => Err(AskError::TimedOut(ASK_TIMEOUT)),
+        }
+    }
+}
+
+/// An `ElicitResult`: its action, and for `accept` its content read by `content`.
+fn elicitation<T>(
+    answer: Value,
+    content: impl FnOnce(Option<Value>) -> Result<T, AskError>,
+) -> Result<Elicitation<T>, AskError> {
+    match answer.get("action").and_then(Value::as_str) {
+        Some("accept") => Ok(Elicitation::Accept(content(
+            answer.get("content").cloned(),
+        )?)),
+        Some("decline") => Ok(Elicitation::Decline),
+        Some("cancel") => Ok(Elicitation::Cancel),
+        _ => Err(AskError::BadAnswer(
+            "`action` is not accept, decline or cancel".into(),
+        )),
+    }
+}

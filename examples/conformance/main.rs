@@ -10,8 +10,11 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError, tool,
+    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, ResourceContents, Sampling,
+    Server, Tool, ToolError, tool,
 };
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A 1×1 red PNG.
 const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -169,6 +172,158 @@ fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
     let mut required = serde_json::Map::new();
     required.insert("sampling".into(), serde_json::json!({}));
     Ok(tool.requires_client_capabilities(required))
+}
+
+/// What `test_elicitation` asks for.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// Asks the user for a name and an email address (`tools-call-elicitation`)
+#[tool]
+async fn test_elicitation(
+    context: Context,
+    /// The message to show the user
+    message: String,
+) -> Result<String, AskError> {
+    let answer = context.elicit::<UserInfo>(&message).await?;
+    Ok(format!("User response: {}", described(&answer)))
+}
+
+/// An elicitation's answer as the conformance fixtures describe it.
+fn described<T: Serialize>(answer: &Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accept(content) => format!(
+            "action=accept, content={}",
+            serde_json::to_string(content).unwrap_or_default()
+        ),
+        Elicitation::Decline => "action=decline, content={}".into(),
+        Elicitation::Cancel => "action=cancel, content={}".into(),
+    }
+}
+
+/// The form of `test_elicitation_sep1034_defaults`: a default for every primitive type.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Defaults {
+    #[serde(default = "default_name")]
+    name: String,
+    #[serde(default = "default_age")]
+    age: i64,
+    #[serde(default = "default_score")]
+    score: f64,
+    #[serde(default)]
+    status: Status,
+    #[serde(default = "default_verified")]
+    verified: bool,
+}
+
+#[derive(Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    #[default]
+    Active,
+    Inactive,
+    Pending,
+}
+
+fn default_name() -> String {
+    "John Doe".into()
+}
+
+fn default_age() -> i64 {
+    30
+}
+
+fn default_score() -> f64 {
+    95.5
+}
+
+fn default_verified() -> bool {
+    true
+}
+
+/// Asks for a form whose fields all have defaults (`elicitation-sep1034-defaults`)
+#[tool]
+async fn test_elicitation_sep1034_defaults(context: Context) -> Result<String, AskError> {
+    let answer = context
+        .elicit::<Defaults>("Please review the defaults")
+        .await?;
+    Ok(format!("Elicitation completed: {}", described(&answer)))
+}
+
+/// The form of `test_elicitation_sep1330_enums`: each kind of enum field.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Enums {
+    untitled_single: Untitled,
+    titled_single: Titled,
+    #[schemars(extend("enumNames" = ["Option One", "Option Two", "Option Three"]))]
+    legacy_enum: Legacy,
+    untitled_multi: Vec<Untitled>,
+    titled_multi: Vec<Choice>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Titled {
+    /// First Option
+    Value1,
+    /// Second Option
+    Value2,
+    /// Third Option
+    Value3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Legacy {
+    Opt1,
+    Opt2,
+    Opt3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Choice {
+    /// First Choice
+    Value1,
+    /// Second Choice
+    Value2,
+    /// Third Choice
+    Value3,
+}
+
+/// Asks for a form with every kind of enum field (`elicitation-sep1330-enums`)
+#[tool]
+async fn test_elicitation_sep1330_enums(context: Context) -> Result<String, AskError> {
+    let answer = context.elicit::<Enums>("Please choose").await?;
+    Ok(format!("Elicitation completed: {}", described(&answer)))
+}
+
+/// Asks the client's model to answer the prompt (`tools-call-sampling`)
+#[tool]
+async fn test_sampling(
+    context: Context,
+    /// The prompt to send to the LLM
+    prompt: String,
+) -> Result<String, AskError> {
+    let sampled = context.sample(&Sampling::user(prompt, 100)).await?;
+    Ok(format!(
+        "LLM response: {}",
+        sampled.text().unwrap_or_default()
+    ))
 }
 
 /// The server being run, for the tool that changes its tool set.

@@ -26,6 +26,9 @@ const KEPT: &[&str] = &[
     "maximum",
     "minItems",
     "maxItems",
+    // The deprecated titles of an `enum` (2025-11-25 still accepts them): set with
+    // `#[schemars(extend("enumNames" = [...]))]`.
+    "enumNames",
 ];
 
 /// The string formats a form may name.

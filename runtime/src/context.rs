@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::ask::{AskError, Asker, Elicitation, Root, Sampled, Sampling};
+use crate::ask::{AskError, Asker, Elicitation, Question, Root, Sampled, Sampling};
 use crate::jsonrpc::{Notification, Outgoing};
 use crate::state::{State, StateMap};
 use crate::sync::lock;
@@ -206,8 +206,7 @@ impl Context {
         &self,
         message: &str,
     ) -> Result<Elicitation<T>, AskError> {
-        let out = &self.inner.notifications;
-        self.inner.asker.elicit(message, out).await
+        self.ask(None).elicit(message).await
     }
 
     /// Sends the user to `url` (to sign in, to pay, …) and waits for their decision. The
@@ -222,10 +221,8 @@ impl Context {
         url: &str,
         elicitation_id: &str,
     ) -> Result<Elicitation<()>, AskError> {
-        let out = &self.inner.notifications;
-        self.inner
-            .asker
-            .elicit_url(message, url, elicitation_id, out)
+        self.ask(None)
+            .elicit_url(message, url, elicitation_id)
             .await
     }
 
@@ -236,8 +233,7 @@ impl Context {
     /// [`AskError`] when the client did not declare `sampling` (`sampling.tools` for a request
     /// with tools), or answered with an error or not in time.
     pub async fn sample(&self, sampling: &Sampling) -> Result<Sampled, AskError> {
-        let out = &self.inner.notifications;
-        self.inner.asker.sample(sampling, out).await
+        self.ask(None).sample(sampling).await
     }
 
     /// The roots the client shares (`roots/list`).
@@ -247,8 +243,18 @@ impl Context {
     /// [`AskError`] when the client did not declare `roots`, or answered with an error or not
     /// in time.
     pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
-        let out = &self.inner.notifications;
-        self.inner.asker.roots(out).await
+        self.ask(None).roots().await
+    }
+
+    /// A question under `key`, which names it in a 2026-07-28 `input_required` result (the
+    /// methods above number their questions instead): `ctx.question("confirm").elicit(…)`.
+    #[must_use]
+    pub fn question<'a>(&'a self, key: &'a str) -> Question<'a> {
+        self.ask(Some(key))
+    }
+
+    fn ask<'a>(&'a self, key: Option<&'a str>) -> Question<'a> {
+        Question::new(&self.inner.asker, &self.inner.notifications, key)
     }
 
     /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol

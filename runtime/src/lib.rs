@@ -116,7 +116,9 @@ pub mod testing;
 #[doc(hidden)]
 pub mod __private;
 
-pub use ask::{ASK_TIMEOUT, AskError, Elicitation, Role, Root, Sampled, Sampling, SamplingMessage};
+pub use ask::{
+    ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
+};
 pub use context::{AuthInfo, Context, LogLevel};
 /// Makes an `async fn` (or a plain `fn`) an MCP tool, served by every [`Server`] in the binary.
 ///

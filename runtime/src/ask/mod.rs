@@ -2,14 +2,27 @@
 //! roots, for [`Context::elicit`](crate::Context::elicit), [`Context::sample`](crate::Context::sample)
 //! and [`Context::roots`](crate::Context::roots).
 //!
-//! On a legacy connection a question is a real request to the client, with an id of its own, on
-//! the connection (stdio) or the call's own SSE stream (HTTP); the client's response comes back
-//! as a message without a method and [`pending`] hands it to the waiting call. Each question
-//! checks the capabilities the client declared first, so a tool gets a clear [`AskError`] it can
-//! turn into a result instead of a request the client cannot answer.
+//! One handler serves both eras. On a legacy connection a question is a real request to the
+//! client, with an id of its own, on the connection (stdio) or the call's own SSE stream (HTTP);
+//! the client's response comes back as a message without a method and [`pending`] hands it to
+//! the waiting call. On 2026-07-28 there is no back channel: the question ends the round with an
+//! `input_required` result and the client's retry runs the handler again ([`round`]), with the
+//! answers so far carried in a sealed `requestState` ([`seal`]). Each question checks the
+//! capabilities the client declared first, so a tool gets a clear [`AskError`] it can turn into
+//! a result instead of a request the client cannot answer.
+//!
+//! Why re-run the handler rather than keep it suspended between rounds: a suspended handler
+//! pins the call to one process and one memory, which a stateless 2026-07-28 server behind a
+//! load balancer cannot promise; re-running needs only the key. Why questions inside the
+//! handler rather than declared before it (Python's `Resolve` parameters): what to ask often
+//! depends on what the tool found (the file to delete exists, the value is missing), and the
+//! same `ctx.elicit` then reads the same in both eras. The cost is the rule the docs state:
+//! ask before acting, as what runs before a question may run again.
 
 mod form;
 pub(crate) mod pending;
+pub(crate) mod round;
+pub(crate) mod seal;
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -22,6 +35,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use self::pending::Pending;
+use self::round::Round;
 use crate::jsonrpc::{ErrorObject, Outgoing, Request};
 use crate::sync::lock;
 
@@ -184,76 +198,130 @@ pub struct Root {
 pub(crate) struct Asker {
     /// What the client declared it can answer.
     capabilities: Value,
-    /// The connection's requests awaiting answers; `None` where no answer can come back.
-    pending: Option<Arc<Pending>>,
+    channel: Channel,
 }
 
-impl Asker {
-    /// A legacy call's questions: requests on the connection, answered through `pending`.
-    pub(crate) fn legacy(capabilities: Value, pending: Option<Arc<Pending>>) -> Self {
-        Self {
-            capabilities,
-            pending,
-        }
+/// Where a question goes.
+pub(crate) enum Channel {
+    /// A legacy call: a request on the connection, answered through the connection's pending
+    /// requests; `None` where no answer can come back (stateless HTTP).
+    Legacy(Option<Arc<Pending>>),
+    /// A 2026-07-28 call: answered by this round, or asked in its `input_required` result.
+    Modern(Arc<Round>),
+}
+
+/// Questions under a key of the tool's choosing ([`Context::question`](crate::Context::question)):
+/// on 2026-07-28 the key names the question in `inputRequests` (on a legacy connection it is not
+/// sent). Keys must be unique within a call.
+pub struct Question<'a> {
+    asker: &'a Asker,
+    out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    key: Option<&'a str>,
+}
+
+impl<'a> Question<'a> {
+    pub(crate) fn new(
+        asker: &'a Asker,
+        out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+        key: Option<&'a str>,
+    ) -> Self {
+        Self { asker, out, key }
     }
 
-    /// A form elicitation of `T`.
-    pub(crate) async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
-        &self,
+    /// A form elicitation of `T`: see [`Context::elicit`](crate::Context::elicit).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::elicit`](crate::Context::elicit).
+    pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
+        self,
         message: &str,
-        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
     ) -> Result<Elicitation<T>, AskError> {
         let schema = form::requested_schema::<T>().map_err(AskError::NotAForm)?;
-        self.require("elicitation", Some("form"))?;
+        self.asker.require("elicitation", Some("form"))?;
         let params = json!({"mode": "form", "message": message, "requestedSchema": *schema});
-        let answer = self.ask("elicitation/create", params, out).await?;
+        let answer = self.ask("elicitation/create", params).await?;
         elicitation(answer, |content| {
             serde_json::from_value(content.unwrap_or_else(|| json!({})))
                 .map_err(|error| AskError::BadAnswer(format!("the form's content: {error}")))
         })
     }
 
-    /// A URL elicitation: the user is sent to `url` (to sign in, to pay, …).
-    pub(crate) async fn elicit_url(
-        &self,
+    /// A URL elicitation: see [`Context::elicit_url`](crate::Context::elicit_url).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::elicit`](crate::Context::elicit).
+    pub async fn elicit_url(
+        self,
         message: &str,
         url: &str,
         elicitation_id: &str,
-        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
     ) -> Result<Elicitation<()>, AskError> {
-        self.require("elicitation", Some("url"))?;
+        self.asker.require("elicitation", Some("url"))?;
         let params =
             json!({"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id});
-        let answer = self.ask("elicitation/create", params, out).await?;
+        let answer = self.ask("elicitation/create", params).await?;
         elicitation(answer, |_| Ok(()))
     }
 
-    /// A completion from the client's model.
-    pub(crate) async fn sample(
-        &self,
-        sampling: &Sampling,
-        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
-    ) -> Result<Sampled, AskError> {
-        self.require("sampling", sampling.tools.is_some().then_some("tools"))?;
+    /// A completion from the client's model: see [`Context::sample`](crate::Context::sample).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::sample`](crate::Context::sample).
+    pub async fn sample(self, sampling: &Sampling) -> Result<Sampled, AskError> {
+        self.asker
+            .require("sampling", sampling.tools.is_some().then_some("tools"))?;
         let params = serde_json::to_value(sampling).unwrap_or_default();
-        let answer = self.ask("sampling/createMessage", params, out).await?;
+        let answer = self.ask("sampling/createMessage", params).await?;
         serde_json::from_value(answer).map_err(|error| AskError::BadAnswer(error.to_string()))
     }
 
-    /// The client's roots.
-    pub(crate) async fn roots(
-        &self,
-        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
-    ) -> Result<Vec<Root>, AskError> {
+    /// The client's roots: see [`Context::roots`](crate::Context::roots).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::roots`](crate::Context::roots).
+    pub async fn roots(self) -> Result<Vec<Root>, AskError> {
         #[derive(Deserialize)]
         struct Roots {
             roots: Vec<Root>,
         }
-        self.require("roots", None)?;
-        let answer = self.ask("roots/list", json!({}), out).await?;
+        self.asker.require("roots", None)?;
+        let answer = self.ask("roots/list", json!({})).await?;
         let roots: Roots = serde_json::from_value(answer)
             .map_err(|error| AskError::BadAnswer(error.to_string()))?;
         Ok(roots.roots)
+    }
+
+    /// Asks `method`: on a legacy connection, a request; on 2026-07-28, this round's answer,
+    /// or the end of the round.
+    async fn ask(self, method: &str, params: Value) -> Result<Value, AskError> {
+        match &self.asker.channel {
+            Channel::Legacy(pending) => {
+                let pending = pending.as_ref().ok_or(AskError::NoChannel)?;
+                request(pending, method, params, self.out).await
+            }
+            Channel::Modern(round) => {
+                let key = round.key(self.key, method);
+                match round.answer_or_ask(key, method, params) {
+                    Some(answer) => Ok(answer),
+                    // The round ends here: `Round::run` stops polling this call.
+                    None => std::future::pending().await,
+                }
+            }
+        }
+    }
+}
+
+impl Asker {
+    /// The questions of a call with a client that declared `capabilities`.
+    pub(crate) fn new(capabilities: Value, channel: Channel) -> Self {
+        Self {
+            capabilities,
+            channel,
+        }
     }
 
     /// Checks the client declared `capability` (and, when named, its `sub` part). An
@@ -276,36 +344,35 @@ impl Asker {
             _ => Ok(()),
         }
     }
+}
 
-    /// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`].
-    async fn ask(
-        &self,
-        method: &str,
-        params: Value,
-        out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
-    ) -> Result<Value, AskError> {
-        let pending = self.pending.as_ref().ok_or(AskError::NoChannel)?;
-        let mut waiting = pending.register();
-        let request = Request {
-            id: waiting.id.clone(),
-            method: method.to_owned(),
-            params: params.as_object().cloned(),
-        };
-        {
-            let out = lock(out);
-            let sent = out
-                .as_ref()
-                .is_some_and(|out| out.send(Outgoing::Request(request)).is_ok());
-            if !sent {
-                return Err(AskError::NoChannel);
-            }
+/// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`].
+async fn request(
+    pending: &Arc<Pending>,
+    method: &str,
+    params: Value,
+    out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+) -> Result<Value, AskError> {
+    let mut waiting = pending.register();
+    let request = Request {
+        id: waiting.id.clone(),
+        method: method.to_owned(),
+        params: params.as_object().cloned(),
+    };
+    {
+        let out = lock(out);
+        let sent = out
+            .as_ref()
+            .is_some_and(|out| out.send(Outgoing::Request(request)).is_ok());
+        if !sent {
+            return Err(AskError::NoChannel);
         }
-        match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
-            Ok(Some(Ok(answer))) => Ok(answer),
-            Ok(Some(Err(error))) => Err(AskError::Client(error)),
-            Ok(None) => Err(AskError::NoChannel),
-            Err(_) => Err(AskError::TimedOut(ASK_TIMEOUT)),
-        }
+    }
+    match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
+        Ok(Some(Ok(answer))) => Ok(answer),
+        Ok(Some(Err(error))) => Err(AskError::Client(error)),
+        Ok(None) => Err(AskError::NoChannel),
+        Err(_) => Err(AskError::TimedOut(ASK_TIMEOUT)),
     }
 }
 

@@ -12,8 +12,10 @@ use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, trace};
-use crate::ask::Asker;
 use crate::ask::pending::Pending;
+use crate::ask::round::Round;
+use crate::ask::seal::{Binding, Sealer};
+use crate::ask::{Asker, Channel};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
@@ -43,6 +45,8 @@ pub(crate) struct ServerState {
     pub(crate) hooks: Arc<[Hook]>,
     /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
     pub(crate) network_transport: Option<&'static str>,
+    /// Seals the 2026-07-28 `requestState` of calls that ask the client.
+    pub(crate) sealer: Arc<Sealer>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -86,6 +90,7 @@ impl Dispatcher {
             states: Arc::default(),
             hooks: Arc::new([]),
             network_transport: None,
+            sealer: Arc::new(Sealer::new(None)),
         })
     }
 
@@ -175,7 +180,10 @@ impl Dispatcher {
             )),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
-            result.insert("resultType".into(), json!("complete"));
+            // A call that asks the client has said `input_required` already.
+            result
+                .entry("resultType")
+                .or_insert_with(|| json!("complete"));
             let meta = result.entry("_meta").or_insert_with(|| json!({}));
             meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
@@ -284,6 +292,29 @@ impl Dispatcher {
             )
             .with_data(json!({"requiredCapabilities": missing})));
         }
+        // 2026-07-28: the answers this round has, from `requestState` and `inputResponses`.
+        let round = match era {
+            Era::Legacy(_) => None,
+            Era::Modern { .. } => {
+                let principal = scope.auth.as_ref().map_or_else(String::new, |auth| {
+                    format!(
+                        "{}\n{}",
+                        auth.client_id,
+                        auth.subject.as_deref().unwrap_or("")
+                    )
+                });
+                let binding = Binding::new(&principal, &name, arguments.as_ref());
+                Some(Arc::new(Round::start(
+                    &self.state.sealer,
+                    &params,
+                    binding,
+                )?))
+            }
+        };
+        let channel = match &round {
+            Some(round) => Channel::Modern(Arc::clone(round)),
+            None => Channel::Legacy(scope.pending),
+        };
         let context = Context::new(ContextParts {
             request_id: id.to_value(),
             progress_token: params
@@ -297,12 +328,16 @@ impl Dispatcher {
             session_id: connection.session_id.clone(),
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
-            asker: Asker::legacy(
-                client_capabilities,
-                scope.pending.filter(|_| !era.is_modern()),
-            ),
+            asker: Asker::new(client_capabilities, channel),
         });
-        let result = hook::run(&self.state.hooks, tool, arguments, context).await?;
+        let call = hook::run(&self.state.hooks, tool, arguments, context);
+        let result = match round {
+            Some(round) => match round.run(&self.state.sealer, call).await {
+                Ok(result) => result?,
+                Err(input_required) => return input_required,
+            },
+            None => call.await?,
+        };
         Ok(downgrade::call_result(result, era.version()))
     }
 }

@@ -326,6 +326,155 @@ async fn test_sampling(
     ))
 }
 
+/// `test_input_required_result_*`'s one-field forms.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Confirm {
+    ok: bool,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Color {
+    color: String,
+}
+
+/// The accepted value of an elicitation, or what the user did instead.
+fn accepted<T>(answer: Elicitation<T>) -> Result<T, ToolError> {
+    match answer {
+        Elicitation::Accept(value) => Ok(value),
+        Elicitation::Decline => Err(ToolError::new("The user declined")),
+        Elicitation::Cancel => Err(ToolError::new("The user cancelled")),
+    }
+}
+
+fn asked(error: AskError) -> ToolError {
+    ToolError::new(error.to_string())
+}
+
+/// Asks the user's name, then greets them (`input-required-result-basic-elicitation`)
+#[tool]
+async fn test_input_required_result_elicitation(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("user_name")
+        .elicit::<Name>("What is your name?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("Hello, {}!", accepted(answer)?.name))
+}
+
+/// Asks the client's model a question (`input-required-result-basic-sampling`)
+#[tool]
+async fn test_input_required_result_sampling(context: Context) -> Result<String, AskError> {
+    let sampling = Sampling::user("What is the capital of France?", 100);
+    let sampled = context.question("capital_question").sample(&sampling).await?;
+    Ok(sampled.text().unwrap_or_default())
+}
+
+/// Lists the client's roots (`input-required-result-basic-list-roots`)
+#[tool]
+async fn test_input_required_result_list_roots(context: Context) -> Result<String, AskError> {
+    let roots = context.question("client_roots").roots().await?;
+    let uris: Vec<String> = roots.into_iter().map(|root| root.uri).collect();
+    Ok(format!("Roots: {}", uris.join(", ")))
+}
+
+/// Asks for a confirmation carried through requestState (`input-required-result-request-state`)
+#[tool]
+async fn test_input_required_result_request_state(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Please confirm")
+        .await
+        .map_err(asked)?;
+    Ok(format!("state-ok: confirmed={}", accepted(answer)?.ok))
+}
+
+/// Asks for a name, a greeting and the roots in one round
+/// (`input-required-result-multiple-input-requests`)
+#[tool]
+async fn test_input_required_result_multiple_inputs(context: Context) -> Result<String, ToolError> {
+    let sampling = Sampling::user("Generate a greeting", 50);
+    let (name, greeting, roots) = tokio::join!(
+        context
+            .question("user_name")
+            .elicit::<Name>("What is your name?"),
+        context.question("greeting").sample(&sampling),
+        context.question("client_roots").roots(),
+    );
+    let name = accepted(name.map_err(asked)?)?.name;
+    let greeting = greeting.map_err(asked)?.text().unwrap_or_default();
+    let roots = roots.map_err(asked)?.len();
+    Ok(format!("{greeting} {name} ({roots} roots)"))
+}
+
+/// Asks two questions, one round each (`input-required-result-multi-round`)
+#[tool]
+async fn test_input_required_result_multi_round(context: Context) -> Result<String, ToolError> {
+    let name = context
+        .question("step1")
+        .elicit::<Name>("Step 1: What is your name?")
+        .await
+        .map_err(asked)?;
+    let name = accepted(name)?.name;
+    let color = context
+        .question("step2")
+        .elicit::<Color>("Step 2: What is your favorite color?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("{name} likes {}", accepted(color)?.color))
+}
+
+/// Asks for a confirmation; a tampered requestState is refused (`input-required-result-tampered-state`)
+#[tool]
+async fn test_input_required_result_tampered_state(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Please confirm")
+        .await
+        .map_err(asked)?;
+    Ok(format!("confirmed={}", accepted(answer)?.ok))
+}
+
+/// Asks only what the client can answer (`input-required-result-capability-check`)
+#[tool]
+async fn test_input_required_result_capabilities(context: Context) -> Result<String, ToolError> {
+    let sampling = Sampling::user("Say something", 50);
+    let (name, sampled) = tokio::join!(
+        context
+            .question("user_name")
+            .elicit::<Name>("What is your name?"),
+        context.question("sampled").sample(&sampling),
+    );
+    let said = |result: Result<String, AskError>| match result {
+        Ok(text) => text,
+        Err(AskError::MissingCapability(capability)) => format!("(no {capability})"),
+        Err(error) => format!("({error})"),
+    };
+    let name = said(name.map(|answer| match answer {
+        Elicitation::Accept(Name { name }) => name,
+        _ => "nobody".into(),
+    }));
+    let sampled = said(sampled.map(|sampled| sampled.text().unwrap_or_default()));
+    Ok(format!("name: {name}; sampled: {sampled}"))
+}
+
+/// Asks for a confirmation, then streams progress before the question
+/// (`server-stateless`: a 2026-07-28 response stream carries no request of its own)
+#[tool]
+async fn test_streaming_elicitation(context: Context) -> Result<String, ToolError> {
+    context.progress(1.0, Some(2.0), Some("about to ask"));
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Continue?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("confirmed={}", accepted(answer)?.ok))
+}
+
 /// The server being run, for the tool that changes its tool set.
 static SERVER: OnceLock<Server> = OnceLock::new();
 

@@ -53,6 +53,12 @@ impl Round {
         match params.get("inputResponses") {
             None | Some(Value::Null) => {}
             Some(Value::Object(responses)) => {
+                // Each answer is the result of the request it answers: an object.
+                if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "`inputResponses.{key}` must be the result object of the request it answers"
+                    )));
+                }
                 answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
             Some(_) => {

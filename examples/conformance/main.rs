@@ -370,7 +370,10 @@ async fn test_input_required_result_elicitation(context: Context) -> Result<Stri
 #[tool]
 async fn test_input_required_result_sampling(context: Context) -> Result<String, AskError> {
     let sampling = Sampling::user("What is the capital of France?", 100);
-    let sampled = context.question("capital_question").sample(&sampling).await?;
+    let sampled = context
+        .question("capital_question")
+        .sample(&sampling)
+        .await?;
     Ok(sampled.text().unwrap_or_default())
 }
 

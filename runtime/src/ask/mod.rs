@@ -40,7 +40,7 @@ use crate::jsonrpc::{ErrorObject, Outgoing, Request};
 use crate::sync::lock;
 
 /// How long a question waits for the client's answer (a person may be typing it).
-pub const ASK_TIMEOUT: Duration = Duration::from_secs(600);
+pub const ASK_TIMEOUT: Duration = Duration::from_mins(10);
 
 /// The user's answer to an elicitation.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -48,12 +48,11 @@ impl Pending {
     /// never sent, or a request already answered or given up.
     pub(crate) fn answer(&self, reply: Reply) -> bool {
         let waiting = lock(&self.waiting).remove(&reply.id.key());
-        match waiting {
-            Some(sender) => sender.send(reply.outcome).is_ok(),
-            None => {
-                tracing::debug!(id = reply.id.key(), "a response to no request of ours");
-                false
-            }
+        if let Some(sender) = waiting {
+            sender.send(reply.outcome).is_ok()
+        } else {
+            tracing::debug!(id = reply.id.key(), "a response to no request of ours");
+            false
         }
     }
 }

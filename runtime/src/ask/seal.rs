@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use crate::jsonrpc::ErrorObject;
 
 /// How long sealed state stays valid: a round includes a person answering.
-pub(crate) const STATE_TTL: Duration = Duration::from_secs(600);
+pub(crate) const STATE_TTL: Duration = Duration::from_mins(10);
 
 const NONCE_BYTES: usize = 24;
 

@@ -85,11 +85,10 @@ impl Session {
 
     /// Takes the client's answer to a question one of this session's calls asked.
     pub(crate) fn reply(&self, reply: Reply) {
-        match &self.pending {
-            Some(pending) => {
-                pending.answer(reply);
-            }
-            None => tracing::debug!("a response where no question was asked; ignored"),
+        if let Some(pending) = &self.pending {
+            pending.answer(reply);
+        } else {
+            tracing::debug!("a response where no question was asked; ignored");
         }
     }
 

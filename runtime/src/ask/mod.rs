@@ -326,7 +326,12 @@ impl Asker {
 
     /// Checks the client declared `capability` (and, when named, its `sub` part). An
     /// `elicitation: {}` declares forms only, as the spec says.
+    /// Where no answer can come back, that is the error, whatever the client declared (a
+    /// stateless HTTP request does not know it).
     fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
+        if matches!(self.channel, Channel::Legacy(None)) {
+            return Err(AskError::NoChannel);
+        }
         let Some(declared) = self.capabilities.get(capability).filter(|c| c.is_object()) else {
             return Err(AskError::MissingCapability(capability));
         };

@@ -65,21 +65,20 @@ async fn add_task(
     /// How urgent it is (the user is asked when it is left out)
     priority: Option<Priority>,
 ) -> Result<String, ToolError> {
-    let priority = match priority {
-        Some(priority) => priority,
+    let priority = if let Some(priority) = priority {
+        priority
+    } else {
         // Asked before anything changes: at 2026-07-28 this fn runs again with the answer.
-        None => {
-            let question = format!("How urgent is \"{title}\"?");
-            match context
-                .question("priority")
-                .elicit::<PriorityForm>(&question)
-                .await
-                .map_err(cannot_ask)?
-            {
-                Elicitation::Accept(form) => form.priority,
-                Elicitation::Decline | Elicitation::Cancel => {
-                    return Err(ToolError::new("No task added: the user gave no priority"));
-                }
+        let question = format!("How urgent is \"{title}\"?");
+        let answer = context
+            .question("priority")
+            .elicit::<PriorityForm>(&question)
+            .await
+            .map_err(cannot_ask)?;
+        match answer {
+            Elicitation::Accept(form) => form.priority,
+            Elicitation::Decline | Elicitation::Cancel => {
+                return Err(ToolError::new("No task added: the user gave no priority"));
             }
         }
     };

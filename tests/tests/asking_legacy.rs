@@ -148,7 +148,7 @@ fn sampling_asks_the_clients_model() {
 }
 
 #[test]
-fn a_call_cancelled_while_it_waits_answers_nothing_and_a_late_answer_is_ignored() {
+fn a_call_cancelled_while_it_waits_withdraws_its_question_and_a_late_answer_is_ignored() {
     let mut server = conformance(json!({"elicitation": {}}));
     call(&mut server, 8, "test_elicitation", json!({"message": "?"}));
     let question = server.next_message();
@@ -157,6 +157,10 @@ fn a_call_cancelled_while_it_waits_answers_nothing_and_a_late_answer_is_ignored(
         "method": "notifications/cancelled",
         "params": {"requestId": 8}
     }));
+    // The server withdraws its question.
+    let withdrawn = server.next_message();
+    assert_eq!(withdrawn["method"], "notifications/cancelled");
+    assert_eq!(withdrawn["params"]["requestId"], question["id"]);
     let answer = json!({"action": "accept", "content": {"username": "a", "email": "b"}});
     server.send(&json!({"jsonrpc": "2.0", "id": question["id"], "result": answer}));
     let pong = server.request(9, "ping", json!({}));

@@ -366,12 +366,13 @@ async fn request(
     };
     {
         let out = lock(out);
-        let sent = out
-            .as_ref()
-            .is_some_and(|out| out.send(Outgoing::Request(request)).is_ok());
-        if !sent {
+        let Some(out) = out.as_ref() else {
+            return Err(AskError::NoChannel);
+        };
+        if out.send(Outgoing::Request(request)).is_err() {
             return Err(AskError::NoChannel);
         }
+        waiting.sent_on(out.clone());
     }
     match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
         Ok(Some(Ok(answer))) => Ok(answer),
@@ -395,5 +396,43 @@ fn elicitation<T>(
         _ => Err(AskError::BadAnswer(
             "`action` is not accept, decline or cancel".into(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asker(capabilities: Value) -> Asker {
+        Asker::new(capabilities, Channel::Legacy(Some(Arc::default())))
+    }
+
+    #[test]
+    fn a_question_needs_what_the_client_declared() {
+        let forms_only = asker(json!({"elicitation": {}}));
+        assert_eq!(forms_only.require("elicitation", Some("form")), Ok(()));
+        assert_eq!(
+            forms_only.require("elicitation", Some("url")),
+            Err(AskError::MissingCapability("elicitation.url"))
+        );
+        let urls_only = asker(json!({"elicitation": {"url": {}}}));
+        assert_eq!(urls_only.require("elicitation", Some("url")), Ok(()));
+        assert_eq!(
+            urls_only.require("elicitation", Some("form")),
+            Err(AskError::MissingCapability("elicitation.form"))
+        );
+        let sampling = asker(json!({"sampling": {}, "roots": {"listChanged": true}}));
+        assert_eq!(sampling.require("sampling", None), Ok(()));
+        assert_eq!(
+            sampling.require("sampling", Some("tools")),
+            Err(AskError::MissingCapability("sampling.tools"))
+        );
+        assert_eq!(sampling.require("roots", None), Ok(()));
+        assert_eq!(
+            sampling.require("elicitation", Some("form")),
+            Err(AskError::MissingCapability("elicitation"))
+        );
+        let stateless = Asker::new(json!({"roots": {}}), Channel::Legacy(None));
+        assert_eq!(stateless.require("roots", None), Err(AskError::NoChannel));
     }
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::Value;
-use tokio::sync::oneshot;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
 
-use crate::jsonrpc::{ErrorObject, Id, Reply};
+use crate::jsonrpc::{ErrorObject, Id, Notification, Outgoing, Reply};
 use crate::sync::lock;
 
 /// One connection's requests to its client, waiting for their answers.
@@ -20,13 +20,17 @@ pub(crate) struct Pending {
     waiting: Mutex<HashMap<String, oneshot::Sender<Result<Value, ErrorObject>>>>,
 }
 
-/// A request sent and not yet answered. Dropping it (the call ended, was cancelled or gave up)
-/// forgets the request: a late answer then finds nobody and is ignored.
+/// A request sent and not yet answered. Dropping it unanswered (the call was cancelled or gave
+/// up waiting) forgets the request, so a late answer finds nobody and is ignored, and tells the
+/// client with `notifications/cancelled`, so it can stop asking its user.
 pub(crate) struct Waiting {
     pub(crate) id: Id,
     key: String,
     pending: Arc<Pending>,
     answer: Option<oneshot::Receiver<Result<Value, ErrorObject>>>,
+    /// Where the cancellation goes, once the request was sent.
+    cancel_to: Option<mpsc::UnboundedSender<Outgoing>>,
+    answered: bool,
 }
 
 impl Pending {
@@ -41,6 +45,8 @@ impl Pending {
             key,
             pending: Arc::clone(self),
             answer: Some(receiver),
+            cancel_to: None,
+            answered: false,
         }
     }
 
@@ -60,20 +66,32 @@ impl Pending {
 impl Waiting {
     /// The answer; `None` when the connection ended first.
     pub(crate) async fn answer(&mut self) -> Option<Result<Value, ErrorObject>> {
-        self.answer.as_mut()?.await.ok()
+        let answer = self.answer.as_mut()?.await.ok();
+        self.answered = true;
+        answer
+    }
+
+    /// The request was sent on `out`: a cancellation, if one is due, goes there too.
+    pub(crate) fn sent_on(&mut self, out: mpsc::UnboundedSender<Outgoing>) {
+        self.cancel_to = Some(out);
     }
 }
 
 impl Drop for Waiting {
     fn drop(&mut self) {
-        lock(&self.pending.waiting).remove(&self.key);
+        let forgotten = lock(&self.pending.waiting).remove(&self.key).is_some();
+        if let (false, true, Some(out)) = (self.answered, forgotten, self.cancel_to.take()) {
+            let params = json!({"requestId": self.id, "reason": "The tool call that asked ended"});
+            let _ = out.send(Outgoing::Notification(Notification::new(
+                "notifications/cancelled",
+                params,
+            )));
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[tokio::test]
@@ -92,9 +110,17 @@ mod tests {
             !pending.answer(reply(&first.id, Ok(json!(1)))),
             "answered once"
         );
+        let (out, mut sent) = mpsc::unbounded_channel();
+        let mut second = second;
+        second.sent_on(out);
         let gone = second.id.clone();
         drop(second);
         assert!(!pending.answer(reply(&gone, Ok(json!(1)))), "given up");
         assert!(lock(&pending.waiting).is_empty());
+        let Ok(Outgoing::Notification(cancelled)) = sent.try_recv() else {
+            panic!("the client is told");
+        };
+        assert_eq!(cancelled.method, "notifications/cancelled");
+        assert_eq!(cancelled.params.unwrap()["requestId"], json!(2));
     }
 }

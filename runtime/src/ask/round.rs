@@ -12,7 +12,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::Poll;
+use std::task::{Poll, Waker};
 
 use serde_json::{Map, Value, json};
 
@@ -31,6 +31,9 @@ pub(crate) struct Round {
     asked: Mutex<Map<String, Value>>,
     /// Numbers the questions asked without a key of their own.
     next: AtomicUsize,
+    /// Wakes [`Round::run`] when a question is asked from outside the call's own future (a task
+    /// it spawned), which would otherwise not wake it.
+    waker: Mutex<Option<Waker>>,
 }
 
 impl Round {
@@ -73,6 +76,7 @@ impl Round {
             used: Mutex::default(),
             asked: Mutex::default(),
             next: AtomicUsize::new(0),
+            waker: Mutex::default(),
         })
     }
 
@@ -95,6 +99,9 @@ impl Round {
             return Some(answer.clone());
         }
         lock(&self.asked).insert(key, json!({"method": method, "params": params}));
+        if let Some(waker) = lock(&self.waker).take() {
+            waker.wake();
+        }
         None
     }
 
@@ -106,10 +113,13 @@ impl Round {
         call: impl Future<Output = R>,
     ) -> Result<R, Result<Value, ErrorObject>> {
         let mut call = pin!(call);
-        let asked = std::future::poll_fn(|cx| match call.as_mut().poll(cx) {
-            Poll::Ready(result) => Poll::Ready(Ok(result)),
-            Poll::Pending if !lock(&self.asked).is_empty() => Poll::Ready(Err(())),
-            Poll::Pending => Poll::Pending,
+        let asked = std::future::poll_fn(|cx| {
+            *lock(&self.waker) = Some(cx.waker().clone());
+            match call.as_mut().poll(cx) {
+                Poll::Ready(result) => Poll::Ready(Ok(result)),
+                Poll::Pending if !lock(&self.asked).is_empty() => Poll::Ready(Err(())),
+                Poll::Pending => Poll::Pending,
+            }
         })
         .await;
         match asked {
@@ -127,5 +137,58 @@ impl Round {
             "inputRequests": requests,
             "requestState": state,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn round(params: &Value) -> Round {
+        let binding = Binding::new("", "tool", None);
+        Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_question_from_a_spawned_task_still_ends_the_round() {
+        let sealer = Sealer::new(None);
+        let round = Arc::new(round(&json!({})));
+        let asking = Arc::clone(&round);
+        let call = async move {
+            tokio::spawn(async move {
+                let key = asking.key(None, "roots/list");
+                assert_eq!(asking.answer_or_ask(key, "roots/list", json!({})), None);
+                // As `Question::ask` does: the asker waits for the next round.
+                std::future::pending::<()>().await;
+            })
+            .await
+        };
+        let ended =
+            tokio::time::timeout(std::time::Duration::from_secs(5), round.run(&sealer, call))
+                .await
+                .expect("the round ends");
+        let Err(Ok(input_required)) = ended else {
+            panic!("an input_required result");
+        };
+        assert_eq!(
+            input_required["inputRequests"],
+            json!({"roots-0": {"method": "roots/list", "params": {}}})
+        );
+    }
+
+    #[test]
+    fn answers_that_are_not_results_are_refused() {
+        let binding = Binding::new("", "tool", None);
+        let params = json!({"inputResponses": {"confirm": 12345}});
+        let refused = Round::start(&Sealer::new(None), params.as_object().unwrap(), binding);
+        assert_eq!(
+            refused.err().map(|error| error.message),
+            Some(
+                "`inputResponses.confirm` must be the result object of the request it answers"
+                    .into()
+            )
+        );
     }
 }

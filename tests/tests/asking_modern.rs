@@ -2,8 +2,12 @@
 //! question ends the round with `input_required`, the retry re-runs the handler with the
 //! answers, and `requestState` is sealed: tampered state and state of another call are refused.
 
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Context, Elicitation, Server, ToolError, tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 fn meta(capabilities: Value) -> Value {
@@ -176,4 +180,54 @@ fn a_question_the_client_cannot_answer_is_not_asked() {
     let first = server.request(1, "tools/call", params);
     let requests: &Map<String, Value> = first["result"]["inputRequests"].as_object().unwrap();
     assert_eq!(requests.keys().collect::<Vec<_>>(), ["sampled"]);
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead
+    confirm: bool,
+}
+
+/// Deletes `path` once the user confirms
+#[tool]
+async fn delete(context: Context, path: String) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirmation>(&format!("Delete {path}?"))
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(match answer {
+        Elicitation::Accept(Confirmation { confirm: true }) => format!("deleted {path}"),
+        _ => "kept".into(),
+    })
+}
+
+/// A tool that asks is tested in process as a 2026-07-28 client sees it: the question, then
+/// the retry with the answer.
+#[tokio::test]
+async fn the_test_client_drives_a_round_in_process() {
+    let client = TestClient::new(Server::new("asking", "1.0.0"));
+    let call = |extra: Value| {
+        let mut params = json!({
+            "name": "delete",
+            "arguments": {"path": "/tmp/x"},
+            "_meta": meta(json!({"elicitation": {}}))
+        });
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        params
+    };
+    let first = client.request("tools/call", call(json!({}))).await;
+    assert_eq!(
+        first["result"]["inputRequests"]["confirm"]["params"]["message"],
+        "Delete /tmp/x?"
+    );
+    let retry = call(json!({
+        "inputResponses": {"confirm": accept(json!({"confirm": true}))},
+        "requestState": state(&first)
+    }));
+    let done = client.request("tools/call", retry).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted /tmp/x");
 }

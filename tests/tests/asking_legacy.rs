@@ -10,9 +10,13 @@ use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};
 
 fn conformance(capabilities: Value) -> StdioServer {
+    conformance_at("2025-11-25", capabilities)
+}
+
+fn conformance_at(version: &str, capabilities: Value) -> StdioServer {
     let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
     let params = json!({
-        "protocolVersion": "2025-11-25",
+        "protocolVersion": version,
         "capabilities": capabilities,
         "clientInfo": {"name": "asking-tests", "version": "0.0.0"}
     });
@@ -75,6 +79,16 @@ fn an_elicitation_is_a_request_to_the_client_and_its_answer_reaches_the_tool() {
         r#"User response: action=accept, content={"username":"ada","email":"ada@example.com"}"#
     );
     assert_ne!(response["result"]["isError"], true);
+}
+
+#[test]
+fn a_2025_06_18_client_gets_a_form_without_a_mode() {
+    let mut server = conformance_at("2025-06-18", json!({"elicitation": {}}));
+    call(&mut server, 7, "test_elicitation", json!({"message": "?"}));
+    let question = server.next_message();
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"].get("mode"), None, "{question}");
+    assert_eq!(question["params"]["requestedSchema"]["type"], "object");
 }
 
 #[test]

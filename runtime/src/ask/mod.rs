@@ -199,6 +199,9 @@ pub(crate) struct Asker {
     /// What the client declared it can answer.
     capabilities: Value,
     channel: Channel,
+    /// Whether the protocol version names an elicitation's `mode` (2025-11-25 on): an older
+    /// client gets a form request without it.
+    modes: bool,
 }
 
 /// Where a question goes.
@@ -239,7 +242,10 @@ impl<'a> Question<'a> {
     ) -> Result<Elicitation<T>, AskError> {
         let schema = form::requested_schema::<T>().map_err(AskError::NotAForm)?;
         self.asker.require("elicitation", Some("form"))?;
-        let params = json!({"mode": "form", "message": message, "requestedSchema": *schema});
+        let mut params = json!({"message": message, "requestedSchema": *schema});
+        if self.asker.modes {
+            params["mode"] = json!("form");
+        }
         let answer = self.ask("elicitation/create", params).await?;
         elicitation(answer, |content| {
             serde_json::from_value(content.unwrap_or_else(|| json!({})))
@@ -317,10 +323,11 @@ impl<'a> Question<'a> {
 
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
-    pub(crate) fn new(capabilities: Value, channel: Channel) -> Self {
+    pub(crate) fn new(capabilities: Value, channel: Channel, modes: bool) -> Self {
         Self {
             capabilities,
             channel,
+            modes,
         }
     }
 
@@ -404,7 +411,7 @@ mod tests {
     use super::*;
 
     fn asker(capabilities: Value) -> Asker {
-        Asker::new(capabilities, Channel::Legacy(Some(Arc::default())))
+        Asker::new(capabilities, Channel::Legacy(Some(Arc::default())), true)
     }
 
     #[test]
@@ -432,7 +439,7 @@ mod tests {
             sampling.require("elicitation", Some("form")),
             Err(AskError::MissingCapability("elicitation"))
         );
-        let stateless = Asker::new(json!({"roots": {}}), Channel::Legacy(None));
+        let stateless = Asker::new(json!({"roots": {}}), Channel::Legacy(None), true);
         assert_eq!(stateless.require("roots", None), Err(AskError::NoChannel));
     }
 }

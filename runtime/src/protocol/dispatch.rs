@@ -328,7 +328,12 @@ impl Dispatcher {
             session_id: connection.session_id.clone(),
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
-            asker: Asker::new(client_capabilities, channel),
+            // Elicitation modes (form, URL) are named from 2025-11-25 on.
+            asker: Asker::new(
+                client_capabilities,
+                channel,
+                era.version() >= ProtocolVersion::V2025_11_25,
+            ),
         });
         let call = hook::run(&self.state.hooks, tool, arguments, context);
         let result = match round {

@@ -10,9 +10,11 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, LogLevel, ResourceContents, Server, Tool, ToolError,
-    resource, tool,
+    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, ResourceContents, Sampling,
+    Server, Tool, ToolError, resource, tool,
 };
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A 1×1 red PNG.
 const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -191,6 +193,310 @@ fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
     let mut required = serde_json::Map::new();
     required.insert("sampling".into(), serde_json::json!({}));
     Ok(tool.requires_client_capabilities(required))
+}
+
+/// What `test_elicitation` asks for.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// Asks the user for a name and an email address (`tools-call-elicitation`)
+#[tool]
+async fn test_elicitation(
+    context: Context,
+    /// The message to show the user
+    message: String,
+) -> Result<String, AskError> {
+    let answer = context.elicit::<UserInfo>(&message).await?;
+    Ok(format!("User response: {}", described(&answer)))
+}
+
+/// An elicitation's answer as the conformance fixtures describe it.
+fn described<T: Serialize>(answer: &Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accept(content) => format!(
+            "action=accept, content={}",
+            serde_json::to_string(content).unwrap_or_default()
+        ),
+        Elicitation::Decline => "action=decline, content={}".into(),
+        Elicitation::Cancel => "action=cancel, content={}".into(),
+    }
+}
+
+/// The form of `test_elicitation_sep1034_defaults`: a default for every primitive type.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Defaults {
+    #[serde(default = "default_name")]
+    name: String,
+    #[serde(default = "default_age")]
+    age: i64,
+    #[serde(default = "default_score")]
+    score: f64,
+    #[serde(default)]
+    status: Status,
+    #[serde(default = "default_verified")]
+    verified: bool,
+}
+
+#[derive(Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    #[default]
+    Active,
+    Inactive,
+    Pending,
+}
+
+fn default_name() -> String {
+    "John Doe".into()
+}
+
+fn default_age() -> i64 {
+    30
+}
+
+fn default_score() -> f64 {
+    95.5
+}
+
+fn default_verified() -> bool {
+    true
+}
+
+/// Asks for a form whose fields all have defaults (`elicitation-sep1034-defaults`)
+#[tool]
+async fn test_elicitation_sep1034_defaults(context: Context) -> Result<String, AskError> {
+    let answer = context
+        .elicit::<Defaults>("Please review the defaults")
+        .await?;
+    Ok(format!("Elicitation completed: {}", described(&answer)))
+}
+
+/// The form of `test_elicitation_sep1330_enums`: each kind of enum field.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Enums {
+    untitled_single: Untitled,
+    titled_single: Titled,
+    #[schemars(extend("enumNames" = ["Option One", "Option Two", "Option Three"]))]
+    legacy_enum: Legacy,
+    untitled_multi: Vec<Untitled>,
+    titled_multi: Vec<Choice>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Titled {
+    /// First Option
+    Value1,
+    /// Second Option
+    Value2,
+    /// Third Option
+    Value3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Legacy {
+    Opt1,
+    Opt2,
+    Opt3,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Choice {
+    /// First Choice
+    Value1,
+    /// Second Choice
+    Value2,
+    /// Third Choice
+    Value3,
+}
+
+/// Asks for a form with every kind of enum field (`elicitation-sep1330-enums`)
+#[tool]
+async fn test_elicitation_sep1330_enums(context: Context) -> Result<String, AskError> {
+    let answer = context.elicit::<Enums>("Please choose").await?;
+    Ok(format!("Elicitation completed: {}", described(&answer)))
+}
+
+/// Asks the client's model to answer the prompt (`tools-call-sampling`)
+#[tool]
+async fn test_sampling(
+    context: Context,
+    /// The prompt to send to the LLM
+    prompt: String,
+) -> Result<String, AskError> {
+    let sampled = context.sample(&Sampling::user(prompt, 100)).await?;
+    Ok(format!(
+        "LLM response: {}",
+        sampled.text().unwrap_or_default()
+    ))
+}
+
+/// `test_input_required_result_*`'s one-field forms.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Confirm {
+    ok: bool,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Color {
+    color: String,
+}
+
+/// The accepted value of an elicitation, or what the user did instead.
+fn accepted<T>(answer: Elicitation<T>) -> Result<T, ToolError> {
+    match answer {
+        Elicitation::Accept(value) => Ok(value),
+        Elicitation::Decline => Err(ToolError::new("The user declined")),
+        Elicitation::Cancel => Err(ToolError::new("The user cancelled")),
+    }
+}
+
+fn asked(error: AskError) -> ToolError {
+    ToolError::new(error.to_string())
+}
+
+/// Asks the user's name, then greets them (`input-required-result-basic-elicitation`)
+#[tool]
+async fn test_input_required_result_elicitation(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("user_name")
+        .elicit::<Name>("What is your name?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("Hello, {}!", accepted(answer)?.name))
+}
+
+/// Asks the client's model a question (`input-required-result-basic-sampling`)
+#[tool]
+async fn test_input_required_result_sampling(context: Context) -> Result<String, AskError> {
+    let sampling = Sampling::user("What is the capital of France?", 100);
+    let sampled = context
+        .question("capital_question")
+        .sample(&sampling)
+        .await?;
+    Ok(sampled.text().unwrap_or_default())
+}
+
+/// Lists the client's roots (`input-required-result-basic-list-roots`)
+#[tool]
+async fn test_input_required_result_list_roots(context: Context) -> Result<String, AskError> {
+    let roots = context.question("client_roots").roots().await?;
+    let uris: Vec<String> = roots.into_iter().map(|root| root.uri).collect();
+    Ok(format!("Roots: {}", uris.join(", ")))
+}
+
+/// Asks for a confirmation carried through requestState (`input-required-result-request-state`)
+#[tool]
+async fn test_input_required_result_request_state(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Please confirm")
+        .await
+        .map_err(asked)?;
+    Ok(format!("state-ok: confirmed={}", accepted(answer)?.ok))
+}
+
+/// Asks for a name, a greeting and the roots in one round
+/// (`input-required-result-multiple-input-requests`)
+#[tool]
+async fn test_input_required_result_multiple_inputs(context: Context) -> Result<String, ToolError> {
+    let sampling = Sampling::user("Generate a greeting", 50);
+    let (name, greeting, roots) = tokio::join!(
+        context
+            .question("user_name")
+            .elicit::<Name>("What is your name?"),
+        context.question("greeting").sample(&sampling),
+        context.question("client_roots").roots(),
+    );
+    let name = accepted(name.map_err(asked)?)?.name;
+    let greeting = greeting.map_err(asked)?.text().unwrap_or_default();
+    let roots = roots.map_err(asked)?.len();
+    Ok(format!("{greeting} {name} ({roots} roots)"))
+}
+
+/// Asks two questions, one round each (`input-required-result-multi-round`)
+#[tool]
+async fn test_input_required_result_multi_round(context: Context) -> Result<String, ToolError> {
+    let name = context
+        .question("step1")
+        .elicit::<Name>("Step 1: What is your name?")
+        .await
+        .map_err(asked)?;
+    let name = accepted(name)?.name;
+    let color = context
+        .question("step2")
+        .elicit::<Color>("Step 2: What is your favorite color?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("{name} likes {}", accepted(color)?.color))
+}
+
+/// Asks for a confirmation; a tampered requestState is refused (`input-required-result-tampered-state`)
+#[tool]
+async fn test_input_required_result_tampered_state(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Please confirm")
+        .await
+        .map_err(asked)?;
+    Ok(format!("confirmed={}", accepted(answer)?.ok))
+}
+
+/// Asks only what the client can answer (`input-required-result-capability-check`)
+#[tool]
+async fn test_input_required_result_capabilities(context: Context) -> Result<String, ToolError> {
+    let sampling = Sampling::user("Say something", 50);
+    let (name, sampled) = tokio::join!(
+        context
+            .question("user_name")
+            .elicit::<Name>("What is your name?"),
+        context.question("sampled").sample(&sampling),
+    );
+    let said = |result: Result<String, AskError>| match result {
+        Ok(text) => text,
+        Err(AskError::MissingCapability(capability)) => format!("(no {capability})"),
+        Err(error) => format!("({error})"),
+    };
+    let name = said(name.map(|answer| match answer {
+        Elicitation::Accept(Name { name }) => name,
+        _ => "nobody".into(),
+    }));
+    let sampled = said(sampled.map(|sampled| sampled.text().unwrap_or_default()));
+    Ok(format!("name: {name}; sampled: {sampled}"))
+}
+
+/// Asks for a confirmation, then streams progress before the question
+/// (`server-stateless`: a 2026-07-28 response stream carries no request of its own)
+#[tool]
+async fn test_streaming_elicitation(context: Context) -> Result<String, ToolError> {
+    context.progress(1.0, Some(2.0), Some("about to ask"));
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirm>("Continue?")
+        .await
+        .map_err(asked)?;
+    Ok(format!("confirmed={}", accepted(answer)?.ok))
 }
 
 /// The server being run, for the tool that changes its tool set.

@@ -4,11 +4,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::ask::{AskError, Asker, Elicitation, Question, Root, Sampled, Sampling};
 use crate::jsonrpc::{Notification, Outgoing};
 use crate::state::{State, StateMap};
 use crate::sync::lock;
@@ -39,6 +42,7 @@ struct Inner {
     states: Arc<StateMap>,
     /// The client declared the MCP Apps extension.
     apps: bool,
+    asker: Asker,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it.
@@ -69,6 +73,7 @@ pub(crate) struct ContextParts {
     pub(crate) auth: Option<AuthInfo>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) apps: bool,
+    pub(crate) asker: Asker,
 }
 
 impl Context {
@@ -84,6 +89,7 @@ impl Context {
             auth,
             states,
             apps,
+            asker,
         } = parts;
         Self {
             inner: Arc::new(Inner {
@@ -98,6 +104,7 @@ impl Context {
                 auth,
                 states,
                 apps,
+                asker,
             }),
         }
     }
@@ -195,6 +202,72 @@ impl Context {
             params["logger"] = json!(logger);
         }
         self.notify("notifications/message", params)
+    }
+
+    /// Asks the user to fill in a form derived from `T` (a struct of flat primitive fields:
+    /// strings, numbers, booleans, enums as single selects, `Vec`s of enums as multi selects;
+    /// doc comments become descriptions, `#[serde(default)]` values defaults).
+    ///
+    /// Ask before acting: on a 2026-07-28 request what ran before the question runs again when
+    /// the client retries with the answer.
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, or the
+    /// client answered with an error or not in time.
+    pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
+        &self,
+        message: &str,
+    ) -> Result<Elicitation<T>, AskError> {
+        self.ask(None).elicit(message).await
+    }
+
+    /// Sends the user to `url` (to sign in, to pay, …) and waits for their decision. The
+    /// client must declare `elicitation.url`; `elicitation_id` names this elicitation.
+    ///
+    /// # Errors
+    ///
+    /// As [`elicit`](Self::elicit).
+    pub async fn elicit_url(
+        &self,
+        message: &str,
+        url: &str,
+        elicitation_id: &str,
+    ) -> Result<Elicitation<()>, AskError> {
+        self.ask(None)
+            .elicit_url(message, url, elicitation_id)
+            .await
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `sampling` (`sampling.tools` for a request
+    /// with tools), or answered with an error or not in time.
+    pub async fn sample(&self, sampling: &Sampling) -> Result<Sampled, AskError> {
+        self.ask(None).sample(sampling).await
+    }
+
+    /// The roots the client shares (`roots/list`).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`] when the client did not declare `roots`, or answered with an error or not
+    /// in time.
+    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
+        self.ask(None).roots().await
+    }
+
+    /// A question under `key`, which names it in a 2026-07-28 `input_required` result (the
+    /// methods above number their questions instead): `ctx.question("confirm").elicit(…)`.
+    #[must_use]
+    pub fn question<'a>(&'a self, key: &'a str) -> Question<'a> {
+        self.ask(Some(key))
+    }
+
+    fn ask<'a>(&'a self, key: Option<&'a str>) -> Question<'a> {
+        Question::new(&self.inner.asker, &self.inner.notifications, key)
     }
 
     /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol

@@ -104,8 +104,8 @@ pub(crate) enum Incoming {
         /// For `notifications/cancelled`: the exact id of the request it cancels.
         cancels: Option<Id>,
     },
-    /// A response from the client (we send no requests, so it is ignored).
-    Response,
+    /// A response from the client to a request we sent it (`crate::ask`).
+    Response(Reply),
     /// A JSON-RPC batch (protocol 2025-03-26 only); each element still to classify, as sent.
     Batch(Vec<Box<RawValue>>),
 }
@@ -118,11 +118,20 @@ pub(crate) struct Request {
     pub(crate) params: Option<Map<String, Value>>,
 }
 
+/// The client's answer to a request we sent it: its id, and its result or error.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Reply {
+    pub(crate) id: Id,
+    pub(crate) outcome: Result<Value, ErrorObject>,
+}
+
 /// A message we send: the transports frame it without looking inside.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outgoing {
     /// Progress, a log message, a change of the tool set.
     Notification(Notification),
+    /// A request to the client (elicitation, sampling, roots), on a legacy connection.
+    Request(Request),
     /// The answer to one request; nothing for that request follows it.
     Response(Response),
     /// The answers to a batch, as one array.
@@ -133,6 +142,7 @@ impl Serialize for Outgoing {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Notification(notification) => notification.serialize(serializer),
+            Self::Request(request) => request.serialize(serializer),
             Self::Response(response) => response.serialize(serializer),
             Self::Batch(responses) => responses.serialize(serializer),
         }
@@ -169,6 +179,19 @@ impl Serialize for Notification {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("jsonrpc", "2.0")?;
         map.serialize_entry("method", self.method)?;
+        if let Some(params) = &self.params {
+            map.serialize_entry("params", params)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Request {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("method", &self.method)?;
         if let Some(params) = &self.params {
             map.serialize_entry("params", params)?;
         }
@@ -326,9 +349,9 @@ struct Message {
     #[serde(default, deserialize_with = "present")]
     params: Option<Value>,
     #[serde(default, deserialize_with = "present")]
-    result: Option<IgnoredAny>,
+    result: Option<Value>,
     #[serde(default, deserialize_with = "present")]
-    error: Option<IgnoredAny>,
+    error: Option<Value>,
 }
 
 /// A member that is present, whatever its value (`null` included).
@@ -414,8 +437,19 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
             "`id` must be a string or an integer",
         )),
         (Some(_), _) => Err(invalid_request(readable_id, "`method` must be a string")),
-        (None, Some(_)) if message.result.is_some() || message.error.is_some() => {
-            Ok(Incoming::Response)
+        // A response whose id cannot be read answers nothing we asked; it is still no request.
+        (None, Some(id)) if message.result.is_some() || message.error.is_some() => {
+            let id = id.unwrap_or_else(|()| Id::null());
+            let outcome = match (message.result, message.error) {
+                (Some(result), None) => Ok(result),
+                (None, Some(error)) => Err(serde_json::from_value(error).unwrap_or_else(|_| {
+                    ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
+                })),
+                _ => Err(ErrorObject::invalid_request(
+                    "a response has a `result` or an `error`, not both",
+                )),
+            };
+            Ok(Incoming::Response(Reply { id, outcome }))
         }
         (None, _) => Err(invalid_request(
             readable_id,
@@ -479,7 +513,23 @@ mod tests {
             Incoming::Notification { cancels: None, .. }
         ));
         let response = classified(r#"{"jsonrpc":"2.0","id":1,"result":null}"#).unwrap();
-        assert!(matches!(response, Incoming::Response));
+        assert!(matches!(
+            response,
+            Incoming::Response(Reply {
+                outcome: Ok(Value::Null),
+                ..
+            })
+        ));
+        let refused =
+            classified(r#"{"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"no"}}"#);
+        let Ok(Incoming::Response(Reply {
+            id,
+            outcome: Err(error),
+        })) = refused
+        else {
+            panic!("an error response");
+        };
+        assert_eq!((id.key(), error.code), (r#""s1""#.to_owned(), -1));
         let batch = classified(r#" [{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).unwrap();
         assert!(matches!(batch, Incoming::Batch(items) if items.len() == 1));
     }

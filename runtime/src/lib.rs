@@ -93,6 +93,7 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`], "Header-routed arguments") |
 
+mod ask;
 mod call;
 mod cli;
 mod context;
@@ -116,6 +117,9 @@ pub mod testing;
 #[doc(hidden)]
 pub mod __private;
 
+pub use ask::{
+    ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
+};
 pub use context::{AuthInfo, Context, LogLevel};
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use std::future::Future;
 
+use crate::ask::seal::Sealer;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
@@ -46,6 +47,7 @@ pub struct Server {
     changes: broadcast::Sender<()>,
     states: StateMap,
     hooks: Vec<Hook>,
+    request_state_key: Option<[u8; 32]>,
 }
 
 impl Server {
@@ -73,6 +75,7 @@ impl Server {
             changes: broadcast::channel(16).0,
             states: StateMap::default(),
             hooks: Vec::new(),
+            request_state_key: None,
         }
     }
 
@@ -101,6 +104,16 @@ impl Server {
     #[must_use]
     pub fn cache_ttl_ms(mut self, ttl_ms: u64) -> Self {
         self.ttl_ms = ttl_ms;
+        self
+    }
+
+    /// The key that seals a 2026-07-28 `requestState` (the answers of a tool that asks the client,
+    /// carried by the client between rounds). Without one a key is drawn at start, so state
+    /// lives as long as the process; give every replica behind a load balancer the same key
+    /// (kept secret) and any of them takes any round.
+    #[must_use]
+    pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.request_state_key = Some(key);
         self
     }
 
@@ -311,6 +324,7 @@ impl Server {
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
+            sealer: Arc::new(Sealer::new(self.request_state_key)),
         }))
     }
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import anyio
 import httpx2
-from mcp import Client
+from mcp import Client, types
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
@@ -292,6 +292,46 @@ async def axum_app(mode_name: str, base: str, write_token: str, read_token: str,
         )
 
 
+async def todo(server: StdioServerParameters, mode_name: str, check: Checks) -> None:
+    """The to-do example, whose tools ask the user (elicitation): this client is the user,
+    answering from a script of answers; in legacy mode the server's questions are requests, in
+    modern mode `input_required` results the SDK fulfils and retries."""
+    asked: list[str] = []
+    answers: list[types.ElicitResult] = []
+
+    async def answer(_context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return answers.pop(0) if answers else types.ElicitResult(action="cancel")
+
+    async with Client(
+        server, mode=MODES[mode_name][0], read_timeout_seconds=20, elicitation_callback=answer
+    ) as client:
+        check("protocol version", client.protocol_version == MODES[mode_name][1], client.protocol_version)
+
+        async def call(name: str, arguments: dict[str, Any], scripted: list[types.ElicitResult]) -> Any:
+            asked.clear()
+            answers[:] = scripted
+            return await client.call_tool(name, arguments)
+
+        accept = lambda content: types.ElicitResult(action="accept", content=content)  # noqa: E731
+        result = await call("add-task", {"title": "Water plants", "priority": "low"}, [])
+        check("add-task with a priority asks nothing", text(result) == 'Added "Water plants" (Low)' and not asked, (result, asked))
+        result = await call("add-task", {"title": "File taxes"}, [accept({"priority": "high"})])
+        check("add-task without a priority asks for it", asked == ['How urgent is "File taxes"?'], asked)
+        check("add-task uses the answer", text(result) == 'Added "File taxes" (High)', result)
+        result = await call("add-task", {"title": "Nap"}, [types.ElicitResult(action="decline")])
+        check("a declined question adds nothing", result.is_error and text(result) == "No task added: the user gave no priority", result)
+        result = await call("clear-tasks", {}, [types.ElicitResult(action="decline")])
+        check("clear-tasks asks first", asked == ["Delete all 2 tasks? This cannot be undone."], asked)
+        check("a declined clear deletes nothing", text(result) == "Nothing deleted: the user did not confirm", result)
+        result = await call("list-tasks", {}, [])
+        check("the tasks are still there", text(result) == "Water plants (Low)\nFile taxes (High)", result)
+        result = await call("clear-tasks", {}, [accept({"confirm": True})])
+        check("a confirmed clear deletes", text(result) == "Deleted 2 tasks", result)
+        result = await call("list-tasks", {}, [])
+        check("nothing is left", text(result) == "No tasks", result)
+
+
 STDIO = {"weather": weather, "notes": notes, "notes-reopened": notes_reopened}
 
 
@@ -302,13 +342,16 @@ async def run(mode_name: str, example: str, target: list[str], check: Checks) ->
             return
         # The SDK hands the child only a few "safe" variables by default; pass ours along.
         server = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        if example == "todo":
+            await todo(server, mode_name, check)
+            return
         async with Client(server, mode=MODES[mode_name][0], read_timeout_seconds=20) as client:
             await STDIO[example](client, mode_name, check)
 
 
 def main() -> int:
     arguments = sys.argv[1:]
-    examples = [*STDIO, "axum-app"]
+    examples = [*STDIO, "todo", "axum-app"]
     if (
         len(arguments) < 3
         or arguments[0] not in MODES

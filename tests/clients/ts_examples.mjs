@@ -4,6 +4,7 @@
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> weather <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes-reopened <server command> [args...]
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> todo <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> axum-app <base URL> <write token> <read token>
 //
 // The same checks as py_examples.py: `notes` works in an empty database and leaves one note
@@ -21,7 +22,7 @@ const MODES = {
 
 const [modeName, example, ...target] = process.argv.slice(2);
 const mode = MODES[modeName];
-const stdioExamples = { weather, notes, 'notes-reopened': notesReopened };
+const stdioExamples = { weather, notes, 'notes-reopened': notesReopened, todo };
 if (!mode || !(example in stdioExamples || (example === 'axum-app' && target.length === 3)) || target.length === 0) {
     console.error(`usage: ts_examples.mjs <${Object.keys(MODES).join('|')}> <${[...Object.keys(stdioExamples), 'axum-app'].join('|')}> <server command or URL and tokens>`);
     process.exit(2);
@@ -187,6 +188,50 @@ async function axumApp(base, writeToken, readToken) {
     await close(client, complaints);
     response = await fetch(`${base}/api/items`);
     check('the app route sees no refused call', same(await response.json(), [{ name: 'Travel mug', quantity: 3 }, { name: 'Espresso cup', quantity: 2 }]));
+}
+
+/**
+ * The to-do example, whose tools ask the user (elicitation): this client is the user, answering
+ * from a script of answers; in legacy mode the server's questions are requests, in modern mode
+ * `input_required` results the SDK fulfils and retries.
+ */
+async function todo(command, args) {
+    const client = new Client(
+        { name: 'mcp-toolbelt-ts-examples', version: '0.0.0' },
+        { versionNegotiation: mode.negotiation, capabilities: { elicitation: { form: {} } } }
+    );
+    const complaints = [];
+    client.onerror = error => complaints.push(String(error?.message ?? error));
+    const asked = [];
+    let answers = [];
+    client.setRequestHandler('elicitation/create', async request => {
+        asked.push(request.params.message);
+        return answers.shift() ?? { action: 'cancel' };
+    });
+    await client.connect(stdio(command, args), { timeout: 10_000 });
+    check('protocol version', client.getNegotiatedProtocolVersion() === mode.version, client.getNegotiatedProtocolVersion());
+    const call = async (name, args, scripted) => {
+        asked.length = 0;
+        answers = scripted;
+        return client.callTool({ name, arguments: args });
+    };
+    let result = await call('add-task', { title: 'Water plants', priority: 'low' }, []);
+    check('add-task with a priority asks nothing', text(result) === 'Added "Water plants" (Low)' && asked.length === 0, { result, asked });
+    result = await call('add-task', { title: 'File taxes' }, [{ action: 'accept', content: { priority: 'high' } }]);
+    check('add-task without a priority asks for it', same(asked, ['How urgent is "File taxes"?']), asked);
+    check('add-task uses the answer', text(result) === 'Added "File taxes" (High)', result);
+    result = await call('add-task', { title: 'Nap' }, [{ action: 'decline' }]);
+    check('a declined question adds nothing', result.isError === true && text(result) === 'No task added: the user gave no priority', result);
+    result = await call('clear-tasks', {}, [{ action: 'decline' }]);
+    check('clear-tasks asks first', same(asked, ['Delete all 2 tasks? This cannot be undone.']), asked);
+    check('a declined clear deletes nothing', text(result) === 'Nothing deleted: the user did not confirm', result);
+    result = await call('list-tasks', {}, []);
+    check('the tasks are still there', text(result) === 'Water plants (Low)\nFile taxes (High)', result);
+    result = await call('clear-tasks', {}, [{ action: 'accept', content: { confirm: true } }]);
+    check('a confirmed clear deletes', text(result) === 'Deleted 2 tasks', result);
+    result = await call('list-tasks', {}, []);
+    check('nothing is left', text(result) === 'No tasks', result);
+    await close(client, complaints);
 }
 
 function stdio(command, args) {

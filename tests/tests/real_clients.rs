@@ -10,7 +10,8 @@
 //!
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
 //! `tests/clients/py_examples.py`): `weather` (the README's quick start) and `notes` (SQLite) over
-//! stdio, `axum-app` over HTTP with a token that has the write scope and one that lacks it.
+//! stdio, `todo` (tools that ask the user, answered by the client in both eras) over stdio,
+//! `axum-app` over HTTP with a token that has the write scope and one that lacks it.
 //! The same clients also drive the apps example (`ts_apps.mjs`, `py_apps.py`): tools with views
 //! (MCP Apps), their `_meta.ui`, the views read as resources, and the review pair.
 //!
@@ -285,6 +286,14 @@ fn weather(client: &Client, mode: &str) {
         .unwrap_or_else(|report| panic!("{report}"));
 }
 
+/// The to-do example, whose tools ask the user before they act: the client answers their
+/// elicitations (requests in legacy mode, `input_required` rounds in modern mode).
+fn todo(client: &Client, mode: &str) {
+    let todo = example_binary("todo");
+    run_example(client, mode, "todo", &[todo.as_os_str()])
+        .unwrap_or_else(|report| panic!("{report}"));
+}
+
 /// The notes server on a database that does not exist yet (nor does its folder): add, search,
 /// list and delete in one run (`mode`), then a second server on the same file finds the note
 /// the first left (`reopened_mode`).
@@ -410,6 +419,26 @@ impl Drop for AxumApp {
 #[test]
 fn python_client_weather() {
     weather(&Client::Python, "auto");
+}
+
+#[test]
+fn typescript_client_todo_legacy() {
+    todo(&Client::TypeScript, "legacy");
+}
+
+#[test]
+fn typescript_client_todo_modern() {
+    todo(&Client::TypeScript, "modern");
+}
+
+#[test]
+fn python_client_todo_legacy() {
+    todo(&Client::Python, "legacy");
+}
+
+#[test]
+fn python_client_todo_modern() {
+    todo(&Client::Python, "modern");
 }
 
 #[test]

@@ -12,6 +12,10 @@ use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
+use crate::ask::pending::Pending;
+use crate::ask::round::Round;
+use crate::ask::seal::{Binding, Sealer};
+use crate::ask::{Asker, Channel};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
@@ -45,6 +49,8 @@ pub(crate) struct ServerState {
     pub(crate) hooks: Arc<[Hook]>,
     /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
     pub(crate) network_transport: Option<&'static str>,
+    /// Seals the 2026-07-28 `requestState` of calls that ask the client.
+    pub(crate) sealer: Arc<Sealer>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -57,6 +63,8 @@ pub(crate) struct Dispatcher {
 /// cancelled, and what the transport knows of the caller.
 pub(crate) struct RequestScope {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    /// Where the client's answers to a legacy call's questions come back, when they can.
+    pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) auth: Option<AuthInfo>,
 }
@@ -88,6 +96,7 @@ impl Dispatcher {
             states: Arc::default(),
             hooks: Arc::new([]),
             network_transport: None,
+            sealer: Arc::new(Sealer::new(None)),
         })
     }
 
@@ -188,7 +197,10 @@ impl Dispatcher {
             )),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
-            result.insert("resultType".into(), json!("complete"));
+            // A call that asks the client has said `input_required` already.
+            result
+                .entry("resultType")
+                .or_insert_with(|| json!("complete"));
             let meta = result.entry("_meta").or_insert_with(|| json!({}));
             meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
@@ -302,6 +314,29 @@ impl Dispatcher {
             )
             .with_data(json!({"requiredCapabilities": missing})));
         }
+        // 2026-07-28: the answers this round has, from `requestState` and `inputResponses`.
+        let round = match era {
+            Era::Legacy(_) => None,
+            Era::Modern { .. } => {
+                let principal = scope.auth.as_ref().map_or_else(String::new, |auth| {
+                    format!(
+                        "{}\n{}",
+                        auth.client_id,
+                        auth.subject.as_deref().unwrap_or("")
+                    )
+                });
+                let binding = Binding::new(&principal, &name, arguments.as_ref());
+                Some(Arc::new(Round::start(
+                    &self.state.sealer,
+                    &params,
+                    binding,
+                )?))
+            }
+        };
+        let channel = match &round {
+            Some(round) => Channel::Modern(Arc::clone(round)),
+            None => Channel::Legacy(scope.pending),
+        };
         let context = Context::new(ContextParts {
             request_id: id.to_value(),
             progress_token: params
@@ -316,8 +351,21 @@ impl Dispatcher {
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
             apps: apps::client_declares(&client_capabilities),
+            // Elicitation modes (form, URL) are named from 2025-11-25 on.
+            asker: Asker::new(
+                client_capabilities,
+                channel,
+                era.version() >= ProtocolVersion::V2025_11_25,
+            ),
         });
-        let result = hook::run(&self.state.hooks, tool, arguments, context).await?;
+        let call = hook::run(&self.state.hooks, tool, arguments, context);
+        let result = match round {
+            Some(round) => match round.run(&self.state.sealer, call).await {
+                Ok(result) => result?,
+                Err(input_required) => return input_required,
+            },
+            None => call.await?,
+        };
         Ok(downgrade::call_result(result, era.version()))
     }
 }

@@ -21,8 +21,9 @@ use tokio_util::sync::CancellationToken;
 
 pub(crate) use in_flight::{InFlight, Ticket};
 
+use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Request, Response, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Reply, Request, Response, codes};
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
@@ -31,6 +32,9 @@ pub(crate) struct Session {
     dispatcher: Dispatcher,
     connection: Arc<Connection>,
     in_flight: Arc<InFlight>,
+    /// The questions its calls asked the client, awaiting answers; `None` when the client's
+    /// answers cannot reach this session (a stateless HTTP request).
+    pending: Option<Arc<Pending>>,
 }
 
 /// Where a call's notifications go and who made it: what a transport knows of a request
@@ -67,6 +71,24 @@ impl Session {
             dispatcher,
             connection: Arc::new(Connection::new(default_version, session_id)),
             in_flight: Arc::default(),
+            pending: None,
+        }
+    }
+
+    /// The session takes the client's answers to its calls' questions (`crate::ask`): a
+    /// connection the client's responses come back on (stdio, a legacy HTTP session).
+    #[must_use]
+    pub(crate) fn answering(mut self) -> Self {
+        self.pending = Some(Arc::default());
+        self
+    }
+
+    /// Takes the client's answer to a question one of this session's calls asked.
+    pub(crate) fn reply(&self, reply: Reply) {
+        if let Some(pending) = &self.pending {
+            pending.answer(reply);
+        } else {
+            tracing::debug!("a response where no question was asked; ignored");
         }
     }
 
@@ -85,6 +107,7 @@ impl Session {
         let scope = RequestScope {
             notifications: caller.notifications,
             cancellation: CancellationToken::new(),
+            pending: self.pending.clone(),
             auth: caller.auth,
         };
         let Request { id, method, params } = request;
@@ -115,6 +138,7 @@ impl Session {
         let scope = RequestScope {
             notifications: caller.notifications,
             cancellation: cancellation.clone(),
+            pending: self.pending.clone(),
             auth: caller.auth,
         };
         let session = self.clone();
@@ -241,7 +265,10 @@ impl Session {
                 self.notification(&method, params.as_ref(), cancels.as_ref());
                 immediate(None)
             }
-            Ok(Incoming::Response) => immediate(None),
+            Ok(Incoming::Response(reply)) => {
+                self.reply(reply);
+                immediate(None)
+            }
             Ok(Incoming::Batch(_)) => {
                 let error = ErrorObject::invalid_request("a batch cannot hold a batch");
                 immediate(Some(error.respond(Id::null())))

@@ -112,7 +112,7 @@ fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> 
         Incoming::Batch(_) if headers::claims_modern(headers) => refuse_modern(
             "2026-07-28 has no JSON-RPC batches; send each request in a POST of its own",
         ),
-        Incoming::Response if headers::claims_modern(headers) => {
+        Incoming::Response(_) if headers::claims_modern(headers) => {
             refuse_modern("a 2026-07-28 server sends no requests, so it takes no responses")
         }
         _ => Ok(false),
@@ -348,7 +348,10 @@ async fn legacy_message(
             session.notification(&method, params.as_ref(), cancels.as_ref());
             StatusCode::ACCEPTED.into_response()
         }
-        Incoming::Response => StatusCode::ACCEPTED.into_response(),
+        Incoming::Response(reply) => {
+            session.reply(reply);
+            StatusCode::ACCEPTED.into_response()
+        }
         Incoming::Batch(items) => legacy_batch(state, items, &session, post.auth).await,
     }
 }

@@ -197,7 +197,8 @@ impl SessionTable {
             dispatcher.clone(),
             ProtocolVersion::HTTP_DEFAULT,
             Some(id.clone()),
-        );
+        )
+        .answering();
         let session = Arc::new(HttpSession {
             calls,
             last_seen: Mutex::new(Instant::now()),

@@ -44,7 +44,7 @@ where
     let (outgoing, receiver) = mpsc::unbounded_channel();
     let writer = tokio::spawn(codec::write_messages(receiver, output));
     let connection = StdioConnection {
-        session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None),
+        session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
             notifications: outgoing,
             auth: None,
@@ -136,7 +136,7 @@ impl StdioConnection {
                 self.session
                     .notification(&method, params.as_ref(), cancels.as_ref());
             }
-            Incoming::Response => {}
+            Incoming::Response(reply) => self.session.reply(reply),
             Incoming::Batch(items) => self.take_batch(items),
         }
     }

@@ -1,0 +1,445 @@
+//! Asking the client: elicitation (a form derived from a Rust type, or a URL), sampling and
+//! roots, for [`Context::elicit`](crate::Context::elicit), [`Context::sample`](crate::Context::sample)
+//! and [`Context::roots`](crate::Context::roots).
+//!
+//! One handler serves both eras. On a legacy connection a question is a real request to the
+//! client, with an id of its own, on the connection (stdio) or the call's own SSE stream (HTTP);
+//! the client's response comes back as a message without a method and [`pending`] hands it to
+//! the waiting call. On 2026-07-28 there is no back channel: the question ends the round with an
+//! `input_required` result and the client's retry runs the handler again ([`round`]), with the
+//! answers so far carried in a sealed `requestState` ([`seal`]). Each question checks the
+//! capabilities the client declared first, so a tool gets a clear [`AskError`] it can turn into
+//! a result instead of a request the client cannot answer.
+//!
+//! Why re-run the handler rather than keep it suspended between rounds: a suspended handler
+//! pins the call to one process and one memory, which a stateless 2026-07-28 server behind a
+//! load balancer cannot promise; re-running needs only the key. Why questions inside the
+//! handler rather than declared before it (Python's `Resolve` parameters): what to ask often
+//! depends on what the tool found (the file to delete exists, the value is missing), and the
+//! same `ctx.elicit` then reads the same in both eras. The cost is the rule the docs state:
+//! ask before acting, as what runs before a question may run again.
+
+mod form;
+pub(crate) mod pending;
+pub(crate) mod round;
+pub(crate) mod seal;
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use self::pending::Pending;
+use self::round::Round;
+use crate::jsonrpc::{ErrorObject, Outgoing, Request};
+use crate::sync::lock;
+
+/// How long a question waits for the client's answer (a person may be typing it).
+pub const ASK_TIMEOUT: Duration = Duration::from_mins(10);
+
+/// The user's answer to an elicitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user submitted the form: its values (for a URL elicitation, `()`).
+    Accept(T),
+    /// The user said no.
+    Decline,
+    /// The user dismissed the question without choosing.
+    Cancel,
+}
+
+/// Why a question got no answer. Each says so in a sentence a tool can return as its error.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The client did not declare the capability the question needs (`elicitation`,
+    /// `elicitation.url`, `sampling`, `sampling.tools`, `roots`).
+    MissingCapability(&'static str),
+    /// The type asked for cannot be a form (nested objects, maps, …): the reason.
+    NotAForm(String),
+    /// Nothing can carry a question to this client: a stateless HTTP request, or a request
+    /// already answered.
+    NoChannel,
+    /// The client answered with an error.
+    Client(ErrorObject),
+    /// The client's answer did not have the shape the protocol gives it: what was wrong.
+    BadAnswer(String),
+    /// No answer came in time.
+    TimedOut(Duration),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MissingCapability(capability) => write!(
+                f,
+                "the client did not declare the `{capability}` capability this needs"
+            ),
+            Self::NotAForm(why) => f.write_str(why),
+            Self::NoChannel => f.write_str(
+                "this request has no way to ask the client (a stateless HTTP request, or one already answered)",
+            ),
+            Self::Client(error) => write!(f, "the client refused: {} ({})", error.message, error.code),
+            Self::BadAnswer(why) => write!(f, "the client's answer was malformed: {why}"),
+            Self::TimedOut(limit) => write!(f, "the client did not answer within {limit:?}"),
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+/// Who speaks in a sampling message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user (or the tool, speaking for it).
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One message of a sampling conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplingMessage {
+    /// Who says it.
+    pub role: Role,
+    /// A content block (`{"type": "text", "text": …}`, an image, …) or, from 2025-11-25, an
+    /// array of them.
+    pub content: Value,
+}
+
+/// A request for a completion from the client's model (`sampling/createMessage`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sampling {
+    /// The conversation so far.
+    pub messages: Vec<SamplingMessage>,
+    /// The most tokens the completion may have.
+    pub max_tokens: u32,
+    /// A system prompt the client may use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// Hints and priorities for the client's choice of model (`hints`, `costPriority`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_preferences: Option<Value>,
+    /// Tools the model may call (2025-11-25; the client must declare `sampling.tools`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Value>>,
+    /// How the model may use them (`{"mode": "auto"}`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<Value>,
+}
+
+impl Sampling {
+    /// A one-message conversation: the user says `text`.
+    #[must_use]
+    pub fn user(text: impl Into<String>, max_tokens: u32) -> Self {
+        Self {
+            messages: vec![SamplingMessage {
+                role: Role::User,
+                content: json!({"type": "text", "text": text.into()}),
+            }],
+            max_tokens,
+            system_prompt: None,
+            model_preferences: None,
+            tools: None,
+            tool_choice: None,
+        }
+    }
+}
+
+/// The client's completion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sampled {
+    /// Who speaks (the assistant).
+    pub role: Role,
+    /// The content block(s) it produced.
+    pub content: Value,
+    /// The model that produced it.
+    pub model: String,
+    /// Why it stopped (`endTurn`, `maxTokens`, `toolUse`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+}
+
+impl Sampled {
+    /// The text of a text completion (the texts of its blocks, joined), if it has any.
+    #[must_use]
+    pub fn text(&self) -> Option<String> {
+        let blocks = match &self.content {
+            Value::Array(blocks) => blocks.iter().collect(),
+            block => vec![block],
+        };
+        let texts: Vec<&str> = blocks
+            .iter()
+            .filter_map(|block| block.get("text").and_then(Value::as_str))
+            .collect();
+        (!texts.is_empty()).then(|| texts.concat())
+    }
+}
+
+/// A root the client shares: a directory or other place the server may work in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Root {
+    /// Its URI (`file://` for now).
+    pub uri: String,
+    /// A name to show for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// How one call reaches its client with questions: what a [`Context`](crate::Context) holds.
+pub(crate) struct Asker {
+    /// What the client declared it can answer.
+    capabilities: Value,
+    channel: Channel,
+    /// Whether the protocol version names an elicitation's `mode` (2025-11-25 on): an older
+    /// client gets a form request without it.
+    modes: bool,
+}
+
+/// Where a question goes.
+pub(crate) enum Channel {
+    /// A legacy call: a request on the connection, answered through the connection's pending
+    /// requests; `None` where no answer can come back (stateless HTTP).
+    Legacy(Option<Arc<Pending>>),
+    /// A 2026-07-28 call: answered by this round, or asked in its `input_required` result.
+    Modern(Arc<Round>),
+}
+
+/// Questions under a key of the tool's choosing ([`Context::question`](crate::Context::question)):
+/// on 2026-07-28 the key names the question in `inputRequests` (on a legacy connection it is not
+/// sent). Keys must be unique within a call.
+pub struct Question<'a> {
+    asker: &'a Asker,
+    out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    key: Option<&'a str>,
+}
+
+impl<'a> Question<'a> {
+    pub(crate) fn new(
+        asker: &'a Asker,
+        out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+        key: Option<&'a str>,
+    ) -> Self {
+        Self { asker, out, key }
+    }
+
+    /// A form elicitation of `T`: see [`Context::elicit`](crate::Context::elicit).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::elicit`](crate::Context::elicit).
+    pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
+        self,
+        message: &str,
+    ) -> Result<Elicitation<T>, AskError> {
+        let schema = form::requested_schema::<T>().map_err(AskError::NotAForm)?;
+        self.asker.require("elicitation", Some("form"))?;
+        let mut params = json!({"message": message, "requestedSchema": *schema});
+        if self.asker.modes {
+            params["mode"] = json!("form");
+        }
+        let answer = self.ask("elicitation/create", params).await?;
+        elicitation(answer, |content| {
+            serde_json::from_value(content.unwrap_or_else(|| json!({})))
+                .map_err(|error| AskError::BadAnswer(format!("the form's content: {error}")))
+        })
+    }
+
+    /// A URL elicitation: see [`Context::elicit_url`](crate::Context::elicit_url).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::elicit`](crate::Context::elicit).
+    pub async fn elicit_url(
+        self,
+        message: &str,
+        url: &str,
+        elicitation_id: &str,
+    ) -> Result<Elicitation<()>, AskError> {
+        self.asker.require("elicitation", Some("url"))?;
+        let params =
+            json!({"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id});
+        let answer = self.ask("elicitation/create", params).await?;
+        elicitation(answer, |_| Ok(()))
+    }
+
+    /// A completion from the client's model: see [`Context::sample`](crate::Context::sample).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::sample`](crate::Context::sample).
+    pub async fn sample(self, sampling: &Sampling) -> Result<Sampled, AskError> {
+        self.asker
+            .require("sampling", sampling.tools.is_some().then_some("tools"))?;
+        let params = serde_json::to_value(sampling).unwrap_or_default();
+        let answer = self.ask("sampling/createMessage", params).await?;
+        serde_json::from_value(answer).map_err(|error| AskError::BadAnswer(error.to_string()))
+    }
+
+    /// The client's roots: see [`Context::roots`](crate::Context::roots).
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::roots`](crate::Context::roots).
+    pub async fn roots(self) -> Result<Vec<Root>, AskError> {
+        #[derive(Deserialize)]
+        struct Roots {
+            roots: Vec<Root>,
+        }
+        self.asker.require("roots", None)?;
+        let answer = self.ask("roots/list", json!({})).await?;
+        let roots: Roots = serde_json::from_value(answer)
+            .map_err(|error| AskError::BadAnswer(error.to_string()))?;
+        Ok(roots.roots)
+    }
+
+    /// Asks `method`: on a legacy connection, a request; on 2026-07-28, this round's answer,
+    /// or the end of the round.
+    async fn ask(self, method: &str, params: Value) -> Result<Value, AskError> {
+        match &self.asker.channel {
+            Channel::Legacy(pending) => {
+                let pending = pending.as_ref().ok_or(AskError::NoChannel)?;
+                request(pending, method, params, self.out).await
+            }
+            Channel::Modern(round) => {
+                let key = round.key(self.key, method);
+                match round.answer_or_ask(key, method, params) {
+                    Some(answer) => Ok(answer),
+                    // The round ends here: `Round::run` stops polling this call.
+                    None => std::future::pending().await,
+                }
+            }
+        }
+    }
+}
+
+impl Asker {
+    /// The questions of a call with a client that declared `capabilities`.
+    pub(crate) fn new(capabilities: Value, channel: Channel, modes: bool) -> Self {
+        Self {
+            capabilities,
+            channel,
+            modes,
+        }
+    }
+
+    /// Checks the client declared `capability` (and, when named, its `sub` part). An
+    /// `elicitation: {}` declares forms only, as the spec says.
+    /// Where no answer can come back, that is the error, whatever the client declared (a
+    /// stateless HTTP request does not know it).
+    fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
+        if matches!(self.channel, Channel::Legacy(None)) {
+            return Err(AskError::NoChannel);
+        }
+        let Some(declared) = self.capabilities.get(capability).filter(|c| c.is_object()) else {
+            return Err(AskError::MissingCapability(capability));
+        };
+        let implied = capability == "elicitation"
+            && sub == Some("form")
+            && declared.as_object().is_some_and(serde_json::Map::is_empty);
+        match sub {
+            Some(sub) if !implied && declared.get(sub).is_none() => {
+                Err(AskError::MissingCapability(match (capability, sub) {
+                    ("elicitation", "url") => "elicitation.url",
+                    ("elicitation", _) => "elicitation.form",
+                    _ => "sampling.tools",
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`].
+async fn request(
+    pending: &Arc<Pending>,
+    method: &str,
+    params: Value,
+    out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+) -> Result<Value, AskError> {
+    let mut waiting = pending.register();
+    let request = Request {
+        id: waiting.id.clone(),
+        method: method.to_owned(),
+        params: params.as_object().cloned(),
+    };
+    {
+        let out = lock(out);
+        let Some(out) = out.as_ref() else {
+            return Err(AskError::NoChannel);
+        };
+        if out.send(Outgoing::Request(request)).is_err() {
+            return Err(AskError::NoChannel);
+        }
+        waiting.sent_on(out.clone());
+    }
+    match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
+        Ok(Some(Ok(answer))) => Ok(answer),
+        Ok(Some(Err(error))) => Err(AskError::Client(error)),
+        Ok(None) => Err(AskError::NoChannel),
+        Err(_) => Err(AskError::TimedOut(ASK_TIMEOUT)),
+    }
+}
+
+/// An `ElicitResult`: its action, and for `accept` its content read by `content`.
+fn elicitation<T>(
+    answer: Value,
+    content: impl FnOnce(Option<Value>) -> Result<T, AskError>,
+) -> Result<Elicitation<T>, AskError> {
+    match answer.get("action").and_then(Value::as_str) {
+        Some("accept") => Ok(Elicitation::Accept(content(
+            answer.get("content").cloned(),
+        )?)),
+        Some("decline") => Ok(Elicitation::Decline),
+        Some("cancel") => Ok(Elicitation::Cancel),
+        _ => Err(AskError::BadAnswer(
+            "`action` is not accept, decline or cancel".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asker(capabilities: Value) -> Asker {
+        Asker::new(capabilities, Channel::Legacy(Some(Arc::default())), true)
+    }
+
+    #[test]
+    fn a_question_needs_what_the_client_declared() {
+        let forms_only = asker(json!({"elicitation": {}}));
+        assert_eq!(forms_only.require("elicitation", Some("form")), Ok(()));
+        assert_eq!(
+            forms_only.require("elicitation", Some("url")),
+            Err(AskError::MissingCapability("elicitation.url"))
+        );
+        let urls_only = asker(json!({"elicitation": {"url": {}}}));
+        assert_eq!(urls_only.require("elicitation", Some("url")), Ok(()));
+        assert_eq!(
+            urls_only.require("elicitation", Some("form")),
+            Err(AskError::MissingCapability("elicitation.form"))
+        );
+        let sampling = asker(json!({"sampling": {}, "roots": {"listChanged": true}}));
+        assert_eq!(sampling.require("sampling", None), Ok(()));
+        assert_eq!(
+            sampling.require("sampling", Some("tools")),
+            Err(AskError::MissingCapability("sampling.tools"))
+        );
+        assert_eq!(sampling.require("roots", None), Ok(()));
+        assert_eq!(
+            sampling.require("elicitation", Some("form")),
+            Err(AskError::MissingCapability("elicitation"))
+        );
+        let stateless = Asker::new(json!({"roots": {}}), Channel::Legacy(None), true);
+        assert_eq!(stateless.require("roots", None), Err(AskError::NoChannel));
+    }
+}

@@ -1,0 +1,194 @@
+//! One 2026-07-28 round of a call that asks (the MRTR pattern): there is no back channel, so a
+//! question the round has no answer for ends the round with an `input_required` result, and the
+//! client's retry (`inputResponses`, the echoed `requestState`) runs the handler again, each
+//! question now answered at once.
+//!
+//! The handler runs until it completes or until it waits on a question: questions asked
+//! together (`join!`) are registered in the same poll, so they go out together, by key. The
+//! answers the handler used are sealed into the new `requestState` (`super::seal`), so that a
+//! later round still has them; answers it did not use (extra `inputResponses`) are dropped.
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Poll, Waker};
+
+use serde_json::{Map, Value, json};
+
+use super::seal::{Binding, Sealer};
+use crate::jsonrpc::ErrorObject;
+use crate::sync::lock;
+
+/// A call's round: the answers it has, and the questions it asked.
+pub(crate) struct Round {
+    binding: Binding,
+    /// From the opened `requestState` and this request's `inputResponses`.
+    answers: Map<String, Value>,
+    /// The answers the handler read, to seal for the next round.
+    used: Mutex<Map<String, Value>>,
+    /// The questions without an answer: key → `{method, params}`.
+    asked: Mutex<Map<String, Value>>,
+    /// Numbers the questions asked without a key of their own.
+    next: AtomicUsize,
+    /// Wakes [`Round::run`] when a question is asked from outside the call's own future (a task
+    /// it spawned), which would otherwise not wake it.
+    waker: Mutex<Option<Waker>>,
+}
+
+impl Round {
+    /// The round of a `tools/call` with `params` (its `requestState` opened and checked
+    /// against `binding`; refused with `-32602` when it is not valid).
+    pub(crate) fn start(
+        sealer: &Sealer,
+        params: &Map<String, Value>,
+        binding: Binding,
+    ) -> Result<Self, ErrorObject> {
+        let mut answers = match params.get("requestState") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::String(state)) => sealer.open(state, &binding)?,
+            Some(_) => {
+                return Err(ErrorObject::invalid_params(
+                    "Invalid or expired requestState",
+                ));
+            }
+        };
+        match params.get("inputResponses") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(responses)) => {
+                // Each answer is the result of the request it answers: an object.
+                if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "`inputResponses.{key}` must be the result object of the request it answers"
+                    )));
+                }
+                answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            Some(_) => {
+                return Err(ErrorObject::invalid_params(
+                    "`inputResponses` must be an object",
+                ));
+            }
+        }
+        Ok(Self {
+            binding,
+            answers,
+            used: Mutex::default(),
+            asked: Mutex::default(),
+            next: AtomicUsize::new(0),
+            waker: Mutex::default(),
+        })
+    }
+
+    /// The key of a question: the one given, or the next number after the method's name.
+    pub(crate) fn key(&self, key: Option<&str>, method: &str) -> String {
+        key.map_or_else(
+            || {
+                let number = self.next.fetch_add(1, Ordering::Relaxed);
+                let kind = method.split('/').next().unwrap_or(method);
+                format!("{kind}-{number}")
+            },
+            str::to_owned,
+        )
+    }
+
+    /// The answer to question `key`, if the round has it; else the question is recorded.
+    pub(crate) fn answer_or_ask(&self, key: String, method: &str, params: Value) -> Option<Value> {
+        if let Some(answer) = self.answers.get(&key) {
+            lock(&self.used).insert(key, answer.clone());
+            return Some(answer.clone());
+        }
+        lock(&self.asked).insert(key, json!({"method": method, "params": params}));
+        if let Some(waker) = lock(&self.waker).take() {
+            waker.wake();
+        }
+        None
+    }
+
+    /// Runs `call` until it completes (`Ok`) or waits on questions this round cannot answer:
+    /// then `Err` is the `input_required` result that asks them.
+    pub(crate) async fn run<R>(
+        &self,
+        sealer: &Sealer,
+        call: impl Future<Output = R>,
+    ) -> Result<R, Result<Value, ErrorObject>> {
+        let mut call = pin!(call);
+        let asked = std::future::poll_fn(|cx| {
+            *lock(&self.waker) = Some(cx.waker().clone());
+            match call.as_mut().poll(cx) {
+                Poll::Ready(result) => Poll::Ready(Ok(result)),
+                Poll::Pending if !lock(&self.asked).is_empty() => Poll::Ready(Err(())),
+                Poll::Pending => Poll::Pending,
+            }
+        })
+        .await;
+        match asked {
+            Ok(result) => Ok(result),
+            Err(()) => Err(self.input_required(sealer)),
+        }
+    }
+
+    fn input_required(&self, sealer: &Sealer) -> Result<Value, ErrorObject> {
+        let used = std::mem::take(&mut *lock(&self.used));
+        let state = sealer.seal(used, &self.binding)?;
+        let requests = std::mem::take(&mut *lock(&self.asked));
+        Ok(json!({
+            "resultType": "input_required",
+            "inputRequests": requests,
+            "requestState": state,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn round(params: &Value) -> Round {
+        let binding = Binding::new("", "tool", None);
+        Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_question_from_a_spawned_task_still_ends_the_round() {
+        let sealer = Sealer::new(None);
+        let round = Arc::new(round(&json!({})));
+        let asking = Arc::clone(&round);
+        let call = async move {
+            tokio::spawn(async move {
+                let key = asking.key(None, "roots/list");
+                assert_eq!(asking.answer_or_ask(key, "roots/list", json!({})), None);
+                // As `Question::ask` does: the asker waits for the next round.
+                std::future::pending::<()>().await;
+            })
+            .await
+        };
+        let ended =
+            tokio::time::timeout(std::time::Duration::from_secs(5), round.run(&sealer, call))
+                .await
+                .expect("the round ends");
+        let Err(Ok(input_required)) = ended else {
+            panic!("an input_required result");
+        };
+        assert_eq!(
+            input_required["inputRequests"],
+            json!({"roots-0": {"method": "roots/list", "params": {}}})
+        );
+    }
+
+    #[test]
+    fn answers_that_are_not_results_are_refused() {
+        let binding = Binding::new("", "tool", None);
+        let params = json!({"inputResponses": {"confirm": 12345}});
+        let refused = Round::start(&Sealer::new(None), params.as_object().unwrap(), binding);
+        assert_eq!(
+            refused.err().map(|error| error.message),
+            Some(
+                "`inputResponses.confirm` must be the result object of the request it answers"
+                    .into()
+            )
+        );
+    }
+}

@@ -1,0 +1,232 @@
+//! `requestState` for 2026-07-28: the answers a call has had so far, sealed with
+//! XChaCha20-Poly1305 so the client can carry them between rounds but neither read nor forge
+//! them. The seal binds them to the caller (its principal), the tool, the call's arguments and a
+//! time limit (the associated data and the sealed expiry): state from another caller, tool or
+//! argument set, or past its time, is refused like tampered state. Replicas given the same key
+//! (`Server::request_state_key`) open each other's state, with no shared store.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::jsonrpc::ErrorObject;
+
+/// How long sealed state stays valid: a round includes a person answering.
+pub(crate) const STATE_TTL: Duration = Duration::from_mins(10);
+
+const NONCE_BYTES: usize = 24;
+
+/// The server's sealing key.
+pub(crate) struct Sealer {
+    /// `None` when no key was given and the system's random source failed: state cannot be
+    /// sealed then, and a call that asks gets an error saying so.
+    cipher: Option<XChaCha20Poly1305>,
+}
+
+/// What one call's state is bound to, as the associated data of its seal: each part
+/// length-prefixed (so no two bindings read alike), the arguments in a canonical form (keys
+/// sorted), so that the same arguments in another order still match.
+pub(crate) struct Binding(Vec<u8>);
+
+impl Binding {
+    /// The binding of a call of `tool` with `arguments` by `principal` (the token's client and
+    /// subject; empty for an unauthenticated caller).
+    pub(crate) fn new(principal: &str, tool: &str, arguments: Option<&Map<String, Value>>) -> Self {
+        let arguments = arguments.map_or_else(String::new, |arguments| {
+            canonical(&Value::Object(arguments.clone())).to_string()
+        });
+        let mut data = Vec::new();
+        for part in [principal, tool, arguments.as_str()] {
+            data.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            data.extend_from_slice(part.as_bytes());
+        }
+        Self(data)
+    }
+}
+
+/// What is sealed.
+#[derive(Serialize, Deserialize)]
+struct Sealed {
+    /// Seconds since the Unix epoch after which the state is refused.
+    expires: u64,
+    answers: Map<String, Value>,
+}
+
+impl Sealer {
+    /// A sealer with `key`; `None` draws a random key (state then lives as long as the process).
+    pub(crate) fn new(key: Option<[u8; 32]>) -> Self {
+        let key = key.or_else(|| {
+            let mut key = [0; 32];
+            getrandom::fill(&mut key).ok().map(|()| key)
+        });
+        if key.is_none() {
+            tracing::error!("no random source: requestState cannot be sealed");
+        }
+        Self {
+            cipher: key.map(|key| XChaCha20Poly1305::new(&key.into())),
+        }
+    }
+
+    /// Seals `answers` for `binding`, valid for [`STATE_TTL`].
+    pub(crate) fn seal(
+        &self,
+        answers: Map<String, Value>,
+        binding: &Binding,
+    ) -> Result<String, ErrorObject> {
+        let cannot = || {
+            ErrorObject::new(
+                crate::jsonrpc::codes::INTERNAL_ERROR,
+                "requestState cannot be sealed (no key and no random source)",
+            )
+        };
+        let cipher = self.cipher.as_ref().ok_or_else(cannot)?;
+        let sealed = Sealed {
+            expires: now() + STATE_TTL.as_secs(),
+            answers,
+        };
+        let mut nonce = [0; NONCE_BYTES];
+        getrandom::fill(&mut nonce).map_err(|_| cannot())?;
+        let plain = serde_json::to_vec(&sealed).map_err(|_| cannot())?;
+        let payload = Payload {
+            msg: &plain,
+            aad: &binding.0,
+        };
+        let sealed = cipher
+            .encrypt(&XNonce::from(nonce), payload)
+            .map_err(|_| cannot())?;
+        let mut token = nonce.to_vec();
+        token.extend_from_slice(&sealed);
+        Ok(URL_SAFE_NO_PAD.encode(token))
+    }
+
+    /// The answers sealed in `state`, if it is ours, untouched, for `binding` and in time.
+    pub(crate) fn open(
+        &self,
+        state: &str,
+        binding: &Binding,
+    ) -> Result<Map<String, Value>, ErrorObject> {
+        let invalid = || ErrorObject::invalid_params("Invalid or expired requestState");
+        let cipher = self.cipher.as_ref().ok_or_else(invalid)?;
+        let token = URL_SAFE_NO_PAD.decode(state).map_err(|_| invalid())?;
+        if token.len() < NONCE_BYTES {
+            return Err(invalid());
+        }
+        let (nonce, sealed) = token.split_at(NONCE_BYTES);
+        let nonce = XNonce::try_from(nonce).map_err(|_| invalid())?;
+        let plain = cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: sealed,
+                    aad: &binding.0,
+                },
+            )
+            .map_err(|_| invalid())?;
+        let sealed: Sealed = serde_json::from_slice(&plain).map_err(|_| invalid())?;
+        if sealed.expires < now() {
+            return Err(invalid());
+        }
+        Ok(sealed.answers)
+    }
+}
+
+/// `value` with every object's keys sorted.
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(object) => {
+            let mut keys: Vec<&String> = object.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|key| (key.clone(), canonical(&object[key])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn binding(principal: &str, arguments: &Map<String, Value>) -> Binding {
+        Binding::new(principal, "delete", Some(arguments))
+    }
+
+    #[test]
+    fn state_opens_only_for_its_caller_tool_and_arguments_and_untouched() {
+        let sealer = Sealer::new(None);
+        let arguments = json!({"path": "/a", "force": true});
+        let arguments = arguments.as_object().unwrap();
+        let answers = json!({"confirm": {"action": "accept"}});
+        let answers = answers.as_object().unwrap().clone();
+        let state = sealer
+            .seal(answers.clone(), &binding("alice", arguments))
+            .unwrap();
+        assert_eq!(
+            sealer.open(&state, &binding("alice", arguments)),
+            Ok(answers)
+        );
+        let reordered = json!({"force": true, "path": "/a"});
+        assert!(
+            sealer
+                .open(&state, &binding("alice", reordered.as_object().unwrap()))
+                .is_ok()
+        );
+        let refused = ErrorObject::invalid_params("Invalid or expired requestState");
+        assert_eq!(
+            sealer.open(&state, &binding("mallory", arguments)),
+            Err(refused.clone())
+        );
+        let other = json!({"path": "/b", "force": true});
+        assert_eq!(
+            sealer.open(&state, &binding("alice", other.as_object().unwrap())),
+            Err(refused.clone())
+        );
+        let mut tampered = state.into_bytes();
+        let last = tampered.len() - 2;
+        tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+        let tampered = String::from_utf8(tampered).unwrap();
+        assert_eq!(
+            sealer.open(&tampered, &binding("alice", arguments)),
+            Err(refused.clone())
+        );
+        assert_eq!(
+            Sealer::new(None).open("not state", &binding("alice", arguments)),
+            Err(refused)
+        );
+    }
+
+    #[test]
+    fn replicas_sharing_a_key_open_each_others_state() {
+        let arguments = Map::new();
+        let state = Sealer::new(Some([7; 32]))
+            .seal(Map::new(), &binding("", &arguments))
+            .unwrap();
+        assert!(
+            Sealer::new(Some([7; 32]))
+                .open(&state, &binding("", &arguments))
+                .is_ok()
+        );
+        assert!(
+            Sealer::new(Some([8; 32]))
+                .open(&state, &binding("", &arguments))
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! Tools that ask the client, at 2026-07-28 (over stdio, each request standing alone): the
+//! question ends the round with `input_required`, the retry re-runs the handler with the
+//! answers, and `requestState` is sealed: tampered state and state of another call are refused.
+
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Context, Elicitation, Server, ToolError, tool};
+use mcp_toolbelt_tests::example_binary;
+use mcp_toolbelt_tests::stdio::StdioServer;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+fn meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities
+    })
+}
+
+/// Calls `tool` with `extra` params (`inputResponses`, `requestState`); the response.
+fn call(server: &mut StdioServer, id: i64, tool: &str, arguments: Value, extra: Value) -> Value {
+    let mut params = json!({
+        "name": tool,
+        "arguments": arguments,
+        "_meta": meta(json!({"elicitation": {}, "sampling": {}, "roots": {}}))
+    });
+    let Value::Object(extra) = extra else {
+        panic!("extra params are an object");
+    };
+    params.as_object_mut().unwrap().extend(extra);
+    server.request(id, "tools/call", params)
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+fn state(response: &Value) -> String {
+    response["result"]["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no requestState in {response}"))
+        .to_owned()
+}
+
+#[test]
+fn a_question_ends_the_round_and_the_retry_answers_it_with_state_carried_between_rounds() {
+    let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
+    let tool = "test_input_required_result_multi_round";
+    let first = call(&mut server, 1, tool, json!({}), json!({}));
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required");
+    assert_eq!(
+        result["inputRequests"],
+        json!({"step1": {"method": "elicitation/create", "params": {
+            "mode": "form",
+            "message": "Step 1: What is your name?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"]
+            }
+        }}})
+    );
+    let second = call(
+        &mut server,
+        2,
+        tool,
+        json!({}),
+        json!({"inputResponses": {"step1": accept(json!({"name": "Ada"}))}, "requestState": state(&first)}),
+    );
+    assert_eq!(second["result"]["resultType"], "input_required");
+    let asked: Vec<&String> = second["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(asked, ["step2"], "step1 is answered: only step2 is asked");
+    // The third round has step2 from the client and step1 only from the sealed state.
+    let third = call(
+        &mut server,
+        3,
+        tool,
+        json!({}),
+        json!({"inputResponses": {"step2": accept(json!({"color": "blue"}))}, "requestState": state(&second)}),
+    );
+    assert_eq!(third["result"]["resultType"], "complete");
+    assert_eq!(third["result"]["content"][0]["text"], "Ada likes blue");
+}
+
+#[test]
+fn questions_asked_together_go_out_together_by_key() {
+    let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
+    let tool = "test_input_required_result_multiple_inputs";
+    let first = call(&mut server, 1, tool, json!({}), json!({}));
+    let keys: Vec<&String> = first["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["user_name", "greeting", "client_roots"]);
+    let answers = json!({
+        "user_name": accept(json!({"name": "Ada"})),
+        "greeting": {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "m"},
+        "client_roots": {"roots": [{"uri": "file:///work"}]},
+        "unasked": {"ignored": true}
+    });
+    let done = call(
+        &mut server,
+        2,
+        tool,
+        json!({}),
+        json!({"inputResponses": answers, "requestState": state(&first)}),
+    );
+    assert_eq!(done["result"]["content"][0]["text"], "Hello Ada (1 roots)");
+}
+
+#[test]
+fn tampered_and_foreign_state_is_refused() {
+    let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
+    let first = call(
+        &mut server,
+        1,
+        "test_elicitation",
+        json!({"message": "a"}),
+        json!({}),
+    );
+    let sealed = state(&first);
+    let refused = |response: &Value| {
+        assert_eq!(
+            response["error"],
+            json!({"code": -32602, "message": "Invalid or expired requestState"}),
+            "{response}"
+        );
+    };
+    let mut tampered = sealed.clone().into_bytes();
+    tampered[10] = if tampered[10] == b'x' { b'y' } else { b'x' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    let extra = |state: &str| json!({"requestState": state, "inputResponses": {}});
+    refused(&call(
+        &mut server,
+        2,
+        "test_elicitation",
+        json!({"message": "a"}),
+        extra(&tampered),
+    ));
+    // The state of a call with other arguments, or of another tool.
+    refused(&call(
+        &mut server,
+        3,
+        "test_elicitation",
+        json!({"message": "b"}),
+        extra(&sealed),
+    ));
+    refused(&call(
+        &mut server,
+        4,
+        "test_input_required_result_elicitation",
+        json!({}),
+        extra(&sealed),
+    ));
+    // Untouched, for the same call, it opens.
+    let again = call(
+        &mut server,
+        5,
+        "test_elicitation",
+        json!({"message": "a"}),
+        extra(&sealed),
+    );
+    assert_eq!(again["result"]["resultType"], "input_required");
+}
+
+#[test]
+fn a_question_the_client_cannot_answer_is_not_asked() {
+    let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
+    let params = json!({
+        "name": "test_input_required_result_capabilities",
+        "arguments": {},
+        "_meta": meta(json!({"sampling": {}}))
+    });
+    let first = server.request(1, "tools/call", params);
+    let requests: &Map<String, Value> = first["result"]["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.keys().collect::<Vec<_>>(), ["sampled"]);
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead
+    confirm: bool,
+}
+
+/// Deletes `path` once the user confirms
+#[tool]
+async fn delete(context: Context, path: String) -> Result<String, ToolError> {
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirmation>(&format!("Delete {path}?"))
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(match answer {
+        Elicitation::Accept(Confirmation { confirm: true }) => format!("deleted {path}"),
+        _ => "kept".into(),
+    })
+}
+
+/// A tool that asks is tested in process as a 2026-07-28 client sees it: the question, then
+/// the retry with the answer.
+#[tokio::test]
+async fn the_test_client_drives_a_round_in_process() {
+    let client = TestClient::new(Server::new("asking", "1.0.0"));
+    let call = |extra: Value| {
+        let mut params = json!({
+            "name": "delete",
+            "arguments": {"path": "/tmp/x"},
+            "_meta": meta(json!({"elicitation": {}}))
+        });
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        params
+    };
+    let first = client.request("tools/call", call(json!({}))).await;
+    assert_eq!(
+        first["result"]["inputRequests"]["confirm"]["params"]["message"],
+        "Delete /tmp/x?"
+    );
+    let retry = call(json!({
+        "inputResponses": {"confirm": accept(json!({"confirm": true}))},
+        "requestState": state(&first)
+    }));
+    let done = client.request("tools/call", retry).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted /tmp/x");
+}

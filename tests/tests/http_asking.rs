@@ -1,0 +1,112 @@
+//! Tools that ask the client, over Streamable HTTP in the legacy era: the question is a request
+//! on the call's own SSE stream, the client answers it with a POST in its session, and only that
+//! session's answer reaches the call; a stateless server, which has no way back, says it cannot
+//! ask.
+
+use axum::Router;
+use axum::http::StatusCode;
+use mcp_toolbelt::{AskError, Context, Elicitation, HttpConfig, tool};
+use mcp_toolbelt_tests::http::{
+    Events, LEGACY, in_session, legacy_call, post, result_text, router, send,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead
+    confirm: bool,
+}
+
+/// Asks the user to confirm
+#[tool]
+async fn confirm(context: Context) -> Result<String, AskError> {
+    let answer = context.elicit::<Confirmation>("Go ahead?").await?;
+    Ok(match answer {
+        Elicitation::Accept(Confirmation { confirm }) => format!("confirm={confirm}"),
+        Elicitation::Decline => "declined".into(),
+        Elicitation::Cancel => "cancelled".into(),
+    })
+}
+
+/// Opens a legacy session whose client declares `elicitation`.
+async fn open_session(router: &Router) -> String {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY,
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "http-asking", "version": "1.0.0"},
+    }});
+    let reply = send(router, post(&initialize, &[])).await;
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    send(router, post(&initialized, &in_session(&session))).await;
+    session
+}
+
+fn answer(id: &Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+#[tokio::test]
+async fn the_question_goes_on_the_calls_stream_and_only_its_session_answers_it() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let other = open_session(&router).await;
+    let call = legacy_call(2, "confirm", &json!({}), None);
+    let response = router
+        .clone()
+        .oneshot(post(&call, &in_session(&session)))
+        .await
+        .unwrap();
+    let mut events = Events::of(response);
+    let question = events.next().await.expect("the question");
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "Go ahead?");
+    let id = &question["id"];
+    // Another session's answer with the same id does not reach this call.
+    let foreign = answer(id, json!({"action": "decline"}));
+    let reply = send(&router, post(&foreign, &in_session(&other))).await;
+    assert_eq!(reply.status, StatusCode::ACCEPTED);
+    let yes = answer(
+        id,
+        json!({"action": "accept", "content": {"confirm": true}}),
+    );
+    let reply = send(&router, post(&yes, &in_session(&session))).await;
+    assert_eq!(reply.status, StatusCode::ACCEPTED);
+    let response = events.next().await.expect("the call's response");
+    assert_eq!(response["id"], 2);
+    assert_eq!(result_text(&response), "confirm=true");
+    assert_eq!(
+        events.next().await,
+        None,
+        "the stream ends with the response"
+    );
+}
+
+#[tokio::test]
+async fn a_stateless_server_cannot_ask_and_says_so() {
+    let router = router(HttpConfig::new().stateless(true));
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY,
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "http-asking", "version": "1.0.0"},
+    }});
+    send(&router, post(&initialize, &[])).await;
+    let headers = [("mcp-protocol-version", LEGACY)];
+    let reply = send(
+        &router,
+        post(&legacy_call(2, "confirm", &json!({}), None), &headers),
+    )
+    .await;
+    let response = reply.json();
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert_eq!(
+        result_text(&response),
+        "this request has no way to ask the client (a stateless HTTP request, or one already answered)"
+    );
+}

@@ -66,7 +66,6 @@ async fn a_busy_tool_does_not_stop_the_connection_reading() {
         next().await,
         json!({"jsonrpc": "2.0", "id": 3, "result": {}})
     );
-    drop(send);
     drop(client_write);
     serving.await.unwrap().unwrap();
 }

@@ -355,7 +355,7 @@ fn read_fn(
         items: quote! {
             fn __resource_read(
                 __resource_values: ::std::vec::Vec<::std::string::String>,
-            ) -> #private::BoxFuture<'static, ::core::result::Result<#private::ResourceBody, ::std::string::String>> {
+            ) -> #private::BoxFuture<'static, ::core::result::Result<#private::ResourceBody, #private::ResourceError>> {
                 let __resource_fn = #fn_ident;
                 ::std::boxed::Box::pin(async move {
                     #(#bindings)*

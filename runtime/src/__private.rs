@@ -10,8 +10,8 @@ pub use serde_json;
 
 pub use crate::context::Context;
 pub use crate::registry::{
-    AppView, IntoResourceBody, ResourceBody, ResourceRead, ResourceRegistration, ToolRegistration,
-    ToolUiRegistration,
+    AppView, IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
+    ToolRegistration, ToolUiRegistration,
 };
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
@@ -239,17 +239,18 @@ pub fn static_resource<T: StaticContents>(contents: T) -> ResourceBody {
 }
 
 /// The contents a `#[resource]` fn returned, or its error's message.
-pub fn resource_body<T: IntoResourceBody>(contents: T) -> Result<ResourceBody, String> {
-    contents.into_resource_body()
+pub fn resource_body<T: IntoResourceBody>(contents: T) -> Result<ResourceBody, ResourceError> {
+    contents.into_resource_body().map_err(ResourceError::Failed)
 }
 
-/// The value of the URI template's variable `name`, as the type of the fn's parameter.
-pub fn template_value<T>(name: &str, value: &str) -> Result<T, String>
+/// The value of the URI template's variable `name`, as the type of the fn's parameter; a value
+/// the type refuses means the URI names no resource of this template.
+pub fn template_value<T>(name: &str, value: &str) -> Result<T, ResourceError>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
     value
         .parse()
-        .map_err(|error| format!("invalid `{name}` {value:?}: {error}"))
+        .map_err(|error| ResourceError::NotFound(format!("invalid `{name}` {value:?}: {error}")))
 }

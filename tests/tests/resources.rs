@@ -124,15 +124,12 @@ async fn reads_give_text_bytes_and_templated_contents() {
         read("docs://manual/3/intro").await["result"]["contents"],
         json!([{"uri": "docs://manual/3/intro", "mimeType": "text/markdown", "text": "# 3.intro"}])
     );
-    // A value the parameter's type refuses is the fn's error, naming the variable.
-    let error = &read("docs://manual/three/intro").await["error"];
-    assert_eq!(error["code"], -32603, "{error}");
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("invalid `chapter` \"three\""),
-        "{error}"
+    // A value the parameter's type refuses names no resource: not found, saying why.
+    assert_eq!(
+        read("docs://manual/three/intro").await["error"],
+        json!({"code": -32602,
+               "message": "Resource not found: docs://manual/three/intro (invalid `chapter` \"three\": invalid digit found in string)",
+               "data": {"uri": "docs://manual/three/intro"}})
     );
     assert_eq!(
         read("test://broken").await["error"],

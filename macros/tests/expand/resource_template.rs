@@ -9,7 +9,10 @@ const _: () = {
         __resource_values: ::std::vec::Vec<::std::string::String>,
     ) -> __resource_private::BoxFuture<
         'static,
-        ::core::result::Result<__resource_private::ResourceBody, ::std::string::String>,
+        ::core::result::Result<
+            __resource_private::ResourceBody,
+            __resource_private::ResourceError,
+        >,
     > {
         let __resource_fn = section;
         ::std::boxed::Box::pin(async move {

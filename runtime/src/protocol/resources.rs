@@ -122,9 +122,12 @@ async fn read(
         .read(uri)
         .await
         .map_err(|error| match error {
-            ReadError::NotFound => {
-                ErrorObject::invalid_params(format!("Resource not found: {uri}"))
-                    .with_data(json!({"uri": uri}))
+            ReadError::NotFound(why) => {
+                let message = match why {
+                    Some(why) => format!("Resource not found: {uri} ({why})"),
+                    None => format!("Resource not found: {uri}"),
+                };
+                ErrorObject::invalid_params(message).with_data(json!({"uri": uri}))
             }
             ReadError::Failed(message) => {
                 ErrorObject::new(codes::INTERNAL_ERROR, message).with_data(json!({"uri": uri}))

@@ -19,7 +19,9 @@ use crate::result::CallToolResult;
 use crate::state::StateKey;
 
 pub use apps::{AppView, ToolUiRegistration};
-pub use resource::{IntoResourceBody, ResourceBody, ResourceRead, ResourceRegistration};
+pub use resource::{
+    IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
+};
 pub(crate) use resource::{ReadError, Resource, ResourceSet};
 pub(crate) use set::ToolSet;
 pub use tool::Tool;

@@ -47,7 +47,7 @@ pub enum ResourceRead {
     /// A `static`/`const` (`include_str!`, `include_bytes!`): the same contents every time.
     Static(fn() -> ResourceBody),
     /// An fn, given the template's variables in order (none for a plain URI).
-    Dynamic(fn(Vec<String>) -> BoxFuture<'static, Result<ResourceBody, String>>),
+    Dynamic(fn(Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>>),
 }
 
 /// A resource's contents: text, or bytes (sent base64-encoded as `blob`).
@@ -124,10 +124,22 @@ pub(crate) struct Resource {
     meta: Option<Map<String, Value>>,
 }
 
-/// Why a read failed: the URI names nothing, or the resource's fn failed.
+/// Why a read failed: the URI names nothing (a template's variable its parameter's type
+/// refused says why), or the resource's fn failed.
 #[derive(Debug)]
 pub(crate) enum ReadError {
-    NotFound,
+    NotFound(Option<String>),
+    Failed(String),
+}
+
+/// Why a resource fn gave no contents. Not public API: generated code builds it.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceError {
+    /// A template variable's value is not one of its parameter's type (`three` for a `u32`):
+    /// the URI names no resource this template serves.
+    NotFound(String),
+    /// The fn returned an error: its message.
     Failed(String),
 }
 
@@ -205,7 +217,7 @@ impl Resource {
     }
 
     /// The contents at `uri`, when this resource serves it.
-    async fn read(&self, uri: &str) -> Option<Result<ResourceBody, String>> {
+    async fn read(&self, uri: &str) -> Option<Result<ResourceBody, ResourceError>> {
         let values = match &self.template {
             Some(template) => template.matches(uri)?,
             None if uri == self.uri() => Vec::new(),
@@ -218,7 +230,7 @@ impl Resource {
                 .await
                 .unwrap_or_else(|_| {
                     tracing::error!(uri, "a resource fn panicked");
-                    Err(format!("reading {uri} failed"))
+                    Err(ResourceError::Failed(format!("reading {uri} failed")))
                 }),
         })
     }
@@ -258,12 +270,21 @@ impl ResourceSet {
     /// template order) that matches it. Also says whether they may be cached.
     pub(crate) async fn read(&self, uri: &str) -> Result<(&Resource, ResourceBody), ReadError> {
         let candidates = self.get(uri).into_iter().chain(&self.templates);
+        let mut refused = None;
         for resource in candidates {
-            if let Some(body) = resource.read(uri).await {
-                return body.map(|body| (resource, body)).map_err(ReadError::Failed);
+            match resource.read(uri).await {
+                None => {}
+                Some(Ok(body)) => return Ok((resource, body)),
+                Some(Err(ResourceError::Failed(message))) => {
+                    return Err(ReadError::Failed(message));
+                }
+                // A later template may still serve it (`{id}` as a number, then as a name).
+                Some(Err(ResourceError::NotFound(why))) => {
+                    refused.get_or_insert(why);
+                }
             }
         }
-        Err(ReadError::NotFound)
+        Err(ReadError::NotFound(refused))
     }
 }
 
@@ -339,7 +360,7 @@ mod tests {
         ResourceBody::Text("hello".into())
     }
 
-    fn echo(values: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, String>> {
+    fn echo(values: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
         Box::pin(async move { Ok(ResourceBody::Text(values.join(",").into())) })
     }
 
@@ -373,7 +394,7 @@ mod tests {
         assert_eq!(body, ResourceBody::Text("7".into()));
         assert!(matches!(
             set.read("a://7/z").await,
-            Err(ReadError::NotFound)
+            Err(ReadError::NotFound(None))
         ));
     }
 }

@@ -19,27 +19,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from checks import Checks, text
+
 MODES = {"auto": "auto", "legacy": "legacy", "modern": "2026-07-28"}
 VIEW_MIME_TYPE = "text/html;profile=mcp-app"
-
-
-class Checks:
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.failed = False
-
-    def __call__(self, name: str, condition: bool, detail: Any = None) -> bool:
-        if condition:
-            print(f"ok   {self.label} {name}", flush=True)
-        else:
-            self.failed = True
-            suffix = "" if detail is None else f": {detail!r}"
-            print(f"FAIL {self.label} {name}{suffix}", flush=True)
-        return condition
-
-
-def text(result: Any) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 async def run(mode: str, server: Any, check: Checks) -> None:

@@ -25,6 +25,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from checks import Checks, text
+
 MODES: dict[str, tuple[str, str]] = {
     # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
     "auto": ("auto", "2026-07-28"),
@@ -32,21 +34,6 @@ MODES: dict[str, tuple[str, str]] = {
     "modern": ("2026-07-28", "2026-07-28"),
 }
 CATALOG_TOOLS = ["search", "product-details", "get-weather", "echo", "clear-catalog"]
-
-
-class Checks:
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.failed = False
-
-    def __call__(self, name: str, condition: bool, detail: Any = None) -> bool:
-        if condition:
-            print(f"ok   {self.label} {name}", flush=True)
-        else:
-            self.failed = True
-            suffix = "" if detail is None else f": {detail!r}"
-            print(f"FAIL {self.label} {name}{suffix}", flush=True)
-        return condition
 
 
 class Complaints(logging.Handler):
@@ -84,10 +71,6 @@ class Wire:
             if (exchange["message"] or {}).get("method") == method
             and (name is None or exchange["message"].get("params", {}).get("name") == name)
         ]
-
-
-def text(result: Any) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 async def run(mode_name: str, server: str | StdioServerParameters, check: Checks, complaints: Complaints) -> None:

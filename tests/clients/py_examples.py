@@ -24,31 +24,14 @@ from mcp import Client, types
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from checks import Checks, text
+
 MODES: dict[str, tuple[str, str]] = {
     # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
     "auto": ("auto", "2026-07-28"),
     "legacy": ("legacy", "2025-11-25"),
     "modern": ("2026-07-28", "2026-07-28"),
 }
-
-
-class Checks:
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.failed = False
-
-    def __call__(self, name: str, condition: bool, detail: Any = None) -> bool:
-        if condition:
-            print(f"ok   {self.label} {name}", flush=True)
-        else:
-            self.failed = True
-            suffix = "" if detail is None else f": {detail!r}"
-            print(f"FAIL {self.label} {name}{suffix}", flush=True)
-        return condition
-
-
-def text(result: Any) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 def hints(tool: Any) -> dict[str, Any]:

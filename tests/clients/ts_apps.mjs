@@ -9,6 +9,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Checks, text } from './checks.mjs';
 
 const MODES = {
     legacy: { mode: 'legacy' },
@@ -26,21 +27,9 @@ if (!negotiation || !command || (command === '--url' && args.length !== 1)) {
 }
 
 const label = `ts-apps/${url ? 'http' : 'stdio'}/${modeName}`;
-let failed = false;
 
-function check(name, condition, detail) {
-    if (condition) {
-        console.log(`ok   ${label} ${name}`);
-    } else {
-        failed = true;
-        console.log(`FAIL ${label} ${name}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
-    }
-    return condition;
-}
-
-function text(result) {
-    return (result.content ?? []).filter(block => block.type === 'text').map(block => block.text).join('\n');
-}
+const checks = new Checks(label);
+const check = checks.check;
 
 async function main() {
     const transport = url
@@ -128,8 +117,8 @@ watchdog.unref();
 try {
     await main();
 } catch (error) {
-    failed = true;
+    checks.failed = true;
     console.log(`FAIL ${label} unexpected error: ${error?.stack ?? error}`);
 }
-console.log(failed ? `${label}: FAILED` : `${label}: all checks passed`);
-process.exit(failed ? 1 : 0);
+console.log(checks.failed ? `${label}: FAILED` : `${label}: all checks passed`);
+process.exit(checks.failed ? 1 : 0);

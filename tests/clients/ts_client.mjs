@@ -10,6 +10,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Checks, text, same as deepEqual } from './checks.mjs';
 
 const MODES = {
     legacy: { negotiation: { mode: 'legacy' }, era: 'legacy', versions: ['2025-11-25'] },
@@ -27,25 +28,9 @@ if (!mode || !command || (command === '--url' && args.length !== 1)) {
 }
 
 const label = `ts/${url ? 'http' : 'stdio'}/${modeName}`;
-let failed = false;
 
-function check(name, condition, detail) {
-    if (condition) {
-        console.log(`ok   ${label} ${name}`);
-    } else {
-        failed = true;
-        console.log(`FAIL ${label} ${name}${detail === undefined ? '' : `: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`}`);
-    }
-    return condition;
-}
-
-function text(result) {
-    return (result.content ?? []).filter(block => block.type === 'text').map(block => block.text).join('\n');
-}
-
-function deepEqual(a, b) {
-    return JSON.stringify(a) === JSON.stringify(b);
-}
+const checks = new Checks(label);
+const check = checks.check;
 
 // Over HTTP, every request the transport makes, with what became of it: the JSON-RPC message it
 // carried, its status, whether the client aborted it and whether its body was read to the end.
@@ -250,8 +235,8 @@ watchdog.unref();
 try {
     await main();
 } catch (error) {
-    failed = true;
+    checks.failed = true;
     console.log(`FAIL ${label} unexpected error: ${error?.stack ?? error}`);
 }
-console.log(failed ? `${label}: FAILED` : `${label}: all checks passed`);
-process.exit(failed ? 1 : 0);
+console.log(checks.failed ? `${label}: FAILED` : `${label}: all checks passed`);
+process.exit(checks.failed ? 1 : 0);

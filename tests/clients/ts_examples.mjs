@@ -13,6 +13,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Checks, text, same } from './checks.mjs';
 
 const MODES = {
     legacy: { negotiation: { mode: 'legacy' }, version: '2025-11-25' },
@@ -29,25 +30,9 @@ if (!mode || !(example in stdioExamples || (example === 'axum-app' && target.len
 }
 
 const label = `ts/${example}/${modeName}`;
-let failed = false;
 
-function check(name, condition, detail) {
-    if (condition) {
-        console.log(`ok   ${label} ${name}`);
-    } else {
-        failed = true;
-        console.log(`FAIL ${label} ${name}${detail === undefined ? '' : `: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`}`);
-    }
-    return condition;
-}
-
-function text(result) {
-    return (result.content ?? []).filter(block => block.type === 'text').map(block => block.text).join('\n');
-}
-
-function same(a, b) {
-    return JSON.stringify(a) === JSON.stringify(b);
-}
+const checks = new Checks(label);
+const check = checks.check;
 
 /** A client connected over `transport`; checks the negotiated version and the server's name. */
 async function connect(transport, serverName) {
@@ -257,8 +242,8 @@ try {
         await stdioExamples[example](target[0], target.slice(1));
     }
 } catch (error) {
-    failed = true;
+    checks.failed = true;
     console.log(`FAIL ${label} unexpected error: ${error?.stack ?? error}`);
 }
-console.log(failed ? `${label}: FAILED` : `${label}: all checks passed`);
-process.exit(failed ? 1 : 0);
+console.log(checks.failed ? `${label}: FAILED` : `${label}: all checks passed`);
+process.exit(checks.failed ? 1 : 0);

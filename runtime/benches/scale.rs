@@ -8,6 +8,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{CallToolResult, Server, Tool};
 use serde_json::{Value, json};
+use std::time::Instant;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// A tool with the catalog's `search` schema (a string, an optional bounded integer).
 fn search_tool(name: String, schema: Value) -> Tool {
@@ -63,6 +65,43 @@ fn scale(c: &mut Criterion) {
         b.to_async(&runtime)
             .iter(|| thousand.request("tools/list", json!({})));
     });
+
+    // The same listing as bytes on the wire, through the stdio framing over an in-memory pipe:
+    // what a host receives, without the test client's conversion back into a `Value`.
+    let (mut requests, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, replies) = tokio::io::duplex(1 << 22);
+    runtime.spawn(
+        server_with(1_000)
+            .page_size(1_000)
+            .serve_io(server_input, server_output),
+    );
+    let mut replies = BufReader::new(replies);
+    let mut line = String::new();
+    let list = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    c.bench_function(
+        "tools/list of 1,000 tools (one page), as stdio bytes",
+        |b| {
+            b.iter_custom(|iterations| {
+                runtime.block_on(async {
+                    let start = Instant::now();
+                    for _ in 0..iterations {
+                        requests.write_all(list).await.expect("the server reads");
+                        line.clear();
+                        replies
+                            .read_line(&mut line)
+                            .await
+                            .expect("the server answers");
+                        assert!(
+                            line.len() > 100_000,
+                            "the whole listing: {} bytes",
+                            line.len()
+                        );
+                    }
+                    start.elapsed()
+                })
+            });
+        },
+    );
 
     let server = Server::new("validation", "1.0.0");
     server

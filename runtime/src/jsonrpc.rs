@@ -5,6 +5,8 @@
 //! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
 //! transports) speaks these types, and this module depends on none of them.
 
+use std::sync::Arc;
+
 use serde::de::IgnoredAny;
 use serde::ser::SerializeMap as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -280,12 +282,53 @@ pub(crate) struct Response {
     /// The request's id (`null` when it could not be read).
     pub(crate) id: Id,
     /// The result, or the error (boxed: errors are rare, and a response travels by value).
-    pub(crate) outcome: Result<Value, Box<ErrorObject>>,
+    pub(crate) outcome: Result<Payload, Box<ErrorObject>>,
+}
+
+/// A result: built for its request, or serialized once and shared by every request that
+/// gets the same answer (a `tools/list` page).
+#[derive(Debug, Clone)]
+pub(crate) enum Payload {
+    Built(Value),
+    Shared(Arc<RawValue>),
+}
+
+impl Payload {
+    /// The result as a JSON value (a shared one is parsed back: only the test client asks).
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Self::Built(value) => value,
+            Self::Shared(raw) => {
+                serde_json::from_str(raw.get()).expect("shared results are serialized JSON")
+            }
+        }
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.clone().into_value() == other.clone().into_value()
+    }
+}
+
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Built(value) => value.serialize(serializer),
+            Self::Shared(raw) => raw.serialize(serializer),
+        }
+    }
 }
 
 impl Response {
     /// `result` for request `id`.
+    #[cfg(test)]
     pub(crate) fn success(id: Id, result: Value) -> Self {
+        Self::answer(id, Payload::Built(result))
+    }
+
+    /// `result`, built or shared, for request `id`.
+    pub(crate) fn answer(id: Id, result: Payload) -> Self {
         Self {
             id,
             outcome: Ok(result),
@@ -307,7 +350,7 @@ impl Response {
         object.insert("jsonrpc".into(), Value::from("2.0"));
         object.insert("id".into(), self.id.to_json_value());
         match self.outcome {
-            Ok(result) => object.insert("result".into(), result),
+            Ok(result) => object.insert("result".into(), result.into_value()),
             Err(error) => object.insert("error".into(), to_json(&*error)),
         };
         Value::Object(object)

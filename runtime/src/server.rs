@@ -12,7 +12,7 @@ use std::future::Future;
 
 use crate::ask::seal::Sealer;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
-use crate::protocol::{Dispatcher, ListToolsResult, ServerState};
+use crate::protocol::{Dispatcher, ListToolsResult, Listings, ServerState};
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
@@ -311,6 +311,7 @@ impl Server {
             version: self.version,
             title: self.title,
         };
+        let listings = Listings::new(self.page_size, self.ttl_ms, &info);
         Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,
@@ -325,6 +326,7 @@ impl Server {
             hooks: self.hooks.into(),
             network_transport,
             sealer: Arc::new(Sealer::new(self.request_state_key)),
+            listings,
         }))
     }
 

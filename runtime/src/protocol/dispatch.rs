@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
+use super::listing::Listings;
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
 use crate::ask::pending::Pending;
 use crate::ask::round::Round;
@@ -18,12 +17,10 @@ use crate::ask::seal::{Binding, Sealer};
 use crate::ask::{Asker, Channel};
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
-use crate::jsonrpc::{ErrorObject, Id, Outgoing, Response, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Outgoing, Payload, Response, codes, to_json};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
-use crate::types::{
-    DiscoverResult, Implementation, InitializeResult, ListToolsResult, ServerCapabilities,
-};
+use crate::types::{DiscoverResult, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool set.
@@ -51,6 +48,8 @@ pub(crate) struct ServerState {
     pub(crate) network_transport: Option<&'static str>,
     /// Seals the 2026-07-28 `requestState` of calls that ask the client.
     pub(crate) sealer: Arc<Sealer>,
+    /// The `tools/list` pages built so far.
+    pub(crate) listings: Listings,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -70,7 +69,9 @@ pub(crate) struct RequestScope {
 }
 
 impl Dispatcher {
+    /// A dispatcher for `state`, its first `tools/list` pages built.
     pub(crate) fn new(state: ServerState) -> Self {
+        state.listings.warm(&state.tools);
         Self {
             state: Arc::new(state),
         }
@@ -79,12 +80,14 @@ impl Dispatcher {
     /// A dispatcher with no tools, for unit tests of the layers above.
     #[cfg(all(test, feature = "http"))]
     pub(crate) fn empty() -> Self {
+        let info = Implementation {
+            name: "test".into(),
+            version: "0".into(),
+            title: None,
+        };
         Self::new(ServerState {
-            info: Implementation {
-                name: "test".into(),
-                version: "0".into(),
-                title: None,
-            },
+            listings: Listings::new(100, 0, &info),
+            info,
             instructions: None,
             page_size: 100,
             ttl_ms: 0,
@@ -141,7 +144,7 @@ impl Dispatcher {
             .await;
         trace::record_outcome(&span, &outcome);
         match outcome {
-            Ok(result) => Response::success(id, result),
+            Ok(result) => Response::answer(id, result),
             Err(error) => Response::error(id, error),
         }
     }
@@ -163,7 +166,7 @@ impl Dispatcher {
         params: Map<String, Value>,
         connection: &Connection,
         scope: RequestScope,
-    ) -> Result<Value, ErrorObject> {
+    ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&params, connection)?;
         trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
@@ -179,7 +182,13 @@ impl Dispatcher {
                 let changes = self.tool_changes();
                 listen::listen(id, &params, changes, &self.state.closing, scope).await
             }
-            (_, "tools/list") => self.list_tools(&params, &era),
+            (_, "tools/list") => {
+                let page = self
+                    .state
+                    .listings
+                    .page(&self.state.tools, &params, era.version());
+                return page.map(Payload::Shared);
+            }
             (_, "tools/call") => self.call_tool(id, params, &era, connection, scope).await,
             (_, method) if method.starts_with("resources/") && !self.state.resources.is_empty() => {
                 let served = resources::Served {
@@ -204,7 +213,7 @@ impl Dispatcher {
             let meta = result.entry("_meta").or_insert_with(|| json!({}));
             meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
-        Ok(result)
+        Ok(Payload::Built(result))
     }
 
     fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Value {
@@ -239,37 +248,6 @@ impl Dispatcher {
             cache_scope: "public",
             instructions: self.state.instructions.as_deref(),
         })
-    }
-
-    fn list_tools(&self, params: &Map<String, Value>, era: &Era) -> Result<Value, ErrorObject> {
-        let definitions = self.state.tools.definitions();
-        let start = match params.get("cursor") {
-            None | Some(Value::Null) => 0,
-            Some(Value::String(cursor)) => {
-                let after = decode_cursor(cursor)
-                    .ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
-                definitions.partition_point(|tool| tool.name <= after)
-            }
-            Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
-        };
-        let end = definitions
-            .len()
-            .min(start.saturating_add(self.state.page_size));
-        let page = &definitions[start..end];
-        let next_cursor = (end < definitions.len()).then(|| {
-            let last = page.last().map_or("", |tool| tool.name.as_str());
-            URL_SAFE_NO_PAD.encode(last)
-        });
-        let tools = page
-            .iter()
-            .map(|tool| downgrade::tool(tool, era.version()))
-            .collect();
-        let mut result = to_json(&ListToolsResult { tools, next_cursor });
-        if era.is_modern() {
-            result["ttlMs"] = json!(self.state.ttl_ms);
-            result["cacheScope"] = json!("public");
-        }
-        Ok(result)
     }
 
     async fn call_tool(
@@ -381,8 +359,4 @@ fn method_not_found(method: &str) -> ErrorObject {
         codes::METHOD_NOT_FOUND,
         format!("Method not found: {method}"),
     )
-}
-
-fn decode_cursor(cursor: &str) -> Option<String> {
-    String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
 }

@@ -13,6 +13,7 @@ mod dispatch;
 mod downgrade;
 mod era;
 mod listen;
+mod listing;
 mod resources;
 mod trace;
 mod version;
@@ -23,6 +24,7 @@ pub(crate) use dispatch::{Dispatcher, RequestScope, ServerState};
 pub(crate) use era::claims_modern;
 #[cfg(feature = "http")]
 pub(crate) use era::envelope_error;
+pub(crate) use listing::Listings;
 pub(crate) use version::ProtocolVersion;
 
 pub use crate::jsonrpc::{ErrorObject, codes};

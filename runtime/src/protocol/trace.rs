@@ -15,7 +15,7 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use super::ProtocolVersion;
-use crate::jsonrpc::{ErrorObject, Id};
+use crate::jsonrpc::{ErrorObject, Id, Payload};
 
 /// The span of one request, its outcome fields still empty.
 ///
@@ -63,9 +63,9 @@ pub(super) fn record_version(version: ProtocolVersion) {
 
 /// Records how the request ended: a JSON-RPC error's code, or `tool_error` for a result that is
 /// an error (`isError`), as the conventions ask; nothing for a success.
-pub(super) fn record_outcome(span: &Span, outcome: &Result<Value, ErrorObject>) {
+pub(super) fn record_outcome(span: &Span, outcome: &Result<Payload, ErrorObject>) {
     match outcome {
-        Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+        Ok(Payload::Built(result)) if result.get("isError") == Some(&Value::Bool(true)) => {
             span.record("error.type", "tool_error");
         }
         Ok(_) => {}

@@ -1,6 +1,7 @@
 //! The live tools of one server, by name: a name is taken once.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use super::{RegistryError, Tool};
@@ -12,6 +13,9 @@ use crate::types::ToolDefinition;
 #[derive(Debug, Default)]
 pub(crate) struct ToolSet {
     tools: RwLock<BTreeMap<String, Tool>>,
+    /// Counts the changes, each made under the write lock: what was built from the set (a
+    /// `tools/list` page) is current while the generation it was built at is.
+    generation: AtomicU64,
 }
 
 impl ToolSet {
@@ -24,6 +28,7 @@ impl ToolSet {
             .collect();
         Self {
             tools: RwLock::new(tools),
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -40,6 +45,16 @@ impl ToolSet {
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<ToolDefinition>> {
         self.read().values().map(Tool::shared_definition).collect()
+    }
+
+    /// The set's generation, and its definitions in name order, as of one moment.
+    pub(crate) fn generation_and_definitions(&self) -> (u64, Vec<Arc<ToolDefinition>>) {
+        let tools = self.read();
+        let generation = self.generation.load(Ordering::Acquire);
+        (
+            generation,
+            tools.values().map(Tool::shared_definition).collect(),
+        )
     }
 
     /// Every app state a tool takes that `states` lacks, in name order.
@@ -61,12 +76,18 @@ impl ToolSet {
             });
         }
         tools.insert(tool.name().to_owned(), tool);
+        self.generation.fetch_add(1, Ordering::Release);
         Ok(())
     }
 
     /// Removes the tool named `name`, returning it.
     pub(crate) fn remove(&self, name: &str) -> Option<Tool> {
-        write(&self.tools).remove(name)
+        let mut tools = write(&self.tools);
+        let removed = tools.remove(name);
+        if removed.is_some() {
+            self.generation.fetch_add(1, Ordering::Release);
+        }
+        removed
     }
 
     /// The read lock, through the crate's one rule for poisoned locks.

@@ -1,0 +1,211 @@
+//! `tools/list` pages, serialized once and shared. A listing changes only when a tool is added
+//! or removed, so each page of each protocol version is built on its first request and then
+//! served as bytes: with 1,000 tools, building a page (cloning and downgrading each definition,
+//! then serializing its schemas) costs far more than writing it out. The first page at the
+//! newest version of each era is built when serving starts.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::{ProtocolVersion, downgrade, meta};
+use crate::jsonrpc::{ErrorObject, to_json};
+use crate::registry::ToolSet;
+use crate::sync::lock;
+use crate::types::{Implementation, ListToolsResult};
+
+/// The pages of one server's `tools/list`, for every version asked so far.
+pub(crate) struct Listings {
+    page_size: usize,
+    ttl_ms: u64,
+    server_info: Value,
+    built: Mutex<Built>,
+}
+
+/// Pages by (version, index of their first tool), built from one generation of the tool set.
+#[derive(Default)]
+struct Built {
+    generation: u64,
+    pages: HashMap<(ProtocolVersion, usize), Arc<RawValue>>,
+}
+
+impl Listings {
+    pub(crate) fn new(page_size: usize, ttl_ms: u64, info: &Implementation) -> Self {
+        Self {
+            page_size,
+            ttl_ms,
+            server_info: to_json(info),
+            built: Mutex::default(),
+        }
+    }
+
+    /// Builds the pages most clients ask for first, so that they are ready when asked.
+    pub(crate) fn warm(&self, tools: &ToolSet) {
+        for version in [ProtocolVersion::LATEST_LEGACY, ProtocolVersion::MODERN[0]] {
+            // No cursor cannot be refused.
+            let _ = self.page(tools, &Map::new(), version);
+        }
+    }
+
+    /// The `tools/list` result for `params` (its `cursor`) at `version`, complete with the
+    /// modern era's caching fields and `_meta`. A page that starts where our cursors start is
+    /// kept; one that starts elsewhere (a client's own cursor) is built for this request alone.
+    pub(crate) fn page(
+        &self,
+        tools: &ToolSet,
+        params: &Map<String, Value>,
+        version: ProtocolVersion,
+    ) -> Result<Arc<RawValue>, ErrorObject> {
+        let (generation, definitions) = tools.generation_and_definitions();
+        let start = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(cursor)) => {
+                let after = decode_cursor(cursor)
+                    .ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
+                definitions.partition_point(|tool| tool.name <= after)
+            }
+            Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
+        };
+        let kept = start % self.page_size == 0;
+        if kept {
+            let built = lock(&self.built);
+            if built.generation == generation
+                && let Some(page) = built.pages.get(&(version, start))
+            {
+                return Ok(Arc::clone(page));
+            }
+        }
+        let end = definitions.len().min(start.saturating_add(self.page_size));
+        let page = &definitions[start..end];
+        let next_cursor = (end < definitions.len()).then(|| {
+            let last = page.last().map_or("", |tool| tool.name.as_str());
+            URL_SAFE_NO_PAD.encode(last)
+        });
+        let tools = page
+            .iter()
+            .map(|tool| downgrade::tool(tool, version))
+            .collect();
+        let mut result = to_json(&ListToolsResult { tools, next_cursor });
+        if version.is_modern() {
+            result["ttlMs"] = json!(self.ttl_ms);
+            result["cacheScope"] = json!("public");
+            result["resultType"] = json!("complete");
+            result["_meta"] = json!({ meta::SERVER_INFO: self.server_info });
+        }
+        let page: Arc<RawValue> = serde_json::value::to_raw_value(&result)
+            .expect("a JSON value serializes")
+            .into();
+        if kept {
+            let mut built = lock(&self.built);
+            if built.generation > generation {
+                // The tool set changed meanwhile: this page is already out of date.
+                return Ok(page);
+            }
+            if built.generation != generation {
+                *built = Built {
+                    generation,
+                    pages: HashMap::new(),
+                };
+            }
+            built.pages.insert((version, start), Arc::clone(&page));
+        }
+        Ok(page)
+    }
+}
+
+fn decode_cursor(cursor: &str) -> Option<String> {
+    String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CallToolResult;
+    use crate::registry::Tool;
+
+    fn tool(name: &str) -> Tool {
+        Tool::new(name, "A tool", json!({"type": "object"}), |_, _| async {
+            CallToolResult::text("")
+        })
+        .expect("an object schema")
+    }
+
+    fn names(page: &RawValue) -> Vec<String> {
+        let page: Value = serde_json::from_str(page.get()).expect("JSON");
+        page["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|tool| tool["name"].as_str().expect("a name").to_owned())
+            .collect()
+    }
+
+    fn info() -> Implementation {
+        Implementation {
+            name: "test".into(),
+            version: "1".into(),
+            title: None,
+        }
+    }
+
+    #[test]
+    fn pages_are_built_once_until_the_tool_set_changes() {
+        let tools = ToolSet::new(["b", "a", "c"].map(tool));
+        let listings = Listings::new(2, 0, &info());
+        listings.warm(&tools);
+        let first = |params: &Map<String, Value>| {
+            listings
+                .page(&tools, params, ProtocolVersion::LATEST_LEGACY)
+                .expect("a page")
+        };
+        let page = first(&Map::new());
+        assert_eq!(names(&page), ["a", "b"]);
+        assert!(
+            Arc::ptr_eq(&page, &first(&Map::new())),
+            "served as built at start"
+        );
+
+        // Our own cursor starts a kept page; a client's own cursor gets a page of its own.
+        let next = json!({"cursor": URL_SAFE_NO_PAD.encode("b")});
+        let next = next.as_object().expect("an object");
+        assert_eq!(names(&first(next)), ["c"]);
+        assert!(Arc::ptr_eq(&first(next), &first(next)));
+        let odd = json!({"cursor": URL_SAFE_NO_PAD.encode("a")});
+        let odd = odd.as_object().expect("an object");
+        assert_eq!(names(&first(odd)), ["b", "c"]);
+        assert!(!Arc::ptr_eq(&first(odd), &first(odd)));
+
+        tools.insert(tool("0")).expect("a new name");
+        assert_eq!(names(&first(&Map::new())), ["0", "a"]);
+        assert!(tools.remove("0").is_some());
+        assert_eq!(names(&first(&Map::new())), ["a", "b"]);
+    }
+
+    #[test]
+    fn modern_pages_carry_the_caching_fields_and_server_info() {
+        let tools = ToolSet::new([tool("a")]);
+        let listings = Listings::new(10, 5_000, &info());
+        let page = listings
+            .page(&tools, &Map::new(), ProtocolVersion::MODERN[0])
+            .expect("a page");
+        let page: Value = serde_json::from_str(page.get()).expect("JSON");
+        assert_eq!(page["ttlMs"], 5_000);
+        assert_eq!(page["cacheScope"], "public");
+        assert_eq!(page["resultType"], "complete");
+        assert_eq!(
+            page["_meta"][meta::SERVER_INFO],
+            json!({"name": "test", "version": "1"})
+        );
+        let bad = json!({"cursor": "%%%"});
+        let refused = listings.page(
+            &tools,
+            bad.as_object().expect("an object"),
+            ProtocolVersion::MODERN[0],
+        );
+        assert_eq!(refused.expect_err("a bad cursor").message, "Invalid cursor");
+    }
+}

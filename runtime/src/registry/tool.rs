@@ -135,8 +135,9 @@ impl Tool {
         }
         if !schema::is_object_schema(&definition.input_schema) {
             return Err(invalid(format!(
-                "its input schema must describe a JSON object, but it is {}; take an argument \
-                 struct, or inline parameters",
+                "its input schema must describe a JSON object (`\"type\": \"object\"` at its root), \
+                 but it is {}; take an argument struct, or inline parameters (or return an object \
+                 schema from the fn `input_schema = …` names)",
                 definition.input_schema
             )));
         }

@@ -27,6 +27,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) input_schema: InputSchema,
     /// `output_schema = path`: the fn returning the hand-written output schema.
     pub(crate) output_schema: Option<Path>,
+    /// `asks(…)`: the form types the tool elicits, checked at start-up.
+    pub(crate) asks: Vec<Type>,
 }
 
 /// Where a tool's input schema comes from.

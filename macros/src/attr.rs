@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
-/// portable = false, input_schema = path, crate = path, ui = "ui://…", visibility(model, app))]`
+/// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -33,6 +33,9 @@ pub(crate) struct ToolArgs {
     /// `input_schema = path`: a fn returning the hand-written input schema.
     #[darling(default, with = schema_fn)]
     pub(crate) input_schema: Option<syn::Path>,
+    /// `asks(ConfirmDelete, Missing)`: the form types the tool elicits, checked at start-up.
+    #[darling(default, with = asks_list)]
+    pub(crate) asks: Option<Vec<syn::Type>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
     /// MCP Apps: the tool's view.
@@ -89,6 +92,21 @@ fn schema_fn(meta: &Meta) -> darling::Result<Option<syn::Path>> {
         "`{key}` takes the path of a fn returning the schema (a `serde_json::Value` or a `schemars::Schema`): write `{key} = my_schema`"
     ))
     .with_span(&span))
+}
+
+/// `asks(ConfirmDelete, Missing)`: a list of one or more types.
+fn asks_list(meta: &Meta) -> darling::Result<Option<Vec<syn::Type>>> {
+    let usage = "`asks` lists the form types the tool elicits: `asks(ConfirmDelete, MissingValue)`";
+    let Meta::List(list) = meta else {
+        return Err(Error::custom(usage).with_span(meta));
+    };
+    let types = list
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Type, syn::Token![,]>::parse_terminated)
+        .map_err(|error| Error::custom(usage).with_span(&error.span()))?;
+    if types.is_empty() {
+        return Err(Error::custom(usage).with_span(meta));
+    }
+    Ok(Some(types.into_iter().collect()))
 }
 
 /// `annotations(read_only, destructive = false, idempotent, open_world)`: a bare word means
@@ -184,7 +202,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 10] = [
+    const KEYS: [&str; 11] = [
         "name",
         "title",
         "description",
@@ -192,6 +210,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "output_schema",
         "portable",
         "input_schema",
+        "asks",
         "crate",
         "ui",
         "visibility",

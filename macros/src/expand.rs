@@ -424,6 +424,11 @@ fn registration(
         }
         _ => None,
     });
+    // At each type: one that is no form type is reported there.
+    let asks = tool
+        .asks
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> #private::form_check::<#ty>));
     quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
@@ -437,6 +442,7 @@ fn registration(
                 input_schema: #input_schema,
                 output_schema: #output_schema,
                 state: &[#(#state),*],
+                asks: &[#(#asks),*],
                 call: #call_ident,
                 file: ::core::file!(),
                 line: ::core::line!(),

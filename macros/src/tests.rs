@@ -185,6 +185,21 @@ fn expand_hand_written_schemas() {
     );
 }
 
+/// `asks(…)`: one start-up form check per type, spanned at the type.
+#[test]
+fn expand_asks() {
+    snapshot(
+        "asks",
+        quote!(asks(ConfirmDelete, forms::Missing)),
+        quote! {
+            /// Delete everything, once the user confirms
+            async fn wipe(context: Context) -> String {
+                confirm(context).await
+            }
+        },
+    );
+}
+
 #[test]
 fn expand_errors() {
     let expansion = snapshot(

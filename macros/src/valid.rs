@@ -91,6 +91,7 @@ pub(crate) fn check<'a>(
         structured,
         input_schema,
         output_schema,
+        asks: args.asks.unwrap_or_default(),
     };
     outer.handle(errors.finish_with(model))
 }

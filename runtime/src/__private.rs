@@ -89,6 +89,25 @@ pub fn hand_written_output<R: StructuredOutput, S: IntoSchema>(schema: fn() -> S
     Some(schema().into_schema())
 }
 
+/// A type a `#[tool(asks(…))]` names: what `Context::elicit` takes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be asked for with `Context::elicit`",
+    label = "a form type of `asks(…)`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}`, a struct of flat primitive fields"
+)]
+pub trait AskedForm: DeserializeOwned + schemars::JsonSchema + 'static {}
+
+impl<T: DeserializeOwned + schemars::JsonSchema + 'static> AskedForm for T {}
+
+/// `#[tool(asks(T))]`: why `T` cannot be an elicitation form, checked at start-up.
+///
+/// # Errors
+///
+/// What in `T`'s schema no form can hold.
+pub fn form_check<T: AskedForm>() -> Result<(), String> {
+    crate::ask::form_check::<T>()
+}
+
 /// The input schema of a tool without arguments.
 #[must_use]
 pub fn empty_input_schema() -> Value {

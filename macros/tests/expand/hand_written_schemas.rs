@@ -43,7 +43,7 @@ const _: () = {
         __tool_argument_type:: < Sku > ();
         __tool_private::hand_written_schema(schemas::sku) }, output_schema : ||
         __tool_private::hand_written_output:: < Json < Item >, _ > (schemas::item), state
-        : & [], call : __tool_lookup_call, file : ::core::file!(), line :
+        : & [], asks : & [], call : __tool_lookup_call, file : ::core::file!(), line :
         ::core::line!(), }
     }
 };

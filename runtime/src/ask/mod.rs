@@ -321,6 +321,11 @@ impl<'a> Question<'a> {
     }
 }
 
+/// Why `T` cannot be an elicitation form, if it cannot (`#[tool(asks(T))]`, at start-up).
+pub(crate) fn form_check<T: JsonSchema + 'static>() -> Result<(), String> {
+    form::requested_schema::<T>().map(|_| ())
+}
+
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
     pub(crate) fn new(capabilities: Value, channel: Channel, modes: bool) -> Self {

@@ -98,6 +98,14 @@ impl Tool {
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
             meta: None,
         };
+        // A form the tool says it asks for must be one: told now, not at its first call.
+        if let Some(problem) = registration.asks.iter().find_map(|check| check().err()) {
+            return Err(RegistryError::InvalidTool {
+                name: definition.name,
+                source: Some(source),
+                problem: format!("it asks (`asks(…)`) for a form that cannot be one: {problem}"),
+            });
+        }
         let call = registration.call;
         let mut tool = Self::build(
             definition,

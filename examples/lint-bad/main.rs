@@ -66,6 +66,17 @@ async fn long_name(
     format!("{point:?}")
 }
 
+/// Find a product by its SKU
+#[tool]
+async fn find_sku(
+    /// The SKU, in any case: the pattern is Rust's regex syntax (`(?i)`, `\z`), which VS Code's
+    /// JavaScript validator cannot compile
+    #[schemars(regex(pattern = r"(?i)^[a-z]{3}-\d{4}\z"))]
+    sku: String,
+) -> String {
+    sku
+}
+
 /// A tool added at run time, its schema written by hand: no description, a number enum, a
 /// nullable type list, an array without `items`, a `$ref`.
 fn hand_written() -> Result<Tool, mcp_toolbelt::RegistryError> {

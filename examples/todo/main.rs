@@ -56,7 +56,7 @@ struct Confirmation {
 }
 
 /// Adds a task; asks the user how urgent it is when no priority is given
-#[tool(name = "add-task")]
+#[tool(name = "add-task", asks(PriorityForm))]
 async fn add_task(
     context: Context,
     tasks: State<Tasks>,
@@ -106,7 +106,8 @@ async fn list_tasks(tasks: State<Tasks>) -> String {
 /// Deletes every task, once the user confirms
 #[tool(
     name = "clear-tasks",
-    annotations(read_only = false, destructive, idempotent)
+    annotations(read_only = false, destructive, idempotent),
+    asks(Confirmation)
 )]
 async fn clear_tasks(context: Context, tasks: State<Tasks>) -> Result<String, ToolError> {
     let count = tasks.lock().len();

@@ -23,6 +23,22 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) output: &'a ReturnType,
     /// `false` with `output_schema = false`: the result is its text alone, no `outputSchema`.
     pub(crate) structured: bool,
+    /// Where the input schema comes from.
+    pub(crate) input_schema: InputSchema,
+    /// `output_schema = path`: the fn returning the hand-written output schema.
+    pub(crate) output_schema: Option<Path>,
+    /// `asks(…)`: the form types the tool elicits, checked at start-up.
+    pub(crate) asks: Vec<Type>,
+}
+
+/// Where a tool's input schema comes from.
+pub(crate) enum InputSchema {
+    /// Derived, then made portable (the default).
+    Portable,
+    /// Derived, served as schemars generates it (`portable = false`).
+    Generated,
+    /// A fn's hand-written schema (`input_schema = path`).
+    HandWritten(Path),
 }
 
 /// The four MCP hints; `None` is left out.

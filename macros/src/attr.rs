@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
-/// crate = path, ui = "ui://…", visibility(model, app))]`
+/// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -23,9 +23,19 @@ pub(crate) struct ToolArgs {
     #[darling(default, with = annotations_list)]
     pub(crate) annotations: Option<Annotations>,
     /// `output_schema = false`: no `outputSchema`, no `structuredContent` (for hosts that fail
-    /// tools declaring one).
+    /// tools declaring one); `output_schema = path`: a hand-written one.
+    #[darling(default, with = output_schema_value)]
+    pub(crate) output_schema: Option<OutputSchema>,
+    /// `portable = false`: the input schema as schemars generates it (for a host that takes a
+    /// keyword the portable rewrite removes).
     #[darling(default, with = hint)]
-    pub(crate) output_schema: Option<SpannedValue<bool>>,
+    pub(crate) portable: Option<SpannedValue<bool>>,
+    /// `input_schema = path`: a fn returning the hand-written input schema.
+    #[darling(default, with = schema_fn)]
+    pub(crate) input_schema: Option<syn::Path>,
+    /// `asks(ConfirmDelete, Missing)`: the form types the tool elicits, checked at start-up.
+    #[darling(default, with = asks_list)]
+    pub(crate) asks: Option<Vec<syn::Type>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
     /// MCP Apps: the tool's view.
@@ -34,6 +44,69 @@ pub(crate) struct ToolArgs {
     /// MCP Apps: who may call the tool.
     #[darling(default, with = crate::apps::visibility_list)]
     pub(crate) visibility: Option<Vec<String>>,
+}
+
+/// `output_schema = …`: the derived schema on or off, or a fn returning a hand-written one.
+#[derive(Debug)]
+pub(crate) enum OutputSchema {
+    /// `output_schema`, `= true` or `= false`, spanned at the key.
+    Derived(SpannedValue<bool>),
+    /// `output_schema = path::to_fn`.
+    HandWritten(syn::Path),
+}
+
+/// `output_schema = false`, `= true`, or `= path::to_fn`.
+fn output_schema_value(meta: &Meta) -> darling::Result<Option<OutputSchema>> {
+    if let Meta::NameValue(name_value) = meta
+        && let Expr::Path(path) = &name_value.value
+    {
+        return Ok(Some(OutputSchema::HandWritten(path.path.clone())));
+    }
+    hint(meta)
+        .map(|derived| derived.map(OutputSchema::Derived))
+        .map_err(|_| {
+            let span = match meta {
+                Meta::NameValue(name_value) => name_value.value.span(),
+                _ => meta.span(),
+            };
+            Error::custom(
+                "write `output_schema = false` (no output schema), or the path of a fn returning a hand-written one: `output_schema = my_output_schema`",
+            )
+            .with_span(&span)
+        })
+}
+
+/// `input_schema = path::to_fn`: the path of a fn, never a literal or a call.
+fn schema_fn(meta: &Meta) -> darling::Result<Option<syn::Path>> {
+    if let Meta::NameValue(name_value) = meta
+        && let Expr::Path(path) = &name_value.value
+    {
+        return Ok(Some(path.path.clone()));
+    }
+    let key = key(meta);
+    let span = match meta {
+        Meta::NameValue(name_value) => name_value.value.span(),
+        _ => meta.span(),
+    };
+    Err(Error::custom(format!(
+        "`{key}` takes the path of a fn returning the schema (a `serde_json::Value` or a `schemars::Schema`): write `{key} = my_schema`"
+    ))
+    .with_span(&span))
+}
+
+/// `asks(ConfirmDelete, Missing)`: a list of one or more types.
+fn asks_list(meta: &Meta) -> darling::Result<Option<Vec<syn::Type>>> {
+    let usage = "`asks` lists the form types the tool elicits: `asks(ConfirmDelete, MissingValue)`";
+    let Meta::List(list) = meta else {
+        return Err(Error::custom(usage).with_span(meta));
+    };
+    let types = list
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Type, syn::Token![,]>::parse_terminated)
+        .map_err(|error| Error::custom(usage).with_span(&error.span()))?;
+    if types.is_empty() {
+        return Err(Error::custom(usage).with_span(meta));
+    }
+    Ok(Some(types.into_iter().collect()))
 }
 
 /// `annotations(read_only, destructive = false, idempotent, open_world)`: a bare word means
@@ -129,11 +202,15 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 7] = [
+    const KEYS: [&str; 11] = [
         "name",
         "title",
         "description",
         "annotations",
+        "output_schema",
+        "portable",
+        "input_schema",
+        "asks",
         "crate",
         "ui",
         "visibility",

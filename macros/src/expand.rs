@@ -27,7 +27,7 @@ use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::apps::ToolUi;
-use crate::ast::{Input, Param, ToolFn};
+use crate::ast::{Input, InputSchema, Param, ToolFn};
 use crate::attr::{Keys, ToolArgs};
 use crate::{attr, fallback, valid};
 
@@ -139,14 +139,21 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         ..
     } = &arguments;
     let (convert, output_schema) = result_conversion(tool.output, &private);
-    let (convert, output_schema) = if tool.structured {
-        (convert, output_schema)
-    } else {
-        (
-            quote!(#private::text_only(#convert)),
-            quote!(|| ::core::option::Option::None),
-        )
-    };
+    let (convert, output_schema) =
+        if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
+            // At the path: a fn of the wrong type, or a return type without structured content,
+            // is reported there.
+            let hand_written =
+                quote_spanned!(path.span()=> || #private::hand_written_output::<#ty, _>(#path));
+            (convert, hand_written)
+        } else if tool.structured {
+            (convert, output_schema)
+        } else {
+            (
+                quote!(#private::text_only(#convert)),
+                quote!(|| ::core::option::Option::None),
+            )
+        };
     let call = call(tool, &private, &convert);
     let registration = registration(
         tool,
@@ -260,9 +267,15 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
     };
     let name = &tool.name;
     // A lone parameter's type may not be an object (`uuid::Uuid`): the runtime decides at
-    // start-up, from its schema, whether it is the arguments or a property named after it.
-    let (schema_fn, input_schema, read_arguments) = match &tool.input {
-        Input::Struct(_) => {
+    // start-up, from its schema, whether it is the arguments or a property named after it. A
+    // hand-written schema describes the arguments themselves, whatever the style.
+    let (schema_fn, input_schema, read_arguments) = match (&tool.input, &tool.input_schema) {
+        (_, InputSchema::HandWritten(path)) => (
+            quote!((_, _)),
+            quote_spanned!(path.span()=> #private::hand_written_schema(#path)),
+            TokenStream::new(),
+        ),
+        (Input::Struct(_), _) => {
             let param = lone_param_name(tool);
             (
                 quote!((input_schema, parse)),
@@ -275,6 +288,10 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             quote!(input_schema()),
             TokenStream::new(),
         ),
+    };
+    let derive_schema = match &tool.input_schema {
+        InputSchema::Generated => quote!(#private::generated_input_schema::<T>),
+        InputSchema::Portable | InputSchema::HandWritten(_) => quote!(#private::input_schema::<T>),
     };
     let parse_fn = if read_arguments.is_empty() {
         quote!((_, parse))
@@ -291,7 +308,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
                 fn() -> #private::serde_json::Value,
                 fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
             ) {
-                (#private::input_schema::<T>, #private::parse_arguments::<T>)
+                (#derive_schema, #private::parse_arguments::<T>)
             }
         },
         input_schema: quote!(|| {
@@ -407,6 +424,11 @@ fn registration(
         }
         _ => None,
     });
+    // At each type: one that is no form type is reported there.
+    let asks = tool
+        .asks
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> #private::form_check::<#ty>));
     quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
@@ -420,6 +442,7 @@ fn registration(
                 input_schema: #input_schema,
                 output_schema: #output_schema,
                 state: &[#(#state),*],
+                asks: &[#(#asks),*],
                 call: #call_ident,
                 file: ::core::file!(),
                 line: ::core::line!(),

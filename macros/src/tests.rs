@@ -151,6 +151,55 @@ fn expand_output_schema_off() {
     );
 }
 
+/// `portable = false`: the argument type's schema as schemars generates it.
+#[test]
+fn expand_portable_off() {
+    snapshot(
+        "portable_off",
+        quote!(portable = false),
+        quote! {
+            /// Book a seat
+            async fn book(
+                /// The row
+                row: u8,
+            ) -> String {
+                row.to_string()
+            }
+        },
+    );
+}
+
+/// `input_schema = path`, `output_schema = path`: the fns' schemas, through `IntoSchema`; the
+/// argument struct is the whole arguments (no lone-parameter unwrapping).
+#[test]
+fn expand_hand_written_schemas() {
+    snapshot(
+        "hand_written_schemas",
+        quote!(input_schema = schemas::sku, output_schema = schemas::item),
+        quote! {
+            /// Look up an item
+            async fn lookup(args: Sku) -> Json<Item> {
+                find(args)
+            }
+        },
+    );
+}
+
+/// `asks(…)`: one start-up form check per type, spanned at the type.
+#[test]
+fn expand_asks() {
+    snapshot(
+        "asks",
+        quote!(asks(ConfirmDelete, forms::Missing)),
+        quote! {
+            /// Delete everything, once the user confirms
+            async fn wipe(context: Context) -> String {
+                confirm(context).await
+            }
+        },
+    );
+}
+
 #[test]
 fn expand_errors() {
     let expansion = snapshot(

@@ -9,8 +9,8 @@ use syn::{
     Safety, Type, TypeParamBound, parse_quote,
 };
 
-use crate::ast::{CallArg, Hints, InlineParam, Input, Param, ToolFn};
-use crate::attr::{self, Keys, ToolArgs};
+use crate::ast::{CallArg, Hints, InlineParam, Input, InputSchema, Param, ToolFn};
+use crate::attr::{self, Keys, OutputSchema, ToolArgs};
 use crate::docs;
 
 /// Checks `item` against the rules and builds its model, pushing every error found to `errors`.
@@ -69,6 +69,15 @@ pub(crate) fn check<'a>(
             open_world: annotations.open_world.map(|hint| *hint),
         });
 
+    let input_schema = schema_source(&mut errors, &args, &input);
+    let (structured, output_schema) = match &args.output_schema {
+        None => (true, None),
+        Some(OutputSchema::Derived(structured)) => (**structured, None),
+        Some(OutputSchema::HandWritten(path)) => {
+            check_structured_output(&mut errors, &sig.output, path);
+            (true, Some(path.clone()))
+        }
+    };
     let model = ToolFn {
         item,
         name,
@@ -79,9 +88,80 @@ pub(crate) fn check<'a>(
         input,
         params,
         output: &sig.output,
-        structured: args.output_schema.is_none_or(|structured| *structured),
+        structured,
+        input_schema,
+        output_schema,
+        asks: args.asks.unwrap_or_default(),
     };
     outer.handle(errors.finish_with(model))
+}
+
+/// Where the input schema comes from: `portable = …` and `input_schema = …` exclude each other,
+/// and both need arguments to describe; a hand-written schema carries its own header marks.
+fn schema_source(errors: &mut Accumulator, args: &ToolArgs, input: &Input<'_>) -> InputSchema {
+    let no_arguments = matches!(input, Input::None);
+    if let Some(portable) = &args.portable {
+        if args.input_schema.is_some() {
+            errors.push(
+                Error::custom(
+                    "`portable` is about the derived input schema, which `input_schema` replaces: remove one of the two",
+                )
+                .with_span(&portable.span()),
+            );
+        } else if no_arguments {
+            errors.push(
+                Error::custom(
+                    "this tool takes no arguments: its input schema has nothing to keep; remove `portable`",
+                )
+                .with_span(&portable.span()),
+            );
+        }
+    }
+    if let Some(path) = &args.input_schema {
+        if no_arguments {
+            errors.push(
+                Error::custom(
+                    "this tool takes no arguments: a hand-written input schema would describe arguments it never reads; add the parameters, or remove `input_schema`",
+                )
+                .with_span(path),
+            );
+        }
+        if let Input::Inline(params) = input {
+            for header in params.iter().filter_map(|param| param.header.as_ref()) {
+                errors.push(
+                    Error::custom(format!(
+                        "with `input_schema`, the schema is hand-written: mark the property there (`\"x-mcp-header\": {:?}`) and remove this `#[header]`",
+                        header.value()
+                    ))
+                    .with_span(header),
+                );
+            }
+        }
+        return InputSchema::HandWritten(path.clone());
+    }
+    match args.portable.as_ref().map(|portable| **portable) {
+        Some(false) => InputSchema::Generated,
+        _ => InputSchema::Portable,
+    }
+}
+
+/// `output_schema = path` declares the shape of structured content: the fn must return some.
+/// Which types do is checked by rustc (`StructuredOutput`); a return type rustc cannot name
+/// (`impl …`) or none at all is refused here.
+fn check_structured_output(errors: &mut Accumulator, output: &ReturnType, path: &Path) {
+    let why = match output {
+        ReturnType::Default => "this fn returns `()`, which has no structured content",
+        ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => {
+            "this fn returns `impl …`, whose structured content cannot be known"
+        }
+        ReturnType::Type(..) => return,
+    };
+    errors.push(
+        Error::custom(format!(
+            "{why}: a hand-written `output_schema` describes structured content; return `Json<T>` (or `CallToolResult`)"
+        ))
+        .with_span(path),
+    );
 }
 
 /// The tool's name: `name = "…"`, or the fn's name, which must then be a valid tool name.

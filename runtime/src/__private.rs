@@ -36,6 +36,78 @@ pub fn input_schema<T: ToolArguments>() -> Value {
     crate::schema::input_schema::<T>()
 }
 
+/// `#[tool(portable = false)]`: the input schema of `T` as schemars generates it.
+#[must_use]
+pub fn generated_input_schema<T: ToolArguments>() -> Value {
+    crate::schema::generated_input_schema::<T>()
+}
+
+/// What a fn named by `#[tool(input_schema = …)]` or `output_schema = …` may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a JSON Schema",
+    label = "this fn must return the schema",
+    note = "return a `serde_json::Value` (`serde_json::json!(…)`) or a `schemars::Schema`"
+)]
+pub trait IntoSchema {
+    /// The schema as JSON.
+    fn into_schema(self) -> Value;
+}
+
+impl IntoSchema for Value {
+    fn into_schema(self) -> Value {
+        self
+    }
+}
+
+impl IntoSchema for schemars::Schema {
+    fn into_schema(self) -> Value {
+        self.to_value()
+    }
+}
+
+/// `#[tool(input_schema = path)]`: the hand-written input schema, served and validated against
+/// as it is (the registry refuses to start when it is not an object schema).
+pub fn hand_written_schema<S: IntoSchema>(schema: fn() -> S) -> Value {
+    schema().into_schema()
+}
+
+/// A return type whose result carries structured content, which a hand-written
+/// `output_schema` can describe.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` returns no structured content for an `output_schema` to describe",
+    label = "a hand-written `output_schema` needs structured content",
+    note = "return `mcp_toolbelt::Json<T>` (or `Result<Json<T>, E>`, or a `CallToolResult` with `structured_content`), or remove `output_schema`"
+)]
+pub trait StructuredOutput: IntoToolResult {}
+
+impl<T: serde::Serialize + schemars::JsonSchema + 'static> StructuredOutput for crate::Json<T> {}
+impl StructuredOutput for CallToolResult {}
+impl<R: StructuredOutput, E: std::fmt::Display> StructuredOutput for Result<R, E> {}
+
+/// `#[tool(output_schema = path)]`: the hand-written output schema of a tool returning `R`.
+pub fn hand_written_output<R: StructuredOutput, S: IntoSchema>(schema: fn() -> S) -> Option<Value> {
+    Some(schema().into_schema())
+}
+
+/// A type a `#[tool(asks(…))]` names: what `Context::elicit` takes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be asked for with `Context::elicit`",
+    label = "a form type of `asks(…)`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}`, a struct of flat primitive fields"
+)]
+pub trait AskedForm: DeserializeOwned + schemars::JsonSchema + 'static {}
+
+impl<T: DeserializeOwned + schemars::JsonSchema + 'static> AskedForm for T {}
+
+/// `#[tool(asks(T))]`: why `T` cannot be an elicitation form, checked at start-up.
+///
+/// # Errors
+///
+/// What in `T`'s schema no form can hold.
+pub fn form_check<T: AskedForm>() -> Result<(), String> {
+    crate::ask::form_check::<T>()
+}
+
 /// The input schema of a tool without arguments.
 #[must_use]
 pub fn empty_input_schema() -> Value {

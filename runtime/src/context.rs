@@ -211,6 +211,14 @@ impl Context {
     /// Ask before acting: on a 2026-07-28 request what ran before the question runs again when
     /// the client retries with the answer.
     ///
+    /// Name the form types on the tool, `#[tool(asks(ConfirmDelete))]`, and a `T` that cannot
+    /// be a form (a nested struct, a map) stops the server at start-up, naming the tool, instead
+    /// of failing the first call that asks. A type left out is still asked for, and checked at
+    /// that call: refusing it there would be one more call-time failure, the kind the
+    /// declaration exists to prevent, and a form the tool builds generically (a type parameter
+    /// of a helper) has no name the attribute could list. Whether `T` is a form is decided by
+    /// its schema, which only exists once the program runs, so start-up is the earliest check.
+    ///
     /// # Errors
     ///
     /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, or the

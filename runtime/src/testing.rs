@@ -19,18 +19,57 @@
 //! # }
 //! ```
 //!
+//! A tool that asks the client (elicitation, sampling, roots) is tested in both eras: on a
+//! legacy connection, [`TestClient::answering`] declares the client's capabilities and answers
+//! each request the tool sends; at 2026-07-28, [`TestClient::request`] drives the rounds
+//! (`input_required`, then the retry with `inputResponses`).
+//!
+//! ```
+//! use mcp_toolbelt::{testing::TestClient, tool, Context, Elicitation, Server};
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Confirm {
+//!     /// Go ahead
+//!     confirm: bool,
+//! }
+//!
+//! /// Empty the bin, once the user confirms
+//! #[tool(asks(Confirm))]
+//! async fn empty_bin(context: Context) -> String {
+//!     match context.elicit::<Confirm>("Empty the bin?").await {
+//!         Ok(Elicitation::Accept(Confirm { confirm: true })) => "emptied".into(),
+//!         Ok(_) => "kept".into(),
+//!         Err(error) => error.to_string(),
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! let client = TestClient::new(Server::new("bin", "1.0.0")).answering(
+//!     json!({"elicitation": {}}),
+//!     |method, params| {
+//!         assert_eq!(method, "elicitation/create");
+//!         assert_eq!(params["message"], "Empty the bin?");
+//!         Ok(json!({"action": "accept", "content": {"confirm": true}}))
+//!     },
+//! );
+//! let result = client.call_tool("empty_bin", json!({})).await;
+//! assert_eq!(result.text_content(), "emptied");
+//! # }
+//! ```
+//!
 //! [`assert_portable`] fails a test with the `--lint` report when a host would refuse a tool, and
 //! [`assert_tools_snapshot`] keeps the `tools/list` JSON in a checked-in file, so that a schema
 //! change shows in review.
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::{ErrorObject, Id, Request, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
@@ -51,7 +90,13 @@ pub struct TestClient {
     /// Each call's own progress token, so that concurrent calls never share one.
     next_token: AtomicU64,
     notifications: Mutex<Vec<Value>>,
+    /// Answers the questions tools ask on this (legacy) connection ([`TestClient::answering`]).
+    answer: Option<Arc<Answer>>,
 }
+
+/// What [`TestClient::answering`] calls with each request a tool sends the client: its method
+/// and params; `Err` is the client's error answer.
+type Answer = dyn Fn(&str, &Value) -> Result<Value, ErrorObject> + Send + Sync;
 
 impl TestClient {
     /// A client of `server`, as if it had negotiated protocol 2025-11-25.
@@ -88,6 +133,28 @@ impl TestClient {
             next_id: AtomicU64::new(1),
             next_token: AtomicU64::new(1),
             notifications: Mutex::new(Vec::new()),
+            answer: None,
+        }
+    }
+
+    /// A legacy client that declared `capabilities` (as in `initialize`: `{"elicitation": {},
+    /// "sampling": {}, "roots": {}}`) and answers each request a tool sends it
+    /// (`elicitation/create`, `sampling/createMessage`, `roots/list`) with
+    /// `answer(method, params)`: the result, or `Err` for the client's error answer. The
+    /// requests are not recorded as [`notifications`](Self::notifications); a 2026-07-28
+    /// request is answered by its retry instead (see the module's docs).
+    #[must_use]
+    pub fn answering<F>(self, capabilities: Value, answer: F) -> Self
+    where
+        F: Fn(&str, &Value) -> Result<Value, ErrorObject> + Send + Sync + 'static,
+    {
+        let session = self.session.answering();
+        let version = session.connection().version();
+        session.connection().initialize(version, capabilities);
+        Self {
+            session,
+            answer: Some(Arc::new(answer)),
+            ..self
         }
     }
 
@@ -116,12 +183,41 @@ impl TestClient {
             method: method.to_owned(),
             params,
         };
-        let response = self.session.answer_now(request, caller).await;
-        let mut recorded = lock(&self.notifications);
-        while let Ok(notification) = receiver.try_recv() {
-            recorded.push(to_json(&notification));
+        let response = self.session.answer_now(request, caller);
+        let response = match &self.answer {
+            None => response.await,
+            Some(answer) => {
+                // The call runs while its questions are answered, as a client reading the
+                // connection would.
+                let mut response = std::pin::pin!(response);
+                loop {
+                    tokio::select! {
+                        response = &mut response => break response,
+                        Some(message) = receiver.recv() => self.take(message, Some(answer)),
+                    }
+                }
+            }
+        };
+        while let Ok(message) = receiver.try_recv() {
+            self.take(message, self.answer.as_ref());
         }
         response.into_value()
+    }
+
+    /// A message the server sent during a request: a question is answered with `answer`, a
+    /// notification recorded.
+    fn take(&self, message: Outgoing, answer: Option<&Arc<Answer>>) {
+        match (message, answer) {
+            (Outgoing::Request(question), Some(answer)) => {
+                let params = question.params.map_or(Value::Null, Value::Object);
+                let outcome = answer(&question.method, &params);
+                self.session.reply(Reply {
+                    id: question.id,
+                    outcome,
+                });
+            }
+            (message, _) => lock(&self.notifications).push(to_json(&message)),
+        }
     }
 
     /// Every tool, all pages of `tools/list` joined.

@@ -231,3 +231,126 @@ async fn the_test_client_drives_a_round_in_process() {
     let done = client.request("tools/call", retry).await;
     assert_eq!(done["result"]["content"][0]["text"], "deleted /tmp/x");
 }
+
+/// Sends the user to a sign-in page (URL-mode elicitation)
+#[tool]
+async fn sign_in(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("login")
+        .elicit_url(
+            "Sign in to the archive",
+            "https://archive.example/login?session=42",
+            "login-42",
+        )
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(match answer {
+        Elicitation::Accept(()) => "signed in".into(),
+        Elicitation::Decline => "declined".into(),
+        Elicitation::Cancel => "cancelled".into(),
+    })
+}
+
+/// Lists the client's roots, or says there are none when it cannot share them
+#[tool]
+async fn where_am_i(context: Context) -> String {
+    match context.roots().await {
+        Ok(roots) => format!("{} roots", roots.len()),
+        Err(_) => "no roots".into(),
+    }
+}
+
+/// A `tools/call` of `tool` at 2026-07-28 by a client that declared `capabilities`.
+fn modern_call(tool: &str, arguments: Value, capabilities: Value, extra: Value) -> Value {
+    let mut params = json!({"name": tool, "arguments": arguments, "_meta": meta(capabilities)});
+    params
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    params
+}
+
+/// A URL elicitation on the wire: asked in `input_required` with its mode, URL and id, and
+/// answered by the retry.
+#[tokio::test]
+async fn a_url_elicitation_round() {
+    let client = TestClient::new(Server::new("asking", "1.0.0"));
+    let urls = json!({"elicitation": {"url": {}}});
+    let first = client
+        .request(
+            "tools/call",
+            modern_call("sign_in", json!({}), urls.clone(), json!({})),
+        )
+        .await;
+    assert_eq!(
+        first["result"]["inputRequests"],
+        json!({"login": {"method": "elicitation/create", "params": {
+            "mode": "url",
+            "message": "Sign in to the archive",
+            "url": "https://archive.example/login?session=42",
+            "elicitationId": "login-42"
+        }}})
+    );
+    for (action, text) in [("accept", "signed in"), ("decline", "declined")] {
+        let retry = json!({
+            "inputResponses": {"login": {"action": action}},
+            "requestState": state(&first)
+        });
+        let done = client
+            .request(
+                "tools/call",
+                modern_call("sign_in", json!({}), urls.clone(), retry),
+            )
+            .await;
+        assert_eq!(done["result"]["content"][0]["text"], text, "{done}");
+    }
+}
+
+/// The spec: a request that needs a client capability the client did not declare gets
+/// `-32021` with `requiredCapabilities`. A tool that fails because its question could not be
+/// asked gets it; one that goes on without the answer keeps its result.
+#[tokio::test]
+async fn a_call_that_needed_an_undeclared_capability_is_minus_32021() {
+    let client = TestClient::new(Server::new("asking", "1.0.0"));
+    let cases = [
+        (
+            "delete",
+            json!({"path": "/tmp/x"}),
+            json!({}),
+            "elicitation",
+            json!({"elicitation": {}}),
+        ),
+        (
+            "sign_in",
+            json!({}),
+            json!({"elicitation": {}}),
+            "elicitation",
+            json!({"elicitation": {"url": {}}}),
+        ),
+    ];
+    for (tool, arguments, declared, name, required) in cases {
+        let response = client
+            .request(
+                "tools/call",
+                modern_call(tool, arguments, declared, json!({})),
+            )
+            .await;
+        assert_eq!(
+            response["error"],
+            json!({
+                "code": -32021,
+                "message": format!("Missing required client capability: {name}"),
+                "data": {"requiredCapabilities": required}
+            }),
+            "{tool}: {response}"
+        );
+    }
+    let kept = client
+        .request(
+            "tools/call",
+            modern_call("where_am_i", json!({}), json!({}), json!({})),
+        )
+        .await;
+    assert_eq!(kept["result"]["content"][0]["text"], "no roots", "{kept}");
+    assert_eq!(kept["result"]["resultType"], "complete", "{kept}");
+}

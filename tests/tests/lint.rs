@@ -221,6 +221,51 @@ fn tuple_items() {
 }
 
 #[test]
+fn patterns_are_ecma_262() {
+    let fix = "fix: write the regex as JavaScript reads it (with the `u` flag): `(?i)` becomes `[Aa]` classes, `\\A`/`\\z` become `^`/`$`, no possessive `*+` or atomic `(?>…)`";
+    let with = |pattern: &str| {
+        property(json!({"type": "string", "description": "Its color", "pattern": pattern}))
+    };
+    // Rust's (and PCRE's) syntax that JavaScript's `RegExp` refuses.
+    for (pattern, error) in [
+        (r"(?i)^red$", "Invalid group modifier"),
+        (r"\Ared", "Invalid character escape"),
+        (r"red\z", "Invalid character escape"),
+        (r"^re*+d$", "Invalid atom character"),
+    ] {
+        assert_eq!(
+            lines("vscode", &[with(pattern)]),
+            [format!(
+                "error[pattern] paint /inputSchema/properties/color: {pattern:?} is not an ECMA-262 regex: {error} (vscode); {fix}"
+            )],
+        );
+    }
+    // What both read alike passes: classes, anchors, named groups, Unicode properties.
+    for pattern in [
+        r"^[A-Za-z]{3}-\d{4}$",
+        r"^(?<word>\p{L}+)$",
+        r"^#[0-9a-f]{6}$",
+    ] {
+        assert_eq!(
+            lines("vscode", &[with(pattern)]),
+            Vec::<String>::new(),
+            "{pattern}"
+        );
+    }
+    // A `patternProperties` key is a regex too.
+    let map = property(
+        json!({"type": "object", "description": "Its color", "patternProperties": {"(?x) a": {"type": "string"}}}),
+    );
+    assert_eq!(
+        errors("vscode", &[map]),
+        [format!(
+            "error[pattern] paint /inputSchema/properties/color: \"(?x) a\" is not an ECMA-262 regex: {}",
+            "Invalid group modifier (vscode); ".to_owned() + fix
+        )]
+    );
+}
+
+#[test]
 fn composition_where_forbidden_names_the_fix() {
     let union = json!({"description": "Its color", "type": "object", "oneOf": [
         {"type": "object", "properties": {"rgb": {"type": "string", "description": "Hex"}}},

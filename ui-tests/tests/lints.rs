@@ -1,5 +1,6 @@
 //! `#[tool]`'s generated code must not make users' lints fire. The tools below cover every style
-//! (and a `#[deprecated]` tool, eight parameters, a `HashMap` parameter) under the strictest
+//! (and a `#[deprecated]` tool, eight parameters, a `HashMap` parameter, the schema escape
+//! hatches and `asks(…)`) under the strictest
 //! settings we expect users to have: rustc lints fail `cargo test`, clippy
 //! lints fail `cargo clippy --all-targets -- -D warnings` (trybuild runs rustc only, so the ui
 //! cases cannot prove this).
@@ -190,33 +191,36 @@ mod renamed {
     }
 }
 
+/// Every tool above, by name.
+const SERVED: [&str; 19] = [
+    "add",
+    "app_only",
+    "as_generated",
+    "clear",
+    "confirmed",
+    "count_labels",
+    "eight_numbers",
+    "full",
+    "hand_written",
+    "hello",
+    "io",
+    "kind",
+    "old",
+    "opaque",
+    "pong",
+    "product-details",
+    "search",
+    "shout",
+    "with_view",
+];
+
 /// The tools compiled under the lints are also registered and answer as written.
 #[tokio::test]
 async fn every_tool_is_served() {
     let client = TestClient::new(Server::new("lints", "0.0.0"));
     let tools = client.list_tools().await.tools;
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "add",
-            "app_only",
-            "clear",
-            "count_labels",
-            "eight_numbers",
-            "full",
-            "hello",
-            "io",
-            "kind",
-            "old",
-            "opaque",
-            "pong",
-            "product-details",
-            "search",
-            "shout",
-            "with_view"
-        ]
-    );
+    assert_eq!(names, SERVED);
     assert_eq!(
         client.call_tool("old", json!({})).await.text_content(),
         "old"
@@ -340,6 +344,54 @@ async fn with_view(context: &Context) -> String {
 /// Only for views
 #[tool(visibility(app))]
 async fn app_only() {}
+
+/// The hand-written input schema of `hand_written`.
+fn search_schema() -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "Substring to match"}},
+        "required": ["query"]
+    })
+}
+
+/// The hand-written output schema of `hand_written`.
+fn product_schema() -> schemars::Schema {
+    schemars::json_schema!({"type": "object", "properties": {"name": {"type": "string"}}})
+}
+
+/// Schemas by hand
+#[tool(input_schema = search_schema, output_schema = product_schema)]
+async fn hand_written(args: SearchArgs) -> Json<Product> {
+    Json(Product {
+        name: args.query,
+        price: 1.0,
+    })
+}
+
+/// The schema as generated
+#[tool(portable = false)]
+async fn as_generated(
+    /// A row
+    row: u8,
+) -> String {
+    row.to_string()
+}
+
+/// The form `confirmed` asks for.
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    /// Go ahead
+    confirm: bool,
+}
+
+/// Asks first
+#[tool(asks(Confirm))]
+async fn confirmed(context: Context) -> String {
+    match context.elicit::<Confirm>("Sure?").await {
+        Ok(mcp_toolbelt::Elicitation::Accept(Confirm { confirm })) => confirm.to_string(),
+        _ => String::new(),
+    }
+}
 
 #[tokio::test]
 async fn resources_and_views_are_served() {

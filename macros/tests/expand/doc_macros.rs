@@ -28,7 +28,7 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < () as __tool_private::IntoToolResult > ::output_schema, state :
-        & [], call : __tool_documented_call, file : ::core::file!(), line :
+        & [], asks : & [], call : __tool_documented_call, file : ::core::file!(), line :
         ::core::line!(), }
     }
 };

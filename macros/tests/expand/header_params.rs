@@ -64,7 +64,7 @@ const _: () = {
         ::core::option::Option::None, input_schema : || { let (input_schema, _) =
         __tool_argument_type:: < __tool_query_arguments > (); input_schema() },
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], call : __tool_query_call, file : ::core::file!(), line :
-        ::core::line!(), }
+        state : & [], asks : & [], call : __tool_query_call, file : ::core::file!(), line
+        : ::core::line!(), }
     }
 };

@@ -72,7 +72,7 @@ const _: () = {
         ::core::option::Option::None, open_world : ::core::option::Option::None,
         input_schema : || { let (input_schema, _) = __tool_argument_type:: <
         __tool_add_arguments > (); input_schema() }, output_schema : < String as
-        __tool_private::IntoToolResult > ::output_schema, state : & [], call :
-        __tool_add_call, file : ::core::file!(), line : ::core::line!(), }
+        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
+        : __tool_add_call, file : ::core::file!(), line : ::core::line!(), }
     }
 };

@@ -51,7 +51,7 @@ const _: () = {
         __tool_argument_type:: < EchoArgs > ();
         __tool_private::lone_parameter_schema(input_schema, parse, "args") },
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], call : __tool_echo_call, file : ::core::file!(), line :
-        ::core::line!(), }
+        state : & [], asks : & [], call : __tool_echo_call, file : ::core::file!(), line
+        : ::core::line!(), }
     }
 };

@@ -52,7 +52,7 @@ const _: () = {
         parse) = __tool_argument_type:: < WeatherArgs > ();
         __tool_private::lone_parameter_schema(input_schema, parse, "args") },
         output_schema : < Json < Weather > as __tool_private::IntoToolResult >
-        ::output_schema, state : & [], call : __tool_get_weather_call, file :
-        ::core::file!(), line : ::core::line!(), }
+        ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
+        : ::core::file!(), line : ::core::line!(), }
     }
 };

@@ -24,8 +24,8 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], call : __tool_show_albums_call, file : ::core::file!(), line :
-        ::core::line!(), }
+        state : & [], asks : & [], call : __tool_show_albums_call, file :
+        ::core::file!(), line : ::core::line!(), }
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolUiRegistration { tool : "show-albums", resource_uri :

@@ -321,6 +321,11 @@ impl<'a> Question<'a> {
     }
 }
 
+/// Why `T` cannot be an elicitation form, if it cannot (`#[tool(asks(T))]`, at start-up).
+pub(crate) fn form_check<T: JsonSchema + 'static>() -> Result<(), String> {
+    form::requested_schema::<T>().map(|_| ())
+}
+
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
     pub(crate) fn new(capabilities: Value, channel: Channel, modes: bool) -> Self {
@@ -335,7 +340,20 @@ impl Asker {
     /// `elicitation: {}` declares forms only, as the spec says.
     /// Where no answer can come back, that is the error, whatever the client declared (a
     /// stateless HTTP request does not know it).
+    /// On 2026-07-28 a missing capability is also recorded in the round
+    /// ([`Round::unless_lacking`]).
     fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
+        let checked = self.check(capability, sub);
+        if let (Err(AskError::MissingCapability(missing)), Channel::Modern(round)) =
+            (&checked, &self.channel)
+        {
+            round.lacks(missing);
+        }
+        checked
+    }
+
+    /// [`require`](Self::require)'s check.
+    fn check(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
         if matches!(self.channel, Channel::Legacy(None)) {
             return Err(AskError::NoChannel);
         }

@@ -17,7 +17,8 @@ use std::task::{Poll, Waker};
 use serde_json::{Map, Value, json};
 
 use super::seal::{Binding, Sealer};
-use crate::jsonrpc::ErrorObject;
+use crate::jsonrpc::{ErrorObject, codes};
+use crate::result::CallToolResult;
 use crate::sync::lock;
 
 /// A call's round: the answers it has, and the questions it asked.
@@ -34,6 +35,9 @@ pub(crate) struct Round {
     /// Wakes [`Round::run`] when a question is asked from outside the call's own future (a task
     /// it spawned), which would otherwise not wake it.
     waker: Mutex<Option<Waker>>,
+    /// The client capabilities questions needed and the client did not declare, as
+    /// `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
+    lacking: Mutex<Map<String, Value>>,
 }
 
 impl Round {
@@ -77,6 +81,7 @@ impl Round {
             asked: Mutex::default(),
             next: AtomicUsize::new(0),
             waker: Mutex::default(),
+            lacking: Mutex::default(),
         })
     }
 
@@ -103,6 +108,39 @@ impl Round {
             waker.wake();
         }
         None
+    }
+
+    /// Records that a question needed `capability` (`elicitation.url`, `sampling`, …), which
+    /// the client did not declare.
+    pub(crate) fn lacks(&self, capability: &str) {
+        let (name, sub) = capability
+            .split_once('.')
+            .map_or((capability, None), |(name, sub)| (name, Some(sub)));
+        let mut lacking = lock(&self.lacking);
+        let entry = lacking.entry(name).or_insert_with(|| json!({}));
+        if let (Some(sub), Some(entry)) = (sub, entry.as_object_mut()) {
+            entry.insert(sub.to_owned(), json!({}));
+        }
+    }
+
+    /// The spec's answer to a request that needs a client capability not declared:
+    /// `-32021` with `requiredCapabilities`. It replaces the tool's result when the tool failed
+    /// (`isError`) after a question found a capability missing; a tool that went on without the
+    /// answer did not need it, and its result stands.
+    pub(crate) fn unless_lacking(
+        &self,
+        result: CallToolResult,
+    ) -> Result<CallToolResult, ErrorObject> {
+        let lacking = lock(&self.lacking);
+        if !result.is_error || lacking.is_empty() {
+            return Ok(result);
+        }
+        let names: Vec<&str> = lacking.keys().map(String::as_str).collect();
+        Err(ErrorObject::new(
+            codes::MISSING_CLIENT_CAPABILITY,
+            format!("Missing required client capability: {}", names.join(", ")),
+        )
+        .with_data(json!({"requiredCapabilities": *lacking})))
     }
 
     /// Runs `call` until it completes (`Ok`) or waits on questions this round cannot answer:

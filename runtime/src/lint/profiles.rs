@@ -86,6 +86,10 @@ pub enum Check {
     /// Every field of an object `structuredContent` is declared in the `outputSchema`'s
     /// `properties` (checked by [`lint_result`](super::lint_result)).
     DeclaredFields,
+    /// Every `pattern` (and `patternProperties` key) is a regex that JavaScript's `RegExp`
+    /// compiles with the `u` flag, as Ajv does: no Rust- or PCRE-only syntax such as `(?i)`,
+    /// `\A`, `\z`, possessive quantifiers or atomic groups.
+    EcmaPattern,
     /// The whole `tools/list` result is at most `max` bytes.
     ListBytes {
         /// The largest size the host handles.
@@ -329,6 +333,10 @@ const VSCODE: &[Rule] = &[
     error(Check::Keyword("unevaluatedProperties"), VSCODE_DIALECT),
     error(Check::Keyword("unevaluatedItems"), VSCODE_DIALECT),
     error(Check::Keyword("$ref"), REF),
+    error(
+        Check::EcmaPattern,
+        "mcp-spec.md §7.9; https://github.com/microsoft/vscode/issues/245066 (VS Code's Ajv: `pattern must match format \"regex\"`)",
+    ),
 ];
 
 const CURSOR: &[Rule] = &[

@@ -40,6 +40,7 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::StructuredNeedsSchema => "structured-without-schema",
         Check::SchemaNeedsStructured => "schema-without-structured",
         Check::DeclaredFields => "undeclared-field",
+        Check::EcmaPattern => "pattern",
     }
 }
 
@@ -100,6 +101,9 @@ pub(super) fn fix(check: &Check) -> &'static str {
         }
         Check::DeclaredFields => {
             "declare the field in the output type, or leave it out of the structured result"
+        }
+        Check::EcmaPattern => {
+            "write the regex as JavaScript reads it (with the `u` flag): `(?i)` becomes `[Aa]` classes, `\\A`/`\\z` become `^`/`$`, no possessive `*+` or atomic `(?>…)`"
         }
     }
 }
@@ -340,6 +344,20 @@ fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Optio
                 .collect();
             (!optional.is_empty()).then(|| format!("not required: {}", optional.join(", ")))
         }),
+        Check::EcmaPattern => {
+            let pattern = node.get("pattern").and_then(Value::as_str);
+            let keys = node
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(Map::keys)
+                .map(String::as_str);
+            pattern.into_iter().chain(keys).find_map(|regex| {
+                regress::Regex::with_flags(regex, "u")
+                    .err()
+                    .map(|error| format!("{regex:?} is not an ECMA-262 regex: {error}"))
+            })
+        }
         Check::TypedAdditionalProperties => match node.get("additionalProperties") {
             Some(Value::Bool(true)) => Some("`additionalProperties: true`".into()),
             Some(Value::Object(schema)) if !schema.contains_key("type") => {

@@ -339,7 +339,7 @@ impl Dispatcher {
         let call = hook::run(&self.state.hooks, tool, arguments, context);
         let result = match round {
             Some(round) => match round.run(&self.state.sealer, call).await {
-                Ok(result) => result?,
+                Ok(result) => round.unless_lacking(result?)?,
                 Err(input_required) => return input_required,
             },
             None => call.await?,

@@ -49,6 +49,9 @@ pub struct ToolRegistration {
     pub output_schema: fn() -> Option<Value>,
     /// The app state the fn takes (its `State<T>` parameters), checked at start-up.
     pub state: &'static [fn() -> StateKey],
+    /// The forms the fn elicits (`asks(…)`): each `Err` says why its type cannot be a form,
+    /// a start-up error.
+    pub asks: &'static [fn() -> Result<(), String>],
     /// Deserializes the (validated) arguments and runs the user's fn.
     pub call: fn(Value, Context) -> BoxFuture<'static, CallToolResult>,
     /// Where the fn is, for error messages.
@@ -307,6 +310,7 @@ mod tests {
             input_schema: input,
             output_schema: || None,
             state: &[],
+            asks: &[],
             call,
             file: "f.rs",
             line,

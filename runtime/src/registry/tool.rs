@@ -98,6 +98,14 @@ impl Tool {
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
             meta: None,
         };
+        // A form the tool says it asks for must be one: told now, not at its first call.
+        if let Some(problem) = registration.asks.iter().find_map(|check| check().err()) {
+            return Err(RegistryError::InvalidTool {
+                name: definition.name,
+                source: Some(source),
+                problem: format!("it asks (`asks(…)`) for a form that cannot be one: {problem}"),
+            });
+        }
         let call = registration.call;
         let mut tool = Self::build(
             definition,
@@ -135,8 +143,9 @@ impl Tool {
         }
         if !schema::is_object_schema(&definition.input_schema) {
             return Err(invalid(format!(
-                "its input schema must describe a JSON object, but it is {}; take an argument \
-                 struct, or inline parameters",
+                "its input schema must describe a JSON object (`\"type\": \"object\"` at its root), \
+                 but it is {}; take an argument struct, or inline parameters (or return an object \
+                 schema from the fn `input_schema = …` names)",
                 definition.input_schema
             )));
         }

@@ -22,6 +22,17 @@ pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     schema
 }
 
+/// The input schema of an argument type as schemars generates it, not made portable
+/// (`#[tool(portable = false)]`): only the root's title and description go (the tool's
+/// description says it), and unknown arguments are still refused.
+pub(crate) fn generated_input_schema<T: JsonSchema>() -> Value {
+    let mut schema = derive::<T>(Direction::Input);
+    strip_root_text(&mut schema);
+    ensure_object_root(&mut schema);
+    close_object_root(&mut schema);
+    schema
+}
+
 /// Unknown arguments are refused, whatever the tool's style: a plain object root gets
 /// `additionalProperties: false` (as a no-argument tool has), unless it says otherwise (a
 /// flattened map); an enum of objects gets it on each branch.
@@ -163,6 +174,24 @@ fn move_root_references(schema: &mut Value, name: &str) {
 /// What schemars derives for `T` in `direction`, made portable, without a root title or
 /// description.
 fn generate<T: JsonSchema>(direction: Direction) -> Value {
+    let mut schema = derive::<T>(direction);
+    make_portable(&mut schema, direction);
+    // A root `oneOf` of objects (an internally tagged enum) is an object, as a property is.
+    add_common_type(&mut schema);
+    strip_root_text(&mut schema);
+    schema
+}
+
+/// The tool's description carries what a root title or description would say.
+fn strip_root_text(schema: &mut Value) {
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("title");
+        root.remove("description");
+    }
+}
+
+/// What schemars derives for `T` in `direction`, as it is.
+fn derive<T: JsonSchema>(direction: Direction) -> Value {
     let settings = SchemaSettings::draft2020_12().with(|settings| {
         settings.inline_subschemas = true;
         settings.meta_schema = None;
@@ -172,17 +201,10 @@ fn generate<T: JsonSchema>(direction: Direction) -> Value {
         Direction::Input => settings.for_deserialize(),
         Direction::Output => settings.for_serialize(),
     };
-    let generator = settings.into_generator();
-    let mut schema = generator.into_root_schema_for::<T>().to_value();
-    make_portable(&mut schema, direction);
-    // A root `oneOf` of objects (an internally tagged enum) is an object, as a property is.
-    add_common_type(&mut schema);
-    if let Some(root) = schema.as_object_mut() {
-        // The tool's description carries what a root title or description would say.
-        root.remove("title");
-        root.remove("description");
-    }
-    schema
+    settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
 /// Always `properties` at an object root, and `required` whenever it has properties, never

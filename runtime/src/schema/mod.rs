@@ -7,8 +7,8 @@ mod headers;
 mod portable;
 
 pub(crate) use generate::{
-    cached_output_schema, empty_input_schema, ensure_object_root, input_schema, is_object_schema,
-    output_schema, wrap_in_property, wrap_in_result,
+    cached_output_schema, empty_input_schema, ensure_object_root, generated_input_schema,
+    input_schema, is_object_schema, output_schema, wrap_in_property, wrap_in_result,
 };
 pub(crate) use headers::{HeaderParam, header_params};
 

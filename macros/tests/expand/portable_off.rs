@@ -1,0 +1,61 @@
+/// Book a seat
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher
+)]
+async fn book(row: u8) -> String {
+    row.to_string()
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(non_camel_case_types)]
+    #[derive(__tool_private::serde::Deserialize, __tool_private::schemars::JsonSchema)]
+    #[serde(crate = "__tool_private::serde")]
+    #[schemars(crate = "__tool_private::schemars")]
+    struct __tool_book_arguments {
+        /// The row
+        row: u8,
+    }
+    fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
+        fn() -> __tool_private::serde_json::Value,
+        fn(
+            &str,
+            __tool_private::serde_json::Value,
+        ) -> ::core::result::Result<T, __tool_private::CallToolResult>,
+    ) {
+        (
+            __tool_private::generated_input_schema::<T>,
+            __tool_private::parse_arguments::<T>,
+        )
+    }
+    #[allow(deprecated)]
+    fn __tool_book_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let (_, parse) = __tool_argument_type::<__tool_book_arguments>();
+            let __tool_arguments = match parse("book", __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return error,
+            };
+            let __tool_output = {
+                let __tool_fn = book;
+                __tool_private::assert_send(__tool_fn(__tool_arguments.row)).await
+            };
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "book", title :
+        ::core::option::Option::None, description : "Book a seat", read_only :
+        ::core::option::Option::None, destructive : ::core::option::Option::None,
+        idempotent : ::core::option::Option::None, open_world :
+        ::core::option::Option::None, input_schema : || { let (input_schema, _) =
+        __tool_argument_type:: < __tool_book_arguments > (); input_schema() },
+        output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        state : & [], asks : & [], call : __tool_book_call, file : ::core::file!(), line
+        : ::core::line!(), }
+    }
+};

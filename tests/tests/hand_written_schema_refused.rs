@@ -1,0 +1,41 @@
+//! A hand-written input schema (`#[tool(input_schema = path)]`) that does not describe an
+//! object keeps the server from starting, naming the tool and its place. A test binary of its
+//! own, since every server in a binary serves every tool in it.
+
+// Tools are written as users write them, `async` even when they await nothing.
+#![allow(clippy::unused_async)]
+
+use mcp_toolbelt::{RegistryError, Server, tool};
+use serde_json::{Value, json};
+
+fn text_schema() -> Value {
+    json!({"type": "string"})
+}
+
+/// The line of `#[tool]` on `shout`.
+const SHOUT: u32 = line!() + 3;
+
+/// Shout a message
+#[tool(input_schema = text_schema)]
+async fn shout(
+    /// The message
+    message: String,
+) -> String {
+    message.to_uppercase()
+}
+
+#[test]
+fn a_hand_written_schema_that_is_not_an_object_is_a_start_up_error() {
+    let error = Server::new("loud", "0.0.0").check().unwrap_err();
+    assert_eq!(
+        error,
+        RegistryError::InvalidTool {
+            name: "shout".into(),
+            source: Some(format!("{}:{SHOUT}", file!())),
+            problem: "its input schema must describe a JSON object (`\"type\": \"object\"` at its \
+                      root), but it is {\"type\":\"string\"}; take an argument struct, or inline \
+                      parameters (or return an object schema from the fn `input_schema = …` names)"
+                .into(),
+        }
+    );
+}

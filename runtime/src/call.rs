@@ -5,12 +5,14 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
 
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
+use tokio_util::sync::CancellationToken;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
@@ -130,6 +132,24 @@ async fn run_guarded(
             "Error executing tool {name}: the tool panicked: {message}"
         ))
     })
+}
+
+/// Bounds a call (its hooks included) by `limit`: past it, the call's context is cancelled (as
+/// when the client cancels), its future dropped, and its result is an `isError` naming the limit.
+pub(crate) async fn time_limited<E>(
+    call: impl Future<Output = Result<CallToolResult, E>>,
+    name: &str,
+    limit: Duration,
+    cancellation: &CancellationToken,
+) -> Result<CallToolResult, E> {
+    if let Ok(outcome) = tokio::time::timeout(limit, call).await {
+        return outcome;
+    }
+    cancellation.cancel();
+    tracing::warn!(tool = name, ?limit, "tool call stopped at its time limit");
+    Ok(CallToolResult::error(format!(
+        "Error executing tool {name}: it ran longer than its time limit of {limit:?} and was stopped"
+    )))
 }
 
 /// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks

@@ -1,13 +1,17 @@
 //! The stdio framing: one JSON-RPC message a line, each way. Reading bounds a line's length (a
 //! longer one is discarded whole, up to its newline, and reported); writing puts each message
-//! on one line and flushes once per burst, not once per message.
+//! on one line and flushes once per burst, not once per message. The [`Backlog`] of messages
+//! not yet written is what the reader waits on when the client does not read.
 
 use std::io;
+use std::sync::Mutex;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::Outgoing;
+use crate::sync::lock;
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -89,19 +93,82 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
 /// the writes (and grow the buffer) for as long as it keeps sending.
 const MAX_BURST_BYTES: usize = 64 * 1024;
 
+/// The messages waiting to be written: the writer takes them, the reader waits while too many
+/// wait (the client is not reading), and learns when the output is gone.
+pub(crate) struct Backlog {
+    messages: Mutex<mpsc::UnboundedReceiver<Outgoing>>,
+    /// Notified after every write: the backlog may have shrunk.
+    written: Notify,
+    /// Cancelled once nothing more can be written (the client closed its end, or writing failed).
+    closed: CancellationToken,
+}
+
+impl Backlog {
+    pub(crate) fn new(messages: mpsc::UnboundedReceiver<Outgoing>) -> Self {
+        Self {
+            messages: Mutex::new(messages),
+            written: Notify::new(),
+            closed: CancellationToken::new(),
+        }
+    }
+
+    /// Waits until fewer than `max` messages wait to be written. The lock is held only to look.
+    pub(crate) async fn room_for(&self, max: usize) {
+        loop {
+            let written = self.written.notified();
+            let mut written = std::pin::pin!(written);
+            written.as_mut().enable();
+            if lock(&self.messages).len() < max || self.closed.is_cancelled() {
+                return;
+            }
+            written.await;
+        }
+    }
+
+    /// Resolves once nothing more can be written.
+    pub(crate) async fn closed(&self) {
+        self.closed.cancelled().await;
+    }
+
+    async fn next(&self) -> Option<Outgoing> {
+        std::future::poll_fn(|context| lock(&self.messages).poll_recv(context)).await
+    }
+
+    fn try_next(&self) -> Option<Outgoing> {
+        lock(&self.messages).try_recv().ok()
+    }
+
+    /// No more messages are taken (senders see a closed channel), and the reader is told.
+    fn close(&self) {
+        lock(&self.messages).close();
+        self.closed.cancel();
+        self.written.notify_waiters();
+    }
+}
+
 /// Writes every message as one line: the messages waiting (up to [`MAX_BURST_BYTES`]) are
 /// written together, then flushed once. A client that closed its end of the output has left:
-/// that ends the writing, and is no error. Ends when every sender is gone.
+/// that ends the writing, and is no error. Ends when every sender is gone or the output is;
+/// either way the backlog is closed.
 pub(crate) async fn write_messages(
-    mut messages: mpsc::UnboundedReceiver<Outgoing>,
+    backlog: &Backlog,
+    output: impl AsyncWrite + Unpin,
+) -> io::Result<()> {
+    let written = write_all_messages(backlog, output).await;
+    backlog.close();
+    written
+}
+
+async fn write_all_messages(
+    backlog: &Backlog,
     mut output: impl AsyncWrite + Unpin,
 ) -> io::Result<()> {
     let mut buffer = Vec::new();
-    while let Some(message) = messages.recv().await {
+    while let Some(message) = backlog.next().await {
         buffer.clear();
         encode(&message, &mut buffer)?;
         while buffer.len() < MAX_BURST_BYTES
-            && let Ok(message) = messages.try_recv()
+            && let Some(message) = backlog.try_next()
         {
             encode(&message, &mut buffer)?;
         }
@@ -110,7 +177,7 @@ pub(crate) async fn write_messages(
             Err(error) => Err(error),
         };
         match written {
-            Ok(()) => {}
+            Ok(()) => backlog.written.notify_waiters(),
             Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
                 tracing::debug!("the client closed its input; nothing more is written");
                 return Ok(());
@@ -208,7 +275,9 @@ mod tests {
             .unwrap();
         drop(sender);
         let mut output = Vec::new();
-        write_messages(receiver, &mut output).await.unwrap();
+        write_messages(&Backlog::new(receiver), &mut output)
+            .await
+            .unwrap();
         let text = String::from_utf8(output).unwrap();
         assert_eq!(
             text,

@@ -4,6 +4,15 @@
 //! on one line, a cancelled call's future is dropped without a response, and at end of input the
 //! `subscriptions/listen` calls answer and the calls still running get [`SHUTDOWN_GRACE`] to
 //! finish.
+//!
+//! Back-pressure, so that a client that sends without reading cannot make the server grow:
+//! past `max_calls_in_flight` a request is refused at once with an error, and reading goes on
+//! (so the `notifications/cancelled` that would free a place are read); while
+//! `max_queued_messages` answers wait to be written, reading stops. Stopping is safe: every
+//! message that waits was caused by one read, the calls already running go on and the writer
+//! drains as soon as the client reads, and what the client sent meanwhile (cancellations too)
+//! waits in the pipe and is read, in order, then. When the output is closed (the client left),
+//! the connection ends as at end of input.
 
 mod codec;
 mod pipes;
@@ -20,7 +29,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use self::codec::{Line, LineReader};
+use self::codec::{Backlog, Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
@@ -34,15 +43,19 @@ pub(crate) async fn serve<R, W>(
     dispatcher: Dispatcher,
     input: R,
     output: W,
-    max_line_bytes: usize,
 ) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let changes = dispatcher.tool_changes();
+    let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
-    let writer = tokio::spawn(codec::write_messages(receiver, output));
+    let backlog = Arc::new(Backlog::new(receiver));
+    let writer = tokio::spawn({
+        let backlog = Arc::clone(&backlog);
+        async move { codec::write_messages(&backlog, output).await }
+    });
     let connection = StdioConnection {
         session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
@@ -51,14 +64,16 @@ where
         },
         calls: JoinSet::new(),
         announce_changes: Arc::default(),
+        backlog,
+        max_queued_messages: limits.max_queued_messages,
     };
     let list_changed = tokio::spawn(announce_changes(
         changes,
         Arc::clone(&connection.announce_changes),
         connection.caller.notifications.clone(),
     ));
-    let lines = LineReader::new(BufReader::new(input), max_line_bytes);
-    let result = connection.run(lines, max_line_bytes).await;
+    let lines = LineReader::new(BufReader::new(input), limits.max_line_bytes);
+    let result = connection.run(lines, limits.max_line_bytes).await;
     list_changed.abort();
     // The writer ends once every sender (the connection's, the calls') is gone.
     writer.await.map_err(io::Error::other)??;
@@ -74,6 +89,10 @@ struct StdioConnection {
     /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
     /// tool changes.
     announce_changes: Arc<AtomicBool>,
+    /// The messages not yet written.
+    backlog: Arc<Backlog>,
+    /// How many may wait before reading stops.
+    max_queued_messages: usize,
 }
 
 impl StdioConnection {
@@ -83,7 +102,19 @@ impl StdioConnection {
         max_line_bytes: usize,
     ) -> io::Result<()> {
         loop {
-            match lines.next_line().await? {
+            let backlog = &self.backlog;
+            let next = async {
+                backlog.room_for(self.max_queued_messages).await;
+                lines.next_line().await
+            };
+            let line = tokio::select! {
+                () = backlog.closed() => {
+                    tracing::debug!("the output is closed; no more input is read");
+                    break;
+                }
+                line = next => line?,
+            };
+            match line {
                 Line::End => break,
                 Line::TooLong => self.send(Outgoing::Response(
                     ErrorObject::invalid_request(format!(

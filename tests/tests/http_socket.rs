@@ -191,7 +191,7 @@ async fn a_batch_at_2025_03_26_runs_its_calls_under_the_time_limit() {
         reply.json(),
         json!([
             {"jsonrpc": "2.0", "id": 1, "result": {}},
-            {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "Request timed out after 200ms"}},
+            {"jsonrpc": "2.0", "id": 2, "result": {"isError": true, "content": [{"type": "text", "text": "Error executing tool slow: it ran longer than its time limit of 200ms and was stopped"}]}},
         ])
     );
     assert_eq!(ending("batched", None).await, "cancelled");

@@ -351,9 +351,11 @@ impl Dispatcher {
             Some(round) => Channel::Modern(Arc::clone(round)),
             None => Channel::Legacy(scope.pending),
         };
-        let time_limit = scope.time_limit.map_or(self.state.limits.call_timeout, |limit| {
-            limit.min(self.state.limits.call_timeout)
-        });
+        let time_limit = scope
+            .time_limit
+            .map_or(self.state.limits.call_timeout, |limit| {
+                limit.min(self.state.limits.call_timeout)
+            });
         let cancellation = scope.cancellation.clone();
         let context = Context::new(ContextParts {
             request_id: id.to_value(),

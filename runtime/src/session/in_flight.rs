@@ -104,10 +104,6 @@ impl InFlight {
     }
 
     /// Cancels every call: the connection is ending.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
     pub(crate) fn cancel_all(&self) {
         for (_, entry) in lock(&self.calls).drain() {
             entry.cancel();

@@ -190,10 +190,6 @@ impl Session {
     }
 
     /// Cancels every call still running: the connection is ending.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
     pub(crate) fn cancel_all(&self) {
         self.in_flight.cancel_all();
     }

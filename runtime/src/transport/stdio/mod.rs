@@ -39,11 +39,7 @@ use crate::session::{Caller, Session};
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// Serves one client on `input` and `output` until the input ends.
-pub(crate) async fn serve<R, W>(
-    dispatcher: Dispatcher,
-    input: R,
-    output: W,
-) -> io::Result<()>
+pub(crate) async fn serve<R, W>(dispatcher: Dispatcher, input: R, output: W) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -255,7 +251,10 @@ impl StdioConnection {
                 calls = self.calls.len(),
                 "input closed; dropping calls still running"
             );
+            // Cancelled first, so that what a call's future drops sees why.
+            self.session.cancel_all();
             self.calls.abort_all();
+            while self.calls.join_next().await.is_some() {}
         }
     }
 }

@@ -384,19 +384,27 @@ async fn a_client_that_stops_reading_stops_the_server_reading() {
     let server = Server::new("faults", "0").max_queued_messages(16);
     let mut client = Client::with_pipes(server, 4 * 1024);
     let mut input = client.input.take().unwrap();
-    let requests = (0..20_000)
-        .map(|id| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n"))
-        .collect::<Vec<_>>()
-        .concat();
+    let (written, mut progress) = tokio::sync::watch::channel(0_usize);
     let writing = tokio::spawn(async move {
-        input.write_all(requests.as_bytes()).await.unwrap();
+        for id in 0..20_000 {
+            let request = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+            input.write_all(request.as_bytes()).await.unwrap();
+            written.send_replace(id + 1);
+        }
         input
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(
-        !writing.is_finished(),
-        "the server read 20,000 requests while no answer was read"
-    );
+    // The writes stall (no progress for half a second) long before all 20,000 are read.
+    loop {
+        let stalled = tokio::time::timeout(Duration::from_millis(500), progress.changed()).await;
+        let count = *progress.borrow_and_update();
+        assert!(
+            count < 2_000,
+            "the server read {count} requests while no answer was read"
+        );
+        if stalled.is_err() {
+            break;
+        }
+    }
     let mut seen = vec![false; 20_000];
     for _ in 0..20_000 {
         let message = client.next_message().await;

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{Context, Json, Server, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, tool};
 use mcp_toolbelt_tests::example_binary;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -538,6 +538,39 @@ async fn a_call_with_10000_arguments_is_refused_with_a_short_message() {
                 .map(|n| format!("'extra{n}'"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        )
+    );
+    client.assert_alive(2).await;
+    client.finish().await.1.unwrap();
+}
+
+/// 10,000 arguments that each fail: the message names the first 20 and counts the rest.
+#[tokio::test]
+async fn ten_thousand_failing_arguments_make_a_short_message() {
+    let server = Server::new("faults", "0");
+    let tool = Tool::new(
+        "integers",
+        "Takes any number of integer arguments",
+        json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        |_, _| async { CallToolResult::text("fine") },
+    )
+    .unwrap();
+    server.add_tool(tool).unwrap();
+    let mut client = Client::start(server);
+    let arguments: serde_json::Map<String, Value> = (0..10_000)
+        .map(|n| (format!("n{n:05}"), json!("not a number")))
+        .collect();
+    let answer = client.call(1, "integers", Value::Object(arguments)).await;
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() < 2048, "a {} byte message", text.len());
+    let first: Vec<String> = (0..20)
+        .map(|n| format!(r#"n{n:05}: expected integer, got string "not a number""#))
+        .collect();
+    assert_eq!(
+        text,
+        format!(
+            "Input validation error: Invalid arguments for tool integers: {}, and 9980 more",
+            first.join(", ")
         )
     );
     client.assert_alive(2).await;

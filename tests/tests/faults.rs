@@ -335,6 +335,43 @@ async fn end_of_input_mid_call_leaves_no_task_behind() {
     assert_eq!(alive_tasks(), before, "no task is left behind");
 }
 
+/// A client that closes the server's output mid-call has left: at the next write the server
+/// sees it, cancels the call at once (no grace: no answer can reach anyone) and ends, leaving no
+/// task behind.
+#[tokio::test]
+async fn a_closed_output_mid_call_cancels_the_call_and_ends_the_server() {
+    let before = alive_tasks();
+    let (mut input, server_input) = tokio::io::duplex(64 * 1024);
+    let (server_output, output) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(Server::new("faults", "0").serve_io(server_input, server_output));
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "hangs", "arguments": {"tag": "output closed"}}});
+    input
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    drop(output);
+    // Its answer is the write that finds the output closed.
+    input
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let ended = tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serve_io ends")
+        .unwrap();
+    assert!(ended.is_ok(), "{ended:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the server waited {:?}, as for a client still there",
+        started.elapsed()
+    );
+    assert_eq!(ending_of("output closed").await, Some("dropped cancelled"));
+    drop(input);
+    assert_eq!(alive_tasks(), before, "no task is left behind");
+}
+
 /// A client that closes the server's stdout (and keeps its stdin open) has left: at the next
 /// write the server sees the broken pipe and exits with status 0, without waiting for the end
 /// of its input.

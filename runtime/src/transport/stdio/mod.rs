@@ -105,7 +105,9 @@ impl StdioConnection {
             };
             let line = tokio::select! {
                 () = backlog.closed() => {
+                    // No answer can reach the client: its calls end now, not after a grace.
                     tracing::debug!("the output is closed; no more input is read");
+                    self.session.cancel_all();
                     break;
                 }
                 line = next => line?,

@@ -7,8 +7,8 @@
 #   CALLS=100000 CONCURRENCY=16 bash benches/soak.sh
 #   TRANSPORTS=stdio bash benches/soak.sh
 #
-# Prints, per transport, RSS at start (the first sample), at its peak and at the end (the last
-# sample before the server exits); the samples go to results/soak-*-TRANSPORT.rss (ignored by
+# Prints, per transport, RSS at start (the first sample, during warm-up), at 10 s, at its peak
+# and at the end (the last sample before the server exits); the samples go to results/soak-*-TRANSPORT.rss (ignored by
 # git) and mcp-bench's line (rate, latencies, peak RSS) to results/soak-*.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,10 +51,12 @@ soak() { # transport, then the server command
   done
   wait "$driver"
   awk -v transport="$transport" -v calls="$CALLS" '
-    NR == 1 { first = $2 } { last = $2; if ($2 > peak) peak = $2 }
+    NR == 1 { first = $2 }
+    !settled && $1 >= 10 { settled = $2 }
+    { last = $2; if ($2 > peak) peak = $2 }
     END {
-      printf "%s: %d calls in %d s; server RSS start %.1f MiB, peak %.1f MiB, end %.1f MiB (%d samples)\n",
-        transport, calls, $1, first / 1024, peak / 1024, last / 1024, NR
+      printf "%s: %d calls in %d s; server RSS start %.1f MiB, at 10 s %.1f MiB, peak %.1f MiB, end %.1f MiB (%d samples)\n",
+        transport, calls, $1, first / 1024, settled / 1024, peak / 1024, last / 1024, NR
     }' "$samples"
 }
 

@@ -44,7 +44,7 @@ use crate::types::Implementation;
 /// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-32010`); reading goes on, so cancellations still arrive |
 /// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
 /// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
-/// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output |
+/// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output; tools' progress and log notifications are dropped meanwhile |
 #[derive(Clone)]
 pub struct Server {
     name: String,
@@ -172,7 +172,9 @@ impl Server {
     /// How many messages may wait to be written to stdout (default 1024) before the server stops
     /// reading stdin: a client that sends without reading cannot make the server buffer without
     /// bound. Reading resumes as soon as the client reads; what it sent meanwhile
-    /// (`notifications/cancelled` too) waits in the pipe and is read in order.
+    /// (`notifications/cancelled` too) waits in the pipe and is read in order. Past it, the
+    /// progress and log notifications running tools send are dropped (a warning is logged),
+    /// never a response: a tool that reports progress without end cannot grow the queue.
     #[must_use]
     pub fn max_queued_messages(mut self, max: usize) -> Self {
         self.limits.max_queued_messages = max.max(1);

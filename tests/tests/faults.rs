@@ -108,6 +108,24 @@ async fn broken_gauge() -> Json<Gauge> {
     Json(Gauge { percent: 150 })
 }
 
+/// Reports progress 100,000 times, then answers
+#[tool]
+async fn floods(
+    /// Names this call in the record of how calls ended
+    tag: String,
+    context: &Context,
+) -> String {
+    let mut guard = guard(tag, context);
+    for step in 0..100_000_u32 {
+        context.progress(f64::from(step), None, None);
+        if step % 1000 == 0 {
+            tokio::task::yield_now().await;
+        }
+    }
+    guard.returned = true;
+    "flooded".into()
+}
+
 /// Echoes its text
 #[tool]
 async fn echo(
@@ -454,6 +472,44 @@ async fn a_client_that_stops_reading_stops_the_server_reading() {
     let (rest, ended) = client.finish().await;
     assert_eq!(rest, Vec::<Value>::new());
     ended.unwrap();
+}
+
+/// A tool that reports progress without end to a client that reads nothing cannot grow the
+/// queue: past `max_queued_messages`, progress is dropped (the response never is).
+#[tokio::test]
+async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit() {
+    let server = Server::new("faults", "0").max_queued_messages(16);
+    let mut client = Client::with_pipes(server, 4 * 1024);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "floods", "arguments": {"tag": "flood"}, "_meta": {"progressToken": "p"}}}),
+        )
+        .await;
+    assert_eq!(
+        ending_of("flood").await,
+        Some("returned"),
+        "progress never blocks the tool"
+    );
+    let mut progress = 0;
+    let answer = loop {
+        let message = client.next_message().await;
+        if message["method"] == "notifications/progress" {
+            progress += 1;
+        } else {
+            break message;
+        }
+    };
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "flooded",
+        "{answer}"
+    );
+    assert!(
+        progress < 10_000,
+        "{progress} of 100,000 progress notifications were kept for a client reading nothing"
+    );
+    client.assert_alive(2).await;
+    client.finish().await.1.unwrap();
 }
 
 /// Past the calls-in-flight cap a request is refused at once, and reading goes on: the

@@ -3,15 +3,15 @@
 //! on one line and flushes once per burst, not once per message. The [`Backlog`] of messages
 //! not yet written is what the reader waits on when the client does not read.
 
+use std::collections::VecDeque;
 use std::io;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::Outgoing;
-use crate::sync::lock;
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -93,10 +93,11 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
 /// the writes (and grow the buffer) for as long as it keeps sending.
 const MAX_BURST_BYTES: usize = 64 * 1024;
 
-/// The messages waiting to be written: the writer takes them, the reader waits while too many
-/// wait (the client is not reading), and learns when the output is gone.
+/// What the reader knows of the messages not yet written: how many wait (kept by the writer),
+/// when some were written, and whether nothing more can be.
+#[derive(Default)]
 pub(crate) struct Backlog {
-    messages: Mutex<mpsc::UnboundedReceiver<Outgoing>>,
+    queued: AtomicUsize,
     /// Notified after every write: the backlog may have shrunk.
     written: Notify,
     /// Cancelled once nothing more can be written (the client closed its end, or writing failed).
@@ -104,21 +105,13 @@ pub(crate) struct Backlog {
 }
 
 impl Backlog {
-    pub(crate) fn new(messages: mpsc::UnboundedReceiver<Outgoing>) -> Self {
-        Self {
-            messages: Mutex::new(messages),
-            written: Notify::new(),
-            closed: CancellationToken::new(),
-        }
-    }
-
-    /// Waits until fewer than `max` messages wait to be written. The lock is held only to look.
+    /// Waits until fewer than `max` messages wait to be written.
     pub(crate) async fn room_for(&self, max: usize) {
         loop {
             let written = self.written.notified();
             let mut written = std::pin::pin!(written);
             written.as_mut().enable();
-            if lock(&self.messages).len() < max || self.closed.is_cancelled() {
+            if self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled() {
                 return;
             }
             written.await;
@@ -130,62 +123,143 @@ impl Backlog {
         self.closed.cancelled().await;
     }
 
-    async fn next(&self) -> Option<Outgoing> {
-        std::future::poll_fn(|context| lock(&self.messages).poll_recv(context)).await
-    }
-
-    fn try_next(&self) -> Option<Outgoing> {
-        lock(&self.messages).try_recv().ok()
-    }
-
-    /// No more messages are taken (senders see a closed channel), and the reader is told.
     fn close(&self) {
-        lock(&self.messages).close();
         self.closed.cancel();
         self.written.notify_waiters();
     }
 }
 
-/// Writes every message as one line: the messages waiting (up to [`MAX_BURST_BYTES`]) are
-/// written together, then flushed once. A client that closed its end of the output has left:
-/// that ends the writing, and is no error. Ends when every sender is gone or the output is;
-/// either way the backlog is closed.
+/// Writes every message as one line, the messages waiting (up to [`MAX_BURST_BYTES`]) together,
+/// then flushes once. While a write waits (the client is not reading) it goes on taking
+/// messages, so that `backlog` counts them all; past `max_queued` it keeps every message but
+/// progress and log notifications, which are dropped (and the drop logged) until the client
+/// reads again: a tool that reports progress without end cannot grow the queue. A client that
+/// closed its end of the output has left: that ends the writing, and is no error. Ends when
+/// every sender is gone or the output is; either way the backlog is closed.
 pub(crate) async fn write_messages(
+    mut messages: mpsc::UnboundedReceiver<Outgoing>,
     backlog: &Backlog,
+    max_queued: usize,
     output: impl AsyncWrite + Unpin,
 ) -> io::Result<()> {
-    let written = write_all_messages(backlog, output).await;
+    let written = Writer {
+        queue: VecDeque::new(),
+        buffer: Vec::new(),
+        written: 0,
+        dropped: 0,
+        max_queued,
+    }
+    .run(&mut messages, backlog, output)
+    .await;
+    messages.close();
     backlog.close();
     written
 }
 
-async fn write_all_messages(
-    backlog: &Backlog,
-    mut output: impl AsyncWrite + Unpin,
-) -> io::Result<()> {
-    let mut buffer = Vec::new();
-    while let Some(message) = backlog.next().await {
-        buffer.clear();
-        encode(&message, &mut buffer)?;
-        while buffer.len() < MAX_BURST_BYTES
-            && let Some(message) = backlog.try_next()
-        {
-            encode(&message, &mut buffer)?;
-        }
-        let written = match output.write_all(&buffer).await {
-            Ok(()) => output.flush().await,
-            Err(error) => Err(error),
-        };
-        match written {
-            Ok(()) => backlog.written.notify_waiters(),
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                tracing::debug!("the client closed its input; nothing more is written");
-                return Ok(());
+/// The writer's state: messages taken but not yet encoded, and the burst being written.
+struct Writer {
+    queue: VecDeque<Outgoing>,
+    buffer: Vec<u8>,
+    /// How much of `buffer` is written.
+    written: usize,
+    /// Notifications dropped since the queue was last under `max_queued`.
+    dropped: u64,
+    max_queued: usize,
+}
+
+impl Writer {
+    async fn run(
+        &mut self,
+        messages: &mut mpsc::UnboundedReceiver<Outgoing>,
+        backlog: &Backlog,
+        mut output: impl AsyncWrite + Unpin,
+    ) -> io::Result<()> {
+        let mut open = true;
+        loop {
+            // Everything sent so far is taken, so that what waits is counted and, past the
+            // limit, progress is dropped here rather than kept in the channel.
+            while let Ok(message) = messages.try_recv() {
+                self.take(message);
             }
-            Err(error) => return Err(error),
+            backlog.queued.store(self.queue.len(), Ordering::Release);
+            if self.written == self.buffer.len() && !self.next_burst()? {
+                // Nothing to write: wait for a message, or the last sender to go.
+                match messages.recv().await {
+                    Some(message) => self.take(message),
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            tokio::select! {
+                biased;
+                result = output.write(&self.buffer[self.written..]) => match result {
+                    Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                    Ok(count) => {
+                        self.written += count;
+                        if self.written == self.buffer.len() {
+                            match output.flush().await {
+                                Err(error) => return gone(error),
+                                Ok(()) => backlog.written.notify_waiters(),
+                            }
+                        }
+                    }
+                    Err(error) => return gone(error),
+                },
+                message = messages.recv(), if open => match message {
+                    Some(message) => self.take(message),
+                    None => open = false,
+                },
+            }
         }
     }
-    Ok(())
+
+    /// Encodes the next burst; `false` when nothing waits.
+    fn next_burst(&mut self) -> io::Result<bool> {
+        self.buffer.clear();
+        self.written = 0;
+        while self.buffer.len() < MAX_BURST_BYTES
+            && let Some(message) = self.queue.pop_front()
+        {
+            encode(&message, &mut self.buffer)?;
+        }
+        if self.dropped > 0 && self.queue.len() < self.max_queued {
+            tracing::warn!(
+                dropped = self.dropped,
+                "the client reads its output again; progress and log notifications were dropped meanwhile"
+            );
+            self.dropped = 0;
+        }
+        Ok(!self.buffer.is_empty())
+    }
+
+    /// Queues `message`, or drops it when the queue is full and it is only progress or a log.
+    fn take(&mut self, message: Outgoing) {
+        let droppable = matches!(
+            &message,
+            Outgoing::Notification(notification)
+                if matches!(notification.method, "notifications/progress" | "notifications/message")
+        );
+        if droppable && self.queue.len() >= self.max_queued {
+            if self.dropped == 0 {
+                tracing::warn!(
+                    "the client reads no output; progress and log notifications are dropped until it does"
+                );
+            }
+            self.dropped += 1;
+            return;
+        }
+        self.queue.push_back(message);
+    }
+}
+
+/// A broken pipe is a client that left: the end of writing, no error.
+fn gone(error: io::Error) -> io::Result<()> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        tracing::debug!("the client closed its input; nothing more is written");
+        Ok(())
+    } else {
+        Err(error)
+    }
 }
 
 #[cfg(test)]
@@ -275,7 +349,7 @@ mod tests {
             .unwrap();
         drop(sender);
         let mut output = Vec::new();
-        write_messages(&Backlog::new(receiver), &mut output)
+        write_messages(receiver, &Backlog::default(), 16, &mut output)
             .await
             .unwrap();
         let text = String::from_utf8(output).unwrap();

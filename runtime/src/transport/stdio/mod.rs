@@ -11,8 +11,9 @@
 //! `max_queued_messages` answers wait to be written, reading stops. Stopping is safe: every
 //! message that waits was caused by one read, the calls already running go on and the writer
 //! drains as soon as the client reads, and what the client sent meanwhile (cancellations too)
-//! waits in the pipe and is read, in order, then. When the output is closed (the client left),
-//! the connection ends as at end of input.
+//! waits in the pipe and is read, in order, then. What running tools send is bounded too: past
+//! the limit, progress and log notifications are dropped (and the drop logged), never responses.
+//! When the output is closed (the client left), the calls are cancelled and the connection ends.
 
 mod codec;
 mod pipes;
@@ -47,10 +48,11 @@ where
     let changes = dispatcher.tool_changes();
     let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
-    let backlog = Arc::new(Backlog::new(receiver));
+    let backlog = Arc::new(Backlog::default());
     let writer = tokio::spawn({
         let backlog = Arc::clone(&backlog);
-        async move { codec::write_messages(&backlog, output).await }
+        let max = limits.max_queued_messages;
+        async move { codec::write_messages(receiver, &backlog, max, output).await }
     });
     let connection = StdioConnection {
         session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),

@@ -5,12 +5,14 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
 
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
+use tokio_util::sync::CancellationToken;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
@@ -71,7 +73,7 @@ impl Callee<'_> {
         if failures.is_empty() {
             Ok(arguments)
         } else {
-            Err(invalid_arguments(self.name, &failures.join(", ")))
+            Err(invalid_arguments(self.name, &listed(&failures)))
         }
     }
 
@@ -102,7 +104,7 @@ impl Callee<'_> {
             );
             return CallToolResult::error(format!(
                 "Output validation error: Invalid structured content for tool {name}: {}",
-                failures.join(", ")
+                listed(&failures)
             ));
         }
         result.structured_content = Some(structured);
@@ -130,6 +132,26 @@ async fn run_guarded(
             "Error executing tool {name}: the tool panicked: {message}"
         ))
     })
+}
+
+/// Bounds a call (its hooks included) by `limit`: past it, the call's context is cancelled (as
+/// when the client cancels), its future dropped, and its result is an `isError` naming the limit.
+pub(crate) async fn time_limited<E>(
+    call: impl Future<Output = Result<CallToolResult, E>>,
+    name: &str,
+    limit: Duration,
+    cancellation: &CancellationToken,
+) -> Result<CallToolResult, E> {
+    let mut call = std::pin::pin!(call);
+    if let Ok(outcome) = tokio::time::timeout(limit, &mut call).await {
+        return outcome;
+    }
+    // Cancelled before the future is dropped, so that what it drops sees why.
+    cancellation.cancel();
+    tracing::warn!(tool = name, ?limit, "tool call stopped at its time limit");
+    Ok(CallToolResult::error(format!(
+        "Error executing tool {name}: it ran longer than its time limit of {limit:?} and was stopped"
+    )))
 }
 
 /// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
@@ -255,6 +277,19 @@ fn field_path(path: &serde_path_to_error::Path) -> String {
 
 /// The one text of arguments a tool refuses, from validation or from serde: `failures` is
 /// `<path>: <message>, …`.
+/// The most failures one message names: a model acts on the first few, and a call with 10,000
+/// wrong arguments must not get a message of 10,000 clauses.
+const MAX_LISTED_FAILURES: usize = 20;
+
+/// The failures, comma-separated, the first [`MAX_LISTED_FAILURES`] of them and how many more.
+fn listed(failures: &[String]) -> String {
+    let shown = failures[..failures.len().min(MAX_LISTED_FAILURES)].join(", ");
+    match failures.len().checked_sub(MAX_LISTED_FAILURES) {
+        Some(more @ 1..) => format!("{shown}, and {more} more"),
+        _ => shown,
+    }
+}
+
 fn invalid_arguments(tool: &str, failures: &str) -> CallToolResult {
     CallToolResult::error(format!(
         "Input validation error: Invalid arguments for tool {tool}: {failures}"

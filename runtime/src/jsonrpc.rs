@@ -25,6 +25,9 @@ pub mod codes {
     pub const INVALID_PARAMS: i64 = -32602;
     /// A server fault.
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// The connection already has as many calls running as it may (`Server::max_calls_in_flight`):
+    /// retry once one has answered.
+    pub const SERVER_BUSY: i64 = -32010;
     /// 2026-07-28 HTTP: a header disagrees with the body.
     pub const HEADER_MISMATCH: i64 = -32020;
     /// 2026-07-28: the request needs a client capability it did not declare.

@@ -98,6 +98,7 @@ mod call;
 mod cli;
 mod context;
 mod jsonrpc;
+mod limits;
 mod registry;
 mod result;
 mod schema;

@@ -3,6 +3,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast;
@@ -12,6 +13,7 @@ use std::future::Future;
 
 use crate::ask::seal::Sealer;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
+use crate::limits::Limits;
 use crate::protocol::{Dispatcher, ListToolsResult, Listings, ServerState};
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
@@ -30,6 +32,19 @@ use crate::types::Implementation;
 ///     .await
 /// # }
 /// ```
+///
+/// # Limits
+///
+/// What one client may ask at once, and for how long, with safe defaults (README "Limits" has
+/// them all, HTTP's included):
+///
+/// | limit | default | past it |
+/// | --- | --- | --- |
+/// | [`Server::call_timeout`] | 5 min | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
+/// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-32010`); reading goes on, so cancellations still arrive |
+/// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
+/// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
+/// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output; tools' progress and log notifications are dropped meanwhile |
 #[derive(Clone)]
 pub struct Server {
     name: String,
@@ -38,7 +53,7 @@ pub struct Server {
     instructions: Option<String>,
     page_size: usize,
     ttl_ms: u64,
-    max_line_bytes: usize,
+    limits: Limits,
     #[cfg(feature = "http")]
     http: HttpConfig,
     tools: Arc<ToolSet>,
@@ -66,7 +81,7 @@ impl Server {
             instructions: None,
             page_size: 100,
             ttl_ms: 60_000,
-            max_line_bytes: 4 * 1024 * 1024,
+            limits: Limits::default(),
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
@@ -121,7 +136,48 @@ impl Server {
     /// error and discarded.
     #[must_use]
     pub fn max_line_bytes(mut self, max_line_bytes: usize) -> Self {
-        self.max_line_bytes = max_line_bytes.max(1);
+        self.limits.max_line_bytes = max_line_bytes.max(1);
+        self
+    }
+
+    /// How long one tool call may run (default 5 minutes), on every transport; over HTTP, the
+    /// request time limit ([`HttpConfig::request_timeout`]) bounds it too, whichever is shorter.
+    /// Past it the call's [`Context`](crate::Context) is cancelled and its future dropped (a tool
+    /// stopped at its next `.await`), and it answers an `isError` result naming the limit, so
+    /// the model learns what happened: the protocol leaves a server's limits to it, and reports
+    /// a tool's failures as results.
+    #[must_use]
+    pub fn call_timeout(mut self, limit: Duration) -> Self {
+        self.limits.call_timeout = limit;
+        self
+    }
+
+    /// How many calls one connection (the stdio client, a legacy HTTP session) may have running
+    /// at once (default 1024). Past it a request is refused at once with JSON-RPC error
+    /// `-32010`, and the connection goes on reading, so `notifications/cancelled` still arrive.
+    #[must_use]
+    pub fn max_calls_in_flight(mut self, max: usize) -> Self {
+        self.limits.max_calls_in_flight = max.max(1);
+        self
+    }
+
+    /// How many items one JSON-RPC batch (protocol 2025-03-26) may hold (default 1024); a longer
+    /// batch is refused whole with `-32600`, before any of it runs.
+    #[must_use]
+    pub fn max_batch_items(mut self, max: usize) -> Self {
+        self.limits.max_batch_items = max.max(1);
+        self
+    }
+
+    /// How many messages may wait to be written to stdout (default 1024) before the server stops
+    /// reading stdin: a client that sends without reading cannot make the server buffer without
+    /// bound. Reading resumes as soon as the client reads; what it sent meanwhile
+    /// (`notifications/cancelled` too) waits in the pipe and is read in order. Past it, the
+    /// progress and log notifications running tools send are dropped (a warning is logged),
+    /// never a response: a tool that reports progress without end cannot grow the queue.
+    #[must_use]
+    pub fn max_queued_messages(mut self, max: usize) -> Self {
+        self.limits.max_queued_messages = max.max(1);
         self
     }
 
@@ -241,11 +297,10 @@ impl Server {
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let max_line_bytes = self.max_line_bytes;
         let dispatcher = self
             .into_dispatcher(Some("pipe"))
             .map_err(io::Error::other)?;
-        stdio::serve(dispatcher, input, output, max_line_bytes).await
+        stdio::serve(dispatcher, input, output).await
     }
 
     /// The MCP endpoint as an [`axum::Router`] serving path `/`: nest it where you want it
@@ -327,6 +382,7 @@ impl Server {
             network_transport,
             sealer: Arc::new(Sealer::new(self.request_state_key)),
             listings,
+            limits: self.limits,
         }))
     }
 

@@ -1,7 +1,8 @@
 //! Connections to `serve_http` as hostile or careless clients hold them: a client that never
 //! finishes its headers, or sends them a byte at a time, or leaves a keep-alive connection idle,
 //! is disconnected after `HttpConfig::header_timeout`; beyond `HttpConfig::max_connections`, new
-//! clients wait until a connection closes, and are then served.
+//! clients wait until a connection closes, and are then served; a crowd of slow-loris
+//! connections filling every slot is cut off, and the client waiting behind them is served.
 //!
 //! Every wait is bounded by `TIMEOUT`; no test asserts a duration, only what happens first.
 
@@ -133,4 +134,44 @@ async fn beyond_the_connection_cap_a_client_waits_for_a_free_connection() {
         .unwrap()
         .unwrap();
     assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+}
+
+/// Sends headers a byte every 100 ms until the server cuts the connection off.
+async fn drip(mut stream: TcpStream) -> &'static str {
+    for byte in b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+        if stream.write_all(&[*byte]).await.is_err() {
+            return "cut off";
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    "all sent"
+}
+
+#[tokio::test]
+async fn a_crowd_of_slow_loris_connections_is_cut_off_and_the_next_client_served() {
+    let config = HttpConfig::new()
+        .max_connections(8)
+        .header_timeout(Duration::from_millis(500));
+    let address = serve(config).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut crowd = Vec::new();
+    for _ in 0..8 {
+        crowd.push(tokio::spawn(drip(
+            TcpStream::connect(address).await.unwrap(),
+        )));
+    }
+    let mut client = TcpStream::connect(address).await.unwrap();
+    client
+        .write_all(b"GET /nothing-here HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut client).await;
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    for dripping in crowd {
+        let outcome = tokio::time::timeout(TIMEOUT, dripping)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(outcome, "cut off", "the server waited for every byte");
+    }
 }

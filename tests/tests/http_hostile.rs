@@ -213,6 +213,24 @@ async fn a_2025_03_26_batch_item_cannot_claim_2026_07_28() {
     assert_eq!(answers[1]["error"]["code"], -32600, "{answers}");
 }
 
+/// A batch of 100,000 items is refused whole (`400`), past the batch cap, before any of it runs.
+#[tokio::test]
+async fn a_2025_03_26_batch_over_the_cap_is_refused_whole() {
+    let router = router(HttpConfig::new().stateless(true));
+    let batch = serde_json::Value::Array(vec![json!({}); 100_000]);
+    let reply = send(
+        &router,
+        post(&batch, &[("mcp-protocol-version", "2025-03-26")]),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(
+        reply.json(),
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+               "message": "Invalid Request: a batch of 100000 items; at most 1024 are taken (send the rest in another)"}})
+    );
+}
+
 #[tokio::test]
 async fn a_sessions_version_header_must_be_the_negotiated_one() {
     let router = router(HttpConfig::new());

@@ -1,5 +1,6 @@
 //! Streamable HTTP served as an app serves it: the router nested in an app, and over a real
-//! socket on 127.0.0.1, where closing a call's stream or its connection cancels the call, and
+//! socket on 127.0.0.1, where closing a call's stream or its connection cancels the call (and
+//! leaves no task behind: the tests run on one thread, whose alive tasks are counted), and
 //! `serve_http` publishes the protected resource metadata (RFC 9728); also a 2025-03-26 batch,
 //! whose calls run under the request time limit.
 //!
@@ -54,6 +55,7 @@ async fn the_router_serves_where_an_app_nests_it() {
 #[tokio::test]
 async fn closing_a_modern_call_stream_cancels_the_call() {
     let address = serve_on_socket(router(HttpConfig::new())).await;
+    let serving = alive_tasks();
     let (mut sender, driver) = connect(address).await;
     let mut request = post(
         &modern_call(
@@ -87,11 +89,16 @@ async fn closing_a_modern_call_stream_cancels_the_call() {
     .expect("the progress notification came in time");
     assert_eq!(sse_messages(&text)[0]["method"], "notifications/progress");
     assert_eq!(ending("modern-close", Some("started")).await, "started");
+    assert!(
+        alive_tasks() > serving,
+        "the connection and the call are tasks"
+    );
 
     drop(stream);
     drop(sender);
     driver.abort();
     assert_eq!(ending("modern-close", None).await, "cancelled");
+    settles_to(serving).await;
 }
 
 /// A client that gives up before any answer (no progress, so no stream yet) closes the connection:
@@ -99,6 +106,7 @@ async fn closing_a_modern_call_stream_cancels_the_call() {
 #[tokio::test]
 async fn closing_the_connection_before_an_answer_cancels_the_call() {
     let address = serve_on_socket(router(HttpConfig::new())).await;
+    let serving = alive_tasks();
     let (mut sender, driver) = connect(address).await;
     let mut request = post(
         &modern_call(
@@ -116,6 +124,28 @@ async fn closing_the_connection_before_an_answer_cancels_the_call() {
     pending.abort();
     driver.abort();
     assert_eq!(ending("modern-abandon", None).await, "cancelled");
+    settles_to(serving).await;
+}
+
+fn alive_tasks() -> usize {
+    tokio::runtime::Handle::current()
+        .metrics()
+        .num_alive_tasks()
+}
+
+/// Waits (bounded) until only `serving` tasks are alive: the connection's and the call's ended.
+async fn settles_to(serving: usize) {
+    let settled = tokio::time::timeout(TIMEOUT, async {
+        while alive_tasks() != serving {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(
+        settled.is_ok(),
+        "{} tasks alive, {serving} before the call",
+        alive_tasks()
+    );
 }
 
 #[tokio::test]
@@ -191,7 +221,7 @@ async fn a_batch_at_2025_03_26_runs_its_calls_under_the_time_limit() {
         reply.json(),
         json!([
             {"jsonrpc": "2.0", "id": 1, "result": {}},
-            {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "Request timed out after 200ms"}},
+            {"jsonrpc": "2.0", "id": 2, "result": {"isError": true, "content": [{"type": "text", "text": "Error executing tool slow: it ran longer than its time limit of 200ms and was stopped"}]}},
         ])
     );
     assert_eq!(ending("batched", None).await, "cancelled");

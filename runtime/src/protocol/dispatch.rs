@@ -2,6 +2,7 @@
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, mpsc};
@@ -15,9 +16,11 @@ use crate::ask::pending::Pending;
 use crate::ask::round::Round;
 use crate::ask::seal::{Binding, Sealer};
 use crate::ask::{Asker, Channel};
+use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Payload, Response, codes, to_json};
+use crate::limits::Limits;
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
 use crate::types::{DiscoverResult, Implementation, InitializeResult, ServerCapabilities};
@@ -50,6 +53,8 @@ pub(crate) struct ServerState {
     pub(crate) sealer: Arc<Sealer>,
     /// The `tools/list` pages built so far.
     pub(crate) listings: Listings,
+    /// What one connection may ask at once, and for how long.
+    pub(crate) limits: Limits,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -66,6 +71,9 @@ pub(crate) struct RequestScope {
     pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) auth: Option<AuthInfo>,
+    /// The transport's own time limit on this request (HTTP's request time), when it has one:
+    /// a tool call is bounded by it or by the server's call time limit, whichever is shorter.
+    pub(crate) time_limit: Option<Duration>,
 }
 
 impl Dispatcher {
@@ -100,7 +108,13 @@ impl Dispatcher {
             hooks: Arc::new([]),
             network_transport: None,
             sealer: Arc::new(Sealer::new(None)),
+            limits: Limits::default(),
         })
+    }
+
+    /// What one connection may ask at once, and for how long.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.state.limits
     }
 
     /// A new view of the tool set's changes, for a transport that announces them.
@@ -315,6 +329,12 @@ impl Dispatcher {
             Some(round) => Channel::Modern(Arc::clone(round)),
             None => Channel::Legacy(scope.pending),
         };
+        let time_limit = scope
+            .time_limit
+            .map_or(self.state.limits.call_timeout, |limit| {
+                limit.min(self.state.limits.call_timeout)
+            });
+        let cancellation = scope.cancellation.clone();
         let context = Context::new(ContextParts {
             request_id: id.to_value(),
             progress_token: params
@@ -337,6 +357,7 @@ impl Dispatcher {
             ),
         });
         let call = hook::run(&self.state.hooks, tool, arguments, context);
+        let call = call::time_limited(call, &name, time_limit, &cancellation);
         let result = match round {
             Some(round) => match round.run(&self.state.sealer, call).await {
                 Ok(result) => round.unless_lacking(result?)?,

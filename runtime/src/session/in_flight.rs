@@ -10,13 +10,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use futures_util::future::{AbortHandle, AbortRegistration};
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::{ErrorObject, Id};
+use crate::jsonrpc::{ErrorObject, Id, codes};
 use crate::sync::lock;
 
 /// The table of running calls.
-#[derive(Default)]
 pub(crate) struct InFlight {
     calls: Mutex<HashMap<String, Entry>>,
+    /// The most calls at once: past it a request is refused, not queued, so that reading (and
+    /// the cancellations it brings) goes on.
+    max: usize,
     /// Tells entries apart when an id is reused after its call ended.
     serials: AtomicU64,
 }
@@ -35,6 +37,15 @@ impl Entry {
 }
 
 impl InFlight {
+    /// A table of at most `max` calls.
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            calls: Mutex::default(),
+            max,
+            serials: AtomicU64::default(),
+        }
+    }
+
     /// Starts the call `id`: its ticket, and the registration that makes its future abortable
     /// (`Abortable::new(future, registration)`). `Err` (the error to answer with) when a call of
     /// that id is still running.
@@ -48,6 +59,15 @@ impl InFlight {
             return Err(ErrorObject::invalid_request(format!(
                 "id {key} is already used by a request in flight"
             )));
+        }
+        if calls.len() >= self.max {
+            return Err(ErrorObject::new(
+                codes::SERVER_BUSY,
+                format!(
+                    "Server busy: {} requests are already running on this connection (the limit); send it again once one has answered",
+                    self.max
+                ),
+            ));
         }
         let serial = self.serials.fetch_add(1, Ordering::Relaxed);
         let (abort, registration) = AbortHandle::new_pair();
@@ -84,10 +104,6 @@ impl InFlight {
     }
 
     /// Cancels every call: the connection is ending.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
     pub(crate) fn cancel_all(&self) {
         for (_, entry) in lock(&self.calls).drain() {
             entry.cancel();
@@ -154,7 +170,7 @@ mod tests {
 
     #[test]
     fn an_id_names_one_call_at_a_time() {
-        let table = Arc::new(InFlight::default());
+        let table = Arc::new(InFlight::new(4));
         let (first, _registration) = table.start(&id(json!(1))).unwrap();
         let error = table.start(&id(json!(1))).err().unwrap();
         assert_eq!(
@@ -171,8 +187,23 @@ mod tests {
     }
 
     #[test]
+    fn past_the_cap_a_call_is_refused_until_one_ends() {
+        let table = Arc::new(InFlight::new(2));
+        let (first, _) = table.start(&id(json!(1))).unwrap();
+        let _second = table.start(&id(json!(2))).unwrap();
+        let error = table.start(&id(json!(3))).err().unwrap();
+        assert_eq!(error.code, codes::SERVER_BUSY);
+        assert_eq!(
+            error.message,
+            "Server busy: 2 requests are already running on this connection (the limit); send it again once one has answered"
+        );
+        assert!(first.complete());
+        assert!(table.start(&id(json!(3))).is_ok(), "a place is free again");
+    }
+
+    #[test]
     fn cancelling_reaches_the_context_and_the_future_and_forbids_the_answer() {
-        let table = Arc::new(InFlight::default());
+        let table = Arc::new(InFlight::new(4));
         let (ticket, registration) = table.start(&id(json!("a"))).unwrap();
         let future =
             futures_util::future::Abortable::new(std::future::pending::<()>(), registration);
@@ -185,7 +216,7 @@ mod tests {
 
     #[test]
     fn a_dropped_ticket_cancels_and_an_old_ticket_does_not_touch_a_reused_id() {
-        let table = Arc::new(InFlight::default());
+        let table = Arc::new(InFlight::new(4));
         let (old, _) = table.start(&id(json!(5))).unwrap();
         let old_cancellation = old.cancellation();
         table.cancel(&id(json!(5)));

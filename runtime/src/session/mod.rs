@@ -67,10 +67,11 @@ impl Session {
         default_version: ProtocolVersion,
         session_id: Option<String>,
     ) -> Self {
+        let in_flight = InFlight::new(dispatcher.limits().max_calls_in_flight);
         Self {
             dispatcher,
             connection: Arc::new(Connection::new(default_version, session_id)),
-            in_flight: Arc::default(),
+            in_flight: Arc::new(in_flight),
             pending: None,
         }
     }
@@ -109,6 +110,7 @@ impl Session {
             cancellation: CancellationToken::new(),
             pending: self.pending.clone(),
             auth: caller.auth,
+            time_limit: None,
         };
         let Request { id, method, params } = request;
         self.dispatcher
@@ -140,7 +142,10 @@ impl Session {
             cancellation: cancellation.clone(),
             pending: self.pending.clone(),
             auth: caller.auth,
+            time_limit: timeout,
         };
+        // A tool call's time limit is the dispatcher's (an `isError` result, `call::time_limited`).
+        let timeout = timeout.filter(|_| method != "tools/call");
         let session = self.clone();
         let answer = async move {
             let call =
@@ -185,10 +190,6 @@ impl Session {
     }
 
     /// Cancels every call still running: the connection is ending.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
     pub(crate) fn cancel_all(&self) {
         self.in_flight.cancel_all();
     }
@@ -216,6 +217,13 @@ impl Session {
             return Err(ErrorObject::invalid_request(format!(
                 "batches are accepted only at protocol version {}",
                 ProtocolVersion::V2025_03_26
+            )));
+        }
+        let max = self.dispatcher.limits().max_batch_items;
+        if items.len() > max {
+            return Err(ErrorObject::invalid_request(format!(
+                "a batch of {} items; at most {max} are taken (send the rest in another)",
+                items.len()
             )));
         }
         let answers: Vec<_> = items

@@ -243,13 +243,23 @@ fn describe_value(value: &Value) -> String {
 }
 
 /// `'a', 'b'`.
+/// The names quoted, the first [`MAX_LISTED_NAMES`] of them and how many more: 10,000 unknown
+/// arguments make a short message, not one of 10,000 names.
 fn quoted_list(names: &[String]) -> String {
-    names
+    let quoted = names
         .iter()
+        .take(MAX_LISTED_NAMES)
         .map(|name| format!("'{name}'"))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    match names.len().checked_sub(MAX_LISTED_NAMES) {
+        Some(more @ 1..) => format!("{quoted} and {more} more"),
+        _ => quoted,
+    }
 }
+
+/// The most names one message quotes.
+const MAX_LISTED_NAMES: usize = 20;
 
 #[cfg(test)]
 mod tests {

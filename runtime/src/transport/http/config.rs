@@ -181,9 +181,10 @@ impl HttpConfig {
         self
     }
 
-    /// How long one request may take before it is answered with an error. Its body must also
-    /// arrive within this time, or 30 s if that is shorter (`408`): a client that sends slowly
-    /// cannot hold a request slot for long.
+    /// How long one request may take before it is answered with an error (a tool call: with
+    /// the `isError` result of [`crate::Server::call_timeout`], whichever limit is shorter). Its
+    /// body must also arrive within this time, or 30 s if that is shorter (`408`): a client that
+    /// sends slowly cannot hold a request slot for long.
     #[must_use]
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;

@@ -1,11 +1,15 @@
 //! The stdio framing: one JSON-RPC message a line, each way. Reading bounds a line's length (a
 //! longer one is discarded whole, up to its newline, and reported); writing puts each message
-//! on one line and flushes once per burst, not once per message.
+//! on one line and flushes once per burst, not once per message. The [`Backlog`] of messages
+//! not yet written is what the reader waits on when the client does not read.
 
+use std::collections::VecDeque;
 use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::Outgoing;
 
@@ -89,36 +93,173 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
 /// the writes (and grow the buffer) for as long as it keeps sending.
 const MAX_BURST_BYTES: usize = 64 * 1024;
 
-/// Writes every message as one line: the messages waiting (up to [`MAX_BURST_BYTES`]) are
-/// written together, then flushed once. A client that closed its end of the output has left:
-/// that ends the writing, and is no error. Ends when every sender is gone.
-pub(crate) async fn write_messages(
-    mut messages: mpsc::UnboundedReceiver<Outgoing>,
-    mut output: impl AsyncWrite + Unpin,
-) -> io::Result<()> {
-    let mut buffer = Vec::new();
-    while let Some(message) = messages.recv().await {
-        buffer.clear();
-        encode(&message, &mut buffer)?;
-        while buffer.len() < MAX_BURST_BYTES
-            && let Ok(message) = messages.try_recv()
-        {
-            encode(&message, &mut buffer)?;
-        }
-        let written = match output.write_all(&buffer).await {
-            Ok(()) => output.flush().await,
-            Err(error) => Err(error),
-        };
-        match written {
-            Ok(()) => {}
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                tracing::debug!("the client closed its input; nothing more is written");
-                return Ok(());
+/// What the reader knows of the messages not yet written: how many wait (kept by the writer),
+/// when some were written, and whether nothing more can be.
+#[derive(Default)]
+pub(crate) struct Backlog {
+    queued: AtomicUsize,
+    /// Notified after every write: the backlog may have shrunk.
+    written: Notify,
+    /// Cancelled once nothing more can be written (the client closed its end, or writing failed).
+    closed: CancellationToken,
+}
+
+impl Backlog {
+    /// Waits until fewer than `max` messages wait to be written.
+    pub(crate) async fn room_for(&self, max: usize) {
+        loop {
+            let written = self.written.notified();
+            let mut written = std::pin::pin!(written);
+            written.as_mut().enable();
+            if self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled() {
+                return;
             }
-            Err(error) => return Err(error),
+            written.await;
         }
     }
-    Ok(())
+
+    /// Resolves once nothing more can be written.
+    pub(crate) async fn closed(&self) {
+        self.closed.cancelled().await;
+    }
+
+    fn close(&self) {
+        self.closed.cancel();
+        self.written.notify_waiters();
+    }
+}
+
+/// Writes every message as one line, the messages waiting (up to [`MAX_BURST_BYTES`]) together,
+/// then flushes once. While a write waits (the client is not reading) it goes on taking
+/// messages, so that `backlog` counts them all; past `max_queued` it keeps every message but
+/// progress and log notifications, which are dropped (and the drop logged) until the client
+/// reads again: a tool that reports progress without end cannot grow the queue. A client that
+/// closed its end of the output has left: that ends the writing, and is no error. Ends when
+/// every sender is gone or the output is; either way the backlog is closed.
+pub(crate) async fn write_messages(
+    mut messages: mpsc::UnboundedReceiver<Outgoing>,
+    backlog: &Backlog,
+    max_queued: usize,
+    output: impl AsyncWrite + Unpin,
+) -> io::Result<()> {
+    let written = Writer {
+        queue: VecDeque::new(),
+        buffer: Vec::new(),
+        written: 0,
+        dropped: 0,
+        max_queued,
+    }
+    .run(&mut messages, backlog, output)
+    .await;
+    messages.close();
+    backlog.close();
+    written
+}
+
+/// The writer's state: messages taken but not yet encoded, and the burst being written.
+struct Writer {
+    queue: VecDeque<Outgoing>,
+    buffer: Vec<u8>,
+    /// How much of `buffer` is written.
+    written: usize,
+    /// Notifications dropped since the queue was last under `max_queued`.
+    dropped: u64,
+    max_queued: usize,
+}
+
+impl Writer {
+    async fn run(
+        &mut self,
+        messages: &mut mpsc::UnboundedReceiver<Outgoing>,
+        backlog: &Backlog,
+        mut output: impl AsyncWrite + Unpin,
+    ) -> io::Result<()> {
+        let mut open = true;
+        loop {
+            // Everything sent so far is taken, so that what waits is counted and, past the
+            // limit, progress is dropped here rather than kept in the channel.
+            while let Ok(message) = messages.try_recv() {
+                self.take(message);
+            }
+            backlog.queued.store(self.queue.len(), Ordering::Release);
+            if self.written == self.buffer.len() && !self.next_burst()? {
+                // Nothing to write: wait for a message, or the last sender to go.
+                match messages.recv().await {
+                    Some(message) => self.take(message),
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            tokio::select! {
+                biased;
+                result = output.write(&self.buffer[self.written..]) => match result {
+                    Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                    Ok(count) => {
+                        self.written += count;
+                        if self.written == self.buffer.len() {
+                            match output.flush().await {
+                                Err(error) => return gone(error),
+                                Ok(()) => backlog.written.notify_waiters(),
+                            }
+                        }
+                    }
+                    Err(error) => return gone(error),
+                },
+                message = messages.recv(), if open => match message {
+                    Some(message) => self.take(message),
+                    None => open = false,
+                },
+            }
+        }
+    }
+
+    /// Encodes the next burst; `false` when nothing waits.
+    fn next_burst(&mut self) -> io::Result<bool> {
+        self.buffer.clear();
+        self.written = 0;
+        while self.buffer.len() < MAX_BURST_BYTES
+            && let Some(message) = self.queue.pop_front()
+        {
+            encode(&message, &mut self.buffer)?;
+        }
+        if self.dropped > 0 && self.queue.len() < self.max_queued {
+            tracing::warn!(
+                dropped = self.dropped,
+                "the client reads its output again; progress and log notifications were dropped meanwhile"
+            );
+            self.dropped = 0;
+        }
+        Ok(!self.buffer.is_empty())
+    }
+
+    /// Queues `message`, or drops it when the queue is full and it is only progress or a log.
+    fn take(&mut self, message: Outgoing) {
+        let droppable = matches!(
+            &message,
+            Outgoing::Notification(notification)
+                if matches!(notification.method, "notifications/progress" | "notifications/message")
+        );
+        if droppable && self.queue.len() >= self.max_queued {
+            if self.dropped == 0 {
+                tracing::warn!(
+                    "the client reads no output; progress and log notifications are dropped until it does"
+                );
+            }
+            self.dropped += 1;
+            return;
+        }
+        self.queue.push_back(message);
+    }
+}
+
+/// A broken pipe is a client that left: the end of writing, no error.
+fn gone(error: io::Error) -> io::Result<()> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        tracing::debug!("the client closed its input; nothing more is written");
+        Ok(())
+    } else {
+        Err(error)
+    }
 }
 
 #[cfg(test)]
@@ -208,7 +349,9 @@ mod tests {
             .unwrap();
         drop(sender);
         let mut output = Vec::new();
-        write_messages(receiver, &mut output).await.unwrap();
+        write_messages(receiver, &Backlog::default(), 16, &mut output)
+            .await
+            .unwrap();
         let text = String::from_utf8(output).unwrap();
         assert_eq!(
             text,

@@ -4,6 +4,16 @@
 //! on one line, a cancelled call's future is dropped without a response, and at end of input the
 //! `subscriptions/listen` calls answer and the calls still running get [`SHUTDOWN_GRACE`] to
 //! finish.
+//!
+//! Back-pressure, so that a client that sends without reading cannot make the server grow:
+//! past `max_calls_in_flight` a request is refused at once with an error, and reading goes on
+//! (so the `notifications/cancelled` that would free a place are read); while
+//! `max_queued_messages` answers wait to be written, reading stops. Stopping is safe: every
+//! message that waits was caused by one read, the calls already running go on and the writer
+//! drains as soon as the client reads, and what the client sent meanwhile (cancellations too)
+//! waits in the pipe and is read, in order, then. What running tools send is bounded too: past
+//! the limit, progress and log notifications are dropped (and the drop logged), never responses.
+//! When the output is closed (the client left), the calls are cancelled and the connection ends.
 
 mod codec;
 mod pipes;
@@ -20,7 +30,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use self::codec::{Line, LineReader};
+use self::codec::{Backlog, Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
@@ -30,19 +40,20 @@ use crate::session::{Caller, Session};
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// Serves one client on `input` and `output` until the input ends.
-pub(crate) async fn serve<R, W>(
-    dispatcher: Dispatcher,
-    input: R,
-    output: W,
-    max_line_bytes: usize,
-) -> io::Result<()>
+pub(crate) async fn serve<R, W>(dispatcher: Dispatcher, input: R, output: W) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let changes = dispatcher.tool_changes();
+    let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
-    let writer = tokio::spawn(codec::write_messages(receiver, output));
+    let backlog = Arc::new(Backlog::default());
+    let writer = tokio::spawn({
+        let backlog = Arc::clone(&backlog);
+        let max = limits.max_queued_messages;
+        async move { codec::write_messages(receiver, &backlog, max, output).await }
+    });
     let connection = StdioConnection {
         session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
@@ -51,14 +62,16 @@ where
         },
         calls: JoinSet::new(),
         announce_changes: Arc::default(),
+        backlog,
+        max_queued_messages: limits.max_queued_messages,
     };
     let list_changed = tokio::spawn(announce_changes(
         changes,
         Arc::clone(&connection.announce_changes),
         connection.caller.notifications.clone(),
     ));
-    let lines = LineReader::new(BufReader::new(input), max_line_bytes);
-    let result = connection.run(lines, max_line_bytes).await;
+    let lines = LineReader::new(BufReader::new(input), limits.max_line_bytes);
+    let result = connection.run(lines, limits.max_line_bytes).await;
     list_changed.abort();
     // The writer ends once every sender (the connection's, the calls') is gone.
     writer.await.map_err(io::Error::other)??;
@@ -74,6 +87,10 @@ struct StdioConnection {
     /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
     /// tool changes.
     announce_changes: Arc<AtomicBool>,
+    /// The messages not yet written.
+    backlog: Arc<Backlog>,
+    /// How many may wait before reading stops.
+    max_queued_messages: usize,
 }
 
 impl StdioConnection {
@@ -83,7 +100,21 @@ impl StdioConnection {
         max_line_bytes: usize,
     ) -> io::Result<()> {
         loop {
-            match lines.next_line().await? {
+            let backlog = &self.backlog;
+            let next = async {
+                backlog.room_for(self.max_queued_messages).await;
+                lines.next_line().await
+            };
+            let line = tokio::select! {
+                () = backlog.closed() => {
+                    // No answer can reach the client: its calls end now, not after a grace.
+                    tracing::debug!("the output is closed; no more input is read");
+                    self.session.cancel_all();
+                    break;
+                }
+                line = next => line?,
+            };
+            match line {
                 Line::End => break,
                 Line::TooLong => self.send(Outgoing::Response(
                     ErrorObject::invalid_request(format!(
@@ -224,7 +255,10 @@ impl StdioConnection {
                 calls = self.calls.len(),
                 "input closed; dropping calls still running"
             );
+            // Cancelled first, so that what a call's future drops sees why.
+            self.session.cancel_all();
             self.calls.abort_all();
+            while self.calls.join_next().await.is_some() {}
         }
     }
 }

@@ -135,7 +135,7 @@ timed() {
   local log
   log=$(mktemp)
   /usr/bin/time -f '%e %M' -o "$log" "$@" >/dev/null 2>&1 || { cat "$log" >&2; return 1; }
-  awk '{printf "%.1f %.0f", $1, $2 / 1024}' "$log"
+  awk '{printf "%.1f %.0f\n", $1, $2 / 1024}' "$log"
   rm -f "$log"
 }
 

@@ -26,8 +26,9 @@ pub mod codes {
     /// A server fault.
     pub const INTERNAL_ERROR: i64 = -32603;
     /// The connection already has as many calls running as it may (`Server::max_calls_in_flight`):
-    /// retry once one has answered.
-    pub const SERVER_BUSY: i64 = -32010;
+    /// retry once one has answered. Outside `-32768..-32000`, as MCP's 2026-07-28 allocation
+    /// policy asks of codes an implementation defines (the spec reserves the rest).
+    pub const SERVER_BUSY: i64 = -31000;
     /// 2026-07-28 HTTP: a header disagrees with the body.
     pub const HEADER_MISMATCH: i64 = -32020;
     /// 2026-07-28: the request needs a client capability it did not declare.

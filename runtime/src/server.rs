@@ -41,7 +41,7 @@ use crate::types::Implementation;
 /// | limit | default | past it |
 /// | --- | --- | --- |
 /// | [`Server::call_timeout`] | 5 min | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
-/// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-32010`); reading goes on, so cancellations still arrive |
+/// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-31000`); reading goes on, so cancellations still arrive |
 /// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
 /// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
 /// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output; tools' progress and log notifications are dropped meanwhile |
@@ -154,7 +154,7 @@ impl Server {
 
     /// How many calls one connection (the stdio client, a legacy HTTP session) may have running
     /// at once (default 1024). Past it a request is refused at once with JSON-RPC error
-    /// `-32010`, and the connection goes on reading, so `notifications/cancelled` still arrive.
+    /// `-31000`, and the connection goes on reading, so `notifications/cancelled` still arrive.
     #[must_use]
     pub fn max_calls_in_flight(mut self, max: usize) -> Self {
         self.limits.max_calls_in_flight = max.max(1);

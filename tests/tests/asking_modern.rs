@@ -260,6 +260,15 @@ async fn where_am_i(context: Context) -> String {
     }
 }
 
+/// Goes on without the client's roots, then fails for a reason of its own
+#[tool]
+async fn index_roots(context: Context) -> Result<String, ToolError> {
+    let roots = context.roots().await.map_or(0, |roots| roots.len());
+    Err(ToolError::new(format!(
+        "the index is locked ({roots} roots)"
+    )))
+}
+
 /// A `tools/call` of `tool` at 2026-07-28 by a client that declared `capabilities`.
 fn modern_call(tool: &str, arguments: Value, capabilities: Value, extra: Value) -> Value {
     let mut params = json!({"name": tool, "arguments": arguments, "_meta": meta(capabilities)});
@@ -353,4 +362,16 @@ async fn a_call_that_needed_an_undeclared_capability_is_minus_32021() {
         .await;
     assert_eq!(kept["result"]["content"][0]["text"], "no roots", "{kept}");
     assert_eq!(kept["result"]["resultType"], "complete", "{kept}");
+    // A failure of the tool's own, after a question found a capability missing, is its own.
+    let own = client
+        .request(
+            "tools/call",
+            modern_call("index_roots", json!({}), json!({}), json!({})),
+        )
+        .await;
+    assert_eq!(own["result"]["isError"], true, "{own}");
+    assert_eq!(
+        own["result"]["content"][0]["text"], "the index is locked (0 roots)",
+        "{own}"
+    );
 }

@@ -527,7 +527,7 @@ async fn past_the_in_flight_cap_requests_are_refused_and_cancellations_still_arr
         client.call(3, "echo", json!({"text": "hi"})).await,
         error(
             json!(3),
-            -32010,
+            -31000,
             "Server busy: 2 requests are already running on this connection (the limit); send it again once one has answered"
         )
     );

@@ -263,6 +263,21 @@ fn patterns_are_ecma_262() {
             "Invalid group modifier (vscode); ".to_owned() + fix
         )]
     );
+    // So is one below any keyword that holds a subschema (a hand-written schema may use them).
+    for (keyword, inner) in [
+        ("dependentSchemas", json!({"b": {"pattern": "\\Ab"}})),
+        ("unevaluatedProperties", json!({"pattern": "\\Ab"})),
+        ("contentSchema", json!({"pattern": "\\Ab"})),
+    ] {
+        let nested =
+            property(json!({"type": "object", "description": "Its color", keyword: inner}));
+        let found: Vec<String> = errors("vscode", &[nested])
+            .into_iter()
+            .filter(|line| line.starts_with("error[pattern]"))
+            .collect();
+        assert_eq!(found.len(), 1, "{keyword}: {found:?}");
+        assert!(found[0].contains(&format!("/color/{keyword}")), "{found:?}");
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ use std::task::{Poll, Waker};
 
 use serde_json::{Map, Value, json};
 
+use super::AskError;
 use super::seal::{Binding, Sealer};
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::result::CallToolResult;
@@ -38,6 +39,9 @@ pub(crate) struct Round {
     /// The client capabilities questions needed and the client did not declare, as
     /// `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
     lacking: Mutex<Map<String, Value>>,
+    /// What the tool was told each time ([`AskError::MissingCapability`]'s sentence): a
+    /// failure that passes one on is the missing capability's doing.
+    told: Mutex<Vec<String>>,
 }
 
 impl Round {
@@ -82,6 +86,7 @@ impl Round {
             next: AtomicUsize::new(0),
             waker: Mutex::default(),
             lacking: Mutex::default(),
+            told: Mutex::default(),
         })
     }
 
@@ -112,7 +117,8 @@ impl Round {
 
     /// Records that a question needed `capability` (`elicitation.url`, `sampling`, …), which
     /// the client did not declare.
-    pub(crate) fn lacks(&self, capability: &str) {
+    pub(crate) fn lacks(&self, capability: &'static str) {
+        lock(&self.told).push(AskError::MissingCapability(capability).to_string());
         let (name, sub) = capability
             .split_once('.')
             .map_or((capability, None), |(name, sub)| (name, Some(sub)));
@@ -125,14 +131,19 @@ impl Round {
 
     /// The spec's answer to a request that needs a client capability not declared:
     /// `-32021` with `requiredCapabilities`. It replaces the tool's result when the tool failed
-    /// (`isError`) after a question found a capability missing; a tool that went on without the
-    /// answer did not need it, and its result stands.
+    /// (`isError`) with the [`AskError`] it was given (its sentence in the result's text, as `?`
+    /// passes it on); a tool that went on without the answer did not need it, and a failure
+    /// of its own (or of its time limit) stands.
     pub(crate) fn unless_lacking(
         &self,
         result: CallToolResult,
     ) -> Result<CallToolResult, ErrorObject> {
         let lacking = lock(&self.lacking);
-        if !result.is_error || lacking.is_empty() {
+        let text = result.text_content();
+        let passed_on = lock(&self.told)
+            .iter()
+            .any(|told| text.contains(told.as_str()));
+        if !result.is_error || !passed_on {
             return Ok(result);
         }
         let names: Vec<&str> = lacking.keys().map(String::as_str).collect();

@@ -410,7 +410,7 @@ fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<
     for (keyword, value) in node {
         let here = format!("{pointer}/{}", escape(keyword));
         match keyword.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" => {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                 if let Some(children) = value.as_object() {
                     for (name, child) in children {
                         let child_pointer = format!("{here}/{}", escape(name));
@@ -418,15 +418,20 @@ fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<
                     }
                 }
             }
-            "items" | "prefixItems" | "anyOf" | "oneOf" | "allOf" => match value {
-                Value::Array(children) => {
-                    for (index, child) in children.iter().enumerate() {
-                        walk_node(child, &format!("{here}/{index}"), false, visit);
+            "items" | "prefixItems" | "additionalItems" | "anyOf" | "oneOf" | "allOf" => {
+                match value {
+                    Value::Array(children) => {
+                        for (index, child) in children.iter().enumerate() {
+                            walk_node(child, &format!("{here}/{index}"), false, visit);
+                        }
                     }
+                    child => walk_node(child, &here, false, visit),
                 }
-                child => walk_node(child, &here, false, visit),
-            },
+            }
             "additionalProperties"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "contentSchema"
             | "not"
             | "contains"
             | "propertyNames"

@@ -175,6 +175,9 @@ impl Server {
     /// (`notifications/cancelled` too) waits in the pipe and is read in order. Past it, the
     /// progress and log notifications running tools send are dropped (a warning is logged),
     /// never a response: a tool that reports progress without end cannot grow the queue.
+    ///
+    /// Over HTTP the same number bounds each call's event stream: past it, while the client does
+    /// not read the stream, that call's notifications are dropped; its response waits for room.
     #[must_use]
     pub fn max_queued_messages(mut self, max: usize) -> Self {
         self.limits.max_queued_messages = max.max(1);

@@ -12,6 +12,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse as _, Response};
 use futures_util::StreamExt as _;
 use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
 
 use super::HttpState;
 use super::admission::Admitted;
@@ -54,6 +55,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         auth: call.auth,
     };
     let id = call.request.id.clone();
+    let max_queued = call.session.dispatcher().limits().max_queued_messages;
     let started = match call.session.start(call.request, caller, call.timeout) {
         Ok(started) => started,
         Err(refused) => return reply::json(StatusCode::BAD_REQUEST, &refused),
@@ -85,7 +87,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
-        return event_stream(first, receiver, ticket);
+        return event_stream(first, bounded(receiver, max_queued), ticket);
     };
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
@@ -139,11 +141,7 @@ fn no_response(accepts_sse: bool) -> Response {
 /// A request-scoped event stream: the request's notifications, then its response, which ends
 /// the stream. Dropping it before the response (the client went away) drops the call's
 /// ticket, which cancels the call.
-fn event_stream(
-    first: Outgoing,
-    receiver: mpsc::UnboundedReceiver<Outgoing>,
-    ticket: Ticket,
-) -> Response {
+fn event_stream(first: Outgoing, receiver: mpsc::Receiver<Outgoing>, ticket: Ticket) -> Response {
     let stream = futures_util::stream::unfold(
         (Some(first), Some((receiver, ticket))),
         |(first, call)| async move {
@@ -168,6 +166,46 @@ fn event_stream(
         HeaderValue::from_static("no"),
     );
     response
+}
+
+/// Moves a call's messages into a queue of at most `max_queued` that its event stream takes
+/// from, so that a client that stops reading its stream holds a bounded queue: past it, the
+/// call's progress and log notifications are dropped (as stdio drops them), while its response
+/// and its requests to the client wait for room. Ends when the call's messages end or the
+/// stream is gone.
+fn bounded(
+    mut messages: mpsc::UnboundedReceiver<Outgoing>,
+    max_queued: usize,
+) -> mpsc::Receiver<Outgoing> {
+    let (queue, queued) = mpsc::channel(max_queued.max(1));
+    tokio::spawn(async move {
+        let mut dropped = 0_u64;
+        while let Some(message) = messages.recv().await {
+            let delivered = match message {
+                Outgoing::Notification(_) => match queue.try_send(message) {
+                    Err(TrySendError::Full(_)) => {
+                        if dropped == 0 {
+                            tracing::warn!(
+                                max_queued,
+                                "a client is not reading its event stream: notifications past the queue limit are dropped"
+                            );
+                        }
+                        dropped += 1;
+                        true
+                    }
+                    sent => sent.is_ok(),
+                },
+                message => queue.send(message).await.is_ok(),
+            };
+            if !delivered {
+                break;
+            }
+        }
+        if dropped > 0 {
+            tracing::warn!(dropped, "notifications dropped from an event stream");
+        }
+    });
+    queued
 }
 
 /// GET opens the session's stream of server-initiated messages (`list_changed`); without a

@@ -2,11 +2,24 @@
 //! a requested URI against. `#[resource]` checks the template at compile time; this parser checks
 //! it again for registrations made by hand, and is the one place that matches.
 
-/// A parsed level-1 template: literals and variables, alternating.
-#[derive(Debug, Clone, PartialEq, Eq)]
+use regex::Regex;
+
+/// A parsed level-1 template: literals and variables, alternating, and the regex that matches
+/// its expansions (`regex` matches in linear time, and finds the split of a URI among the
+/// variables when there is one: `x://{name}-v` matches `x://a-v-v` with `a-v`).
+#[derive(Debug, Clone)]
 pub(crate) struct UriTemplate {
     parts: Vec<Part>,
+    expansions: Regex,
 }
+
+impl PartialEq for UriTemplate {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts == other.parts
+    }
+}
+
+impl Eq for UriTemplate {}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Part {
@@ -54,7 +67,17 @@ impl UriTemplate {
         if !rest.is_empty() {
             parts.push(Part::Literal(rest.to_owned()));
         }
-        Ok(Self { parts })
+        let pattern: String = parts
+            .iter()
+            .map(|part| match part {
+                Part::Literal(literal) => regex::escape(literal),
+                // A level-1 value is percent-encoded outside the unreserved characters.
+                Part::Variable(_) => "([^/?#]+)".to_owned(),
+            })
+            .collect();
+        let expansions = Regex::new(&format!("^{pattern}$"))
+            .map_err(|error| format!("URI template `{template}` cannot be matched: {error}"))?;
+        Ok(Self { parts, expansions })
     }
 
     /// The values of the variables (percent-decoded, in order) when `uri` is an expansion of
@@ -63,30 +86,16 @@ impl UriTemplate {
     /// holds `/`, `\` or NUL, or is `.` or `..`: a value is one name, never a path a resource fn
     /// could be led out of its folder by (`%2E%2E%2Fetc`).
     pub(crate) fn matches(&self, uri: &str) -> Option<Vec<String>> {
-        let mut values = Vec::new();
-        let mut rest = uri;
-        for (index, part) in self.parts.iter().enumerate() {
-            match part {
-                Part::Literal(literal) => rest = rest.strip_prefix(literal.as_str())?,
-                Part::Variable(_) => {
-                    let end = match self.parts.get(index + 1) {
-                        Some(Part::Literal(next)) => rest.find(next.as_str())?,
-                        _ => rest.len(),
-                    };
-                    let value = &rest[..end];
-                    if value.is_empty() || value.contains(['/', '?', '#']) {
-                        return None;
-                    }
-                    let value = percent_decode(value)?;
-                    if value.contains(['/', '\\', '\0']) || value == "." || value == ".." {
-                        return None;
-                    }
-                    values.push(value);
-                    rest = &rest[end..];
-                }
-            }
-        }
-        rest.is_empty().then_some(values)
+        let captures = self.expansions.captures(uri)?;
+        captures
+            .iter()
+            .skip(1)
+            .map(|value| {
+                let value = percent_decode(value?.as_str())?;
+                let path = value.contains(['/', '\\', '\0']) || value == "." || value == "..";
+                (!path).then_some(value)
+            })
+            .collect()
     }
 }
 
@@ -130,6 +139,14 @@ mod tests {
         assert_eq!(template.matches("test://template//data"), None);
         assert_eq!(template.matches("test://template/1/2/data"), None);
         assert_eq!(template.matches("test://template/1/data/more"), None);
+        // The split is found where the first occurrence of the next literal would not do.
+        let suffixed = UriTemplate::parse("x://{name}-v").unwrap();
+        assert_eq!(suffixed.matches("x://a-v-v"), Some(vec!["a-v".into()]));
+        let two_dashes = UriTemplate::parse("x://{a}-{b}.json").unwrap();
+        assert_eq!(
+            two_dashes.matches("x://1-2-3.json"),
+            Some(vec!["1-2".into(), "3".into()])
+        );
         let two = UriTemplate::parse("users://{user}/posts/{post}").unwrap();
         assert_eq!(
             two.matches("users://ann/posts/7"),

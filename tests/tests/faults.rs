@@ -436,6 +436,17 @@ fn a_closed_stdout_ends_the_server_process_cleanly() {
 /// client reads, every request is answered, once.
 #[tokio::test]
 async fn a_client_that_stops_reading_stops_the_server_reading() {
+    stops_reading_then_answers_everything().await;
+}
+
+/// The same on a multi-thread runtime, where the server's reader and writer run at once: the
+/// reader, woken as a burst is written, must not miss that the queue has room again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_stops_the_server_reading_multi_thread() {
+    stops_reading_then_answers_everything().await;
+}
+
+async fn stops_reading_then_answers_everything() {
     let server = Server::new("faults", "0").max_queued_messages(16);
     let mut client = Client::with_pipes(server, 4 * 1024);
     let mut input = client.input.take().unwrap();
@@ -510,6 +521,33 @@ async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit
     );
     client.assert_alive(2).await;
     client.finish().await.1.unwrap();
+}
+
+/// On a multi-thread runtime the server's reader and writer run at once: with a queue of one
+/// message the reader waits for the writer at nearly every line, and must never miss that the
+/// queue has room again (20,000 requests, each answered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_waiting_on_the_writer_always_wakes_multi_thread() {
+    let server = Server::new("faults", "0").max_queued_messages(1);
+    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut input = client.input.take().unwrap();
+    let writing = tokio::spawn(async move {
+        for id in 0..60_000 {
+            let request = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+            input.write_all(request.as_bytes()).await.unwrap();
+        }
+        input
+    });
+    for id in 0..60_000 {
+        assert_eq!(
+            client.next_message().await,
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        );
+    }
+    client.input = Some(writing.await.unwrap());
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
 }
 
 /// Past the calls-in-flight cap a request is refused at once, and reading goes on: the

@@ -93,13 +93,14 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
 /// the writes (and grow the buffer) for as long as it keeps sending.
 const MAX_BURST_BYTES: usize = 64 * 1024;
 
-/// What the reader knows of the messages not yet written: how many wait (kept by the writer),
-/// when some were written, and whether nothing more can be.
+/// What the reader knows of the messages not yet written: how many wait (kept by the writer,
+/// counted once a burst is taken from the queue), when that falls below the limit, and whether
+/// nothing more can be.
 #[derive(Default)]
 pub(crate) struct Backlog {
     queued: AtomicUsize,
-    /// Notified after every write: the backlog may have shrunk.
-    written: Notify,
+    /// Notified when `queued` falls below the limit.
+    room: Notify,
     /// Cancelled once nothing more can be written (the client closed its end, or writing failed).
     closed: CancellationToken,
 }
@@ -108,13 +109,13 @@ impl Backlog {
     /// Waits until fewer than `max` messages wait to be written.
     pub(crate) async fn room_for(&self, max: usize) {
         loop {
-            let written = self.written.notified();
-            let mut written = std::pin::pin!(written);
-            written.as_mut().enable();
+            let room = self.room.notified();
+            let mut room = std::pin::pin!(room);
+            room.as_mut().enable();
             if self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled() {
                 return;
             }
-            written.await;
+            room.await;
         }
     }
 
@@ -125,7 +126,7 @@ impl Backlog {
 
     fn close(&self) {
         self.closed.cancel();
-        self.written.notify_waiters();
+        self.room.notify_waiters();
     }
 }
 
@@ -181,8 +182,11 @@ impl Writer {
             while let Ok(message) = messages.try_recv() {
                 self.take(message);
             }
-            backlog.queued.store(self.queue.len(), Ordering::Release);
-            if self.written == self.buffer.len() && !self.next_burst()? {
+            let idle = self.written == self.buffer.len() && !self.next_burst()?;
+            // Counted once the burst is taken from the queue, so the reader never waits on a
+            // count that is already out of date.
+            self.publish(backlog);
+            if idle {
                 // Nothing to write: wait for a message, or the last sender to go.
                 match messages.recv().await {
                     Some(message) => self.take(message),
@@ -196,11 +200,10 @@ impl Writer {
                     Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
                     Ok(count) => {
                         self.written += count;
-                        if self.written == self.buffer.len() {
-                            match output.flush().await {
-                                Err(error) => return gone(error),
-                                Ok(()) => backlog.written.notify_waiters(),
-                            }
+                        if self.written == self.buffer.len()
+                            && let Err(error) = output.flush().await
+                        {
+                            return gone(error);
                         }
                     }
                     Err(error) => return gone(error),
@@ -210,6 +213,15 @@ impl Writer {
                     None => open = false,
                 },
             }
+        }
+    }
+
+    /// Tells the reader how many messages wait, waking it when that falls below the limit.
+    fn publish(&self, backlog: &Backlog) {
+        let waiting = self.queue.len();
+        let before = backlog.queued.swap(waiting, Ordering::AcqRel);
+        if before >= self.max_queued && waiting < self.max_queued {
+            backlog.room.notify_waiters();
         }
     }
 

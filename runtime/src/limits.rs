@@ -18,8 +18,9 @@ pub(crate) struct Limits {
     pub(crate) max_batch_items: usize,
     /// The longest stdio line, in bytes.
     pub(crate) max_line_bytes: usize,
-    /// Messages waiting to be written to stdio before the server stops reading input (and drops
-    /// tools' progress and log notifications).
+    /// Answers waiting to be written to stdio before the server stops reading input; and,
+    /// counted apart, notifications waiting before tools' progress and log notifications are
+    /// dropped.
     pub(crate) max_queued_messages: usize,
 }
 

@@ -44,7 +44,7 @@ use crate::types::Implementation;
 /// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-32010`); reading goes on, so cancellations still arrive |
 /// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
 /// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
-/// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output; tools' progress and log notifications are dropped meanwhile |
+/// | [`Server::max_queued_messages`] | 1024 answers, and 1024 notifications | answers (responses, requests to the client) waiting for stdout: stdio stops reading input until the client reads some; notifications waiting: tools' progress and log notifications are dropped, reading goes on |
 #[derive(Clone)]
 pub struct Server {
     name: String,
@@ -169,12 +169,14 @@ impl Server {
         self
     }
 
-    /// How many messages may wait to be written to stdout (default 1024) before the server stops
-    /// reading stdin: a client that sends without reading cannot make the server buffer without
-    /// bound. Reading resumes as soon as the client reads; what it sent meanwhile
-    /// (`notifications/cancelled` too) waits in the pipe and is read in order. Past it, the
-    /// progress and log notifications running tools send are dropped (a warning is logged),
-    /// never a response: a tool that reports progress without end cannot grow the queue.
+    /// How many answers (responses, and requests to the client) may wait to be written to stdout
+    /// (default 1024) before the server stops reading stdin: a client that sends without reading
+    /// cannot make the server buffer without bound. Reading resumes as soon as the client reads;
+    /// what it sent meanwhile (`notifications/cancelled` too) waits in the pipe and is read in
+    /// order. Notifications waiting have the same bound, their own: past it the progress and log
+    /// notifications running tools send are dropped (a warning is logged), and reading goes on,
+    /// so a tool that reports progress without end neither grows the queue nor holds up the
+    /// client's cancellation.
     #[must_use]
     pub fn max_queued_messages(mut self, max: usize) -> Self {
         self.limits.max_queued_messages = max.max(1);

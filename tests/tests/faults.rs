@@ -126,6 +126,26 @@ async fn floods(
     "flooded".into()
 }
 
+/// Reports progress until its call is cancelled
+#[tool]
+async fn floods_until_cancelled(
+    /// Names this call in the record of how calls ended
+    tag: String,
+    context: &Context,
+) -> String {
+    let mut guard = guard(tag, context);
+    let mut step = 0_u32;
+    while !context.is_cancelled() {
+        context.progress(f64::from(step), None, None);
+        step = step.wrapping_add(1);
+        if step % 100 == 0 {
+            tokio::task::yield_now().await;
+        }
+    }
+    guard.returned = true;
+    "cancelled".into()
+}
+
 /// Echoes its text
 #[tool]
 async fn echo(
@@ -547,6 +567,62 @@ async fn a_reader_waiting_on_the_writer_always_wakes_multi_thread() {
     client.input = Some(writing.await.unwrap());
     let (rest, ended) = client.finish().await;
     assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+/// A tool that floods progress to a client that reads none of it does not stop the server
+/// reading: past the queue limit progress is dropped, and only answers waiting to be written
+/// hold the reader back, so the client's cancellation reaches the tool.
+#[tokio::test]
+async fn a_cancellation_reaches_a_tool_flooding_a_client_that_does_not_read() {
+    cancel_a_flood("flood cancelled").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancellation_reaches_a_tool_flooding_a_client_that_does_not_read_multi_thread() {
+    cancel_a_flood("flood cancelled, multi-thread").await;
+}
+
+async fn cancel_a_flood(tag: &str) {
+    let server = Server::new("faults", "0").max_queued_messages(16);
+    let mut client = Client::with_pipes(server, 4 * 1024);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "floods_until_cancelled", "arguments": {"tag": tag},
+            "_meta": {"progressToken": "p"}}}),
+        )
+        .await;
+    for _ in 0..100 {
+        assert_eq!(
+            client.next_message().await["method"],
+            "notifications/progress"
+        );
+    }
+    // From here on the client reads nothing: the output pipe and queue fill with progress.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
+    client.cancel(1).await;
+    assert_eq!(
+        ending_of(tag).await,
+        Some("dropped cancelled"),
+        "the cancellation reached the call while the client read nothing"
+    );
+    let answer = loop {
+        let message = client.next_message().await;
+        if message["method"] != "notifications/progress" {
+            break message;
+        }
+    };
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    let (rest, ended) = client.finish().await;
+    assert!(
+        rest.iter()
+            .all(|message| message["method"] == "notifications/progress"),
+        "a cancelled call answers nothing: {rest:?}"
+    );
     ended.unwrap();
 }
 

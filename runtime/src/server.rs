@@ -40,7 +40,7 @@ use crate::types::Implementation;
 ///
 /// | limit | default | past it |
 /// | --- | --- | --- |
-/// | [`Server::call_timeout`] | 5 min | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
+/// | [`Server::call_timeout`] | 5 min of the call's own time (waiting for the client's answer to a question does not count) | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
 /// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-32010`); reading goes on, so cancellations still arrive |
 /// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
 /// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
@@ -146,6 +146,12 @@ impl Server {
     /// stopped at its next `.await`), and it answers an `isError` result naming the limit, so
     /// the model learns what happened: the protocol leaves a server's limits to it, and reports
     /// a tool's failures as results.
+    ///
+    /// The time a call waits for the client's answer to a question
+    /// ([`Context::elicit`](crate::Context::elicit), `sample`, `roots`) does not count: a person
+    /// may take minutes to answer, and each question has its own limit,
+    /// [`ASK_TIMEOUT`](crate::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
+    /// after does.
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> Self {
         self.limits.call_timeout = limit;

@@ -16,10 +16,10 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
 use mcp_toolbelt_tests::example_binary;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
 use tokio::task::JoinHandle;
@@ -146,6 +146,33 @@ async fn floods_until_cancelled(
     "cancelled".into()
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct GoOn {
+    /// Whether to go on
+    go: bool,
+}
+
+/// Works `before` minutes, asks the user whether to go on, then works `after` minutes
+#[tool(asks(GoOn))]
+async fn asks_midway(
+    /// Minutes of work before the question
+    before: u64,
+    /// Minutes of work after it
+    after: u64,
+    context: &Context,
+) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_secs(before * 60)).await;
+    let answer = context
+        .elicit::<GoOn>("Go on?")
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    tokio::time::sleep(Duration::from_secs(after * 60)).await;
+    Ok(format!(
+        "go on: {}",
+        matches!(answer, mcp_toolbelt::Elicitation::Accept(GoOn { go: true }))
+    ))
+}
+
 /// Echoes its text
 #[tool]
 async fn echo(
@@ -196,6 +223,18 @@ impl Client {
             .expect("a message within 10 s")
             .unwrap()
             .expect("the server is still writing");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The next message, however long it takes (for paused time, where a timeout would end
+    /// first).
+    async fn next_message_untimed(&mut self) -> Value {
+        let line = self
+            .output
+            .next_line()
+            .await
+            .unwrap()
+            .expect("still writing");
         serde_json::from_str(&line).unwrap()
     }
 
@@ -336,6 +375,66 @@ async fn a_tool_that_ignores_its_cancellation_is_dropped_at_its_next_await() {
         Vec::<Value>::new(),
         "a cancelled call answers nothing"
     );
+    ended.unwrap();
+}
+
+/// Time spent waiting for the client's answer to a question (a person may take minutes) does not
+/// count against the call time limit (5 minutes by default), the call's own time does.
+#[tokio::test(start_paused = true)]
+async fn waiting_for_the_clients_answer_does_not_count_against_the_call_time_limit() {
+    let mut client = Client::start(Server::new("faults", "0"));
+    let initialized = client
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                   "clientInfo": {"name": "slow person", "version": "0"}}),
+        )
+        .await;
+    assert!(initialized.get("result").is_some(), "{initialized}");
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    let minutes = |minutes: u64| Duration::from_secs(minutes * 60);
+    // Each call: `before` minutes of work, the answer `waited` minutes later, then `after`.
+    let mut ask = async |id: i64, before: u64, waited: u64, after: u64| {
+        let started = tokio::time::Instant::now();
+        client
+            .send(
+                &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "asks_midway", "arguments": {"before": before, "after": after}}}),
+            )
+            .await;
+        let question = client.next_message_untimed().await;
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        assert_eq!(started.elapsed(), minutes(before));
+        tokio::time::sleep(minutes(waited)).await;
+        client
+            .send(&json!({"jsonrpc": "2.0", "id": question["id"],
+                          "result": {"action": "accept", "content": {"go": true}}}))
+            .await;
+        (client.next_message_untimed().await, started.elapsed())
+    };
+    // 4 minutes of its own time, 10 in all: under the limit.
+    let (answer, took) = ask(1, 1, 6, 3).await;
+    assert_eq!(
+        answer,
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "content": [{"type": "text", "text": "go on: true"}]}})
+    );
+    assert_eq!(took, minutes(10));
+    // 2 minutes, 6 waiting, then 4 more: stopped 3 minutes after the answer, at 5 of its own.
+    let (answer, took) = ask(2, 2, 6, 4).await;
+    assert_eq!(
+        answer,
+        error_result(
+            2,
+            "Error executing tool asks_midway: it ran longer than its time limit of 300s and was stopped"
+        )
+    );
+    assert_eq!(took, minutes(11));
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
     ended.unwrap();
 }
 

@@ -183,6 +183,10 @@ impl Server {
     /// notifications running tools send are dropped (a warning is logged), and reading goes on,
     /// so a tool that reports progress without end neither grows the queue nor holds up the
     /// client's cancellation.
+    ///
+    /// A client must read while it writes: one that writes all its requests before reading any
+    /// answer (more than this many, plus what the pipes hold) blocks on its write while the
+    /// server waits for it to read. Raise the limit above what such a client sends at once.
     #[must_use]
     pub fn max_queued_messages(mut self, max: usize) -> Self {
         self.limits.max_queued_messages = max.max(1);

@@ -127,7 +127,7 @@ mod tests {
         let clock = CallClock::default();
         let start = Instant::now();
         let reached = async {
-            clock.reached(start, Duration::from_secs(60)).await;
+            clock.reached(start, Duration::from_mins(1)).await;
             start.elapsed()
         };
         let asking = async {

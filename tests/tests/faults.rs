@@ -138,7 +138,7 @@ async fn floods_until_cancelled(
     while !context.is_cancelled() {
         context.progress(f64::from(step), None, None);
         step = step.wrapping_add(1);
-        if step % 100 == 0 {
+        if step.is_multiple_of(100) {
             tokio::task::yield_now().await;
         }
     }

@@ -126,24 +126,22 @@ async fn floods(
     "flooded".into()
 }
 
-/// Reports progress until its call is cancelled
+/// Reports progress without end, until its call is cancelled and its future dropped
 #[tool]
 async fn floods_until_cancelled(
     /// Names this call in the record of how calls ended
     tag: String,
     context: &Context,
 ) -> String {
-    let mut guard = guard(tag, context);
+    let _guard = guard(tag, context);
     let mut step = 0_u32;
-    while !context.is_cancelled() {
+    loop {
         context.progress(f64::from(step), None, None);
         step = step.wrapping_add(1);
         if step.is_multiple_of(100) {
             tokio::task::yield_now().await;
         }
     }
-    guard.returned = true;
-    "cancelled".into()
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -642,7 +642,7 @@ async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit
 
 /// On a multi-thread runtime the server's reader and writer run at once: with a queue of one
 /// message the reader waits for the writer at nearly every line, and must never miss that the
-/// queue has room again (20,000 requests, each answered).
+/// queue has room again (60,000 requests, each answered).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reader_waiting_on_the_writer_always_wakes_multi_thread() {
     let server = Server::new("faults", "0").max_queued_messages(1);

@@ -15,6 +15,7 @@ use serde_path_to_error::Segment;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::Context;
+use crate::limits::CallClock;
 use crate::result::CallToolResult;
 use crate::schema;
 use crate::sync::{read, write};
@@ -134,17 +135,22 @@ async fn run_guarded(
     })
 }
 
-/// Bounds a call (its hooks included) by `limit`: past it, the call's context is cancelled (as
-/// when the client cancels), its future dropped, and its result is an `isError` naming the limit.
+/// Bounds a call (its hooks included) by `limit` of its own time, on `clock` (which stops while
+/// the call waits for the client's answers): past it, the call's context is cancelled (as when
+/// the client cancels), its future dropped, and its result is an `isError` naming the limit.
 pub(crate) async fn time_limited<E>(
     call: impl Future<Output = Result<CallToolResult, E>>,
     name: &str,
     limit: Duration,
+    clock: &CallClock,
     cancellation: &CancellationToken,
 ) -> Result<CallToolResult, E> {
+    let start = tokio::time::Instant::now();
     let mut call = std::pin::pin!(call);
-    if let Ok(outcome) = tokio::time::timeout(limit, &mut call).await {
-        return outcome;
+    tokio::select! {
+        biased;
+        outcome = &mut call => return outcome,
+        () = clock.reached(start, limit) => {}
     }
     // Cancelled before the future is dropped, so that what it drops sees why.
     cancellation.cancel();

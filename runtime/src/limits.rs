@@ -1,9 +1,16 @@
 //! The limits every transport shares, in one place: set on [`crate::Server`], read by the
 //! dispatcher (a call's time limit), the call lifecycle (calls in flight, batch items) and stdio
 //! (line length, output queue). HTTP's own limits are in `HttpConfig`. README "Limits" is the
-//! table of them all.
+//! table of them all. A call's time against its limit is a [`CallClock`], which stops while
+//! the call waits for its client's answer.
 
+use std::sync::Mutex;
 use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use crate::sync::lock;
 
 /// What one connection may ask of the server at once, and for how long.
 #[derive(Clone, Debug)]
@@ -18,8 +25,9 @@ pub(crate) struct Limits {
     pub(crate) max_batch_items: usize,
     /// The longest stdio line, in bytes.
     pub(crate) max_line_bytes: usize,
-    /// Messages waiting to be written to stdio before the server stops reading input (and drops
-    /// tools' progress and log notifications).
+    /// Answers waiting to be written to stdio before the server stops reading input; and,
+    /// counted apart, notifications waiting before tools' progress and log notifications are
+    /// dropped.
     pub(crate) max_queued_messages: usize,
 }
 
@@ -32,5 +40,108 @@ impl Default for Limits {
             max_line_bytes: 4 * 1024 * 1024,
             max_queued_messages: 1024,
         }
+    }
+}
+
+/// A call's own time, measured against its time limit: it stops while the call waits for the
+/// client's answer to a question (elicitation, sampling, roots), as a person may take minutes
+/// to answer, and `ASK_TIMEOUT` bounds that wait on its own. Shared by the call's questions
+/// and its time limit (`call::time_limited`).
+#[derive(Default)]
+pub(crate) struct CallClock {
+    state: Mutex<Paused>,
+    /// Notified when the last question waiting is answered (or given up).
+    resumed: Notify,
+}
+
+/// The time the clock stood still.
+#[derive(Default)]
+struct Paused {
+    /// Questions waiting for their answers.
+    asking: usize,
+    /// Since when the clock stands still, while `asking > 0`.
+    since: Option<Instant>,
+    /// How long it stood still before.
+    total: Duration,
+}
+
+impl CallClock {
+    /// Stops the clock until the returned guard is dropped (the answer came, or the question
+    /// was given up). Questions asked at once stop it once.
+    pub(crate) fn pause(&self) -> Pause<'_> {
+        let mut paused = lock(&self.state);
+        paused.asking += 1;
+        paused.since.get_or_insert_with(Instant::now);
+        Pause(self)
+    }
+
+    /// Resolves once the call started at `start` has used `limit` of its own time.
+    pub(crate) async fn reached(&self, start: Instant, limit: Duration) {
+        loop {
+            let resumed = self.resumed.notified();
+            let mut resumed = std::pin::pin!(resumed);
+            resumed.as_mut().enable();
+            // `None` while a question waits (or when the limit is past any time).
+            let deadline = {
+                let paused = lock(&self.state);
+                match paused.since {
+                    Some(_) => None,
+                    None => start
+                        .checked_add(limit)
+                        .and_then(|end| end.checked_add(paused.total)),
+                }
+            };
+            match deadline {
+                Some(deadline) if deadline <= Instant::now() => return,
+                // A question asked meanwhile is seen when the sleep ends.
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => resumed.await,
+            }
+        }
+    }
+}
+
+/// The clock stands still while this lives: see [`CallClock::pause`].
+pub(crate) struct Pause<'a>(&'a CallClock);
+
+impl Drop for Pause<'_> {
+    fn drop(&mut self) {
+        let mut paused = lock(&self.0.state);
+        paused.asking -= 1;
+        if paused.asking == 0
+            && let Some(since) = paused.since.take()
+        {
+            paused.total += since.elapsed();
+            drop(paused);
+            self.0.resumed.notify_waiters();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn the_clock_stands_still_while_any_question_waits() {
+        let clock = CallClock::default();
+        let start = Instant::now();
+        let reached = async {
+            clock.reached(start, Duration::from_mins(1)).await;
+            start.elapsed()
+        };
+        let asking = async {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            let first = clock.pause();
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            let second = clock.pause();
+            tokio::time::sleep(Duration::from_secs(20)).await;
+            drop(first);
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            // Stood still from 10 s to 45 s.
+            drop(second);
+        };
+        let (reached_at, ()) = tokio::join!(reached, asking);
+        assert_eq!(reached_at, Duration::from_secs(95));
     }
 }

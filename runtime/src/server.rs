@@ -40,11 +40,11 @@ use crate::types::Implementation;
 ///
 /// | limit | default | past it |
 /// | --- | --- | --- |
-/// | [`Server::call_timeout`] | 5 min | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
+/// | [`Server::call_timeout`] | 5 min of the call's own time (waiting for the client's answer to a question does not count) | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
 /// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-31000`); reading goes on, so cancellations still arrive |
 /// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
 /// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
-/// | [`Server::max_queued_messages`] | 1024 | stdio stops reading input until the client has read some output; tools' progress and log notifications are dropped meanwhile |
+/// | [`Server::max_queued_messages`] | 1024 answers, and 1024 notifications | answers (responses, requests to the client) waiting for stdout: stdio stops reading input until the client reads some; notifications waiting: tools' progress and log notifications are dropped, reading goes on |
 #[derive(Clone)]
 pub struct Server {
     name: String,
@@ -146,6 +146,12 @@ impl Server {
     /// stopped at its next `.await`), and it answers an `isError` result naming the limit, so
     /// the model learns what happened: the protocol leaves a server's limits to it, and reports
     /// a tool's failures as results.
+    ///
+    /// The time a call waits for the client's answer to a question
+    /// ([`Context::elicit`](crate::Context::elicit), `sample`, `roots`) does not count: a person
+    /// may take minutes to answer, and each question has its own limit,
+    /// [`ASK_TIMEOUT`](crate::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
+    /// after does.
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> Self {
         self.limits.call_timeout = limit;
@@ -169,12 +175,18 @@ impl Server {
         self
     }
 
-    /// How many messages may wait to be written to stdout (default 1024) before the server stops
-    /// reading stdin: a client that sends without reading cannot make the server buffer without
-    /// bound. Reading resumes as soon as the client reads; what it sent meanwhile
-    /// (`notifications/cancelled` too) waits in the pipe and is read in order. Past it, the
-    /// progress and log notifications running tools send are dropped (a warning is logged),
-    /// never a response: a tool that reports progress without end cannot grow the queue.
+    /// How many answers (responses, and requests to the client) may wait to be written to stdout
+    /// (default 1024) before the server stops reading stdin: a client that sends without reading
+    /// cannot make the server buffer without bound. Reading resumes as soon as the client reads;
+    /// what it sent meanwhile (`notifications/cancelled` too) waits in the pipe and is read in
+    /// order. Notifications waiting have the same bound, their own: past it the progress and log
+    /// notifications running tools send are dropped (a warning is logged), and reading goes on,
+    /// so a tool that reports progress without end neither grows the queue nor holds up the
+    /// client's cancellation.
+    ///
+    /// A client must read while it writes: one that writes all its requests before reading any
+    /// answer (more than this many, plus what the pipes hold) blocks on its write while the
+    /// server waits for it to read. Raise the limit above what such a client sends at once.
     ///
     /// Over HTTP the same number bounds each call's event stream: past it, while the client does
     /// not read the stream, that call's notifications are dropped; its response waits for room.

@@ -16,10 +16,10 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
 use mcp_toolbelt_tests::example_binary;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
 use tokio::task::JoinHandle;
@@ -126,6 +126,51 @@ async fn floods(
     "flooded".into()
 }
 
+/// Reports progress without end, until its call is cancelled and its future dropped
+#[tool]
+async fn floods_until_cancelled(
+    /// Names this call in the record of how calls ended
+    tag: String,
+    context: &Context,
+) -> String {
+    let _guard = guard(tag, context);
+    let mut step = 0_u32;
+    loop {
+        context.progress(f64::from(step), None, None);
+        step = step.wrapping_add(1);
+        if step.is_multiple_of(100) {
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct GoOn {
+    /// Whether to go on
+    go: bool,
+}
+
+/// Works `before` minutes, asks the user whether to go on, then works `after` minutes
+#[tool(asks(GoOn))]
+async fn asks_midway(
+    /// Minutes of work before the question
+    before: u64,
+    /// Minutes of work after it
+    after: u64,
+    context: &Context,
+) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_secs(before * 60)).await;
+    let answer = context
+        .elicit::<GoOn>("Go on?")
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    tokio::time::sleep(Duration::from_secs(after * 60)).await;
+    Ok(format!(
+        "go on: {}",
+        matches!(answer, mcp_toolbelt::Elicitation::Accept(GoOn { go: true }))
+    ))
+}
+
 /// Echoes its text
 #[tool]
 async fn echo(
@@ -176,6 +221,18 @@ impl Client {
             .expect("a message within 10 s")
             .unwrap()
             .expect("the server is still writing");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The next message, however long it takes (for paused time, where a timeout would end
+    /// first).
+    async fn next_message_untimed(&mut self) -> Value {
+        let line = self
+            .output
+            .next_line()
+            .await
+            .unwrap()
+            .expect("still writing");
         serde_json::from_str(&line).unwrap()
     }
 
@@ -319,6 +376,66 @@ async fn a_tool_that_ignores_its_cancellation_is_dropped_at_its_next_await() {
     ended.unwrap();
 }
 
+/// Time spent waiting for the client's answer to a question (a person may take minutes) does not
+/// count against the call time limit (5 minutes by default), the call's own time does.
+#[tokio::test(start_paused = true)]
+async fn waiting_for_the_clients_answer_does_not_count_against_the_call_time_limit() {
+    let mut client = Client::start(Server::new("faults", "0"));
+    let initialized = client
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                   "clientInfo": {"name": "slow person", "version": "0"}}),
+        )
+        .await;
+    assert!(initialized.get("result").is_some(), "{initialized}");
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    let minutes = |minutes: u64| Duration::from_secs(minutes * 60);
+    // Each call: `before` minutes of work, the answer `waited` minutes later, then `after`.
+    let mut ask = async |id: i64, before: u64, waited: u64, after: u64| {
+        let started = tokio::time::Instant::now();
+        client
+            .send(
+                &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "asks_midway", "arguments": {"before": before, "after": after}}}),
+            )
+            .await;
+        let question = client.next_message_untimed().await;
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        assert_eq!(started.elapsed(), minutes(before));
+        tokio::time::sleep(minutes(waited)).await;
+        client
+            .send(&json!({"jsonrpc": "2.0", "id": question["id"],
+                          "result": {"action": "accept", "content": {"go": true}}}))
+            .await;
+        (client.next_message_untimed().await, started.elapsed())
+    };
+    // 4 minutes of its own time, 10 in all: under the limit.
+    let (answer, took) = ask(1, 1, 6, 3).await;
+    assert_eq!(
+        answer,
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "content": [{"type": "text", "text": "go on: true"}]}})
+    );
+    assert_eq!(took, minutes(10));
+    // 2 minutes, 6 waiting, then 4 more: stopped 3 minutes after the answer, at 5 of its own.
+    let (answer, took) = ask(2, 2, 6, 4).await;
+    assert_eq!(
+        answer,
+        error_result(
+            2,
+            "Error executing tool asks_midway: it ran longer than its time limit of 300s and was stopped"
+        )
+    );
+    assert_eq!(took, minutes(11));
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
 #[tokio::test]
 async fn structured_content_failing_its_schema_is_an_error_result() {
     let mut client = Client::start(Server::new("faults", "0"));
@@ -436,6 +553,17 @@ fn a_closed_stdout_ends_the_server_process_cleanly() {
 /// client reads, every request is answered, once.
 #[tokio::test]
 async fn a_client_that_stops_reading_stops_the_server_reading() {
+    stops_reading_then_answers_everything().await;
+}
+
+/// The same on a multi-thread runtime, where the server's reader and writer run at once: the
+/// reader, woken as a burst is written, must not miss that the queue has room again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_stops_the_server_reading_multi_thread() {
+    stops_reading_then_answers_everything().await;
+}
+
+async fn stops_reading_then_answers_everything() {
     let server = Server::new("faults", "0").max_queued_messages(16);
     let mut client = Client::with_pipes(server, 4 * 1024);
     let mut input = client.input.take().unwrap();
@@ -510,6 +638,89 @@ async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit
     );
     client.assert_alive(2).await;
     client.finish().await.1.unwrap();
+}
+
+/// On a multi-thread runtime the server's reader and writer run at once: with a queue of one
+/// message the reader waits for the writer at nearly every line, and must never miss that the
+/// queue has room again (60,000 requests, each answered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_waiting_on_the_writer_always_wakes_multi_thread() {
+    let server = Server::new("faults", "0").max_queued_messages(1);
+    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut input = client.input.take().unwrap();
+    let writing = tokio::spawn(async move {
+        for id in 0..60_000 {
+            let request = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+            input.write_all(request.as_bytes()).await.unwrap();
+        }
+        input
+    });
+    for id in 0..60_000 {
+        assert_eq!(
+            client.next_message().await,
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        );
+    }
+    client.input = Some(writing.await.unwrap());
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
+/// A tool that floods progress to a client that reads none of it does not stop the server
+/// reading: past the queue limit progress is dropped, and only answers waiting to be written
+/// hold the reader back, so the client's cancellation reaches the tool.
+#[tokio::test]
+async fn a_cancellation_reaches_a_tool_flooding_a_client_that_does_not_read() {
+    cancel_a_flood("flood cancelled").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancellation_reaches_a_tool_flooding_a_client_that_does_not_read_multi_thread() {
+    cancel_a_flood("flood cancelled, multi-thread").await;
+}
+
+async fn cancel_a_flood(tag: &str) {
+    let server = Server::new("faults", "0").max_queued_messages(16);
+    let mut client = Client::with_pipes(server, 4 * 1024);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "floods_until_cancelled", "arguments": {"tag": tag},
+            "_meta": {"progressToken": "p"}}}),
+        )
+        .await;
+    for _ in 0..100 {
+        assert_eq!(
+            client.next_message().await["method"],
+            "notifications/progress"
+        );
+    }
+    // From here on the client reads nothing: the output pipe and queue fill with progress.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
+    client.cancel(1).await;
+    assert_eq!(
+        ending_of(tag).await,
+        Some("dropped cancelled"),
+        "the cancellation reached the call while the client read nothing"
+    );
+    let answer = loop {
+        let message = client.next_message().await;
+        if message["method"] != "notifications/progress" {
+            break message;
+        }
+    };
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    let (rest, ended) = client.finish().await;
+    assert!(
+        rest.iter()
+            .all(|message| message["method"] == "notifications/progress"),
+        "a cancelled call answers nothing: {rest:?}"
+    );
+    ended.unwrap();
 }
 
 /// Past the calls-in-flight cap a request is refused at once, and reading goes on: the

@@ -37,6 +37,7 @@ use tokio::sync::mpsc;
 use self::pending::Pending;
 use self::round::Round;
 use crate::jsonrpc::{ErrorObject, Outgoing, Request};
+use crate::limits::CallClock;
 use crate::sync::lock;
 
 /// How long a question waits for the client's answer (a person may be typing it).
@@ -202,6 +203,8 @@ pub(crate) struct Asker {
     /// Whether the protocol version names an elicitation's `mode` (2025-11-25 on): an older
     /// client gets a form request without it.
     modes: bool,
+    /// The call's time against its limit, stopped while a question waits for its answer.
+    clock: Arc<CallClock>,
 }
 
 /// Where a question goes.
@@ -307,7 +310,7 @@ impl<'a> Question<'a> {
         match &self.asker.channel {
             Channel::Legacy(pending) => {
                 let pending = pending.as_ref().ok_or(AskError::NoChannel)?;
-                request(pending, method, params, self.out).await
+                request(pending, method, params, self.out, &self.asker.clock).await
             }
             Channel::Modern(round) => {
                 let key = round.key(self.key, method);
@@ -328,11 +331,17 @@ pub(crate) fn form_check<T: JsonSchema + 'static>() -> Result<(), String> {
 
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
-    pub(crate) fn new(capabilities: Value, channel: Channel, modes: bool) -> Self {
+    pub(crate) fn new(
+        capabilities: Value,
+        channel: Channel,
+        modes: bool,
+        clock: Arc<CallClock>,
+    ) -> Self {
         Self {
             capabilities,
             channel,
             modes,
+            clock,
         }
     }
 
@@ -376,12 +385,14 @@ impl Asker {
     }
 }
 
-/// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`].
+/// Sends `method` to the client and waits for its answer, within [`ASK_TIMEOUT`]; the call's
+/// `clock` stands still meanwhile, so the wait does not count against its time limit.
 async fn request(
     pending: &Arc<Pending>,
     method: &str,
     params: Value,
     out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    clock: &CallClock,
 ) -> Result<Value, AskError> {
     let mut waiting = pending.register();
     let request = Request {
@@ -399,6 +410,7 @@ async fn request(
         }
         waiting.sent_on(out.clone());
     }
+    let _paused = clock.pause();
     match tokio::time::timeout(ASK_TIMEOUT, waiting.answer()).await {
         Ok(Some(Ok(answer))) => Ok(answer),
         Ok(Some(Err(error))) => Err(AskError::Client(error)),
@@ -429,7 +441,12 @@ mod tests {
     use super::*;
 
     fn asker(capabilities: Value) -> Asker {
-        Asker::new(capabilities, Channel::Legacy(Some(Arc::default())), true)
+        Asker::new(
+            capabilities,
+            Channel::Legacy(Some(Arc::default())),
+            true,
+            Arc::default(),
+        )
     }
 
     #[test]
@@ -457,7 +474,12 @@ mod tests {
             sampling.require("elicitation", Some("form")),
             Err(AskError::MissingCapability("elicitation"))
         );
-        let stateless = Asker::new(json!({"roots": {}}), Channel::Legacy(None), true);
+        let stateless = Asker::new(
+            json!({"roots": {}}),
+            Channel::Legacy(None),
+            true,
+            Arc::default(),
+        );
         assert_eq!(stateless.require("roots", None), Err(AskError::NoChannel));
     }
 }

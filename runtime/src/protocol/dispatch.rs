@@ -20,7 +20,7 @@ use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Payload, Response, codes, to_json};
-use crate::limits::Limits;
+use crate::limits::{CallClock, Limits};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
 use crate::types::{DiscoverResult, Implementation, InitializeResult, ServerCapabilities};
@@ -335,6 +335,7 @@ impl Dispatcher {
                 limit.min(self.state.limits.call_timeout)
             });
         let cancellation = scope.cancellation.clone();
+        let clock = Arc::new(CallClock::default());
         let context = Context::new(ContextParts {
             request_id: id.to_value(),
             progress_token: params
@@ -354,10 +355,11 @@ impl Dispatcher {
                 client_capabilities,
                 channel,
                 era.version() >= ProtocolVersion::V2025_11_25,
+                Arc::clone(&clock),
             ),
         });
         let call = hook::run(&self.state.hooks, tool, arguments, context);
-        let call = call::time_limited(call, &name, time_limit, &cancellation);
+        let call = call::time_limited(call, &name, time_limit, &clock, &cancellation);
         let result = match round {
             Some(round) => match round.run(&self.state.sealer, call).await {
                 Ok(result) => round.unless_lacking(result?)?,

@@ -1,6 +1,6 @@
 //! The stdio framing: one JSON-RPC message a line, each way. Reading bounds a line's length (a
 //! longer one is discarded whole, up to its newline, and reported); writing puts each message
-//! on one line and flushes once per burst, not once per message. The [`Backlog`] of messages
+//! on one line and flushes once per burst, not once per message. The [`Backlog`] of answers
 //! not yet written is what the reader waits on when the client does not read.
 
 use std::collections::VecDeque;
@@ -93,28 +93,30 @@ pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()>
 /// the writes (and grow the buffer) for as long as it keeps sending.
 const MAX_BURST_BYTES: usize = 64 * 1024;
 
-/// What the reader knows of the messages not yet written: how many wait (kept by the writer),
-/// when some were written, and whether nothing more can be.
+/// What the reader knows of the messages not yet written: how many answers (responses and
+/// requests to the client, what reading caused) wait, kept by the writer and counted once a
+/// burst is taken from the queue; when that falls below the limit; and whether nothing more
+/// can be. Notifications are not counted: a tool that floods them never stops the reading.
 #[derive(Default)]
 pub(crate) struct Backlog {
     queued: AtomicUsize,
-    /// Notified after every write: the backlog may have shrunk.
-    written: Notify,
+    /// Notified when `queued` falls below the limit.
+    room: Notify,
     /// Cancelled once nothing more can be written (the client closed its end, or writing failed).
     closed: CancellationToken,
 }
 
 impl Backlog {
-    /// Waits until fewer than `max` messages wait to be written.
+    /// Waits until fewer than `max` answers wait to be written.
     pub(crate) async fn room_for(&self, max: usize) {
         loop {
-            let written = self.written.notified();
-            let mut written = std::pin::pin!(written);
-            written.as_mut().enable();
+            let room = self.room.notified();
+            let mut room = std::pin::pin!(room);
+            room.as_mut().enable();
             if self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled() {
                 return;
             }
-            written.await;
+            room.await;
         }
     }
 
@@ -125,17 +127,18 @@ impl Backlog {
 
     fn close(&self) {
         self.closed.cancel();
-        self.written.notify_waiters();
+        self.room.notify_waiters();
     }
 }
 
 /// Writes every message as one line, the messages waiting (up to [`MAX_BURST_BYTES`]) together,
 /// then flushes once. While a write waits (the client is not reading) it goes on taking
-/// messages, so that `backlog` counts them all; past `max_queued` it keeps every message but
-/// progress and log notifications, which are dropped (and the drop logged) until the client
-/// reads again: a tool that reports progress without end cannot grow the queue. A client that
-/// closed its end of the output has left: that ends the writing, and is no error. Ends when
-/// every sender is gone or the output is; either way the backlog is closed.
+/// messages, so that `backlog` counts every answer; notifications have a bound of their own,
+/// `max_queued` too: past it progress and log notifications are dropped (and the drop logged)
+/// until the client reads again, so a tool that reports progress without end can neither grow
+/// the queue nor stop the reading. A client that closed its end of the output has left: that
+/// ends the writing, and is no error. Ends when every sender is gone or the output is; either
+/// way the backlog is closed.
 pub(crate) async fn write_messages(
     mut messages: mpsc::UnboundedReceiver<Outgoing>,
     backlog: &Backlog,
@@ -146,6 +149,8 @@ pub(crate) async fn write_messages(
         queue: VecDeque::new(),
         buffer: Vec::new(),
         written: 0,
+        answers: 0,
+        notifications: 0,
         dropped: 0,
         max_queued,
     }
@@ -162,7 +167,11 @@ struct Writer {
     buffer: Vec<u8>,
     /// How much of `buffer` is written.
     written: usize,
-    /// Notifications dropped since the queue was last under `max_queued`.
+    /// The answers in `queue`: what the reader waits on.
+    answers: usize,
+    /// The notifications in `queue`.
+    notifications: usize,
+    /// Notifications dropped since their count was last under `max_queued`.
     dropped: u64,
     max_queued: usize,
 }
@@ -181,8 +190,11 @@ impl Writer {
             while let Ok(message) = messages.try_recv() {
                 self.take(message);
             }
-            backlog.queued.store(self.queue.len(), Ordering::Release);
-            if self.written == self.buffer.len() && !self.next_burst()? {
+            let idle = self.written == self.buffer.len() && !self.next_burst()?;
+            // Counted once the burst is taken from the queue, so the reader never waits on a
+            // count that is already out of date.
+            self.publish(backlog);
+            if idle {
                 // Nothing to write: wait for a message, or the last sender to go.
                 match messages.recv().await {
                     Some(message) => self.take(message),
@@ -196,11 +208,10 @@ impl Writer {
                     Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
                     Ok(count) => {
                         self.written += count;
-                        if self.written == self.buffer.len() {
-                            match output.flush().await {
-                                Err(error) => return gone(error),
-                                Ok(()) => backlog.written.notify_waiters(),
-                            }
+                        if self.written == self.buffer.len()
+                            && let Err(error) = output.flush().await
+                        {
+                            return gone(error);
                         }
                     }
                     Err(error) => return gone(error),
@@ -213,6 +224,15 @@ impl Writer {
         }
     }
 
+    /// Tells the reader how many answers wait, waking it when that falls below the limit.
+    fn publish(&self, backlog: &Backlog) {
+        let waiting = self.answers;
+        let before = backlog.queued.swap(waiting, Ordering::AcqRel);
+        if before >= self.max_queued && waiting < self.max_queued {
+            backlog.room.notify_waiters();
+        }
+    }
+
     /// Encodes the next burst; `false` when nothing waits.
     fn next_burst(&mut self) -> io::Result<bool> {
         self.buffer.clear();
@@ -220,9 +240,13 @@ impl Writer {
         while self.buffer.len() < MAX_BURST_BYTES
             && let Some(message) = self.queue.pop_front()
         {
+            match message {
+                Outgoing::Notification(_) => self.notifications -= 1,
+                _ => self.answers -= 1,
+            }
             encode(&message, &mut self.buffer)?;
         }
-        if self.dropped > 0 && self.queue.len() < self.max_queued {
+        if self.dropped > 0 && self.notifications < self.max_queued {
             tracing::warn!(
                 dropped = self.dropped,
                 "the client reads its output again; progress and log notifications were dropped meanwhile"
@@ -232,14 +256,19 @@ impl Writer {
         Ok(!self.buffer.is_empty())
     }
 
-    /// Queues `message`, or drops it when the queue is full and it is only progress or a log.
+    /// Queues `message`, or drops it when `max_queued` notifications wait already and it is only
+    /// progress or a log (the other notifications, list changes and withdrawn questions, are
+    /// few and kept).
     fn take(&mut self, message: Outgoing) {
+        let Outgoing::Notification(notification) = &message else {
+            self.answers += 1;
+            return self.queue.push_back(message);
+        };
         let droppable = matches!(
-            &message,
-            Outgoing::Notification(notification)
-                if matches!(notification.method, "notifications/progress" | "notifications/message")
+            notification.method,
+            "notifications/progress" | "notifications/message"
         );
-        if droppable && self.queue.len() >= self.max_queued {
+        if droppable && self.notifications >= self.max_queued {
             if self.dropped == 0 {
                 tracing::warn!(
                     "the client reads no output; progress and log notifications are dropped until it does"
@@ -248,6 +277,7 @@ impl Writer {
             self.dropped += 1;
             return;
         }
+        self.notifications += 1;
         self.queue.push_back(message);
     }
 }

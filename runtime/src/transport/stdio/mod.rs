@@ -8,11 +8,13 @@
 //! Back-pressure, so that a client that sends without reading cannot make the server grow:
 //! past `max_calls_in_flight` a request is refused at once with an error, and reading goes on
 //! (so the `notifications/cancelled` that would free a place are read); while
-//! `max_queued_messages` answers wait to be written, reading stops. Stopping is safe: every
-//! message that waits was caused by one read, the calls already running go on and the writer
-//! drains as soon as the client reads, and what the client sent meanwhile (cancellations too)
-//! waits in the pipe and is read, in order, then. What running tools send is bounded too: past
-//! the limit, progress and log notifications are dropped (and the drop logged), never responses.
+//! `max_queued_messages` answers (responses, requests to the client) wait to be written,
+//! reading stops. Every answer that waits was caused by one read, the calls already running go
+//! on and the writer drains as soon as the client reads, and what the client sent meanwhile
+//! (cancellations too) waits in the pipe and is read, in order, then; a client that reads only
+//! after writing everything deadlocks past the limit (README "Limits"). What running tools send
+//! is bounded apart, and never stops the reading: past `max_queued_messages` notifications
+//! waiting, progress and log notifications are dropped (and the drop logged), never responses.
 //! When the output is closed (the client left), the calls are cancelled and the connection ends.
 
 mod codec;
@@ -89,7 +91,7 @@ struct StdioConnection {
     announce_changes: Arc<AtomicBool>,
     /// The messages not yet written.
     backlog: Arc<Backlog>,
-    /// How many may wait before reading stops.
+    /// How many answers may wait before reading stops.
     max_queued_messages: usize,
 }
 

@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
             .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
         // A stream (SSE, a GET or `subscriptions/listen`) may never end: its head is enough.
         if json {
-            let body = response.into_body().collect().await.expect("the body reads");
+            let body = response
+                .into_body()
+                .collect()
+                .await
+                .expect("the body reads");
             let body = body.to_bytes();
             if !body.is_empty() {
                 let message: serde_json::Value = serde_json::from_slice(&body)

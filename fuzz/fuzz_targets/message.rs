@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
     };
     // A call that asked the client a question waits for an answer that never comes: at the end
     // of input it is dropped unanswered, as a call whose client left.
-    if written.iter().any(|message| !is_response(message) && message.get("id").is_some()) {
+    if written
+        .iter()
+        .any(|message| !is_response(message) && message.get("id").is_some())
+    {
         return;
     }
     let answers = written

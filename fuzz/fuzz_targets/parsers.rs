@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
         0 => {
             if let Some((name, _)) = __fuzz::host(text) {
                 assert!(!name.is_empty());
-                assert_eq!(name, name.to_ascii_lowercase(), "a host name is lower-cased");
+                assert_eq!(
+                    name,
+                    name.to_ascii_lowercase(),
+                    "a host name is lower-cased"
+                );
                 assert_eq!(__fuzz::host(&name).map(|host| host.0), Some(name.clone()));
             }
         }
@@ -39,7 +43,8 @@ fuzz_target!(|data: &[u8]| {
         3 => {
             static CLIENT: OnceLock<TestClient> = OnceLock::new();
             let client = CLIENT.get_or_init(|| TestClient::new(server()));
-            let response = runtime().block_on(client.request("tools/list", json!({"cursor": text})));
+            let response =
+                runtime().block_on(client.request("tools/list", json!({"cursor": text})));
             if let Some(error) = response.get("error") {
                 assert_eq!(error["code"], -32602, "{response}");
                 assert_eq!(error["message"], "Invalid cursor", "{response}");
@@ -66,7 +71,9 @@ fuzz_target!(|data: &[u8]| {
                     r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                 ))
                 .expect("a request");
-            let response = runtime().block_on(router.clone().oneshot(request)).expect("infallible");
+            let response = runtime()
+                .block_on(router.clone().oneshot(request))
+                .expect("infallible");
             // No session was ever opened: every id is unknown (404) or unreadable (400).
             assert!(
                 matches!(response.status().as_u16(), 400 | 404),

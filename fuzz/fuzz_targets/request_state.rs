@@ -10,7 +10,10 @@ use serde_json::{Map, Value, json};
 
 fuzz_target!(|data: &[u8]| {
     let sealer = StateSealer::new(STATE_KEY);
-    let arguments: Map<String, Value> = json!({"path": "/a"}).as_object().cloned().unwrap_or_default();
+    let arguments: Map<String, Value> = json!({"path": "/a"})
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     if let Ok(text) = std::str::from_utf8(data) {
         let error = sealer
             .open(text, "", "confirm", Some(&arguments))
@@ -22,8 +25,15 @@ fuzz_target!(|data: &[u8]| {
         let state = sealer
             .seal(answers.clone(), "", "confirm", Some(&arguments))
             .expect("sealing works");
-        assert_eq!(sealer.open(&state, "", "confirm", Some(&arguments)), Ok(answers));
+        assert_eq!(
+            sealer.open(&state, "", "confirm", Some(&arguments)),
+            Ok(answers)
+        );
         assert!(sealer.open(&state, "", "confirm", None).is_err());
-        assert!(sealer.open(&state, "x", "confirm", Some(&arguments)).is_err());
+        assert!(
+            sealer
+                .open(&state, "x", "confirm", Some(&arguments))
+                .is_err()
+        );
     }
 });

@@ -24,7 +24,11 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(lines.len(), expected.len(), "one outcome per line");
     for (line, (raw, ended)) in lines.iter().zip(expected) {
-        let content = if ended { raw.strip_suffix(b"\r").unwrap_or(raw) } else { raw };
+        let content = if ended {
+            raw.strip_suffix(b"\r").unwrap_or(raw)
+        } else {
+            raw
+        };
         match line {
             Some(line) => {
                 assert_eq!(line.as_slice(), raw, "a line is kept whole");

@@ -237,10 +237,16 @@ pub fn serve(input: &[u8]) -> Vec<Value> {
                 .expect("the output reads");
             written
         });
-        server().serve_io(input, output).await.expect("serving works");
+        server()
+            .serve_io(input, output)
+            .await
+            .expect("serving works");
         let written = reading.await.expect("the reader ends");
         let mut messages = Vec::new();
-        for line in written.split(|&byte| byte == b'\n').filter(|line| !line.is_empty()) {
+        for line in written
+            .split(|&byte| byte == b'\n')
+            .filter(|line| !line.is_empty())
+        {
             let message: Value = serde_json::from_slice(line).unwrap_or_else(|error| {
                 panic!("not JSON ({error}): {}", String::from_utf8_lossy(line))
             });
@@ -266,10 +272,19 @@ pub fn check_message(message: &Value) {
         && (object.contains_key("result") != object.contains_key("error"))
         && !object.contains_key("method");
     let is_request = object.get("method").is_some_and(Value::is_string);
-    assert!(is_response || is_request, "neither response nor request: {message}");
+    assert!(
+        is_response || is_request,
+        "neither response nor request: {message}"
+    );
     if let Some(error) = object.get("error") {
-        assert!(error["code"].is_i64(), "error without an integer code: {message}");
-        assert!(error["message"].is_string(), "error without a message: {message}");
+        assert!(
+            error["code"].is_i64(),
+            "error without an integer code: {message}"
+        );
+        assert!(
+            error["message"].is_string(),
+            "error without a message: {message}"
+        );
     }
 }
 

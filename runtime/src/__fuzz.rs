@@ -24,12 +24,14 @@ pub async fn stdio_lines(input: &[u8], max: usize, capacity: usize) -> Vec<Optio
 
 /// `Host` as admission reads it: the lower-cased name and the port, or `None` when refused.
 #[cfg(feature = "http")]
+#[must_use]
 pub fn host(text: &str) -> Option<(String, Option<u16>)> {
     crate::transport::http::admission::Host::parse(text).map(|host| (host.name, host.port))
 }
 
 /// The host of an `Origin`, as admission reads it (`None`: not an http(s) origin with a host).
 #[cfg(feature = "http")]
+#[must_use]
 pub fn origin_host(origin: &str) -> Option<(String, Option<u16>)> {
     crate::transport::http::admission::origin_host(origin).map(|host| (host.name, host.port))
 }
@@ -52,6 +54,7 @@ impl StateSealer {
     }
 
     /// `answers` sealed for a call of `tool` with `arguments` by `principal`.
+    #[must_use]
     pub fn seal(
         &self,
         answers: Map<String, Value>,

@@ -240,13 +240,12 @@ fn envelope() -> Map<String, Value> {
 /// `message` as a 2026-07-28 client sends it: the envelope in `params._meta`, when params are
 /// absent or an object (what the message says itself wins).
 fn modern(mut message: Value) -> Value {
-    if let Some(object) = message.as_object_mut() {
-        if let Value::Object(params) = object.entry("params").or_insert_with(|| json!({})) {
-            if let Value::Object(meta) = params.entry("_meta").or_insert_with(|| json!({})) {
-                for (key, value) in envelope() {
-                    meta.entry(key).or_insert(value);
-                }
-            }
+    if let Some(object) = message.as_object_mut()
+        && let Value::Object(params) = object.entry("params").or_insert_with(|| json!({}))
+        && let Value::Object(meta) = params.entry("_meta").or_insert_with(|| json!({}))
+    {
+        for (key, value) in envelope() {
+            meta.entry(key).or_insert(value);
         }
     }
     message
@@ -380,7 +379,7 @@ proptest! {
         is_modern in any::<bool>(),
     ) {
         let mut input = if is_modern { Vec::new() } else { format!("{INITIALIZE}\n").into_bytes() };
-        for (n, mut message) in messages.into_iter().enumerate() {
+        for (n, mut message) in messages.iter().cloned().enumerate() {
             message["jsonrpc"] = json!("2.0");
             message["id"] = json!(n);
             if !message["method"].is_string() || message["method"] == "initialize" {
@@ -392,7 +391,7 @@ proptest! {
             let message = if is_modern { modern(message) } else { message };
             input.extend_from_slice(format!("{message}\n").as_bytes());
         }
-        let count = input.iter().filter(|&&byte| byte == b'\n').count() - usize::from(!is_modern);
+        let count = messages.len();
         let written = runtime().block_on(serve(input))?;
         let mut answers: HashMap<String, usize> = HashMap::new();
         for response in responses(&written) {

@@ -296,6 +296,19 @@ pub fn is_response(message: &Value) -> bool {
 /// The request `message` is (its id), when the server must answer it exactly once: a JSON
 /// object with `"jsonrpc": "2.0"`, a string `method` and a string or integer id.
 pub fn request_id(message: &[u8]) -> Option<Value> {
+    /// The members that decide what a message is: a JSON object that names one twice is
+    /// ambiguous (a proxy may read the first, we the last), and the server refuses it whole.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Deciding {
+        jsonrpc: Option<serde::de::IgnoredAny>,
+        id: Option<serde::de::IgnoredAny>,
+        method: Option<serde::de::IgnoredAny>,
+        params: Option<serde::de::IgnoredAny>,
+        result: Option<serde::de::IgnoredAny>,
+        error: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Deciding>(message).ok()?;
     let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(message) else {
         return None;
     };

@@ -118,6 +118,11 @@ pub mod testing;
 #[doc(hidden)]
 pub mod __private;
 
+/// Entry points for the fuzz targets and property tests; not part of the API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz;
+
 pub use ask::{
     ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
 };

@@ -101,10 +101,10 @@ fn authority_that_counts(request: &Request) -> Result<Host, String> {
 
 /// A host and optional port, as `Host` or an origin names them.
 #[derive(Debug, PartialEq)]
-struct Host {
+pub(crate) struct Host {
     /// The name, lower-cased and without a trailing dot; an IPv6 address keeps its brackets.
-    name: String,
-    port: Option<u16>,
+    pub(crate) name: String,
+    pub(crate) port: Option<u16>,
     /// As the client wrote it, for messages.
     text: String,
 }
@@ -112,7 +112,7 @@ struct Host {
 impl Host {
     /// `uri-host [":" port]` (RFC 9110 §7.2): a bracketed IPv6 address or a name of letters,
     /// digits, `-`, `.` and `_`; nothing else (no user information, no path, no second colon).
-    fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         let (name, port) = if let Some(bracketed) = text.strip_prefix('[') {
             let (address, after) = bracketed.split_once(']')?;
             address.parse::<Ipv6Addr>().ok()?;
@@ -190,7 +190,7 @@ fn allows_origin(config: &HttpConfig, origin: &str) -> bool {
 
 /// The host of a serialized origin, `scheme "://" host [":" port]` with an `http` or `https`
 /// scheme; `None` for anything else (`null`, a path, user information, another scheme).
-fn origin_host(origin: &str) -> Option<Host> {
+pub(crate) fn origin_host(origin: &str) -> Option<Host> {
     let (scheme, rest) = origin.split_once("://")?;
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
         return None;

@@ -278,7 +278,7 @@ fn mismatch(message: String) -> ErrorObject {
 
 /// Header values outside safe ASCII travel as `=?base64?<base64>?=`. `Err` holds a value that
 /// claims base64 and is not.
-pub(super) fn decode(value: &str) -> Result<String, String> {
+pub(crate) fn decode(value: &str) -> Result<String, String> {
     match value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))

@@ -20,10 +20,10 @@
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
 //! application sets.
 
-mod admission;
+pub(crate) mod admission;
 mod auth;
 mod config;
-mod headers;
+pub(crate) mod headers;
 mod places;
 mod post;
 mod reply;

@@ -32,7 +32,8 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use self::codec::{Backlog, Line, LineReader};
+use self::codec::Backlog;
+pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};

@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub mod http;
+pub mod in_process;
 pub mod stdio;
 
 /// The path of example `name` (`catalog`, `conformance`, `weather`, `axum-app`), built first so

@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 
 use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
 use mcp_toolbelt_tests::example_binary;
+use mcp_toolbelt_tests::in_process::InProcess;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
-use tokio::task::JoinHandle;
+use tokio::io::AsyncWriteExt as _;
 
 // ---- the misbehaving tools ---------------------------------------------------------------------
 
@@ -180,113 +180,6 @@ async fn echo(
     text
 }
 
-// ---- an in-process client ----------------------------------------------------------------------
-
-/// A client of `serve_io` over in-memory pipes of `capacity` bytes.
-struct Client {
-    input: Option<DuplexStream>,
-    output: Lines<BufReader<DuplexStream>>,
-    server: JoinHandle<std::io::Result<()>>,
-}
-
-impl Client {
-    fn start(server: Server) -> Self {
-        Self::with_pipes(server, 64 * 1024)
-    }
-
-    fn with_pipes(server: Server, capacity: usize) -> Self {
-        let (input, server_input) = tokio::io::duplex(capacity);
-        let (server_output, output) = tokio::io::duplex(capacity);
-        let server = tokio::spawn(server.serve_io(server_input, server_output));
-        Self {
-            input: Some(input),
-            output: BufReader::new(output).lines(),
-            server,
-        }
-    }
-
-    async fn send_raw(&mut self, bytes: &[u8]) {
-        let input = self.input.as_mut().expect("input is open");
-        input.write_all(bytes).await.unwrap();
-        input.write_all(b"\n").await.unwrap();
-    }
-
-    async fn send(&mut self, message: &Value) {
-        self.send_raw(message.to_string().as_bytes()).await;
-    }
-
-    async fn next_message(&mut self) -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(10), self.output.next_line())
-            .await
-            .expect("a message within 10 s")
-            .unwrap()
-            .expect("the server is still writing");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    /// The next message, however long it takes (for paused time, where a timeout would end
-    /// first).
-    async fn next_message_untimed(&mut self) -> Value {
-        let line = self
-            .output
-            .next_line()
-            .await
-            .unwrap()
-            .expect("still writing");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        self.next_message().await
-    }
-
-    async fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
-        self.request(
-            id,
-            "tools/call",
-            json!({"name": name, "arguments": arguments}),
-        )
-        .await
-    }
-
-    async fn cancel(&mut self, id: i64) {
-        self.send(
-            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                          "params": {"requestId": id, "reason": "enough"}}),
-        )
-        .await;
-    }
-
-    /// A ping answers: the server still serves.
-    async fn assert_alive(&mut self, id: i64) {
-        assert_eq!(
-            self.request(id, "ping", json!({})).await,
-            json!({"jsonrpc": "2.0", "id": id, "result": {}})
-        );
-    }
-
-    /// Ends the input; returns what the server still wrote and how `serve_io` ended.
-    async fn finish(mut self) -> (Vec<Value>, std::io::Result<()>) {
-        self.input = None;
-        let mut rest = Vec::new();
-        while let Some(line) =
-            tokio::time::timeout(Duration::from_secs(10), self.output.next_line())
-                .await
-                .unwrap()
-                .unwrap()
-        {
-            rest.push(serde_json::from_str(&line).unwrap());
-        }
-        let ended = tokio::time::timeout(Duration::from_secs(10), self.server)
-            .await
-            .expect("serve_io ends")
-            .unwrap();
-        (rest, ended)
-    }
-}
-
 fn error_result(id: i64, text: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": {
         "content": [{"type": "text", "text": text}], "isError": true}})
@@ -316,7 +209,7 @@ fn alive_tasks() -> usize {
 
 #[tokio::test]
 async fn a_panicking_tool_is_an_error_result_and_the_server_lives() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     assert_eq!(
         client.call(1, "panics", json!({})).await,
         error_result(1, "Error executing tool panics: the tool panicked: boom")
@@ -331,7 +224,7 @@ async fn a_panicking_tool_is_an_error_result_and_the_server_lives() {
 async fn a_call_past_its_time_limit_answers_so_and_its_future_is_dropped() {
     let before = alive_tasks();
     let server = Server::new("faults", "0").call_timeout(Duration::from_millis(200));
-    let mut client = Client::start(server);
+    let mut client = InProcess::start(server);
     let started = Instant::now();
     assert_eq!(
         client
@@ -357,7 +250,7 @@ async fn a_call_past_its_time_limit_answers_so_and_its_future_is_dropped() {
 
 #[tokio::test]
 async fn a_tool_that_ignores_its_cancellation_is_dropped_at_its_next_await() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     client
         .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                        "params": {"name": "stubborn", "arguments": {"tag": "stubborn"}}}))
@@ -380,7 +273,7 @@ async fn a_tool_that_ignores_its_cancellation_is_dropped_at_its_next_await() {
 /// count against the call time limit (5 minutes by default), the call's own time does.
 #[tokio::test(start_paused = true)]
 async fn waiting_for_the_clients_answer_does_not_count_against_the_call_time_limit() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     let initialized = client
         .request(
             0,
@@ -438,7 +331,7 @@ async fn waiting_for_the_clients_answer_does_not_count_against_the_call_time_lim
 
 #[tokio::test]
 async fn structured_content_failing_its_schema_is_an_error_result() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     assert_eq!(
         client.call(1, "broken_gauge", json!({})).await,
         error_result(
@@ -455,7 +348,7 @@ async fn structured_content_failing_its_schema_is_an_error_result() {
 #[tokio::test]
 async fn end_of_input_mid_call_leaves_no_task_behind() {
     let before = alive_tasks();
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     client
         .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                        "params": {"name": "hangs", "arguments": {"tag": "input ended"}}}))
@@ -565,7 +458,7 @@ async fn a_client_that_stops_reading_stops_the_server_reading_multi_thread() {
 
 async fn stops_reading_then_answers_everything() {
     let server = Server::new("faults", "0").max_queued_messages(16);
-    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut client = InProcess::with_pipes(server, 4 * 1024);
     let mut input = client.input.take().unwrap();
     let (written, mut progress) = tokio::sync::watch::channel(0_usize);
     let writing = tokio::spawn(async move {
@@ -607,7 +500,7 @@ async fn stops_reading_then_answers_everything() {
 #[tokio::test]
 async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit() {
     let server = Server::new("faults", "0").max_queued_messages(16);
-    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut client = InProcess::with_pipes(server, 4 * 1024);
     client
         .send(
             &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
@@ -646,7 +539,7 @@ async fn progress_to_a_client_that_does_not_read_is_dropped_past_the_queue_limit
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reader_waiting_on_the_writer_always_wakes_multi_thread() {
     let server = Server::new("faults", "0").max_queued_messages(1);
-    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut client = InProcess::with_pipes(server, 4 * 1024);
     let mut input = client.input.take().unwrap();
     let writing = tokio::spawn(async move {
         for id in 0..60_000 {
@@ -682,7 +575,7 @@ async fn a_cancellation_reaches_a_tool_flooding_a_client_that_does_not_read_mult
 
 async fn cancel_a_flood(tag: &str) {
     let server = Server::new("faults", "0").max_queued_messages(16);
-    let mut client = Client::with_pipes(server, 4 * 1024);
+    let mut client = InProcess::with_pipes(server, 4 * 1024);
     client
         .send(
             &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
@@ -727,7 +620,7 @@ async fn cancel_a_flood(tag: &str) {
 /// cancellation that frees a place is read and acted on.
 #[tokio::test]
 async fn past_the_in_flight_cap_requests_are_refused_and_cancellations_still_arrive() {
-    let mut client = Client::start(Server::new("faults", "0").max_calls_in_flight(2));
+    let mut client = InProcess::start(Server::new("faults", "0").max_calls_in_flight(2));
     for (id, tag) in [(1, "cap a"), (2, "cap b")] {
         client
             .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -758,7 +651,7 @@ async fn past_the_in_flight_cap_requests_are_refused_and_cancellations_still_arr
 
 #[tokio::test]
 async fn invalid_utf8_is_a_parse_error_and_the_server_goes_on() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     client
         .send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}")
         .await;
@@ -772,7 +665,7 @@ async fn invalid_utf8_is_a_parse_error_and_the_server_goes_on() {
 
 #[tokio::test]
 async fn a_100_mb_line_is_refused_without_being_kept() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     let input = client.input.as_mut().unwrap();
     let chunk = vec![b'x'; 1024 * 1024];
     input
@@ -797,7 +690,7 @@ async fn a_100_mb_line_is_refused_without_being_kept() {
 
 #[tokio::test]
 async fn json_nested_10000_deep_is_refused_without_a_stack_overflow() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     let deep = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"a":{}{}}}}}"#,
         "[".repeat(10_000),
@@ -825,7 +718,7 @@ async fn json_nested_10000_deep_is_refused_without_a_stack_overflow() {
 
 #[tokio::test]
 async fn a_call_with_10000_arguments_is_refused_with_a_short_message() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     let mut arguments: serde_json::Map<String, Value> = (0..10_000)
         .map(|n| (format!("extra{n}"), json!(n)))
         .collect();
@@ -860,7 +753,7 @@ async fn ten_thousand_failing_arguments_make_a_short_message() {
     )
     .unwrap();
     server.add_tool(tool).unwrap();
-    let mut client = Client::start(server);
+    let mut client = InProcess::start(server);
     let arguments: serde_json::Map<String, Value> = (0..10_000)
         .map(|n| (format!("n{n:05}"), json!("not a number")))
         .collect();
@@ -883,7 +776,7 @@ async fn ten_thousand_failing_arguments_make_a_short_message() {
 
 #[tokio::test]
 async fn a_batch_over_the_cap_is_refused_whole() {
-    let mut client = Client::start(Server::new("faults", "0"));
+    let mut client = InProcess::start(Server::new("faults", "0"));
     let initialized = client
         .request(
             0,

@@ -11,11 +11,11 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_toolbelt::{CallToolResult, Context, LogLevel, Server, Tool, tool};
 use mcp_toolbelt_tests::example_binary;
+use mcp_toolbelt_tests::in_process::InProcess;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
+use tokio::io::AsyncWriteExt as _;
 use tokio::sync::{Notify, mpsc};
-use tokio::task::JoinHandle;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -612,71 +612,6 @@ fn chatty(context: &Context) -> &'static str {
     context.log(LogLevel::Debug, "details");
     context.log_to(LogLevel::Warning, Some("chatty"), "careful");
     "chatted"
-}
-
-/// A client of `serve_io` over in-memory pipes.
-struct InProcess {
-    input: Option<DuplexStream>,
-    output: Lines<BufReader<DuplexStream>>,
-    server: JoinHandle<std::io::Result<()>>,
-}
-
-impl InProcess {
-    fn start(server: Server) -> Self {
-        let (input, server_input) = tokio::io::duplex(64 * 1024);
-        let (server_output, output) = tokio::io::duplex(64 * 1024);
-        let server = tokio::spawn(server.serve_io(server_input, server_output));
-        Self {
-            input: Some(input),
-            output: BufReader::new(output).lines(),
-            server,
-        }
-    }
-
-    async fn send_raw(&mut self, bytes: &[u8]) {
-        let input = self.input.as_mut().expect("input is open");
-        input.write_all(bytes).await.unwrap();
-        input.write_all(b"\n").await.unwrap();
-    }
-
-    async fn send(&mut self, message: &Value) {
-        self.send_raw(message.to_string().as_bytes()).await;
-    }
-
-    async fn next_message(&mut self) -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(5), self.output.next_line())
-            .await
-            .expect("a message within 5 s")
-            .unwrap()
-            .expect("the server is still writing");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        self.next_message().await
-    }
-
-    /// Ends the input; returns what the server still wrote and how `serve_io` ended.
-    async fn finish(mut self) -> (Vec<Value>, std::io::Result<()>) {
-        self.input = None;
-        let mut rest = Vec::new();
-        while let Some(line) = tokio::time::timeout(Duration::from_secs(5), self.output.next_line())
-            .await
-            .unwrap()
-            .unwrap()
-        {
-            rest.push(serde_json::from_str(&line).unwrap());
-        }
-        (
-            rest,
-            tokio::time::timeout(Duration::from_secs(5), self.server)
-                .await
-                .unwrap()
-                .unwrap(),
-        )
-    }
 }
 
 #[tokio::test]

@@ -312,7 +312,7 @@ pub fn static_resource<T: StaticContents>(contents: T) -> ResourceBody {
 
 /// The contents a `#[resource]` fn returned, or its error's message.
 pub fn resource_body<T: IntoResourceBody>(contents: T) -> Result<ResourceBody, ResourceError> {
-    contents.into_resource_body().map_err(ResourceError::Failed)
+    contents.into_resource_body()
 }
 
 /// The value of the URI template's variable `name`, as the type of the fn's parameter; a value
@@ -322,7 +322,7 @@ where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
-    value
-        .parse()
-        .map_err(|error| ResourceError::NotFound(format!("invalid `{name}` {value:?}: {error}")))
+    value.parse().map_err(|error| {
+        ResourceError::NotFound(Some(format!("invalid `{name}` {value:?}: {error}")))
+    })
 }

@@ -144,7 +144,8 @@ pub use context::{AuthInfo, Context, LogLevel};
 /// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
 /// An fn (plain or `async`) takes one parameter per template variable, named
 /// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`] (`String`,
-/// `Vec<u8>`, a `Result` of one whose error is the JSON-RPC error's message). A template variable
+/// `Vec<u8>`, an `Option` of one whose `None` tells the client "Resource not found", a `Result`
+/// of one whose error is the JSON-RPC error's message). A template variable
 /// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
 /// errors; two resources of one URI stop the server at start-up, naming both places.
 ///
@@ -321,7 +322,7 @@ pub use mcp_toolbelt_macros::resource;
 /// ```
 pub use mcp_toolbelt_macros::tool;
 pub use registry::apps::{EXTENSION_ID as APPS_EXTENSION_ID, VIEW_MIME_TYPE};
-pub use registry::{IntoResourceBody, RegistryError, ResourceBody, Tool};
+pub use registry::{IntoResourceBody, RegistryError, ResourceBody, ResourceError, Tool};
 pub use result::{
     CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
 };

@@ -1,6 +1,6 @@
 //! Resources and MCP Apps as a client sees them, in process (`TestClient`, the real dispatch
 //! path): `resources/list` pages, templates, reads of text, bytes and templated URIs, the unknown
-//! URI, the 2026 caching fields, and tools that name their views.
+//! URI (and the fn that finds nothing there), the 2026 caching fields, and tools that name their views.
 
 // Resources and tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -26,8 +26,9 @@ const BYTES: &[u8] = &[1, 2, 3];
     title = "Manual",
     mime_type = "text/markdown"
 )]
-async fn manual(section: String, chapter: u32) -> String {
-    format!("# {chapter}.{section}")
+async fn manual(section: String, chapter: u32) -> Option<String> {
+    // The manual has twelve chapters: `None` is "not found" for the others.
+    (chapter <= 12).then(|| format!("# {chapter}.{section}"))
 }
 
 /// Fails to read
@@ -130,6 +131,13 @@ async fn reads_give_text_bytes_and_templated_contents() {
         json!({"code": -32602,
                "message": "Resource not found: docs://manual/three/intro (invalid `chapter` \"three\": invalid digit found in string)",
                "data": {"uri": "docs://manual/three/intro"}})
+    );
+    // The fn's `None`: not found, as for a URI no resource serves.
+    assert_eq!(
+        read("docs://manual/13/intro").await["error"],
+        json!({"code": -32602,
+               "message": "Resource not found: docs://manual/13/intro",
+               "data": {"uri": "docs://manual/13/intro"}})
     );
     assert_eq!(
         read("test://broken").await["error"],

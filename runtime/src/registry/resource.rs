@@ -60,57 +60,70 @@ pub enum ResourceBody {
 }
 
 /// What a `#[resource]` item or fn can give: text (`&'static str`, `String`), bytes
-/// (`&'static [u8]`, `Vec<u8>`), a [`ResourceBody`], or (from an fn) a `Result` of one of those
-/// whose error becomes the JSON-RPC error's message.
+/// (`&'static [u8]`, `Vec<u8>`), a [`ResourceBody`], or (from an fn) an `Option` of one of those,
+/// whose `None` means the URI names nothing (a template's `notes://{id}` for an id that does not
+/// exist), or a `Result` whose error becomes the JSON-RPC error's message.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the contents of a `#[resource]`",
     label = "a resource gives `&'static str`, `String`, `&'static [u8]`, `Vec<u8>` or `ResourceBody`",
-    note = "an fn may also return `Result<T, E>` of one of these, with `E: Display`"
+    note = "an fn may also return `Option<T>` of one of these (`None`: not found), or `Result<T, E>` with `E: Display`"
 )]
 pub trait IntoResourceBody {
     /// The contents, or why there are none.
-    fn into_resource_body(self) -> Result<ResourceBody, String>;
+    ///
+    /// # Errors
+    ///
+    /// [`ResourceError::NotFound`] when there is nothing at the URI, [`ResourceError::Failed`]
+    /// when reading it failed.
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError>;
 }
 
 impl IntoResourceBody for ResourceBody {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(self)
     }
 }
 
 impl IntoResourceBody for &'static str {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(ResourceBody::Text(Cow::Borrowed(self)))
     }
 }
 
 impl IntoResourceBody for String {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(ResourceBody::Text(Cow::Owned(self)))
     }
 }
 
 impl IntoResourceBody for &'static [u8] {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(ResourceBody::Blob(Cow::Borrowed(self)))
     }
 }
 
 impl<const N: usize> IntoResourceBody for &'static [u8; N] {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(ResourceBody::Blob(Cow::Borrowed(self)))
     }
 }
 
 impl IntoResourceBody for Vec<u8> {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         Ok(ResourceBody::Blob(Cow::Owned(self)))
     }
 }
 
 impl<T: IntoResourceBody, E: Display> IntoResourceBody for Result<T, E> {
-    fn into_resource_body(self) -> Result<ResourceBody, String> {
-        self.map_err(|error| error.to_string())?
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
+        self.map_err(|error| ResourceError::Failed(error.to_string()))?
+            .into_resource_body()
+    }
+}
+
+impl<T: IntoResourceBody> IntoResourceBody for Option<T> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
+        self.ok_or(ResourceError::NotFound(None))?
             .into_resource_body()
     }
 }
@@ -132,14 +145,16 @@ pub(crate) enum ReadError {
     Failed(String),
 }
 
-/// Why a resource fn gave no contents. Not public API: generated code builds it.
-#[doc(hidden)]
+/// Why a resource gives no contents: what [`IntoResourceBody`] returns when there are none.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResourceError {
-    /// A template variable's value is not one of its parameter's type (`three` for a `u32`):
-    /// the URI names no resource this template serves.
-    NotFound(String),
-    /// The fn returned an error: its message.
+    /// The URI names nothing: the client is told "Resource not found" (`-32602`), with the
+    /// reason if there is one. A fn's `None` gives it, and so does a template variable whose
+    /// value its parameter's type refuses (`three` for a `u32`), with that reason. Another
+    /// template matching the URI is then still tried.
+    NotFound(Option<String>),
+    /// Reading failed: the message becomes the JSON-RPC error's (`-32603`).
     Failed(String),
 }
 
@@ -280,7 +295,7 @@ impl ResourceSet {
                 }
                 // A later template may still serve it (`{id}` as a number, then as a name).
                 Some(Err(ResourceError::NotFound(why))) => {
-                    refused.get_or_insert(why);
+                    refused = refused.or(why);
                 }
             }
         }

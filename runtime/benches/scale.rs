@@ -1,6 +1,7 @@
 //! What grows with the tool set and what one check costs: start-up and `tools/list` with 1,000
 //! tools, and validation alone (the same call against a full input schema and against a bare
-//! `{"type": "object"}`: the difference is what validating the properties costs).
+//! `{"type": "object"}`: the difference is what validating the properties costs; and the
+//! validator alone on the same arguments).
 //!
 //! `cargo bench -p mcp-toolbelt --bench scale`
 
@@ -122,6 +123,18 @@ fn scale(c: &mut Criterion) {
             },
         );
     }
+
+    // The validator alone on the same arguments: the schema compiled as the runtime compiles an
+    // input schema (`validate::SchemaValidator::for_input`: formats checked), a valid instance
+    // decided by `is_valid`, as every call decides it.
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&search_schema())
+        .expect("a valid schema");
+    assert!(validator.is_valid(&arguments));
+    c.bench_function("the search schema's validator alone (is_valid)", |b| {
+        b.iter(|| validator.is_valid(std::hint::black_box(&arguments)));
+    });
 }
 
 criterion_group!(benches, scale);

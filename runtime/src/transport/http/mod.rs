@@ -23,6 +23,7 @@
 pub(crate) mod admission;
 mod auth;
 mod config;
+mod cors;
 pub(crate) mod headers;
 mod places;
 mod post;
@@ -99,7 +100,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         ))
         .layer(DefaultBodyLimit::max(max_body))
         // Outside the admission check: a preflight carries no credentials.
-        .layer(cors)
+        .layer(cors::WithOrigin::new(cors))
         .with_state(state)
 }
 

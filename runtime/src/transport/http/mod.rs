@@ -23,6 +23,7 @@
 pub(crate) mod admission;
 mod auth;
 mod config;
+mod cors;
 pub(crate) mod headers;
 mod places;
 mod post;
@@ -62,6 +63,12 @@ struct HttpState {
 /// The endpoint at path `/`. Cancelling the dispatcher's `closing` token ends its GET and
 /// `subscriptions/listen` streams.
 pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
+    endpoint(dispatcher, config, "/")
+}
+
+/// The endpoint at `path`: `serve_http` routes `/mcp` itself rather than nesting [`router`],
+/// which would rebuild every request's URI and clone one more router per request.
+fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
         sessions: SessionTable::new(
@@ -81,7 +88,7 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
     let cors = state.config.cors();
     Router::new()
         .route(
-            "/",
+            path,
             get(stream::get_stream)
                 .post(post::post)
                 .delete(sessions::delete),
@@ -93,7 +100,7 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
         ))
         .layer(DefaultBodyLimit::max(max_body))
         // Outside the admission check: a preflight carries no credentials.
-        .layer(cors)
+        .layer(cors::WithOrigin::new(cors))
         .with_state(state)
 }
 

@@ -41,9 +41,10 @@ struct Post {
 pub(super) async fn post(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
-    request: Request,
+    mut request: Request,
 ) -> Response {
-    let headers = request.headers().clone();
+    // Taken, not cloned: reading the body needs only the body and the limit in the extensions.
+    let headers = std::mem::take(request.headers_mut());
     if !headers::is_json(&headers) {
         return refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

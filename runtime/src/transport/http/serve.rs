@@ -21,7 +21,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::{HttpConfig, router};
+use super::{HttpConfig, endpoint};
 use crate::protocol::Dispatcher;
 
 /// The longest pause after a failed accept (too many open files, say): the pause doubles from
@@ -66,7 +66,7 @@ pub(crate) async fn serve(
 /// The endpoint nested at `/mcp`, with the RFC 9728 document beside it when auth is on.
 fn app(dispatcher: Dispatcher, config: HttpConfig) -> Router {
     let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
-    let mut app = Router::new().nest("/mcp", router(dispatcher, config));
+    let mut app = endpoint(dispatcher, config, "/mcp");
     if let Some(metadata) = metadata {
         let path = metadata.well_known_path();
         let document = Arc::new(metadata);

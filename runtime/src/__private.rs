@@ -310,7 +310,7 @@ pub fn static_resource<T: StaticContents>(contents: T) -> ResourceBody {
     contents.body()
 }
 
-/// The contents a `#[resource]` fn returned, or its error's message.
+/// The contents a `#[resource]` fn returned, or why there are none.
 pub fn resource_body<T: IntoResourceBody>(contents: T) -> Result<ResourceBody, ResourceError> {
     contents.into_resource_body()
 }

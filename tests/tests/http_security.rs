@@ -209,6 +209,42 @@ async fn browsers_on_allowed_origins_get_cors() {
     );
 }
 
+/// CORS is for browsers on the endpoint: a path the endpoint does not serve is a plain 404
+/// with no grant, and a client that is no browser (no `Origin`) gets no CORS headers, only the
+/// `Vary` that keeps a cache from giving its answer to a browser.
+#[tokio::test]
+async fn unknown_paths_and_clients_without_origin_get_no_cors() {
+    let router = router(HttpConfig::new().allow_origins(["https://app.example.com"]));
+    let preflight = Request::builder()
+        .method(Method::OPTIONS)
+        .uri("/elsewhere")
+        .header(header::HOST, "localhost:3000")
+        .header(header::ORIGIN, "https://app.example.com")
+        .header("access-control-request-method", "POST")
+        .body(Body::empty())
+        .unwrap();
+    let reply = send(&router, preflight).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "{reply:?}");
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        None,
+        "{reply:?}"
+    );
+    let reply = send(&router, post(&initialize_body(), &[])).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        None,
+        "{reply:?}"
+    );
+    assert!(
+        reply
+            .header("vary")
+            .is_some_and(|vary| vary.contains("origin")),
+        "{reply:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_body_over_the_limit_is_too_large() {
     let router = router(HttpConfig::new().max_body_bytes(1024));

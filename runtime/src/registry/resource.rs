@@ -62,7 +62,8 @@ pub enum ResourceBody {
 /// What a `#[resource]` item or fn can give: text (`&'static str`, `String`), bytes
 /// (`&'static [u8]`, `Vec<u8>`), a [`ResourceBody`], or (from an fn) an `Option` of one of those,
 /// whose `None` means the URI names nothing (a template's `notes://{id}` for an id that does not
-/// exist), or a `Result` whose error becomes the JSON-RPC error's message.
+/// exist), or a `Result` whose error becomes the JSON-RPC error's message (a
+/// `Result<T, ResourceError>` says itself whether the URI names nothing or reading failed).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the contents of a `#[resource]`",
     label = "a resource gives `&'static str`, `String`, `&'static [u8]`, `Vec<u8>` or `ResourceBody`",
@@ -118,6 +119,14 @@ impl<T: IntoResourceBody, E: Display> IntoResourceBody for Result<T, E> {
     fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
         self.map_err(|error| ResourceError::Failed(error.to_string()))?
             .into_resource_body()
+    }
+}
+
+/// The fn says which: not found (with its reason) or failed. (`ResourceError` is not
+/// `Display`, so this is not the impl above.)
+impl<T: IntoResourceBody> IntoResourceBody for Result<T, ResourceError> {
+    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
+        self?.into_resource_body()
     }
 }
 
@@ -294,12 +303,13 @@ impl ResourceSet {
                     return Err(ReadError::Failed(message));
                 }
                 // A later template may still serve it (`{id}` as a number, then as a name).
+                // The first refusal says why (a fn's `None` has no reason to give).
                 Some(Err(ResourceError::NotFound(why))) => {
-                    refused = refused.or(why);
+                    refused.get_or_insert(why);
                 }
             }
         }
-        Err(ReadError::NotFound(refused))
+        Err(ReadError::NotFound(refused.flatten()))
     }
 }
 
@@ -379,10 +389,27 @@ mod tests {
         Box::pin(async move { Ok(ResourceBody::Text(values.join(",").into())) })
     }
 
+    /// A fn returning `None`.
+    fn nothing(_: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
+        Box::pin(async { None::<String>.into_resource_body() })
+    }
+
+    /// A fn returning `Err(ResourceError::NotFound(…))`.
+    fn refuse(_: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
+        let why = ResourceError::NotFound(Some("no such name".into()));
+        Box::pin(async { Err::<String, _>(why).into_resource_body() })
+    }
+
     static A1: ResourceRegistration = registration("a://x", 1, ResourceRead::Static(text));
     static A2: ResourceRegistration = registration("a://x", 2, ResourceRead::Static(text));
     static T: ResourceRegistration = registration("a://{id}/y", 3, ResourceRead::Dynamic(echo));
     static BAD: ResourceRegistration = registration("a://{id}", 4, ResourceRead::Static(text));
+    static NONE: ResourceRegistration =
+        registration("a://{id}/w", 5, ResourceRead::Dynamic(nothing));
+    static ECHO_W: ResourceRegistration =
+        registration("a://{name}/w", 6, ResourceRead::Dynamic(echo));
+    static REFUSE_W: ResourceRegistration =
+        registration("a://{name}/w", 7, ResourceRead::Dynamic(refuse));
 
     #[test]
     fn a_uri_registered_twice_names_both_places() {
@@ -410,6 +437,27 @@ mod tests {
         assert!(matches!(
             set.read("a://7/z").await,
             Err(ReadError::NotFound(None))
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_template_that_finds_nothing_leaves_the_uri_to_the_next() {
+        let (set, problems) = build_all(vec![&NONE, &ECHO_W]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let (resource, body) = set.read("a://7/w").await.unwrap();
+        assert_eq!(resource.uri(), "a://{name}/w");
+        assert_eq!(body, ResourceBody::Text("7".into()));
+        // Nothing serves it: the first refusal says why, and a fn's `None` gives no reason.
+        let (set, problems) = build_all(vec![&REFUSE_W, &NONE]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(matches!(
+            set.read("a://7/w").await,
+            Err(ReadError::NotFound(None))
+        ));
+        let (set, _) = build_all(vec![&REFUSE_W]);
+        assert!(matches!(
+            set.read("a://7/w").await,
+            Err(ReadError::NotFound(Some(why))) if why == "no such name"
         ));
     }
 }

@@ -1,33 +1,40 @@
 //! CORS for the requests a browser sends: every CORS request, preflights included, carries
 //! `Origin` (Fetch standard), so a request without one (any non-browser client) skips
-//! tower-http's CORS work, which builds a `Vary` header for every response.
+//! tower-http's CORS work and gets only the `Vary` a cache needs to keep the two apart.
 
-use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use axum::http::{Request, Response, header};
-use futures_util::future::Either;
+use axum::http::{HeaderValue, Request, Response, header};
+use futures_util::TryFutureExt as _;
+use futures_util::future::{Either, MapOk};
 use tower::util::Oneshot;
 use tower::{Layer, Service, ServiceExt as _};
 use tower_http::cors::{Cors, CorsLayer};
 
+/// What tower-http's CORS says an answer varies on: a cache must not give a browser the answer
+/// to a request without `Origin` (the Fetch standard, "CORS protocol and HTTP caches").
+const VARY: HeaderValue = HeaderValue::from_static(
+    "origin, access-control-request-method, access-control-request-headers",
+);
+
 /// `cors` applied to the requests that carry `Origin`.
 #[derive(Clone)]
-pub(super) struct WithOrigin(Arc<CorsLayer>);
+pub(super) struct WithOrigin(CorsLayer);
 
 impl WithOrigin {
     pub(super) fn new(cors: CorsLayer) -> Self {
-        Self(Arc::new(cors))
+        Self(cors)
     }
 }
 
-impl<S> Layer<S> for WithOrigin {
+impl<S: Clone> Layer<S> for WithOrigin {
     type Service = WithOriginService<S>;
 
+    /// The CORS service is built here, once: tower-http checks its configuration when it is.
     fn layer(&self, inner: S) -> Self::Service {
         WithOriginService {
+            cors: self.0.layer(inner.clone()),
             inner,
-            cors: Arc::clone(&self.0),
         }
     }
 }
@@ -36,7 +43,7 @@ impl<S> Layer<S> for WithOrigin {
 #[derive(Clone)]
 pub(super) struct WithOriginService<S> {
     inner: S,
-    cors: Arc<CorsLayer>,
+    cors: Cors<S>,
 }
 
 impl<S, B, R> Service<Request<B>> for WithOriginService<S>
@@ -46,7 +53,8 @@ where
 {
     type Response = Response<R>;
     type Error = S::Error;
-    type Future = Either<Oneshot<Cors<S>, Request<B>>, S::Future>;
+    type Future =
+        Either<Oneshot<Cors<S>, Request<B>>, MapOk<S::Future, fn(Response<R>) -> Response<R>>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -54,9 +62,14 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         if request.headers().contains_key(header::ORIGIN) {
-            Either::Left(self.cors.layer(self.inner.clone()).oneshot(request))
+            Either::Left(self.cors.clone().oneshot(request))
         } else {
-            Either::Right(self.inner.call(request))
+            Either::Right(self.inner.call(request).map_ok(with_vary::<R>))
         }
     }
+}
+
+fn with_vary<R>(mut response: Response<R>) -> Response<R> {
+    response.headers_mut().append(header::VARY, VARY);
+    response
 }

@@ -99,8 +99,9 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             admission::admit,
         ))
         .layer(DefaultBodyLimit::max(max_body))
-        // Outside the admission check: a preflight carries no credentials.
-        .layer(cors::WithOrigin::new(cors))
+        // Outside the admission check: a preflight carries no credentials. A route layer, so
+        // an unknown path is a plain 404, with no CORS grant.
+        .route_layer(cors::WithOrigin::new(cors))
         .with_state(state)
 }
 

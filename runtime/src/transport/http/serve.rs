@@ -63,7 +63,7 @@ pub(crate) async fn serve(
     Ok(())
 }
 
-/// The endpoint nested at `/mcp`, with the RFC 9728 document beside it when auth is on.
+/// The endpoint at `/mcp`, with the RFC 9728 document beside it when auth is on.
 fn app(dispatcher: Dispatcher, config: HttpConfig) -> Router {
     let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
     let mut app = endpoint(dispatcher, config, "/mcp");

@@ -2,7 +2,9 @@
 # Build cost of many tools: generates one crate of TOOLS tools (default 200) for mcp-toolbelt and
 # the same tools for rmcp, then for each, with its dependencies already built: a clean debug build
 # of the crate, a rebuild after one tool's edit, the largest rustc's peak memory, and the debug
-# and release binary sizes. The crates go to target/build-time/ (ignored by git).
+# and release binary sizes. The crates go to target/build-time/ (ignored by git). Both take only
+# what a stdio server needs, as a user writing one would: rmcp's `transport-io`, and our crate
+# without its default `http` feature.
 #
 #   bash benches/build-time.sh            # dependencies first: allow 20 minutes and 2 GB of disk
 #   TOOLS=50 RELEASE=0 bash benches/build-time.sh
@@ -14,6 +16,8 @@ RELEASE=${RELEASE:-1}
 work=$root/target/build-time
 mkdir -p "$work"
 export CARGO_TERM_COLOR=never
+# Cargo's own default for the dev profile (incremental on), whatever the calling shell exports.
+unset CARGO_INCREMENTAL
 # One target directory for both crates: what they share (serde, tokio, schemars, ...) is built once.
 export CARGO_TARGET_DIR=$work/target
 
@@ -31,7 +35,7 @@ publish = false
 [workspace]
 
 [dependencies]
-mcp-toolbelt = { path = "$root/runtime" }
+mcp-toolbelt = { path = "$root/runtime", default-features = false }
 schemars = { version = "1.2", default-features = false, features = ["derive", "std"] }
 serde = { version = "1", features = ["derive"] }
 tokio = { version = "1", features = ["rt-multi-thread", "macros"] }

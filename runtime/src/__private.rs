@@ -134,7 +134,8 @@ pub fn lone_parameter_schema<T>(
     parse: fn(&str, Value) -> Result<T, CallToolResult>,
     name: &str,
 ) -> Value {
-    crate::call::lone_parameter_schema(schema, parse, name)
+    // Only this closure is compiled for each type `T`.
+    crate::call::lone_parameter_schema(schema, &|| parse(name, Value::Null).is_ok(), name)
 }
 
 /// What the lone parameter `name` reads of the (validated) arguments: all of them, or the

@@ -5,8 +5,8 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
-use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value, json};
 
 use super::Direction;
@@ -16,7 +16,12 @@ use crate::sync::{read, write};
 /// The input schema of an argument type, made portable. A `T` that is not a JSON object keeps
 /// its schema as it is: registering the tool refuses it then, saying why.
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
-    let mut schema = generate::<T>(Direction::Input);
+    input_schema_of(root_of::<T>)
+}
+
+/// [`input_schema`], compiled once rather than for each argument type.
+fn input_schema_of(root: RootSchema) -> Value {
+    let mut schema = generate(root, Direction::Input);
     ensure_object_root(&mut schema);
     close_object_root(&mut schema);
     schema
@@ -26,7 +31,12 @@ pub(crate) fn input_schema<T: JsonSchema>() -> Value {
 /// (`#[tool(portable = false)]`): only the root's title and description go (the tool's
 /// description says it), and unknown arguments are still refused.
 pub(crate) fn generated_input_schema<T: JsonSchema>() -> Value {
-    let mut schema = derive::<T>(Direction::Input);
+    generated_input_schema_of(root_of::<T>)
+}
+
+/// [`generated_input_schema`], compiled once rather than for each argument type.
+fn generated_input_schema_of(root: RootSchema) -> Value {
+    let mut schema = derive(root, Direction::Input);
     strip_root_text(&mut schema);
     ensure_object_root(&mut schema);
     close_object_root(&mut schema);
@@ -93,7 +103,12 @@ pub(crate) fn empty_input_schema() -> Value {
 /// the `null` of a `None` there. The registry wraps a non-object one as `{"result": …}`
 /// ([`wrap_in_result`]), the wrapping the official SDKs use.
 pub(crate) fn output_schema<T: JsonSchema>() -> Value {
-    let mut schema = generate::<T>(Direction::Output);
+    output_schema_of(root_of::<T>)
+}
+
+/// [`output_schema`], compiled once rather than for each output type.
+fn output_schema_of(root: RootSchema) -> Value {
+    let mut schema = generate(root, Direction::Output);
     ensure_object_root(&mut schema);
     schema
 }
@@ -173,8 +188,8 @@ fn move_root_references(schema: &mut Value, name: &str) {
 
 /// What schemars derives for `T` in `direction`, made portable, without a root title or
 /// description.
-fn generate<T: JsonSchema>(direction: Direction) -> Value {
-    let mut schema = derive::<T>(direction);
+fn generate(root: RootSchema, direction: Direction) -> Value {
+    let mut schema = derive(root, direction);
     make_portable(&mut schema, direction);
     // A root `oneOf` of objects (an internally tagged enum) is an object, as a property is.
     add_common_type(&mut schema);
@@ -190,8 +205,17 @@ fn strip_root_text(schema: &mut Value) {
     }
 }
 
-/// What schemars derives for `T` in `direction`, as it is.
-fn derive<T: JsonSchema>(direction: Direction) -> Value {
+/// schemars' root schema of one type, from a generator set up by [`derive`].
+type RootSchema = fn(SchemaGenerator) -> Schema;
+
+/// The one part of schema generation that is generic: each argument or output type of a tool
+/// compiles only this, in the user's crate; the rest is compiled once, here.
+fn root_of<T: JsonSchema>(generator: SchemaGenerator) -> Schema {
+    generator.into_root_schema_for::<T>()
+}
+
+/// What schemars derives for the type of `root` in `direction`, as it is.
+fn derive(root: RootSchema, direction: Direction) -> Value {
     let settings = SchemaSettings::draft2020_12().with(|settings| {
         settings.inline_subschemas = true;
         settings.meta_schema = None;
@@ -201,10 +225,7 @@ fn derive<T: JsonSchema>(direction: Direction) -> Value {
         Direction::Input => settings.for_deserialize(),
         Direction::Output => settings.for_serialize(),
     };
-    settings
-        .into_generator()
-        .into_root_schema_for::<T>()
-        .to_value()
+    root(settings.into_generator()).to_value()
 }
 
 /// Always `properties` at an object root, and `required` whenever it has properties, never

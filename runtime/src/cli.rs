@@ -133,8 +133,9 @@ impl Server {
     /// report, exit 1 on an error; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
-    /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG` (default
-    /// `info`). The `serve_*` methods install none.
+    /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes
+    /// events at `info` and above without span context, and creates no request span (what costs
+    /// per call). The `serve_*` methods install none.
     ///
     /// An error (tools that cannot be served, bad arguments, an address in use) is printed to
     /// stderr as its `Display` text, every problem listed, and the process exits with status 1:
@@ -245,16 +246,41 @@ async fn serve_http(_server: Server, _options: HttpOptions<'_>) -> io::Result<()
     std::future::ready(Err(refusal)).await
 }
 
-/// Sends `tracing` output to stderr, filtered by `RUST_LOG` (default `info`), unless the
+/// Sends `tracing` output to stderr, as [`stderr_logger`] builds it from `RUST_LOG`, unless the
 /// application installed a subscriber of its own.
 fn init_stderr_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .with_ansi(false)
-        .try_init();
+    let rust_log = std::env::var("RUST_LOG").ok();
+    let _ = tracing::subscriber::set_global_default(stderr_logger(rust_log.as_deref(), io::stderr));
+}
+
+/// The logger of [`Server::run`]. `RUST_LOG` set (and valid) is obeyed as written, request spans
+/// included. Unset, events at `info` and above are written without span context, through a
+/// filter that enables no span at all: the request span is then never created, where the `fmt`
+/// layer would format its fields into a `String` on every request (about 5 µs a call) for events
+/// that, at `info`, seldom come. The events that matter name what they concern themselves
+/// (`tool`, `uri`, `method`).
+fn stderr_logger<W>(rust_log: Option<&str>, writer: W) -> impl tracing::Subscriber + Send + Sync
+where
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
+{
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::layer::SubscriberExt as _;
+
+    let asked = rust_log
+        .filter(|directives| !directives.trim().is_empty())
+        .and_then(|directives| tracing_subscriber::EnvFilter::try_new(directives).ok());
+    let layer = tracing_subscriber::fmt::layer()
+        .with_writer(writer)
+        .with_ansi(false);
+    let layer = match asked {
+        Some(filter) => layer.with_filter(filter).boxed(),
+        None => layer
+            .with_filter(tracing_subscriber::filter::filter_fn(|metadata| {
+                metadata.is_event() && *metadata.level() <= tracing::Level::INFO
+            }))
+            .boxed(),
+    };
+    tracing_subscriber::registry().with(layer)
 }
 
 fn program(server: &Server) -> String {
@@ -333,7 +359,71 @@ fn http_address(address: &str) -> io::Result<SocketAddr> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use super::*;
+
+    /// What the logger of `run()` writes for an `info` and a `debug` event inside a request span,
+    /// and whether that span exists at all.
+    fn logged(rust_log: Option<&str>) -> (String, bool) {
+        struct Captured(Arc<Mutex<Vec<u8>>>);
+        impl io::Write for Captured {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let writer = {
+            let buffer = Arc::clone(&buffer);
+            move || Captured(Arc::clone(&buffer))
+        };
+        let span_exists =
+            tracing::subscriber::with_default(stderr_logger(rust_log, writer), || {
+                let span = tracing::info_span!("mcp.request", mcp.method.name = "tools/call");
+                let _entered = span.enter();
+                tracing::info!(tool = "echo", "an info event");
+                tracing::debug!("a debug event");
+                !span.is_disabled()
+            });
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        (text, span_exists)
+    }
+
+    #[test]
+    fn the_default_logger_writes_info_events_and_creates_no_span() {
+        for rust_log in [None, Some(""), Some("not a [directive")] {
+            let (text, span_exists) = logged(rust_log);
+            assert!(
+                text.contains("an info event tool=\"echo\""),
+                "{rust_log:?}: {text}"
+            );
+            assert!(!text.contains("a debug event"), "{rust_log:?}: {text}");
+            assert!(!text.contains("mcp.request"), "{rust_log:?}: {text}");
+            assert!(
+                !span_exists,
+                "{rust_log:?}: the request span is never created"
+            );
+        }
+    }
+
+    #[test]
+    fn rust_log_is_obeyed_request_spans_included() {
+        let (text, span_exists) = logged(Some("debug"));
+        assert!(span_exists);
+        assert!(
+            text.contains("mcp.request{mcp.method.name=\"tools/call\"}"),
+            "{text}"
+        );
+        assert!(text.contains("an info event"), "{text}");
+        assert!(text.contains("a debug event"), "{text}");
+        let (text, span_exists) = logged(Some("warn"));
+        assert!(!span_exists);
+        assert_eq!(text, "");
+    }
 
     #[test]
     fn commands() {

@@ -152,8 +152,9 @@ impl Dispatcher {
             self.state.network_transport,
             |name| self.state.tools.contains(name),
         );
-        let outcome = self
-            .answer(&id, method, params, connection, scope)
+        // Boxed where it is made: the layers around it (the span, the time limit, the abort,
+        // the call's task) then move a pointer, not a future of kilobytes.
+        let outcome = Box::pin(self.answer(&id, method, params, connection, scope))
             .instrument(span.clone())
             .await;
         trace::record_outcome(&span, &outcome);

@@ -185,6 +185,8 @@ impl StdioConnection {
     async fn start(&mut self, request: Request) {
         let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
         let id = request.id.clone();
+        // For the log line of a panic, which no request span may frame.
+        let method = (!runs_user_code).then(|| request.method.clone());
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
@@ -203,7 +205,7 @@ impl StdioConnection {
                 Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
                 Ok(Poll::Ready(None)) => return,
                 Err(_) => {
-                    tracing::error!("handling a request panicked");
+                    tracing::error!(method, ?id, "handling a request panicked");
                     let error = ErrorObject::new(codes::INTERNAL_ERROR, "Internal error");
                     return self.send(Outgoing::Response(error.respond(id)));
                 }

@@ -253,8 +253,8 @@ fn init_stderr_logging() {
     let _ = tracing::subscriber::set_global_default(stderr_logger(rust_log.as_deref(), io::stderr));
 }
 
-/// The logger of [`Server::run`]. `RUST_LOG` set (and valid) is obeyed as written, request spans
-/// included. Unset, events at `info` and above are written without span context, through a
+/// The logger of [`Server::run`]. `RUST_LOG` set to valid directives is obeyed as written,
+/// request spans included; invalid ones are said to be ignored. Unset, events at `info` and above are written without span context, through a
 /// filter that enables no span at all: the request span is then never created, where the `fmt`
 /// layer would format its fields into a `String` on every request (about 5 µs a call) for events
 /// that, at `info`, seldom come. The events that matter name what they concern themselves
@@ -266,18 +266,36 @@ where
     use tracing_subscriber::Layer as _;
     use tracing_subscriber::layer::SubscriberExt as _;
 
-    let asked = rust_log
-        .filter(|directives| !directives.trim().is_empty())
-        .and_then(|directives| tracing_subscriber::EnvFilter::try_new(directives).ok());
+    let asked = match rust_log
+        .map(str::trim)
+        .filter(|directives| !directives.is_empty())
+    {
+        None => None,
+        Some(directives) => match tracing_subscriber::EnvFilter::try_new(directives) {
+            Ok(filter) => Some(filter),
+            // Said once, where the logs go, rather than silently logging something else.
+            Err(error) => {
+                let _ = writeln!(
+                    writer.make_writer(),
+                    "RUST_LOG={directives:?} is ignored ({error}): logging events at info"
+                );
+                None
+            }
+        },
+    };
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(writer)
         .with_ansi(false);
     let layer = match asked {
         Some(filter) => layer.with_filter(filter).boxed(),
         None => layer
-            .with_filter(tracing_subscriber::filter::filter_fn(|metadata| {
-                metadata.is_event() && *metadata.level() <= tracing::Level::INFO
-            }))
+            .with_filter(
+                tracing_subscriber::filter::filter_fn(|metadata| {
+                    metadata.is_event() && *metadata.level() <= tracing::Level::INFO
+                })
+                // So that `debug!` and `trace!` stop at tracing's level check.
+                .with_max_level_hint(tracing::level_filters::LevelFilter::INFO),
+            )
             .boxed(),
     };
     tracing_subscriber::registry().with(layer)
@@ -393,9 +411,11 @@ mod tests {
         (text, span_exists)
     }
 
+    /// One test, so that no other test's subscriber runs the same callsites at the same time
+    /// (tracing caches per callsite whether a subscriber wants it).
     #[test]
-    fn the_default_logger_writes_info_events_and_creates_no_span() {
-        for rust_log in [None, Some(""), Some("not a [directive")] {
+    fn the_default_logger_writes_info_events_and_creates_no_span_unless_rust_log_asks() {
+        for rust_log in [None, Some(""), Some("  "), Some("not a [directive")] {
             let (text, span_exists) = logged(rust_log);
             assert!(
                 text.contains("an info event tool=\"echo\""),
@@ -408,10 +428,12 @@ mod tests {
                 "{rust_log:?}: the request span is never created"
             );
         }
-    }
+        let (text, _) = logged(Some("not a [directive"));
+        assert!(
+            text.starts_with("RUST_LOG=\"not a [directive\" is ignored ("),
+            "{text}"
+        );
 
-    #[test]
-    fn rust_log_is_obeyed_request_spans_included() {
         let (text, span_exists) = logged(Some("debug"));
         assert!(span_exists);
         assert!(

@@ -72,6 +72,7 @@
 //! attributed by the OpenTelemetry semantic conventions for MCP (`tools/call search`, with
 //! `mcp.method.name`, `mcp.protocol.version`, `mcp.session.id`, `jsonrpc.request.id`,
 //! `gen_ai.tool.name`, `gen_ai.operation.name`, `network.transport`, and `error.type` on failure).
+//! ([`Server::run`]'s own stderr logger creates them only when `RUST_LOG` asks for them.)
 //!
 //! # Logging
 //!

@@ -52,7 +52,9 @@ pub(super) fn request_span(
         rpc.response.status_code = Empty,
     );
     #[cfg(feature = "otel")]
-    otel::continue_trace(&span, params);
+    if !span.is_disabled() {
+        otel::continue_trace(&span, params);
+    }
     span
 }
 

@@ -244,7 +244,9 @@ impl StdioConnection {
 
     /// Frees finished calls' slots so a long session does not grow.
     fn reap(&mut self) {
-        while self.calls.try_join_next().is_some() {}
+        while let Some(ended) = self.calls.try_join_next() {
+            log_panic(ended);
+        }
     }
 
     /// End of input: subscriptions close, calls still running get [`SHUTDOWN_GRACE`], then are
@@ -252,7 +254,9 @@ impl StdioConnection {
     async fn drain(mut self) {
         self.session.dispatcher().closing().cancel();
         let finished = tokio::time::timeout(SHUTDOWN_GRACE, async {
-            while self.calls.join_next().await.is_some() {}
+            while let Some(ended) = self.calls.join_next().await {
+                log_panic(ended);
+            }
         })
         .await;
         if finished.is_err() {
@@ -265,6 +269,16 @@ impl StdioConnection {
             self.calls.abort_all();
             while self.calls.join_next().await.is_some() {}
         }
+    }
+}
+
+/// A call task that panicked outside the tool (whose panics are its call's error result): the
+/// runtime's own fault, said where the logs go rather than lost with the task.
+fn log_panic(ended: Result<(), tokio::task::JoinError>) {
+    if let Err(error) = ended
+        && error.is_panic()
+    {
+        tracing::error!("handling a request panicked; it gets no answer");
     }
 }
 

@@ -1,0 +1,140 @@
+// A real MCP Apps host for one view of the apps example (tests/tests/views.rs): headless Chromium
+// (driven by Playwright) runs a page with the official TypeScript client and the official host
+// bridge (`AppBridge` from @modelcontextprotocol/ext-apps), bundled for the browser by esbuild.
+// The page connects to the real server, reads the view, renders it in a sandboxed iframe, calls
+// the tool and hands the view its input and result, and forwards the view's `tools/call` to the
+// server; then it does what the scenario asks (real clicks, host requests) and prints a report.
+//
+//   node tests/views/host.mjs <chromium> <legacy|modern> <MCP endpoint URL> <scenario JSON>
+//
+// The scenario: { tool, arguments, uri, screenshot?, actions: [...] }, actions in order:
+//   "forge"          another window posts a forged tool result (and reply) to the view
+//   "requests"       the host sends `ping` and an unknown method to the view
+//   "click:<id>"     clicks button #id in the view and waits for #outcome to be filled
+//   "ping-during-call"  with a click after it: while the view's `tools/call` is pending, the host
+//                    pings the view with the same JSON-RPC id (after two pings that move its
+//                    own counter to the view's), then forwards the call to the server
+//   "teardown"       `ui/resource-teardown`, as a host does before it removes the view
+// The report (stdout, one JSON object): what the view shows, its sizes, its capabilities, the
+// messages each way, and each action's outcome.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+
+const [browserPath, era, endpoint, scenarioText] = process.argv.slice(2);
+if (!scenarioText || !['legacy', 'modern'].includes(era)) {
+    console.error('usage: host.mjs <chromium> <legacy|modern> <MCP endpoint URL> <scenario JSON>');
+    process.exit(2);
+}
+const scenario = JSON.parse(scenarioText);
+/** How long the host waits for the view to answer one of its requests. */
+const REQUEST_TIMEOUT_MS = 3000;
+
+const watchdog = setTimeout(() => {
+    console.error('host.mjs: timed out');
+    process.exit(1);
+}, 60_000);
+watchdog.unref();
+
+// The page's libraries, as a web host ships them: one browser bundle, `window.mcpHost`.
+const bundle = await build({
+    stdin: {
+        contents: `export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+                   export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';`,
+        resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+        loader: 'js'
+    },
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    globalName: 'mcpHost',
+    logLevel: 'error'
+});
+// `<\/` keeps the scripts' strings from ending their script element.
+const library = bundle.outputFiles[0].text.replaceAll('</', '<\\/');
+const actions = readFileSync(new URL('page.js', import.meta.url), 'utf8').replaceAll('</', '<\\/');
+
+// The host page is served at the server's own origin (same-origin `fetch` to the endpoint, which
+// the server admits as a localhost origin); the view itself runs in an opaque-origin sandbox.
+const hostUrl = new URL('/views-host.html', endpoint).href;
+const hostPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>MCP Apps host</title>
+<style>body { margin: 8px; font: 12px monospace; } iframe { width: 480px; height: 120px; border: 1px solid #999; }</style>
+</head><body><iframe id="view" sandbox="allow-scripts"></iframe><script>${library}</script><script>${actions}</script></body></html>`;
+
+const profile = mkdtempSync(join(tmpdir(), 'views-host-'));
+let context;
+try {
+    context = await chromium.launchPersistentContext(profile, {
+        executablePath: browserPath,
+        headless: true,
+        args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-dev-shm-usage'
+        ],
+        viewport: { width: 520, height: 480 }
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const consoleLines = [];
+    page.on('console', message => {
+        if (message.type() !== 'debug') consoleLines.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', error => consoleLines.push(`pageerror: ${error.message}`));
+    await page.route(hostUrl, route => route.fulfill({ contentType: 'text/html', body: hostPage }));
+    await page.goto(hostUrl);
+    const act = (name, argument) => page.evaluate(([name, argument]) => window.hostActions[name](argument), [name, argument]);
+
+    const report = await act('openView', { era, scenario, timeout: REQUEST_TIMEOUT_MS });
+    const view = page.frameLocator('#view');
+    const settle = () => page.waitForTimeout(250);
+    await settle();
+    for (const action of scenario.actions ?? []) {
+        if (action === 'forge') {
+            await act('forge');
+            await settle();
+            report.afterForgery = await view.locator('body').innerText();
+        } else if (action === 'requests') {
+            report.requests = await act('hostRequests', REQUEST_TIMEOUT_MS);
+        } else if (action === 'ping-during-call') {
+            await act('pingDuringCall', REQUEST_TIMEOUT_MS);
+        } else if (action.startsWith('click:')) {
+            await view.locator(`#${action.slice('click:'.length)}`).click({ timeout: 5000 });
+            // Until the view shows an outcome and the host has answered every call it forwarded.
+            await view
+                .locator('#outcome:not(:empty)')
+                .waitFor({ timeout: 2 * REQUEST_TIMEOUT_MS + 2000 })
+                .catch(() => {});
+            await page.waitForFunction(() => window.host.pendingCalls === 0, null, { timeout: 2 * REQUEST_TIMEOUT_MS });
+            await settle();
+        } else if (action === 'teardown') {
+            report.teardown = await act('teardown', REQUEST_TIMEOUT_MS);
+        } else {
+            throw new Error(`unknown action ${action}`);
+        }
+    }
+    Object.assign(report, await page.evaluate(() => window.host.summary()));
+    report.shown = await view.locator('body').innerText();
+    report.disabled = await view.locator('button:disabled').evaluateAll(buttons => buttons.map(button => button.id));
+    report.contentBottom = await view.locator('body').evaluate(body =>
+        Math.max(0, ...[...body.children].map(child => child.getBoundingClientRect().bottom))
+    );
+    if (scenario.screenshot) await page.screenshot({ path: scenario.screenshot });
+    report.console = consoleLines;
+    console.log(JSON.stringify(report));
+} finally {
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true });
+}
+process.exit(0);

@@ -266,7 +266,11 @@ fn the_views_answer_the_hosts_requests() {
             requests["unknown"]["error"]["code"], -32601,
             "{view}: {report}"
         );
-        assert_eq!(report["teardown"], json!({"result": {}}), "{view}: {report}");
+        assert_eq!(
+            report["teardown"],
+            json!({"result": {}}),
+            "{view}: {report}"
+        );
         assert_eq!(report["console"], json!([]), "{view}: {report}");
     }
 }
@@ -333,8 +337,13 @@ fn the_views_take_messages_only_from_the_host() {
 /// The last size the view reported (`ui/notifications/size-changed`).
 fn last_height(report: &Value) -> f64 {
     let sizes = report["sizes"].as_array().expect("sizes");
-    let last = sizes.last().unwrap_or_else(|| panic!("no size-changed: {report}"));
-    assert!(last["width"].as_f64().is_some_and(|width| width > 0.0), "{report}");
+    let last = sizes
+        .last()
+        .unwrap_or_else(|| panic!("no size-changed: {report}"));
+    assert!(
+        last["width"].as_f64().is_some_and(|width| width > 0.0),
+        "{report}"
+    );
     last["height"].as_f64().expect("a height")
 }
 
@@ -400,9 +409,9 @@ fn the_views_declare_their_display_modes() {
 }
 
 /// Issue 28 item 5: an error result (an item the shop does not sell) is shown, not left on the
-/// placeholders, and there is nothing to confirm.
+/// placeholders, and there is nothing to confirm. The albums view shows one too.
 #[test]
-fn the_purchase_view_shows_an_error_result() {
+fn the_views_show_an_error_result() {
     if host().is_none() {
         return;
     }
@@ -420,4 +429,15 @@ fn the_purchase_view_shows_an_error_result() {
     );
     assert!(!shown(&report).contains('…'), "{}", shown(&report));
     assert_eq!(report["disabled"], json!(["confirm", "cancel"]));
+
+    let report = render(
+        "albums-error",
+        Era::Legacy,
+        "show-albums",
+        &json!({"artist": 5}),
+        &[],
+    );
+    assert_eq!(report["toolResult"]["isError"], true, "{report}");
+    assert_shows(&report, &["Failed: ", "artist"]);
+    assert!(!shown(&report).contains("0 albums"), "{}", shown(&report));
 }

@@ -47,17 +47,37 @@ fn host() -> Option<(PathBuf, PathBuf)> {
     None
 }
 
-/// The protocol era the host's client speaks to the server.
+/// How the host renders the view, and the protocol era its client speaks to the server.
 #[derive(Clone, Copy)]
-enum Era {
-    Legacy,
-    Modern,
+struct Setup {
+    /// `frame`: the view in the host's sandboxed iframe; `proxy`: the spec's cross-origin
+    /// sandbox proxy between them (`tests/views/sandbox-proxy.html`).
+    layout: &'static str,
+    /// `legacy` (`initialize`) or `modern` (2026-07-28).
+    era: &'static str,
 }
 
-/// Renders the view of `tool` called with `arguments` in the host, against a fresh
-/// `apps --http`, does `actions` (see `tests/views/host.mjs`), and returns the host's report;
-/// saves a screenshot as `name.png`.
-fn render(name: &str, era: Era, tool: &str, arguments: &Value, actions: &[&str]) -> Value {
+const FRAME_LEGACY: Setup = Setup {
+    layout: "frame",
+    era: "legacy",
+};
+const FRAME_MODERN: Setup = Setup {
+    layout: "frame",
+    era: "modern",
+};
+const PROXY_LEGACY: Setup = Setup {
+    layout: "proxy",
+    era: "legacy",
+};
+const PROXY_MODERN: Setup = Setup {
+    layout: "proxy",
+    era: "modern",
+};
+
+/// Renders the view of `tool` called with `arguments` in the host set up as `setup`, against a
+/// fresh `apps --http`, does `actions` (see `tests/views/host.mjs`), and returns the host's
+/// report; saves a screenshot as `name-layout-era.png`.
+fn render(name: &str, setup: Setup, tool: &str, arguments: &Value, actions: &[&str]) -> Value {
     let (node, browser) = host().expect("checked by the caller");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("views");
     std::fs::create_dir_all(&out).expect("target/tmp/views");
@@ -65,21 +85,20 @@ fn render(name: &str, era: Era, tool: &str, arguments: &Value, actions: &[&str])
         "show-albums" => "ui://albums/view.html",
         _ => "ui://review/purchase.html",
     };
+    let Setup { layout, era } = setup;
     let scenario = json!({
         "tool": tool,
         "arguments": arguments,
         "uri": uri,
+        "layout": layout,
         "actions": actions,
-        "screenshot": out.join(format!("{name}.png")),
+        "screenshot": out.join(format!("{name}-{layout}-{era}.png")),
     });
     let server = CatalogHttp::start_example("apps", |address| address.to_string(), &[], &[]);
     let output = Command::new(node)
         .arg(repo_root().join("tests/views/host.mjs"))
         .arg(browser)
-        .arg(match era {
-            Era::Legacy => "legacy",
-            Era::Modern => "modern",
-        })
+        .arg(era)
         .arg(server.url())
         .arg(scenario.to_string())
         .output()
@@ -111,13 +130,14 @@ fn assert_shows(report: &Value, expected: &[&str]) {
     }
 }
 
-/// The methods of the messages the view sent, in order.
+/// The methods of the messages the view sent, in order (the sandbox proxy's own left out).
 fn sent(report: &Value) -> Vec<&str> {
     report["fromView"]
         .as_array()
         .expect("fromView")
         .iter()
         .map(|message| message["method"].as_str().unwrap_or("(reply)"))
+        .filter(|method| *method != "ui/notifications/sandbox-proxy-ready")
         .collect()
 }
 
@@ -126,14 +146,8 @@ fn the_albums_view_shows_the_albums_it_is_given() {
     if host().is_none() {
         return;
     }
-    for (era, label) in [(Era::Legacy, "legacy"), (Era::Modern, "modern")] {
-        let report = render(
-            &format!("albums-{label}"),
-            era,
-            "show-albums",
-            &json!({}),
-            &[],
-        );
+    for setup in [FRAME_LEGACY, PROXY_MODERN] {
+        let report = render("albums", setup, "show-albums", &json!({}), &[]);
         assert_eq!(report["resource"]["mimeType"], "text/html;profile=mcp-app");
         assert_shows(
             &report,
@@ -156,7 +170,7 @@ fn the_albums_view_shows_the_albums_it_is_given() {
     // Another result, another rendering: the view shows what it is given.
     let one = render(
         "albums-one",
-        Era::Modern,
+        FRAME_MODERN,
         "show-albums",
         &json!({"artist": "blakey"}),
         &[],
@@ -181,7 +195,7 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
     let arguments = json!({"item": "Travel mug", "quantity": 2});
     let report = render(
         "purchase",
-        Era::Modern,
+        PROXY_MODERN,
         "review-purchase",
         &arguments,
         &["click:confirm"],
@@ -220,7 +234,7 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
 
     let report = render(
         "purchase-cancelled",
-        Era::Legacy,
+        FRAME_LEGACY,
         "review-purchase",
         &arguments,
         &["click:cancel"],
@@ -252,10 +266,10 @@ fn the_views_answer_the_hosts_requests() {
     if host().is_none() {
         return;
     }
-    for (view, tool, args) in VIEWS {
+    for ((view, tool, args), setup) in VIEWS.into_iter().zip([FRAME_MODERN, PROXY_LEGACY]) {
         let report = render(
             &format!("{view}-requests"),
-            Era::Modern,
+            setup,
             tool,
             &arguments(args),
             &["requests", "teardown"],
@@ -283,21 +297,23 @@ fn a_host_request_during_a_call_is_answered_not_taken_for_its_reply() {
     if host().is_none() {
         return;
     }
-    let report = render(
-        "purchase-ping-during-call",
-        Era::Legacy,
-        "review-purchase",
-        &json!({"item": "Travel mug", "quantity": 1}),
-        &["ping-during-call", "click:confirm"],
-    );
-    let ping = &report["pingDuringCall"];
-    assert!(ping["callId"].is_number(), "{report}");
-    assert_eq!(ping["pingId"], ping["callId"], "the ids collide: {report}");
-    assert_eq!(ping["result"], json!({}), "{report}");
-    assert_shows(&report, &["The purchase of Travel mug was completed"]);
-    assert!(!shown(&report).contains("Failed"), "{}", shown(&report));
-    let (_, result) = only_call(&report);
-    assert_eq!(result["structuredContent"]["status"], "completed");
+    for setup in [FRAME_LEGACY, PROXY_MODERN] {
+        let report = render(
+            "purchase-ping-during-call",
+            setup,
+            "review-purchase",
+            &json!({"item": "Travel mug", "quantity": 1}),
+            &["ping-during-call", "click:confirm"],
+        );
+        let ping = &report["pingDuringCall"];
+        assert!(ping["callId"].is_number(), "{report}");
+        assert_eq!(ping["pingId"], ping["callId"], "the ids collide: {report}");
+        assert_eq!(ping["result"], json!({}), "{report}");
+        assert_shows(&report, &["The purchase of Travel mug was completed"]);
+        assert!(!shown(&report).contains("Failed"), "{}", shown(&report));
+        let (_, result) = only_call(&report);
+        assert_eq!(result["structuredContent"]["status"], "completed");
+    }
 }
 
 /// Issue 28 item 2: a view takes messages only from the host window: another frame of the page
@@ -307,7 +323,7 @@ fn the_views_take_messages_only_from_the_host() {
     if host().is_none() {
         return;
     }
-    for (view, tool, args) in VIEWS {
+    for ((view, tool, args), setup) in VIEWS.into_iter().zip([FRAME_MODERN, PROXY_MODERN]) {
         let actions: &[&str] = if view == "purchase" {
             &["forge", "click:confirm"]
         } else {
@@ -315,7 +331,7 @@ fn the_views_take_messages_only_from_the_host() {
         };
         let report = render(
             &format!("{view}-forged"),
-            Era::Modern,
+            setup,
             tool,
             &arguments(args),
             actions,
@@ -357,7 +373,7 @@ fn the_views_report_their_size() {
     let albums = |name, artist: &str| {
         render(
             name,
-            Era::Modern,
+            FRAME_MODERN,
             "show-albums",
             &json!({"artist": artist}),
             &[],
@@ -377,7 +393,7 @@ fn the_views_report_their_size() {
     );
     let purchase = render(
         "purchase-size",
-        Era::Modern,
+        PROXY_MODERN,
         "review-purchase",
         &json!({"item": "Travel mug", "quantity": 2}),
         &["click:confirm"],
@@ -395,7 +411,7 @@ fn the_views_declare_their_display_modes() {
     for (view, tool, args) in VIEWS {
         let report = render(
             &format!("{view}-capabilities"),
-            Era::Legacy,
+            FRAME_LEGACY,
             tool,
             &arguments(args),
             &[],
@@ -417,7 +433,7 @@ fn the_views_show_an_error_result() {
     }
     let report = render(
         "purchase-error",
-        Era::Modern,
+        FRAME_MODERN,
         "review-purchase",
         &json!({"item": "Teapot", "quantity": 1}),
         &[],
@@ -432,7 +448,7 @@ fn the_views_show_an_error_result() {
 
     let report = render(
         "albums-error",
-        Era::Legacy,
+        PROXY_LEGACY,
         "show-albums",
         &json!({"artist": 5}),
         &[],

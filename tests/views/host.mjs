@@ -7,7 +7,9 @@
 //
 //   node tests/views/host.mjs <chromium> <legacy|modern> <MCP endpoint URL> <scenario JSON>
 //
-// The scenario: { tool, arguments, uri, screenshot?, actions: [...] }, actions in order:
+// The scenario: { tool, arguments, uri, layout?, screenshot?, actions: [...] }; layout "frame"
+// (the default: the view in the host's sandboxed iframe) or "proxy" (the spec's cross-origin
+// sandbox proxy between them, tests/views/sandbox-proxy.html). Actions, in order:
 //   "forge"          another window posts a forged tool result (and reply) to the view
 //   "requests"       the host sends `ping` and an unknown method to the view
 //   "click:<id>"     clicks button #id in the view and waits for #outcome to be filled
@@ -60,12 +62,18 @@ const library = bundle.outputFiles[0].text.replaceAll('</', '<\\/');
 const actions = readFileSync(new URL('page.js', import.meta.url), 'utf8').replaceAll('</', '<\\/');
 
 // The host page is served at the server's own origin (same-origin `fetch` to the endpoint, which
-// the server admits as a localhost origin); the view itself runs in an opaque-origin sandbox.
+// the server admits as a localhost origin); the view itself runs in an opaque-origin sandbox,
+// either the host's own iframe ("layout": "frame") or inside the sandbox proxy ("proxy"), which
+// is served from another origin (`localhost` instead of `127.0.0.1`).
 const hostUrl = new URL('/views-host.html', endpoint).href;
+const proxyUrl = new URL('/sandbox-proxy.html', endpoint);
+proxyUrl.hostname = 'localhost';
+const proxyPage = readFileSync(new URL('sandbox-proxy.html', import.meta.url), 'utf8');
+const layout = scenario.layout ?? 'frame';
 const hostPage = `<!doctype html>
 <html><head><meta charset="utf-8"><title>MCP Apps host</title>
 <style>body { margin: 8px; font: 12px monospace; } iframe { width: 480px; height: 120px; border: 1px solid #999; }</style>
-</head><body><iframe id="view" sandbox="allow-scripts"></iframe><script>${library}</script><script>${actions}</script></body></html>`;
+</head><body><iframe id="view"></iframe><script>${library}</script><script>${actions}</script></body></html>`;
 
 const profile = mkdtempSync(join(tmpdir(), 'views-host-'));
 let context;
@@ -93,16 +101,17 @@ try {
     });
     page.on('pageerror', error => consoleLines.push(`pageerror: ${error.message}`));
     await page.route(hostUrl, route => route.fulfill({ contentType: 'text/html', body: hostPage }));
+    await page.route(proxyUrl.href, route => route.fulfill({ contentType: 'text/html', body: proxyPage }));
     await page.goto(hostUrl);
     const act = (name, argument) => page.evaluate(([name, argument]) => window.hostActions[name](argument), [name, argument]);
 
-    const report = await act('openView', { era, scenario, timeout: REQUEST_TIMEOUT_MS });
-    const view = page.frameLocator('#view');
+    const report = await act('openView', { era, scenario, layout, proxy: proxyUrl.href, timeout: REQUEST_TIMEOUT_MS });
+    const view = layout === 'proxy' ? page.frameLocator('#view').frameLocator('iframe') : page.frameLocator('#view');
     const settle = () => page.waitForTimeout(250);
     await settle();
     for (const action of scenario.actions ?? []) {
         if (action === 'forge') {
-            await act('forge');
+            await act('forge', layout);
             await settle();
             report.afterForgery = await view.locator('body').innerText();
         } else if (action === 'requests') {

@@ -3,7 +3,7 @@
 'use strict';
 
 /** Connects to the server, renders the view in the bridge, gives it the tool's input and result. */
-async function openView({ era, scenario, timeout }) {
+async function openView({ era, scenario, layout, proxy, timeout }) {
     const { AppBridge, PostMessageTransport, Client, StreamableHTTPClientTransport } = window.mcpHost;
     const mimeType = 'text/html;profile=mcp-app';
     const client = new Client(
@@ -81,7 +81,15 @@ async function openView({ era, scenario, timeout }) {
         }
     };
     await bridge.connect(transport);
-    frame.srcdoc = contents[0].text;
+    if (layout === 'proxy') {
+        // The proxy says when it is ready; then it gets the view's HTML to render.
+        bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: contents[0].text, sandbox: 'allow-scripts' });
+        frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+        frame.src = proxy;
+    } else {
+        frame.setAttribute('sandbox', 'allow-scripts');
+        frame.srcdoc = contents[0].text;
+    }
     await Promise.race([
         initialized,
         new Promise((_, reject) => setTimeout(() => reject(new Error('the view never initialized')), timeout))
@@ -125,8 +133,9 @@ async function pingDuringCall(timeout) {
     };
 }
 
-/** A window that is not the host (a sibling frame) posts a forged result and a forged reply. */
-async function forge() {
+/** A window that is not the host (a sibling frame) posts a forged result and a forged reply to
+ * the view (inside the proxy's frame in the proxy layout). */
+async function forge(layout) {
     const forged = {
         structuredContent: {
             albums: [{ title: 'Forged album', artist: 'Nobody', year: 1 }],
@@ -141,7 +150,8 @@ async function forge() {
     const intruder = document.createElement('iframe');
     intruder.setAttribute('sandbox', 'allow-scripts');
     intruder.srcdoc = `<script>
-        for (const message of ${JSON.stringify(messages)}) parent.frames[0].postMessage(message, "*");
+        const view = ${layout === 'proxy' ? 'parent.frames[0].frames[0]' : 'parent.frames[0]'};
+        for (const message of ${JSON.stringify(messages)}) view.postMessage(message, "*");
     <\/script>`;
     const loaded = new Promise(resolve => intruder.addEventListener('load', resolve));
     document.body.append(intruder);

@@ -107,7 +107,15 @@ try {
 
     const report = await act('openView', { era, scenario, layout, proxy: proxyUrl.href, timeout: REQUEST_TIMEOUT_MS });
     const view = layout === 'proxy' ? page.frameLocator('#view').frameLocator('iframe') : page.frameLocator('#view');
-    const settle = () => page.waitForTimeout(250);
+    // Until the view has laid out, run its animation frames (where it measures its size) and its
+    // messages have crossed to the host.
+    const settle = async () => {
+        await page.waitForTimeout(100);
+        await view
+            .locator('body')
+            .evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.waitForTimeout(100);
+    };
     await settle();
     for (const action of scenario.actions ?? []) {
         if (action === 'forge') {

@@ -260,7 +260,8 @@ fn arguments(text: &str) -> Value {
 }
 
 /// Issue 28 item 1: a host request is answered, `{}` for `ping` and `ui/resource-teardown` (which
-/// a host sends before it removes the view, and waits for), `-32601` for any other.
+/// a host sends before it removes the view, and waits for), `-32601` for any other; nothing goes
+/// wrong in the page meanwhile.
 #[test]
 fn the_views_answer_the_hosts_requests() {
     if host().is_none() {
@@ -286,6 +287,10 @@ fn the_views_answer_the_hosts_requests() {
             "{view}: {report}"
         );
         assert_eq!(report["console"], json!([]), "{view}: {report}");
+        if view == "purchase" {
+            // Being removed, the view starts no decision.
+            assert_eq!(report["disabled"], json!(["confirm", "cancel"]), "{report}");
+        }
     }
 }
 

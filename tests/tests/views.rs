@@ -74,11 +74,10 @@ const PROXY_MODERN: Setup = Setup {
     era: "modern",
 };
 
-/// Renders the view of `tool` called with `arguments` in the host set up as `setup`, against a
-/// fresh `apps --http`, does `actions` (see `tests/views/host.mjs`), and returns the host's
-/// report; saves a screenshot as `name-layout-era.png`.
-fn render(name: &str, setup: Setup, tool: &str, arguments: &Value, actions: &[&str]) -> Value {
-    let (node, browser) = host().expect("checked by the caller");
+/// One view for [`render_all`]: the view of `tool` called with `arguments`, in the host set up as
+/// `setup`, which then does `actions` (see `tests/views/host.mjs`); its screenshot is saved as
+/// `name-layout-era.png`.
+fn scenario(name: &str, setup: Setup, tool: &str, arguments: &Value, actions: &[&str]) -> Value {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("views");
     std::fs::create_dir_all(&out).expect("target/tmp/views");
     let uri = match tool {
@@ -86,27 +85,33 @@ fn render(name: &str, setup: Setup, tool: &str, arguments: &Value, actions: &[&s
         _ => "ui://review/purchase.html",
     };
     let Setup { layout, era } = setup;
-    let scenario = json!({
+    json!({
+        "era": era,
+        "layout": layout,
         "tool": tool,
         "arguments": arguments,
         "uri": uri,
-        "layout": layout,
         "actions": actions,
         "screenshot": out.join(format!("{name}-{layout}-{era}.png")),
-    });
+    })
+}
+
+/// Renders `scenarios` one after the other in one browser, against one fresh `apps --http`, and
+/// returns the host's report on each.
+fn render_all(scenarios: &[Value]) -> Vec<Value> {
+    let (node, browser) = host().expect("checked by the caller");
     let server = CatalogHttp::start_example("apps", |address| address.to_string(), &[], &[]);
     let output = Command::new(node)
         .arg(repo_root().join("tests/views/host.mjs"))
         .arg(browser)
-        .arg(era)
         .arg(server.url())
-        .arg(scenario.to_string())
+        .arg(Value::from(scenarios).to_string())
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let report = serde_json::from_str::<Value>(stdout.trim()).ok();
-    match report.filter(|_| output.status.success()) {
-        Some(report) => report,
+    let reports = serde_json::from_str::<Vec<Value>>(stdout.trim()).ok();
+    match reports.filter(|reports| output.status.success() && reports.len() == scenarios.len()) {
+        Some(reports) => reports,
         None => panic!(
             "the host failed ({}):\n{stdout}\n--- stderr\n{}\n--- apps --http stderr\n{}",
             output.status,
@@ -146,11 +151,22 @@ fn the_albums_view_shows_the_albums_it_is_given() {
     if host().is_none() {
         return;
     }
-    for setup in [FRAME_LEGACY, PROXY_MODERN] {
-        let report = render("albums", setup, "show-albums", &json!({}), &[]);
+    let reports = render_all(&[
+        scenario("albums", FRAME_LEGACY, "show-albums", &json!({}), &[]),
+        scenario("albums", PROXY_MODERN, "show-albums", &json!({}), &[]),
+        // Another result, another rendering: the view shows what it is given.
+        scenario(
+            "albums-one",
+            FRAME_MODERN,
+            "show-albums",
+            &json!({"artist": "blakey"}),
+            &[],
+        ),
+    ]);
+    for report in &reports[..2] {
         assert_eq!(report["resource"]["mimeType"], "text/html;profile=mcp-app");
         assert_shows(
-            &report,
+            report,
             &[
                 "3 albums",
                 "Kind of Blue",
@@ -162,21 +178,14 @@ fn the_albums_view_shows_the_albums_it_is_given() {
             ],
         );
         assert_eq!(
-            sent(&report)[..2],
+            sent(report)[..2],
             ["ui/initialize", "ui/notifications/initialized"],
             "{report}"
         );
     }
-    // Another result, another rendering: the view shows what it is given.
-    let one = render(
-        "albums-one",
-        FRAME_MODERN,
-        "show-albums",
-        &json!({"artist": "blakey"}),
-        &[],
-    );
-    assert_shows(&one, &["1 album", "Moanin'"]);
-    assert!(!shown(&one).contains("Kind of Blue"), "{}", shown(&one));
+    let one = &reports[2];
+    assert_shows(one, &["1 album", "Moanin'"]);
+    assert!(!shown(one).contains("Kind of Blue"), "{}", shown(one));
 }
 
 /// The one call the view made through the host: its arguments and the server's result.
@@ -193,15 +202,25 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
         return;
     }
     let arguments = json!({"item": "Travel mug", "quantity": 2});
-    let report = render(
-        "purchase",
-        PROXY_MODERN,
-        "review-purchase",
-        &arguments,
-        &["click:confirm"],
-    );
+    let reports = render_all(&[
+        scenario(
+            "purchase",
+            PROXY_MODERN,
+            "review-purchase",
+            &arguments,
+            &["click:confirm"],
+        ),
+        scenario(
+            "purchase-cancelled",
+            FRAME_LEGACY,
+            "review-purchase",
+            &arguments,
+            &["click:cancel"],
+        ),
+    ]);
+    let report = &reports[0];
     assert_shows(
-        &report,
+        report,
         &[
             "Travel mug",
             "48.00",
@@ -210,7 +229,7 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
         ],
     );
     // The view called `review` as the server expects it, and the server completed it.
-    let (sent, result) = only_call(&report);
+    let (sent, result) = only_call(report);
     assert_eq!(sent["confirmed"], true);
     assert_eq!(sent["action"], "purchase");
     let order = &report["toolResult"]["structuredContent"]["order"];
@@ -232,15 +251,9 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
         "decided once"
     );
 
-    let report = render(
-        "purchase-cancelled",
-        FRAME_LEGACY,
-        "review-purchase",
-        &arguments,
-        &["click:cancel"],
-    );
-    assert_shows(&report, &["The purchase of Travel mug was cancelled"]);
-    let (sent, result) = only_call(&report);
+    let report = &reports[1];
+    assert_shows(report, &["The purchase of Travel mug was cancelled"]);
+    let (sent, result) = only_call(report);
     assert_eq!(sent["confirmed"], false);
     assert_eq!(result["structuredContent"]["status"], "cancelled");
 }
@@ -267,14 +280,22 @@ fn the_views_answer_the_hosts_requests() {
     if host().is_none() {
         return;
     }
-    for ((view, tool, args), setup) in VIEWS.into_iter().zip([FRAME_MODERN, PROXY_LEGACY]) {
-        let report = render(
-            &format!("{view}-requests"),
-            setup,
-            tool,
-            &arguments(args),
-            &["requests", "teardown"],
-        );
+    let setups = [FRAME_MODERN, PROXY_LEGACY];
+    let scenarios = VIEWS
+        .into_iter()
+        .zip(setups)
+        .map(|((view, tool, args), setup)| {
+            let actions = ["requests", "teardown"];
+            scenario(
+                &format!("{view}-requests"),
+                setup,
+                tool,
+                &arguments(args),
+                &actions,
+            )
+        });
+    let reports = render_all(&scenarios.collect::<Vec<_>>());
+    for ((view, ..), report) in VIEWS.into_iter().zip(&reports) {
         let requests = &report["requests"];
         assert_eq!(requests["ping"], json!({"result": {}}), "{view}: {report}");
         assert_eq!(
@@ -302,21 +323,23 @@ fn a_host_request_during_a_call_is_answered_not_taken_for_its_reply() {
     if host().is_none() {
         return;
     }
-    for setup in [FRAME_LEGACY, PROXY_MODERN] {
-        let report = render(
+    let scenarios = [FRAME_LEGACY, PROXY_MODERN].map(|setup| {
+        scenario(
             "purchase-ping-during-call",
             setup,
             "review-purchase",
             &json!({"item": "Travel mug", "quantity": 1}),
             &["ping-during-call", "click:confirm"],
-        );
+        )
+    });
+    for report in &render_all(&scenarios) {
         let ping = &report["pingDuringCall"];
         assert!(ping["callId"].is_number(), "{report}");
         assert_eq!(ping["pingId"], ping["callId"], "the ids collide: {report}");
         assert_eq!(ping["result"], json!({}), "{report}");
-        assert_shows(&report, &["The purchase of Travel mug was completed"]);
-        assert!(!shown(&report).contains("Failed"), "{}", shown(&report));
-        let (_, result) = only_call(&report);
+        assert_shows(report, &["The purchase of Travel mug was completed"]);
+        assert!(!shown(report).contains("Failed"), "{}", shown(report));
+        let (_, result) = only_call(report);
         assert_eq!(result["structuredContent"]["status"], "completed");
     }
 }
@@ -328,29 +351,37 @@ fn the_views_take_messages_only_from_the_host() {
     if host().is_none() {
         return;
     }
-    for ((view, tool, args), setup) in VIEWS.into_iter().zip([FRAME_MODERN, PROXY_MODERN]) {
-        let actions: &[&str] = if view == "purchase" {
-            &["forge", "click:confirm"]
-        } else {
-            &["forge"]
-        };
-        let report = render(
-            &format!("{view}-forged"),
-            setup,
-            tool,
-            &arguments(args),
-            actions,
-        );
+    let setups = [FRAME_MODERN, PROXY_MODERN];
+    let scenarios = VIEWS
+        .into_iter()
+        .zip(setups)
+        .map(|((view, tool, args), setup)| {
+            // The purchase view's decision carries what it shows: the host's order, not the forged.
+            let actions: &[&str] = if view == "purchase" {
+                &["forge", "click:confirm"]
+            } else {
+                &["forge"]
+            };
+            scenario(
+                &format!("{view}-forged"),
+                setup,
+                tool,
+                &arguments(args),
+                actions,
+            )
+        });
+    let reports = render_all(&scenarios.collect::<Vec<_>>());
+    for ((view, ..), report) in VIEWS.into_iter().zip(&reports) {
         let after = report["afterForgery"].as_str().expect("afterForgery");
         assert!(!after.contains("Forged"), "{view}: {after:?}");
-        assert!(!shown(&report).contains("Forged"), "{view}: {report}");
+        assert!(!shown(report).contains("Forged"), "{view}: {report}");
         if view == "purchase" {
-            assert_shows(&report, &["The purchase of Espresso cup was completed"]);
-            let (sent, _) = only_call(&report);
+            assert_shows(report, &["The purchase of Espresso cup was completed"]);
+            let (sent, _) = only_call(report);
             assert_eq!(sent["payload"]["item"], "Espresso cup");
             assert_eq!(sent["payload"]["total"].as_f64(), Some(36.0));
         } else {
-            assert_shows(&report, &["3 albums"]);
+            assert_shows(report, &["3 albums"]);
         }
     }
 }
@@ -376,7 +407,7 @@ fn the_views_report_their_size() {
         return;
     }
     let albums = |name, artist: &str| {
-        render(
+        scenario(
             name,
             FRAME_MODERN,
             "show-albums",
@@ -384,27 +415,32 @@ fn the_views_report_their_size() {
             &[],
         )
     };
-    let one = albums("albums-size-one", "blakey");
-    let three = albums("albums-size-three", "");
-    for report in [&one, &three] {
+    let reports = render_all(&[
+        albums("albums-size-one", "blakey"),
+        albums("albums-size-three", ""),
+        scenario(
+            "purchase-size",
+            PROXY_MODERN,
+            "review-purchase",
+            &json!({"item": "Travel mug", "quantity": 2}),
+            &["click:confirm"],
+        ),
+    ]);
+    let [one, three, purchase] = &reports[..] else {
+        unreachable!("three reports")
+    };
+    for report in [one, three] {
         let bottom = report["contentBottom"].as_f64().expect("contentBottom");
         assert!(last_height(report) >= bottom, "{report}");
     }
     assert!(
-        last_height(&three) > last_height(&one),
+        last_height(three) > last_height(one),
         "three albums are taller than one: {} and {}",
-        last_height(&three),
-        last_height(&one)
-    );
-    let purchase = render(
-        "purchase-size",
-        PROXY_MODERN,
-        "review-purchase",
-        &json!({"item": "Travel mug", "quantity": 2}),
-        &["click:confirm"],
+        last_height(three),
+        last_height(one)
     );
     let bottom = purchase["contentBottom"].as_f64().expect("contentBottom");
-    assert!(last_height(&purchase) >= bottom, "{purchase}");
+    assert!(last_height(purchase) >= bottom, "{purchase}");
 }
 
 /// Issue 28 item 4: a view declares the display modes it supports (`appCapabilities`).
@@ -413,14 +449,11 @@ fn the_views_declare_their_display_modes() {
     if host().is_none() {
         return;
     }
-    for (view, tool, args) in VIEWS {
-        let report = render(
-            &format!("{view}-capabilities"),
-            FRAME_LEGACY,
-            tool,
-            &arguments(args),
-            &[],
-        );
+    let scenarios = VIEWS.map(|(view, tool, args)| {
+        let name = format!("{view}-capabilities");
+        scenario(&name, FRAME_LEGACY, tool, &arguments(args), &[])
+    });
+    for ((view, ..), report) in VIEWS.into_iter().zip(&render_all(&scenarios)) {
         assert_eq!(
             report["appCapabilities"],
             json!({"availableDisplayModes": ["inline"]}),
@@ -436,29 +469,33 @@ fn the_views_show_an_error_result() {
     if host().is_none() {
         return;
     }
-    let report = render(
-        "purchase-error",
-        FRAME_MODERN,
-        "review-purchase",
-        &json!({"item": "Teapot", "quantity": 1}),
-        &[],
-    );
+    let reports = render_all(&[
+        scenario(
+            "purchase-error",
+            FRAME_MODERN,
+            "review-purchase",
+            &json!({"item": "Teapot", "quantity": 1}),
+            &[],
+        ),
+        scenario(
+            "albums-error",
+            PROXY_LEGACY,
+            "show-albums",
+            &json!({"artist": 5}),
+            &[],
+        ),
+    ]);
+    let report = &reports[0];
     assert_eq!(report["toolResult"]["isError"], true, "{report}");
     assert_shows(
-        &report,
+        report,
         &["unknown item \"Teapot\": we sell Travel mug and Espresso cup"],
     );
-    assert!(!shown(&report).contains('…'), "{}", shown(&report));
+    assert!(!shown(report).contains('…'), "{}", shown(report));
     assert_eq!(report["disabled"], json!(["confirm", "cancel"]));
 
-    let report = render(
-        "albums-error",
-        PROXY_LEGACY,
-        "show-albums",
-        &json!({"artist": 5}),
-        &[],
-    );
+    let report = &reports[1];
     assert_eq!(report["toolResult"]["isError"], true, "{report}");
-    assert_shows(&report, &["Failed: ", "artist"]);
-    assert!(!shown(&report).contains("0 albums"), "{}", shown(&report));
+    assert_shows(report, &["Failed: ", "artist"]);
+    assert!(!shown(report).contains("0 albums"), "{}", shown(report));
 }

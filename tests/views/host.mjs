@@ -3,13 +3,15 @@
 // bridge (`AppBridge` from @modelcontextprotocol/ext-apps), bundled for the browser by esbuild.
 // The page connects to the real server, reads the view, renders it in a sandboxed iframe, calls
 // the tool and hands the view its input and result, and forwards the view's `tools/call` to the
-// server; then it does what the scenario asks (real clicks, host requests) and prints a report.
+// server; then it does what the scenario asks (real clicks, host requests) and reports.
 //
-//   node tests/views/host.mjs <chromium> <legacy|modern> <MCP endpoint URL> <scenario JSON>
+//   node tests/views/host.mjs <chromium> <MCP endpoint URL> <scenarios: a JSON array>
 //
-// The scenario: { tool, arguments, uri, layout?, screenshot?, actions: [...] }; layout "frame"
-// (the default: the view in the host's sandboxed iframe) or "proxy" (the spec's cross-origin
-// sandbox proxy between them, tests/views/sandbox-proxy.html). Actions, in order:
+// Each scenario, in a page of its own (one browser for all): { era, tool, arguments, uri,
+// layout?, screenshot?, actions: [...] }; era "legacy" or "modern" (2026-07-28), the client's
+// to the server; layout "frame" (the default: the view in the host's sandboxed iframe) or
+// "proxy" (the spec's cross-origin sandbox proxy between them, tests/views/sandbox-proxy.html).
+// Actions, in order:
 //   "forge"          another window posts a forged tool result (and reply) to the view
 //   "requests"       the host sends `ping` and an unknown method to the view
 //   "click:<id>"     clicks button #id in the view and waits for #outcome to be filled
@@ -17,8 +19,8 @@
 //                    pings the view with the same JSON-RPC id (after two pings that move its
 //                    own counter to the view's), then forwards the call to the server
 //   "teardown"       `ui/resource-teardown`, as a host does before it removes the view
-// The report (stdout, one JSON object): what the view shows, its sizes, its capabilities, the
-// messages each way, and each action's outcome.
+// The reports (stdout, a JSON array, one object a scenario): what the view shows, its sizes, its
+// capabilities, the messages each way, and each action's outcome.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,12 +29,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 
-const [browserPath, era, endpoint, scenarioText] = process.argv.slice(2);
-if (!scenarioText || !['legacy', 'modern'].includes(era)) {
-    console.error('usage: host.mjs <chromium> <legacy|modern> <MCP endpoint URL> <scenario JSON>');
+const [browserPath, endpoint, scenariosText] = process.argv.slice(2);
+if (!scenariosText) {
+    console.error('usage: host.mjs <chromium> <MCP endpoint URL> <scenarios: a JSON array>');
     process.exit(2);
 }
-const scenario = JSON.parse(scenarioText);
+const scenarios = JSON.parse(scenariosText);
 /** How long the host waits for the view to answer one of its requests. */
 const REQUEST_TIMEOUT_MS = 3000;
 
@@ -69,7 +71,6 @@ const hostUrl = new URL('/views-host.html', endpoint).href;
 const proxyUrl = new URL('/sandbox-proxy.html', endpoint);
 proxyUrl.hostname = 'localhost';
 const proxyPage = readFileSync(new URL('sandbox-proxy.html', import.meta.url), 'utf8');
-const layout = scenario.layout ?? 'frame';
 const hostPage = `<!doctype html>
 <html><head><meta charset="utf-8"><title>MCP Apps host</title>
 <style>body { margin: 8px; font: 12px monospace; } iframe { width: 480px; height: 120px; border: 1px solid #999; }</style>
@@ -94,7 +95,20 @@ try {
         ],
         viewport: { width: 520, height: 480 }
     });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const reports = [];
+    for (const scenario of scenarios) reports.push(await run(context, scenario));
+    console.log(JSON.stringify(reports));
+} finally {
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true });
+}
+process.exit(0);
+
+/** Runs one scenario in a page of its own, and gives its report. */
+async function run(context, scenario) {
+    const page = await context.newPage();
+    const layout = scenario.layout ?? 'frame';
+    const era = scenario.era;
     const consoleLines = [];
     page.on('console', message => {
         if (message.type() !== 'debug') consoleLines.push(`${message.type()}: ${message.text()}`);
@@ -149,9 +163,6 @@ try {
     );
     if (scenario.screenshot) await page.screenshot({ path: scenario.screenshot });
     report.console = consoleLines;
-    console.log(JSON.stringify(report));
-} finally {
-    await context?.close();
-    rmSync(profile, { recursive: true, force: true });
+    await page.close();
+    return report;
 }
-process.exit(0);

@@ -41,7 +41,7 @@ const REQUEST_TIMEOUT_MS = 3000;
 const watchdog = setTimeout(() => {
     console.error('host.mjs: timed out');
     process.exit(1);
-}, 60_000);
+}, 120_000);
 watchdog.unref();
 
 // The page's libraries, as a web host ships them: one browser bundle, `window.mcpHost`.

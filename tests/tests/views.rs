@@ -345,7 +345,8 @@ fn a_host_request_during_a_call_is_answered_not_taken_for_its_reply() {
 }
 
 /// Issue 28 item 2: a view takes messages only from the host window: another frame of the page
-/// cannot make it show (or send back as the user's decision) a forged result.
+/// cannot make it show (or send back as the user's decision) a forged result, nor answer its
+/// call.
 #[test]
 fn the_views_take_messages_only_from_the_host() {
     if host().is_none() {

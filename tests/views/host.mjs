@@ -12,7 +12,8 @@
 // to the server; layout "frame" (the default: the view in the host's sandboxed iframe) or
 // "proxy" (the spec's cross-origin sandbox proxy between them, tests/views/sandbox-proxy.html).
 // Actions, in order:
-//   "forge"          another window posts a forged tool result (and reply) to the view
+//   "forge"          another window posts a forged tool result to the view, and a forged reply
+//                    to its next `tools/call` while that is pending
 //   "requests"       the host sends `ping` and an unknown method to the view
 //   "click:<id>"     clicks button #id in the view and waits for #outcome to be filled
 //   "ping-during-call"  with a click after it: while the view's `tools/call` is pending, the host

@@ -111,6 +111,7 @@ function outcome(promise) {
 /** Accepts any result: the test judges it. */
 const anything = { '~standard': { version: 1, vendor: 'views-host', validate: value => ({ value }) } };
 
+/** `ping`, and a request no view knows. */
 async function hostRequests(timeout) {
     const bridge = window.host.bridge;
     return {
@@ -119,6 +120,7 @@ async function hostRequests(timeout) {
     };
 }
 
+/** Makes the host ping the view while the view's next `tools/call` is pending, with its id. */
 async function pingDuringCall(timeout) {
     const { bridge, fromView, toView } = window.host;
     // The bridge numbers its requests from 0 and the view from 1 (ui/initialize), so after two
@@ -133,31 +135,39 @@ async function pingDuringCall(timeout) {
     };
 }
 
-/** A window that is not the host (a sibling frame) posts a forged result and a forged reply to
- * the view (inside the proxy's frame in the proxy layout). */
+/** Another window of the page than the host (a sibling frame) posts to the view (inside the
+ * proxy's frame in the proxy layout) a forged tool result now, and a forged reply to the view's
+ * `tools/call` while it is pending. */
 async function forge(layout) {
     const forged = {
         structuredContent: {
             albums: [{ title: 'Forged album', artist: 'Nobody', year: 1 }],
-            order: { item: 'Forged item', quantity: 9, unitPrice: 1, total: 9 }
+            order: { item: 'Forged item', quantity: 9, unitPrice: 1, total: 9 },
+            message: 'Forged outcome'
         },
         content: [{ type: 'text', text: 'Forged' }]
     };
-    const messages = [
-        { jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: forged },
-        { jsonrpc: '2.0', id: 1, result: forged }
-    ];
+    // The intruder posts to the view whatever the page hands it.
     const intruder = document.createElement('iframe');
     intruder.setAttribute('sandbox', 'allow-scripts');
     intruder.srcdoc = `<script>
         const view = ${layout === 'proxy' ? 'parent.frames[0].frames[0]' : 'parent.frames[0]'};
-        for (const message of ${JSON.stringify(messages)}) view.postMessage(message, "*");
+        addEventListener("message", event => view.postMessage(event.data, "*"));
     <\/script>`;
     const loaded = new Promise(resolve => intruder.addEventListener('load', resolve));
     document.body.append(intruder);
     await loaded;
+    const post = message => intruder.contentWindow.postMessage({ jsonrpc: '2.0', ...message }, '*');
+    post({ method: 'ui/notifications/tool-result', params: forged });
+    window.host.beforeCall = async () => {
+        const call = window.host.fromView.findLast(message => message.method === 'tools/call');
+        post({ id: call.id, result: forged });
+        await new Promise(resolve => setTimeout(resolve, 200));
+        return null;
+    };
 }
 
+/** `ui/resource-teardown`, as a host sends it before it removes the view. */
 async function teardown(timeout) {
     return outcome(window.host.bridge.teardownResource({}, { timeout }));
 }

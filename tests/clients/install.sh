@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs, tests/tests/views.rs), into ignored folders of
-# this repo, from the package registries only:
+# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs, tests/tests/views.rs),
+# into ignored folders of this repo, from the package registries only:
 #
 #   tests/clients/.venv          Python venv with PyPI `mcp` (tests/clients/requirements.txt, pinned)
 #   tests/clients/node_modules   npm `@modelcontextprotocol/client` (tests/clients/package-lock.json)
-#   tests/views/node_modules     the MCP Apps host of tests/tests/views.rs: npm `@modelcontextprotocol/ext-apps`
-#                                (AppBridge), the client, esbuild and playwright-core (tests/views/package-lock.json;
-#                                the browser is the system's Chromium, no download)
+#   tests/views/node_modules     the MCP Apps host of tests/tests/views.rs: npm
+#                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
+#                                playwright-core (tests/views/package-lock.json; the browser is the
+#                                system's Chromium, nothing is downloaded)
 #   .tools/node22                npm `node@22` (a Node 22 binary; the HTTP conformance suite and the
 #                                Inspector need Node >= 22): .tools/node22/node_modules/node/bin/node
 #

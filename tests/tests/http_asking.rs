@@ -1,10 +1,10 @@
 //! Tools that ask the client, over Streamable HTTP in the legacy era: the question is a request
 //! on the call's own SSE stream, the client answers it with a POST in its session, and only that
-//! session's answer reaches the call; a stateless server, which has no way back, says it cannot
-//! ask.
+//! session's answer reaches the call; a stateless server, which has no way back, and a POST that
+//! accepts no event stream, which has no way out, say at once that they cannot ask.
 
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use mcp_toolbelt::{AskError, Context, Elicitation, HttpConfig, tool};
 use mcp_toolbelt_tests::http::{
     Events, LEGACY, in_session, legacy_call, post, result_text, router, send,
@@ -107,6 +107,42 @@ async fn a_stateless_server_cannot_ask_and_says_so() {
     assert_eq!(response["result"]["isError"], true, "{response}");
     assert_eq!(
         result_text(&response),
-        "this request has no way to ask the client (a stateless HTTP request, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
     );
+}
+
+/// A client whose POST accepts only `application/json` cannot be sent a question (it would
+/// travel on the call's event stream): the tool is told so at once, and the call is answered
+/// as JSON, instead of holding its POST, connection and place for the ask timeout (10 minutes).
+#[tokio::test]
+async fn a_post_that_accepts_only_json_cannot_be_asked_and_is_answered_at_once() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let mut request = post(
+        &legacy_call(2, "confirm", &json!({}), None),
+        &in_session(&session),
+    );
+    request
+        .headers_mut()
+        .insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+    // `send` waits at most 10 s: a question left waiting for its answer fails here.
+    let reply = send(&router, request).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.content_type(), "application/json");
+    let response = reply.json();
+    assert_eq!(response["id"], 2);
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert_eq!(
+        result_text(&response),
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+    );
+    // The same session, with a POST that takes a stream, is still asked.
+    let call = legacy_call(3, "confirm", &json!({}), None);
+    let response = router
+        .clone()
+        .oneshot(post(&call, &in_session(&session)))
+        .await
+        .unwrap();
+    let question = Events::of(response).next().await.expect("the question");
+    assert_eq!(question["method"], "elicitation/create");
 }

@@ -126,7 +126,10 @@ fn an_answer_to_a_question_never_asked_confirms_nothing() {
         json!({}),
         json!({"inputResponses": confirmed, "requestState": state(&first)}),
     );
-    assert_eq!(done["result"]["content"][0]["text"], "Deleted 2 tasks", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Deleted 2 tasks",
+        "{done}"
+    );
 }
 
 /// An answer sealed in an earlier round stands: a later `inputResponses` for the same key is
@@ -171,7 +174,10 @@ fn a_sealed_answer_stands_and_only_the_questions_asked_take_answers() {
             "requestState": state(&second)
         }),
     );
-    assert_eq!(third["result"]["content"][0]["text"], "Ada likes blue", "{third}");
+    assert_eq!(
+        third["result"]["content"][0]["text"], "Ada likes blue",
+        "{third}"
+    );
 }
 
 #[test]

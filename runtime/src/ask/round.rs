@@ -61,10 +61,7 @@ impl Round {
         params: &Map<String, Value>,
         binding: Binding,
     ) -> Result<Self, ErrorObject> {
-        let Carried {
-            mut answers,
-            asked,
-        } = match params.get("requestState") {
+        let Carried { mut answers, asked } = match params.get("requestState") {
             None | Some(Value::Null) => Carried::default(),
             Some(Value::String(state)) => sealer.open(state, &binding)?,
             Some(_) => {

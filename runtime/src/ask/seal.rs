@@ -269,7 +269,10 @@ mod tests {
         assert!(rotated.open(&in_flight, &binding).is_ok());
         let fresh = rotated.seal(Carried::default(), &binding).unwrap();
         assert!(Sealer::new(Some([8; 32])).open(&fresh, &binding).is_ok());
-        assert!(old.open(&fresh, &binding).is_err(), "sealed with the new key");
+        assert!(
+            old.open(&fresh, &binding).is_err(),
+            "sealed with the new key"
+        );
         let other = Sealer::new(Some([9; 32])).seal(Carried::default(), &binding);
         assert!(rotated.open(&other.unwrap(), &binding).is_err());
     }

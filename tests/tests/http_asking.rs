@@ -33,8 +33,13 @@ async fn confirm(context: Context) -> Result<String, AskError> {
 
 /// Opens a legacy session whose client declares `elicitation`.
 async fn open_session(router: &Router) -> String {
+    open_session_at(router, LEGACY).await
+}
+
+/// [`open_session`] at protocol `version`.
+async fn open_session_at(router: &Router, version: &str) -> String {
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": LEGACY,
+        "protocolVersion": version,
         "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "http-asking", "version": "1.0.0"},
     }});
@@ -145,4 +150,25 @@ async fn a_post_that_accepts_only_json_cannot_be_asked_and_is_answered_at_once()
         .unwrap();
     let question = Events::of(response).next().await.expect("the question");
     assert_eq!(question["method"], "elicitation/create");
+}
+
+/// A call in a batch (2025-03-26) answers in the batch's JSON array: no stream carries a
+/// question, so the tool is told at once too.
+#[tokio::test]
+async fn a_call_in_a_batch_cannot_be_asked_and_is_answered_at_once() {
+    let router = router(HttpConfig::new());
+    let version = "2025-03-26";
+    let session = open_session_at(&router, version).await;
+    let batch = json!([legacy_call(2, "confirm", &json!({}), None)]);
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", version),
+    ];
+    let reply = send(&router, post(&batch, &headers)).await;
+    let responses = reply.json();
+    assert_eq!(responses[0]["result"]["isError"], true, "{responses}");
+    assert_eq!(
+        result_text(&responses[0]),
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+    );
 }

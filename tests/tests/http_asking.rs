@@ -6,8 +6,9 @@
 use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
 use mcp_toolbelt::{AskError, Context, Elicitation, HttpConfig, tool};
+use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
-    Events, LEGACY, in_session, legacy_call, post, result_text, router, send,
+    Events, LEGACY, in_session, legacy_call, post, result_text, router, send, send_over_socket,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -171,4 +172,48 @@ async fn a_call_in_a_batch_cannot_be_asked_and_is_answered_at_once() {
         result_text(&responses[0]),
         "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
     );
+}
+
+/// The same over a socket, as the issue found it: the todo example's `add-task` without a
+/// priority asks; a client taking JSON only is answered at once, and nothing was added.
+#[tokio::test]
+async fn the_todo_example_answers_a_json_only_client_at_once() {
+    let todo = CatalogHttp::start_example("todo", |address| address.to_string(), &[], &[]);
+    let json_only = |body: &Value, headers: &[(&str, &str)]| {
+        let mut request = post(body, headers);
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        request
+            .headers_mut()
+            .insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        request
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY,
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "json-only", "version": "1.0.0"},
+    }});
+    let reply = send_over_socket(todo.address, json_only(&initialize, &[])).await;
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let headers = in_session(&session);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    send_over_socket(todo.address, json_only(&initialized, &headers)).await;
+    let call = legacy_call(2, "add-task", &json!({"title": "Water"}), None);
+    let response = send_over_socket(todo.address, json_only(&call, &headers))
+        .await
+        .json();
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert!(
+        result_text(&response).starts_with(
+            "This needs the user's answer, but this request has no way to ask the client"
+        ),
+        "{response}"
+    );
+    let list = legacy_call(3, "list-tasks", &json!({}), None);
+    let listed = send_over_socket(todo.address, json_only(&list, &headers))
+        .await
+        .json();
+    assert_eq!(result_text(&listed), "No tasks");
 }

@@ -204,13 +204,16 @@ impl Server {
     }
 }
 
+/// The current `requestState` key and, during a rotation, the previous one.
+type StateKeys = ([u8; 32], Option<[u8; 32]>);
+
 /// The current `requestState` key and the previous one, from `--request-state-key-file`'s
 /// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
 /// drawn at start). `Err` says what is wrong, never what the key is.
 fn request_state_keys(
     file: Option<&str>,
     variable: Option<&str>,
-) -> Result<Option<([u8; 32], Option<[u8; 32]>)>, String> {
+) -> Result<Option<StateKeys>, String> {
     let (text, source) = match (file, variable) {
         (None, None) => return Ok(None),
         (Some(_), Some(_)) => {
@@ -235,7 +238,7 @@ fn request_state_keys(
 
 /// One key, or two (the current one, then the previous one), each 32 bytes in base64,
 /// separated by white space (a file of one or two lines) or a comma.
-fn parse_state_keys(text: &str) -> Result<([u8; 32], Option<[u8; 32]>), String> {
+fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
     use base64::Engine as _;
     use base64::engine::DecodePaddingMode;
     use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};

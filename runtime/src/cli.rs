@@ -26,6 +26,8 @@ struct LintOptions<'a> {
     profiles: Vec<&'a str>,
     /// `--format json`.
     json: bool,
+    /// `--verbose`: the notes too (what hosts do with the tools as they are).
+    verbose: bool,
 }
 
 /// What `--http` serves with: its address and the flags that go with it.
@@ -79,6 +81,10 @@ impl<'a> LintOptions<'a> {
         let mut options = Self::default();
         let mut rest = arguments.iter();
         while let Some(&flag) = rest.next() {
+            if flag == "--verbose" {
+                options.verbose = true;
+                continue;
+            }
             let value = rest.next().copied();
             match (flag, value) {
                 ("--profile", Some(name)) => options.profiles.push(name),
@@ -189,7 +195,7 @@ impl Server {
 /// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
 fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
     let profiles = if options.profiles.is_empty() {
-        lint::all_profiles()
+        lint::default_profiles()
     } else {
         options
             .profiles
@@ -202,6 +208,8 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
     let mut out = io::stdout().lock();
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else if options.verbose {
+        write!(out, "{report:#}")?;
     } else {
         write!(out, "{report}")?;
     }
@@ -325,9 +333,10 @@ fn usage(server: &Server) -> String {
          Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n\
          {http}  \
          {program} --list-tools    print the tools/list result as JSON\n  \
-         {program} --lint [--profile NAME]... [--format json]\n                            \
+         {program} --lint [--profile NAME]... [--format json] [--verbose]\n                            \
          check the tools against what hosts accept; exit 1 on an error\n                            \
-         (profiles: {profiles})\n  \
+         (profiles: {profiles}; the strict ones only when named;\n                            \
+         --verbose adds notes: what hosts do with the tools as they are)\n  \
          {program} --help          show this\n",
         name = server.name(),
         version = server.version(),
@@ -463,12 +472,14 @@ mod tests {
                 "cursor",
                 "--format",
                 "json",
+                "--verbose",
                 "--profile",
                 "gemini"
             ]),
             Ok(Command::Lint(LintOptions {
                 profiles: vec!["cursor", "gemini"],
-                json: true
+                json: true,
+                verbose: true,
             }))
         );
         assert_eq!(

@@ -73,9 +73,10 @@ fn an_unexplained_failure_fails_the_run() {
 
 #[test]
 fn an_expected_failure_that_passes_fails_the_run() {
-    let text = std::fs::read_to_string(recorded())
-        .unwrap()
-        .replace("✗ tasks-wire-fields: 1 passed, 3 failed", "✓ tasks-wire-fields: 4 passed, 0 failed");
+    let text = std::fs::read_to_string(recorded()).unwrap().replace(
+        "✗ tasks-wire-fields: 1 passed, 3 failed",
+        "✓ tasks-wire-fields: 4 passed, 0 failed",
+    );
     let output = std::env::temp_dir().join(format!("suite-{}.txt", std::process::id()));
     std::fs::write(&output, text).unwrap();
     let (passed, lines) = judge(&output, &conformance("pending-failing.txt"));

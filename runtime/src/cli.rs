@@ -6,8 +6,8 @@ use std::io::{self, IsTerminal as _, Write as _};
 #[cfg(feature = "http")]
 use std::net::{Ipv4Addr, SocketAddr};
 
-use crate::lint;
 use crate::server::Server;
+use crate::{host_config, lint};
 
 /// What the arguments ask for.
 #[derive(Debug, PartialEq)]
@@ -135,8 +135,11 @@ impl Server {
     /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable) and `--stateless`, or the
     /// variables `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`); `--list-tools` →
     /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
-    /// [--format json]` → check the tools against host profiles ([`crate::lint`]), print the
-    /// report, exit 1 on an error; `--help`.
+    /// [--format json] [--verbose]` → check the tools against host profiles ([`crate::lint`]),
+    /// print the report, exit 1 on an error; `--print-config HOST` (with the flags the host
+    /// should start the server with, or `--http ADDR …` for the URL of a running one) → print
+    /// what adds this server to `claude-desktop`, `claude-code`, `vscode`, `cursor` or
+    /// `inspector`, in that host's format; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes
@@ -158,8 +161,11 @@ impl Server {
     async fn run_command(self) -> io::Result<()> {
         let arguments: Vec<String> = std::env::args().skip(1).collect();
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-        let command = match Command::parse(&arguments) {
-            Ok(command) => command,
+        let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
+            Command::parse(&arguments).map(|command| (host, command, arguments))
+        });
+        let (print_config, command, arguments) = match parsed {
+            Ok(parsed) => parsed,
             Err(problem) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -169,6 +175,9 @@ impl Server {
         };
         if command != Command::Help {
             self.check().map_err(io::Error::other)?;
+        }
+        if let Some(host) = print_config {
+            return print_config_for(&self, host, command, &arguments);
         }
         match command {
             Command::Stdio => {
@@ -190,6 +199,72 @@ impl Server {
             }
         }
     }
+}
+
+/// `--print-config HOST` (anywhere among the arguments) and the arguments without it.
+fn take_print_config<'a>(arguments: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a str>), String> {
+    let Some(at) = arguments
+        .iter()
+        .position(|argument| *argument == "--print-config")
+    else {
+        return Ok((None, arguments.to_vec()));
+    };
+    let host = arguments.get(at + 1).copied().ok_or_else(|| {
+        format!(
+            "--print-config needs a host: {}",
+            host_config::HOSTS.join(", ")
+        )
+    })?;
+    let mut rest = arguments.to_vec();
+    rest.drain(at..=at + 1);
+    Ok((Some(host), rest))
+}
+
+/// `--print-config HOST`: the snippet that adds this binary, started with the other arguments,
+/// to `host`, on stdout; where it goes, on stderr.
+fn print_config_for(
+    server: &Server,
+    host: &str,
+    command: Command<'_>,
+    arguments: &[&str],
+) -> io::Result<()> {
+    let invalid = |problem: String| io::Error::new(io::ErrorKind::InvalidInput, problem);
+    let executable = std::env::current_exe()?;
+    let executable = executable.to_str().ok_or_else(|| {
+        invalid(format!(
+            "--print-config: the path of this binary is not UTF-8: {}",
+            executable.display()
+        ))
+    })?;
+    let reach = match command {
+        Command::Stdio => host_config::Reach::Stdio {
+            command: executable,
+            args: arguments,
+        },
+        Command::Http(options) => {
+            let options = options.with_environment(|name| std::env::var(name).ok());
+            host_config::Reach::Http(
+                host_config::url(options.address, &options.hosts).map_err(invalid)?,
+            )
+        }
+        _ => {
+            return Err(invalid(
+                "--print-config goes with the flags that serve: none (stdio), or --http ADDR and its flags"
+                    .into(),
+            ));
+        }
+    };
+    let snippet = host_config::snippet(host, server.name(), &reach).map_err(invalid)?;
+    write!(io::stdout().lock(), "{snippet}")?;
+    let mut err = io::stderr().lock();
+    writeln!(err, "{}", host_config::placement(host, &reach))?;
+    if let host_config::Reach::Http(_) = reach {
+        let started: Vec<&str> = std::iter::once(executable)
+            .chain(arguments.iter().copied())
+            .collect();
+        writeln!(err, "and keep the server running: {}", started.join(" "))?;
+    }
+    Ok(())
 }
 
 /// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
@@ -337,6 +412,8 @@ fn usage(server: &Server) -> String {
          check the tools against what hosts accept; exit 1 on an error\n                            \
          (profiles: {profiles}; the strict ones only when named;\n                            \
          --verbose adds notes: what hosts do with the tools as they are)\n  \
+         {program} --print-config HOST [--http ADDR ...]\n                            \
+         print what adds this server to HOST ({hosts})\n  \
          {program} --help          show this\n",
         name = server.name(),
         version = server.version(),
@@ -346,6 +423,7 @@ fn usage(server: &Server) -> String {
             .map(|profile| profile.name)
             .collect::<Vec<_>>()
             .join(", "),
+        hosts = host_config::HOSTS.join(", "),
     )
 }
 

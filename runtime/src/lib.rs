@@ -105,6 +105,7 @@ mod ask;
 mod call;
 mod cli;
 mod context;
+mod host_config;
 mod jsonrpc;
 mod limits;
 mod registry;

@@ -53,10 +53,12 @@ pub(crate) fn url(address: &str, hosts: &[String]) -> Result<String, String> {
             let socket: std::net::SocketAddr = address
                 .parse()
                 .map_err(|error| format!("--http {address}: {error}"))?;
-            let host = match socket.ip() {
-                ip if ip.is_unspecified() => "localhost".to_owned(),
-                std::net::IpAddr::V6(ip) => format!("[{ip}]"),
-                ip => ip.to_string(),
+            let host = if socket.ip().is_unspecified() {
+                "localhost".to_owned()
+            } else if socket.is_ipv6() {
+                format!("[{}]", socket.ip())
+            } else {
+                socket.ip().to_string()
             };
             (host, socket.port())
         }
@@ -72,7 +74,7 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
         serde_json::to_string_pretty(&value).map_or_else(|_| String::new(), |text| text + "\n")
     };
     let text = match (host, reach) {
-        ("claude-desktop", Reach::Stdio { command, args }) => json(json!({
+        ("claude-desktop" | "cursor", Reach::Stdio { command, args }) => json(json!({
             "mcpServers": {name: {"command": command, "args": args}}
         })),
         // Claude Desktop's config file starts stdio servers only; a remote one is a connector.
@@ -96,9 +98,6 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
         })),
         ("vscode", Reach::Http(url)) => json(json!({
             "servers": {name: {"type": "http", "url": url}}
-        })),
-        ("cursor", Reach::Stdio { command, args }) => json(json!({
-            "mcpServers": {name: {"command": command, "args": args}}
         })),
         ("cursor", Reach::Http(url)) => json(json!({"mcpServers": {name: {"url": url}}})),
         ("inspector", Reach::Stdio { command, args }) => {

@@ -263,29 +263,33 @@ fn sample(schema: &Value) -> Value {
         kind => kind.clone(),
     };
     let number = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let count = |key: &str, least: u64| {
+        let count = schema.get(key).and_then(Value::as_u64).unwrap_or(least);
+        usize::try_from(count).unwrap()
+    };
     match kind.as_str().unwrap_or("object") {
         "string" => match schema["format"].as_str() {
             Some("email") => json!("someone@example.com"),
             Some("uri") => json!("https://example.com/"),
             Some("date") => json!("2026-01-01"),
             Some("date-time") => json!("2026-01-01T00:00:00Z"),
-            _ => json!("x".repeat(number("minLength").unwrap_or(1.0).max(1.0) as usize)),
+            _ => json!("x".repeat(count("minLength", 1).max(1))),
         },
-        "integer" => json!(
-            number("minimum")
-                .unwrap_or(1.0)
-                .min(number("maximum").unwrap_or(1.0)) as i64
-        ),
+        "integer" => {
+            let integer = |key: &str| schema.get(key).and_then(Value::as_i64);
+            json!(
+                integer("minimum")
+                    .unwrap_or(1)
+                    .min(integer("maximum").unwrap_or(1))
+            )
+        }
         "number" => json!(
             number("minimum")
                 .unwrap_or(1.0)
                 .min(number("maximum").unwrap_or(1.0))
         ),
         "boolean" => json!(true),
-        "array" => {
-            let count = number("minItems").unwrap_or(0.0) as usize;
-            Value::Array(vec![sample(&schema["items"]); count])
-        }
+        "array" => Value::Array(vec![sample(&schema["items"]); count("minItems", 0)]),
         _ => {
             let required = schema["required"].as_array().cloned().unwrap_or_default();
             let object = required

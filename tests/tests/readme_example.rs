@@ -40,8 +40,9 @@ fn the_crate_docs_start_the_server_as_the_readme_does() {
     let docs: String = read("runtime/src/lib.rs")
         .lines()
         .map_while(|line| line.strip_prefix("//!"))
-        .map(|line| format!("{}\n", line.strip_prefix(' ').unwrap_or(line)))
-        .collect();
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n");
     let readme = main(&read("README.md"));
     assert!(readme.contains(".run()"), "{readme}");
     assert_eq!(

@@ -48,10 +48,11 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
         for rule in profile.rules {
             let problems = match rule.check {
                 Check::ListBytes { max } => (bytes > max)
-                    .then(|| rules::Problem {
-                        pointer: String::new(),
-                        message: format!("tools/list is {bytes} bytes, more than {max}"),
-                        fix: None,
+                    .then(|| {
+                        rules::Problem::new(
+                            String::new(),
+                            format!("tools/list is {bytes} bytes, more than {max}"),
+                        )
                     })
                     .into_iter()
                     .map(|problem| ("*", problem))

@@ -14,6 +14,17 @@ pub(super) struct Problem {
     pub(super) fix: Option<&'static str>,
 }
 
+impl Problem {
+    /// A problem the rule's own fix applies to.
+    pub(super) fn new(pointer: String, message: String) -> Self {
+        Self {
+            pointer,
+            message,
+            fix: None,
+        }
+    }
+}
+
 /// The rule's short id, as reports show it.
 pub(super) fn id(check: &Check) -> &'static str {
     match check {
@@ -113,13 +124,8 @@ pub(super) fn fix(check: &Check) -> &'static str {
 /// What `check` finds wrong with `tool`; `server` is the server's name (name prefixes).
 pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut report = |pointer: String, message: String| {
-        problems.push(Problem {
-            pointer,
-            message,
-            fix: None,
-        });
-    };
+    let mut report =
+        |pointer: String, message: String| problems.push(Problem::new(pointer, message));
     match *check {
         Check::NameLength { max, prefix } => {
             let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
@@ -197,10 +203,10 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         _ => {
             let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
                 if let Some(message) = check_node(check, node, property) {
+                    let fix = shape_fix(check, node);
                     problems.push(Problem {
-                        pointer: pointer.to_owned(),
-                        message,
-                        fix: shape_fix(check, node),
+                        fix,
+                        ..Problem::new(pointer.to_owned(), message)
                     });
                 }
             };
@@ -237,11 +243,7 @@ fn invalid_schemas(tool: &ToolDefinition) -> Vec<(String, String)> {
 pub(super) fn check_result(check: &Check, tool: &ToolDefinition, result: &Value) -> Vec<Problem> {
     let structured = result.get("structuredContent");
     let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
-    let problem = |pointer: &str, message: String| Problem {
-        pointer: pointer.to_owned(),
-        message,
-        fix: None,
-    };
+    let problem = |pointer: &str, message: String| Problem::new(pointer.to_owned(), message);
     match (check, &tool.output_schema) {
         (Check::StructuredNeedsSchema, None) if structured.is_some() => vec![problem(
             "/structuredContent",

@@ -3,6 +3,10 @@
 //! backend-only `review` through the host. Hosts without the extension get the same results as
 //! text.
 //!
+//! The views (`albums.html`, `purchase.html`) speak the host bridge in dependency-free script:
+//! they answer the host's requests (`ping`, `ui/resource-teardown`), report their size, declare
+//! their display modes and show error results (the README's MCP Apps section says why).
+//!
 //! ```text
 //! cargo run --example apps                     # serve over stdio
 //! cargo run --example apps -- --http 127.0.0.1:8080

@@ -2,9 +2,11 @@
 //! tests (`tests/tests/properties.rs`). Compiled only with the `fuzzing` feature, hidden from
 //! the docs: not part of the API. Everything public is fuzzed through the public API instead.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
-use crate::ask::seal::{Binding, Sealer};
+use crate::ask::seal::{Binding, Carried, Sealer};
 use crate::transport::stdio::{Line, LineReader};
 
 /// The lines the stdio codec reads from `input` with a line limit of `max` bytes, through a
@@ -62,8 +64,12 @@ impl StateSealer {
         tool: &str,
         arguments: Option<&Map<String, Value>>,
     ) -> Option<String> {
+        let carried = Carried {
+            answers,
+            asked: BTreeSet::new(),
+        };
         self.0
-            .seal(answers, &Binding::new(principal, tool, arguments))
+            .seal(carried, &Binding::new(principal, tool, arguments))
             .ok()
     }
 
@@ -78,5 +84,6 @@ impl StateSealer {
     ) -> Result<Map<String, Value>, crate::jsonrpc::ErrorObject> {
         self.0
             .open(state, &Binding::new(principal, tool, arguments))
+            .map(|carried| carried.answers)
     }
 }

@@ -40,6 +40,9 @@ struct HttpOptions<'a> {
     origins: Vec<String>,
     /// `--stateless`, or `MCP_STATELESS`.
     stateless: bool,
+    /// `--request-state-key-file PATH` (else `MCP_REQUEST_STATE_KEY`, read where it is used, so
+    /// that the key is held nowhere else).
+    request_state_key_file: Option<&'a str>,
 }
 
 impl Command<'_> {
@@ -66,11 +69,13 @@ impl Command<'_> {
                 "--allow-host" => options.hosts.push(value()?.to_owned()),
                 "--allow-origin" => options.origins.push(value()?.to_owned()),
                 "--stateless" => options.stateless = true,
+                "--request-state-key-file" => options.request_state_key_file = Some(value()?),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
-        options.address =
-            address.ok_or("--allow-host, --allow-origin and --stateless go with --http ADDR")?;
+        options.address = address.ok_or(
+            "--allow-host, --allow-origin, --stateless and --request-state-key-file go with --http ADDR",
+        )?;
         Ok(Command::Http(options))
     }
 }
@@ -132,8 +137,9 @@ impl HttpOptions<'_> {
 
 impl Server {
     /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP (with
-    /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable) and `--stateless`, or the
-    /// variables `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`); `--list-tools` →
+    /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable), `--stateless` and
+    /// `--request-state-key-file PATH`, or the variables `MCP_ALLOWED_HOSTS`,
+    /// `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`, `MCP_REQUEST_STATE_KEY`); `--list-tools` →
     /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
     /// [--format json] [--verbose]` → check the tools against host profiles ([`crate::lint`]),
     /// print the report, exit 1 on an error; `--print-config HOST` (with the flags the host
@@ -146,7 +152,11 @@ impl Server {
     /// events at `info` and above without span context, and creates no request span (what costs
     /// per call). The `serve_*` methods install none.
     ///
-    /// An error (tools that cannot be served, bad arguments, an address in use) is printed to
+    /// The `requestState` key (see [`Server::request_state_keys`]) is 32 bytes in base64, the
+    /// file's or the variable's whole text; a second key after it (a second line) is the
+    /// previous one, during a rotation.
+    ///
+    /// An error (tools that cannot be served, bad arguments, bad key material, an address in use) is printed to
     /// stderr as its `Display` text, every problem listed, and the process exits with status 1:
     /// returned from `main`, an `io::Error` would print as `Debug`.
     pub async fn run(self) -> io::Result<()> {
@@ -195,7 +205,15 @@ impl Server {
             Command::Lint(options) => lint(&self, &options),
             Command::Http(options) => {
                 let options = options.with_environment(|name| std::env::var(name).ok());
-                serve_http(self, options).await
+                let variable = std::env::var("MCP_REQUEST_STATE_KEY").ok();
+                let keys = request_state_keys(options.request_state_key_file, variable.as_deref())
+                    .map_err(|problem| io::Error::new(io::ErrorKind::InvalidInput, problem))?;
+                let server = match keys {
+                    Some((current, Some(previous))) => self.request_state_keys(current, previous),
+                    Some((current, None)) => self.request_state_key(current),
+                    None => self,
+                };
+                serve_http(server, options).await
             }
         }
     }
@@ -265,6 +283,77 @@ fn print_config_for(
         writeln!(err, "and keep the server running: {}", started.join(" "))?;
     }
     Ok(())
+}
+
+/// The current `requestState` key and, during a rotation, the previous one.
+type StateKeys = ([u8; 32], Option<[u8; 32]>);
+
+/// The current `requestState` key and the previous one, from `--request-state-key-file`'s
+/// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
+/// drawn at start). `Err` says what is wrong, never what the key is.
+fn request_state_keys(
+    file: Option<&str>,
+    variable: Option<&str>,
+) -> Result<Option<StateKeys>, String> {
+    let (text, source) = match (file, variable) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => {
+            return Err(
+                "the requestState key is given twice: write --request-state-key-file \
+                 or MCP_REQUEST_STATE_KEY, not both"
+                    .into(),
+            );
+        }
+        (Some(path), None) => {
+            let source = format!("--request-state-key-file {path}");
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| format!("{source}: cannot be read ({error})"))?;
+            (text, source)
+        }
+        (None, Some(value)) => (value.to_owned(), "MCP_REQUEST_STATE_KEY".to_owned()),
+    };
+    parse_state_keys(&text)
+        .map(Some)
+        .map_err(|problem| format!("{source}: {problem}"))
+}
+
+/// One key, or two (the current one, then the previous one), each 32 bytes in base64,
+/// separated by white space (a file of one or two lines) or a comma.
+fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
+    use base64::Engine as _;
+    use base64::engine::DecodePaddingMode;
+    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+
+    const HOW: &str = "a key is 32 random bytes in base64 (`openssl rand -base64 32`)";
+    let config =
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    let engines = [
+        GeneralPurpose::new(&base64::alphabet::STANDARD, config),
+        GeneralPurpose::new(&base64::alphabet::URL_SAFE, config),
+    ];
+    let key = |text: &str, which: &str| -> Result<[u8; 32], String> {
+        let bytes = engines
+            .iter()
+            .find_map(|engine| engine.decode(text).ok())
+            .ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
+        let length = bytes.len();
+        bytes
+            .try_into()
+            .map_err(|_| format!("the {which} key is {length} bytes; {HOW}"))
+    };
+    let keys: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|key| !key.is_empty())
+        .collect();
+    match keys.as_slice() {
+        [] => Err(format!("no key; {HOW}")),
+        [current] => Ok((key(current, "current")?, None)),
+        [current, previous] => Ok((key(current, "current")?, Some(key(previous, "previous")?))),
+        more => Err(format!(
+            "{} keys; write the current key, then (while rotating) the previous one",
+            more.len()
+        )),
+    }
 }
 
 /// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
@@ -397,8 +486,11 @@ fn usage(server: &Server) -> String {
             "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n    \
              --allow-host NAME       also answer requests for NAME (the name clients use; repeatable)\n    \
              --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
-             --stateless             keep no sessions (any replica answers any request)\n                            \
-             (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1)\n"
+             --stateless             keep no sessions (any replica answers any request)\n    \
+             --request-state-key-file PATH\n                            \
+             the key sealing 2026-07-28 requestState: give replicas the same one\n                            \
+             (32 bytes in base64; a second key after it: the previous one, still opened)\n                            \
+             (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY)\n"
         )
     } else {
         String::new()
@@ -594,6 +686,8 @@ mod tests {
             "https://app.example.com",
             "--allow-host",
             "mcp",
+            "--request-state-key-file",
+            "/run/secrets/mcp-state-key",
         ]);
         assert_eq!(
             deployed,
@@ -602,6 +696,7 @@ mod tests {
                 hosts: vec!["mcp.internal".into(), "mcp".into()],
                 origins: vec!["https://app.example.com".into()],
                 stateless: true,
+                request_state_key_file: Some("/run/secrets/mcp-state-key"),
             }))
         );
         assert!(
@@ -630,6 +725,53 @@ mod tests {
         assert!(options.stateless);
         let nothing = HttpOptions::default().with_environment(|_| None);
         assert_eq!(nothing, HttpOptions::default());
+    }
+
+    #[test]
+    fn request_state_keys_are_read_from_one_place_and_refused_clearly() {
+        let current = "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=";
+        let previous = "CAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAg";
+        assert_eq!(request_state_keys(None, None), Ok(None));
+        assert_eq!(
+            request_state_keys(None, Some(current)),
+            Ok(Some(([7; 32], None)))
+        );
+        assert_eq!(
+            parse_state_keys(&format!("{current}\n{previous}\n")),
+            Ok(([7; 32], Some([8; 32])))
+        );
+        assert_eq!(
+            parse_state_keys(&format!(" {current} , {previous}")),
+            Ok(([7; 32], Some([8; 32])))
+        );
+        let refused = |text: &str| parse_state_keys(text).unwrap_err();
+        assert_eq!(
+            refused("  \n"),
+            "no key; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
+        );
+        assert_eq!(
+            refused("c2VjcmV0"),
+            "the current key is 6 bytes; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
+        );
+        assert_eq!(
+            refused(&format!("{current} not*base64")),
+            "the previous key is not base64; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
+        );
+        assert!(refused(&format!("{current} {current} {current}")).starts_with("3 keys;"));
+        assert!(
+            request_state_keys(Some("key"), Some(current))
+                .unwrap_err()
+                .contains("not both")
+        );
+        let missing = request_state_keys(Some("/nonexistent/key"), None).unwrap_err();
+        assert!(
+            missing.starts_with("--request-state-key-file /nonexistent/key: cannot be read ("),
+            "{missing}"
+        );
+        assert_eq!(
+            request_state_keys(None, Some("")).unwrap_err(),
+            "MCP_REQUEST_STATE_KEY: no key; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
+        );
     }
 
     #[cfg(feature = "http")]

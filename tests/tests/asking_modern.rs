@@ -87,6 +87,99 @@ fn a_question_ends_the_round_and_the_retry_answers_it_with_state_carried_between
     assert_eq!(third["result"]["content"][0]["text"], "Ada likes blue");
 }
 
+/// An answer counts only for a question asked: `inputResponses` on a first call, which asked
+/// nothing, cannot confirm a destructive tool (the todo example's `clear-tasks`), and the
+/// question is asked.
+#[test]
+fn an_answer_to_a_question_never_asked_confirms_nothing() {
+    let mut server = StdioServer::spawn(&example_binary("todo"), &[], &[]);
+    for (id, title) in [(1, "a"), (2, "b")] {
+        let added = call(
+            &mut server,
+            id,
+            "add-task",
+            json!({"title": title, "priority": "low"}),
+            json!({}),
+        );
+        assert_eq!(added["result"]["resultType"], "complete", "{added}");
+    }
+    let confirmed = json!({"confirm": accept(json!({"confirm": true}))});
+    let first = call(
+        &mut server,
+        3,
+        "clear-tasks",
+        json!({}),
+        json!({"inputResponses": confirmed}),
+    );
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["result"]["inputRequests"]["confirm"]["params"]["message"],
+        "Delete all 2 tasks? This cannot be undone."
+    );
+    let listed = call(&mut server, 4, "list-tasks", json!({}), json!({}));
+    assert_eq!(listed["result"]["content"][0]["text"], "a (Low)\nb (Low)");
+    // Answered in the round that asked, it is taken.
+    let done = call(
+        &mut server,
+        5,
+        "clear-tasks",
+        json!({}),
+        json!({"inputResponses": confirmed, "requestState": state(&first)}),
+    );
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Deleted 2 tasks",
+        "{done}"
+    );
+}
+
+/// An answer sealed in an earlier round stands: a later `inputResponses` for the same key is
+/// ignored. An answer to a question the last round did not ask (yet) is ignored too.
+#[test]
+fn a_sealed_answer_stands_and_only_the_questions_asked_take_answers() {
+    let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);
+    let tool = "test_input_required_result_multi_round";
+    let first = call(&mut server, 1, tool, json!({}), json!({}));
+    // step2 is answered before it was asked: ignored, so it is asked.
+    let second = call(
+        &mut server,
+        2,
+        tool,
+        json!({}),
+        json!({
+            "inputResponses": {
+                "step1": accept(json!({"name": "Ada"})),
+                "step2": accept(json!({"color": "red"}))
+            },
+            "requestState": state(&first)
+        }),
+    );
+    assert_eq!(second["result"]["resultType"], "input_required", "{second}");
+    let asked: Vec<&String> = second["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(asked, ["step2"]);
+    // step1, sealed in round two, is not replaced by the third request's answer.
+    let third = call(
+        &mut server,
+        3,
+        tool,
+        json!({}),
+        json!({
+            "inputResponses": {
+                "step1": accept(json!({"name": "Mallory"})),
+                "step2": accept(json!({"color": "blue"}))
+            },
+            "requestState": state(&second)
+        }),
+    );
+    assert_eq!(
+        third["result"]["content"][0]["text"], "Ada likes blue",
+        "{third}"
+    );
+}
+
 #[test]
 fn questions_asked_together_go_out_together_by_key() {
     let mut server = StdioServer::spawn(&example_binary("conformance"), &[], &[]);

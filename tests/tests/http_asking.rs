@@ -1,13 +1,14 @@
 //! Tools that ask the client, over Streamable HTTP in the legacy era: the question is a request
 //! on the call's own SSE stream, the client answers it with a POST in its session, and only that
-//! session's answer reaches the call; a stateless server, which has no way back, says it cannot
-//! ask.
+//! session's answer reaches the call; a stateless server, which has no way back, and a POST that
+//! accepts no event stream, which has no way out, say at once that they cannot ask.
 
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use mcp_toolbelt::{AskError, Context, Elicitation, HttpConfig, tool};
+use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
-    Events, LEGACY, in_session, legacy_call, post, result_text, router, send,
+    Events, LEGACY, in_session, legacy_call, post, result_text, router, send, send_over_socket,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -33,8 +34,13 @@ async fn confirm(context: Context) -> Result<String, AskError> {
 
 /// Opens a legacy session whose client declares `elicitation`.
 async fn open_session(router: &Router) -> String {
+    open_session_at(router, LEGACY).await
+}
+
+/// [`open_session`] at protocol `version`.
+async fn open_session_at(router: &Router, version: &str) -> String {
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": LEGACY,
+        "protocolVersion": version,
         "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "http-asking", "version": "1.0.0"},
     }});
@@ -107,6 +113,107 @@ async fn a_stateless_server_cannot_ask_and_says_so() {
     assert_eq!(response["result"]["isError"], true, "{response}");
     assert_eq!(
         result_text(&response),
-        "this request has no way to ask the client (a stateless HTTP request, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
     );
+}
+
+/// A client whose POST accepts only `application/json` cannot be sent a question (it would
+/// travel on the call's event stream): the tool is told so at once, and the call is answered
+/// as JSON, instead of holding its POST, connection and place for the ask timeout (10 minutes).
+#[tokio::test]
+async fn a_post_that_accepts_only_json_cannot_be_asked_and_is_answered_at_once() {
+    let router = router(HttpConfig::new());
+    let session = open_session(&router).await;
+    let mut request = post(
+        &legacy_call(2, "confirm", &json!({}), None),
+        &in_session(&session),
+    );
+    request
+        .headers_mut()
+        .insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+    // `send` waits at most 10 s: a question left waiting for its answer fails here.
+    let reply = send(&router, request).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.content_type(), "application/json");
+    let response = reply.json();
+    assert_eq!(response["id"], 2);
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert_eq!(
+        result_text(&response),
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+    );
+    // The same session, with a POST that takes a stream, is still asked.
+    let call = legacy_call(3, "confirm", &json!({}), None);
+    let response = router
+        .clone()
+        .oneshot(post(&call, &in_session(&session)))
+        .await
+        .unwrap();
+    let question = Events::of(response).next().await.expect("the question");
+    assert_eq!(question["method"], "elicitation/create");
+}
+
+/// A call in a batch (2025-03-26) answers in the batch's JSON array: no stream carries a
+/// question, so the tool is told at once too.
+#[tokio::test]
+async fn a_call_in_a_batch_cannot_be_asked_and_is_answered_at_once() {
+    let router = router(HttpConfig::new());
+    let version = "2025-03-26";
+    let session = open_session_at(&router, version).await;
+    let batch = json!([legacy_call(2, "confirm", &json!({}), None)]);
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", version),
+    ];
+    let reply = send(&router, post(&batch, &headers)).await;
+    let responses = reply.json();
+    assert_eq!(responses[0]["result"]["isError"], true, "{responses}");
+    assert_eq!(
+        result_text(&responses[0]),
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+    );
+}
+
+/// The same over a socket, as the issue found it: the todo example's `add-task` without a
+/// priority asks; a client taking JSON only is answered at once, and nothing was added.
+#[tokio::test]
+async fn the_todo_example_answers_a_json_only_client_at_once() {
+    let todo = CatalogHttp::start_example("todo", |address| address.to_string(), &[], &[]);
+    let json_only = |body: &Value, headers: &[(&str, &str)]| {
+        let mut request = post(body, headers);
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        request
+            .headers_mut()
+            .insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        request
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY,
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "json-only", "version": "1.0.0"},
+    }});
+    let reply = send_over_socket(todo.address, json_only(&initialize, &[])).await;
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let headers = in_session(&session);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    send_over_socket(todo.address, json_only(&initialized, &headers)).await;
+    let call = legacy_call(2, "add-task", &json!({"title": "Water"}), None);
+    let response = send_over_socket(todo.address, json_only(&call, &headers))
+        .await
+        .json();
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert!(
+        result_text(&response).starts_with(
+            "This needs the user's answer, but this request has no way to ask the client"
+        ),
+        "{response}"
+    );
+    let list = legacy_call(3, "list-tasks", &json!({}), None);
+    let listed = send_over_socket(todo.address, json_only(&list, &headers))
+        .await
+        .json();
+    assert_eq!(result_text(&listed), "No tasks");
 }

@@ -63,7 +63,8 @@ pub enum AskError {
     MissingCapability(&'static str),
     /// The type asked for cannot be a form (nested objects, maps, …): the reason.
     NotAForm(String),
-    /// Nothing can carry a question to this client: a stateless HTTP request, or a request
+    /// Nothing can carry a question to this client, or its answer back: a stateless HTTP
+    /// request, an HTTP POST that accepts no event stream (or carries a batch), or a request
     /// already answered.
     NoChannel,
     /// The client answered with an error.
@@ -83,7 +84,7 @@ impl fmt::Display for AskError {
             ),
             Self::NotAForm(why) => f.write_str(why),
             Self::NoChannel => f.write_str(
-                "this request has no way to ask the client (a stateless HTTP request, or one already answered)",
+                "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)",
             ),
             Self::Client(error) => write!(f, "the client refused: {} ({})", error.message, error.code),
             Self::BadAnswer(why) => write!(f, "the client's answer was malformed: {why}"),

@@ -6,8 +6,16 @@
 //! The handler runs until it completes or until it waits on a question: questions asked
 //! together (`join!`) are registered in the same poll, so they go out together, by key. The
 //! answers the handler used are sealed into the new `requestState` (`super::seal`), so that a
-//! later round still has them; answers it did not use (extra `inputResponses`) are dropped.
+//! later round still has them, together with the keys of the questions the round asked.
+//!
+//! Answers are tied to questions: `inputResponses` are taken only for the keys the previous
+//! round asked (sealed in its state), and an answer sealed in an earlier round stands. Any
+//! other response is ignored, not refused: the handler then simply asks (so a tool that
+//! confirms before it acts cannot be confirmed by a first request that was never asked), and
+//! a client that sends its earlier answers again, or answers a question twice, still gets its
+//! call done. Refusing with `-32602` would protect nothing more and fail such clients.
 
+use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::pin;
 use std::sync::Mutex;
@@ -17,7 +25,7 @@ use std::task::{Poll, Waker};
 use serde_json::{Map, Value, json};
 
 use super::AskError;
-use super::seal::{Binding, Sealer};
+use super::seal::{Binding, Carried, Sealer};
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::result::CallToolResult;
 use crate::sync::lock;
@@ -25,7 +33,8 @@ use crate::sync::lock;
 /// A call's round: the answers it has, and the questions it asked.
 pub(crate) struct Round {
     binding: Binding,
-    /// From the opened `requestState` and this request's `inputResponses`.
+    /// From the opened `requestState`, and this request's `inputResponses` to the questions
+    /// the previous round asked.
     answers: Map<String, Value>,
     /// The answers the handler read, to seal for the next round.
     used: Mutex<Map<String, Value>>,
@@ -52,8 +61,8 @@ impl Round {
         params: &Map<String, Value>,
         binding: Binding,
     ) -> Result<Self, ErrorObject> {
-        let mut answers = match params.get("requestState") {
-            None | Some(Value::Null) => Map::new(),
+        let Carried { mut answers, asked } = match params.get("requestState") {
+            None | Some(Value::Null) => Carried::default(),
             Some(Value::String(state)) => sealer.open(state, &binding)?,
             Some(_) => {
                 return Err(ErrorObject::invalid_params(
@@ -70,7 +79,7 @@ impl Round {
                         "`inputResponses.{key}` must be the result object of the request it answers"
                     )));
                 }
-                answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone())));
+                take_answers(&mut answers, &asked, responses);
             }
             Some(_) => {
                 return Err(ErrorObject::invalid_params(
@@ -178,14 +187,33 @@ impl Round {
     }
 
     fn input_required(&self, sealer: &Sealer) -> Result<Value, ErrorObject> {
-        let used = std::mem::take(&mut *lock(&self.used));
-        let state = sealer.seal(used, &self.binding)?;
         let requests = std::mem::take(&mut *lock(&self.asked));
+        let carried = Carried {
+            answers: std::mem::take(&mut *lock(&self.used)),
+            asked: requests.keys().cloned().collect(),
+        };
+        let state = sealer.seal(carried, &self.binding)?;
         Ok(json!({
             "resultType": "input_required",
             "inputRequests": requests,
             "requestState": state,
         }))
+    }
+}
+
+/// Adds to `answers` the `responses` to questions that were `asked`; an answer already there
+/// (sealed in an earlier round) stands.
+fn take_answers(
+    answers: &mut Map<String, Value>,
+    asked: &BTreeSet<String>,
+    responses: &Map<String, Value>,
+) {
+    for (key, response) in responses {
+        if asked.contains(key) && !answers.contains_key(key) {
+            answers.insert(key.clone(), response.clone());
+        } else {
+            tracing::debug!(key, "an input response to no question asked: ignored");
+        }
     }
 }
 

@@ -1,10 +1,14 @@
-//! `requestState` for 2026-07-28: the answers a call has had so far, sealed with
-//! XChaCha20-Poly1305 so the client can carry them between rounds but neither read nor forge
-//! them. The seal binds them to the caller (its principal), the tool, the call's arguments and a
-//! time limit (the associated data and the sealed expiry): state from another caller, tool or
-//! argument set, or past its time, is refused like tampered state. Replicas given the same key
-//! (`Server::request_state_key`) open each other's state, with no shared store.
+//! `requestState` for 2026-07-28: the answers a call has had so far, and the keys of the
+//! questions its last round asked, sealed with XChaCha20-Poly1305 so the client can carry them
+//! between rounds but neither read nor forge them. The seal binds them to the caller (its
+//! principal), the tool, the call's arguments and a time limit (the associated data and the
+//! sealed expiry): state from another caller, tool or argument set, or past its time, is refused
+//! like tampered state. Replicas given the same key (`Server::request_state_key`) open each
+//! other's state, with no shared store; during a key rotation
+//! (`Server::request_state_keys`) state sealed with the previous key still opens, and new state
+//! is sealed with the current one.
 
+use std::collections::BTreeSet;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
@@ -21,11 +25,24 @@ pub(crate) const STATE_TTL: Duration = Duration::from_mins(10);
 
 const NONCE_BYTES: usize = 24;
 
-/// The server's sealing key.
+/// The server's sealing key, and the one before it during a rotation.
 pub(crate) struct Sealer {
     /// `None` when no key was given and the system's random source failed: state cannot be
     /// sealed then, and a call that asks gets an error saying so.
     cipher: Option<XChaCha20Poly1305>,
+    /// The previous key: state it sealed (a round in flight when the key changed) still opens,
+    /// and nothing is sealed with it.
+    previous: Option<XChaCha20Poly1305>,
+}
+
+/// What one round hands the next.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Carried {
+    /// The answers the handler used so far, by key: they stand in every later round.
+    pub(crate) answers: Map<String, Value>,
+    /// The keys of the questions the round asked and had no answer for: only these take an
+    /// answer from the next request's `inputResponses`.
+    pub(crate) asked: BTreeSet<String>,
 }
 
 /// What one call's state is bound to, as the associated data of its seal: each part
@@ -55,6 +72,9 @@ struct Sealed {
     /// Seconds since the Unix epoch after which the state is refused.
     expires: u64,
     answers: Map<String, Value>,
+    /// Absent in state sealed before questions were tied to answers: then nothing was asked.
+    #[serde(default)]
+    asked: BTreeSet<String>,
 }
 
 impl Sealer {
@@ -69,15 +89,18 @@ impl Sealer {
         }
         Self {
             cipher: key.map(|key| XChaCha20Poly1305::new(&key.into())),
+            previous: None,
         }
     }
 
-    /// Seals `answers` for `binding`, valid for [`STATE_TTL`].
-    pub(crate) fn seal(
-        &self,
-        answers: Map<String, Value>,
-        binding: &Binding,
-    ) -> Result<String, ErrorObject> {
+    /// This sealer, also opening state sealed with `previous` (the key it replaces).
+    pub(crate) fn with_previous(mut self, previous: Option<[u8; 32]>) -> Self {
+        self.previous = previous.map(|key| XChaCha20Poly1305::new(&key.into()));
+        self
+    }
+
+    /// Seals `carried` for `binding`, valid for [`STATE_TTL`].
+    pub(crate) fn seal(&self, carried: Carried, binding: &Binding) -> Result<String, ErrorObject> {
         let cannot = || {
             ErrorObject::new(
                 crate::jsonrpc::codes::INTERNAL_ERROR,
@@ -87,7 +110,8 @@ impl Sealer {
         let cipher = self.cipher.as_ref().ok_or_else(cannot)?;
         let sealed = Sealed {
             expires: now() + STATE_TTL.as_secs(),
-            answers,
+            answers: carried.answers,
+            asked: carried.asked,
         };
         let mut nonce = [0; NONCE_BYTES];
         getrandom::fill(&mut nonce).map_err(|_| cannot())?;
@@ -104,12 +128,9 @@ impl Sealer {
         Ok(URL_SAFE_NO_PAD.encode(token))
     }
 
-    /// The answers sealed in `state`, if it is ours, untouched, for `binding` and in time.
-    pub(crate) fn open(
-        &self,
-        state: &str,
-        binding: &Binding,
-    ) -> Result<Map<String, Value>, ErrorObject> {
+    /// What `state` carries, if it is ours (sealed with the current key or the previous one),
+    /// untouched, for `binding` and in time.
+    pub(crate) fn open(&self, state: &str, binding: &Binding) -> Result<Carried, ErrorObject> {
         let invalid = || ErrorObject::invalid_params("Invalid or expired requestState");
         let cipher = self.cipher.as_ref().ok_or_else(invalid)?;
         let token = URL_SAFE_NO_PAD.decode(state).map_err(|_| invalid())?;
@@ -118,20 +139,25 @@ impl Sealer {
         }
         let (nonce, sealed) = token.split_at(NONCE_BYTES);
         let nonce = XNonce::try_from(nonce).map_err(|_| invalid())?;
+        let payload = || Payload {
+            msg: sealed,
+            aad: &binding.0,
+        };
         let plain = cipher
-            .decrypt(
-                &nonce,
-                Payload {
-                    msg: sealed,
-                    aad: &binding.0,
-                },
-            )
+            .decrypt(&nonce, payload())
+            .or_else(|error| match &self.previous {
+                Some(previous) => previous.decrypt(&nonce, payload()),
+                None => Err(error),
+            })
             .map_err(|_| invalid())?;
         let sealed: Sealed = serde_json::from_slice(&plain).map_err(|_| invalid())?;
         if sealed.expires < now() {
             return Err(invalid());
         }
-        Ok(sealed.answers)
+        Ok(Carried {
+            answers: sealed.answers,
+            asked: sealed.asked,
+        })
     }
 }
 
@@ -174,13 +200,16 @@ mod tests {
         let arguments = json!({"path": "/a", "force": true});
         let arguments = arguments.as_object().unwrap();
         let answers = json!({"confirm": {"action": "accept"}});
-        let answers = answers.as_object().unwrap().clone();
+        let carried = || Carried {
+            answers: answers.as_object().unwrap().clone(),
+            asked: BTreeSet::from(["reason".to_owned()]),
+        };
         let state = sealer
-            .seal(answers.clone(), &binding("alice", arguments))
+            .seal(carried(), &binding("alice", arguments))
             .unwrap();
         assert_eq!(
             sealer.open(&state, &binding("alice", arguments)),
-            Ok(answers)
+            Ok(carried())
         );
         let reordered = json!({"force": true, "path": "/a"});
         assert!(
@@ -216,7 +245,7 @@ mod tests {
     fn replicas_sharing_a_key_open_each_others_state() {
         let arguments = Map::new();
         let state = Sealer::new(Some([7; 32]))
-            .seal(Map::new(), &binding("", &arguments))
+            .seal(Carried::default(), &binding("", &arguments))
             .unwrap();
         assert!(
             Sealer::new(Some([7; 32]))
@@ -228,5 +257,23 @@ mod tests {
                 .open(&state, &binding("", &arguments))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_rotated_sealer_opens_state_of_either_key_and_seals_with_the_current_one() {
+        let arguments = Map::new();
+        let binding = binding("", &arguments);
+        let old = Sealer::new(Some([7; 32]));
+        let rotated = Sealer::new(Some([8; 32])).with_previous(Some([7; 32]));
+        let in_flight = old.seal(Carried::default(), &binding).unwrap();
+        assert!(rotated.open(&in_flight, &binding).is_ok());
+        let fresh = rotated.seal(Carried::default(), &binding).unwrap();
+        assert!(Sealer::new(Some([8; 32])).open(&fresh, &binding).is_ok());
+        assert!(
+            old.open(&fresh, &binding).is_err(),
+            "sealed with the new key"
+        );
+        let other = Sealer::new(Some([9; 32])).seal(Carried::default(), &binding);
+        assert!(rotated.open(&other.unwrap(), &binding).is_err());
     }
 }

@@ -84,6 +84,22 @@ impl Session {
         self
     }
 
+    /// The same calls, for a request whose questions cannot reach the client (an HTTP POST
+    /// that takes no event stream: a request to the client has nothing to travel on). A tool
+    /// that asks is told so at once (`AskError::NoChannel`), rather than waiting out the ask
+    /// timeout for an answer that cannot come.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    #[must_use]
+    pub(crate) fn without_questions(&self) -> Self {
+        Self {
+            pending: None,
+            ..self.clone()
+        }
+    }
+
     /// Takes the client's answer to a question one of this session's calls asked.
     pub(crate) fn reply(&self, reply: Reply) {
         if let Some(pending) = &self.pending {

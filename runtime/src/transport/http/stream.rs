@@ -56,7 +56,14 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     };
     let id = call.request.id.clone();
     let max_queued = call.session.dispatcher().limits().max_queued_messages;
-    let started = match call.session.start(call.request, caller, call.timeout) {
+    // A question to the client travels on the call's event stream: without one, a tool that
+    // asks is told at once that it cannot.
+    let calls = if call.accepts_sse {
+        call.session.clone()
+    } else {
+        call.session.without_questions()
+    };
+    let started = match calls.start(call.request, caller, call.timeout) {
         Ok(started) => started,
         Err(refused) => return reply::json(StatusCode::BAD_REQUEST, &refused),
     };

@@ -275,19 +275,16 @@ fn sample(schema: &Value) -> Value {
             Some("date-time") => json!("2026-01-01T00:00:00Z"),
             _ => json!("x".repeat(count("minLength", 1).max(1))),
         },
+        // The least value the bounds allow, 1 where they allow it.
         "integer" => {
             let integer = |key: &str| schema.get(key).and_then(Value::as_i64);
-            json!(
-                integer("minimum")
-                    .unwrap_or(1)
-                    .min(integer("maximum").unwrap_or(1))
-            )
+            let least = integer("minimum").unwrap_or(1);
+            json!(integer("maximum").map_or(least, |most| least.min(most)))
         }
-        "number" => json!(
-            number("minimum")
-                .unwrap_or(1.0)
-                .min(number("maximum").unwrap_or(1.0))
-        ),
+        "number" => {
+            let least = number("minimum").unwrap_or(1.0);
+            json!(number("maximum").map_or(least, |most| least.min(most)))
+        }
         "boolean" => json!(true),
         "array" => Value::Array(vec![sample(&schema["items"]); count("minItems", 0)]),
         _ => {

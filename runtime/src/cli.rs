@@ -6,8 +6,8 @@ use std::io::{self, IsTerminal as _, Write as _};
 #[cfg(feature = "http")]
 use std::net::{Ipv4Addr, SocketAddr};
 
-use crate::lint;
 use crate::server::Server;
+use crate::{host_config, lint};
 
 /// What the arguments ask for.
 #[derive(Debug, PartialEq)]
@@ -26,6 +26,8 @@ struct LintOptions<'a> {
     profiles: Vec<&'a str>,
     /// `--format json`.
     json: bool,
+    /// `--verbose`: the notes too (what hosts do with the tools as they are).
+    verbose: bool,
 }
 
 /// What `--http` serves with: its address and the flags that go with it.
@@ -84,6 +86,10 @@ impl<'a> LintOptions<'a> {
         let mut options = Self::default();
         let mut rest = arguments.iter();
         while let Some(&flag) = rest.next() {
+            if flag == "--verbose" {
+                options.verbose = true;
+                continue;
+            }
             let value = rest.next().copied();
             match (flag, value) {
                 ("--profile", Some(name)) => options.profiles.push(name),
@@ -135,8 +141,11 @@ impl Server {
     /// `--request-state-key-file PATH`, or the variables `MCP_ALLOWED_HOSTS`,
     /// `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`, `MCP_REQUEST_STATE_KEY`); `--list-tools` →
     /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
-    /// [--format json]` → check the tools against host profiles ([`crate::lint`]), print the
-    /// report, exit 1 on an error; `--help`.
+    /// [--format json] [--verbose]` → check the tools against host profiles ([`crate::lint`]),
+    /// print the report, exit 1 on an error; `--print-config HOST` (with the flags the host
+    /// should start the server with, or `--http ADDR …` for the URL of a running one) → print
+    /// what adds this server to `claude-desktop`, `claude-code`, `vscode`, `cursor` or
+    /// `inspector`, in that host's format; `--help`.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes
@@ -162,8 +171,11 @@ impl Server {
     async fn run_command(self) -> io::Result<()> {
         let arguments: Vec<String> = std::env::args().skip(1).collect();
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-        let command = match Command::parse(&arguments) {
-            Ok(command) => command,
+        let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
+            Command::parse(&arguments).map(|command| (host, command, arguments))
+        });
+        let (print_config, command, arguments) = match parsed {
+            Ok(parsed) => parsed,
             Err(problem) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -173,6 +185,9 @@ impl Server {
         };
         if command != Command::Help {
             self.check().map_err(io::Error::other)?;
+        }
+        if let Some(host) = print_config {
+            return print_config_for(&self, host, command, &arguments);
         }
         match command {
             Command::Stdio => {
@@ -202,6 +217,72 @@ impl Server {
             }
         }
     }
+}
+
+/// `--print-config HOST` (anywhere among the arguments) and the arguments without it.
+fn take_print_config<'a>(arguments: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a str>), String> {
+    let Some(at) = arguments
+        .iter()
+        .position(|argument| *argument == "--print-config")
+    else {
+        return Ok((None, arguments.to_vec()));
+    };
+    let host = arguments.get(at + 1).copied().ok_or_else(|| {
+        format!(
+            "--print-config needs a host: {}",
+            host_config::HOSTS.join(", ")
+        )
+    })?;
+    let mut rest = arguments.to_vec();
+    rest.drain(at..=at + 1);
+    Ok((Some(host), rest))
+}
+
+/// `--print-config HOST`: the snippet that adds this binary, started with the other arguments,
+/// to `host`, on stdout; where it goes, on stderr.
+fn print_config_for(
+    server: &Server,
+    host: &str,
+    command: Command<'_>,
+    arguments: &[&str],
+) -> io::Result<()> {
+    let invalid = |problem: String| io::Error::new(io::ErrorKind::InvalidInput, problem);
+    let executable = std::env::current_exe()?;
+    let executable = executable.to_str().ok_or_else(|| {
+        invalid(format!(
+            "--print-config: the path of this binary is not UTF-8: {}",
+            executable.display()
+        ))
+    })?;
+    let reach = match command {
+        Command::Stdio => host_config::Reach::Stdio {
+            command: executable,
+            args: arguments,
+        },
+        Command::Http(options) => {
+            let options = options.with_environment(|name| std::env::var(name).ok());
+            host_config::Reach::Http(
+                host_config::url(options.address, &options.hosts).map_err(invalid)?,
+            )
+        }
+        _ => {
+            return Err(invalid(
+                "--print-config goes with the flags that serve: none (stdio), or --http ADDR and its flags"
+                    .into(),
+            ));
+        }
+    };
+    let snippet = host_config::snippet(host, server.name(), &reach).map_err(invalid)?;
+    write!(io::stdout().lock(), "{snippet}")?;
+    let mut err = io::stderr().lock();
+    writeln!(err, "{}", host_config::placement(host, &reach))?;
+    if let host_config::Reach::Http(_) = reach {
+        let started: Vec<&str> = std::iter::once(executable)
+            .chain(arguments.iter().copied())
+            .collect();
+        writeln!(err, "and keep the server running: {}", started.join(" "))?;
+    }
+    Ok(())
 }
 
 /// The current `requestState` key and, during a rotation, the previous one.
@@ -278,7 +359,7 @@ fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
 /// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
 fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
     let profiles = if options.profiles.is_empty() {
-        lint::all_profiles()
+        lint::default_profiles()
     } else {
         options
             .profiles
@@ -291,6 +372,8 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
     let mut out = io::stdout().lock();
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else if options.verbose {
+        write!(out, "{report:#}")?;
     } else {
         write!(out, "{report}")?;
     }
@@ -417,9 +500,12 @@ fn usage(server: &Server) -> String {
          Usage:\n  {program}                 serve over stdio (what MCP hosts launch)\n\
          {http}  \
          {program} --list-tools    print the tools/list result as JSON\n  \
-         {program} --lint [--profile NAME]... [--format json]\n                            \
+         {program} --lint [--profile NAME]... [--format json] [--verbose]\n                            \
          check the tools against what hosts accept; exit 1 on an error\n                            \
-         (profiles: {profiles})\n  \
+         (profiles: {profiles}; the strict ones only when named;\n                            \
+         --verbose adds notes: what hosts do with the tools as they are)\n  \
+         {program} --print-config HOST [--http ADDR ...]\n                            \
+         print what adds this server to HOST ({hosts})\n  \
          {program} --help          show this\n",
         name = server.name(),
         version = server.version(),
@@ -429,6 +515,7 @@ fn usage(server: &Server) -> String {
             .map(|profile| profile.name)
             .collect::<Vec<_>>()
             .join(", "),
+        hosts = host_config::HOSTS.join(", "),
     )
 }
 
@@ -555,12 +642,14 @@ mod tests {
                 "cursor",
                 "--format",
                 "json",
+                "--verbose",
                 "--profile",
                 "gemini"
             ]),
             Ok(Command::Lint(LintOptions {
                 profiles: vec!["cursor", "gemini"],
-                json: true
+                json: true,
+                verbose: true,
             }))
         );
         assert_eq!(

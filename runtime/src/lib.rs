@@ -27,9 +27,16 @@
 //!
 //! #[tokio::main]
 //! async fn main() -> std::io::Result<()> {
-//!     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION")).serve_stdio().await
+//!     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION"))
+//!         .run()
+//!         .await
 //! }
 //! ```
+//!
+//! [`Server::run`] serves stdio, or what the process arguments ask for (`--http 8080`,
+//! `--list-tools`, `--lint`, `--print-config claude-desktop`, `--help`), and installs a stderr
+//! logger; the `serve_*` methods (`serve_stdio`, `serve_http`) serve one transport and read no
+//! arguments, for a binary that parses its own.
 //!
 //! # How tools are found
 //!
@@ -98,6 +105,7 @@ mod ask;
 mod call;
 mod cli;
 mod context;
+mod host_config;
 mod jsonrpc;
 mod limits;
 mod registry;

@@ -302,8 +302,9 @@ fn expect_result<T: serde::de::DeserializeOwned>(response: Value) -> T {
 /// `UPDATE_SNAPSHOTS=1`.
 pub const UPDATE_SNAPSHOTS: &str = "UPDATE_SNAPSHOTS";
 
-/// Fails (panics) with the lint report when a tool of `server` breaks a rule of any host profile
-/// ([`lint::PROFILES`]); warnings do not fail. [`assert_portable_for`] names the hosts.
+/// Fails (panics) with the lint report when a tool of `server` breaks a rule of a host profile
+/// ([`lint::default_profiles`]: every one but the strict modes); warnings do not fail.
+/// [`assert_portable_for`] names the hosts.
 ///
 /// # Panics
 ///
@@ -312,7 +313,8 @@ pub fn assert_portable(server: &Server) {
     assert_portable_for(server, &[]);
 }
 
-/// [`assert_portable`] for the profiles named (`["cursor", "gemini"]`); none means all.
+/// [`assert_portable`] for the profiles named (`["cursor", "anthropic-strict"]`); none means the
+/// default ones.
 ///
 /// # Panics
 ///
@@ -329,7 +331,7 @@ pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
 /// Fails (panics) with the lint report when `result`, a call result of `tool` (from
 /// [`Server::list_tools`] or [`TestClient::list_tools`]), breaks what hosts need of results
 /// (structured content with an `outputSchema` that declares its fields) under `profiles` (none
-/// means all).
+/// means the default ones).
 ///
 /// # Panics
 ///
@@ -345,10 +347,10 @@ pub fn assert_result_portable(tool: &ToolDefinition, result: &CallToolResult, pr
     );
 }
 
-/// The profiles named, or every profile for none.
+/// The profiles named, or the default ones for none.
 fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
     if names.is_empty() {
-        lint::all_profiles()
+        lint::default_profiles()
     } else {
         names
             .iter()

@@ -78,7 +78,10 @@ pub(crate) struct Implementation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct ServerCapabilities {
     pub(crate) tools: ToolsCapability,
-    pub(crate) logging: Empty,
+    /// Legacy clients only: 2026-07-28 deprecates the capability ("new implementations SHOULD
+    /// NOT adopt it"); its log level travels in each request's `_meta` instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) logging: Option<Empty>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) resources: Option<Empty>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -89,7 +92,7 @@ impl ServerCapabilities {
     /// The capabilities of every server of this crate.
     pub(crate) const SERVED: Self = Self {
         tools: ToolsCapability { list_changed: true },
-        logging: Empty {},
+        logging: Some(Empty {}),
         resources: None,
         extensions: None,
     };
@@ -100,6 +103,15 @@ impl ServerCapabilities {
             resources: resources.then_some(Empty {}),
             extensions: apps.then_some(Extensions { ui: Empty {} }),
             ..Self::SERVED
+        }
+    }
+
+    /// These capabilities as `server/discover` shows them at 2026-07-28: without the deprecated
+    /// `logging`.
+    pub(crate) fn modern(self) -> Self {
+        Self {
+            logging: None,
+            ..self
         }
     }
 }

@@ -2,7 +2,9 @@
 # Runs the official MCP conformance suite (HTTP only; it needs Node 22) against
 # examples/conformance, once for the 2025-11-25 requirements and once for 2026-07-28. Each run
 # must match its baseline file exactly: a scenario outside the baseline that fails, or one in it
-# that passes, fails the run. Pending scenarios we pass (`pending-passing.txt`) must pass too.
+# that passes, fails the run. Pending scenarios we pass (`pending-passing.txt`) must pass too;
+# pending ones we fail must be listed with their reason (`pending-failing.txt`), and judge.sh
+# prints every failure with the reason it is expected.
 # Needs `bash tests/clients/install.sh` first (it installs Node 22).
 set -euo pipefail
 
@@ -41,11 +43,19 @@ status=0
 work="$(mktemp -d)" # the suite writes results/ into its working directory
 for requirements in 2025-11-25 2026-07-28; do
     say "requirements $requirements"
+    output="$work/suite-$requirements.txt"
+    pending=/dev/null
+    [[ "$requirements" == 2026-07-28 ]] && pending="$here/pending-failing.txt"
+    # The suite's own verdict scores only the scenarios it does not run as pending; judge.sh
+    # then says what was judged, each failure with the reason it is expected, or fails.
     if ! (cd "$work" && "$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" \
-        --requirements "$requirements" --expected-failures "$here/baseline-$requirements.yml"); then
+        --requirements "$requirements" --expected-failures "$here/baseline-$requirements.yml" \
+        2>&1 | tee "$output"); then
         status=1
-        say "requirements $requirements: FAILED (server log: $server_log)"
+        say "requirements $requirements: the suite FAILED (server log: $server_log)"
     fi
+    say "requirements $requirements: what was judged"
+    bash "$here/judge.sh" "$output" "$here/baseline-$requirements.yml" "$pending" >&2 || status=1
 done
 # Scenarios the 2026-07-28 requirement set runs as *pending* (not scored against a baseline,
 # because the reference fixture cannot pass them yet) that this server passes: each must pass

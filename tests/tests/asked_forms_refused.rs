@@ -30,6 +30,23 @@ struct Confirm {
     confirm: bool,
 }
 
+/// A default the official TypeScript client refuses (it wants a string), set by hand.
+#[derive(Deserialize, JsonSchema)]
+struct Note {
+    /// The note
+    #[schemars(extend("default" = 0))]
+    text: String,
+}
+
+/// Annotate a parcel
+#[tool(asks(Note))]
+async fn annotate(context: Context) -> String {
+    match context.elicit::<Note>("Which note?").await {
+        Ok(_) => "noted".into(),
+        Err(error) => error.to_string(),
+    }
+}
+
 /// The line of `#[tool]` on `ship`.
 const SHIP: u32 = line!() + 3;
 
@@ -45,22 +62,38 @@ async fn ship(context: Context) -> String {
 #[test]
 fn a_form_type_that_cannot_be_a_form_is_a_start_up_error() {
     let error = Server::new("parcels", "0.0.0").check().unwrap_err();
-    let RegistryError::InvalidTool {
-        name,
-        source,
-        problem,
-    } = &error
-    else {
+    let RegistryError::Several(problems) = &error else {
         panic!("{error:?}");
     };
+    let found: Vec<(&str, Option<String>, &str)> = problems
+        .iter()
+        .map(|problem| match problem {
+            RegistryError::InvalidTool {
+                name,
+                source,
+                problem,
+            } => (name.as_str(), source.clone(), problem.as_str()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(found.len(), 2, "{error}");
     assert_eq!(
-        (name.as_str(), source.clone()),
-        ("ship", Some(format!("{}:{SHIP}", file!())))
+        found[1],
+        (
+            "ship",
+            Some(format!("{}:{SHIP}", file!())),
+            "it asks (`asks(…)`) for a form that cannot be one: `Address` cannot be an \
+             elicitation form: field `city` is of type object, not a primitive"
+        )
     );
+    // What the TypeScript client would refuse, said at start-up (and by `--lint`, which checks
+    // the tools first) rather than by a client at the first call.
+    assert_eq!(found[0].0, "annotate");
     assert_eq!(
-        problem,
-        "it asks (`asks(…)`) for a form that cannot be one: `Address` cannot be an elicitation \
-         form: field `city` is of type object, not a primitive"
+        found[0].2,
+        "it asks (`asks(…)`) for a form that cannot be one: `Note` cannot be an elicitation \
+         form: field `text` has `default: 0` where a form takes a string (clients refuse the \
+         whole form)"
     );
     assert!(error.to_string().contains("tool `ship` at"), "{error}");
 }

@@ -274,4 +274,6 @@ async fn server_discover_describes_the_server() {
         json!({"listChanged": true}),
         "changes are told on subscriptions/listen streams: {result}"
     );
+    // 2026-07-28 deprecates `logging` (new implementations SHOULD NOT adopt it).
+    assert_eq!(result["capabilities"].get("logging"), None, "{result}");
 }

@@ -9,7 +9,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use mcp_toolbelt::lint::{self, PROFILES};
+use mcp_toolbelt::lint::{self, PROFILES, Severity};
 use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
 use mcp_toolbelt::{Server, ToolDefinition, tool};
 use mcp_toolbelt_tests::example_binary;
@@ -59,15 +59,62 @@ const BYTES: usize = 206;
 #[test]
 fn the_clean_fixture_passes_every_profile() {
     let report = lint::lint("paints", &[tool_with(|_| {})], &lint::all_profiles());
-    assert!(!report.has_errors(), "{report}");
-    // The one warning: Gemini's `parameters` refuse `additionalProperties`, which hosts strip.
+    assert!(!report.has_errors(), "{report:#}");
+    // Nothing to change is no warning: Gemini's `parameters` strip `additionalProperties`, a
+    // note shown only when asked for.
     assert_eq!(
-        report.to_string().lines().next().unwrap(),
-        "warning[keyword] paint /inputSchema: `additionalProperties` is used (gemini); fix: nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
+        report.to_string(),
+        format!(
+            "tools/list: {BYTES} bytes, ~{} tokens; 0 errors, 0 warnings, 1 note (--verbose shows them) (profiles: {ALL})\n",
+            BYTES.div_ceil(4)
+        )
+    );
+    assert_eq!(
+        format!("{report:#}").lines().next().unwrap(),
+        "note[keyword] paint /inputSchema: `additionalProperties` is used (gemini); fix: nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
     );
     assert_eq!(report.findings.len(), 1);
     assert_eq!(report.bytes, BYTES);
     assert_eq!(report.tokens, BYTES.div_ceil(4));
+}
+
+/// Every profile's name, as a report's summary lists them.
+const ALL: &str = "mcp, anthropic, anthropic-strict, claude, openai, openai-strict, gemini, gemini-json-schema, vscode, cursor, local-grammar";
+
+#[test]
+fn closed_nested_objects_and_output_schemas_are_no_warning() {
+    // Nested objects closed as the portable rewrite closes them, and a `Json<T>` tool's
+    // outputSchema: notes at most, under every profile.
+    let nested = tool_with(|tool| {
+        tool.input_schema["properties"]["filter"] = json!({
+            "type": "object",
+            "description": "Which ones",
+            "properties": {"status": {"type": "string", "description": "Open or closed"}},
+            "required": ["status"],
+            "additionalProperties": false
+        });
+        tool.input_schema["required"] = json!(["color", "filter"]);
+        tool.output_schema = Some(json!({
+            "type": "object",
+            "properties": {"done": {"type": "boolean"}},
+            "required": ["done"],
+            "additionalProperties": false
+        }));
+    });
+    let report = lint::lint("paints", &[nested], &lint::all_profiles());
+    let shown: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|finding| finding.severity != Severity::Note)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(shown, Vec::<String>::new());
+    assert!(
+        report
+            .to_string()
+            .contains("; 0 errors, 0 warnings, 3 notes"),
+        "{report:#}"
+    );
 }
 
 #[test]
@@ -343,9 +390,54 @@ fn bound_sizes() {
     );
     assert_eq!(
         lines("anthropic-strict", &[long]),
-        [
-            "warning[ignored-bound] paint /inputSchema/properties/color: `maxLength` is ignored (anthropic-strict); fix: nothing to change: the server still validates the bound and the model reads the error"
-        ]
+        [format!(
+            "error[unsupported-bound] paint /inputSchema/properties/color: `maxLength` is not supported (anthropic-strict); {BOUND_FIX}"
+        )]
+    );
+}
+
+const BOUND_FIX: &str = "fix: drop #[schemars(range(...))] or #[schemars(length(...))] and check the value in the tool; an integer's width is a bound no Rust type avoids: send the tool without `strict`, or have whoever sends it move the bounds into the description (Anthropic's SDKs do)";
+
+#[test]
+fn anthropic_strict_mode_refuses_numeric_and_length_bounds() {
+    // Anthropic's structured-outputs docs: numerical constraints, string constraints and
+    // `minItems` above 1 are not supported (the API answers 400), as mcp-strict-check says.
+    let bounded = property(
+        json!({"type": "integer", "description": "How many", "minimum": 0, "maximum": 50}),
+    );
+    assert_eq!(
+        lines("anthropic-strict", &[bounded]),
+        [format!(
+            "error[unsupported-bound] paint /inputSchema/properties/color: `minimum`, `maximum` are not supported (anthropic-strict); {BOUND_FIX}"
+        )]
+    );
+    let one_or_more = property(
+        json!({"type": "array", "description": "Colors", "items": {"type": "string"}, "minItems": 1}),
+    );
+    assert_eq!(
+        lines("anthropic-strict", &[one_or_more]),
+        Vec::<String>::new()
+    );
+    let two = property(
+        json!({"type": "array", "description": "Colors", "items": {"type": "string"}, "minItems": 2}),
+    );
+    assert_eq!(lines("anthropic-strict", &[two]).len(), 1);
+    let rule = lint::profile("anthropic-strict")
+        .unwrap()
+        .rules
+        .iter()
+        .find(|rule| rule.check == lint::Check::UnsupportedBounds)
+        .unwrap();
+    assert_eq!(rule.severity, Severity::Error);
+    assert!(
+        rule.citation
+            .contains("Numerical constraints (minimum, maximum, multipleOf)")
+    );
+    // A strict mode is checked where it is named: `--lint` alone leaves it out.
+    assert!(
+        !lint::default_profiles()
+            .iter()
+            .any(|profile| profile.name == "anthropic-strict")
     );
 }
 
@@ -363,6 +455,58 @@ fn strict_modes_want_closed_objects_and_every_property_required() {
         [
             "error[closed-object] paint /inputSchema: an object without `additionalProperties: false` (openai-strict); fix: add #[serde(deny_unknown_fields)] to the struct",
             "warning[all-required] paint /inputSchema: not required: color (openai-strict); fix: make the field required, or have the host turn strict mode off for this tool",
+        ]
+    );
+}
+
+#[test]
+fn fixes_name_what_can_be_written_for_the_type() {
+    let fix = |profile: &str, schema: Value| {
+        let report = lint::lint(
+            "paints",
+            &[property(schema)],
+            &[lint::profile(profile).unwrap()],
+        );
+        report
+            .findings
+            .iter()
+            .map(|finding| finding.fix)
+            .collect::<Vec<_>>()
+    };
+    // No `#[serde(deny_unknown_fields)]` for a map, a `Duration` or a `serde_json::Value`.
+    let map = json!({"type": "object", "description": "Counts", "additionalProperties": {"type": "integer"}});
+    assert_eq!(
+        fix("openai-strict", map),
+        [
+            "none for a map (HashMap, BTreeMap), which takes any key: use a struct with named fields (and #[serde(deny_unknown_fields)])"
+        ]
+    );
+    let duration = json!({"type": "object", "description": "How long", "required": ["secs", "nanos"], "properties": {
+        "secs": {"type": "integer", "minimum": 0}, "nanos": {"type": "integer", "minimum": 0}}});
+    assert_eq!(
+        fix("openai-strict", duration),
+        [
+            "none for std::time::Duration (its `{secs, nanos}` cannot take serde attributes): take the duration as a number of seconds or milliseconds (u64) and convert it in the tool"
+        ]
+    );
+    let value = json!({"description": "Anything", "type": ["object", "array", "string", "number", "boolean", "null"]});
+    // An object without `additionalProperties: false`, an array without `items`: one fix.
+    assert_eq!(
+        fix("openai-strict", value),
+        ["none for serde_json::Value, which takes any JSON: give the argument a concrete type"; 2]
+    );
+    // A struct of one's own can take the attribute.
+    let own = json!({"type": "object", "description": "A filter", "properties": {"status": {"type": "string", "description": "Which"}}, "required": ["status"]});
+    assert_eq!(
+        fix("openai-strict", own),
+        ["add #[serde(deny_unknown_fields)] to the struct"]
+    );
+    // `enum IdOrName { Id(u64), Name(String) }` (untagged): no null, so no `Option<T>`.
+    let id_or_name = json!({"type": ["integer", "string"], "description": "An id or a name"});
+    assert_eq!(
+        fix("cursor", id_or_name),
+        [
+            "one type per value: an untagged enum of several scalar types has no one-type form; take one type (a String the tool parses), or a struct with an optional field per kind"
         ]
     );
 }
@@ -391,7 +535,7 @@ fn untyped_additional_properties() {
     assert_eq!(
         lines("openai", &[map]),
         [
-            "error[untyped-additional-properties] paint /inputSchema/properties/color: `additionalProperties` is a schema without `type` (openai); fix: give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
+            "error[untyped-additional-properties] paint /inputSchema/properties/color: `additionalProperties` is a schema without `type` (openai); fix: give the map's values a concrete type (HashMap<String, T>, T not serde_json::Value)"
         ]
     );
 }
@@ -408,7 +552,7 @@ fn output_schemas() {
     assert_eq!(
         lines("claude", &[scalar]),
         [
-            "warning[output-schema] paint /outputSchema: an outputSchema is declared (claude); fix: #[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
+            "note[output-schema] paint /outputSchema: an outputSchema is declared (claude); fix: #[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
         ]
     );
 }
@@ -543,15 +687,24 @@ fn run(example: &str, arguments: &[&str]) -> Output {
 
 #[test]
 fn the_catalog_is_clean_under_every_profile() {
+    // Clean tools print no warning: only the summary.
     let output = run("catalog", &["--lint"]);
     let report = String::from_utf8(output.stdout).unwrap();
     assert!(output.status.success(), "{report}");
-    assert!(!report.contains("error["), "{report}");
-    assert!(
-        report.ends_with("tools/list: 1769 bytes, ~443 tokens; 0 errors, 9 warnings (profiles: mcp, anthropic, anthropic-strict, claude, openai, openai-strict, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n"),
-        "{report}"
+    assert_eq!(
+        report,
+        "tools/list: 1769 bytes, ~443 tokens; 0 errors, 0 warnings, 7 notes (--verbose shows them) (profiles: mcp, anthropic, claude, openai, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n",
     );
-    for profile in PROFILES {
+    let verbose = String::from_utf8(run("catalog", &["--lint", "--verbose"]).stdout).unwrap();
+    assert_eq!(
+        verbose
+            .lines()
+            .filter(|line| line.starts_with("note["))
+            .count(),
+        7,
+        "{verbose}"
+    );
+    for profile in PROFILES.iter().filter(|profile| !profile.opt_in) {
         let output = run("catalog", &["--lint", "--profile", profile.name]);
         assert!(
             output.status.success(),
@@ -560,6 +713,12 @@ fn the_catalog_is_clean_under_every_profile() {
             String::from_utf8_lossy(&output.stdout)
         );
     }
+    // Named, Anthropic's strict mode refuses `search`'s `limit` (a u32 of at most 50).
+    let strict = run("catalog", &["--lint", "--profile", "anthropic-strict"]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(
+        String::from_utf8(strict.stdout).unwrap().starts_with("error[unsupported-bound] search /inputSchema/properties/limit: `minimum`, `maximum` are not supported (anthropic-strict)")
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The README's first example is `examples/weather/main.rs` as it is (below that file's `//!`
 //! lines), so the code a new user copies is the code the real-client tests run
-//! (`real_clients.rs`, `weather`).
+//! (`real_clients.rs`, `weather`); the crate docs' first example starts its server as the README
+//! does.
 
 use mcp_toolbelt_tests::repo_root;
 
@@ -24,5 +25,29 @@ fn the_readme_example_is_the_weather_example() {
     assert_eq!(
         block, code,
         "the README's first example and examples/weather/main.rs differ: change both"
+    );
+}
+
+#[test]
+fn the_crate_docs_start_the_server_as_the_readme_does() {
+    let read = |path: &str| std::fs::read_to_string(repo_root().join(path)).unwrap();
+    // From `#[tokio::main]` to the end of the first Rust block.
+    let main = |text: &str| -> String {
+        let start = text.find("#[tokio::main]").expect("a #[tokio::main] fn");
+        let block = &text[start..];
+        block[..block.find("```").expect("the block ends")].to_owned()
+    };
+    let docs: String = read("runtime/src/lib.rs")
+        .lines()
+        .map_while(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let readme = main(&read("README.md"));
+    assert!(readme.contains(".run()"), "{readme}");
+    assert_eq!(
+        main(&docs),
+        readme,
+        "the crate docs' example serves as the README's does (run(): --http, --list-tools, --lint)"
     );
 }

@@ -477,7 +477,8 @@ fn server_discover() {
             "d1",
             json!({
                 "supportedVersions": ["2026-07-28"],
-                "capabilities": {"tools": {"listChanged": true}, "logging": {}},
+                // No `logging`: 2026-07-28 deprecates it (legacy clients still get it above).
+                "capabilities": {"tools": {"listChanged": true}},
                 "ttlMs": 60_000,
                 "cacheScope": "public",
                 "instructions": "A small product catalog: search it, look up a product, check the weather, echo a message.",

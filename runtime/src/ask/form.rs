@@ -107,16 +107,58 @@ fn primitive(property: &Value) -> Result<Value, String> {
         field.insert("format".into(), json!(format));
     }
     for keyword in KEPT {
-        if let Some(value) = property.get(*keyword) {
-            field.entry(*keyword).or_insert_with(|| value.clone());
+        match property.get(*keyword) {
+            // `#[serde(default)]` on an `Option`: absent already means none, and a `null`
+            // default is one no form may carry (the TypeScript client refuses the whole request).
+            Some(Value::Null) if *keyword == "default" => {}
+            Some(value) => {
+                field.entry(*keyword).or_insert_with(|| value.clone());
+            }
+            None => {}
         }
     }
+    well_typed(&field)?;
     Ok(Value::Object(field))
 }
 
-/// An `Option<T>` property's schema without its `null`.
+/// Checks what the spec's restricted form schema types, as the official TypeScript client's
+/// `zod` schema does (it refuses the whole request over one field): `title` and `description`
+/// are strings, bounds are numbers, `enumNames` strings, and a default has the field's type
+/// (a string for a select, strings for a multi select).
+fn well_typed(field: &Map<String, Value>) -> Result<(), String> {
+    let kind = field
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("string");
+    let strings = |value: &Value| {
+        value
+            .as_array()
+            .is_some_and(|items| items.iter().all(Value::is_string))
+    };
+    for (keyword, value) in field {
+        let (fits, wanted) = match (keyword.as_str(), kind) {
+            ("title" | "description", _) | ("default", "string") => (value.is_string(), "a string"),
+            ("minLength" | "maxLength" | "minimum" | "maximum" | "minItems" | "maxItems", _)
+            | ("default", "number" | "integer") => (value.is_number(), "a number"),
+            ("default", "boolean") => (value.is_boolean(), "true or false"),
+            ("enumNames" | "default", _) => (strings(value), "a list of strings"),
+            _ => (true, ""),
+        };
+        if !fits {
+            return Err(format!(
+                "has `{keyword}: {value}` where a form takes {wanted} (clients refuse the whole form)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An `Option<T>` property's schema without its `null` (in `type`, `anyOf` or `enum`).
 fn without_null(property: &Map<String, Value>) -> Map<String, Value> {
     let mut property = property.clone();
+    if let Some(Value::Array(options)) = property.get_mut("enum") {
+        options.retain(|option| !option.is_null());
+    }
     if let Some(Value::Array(types)) = property.get("type") {
         let types: Vec<&Value> = types.iter().filter(|kind| *kind != "null").collect();
         if let [kind] = types.as_slice() {
@@ -245,6 +287,69 @@ mod tests {
                 },
                 "required": ["name", "size", "color", "extras"],
             })
+        );
+    }
+
+    /// What people write for an optional answer: `#[serde(default)]` on an `Option`.
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code, reason = "only the schema is read")]
+    struct Refusal {
+        /// Go ahead
+        confirm: bool,
+        /// Why not
+        #[serde(default)]
+        reason: Option<String>,
+        #[serde(default)]
+        size: Option<Size>,
+        #[serde(default)]
+        extras: Vec<Size>,
+    }
+
+    #[test]
+    fn a_form_carries_no_null() {
+        // The official TypeScript client refuses a `"default": null` (expected string), and a
+        // `null` among a select's options.
+        let schema = requested_schema::<Refusal>().unwrap();
+        assert_eq!(
+            *schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "confirm": {"type": "boolean", "description": "Go ahead"},
+                    "reason": {"type": "string", "description": "Why not"},
+                    "size": {"type": "string", "enum": ["Small", "Large"]},
+                    "extras": {"type": "array", "items": {"type": "string", "enum": ["Small", "Large"]}},
+                },
+                "required": ["confirm"],
+            })
+        );
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code, reason = "only the schema is read")]
+    struct WrongDefault {
+        #[schemars(extend("default" = 5))]
+        name: String,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code, reason = "only the schema is read")]
+    struct WrongTitle {
+        #[schemars(title = "Count", extend("maximum" = "ten"))]
+        count: u8,
+    }
+
+    #[test]
+    fn a_default_or_bound_of_the_wrong_type_is_no_form() {
+        assert_eq!(
+            requested_schema::<WrongDefault>().unwrap_err(),
+            "`WrongDefault` cannot be an elicitation form: field `name` has `default: 5` where a \
+             form takes a string (clients refuse the whole form)"
+        );
+        assert_eq!(
+            requested_schema::<WrongTitle>().unwrap_err(),
+            "`WrongTitle` cannot be an elicitation form: field `count` has `maximum: \"ten\"` where \
+             a form takes a number (clients refuse the whole form)"
         );
     }
 

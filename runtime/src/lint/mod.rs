@@ -48,9 +48,11 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
         for rule in profile.rules {
             let problems = match rule.check {
                 Check::ListBytes { max } => (bytes > max)
-                    .then(|| rules::Problem {
-                        pointer: String::new(),
-                        message: format!("tools/list is {bytes} bytes, more than {max}"),
+                    .then(|| {
+                        rules::Problem::new(
+                            String::new(),
+                            format!("tools/list is {bytes} bytes, more than {max}"),
+                        )
                     })
                     .into_iter()
                     .map(|problem| ("*", problem))
@@ -111,6 +113,14 @@ pub fn all_profiles() -> Vec<&'static Profile> {
     PROFILES.iter().collect()
 }
 
+/// What `--lint` and `assert_portable` check when no profile is named: every profile but the
+/// strict modes ([`Profile::opt_in`]), which refuse what hosts take as it comes (any integer's
+/// `minimum`, say) and apply only where whoever sends the tools turns them on.
+#[must_use]
+pub fn default_profiles() -> Vec<&'static Profile> {
+    PROFILES.iter().filter(|profile| !profile.opt_in).collect()
+}
+
 /// Adds a problem to the finding of the same place, rule and message, or as a new one.
 fn add(
     findings: &mut Vec<Finding>,
@@ -141,7 +151,7 @@ fn add(
             rule: id,
             message: problem.message,
             hosts: vec![profile.name],
-            fix: rules::fix(&rule.check),
+            fix: problem.fix.unwrap_or_else(|| rules::fix(&rule.check)),
             citations: vec![rule.citation],
         }),
     }

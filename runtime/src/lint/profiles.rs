@@ -8,6 +8,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Nothing to change: what a host does with the tool as it is (it strips a keyword, say).
+    /// Shown only when asked for (`--lint --verbose`, `{report:#}`).
+    Note,
     /// The host may still work, or the trouble is the host's to fix; reported, never failing.
     Warning,
     /// The host drops the tool, or fails the request.
@@ -60,8 +63,9 @@ pub enum Check {
         /// The largest value the host compiles.
         max: u64,
     },
-    /// Numeric and length bounds are present (the host ignores them).
-    IgnoredBounds,
+    /// No numeric or length bounds (`minimum`, `maxLength`, …; `minItems` above 1): the host
+    /// refuses them.
+    UnsupportedBounds,
     /// Every object schema says `additionalProperties: false`.
     ClosedObjects,
     /// Every property of an object schema is required.
@@ -117,6 +121,9 @@ pub struct Profile {
     pub host: &'static str,
     /// Its rules.
     pub rules: &'static [Rule],
+    /// Checked only when named (`--profile`, `assert_portable_for`): a strict mode, which
+    /// whoever sends the tools to the model turns on, not the host as it comes.
+    pub opt_in: bool,
 }
 
 const fn error(check: Check, citation: &'static str) -> Rule {
@@ -131,6 +138,14 @@ const fn warning(check: Check, citation: &'static str) -> Rule {
     Rule {
         check,
         severity: Severity::Warning,
+        citation,
+    }
+}
+
+const fn note(check: Check, citation: &'static str) -> Rule {
+    Rule {
+        check,
+        severity: Severity::Note,
         citation,
     }
 }
@@ -218,9 +233,13 @@ const ANTHROPIC_STRICT: &[Rule] = &[
         Check::ClosedObjects,
         "Anthropic structured outputs docs (strict: additionalProperties must be false)",
     ),
-    warning(
-        Check::IgnoredBounds,
-        "issue 12 (Anthropic strict mode ignores numeric and length bounds); Anthropic structured outputs docs",
+    error(
+        Check::UnsupportedBounds,
+        "Anthropic structured outputs docs, JSON Schema limitations (\"Not supported: Numerical \
+         constraints (minimum, maximum, multipleOf); String constraints (minLength, maxLength); \
+         Array constraints beyond minItems of 0 or 1\"; strict tool use shares them); \
+         https://github.com/agentjido/req_llm/issues/302 (400: \"For 'integer' type, property \
+         'minimum' is not supported\")",
     ),
     warning(
         Check::OptionalProperties { max: 24 },
@@ -244,7 +263,7 @@ const CLAUDE_CONNECTORS: &[Rule] = &[
         Check::Keyword("$ref"),
         "https://github.com/anthropics/claude-code/issues/76040",
     ),
-    warning(
+    note(
         Check::OutputSchemaDeclared,
         "issue 12 (Claude.ai connectors: tools declaring outputSchema fail with \"Failed to call tool\", an open report)",
     ),
@@ -303,7 +322,7 @@ const GEMINI: &[Rule] = &[
     error(Check::Keyword("propertyNames"), GEMINI_KEYWORDS),
     error(Check::Keyword("patternProperties"), GEMINI_KEYWORDS),
     error(Check::Keyword("default"), GEMINI_KEYWORDS),
-    warning(Check::Keyword("additionalProperties"), GEMINI_KEYWORDS),
+    note(Check::Keyword("additionalProperties"), GEMINI_KEYWORDS),
 ];
 
 const GEMINI_JSON_SCHEMA: &[Rule] = &[
@@ -384,56 +403,67 @@ pub static PROFILES: &[Profile] = &[
         name: "mcp",
         host: "the MCP specification",
         rules: MCP,
+        opt_in: false,
     },
     Profile {
         name: "anthropic",
         host: "Anthropic API",
         rules: ANTHROPIC,
+        opt_in: false,
     },
     Profile {
         name: "anthropic-strict",
         host: "Anthropic API, strict tools",
         rules: ANTHROPIC_STRICT,
+        opt_in: true,
     },
     Profile {
         name: "claude",
         host: "Claude.ai and Claude Desktop connectors, Claude Code",
         rules: CLAUDE_CONNECTORS,
+        opt_in: false,
     },
     Profile {
         name: "openai",
         host: "OpenAI function calling",
         rules: OPENAI,
+        opt_in: false,
     },
     Profile {
         name: "openai-strict",
         host: "OpenAI function calling, strict mode",
         rules: OPENAI_STRICT,
+        opt_in: true,
     },
     Profile {
         name: "gemini",
         host: "Gemini API, `parameters`",
         rules: GEMINI,
+        opt_in: false,
     },
     Profile {
         name: "gemini-json-schema",
         host: "Gemini API, `parametersJsonSchema` (Gemini CLI)",
         rules: GEMINI_JSON_SCHEMA,
+        opt_in: false,
     },
     Profile {
         name: "vscode",
         host: "VS Code / GitHub Copilot",
         rules: VSCODE,
+        opt_in: false,
     },
     Profile {
         name: "cursor",
         host: "Cursor",
         rules: CURSOR,
+        opt_in: false,
     },
     Profile {
         name: "local-grammar",
         host: "grammar-constrained local models (llama.cpp)",
         rules: LOCAL_GRAMMAR,
+        opt_in: false,
     },
 ];
 

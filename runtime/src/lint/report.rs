@@ -1,5 +1,5 @@
-//! The lint's findings, for a person (`Display`: one line per problem, then a summary) and for
-//! machines (`Serialize`: `--lint --format json`).
+//! The lint's findings, for a person (`Display`: one line per problem, then a summary; notes
+//! only with `{:#}`) and for machines (`Serialize`: `--lint --format json`, notes included).
 
 use std::fmt;
 
@@ -63,6 +63,7 @@ impl fmt::Display for Finding {
         let severity = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         };
         write!(
             f,
@@ -81,17 +82,27 @@ impl fmt::Display for Finding {
     }
 }
 
+/// One line per error and warning, then the summary; the alternate form (`{report:#}`,
+/// `--lint --verbose`) shows the notes too.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verbose = f.alternate();
         for finding in &self.findings {
-            writeln!(f, "{finding}")?;
+            if verbose || finding.severity != Severity::Note {
+                writeln!(f, "{finding}")?;
+            }
         }
         let plural = |count: usize, word: &str| {
             format!("{count} {word}{}", if count == 1 { "" } else { "s" })
         };
+        let notes = match self.count(Severity::Note) {
+            0 => String::new(),
+            count if verbose => format!(", {}", plural(count, "note")),
+            count => format!(", {} (--verbose shows them)", plural(count, "note")),
+        };
         writeln!(
             f,
-            "{}: {} bytes, ~{} tokens; {}, {} (profiles: {})",
+            "{}: {} bytes, ~{} tokens; {}, {}{notes} (profiles: {})",
             self.subject,
             self.bytes,
             self.tokens,

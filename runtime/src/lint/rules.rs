@@ -10,6 +10,19 @@ use crate::types::ToolDefinition;
 pub(super) struct Problem {
     pub(super) pointer: String,
     pub(super) message: String,
+    /// The fix for this shape, where the rule's own ([`fix`]) does not apply to it.
+    pub(super) fix: Option<&'static str>,
+}
+
+impl Problem {
+    /// A problem the rule's own fix applies to.
+    pub(super) fn new(pointer: String, message: String) -> Self {
+        Self {
+            pointer,
+            message,
+            fix: None,
+        }
+    }
 }
 
 /// The rule's short id, as reports show it.
@@ -29,7 +42,7 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::Composition { .. } => "composition",
         Check::StringEnums => "enum-type",
         Check::MaxBound { .. } => "bound-size",
-        Check::IgnoredBounds => "ignored-bound",
+        Check::UnsupportedBounds => "unsupported-bound",
         Check::ClosedObjects => "closed-object",
         Check::AllRequired => "all-required",
         Check::OptionalProperties { .. } => "optional-count",
@@ -79,8 +92,8 @@ pub(super) fn fix(check: &Check) -> &'static str {
         }
         Check::StringEnums => "use a string enum (unit variants) instead of numbers or booleans",
         Check::MaxBound { .. } => "lower the bound, or drop it and check the length in the tool",
-        Check::IgnoredBounds => {
-            "nothing to change: the server still validates the bound and the model reads the error"
+        Check::UnsupportedBounds => {
+            "drop #[schemars(range(...))] or #[schemars(length(...))] and check the value in the tool; an integer's width is a bound no Rust type avoids: send the tool without `strict`, or have whoever sends it move the bounds into the description (Anthropic's SDKs do)"
         }
         Check::ClosedObjects => "add #[serde(deny_unknown_fields)] to the struct",
         Check::AllRequired => {
@@ -88,7 +101,7 @@ pub(super) fn fix(check: &Check) -> &'static str {
         }
         Check::OptionalProperties { .. } => "split the tool, or make fields required",
         Check::TypedAdditionalProperties => {
-            "give the map's values a concrete type, or add #[serde(deny_unknown_fields)]"
+            "give the map's values a concrete type (HashMap<String, T>, T not serde_json::Value)"
         }
         Check::OutputSchemaDeclared => {
             "#[tool(output_schema = false)] for this host (the JSON stays the text), or keep it and test the host"
@@ -111,7 +124,8 @@ pub(super) fn fix(check: &Check) -> &'static str {
 /// What `check` finds wrong with `tool`; `server` is the server's name (name prefixes).
 pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut report = |pointer: String, message: String| problems.push(Problem { pointer, message });
+    let mut report =
+        |pointer: String, message: String| problems.push(Problem::new(pointer, message));
     match *check {
         Check::NameLength { max, prefix } => {
             let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
@@ -189,7 +203,11 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         _ => {
             let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
                 if let Some(message) = check_node(check, node, property) {
-                    report(pointer.to_owned(), message);
+                    let fix = shape_fix(check, node);
+                    problems.push(Problem {
+                        fix,
+                        ..Problem::new(pointer.to_owned(), message)
+                    });
                 }
             };
             walk(&tool.input_schema, "/inputSchema", &mut visit);
@@ -225,10 +243,7 @@ fn invalid_schemas(tool: &ToolDefinition) -> Vec<(String, String)> {
 pub(super) fn check_result(check: &Check, tool: &ToolDefinition, result: &Value) -> Vec<Problem> {
     let structured = result.get("structuredContent");
     let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
-    let problem = |pointer: &str, message: String| Problem {
-        pointer: pointer.to_owned(),
-        message,
-    };
+    let problem = |pointer: &str, message: String| Problem::new(pointer.to_owned(), message);
     match (check, &tool.output_schema) {
         (Check::StructuredNeedsSchema, None) if structured.is_some() => vec![problem(
             "/structuredContent",
@@ -263,7 +278,8 @@ pub(super) fn check_result(check: &Check, tool: &ToolDefinition, result: &Value)
 }
 
 const COMPOSITION: [&str; 3] = ["oneOf", "anyOf", "allOf"];
-const BOUNDS: [&str; 9] = [
+/// The bounds Anthropic's strict mode refuses (and `minItems` above 1).
+const BOUNDS: [&str; 8] = [
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -271,9 +287,52 @@ const BOUNDS: [&str; 9] = [
     "multipleOf",
     "minLength",
     "maxLength",
-    "minItems",
     "maxItems",
 ];
+
+/// The fix for the shape of `node` where the rule's own fix cannot be written for it: an
+/// attribute on a struct does nothing for a map, a `Duration` or a `serde_json::Value`, and
+/// `Option<T>` does nothing for a list of types without `null`.
+fn shape_fix(check: &Check, node: &Map<String, Value>) -> Option<&'static str> {
+    let several_types = matches!(node.get("type"), Some(Value::Array(kinds)) if kinds.len() > 1);
+    match check {
+        Check::ArrayItems | Check::ClosedObjects | Check::TypedAdditionalProperties
+            if several_types =>
+        {
+            Some(
+                "none for serde_json::Value, which takes any JSON: give the argument a concrete type",
+            )
+        }
+        Check::ClosedObjects => {
+            let properties = node.get("properties").and_then(Value::as_object);
+            let map = node
+                .get("additionalProperties")
+                .is_some_and(|value| value != &Value::Bool(false));
+            let duration = properties.is_some_and(|properties| {
+                let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
+                names.sort_unstable();
+                names == ["nanos", "secs"]
+            });
+            if duration {
+                Some(
+                    "none for std::time::Duration (its `{secs, nanos}` cannot take serde attributes): take the duration as a number of seconds or milliseconds (u64) and convert it in the tool",
+                )
+            } else if map || properties.is_none() {
+                Some(
+                    "none for a map (HashMap, BTreeMap), which takes any key: use a struct with named fields (and #[serde(deny_unknown_fields)])",
+                )
+            } else {
+                None
+            }
+        }
+        Check::ScalarType if !matches!(node.get("type"), Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null")) => {
+            Some(
+                "one type per value: an untagged enum of several scalar types has no one-type form; take one type (a String the tool parses), or a struct with an optional field per kind",
+            )
+        }
+        _ => None,
+    }
+}
 
 /// One subschema against a check that looks at subschemas one by one; `property` says the node
 /// is the schema of an object's property.
@@ -326,12 +385,23 @@ fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Optio
             .and_then(Value::as_u64)
             .filter(|value| *value > max)
             .map(|value| format!("`{keyword}: {value}` is more than {max}")),
-        Check::IgnoredBounds => {
+        Check::UnsupportedBounds => {
             let used: Vec<&str> = BOUNDS
                 .into_iter()
                 .filter(|keyword| node.contains_key(*keyword))
+                .chain(
+                    // `minItems` of 0 or 1 is supported.
+                    node.get("minItems")
+                        .and_then(Value::as_u64)
+                        .filter(|minimum| *minimum > 1)
+                        .map(|_| "minItems"),
+                )
                 .collect();
-            (!used.is_empty()).then(|| format!("`{}` is ignored", used.join("`, `")))
+            match used.as_slice() {
+                [] => None,
+                [one] => Some(format!("`{one}` is not supported")),
+                several => Some(format!("`{}` are not supported", several.join("`, `"))),
+            }
         }
         Check::ClosedObjects => (type_is("object")
             && node.get("additionalProperties") != Some(&Value::Bool(false)))

@@ -255,10 +255,14 @@ impl Dispatcher {
         ServerCapabilities::with(!self.state.resources.is_empty(), self.state.apps)
     }
 
+    /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the
+    /// versions a client may name in a request's `_meta` (the modern ones; the legacy ones are
+    /// spoken through `initialize`, and `-32022` lists the same), `serverInfo` only in `_meta`
+    /// (stamped on every modern result), and no deprecated `logging` capability.
     fn discover(&self) -> Value {
         to_json(&DiscoverResult {
             supported_versions: ProtocolVersion::names(&ProtocolVersion::MODERN),
-            capabilities: self.capabilities(),
+            capabilities: self.capabilities().modern(),
             ttl_ms: self.state.ttl_ms,
             cache_scope: "public",
             instructions: self.state.instructions.as_deref(),

@@ -1,0 +1,189 @@
+//! `--print-config HOST`: the snippet that plugs this binary into an MCP host, in the format
+//! the host documents, so that adding the server is a copy and paste.
+//!
+//! - `claude-desktop`: `claude_desktop_config.json`, `mcpServers` with `command` and `args`
+//!   (its config file launches stdio servers; a remote server is added in Settings →
+//!   Connectors, by URL).
+//! - `claude-code`: `claude mcp add NAME -- COMMAND ARGS…`, or `claude mcp add --transport http
+//!   NAME URL`.
+//! - `vscode`: `.vscode/mcp.json`, `servers` with `type` (`stdio`: `command`, `args`; `http`:
+//!   `url`).
+//! - `cursor`: `.cursor/mcp.json` (or `~/.cursor/mcp.json`), `mcpServers` with `command` and
+//!   `args`, or `url`.
+//! - `inspector`: `npx @modelcontextprotocol/inspector COMMAND ARGS…`, or `--transport http
+//!   --server-url URL`.
+
+use serde_json::{Value, json};
+
+/// The hosts `--print-config` knows, as it takes their names.
+pub(crate) const HOSTS: [&str; 5] = [
+    "claude-desktop",
+    "claude-code",
+    "vscode",
+    "cursor",
+    "inspector",
+];
+
+/// How the host reaches the server: it starts the binary (stdio), or connects to a running one.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Reach<'a> {
+    /// The absolute path of the binary and the flags to start it with.
+    Stdio {
+        /// The binary.
+        command: &'a str,
+        /// Its flags.
+        args: &'a [&'a str],
+    },
+    /// The URL of the server's `/mcp` endpoint.
+    Http(String),
+}
+
+/// The URL a client of `--http ADDRESS` uses: the first name given with `--allow-host` (the
+/// name clients use), else the address's own host (`localhost` for an address that binds every
+/// interface), its port, and the `/mcp` path.
+pub(crate) fn url(address: &str, hosts: &[String]) -> Result<String, String> {
+    let (host, port) = match address
+        .strip_prefix("localhost:")
+        .unwrap_or(address)
+        .parse::<u16>()
+    {
+        Ok(port) if address.starts_with("localhost:") => ("localhost".to_owned(), port),
+        Ok(port) => ("127.0.0.1".to_owned(), port),
+        Err(_) => {
+            let socket: std::net::SocketAddr = address
+                .parse()
+                .map_err(|error| format!("--http {address}: {error}"))?;
+            let host = if socket.ip().is_unspecified() {
+                "localhost".to_owned()
+            } else if socket.is_ipv6() {
+                format!("[{}]", socket.ip())
+            } else {
+                socket.ip().to_string()
+            };
+            (host, socket.port())
+        }
+    };
+    let host = hosts.first().cloned().unwrap_or(host);
+    Ok(format!("http://{host}:{port}/mcp"))
+}
+
+/// The snippet for `host` (one of [`HOSTS`]) naming the server `name`; `Err` names the hosts
+/// there are. Ends with a newline.
+pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<String, String> {
+    let json = |value: Value| {
+        serde_json::to_string_pretty(&value).map_or_else(|_| String::new(), |text| text + "\n")
+    };
+    let text = match (host, reach) {
+        ("claude-desktop" | "cursor", Reach::Stdio { command, args }) => json(json!({
+            "mcpServers": {name: {"command": command, "args": args}}
+        })),
+        // Claude Desktop's config file starts stdio servers only; a remote one is a connector.
+        ("claude-desktop", Reach::Http(url)) => format!("{url}\n"),
+        ("claude-code", Reach::Stdio { command, args }) => {
+            format!(
+                "claude mcp add {} -- {}\n",
+                quote(name),
+                line(command, args)
+            )
+        }
+        ("claude-code", Reach::Http(url)) => {
+            format!(
+                "claude mcp add --transport http {} {}\n",
+                quote(name),
+                quote(url)
+            )
+        }
+        ("vscode", Reach::Stdio { command, args }) => json(json!({
+            "servers": {name: {"type": "stdio", "command": command, "args": args}}
+        })),
+        ("vscode", Reach::Http(url)) => json(json!({
+            "servers": {name: {"type": "http", "url": url}}
+        })),
+        ("cursor", Reach::Http(url)) => json(json!({"mcpServers": {name: {"url": url}}})),
+        ("inspector", Reach::Stdio { command, args }) => {
+            format!(
+                "npx @modelcontextprotocol/inspector {}\n",
+                line(command, args)
+            )
+        }
+        ("inspector", Reach::Http(url)) => format!(
+            "npx @modelcontextprotocol/inspector --transport http --server-url {}\n",
+            quote(url)
+        ),
+        (other, _) => {
+            return Err(format!(
+                "--print-config {other}: write one of {}",
+                HOSTS.join(", ")
+            ));
+        }
+    };
+    Ok(text)
+}
+
+/// Where the snippet goes, said on stderr so that stdout is only the snippet.
+pub(crate) fn placement(host: &str, reach: &Reach<'_>) -> &'static str {
+    match (host, reach) {
+        ("claude-desktop", Reach::Stdio { .. }) => {
+            "add this to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop"
+        }
+        ("claude-desktop", Reach::Http(_)) => {
+            "Claude Desktop's config file starts stdio servers only: add this URL in Settings → Connectors → Add custom connector"
+        }
+        ("claude-code", _) => "run this in your project",
+        ("vscode", _) => "add this to .vscode/mcp.json (or your user mcp.json)",
+        ("cursor", _) => "add this to .cursor/mcp.json (or ~/.cursor/mcp.json)",
+        _ => "run this to open the Inspector on this server",
+    }
+}
+
+/// A command line: `command` and `args`, each quoted for a POSIX shell where needed.
+fn line(command: &str, args: &[&str]) -> String {
+    std::iter::once(command)
+        .chain(args.iter().copied())
+        .map(quote)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in
+/// single quotes.
+fn quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_the_host_clients_use() {
+        let none: &[String] = &[];
+        assert_eq!(url("8080", none).unwrap(), "http://127.0.0.1:8080/mcp");
+        assert_eq!(
+            url("localhost:9000", none).unwrap(),
+            "http://localhost:9000/mcp"
+        );
+        assert_eq!(
+            url("0.0.0.0:8080", none).unwrap(),
+            "http://localhost:8080/mcp"
+        );
+        assert_eq!(url("[::1]:8080", none).unwrap(), "http://[::1]:8080/mcp");
+        assert_eq!(
+            url("0.0.0.0:8080", &["mcp.internal".to_owned()]).unwrap(),
+            "http://mcp.internal:8080/mcp"
+        );
+        assert!(url("nowhere", none).is_err());
+    }
+
+    #[test]
+    fn words_are_quoted_for_a_shell_only_when_needed() {
+        assert_eq!(quote("/usr/bin/tool"), "/usr/bin/tool");
+        assert_eq!(quote("/My Tools/it's"), r"'/My Tools/it'\''s'");
+        assert_eq!(quote(""), "''");
+    }
+}

@@ -64,7 +64,10 @@ pub(super) async fn post(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let message = match jsonrpc::parse(&body) {
+    let message = jsonrpc::parse(&body);
+    // The body is not held while the request runs (a stream may run for hours).
+    drop(body);
+    let message = match message {
         Ok(message) => message,
         Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
     };

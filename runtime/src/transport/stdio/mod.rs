@@ -138,8 +138,8 @@ impl StdioConnection {
             return;
         }
         if std::str::from_utf8(line).is_err() {
-            let error = ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8");
-            return self.send(Outgoing::Response(error.respond(Id::null())));
+            let error = jsonrpc::unreadable(line, "Parse error: invalid UTF-8");
+            return self.send(Outgoing::Response(error));
         }
         match jsonrpc::parse(line) {
             Ok(message) => self.take(message).await,

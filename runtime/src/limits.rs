@@ -1,10 +1,12 @@
 //! The limits every transport shares, in one place: set on [`crate::Server`], read by the
 //! dispatcher (a call's time limit), the call lifecycle (calls in flight, batch items) and stdio
-//! (line length, output queue). HTTP's own limits are in `HttpConfig`. README "Limits" is the
+//! (line length, output queue), and the transports (the memory requests in flight hold
+//! together, a [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. README "Limits" is the
 //! table of them all. A call's time against its limit is a [`CallClock`], which stops while
 //! the call waits for its client's answer.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::Notify;
@@ -29,6 +31,9 @@ pub(crate) struct Limits {
     /// counted apart, notifications waiting before tools' progress and log notifications are
     /// dropped.
     pub(crate) max_queued_messages: usize,
+    /// The memory the requests in flight may hold together (the stdio client's; over HTTP,
+    /// every request's); past it a request is refused.
+    pub(crate) memory: MemoryBudget,
 }
 
 impl Default for Limits {
@@ -39,7 +44,73 @@ impl Default for Limits {
             max_batch_items: 1024,
             max_line_bytes: 4 * 1024 * 1024,
             max_queued_messages: 1024,
+            memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
         }
+    }
+}
+
+/// The default of `Server::max_request_memory`: 64 MiB.
+pub(crate) const DEFAULT_REQUEST_MEMORY: usize = 64 * 1024 * 1024;
+
+/// The bytes that requests in flight hold together (their parsed messages, as
+/// `jsonrpc::Incoming::held_bytes` estimates them), and the most they may; shared by every
+/// clone.
+#[derive(Clone, Debug)]
+pub(crate) struct MemoryBudget {
+    max: usize,
+    held: Arc<AtomicUsize>,
+}
+
+/// Bytes of a [`MemoryBudget`] one request holds, given back when dropped.
+#[derive(Debug)]
+pub(crate) struct Held {
+    bytes: usize,
+    held: Arc<AtomicUsize>,
+}
+
+impl MemoryBudget {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            max,
+            held: Arc::default(),
+        }
+    }
+
+    /// The most the requests in flight may hold together, in bytes.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// `bytes` more for one request, or `None` when that would pass the budget. A request
+    /// alone is always taken (one larger than the whole budget would otherwise never run), and
+    /// so is one that holds nothing.
+    pub(crate) fn hold(&self, bytes: usize) -> Option<Held> {
+        let mut current = self.held.load(Ordering::Relaxed);
+        loop {
+            if bytes != 0 && current != 0 && current.saturating_add(bytes) > self.max {
+                return None;
+            }
+            match self.held.compare_exchange_weak(
+                current,
+                current.saturating_add(bytes),
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    return Some(Held {
+                        bytes,
+                        held: Arc::clone(&self.held),
+                    });
+                }
+                Err(now) => current = now,
+            }
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.held.fetch_sub(self.bytes, Ordering::AcqRel);
     }
 }
 
@@ -121,6 +192,27 @@ impl Drop for Pause<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_budget_bounds_what_requests_hold_together() {
+        let budget = MemoryBudget::new(100);
+        let alone = budget.hold(250).expect("a request alone is always taken");
+        assert!(budget.hold(1).is_none(), "past the budget");
+        assert!(
+            budget.hold(0).is_some(),
+            "what holds nothing is always taken"
+        );
+        drop(alone);
+        let first = budget.hold(60).unwrap();
+        assert!(budget.hold(41).is_none());
+        let second = budget.hold(40).unwrap();
+        drop((first, second));
+        assert_eq!(
+            budget.held.load(Ordering::Relaxed),
+            0,
+            "every byte given back"
+        );
+    }
 
     #[tokio::test(start_paused = true)]
     async fn the_clock_stands_still_while_any_question_waits() {

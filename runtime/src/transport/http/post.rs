@@ -73,7 +73,7 @@ pub(super) async fn post(
     };
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = match state.requests.take(auth.as_ref()) {
+    let place = match take_place(&state, &message, auth.as_ref()) {
         Ok(place) => place,
         Err(refusal) => return refusal.answer(&request_id(&message)),
     };
@@ -92,6 +92,34 @@ pub(super) async fn post(
     } else {
         legacy_post(&state, message, post).await
     }
+}
+
+/// The places a message takes (one per item of a batch: the caps bound calls, not POSTs),
+/// holding the memory its parse holds, or the `503` that says there is no room.
+fn take_place(
+    state: &HttpState,
+    message: &Incoming,
+    auth: Option<&AuthInfo>,
+) -> Result<Place, Refusal> {
+    let count = match message {
+        // A batch past its own limit takes no more places than that limit; it is then refused
+        // whole (`-32600`), as on stdio.
+        Incoming::Batch(items) => items.len().min(state.dispatcher.limits().max_batch_items),
+        _ => 1,
+    };
+    let place = state.requests.take_many(auth, count)?;
+    let memory = &state.dispatcher.limits().memory;
+    let Some(held) = memory.hold(message.held_bytes()) else {
+        return Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::INTERNAL_ERROR,
+            format!(
+                "Service Unavailable: the requests in flight hold the most memory they may ({} bytes); retry shortly",
+                memory.max()
+            ),
+        ));
+    };
+    Ok(place.holding(held))
 }
 
 /// Whether a message is answered as 2026-07-28: its `_meta` or its version header says so.

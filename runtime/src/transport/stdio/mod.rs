@@ -36,6 +36,7 @@ use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
+use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
 
@@ -67,6 +68,7 @@ where
         announce_changes: Arc::default(),
         backlog,
         max_queued_messages: limits.max_queued_messages,
+        memory: limits.memory.clone(),
     };
     let list_changed = tokio::spawn(announce_changes(
         changes,
@@ -94,6 +96,8 @@ struct StdioConnection {
     backlog: Arc<Backlog>,
     /// How many answers may wait before reading stops.
     max_queued_messages: usize,
+    /// The memory the requests in flight may hold together.
+    memory: MemoryBudget,
 }
 
 impl StdioConnection {
@@ -185,13 +189,21 @@ impl StdioConnection {
     async fn start(&mut self, request: Request) {
         let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
         let id = request.id.clone();
+        let Some(held) = self.hold(request.held_bytes()) else {
+            return self.send(Outgoing::Response(self.no_memory().respond(id)));
+        };
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
-        let mut answer = Box::pin(call.finish());
+        // The memory the request holds is given back once it is answered.
+        let mut answer = Box::pin(async move {
+            let answer = call.finish().await;
+            drop(held);
+            answer
+        });
         if !runs_user_code {
             // A panic here is the runtime's own: it ends this request alone, answered as an
             // internal error, not the connection.
@@ -224,6 +236,9 @@ impl StdioConnection {
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
     /// connection, and one array answers them.
     fn take_batch(&mut self, items: Vec<Box<RawValue>>) {
+        let Some(held) = self.hold(jsonrpc::batch_held_bytes(&items)) else {
+            return self.send(Outgoing::Response(self.no_memory().respond(Id::null())));
+        };
         let answers = match self.session.batch(items, &self.caller, None) {
             Ok(answers) => answers,
             Err(error) => return self.send(Outgoing::Response(error.respond(Id::null()))),
@@ -231,11 +246,28 @@ impl StdioConnection {
         let outgoing = self.caller.notifications.clone();
         self.calls.spawn(async move {
             let responses = answers.await;
+            drop(held);
             if !responses.is_empty() {
                 let _ = outgoing.send(Outgoing::Batch(responses));
             }
         });
         self.reap();
+    }
+
+    /// `bytes` of the memory budget, for a request (or a batch) as long as it runs.
+    fn hold(&self, bytes: usize) -> Option<Held> {
+        self.memory.hold(bytes)
+    }
+
+    /// The refusal of a request past the memory budget.
+    fn no_memory(&self) -> ErrorObject {
+        ErrorObject::new(
+            codes::SERVER_BUSY,
+            format!(
+                "Server busy: the requests in flight hold the most memory they may ({} bytes, Server::max_request_memory); retry once one has answered",
+                self.memory.max()
+            ),
+        )
     }
 
     fn send(&self, message: Outgoing) {

@@ -858,6 +858,56 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_surrogate_is_read_as_a_replacement_character() {
+        let text = |message: &str| {
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"arguments":{{"s":"{message}"}}}}}}"#
+            );
+            match classified(&line) {
+                Ok(Incoming::Request(request)) => request.params.unwrap()["arguments"]["s"].clone(),
+                other => panic!("not a request: {other:?}"),
+            }
+        };
+        assert_eq!(text(r"\ud83d"), "\u{FFFD}");
+        assert_eq!(text(r"a\udc00b"), "a\u{FFFD}b");
+        assert_eq!(text(r"\ud83d\ud83d\ude00"), "\u{FFFD}\u{1F600}");
+        assert_eq!(text(r"\\ud83d\ud83d"), "\\ud83d\u{FFFD}");
+        assert_eq!(replace_lone_surrogates(br#""\ud83d\ude00 \\ud83d""#), None);
+    }
+
+    #[test]
+    fn an_unreadable_message_is_answered_with_its_id_when_it_can_be_read() {
+        let broken = classified(r#"{"jsonrpc":"2.0","id":"x1","method":"ping","params":{"#);
+        assert_eq!(broken.unwrap_err()["id"], "x1");
+        let id_after = classified(r#"{"jsonrpc":"2.0","method":"ping",,"id":3}"#);
+        assert_eq!(id_after.unwrap_err()["id"], Value::Null);
+        let bad_id = classified(r#"{"id":1.5,"jsonrpc":"#);
+        assert_eq!(
+            bad_id.unwrap_err()["id"],
+            Value::Null,
+            "not an id MCP allows"
+        );
+    }
+
+    #[test]
+    fn members_of_params_no_method_reads_are_not_kept() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","junk":[0,[1],{"a":2}],"arguments":{"junk":1},"_meta":{}}}"#;
+        let Ok(Incoming::Request(request)) = classified(text) else {
+            panic!("a request");
+        };
+        let held = request.held_bytes();
+        assert!((100..1000).contains(&held), "{held}");
+        let params = request.params.unwrap();
+        let kept: Vec<&str> = params.keys().map(String::as_str).collect();
+        assert_eq!(kept, ["name", "arguments", "_meta"]);
+        assert_eq!(
+            params["arguments"],
+            json!({"junk": 1}),
+            "arguments are the tool's"
+        );
+    }
+
+    #[test]
     fn ids_are_kept_exactly_and_only_strings_and_integers_are_ids() {
         let big = r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#;
         assert_eq!(request_id(big), "18446744073709551616");

@@ -125,6 +125,10 @@ impl Incoming {
     /// requests in flight hold together (`limits::MemoryBudget`). A notification or a response
     /// is taken at once and holds nothing past its parse; a batch's items are weighted by
     /// [`UNPARSED_WEIGHT`].
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
     pub(crate) fn held_bytes(&self) -> usize {
         match self {
             Self::Request(request) => request.held_bytes(),
@@ -551,6 +555,10 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 }
 
 /// What one framed message is, before it is classified.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "made once per message and taken apart at once, never stored"
+)]
 enum Framed {
     Object(Message),
     Batch(Vec<Box<RawValue>>),

@@ -117,18 +117,15 @@ pub(crate) enum Incoming {
 }
 
 /// What parsing a JSON text can cost, per byte of it: an array of one-digit numbers builds a
-/// 32-byte value for every 2 bytes. A batch's items, parsed only as they start, are counted so.
-const UNPARSED_WEIGHT: usize = 16;
+/// 32-byte value for every 2 bytes, in a vector that grows by doubling. A batch's items, parsed
+/// only as they start, are counted so.
+pub(crate) const PARSE_WEIGHT: usize = 32;
 
 impl Incoming {
     /// About how many bytes of memory the message holds as parsed, for the budget of what
     /// requests in flight hold together (`limits::MemoryBudget`). A notification or a response
     /// is taken at once and holds nothing past its parse; a batch's items are weighted by
-    /// [`UNPARSED_WEIGHT`].
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
+    /// [`PARSE_WEIGHT`].
     pub(crate) fn held_bytes(&self) -> usize {
         match self {
             Self::Request(request) => request.held_bytes(),
@@ -138,11 +135,11 @@ impl Incoming {
     }
 }
 
-/// What a batch's items may hold once parsed: their text, weighted by [`UNPARSED_WEIGHT`].
+/// What a batch's items may hold once parsed: their text, weighted by [`PARSE_WEIGHT`].
 pub(crate) fn batch_held_bytes(items: &[Box<RawValue>]) -> usize {
     items
         .iter()
-        .map(|item| item.get().len().saturating_mul(UNPARSED_WEIGHT))
+        .map(|item| item.get().len().saturating_mul(PARSE_WEIGHT))
         .fold(0, usize::saturating_add)
 }
 
@@ -611,11 +608,16 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Response> {
 /// The `-32700` answer to a message that cannot be read: with its id when the id can still be
 /// read (it came before what broke the message), so that the client waiting on it hears why.
 pub(crate) fn unreadable(bytes: &[u8], message: &str) -> Response {
+    ErrorObject::new(codes::PARSE_ERROR, message).respond(id_of(bytes))
+}
+
+/// The id of the message `bytes`, read without building anything else (for an answer refused
+/// before its message is parsed); `null` when it cannot be read.
+pub(crate) fn id_of(bytes: &[u8]) -> Id {
     let mut id = None;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut id), &mut deserializer);
-    let id = id.and_then(Id::parse).unwrap_or_else(Id::null);
-    ErrorObject::new(codes::PARSE_ERROR, message).respond(id)
+    id.and_then(Id::parse).unwrap_or_else(Id::null)
 }
 
 /// Reads an object's members as far as they go, keeping its `id`.

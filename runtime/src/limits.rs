@@ -52,9 +52,10 @@ impl Default for Limits {
 /// The default of `Server::max_request_memory`: 64 MiB.
 pub(crate) const DEFAULT_REQUEST_MEMORY: usize = 64 * 1024 * 1024;
 
-/// The bytes that requests in flight hold together (their parsed messages, as
-/// `jsonrpc::Incoming::held_bytes` estimates them), and the most they may; shared by every
-/// clone.
+/// The bytes that requests in flight hold together, and the most they may; shared by every
+/// clone. A message is held at `jsonrpc::PARSE_WEIGHT` times its text while it is parsed (so parses at
+/// once are bounded too), then at what its parse holds (`jsonrpc::Incoming::held_bytes`) until
+/// it is answered.
 #[derive(Clone, Debug)]
 pub(crate) struct MemoryBudget {
     max: usize,
@@ -65,7 +66,9 @@ pub(crate) struct MemoryBudget {
 #[derive(Debug)]
 pub(crate) struct Held {
     bytes: usize,
-    held: Arc<AtomicUsize>,
+    max: usize,
+    /// The budget's count of bytes held.
+    total: Arc<AtomicUsize>,
 }
 
 impl MemoryBudget {
@@ -81,36 +84,58 @@ impl MemoryBudget {
         self.max
     }
 
-    /// `bytes` more for one request, or `None` when that would pass the budget. A request
-    /// alone is always taken (one larger than the whole budget would otherwise never run), and
-    /// so is one that holds nothing.
-    pub(crate) fn hold(&self, bytes: usize) -> Option<Held> {
-        let mut current = self.held.load(Ordering::Relaxed);
-        loop {
-            if bytes != 0 && current != 0 && current.saturating_add(bytes) > self.max {
-                return None;
-            }
-            match self.held.compare_exchange_weak(
-                current,
-                current.saturating_add(bytes),
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => {
-                    return Some(Held {
-                        bytes,
-                        held: Arc::clone(&self.held),
-                    });
-                }
-                Err(now) => current = now,
-            }
+    /// Nothing held yet, to hold what a message parsed already needs ([`Held::resize`]).
+    pub(crate) fn nothing(&self) -> Held {
+        Held {
+            bytes: 0,
+            max: self.max,
+            total: Arc::clone(&self.held),
         }
+    }
+
+    /// Room to parse a message of `text_bytes` bytes, or `None` when there is none now. A parse
+    /// takes at most half the budget, so that a large message is read while smaller requests
+    /// hold the rest (and at most two parses that large run at once).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn parsing(&self, text_bytes: usize) -> Option<Held> {
+        let mut held = self.nothing();
+        held.resize(
+            text_bytes
+                .saturating_mul(crate::jsonrpc::PARSE_WEIGHT)
+                .min(self.max / 2),
+        )
+        .then_some(held)
+    }
+}
+
+impl Held {
+    /// Holds `bytes` from now on (what the parsed message holds); `false`, holding as much as
+    /// before, when more would pass the budget.
+    pub(crate) fn resize(&mut self, bytes: usize) -> bool {
+        if bytes <= self.bytes {
+            self.total.fetch_sub(self.bytes - bytes, Ordering::AcqRel);
+            self.bytes = bytes;
+            return true;
+        }
+        let more = bytes - self.bytes;
+        let taken = self
+            .total
+            .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |current| {
+                current.checked_add(more).filter(|&total| total <= self.max)
+            });
+        if taken.is_ok() {
+            self.bytes = bytes;
+        }
+        taken.is_ok()
     }
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
-        self.held.fetch_sub(self.bytes, Ordering::AcqRel);
+        self.total.fetch_sub(self.bytes, Ordering::AcqRel);
     }
 }
 
@@ -195,18 +220,23 @@ mod tests {
 
     #[test]
     fn the_memory_budget_bounds_what_requests_hold_together() {
-        let budget = MemoryBudget::new(100);
-        let alone = budget.hold(250).expect("a request alone is always taken");
-        assert!(budget.hold(1).is_none(), "past the budget");
+        let budget = MemoryBudget::new(1000);
+        let mut big = budget
+            .parsing(100)
+            .expect("a parse takes half the budget at most");
+        let other = budget.parsing(100).expect("and another the other half");
+        assert!(budget.parsing(1).is_none(), "past the budget");
+        drop(other);
+        assert!(big.resize(10), "parsed: it holds what it needs");
+        let mut small = budget.parsing(10).unwrap();
+        assert!(!small.resize(991), "more than is left");
+        assert!(small.resize(990));
+        drop(big);
         assert!(
-            budget.hold(0).is_some(),
+            budget.parsing(0).is_some(),
             "what holds nothing is always taken"
         );
-        drop(alone);
-        let first = budget.hold(60).unwrap();
-        assert!(budget.hold(41).is_none());
-        let second = budget.hold(40).unwrap();
-        drop((first, second));
+        drop(small);
         assert_eq!(
             budget.held.load(Ordering::Relaxed),
             0,

@@ -276,6 +276,17 @@ async fn past_the_memory_budget_http_answers_503_until_room_is_made() {
     })
     .await
     .expect("the memory is given back");
+    // One that would hold more than the whole budget can never run.
+    let mut huge = padding();
+    huge["more"] = huge["padding"].clone();
+    let too_large = modern_request(4, "tools/list", json!({}), &huge);
+    let reply = send(
+        &router,
+        post(&too_large, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE, "{reply:?}");
+    assert_eq!(reply.json()["id"], 4, "{reply:?}");
 }
 
 #[tokio::test]

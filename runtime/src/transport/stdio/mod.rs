@@ -40,6 +40,14 @@ use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
 
+/// The id of a request, `null` for any other message.
+fn message_id(message: &Incoming) -> Id {
+    match message {
+        Incoming::Request(request) => request.id.clone(),
+        _ => Id::null(),
+    }
+}
+
 /// How long calls still running at end of input may take before they are dropped.
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -145,13 +153,29 @@ impl StdioConnection {
             let error = jsonrpc::unreadable(line, "Parse error: invalid UTF-8");
             return self.send(Outgoing::Response(error));
         }
+        // One line is parsed at a time: what a parse costs needs no room of its own here.
         match jsonrpc::parse(line) {
-            Ok(message) => self.take(message).await,
+            Ok(message) => self.take(message, self.memory.nothing()).await,
             Err(error) => self.send(Outgoing::Response(error)),
         }
     }
 
-    async fn take(&mut self, message: Incoming) {
+    /// Takes one message; `held`, grown to what its parse holds, is kept by a request (or a
+    /// batch) as long as it runs. Past the budget a request is refused; notifications (a
+    /// cancellation that would free memory) and responses are always taken.
+    async fn take(&mut self, message: Incoming, mut held: Held) {
+        let needed = message.held_bytes();
+        if needed > self.memory.max() {
+            let error = ErrorObject::invalid_request(format!(
+                "the message would hold {needed} bytes of memory once parsed, more than the {} the server allows (Server::max_request_memory)",
+                self.memory.max()
+            ));
+            return self.send(Outgoing::Response(error.respond(message_id(&message))));
+        }
+        if !held.resize(needed) {
+            let error = self.no_memory().respond(message_id(&message));
+            return self.send(Outgoing::Response(error));
+        }
         match message {
             Incoming::Request(request)
                 if request.method == "initialize" || request.method == "logging/setLevel" =>
@@ -165,7 +189,7 @@ impl StdioConnection {
                     self.announce_changes.store(true, Ordering::Release);
                 }
             }
-            Incoming::Request(request) => self.start(request).await,
+            Incoming::Request(request) => self.start(request, held).await,
             Incoming::Notification {
                 method,
                 params,
@@ -175,7 +199,7 @@ impl StdioConnection {
                     .notification(&method, params.as_ref(), cancels.as_ref());
             }
             Incoming::Response(reply) => self.session.reply(reply),
-            Incoming::Batch(items) => self.take_batch(items),
+            Incoming::Batch(items) => self.take_batch(items, held),
         }
     }
 
@@ -186,12 +210,9 @@ impl StdioConnection {
     /// computes before its first `.await` never stops this loop from reading the next line (a
     /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
     /// does a request that waits for something.
-    async fn start(&mut self, request: Request) {
+    async fn start(&mut self, request: Request, held: Held) {
         let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
         let id = request.id.clone();
-        let Some(held) = self.hold(request.held_bytes()) else {
-            return self.send(Outgoing::Response(self.no_memory().respond(id)));
-        };
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());
         let call = match self.session.start(request, self.caller.clone(), None) {
@@ -235,10 +256,7 @@ impl StdioConnection {
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
     /// connection, and one array answers them.
-    fn take_batch(&mut self, items: Vec<Box<RawValue>>) {
-        let Some(held) = self.hold(jsonrpc::batch_held_bytes(&items)) else {
-            return self.send(Outgoing::Response(self.no_memory().respond(Id::null())));
-        };
+    fn take_batch(&mut self, items: Vec<Box<RawValue>>, held: Held) {
         let answers = match self.session.batch(items, &self.caller, None) {
             Ok(answers) => answers,
             Err(error) => return self.send(Outgoing::Response(error.respond(Id::null()))),
@@ -252,11 +270,6 @@ impl StdioConnection {
             }
         });
         self.reap();
-    }
-
-    /// `bytes` of the memory budget, for a request (or a batch) as long as it runs.
-    fn hold(&self, bytes: usize) -> Option<Held> {
-        self.memory.hold(bytes)
     }
 
     /// The refusal of a request past the memory budget.

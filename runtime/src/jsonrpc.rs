@@ -116,6 +116,60 @@ pub(crate) enum Incoming {
     Batch(Vec<Box<RawValue>>),
 }
 
+/// What parsing a JSON text can cost, per byte of it: an array of one-digit numbers builds a
+/// 32-byte value for every 2 bytes, in a vector that grows by doubling. A batch's items, parsed
+/// only as they start, are counted so.
+pub(crate) const PARSE_WEIGHT: usize = 32;
+
+impl Incoming {
+    /// About how many bytes of memory the message holds as parsed, for the budget of what
+    /// requests in flight hold together (`limits::MemoryBudget`). A notification or a response
+    /// is taken at once and holds nothing past its parse; a batch's items are weighted by
+    /// [`PARSE_WEIGHT`].
+    pub(crate) fn held_bytes(&self) -> usize {
+        match self {
+            Self::Request(request) => request.held_bytes(),
+            Self::Batch(items) => batch_held_bytes(items),
+            Self::Notification { .. } | Self::Response(_) => 0,
+        }
+    }
+}
+
+/// What a batch's items may hold once parsed: their text, weighted by [`PARSE_WEIGHT`].
+pub(crate) fn batch_held_bytes(items: &[Box<RawValue>]) -> usize {
+    items
+        .iter()
+        .map(|item| item.get().len().saturating_mul(PARSE_WEIGHT))
+        .fold(0, usize::saturating_add)
+}
+
+impl Request {
+    /// About how many bytes of memory the request holds as parsed ([`Incoming::held_bytes`]).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.method.capacity() + self.id.0.get().len() + self.params.as_ref().map_or(0, map_bytes)
+    }
+}
+
+/// The heap `value` holds beyond its own node.
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.capacity(),
+        Value::Array(items) => {
+            items.capacity() * size_of::<Value>() + items.iter().map(value_bytes).sum::<usize>()
+        }
+        Value::Object(map) => map_bytes(map),
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+    }
+}
+
+/// The heap an object holds: per member, its key, its value and the map's index of it.
+fn map_bytes(map: &Map<String, Value>) -> usize {
+    const ENTRY: usize = size_of::<String>() + size_of::<Value>() + 2 * size_of::<usize>();
+    map.iter()
+        .map(|(key, value)| ENTRY + key.capacity() + value_bytes(value))
+        .sum()
+}
+
 /// A request: it wants a response with its `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Request {
@@ -383,22 +437,111 @@ impl Serialize for Response {
     }
 }
 
-/// The members of a JSON-RPC message object that decide what it is; others are ignored. Each
-/// is `Some` when present, even as `null`.
+/// The members of a JSON-RPC message object that decide what it is; others are skipped, never
+/// built. Each is `Some` when present, even as `null`.
 #[derive(Deserialize)]
 struct Message {
     #[serde(default, deserialize_with = "present")]
-    jsonrpc: Option<Value>,
+    jsonrpc: Option<Member>,
     #[serde(default, deserialize_with = "present")]
     id: Option<Box<RawValue>>,
     #[serde(default, deserialize_with = "present")]
-    method: Option<Value>,
+    method: Option<Member>,
     #[serde(default, deserialize_with = "present")]
-    params: Option<Value>,
+    params: Option<Member>,
     #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     error: Option<Value>,
+}
+
+/// A member whose type decides what it means: a string, an object of `params` (only the
+/// [`PARAMS_READ`] members kept), or anything else, skipped.
+enum Member {
+    String(String),
+    Object(Map<String, Value>),
+    Other,
+}
+
+/// The members of `params` that some method reads (`_meta` everywhere, `tools/call`'s `name`,
+/// `arguments`, `requestState` and `inputResponses`, the lists' `cursor`, `resources/read`'s `uri`,
+/// `subscriptions/listen`'s `notifications`, `initialize`'s, `logging/setLevel`'s `level`): the
+/// others are skipped as they are read, so that what a request holds is what it needs, never a
+/// member nobody reads (a 4 MiB array of it would cost some 150 MiB built).
+const PARAMS_READ: [&str; 12] = [
+    "_meta",
+    "name",
+    "arguments",
+    "requestState",
+    "inputResponses",
+    "cursor",
+    "uri",
+    "notifications",
+    "protocolVersion",
+    "capabilities",
+    "clientInfo",
+    "level",
+];
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MemberVisitor)
+    }
+}
+
+struct MemberVisitor;
+
+impl<'de> serde::de::Visitor<'de> for MemberVisitor {
+    type Value = Member;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Member, E> {
+        Ok(Member::String(text.to_owned()))
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Member, E> {
+        Ok(Member::String(text))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Member, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if PARAMS_READ.contains(&&*key) {
+                object.insert(key.into_owned(), map.next_value()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Member::Object(object))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Member, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Member::Other)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Member, E> {
+        Ok(Member::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Member, E> {
+        Ok(Member::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Member, E> {
+        Ok(Member::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Member, E> {
+        Ok(Member::Other)
+    }
+
+    fn visit_unit<E>(self) -> Result<Member, E> {
+        Ok(Member::Other)
+    }
 }
 
 /// A member that is present, whatever its value (`null` included).
@@ -408,39 +551,139 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     T::deserialize(deserializer).map(Some)
 }
 
+/// What one framed message is, before it is classified.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "made once per message and taken apart at once, never stored"
+)]
+enum Framed {
+    Object(Message),
+    Batch(Vec<Box<RawValue>>),
+    /// JSON, but neither an object nor an array.
+    Other,
+}
+
+fn frame(bytes: &[u8]) -> Result<Framed, serde_json::Error> {
+    match bytes.trim_ascii_start().first() {
+        Some(b'{') => serde_json::from_slice(bytes).map(Framed::Object),
+        Some(b'[') => serde_json::from_slice(bytes).map(Framed::Batch),
+        _ => serde_json::from_slice::<IgnoredAny>(bytes).map(|_| Framed::Other),
+    }
+}
+
 /// Parses one framed message: an object, or a batch (an array). `Err` is the error response to
 /// send back.
+///
+/// A string holding a lone UTF-16 surrogate (`"\ud83d"`, a truncated emoji that JavaScript and
+/// Python write) is read as those platforms read it: the surrogate becomes U+FFFD. `serde_json`
+/// refuses it, so only then is the text rewritten and read again (the usual path is untouched).
+/// A message that cannot be read at all is answered with its id when the id can still be read.
 #[allow(
     clippy::result_large_err,
     reason = "the error is the response to send, sent at once, never propagated"
 )]
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Response> {
-    let parse_error = |error: serde_json::Error| {
-        ErrorObject::new(codes::PARSE_ERROR, format!("Parse error: {error}")).respond(Id::null())
+    let framed = match frame(bytes) {
+        Err(error) if is_lone_surrogate(&error) => match replace_lone_surrogates(bytes) {
+            Some(replaced) => frame(&replaced),
+            None => Err(error),
+        },
+        framed => framed,
     };
-    match bytes.trim_ascii_start().first() {
-        Some(b'{') => {
-            let message: Message = serde_json::from_slice(bytes).map_err(parse_error)?;
-            classify(message, bytes)
-        }
-        Some(b'[') => {
-            let items: Vec<Box<RawValue>> = serde_json::from_slice(bytes).map_err(parse_error)?;
-            if items.is_empty() {
-                return Err(invalid_request(
-                    Id::null(),
-                    "expected a JSON-RPC message object",
-                ));
+    match framed {
+        Ok(Framed::Object(message)) => classify(message, bytes),
+        Ok(Framed::Batch(items)) if items.is_empty() => Err(invalid_request(
+            Id::null(),
+            "expected a JSON-RPC message object",
+        )),
+        Ok(Framed::Batch(items)) => Ok(Incoming::Batch(items)),
+        Ok(Framed::Other) => Err(invalid_request(
+            Id::null(),
+            "expected a JSON-RPC message object",
+        )),
+        Err(error) => Err(unreadable(bytes, &format!("Parse error: {error}"))),
+    }
+}
+
+/// The `-32700` answer to a message that cannot be read: with its id when the id can still be
+/// read (it came before what broke the message), so that the client waiting on it hears why.
+pub(crate) fn unreadable(bytes: &[u8], message: &str) -> Response {
+    ErrorObject::new(codes::PARSE_ERROR, message).respond(id_of(bytes))
+}
+
+/// The id of the message `bytes`, read without building anything else (for an answer refused
+/// before its message is parsed); `null` when it cannot be read.
+pub(crate) fn id_of(bytes: &[u8]) -> Id {
+    let mut id = None;
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut id), &mut deserializer);
+    id.and_then(Id::parse).unwrap_or_else(Id::null)
+}
+
+/// Reads an object's members as far as they go, keeping its `id`.
+struct IdSeeker<'a>(&'a mut Option<Box<RawValue>>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for IdSeeker<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for IdSeeker<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON-RPC message object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "id" {
+                *self.0 = Some(map.next_value()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
             }
-            Ok(Incoming::Batch(items))
         }
-        _ => {
-            serde_json::from_slice::<IgnoredAny>(bytes).map_err(parse_error)?;
-            Err(invalid_request(
-                Id::null(),
-                "expected a JSON-RPC message object",
-            ))
+        Ok(())
+    }
+}
+
+/// Whether `serde_json` refused a lone UTF-16 surrogate in a string.
+fn is_lone_surrogate(error: &serde_json::Error) -> bool {
+    let text = error.to_string();
+    text.starts_with("lone leading surrogate in hex escape")
+        || text.starts_with("unexpected end of hex escape")
+}
+
+/// `bytes` with every `\uXXXX` escape of a lone surrogate (one not part of a pair) rewritten to
+/// `\uFFFD`, or `None` when there is none. Backslashes appear only inside strings in JSON, so
+/// the escapes are found without tracking strings; a replacement has the same length.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let unit = |at: usize| -> Option<u16> {
+        let hex = bytes.get(at..at + 6)?.strip_prefix(b"\\u")?;
+        u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    };
+    let mut replaced: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        match unit(at) {
+            Some(0xD800..=0xDBFF) if matches!(unit(at + 6), Some(0xDC00..=0xDFFF)) => at += 12,
+            Some(0xD800..=0xDFFF) => {
+                let copy = replaced.get_or_insert_with(|| bytes.to_vec());
+                copy[at..at + 6].copy_from_slice(b"\\uFFFD");
+                at += 6;
+            }
+            // Any other escape: its backslash and the character after it.
+            _ => at += 2,
         }
     }
+    replaced
 }
 
 /// Classifies a message object (`bytes` is its text, read again for a cancellation's id).
@@ -454,18 +697,18 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
         Some(Ok(id)) => id.clone(),
         _ => Id::null(),
     };
-    if message.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+    if !matches!(&message.jsonrpc, Some(Member::String(version)) if version == "2.0") {
         return Err(invalid_request(readable_id, "`jsonrpc` must be \"2.0\""));
     }
     // MCP params are always an object; by-position (array) params are invalid params.
     let params = match message.params {
         None => Ok(None),
-        Some(Value::Object(params)) => Ok(Some(params)),
+        Some(Member::Object(params)) => Ok(Some(params)),
         Some(_) => Err(()),
     };
     match (message.method, id) {
         // A notification is never answered, even when malformed: its params are ignored.
-        (Some(Value::String(method)), None) => {
+        (Some(Member::String(method)), None) => {
             let cancels = (method == "notifications/cancelled")
                 .then(|| cancelled_request(bytes))
                 .flatten();
@@ -475,11 +718,11 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
                 cancels,
             })
         }
-        (Some(Value::String(method)), Some(Ok(id))) => match params {
+        (Some(Member::String(method)), Some(Ok(id))) => match params {
             Ok(params) => Ok(Incoming::Request(Request { id, method, params })),
             Err(()) => Err(ErrorObject::invalid_params("`params` must be an object").respond(id)),
         },
-        (Some(Value::String(_)), Some(Err(()))) => Err(invalid_request(
+        (Some(Member::String(_)), Some(Err(()))) => Err(invalid_request(
             Id::null(),
             "`id` must be a string or an integer",
         )),
@@ -622,6 +865,56 @@ mod tests {
             notification,
             Incoming::Notification { params: None, .. }
         ));
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_read_as_a_replacement_character() {
+        let text = |message: &str| {
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"arguments":{{"s":"{message}"}}}}}}"#
+            );
+            match classified(&line) {
+                Ok(Incoming::Request(request)) => request.params.unwrap()["arguments"]["s"].clone(),
+                other => panic!("not a request: {other:?}"),
+            }
+        };
+        assert_eq!(text(r"\ud83d"), "\u{FFFD}");
+        assert_eq!(text(r"a\udc00b"), "a\u{FFFD}b");
+        assert_eq!(text(r"\ud83d\ud83d\ude00"), "\u{FFFD}\u{1F600}");
+        assert_eq!(text(r"\\ud83d\ud83d"), "\\ud83d\u{FFFD}");
+        assert_eq!(replace_lone_surrogates(br#""\ud83d\ude00 \\ud83d""#), None);
+    }
+
+    #[test]
+    fn an_unreadable_message_is_answered_with_its_id_when_it_can_be_read() {
+        let broken = classified(r#"{"jsonrpc":"2.0","id":"x1","method":"ping","params":{"#);
+        assert_eq!(broken.unwrap_err()["id"], "x1");
+        let id_after = classified(r#"{"jsonrpc":"2.0","method":"ping",,"id":3}"#);
+        assert_eq!(id_after.unwrap_err()["id"], Value::Null);
+        let bad_id = classified(r#"{"id":1.5,"jsonrpc":"#);
+        assert_eq!(
+            bad_id.unwrap_err()["id"],
+            Value::Null,
+            "not an id MCP allows"
+        );
+    }
+
+    #[test]
+    fn members_of_params_no_method_reads_are_not_kept() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","junk":[0,[1],{"a":2}],"arguments":{"junk":1},"_meta":{}}}"#;
+        let Ok(Incoming::Request(request)) = classified(text) else {
+            panic!("a request");
+        };
+        let held = request.held_bytes();
+        assert!((100..1000).contains(&held), "{held}");
+        let params = request.params.unwrap();
+        let kept: Vec<&str> = params.keys().map(String::as_str).collect();
+        assert_eq!(kept, ["name", "arguments", "_meta"]);
+        assert_eq!(
+            params["arguments"],
+            json!({"junk": 1}),
+            "arguments are the tool's"
+        );
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The limits every transport shares, in one place: set on [`crate::Server`], read by the
 //! dispatcher (a call's time limit), the call lifecycle (calls in flight, batch items) and stdio
-//! (line length, output queue). HTTP's own limits are in `HttpConfig`. README "Limits" is the
+//! (line length, output queue), and the transports (the memory requests in flight hold
+//! together, a [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. README "Limits" is the
 //! table of them all. A call's time against its limit is a [`CallClock`], which stops while
 //! the call waits for its client's answer.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::Notify;
@@ -29,6 +31,9 @@ pub(crate) struct Limits {
     /// counted apart, notifications waiting before tools' progress and log notifications are
     /// dropped.
     pub(crate) max_queued_messages: usize,
+    /// The memory the requests in flight may hold together (the stdio client's; over HTTP,
+    /// every request's); past it a request is refused.
+    pub(crate) memory: MemoryBudget,
 }
 
 impl Default for Limits {
@@ -39,7 +44,98 @@ impl Default for Limits {
             max_batch_items: 1024,
             max_line_bytes: 4 * 1024 * 1024,
             max_queued_messages: 1024,
+            memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
         }
+    }
+}
+
+/// The default of `Server::max_request_memory`: 64 MiB.
+pub(crate) const DEFAULT_REQUEST_MEMORY: usize = 64 * 1024 * 1024;
+
+/// The bytes that requests in flight hold together, and the most they may; shared by every
+/// clone. A message is held at `jsonrpc::PARSE_WEIGHT` times its text while it is parsed (so parses at
+/// once are bounded too), then at what its parse holds (`jsonrpc::Incoming::held_bytes`) until
+/// it is answered.
+#[derive(Clone, Debug)]
+pub(crate) struct MemoryBudget {
+    max: usize,
+    held: Arc<AtomicUsize>,
+}
+
+/// Bytes of a [`MemoryBudget`] one request holds, given back when dropped.
+#[derive(Debug)]
+pub(crate) struct Held {
+    bytes: usize,
+    max: usize,
+    /// The budget's count of bytes held.
+    total: Arc<AtomicUsize>,
+}
+
+impl MemoryBudget {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            max,
+            held: Arc::default(),
+        }
+    }
+
+    /// The most the requests in flight may hold together, in bytes.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Nothing held yet, to hold what a message parsed already needs ([`Held::resize`]).
+    pub(crate) fn nothing(&self) -> Held {
+        Held {
+            bytes: 0,
+            max: self.max,
+            total: Arc::clone(&self.held),
+        }
+    }
+
+    /// Room to parse a message of `text_bytes` bytes, or `None` when there is none now. A parse
+    /// takes at most half the budget, so that a large message is read while smaller requests
+    /// hold the rest (and at most two parses that large run at once).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn parsing(&self, text_bytes: usize) -> Option<Held> {
+        let mut held = self.nothing();
+        held.resize(
+            text_bytes
+                .saturating_mul(crate::jsonrpc::PARSE_WEIGHT)
+                .min(self.max / 2),
+        )
+        .then_some(held)
+    }
+}
+
+impl Held {
+    /// Holds `bytes` from now on (what the parsed message holds); `false`, holding as much as
+    /// before, when more would pass the budget.
+    pub(crate) fn resize(&mut self, bytes: usize) -> bool {
+        if bytes <= self.bytes {
+            self.total.fetch_sub(self.bytes - bytes, Ordering::AcqRel);
+            self.bytes = bytes;
+            return true;
+        }
+        let more = bytes - self.bytes;
+        let taken = self
+            .total
+            .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |current| {
+                current.checked_add(more).filter(|&total| total <= self.max)
+            });
+        if taken.is_ok() {
+            self.bytes = bytes;
+        }
+        taken.is_ok()
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.total.fetch_sub(self.bytes, Ordering::AcqRel);
     }
 }
 
@@ -121,6 +217,32 @@ impl Drop for Pause<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_budget_bounds_what_requests_hold_together() {
+        let budget = MemoryBudget::new(1000);
+        let mut big = budget
+            .parsing(100)
+            .expect("a parse takes half the budget at most");
+        let other = budget.parsing(100).expect("and another the other half");
+        assert!(budget.parsing(1).is_none(), "past the budget");
+        drop(other);
+        assert!(big.resize(10), "parsed: it holds what it needs");
+        let mut small = budget.parsing(10).unwrap();
+        assert!(!small.resize(991), "more than is left");
+        assert!(small.resize(990));
+        drop(big);
+        assert!(
+            budget.parsing(0).is_some(),
+            "what holds nothing is always taken"
+        );
+        drop(small);
+        assert_eq!(
+            budget.held.load(Ordering::Relaxed),
+            0,
+            "every byte given back"
+        );
+    }
 
     #[tokio::test(start_paused = true)]
     async fn the_clock_stands_still_while_any_question_waits() {

@@ -184,6 +184,24 @@ impl Server {
         self
     }
 
+    /// How much memory the requests in flight may hold together, in bytes (default 64 MiB): on
+    /// stdio the client's, over HTTP every client's. What a request holds is its message as
+    /// parsed (the members of `params` no method reads are skipped, never built; a batch's items
+    /// count 32 times their text, what parsing them can cost), from its parse until it is
+    /// answered; a `subscriptions/listen` stream holds nothing of it once started. Over HTTP a
+    /// body being parsed holds 32 times its length too (at most half the budget), so parses at
+    /// once are bounded as well.
+    ///
+    /// Past it a request is refused at once: over HTTP with `503` and `Retry-After`, on stdio
+    /// with JSON-RPC error `-31000`; notifications and responses are always taken. A message that
+    /// would hold more than the whole budget by itself is refused: `413` over HTTP, `-32600` on
+    /// stdio.
+    #[must_use]
+    pub fn max_request_memory(mut self, bytes: usize) -> Self {
+        self.limits.memory = crate::limits::MemoryBudget::new(bytes);
+        self
+    }
+
     /// How many items one JSON-RPC batch (protocol 2025-03-26) may hold (default 1024); a longer
     /// batch is refused whole with `-32600`, before any of it runs.
     #[must_use]

@@ -78,6 +78,12 @@ impl StdioServer {
         }
     }
 
+    /// The server's process id (to read its memory in `/proc`).
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the server wrote to stderr so far (its logs); all of it once
     /// [`wait_within`](Self::wait_within) saw the process exit.
     #[must_use]

@@ -655,9 +655,10 @@ async fn invalid_utf8_is_a_parse_error_and_the_server_goes_on() {
     client
         .send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}")
         .await;
+    // The id came before what broke the message: the answer carries it.
     assert_eq!(
         client.next_message().await,
-        error(Value::Null, -32700, "Parse error: invalid UTF-8")
+        error(json!(1), -32700, "Parse error: invalid UTF-8")
     );
     client.assert_alive(2).await;
     client.finish().await.1.unwrap();
@@ -692,13 +693,19 @@ async fn a_100_mb_line_is_refused_without_being_kept() {
 async fn json_nested_10000_deep_is_refused_without_a_stack_overflow() {
     let mut client = InProcess::start(Server::new("faults", "0"));
     let deep = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"a":{}{}}}}}"#,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"_meta":{}{}}}}}"#,
         "[".repeat(10_000),
         "]".repeat(10_000)
     );
     client.send_raw(deep.as_bytes()).await;
     let refused = client.next_message().await;
     assert_eq!(refused["error"]["code"], -32700, "{refused}");
+    assert_eq!(refused["id"], 1, "{refused}");
+    // In a member no method reads, it is skipped (without recursion), never built.
+    let skipped = deep.replace(r#""_meta""#, r#""a""#);
+    client.send_raw(skipped.as_bytes()).await;
+    let answered = client.next_message().await;
+    assert_eq!(answered, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
     // An array nested as deep is a batch, refused at this version before it is looked into.
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     client.send_raw(deep.as_bytes()).await;

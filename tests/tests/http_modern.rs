@@ -17,6 +17,7 @@
 use axum::http::StatusCode;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use http_tools::ending;
 use mcp_toolbelt::HttpConfig;
 use mcp_toolbelt_tests::http::{
     LEGACY, MODERN, assert_bad_request, modern_call, modern_headers, modern_request, post,
@@ -276,4 +277,35 @@ async fn server_discover_describes_the_server() {
     );
     // 2026-07-28 deprecates `logging` (new implementations SHOULD NOT adopt it).
     assert_eq!(result["capabilities"].get("logging"), None, "{result}");
+}
+
+/// A string holding a lone UTF-16 surrogate (a truncated emoji, which JavaScript's
+/// `JSON.stringify` and Python's `json` write) is read as they read it, the surrogate become
+/// U+FFFD, and the request is answered; a message that cannot be read at all is answered with its
+/// id when the id can still be read.
+#[tokio::test]
+async fn a_lone_surrogate_is_read_as_a_replacement_character() {
+    let router = router(HttpConfig::new());
+    let raw = |text: String, headers: &[(&str, &str)]| {
+        let mut request = post(&json!(null), headers);
+        *request.body_mut() = axum::body::Body::from(text);
+        request
+    };
+    let call = modern_call(7, "slow", &json!({"tag": "TAG", "seconds": 0}), &json!({}));
+    let text = call.to_string().replace("TAG", r"cut \ud83d");
+    let reply = send(
+        &router,
+        raw(text, &modern_headers("tools/call", Some("slow"))),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(reply.json()["id"], 7, "{reply:?}");
+    assert_eq!(result_text(&reply.json()), "finished");
+    assert_eq!(ending("cut \u{FFFD}", None).await, "finished");
+
+    let broken = r#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"#.to_owned();
+    let reply = send(&router, raw(broken, &modern_headers("tools/list", None))).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(reply.json()["id"], 8, "{reply:?}");
+    assert_eq!(reply.json()["error"]["code"], -32700, "{reply:?}");
 }

@@ -68,6 +68,36 @@ fn invalid_json_is_a_parse_error_and_the_server_goes_on() {
     assert_eq!(server.request(2, "ping", json!({})), result(2, json!({})));
 }
 
+/// A string holding a lone UTF-16 surrogate (a truncated emoji, which JavaScript's
+/// `JSON.stringify` and Python's `json` write) is read as they read it, the surrogate become
+/// U+FFFD, and the request is answered; a message that cannot be read at all is answered with its
+/// id when the id can still be read.
+#[test]
+fn a_lone_surrogate_is_read_as_a_replacement_character() {
+    let mut server = catalog();
+    let echo = |id: u64, message: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{message}"}}}}}}"#
+        )
+    };
+    for (id, sent, read) in [
+        (1, r"cut \ud83d", "cut \u{FFFD}"),
+        (2, r"\ude00 alone", "\u{FFFD} alone"),
+        (3, r"\ud83d\u0041", "\u{FFFD}A"),
+        (4, r"a pair \ud83d\ude00", "a pair \u{1F600}"),
+        (5, r"not an escape \\ud83d", r"not an escape \ud83d"),
+    ] {
+        server.send_raw(echo(id, sent).as_bytes());
+        let answer = server.next_message();
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], read, "{answer}");
+    }
+    server.send_raw(br#"{"jsonrpc":"2.0","id":"cut","method":"ping","params":{"#);
+    let answer = server.next_message();
+    assert_eq!(answer["id"], "cut", "{answer}");
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+}
+
 #[test]
 fn what_is_not_a_request_is_an_invalid_request() {
     let mut server = catalog();

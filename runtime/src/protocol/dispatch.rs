@@ -194,8 +194,11 @@ impl Dispatcher {
             ))),
             (true, "server/discover") => Ok(self.discover()),
             (true, "subscriptions/listen") => {
+                let tools = listen::tools_requested(&params)?;
+                // Nothing of the request outlives its start: a stream holds what it sends.
+                drop(params);
                 let changes = self.tool_changes();
-                listen::listen(id, &params, changes, &self.state.closing, scope).await
+                listen::listen(id, tools, changes, &self.state.closing, scope).await
             }
             (_, "tools/list") => {
                 let page = self
@@ -363,6 +366,8 @@ impl Dispatcher {
                 Arc::clone(&clock),
             ),
         });
+        // What is left of the request (`_meta`, the round's answers) is not held while it runs.
+        drop(params);
         let call = hook::run(&self.state.hooks, tool, arguments, context);
         let call = call::time_limited(call, &name, time_limit, &clock, &cancellation);
         let result = match round {

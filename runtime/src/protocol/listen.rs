@@ -7,24 +7,30 @@ use super::dispatch::RequestScope;
 use super::{ToolChanges, meta};
 use crate::jsonrpc::{ErrorObject, Id, Notification, Outgoing};
 
-/// Acknowledges the notifications it will send (of those requested, only `toolsListChanged`
-/// exists here), sends `notifications/tools/list_changed` on each change of the tool set, each
-/// tagged with the stream's subscription id (the request's id), and answers only when
-/// `closing` is cancelled (the server shuts down). The client ends it by cancelling the request
-/// (on HTTP, by closing the stream): then nothing more is sent.
-pub(crate) async fn listen(
-    id: &Id,
-    params: &Map<String, Value>,
-    mut changes: ToolChanges,
-    closing: &tokio_util::sync::CancellationToken,
-    scope: RequestScope,
-) -> Result<Value, ErrorObject> {
+/// Whether a `subscriptions/listen` request asks for `toolsListChanged` (of those requested,
+/// the only notification that exists here); `Err` when it names none.
+pub(crate) fn tools_requested(params: &Map<String, Value>) -> Result<bool, ErrorObject> {
     let Some(Value::Object(requested)) = params.get("notifications") else {
         return Err(ErrorObject::invalid_params(
             "subscriptions/listen requires `notifications`, an object naming what to send",
         ));
     };
-    let tools = requested.get("toolsListChanged") == Some(&Value::Bool(true));
+    Ok(requested.get("toolsListChanged") == Some(&Value::Bool(true)))
+}
+
+/// Acknowledges the notifications it will send (`tools`: `toolsListChanged`), sends
+/// `notifications/tools/list_changed` on each change of the tool set, each
+/// tagged with the stream's subscription id (the request's id), and answers only when
+/// `closing` is cancelled (the server shuts down). The client ends it by cancelling the request
+/// (on HTTP, by closing the stream): then nothing more is sent. It holds nothing of the request
+/// but its id.
+pub(crate) async fn listen(
+    id: &Id,
+    tools: bool,
+    mut changes: ToolChanges,
+    closing: &tokio_util::sync::CancellationToken,
+    scope: RequestScope,
+) -> Result<Value, ErrorObject> {
     let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
     let honored = if tools {
         json!({"toolsListChanged": true})

@@ -191,7 +191,9 @@ impl HttpConfig {
         self
     }
 
-    /// The most POSTs being read or answered at once (`503` beyond), answer streams included;
+    /// The most requests being answered at once (`503` with `Retry-After` beyond), answer
+    /// streams included; a 2025-03-26 batch counts one per item (so this bounds calls, not
+    /// POSTs; a batch with no room for all its items is refused whole).
     /// `subscriptions/listen` streams count against [`HttpConfig::max_subscriptions`] instead.
     #[must_use]
     pub fn max_requests(mut self, max: usize) -> Self {

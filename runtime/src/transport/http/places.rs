@@ -1,6 +1,8 @@
 //! Places for requests being answered: a global cap, and with bearer auth a cap per principal,
-//! so that one caller cannot take every place. (A connection holds at most one place at a
-//! time: HTTP/1 answers its requests one after another.)
+//! so that one caller cannot take every place. A POST takes one place for its request, or one
+//! per item of its batch, so the caps bound calls, not envelopes. (A connection holds at most
+//! one POST's places at a time: HTTP/1 answers its requests one after another.) A place also
+//! keeps the memory its request holds (`limits::MemoryBudget`) until it is answered.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,6 +14,7 @@ use super::auth::Principal;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
+use crate::limits::Held;
 use crate::sync::lock;
 
 /// The places of one kind (requests, or `subscriptions/listen` streams).
@@ -26,10 +29,15 @@ pub(super) struct Places {
 /// How many places each principal holds.
 type Taken = Arc<Mutex<HashMap<Principal, usize>>>;
 
-/// One place, given back when dropped.
+/// One place (or one per item of a batch), given back when dropped.
 pub(super) struct Place {
     _all: OwnedSemaphorePermit,
     principal: Option<(Principal, Taken)>,
+    /// How many places this is.
+    count: usize,
+    /// The memory its request holds, given back with the place.
+    #[allow(dead_code, reason = "kept for its drop")]
+    held: Option<Held>,
 }
 
 impl Places {
@@ -46,6 +54,15 @@ impl Places {
     /// A place for a request of `auth`'s principal (anonymous requests share the global cap
     /// only); `Err` is the `503` to answer with.
     pub(super) fn take(&self, auth: Option<&AuthInfo>) -> Result<Place, Refusal> {
+        self.take_many(auth, 1)
+    }
+
+    /// `count` places at once (a batch's, one per item), or none.
+    pub(super) fn take_many(
+        &self,
+        auth: Option<&AuthInfo>,
+        count: usize,
+    ) -> Result<Place, Refusal> {
         let full = |whose: &str| {
             Refusal::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -59,40 +76,51 @@ impl Places {
         let principal = match auth.map(Principal::of) {
             Some(principal) => {
                 let mut taken = lock(&self.taken);
-                let count = taken.entry(principal.clone()).or_default();
-                if *count >= self.per_principal {
+                let held = taken.entry(principal.clone()).or_default();
+                if held.saturating_add(count) > self.per_principal {
                     return Err(full(" for this caller"));
                 }
-                *count += 1;
+                *held += count;
                 Some((principal, Arc::clone(&self.taken)))
             }
             None => None,
         };
-        let Ok(all) = Arc::clone(&self.all).try_acquire_owned() else {
-            give_back(principal);
+        let permits = u32::try_from(count).unwrap_or(u32::MAX);
+        let Ok(all) = Arc::clone(&self.all).try_acquire_many_owned(permits) else {
+            give_back(principal, count);
             return Err(full(""));
         };
         Ok(Place {
             _all: all,
             principal,
+            count,
+            held: None,
         })
+    }
+}
+
+impl Place {
+    /// The place, keeping `held` until it is given back.
+    pub(super) fn holding(mut self, held: Held) -> Self {
+        self.held = Some(held);
+        self
     }
 }
 
 impl Drop for Place {
     fn drop(&mut self) {
-        give_back(self.principal.take());
+        give_back(self.principal.take(), self.count);
     }
 }
 
-fn give_back(principal: Option<(Principal, Taken)>) {
+fn give_back(principal: Option<(Principal, Taken)>, count: usize) {
     let Some((principal, taken)) = principal else {
         return;
     };
     let mut taken = lock(&taken);
-    if let Some(count) = taken.get_mut(&principal) {
-        *count -= 1;
-        if *count == 0 {
+    if let Some(held) = taken.get_mut(&principal) {
+        *held -= count;
+        if *held == 0 {
             taken.remove(&principal);
         }
     }
@@ -130,5 +158,21 @@ mod tests {
         );
         drop(first);
         assert!(places.take(Some(&caller("b"))).is_ok());
+    }
+
+    #[test]
+    fn a_batch_takes_a_place_per_item() {
+        let places = Places::new("requests", 5, 3);
+        assert!(
+            places.take_many(Some(&caller("a")), 4).is_err(),
+            "a's own cap"
+        );
+        let batch = places.take_many(Some(&caller("a")), 3).unwrap();
+        assert!(places.take(Some(&caller("a"))).is_err());
+        let _two = places.take_many(None, 2).unwrap();
+        assert!(places.take(None).is_err(), "the global cap");
+        drop(batch);
+        assert_eq!(lock(&places.taken).get(&Principal::of(&caller("a"))), None);
+        assert!(places.take_many(None, 3).is_ok());
     }
 }

@@ -28,6 +28,9 @@ use crate::session::{Caller, Session};
 /// The longest a request body may take to arrive (unless the request time limit is shorter).
 const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// A body this small is parsed whatever the memory budget holds (its parse costs little).
+const ALWAYS_READ_BYTES: usize = 16 * 1024;
+
 /// What the POST handlers share about one request, once its headers are admitted.
 struct Post {
     headers: HeaderMap,
@@ -64,14 +67,41 @@ pub(super) async fn post(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let message = match jsonrpc::parse(&body) {
+    // Parses at once are bounded by the budget too; a small message is always read (a
+    // notification, a cancellation that frees memory, must get through).
+    let memory = &state.dispatcher.limits().memory;
+    let held = memory
+        .parsing(body.len())
+        .or_else(|| (body.len() <= ALWAYS_READ_BYTES).then(|| memory.nothing()));
+    let Some(mut held) = held else {
+        return no_memory(memory.max()).answer(&jsonrpc::id_of(&body));
+    };
+    let message = jsonrpc::parse(&body);
+    // The body is not held while the request runs (a stream may run for hours).
+    drop(body);
+    let message = match message {
         Ok(message) => message,
         Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
     };
+    let needed = message.held_bytes();
+    if needed > memory.max() {
+        let refusal = Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            codes::INVALID_REQUEST,
+            format!(
+                "Content Too Large: the message would hold {needed} bytes of memory once parsed, more than the {} the server allows (Server::max_request_memory)",
+                memory.max()
+            ),
+        );
+        return refusal.answer(&request_id(&message));
+    }
+    if !held.resize(needed) {
+        return no_memory(memory.max()).answer(&request_id(&message));
+    }
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = match state.requests.take(auth.as_ref()) {
-        Ok(place) => place,
+    let place = match take_place(&state, &message, auth.as_ref()) {
+        Ok(place) => place.holding(held),
         Err(refusal) => return refusal.answer(&request_id(&message)),
     };
     let modern = match is_modern(&message, &headers) {
@@ -89,6 +119,32 @@ pub(super) async fn post(
     } else {
         legacy_post(&state, message, post).await
     }
+}
+
+/// The places a message takes: one per item of a batch, so the caps bound calls, not POSTs.
+fn take_place(
+    state: &HttpState,
+    message: &Incoming,
+    auth: Option<&AuthInfo>,
+) -> Result<Place, Refusal> {
+    let count = match message {
+        // A batch past its own limit takes no more places than that limit; it is then refused
+        // whole (`-32600`), as on stdio.
+        Incoming::Batch(items) => items.len().min(state.dispatcher.limits().max_batch_items),
+        _ => 1,
+    };
+    state.requests.take_many(auth, count)
+}
+
+/// The `503` of a request for which the requests in flight leave no memory.
+fn no_memory(max: usize) -> Refusal {
+    Refusal::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        codes::INTERNAL_ERROR,
+        format!(
+            "Service Unavailable: the requests in flight hold the memory they may ({max} bytes, Server::max_request_memory); retry shortly"
+        ),
+    )
 }
 
 /// Whether a message is answered as 2026-07-28: its `_meta` or its version header says so.

@@ -36,8 +36,17 @@ use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
+use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
+
+/// The id of a request, `null` for any other message.
+fn message_id(message: &Incoming) -> Id {
+    match message {
+        Incoming::Request(request) => request.id.clone(),
+        _ => Id::null(),
+    }
+}
 
 /// How long calls still running at end of input may take before they are dropped.
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -67,6 +76,7 @@ where
         announce_changes: Arc::default(),
         backlog,
         max_queued_messages: limits.max_queued_messages,
+        memory: limits.memory.clone(),
     };
     let list_changed = tokio::spawn(announce_changes(
         changes,
@@ -94,6 +104,8 @@ struct StdioConnection {
     backlog: Arc<Backlog>,
     /// How many answers may wait before reading stops.
     max_queued_messages: usize,
+    /// The memory the requests in flight may hold together.
+    memory: MemoryBudget,
 }
 
 impl StdioConnection {
@@ -138,16 +150,32 @@ impl StdioConnection {
             return;
         }
         if std::str::from_utf8(line).is_err() {
-            let error = ErrorObject::new(codes::PARSE_ERROR, "Parse error: invalid UTF-8");
-            return self.send(Outgoing::Response(error.respond(Id::null())));
+            let error = jsonrpc::unreadable(line, "Parse error: invalid UTF-8");
+            return self.send(Outgoing::Response(error));
         }
+        // One line is parsed at a time: what a parse costs needs no room of its own here.
         match jsonrpc::parse(line) {
-            Ok(message) => self.take(message).await,
+            Ok(message) => self.take(message, self.memory.nothing()).await,
             Err(error) => self.send(Outgoing::Response(error)),
         }
     }
 
-    async fn take(&mut self, message: Incoming) {
+    /// Takes one message; `held`, grown to what its parse holds, is kept by a request (or a
+    /// batch) as long as it runs. Past the budget a request is refused; notifications (a
+    /// cancellation that would free memory) and responses are always taken.
+    async fn take(&mut self, message: Incoming, mut held: Held) {
+        let needed = message.held_bytes();
+        if needed > self.memory.max() {
+            let error = ErrorObject::invalid_request(format!(
+                "the message would hold {needed} bytes of memory once parsed, more than the {} the server allows (Server::max_request_memory)",
+                self.memory.max()
+            ));
+            return self.send(Outgoing::Response(error.respond(message_id(&message))));
+        }
+        if !held.resize(needed) {
+            let error = self.no_memory().respond(message_id(&message));
+            return self.send(Outgoing::Response(error));
+        }
         match message {
             Incoming::Request(request)
                 if request.method == "initialize" || request.method == "logging/setLevel" =>
@@ -161,7 +189,7 @@ impl StdioConnection {
                     self.announce_changes.store(true, Ordering::Release);
                 }
             }
-            Incoming::Request(request) => self.start(request).await,
+            Incoming::Request(request) => self.start(request, held).await,
             Incoming::Notification {
                 method,
                 params,
@@ -171,7 +199,7 @@ impl StdioConnection {
                     .notification(&method, params.as_ref(), cancels.as_ref());
             }
             Incoming::Response(reply) => self.session.reply(reply),
-            Incoming::Batch(items) => self.take_batch(items),
+            Incoming::Batch(items) => self.take_batch(items, held),
         }
     }
 
@@ -182,7 +210,7 @@ impl StdioConnection {
     /// computes before its first `.await` never stops this loop from reading the next line (a
     /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
     /// does a request that waits for something.
-    async fn start(&mut self, request: Request) {
+    async fn start(&mut self, request: Request, held: Held) {
         let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
@@ -191,7 +219,12 @@ impl StdioConnection {
             Ok(call) => call,
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
-        let mut answer = Box::pin(call.finish());
+        // The memory the request holds is given back once it is answered.
+        let mut answer = Box::pin(async move {
+            let answer = call.finish().await;
+            drop(held);
+            answer
+        });
         if !runs_user_code {
             // A panic here is the runtime's own: it ends this request alone, answered as an
             // internal error, not the connection.
@@ -223,7 +256,7 @@ impl StdioConnection {
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
     /// connection, and one array answers them.
-    fn take_batch(&mut self, items: Vec<Box<RawValue>>) {
+    fn take_batch(&mut self, items: Vec<Box<RawValue>>, held: Held) {
         let answers = match self.session.batch(items, &self.caller, None) {
             Ok(answers) => answers,
             Err(error) => return self.send(Outgoing::Response(error.respond(Id::null()))),
@@ -231,11 +264,23 @@ impl StdioConnection {
         let outgoing = self.caller.notifications.clone();
         self.calls.spawn(async move {
             let responses = answers.await;
+            drop(held);
             if !responses.is_empty() {
                 let _ = outgoing.send(Outgoing::Batch(responses));
             }
         });
         self.reap();
+    }
+
+    /// The refusal of a request past the memory budget.
+    fn no_memory(&self) -> ErrorObject {
+        ErrorObject::new(
+            codes::SERVER_BUSY,
+            format!(
+                "Server busy: the requests in flight hold the most memory they may ({} bytes, Server::max_request_memory); retry once one has answered",
+                self.memory.max()
+            ),
+        )
     }
 
     fn send(&self, message: Outgoing) {

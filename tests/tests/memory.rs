@@ -1,0 +1,392 @@
+//! What a request costs in memory, read as an operator reads it: the resident size of the
+//! `catalog` example's process (`VmRSS`, `VmHWM` in `/proc/<pid>/status`) while clients send it
+//! 4 MB bodies full of a member nobody reads. A stream or a running call holds what it needs, not
+//! its whole message parsed: 20 `subscriptions/listen` streams and 20 running calls, each sent such
+//! a body, leave the server under 256 MiB (before, each one held about 150 MiB).
+//!
+//! Linux only (`/proc`); each test stops at the first reading past the bound, so a server that
+//! holds too much fails fast instead of growing to gigabytes.
+//!
+//! Then, in process, the bounds on what requests in flight hold together: the memory budget
+//! (`Server::max_request_memory`: past it `503` with `Retry-After` over HTTP, `-31000` on stdio,
+//! until a request is answered), and the places a batch takes over HTTP (one per item, so
+//! `max_requests` bounds calls, not POSTs).
+
+#![cfg(target_os = "linux")]
+
+use std::io::{Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::http::StatusCode;
+use http_tools::ending;
+use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt_tests::http::{
+    MODERN, legacy_call, modern_call, modern_headers, modern_request, post, router, send, server,
+};
+use mcp_toolbelt_tests::in_process::InProcess;
+use mcp_toolbelt_tests::stdio::StdioServer;
+use mcp_toolbelt_tests::{CatalogHttp, example_binary};
+use serde_json::{Value, json};
+
+// The tools served in process (`slow`, …): the same in every `http_*` file.
+mod http_tools;
+
+/// The bound the process must stay under.
+const BOUND_KIB: u64 = 256 * 1024;
+/// Streams, and calls, each sent one large body.
+const CLIENTS: usize = 20;
+/// The `[0,0,…]` member nobody reads: about 4 MB, under the 4 MiB message limits.
+const JUNK_ZEROS: usize = 2_000_000;
+/// How long one answer (or the first event of a stream) may take.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A field of `/proc/<pid>/status`, in KiB.
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc is readable");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/status"))
+}
+
+/// Fails when the process has ever held more than the bound.
+fn assert_bounded(pid: u32, after: &str) {
+    let peak = status_kib(pid, "VmHWM");
+    assert!(
+        peak < BOUND_KIB,
+        "after {after}: peak RSS {} MiB (now {} MiB), over {} MiB",
+        peak / 1024,
+        status_kib(pid, "VmRSS") / 1024,
+        BOUND_KIB / 1024
+    );
+}
+
+/// `message` as JSON text with a `junk` member of `JUNK_ZEROS` zeros added to its `params`.
+fn with_junk(message: &Value) -> String {
+    let text = message.to_string();
+    let open = text.find(r#""params":{"#).expect("the message has params") + r#""params":{"#.len();
+    let junk = format!(r#""junk":[{}0],"#, "0,".repeat(JUNK_ZEROS - 1));
+    format!("{}{junk}{}", &text[..open], &text[open..])
+}
+
+/// A 2026-07-28 request with its `_meta` envelope.
+fn modern(id: usize, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "progressToken": format!("p{id}"),
+    });
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// Sends `body` as a 2026-07-28 POST on a connection of its own, and reads until `until`
+/// appears in what comes back; the connection is returned open (a stream goes on).
+fn post_until(
+    address: SocketAddr,
+    method: &str,
+    name: Option<&str>,
+    body: &str,
+    until: &str,
+) -> (TcpStream, String) {
+    let mut socket = TcpStream::connect(address).expect("the server accepts");
+    socket.set_read_timeout(Some(TIMEOUT)).unwrap();
+    let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
+         Mcp-Method: {method}\r\n{name}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    socket.write_all(head.as_bytes()).unwrap();
+    socket.write_all(body.as_bytes()).unwrap();
+    let deadline = Instant::now() + TIMEOUT;
+    let mut seen = Vec::new();
+    let mut buffer = [0; 4096];
+    while !String::from_utf8_lossy(&seen).contains(until) {
+        assert!(
+            Instant::now() < deadline,
+            "no {until:?} in {}",
+            String::from_utf8_lossy(&seen)
+        );
+        let read = socket.read(&mut buffer).expect("the answer arrives");
+        assert!(
+            read > 0,
+            "closed before {until:?}: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buffer[..read]);
+    }
+    (socket, String::from_utf8_lossy(&seen).into_owned())
+}
+
+#[test]
+fn http_streams_and_calls_hold_what_they_need_not_their_whole_body() {
+    let server = CatalogHttp::start();
+    let pid = server.child.id();
+    let mut open = Vec::new();
+    for id in 0..CLIENTS {
+        let listen = modern(
+            id,
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        );
+        let (socket, _) = post_until(
+            server.address,
+            "subscriptions/listen",
+            None,
+            &with_junk(&listen),
+            "acknowledged",
+        );
+        open.push(socket);
+        assert_bounded(pid, &format!("{} listen streams", id + 1));
+    }
+    for id in CLIENTS..2 * CLIENTS {
+        let call = modern(
+            id,
+            "tools/call",
+            json!({"name": "wait", "arguments": {"seconds": 60}}),
+        );
+        // The call's first progress notification says it runs.
+        let (socket, _) = post_until(
+            server.address,
+            "tools/call",
+            Some("wait"),
+            &with_junk(&call),
+            "waiting",
+        );
+        open.push(socket);
+        assert_bounded(pid, &format!("{} running calls", id + 1 - CLIENTS));
+    }
+    let list = modern(0, "tools/list", json!({})).to_string();
+    let (_, answer) = post_until(server.address, "tools/list", None, &list, "\"echo\"");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_bounded(pid, "the fresh tools/list");
+    eprintln!(
+        "HTTP, {CLIENTS} listen streams and {CLIENTS} running calls: peak RSS {} KiB, now {} KiB",
+        status_kib(pid, "VmHWM"),
+        status_kib(pid, "VmRSS")
+    );
+    drop(open);
+}
+
+#[test]
+fn stdio_calls_hold_what_they_need_not_their_whole_line() {
+    let mut server = StdioServer::spawn(
+        &example_binary("catalog"),
+        &[],
+        &[("CATALOG_TEST_TOOLS", "1")],
+    );
+    server.initialize("2025-11-25");
+    let pid = server.pid();
+    for id in 0..CLIENTS {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "wait", "arguments": {"seconds": 60}, "_meta": {"progressToken": id}}});
+        server.send_raw(with_junk(&call).as_bytes());
+        // Its first progress notification says the call runs.
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let message = server
+                .next_within(TIMEOUT)
+                .expect("the call's progress arrives");
+            if message["method"] == "notifications/progress"
+                && message["params"]["progressToken"] == id
+            {
+                break;
+            }
+            assert!(message.get("error").is_none(), "{message}");
+            assert!(Instant::now() < deadline, "no progress for call {id}");
+        }
+        assert_bounded(pid, &format!("{} running calls", id + 1));
+    }
+    let list = server.request("list", "tools/list", json!({}));
+    assert!(list["result"]["tools"].is_array(), "{list}");
+    assert_bounded(pid, "tools/list");
+    eprintln!(
+        "stdio, {CLIENTS} running calls: peak RSS {} KiB, now {} KiB",
+        status_kib(pid, "VmHWM"),
+        status_kib(pid, "VmRSS")
+    );
+}
+
+// ---- the memory budget and the places of a batch, in process -------------------------------
+
+/// The budget of the in-process servers: one padded request fits, two do not.
+const SMALL_BUDGET: usize = 1024 * 1024;
+
+/// A `_meta` member that makes a request hold about 700 KiB once parsed.
+fn padding() -> Value {
+    json!({"padding": "x".repeat(700 * 1024)})
+}
+
+#[tokio::test]
+async fn past_the_memory_budget_http_answers_503_until_room_is_made() {
+    let router = server()
+        .max_request_memory(SMALL_BUDGET)
+        .http_config(HttpConfig::new())
+        .into_router()
+        .unwrap();
+    let slow = modern_call(
+        1,
+        "slow",
+        &json!({"tag": "holds-memory", "seconds": 30}),
+        &padding(),
+    );
+    let call = tokio::spawn({
+        let router = router.clone();
+        async move {
+            send(
+                &router,
+                post(&slow, &modern_headers("tools/call", Some("slow"))),
+            )
+            .await
+        }
+    });
+    ending("holds-memory", Some("started")).await;
+    let padded = modern_request(2, "tools/list", json!({}), &padding());
+    let reply = send(&router, post(&padded, &modern_headers("tools/list", None))).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    assert!(reply.header("retry-after").is_some(), "{reply:?}");
+    assert_eq!(reply.json()["id"], 2, "{reply:?}");
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("memory"),
+        "{reply:?}"
+    );
+    // A request that holds little is still answered.
+    let list = modern_request(3, "tools/list", json!({}), &json!({}));
+    let reply = send(&router, post(&list, &modern_headers("tools/list", None))).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+
+    // The call ends: what it held is given back.
+    call.abort();
+    assert_eq!(ending("holds-memory", None).await, "cancelled");
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while send(&router, post(&padded, &modern_headers("tools/list", None)))
+            .await
+            .status
+            != StatusCode::OK
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the memory is given back");
+    // One that would hold more than the whole budget can never run.
+    let mut huge = padding();
+    huge["more"] = huge["padding"].clone();
+    let too_large = modern_request(4, "tools/list", json!({}), &huge);
+    let reply = send(
+        &router,
+        post(&too_large, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE, "{reply:?}");
+    assert_eq!(reply.json()["id"], 4, "{reply:?}");
+}
+
+#[tokio::test]
+async fn past_the_memory_budget_stdio_refuses_with_server_busy() {
+    let mut client = InProcess::start(server().max_request_memory(SMALL_BUDGET));
+    let mut meta = padding();
+    meta["progressToken"] = json!("p");
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "slow", "arguments": {"tag": "stdio-holds-memory", "seconds": 30}, "_meta": meta}}))
+        .await;
+    assert_eq!(
+        client.next_message().await["method"],
+        "notifications/progress"
+    );
+    let refused = client.request(2, "ping", json!({"_meta": padding()})).await;
+    assert_eq!(refused["id"], 2, "{refused}");
+    assert_eq!(refused["error"]["code"], -31000, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("memory"),
+        "{refused}"
+    );
+    client.assert_alive(3).await;
+
+    client.cancel(1).await;
+    assert_eq!(ending("stdio-holds-memory", None).await, "cancelled");
+    let answered = client.request(4, "ping", json!({"_meta": padding()})).await;
+    assert_eq!(answered, json!({"jsonrpc": "2.0", "id": 4, "result": {}}));
+}
+
+/// A 2025-03-26 session (the one version with batches) and the headers of its requests.
+async fn batch_session(router: &Router) -> [(&'static str, String); 2] {
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "memory-tests", "version": "1.0.0"}}});
+    let reply = send(router, post(&initialize, &[])).await;
+    assert_eq!(
+        reply.json()["result"]["protocolVersion"],
+        "2025-03-26",
+        "{reply:?}"
+    );
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    [
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-03-26".into()),
+    ]
+}
+
+#[tokio::test]
+async fn each_item_of_a_batch_takes_a_place() {
+    let router = router(HttpConfig::new().max_requests(4));
+    let session = batch_session(&router).await;
+    let headers: Vec<(&str, &str)> = session
+        .iter()
+        .map(|(name, value)| (*name, value.as_str()))
+        .collect();
+    let pings = |ids: std::ops::Range<u64>| -> Value {
+        ids.map(|id| json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            .collect()
+    };
+
+    // More calls than there are places: refused whole, none runs.
+    let reply = send(&router, post(&pings(1..6), &headers)).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    assert!(reply.header("retry-after").is_some(), "{reply:?}");
+    let reply = send(&router, post(&pings(1..5), &headers)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(reply.json().as_array().map(Vec::len), Some(4), "{reply:?}");
+
+    // Three calls of a batch running hold three places: a batch of two finds one.
+    let slow_batch: Value = (0..3)
+        .map(|n| {
+            legacy_call(
+                10 + n,
+                "slow",
+                &json!({"tag": format!("batched-{n}"), "seconds": 30}),
+                None,
+            )
+        })
+        .collect();
+    let running = tokio::spawn({
+        let router = router.clone();
+        let headers: Vec<(&'static str, String)> = session.to_vec();
+        async move {
+            let headers: Vec<(&str, &str)> = headers
+                .iter()
+                .map(|(name, value)| (*name, value.as_str()))
+                .collect();
+            send(&router, post(&slow_batch, &headers)).await
+        }
+    });
+    for n in 0..3 {
+        ending(&format!("batched-{n}"), Some("started")).await;
+    }
+    let reply = send(&router, post(&pings(20..22), &headers)).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    let reply = send(&router, post(&pings(30..31), &headers)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    running.abort();
+}

@@ -341,6 +341,43 @@ async fn edit(args: EditArgs) -> String {
     format!("{} {:?} {:?}", args.id, args.change, args.target)
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Status {
+    status: String,
+}
+
+#[allow(dead_code, reason = "only read to check what is refused")]
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Shape {
+    Circle { radius: f64 },
+    Square { side: f64 },
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct PageArgs {
+    page: u32,
+    filter: Option<Status>,
+    shape: Option<Shape>,
+    tree: Option<Tree>,
+    tags: Option<std::collections::BTreeMap<String, Status>>,
+    extra: Option<std::collections::BTreeMap<String, Value>>,
+}
+
+/// Pages through nested arguments
+#[tool]
+async fn page(args: PageArgs) -> String {
+    format!(
+        "page {} filter {:?} shape {} tree {:?} tags {:?} extra {:?}",
+        args.page,
+        args.filter.map(|f| f.status),
+        args.shape.is_some(),
+        args.tree,
+        args.tags.map(|tags| tags.len()),
+        args.extra
+    )
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -1012,4 +1049,55 @@ async fn an_enum_failure_names_the_field_in_the_branch_the_tag_chose() {
         result.text_content(),
         r#"Input validation error: Invalid arguments for tool branches: node.kind: must be one of "Tree", "Leaf", got string "Bush""#
     );
+}
+
+/// Issue 22 item 3: the README's promise holds at every depth, not only at the root: a nested
+/// struct, an enum's variant, a child of a recursive type (under `$defs`) and a map's values
+/// refuse an unknown key, naming where it is; a map itself takes any key.
+#[tokio::test]
+async fn unknown_keys_are_refused_at_every_depth() {
+    let client = client();
+    let cases = [
+        (
+            json!({"page": 1, "filter": {"status": "open", "bogus": 1}}),
+            "filter: unknown properties 'bogus' are not allowed",
+        ),
+        (
+            json!({"page": 1, "shape": {"circle": {"radius": 2, "x": 1}}}),
+            "shape.circle: unknown properties 'x' are not allowed",
+        ),
+        (
+            json!({"page": 1, "tree": {"children": [{"children": [], "bogus": 1}]}}),
+            "tree.children.0: unknown properties 'bogus' are not allowed",
+        ),
+        (
+            json!({"page": 1, "tags": {"a": {"status": "open", "bogus": 1}}}),
+            "tags.a: unknown properties 'bogus' are not allowed",
+        ),
+    ];
+    for (arguments, failure) in cases {
+        assert_eq!(
+            call(&client, "page", arguments.clone()).await,
+            input_error("page", failure),
+            "{arguments}"
+        );
+    }
+    assert_eq!(
+        call(
+            &client,
+            "page",
+            json!({"page": 1, "filter": {"status": "open"}, "tree": {"children": [{"children": []}]}, "tags": {"any": {"status": "x"}}, "extra": {"anything": 1}})
+        )
+        .await,
+        json!({"content": [{"type": "text", "text": "page 1 filter Some(\"open\") shape false tree Some(Tree { label: None, children: [Tree { label: None, children: [] }] }) tags Some(1) extra Some({\"anything\": Number(1)})"}]})
+    );
+    // The advertised schema says so too, where a host or a model reads it.
+    let tools = client.list_tools().await;
+    let schema = &tools
+        .tools
+        .iter()
+        .find(|tool| tool.name == "page").unwrap().input_schema;
+    assert_eq!(schema["properties"]["filter"]["additionalProperties"], json!(false));
+    assert_eq!(schema["$defs"]["Tree"]["additionalProperties"], json!(false));
+    assert_eq!(schema["properties"]["extra"]["additionalProperties"], json!(true));
 }

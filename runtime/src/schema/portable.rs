@@ -490,6 +490,7 @@ mod tests {
                         "type": "object",
                         "properties": {"flag": {"type": "boolean"}},
                         "required": ["flag"],
+                        "additionalProperties": false,
                     },
                 },
                 "required": ["inner"],

@@ -710,7 +710,7 @@ fn is_std_type(ty: &Type) -> bool {
         String str bool char i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64
         NonZero NonZeroU8 NonZeroU16 NonZeroU32 NonZeroU64 NonZeroU128 NonZeroUsize
         NonZeroI8 NonZeroI16 NonZeroI32 NonZeroI64 NonZeroI128 NonZeroIsize
-        Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Box Cow Value
+        Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Cow Value
     ";
     match ty {
         Type::Reference(reference) => is_std_type(&reference.elem),
@@ -725,6 +725,8 @@ fn is_std_type(ty: &Type) -> bool {
         {
             false
         }
+        // serde and schemars read a `Box<T>` as the `T` inside: so does the style rule.
+        Type::Path(path) if boxed(path).is_some() => boxed(path).is_some_and(is_std_type),
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
             STD.split_ascii_whitespace()
                 .chain(STD_NAMES_LIKE_A_STRUCT.split_ascii_whitespace())
@@ -739,5 +741,19 @@ fn is_std_type(ty: &Type) -> bool {
         }),
         Type::Array(_) | Type::Slice(_) | Type::Tuple(_) => true,
         _ => false,
+    }
+}
+
+/// The `T` of `Box<T>` (written bare or with its path, `std::boxed::Box<T>`).
+fn boxed(path: &syn::TypePath) -> Option<&Type> {
+    let last = path.path.segments.last()?;
+    match &last.arguments {
+        PathArguments::AngleBracketed(args) if last.ident == "Box" && args.args.len() == 1 => {
+            match &args.args[0] {
+                GenericArgument::Type(inner) => Some(inner),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

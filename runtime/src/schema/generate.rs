@@ -63,7 +63,9 @@ fn close(schema: &mut Value, closable: bool) {
         .get("properties")
         .and_then(Value::as_object)
         .is_some_and(|properties| !properties.is_empty());
-    if closable && is_object_type(object.get("type")) {
+    // Only an object that lists its properties (a struct, a variant): `{"type":"object"}` alone,
+    // or a list of every type (`serde_json::Value`), takes any key.
+    if closable && is_object_type(object.get("type")) && object.contains_key("properties") {
         let open = [
             "additionalProperties",
             "patternProperties",
@@ -106,11 +108,15 @@ fn close(schema: &mut Value, closable: bool) {
     }
 }
 
-/// `"object"`, or a list of types with `"object"` in it (a nullable object).
+/// `"object"`, or `["object", "null"]` (a nullable object).
 fn is_object_type(kind: Option<&Value>) -> bool {
     match kind {
         Some(Value::String(kind)) => kind == "object",
-        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .all(|kind| kind == "object" || kind == "null")
+            .then(|| kinds.iter().any(|kind| kind == "object"))
+            .unwrap_or(false),
         _ => false,
     }
 }

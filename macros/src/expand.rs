@@ -138,7 +138,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         parse,
         ..
     } = &arguments;
-    let (convert, output_schema) = result_conversion(tool.output, &private);
+    let (convert, output_schema) = result_conversion(tool, &private);
     let (convert, output_schema) =
         if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
             // At the path: a fn of the wrong type, or a return type without structured content,
@@ -454,20 +454,43 @@ fn registration(
 /// The conversion of the fn's output and the output-schema fn, both spanned at the return type
 /// so that a type that is not a tool result is reported there. Both go through the trait itself,
 /// so rustc reports the one unmet bound once.
-fn result_conversion(output: &ReturnType, private: &syn::Ident) -> (TokenStream, TokenStream) {
-    match output {
+fn result_conversion(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, TokenStream) {
+    match tool.output {
         ReturnType::Default => (
             quote!(<() as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote!(<() as #private::IntoToolResult>::output_schema),
         ),
         ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => (
             quote_spanned!(ty.span()=> #private::IntoToolResult::into_tool_result(__tool_output)),
-            quote!(|| ::core::option::Option::None),
+            opaque_output_schema(tool, private),
         ),
         ReturnType::Type(_, ty) => (
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::output_schema),
         ),
+    }
+}
+
+/// The output schema of a fn returning `impl IntoToolResult`: rustc cannot name the type, but a
+/// call of the fn (never run, its arguments `never()`) has it, and a generic fn over that call
+/// reaches the concrete type's schema.
+fn opaque_output_schema(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+    let fn_ident = &tool.item.sig.ident;
+    let args = tool.params.iter().map(|arg| {
+        let cfg = &arg.cfg;
+        quote!(#(#cfg)* #private::never())
+    });
+    let of = if tool.is_async() {
+        quote!(#private::output_schema_of_async)
+    } else {
+        quote!(#private::output_schema_of)
+    };
+    quote! {
+        || {
+            #[allow(deprecated)]
+            let __tool_fn = #fn_ident;
+            #of(move || __tool_fn(#(#args),*))
+        }
     }
 }
 

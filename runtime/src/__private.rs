@@ -155,6 +155,41 @@ pub fn text_only(result: CallToolResult) -> CallToolResult {
     }
 }
 
+/// The output schema of an `async` tool fn whose return type rustc cannot name (`impl
+/// IntoToolResult`): `call` is never run, it only names the fn's output type, whose concrete
+/// type's schema (`Json<T>`'s) is the tool's `outputSchema`.
+#[must_use]
+pub fn output_schema_of_async<F, Fut>(call: F) -> Option<Value>
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output: IntoToolResult>,
+{
+    let _ = call;
+    <Fut::Output as IntoToolResult>::output_schema()
+}
+
+/// [`output_schema_of_async`] for a plain (not `async`) tool fn.
+#[must_use]
+pub fn output_schema_of<F, R>(call: F) -> Option<Value>
+where
+    F: FnOnce() -> R,
+    R: IntoToolResult,
+{
+    let _ = call;
+    R::output_schema()
+}
+
+/// A value of any type, to pass to a tool fn in a call that is never run (see
+/// [`output_schema_of`]).
+///
+/// # Panics
+///
+/// Always: it is never called.
+#[must_use]
+pub fn never<T>() -> T {
+    unreachable!("only names a type: never called")
+}
+
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future

@@ -683,6 +683,59 @@ async fn opaque_structured_content_is_always_an_object() {
     );
 }
 
+/// A plain fn with parameters, returning an object through `impl IntoToolResult`
+#[tool]
+fn opaque_moved(
+    /// How far right
+    dx: i32,
+    context: &Context,
+) -> impl mcp_toolbelt::IntoToolResult {
+    let _ = context;
+    Json(Point { x: 3 + dx, y: 4 })
+}
+
+/// Issue 22 item 6: an opaque return type that is a `Json<T>` advertises `T`'s output schema,
+/// as naming `Json<T>` does, so a host can check what it gets (wrapped in `result` for a list);
+/// the structured content is checked against it and sent as before.
+#[tokio::test]
+async fn an_opaque_json_return_type_has_its_output_schema() {
+    let client = TestClient::new(server());
+    let tools = client.list_tools().await.tools;
+    let output_schema = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap()
+            .output_schema
+            .clone()
+    };
+    let point = json!({
+        "type": "object",
+        "properties": {
+            "x": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX},
+            "y": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}
+        },
+        "required": ["x", "y"]
+    });
+    assert_eq!(output_schema("opaque_point"), Some(point.clone()));
+    assert_eq!(output_schema("opaque_moved"), Some(point));
+    assert_eq!(
+        output_schema("opaque_list"),
+        Some(json!({
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}}},
+            "required": ["result"]
+        }))
+    );
+    assert_eq!(
+        wire(&client, "opaque_moved", json!({"dx": 1})).await,
+        json!({
+            "content": [{"type": "text", "text": "{\"x\":4,\"y\":4}"}],
+            "structuredContent": {"x": 4, "y": 4}
+        })
+    );
+}
+
 #[derive(Serialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "lowercase")]
 #[allow(dead_code, reason = "only its schema shows the second variant")]

@@ -27,7 +27,7 @@ use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::apps::ToolUi;
-use crate::ast::{Input, InputSchema, Param, ToolFn};
+use crate::ast::{InlineParam, Input, InputSchema, Param, ToolFn};
 use crate::attr::{Keys, ToolArgs};
 use crate::{attr, fallback, valid};
 
@@ -54,11 +54,20 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let ui = args
         .as_ref()
         .and_then(|args| ToolUi::of(args.ui.as_ref(), args.visibility.as_ref()));
-    let model = valid::check(&mut errors, args, keys, &item_fn);
+    let mut deferred = Vec::new();
+    let model = valid::check(&mut errors, &mut deferred, args, keys, &item_fn);
     match (model, errors.finish()) {
-        (Some(model), Ok(())) => generate(&model, ui.as_ref()),
-        (_, Err(errors)) => fallback::with_errors(item, errors),
-        (None, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
+        (Some(model), Ok(())) if deferred.is_empty() => generate(&model, ui.as_ref()),
+        (_, Err(errors)) => {
+            let fallback = fallback::with_errors(item, errors);
+            quote!(#fallback #(#deferred)*)
+        }
+        // rustc reports what the deferred checks find.
+        (_, Ok(())) if !deferred.is_empty() => {
+            let fallback = fallback::without_errors(item);
+            quote!(#fallback #(#deferred)*)
+        }
+        (_, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
     }
 }
 
@@ -163,6 +172,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         &output_schema,
     );
     let ui = ui.map(|ui| ui.registration(&private, &tool.name));
+    let aliased_context = aliased_context_check(tool, &private);
 
     // At the fn's name: inside an `impl` block, where no tool can be, rustc's complaint about
     // the unnamed `const` points at the fn rather than at the attribute.
@@ -190,8 +200,47 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
 
             #registration
             #ui
+            #aliased_context
         };
     }
+}
+
+/// A lone argument struct written as a bare name (`ctx: Ctx`) may be the `Context` under another
+/// name, which `#[tool]` cannot see through: rustc then says to mark it `#[context]`, at it.
+fn aliased_context_check(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+    let Input::Struct(ty) = &tool.input else {
+        return TokenStream::new();
+    };
+    if !valid::is_bare_name(ty) {
+        return TokenStream::new();
+    }
+    let check = quote_spanned! {ty.span()=>
+        #private::not_an_aliased_context((&#private::TypeProbe::<#ty>::new()).kind())
+    };
+    quote! {
+        #[allow(dead_code)]
+        fn __tool_parameter_check() {
+            use #private::{ProbeContext as _, ProbeOther as _};
+            #check;
+        }
+    }
+}
+
+/// `Option<Option<T>>` is the one type where `null` means something ("absent = keep, null =
+/// clear"): serde reads a `null` as `Some(None)` (not as absent, its default) and the property
+/// is advertised nullable (`x-mcp-nullable`, read by the portable rewrite). A parameter with
+/// `serde` attributes of its own reads as they say.
+fn double_option_attrs(param: &InlineParam<'_>, private: &syn::Ident) -> TokenStream {
+    if !valid::is_double_option(param.ty) {
+        return TokenStream::new();
+    }
+    let serde = if param.attrs.iter().any(|attr| attr.path().is_ident("serde")) {
+        TokenStream::new()
+    } else {
+        let path = format!("{private}::double_option");
+        quote!(#[serde(default, deserialize_with = #path)])
+    };
+    quote!(#serde #[schemars(extend("x-mcp-nullable" = true))])
 }
 
 /// The lints whose advice the user's fn cannot follow, because `#[tool]` decides its shape.
@@ -252,7 +301,8 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
                     .header
                     .as_ref()
                     .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
-                quote!(#(#attrs)* #header #ident: #ty)
+                let double_option = double_option_attrs(param, private);
+                quote!(#(#attrs)* #header #double_option #ident: #ty)
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.

@@ -858,7 +858,9 @@ async fn a_nan_or_infinite_result_is_named_as_such() {
     let result = client.call_tool("measure", json!({"which": "inf"})).await;
     assert_eq!(
         result.text_content(),
-        format!("Output validation error: Invalid structured content for tool measure: samples.1: {why}")
+        format!(
+            "Output validation error: Invalid structured content for tool measure: samples.1: {why}"
+        )
     );
     let result = client.call_tool("measure", json!({"which": "fine"})).await;
     assert_eq!(
@@ -886,10 +888,19 @@ async fn ledger(
     /// Whether the delta goes past 64 bits
     huge: bool,
 ) -> Json<Ledger> {
-    let delta = if huge { i128::MIN } else { i128::from(i64::MIN) };
+    let delta = if huge {
+        i128::MIN
+    } else {
+        i128::from(i64::MIN)
+    };
     Json(Ledger {
         entries: vec![Entry {
-            id: u128::from(id) + if huge { u128::MAX - u128::from(u64::MAX) } else { 0 },
+            id: u128::from(id)
+                + if huge {
+                    u128::MAX - u128::from(u64::MAX)
+                } else {
+                    0
+                },
             delta,
         }],
     })

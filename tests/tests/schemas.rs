@@ -369,7 +369,10 @@ struct Limits {
 
 /// A boxed argument struct
 #[tool]
-#[allow(clippy::boxed_local, reason = "the boxed argument struct is what is tested")]
+#[allow(
+    clippy::boxed_local,
+    reason = "the boxed argument struct is what is tested"
+)]
 async fn boxed_limits(limits: Box<Limits>) -> String {
     limits.max.to_string()
 }

@@ -378,6 +378,40 @@ async fn page(args: PageArgs) -> String {
     )
 }
 
+/// Patches a ticket
+#[tool]
+async fn patch_ticket(
+    /// The ticket
+    id: u32,
+    /// The new assignee: `null` clears it, left out keeps it
+    assignee: Option<Option<String>>,
+    /// A note; `null` is as if left out
+    note: Option<String>,
+) -> String {
+    format!("{id} {assignee:?} {note:?}")
+}
+
+/// `serde_with::rust::double_option`, as users write it.
+fn double_option<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct TicketPatch {
+    id: u32,
+    #[serde(default, deserialize_with = "double_option")]
+    #[schemars(extend("x-mcp-nullable" = true))]
+    assignee: Option<Option<String>>,
+}
+
+/// Patches a ticket from an argument struct
+#[tool]
+async fn patch_ticket_struct(args: TicketPatch) -> String {
+    format!("{} {:?}", args.id, args.assignee)
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -1096,8 +1130,80 @@ async fn unknown_keys_are_refused_at_every_depth() {
     let schema = &tools
         .tools
         .iter()
-        .find(|tool| tool.name == "page").unwrap().input_schema;
-    assert_eq!(schema["properties"]["filter"]["additionalProperties"], json!(false));
-    assert_eq!(schema["$defs"]["Tree"]["additionalProperties"], json!(false));
-    assert_eq!(schema["properties"]["extra"]["additionalProperties"], json!(true));
+        .find(|tool| tool.name == "page")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        schema["properties"]["filter"]["additionalProperties"],
+        json!(false)
+    );
+    assert_eq!(
+        schema["$defs"]["Tree"]["additionalProperties"],
+        json!(false)
+    );
+    assert_eq!(
+        schema["properties"]["extra"]["additionalProperties"],
+        json!(true)
+    );
+}
+
+/// Issue 22 item 4: `Option<Option<T>>` is "absent = keep, null = clear": its `null` reaches
+/// the tool as `Some(None)` (a plain `Option<T>`'s `null` is still as if left out), and it is
+/// advertised nullable so that a model can send it. Inline, `#[tool]` does it; in an argument
+/// struct, the field says so (`deserialize_with` a double option, `x-mcp-nullable`).
+#[tokio::test]
+async fn a_double_option_takes_null_as_clear() {
+    let client = client();
+    let cases = [
+        (json!({"id": 1}), "1 None None"),
+        (
+            json!({"id": 1, "assignee": null, "note": null}),
+            "1 Some(None) None",
+        ),
+        (
+            json!({"id": 1, "assignee": "ada"}),
+            "1 Some(Some(\"ada\")) None",
+        ),
+    ];
+    for (arguments, text) in cases {
+        assert_eq!(
+            call(&client, "patch_ticket", arguments.clone()).await,
+            json!({"content": [{"type": "text", "text": text}]}),
+            "{arguments}"
+        );
+    }
+    let cases = [
+        (json!({"id": 2}), "2 None"),
+        (json!({"id": 2, "assignee": null}), "2 Some(None)"),
+        (json!({"id": 2, "assignee": "bo"}), "2 Some(Some(\"bo\"))"),
+    ];
+    for (arguments, text) in cases {
+        assert_eq!(
+            call(&client, "patch_ticket_struct", arguments.clone()).await,
+            json!({"content": [{"type": "text", "text": text}]}),
+            "{arguments}"
+        );
+    }
+    let tools = client.list_tools().await.tools;
+    let schema = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap()
+            .input_schema
+            .clone()
+    };
+    let inline = schema("patch_ticket");
+    assert_eq!(
+        inline["properties"]["assignee"],
+        json!({"type": ["string", "null"], "description": "The new assignee: `null` clears it, left out keeps it"})
+    );
+    assert_eq!(inline["properties"]["note"]["type"], json!("string"));
+    assert_eq!(inline["required"], json!(["id"]));
+    let structured = schema("patch_ticket_struct");
+    assert_eq!(
+        structured["properties"]["assignee"],
+        json!({"type": ["string", "null"]})
+    );
+    assert_eq!(structured["required"], json!(["id"]));
 }

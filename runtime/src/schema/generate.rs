@@ -95,7 +95,8 @@ fn close(schema: &mut Value, closable: bool) {
             }
             "oneOf" | "anyOf" => {
                 if let Some(list) = value.as_array_mut() {
-                    list.iter_mut().for_each(|value| close(value, !has_properties));
+                    list.iter_mut()
+                        .for_each(|value| close(value, !has_properties));
                 }
             }
             "allOf" => {

@@ -251,11 +251,13 @@ fn allowed_lints(input: &Input<'_>) -> Vec<syn::Attribute> {
         // take `&str` for a `String` the fn only reads cannot be followed.
         Input::Struct(_) => vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])],
         // Each property is a parameter, however many there are, and a map property is
-        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's.
+        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's;
+        // `Option<Option<T>>` is how a parameter says "`null` clears it".
         Input::Inline(_) => vec![syn::parse_quote!(#[allow(
             clippy::needless_pass_by_value,
             clippy::too_many_arguments,
-            clippy::implicit_hasher
+            clippy::implicit_hasher,
+            clippy::option_option
         )])],
     }
 }
@@ -306,7 +308,8 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.
-                #[allow(non_camel_case_types)]
+                // `Option<Option<T>>` is how a parameter says "`null` clears it".
+                #[allow(non_camel_case_types, clippy::option_option)]
                 #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
                 #serde_attr
                 #schemars_attr

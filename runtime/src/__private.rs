@@ -261,6 +261,12 @@ impl<T: ?Sized> TypeProbe<T> {
     }
 }
 
+impl<T: ?Sized> Default for TypeProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// A parameter's type is the request's `Context`.
 pub struct IsContext;
 

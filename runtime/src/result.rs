@@ -367,7 +367,7 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
     }
 }
 
-/// `value` as JSON, or the error with the path of the field serde_json could not write. The
+/// `value` as JSON, or the error with the path of the field `serde_json` could not write. The
 /// path is tracked only when writing failed (tracking it costs on every call), and in debug
 /// builds always (each output type then compiles one serializer instead of two).
 fn structured_value<T: Serialize>(
@@ -380,7 +380,7 @@ fn structured_value<T: Serialize>(
     serde_path_to_error::serialize(value, serde_json::value::Serializer)
 }
 
-/// `<path>: <why>`, for a result serde_json could not write: a 128-bit integer beyond what a
+/// `<path>: <why>`, for a result `serde_json` could not write: a 128-bit integer beyond what a
 /// JSON number carries exactly is said so, with the range that is.
 fn unwritable(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
     let path = field_path(error.path());

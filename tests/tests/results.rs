@@ -844,7 +844,7 @@ async fn measure(
 }
 
 /// Issue 22 item 9: a NaN or an infinity in a `Json<T>` result is said to be one, at its field,
-/// rather than `expected number, got null` (what serde_json wrote for it).
+/// rather than `expected number, got null` (what `serde_json` wrote for it).
 #[tokio::test]
 async fn a_nan_or_infinite_result_is_named_as_such() {
     let client = TestClient::new(server());

@@ -392,12 +392,20 @@ async fn patch_ticket(
 }
 
 /// `serde_with::rust::double_option`, as users write it.
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
 fn double_option<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(deserializer).map(Some)
 }
 
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
 #[derive(Deserialize, JsonSchema)]
 struct TicketPatch {
     id: u32,

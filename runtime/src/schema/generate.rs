@@ -90,18 +90,23 @@ fn close(schema: &mut Value, closable: bool) {
             "items" | "additionalProperties" => close(value, true),
             "prefixItems" => {
                 if let Some(list) = value.as_array_mut() {
-                    list.iter_mut().for_each(|value| close(value, true));
+                    for value in list {
+                        close(value, true);
+                    }
                 }
             }
             "oneOf" | "anyOf" => {
                 if let Some(list) = value.as_array_mut() {
-                    list.iter_mut()
-                        .for_each(|value| close(value, !has_properties));
+                    for value in list {
+                        close(value, !has_properties);
+                    }
                 }
             }
             "allOf" => {
                 if let Some(list) = value.as_array_mut() {
-                    list.iter_mut().for_each(|value| close(value, false));
+                    for value in list {
+                        close(value, false);
+                    }
                 }
             }
             _ => {}
@@ -113,11 +118,10 @@ fn close(schema: &mut Value, closable: bool) {
 fn is_object_type(kind: Option<&Value>) -> bool {
     match kind {
         Some(Value::String(kind)) => kind == "object",
-        Some(Value::Array(kinds)) => kinds
-            .iter()
-            .all(|kind| kind == "object" || kind == "null")
-            .then(|| kinds.iter().any(|kind| kind == "object"))
-            .unwrap_or(false),
+        Some(Value::Array(kinds)) => {
+            kinds.iter().any(|kind| kind == "object")
+                && kinds.iter().all(|kind| kind == "object" || kind == "null")
+        }
         _ => false,
     }
 }

@@ -15,7 +15,7 @@ pub(crate) use prepare::{drop_output_nulls, prepare_instance};
 pub(crate) struct SchemaValidator {
     validator: Validator,
     /// Checks a tool's structured content (not a client's arguments): a `null` where a number
-    /// belongs is then a float serde_json could not write.
+    /// belongs is then a float `serde_json` could not write.
     output: bool,
 }
 
@@ -146,7 +146,7 @@ fn dotted(error: &ValidationError<'_>) -> String {
 
 /// `<dotted.path>: <message>`; the path names the property a model must fix (for a missing
 /// one, the property itself rather than the object that lacks it). In `output`, a `null` where
-/// only a number belongs was a NaN or an infinity: serde_json writes those as `null`.
+/// only a number belongs was a NaN or an infinity: `serde_json` writes those as `null`.
 fn describe(error: &ValidationError<'_>, output: bool) -> String {
     let mut path: Vec<String> = error
         .instance_path()
@@ -226,7 +226,7 @@ fn message(error: &ValidationError<'_>) -> String {
     }
 }
 
-/// Whether `error` is a `null` where only numbers belong: what serde_json makes of a float that
+/// Whether `error` is a `null` where only numbers belong: what `serde_json` makes of a float that
 /// is NaN or infinite (and of nothing else a derived `Serialize` writes for a number).
 fn is_lost_float(error: &ValidationError<'_>) -> bool {
     let ValidationErrorKind::Type { kind } = error.kind() else {

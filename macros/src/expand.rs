@@ -27,7 +27,7 @@ use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::apps::ToolUi;
-use crate::ast::{Input, InputSchema, Param, ToolFn};
+use crate::ast::{InlineParam, Input, InputSchema, Param, ToolFn};
 use crate::attr::{Keys, ToolArgs};
 use crate::{attr, fallback, valid};
 
@@ -54,11 +54,20 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let ui = args
         .as_ref()
         .and_then(|args| ToolUi::of(args.ui.as_ref(), args.visibility.as_ref()));
-    let model = valid::check(&mut errors, args, keys, &item_fn);
+    let mut deferred = Vec::new();
+    let model = valid::check(&mut errors, &mut deferred, args, keys, &item_fn);
     match (model, errors.finish()) {
-        (Some(model), Ok(())) => generate(&model, ui.as_ref()),
-        (_, Err(errors)) => fallback::with_errors(item, errors),
-        (None, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
+        (Some(model), Ok(())) if deferred.is_empty() => generate(&model, ui.as_ref()),
+        (_, Err(errors)) => {
+            let fallback = fallback::with_errors(item, errors);
+            quote!(#fallback #(#deferred)*)
+        }
+        // rustc reports what the deferred checks find.
+        (_, Ok(())) if !deferred.is_empty() => {
+            let fallback = fallback::without_errors(item);
+            quote!(#fallback #(#deferred)*)
+        }
+        (_, Ok(())) => fallback::with_errors(item, darling::Error::custom("invalid `#[tool]`")),
     }
 }
 
@@ -138,7 +147,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         parse,
         ..
     } = &arguments;
-    let (convert, output_schema) = result_conversion(tool.output, &private);
+    let (convert, output_schema) = result_conversion(tool, &private);
     let (convert, output_schema) =
         if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
             // At the path: a fn of the wrong type, or a return type without structured content,
@@ -163,6 +172,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         &output_schema,
     );
     let ui = ui.map(|ui| ui.registration(&private, &tool.name));
+    let aliased_context = aliased_context_check(tool, &private);
 
     // At the fn's name: inside an `impl` block, where no tool can be, rustc's complaint about
     // the unnamed `const` points at the fn rather than at the attribute.
@@ -190,8 +200,47 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
 
             #registration
             #ui
+            #aliased_context
         };
     }
+}
+
+/// A lone argument struct written as a bare name (`ctx: Ctx`) may be the `Context` under another
+/// name, which `#[tool]` cannot see through: rustc then says to mark it `#[context]`, at it.
+fn aliased_context_check(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+    let Input::Struct(ty) = &tool.input else {
+        return TokenStream::new();
+    };
+    if !valid::is_bare_name(ty) {
+        return TokenStream::new();
+    }
+    let check = quote_spanned! {ty.span()=>
+        #private::not_an_aliased_context((&#private::TypeProbe::<#ty>::new()).kind())
+    };
+    quote! {
+        #[allow(dead_code)]
+        fn __tool_parameter_check() {
+            use #private::{ProbeContext as _, ProbeOther as _};
+            #check;
+        }
+    }
+}
+
+/// `Option<Option<T>>` is the one type where `null` means something ("absent = keep, null =
+/// clear"): serde reads a `null` as `Some(None)` (not as absent, its default) and the property
+/// is advertised nullable (`x-mcp-nullable`, read by the portable rewrite). A parameter with
+/// `serde` attributes of its own reads as they say.
+fn double_option_attrs(param: &InlineParam<'_>, private: &syn::Ident) -> TokenStream {
+    if !valid::is_double_option(param.ty) {
+        return TokenStream::new();
+    }
+    let serde = if param.attrs.iter().any(|attr| attr.path().is_ident("serde")) {
+        TokenStream::new()
+    } else {
+        let path = format!("{private}::double_option");
+        quote!(#[serde(default, deserialize_with = #path)])
+    };
+    quote!(#serde #[schemars(extend("x-mcp-nullable" = true))])
 }
 
 /// The lints whose advice the user's fn cannot follow, because `#[tool]` decides its shape.
@@ -202,11 +251,13 @@ fn allowed_lints(input: &Input<'_>) -> Vec<syn::Attribute> {
         // take `&str` for a `String` the fn only reads cannot be followed.
         Input::Struct(_) => vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])],
         // Each property is a parameter, however many there are, and a map property is
-        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's.
+        // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's;
+        // `Option<Option<T>>` is how a parameter says "`null` clears it".
         Input::Inline(_) => vec![syn::parse_quote!(#[allow(
             clippy::needless_pass_by_value,
             clippy::too_many_arguments,
-            clippy::implicit_hasher
+            clippy::implicit_hasher,
+            clippy::option_option
         )])],
     }
 }
@@ -252,11 +303,13 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
                     .header
                     .as_ref()
                     .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
-                quote!(#(#attrs)* #header #ident: #ty)
+                let double_option = double_option_attrs(param, private);
+                quote!(#(#attrs)* #header #double_option #ident: #ty)
             });
             quote! {
                 // Named after the fn, so that messages about it say whose it is.
-                #[allow(non_camel_case_types)]
+                // `Option<Option<T>>` is how a parameter says "`null` clears it".
+                #[allow(non_camel_case_types, clippy::option_option)]
                 #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
                 #serde_attr
                 #schemars_attr
@@ -454,20 +507,43 @@ fn registration(
 /// The conversion of the fn's output and the output-schema fn, both spanned at the return type
 /// so that a type that is not a tool result is reported there. Both go through the trait itself,
 /// so rustc reports the one unmet bound once.
-fn result_conversion(output: &ReturnType, private: &syn::Ident) -> (TokenStream, TokenStream) {
-    match output {
+fn result_conversion(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, TokenStream) {
+    match tool.output {
         ReturnType::Default => (
             quote!(<() as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote!(<() as #private::IntoToolResult>::output_schema),
         ),
         ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => (
             quote_spanned!(ty.span()=> #private::IntoToolResult::into_tool_result(__tool_output)),
-            quote!(|| ::core::option::Option::None),
+            opaque_output_schema(tool, private),
         ),
         ReturnType::Type(_, ty) => (
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::output_schema),
         ),
+    }
+}
+
+/// The output schema of a fn returning `impl IntoToolResult`: rustc cannot name the type, but a
+/// call of the fn (never run, its arguments `never()`) has it, and a generic fn over that call
+/// reaches the concrete type's schema.
+fn opaque_output_schema(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
+    let fn_ident = &tool.item.sig.ident;
+    let args = tool.params.iter().map(|arg| {
+        let cfg = &arg.cfg;
+        quote!(#(#cfg)* #private::never())
+    });
+    let of = if tool.is_async() {
+        quote!(#private::output_schema_of_async)
+    } else {
+        quote!(#private::output_schema_of)
+    };
+    quote! {
+        || {
+            #[allow(deprecated)]
+            let __tool_fn = #fn_ident;
+            #of(move || __tool_fn(#(#args),*))
+        }
     }
 }
 

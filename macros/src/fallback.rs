@@ -8,16 +8,21 @@ use quote::quote;
 /// The fn as the user wrote it, plus the errors.
 pub(crate) fn with_errors(item: TokenStream, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();
-    let item = match syn::parse2::<syn::ItemFn>(item.clone()) {
+    let item = without_errors(item);
+    quote! {
+        #item
+        #errors
+    }
+}
+
+/// The fn as the user wrote it, without errors: checks left to rustc come next to it.
+pub(crate) fn without_errors(item: TokenStream) -> TokenStream {
+    match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(mut item_fn) => {
             strip_param_attrs(&mut item_fn);
             quote!(#item_fn)
         }
         Err(_) => item,
-    };
-    quote! {
-        #item
-        #errors
     }
 }
 

@@ -3,7 +3,9 @@
 
 use darling::Error;
 use darling::error::Accumulator;
-use quote::quote;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
 use syn::{
     Attribute, FnArg, GenericArgument, ItemFn, LitStr, Pat, Path, PathArguments, ReturnType,
     Safety, Type, TypeParamBound, parse_quote,
@@ -18,8 +20,12 @@ use crate::docs;
 /// `args` is `None` when the attribute itself had errors (already in `errors`): the signature and
 /// the rules about absent keys (`keys`, read from the raw list; `None` if it did not parse) are
 /// still checked, so that one compile shows every mistake, but no model is built.
+///
+/// A borrowed parameter that may be the `Context` under another name (`ctx: &Ctx`) is decided by
+/// rustc: its check goes to `deferred`, and no model is built.
 pub(crate) fn check<'a>(
     outer: &mut Accumulator,
+    deferred: &mut Vec<TokenStream>,
     args: Option<ToolArgs>,
     keys: Option<Keys>,
     item: &'a ItemFn,
@@ -30,7 +36,7 @@ pub(crate) fn check<'a>(
         .as_ref()
         .and_then(|args| args.krate.clone())
         .unwrap_or_else(|| parse_quote!(::mcp_toolbelt));
-    let (input, params) = check_params(&mut errors, item, &krate);
+    let (input, params) = check_params(&mut errors, deferred, item, &krate);
 
     let sig = &item.sig;
     let keys = keys.unwrap_or(Keys {
@@ -381,6 +387,7 @@ fn header_name(errors: &mut Accumulator, attrs: &[Attribute]) -> Option<LitStr> 
 /// struct; otherwise every parameter is one property (inline style).
 fn check_params<'a>(
     errors: &mut Accumulator,
+    deferred: &mut Vec<TokenStream>,
     item: &'a ItemFn,
     krate: &Path,
 ) -> (Input<'a>, Vec<CallArg<'a>>) {
@@ -454,7 +461,11 @@ fn check_params<'a>(
                 continue;
             }
             None => {
-                candidates.push(candidate(errors, typed));
+                // A parameter left to rustc's check takes no part in the style.
+                let Some(candidate) = candidate(errors, deferred, typed, krate) else {
+                    continue;
+                };
+                candidates.push(candidate);
                 Param::Struct // fixed up below once the style is known
             }
         };
@@ -473,8 +484,23 @@ fn check_params<'a>(
     (input, params)
 }
 
-/// One input parameter, checked on its own: it must own its value.
-fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate<'a> {
+/// One input parameter, checked on its own: it must own its value. A borrowed bare name
+/// (`&Ctx`) may be the `Context` under another name, which only rustc can tell: its check is
+/// deferred to rustc ([`aliased_context_check`]), and it is no candidate (`None`).
+fn candidate<'a>(
+    errors: &mut Accumulator,
+    deferred: &mut Vec<TokenStream>,
+    typed: &'a syn::PatType,
+    krate: &Path,
+) -> Option<Candidate<'a>> {
+    if let Type::Reference(reference) = &*typed.ty
+        && reference.mutability.is_none()
+        && is_bare_name(&reference.elem)
+        && !is_std_type(&reference.elem)
+    {
+        deferred.push(aliased_context_check(reference, krate));
+        return None;
+    }
     if let Some(Type::Reference(reference)) =
         find_type(&typed.ty, &|ty| matches!(ty, Type::Reference(_)))
     {
@@ -483,6 +509,14 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
                 "a tool's input is deserialized from JSON into owned values: take `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
             )
             .with_span(&reference.and_token),
+        );
+    }
+    if let Some(borrowing) = find_type(&typed.ty, &has_lifetime_argument) {
+        errors.push(
+            Error::custom(
+                "a tool's input is deserialized from JSON into owned values, and this type borrows (it has a lifetime): give it owned fields (`String` instead of `&str`, `Vec<T>` instead of `&[T]`) and no lifetime",
+            )
+            .with_span(borrowing),
         );
     }
     let ident = match &*typed.pat {
@@ -494,13 +528,85 @@ fn candidate<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Candidate
         .iter()
         .filter(|attr| docs::is_doc(attr) || is_field_attr(attr) || attr.path().is_ident("cfg"))
         .collect();
-    Candidate {
+    Some(Candidate {
         ident,
         ty: &typed.ty,
         docs: docs::text(&typed.attrs).or_else(|| docs::has_macro(&typed.attrs).then(String::new)),
         pat: &typed.pat,
         attrs,
         header: header_name(errors, &typed.attrs),
+    })
+}
+
+/// A type with a lifetime argument (`Borrowed<'a>`), which borrows from what it was read from;
+/// not `Cow<'a, T>`, which serde always reads owned.
+fn has_lifetime_argument(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    path.path.segments.iter().any(|segment| {
+        segment.ident != "Cow"
+            && matches!(&segment.arguments, PathArguments::AngleBracketed(args)
+                if args.args.iter().any(|arg| matches!(arg, GenericArgument::Lifetime(_))))
+    })
+}
+
+/// `Option<Option<T>>`, as written (bare or with its path).
+pub(crate) fn is_double_option(ty: &Type) -> bool {
+    option_inner(ty).and_then(option_inner).is_some()
+}
+
+/// The `T` of `Option<T>`.
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    match &last.arguments {
+        PathArguments::AngleBracketed(args) if last.ident == "Option" && args.args.len() == 1 => {
+            match &args.args[0] {
+                GenericArgument::Type(inner) => Some(inner),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A bare name without generics (`Ctx`): what a `use … as` alias of the `Context` looks like.
+pub(crate) fn is_bare_name(ty: &Type) -> bool {
+    match ty {
+        Type::Path(path) => {
+            path.qself.is_none()
+                && path.path.leading_colon.is_none()
+                && path.path.segments.len() == 1
+                && path.path.segments[0].arguments.is_empty()
+        }
+        Type::Paren(paren) => is_bare_name(&paren.elem),
+        Type::Group(group) => is_bare_name(&group.elem),
+        _ => false,
+    }
+}
+
+/// rustc's check of an unmarked `&Name`: the `Context` under another name is told to mark it
+/// `#[context]` (at the name), anything else that the input cannot be borrowed (at the `&`).
+fn aliased_context_check(reference: &syn::TypeReference, krate: &Path) -> TokenStream {
+    let elem = &reference.elem;
+    let private = quote!(__tool_private);
+    let probe = quote_spanned!(elem.span()=> (&#private::TypeProbe::<#elem>::new()).kind());
+    let not_context = quote_spanned!(elem.span()=> #private::not_an_aliased_context(#probe));
+    let not_borrowed =
+        quote_spanned!(reference.and_token.span()=> #private::not_borrowed_input(#probe));
+    quote! {
+        const _: () = {
+            use #krate::__private as #private;
+            use #private::{ProbeContext as _, ProbeOther as _};
+            #[allow(dead_code)]
+            fn __tool_parameter_check() {
+                #not_context;
+                #not_borrowed;
+            }
+        };
     }
 }
 
@@ -549,7 +655,7 @@ fn inline_params<'a>(
         if candidate.docs.is_none() && !is_std_type(candidate.ty) {
             errors.push(
                 Error::custom(
-                    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property",
+                    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property (the `Context` under another name, `use mcp_toolbelt::Context as Ctx`, is marked `#[context]`)",
                 )
                 .with_span(candidate.ty),
             );
@@ -710,7 +816,7 @@ fn is_std_type(ty: &Type) -> bool {
         String str bool char i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64
         NonZero NonZeroU8 NonZeroU16 NonZeroU32 NonZeroU64 NonZeroU128 NonZeroUsize
         NonZeroI8 NonZeroI16 NonZeroI32 NonZeroI64 NonZeroI128 NonZeroIsize
-        Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Box Cow Value
+        Option Vec VecDeque LinkedList BinaryHeap HashMap BTreeMap HashSet BTreeSet Cow Value
     ";
     match ty {
         Type::Reference(reference) => is_std_type(&reference.elem),
@@ -725,6 +831,8 @@ fn is_std_type(ty: &Type) -> bool {
         {
             false
         }
+        // serde and schemars read a `Box<T>` as the `T` inside: so does the style rule.
+        Type::Path(path) if boxed(path).is_some() => boxed(path).is_some_and(is_std_type),
         Type::Path(path) => path.path.segments.last().is_some_and(|last| {
             STD.split_ascii_whitespace()
                 .chain(STD_NAMES_LIKE_A_STRUCT.split_ascii_whitespace())
@@ -739,5 +847,19 @@ fn is_std_type(ty: &Type) -> bool {
         }),
         Type::Array(_) | Type::Slice(_) | Type::Tuple(_) => true,
         _ => false,
+    }
+}
+
+/// The `T` of `Box<T>` (written bare or with its path, `std::boxed::Box<T>`).
+fn boxed(path: &syn::TypePath) -> Option<&Type> {
+    let last = path.path.segments.last()?;
+    match &last.arguments {
+        PathArguments::AngleBracketed(args) if last.ident == "Box" && args.args.len() == 1 => {
+            match &args.args[0] {
+                GenericArgument::Type(inner) => Some(inner),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

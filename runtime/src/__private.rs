@@ -24,7 +24,8 @@ use serde_json::Value;
     message = "`{Self}` cannot be the arguments of a `#[tool]` fn",
     label = "this argument type must derive `serde::Deserialize` and `schemars::JsonSchema`",
     note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}` (schemars 1.x: `schemars = \"1\"` in Cargo.toml)",
-    note = "or document each parameter with `///` to take them inline"
+    note = "or document each parameter with `///` to take them inline",
+    note = "if it is the request's `Context` under another name (`use mcp_toolbelt::Context as Ctx`), mark the parameter `#[context]`"
 )]
 pub trait ToolArguments: DeserializeOwned + schemars::JsonSchema {}
 
@@ -155,6 +156,55 @@ pub fn text_only(result: CallToolResult) -> CallToolResult {
     }
 }
 
+/// The output schema of an `async` tool fn whose return type rustc cannot name (`impl
+/// IntoToolResult`): `call` is never run, it only names the fn's output type, whose concrete
+/// type's schema (`Json<T>`'s) is the tool's `outputSchema`.
+#[must_use]
+pub fn output_schema_of_async<F, Fut>(call: F) -> Option<Value>
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output: IntoToolResult>,
+{
+    let _ = call;
+    <Fut::Output as IntoToolResult>::output_schema()
+}
+
+/// [`output_schema_of_async`] for a plain (not `async`) tool fn.
+#[must_use]
+pub fn output_schema_of<F, R>(call: F) -> Option<Value>
+where
+    F: FnOnce() -> R,
+    R: IntoToolResult,
+{
+    let _ = call;
+    R::output_schema()
+}
+
+/// A value of any type, to pass to a tool fn in a call that is never run (see
+/// [`output_schema_of`]).
+///
+/// # Panics
+///
+/// Always: it is never called.
+#[must_use]
+pub fn never<T>() -> T {
+    unreachable!("only names a type: never called")
+}
+
+/// An inline `Option<Option<T>>` parameter: a `null` is `Some(None)` ("clear"), absence (serde's
+/// `default`) is `None` ("keep").
+///
+/// # Errors
+///
+/// When the value is not a `T` or `null`.
+pub fn double_option<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
+}
+
 /// Checks, at the user's fn, that its future can run on a multi-threaded server.
 pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
@@ -195,6 +245,82 @@ pub fn context_ref<T: ToolContext>(context: &Context) -> &T {
 #[must_use]
 pub fn context_value<T: ToolContext>(context: &Context) -> T {
     T::cloned(context)
+}
+
+/// Names a parameter's type for the checks of an aliased `Context` (`use mcp_toolbelt::Context
+/// as Ctx`), which `#[tool]` cannot see through: `(&TypeProbe::<T>::new()).kind()` is
+/// [`IsContext`] for the `Context` ([`ProbeContext`]) and [`IsOther`] for any other type
+/// ([`ProbeOther`], reached by autoref only when the first does not apply).
+pub struct TypeProbe<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: ?Sized> TypeProbe<T> {
+    /// The probe of `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for TypeProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A parameter's type is the request's `Context`.
+pub struct IsContext;
+
+/// A parameter's type is not the request's `Context`.
+pub struct IsOther;
+
+/// [`TypeProbe`] of the `Context`.
+pub trait ProbeContext {
+    /// [`IsContext`].
+    fn kind(&self) -> IsContext {
+        IsContext
+    }
+}
+
+impl ProbeContext for TypeProbe<Context> {}
+
+/// [`TypeProbe`] of any other type.
+pub trait ProbeOther {
+    /// [`IsOther`].
+    fn kind(&self) -> IsOther {
+        IsOther
+    }
+}
+
+impl<T: ?Sized> ProbeOther for &TypeProbe<T> {}
+
+/// A parameter that is not the `Context` under another name.
+#[diagnostic::on_unimplemented(
+    message = "this parameter is the request's `Context` under another name: mark it `#[context]`",
+    label = "`#[tool]` cannot see through `use mcp_toolbelt::Context as …`",
+    note = "write `#[context] ctx: &Ctx` (or `#[context] ctx: Ctx`), or name it `Context`"
+)]
+pub trait NotAnAliasedContext {}
+
+impl NotAnAliasedContext for IsOther {}
+
+/// Checks that an unmarked parameter is not the `Context` under another name.
+pub fn not_an_aliased_context<K: NotAnAliasedContext>(kind: K) {
+    let _ = kind;
+}
+
+/// A borrowed parameter that may be the `Context` (`&Ctx`), not a borrowed input.
+#[diagnostic::on_unimplemented(
+    message = "a tool's input is deserialized from JSON into owned values: take `T` instead of `&T`",
+    label = "the input cannot be borrowed",
+    note = "take `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`"
+)]
+pub trait NotBorrowedInput {}
+
+impl NotBorrowedInput for IsContext {}
+
+/// Checks that a borrowed parameter `&T` (`T` a bare name, maybe an alias) is the `Context`.
+pub fn not_borrowed_input<K: NotBorrowedInput>(kind: K) {
+    let _ = kind;
 }
 
 /// App state: the only type a `#[tool]` fn's `State<…>` parameter can be.

@@ -12,6 +12,8 @@ use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
+
+use crate::result::field_path;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::Context;
@@ -270,25 +272,6 @@ pub(crate) fn lone_parameter_arguments(
     match arguments {
         Value::Object(mut object) if is_property => object.remove(name).unwrap_or(Value::Null),
         arguments => arguments,
-    }
-}
-
-/// `a.0.b`, the path of the field serde refused, `(root)` for the arguments themselves: the
-/// same form as a validation failure's path.
-fn field_path(path: &serde_path_to_error::Path) -> String {
-    let segments: Vec<String> = path
-        .iter()
-        .map(|segment| match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => key.clone(),
-            Segment::Enum { variant } => variant.clone(),
-            Segment::Unknown => "?".to_owned(),
-        })
-        .collect();
-    if segments.is_empty() {
-        "(root)".to_owned()
-    } else {
-        segments.join(".")
     }
 }
 

@@ -207,13 +207,17 @@ pub use mcp_toolbelt_macros::resource;
 ///   comment its description (exactly as on a struct field), required unless it is an `Option`.
 ///   `#[serde(…)]` and `#[schemars(…)]` attributes on a parameter apply to its property
 ///   (`#[serde(rename = "who")]`, `#[serde(default)]`, `#[schemars(range(max = 5))]`), and
-///   `#[cfg(…)]` removes a parameter and its property.
+///   `#[cfg(…)]` removes a parameter and its property. An `Option<Option<T>>` parameter is
+///   "left out = keep, `null` = clear": `null` arrives as `Some(None)`, and the property is
+///   advertised nullable (`"type": [T, "null"]`) so that a model can send it. In an argument
+///   struct, a field reads `null` so when it says so: a double-option `deserialize_with`
+///   (`serde_with::rust::double_option`) and `#[schemars(extend("x-mcp-nullable" = true))]`.
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
 ///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
 ///   are the request's context (a bare `Context` that is a type of yours is a compile error: write
 ///   its path, `crate::Context`, to take it as the argument struct). An alias
 ///   (`use mcp_toolbelt::Context as Ctx`) cannot be recognised by its name: mark the parameter,
-///   `#[context] ctx: &Ctx`.
+///   `#[context] ctx: &Ctx` (unmarked, the compile error says so at its type).
 ///
 /// A lone parameter of a standard type, documented or not, is a property
 /// (`async fn echo(message: String)` takes `{"message": …}`). An undocumented type of yours next

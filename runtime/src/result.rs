@@ -344,7 +344,7 @@ impl IntoToolResult for Vec<Content> {
 
 impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> CallToolResult {
-        match serde_json::to_value(&self.0) {
+        match structured_value(&self.0) {
             Ok(mut value) => {
                 // `None`s are left out, as the output schema says (`Option<T>` is `T`, not
                 // required), in the structured content and its text alike.
@@ -355,12 +355,63 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
                     ..CallToolResult::default()
                 }
             }
-            Err(error) => CallToolResult::error(format!("Output serialization error: {error}")),
+            Err(error) => CallToolResult::error(format!(
+                "Output serialization error: {}",
+                unwritable(&error)
+            )),
         }
     }
 
     fn output_schema() -> Option<Value> {
         Some(crate::schema::output_schema::<T>())
+    }
+}
+
+/// `value` as JSON, or the error with the path of the field `serde_json` could not write. The
+/// path is tracked only when writing failed (tracking it costs on every call), and in debug
+/// builds always (each output type then compiles one serializer instead of two).
+fn structured_value<T: Serialize>(
+    value: &T,
+) -> Result<Value, serde_path_to_error::Error<serde_json::Error>> {
+    #[cfg(not(debug_assertions))]
+    if let Ok(json) = serde_json::to_value(value) {
+        return Ok(json);
+    }
+    serde_path_to_error::serialize(value, serde_json::value::Serializer)
+}
+
+/// `<path>: <why>`, for a result `serde_json` could not write: a 128-bit integer beyond what a
+/// JSON number carries exactly is said so, with the range that is.
+fn unwritable(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = field_path(error.path());
+    let message = error.inner().to_string();
+    if message == "number out of range" {
+        format!(
+            "{path}: integer out of range: a 128-bit integer is written as a JSON number from {} to {} (what a 64-bit integer holds); send a larger one as a string",
+            i64::MIN,
+            u64::MAX
+        )
+    } else {
+        format!("{path}: {message}")
+    }
+}
+
+/// `a.0.b`, the path of the field serde refused (in arguments) or could not write (in a result),
+/// `(root)` for the whole value: the same form as a validation failure's path.
+pub(crate) fn field_path(path: &serde_path_to_error::Path) -> String {
+    let segments: Vec<String> = path
+        .iter()
+        .map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => index.to_string(),
+            serde_path_to_error::Segment::Map { key } => key.clone(),
+            serde_path_to_error::Segment::Enum { variant } => variant.clone(),
+            serde_path_to_error::Segment::Unknown => "?".to_owned(),
+        })
+        .collect();
+    if segments.is_empty() {
+        "(root)".to_owned()
+    } else {
+        segments.join(".")
     }
 }
 

@@ -683,6 +683,59 @@ async fn opaque_structured_content_is_always_an_object() {
     );
 }
 
+/// A plain fn with parameters, returning an object through `impl IntoToolResult`
+#[tool]
+fn opaque_moved(
+    /// How far right
+    dx: i32,
+    context: &Context,
+) -> impl mcp_toolbelt::IntoToolResult {
+    let _ = context;
+    Json(Point { x: 3 + dx, y: 4 })
+}
+
+/// Issue 22 item 6: an opaque return type that is a `Json<T>` advertises `T`'s output schema,
+/// as naming `Json<T>` does, so a host can check what it gets (wrapped in `result` for a list);
+/// the structured content is checked against it and sent as before.
+#[tokio::test]
+async fn an_opaque_json_return_type_has_its_output_schema() {
+    let client = TestClient::new(server());
+    let tools = client.list_tools().await.tools;
+    let output_schema = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap()
+            .output_schema
+            .clone()
+    };
+    let point = json!({
+        "type": "object",
+        "properties": {
+            "x": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX},
+            "y": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}
+        },
+        "required": ["x", "y"]
+    });
+    assert_eq!(output_schema("opaque_point"), Some(point.clone()));
+    assert_eq!(output_schema("opaque_moved"), Some(point));
+    assert_eq!(
+        output_schema("opaque_list"),
+        Some(json!({
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}}},
+            "required": ["result"]
+        }))
+    );
+    assert_eq!(
+        wire(&client, "opaque_moved", json!({"dx": 1})).await,
+        json!({
+            "content": [{"type": "text", "text": "{\"x\":4,\"y\":4}"}],
+            "structuredContent": {"x": 4, "y": 4}
+        })
+    );
+}
+
 #[derive(Serialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "lowercase")]
 #[allow(dead_code, reason = "only its schema shows the second variant")]
@@ -763,4 +816,114 @@ async fn error_causes_reach_the_model() {
     let result = client.call_tool("std_failure", json!({})).await;
     assert!(result.is_error);
     assert_eq!(result.text_content(), "loading config");
+}
+
+// ---- issue 22: what JSON cannot carry ------------------------------------------------------
+
+#[derive(Serialize, JsonSchema)]
+struct Measure {
+    x: f64,
+    samples: Vec<f32>,
+}
+
+/// Measures something that went wrong
+#[tool]
+async fn measure(
+    /// Which value to return: `nan`, `inf` or `fine`
+    which: String,
+) -> Json<Measure> {
+    let (x, sample) = match which.as_str() {
+        "nan" => (f64::NAN, 1.0),
+        "inf" => (1.0, f32::NEG_INFINITY),
+        _ => (0.5, 1.0),
+    };
+    Json(Measure {
+        x,
+        samples: vec![1.0, sample],
+    })
+}
+
+/// Issue 22 item 9: a NaN or an infinity in a `Json<T>` result is said to be one, at its field,
+/// rather than `expected number, got null` (what `serde_json` wrote for it).
+#[tokio::test]
+async fn a_nan_or_infinite_result_is_named_as_such() {
+    let client = TestClient::new(server());
+    let why = "the value was NaN or infinite, which JSON cannot carry (it would be sent as null): return a finite number, or an `Option` that is `None`";
+    let result = client.call_tool("measure", json!({"which": "nan"})).await;
+    assert!(result.is_error);
+    assert_eq!(
+        result.text_content(),
+        format!("Output validation error: Invalid structured content for tool measure: x: {why}")
+    );
+    let result = client.call_tool("measure", json!({"which": "inf"})).await;
+    assert_eq!(
+        result.text_content(),
+        format!(
+            "Output validation error: Invalid structured content for tool measure: samples.1: {why}"
+        )
+    );
+    let result = client.call_tool("measure", json!({"which": "fine"})).await;
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"x": 0.5, "samples": [1.0, 1.0]}))
+    );
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Ledger {
+    entries: Vec<Entry>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Entry {
+    id: u128,
+    delta: i128,
+}
+
+/// Returns 128-bit integers
+#[tool]
+async fn ledger(
+    /// The id of the entry
+    id: u64,
+    /// Whether the delta goes past 64 bits
+    huge: bool,
+) -> Json<Ledger> {
+    let delta = if huge {
+        i128::MIN
+    } else {
+        i128::from(i64::MIN)
+    };
+    Json(Ledger {
+        entries: vec![Entry {
+            id: u128::from(id)
+                + if huge {
+                    u128::MAX - u128::from(u64::MAX)
+                } else {
+                    0
+                },
+            delta,
+        }],
+    })
+}
+
+/// Issue 22 item 10: a 128-bit integer is written as a JSON number while it fits 64 bits (down
+/// to `i64::MIN`, up to `u64::MAX`); past that the error names the field and the range.
+#[tokio::test]
+async fn a_128_bit_integer_past_64_bits_is_named_with_the_range() {
+    let client = TestClient::new(server());
+    let result = client
+        .call_tool("ledger", json!({"id": u64::MAX, "huge": false}))
+        .await;
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"entries": [{"id": u64::MAX, "delta": i64::MIN}]}))
+    );
+    let result = client
+        .call_tool("ledger", json!({"id": 0, "huge": true}))
+        .await;
+    assert!(result.is_error);
+    assert_eq!(
+        result.text_content(),
+        "Output serialization error: entries.0.id: integer out of range: a 128-bit integer is written as a JSON number from -9223372036854775808 to 18446744073709551615 (what a 64-bit integer holds); send a larger one as a string"
+    );
 }

@@ -362,6 +362,28 @@ async fn fetch_item(id: ItemId) -> String {
 
 // ---- helpers -------------------------------------------------------------------------------
 
+#[derive(Deserialize, JsonSchema)]
+struct Limits {
+    max: u32,
+}
+
+/// A boxed argument struct
+#[tool]
+#[allow(
+    clippy::boxed_local,
+    reason = "the boxed argument struct is what is tested"
+)]
+async fn boxed_limits(limits: Box<Limits>) -> String {
+    limits.max.to_string()
+}
+
+/// A boxed lone scalar
+#[tool]
+#[allow(clippy::boxed_local, reason = "the boxed scalar is what is tested")]
+async fn boxed_count(count: Box<u32>) -> String {
+    count.to_string()
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("schemas", "0.0.0"))
 }
@@ -396,7 +418,8 @@ async fn nested_structs_are_inlined() {
             "city": {"type": "string"},
             "zip": {"type": "string"}
         },
-        "required": ["street", "city"]
+        "required": ["street", "city"],
+        "additionalProperties": false
     });
     let mut described = address.clone();
     described["description"] = json!("Where they live");
@@ -677,7 +700,8 @@ async fn recursive_input_keeps_its_defs() {
             "label": {"type": "string"},
             "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}
         },
-        "required": ["label", "children"]
+        "required": ["label", "children"],
+        "additionalProperties": false
     });
     assert_eq!(
         input_schema("tree").await,
@@ -772,8 +796,9 @@ async fn only_standard_formats_are_advertised() {
     );
 }
 
-fn shape_branches() -> Value {
-    json!([
+/// The branches of `Shape`; an input's are closed (unknown keys are refused at every depth).
+fn shape_branches(closed: bool) -> Value {
+    let mut branches = json!([
         {
             "type": "object",
             "properties": {
@@ -791,13 +816,19 @@ fn shape_branches() -> Value {
             },
             "required": ["kind", "side"]
         }
-    ])
+    ]);
+    if closed {
+        for branch in branches.as_array_mut().unwrap() {
+            branch["additionalProperties"] = json!(false);
+        }
+    }
+    branches
 }
 
 /// A data-carrying enum is a `oneOf` of objects: the property says `"type": "object"` too.
 #[tokio::test]
 async fn data_carrying_enums_have_a_type() {
-    let shape = json!({"type": "object", "oneOf": shape_branches()});
+    let shape = json!({"type": "object", "oneOf": shape_branches(true)});
     assert_eq!(
         input_schema("shapes").await,
         json!({
@@ -822,7 +853,8 @@ async fn data_carrying_enums_have_a_type() {
                                 "ByName": {
                                     "type": "object",
                                     "properties": {"name": {"type": "string"}},
-                                    "required": ["name"]
+                                    "required": ["name"],
+                                    "additionalProperties": false
                                 }
                             },
                             "required": ["ByName"],
@@ -842,7 +874,7 @@ async fn data_carrying_enums_have_a_type() {
 /// structured content and its text.
 #[tokio::test]
 async fn optional_output_fields_are_not_required_and_left_out_when_none() {
-    let shape = json!({"type": "object", "oneOf": shape_branches()});
+    let shape = json!({"type": "object", "oneOf": shape_branches(false)});
     assert_eq!(
         output_schema("shapes").await,
         json!({
@@ -1029,7 +1061,7 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
 async fn every_schema_follows_the_portable_rules() {
     const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
     let tools = client().list_tools().await.tools;
-    assert_eq!(tools.len(), 17, "every tool of this file is listed");
+    assert_eq!(tools.len(), 19, "every tool of this file is listed");
     let mut problems = Vec::new();
     for tool in &tools {
         let references = RECURSIVE.contains(&tool.name.as_str());
@@ -1119,4 +1151,28 @@ fn the_portability_check_catches_each_rule() {
             "bad/properties/g: const",
         ]
     );
+}
+
+/// Issue 22 item 5: serde reads a lone `Box<Args>` as `Args`, and so does the style rule: the
+/// wire shape is `{"max": …}`, not `{"limits": {"max": …}}`; a boxed scalar is a property still.
+#[tokio::test]
+async fn a_boxed_argument_struct_is_the_argument_struct() {
+    assert_eq!(
+        input_schema("boxed_limits").await,
+        json!({
+            "type": "object",
+            "properties": {"max": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}},
+            "required": ["max"],
+            "additionalProperties": false
+        })
+    );
+    let client = client();
+    let result = client.call_tool("boxed_limits", json!({"max": 3})).await;
+    assert_eq!(result.text_content(), "3", "{result:?}");
+    assert_eq!(
+        input_schema("boxed_count").await["properties"]["count"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32})
+    );
+    let result = client.call_tool("boxed_count", json!({"count": 4})).await;
+    assert_eq!(result.text_content(), "4", "{result:?}");
 }

@@ -341,6 +341,85 @@ async fn edit(args: EditArgs) -> String {
     format!("{} {:?} {:?}", args.id, args.change, args.target)
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Status {
+    status: String,
+}
+
+#[allow(dead_code, reason = "only read to check what is refused")]
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Shape {
+    Circle { radius: f64 },
+    Square { side: f64 },
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct PageArgs {
+    page: u32,
+    filter: Option<Status>,
+    shape: Option<Shape>,
+    tree: Option<Tree>,
+    tags: Option<std::collections::BTreeMap<String, Status>>,
+    extra: Option<std::collections::BTreeMap<String, Value>>,
+}
+
+/// Pages through nested arguments
+#[tool]
+async fn page(args: PageArgs) -> String {
+    format!(
+        "page {} filter {:?} shape {} tree {:?} tags {:?} extra {:?}",
+        args.page,
+        args.filter.map(|f| f.status),
+        args.shape.is_some(),
+        args.tree,
+        args.tags.map(|tags| tags.len()),
+        args.extra
+    )
+}
+
+/// Patches a ticket
+#[tool]
+async fn patch_ticket(
+    /// The ticket
+    id: u32,
+    /// The new assignee: `null` clears it, left out keeps it
+    assignee: Option<Option<String>>,
+    /// A note; `null` is as if left out
+    note: Option<String>,
+) -> String {
+    format!("{id} {assignee:?} {note:?}")
+}
+
+/// `serde_with::rust::double_option`, as users write it.
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
+fn double_option<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
+#[derive(Deserialize, JsonSchema)]
+struct TicketPatch {
+    id: u32,
+    #[serde(default, deserialize_with = "double_option")]
+    #[schemars(extend("x-mcp-nullable" = true))]
+    assignee: Option<Option<String>>,
+}
+
+/// Patches a ticket from an argument struct
+#[tool]
+async fn patch_ticket_struct(args: TicketPatch) -> String {
+    format!("{} {:?}", args.id, args.assignee)
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -1012,4 +1091,127 @@ async fn an_enum_failure_names_the_field_in_the_branch_the_tag_chose() {
         result.text_content(),
         r#"Input validation error: Invalid arguments for tool branches: node.kind: must be one of "Tree", "Leaf", got string "Bush""#
     );
+}
+
+/// Issue 22 item 3: the README's promise holds at every depth, not only at the root: a nested
+/// struct, an enum's variant, a child of a recursive type (under `$defs`) and a map's values
+/// refuse an unknown key, naming where it is; a map itself takes any key.
+#[tokio::test]
+async fn unknown_keys_are_refused_at_every_depth() {
+    let client = client();
+    let cases = [
+        (
+            json!({"page": 1, "filter": {"status": "open", "bogus": 1}}),
+            "filter: unknown properties 'bogus' are not allowed",
+        ),
+        (
+            json!({"page": 1, "shape": {"circle": {"radius": 2, "x": 1}}}),
+            "shape.circle: unknown properties 'x' are not allowed",
+        ),
+        (
+            json!({"page": 1, "tree": {"children": [{"children": [], "bogus": 1}]}}),
+            "tree.children.0: unknown properties 'bogus' are not allowed",
+        ),
+        (
+            json!({"page": 1, "tags": {"a": {"status": "open", "bogus": 1}}}),
+            "tags.a: unknown properties 'bogus' are not allowed",
+        ),
+    ];
+    for (arguments, failure) in cases {
+        assert_eq!(
+            call(&client, "page", arguments.clone()).await,
+            input_error("page", failure),
+            "{arguments}"
+        );
+    }
+    assert_eq!(
+        call(
+            &client,
+            "page",
+            json!({"page": 1, "filter": {"status": "open"}, "tree": {"children": [{"children": []}]}, "tags": {"any": {"status": "x"}}, "extra": {"anything": 1}})
+        )
+        .await,
+        json!({"content": [{"type": "text", "text": "page 1 filter Some(\"open\") shape false tree Some(Tree { label: None, children: [Tree { label: None, children: [] }] }) tags Some(1) extra Some({\"anything\": Number(1)})"}]})
+    );
+    // The advertised schema says so too, where a host or a model reads it.
+    let tools = client.list_tools().await;
+    let schema = &tools
+        .tools
+        .iter()
+        .find(|tool| tool.name == "page")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        schema["properties"]["filter"]["additionalProperties"],
+        json!(false)
+    );
+    assert_eq!(
+        schema["$defs"]["Tree"]["additionalProperties"],
+        json!(false)
+    );
+    assert_eq!(
+        schema["properties"]["extra"]["additionalProperties"],
+        json!(true)
+    );
+}
+
+/// Issue 22 item 4: `Option<Option<T>>` is "absent = keep, null = clear": its `null` reaches
+/// the tool as `Some(None)` (a plain `Option<T>`'s `null` is still as if left out), and it is
+/// advertised nullable so that a model can send it. Inline, `#[tool]` does it; in an argument
+/// struct, the field says so (`deserialize_with` a double option, `x-mcp-nullable`).
+#[tokio::test]
+async fn a_double_option_takes_null_as_clear() {
+    let client = client();
+    let cases = [
+        (json!({"id": 1}), "1 None None"),
+        (
+            json!({"id": 1, "assignee": null, "note": null}),
+            "1 Some(None) None",
+        ),
+        (
+            json!({"id": 1, "assignee": "ada"}),
+            "1 Some(Some(\"ada\")) None",
+        ),
+    ];
+    for (arguments, text) in cases {
+        assert_eq!(
+            call(&client, "patch_ticket", arguments.clone()).await,
+            json!({"content": [{"type": "text", "text": text}]}),
+            "{arguments}"
+        );
+    }
+    let cases = [
+        (json!({"id": 2}), "2 None"),
+        (json!({"id": 2, "assignee": null}), "2 Some(None)"),
+        (json!({"id": 2, "assignee": "bo"}), "2 Some(Some(\"bo\"))"),
+    ];
+    for (arguments, text) in cases {
+        assert_eq!(
+            call(&client, "patch_ticket_struct", arguments.clone()).await,
+            json!({"content": [{"type": "text", "text": text}]}),
+            "{arguments}"
+        );
+    }
+    let tools = client.list_tools().await.tools;
+    let schema = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap()
+            .input_schema
+            .clone()
+    };
+    let inline = schema("patch_ticket");
+    assert_eq!(
+        inline["properties"]["assignee"],
+        json!({"type": ["string", "null"], "description": "The new assignee: `null` clears it, left out keeps it"})
+    );
+    assert_eq!(inline["properties"]["note"]["type"], json!("string"));
+    assert_eq!(inline["required"], json!(["id"]));
+    let structured = schema("patch_ticket_struct");
+    assert_eq!(
+        structured["properties"]["assignee"],
+        json!({"type": ["string", "null"]})
+    );
+    assert_eq!(structured["required"], json!(["id"]));
 }

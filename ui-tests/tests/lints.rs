@@ -117,6 +117,28 @@ async fn opaque() -> impl IntoToolResult {
     "opaque"
 }
 
+/// Return an opaque structured result, without `async`
+#[tool]
+fn opaque_plain(
+    /// How many
+    count: u32,
+    context: &Context,
+) -> impl IntoToolResult {
+    let _ = context.request_id();
+    Json(vec![count])
+}
+
+/// Retitle, or clear the subtitle with `null`
+#[tool]
+async fn retitle(
+    /// The new title
+    title: String,
+    /// The new subtitle: `null` clears it, left out keeps it
+    subtitle: Option<Option<String>>,
+) -> String {
+    format!("{title} {subtitle:?}")
+}
+
 /// Fail with an I/O error
 #[tool]
 async fn io() -> std::io::Result<String> {
@@ -192,7 +214,7 @@ mod renamed {
 }
 
 /// Every tool above, by name.
-const SERVED: [&str; 19] = [
+const SERVED: [&str; 21] = [
     "add",
     "app_only",
     "as_generated",
@@ -207,8 +229,10 @@ const SERVED: [&str; 19] = [
     "kind",
     "old",
     "opaque",
+    "opaque_plain",
     "pong",
     "product-details",
+    "retitle",
     "search",
     "shout",
     "with_view",

@@ -46,4 +46,11 @@ const _: () = {
         : & [], asks : & [], call : __tool_lookup_call, file : ::core::file!(), line :
         ::core::line!(), }
     }
+    #[allow(dead_code)]
+    fn __tool_parameter_check() {
+        use __tool_private::{ProbeContext as _, ProbeOther as _};
+        __tool_private::not_an_aliased_context(
+            (&__tool_private::TypeProbe::<Sku>::new()).kind(),
+        );
+    }
 };

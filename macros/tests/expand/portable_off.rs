@@ -2,14 +2,15 @@
 #[allow(
     clippy::needless_pass_by_value,
     clippy::too_many_arguments,
-    clippy::implicit_hasher
+    clippy::implicit_hasher,
+    clippy::option_option
 )]
 async fn book(row: u8) -> String {
     row.to_string()
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __tool_private;
-    #[allow(non_camel_case_types)]
+    #[allow(non_camel_case_types, clippy::option_option)]
     #[derive(__tool_private::serde::Deserialize, __tool_private::schemars::JsonSchema)]
     #[serde(crate = "__tool_private::serde")]
     #[schemars(crate = "__tool_private::schemars")]

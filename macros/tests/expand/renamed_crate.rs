@@ -54,4 +54,11 @@ const _: () = {
         state : & [], asks : & [], call : __tool_echo_call, file : ::core::file!(), line
         : ::core::line!(), }
     }
+    #[allow(dead_code)]
+    fn __tool_parameter_check() {
+        use __tool_private::{ProbeContext as _, ProbeOther as _};
+        __tool_private::not_an_aliased_context(
+            (&__tool_private::TypeProbe::<EchoArgs>::new()).kind(),
+        );
+    }
 };

@@ -55,4 +55,11 @@ const _: () = {
         ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
         : ::core::file!(), line : ::core::line!(), }
     }
+    #[allow(dead_code)]
+    fn __tool_parameter_check() {
+        use __tool_private::{ProbeContext as _, ProbeOther as _};
+        __tool_private::not_an_aliased_context(
+            (&__tool_private::TypeProbe::<WeatherArgs>::new()).kind(),
+        );
+    }
 };

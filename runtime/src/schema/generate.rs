@@ -23,7 +23,7 @@ pub(crate) fn input_schema<T: JsonSchema>() -> Value {
 fn input_schema_of(root: RootSchema) -> Value {
     let mut schema = generate(root, Direction::Input);
     ensure_object_root(&mut schema);
-    close_object_root(&mut schema);
+    close_objects(&mut schema);
     schema
 }
 
@@ -39,58 +39,91 @@ fn generated_input_schema_of(root: RootSchema) -> Value {
     let mut schema = derive(root, Direction::Input);
     strip_root_text(&mut schema);
     ensure_object_root(&mut schema);
-    close_object_root(&mut schema);
+    close_objects(&mut schema);
     schema
 }
 
-/// Unknown arguments are refused, whatever the tool's style: a plain object root gets
-/// `additionalProperties: false` (as a no-argument tool has), unless it says otherwise (a
-/// flattened map); an enum of objects gets it on each branch.
-pub(crate) fn close_object_root(schema: &mut Value) {
-    let Some(root) = schema.as_object_mut() else {
-        return;
-    };
-    let open = [
-        "additionalProperties",
-        "patternProperties",
-        "oneOf",
-        "anyOf",
-        "allOf",
-        "$ref",
-    ]
-    .iter()
-    .any(|keyword| root.contains_key(*keyword));
-    if is_object_type(root.get("type")) && !open {
-        root.insert("additionalProperties".into(), Value::Bool(false));
-    } else if root
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_none_or(Map::is_empty)
-    {
-        close_branches(root);
-    }
+/// Unknown arguments are refused, whatever the tool's style and at every depth: each object the
+/// schema describes (its root, a property, an item, a map's values, an enum's branch, a
+/// recursive type's `$defs`) gets `additionalProperties: false`, as a no-argument tool's root
+/// has, unless it says otherwise (a map, a flattened map) or its properties are spread over
+/// subschemas (`allOf`, `$ref`, a flattened enum's branches beside properties), which one
+/// `additionalProperties` cannot see.
+fn close_objects(schema: &mut Value) {
+    close(schema, true);
 }
 
-/// An enum of objects (`oneOf`/`anyOf` at the root, nothing beside): each branch that is a
-/// plain object is closed, so the same rule holds for it.
-fn close_branches(root: &mut Map<String, Value>) {
-    for keyword in ["oneOf", "anyOf"] {
-        let Some(Value::Array(branches)) = root.get_mut(keyword) else {
-            continue;
-        };
-        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
-            let open = ["additionalProperties", "patternProperties", "allOf", "$ref"]
-                .iter()
-                .any(|keyword| branch.contains_key(*keyword));
-            if is_object_type(branch.get("type")) && !open {
-                branch.insert("additionalProperties".into(), Value::Bool(false));
+/// [`close_objects`] of `schema` and every subschema below it; `schema` itself only when
+/// `closable` (not an `allOf` part, nor an alternative beside its parent's own properties).
+fn close(schema: &mut Value, closable: bool) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    let has_properties = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    // Only an object that lists its properties (a struct, a variant): `{"type":"object"}` alone,
+    // or a list of every type (`serde_json::Value`), takes any key.
+    if closable && is_object_type(object.get("type")) && object.contains_key("properties") {
+        let open = [
+            "additionalProperties",
+            "patternProperties",
+            "oneOf",
+            "anyOf",
+            "allOf",
+            "$ref",
+        ]
+        .iter()
+        .any(|keyword| object.contains_key(*keyword));
+        if !open {
+            object.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
+    for (key, value) in object.iter_mut() {
+        match key.as_str() {
+            "properties" | "patternProperties" | "$defs" => {
+                if let Some(map) = value.as_object_mut() {
+                    map.values_mut().for_each(|value| close(value, true));
+                }
             }
+            "items" | "additionalProperties" => close(value, true),
+            "prefixItems" => {
+                if let Some(list) = value.as_array_mut() {
+                    for value in list {
+                        close(value, true);
+                    }
+                }
+            }
+            "oneOf" | "anyOf" => {
+                if let Some(list) = value.as_array_mut() {
+                    for value in list {
+                        close(value, !has_properties);
+                    }
+                }
+            }
+            "allOf" => {
+                if let Some(list) = value.as_array_mut() {
+                    for value in list {
+                        close(value, false);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 }
 
+/// `"object"`, or `["object", "null"]` (a nullable object).
 fn is_object_type(kind: Option<&Value>) -> bool {
-    kind.and_then(Value::as_str) == Some("object")
+    match kind {
+        Some(Value::String(kind)) => kind == "object",
+        Some(Value::Array(kinds)) => {
+            kinds.iter().any(|kind| kind == "object")
+                && kinds.iter().all(|kind| kind == "object" || kind == "null")
+        }
+        _ => false,
+    }
 }
 
 /// The schema of a tool that takes no arguments.

@@ -84,6 +84,15 @@ fn make_nullable_properties_optional(object: &mut Map<String, Value>, direction:
         if let Some(property) = property.as_object_mut()
             && is_nullable(property)
         {
+            // `Option<Option<T>>` ("absent = keep, null = clear"): its `null` is a value it
+            // takes, advertised so that a model can send it.
+            if property.remove(NULLABLE) == Some(Value::Bool(true)) {
+                if property.get("default") == Some(&Value::Null) {
+                    property.remove("default");
+                }
+                optional.push(name.clone());
+                continue;
+            }
             drop_null_alternatives(property);
             // `#[serde(default)] Option<T>`: a `null` default is no longer a value it takes.
             if property.get("default") == Some(&Value::Null) {
@@ -103,6 +112,11 @@ fn make_nullable_properties_optional(object: &mut Map<String, Value>, direction:
         }
     }
 }
+
+/// The mark of a property whose `null` means something (an inline `Option<Option<T>>`
+/// parameter, or a field marked `#[schemars(extend("x-mcp-nullable" = true))]`): it stays
+/// nullable, and its `null` reaches serde.
+const NULLABLE: &str = "x-mcp-nullable";
 
 /// Whether a schema admits `null` besides some other value: `type: [T, "null"]`, or an
 /// `anyOf`/`oneOf` with a `{"type":"null"}` branch.
@@ -490,6 +504,7 @@ mod tests {
                         "type": "object",
                         "properties": {"flag": {"type": "boolean"}},
                         "required": ["flag"],
+                        "additionalProperties": false,
                     },
                 },
                 "required": ["inner"],

@@ -5,7 +5,7 @@
 mod prepare;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::{ValidationError, Validator};
+use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value;
 
 pub(crate) use prepare::{drop_output_nulls, prepare_instance};
@@ -14,6 +14,9 @@ pub(crate) use prepare::{drop_output_nulls, prepare_instance};
 /// every failure of an instance in words a model can act on.
 pub(crate) struct SchemaValidator {
     validator: Validator,
+    /// Checks a tool's structured content (not a client's arguments): a `null` where a number
+    /// belongs is then a float `serde_json` could not write.
+    output: bool,
 }
 
 impl SchemaValidator {
@@ -21,21 +24,21 @@ impl SchemaValidator {
     /// start-up. The standard `format`s it keeps (`uuid`, `date-time`, …) are checked: a model
     /// is told when an argument is not one.
     pub(crate) fn for_input(schema: &Value) -> Result<Self, String> {
-        Self::new(schema, true)
+        Self::new(schema, false)
     }
 
     /// Compiles the output schema `schema`. Formats stay annotations here: what serde writes for
     /// a type is the truth (a WHATWG URL, a year past 9999), not a stricter reading of the format.
     pub(crate) fn for_output(schema: &Value) -> Result<Self, String> {
-        Self::new(schema, false)
+        Self::new(schema, true)
     }
 
-    /// Compiles `schema`, checking its standard formats when `check_formats`.
-    fn new(schema: &Value, check_formats: bool) -> Result<Self, String> {
+    /// Compiles `schema`, for structured content when `output` (its formats are not checked).
+    fn new(schema: &Value, output: bool) -> Result<Self, String> {
         jsonschema::options()
-            .should_validate_formats(check_formats)
+            .should_validate_formats(!output)
             .build(schema)
-            .map(|validator| Self { validator })
+            .map(|validator| Self { validator, output })
             .map_err(|error| error.to_string())
     }
 
@@ -49,7 +52,7 @@ impl SchemaValidator {
         }
         let mut failures = Vec::new();
         for error in self.validator.iter_errors(instance) {
-            describe_into(&error, &mut failures);
+            describe_into(&error, self.output, &mut failures);
         }
         failures
     }
@@ -57,16 +60,16 @@ impl SchemaValidator {
 
 /// Adds the failures `error` stands for to `failures`: for an enum (`oneOf`/`anyOf`) that no
 /// branch fits, those of the branch the value names ([`chosen_branch`]).
-fn describe_into(error: &ValidationError<'_>, failures: &mut Vec<String>) {
+fn describe_into(error: &ValidationError<'_>, output: bool, failures: &mut Vec<String>) {
     let (ValidationErrorKind::OneOfNotValid { context: branches }
     | ValidationErrorKind::AnyOf { context: branches }) = error.kind()
     else {
-        return failures.push(describe(error));
+        return failures.push(describe(error, output));
     };
     match chosen_branch(branches) {
         Chosen::Branch(errors) => {
             for error in errors {
-                describe_into(error, failures);
+                describe_into(error, output, failures);
             }
         }
         Chosen::UnknownTag(tag, names) => failures.push(format!(
@@ -75,7 +78,7 @@ fn describe_into(error: &ValidationError<'_>, failures: &mut Vec<String>) {
             names.join(", "),
             describe_value(tag.instance())
         )),
-        Chosen::None => failures.push(describe(error)),
+        Chosen::None => failures.push(describe(error, output)),
     }
 }
 
@@ -142,8 +145,9 @@ fn dotted(error: &ValidationError<'_>) -> String {
 }
 
 /// `<dotted.path>: <message>`; the path names the property a model must fix (for a missing
-/// one, the property itself rather than the object that lacks it).
-fn describe(error: &ValidationError<'_>) -> String {
+/// one, the property itself rather than the object that lacks it). In `output`, a `null` where
+/// only a number belongs was a NaN or an infinity: `serde_json` writes those as `null`.
+fn describe(error: &ValidationError<'_>, output: bool) -> String {
     let mut path: Vec<String> = error
         .instance_path()
         .iter()
@@ -156,7 +160,13 @@ fn describe(error: &ValidationError<'_>) -> String {
                 .map_or_else(|| property.to_string(), str::to_owned),
         );
     }
-    let message = message(error);
+    let message = if output && is_lost_float(error) {
+        "the value was NaN or infinite, which JSON cannot carry (it would be sent as null): \
+         return a finite number, or an `Option` that is `None`"
+            .to_owned()
+    } else {
+        message(error)
+    };
     if path.is_empty() {
         format!("(root): {message}")
     } else {
@@ -214,6 +224,20 @@ fn message(error: &ValidationError<'_>) -> String {
         }
         _ => error.to_string(),
     }
+}
+
+/// Whether `error` is a `null` where only numbers belong: what `serde_json` makes of a float that
+/// is NaN or infinite (and of nothing else a derived `Serialize` writes for a number).
+fn is_lost_float(error: &ValidationError<'_>) -> bool {
+    let ValidationErrorKind::Type { kind } = error.kind() else {
+        return false;
+    };
+    let numeric = |kind: &JsonType| matches!(kind, JsonType::Number | JsonType::Integer);
+    error.instance().is_null()
+        && match kind {
+            TypeKind::Single(kind) => numeric(kind),
+            TypeKind::Multiple(kinds) => kinds.iter().all(|kind| numeric(&kind)),
+        }
 }
 
 /// `integer`, or `integer or string` for a list of types.

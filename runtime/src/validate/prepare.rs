@@ -91,8 +91,14 @@ fn prepare_properties(
         let required = schema.get("required").and_then(Value::as_array);
         let optional =
             |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
+        // A property advertised nullable (`Option<Option<T>>`) keeps its `null`: it means
+        // something there, and validation accepts it.
         object.retain(|name, value| {
-            !(value.is_null() && properties.contains_key(name) && optional(name))
+            !(value.is_null()
+                && optional(name)
+                && properties
+                    .get(name)
+                    .is_some_and(|property| !takes_null(root, property)))
         });
     }
     let additional = schema.get("additionalProperties");
@@ -181,6 +187,28 @@ fn chosen_branch<'a>(
         }
         _ => None,
     }
+}
+
+/// Whether a property's schema takes `null`: its `type` is or lists `"null"`, or a branch of
+/// its `anyOf`/`oneOf` does.
+fn takes_null(root: &Value, property: &Value) -> bool {
+    let property = own_or_referenced(root, property);
+    let is_null = |kind: &Value| match kind {
+        Value::String(kind) => kind == "null",
+        Value::Array(kinds) => kinds.iter().any(|kind| kind == "null"),
+        _ => false,
+    };
+    property.get("type").is_some_and(is_null)
+        || ["anyOf", "oneOf"].into_iter().any(|keyword| {
+            property
+                .get(keyword)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| {
+                    branches
+                        .iter()
+                        .any(|branch| branch.get("type").is_some_and(is_null))
+                })
+        })
 }
 
 /// Whether a schema takes any number, not only integers.
@@ -458,7 +486,12 @@ mod tests {
             prepared(&schema, json!({"inner": {"n": 5.0, "note": null}})),
             json!({"inner": {"n": 5}})
         );
-        assert_eq!(prepared(&schema, json!({"inner": null})), json!({}));
+        // The property takes `null` (as a `portable = false` schema says of an `Option`): the
+        // `null` stays, for serde to read (`None`, or `Some(None)` for a double option).
+        assert_eq!(
+            prepared(&schema, json!({"inner": null})),
+            json!({"inner": null})
+        );
     }
 
     #[test]

@@ -30,6 +30,8 @@ type Taken = Arc<Mutex<HashMap<Principal, usize>>>;
 pub(super) struct Place {
     _all: OwnedSemaphorePermit,
     principal: Option<(Principal, Taken)>,
+    /// A place of another kind held with this one (a stream's place among the long-lived ones).
+    _with: Option<Box<Place>>,
 }
 
 impl Places {
@@ -75,7 +77,16 @@ impl Places {
         Ok(Place {
             _all: all,
             principal,
+            _with: None,
         })
+    }
+}
+
+impl Place {
+    /// This place and `other`, held and given back together.
+    pub(super) fn with(mut self, other: Place) -> Place {
+        self._with = Some(Box::new(other));
+        self
     }
 }
 

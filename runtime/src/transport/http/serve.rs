@@ -1,32 +1,48 @@
-//! Serving the endpoint on a TCP listener: connections are capped, each gets a header timeout
-//! (which also closes a keep-alive connection left idle), accept errors are logged and backed
-//! off, and SIGINT/SIGTERM starts a graceful shutdown bounded by the grace time.
+//! The server loop: serving a router on a TCP listener. Connections are capped (past the cap,
+//! a waiting client gets the place of an idle connection, or of the next to finish a response:
+//! [`room`](super::room)); each gets a header timeout (which also closes a keep-alive
+//! connection left idle); request bodies arrive within a share of the connections and at a
+//! minimum rate ([`arrival`](super::arrival)); accept errors are logged and backed off; and
+//! SIGINT/SIGTERM starts a graceful shutdown bounded by the grace time.
 //!
 //! hyper's own connection builder is driven here (not `axum::serve`, which sets no timer, so a
 //! client that never finishes its headers would hold its connection forever).
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderValue, Request, header};
+use axum::response::Response;
 use axum::routing::get;
+use hyper::body::{Body as HttpBody, Bytes, Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tower::ServiceExt as _;
 
+use super::arrival::Arrivals;
+use super::room::{Member, Room};
 use super::{HttpConfig, endpoint};
 use crate::protocol::Dispatcher;
 
 /// The longest pause after a failed accept (too many open files, say): the pause doubles from
 /// a few milliseconds up to this.
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// While a client waits for a place and no connection is idle, how often to look again.
+const ROOM_RECHECK: Duration = Duration::from_millis(100);
 
 /// Serves the endpoint at `address` on path `/mcp` (and the protected-resource metadata when
 /// bearer auth is on) until SIGINT or SIGTERM; then no new connection is accepted, the
@@ -36,13 +52,23 @@ pub(crate) async fn serve(
     config: HttpConfig,
     address: SocketAddr,
 ) -> io::Result<()> {
-    let limits = ConnectionLimits::of(&config);
-    let grace = config.shutdown_grace;
-    let shutdown = dispatcher.closing().clone();
-    let app = app(dispatcher, config);
-    let signal = shutdown_signal()?;
     let listener = TcpListener::bind(address).await?;
     tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
+    let shutdown = dispatcher.closing().clone();
+    let app = app(dispatcher, config.clone());
+    serve_app(listener, app, &config, shutdown).await
+}
+
+/// Serves `app` on `listener` with the connection protections of `config` until SIGINT or
+/// SIGTERM, which cancels `shutdown` (ending the MCP streams); then no new connection is
+/// accepted, and requests in flight get the configured grace time.
+pub(crate) async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    config: &HttpConfig,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    let signal = shutdown_signal()?;
     tokio::spawn({
         let shutdown = shutdown.clone();
         async move {
@@ -51,10 +77,17 @@ pub(crate) async fn serve(
             shutdown.cancel();
         }
     });
-    let connections = accept_until(&listener, &app, &limits, &shutdown).await;
+    let shared = Arc::new(Shared {
+        app,
+        room: Arc::default(),
+        arrivals: Arrivals::of(config),
+        body_rate: config.body_rate,
+    });
+    let limits = ConnectionLimits::of(config);
+    let connections = accept_until(&listener, &shared, &limits, &shutdown).await;
     drop(listener);
     connections.close();
-    if tokio::time::timeout(grace, connections.wait())
+    if tokio::time::timeout(config.shutdown_grace, connections.wait())
         .await
         .is_err()
     {
@@ -95,59 +128,92 @@ impl ConnectionLimits {
     }
 }
 
-/// Accepts connections until `shutdown`, at most `limits.open` at a time (beyond, new clients
-/// wait in the listen backlog), and gives back the tracker of those still open.
+/// What the connections of one listener share.
+struct Shared {
+    app: Router,
+    room: Arc<Room>,
+    arrivals: Arrivals,
+    body_rate: u64,
+}
+
+/// Accepts connections until `shutdown`, at most `limits.open` at a time, and gives back the
+/// tracker of those still open. Past the cap one client more is accepted, and waits until a
+/// connection makes room for it (the others wait in the listen backlog).
 async fn accept_until(
     listener: &TcpListener,
-    app: &Router,
+    shared: &Arc<Shared>,
     limits: &ConnectionLimits,
     shutdown: &CancellationToken,
 ) -> TaskTracker {
     let connections = TaskTracker::new();
     let mut backoff = Duration::ZERO;
     loop {
-        let permit = tokio::select! {
-            permit = Arc::clone(&limits.open).acquire_owned() => match permit {
-                Ok(permit) => permit,
-                Err(_) => break, // the semaphore is never closed
-            },
-            () = shutdown.cancelled() => break,
-        };
-        let stream = tokio::select! {
+        let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.cancelled() => break,
         };
-        match stream {
-            Ok((stream, _peer)) => {
-                backoff = Duration::ZERO;
-                let connection = serve_connection(
-                    stream,
-                    app.clone(),
-                    limits.header_timeout,
-                    shutdown.clone(),
-                    permit,
-                );
-                connections.spawn(connection);
-            }
+        let stream = match accepted {
+            Ok((stream, _peer)) => stream,
             Err(error) => {
                 backoff = (backoff * 2).clamp(Duration::from_millis(5), MAX_ACCEPT_BACKOFF);
                 tracing::warn!(%error, ?backoff, "accepting a connection failed; pausing");
                 tokio::time::sleep(backoff).await;
+                continue;
             }
-        }
+        };
+        backoff = Duration::ZERO;
+        let permit = match Arc::clone(&limits.open).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => match make_room(&limits.open, &shared.room, shutdown).await {
+                Some(permit) => permit,
+                None => break,
+            },
+        };
+        let closing = shutdown.child_token();
+        let member = shared.room.join(closing.clone());
+        let connection = serve_connection(
+            stream,
+            Arc::clone(shared),
+            limits.header_timeout,
+            closing,
+            (permit, member),
+        );
+        connections.spawn(connection);
     }
     connections
 }
 
+/// Waits for a place while the connections make room: the longest idle one closes once idle
+/// long enough, or the next response to finish closes its connection. `None` at shutdown.
+async fn make_room(
+    open: &Arc<Semaphore>,
+    room: &Room,
+    shutdown: &CancellationToken,
+) -> Option<OwnedSemaphorePermit> {
+    room.want(true);
+    let permit = loop {
+        let recheck = room
+            .close_idle()
+            .unwrap_or_else(|| Instant::now() + ROOM_RECHECK);
+        tokio::select! {
+            permit = Arc::clone(open).acquire_owned() => break permit.ok(),
+            () = tokio::time::sleep_until(recheck) => {}
+            () = shutdown.cancelled() => break None,
+        }
+    };
+    room.want(false);
+    permit
+}
+
 /// One HTTP/1 connection: its headers must come within `header_timeout` (from its start, or
-/// from the end of its previous response), and at shutdown it finishes its current request
-/// and closes.
+/// from the end of its previous response), and when `closing` is cancelled (shutdown, or room
+/// for a waiting client) it finishes its current request and closes.
 async fn serve_connection(
     stream: TcpStream,
-    app: Router,
+    shared: Arc<Shared>,
     header_timeout: Duration,
-    shutdown: CancellationToken,
-    _permit: OwnedSemaphorePermit,
+    closing: CancellationToken,
+    (_permit, member): (OwnedSemaphorePermit, Member),
 ) {
     // Small answers and SSE events leave at once instead of waiting for more to send.
     let _ = stream.set_nodelay(true);
@@ -155,17 +221,92 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
-    let connection = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+    let service = Connection {
+        shared,
+        member: Arc::new(member),
+    };
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
     let mut connection = std::pin::pin!(connection);
     let result = tokio::select! {
         result = connection.as_mut() => result,
-        () = shutdown.cancelled() => {
+        () = closing.cancelled() => {
             connection.as_mut().graceful_shutdown();
             connection.await
         }
     };
     if let Err(error) = result {
         tracing::debug!(%error, "connection ended with an error");
+    }
+}
+
+/// The service of one connection: each request's body watched as it arrives, the app's answer,
+/// and `Connection: close` on it when the body came too slowly or a client waits for a place.
+#[derive(Clone)]
+struct Connection {
+    shared: Arc<Shared>,
+    member: Arc<Member>,
+}
+
+impl hyper::service::Service<Request<Incoming>> for Connection {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn call(&self, request: Request<Incoming>) -> Self::Future {
+        self.member.busy();
+        let Self { shared, member } = self.clone();
+        Box::pin(async move {
+            let (mut response, close) = match shared.arrivals.watch(request) {
+                Ok((request, arrival)) => {
+                    let response = shared.app.clone().oneshot(request).await?;
+                    let close = arrival.too_slow();
+                    (arrival.answer(response, shared.body_rate), close)
+                }
+                Err(refused) => (refused, true),
+            };
+            let close = close || member.gives_way();
+            if close {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            let idle_after = (!close).then_some(member);
+            Ok(response.map(|body| Body::new(IdleAfter { body, idle_after })))
+        })
+    }
+}
+
+/// A response body that marks its connection idle once it has been sent (or dropped).
+struct IdleAfter {
+    body: Body,
+    idle_after: Option<Arc<Member>>,
+}
+
+impl HttpBody for IdleAfter {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+impl Drop for IdleAfter {
+    fn drop(&mut self) {
+        if let Some(member) = &self.idle_after {
+            member.idle();
+        }
     }
 }
 

@@ -257,9 +257,10 @@ impl HttpConfig {
         self
     }
 
-    /// The most request bodies still arriving at once on the connections of
+    /// The most request bodies that may take their time to arrive at once on the connections of
     /// [`crate::Server::serve_http`] (default: a quarter of [`HttpConfig::max_connections`]);
-    /// beyond, `503` with `Retry-After` and the connection closed. With
+    /// beyond, a body must arrive whole within a second (as one sent with its headers does), or
+    /// it is answered `503` with `Retry-After` and its connection closed. With
     /// [`HttpConfig::body_rate`], clients that send their bodies slowly hold a bounded share of
     /// the connections, for a bounded time.
     #[must_use]
@@ -279,7 +280,8 @@ impl HttpConfig {
         self
     }
 
-    /// How long [`crate::Server::serve_http`] waits for a request's headers (default 30 s),
+    /// How long [`crate::Server::serve_http`] (and [`crate::Server::serve_http_app`]) waits for a
+    /// request's headers (default 30 s),
     /// counted from the connection's start or from the end of its previous response: a client
     /// that sends its headers slowly, or leaves a keep-alive connection idle, is disconnected
     /// after this.

@@ -240,7 +240,8 @@ async fn serve_connection(
 }
 
 /// The service of one connection: each request's body watched as it arrives, the app's answer,
-/// and `Connection: close` on it when the body came too slowly or a client waits for a place.
+/// and `Connection: close` on it when the body came late, or when a client waits for a place
+/// and the answer is not a stream.
 #[derive(Clone)]
 struct Connection {
     shared: Arc<Shared>,
@@ -256,15 +257,13 @@ impl hyper::service::Service<Request<Incoming>> for Connection {
         self.member.busy();
         let Self { shared, member } = self.clone();
         Box::pin(async move {
-            let (mut response, close) = match shared.arrivals.watch(request) {
-                Ok((request, arrival)) => {
-                    let response = shared.app.clone().oneshot(request).await?;
-                    let close = arrival.too_slow();
-                    (arrival.answer(response, shared.body_rate), close)
-                }
-                Err(refused) => (refused, true),
-            };
-            let close = close || member.gives_way();
+            let (request, arrival) = shared.arrivals.watch(request);
+            let response = shared.app.clone().oneshot(request).await?;
+            let (mut response, close) = arrival.answer(response, shared.body_rate);
+            // Only a response of known length gives way: a stream's `Connection: close` would
+            // keep the waiting client waiting for as long as the stream lasts.
+            let sized = response.body().size_hint().exact().is_some();
+            let close = close || (sized && member.gives_way());
             if close {
                 response
                     .headers_mut()

@@ -189,7 +189,10 @@ async fn a_body_under_the_minimum_rate_is_cut_off() {
     let _ = tokio::time::timeout(Duration::from_secs(2), dripping).await;
     let answer = read_head(&mut slow).await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(answer.to_ascii_lowercase().contains("connection: close"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
 }
 
 #[tokio::test]
@@ -197,7 +200,7 @@ async fn bodies_past_their_share_must_arrive_at_once_and_a_whole_body_is_still_r
     // 8 connections: 2 bodies may take their time (the grace here is long).
     let config = HttpConfig::new()
         .max_connections(8)
-        .body_rate(1_000, Duration::from_secs(60));
+        .body_rate(1_000, Duration::from_mins(1));
     let address = serve_http(config).await;
     let mut trickling = Vec::new();
     for _ in 0..3 {
@@ -335,7 +338,11 @@ async fn a_compressed_body_is_unsupported_media() {
         .headers_mut()
         .insert("content-encoding", "gzip".parse().unwrap());
     let reply = send_over_socket(address, request).await;
-    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{reply:?}");
+    assert_eq!(
+        reply.status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "{reply:?}"
+    );
     assert_eq!(reply.header("accept-encoding"), Some("identity"));
     assert_eq!(
         reply.json()["error"]["message"],
@@ -368,7 +375,10 @@ async fn serve_http_app_serves_the_users_app_with_the_connection_protections() {
         .body(Body::empty())
         .unwrap();
     let reply = send_over_socket(address, health).await;
-    assert_eq!((reply.status, &reply.body[..]), (StatusCode::OK, &b"ok"[..]));
+    assert_eq!(
+        (reply.status, &reply.body[..]),
+        (StatusCode::OK, &b"ok"[..])
+    );
     let reply = send_over_socket(address, listing()).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     // The header timeout: a client that sends nothing is disconnected.

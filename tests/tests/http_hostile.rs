@@ -171,9 +171,10 @@ async fn refusals_after_the_body_is_read_carry_the_request_id() {
     for (name, value) in mcp_toolbelt_tests::http::in_session(&session) {
         get_stream = get_stream.header(name, value);
     }
-    let stream = tower::ServiceExt::oneshot(router.clone(), get_stream.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
+    let stream =
+        tower::ServiceExt::oneshot(router.clone(), get_stream.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
     assert_eq!(stream.status(), StatusCode::OK);
     let full = send(&router, post(&initialize_body(), &[])).await;
     assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);

@@ -20,7 +20,6 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{Method, Request, StatusCode, header};
 use futures_util::StreamExt as _;
-use tower::ServiceExt as _;
 use http_tools::ending;
 use mcp_toolbelt::HttpConfig;
 use mcp_toolbelt_tests::http::{
@@ -28,6 +27,7 @@ use mcp_toolbelt_tests::http::{
     open_session, post, router, send, server, tools_list, with_bearer_auth,
 };
 use serde_json::json;
+use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
 mod http_tools;

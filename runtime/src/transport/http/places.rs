@@ -31,7 +31,7 @@ pub(super) struct Place {
     _all: OwnedSemaphorePermit,
     principal: Option<(Principal, Taken)>,
     /// A place of another kind held with this one (a stream's place among the long-lived ones).
-    _with: Option<Box<Place>>,
+    with: Option<Box<Place>>,
 }
 
 impl Places {
@@ -77,7 +77,7 @@ impl Places {
         Ok(Place {
             _all: all,
             principal,
-            _with: None,
+            with: None,
         })
     }
 }
@@ -85,7 +85,7 @@ impl Places {
 impl Place {
     /// This place and `other`, held and given back together.
     pub(super) fn with(mut self, other: Place) -> Place {
-        self._with = Some(Box::new(other));
+        self.with = Some(Box::new(other));
         self
     }
 }
@@ -93,6 +93,8 @@ impl Place {
 impl Drop for Place {
     fn drop(&mut self) {
         give_back(self.principal.take());
+        // The place held with this one goes back with it.
+        drop(self.with.take());
     }
 }
 

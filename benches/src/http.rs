@@ -174,7 +174,10 @@ async fn ready(target: &Target, era: Era, began: Instant) -> Result<Option<Strin
     }
 }
 
-/// One request: the session header it carried back, and its answer's id.
+/// One request: the session header it carried back, and its answer's id. A server that
+/// answers with `Connection: close` (making room for a client waiting past its connection cap)
+/// closes the connection after the answer: the next request goes over a new one, as every HTTP
+/// client does.
 async fn post(
     sender: &mut SendRequest<Full<Bytes>>,
     target: &Target,
@@ -185,6 +188,13 @@ async fn post(
     let request = request(target, body.to_owned(), messages::method(mode), mode, era)?;
     sender.ready().await?;
     let response = sender.send_request(request).await?;
+    if response
+        .headers()
+        .get(hyper::header::CONNECTION)
+        .is_some_and(|value| value.as_bytes().eq_ignore_ascii_case(b"close"))
+    {
+        *sender = connect(target).await?;
+    }
     let status = response.status();
     let session = response
         .headers()

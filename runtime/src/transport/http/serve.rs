@@ -14,7 +14,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use axum::Router;
@@ -25,6 +25,7 @@ use axum::routing::get;
 use hyper::body::{Body as HttpBody, Bytes, Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -33,7 +34,7 @@ use tokio_util::task::TaskTracker;
 use tower::ServiceExt as _;
 
 use super::arrival::Arrivals;
-use super::room::{Member, Room};
+use super::room::{IDLE_ENOUGH, Member, Room};
 use super::{HttpConfig, endpoint};
 use crate::protocol::Dispatcher;
 
@@ -136,9 +137,13 @@ struct Shared {
     body_rate: u64,
 }
 
+/// How many clients past the cap are accepted to wait for a place at once (each holds an open
+/// file); the others wait in the listen backlog.
+const MAX_WAITING: usize = 32;
+
 /// Accepts connections until `shutdown`, at most `limits.open` at a time, and gives back the
-/// tracker of those still open. Past the cap one client more is accepted, and waits until a
-/// connection makes room for it (the others wait in the listen backlog).
+/// tracker of those still open. Past the cap, up to [`MAX_WAITING`] clients more are accepted,
+/// each waiting until a connection makes room for it ([`make_room`]).
 async fn accept_until(
     listener: &TcpListener,
     shared: &Arc<Shared>,
@@ -146,8 +151,18 @@ async fn accept_until(
     shutdown: &CancellationToken,
 ) -> TaskTracker {
     let connections = TaskTracker::new();
+    let waiting = Arc::new(Semaphore::new(MAX_WAITING));
     let mut backoff = Duration::ZERO;
     loop {
+        // At the cap, a place to wait in comes first: beyond, clients wait in the backlog.
+        let waiting_place = if limits.open.available_permits() == 0 {
+            tokio::select! {
+                place = Arc::clone(&waiting).acquire_owned() => place.ok(),
+                () = shutdown.cancelled() => break,
+            }
+        } else {
+            None
+        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.cancelled() => break,
@@ -162,80 +177,153 @@ async fn accept_until(
             }
         };
         backoff = Duration::ZERO;
-        let permit = match Arc::clone(&limits.open).try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(_) => match make_room(&limits.open, &shared.room, shutdown).await {
-                Some(permit) => permit,
-                None => break,
-            },
-        };
-        let closing = shutdown.child_token();
-        let member = shared.room.join(closing.clone());
-        let connection = serve_connection(
-            stream,
+        let (shared, limits_open, header_timeout, shutdown) = (
             Arc::clone(shared),
+            Arc::clone(&limits.open),
             limits.header_timeout,
-            closing,
-            (permit, member),
+            shutdown.clone(),
         );
-        connections.spawn(connection);
+        connections.spawn(async move {
+            let permit = match Arc::clone(&limits_open).try_acquire_owned() {
+                Ok(permit) => permit,
+                Err(_) => match make_room(&limits_open, &shared.room, &shutdown).await {
+                    Some(permit) => permit,
+                    None => return,
+                },
+            };
+            drop(waiting_place);
+            let member = shared.room.join();
+            serve_connection(stream, shared, header_timeout, shutdown, (permit, member)).await;
+        });
     }
     connections
 }
 
-/// Waits for a place while the connections make room: the longest idle one closes once idle
-/// long enough, or the next response to finish closes its connection. `None` at shutdown.
+/// Waits for a place while the connections make room: the next response to finish closes its
+/// connection, or, when none has within [`IDLE_ENOUGH`], the longest idle connection closes
+/// (once idle that long). Busy connections go first because closing an idle one races with the
+/// request its client may be sending. `None` at shutdown.
 async fn make_room(
     open: &Arc<Semaphore>,
     room: &Room,
     shutdown: &CancellationToken,
 ) -> Option<OwnedSemaphorePermit> {
-    room.want(true);
+    room.wait();
+    let patience = Instant::now() + IDLE_ENOUGH;
     let permit = loop {
-        let recheck = room
-            .close_idle()
-            .unwrap_or_else(|| Instant::now() + ROOM_RECHECK);
+        let recheck = if Instant::now() < patience {
+            patience
+        } else {
+            room.close_idle()
+                .unwrap_or_else(|| Instant::now() + ROOM_RECHECK)
+        };
         tokio::select! {
             permit = Arc::clone(open).acquire_owned() => break permit.ok(),
             () = tokio::time::sleep_until(recheck) => {}
             () = shutdown.cancelled() => break None,
         }
     };
-    room.want(false);
+    room.waited();
     permit
 }
 
 /// One HTTP/1 connection: its headers must come within `header_timeout` (from its start, or
-/// from the end of its previous response), and when `closing` is cancelled (shutdown, or room
-/// for a waiting client) it finishes its current request and closes.
+/// from the end of its previous response). At `shutdown`, or when asked to make room for a
+/// waiting client, it finishes its current request and closes; but asked while its client has
+/// a request on the way, it stays, and another connection makes the room.
 async fn serve_connection(
     stream: TcpStream,
     shared: Arc<Shared>,
     header_timeout: Duration,
-    closing: CancellationToken,
+    shutdown: CancellationToken,
     (_permit, member): (OwnedSemaphorePermit, Member),
 ) {
     // Small answers and SSE events leave at once instead of waiting for more to send.
     let _ = stream.set_nodelay(true);
+    let socket = Arc::new(stream);
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
+    let member = Arc::new(member);
     let service = Connection {
         shared,
-        member: Arc::new(member),
+        member: Arc::clone(&member),
     };
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let connection = builder.serve_connection(TokioIo::new(Socket(Arc::clone(&socket))), service);
     let mut connection = std::pin::pin!(connection);
-    let result = tokio::select! {
-        result = connection.as_mut() => result,
-        () = closing.cancelled() => {
-            connection.as_mut().graceful_shutdown();
-            connection.await
+    let result = loop {
+        tokio::select! {
+            result = connection.as_mut() => break result,
+            () = shutdown.cancelled() => {}
+            () = member.asked_to_close() => {
+                if request_waiting(&socket) {
+                    member.stays();
+                    continue;
+                }
+            }
         }
+        member.leave();
+        connection.as_mut().graceful_shutdown();
+        break connection.await;
     };
     if let Err(error) = result {
         tracing::debug!(%error, "connection ended with an error");
+    }
+}
+
+/// Whether bytes the connection has not read yet wait on its socket: closing it now would
+/// reset the connection under a request its client has sent.
+fn request_waiting(socket: &TcpStream) -> bool {
+    let mut byte = [std::mem::MaybeUninit::uninit()];
+    socket2::SockRef::from(socket)
+        .peek(&mut byte)
+        .is_ok_and(|read| read > 0)
+}
+
+/// A connection's socket, shared by hyper, which reads and writes it, and the connection's
+/// task, which looks at it before closing it to make room ([`request_waiting`]).
+struct Socket(Arc<TcpStream>);
+
+impl AsyncRead for Socket {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            ready!(self.0.poll_read_ready(cx))?;
+            match self.0.try_read_buf(buf) {
+                Ok(_) => return Poll::Ready(Ok(())),
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                Err(error) => return Poll::Ready(Err(error)),
+            }
+        }
+    }
+}
+
+impl AsyncWrite for Socket {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            ready!(self.0.poll_write_ready(cx))?;
+            match self.0.try_write(data) {
+                Ok(written) => return Poll::Ready(Ok(written)),
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                Err(error) => return Poll::Ready(Err(error)),
+            }
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(socket2::SockRef::from(&*self.0).shutdown(std::net::Shutdown::Write))
     }
 }
 

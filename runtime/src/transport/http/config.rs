@@ -238,9 +238,10 @@ impl HttpConfig {
 
     /// The most connections [`crate::Server::serve_http`] (and
     /// [`crate::Server::serve_http_app`]) keeps open at once (default 512, well under the usual
-    /// limit of 1,024 open files). Beyond, a new client waits in the listen backlog while a
-    /// connection makes room: the longest idle one is closed, or the next to finish a response
-    /// says `Connection: close`, so keep-alive clients cannot starve the others.
+    /// limit of 1,024 open files). Beyond, a new client waits while a connection makes room:
+    /// the next to send an answer of known length says `Connection: close`, or, when none has
+    /// within 250 ms, the longest idle one is closed; so keep-alive clients cannot starve the
+    /// others. (Up to 32 such clients wait accepted; more wait in the listen backlog.)
     #[must_use]
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);

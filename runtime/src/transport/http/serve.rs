@@ -1,6 +1,6 @@
 //! The server loop: serving a router on a TCP listener. Connections are capped (past the cap,
-//! a waiting client gets the place of an idle connection, or of the next to finish a response:
-//! [`room`](super::room)); each gets a header timeout (which also closes a keep-alive
+//! a waiting client gets the place of the next connection to finish an answer, or of an idle
+//! one: [`room`](super::room)); each gets a header timeout (which also closes a keep-alive
 //! connection left idle); request bodies arrive within a share of the connections and at a
 //! minimum rate ([`arrival`](super::arrival)); accept errors are logged and backed off; and
 //! SIGINT/SIGTERM starts a graceful shutdown bounded by the grace time.

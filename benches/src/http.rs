@@ -174,7 +174,10 @@ async fn ready(target: &Target, era: Era, began: Instant) -> Result<Option<Strin
     }
 }
 
-/// One request: the session header it carried back, and its answer's id.
+/// One request: the session header it carried back, and its answer's id. A server that
+/// answers with `Connection: close` (making room for a client waiting past its connection cap)
+/// closes the connection after the answer: the next request goes over a new one, as every HTTP
+/// client does.
 async fn post(
     sender: &mut SendRequest<Full<Bytes>>,
     target: &Target,
@@ -183,8 +186,20 @@ async fn post(
     era: Era,
 ) -> Result<(Option<String>, u64), Error> {
     let request = request(target, body.to_owned(), messages::method(mode), mode, era)?;
-    sender.ready().await?;
+    if sender.ready().await.is_err() {
+        // Closed while idle (a server making room past its cap closes idle connections first):
+        // nothing was sent on it, so the request goes over a new one, as a client's pool does.
+        *sender = connect(target).await?;
+        sender.ready().await?;
+    }
     let response = sender.send_request(request).await?;
+    if response
+        .headers()
+        .get(hyper::header::CONNECTION)
+        .is_some_and(|value| value.as_bytes().eq_ignore_ascii_case(b"close"))
+    {
+        *sender = connect(target).await?;
+    }
     let status = response.status();
     let session = response
         .headers()
@@ -295,16 +310,14 @@ async fn measure(
     count: usize,
 ) -> Result<(Duration, Vec<Duration>), Error> {
     let next = Arc::new(AtomicUsize::new(0));
-    let mut connections = Vec::new();
-    for _ in 0..load.concurrency.max(1) {
-        connections.push(connect(target).await?);
-    }
     let start = Instant::now();
-    let workers: Vec<_> = connections
-        .into_iter()
-        .map(|mut sender| {
+    // Each connection sends its first request as soon as it is open, as a client does (one left
+    // idle is the first a server closes to make room past its connection cap).
+    let workers: Vec<_> = (0..load.concurrency.max(1))
+        .map(|_| {
             let (target, next, load) = (Arc::clone(target), Arc::clone(&next), load.clone());
             tokio::spawn(async move {
+                let mut sender = connect(&target).await?;
                 let mut latencies = Vec::new();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);

@@ -151,12 +151,12 @@ fn tokens(spec: &str) -> Result<HashMap<String, AuthInfo>, String> {
         .collect()
 }
 
-/// The MCP endpoint: the tools, their state, the scope hook, bearer auth.
+/// The MCP server: the tools, their state, the scope hook, bearer auth.
 fn mcp(
     inventory: Inventory,
     metadata: ProtectedResourceMetadata,
     tokens: HashMap<String, AuthInfo>,
-) -> std::io::Result<Router> {
+) -> Server {
     let tokens = Arc::new(tokens);
     let auth = HttpConfig::new().bearer_auth(metadata, move |token| {
         let granted = tokens.get(&token).cloned();
@@ -169,29 +169,22 @@ fn mcp(
         .state(inventory)
         .hook(require_scope)
         .http_config(auth)
-        .into_router()
 }
 
-/// The app: its own routes, the MCP endpoint at `/mcp`, and the RFC 9728 document that tells an
-/// MCP client where to get a token (a `401` from `/mcp` points at it).
-fn app(address: SocketAddr, tokens: HashMap<String, AuthInfo>) -> std::io::Result<Router> {
-    let authorization_server = std::env::var("APP_AUTHORIZATION_SERVER")
-        .unwrap_or_else(|_| "https://auth.example.com".into());
-    let metadata =
-        ProtectedResourceMetadata::new(format!("http://{address}/mcp"), authorization_server)
-            .scopes([READ, WRITE]);
+/// The app: its own routes, the MCP endpoint `mcp` at `/mcp` (it answers at `/` of where it is
+/// nested), and the RFC 9728 document that tells an MCP client where to get a token (a `401`
+/// from `/mcp` points at it).
+fn app(inventory: Inventory, metadata: &ProtectedResourceMetadata, mcp: Router) -> Router {
     let document = metadata.clone();
-    let inventory = Inventory::default();
     let api = Router::new()
         .route("/health", get(|| async { "ok" }))
         .route("/api/items", get(api_items).post(api_add))
-        .with_state(inventory.clone());
-    Ok(api
-        .route(
-            &metadata.well_known_path(),
-            get(move || async move { axum::Json(document) }),
-        )
-        .nest("/mcp", mcp(inventory, metadata, tokens)?))
+        .with_state(inventory);
+    api.route(
+        &metadata.well_known_path(),
+        get(move || async move { axum::Json(document) }),
+    )
+    .nest("/mcp", mcp)
 }
 
 /// `GET /api/items`: the app's own view of the stock the tools change.
@@ -228,8 +221,18 @@ async fn main() -> std::io::Result<()> {
     }
     let listener = tokio::net::TcpListener::bind(address).await?;
     let address = listener.local_addr()?;
-    let app = app(address, tokens)?;
+    let authorization_server = std::env::var("APP_AUTHORIZATION_SERVER")
+        .unwrap_or_else(|_| "https://auth.example.com".into());
+    let metadata =
+        ProtectedResourceMetadata::new(format!("http://{address}/mcp"), authorization_server)
+            .scopes([READ, WRITE]);
+    let inventory = Inventory::default();
+    let server = mcp(inventory.clone(), metadata.clone(), tokens);
     // The address as bound (port 0 picks a free one): tests read it from this line.
     eprintln!("axum-app: listening on http://{address} (/health, /api/items, MCP at /mcp)");
-    axum::serve(listener, app).await
+    // Not `axum::serve`: this one adds what a public listener needs (a header timeout, the
+    // connection cap, a minimum body rate) and shuts down gracefully on SIGINT/SIGTERM.
+    server
+        .serve_http_app(listener, |mcp| app(inventory, &metadata, mcp))
+        .await
 }

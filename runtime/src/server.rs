@@ -353,10 +353,19 @@ impl Server {
         stdio::serve(dispatcher, input, output).await
     }
 
-    /// The MCP endpoint as an [`axum::Router`] serving path `/`: nest it where you want it
-    /// (`app.nest("/mcp", server.into_router()?)`) and add your own layers. With bearer auth,
-    /// also serve [`ProtectedResourceMetadata`](crate::ProtectedResourceMetadata) (see
+    /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
+    /// it (`app.nest("/mcp", server.into_router()?)`; merged as it is, it answers at your app's
+    /// `/`) and add your own layers. With bearer auth, also serve
+    /// [`ProtectedResourceMetadata`](crate::ProtectedResourceMetadata) (see
     /// [`Server::serve_http`], which does).
+    ///
+    /// What the router guards by itself: admission (one value per deciding header, `Host`,
+    /// `Origin`, the bearer token), bodies (size, `Content-Encoding`, time to arrive), places
+    /// for requests and streams, and the session table. What it cannot guard, because it lives
+    /// in the server loop that owns the connections: the header timeout, the connection cap
+    /// (and making room past it), the share and minimum rate of bodies still arriving, and
+    /// graceful shutdown. Served with `axum::serve`, your app has none of these: serve it with
+    /// [`Server::serve_http_app`] instead, which gives it all of them.
     ///
     /// A legacy client's GET stream, and a 2026-07-28 client's `subscriptions/listen` stream,
     /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
@@ -386,6 +395,31 @@ impl Server {
             .into_dispatcher(Some("tcp"))
             .map_err(io::Error::other)?;
         http::serve(dispatcher, config, address).await
+    }
+
+    /// Serves your own axum app on `listener` with the protections of [`Server::serve_http`]:
+    /// `app` is given this server's MCP endpoint (the router of [`Server::into_router`], at `/`)
+    /// and returns the whole app, with the endpoint where you put it
+    /// (`|mcp| api.nest("/mcp", mcp)`). Its connections get the header timeout, the connection
+    /// cap and the room made past it, the share and rate of bodies arriving
+    /// ([`HttpConfig`]); at SIGINT or SIGTERM it accepts no new connection, ends the MCP streams,
+    /// and waits for requests in flight up to the grace time before it returns.
+    ///
+    /// Requires the `http` feature (on by default).
+    #[cfg(feature = "http")]
+    pub async fn serve_http_app(
+        self,
+        listener: tokio::net::TcpListener,
+        app: impl FnOnce(axum::Router) -> axum::Router,
+    ) -> io::Result<()> {
+        let config = self.http.clone();
+        let dispatcher = self
+            .into_dispatcher(Some("tcp"))
+            .map_err(io::Error::other)?;
+        let shutdown = dispatcher.closing().clone();
+        let app = app(http::router(dispatcher, config.clone()));
+        tracing::info!(address = %listener.local_addr()?, "serving HTTP");
+        http::serve_app(listener, app, &config, shutdown).await
     }
 
     /// The HTTP configuration changed by `change` (what `run()`'s flags add).

@@ -446,3 +446,41 @@ pub async fn send_over_socket(address: SocketAddr, mut request: Request<Body>) -
         .await
         .expect("the response came in time")
 }
+
+/// [`server()`] with `config`, served by `Server::serve_http` on a free port of 127.0.0.1 (for
+/// the rest of the test), listening when this returns.
+///
+/// # Panics
+///
+/// When no port is free, or the server does not listen within [`TIMEOUT`].
+pub async fn serve_http(config: HttpConfig) -> SocketAddr {
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    let address = SocketAddr::from(([127, 0, 0, 1], port));
+    tokio::spawn(server().http_config(config).serve_http(address));
+    listening(address).await;
+    address
+}
+
+/// Waits until `address` accepts connections; the probe's connection is closed, and the server
+/// given a moment to see it close.
+///
+/// # Panics
+///
+/// When it does not within [`TIMEOUT`].
+pub async fn listening(address: SocketAddr) {
+    tokio::time::timeout(TIMEOUT, async {
+        loop {
+            if let Ok(probe) = tokio::net::TcpStream::connect(address).await {
+                drop(probe);
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the server listens");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}

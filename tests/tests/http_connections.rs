@@ -1,8 +1,9 @@
 //! Connections to `serve_http` as hostile or careless clients hold them: a client that never
 //! finishes its headers, or sends them a byte at a time, or leaves a keep-alive connection idle,
-//! is disconnected after `HttpConfig::header_timeout`; beyond `HttpConfig::max_connections`, new
-//! clients wait until a connection closes, and are then served; a crowd of slow-loris
-//! connections filling every slot is cut off, and the client waiting behind them is served.
+//! is disconnected after `HttpConfig::header_timeout`; beyond `HttpConfig::max_connections`, a
+//! new client waits until a connection gives its place up (the next busy one to answer), and is
+//! then served; a crowd of slow-loris connections filling every slot is cut off, and the client
+//! waiting behind them is served. (More in `http_fairness.rs`.)
 //!
 //! Every wait is bounded by `TIMEOUT`; no test asserts a duration, only what happens first.
 
@@ -13,6 +14,9 @@ use mcp_toolbelt::HttpConfig;
 use mcp_toolbelt_tests::http::{TIMEOUT, server};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
+
+// The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
+mod http_tools;
 
 /// `serve_http` with `config` on a free port of 127.0.0.1, listening when this returns.
 async fn serve(config: HttpConfig) -> SocketAddr {
@@ -95,18 +99,39 @@ async fn an_idle_keep_alive_connection_is_closed_after_its_answer() {
     assert!(received.starts_with("HTTP/1.1 404"), "{received}");
 }
 
+/// A `slow` call of `seconds` answered as JSON, sent on a connection of its own; its answer's
+/// head.
+async fn slow_call(address: SocketAddr, seconds: f64) -> String {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {"tag": "busy", "seconds": seconds},
+        "_meta": mcp_toolbelt_tests::http::envelope(),
+    }})
+    .to_string();
+    let mut client = TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json\r\nMcp-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/call\r\nMcp-Name: slow\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    client.write_all(request.as_bytes()).await.unwrap();
+    read_until_closed(&mut client).await
+}
+
 #[tokio::test]
-async fn beyond_the_connection_cap_a_client_waits_for_a_free_connection() {
+async fn beyond_the_connection_cap_a_client_waits_until_a_connection_gives_way() {
+    // The header timeout closes the connection that did not give way once it is idle.
     let config = HttpConfig::new()
         .max_connections(2)
-        .header_timeout(Duration::from_secs(2));
+        .header_timeout(Duration::from_secs(1));
     let address = serve(config).await;
     // `serve` probed the port with a connection of its own; let the server see it close.
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let mut idle = [
-        TcpStream::connect(address).await.unwrap(),
-        TcpStream::connect(address).await.unwrap(),
+    let busy = [
+        tokio::spawn(slow_call(address, 1.0)),
+        tokio::spawn(slow_call(address, 1.0)),
     ];
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let waiting = tokio::spawn(async move {
         let mut client = TcpStream::connect(address).await.unwrap();
         client
@@ -119,16 +144,20 @@ async fn beyond_the_connection_cap_a_client_waits_for_a_free_connection() {
         let _ = client.read_to_string(&mut answer).await;
         answer
     });
-    // Both connections are taken (and stay so until their header timeout): the third client
-    // is not served yet.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Both connections are busy: the third client is not served yet.
+    tokio::time::sleep(Duration::from_millis(400)).await;
     assert!(
         !waiting.is_finished(),
         "a third connection was served beyond the cap"
     );
-    for connection in &mut idle {
-        read_until_closed(connection).await;
+    // A busy connection's answer gives its place up (`Connection: close`, then it closes).
+    let mut gave_way = 0;
+    for call in busy {
+        let answer = tokio::time::timeout(TIMEOUT, call).await.unwrap().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        gave_way += usize::from(answer.to_ascii_lowercase().contains("connection: close"));
     }
+    assert!(gave_way >= 1);
     let answer = tokio::time::timeout(TIMEOUT, waiting)
         .await
         .unwrap()

@@ -162,13 +162,25 @@ async fn refusals_after_the_body_is_read_carry_the_request_id() {
     .await;
     assert_eq!(bad_version.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad_version.json()["id"], 7, "{bad_version:?}");
-    // The one session is in use (just opened): the next initialize gets 503, its id, and when
-    // to try again.
-    open_session(&router).await;
+    // The one session is in use (its GET stream is open): the next initialize gets 503, its
+    // id, and when to try again.
+    let session = open_session(&router).await;
+    let mut get_stream = Request::get("/")
+        .header("host", "localhost:3000")
+        .header("accept", "text/event-stream");
+    for (name, value) in mcp_toolbelt_tests::http::in_session(&session) {
+        get_stream = get_stream.header(name, value);
+    }
+    let stream =
+        tower::ServiceExt::oneshot(router.clone(), get_stream.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
     let full = send(&router, post(&initialize_body(), &[])).await;
     assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(full.json()["id"], 1, "{full:?}");
     assert_eq!(full.header("retry-after"), Some("5"));
+    drop(stream);
 }
 
 #[tokio::test]

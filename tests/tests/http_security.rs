@@ -27,6 +27,7 @@ use mcp_toolbelt_tests::http::{
     open_session, post, router, send, server, tools_list, with_bearer_auth,
 };
 use serde_json::json;
+use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
 mod http_tools;
@@ -410,33 +411,46 @@ async fn a_request_over_the_time_limit_is_answered_with_an_error() {
     );
 }
 
-/// A full session table makes room by closing the least recently used session left alone for
-/// at least half the idle timeout; sessions used more recently are never pushed out (a flood of
-/// `initialize`s cannot evict clients at work), so then a new one is refused.
+/// A full session table makes room by closing the least recently used session not in use, one
+/// that never did anything (no call, no GET stream) first; when every session is in use (a GET
+/// stream open), a new one is refused.
 #[tokio::test]
 async fn a_full_session_table_closes_the_least_recently_used_idle_session() {
-    let idle_timeout = Duration::from_secs(2);
-    let router = router(HttpConfig::new().sessions(2, idle_timeout));
+    let router = router(HttpConfig::new().sessions(2, Duration::from_hours(1)));
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let first = open_session(&router).await;
     let second = open_session(&router).await;
-    tokio::time::sleep(idle_timeout * 3 / 5).await; // both past half the idle timeout
-    let reply = send(&router, post(&list, &in_session(&first))).await;
+    let reply = send(&router, post(&list, &in_session(&second))).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
 
+    // `first` never did anything: it goes, though `second` was used before it was named last.
     let third = open_session(&router).await;
-    let reply = send(&router, post(&list, &in_session(&second))).await;
-    assert_eq!(
-        reply.status,
-        StatusCode::NOT_FOUND,
-        "closed to make room: {reply:?}"
-    );
-    for kept in [&first, &third] {
-        let reply = send(&router, post(&list, &in_session(kept))).await;
-        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
-    }
+    let reply = send(&router, post(&list, &in_session(&first))).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "{reply:?}");
+    let reply = send(&router, post(&list, &in_session(&third))).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
 
-    // Both used just now: no room.
+    // Both did something; `second` is the least recently used.
+    let fourth = open_session(&router).await;
+    let reply = send(&router, post(&list, &in_session(&second))).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "{reply:?}");
+
+    // Both in use: no room.
+    let get_stream = |session: &str| {
+        let mut request = Request::get("/")
+            .header(header::HOST, "localhost:3000")
+            .header(header::ACCEPT, "text/event-stream");
+        for (name, value) in in_session(session) {
+            request = request.header(name, value);
+        }
+        request.body(Body::empty()).unwrap()
+    };
+    let streams = (
+        router.clone().oneshot(get_stream(&third)).await.unwrap(),
+        router.clone().oneshot(get_stream(&fourth)).await.unwrap(),
+    );
+    assert_eq!(streams.0.status(), StatusCode::OK);
+    assert_eq!(streams.1.status(), StatusCode::OK);
     let reply = send(&router, post(&initialize_body(), &[])).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
     assert_eq!(reply.header("mcp-session-id"), None);

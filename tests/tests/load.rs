@@ -8,6 +8,7 @@
 //! These tests assert what is answered, never how fast.
 
 mod http_tools;
+use http_tools::ending;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -105,14 +106,29 @@ async fn ten_thousand_calls_at_once_over_http_are_each_answered_once() {
     assert!(seen.iter().all(|seen| *seen));
 }
 
-/// Past the session cap, `initialize` is refused (`503`), however many come at once, and the
-/// sessions in use are not pushed out: each still answers.
+/// Past the session cap, sessions in use (a call running) are never pushed out: with every
+/// session busy, `initialize` is refused (`503`), however many come at once, and each busy
+/// session still answers. (Sessions not in use do make room: `http_fairness.rs`.)
 #[tokio::test]
 async fn a_flood_of_sessions_is_refused_while_the_sessions_in_use_keep_working() {
     let router = router(HttpConfig::new().sessions(4, Duration::from_hours(1)));
     let mut sessions = Vec::new();
     for _ in 0..4 {
         sessions.push(open_session(&router).await);
+    }
+    let busy: Vec<_> = (1..)
+        .zip(&sessions)
+        .map(|(id, session)| {
+            let (router, session) = (router.clone(), session.clone());
+            tokio::spawn(async move {
+                let tag = format!("busy {id}");
+                let call = legacy_call(id, "slow", &json!({"tag": tag, "seconds": 1.0}), None);
+                send(&router, post(&call, &in_session(&session))).await
+            })
+        })
+        .collect();
+    for id in 1..=4 {
+        ending(&format!("busy {id}"), Some("started")).await;
     }
     let flood = (0..200).map(|_| send(&router, post(&initialize_body(), &[])));
     let statuses = join_all(flood).await;
@@ -126,7 +142,12 @@ async fn a_flood_of_sessions_is_refused_while_the_sessions_in_use_keep_working()
             .map(|reply| reply.status)
             .collect::<Vec<_>>()
     );
-    for (id, session) in (1..).zip(&sessions) {
+    for call in busy {
+        let reply = call.await.unwrap();
+        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+        assert_eq!(result_text(&reply.json()), "finished");
+    }
+    for (id, session) in (5..).zip(&sessions) {
         let call = legacy_call(id, "slow", &nap(&format!("kept {id}")), None);
         let reply = send(&router, post(&call, &in_session(session))).await;
         assert_eq!(reply.status, StatusCode::OK, "{reply:?}");

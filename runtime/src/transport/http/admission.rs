@@ -5,7 +5,7 @@ use std::net::Ipv6Addr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{StatusCode, Version, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -77,6 +77,52 @@ fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
                 format!("Forbidden: origin {origin} is not allowed"),
             ));
         }
+    }
+    check_body(config, headers)
+}
+
+/// What the headers say of the body, decided before any of it is read (so a client that sent
+/// `Expect: 100-continue` gets no `100 Continue` for a body that would be refused): a declared
+/// length over the limit (`413`), a body in a coding the server does not decode (`415`).
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, sent at once"
+)]
+fn check_body(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Response> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|length| length.to_str().ok()?.parse::<u64>().ok());
+    let too_long = |length| usize::try_from(length).map_or(true, |n| n > config.max_body_bytes);
+    if declared.is_some_and(too_long) {
+        return Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            codes::INVALID_REQUEST,
+            format!(
+                "Payload Too Large: the body is over the limit of {} bytes",
+                config.max_body_bytes
+            ),
+        ));
+    }
+    let coded = headers
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("(not ASCII)").split(','))
+        .map(str::trim)
+        .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"));
+    if let Some(coding) = coded {
+        let mut response = refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            codes::INVALID_REQUEST,
+            format!(
+                "Unsupported Media Type: Content-Encoding {coding} is not supported; send the body uncompressed"
+            ),
+        );
+        // RFC 9110 §15.5.16: the codings that would have been accepted.
+        response.headers_mut().insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+        return Err(response);
     }
     Ok(())
 }

@@ -33,6 +33,12 @@ pub struct HttpConfig {
     pub(super) shutdown_grace: Duration,
     pub(super) max_connections: usize,
     pub(super) header_timeout: Duration,
+    /// `None`: half of `max_connections`.
+    pub(super) max_streams: Option<usize>,
+    /// `None`: a quarter of `max_connections`.
+    pub(super) max_arriving_bodies: Option<usize>,
+    pub(super) body_rate: u64,
+    pub(super) body_grace: Duration,
     pub(super) principal_requests: usize,
     pub(super) principal_sessions: usize,
     pub(super) auth: Option<BearerAuth>,
@@ -122,6 +128,10 @@ impl Default for HttpConfig {
             shutdown_grace: Duration::from_secs(10),
             max_connections: 512,
             header_timeout: Duration::from_secs(30),
+            max_streams: None,
+            max_arriving_bodies: None,
+            body_rate: 1024,
+            body_grace: Duration::from_secs(5),
             principal_requests: 64,
             principal_sessions: 32,
             auth: None,
@@ -131,7 +141,9 @@ impl Default for HttpConfig {
 
 impl HttpConfig {
     /// The defaults: localhost only, 4 MiB bodies, 5-minute requests, 1024 requests at once, 1024
-    /// sessions, 1024 `subscriptions/listen` streams, 512 connections, 30 s to send headers.
+    /// sessions, 1024 `subscriptions/listen` streams, 512 connections (at most half of them
+    /// holding long-lived streams, a quarter bodies still arriving), 30 s to send headers, bodies
+    /// at 1 KiB/s after their first 5 s.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -226,16 +238,53 @@ impl HttpConfig {
         self
     }
 
-    /// The most connections [`crate::Server::serve_http`] keeps open at once (default 512, well
-    /// under the usual limit of 1,024 open files); beyond, new clients wait in the listen backlog
-    /// until one closes. (A router mounted in your own app is served by your listener.)
+    /// The most connections [`crate::Server::serve_http`] (and
+    /// [`crate::Server::serve_http_app`]) keeps open at once (default 512, well under the usual
+    /// limit of 1,024 open files). Beyond, a new client waits while a connection makes room:
+    /// the next to send an answer of known length says `Connection: close`, or, when none has
+    /// within 250 ms, the longest idle one is closed; so keep-alive clients cannot starve the
+    /// others. (Up to 32 such clients wait accepted; more wait in the listen backlog.)
     #[must_use]
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
         self
     }
 
-    /// How long [`crate::Server::serve_http`] waits for a request's headers (default 30 s),
+    /// The most long-lived streams open at once, GET streams and `subscriptions/listen` streams
+    /// together (default: half of [`HttpConfig::max_connections`]); beyond, `503` with
+    /// `Retry-After`. Each holds a connection for as long as it lasts: this keeps connections
+    /// for everyone else's requests.
+    #[must_use]
+    pub fn max_streams(mut self, max: usize) -> Self {
+        self.max_streams = Some(max.max(1));
+        self
+    }
+
+    /// The most request bodies that may take their time to arrive at once on the connections of
+    /// [`crate::Server::serve_http`] (default: a quarter of [`HttpConfig::max_connections`]);
+    /// beyond, a body must arrive whole within a second (as one sent with its headers does), or
+    /// it is answered `503` with `Retry-After` and its connection closed. With
+    /// [`HttpConfig::body_rate`], clients that send their bodies slowly hold a bounded share of
+    /// the connections, for a bounded time.
+    #[must_use]
+    pub fn max_arriving_bodies(mut self, max: usize) -> Self {
+        self.max_arriving_bodies = Some(max.max(1));
+        self
+    }
+
+    /// How fast a request body must arrive on the connections of [`crate::Server::serve_http`]:
+    /// after `grace`, at least `bytes_per_second` on average since its headers (default 1 KiB/s
+    /// after 5 s), or it is answered `408` and its connection closed, as a slow-header client
+    /// is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
+    #[must_use]
+    pub fn body_rate(mut self, bytes_per_second: u64, grace: Duration) -> Self {
+        self.body_rate = bytes_per_second.max(1);
+        self.body_grace = grace;
+        self
+    }
+
+    /// How long [`crate::Server::serve_http`] (and [`crate::Server::serve_http_app`]) waits for a
+    /// request's headers (default 30 s),
     /// counted from the connection's start or from the end of its previous response: a client
     /// that sends its headers slowly, or leaves a keep-alive connection idle, is disconnected
     /// after this.
@@ -280,14 +329,26 @@ impl HttpConfig {
 }
 
 impl HttpConfig {
-    /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
-    /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
-    /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
+    /// The most long-lived streams open at once.
+    pub(super) fn stream_cap(&self) -> usize {
+        self.max_streams
+            .unwrap_or((self.max_connections / 2).max(1))
+    }
+
+    /// The most bodies arriving at once.
+    pub(super) fn arriving_body_cap(&self) -> usize {
+        self.max_arriving_bodies
+            .unwrap_or((self.max_connections / 4).max(1))
+    }
+
     /// Whether no `Host` but localhost's is served (the default, until hosts are named).
     pub(crate) fn serves_only_localhost(&self) -> bool {
         self.allowed_hosts.as_ref().is_some_and(Vec::is_empty)
     }
 
+    /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
+    /// origin after `allow_any_origin`, not every localhost page): a page on one of them may send
+    /// the MCP headers and read `Mcp-Session-Id` and `WWW-Authenticate`.
     pub(super) fn cors(&self) -> CorsLayer {
         let named = self.allowed_origins.clone();
         let mcp_headers = [
@@ -327,6 +388,10 @@ impl std::fmt::Debug for HttpConfig {
             .field("stateless", &self.stateless)
             .field("max_connections", &self.max_connections)
             .field("header_timeout", &self.header_timeout)
+            .field("max_streams", &self.stream_cap())
+            .field("max_arriving_bodies", &self.arriving_body_cap())
+            .field("body_rate", &self.body_rate)
+            .field("body_grace", &self.body_grace)
             .field("principal_requests", &self.principal_requests)
             .field("principal_sessions", &self.principal_sessions)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))

@@ -15,12 +15,14 @@
 //! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
 //! not offer) its answer could never be delivered, so the work would be wasted.
 //!
-//! The modules, in the order a request meets them: [`serve`] (connections), [`admission`] (Host, Origin, then [`auth`]),
+//! The modules, in the order a request meets them: [`serve`] (connections, with [`room`] and
+//! [`arrival`]), [`admission`] (Host, Origin, then [`auth`]),
 //! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
 //! application sets.
 
 pub(crate) mod admission;
+mod arrival;
 mod auth;
 mod config;
 mod cors;
@@ -28,6 +30,7 @@ pub(crate) mod headers;
 mod places;
 mod post;
 mod reply;
+mod room;
 mod serve;
 mod sessions;
 mod stream;
@@ -44,7 +47,7 @@ use axum::routing::get;
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
 use self::reply::refuse;
-pub(crate) use self::serve::serve;
+pub(crate) use self::serve::{serve, serve_app};
 use self::sessions::SessionTable;
 use crate::jsonrpc::codes;
 use crate::protocol::Dispatcher;
@@ -55,6 +58,9 @@ struct HttpState {
     sessions: SessionTable,
     /// Places for `subscriptions/listen` streams.
     subscriptions: Places,
+    /// Places for long-lived streams, GET and `subscriptions/listen` together: a share of the
+    /// connections.
+    streams: Places,
     /// Places for the other POSTs being answered.
     requests: Places,
     config: HttpConfig,
@@ -79,6 +85,11 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         subscriptions: Places::new(
             "subscriptions/listen streams",
             config.max_subscriptions,
+            config.principal_requests,
+        ),
+        streams: Places::new(
+            "long-lived streams",
+            config.stream_cap(),
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),

@@ -38,6 +38,8 @@ pub(super) struct Place {
     /// The memory its request holds, given back with the place.
     #[allow(dead_code, reason = "kept for its drop")]
     held: Option<Held>,
+    /// A place of another kind held with this one (a stream's place among the long-lived ones).
+    with: Option<Box<Place>>,
 }
 
 impl Places {
@@ -95,6 +97,7 @@ impl Places {
             principal,
             count,
             held: None,
+            with: None,
         })
     }
 }
@@ -105,11 +108,19 @@ impl Place {
         self.held = Some(held);
         self
     }
+
+    /// This place and `other`, held and given back together.
+    pub(super) fn with(mut self, other: Place) -> Place {
+        self.with = Some(Box::new(other));
+        self
+    }
 }
 
 impl Drop for Place {
     fn drop(&mut self) {
         give_back(self.principal.take(), self.count);
+        // The place held with this one goes back with it.
+        drop(self.with.take());
     }
 }
 

@@ -295,10 +295,10 @@ fn subscription_place(state: &HttpState, post: &Post, id: &Id) -> Result<Place, 
         );
         return Err(refuse_request(StatusCode::NOT_ACCEPTABLE, id, error));
     }
-    state
-        .subscriptions
-        .take(post.auth.as_ref())
-        .map_err(|refusal| refusal.answer(id))
+    let auth = post.auth.as_ref();
+    let place = state.subscriptions.take(auth).map_err(|r| r.answer(id))?;
+    let stream = state.streams.take(auth).map_err(|r| r.answer(id))?;
+    Ok(place.with(stream))
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
@@ -409,7 +409,13 @@ async fn legacy_message(
             session.reply(reply);
             StatusCode::ACCEPTED.into_response()
         }
-        Incoming::Batch(items) => legacy_batch(state, items, &session, post.auth).await,
+        Incoming::Batch(items) => {
+            // A batch is work done: the session is no longer one that never did anything.
+            if let Some(in_session) = &in_session {
+                in_session.activate();
+            }
+            legacy_batch(state, items, &session, post.auth).await
+        }
     }
 }
 

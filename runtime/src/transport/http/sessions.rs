@@ -1,6 +1,7 @@
 //! Legacy sessions: `initialize` opens one (`Mcp-Session-Id`), later requests name it, DELETE
-//! ends it. The table is bounded: idle sessions expire, and a full table makes room by closing
-//! the least recently used session left alone for a while, never one in use.
+//! ends it. The table is bounded: idle sessions expire (within a minute those that never did
+//! anything), and a full table always makes room for a new client by closing the least recently
+//! used session not in use (no stream open, no call running), one that never did anything first.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -35,9 +36,10 @@ pub(super) struct HttpSession {
     pub(super) ended: CancellationToken,
     /// With bearer auth, who opened it: nobody else may use it.
     owner: Option<Principal>,
-    /// Whether a request named it after `initialize`: a session never used is one a client
-    /// opened and left (or a flood of `initialize`s), the first to make room.
-    used: AtomicBool,
+    /// Whether it did something after `initialize` (a call, a GET stream): a session that never
+    /// did is one a client opened and left (or a flood of `initialize`s), the first to make room
+    /// and short-lived.
+    active: AtomicBool,
 }
 
 impl HttpSession {
@@ -50,6 +52,27 @@ impl HttpSession {
     /// Marks the session as used now: a request came, a call or the GET stream ended.
     pub(super) fn touch(&self) {
         *lock(&self.last_seen) = Instant::now();
+    }
+
+    /// The session did something: a call (other than `initialize`) or a GET stream.
+    pub(super) fn activate(&self) {
+        self.active.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether it did anything after `initialize`.
+    fn is_active(&self) -> bool {
+        self.active.load(Ordering::Relaxed)
+    }
+
+    /// Whether it has expired: left alone for `idle_timeout`, or for [`INACTIVE_LIFE`] when it
+    /// never did anything.
+    fn expired(&self, idle_timeout: Duration) -> bool {
+        let life = if self.is_active() {
+            idle_timeout
+        } else {
+            idle_timeout.min(INACTIVE_LIFE)
+        };
+        self.idle_for(life)
     }
 
     /// Whether the session has been left alone for `timeout`: no request for that long, no GET
@@ -67,6 +90,7 @@ impl HttpSession {
             return None;
         }
         *open = true;
+        self.activate();
         Some(StreamGuard(Arc::clone(self)))
     }
 }
@@ -89,9 +113,9 @@ impl Drop for StreamGuard {
     }
 }
 
-/// How long a session may stay unused after its `initialize` before a full table may close it
-/// (a real client names it in its next request, `notifications/initialized`, at once).
-const UNUSED_GRACE: Duration = Duration::from_secs(10);
+/// How long a session that never did anything after its `initialize` (no call, no GET stream)
+/// lives once left alone.
+pub(crate) const INACTIVE_LIFE: Duration = Duration::from_mins(1);
 
 /// Every open session, by id.
 pub(super) struct SessionTable {
@@ -142,7 +166,7 @@ impl SessionTable {
             let mut sessions = lock(&self.sessions);
             let expired = sessions
                 .get(id)
-                .is_some_and(|session| session.idle_for(self.idle_timeout));
+                .is_some_and(|session| session.expired(self.idle_timeout));
             if expired && let Some(session) = sessions.remove(id) {
                 session.end();
             }
@@ -152,16 +176,15 @@ impl SessionTable {
         let session = session
             .filter(|session| session.owner == auth.map(Principal::of))
             .ok_or_else(not_found)?;
-        session.used.store(true, Ordering::Relaxed);
         session.touch();
         Ok(session)
     }
 
-    /// Opens a session. Idle ones are closed first; when the table is still full, the least
-    /// recently used session left alone for at least half the idle timeout makes room (its
-    /// client gets `404` and opens another, as the protocol says): a flood of `initialize`s
-    /// cannot push out sessions in use. `None` when there is no such session, or no secure
-    /// random id can be had.
+    /// Opens a session. Expired ones are closed first; when the table is still full, the least
+    /// recently used session not in use makes room (its client gets `404` and opens another, as
+    /// the protocol says), among those that never did anything first: a flood of `initialize`s
+    /// pushes out its own sessions before any that works, and never one in use. `None` when
+    /// every session is in use, or no secure random id can be had.
     pub(super) fn open(
         &self,
         dispatcher: &Dispatcher,
@@ -170,7 +193,7 @@ impl SessionTable {
         let mut sessions = lock(&self.sessions);
         let idle = self.idle_timeout;
         sessions.retain(|_, session| {
-            let expired = session.idle_for(idle);
+            let expired = session.expired(idle);
             if expired {
                 session.end();
             }
@@ -186,10 +209,10 @@ impl SessionTable {
             }
         }
         if sessions.len() >= self.max {
-            // First a session never used since its `initialize`, then one left alone a while.
-            let unused = |session: &HttpSession| !session.used.load(Ordering::Relaxed);
-            if evict_least_recently_used(&mut sessions, UNUSED_GRACE, unused).is_none() {
-                evict_least_recently_used(&mut sessions, idle / 2, |_| true)?;
+            // First a session that never did anything since its `initialize`, then any not in use.
+            let inactive = |session: &HttpSession| !session.is_active();
+            if evict_least_recently_used(&mut sessions, Duration::ZERO, inactive).is_none() {
+                evict_least_recently_used(&mut sessions, Duration::ZERO, |_| true)?;
             }
         }
         let id = new_session_id()?;
@@ -205,7 +228,7 @@ impl SessionTable {
             stream_open: Mutex::new(false),
             ended: CancellationToken::new(),
             owner,
-            used: AtomicBool::new(false),
+            active: AtomicBool::new(false),
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
@@ -303,39 +326,54 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_full_table_closes_the_least_recently_used_session_left_alone() {
+    async fn a_full_table_closes_the_least_recently_used_session_not_in_use() {
         let dispatcher = Dispatcher::empty();
         let table = SessionTable::new(2, 2, IDLE);
-        let (first, _) = table.open(&dispatcher, None).unwrap();
-        tokio::time::advance(Duration::from_secs(31)).await;
-        let (second, _) = table.open(&dispatcher, None).unwrap();
+        let (first, first_session) = table.open(&dispatcher, None).unwrap();
+        first_session.activate();
         tokio::time::advance(Duration::from_secs(1)).await;
-        // Full; `first` has been alone for half the idle timeout, `second` has not.
-        let (third, _) = table.open(&dispatcher, None).unwrap();
+        let (second, second_session) = table.open(&dispatcher, None).unwrap();
+        second_session.activate();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        // Full; both did something, neither is in use: the least recently used makes room.
+        let (third, third_session) = table.open(&dispatcher, None).unwrap();
         assert_eq!(refused(table.find(&naming(&first), None)), 404);
         assert!(table.find(&naming(&second), None).is_ok());
         assert!(table.find(&naming(&third), None).is_ok());
-        // Now both were just used: nobody makes room.
+        // Both in use (a GET stream each): nobody makes room.
+        let _streams = (
+            second_session.open_stream().unwrap(),
+            third_session.open_stream().unwrap(),
+        );
         assert!(table.open(&dispatcher, None).is_none());
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_flood_of_initializes_gives_way_after_a_few_seconds() {
+    async fn a_flood_of_initializes_pushes_out_its_own_sessions_first() {
         let dispatcher = Dispatcher::empty();
         let table = SessionTable::new(3, 3, IDLE);
-        let (used, _) = table.open(&dispatcher, None).unwrap();
-        assert_eq!(refused(table.find(&naming(&used), None)), 200);
-        let (_flood_a, _) = table.open(&dispatcher, None).unwrap();
-        let (_flood_b, _) = table.open(&dispatcher, None).unwrap();
-        assert!(
-            table.open(&dispatcher, None).is_none(),
-            "full, all just opened"
-        );
-        tokio::time::advance(UNUSED_GRACE).await;
-        // The sessions nobody used make room; the one in use stays, though it is as old.
-        assert!(table.open(&dispatcher, None).is_some());
-        assert!(table.open(&dispatcher, None).is_some());
-        assert_eq!(refused(table.find(&naming(&used), None)), 200);
+        let (working, session) = table.open(&dispatcher, None).unwrap();
+        session.activate();
+        let flood: Vec<String> = (0..3)
+            .map(|_| table.open(&dispatcher, None).unwrap().0)
+            .collect();
+        // The flood's older sessions made room for its newer ones; the working session stayed,
+        // though it is the oldest.
+        assert_eq!(refused(table.find(&naming(&working), None)), 200);
+        assert_eq!(refused(table.find(&naming(&flood[0]), None)), 404);
+        assert_eq!(refused(table.find(&naming(&flood[2]), None)), 200);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_that_never_did_anything_lives_a_minute() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(8, 8, IDLE * 60);
+        let (idle, _) = table.open(&dispatcher, None).unwrap();
+        let (working, session) = table.open(&dispatcher, None).unwrap();
+        session.activate();
+        tokio::time::advance(INACTIVE_LIFE).await;
+        assert_eq!(refused(table.find(&naming(&idle), None)), 404);
+        assert_eq!(refused(table.find(&naming(&working), None)), 200);
     }
 
     #[tokio::test(start_paused = true)]

@@ -55,6 +55,11 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         auth: call.auth,
     };
     let id = call.request.id.clone();
+    if let Some(session) = &call.in_session
+        && call.request.method != "initialize"
+    {
+        session.activate();
+    }
     let max_queued = call.session.dispatcher().limits().max_queued_messages;
     // A question to the client travels on the call's event stream: without one, a tool that
     // asks is told at once that it cannot.
@@ -243,11 +248,16 @@ pub(super) async fn get_stream(
             "Conflict: this session already has a GET stream open",
         );
     };
+    // It holds its connection as long as it lasts: one of the long-lived streams' share.
+    let place = match state.streams.take(auth.as_ref()) {
+        Ok(place) => place,
+        Err(refusal) => return refusal.answer(&Id::null()),
+    };
     let changes = state.dispatcher.tool_changes();
     let shutdown = state.dispatcher.closing().clone();
     let stream = futures_util::stream::unfold(
-        (changes, guard, shutdown),
-        |(mut changes, guard, shutdown)| async move {
+        (changes, (guard, place), shutdown),
+        |(mut changes, (guard, place), shutdown)| async move {
             let tool_change = async {
                 // The server keeps a sender, so the changes do not end; if they did, the stream
                 // would stay open all the same (a client whose stream ends reconnects).
@@ -264,7 +274,7 @@ pub(super) async fn get_stream(
             let notification = Outgoing::Notification(Notification::tools_list_changed());
             Some((
                 Event::default().event("message").json_data(notification),
-                (changes, guard, shutdown),
+                (changes, (guard, place), shutdown),
             ))
         },
     );

@@ -1,0 +1,206 @@
+//! Room for a client waiting to connect. When the connection cap is reached and a client waits,
+//! a connection gives its place up, as nginx and hyper-based servers do: the next response to
+//! finish says `Connection: close`, or, when none has within [`IDLE_ENOUGH`], the longest idle
+//! connection (no request in progress for at least that long) is closed. So keep-alive clients
+//! cannot starve the others, and a client that opens connections and sends nothing holds them
+//! only until someone waits.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use crate::sync::lock;
+
+/// How long a connection must have been idle before it is closed to make room, and how long a
+/// waiting client first gives the busy connections to finish a response: a client that just had
+/// its answer is about to send its next request, and closing under it would fail that request.
+pub(super) const IDLE_ENOUGH: Duration = Duration::from_millis(250);
+
+/// The connections of one listener, as far as making room goes.
+#[derive(Default)]
+pub(super) struct Room {
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: u64,
+    /// Connections with no request in progress: since when, and their seat.
+    idle: HashMap<u64, (Instant, Arc<Seat>)>,
+    /// Clients accepted past the cap, waiting for a place.
+    waiting: usize,
+    /// Connections on their way out to make room (at most one for each waiting client).
+    giving: usize,
+}
+
+/// What the room and a connection share.
+#[derive(Default)]
+struct Seat {
+    /// Notified when the connection is to close to make room.
+    asked: Notify,
+    /// Whether it is on its way out to make room.
+    giving: AtomicBool,
+    /// Closing: never idle again.
+    leaving: AtomicBool,
+}
+
+impl State {
+    /// Counts `seat`'s connection among those making room, if a waiting client still needs one.
+    fn give(&mut self, seat: &Seat) -> bool {
+        if self.giving >= self.waiting || seat.giving.swap(true, Ordering::Relaxed) {
+            return false;
+        }
+        self.giving += 1;
+        true
+    }
+
+    fn ungive(&mut self, seat: &Seat) {
+        if seat.giving.swap(false, Ordering::Relaxed) {
+            self.giving -= 1;
+        }
+    }
+}
+
+impl Room {
+    /// A connection joins, idle from now until its first request.
+    pub(super) fn join(self: &Arc<Self>) -> Member {
+        let seat = Arc::new(Seat::default());
+        let mut state = lock(&self.state);
+        let id = state.next_id;
+        state.next_id += 1;
+        state.idle.insert(id, (Instant::now(), Arc::clone(&seat)));
+        Member {
+            room: Arc::clone(self),
+            id,
+            seat,
+        }
+    }
+
+    /// A client waits for a place.
+    pub(super) fn wait(&self) {
+        lock(&self.state).waiting += 1;
+    }
+
+    /// A client got its place.
+    pub(super) fn waited(&self) {
+        let mut state = lock(&self.state);
+        state.waiting -= 1;
+    }
+
+    /// While clients wait and busy connections did not make room: asks the longest idle
+    /// connection to close if it has been idle long enough. `Some(when)` is when the longest idle
+    /// one will have been, if it has not yet.
+    pub(super) fn close_idle(&self) -> Option<Instant> {
+        let mut state = lock(&self.state);
+        if state.giving >= state.waiting {
+            return None;
+        }
+        let (&id, (since, _)) = state.idle.iter().min_by_key(|(_, (since, _))| *since)?;
+        if since.elapsed() < IDLE_ENOUGH {
+            return Some(*since + IDLE_ENOUGH);
+        }
+        let (_, seat) = state.idle.remove(&id)?;
+        state.give(&seat);
+        seat.asked.notify_one();
+        tracing::debug!("a client waits for a place: the longest idle connection is closed");
+        None
+    }
+}
+
+/// One connection of the room.
+pub(super) struct Member {
+    room: Arc<Room>,
+    id: u64,
+    seat: Arc<Seat>,
+}
+
+impl Member {
+    /// A request came: the connection is not idle.
+    pub(super) fn busy(&self) {
+        lock(&self.room.state).idle.remove(&self.id);
+    }
+
+    /// A response is about to be sent: whether it closes its connection, because a client waits.
+    pub(super) fn gives_way(&self) -> bool {
+        lock(&self.room.state).give(&self.seat)
+    }
+
+    /// The response was sent: the connection is idle until its next request.
+    pub(super) fn idle(&self) {
+        if !self.seat.leaving.load(Ordering::Relaxed) {
+            lock(&self.room.state)
+                .idle
+                .insert(self.id, (Instant::now(), Arc::clone(&self.seat)));
+        }
+    }
+
+    /// Completes when the connection is asked to close to make room.
+    pub(super) async fn asked_to_close(&self) {
+        self.seat.asked.notified().await;
+    }
+
+    /// Asked to close, it cannot yet (a request is on its way): another connection must make
+    /// the room.
+    pub(super) fn stays(&self) {
+        lock(&self.room.state).ungive(&self.seat);
+    }
+
+    /// The connection closes.
+    pub(super) fn leave(&self) {
+        self.seat.leaving.store(true, Ordering::Relaxed);
+        self.busy();
+    }
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        let mut state = lock(&self.room.state);
+        state.idle.remove(&self.id);
+        state.ungive(&self.seat);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `member` was asked to close.
+    async fn asked(member: &Member) -> bool {
+        tokio::time::timeout(Duration::from_millis(1), member.asked_to_close())
+            .await
+            .is_ok()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_longest_idle_connection_makes_room_once_idle_long_enough() {
+        let room = Arc::new(Room::default());
+        let old = room.join();
+        tokio::time::advance(Duration::from_millis(100)).await;
+        let recent = room.join();
+        assert_eq!(room.close_idle(), None, "nobody waits");
+        room.wait();
+        let when = room.close_idle().expect("not idle long enough yet");
+        tokio::time::advance(when - Instant::now()).await;
+        assert_eq!(room.close_idle(), None);
+        assert!(asked(&old).await);
+        assert!(!asked(&recent).await);
+        assert!(!recent.gives_way(), "the place was made");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_busy_connection_gives_way_after_its_response() {
+        let room = Arc::new(Room::default());
+        let member = room.join();
+        member.busy();
+        room.wait();
+        tokio::time::advance(IDLE_ENOUGH * 4).await;
+        assert_eq!(room.close_idle(), None, "no idle connection");
+        assert!(!asked(&member).await);
+        assert!(member.gives_way());
+        assert!(!member.gives_way(), "one connection for one waiting client");
+    }
+}

@@ -322,10 +322,10 @@ fn read_key_file(path: &str) -> io::Result<String> {
     Ok(text)
 }
 
-/// The current `requestState` key and, during a rotation, the previous one.
+/// The current `requestState` key and, during a rotation, the other key it opens.
 type StateKeys = ([u8; 32], Option<[u8; 32]>);
 
-/// The current `requestState` key and the previous one, from `--request-state-key-file`'s
+/// The current `requestState` key and the other one it opens, from `--request-state-key-file`'s
 /// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
 /// drawn at start). `Err` says what is wrong, never what the key is.
 fn request_state_keys(
@@ -354,7 +354,7 @@ fn request_state_keys(
         .map_err(|problem| format!("{source}: {problem}"))
 }
 
-/// One key, or two (the current one, then the previous one), each 32 bytes in base64,
+/// One key, or two (the current one, then the other one opened while rotating), each 32 bytes in base64,
 /// separated by white space (a file of one or two lines) or a comma.
 fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
     use base64::Engine as _;
@@ -387,7 +387,7 @@ fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
         // Words of a sentence, not three keys.
         more if more.iter().any(|text| decode(text).is_none()) => Err(format!("not base64; {HOW}")),
         more => Err(format!(
-            "{} keys; write the current key, then (while rotating) the previous one",
+            "{} keys; write the current key, then (while rotating) the previous or next one",
             more.len()
         )),
     }
@@ -526,7 +526,7 @@ fn usage(server: &Server) -> String {
              --stateless             keep no sessions (any replica answers any request)\n    \
              --request-state-key-file PATH\n                            \
              the key sealing 2026-07-28 requestState: give replicas the same one\n                            \
-             (32 bytes in base64; a second key after it: the previous one, still opened)\n                            \
+             (32 bytes in base64; a second key after it: also opened, the previous or next)\n                            \
              (in MCP_REQUEST_STATE_KEY: CURRENT,PREVIOUS, a comma or a newline between)\n                            \
              (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY)\n"
         )

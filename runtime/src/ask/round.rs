@@ -267,7 +267,9 @@ mod tests {
             Round::start(&sealer, params.as_object().unwrap(), binding())
         };
         assert_eq!(
-            start(json!({"confirm": 12345})).err().map(|error| error.message),
+            start(json!({"confirm": 12345}))
+                .err()
+                .map(|error| error.message),
             Some(
                 "`inputResponses.confirm` must be the result object of the request it answers"
                     .into()
@@ -277,11 +279,16 @@ mod tests {
         let round = start(json!({"confirm": {"action": "accept"}, "other": 12345})).unwrap();
         assert_eq!(
             round.answers,
-            json!({"confirm": {"action": "accept"}}).as_object().unwrap().clone()
+            json!({"confirm": {"action": "accept"}})
+                .as_object()
+                .unwrap()
+                .clone()
         );
         let first = Round::start(
             &sealer,
-            json!({"inputResponses": {"confirm": 12345}}).as_object().unwrap(),
+            json!({"inputResponses": {"confirm": 12345}})
+                .as_object()
+                .unwrap(),
             binding(),
         );
         assert!(first.is_ok(), "nothing was asked: ignored");

@@ -319,6 +319,21 @@ fn the_purchase_view_offers_one_decision_and_none_after_teardown() {
     );
 }
 
+/// A view opened on its own (not framed by a host) is its own parent: it must not take its own
+/// messages for the host's (answer its own `ui/initialize`, and fail on the answer).
+#[test]
+fn a_view_opened_outside_a_host_ignores_its_own_messages() {
+    if host().is_none() {
+        return;
+    }
+    let scenarios = ["albums", "purchase"]
+        .map(|view| json!({"unframed": repo_root().join(format!("examples/apps/{view}.html"))}));
+    for report in render_all(&scenarios) {
+        assert!(!shown(&report).contains("Failed"), "{report}");
+        assert_eq!(report["console"], json!([]), "{report}");
+    }
+}
+
 /// Each view, as `(name, tool, arguments)`.
 const VIEWS: [(&str, &str, &str); 2] = [
     ("albums", "show-albums", "{}"),

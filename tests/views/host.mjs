@@ -8,7 +8,8 @@
 //   node tests/views/host.mjs <chromium> <MCP endpoint URL> <scenarios: a JSON array>
 //
 // Each scenario, in a page of its own (one browser for all): { era, tool, arguments, uri,
-// layout?, screenshot?, actions: [...] }; era "legacy" or "modern" (2026-07-28), the client's
+// layout?, screenshot?, actions: [...] }, or { unframed: <path of a view's HTML> } for the view
+// opened on its own, outside any host; era "legacy" or "modern" (2026-07-28), the client's
 // to the server; layout "frame" (the default: the view in the host's sandboxed iframe) or
 // "proxy" (the spec's cross-origin sandbox proxy between them, tests/views/sandbox-proxy.html).
 // Actions, in order:
@@ -108,6 +109,29 @@ try {
 }
 process.exit(0);
 
+/** Opens the view in the file `path` as a page of its own, not framed by a host: its report says
+ * what it shows once every message it posted to itself (its own parent) has arrived. */
+async function runUnframed(page, path, consoleLines) {
+    const viewUrl = new URL('/unframed-view.html', endpoint).href;
+    await page.route(viewUrl, route => route.fulfill({ contentType: 'text/html', body: readFileSync(path, 'utf8') }));
+    await page.goto(viewUrl);
+    // Messages to a window arrive in order: after two rounds of a message of our own, the view's
+    // messages and any answer it made to them have arrived.
+    for (let round = 0; round < 2; round++) {
+        await page.evaluate(() => new Promise(resolve => {
+            addEventListener('message', function probe(event) {
+                if (event.data !== 'probe') return;
+                removeEventListener('message', probe);
+                requestAnimationFrame(resolve);
+            });
+            postMessage('probe', '*');
+        }));
+    }
+    const report = { shown: await page.locator('body').innerText(), console: consoleLines, failures: [] };
+    await page.close();
+    return report;
+}
+
 /** Runs one scenario in a page of its own, and gives its report. */
 async function run(context, scenario) {
     const page = await context.newPage();
@@ -118,6 +142,7 @@ async function run(context, scenario) {
         if (message.type() !== 'debug') consoleLines.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', error => consoleLines.push(`pageerror: ${error.message}`));
+    if (scenario.unframed) return runUnframed(page, scenario.unframed, consoleLines);
     await page.route(hostUrl, route => route.fulfill({ contentType: 'text/html', body: hostPage }));
     await page.route(proxyUrl.href, route => route.fulfill({ contentType: 'text/html', body: proxyPage }));
     await page.goto(hostUrl);

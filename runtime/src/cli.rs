@@ -153,8 +153,9 @@ impl Server {
     /// per call). The `serve_*` methods install none.
     ///
     /// The `requestState` key (see [`Server::request_state_keys`]) is 32 bytes in base64, the
-    /// file's or the variable's whole text; a second key after it (a second line) is the
-    /// previous one, during a rotation.
+    /// file's or the variable's whole text; during a rotation a second key follows it (on the
+    /// file's second line; in the variable after a comma or a newline), the current one first.
+    /// An empty `MCP_REQUEST_STATE_KEY` counts as unset; one that is not UTF-8 is an error.
     ///
     /// An error (tools that cannot be served, bad arguments, bad key material, an address in use) is printed to
     /// stderr as its `Display` text, every problem listed, and the process exits with status 1:
@@ -205,8 +206,10 @@ impl Server {
             Command::Lint(options) => lint(&self, &options),
             Command::Http(options) => {
                 let options = options.with_environment(|name| std::env::var(name).ok());
-                let variable = std::env::var("MCP_REQUEST_STATE_KEY").ok();
-                let keys = request_state_keys(options.request_state_key_file, variable.as_deref())
+                let keys = state_key_variable()
+                    .and_then(|variable| {
+                        request_state_keys(options.request_state_key_file, variable.as_deref())
+                    })
                     .map_err(|problem| io::Error::new(io::ErrorKind::InvalidInput, problem))?;
                 let server = match keys {
                     Some((current, Some(previous))) => self.request_state_keys(current, previous),
@@ -285,10 +288,44 @@ fn print_config_for(
     Ok(())
 }
 
-/// The current `requestState` key and, during a rotation, the previous one.
+/// `MCP_REQUEST_STATE_KEY`: `None` when unset or empty (as the other `MCP_*` variables), an
+/// error when it is not UTF-8 (rather than serving with a key drawn at start).
+fn state_key_variable() -> Result<Option<String>, String> {
+    match std::env::var("MCP_REQUEST_STATE_KEY") {
+        Ok(value) if value.trim().is_empty() => Ok(None),
+        Ok(value) => Ok(Some(value)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(
+            "MCP_REQUEST_STATE_KEY is not UTF-8; a key is 32 random bytes in base64 \
+             (`openssl rand -base64 32`)"
+                .into(),
+        ),
+    }
+}
+
+/// The most a key file is read: two keys take under 100 bytes (a FIFO or `/dev/zero` given by
+/// mistake must not hang the start or fill the memory).
+const MAX_KEY_FILE_BYTES: u64 = 4096;
+
+/// The text of the key file at `path`, at most [`MAX_KEY_FILE_BYTES`].
+fn read_key_file(path: &str) -> io::Result<String> {
+    use std::io::Read as _;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_KEY_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_KEY_FILE_BYTES {
+        return Err(io::Error::other(format!(
+            "longer than {MAX_KEY_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(text)
+}
+
+/// The current `requestState` key and, during a rotation, the other key it opens.
 type StateKeys = ([u8; 32], Option<[u8; 32]>);
 
-/// The current `requestState` key and the previous one, from `--request-state-key-file`'s
+/// The current `requestState` key and the other one it opens, from `--request-state-key-file`'s
 /// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
 /// drawn at start). `Err` says what is wrong, never what the key is.
 fn request_state_keys(
@@ -306,7 +343,7 @@ fn request_state_keys(
         }
         (Some(path), None) => {
             let source = format!("--request-state-key-file {path}");
-            let text = std::fs::read_to_string(path)
+            let text = read_key_file(path)
                 .map_err(|error| format!("{source}: cannot be read ({error})"))?;
             (text, source)
         }
@@ -317,7 +354,7 @@ fn request_state_keys(
         .map_err(|problem| format!("{source}: {problem}"))
 }
 
-/// One key, or two (the current one, then the previous one), each 32 bytes in base64,
+/// One key, or two (the current one, then the other one opened while rotating), each 32 bytes in base64,
 /// separated by white space (a file of one or two lines) or a comma.
 fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
     use base64::Engine as _;
@@ -331,11 +368,9 @@ fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
         GeneralPurpose::new(&base64::alphabet::STANDARD, config),
         GeneralPurpose::new(&base64::alphabet::URL_SAFE, config),
     ];
+    let decode = |text: &str| engines.iter().find_map(|engine| engine.decode(text).ok());
     let key = |text: &str, which: &str| -> Result<[u8; 32], String> {
-        let bytes = engines
-            .iter()
-            .find_map(|engine| engine.decode(text).ok())
-            .ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
+        let bytes = decode(text).ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
         let length = bytes.len();
         bytes
             .try_into()
@@ -349,8 +384,10 @@ fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
         [] => Err(format!("no key; {HOW}")),
         [current] => Ok((key(current, "current")?, None)),
         [current, previous] => Ok((key(current, "current")?, Some(key(previous, "previous")?))),
+        // Words of a sentence, not three keys.
+        more if more.iter().any(|text| decode(text).is_none()) => Err(format!("not base64; {HOW}")),
         more => Err(format!(
-            "{} keys; write the current key, then (while rotating) the previous one",
+            "{} keys; write the current key, then (while rotating) the previous or next one",
             more.len()
         )),
     }
@@ -489,7 +526,8 @@ fn usage(server: &Server) -> String {
              --stateless             keep no sessions (any replica answers any request)\n    \
              --request-state-key-file PATH\n                            \
              the key sealing 2026-07-28 requestState: give replicas the same one\n                            \
-             (32 bytes in base64; a second key after it: the previous one, still opened)\n                            \
+             (32 bytes in base64; a second key after it: also opened, the previous or next)\n                            \
+             (in MCP_REQUEST_STATE_KEY: CURRENT,PREVIOUS, a comma or a newline between)\n                            \
              (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY)\n"
         )
     } else {
@@ -758,6 +796,10 @@ mod tests {
             "the previous key is not base64; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
         );
         assert!(refused(&format!("{current} {current} {current}")).starts_with("3 keys;"));
+        assert_eq!(
+            refused("not a key"),
+            "not base64; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
+        );
         assert!(
             request_state_keys(Some("key"), Some(current))
                 .unwrap_err()
@@ -769,7 +811,7 @@ mod tests {
             "{missing}"
         );
         assert_eq!(
-            request_state_keys(None, Some("")).unwrap_err(),
+            request_state_keys(None, Some(" , ")).unwrap_err(),
             "MCP_REQUEST_STATE_KEY: no key; a key is 32 random bytes in base64 (`openssl rand -base64 32`)"
         );
     }

@@ -223,8 +223,8 @@ impl Context {
     ///
     /// [`AskError`] when the client did not declare `elicitation`, `T` cannot be a form, nothing
     /// can carry the question to the client ([`AskError::NoChannel`], at once: a stateless HTTP
-    /// request, a POST that accepts no event stream), or the client answered with an error or
-    /// not in time.
+    /// request, a POST that accepts no event stream or carries a batch), or the client answered
+    /// with an error or not in time.
     pub async fn elicit<T: JsonSchema + DeserializeOwned + 'static>(
         &self,
         message: &str,
@@ -237,7 +237,9 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// As [`elicit`](Self::elicit).
+    /// [`AskError`] when the client did not declare `elicitation.url`, nothing can carry the
+    /// question to the client ([`AskError::NoChannel`], at once, as for
+    /// [`elicit`](Self::elicit)), or the client answered with an error or not in time.
     pub async fn elicit_url(
         &self,
         message: &str,
@@ -254,7 +256,9 @@ impl Context {
     /// # Errors
     ///
     /// [`AskError`] when the client did not declare `sampling` (`sampling.tools` for a request
-    /// with tools), or answered with an error or not in time.
+    /// with tools), nothing can carry the question to the client ([`AskError::NoChannel`], at
+    /// once, as for [`elicit`](Self::elicit)), or the client answered with an error or not in
+    /// time.
     pub async fn sample(&self, sampling: &Sampling) -> Result<Sampled, AskError> {
         self.ask(None).sample(sampling).await
     }
@@ -263,8 +267,9 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`AskError`] when the client did not declare `roots`, or answered with an error or not
-    /// in time.
+    /// [`AskError`] when the client did not declare `roots`, nothing can carry the question to
+    /// the client ([`AskError::NoChannel`], at once, as for [`elicit`](Self::elicit)), or the
+    /// client answered with an error or not in time.
     pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
         self.ask(None).roots().await
     }

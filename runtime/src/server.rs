@@ -136,16 +136,18 @@ impl Server {
     }
 
     /// [`request_state_key`](Self::request_state_key) during a key rotation: state is sealed with
-    /// `current` and opened with `current` or `previous`, so that a round in flight when the key
-    /// changed (sealed with `previous`, by this replica or another) still completes.
+    /// `current` and opened with `current` or `also_opens`, so that a round sealed with the other
+    /// key (by this replica or another) still completes. `also_opens` is the previous key, or,
+    /// in the first step of a rolling rotation, the next one.
     ///
     /// To roll the key of replicas updated one at a time without failing a round: give each
-    /// `(old, new)` (it opens state of both and still seals with `old`), then each `(new, old)`,
-    /// then, ten minutes (the state's life) after the last one switched, `new` alone. Replicas
-    /// restarted all at once can go straight to `(new, old)`.
+    /// `(old, new)` (it opens state of both and still seals with `old`: `new` is the next key),
+    /// then each `(new, old)` (`old` is now the previous key), then, ten minutes (the state's
+    /// life) after the last one switched, `new` alone. Replicas restarted all at once can go
+    /// straight to `(new, old)`.
     #[must_use]
-    pub fn request_state_keys(mut self, current: [u8; 32], previous: [u8; 32]) -> Self {
-        self.request_state_keys = Some((current, Some(previous)));
+    pub fn request_state_keys(mut self, current: [u8; 32], also_opens: [u8; 32]) -> Self {
+        self.request_state_keys = Some((current, Some(also_opens)));
         self
     }
 

@@ -120,6 +120,8 @@ impl CatalogHttp {
     }
 
     /// [`CatalogHttp::start_with`] for example `name` (`apps`, …) instead of the catalog.
+    /// `MCP_REQUEST_STATE_KEY` and `MCP_STATELESS` are taken from `environment` only, never
+    /// from this process's.
     ///
     /// # Panics
     ///
@@ -140,6 +142,9 @@ impl CatalogHttp {
                 .arg("--http")
                 .arg(bind(address))
                 .args(arguments)
+                // The developer's own settings must not change a test's result.
+                .env_remove("MCP_REQUEST_STATE_KEY")
+                .env_remove("MCP_STATELESS")
                 .envs(environment.iter().copied())
                 .env("CATALOG_TEST_TOOLS", "1")
                 .stdin(Stdio::null())

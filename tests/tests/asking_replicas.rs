@@ -2,8 +2,11 @@
 //! of the todo example given the same key (`--request-state-key-file`, or
 //! `MCP_REQUEST_STATE_KEY`) take each other's 2026-07-28 rounds; during a rotation (the new key,
 //! then the old one) a round sealed with the old key still completes and new state is sealed
-//! with the new one; bad key material stops the server at start-up, saying what is wrong.
+//! with the new one; bad key material (not base64, not UTF-8, a file that never ends) stops the
+//! server at start-up, saying what is wrong.
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -93,8 +96,9 @@ async fn replicas_given_the_same_key_take_each_others_rounds() {
     assert_added(&second_round(&second, &state).await);
     let state = first_round(&second).await;
     assert_added(&second_round(&first, &state).await);
-    // A replica with a key of its own (drawn at start) cannot open them.
-    let stranger = todo(&[], &[]);
+    // A replica with a key of its own (drawn at start: an empty variable is unset) cannot
+    // open them.
+    let stranger = todo(&[], &[("MCP_REQUEST_STATE_KEY", "")]);
     assert_refused(&second_round(&stranger, &state).await);
 }
 
@@ -132,14 +136,27 @@ fn bad_key_material_stops_the_server_at_start_up_saying_why() {
         ),
         (
             vec![],
-            vec![("MCP_REQUEST_STATE_KEY", "not a key")],
-            "Error: MCP_REQUEST_STATE_KEY: 3 keys; write the current key, then (while rotating) the previous one".into(),
+            vec![("MCP_REQUEST_STATE_KEY", OsStr::new("not a key"))],
+            "Error: MCP_REQUEST_STATE_KEY: not base64; a key is 32 random bytes in base64 (`openssl rand -base64 32`)".into(),
+        ),
+        (
+            vec![],
+            vec![("MCP_REQUEST_STATE_KEY", OsStr::from_bytes(b"\xff"))],
+            "Error: MCP_REQUEST_STATE_KEY is not UTF-8; a key is 32 random bytes in base64".into(),
+        ),
+        (
+            // Read no further than a key file can be long.
+            vec!["--request-state-key-file", "/dev/zero"],
+            vec![],
+            "Error: --request-state-key-file /dev/zero: cannot be read (longer than 4096 bytes)".into(),
         ),
     ];
     for (arguments, environment, error) in cases {
         let output = Command::new(example_binary("todo"))
             .args(["--http", "127.0.0.1:0"])
             .args(&arguments)
+            .env_remove("MCP_REQUEST_STATE_KEY")
+            .env_remove("MCP_STATELESS")
             .envs(environment)
             .output()
             .unwrap();

@@ -164,6 +164,6 @@ async fn a_test_client_that_answers_nothing_gets_no_question() {
     assert!(result.is_error);
     assert_eq!(
         result.text_content(),
-        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)"
     );
 }

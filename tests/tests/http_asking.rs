@@ -113,7 +113,7 @@ async fn a_stateless_server_cannot_ask_and_says_so() {
     assert_eq!(response["result"]["isError"], true, "{response}");
     assert_eq!(
         result_text(&response),
-        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)"
     );
 }
 
@@ -140,7 +140,7 @@ async fn a_post_that_accepts_only_json_cannot_be_asked_and_is_answered_at_once()
     assert_eq!(response["result"]["isError"], true, "{response}");
     assert_eq!(
         result_text(&response),
-        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)"
     );
     // The same session, with a POST that takes a stream, is still asked.
     let call = legacy_call(3, "confirm", &json!({}), None);
@@ -170,7 +170,7 @@ async fn a_call_in_a_batch_cannot_be_asked_and_is_answered_at_once() {
     assert_eq!(responses[0]["result"]["isError"], true, "{responses}");
     assert_eq!(
         result_text(&responses[0]),
-        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)"
+        "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)"
     );
 }
 

@@ -111,7 +111,12 @@ fn render_all(scenarios: &[Value]) -> Vec<Value> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let reports = serde_json::from_str::<Vec<Value>>(stdout.trim()).ok();
     match reports.filter(|reports| output.status.success() && reports.len() == scenarios.len()) {
-        Some(reports) => reports,
+        Some(reports) => {
+            for report in &reports {
+                assert_eq!(report["failures"], json!([]), "{report}");
+            }
+            reports
+        }
         None => panic!(
             "the host failed ({}):\n{stdout}\n--- stderr\n{}\n--- apps --http stderr\n{}",
             output.status,
@@ -256,6 +261,77 @@ fn the_purchase_view_confirms_or_cancels_through_the_host() {
     let (sent, result) = only_call(report);
     assert_eq!(sent["confirmed"], false);
     assert_eq!(result["structuredContent"]["status"], "cancelled");
+}
+
+/// A host may send the tool's result again, or say the call was cancelled: the purchase view
+/// offers no decision once it is being removed or one was made (whose call may still be pending),
+/// and says so when the call was cancelled.
+#[test]
+fn the_purchase_view_offers_one_decision_and_none_after_teardown() {
+    if host().is_none() {
+        return;
+    }
+    let arguments = json!({"item": "Travel mug", "quantity": 1});
+    let purchase =
+        |name, setup, actions| scenario(name, setup, "review-purchase", &arguments, actions);
+    let reports = render_all(&[
+        purchase("purchase-torn-down", FRAME_MODERN, &["teardown", "result"]),
+        purchase(
+            "purchase-result-during-call",
+            PROXY_LEGACY,
+            &["result-during-call", "click:confirm"],
+        ),
+        purchase("purchase-tool-cancelled", FRAME_LEGACY, &["tool-cancelled"]),
+    ]);
+    let [torn_down, during_call, cancelled] = &reports[..] else {
+        unreachable!("three reports")
+    };
+    assert_eq!(torn_down["result"], json!({"result": {}}), "{torn_down}");
+    assert_eq!(
+        torn_down["disabled"],
+        json!(["confirm", "cancel"]),
+        "{torn_down}"
+    );
+
+    assert_shows(during_call, &["The purchase of Travel mug was completed"]);
+    only_call(during_call);
+    assert_eq!(
+        during_call["disabled"],
+        json!(["confirm", "cancel"]),
+        "decided once: {during_call}"
+    );
+
+    assert_eq!(
+        cancelled["toolCancelled"],
+        json!({"result": {}}),
+        "{cancelled}"
+    );
+    assert_shows(cancelled, &["Cancelled."]);
+    assert!(
+        !shown(cancelled).contains("Travel mug"),
+        "{}",
+        shown(cancelled)
+    );
+    assert_eq!(
+        cancelled["disabled"],
+        json!(["confirm", "cancel"]),
+        "{cancelled}"
+    );
+}
+
+/// A view opened on its own (not framed by a host) is its own parent: it must not take its own
+/// messages for the host's (answer its own `ui/initialize`, and fail on the answer).
+#[test]
+fn a_view_opened_outside_a_host_ignores_its_own_messages() {
+    if host().is_none() {
+        return;
+    }
+    let scenarios = ["albums", "purchase"]
+        .map(|view| json!({"unframed": repo_root().join(format!("examples/apps/{view}.html"))}));
+    for report in render_all(&scenarios) {
+        assert!(!shown(&report).contains("Failed"), "{report}");
+        assert_eq!(report["console"], json!([]), "{report}");
+    }
 }
 
 /// Each view, as `(name, tool, arguments)`.

@@ -8,7 +8,8 @@
 //   node tests/views/host.mjs <chromium> <MCP endpoint URL> <scenarios: a JSON array>
 //
 // Each scenario, in a page of its own (one browser for all): { era, tool, arguments, uri,
-// layout?, screenshot?, actions: [...] }; era "legacy" or "modern" (2026-07-28), the client's
+// layout?, screenshot?, actions: [...] }, or { unframed: <path of a view's HTML> } for the view
+// opened on its own, outside any host; era "legacy" or "modern" (2026-07-28), the client's
 // to the server; layout "frame" (the default: the view in the host's sandboxed iframe) or
 // "proxy" (the spec's cross-origin sandbox proxy between them, tests/views/sandbox-proxy.html).
 // Actions, in order:
@@ -17,11 +18,14 @@
 //   "requests"       the host sends `ping` and an unknown method to the view
 //   "click:<id>"     clicks button #id in the view and waits for #outcome to be filled
 //   "ping-during-call"  with a click after it: while the view's `tools/call` is pending, the host
-//                    pings the view with the same JSON-RPC id (after two pings that move its
-//                    own counter to the view's), then forwards the call to the server
+//                    pings the view with the same JSON-RPC id, then forwards the call to the server
+//   "result"         the tool's result again (`ui/notifications/tool-result`)
+//   "result-during-call"  with a click after it: the same while the view's `tools/call` is pending
+//   "tool-cancelled" `ui/notifications/tool-cancelled`
 //   "teardown"       `ui/resource-teardown`, as a host does before it removes the view
 // The reports (stdout, a JSON array, one object a scenario): what the view shows, its sizes, its
-// capabilities, the messages each way, and each action's outcome.
+// capabilities, the messages each way, each action's outcome, and `failures` (what did not
+// happen in time).
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,12 +41,12 @@ if (!scenariosText) {
 }
 const scenarios = JSON.parse(scenariosText);
 /** How long the host waits for the view to answer one of its requests. */
-const REQUEST_TIMEOUT_MS = 3000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 const watchdog = setTimeout(() => {
     console.error('host.mjs: timed out');
     process.exit(1);
-}, 120_000);
+}, 240_000);
 watchdog.unref();
 
 // The page's libraries, as a web host ships them: one browser bundle, `window.mcpHost`.
@@ -105,6 +109,29 @@ try {
 }
 process.exit(0);
 
+/** Opens the view in the file `path` as a page of its own, not framed by a host: its report says
+ * what it shows once every message it posted to itself (its own parent) has arrived. */
+async function runUnframed(page, path, consoleLines) {
+    const viewUrl = new URL('/unframed-view.html', endpoint).href;
+    await page.route(viewUrl, route => route.fulfill({ contentType: 'text/html', body: readFileSync(path, 'utf8') }));
+    await page.goto(viewUrl);
+    // Messages to a window arrive in order: after two rounds of a message of our own, the view's
+    // messages and any answer it made to them have arrived.
+    for (let round = 0; round < 2; round++) {
+        await page.evaluate(() => new Promise(resolve => {
+            addEventListener('message', function probe(event) {
+                if (event.data !== 'probe') return;
+                removeEventListener('message', probe);
+                requestAnimationFrame(resolve);
+            });
+            postMessage('probe', '*');
+        }));
+    }
+    const report = { shown: await page.locator('body').innerText(), console: consoleLines, failures: [] };
+    await page.close();
+    return report;
+}
+
 /** Runs one scenario in a page of its own, and gives its report. */
 async function run(context, scenario) {
     const page = await context.newPage();
@@ -115,6 +142,7 @@ async function run(context, scenario) {
         if (message.type() !== 'debug') consoleLines.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', error => consoleLines.push(`pageerror: ${error.message}`));
+    if (scenario.unframed) return runUnframed(page, scenario.unframed, consoleLines);
     await page.route(hostUrl, route => route.fulfill({ contentType: 'text/html', body: hostPage }));
     await page.route(proxyUrl.href, route => route.fulfill({ contentType: 'text/html', body: proxyPage }));
     await page.goto(hostUrl);
@@ -122,14 +150,31 @@ async function run(context, scenario) {
 
     const report = await act('openView', { era, scenario, layout, proxy: proxyUrl.href, timeout: REQUEST_TIMEOUT_MS });
     const view = layout === 'proxy' ? page.frameLocator('#view').frameLocator('iframe') : page.frameLocator('#view');
-    // Until the view has laid out, run its animation frames (where it measures its size) and its
-    // messages have crossed to the host.
+    const failures = [];
+    const contentBottom = () =>
+        view.locator('body').evaluate(body => Math.max(0, ...[...body.children].map(child => child.getBoundingClientRect().bottom)));
+    // Until the view has laid out and told the host: its last reported height covers its content,
+    // and no new size came during three of its animation frames (where it measures).
     const settle = async () => {
-        await page.waitForTimeout(100);
-        await view
-            .locator('body')
-            .evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-        await page.waitForTimeout(100);
+        const frames = () =>
+            view.locator('body').evaluate(() => new Promise(resolve => {
+                let left = 3;
+                const tick = () => (--left ? requestAnimationFrame(tick) : resolve());
+                requestAnimationFrame(tick);
+            }));
+        const sizes = () => page.evaluate(() => window.host.sizes);
+        const deadline = Date.now() + REQUEST_TIMEOUT_MS;
+        for (;;) {
+            const before = (await sizes()).length;
+            await frames();
+            const after = await sizes();
+            const bottom = await contentBottom();
+            if (after.length === before && after.length > 0 && after.at(-1).height >= bottom) return;
+            if (Date.now() > deadline) {
+                failures.push(`the view's size did not settle: bottom ${bottom}, sizes ${JSON.stringify(after)}`);
+                return;
+            }
+        }
     };
     await settle();
     for (const action of scenario.actions ?? []) {
@@ -147,9 +192,15 @@ async function run(context, scenario) {
             await view
                 .locator('#outcome:not(:empty)')
                 .waitFor({ timeout: 2 * REQUEST_TIMEOUT_MS + 2000 })
-                .catch(() => {});
+                .catch(error => failures.push(`${action}: no #outcome: ${error.message}`));
             await page.waitForFunction(() => window.host.pendingCalls === 0, null, { timeout: 2 * REQUEST_TIMEOUT_MS });
             await settle();
+        } else if (action === 'result') {
+            report.result = await act('resendResult', { duringCall: false, timeout: REQUEST_TIMEOUT_MS });
+        } else if (action === 'result-during-call') {
+            await act('resendResult', { duringCall: true, timeout: REQUEST_TIMEOUT_MS });
+        } else if (action === 'tool-cancelled') {
+            report.toolCancelled = await act('toolCancelled', REQUEST_TIMEOUT_MS);
         } else if (action === 'teardown') {
             report.teardown = await act('teardown', REQUEST_TIMEOUT_MS);
         } else {
@@ -159,9 +210,8 @@ async function run(context, scenario) {
     Object.assign(report, await page.evaluate(() => window.host.summary()));
     report.shown = await view.locator('body').innerText();
     report.disabled = await view.locator('button:disabled').evaluateAll(buttons => buttons.map(button => button.id));
-    report.contentBottom = await view.locator('body').evaluate(body =>
-        Math.max(0, ...[...body.children].map(child => child.getBoundingClientRect().bottom))
-    );
+    report.contentBottom = await contentBottom();
+    report.failures = failures;
     if (scenario.screenshot) await page.screenshot({ path: scenario.screenshot });
     report.console = consoleLines;
     await page.close();

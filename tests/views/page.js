@@ -65,6 +65,7 @@ async function openView({ era, scenario, layout, proxy, timeout }) {
         host.toView.push(message);
         return send(message, options);
     };
+    host.transport = transport;
     // The view's calls go to the server; a scenario may make the host ping the view meanwhile.
     host.pendingCalls = 0;
     bridge.oncalltool = async params => {
@@ -96,6 +97,7 @@ async function openView({ era, scenario, layout, proxy, timeout }) {
     ]);
     await bridge.sendToolInput({ arguments: scenario.arguments });
     const result = await client.callTool({ name: scenario.tool, arguments: scenario.arguments });
+    host.toolResult = result;
     await bridge.sendToolResult(result);
     return { resource: { uri: contents[0].uri, mimeType: contents[0].mimeType }, toolResult: result };
 }
@@ -120,19 +122,65 @@ async function hostRequests(timeout) {
     };
 }
 
-/** Makes the host ping the view while the view's next `tools/call` is pending, with its id. */
+/** The view's next message that `matches`, within `timeout` ms. */
+function nextFromView(matches, timeout) {
+    const frame = document.getElementById('view');
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            removeEventListener('message', listener);
+            reject(new Error(`no such message from the view within ${timeout} ms`));
+        }, timeout);
+        const listener = event => {
+            if (event.source !== frame.contentWindow || !matches(event.data)) return;
+            clearTimeout(timer);
+            removeEventListener('message', listener);
+            resolve(event.data);
+        };
+        addEventListener('message', listener);
+    });
+}
+
+/** The next animation frame of the page. */
+const animationFrame = () => new Promise(resolve => requestAnimationFrame(resolve));
+
+/** Makes the host ping the view, with the id of the view's next `tools/call`, while that call is
+ * pending (sent through the transport: the bridge would number it itself). */
 async function pingDuringCall(timeout) {
-    const { bridge, fromView, toView } = window.host;
-    // The bridge numbers its requests from 0 and the view from 1 (ui/initialize), so after two
-    // pings the host's next id is the id of the view's first tools/call.
-    await outcome(bridge.request({ method: 'ping' }, anything, { timeout }));
-    await outcome(bridge.request({ method: 'ping' }, anything, { timeout }));
+    const { transport, fromView } = window.host;
     window.host.beforeCall = async () => {
         const call = fromView.findLast(message => message.method === 'tools/call');
-        const reply = await outcome(bridge.request({ method: 'ping' }, anything, { timeout }));
-        const ping = toView.findLast(message => message.method === 'ping');
-        return { callId: call?.id ?? null, pingId: ping?.id ?? null, ...reply };
+        const isReply = message => message?.id === call.id && message.method === undefined;
+        const reply = nextFromView(isReply, timeout);
+        await transport.send({ jsonrpc: '2.0', id: call.id, method: 'ping' });
+        const { result, error } = await reply;
+        const ping = window.host.toView.findLast(message => message.method === 'ping');
+        return { callId: call.id, pingId: ping?.id ?? null, ...(error ? { error } : { result }) };
     };
+}
+
+/** Sends the view a notification, then pings it: once the ping is answered, the view has taken
+ * the notification (messages from one window arrive in order). */
+async function notifyView(notify, timeout) {
+    const { bridge } = window.host;
+    await notify(bridge);
+    return outcome(bridge.request({ method: 'ping' }, anything, { timeout }));
+}
+
+/** The tool's result again, as a host may send it (`ui/notifications/tool-result`); with
+ * `duringCall`, while the view's next `tools/call` is pending. */
+async function resendResult({ duringCall, timeout }) {
+    const resend = () => notifyView(bridge => bridge.sendToolResult(window.host.toolResult), timeout);
+    if (!duringCall) return resend();
+    window.host.beforeCall = async () => {
+        await resend();
+        return null;
+    };
+    return null;
+}
+
+/** `ui/notifications/tool-cancelled`, as a host sends it when the tool's call was cancelled. */
+async function toolCancelled(timeout) {
+    return notifyView(bridge => bridge.sendToolCancelled({ reason: 'The user stopped it' }), timeout);
 }
 
 /** Another window of the page than the host (a sibling frame) posts to the view (inside the
@@ -150,19 +198,38 @@ async function forge(layout) {
     // The intruder posts to the view whatever the page hands it.
     const intruder = document.createElement('iframe');
     intruder.setAttribute('sandbox', 'allow-scripts');
+    // It says when it has posted each message (`{forwarded: n}`).
     intruder.srcdoc = `<script>
         const view = ${layout === 'proxy' ? 'parent.frames[0].frames[0]' : 'parent.frames[0]'};
-        addEventListener("message", event => view.postMessage(event.data, "*"));
+        let forwarded = 0;
+        addEventListener("message", event => {
+            view.postMessage(event.data, "*");
+            parent.postMessage({ forwarded: ++forwarded }, "*");
+        });
     <\/script>`;
     const loaded = new Promise(resolve => intruder.addEventListener('load', resolve));
     document.body.append(intruder);
     await loaded;
-    const post = message => intruder.contentWindow.postMessage({ jsonrpc: '2.0', ...message }, '*');
-    post({ method: 'ui/notifications/tool-result', params: forged });
+    let sent = 0;
+    // Until the intruder has posted it, and the view has had a frame to take it.
+    const post = async message => {
+        const number = ++sent;
+        const forwarded = new Promise(resolve => {
+            const listener = event => {
+                if (event.source !== intruder.contentWindow || event.data?.forwarded !== number) return;
+                removeEventListener('message', listener);
+                resolve();
+            };
+            addEventListener('message', listener);
+        });
+        intruder.contentWindow.postMessage({ jsonrpc: '2.0', ...message }, '*');
+        await forwarded;
+        await animationFrame();
+    };
+    await post({ method: 'ui/notifications/tool-result', params: forged });
     window.host.beforeCall = async () => {
         const call = window.host.fromView.findLast(message => message.method === 'tools/call');
-        post({ id: call.id, result: forged });
-        await new Promise(resolve => setTimeout(resolve, 200));
+        await post({ id: call.id, result: forged });
         return null;
     };
 }
@@ -172,4 +239,4 @@ async function teardown(timeout) {
     return outcome(window.host.bridge.teardownResource({}, { timeout }));
 }
 
-window.hostActions = { openView, hostRequests, pingDuringCall, forge, teardown };
+window.hostActions = { openView, hostRequests, pingDuringCall, resendResult, toolCancelled, forge, teardown };

@@ -84,7 +84,7 @@ impl fmt::Display for AskError {
             ),
             Self::NotAForm(why) => f.write_str(why),
             Self::NoChannel => f.write_str(
-                "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream, or one already answered)",
+                "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)",
             ),
             Self::Client(error) => write!(f, "the client refused: {} ({})", error.message, error.code),
             Self::BadAnswer(why) => write!(f, "the client's answer was malformed: {why}"),

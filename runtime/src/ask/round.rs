@@ -72,15 +72,7 @@ impl Round {
         };
         match params.get("inputResponses") {
             None | Some(Value::Null) => {}
-            Some(Value::Object(responses)) => {
-                // Each answer is the result of the request it answers: an object.
-                if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
-                    return Err(ErrorObject::invalid_params(format!(
-                        "`inputResponses.{key}` must be the result object of the request it answers"
-                    )));
-                }
-                take_answers(&mut answers, &asked, responses);
-            }
+            Some(Value::Object(responses)) => take_answers(&mut answers, &asked, responses)?,
             Some(_) => {
                 return Err(ErrorObject::invalid_params(
                     "`inputResponses` must be an object",
@@ -202,19 +194,25 @@ impl Round {
 }
 
 /// Adds to `answers` the `responses` to questions that were `asked`; an answer already there
-/// (sealed in an earlier round) stands.
+/// (sealed in an earlier round) stands, and any other response is ignored, whatever it holds.
+/// `Err` when an answer taken is not an object (the result of the request it answers).
 fn take_answers(
     answers: &mut Map<String, Value>,
     asked: &BTreeSet<String>,
     responses: &Map<String, Value>,
-) {
+) -> Result<(), ErrorObject> {
     for (key, response) in responses {
-        if asked.contains(key) && !answers.contains_key(key) {
+        if !asked.contains(key) || answers.contains_key(key) {
+            tracing::debug!(key, "an input response to no question asked: ignored");
+        } else if response.is_object() {
             answers.insert(key.clone(), response.clone());
         } else {
-            tracing::debug!(key, "an input response to no question asked: ignored");
+            return Err(ErrorObject::invalid_params(format!(
+                "`inputResponses.{key}` must be the result object of the request it answers"
+            )));
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -256,16 +254,43 @@ mod tests {
     }
 
     #[test]
-    fn answers_that_are_not_results_are_refused() {
-        let binding = Binding::new("", "tool", None);
-        let params = json!({"inputResponses": {"confirm": 12345}});
-        let refused = Round::start(&Sealer::new(None), params.as_object().unwrap(), binding);
+    fn answers_to_questions_asked_that_are_not_results_are_refused_and_others_ignored() {
+        let sealer = Sealer::new(None);
+        let binding = || Binding::new("", "tool", None);
+        let asked = Carried {
+            answers: Map::new(),
+            asked: BTreeSet::from(["confirm".to_owned()]),
+        };
+        let state = sealer.seal(asked, &binding()).unwrap();
+        let start = |responses: Value| {
+            let params = json!({"inputResponses": responses, "requestState": state});
+            Round::start(&sealer, params.as_object().unwrap(), binding())
+        };
         assert_eq!(
-            refused.err().map(|error| error.message),
+            start(json!({"confirm": 12345}))
+                .err()
+                .map(|error| error.message),
             Some(
                 "`inputResponses.confirm` must be the result object of the request it answers"
                     .into()
             )
         );
+        // A response to no question asked is ignored, whatever it holds.
+        let round = start(json!({"confirm": {"action": "accept"}, "other": 12345})).unwrap();
+        assert_eq!(
+            round.answers,
+            json!({"confirm": {"action": "accept"}})
+                .as_object()
+                .unwrap()
+                .clone()
+        );
+        let first = Round::start(
+            &sealer,
+            json!({"inputResponses": {"confirm": 12345}})
+                .as_object()
+                .unwrap(),
+            binding(),
+        );
+        assert!(first.is_ok(), "nothing was asked: ignored");
     }
 }

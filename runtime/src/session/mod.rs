@@ -84,13 +84,13 @@ impl Session {
         self
     }
 
-    /// The same calls, for a request whose questions cannot reach the client (an HTTP POST
-    /// that takes no event stream: a request to the client has nothing to travel on). A tool
-    /// that asks is told so at once (`AskError::NoChannel`), rather than waiting out the ask
-    /// timeout for an answer that cannot come.
+    /// The same calls, for a call whose questions cannot reach the client (the transport has
+    /// no channel for a request to the client to travel on). A tool that asks is told so at
+    /// once (`AskError::NoChannel`), rather than waiting out the ask timeout for an answer that
+    /// cannot come.
     #[cfg_attr(
         not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
+        expect(dead_code, reason = "no transport built without `http` has such calls")
     )]
     #[must_use]
     pub(crate) fn without_questions(&self) -> Self {

@@ -10,7 +10,7 @@
 //! Then, in process, the bounds on what requests in flight hold together: the memory budget
 //! (`Server::max_request_memory`: past it `503` with `Retry-After` over HTTP, `-31000` on stdio,
 //! until a request is answered), and the places a batch takes over HTTP (one per item, so
-//! `max_requests` bounds calls, not POSTs).
+//! `max_requests` bounds calls, not POSTs; a batch larger than the cap is refused for good).
 
 #![cfg(target_os = "linux")]
 
@@ -351,10 +351,14 @@ async fn each_item_of_a_batch_takes_a_place() {
             .collect()
     };
 
-    // More calls than there are places: refused whole, none runs.
+    // More calls than there could ever be places: refused whole and for good (no retry can
+    // help), none runs.
     let reply = send(&router, post(&pings(1..6), &headers)).await;
-    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
-    assert!(reply.header("retry-after").is_some(), "{reply:?}");
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE, "{reply:?}");
+    assert!(reply.header("retry-after").is_none(), "{reply:?}");
+    assert_eq!(reply.json()["error"]["code"], -32600, "{reply:?}");
+    let message = reply.json()["error"]["message"].to_string();
+    assert!(message.contains("at most 4 calls in one batch"), "{message}");
     let reply = send(&router, post(&pings(1..5), &headers)).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(reply.json().as_array().map(Vec::len), Some(4), "{reply:?}");
@@ -384,8 +388,10 @@ async fn each_item_of_a_batch_takes_a_place() {
     for n in 0..3 {
         ending(&format!("batched-{n}"), Some("started")).await;
     }
+    // A batch that fits when the places are free, but not now: try again later.
     let reply = send(&router, post(&pings(20..22), &headers)).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    assert!(reply.header("retry-after").is_some(), "{reply:?}");
     let reply = send(&router, post(&pings(30..31), &headers)).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     running.abort();

@@ -611,17 +611,37 @@ pub(crate) fn unreadable(bytes: &[u8], message: &str) -> Response {
     ErrorObject::new(codes::PARSE_ERROR, message).respond(id_of(bytes))
 }
 
-/// The id of the message `bytes`, read without building anything else (for an answer refused
-/// before its message is parsed); `null` when it cannot be read.
+/// The id of the request `bytes`, read without building anything else (for an answer refused
+/// before its message is parsed); `null` when it cannot be read, or when the message is not
+/// known to be a request: only a message whose `method` was read, and no `result` or `error`,
+/// is answered with its id (a client's broken response to our request carries one of *our*
+/// ids, which may be the id of one of the client's own requests too).
 pub(crate) fn id_of(bytes: &[u8]) -> Id {
-    let mut id = None;
+    let mut seen = Seen::default();
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut id), &mut deserializer);
-    id.and_then(Id::parse).unwrap_or_else(Id::null)
+    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut seen), &mut deserializer);
+    match seen {
+        Seen {
+            id: Some(id),
+            method: true,
+            response: false,
+        } => Id::parse(id).unwrap_or_else(Id::null),
+        _ => Id::null(),
+    }
 }
 
-/// Reads an object's members as far as they go, keeping its `id`.
-struct IdSeeker<'a>(&'a mut Option<Box<RawValue>>);
+/// What [`IdSeeker`] read of a message's members.
+#[derive(Default)]
+struct Seen {
+    id: Option<Box<RawValue>>,
+    method: bool,
+    /// A `result` or `error` member: the message is a response.
+    response: bool,
+}
+
+/// Reads an object's members as far as they go, keeping its `id` and noting which of
+/// `method`, `result`, `error` it has.
+struct IdSeeker<'a>(&'a mut Seen);
 
 impl<'de> serde::de::DeserializeSeed<'de> for IdSeeker<'_> {
     type Value = ();
@@ -640,10 +660,19 @@ impl<'de> serde::de::Visitor<'de> for IdSeeker<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key == "id" {
-                *self.0 = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
+            match &*key {
+                "id" => self.0.id = Some(map.next_value()?),
+                "method" => {
+                    self.0.method = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "result" | "error" => {
+                    self.0.response = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
             }
         }
         Ok(())
@@ -897,6 +926,24 @@ mod tests {
             Value::Null,
             "not an id MCP allows"
         );
+    }
+
+    #[test]
+    fn a_broken_response_of_the_client_is_not_answered_with_its_id() {
+        // Its id is one of ours; the client may use the same id for a request of its own.
+        for broken in [
+            r#"{"jsonrpc":"2.0","id":3,"result":{"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":"#,
+            r#"{"result":{},"jsonrpc":"2.0","id":3,"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"m","result":{},"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"params":{"#,
+        ] {
+            assert_eq!(classified(broken).unwrap_err()["id"], Value::Null, "{broken}");
+            assert_eq!(id_of(broken.as_bytes()).key(), "null", "{broken}");
+        }
+        let request = r#"{"jsonrpc":"2.0","id":3,"method":"m","params":{"#;
+        assert_eq!(classified(request).unwrap_err()["id"], 3);
+        assert_eq!(id_of(request.as_bytes()).key(), "3");
     }
 
     #[test]

@@ -449,10 +449,12 @@ struct Message {
     method: Option<Member>,
     #[serde(default, deserialize_with = "present")]
     params: Option<Member>,
+    /// Kept as text, built only for a response (a request carrying a large `result` member
+    /// builds nothing of it).
     #[serde(default, deserialize_with = "present")]
-    result: Option<Value>,
+    result: Option<Box<RawValue>>,
     #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
+    error: Option<Box<RawValue>>,
 }
 
 /// A member whose type decides what it means: a string, an object of `params` (only the
@@ -630,6 +632,20 @@ pub(crate) fn id_of(bytes: &[u8]) -> Id {
     }
 }
 
+/// Whether the message `bytes` is a notification or a response (answered with nothing, and
+/// holding nothing once parsed), read without building anything: a `method` and no `id`, or a
+/// `result` or an `error` and no `method`. A message that breaks off is judged by the members
+/// read before (its parse then fails).
+pub(crate) fn answers_nothing(bytes: &[u8]) -> bool {
+    let mut seen = Seen::default();
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut seen), &mut deserializer);
+    match seen {
+        Seen { method: true, id, response: false } => id.is_none(),
+        Seen { method, response, .. } => response && !method,
+    }
+}
+
 /// What [`IdSeeker`] read of a message's members.
 #[derive(Default)]
 struct Seen {
@@ -760,8 +776,10 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
         (None, Some(id)) if message.result.is_some() || message.error.is_some() => {
             let id = id.unwrap_or_else(|()| Id::null());
             let outcome = match (message.result, message.error) {
-                (Some(result), None) => Ok(result),
-                (None, Some(error)) => Err(serde_json::from_value(error).unwrap_or_else(|_| {
+                (Some(result), None) => serde_json::from_str(result.get()).map_err(|_| {
+                    ErrorObject::new(codes::INTERNAL_ERROR, "the client's result was unreadable")
+                }),
+                (None, Some(error)) => Err(serde_json::from_str(error.get()).unwrap_or_else(|_| {
                     ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
                 })),
                 _ => Err(ErrorObject::invalid_request(

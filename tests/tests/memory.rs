@@ -257,6 +257,20 @@ async fn past_the_memory_budget_http_answers_503_until_room_is_made() {
             .contains("memory"),
         "{reply:?}"
     );
+    // A notification or a response past the budget is still taken (an answer to a question a
+    // call waits on must get through while the calls waiting hold the memory).
+    let session = batch_session(&router).await;
+    let headers: Vec<(&str, &str)> = session
+        .iter()
+        .map(|(name, value)| (*name, value.as_str()))
+        .collect();
+    let notification = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 99, "_meta": padding()}});
+    let reply = send(&router, post(&notification, &headers)).await;
+    assert_eq!(reply.status, StatusCode::ACCEPTED, "{reply:?}");
+    let response = json!({"jsonrpc": "2.0", "id": 99, "result": padding()});
+    let reply = send(&router, post(&response, &headers)).await;
+    assert_eq!(reply.status, StatusCode::ACCEPTED, "{reply:?}");
     // A request that holds little is still answered.
     let list = modern_request(3, "tools/list", json!({}), &json!({}));
     let reply = send(&router, post(&list, &modern_headers("tools/list", None))).await;

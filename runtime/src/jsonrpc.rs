@@ -982,6 +982,60 @@ mod tests {
         );
     }
 
+    /// One realistic request of every method the dispatcher serves, each member it reads
+    /// included: every one must survive the parse ([`PARAMS_READ`]). The in-process
+    /// `TestClient` does not go through `parse`, so a member missing from `PARAMS_READ` would
+    /// pass every in-process test and fail on the wire. **Whoever adds a method to the
+    /// dispatcher (or a member a method reads) adds it here.**
+    #[test]
+    fn every_member_a_method_reads_survives_the_parse() {
+        let modern_meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "progressToken": "p1",
+            "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        });
+        let messages = [
+            (
+                "initialize",
+                json!({"protocolVersion": "2025-11-25",
+                    "capabilities": {"sampling": {}, "elicitation": {}, "roots": {"listChanged": true}},
+                    "clientInfo": {"name": "c", "version": "1"}, "_meta": {"k": 1}}),
+            ),
+            ("ping", json!({"_meta": {"progressToken": 1}})),
+            ("logging/setLevel", json!({"level": "debug", "_meta": {}})),
+            ("server/discover", json!({"_meta": modern_meta})),
+            (
+                "subscriptions/listen",
+                json!({"notifications": {"toolsListChanged": true, "resourcesListChanged": true},
+                    "_meta": modern_meta}),
+            ),
+            ("tools/list", json!({"cursor": "c2", "_meta": modern_meta})),
+            (
+                "tools/call",
+                json!({"name": "add-task", "arguments": {"title": "t", "tags": ["a"]},
+                    "requestState": "sealed", "inputResponses": {"priority": {"action": "accept",
+                    "content": {"priority": "high"}}}, "_meta": modern_meta}),
+            ),
+            ("resources/list", json!({"cursor": "c1", "_meta": {}})),
+            ("resources/templates/list", json!({"cursor": "c1", "_meta": {}})),
+            ("resources/read", json!({"uri": "file:///notes/1", "_meta": {}})),
+        ];
+        for (method, params) in messages {
+            let text = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+                .to_string();
+            let Ok(Incoming::Request(request)) = classified(&text) else {
+                panic!("{method}: not a request");
+            };
+            assert_eq!(
+                request.params.map(Value::Object),
+                Some(params),
+                "{method}: a member it reads was dropped (add it to PARAMS_READ)"
+            );
+        }
+    }
+
     #[test]
     fn ids_are_kept_exactly_and_only_strings_and_integers_are_ids() {
         let big = r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#;

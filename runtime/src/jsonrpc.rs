@@ -636,13 +636,23 @@ pub(crate) fn id_of(bytes: &[u8]) -> Id {
 /// holding nothing once parsed), read without building anything: a `method` and no `id`, or a
 /// `result` or an `error` and no `method`. A message that breaks off is judged by the members
 /// read before (its parse then fails).
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport uses it")
+)]
 pub(crate) fn answers_nothing(bytes: &[u8]) -> bool {
     let mut seen = Seen::default();
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut seen), &mut deserializer);
     match seen {
-        Seen { method: true, id, response: false } => id.is_none(),
-        Seen { method, response, .. } => response && !method,
+        Seen {
+            method: true,
+            id,
+            response: false,
+        } => id.is_none(),
+        Seen {
+            method, response, ..
+        } => response && !method,
     }
 }
 
@@ -779,9 +789,11 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
                 (Some(result), None) => serde_json::from_str(result.get()).map_err(|_| {
                     ErrorObject::new(codes::INTERNAL_ERROR, "the client's result was unreadable")
                 }),
-                (None, Some(error)) => Err(serde_json::from_str(error.get()).unwrap_or_else(|_| {
-                    ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
-                })),
+                (None, Some(error)) => {
+                    Err(serde_json::from_str(error.get()).unwrap_or_else(|_| {
+                        ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
+                    }))
+                }
                 _ => Err(ErrorObject::invalid_request(
                     "a response has a `result` or an `error`, not both",
                 )),
@@ -956,12 +968,34 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":3,"method":"m","result":{},"x":"#,
             r#"{"jsonrpc":"2.0","id":3,"params":{"#,
         ] {
-            assert_eq!(classified(broken).unwrap_err()["id"], Value::Null, "{broken}");
+            assert_eq!(
+                classified(broken).unwrap_err()["id"],
+                Value::Null,
+                "{broken}"
+            );
             assert_eq!(id_of(broken.as_bytes()).key(), "null", "{broken}");
         }
         let request = r#"{"jsonrpc":"2.0","id":3,"method":"m","params":{"#;
         assert_eq!(classified(request).unwrap_err()["id"], 3);
         assert_eq!(id_of(request.as_bytes()).key(), "3");
+    }
+
+    #[test]
+    fn notifications_and_responses_are_told_without_a_parse() {
+        assert!(answers_nothing(
+            br#"{"jsonrpc":"2.0","method":"n","params":{}}"#
+        ));
+        assert!(answers_nothing(
+            br#"{"jsonrpc":"2.0","id":1,"result":{"x":[0]}}"#
+        ));
+        assert!(answers_nothing(
+            br#"{"error":{"code":1},"id":1,"jsonrpc":"2.0"}"#
+        ));
+        assert!(!answers_nothing(
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        ));
+        assert!(!answers_nothing(br#"{"id":1,"method":"m","result":1}"#));
+        assert!(!answers_nothing(b"[]"));
     }
 
     #[test]
@@ -1019,12 +1053,18 @@ mod tests {
                     "content": {"priority": "high"}}}, "_meta": modern_meta}),
             ),
             ("resources/list", json!({"cursor": "c1", "_meta": {}})),
-            ("resources/templates/list", json!({"cursor": "c1", "_meta": {}})),
-            ("resources/read", json!({"uri": "file:///notes/1", "_meta": {}})),
+            (
+                "resources/templates/list",
+                json!({"cursor": "c1", "_meta": {}}),
+            ),
+            (
+                "resources/read",
+                json!({"uri": "file:///notes/1", "_meta": {}}),
+            ),
         ];
         for (method, params) in messages {
-            let text = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-                .to_string();
+            let text =
+                json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
             let Ok(Incoming::Request(request)) = classified(&text) else {
                 panic!("{method}: not a request");
             };

@@ -115,9 +115,10 @@ impl MemoryBudget {
     )]
     pub(crate) fn parsing(&self, text_bytes: usize) -> Option<Held> {
         let weighted = text_bytes.saturating_mul(crate::jsonrpc::PARSE_WEIGHT);
-        let lane = match weighted > self.max / 2 {
-            true => Some(Arc::clone(&self.lane).try_acquire_owned().ok()?),
-            false => None,
+        let lane = if weighted > self.max / 2 {
+            Some(Arc::clone(&self.lane).try_acquire_owned().ok()?)
+        } else {
+            None
         };
         let mut held = self.nothing();
         if !held.resize(weighted.min(self.max / 2)) {
@@ -275,7 +276,10 @@ mod tests {
         drop(big_parse);
         let mut in_lane = budget.parsing(501).unwrap();
         assert!(in_lane.resize(10), "parsed");
-        assert!(budget.parsing(501).is_some(), "the lane is free once parsed");
+        assert!(
+            budget.parsing(501).is_some(),
+            "the lane is free once parsed"
+        );
         drop(in_lane);
         assert_eq!(
             budget.held.load(Ordering::Relaxed),

@@ -216,7 +216,10 @@ fn http_calls_with_junk_in_their_arguments_are_parsed_one_at_a_time() {
             "{answer}"
         );
     }
-    assert_bounded(pid, &format!("{CLIENTS} calls with junk in their arguments"));
+    assert_bounded(
+        pid,
+        &format!("{CLIENTS} calls with junk in their arguments"),
+    );
     eprintln!(
         "HTTP, {CLIENTS} calls with junk in their arguments at once: peak RSS {} KiB, now {} KiB",
         status_kib(pid, "VmHWM"),
@@ -385,7 +388,9 @@ async fn past_the_memory_budget_stdio_refuses_with_server_busy() {
     assert_eq!(ending("stdio-holds-memory", None).await, "cancelled");
     tokio::time::timeout(Duration::from_secs(10), async {
         for id in 4.. {
-            let answer = client.request(id, "ping", json!({"_meta": padding()})).await;
+            let answer = client
+                .request(id, "ping", json!({"_meta": padding()}))
+                .await;
             if answer.get("result").is_some() {
                 return;
             }
@@ -435,7 +440,10 @@ async fn each_item_of_a_batch_takes_a_place() {
     assert!(reply.header("retry-after").is_none(), "{reply:?}");
     assert_eq!(reply.json()["error"]["code"], -32600, "{reply:?}");
     let message = reply.json()["error"]["message"].to_string();
-    assert!(message.contains("at most 4 calls in one batch"), "{message}");
+    assert!(
+        message.contains("at most 4 calls in one batch"),
+        "{message}"
+    );
     let reply = send(&router, post(&pings(1..5), &headers)).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(reply.json().as_array().map(Vec::len), Some(4), "{reply:?}");

@@ -195,13 +195,21 @@ mod tests {
         let never = places.take_many(Some(&caller("a")), 4).err().unwrap();
         assert_eq!(never.status(), StatusCode::PAYLOAD_TOO_LARGE, "a's own cap");
         let never = places.take_many(None, 6).err().unwrap();
-        assert_eq!(never.status(), StatusCode::PAYLOAD_TOO_LARGE, "the global cap");
+        assert_eq!(
+            never.status(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the global cap"
+        );
         let batch = places.take_many(Some(&caller("a")), 3).unwrap();
         assert!(places.take(Some(&caller("a"))).is_err());
         let _two = places.take_many(None, 2).unwrap();
         assert!(places.take(None).is_err(), "the global cap");
         let not_now = places.take_many(None, 2).err().unwrap();
-        assert_eq!(not_now.status(), StatusCode::SERVICE_UNAVAILABLE, "fits later");
+        assert_eq!(
+            not_now.status(),
+            StatusCode::SERVICE_UNAVAILABLE,
+            "fits later"
+        );
         drop(batch);
         assert_eq!(lock(&places.taken).get(&Principal::of(&caller("a"))), None);
         assert!(places.take_many(None, 3).is_ok());

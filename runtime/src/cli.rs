@@ -280,10 +280,11 @@ fn print_config_for(
     let mut err = io::stderr().lock();
     writeln!(err, "{}", host_config::placement(host, &reach))?;
     if let host_config::Reach::Http(_) = reach {
-        let started: Vec<&str> = std::iter::once(executable)
-            .chain(arguments.iter().copied())
-            .collect();
-        writeln!(err, "and keep the server running: {}", started.join(" "))?;
+        writeln!(
+            err,
+            "and keep the server running: {}",
+            host_config::line(executable, arguments)
+        )?;
     }
     Ok(())
 }

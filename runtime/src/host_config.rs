@@ -2,16 +2,17 @@
 //! the host documents, so that adding the server is a copy and paste.
 //!
 //! - `claude-desktop`: `claude_desktop_config.json`, `mcpServers` with `command` and `args`
-//!   (its config file launches stdio servers; a remote server is added in Settings →
-//!   Connectors, by URL).
+//!   (its config file launches stdio servers; its custom connectors connect from Anthropic's
+//!   cloud, which cannot reach a local URL, so an `--http` server is reached through the
+//!   `mcp-remote` bridge, `npx -y mcp-remote URL`, as a stdio entry).
 //! - `claude-code`: `claude mcp add NAME -- COMMAND ARGS…`, or `claude mcp add --transport http
 //!   NAME URL`.
 //! - `vscode`: `.vscode/mcp.json`, `servers` with `type` (`stdio`: `command`, `args`; `http`:
 //!   `url`).
 //! - `cursor`: `.cursor/mcp.json` (or `~/.cursor/mcp.json`), `mcpServers` with `command` and
 //!   `args`, or `url`.
-//! - `inspector`: `npx @modelcontextprotocol/inspector COMMAND ARGS…`, or `--transport http
-//!   --server-url URL`.
+//! - `inspector`: `npx @modelcontextprotocol/inspector -- COMMAND ARGS…` (`--` separates the
+//!   Inspector's flags from the server's), or `--transport http --server-url URL`.
 
 use serde_json::{Value, json};
 
@@ -39,8 +40,9 @@ pub(crate) enum Reach<'a> {
 }
 
 /// The URL a client of `--http ADDRESS` uses: the first name given with `--allow-host` (the
-/// name clients use), else the address's own host (`localhost` for an address that binds every
-/// interface), its port, and the `/mcp` path.
+/// name clients use, with its own port when it has one, as behind a proxy), else the address's
+/// own host (`localhost` for an address that binds every interface), its port, and the `/mcp`
+/// path.
 pub(crate) fn url(address: &str, hosts: &[String]) -> Result<String, String> {
     let (host, port) = match address
         .strip_prefix("localhost:")
@@ -63,8 +65,26 @@ pub(crate) fn url(address: &str, hosts: &[String]) -> Result<String, String> {
             (host, socket.port())
         }
     };
-    let host = hosts.first().cloned().unwrap_or(host);
-    Ok(format!("http://{host}:{port}/mcp"))
+    Ok(match hosts.first() {
+        Some(entry) if has_port(entry) => format!("http://{entry}/mcp"),
+        Some(entry) => format!("http://{entry}:{port}/mcp"),
+        None => format!("http://{host}:{port}/mcp"),
+    })
+}
+
+/// Whether an `--allow-host` entry names its port (`name:8443`, `[::1]:8443`).
+fn has_port(entry: &str) -> bool {
+    entry.rsplit_once(':').is_some_and(|(host, port)| {
+        port.parse::<u16>().is_ok() && (!host.contains(':') || host.ends_with(']'))
+    })
+}
+
+/// Whether `url` names this machine, which `mcp-remote` reaches over plain HTTP without
+/// `--allow-http`.
+fn is_loopback(url: &str) -> bool {
+    ["http://localhost:", "http://127.0.0.1:", "http://[::1]:"]
+        .iter()
+        .any(|prefix| url.starts_with(prefix))
 }
 
 /// The snippet for `host` (one of [`HOSTS`]) naming the server `name`; `Err` names the hosts
@@ -77,8 +97,15 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
         ("claude-desktop" | "cursor", Reach::Stdio { command, args }) => json(json!({
             "mcpServers": {name: {"command": command, "args": args}}
         })),
-        // Claude Desktop's config file starts stdio servers only; a remote one is a connector.
-        ("claude-desktop", Reach::Http(url)) => format!("{url}\n"),
+        // Claude Desktop's connectors connect from Anthropic's cloud, which cannot reach a
+        // local URL: its config file starts the `mcp-remote` bridge, a stdio server.
+        ("claude-desktop", Reach::Http(url)) => {
+            let mut args = vec!["-y", "mcp-remote", url.as_str()];
+            if !is_loopback(url) {
+                args.push("--allow-http");
+            }
+            json(json!({"mcpServers": {name: {"command": "npx", "args": args}}}))
+        }
         ("claude-code", Reach::Stdio { command, args }) => {
             format!(
                 "claude mcp add {} -- {}\n",
@@ -102,7 +129,7 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
         ("cursor", Reach::Http(url)) => json(json!({"mcpServers": {name: {"url": url}}})),
         ("inspector", Reach::Stdio { command, args }) => {
             format!(
-                "npx @modelcontextprotocol/inspector {}\n",
+                "npx @modelcontextprotocol/inspector -- {}\n",
                 line(command, args)
             )
         }
@@ -127,7 +154,7 @@ pub(crate) fn placement(host: &str, reach: &Reach<'_>) -> &'static str {
             "add this to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop"
         }
         ("claude-desktop", Reach::Http(_)) => {
-            "Claude Desktop's config file starts stdio servers only: add this URL in Settings → Connectors → Add custom connector"
+            "Claude Desktop's custom connectors connect from Anthropic's cloud, which cannot reach this URL: this entry runs the mcp-remote bridge (npx -y mcp-remote URL, Node.js needed) as a stdio server; add it to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop"
         }
         ("claude-code", _) => "run this in your project",
         ("vscode", _) => "add this to .vscode/mcp.json (or your user mcp.json)",
@@ -137,7 +164,7 @@ pub(crate) fn placement(host: &str, reach: &Reach<'_>) -> &'static str {
 }
 
 /// A command line: `command` and `args`, each quoted for a POSIX shell where needed.
-fn line(command: &str, args: &[&str]) -> String {
+pub(crate) fn line(command: &str, args: &[&str]) -> String {
     std::iter::once(command)
         .chain(args.iter().copied())
         .map(quote)
@@ -178,6 +205,15 @@ mod tests {
             "http://mcp.internal:8080/mcp"
         );
         assert!(url("nowhere", none).is_err());
+        assert_eq!(
+            url("0.0.0.0:8080", &["mcp.example.com:443".to_owned()]).unwrap(),
+            "http://mcp.example.com:443/mcp",
+            "the entry's own port"
+        );
+        assert_eq!(
+            url("8080", &["[::1]:9000".to_owned()]).unwrap(),
+            "http://[::1]:9000/mcp"
+        );
     }
 
     #[test]

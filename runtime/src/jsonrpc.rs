@@ -449,10 +449,12 @@ struct Message {
     method: Option<Member>,
     #[serde(default, deserialize_with = "present")]
     params: Option<Member>,
+    /// Kept as text, built only for a response (a request carrying a large `result` member
+    /// builds nothing of it).
     #[serde(default, deserialize_with = "present")]
-    result: Option<Value>,
+    result: Option<Box<RawValue>>,
     #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
+    error: Option<Box<RawValue>>,
 }
 
 /// A member whose type decides what it means: a string, an object of `params` (only the
@@ -611,17 +613,61 @@ pub(crate) fn unreadable(bytes: &[u8], message: &str) -> Response {
     ErrorObject::new(codes::PARSE_ERROR, message).respond(id_of(bytes))
 }
 
-/// The id of the message `bytes`, read without building anything else (for an answer refused
-/// before its message is parsed); `null` when it cannot be read.
+/// The id of the request `bytes`, read without building anything else (for an answer refused
+/// before its message is parsed); `null` when it cannot be read, or when the message is not
+/// known to be a request: only a message whose `method` was read, and no `result` or `error`,
+/// is answered with its id (a client's broken response to our request carries one of *our*
+/// ids, which may be the id of one of the client's own requests too).
 pub(crate) fn id_of(bytes: &[u8]) -> Id {
-    let mut id = None;
+    let mut seen = Seen::default();
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut id), &mut deserializer);
-    id.and_then(Id::parse).unwrap_or_else(Id::null)
+    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut seen), &mut deserializer);
+    match seen {
+        Seen {
+            id: Some(id),
+            method: true,
+            response: false,
+        } => Id::parse(id).unwrap_or_else(Id::null),
+        _ => Id::null(),
+    }
 }
 
-/// Reads an object's members as far as they go, keeping its `id`.
-struct IdSeeker<'a>(&'a mut Option<Box<RawValue>>);
+/// Whether the message `bytes` is a notification or a response (answered with nothing, and
+/// holding nothing once parsed), read without building anything: a `method` and no `id`, or a
+/// `result` or an `error` and no `method`. A message that breaks off is judged by the members
+/// read before (its parse then fails).
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport uses it")
+)]
+pub(crate) fn answers_nothing(bytes: &[u8]) -> bool {
+    let mut seen = Seen::default();
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let _ = serde::de::DeserializeSeed::deserialize(IdSeeker(&mut seen), &mut deserializer);
+    match seen {
+        Seen {
+            method: true,
+            id,
+            response: false,
+        } => id.is_none(),
+        Seen {
+            method, response, ..
+        } => response && !method,
+    }
+}
+
+/// What [`IdSeeker`] read of a message's members.
+#[derive(Default)]
+struct Seen {
+    id: Option<Box<RawValue>>,
+    method: bool,
+    /// A `result` or `error` member: the message is a response.
+    response: bool,
+}
+
+/// Reads an object's members as far as they go, keeping its `id` and noting which of
+/// `method`, `result`, `error` it has.
+struct IdSeeker<'a>(&'a mut Seen);
 
 impl<'de> serde::de::DeserializeSeed<'de> for IdSeeker<'_> {
     type Value = ();
@@ -640,10 +686,19 @@ impl<'de> serde::de::Visitor<'de> for IdSeeker<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key == "id" {
-                *self.0 = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
+            match &*key {
+                "id" => self.0.id = Some(map.next_value()?),
+                "method" => {
+                    self.0.method = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "result" | "error" => {
+                    self.0.response = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
             }
         }
         Ok(())
@@ -731,10 +786,14 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
         (None, Some(id)) if message.result.is_some() || message.error.is_some() => {
             let id = id.unwrap_or_else(|()| Id::null());
             let outcome = match (message.result, message.error) {
-                (Some(result), None) => Ok(result),
-                (None, Some(error)) => Err(serde_json::from_value(error).unwrap_or_else(|_| {
-                    ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
-                })),
+                (Some(result), None) => serde_json::from_str(result.get()).map_err(|_| {
+                    ErrorObject::new(codes::INTERNAL_ERROR, "the client's result was unreadable")
+                }),
+                (None, Some(error)) => {
+                    Err(serde_json::from_str(error.get()).unwrap_or_else(|_| {
+                        ErrorObject::new(codes::INTERNAL_ERROR, "the client's error was malformed")
+                    }))
+                }
                 _ => Err(ErrorObject::invalid_request(
                     "a response has a `result` or an `error`, not both",
                 )),
@@ -900,6 +959,46 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_response_of_the_client_is_not_answered_with_its_id() {
+        // Its id is one of ours; the client may use the same id for a request of its own.
+        for broken in [
+            r#"{"jsonrpc":"2.0","id":3,"result":{"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":"#,
+            r#"{"result":{},"jsonrpc":"2.0","id":3,"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"m","result":{},"x":"#,
+            r#"{"jsonrpc":"2.0","id":3,"params":{"#,
+        ] {
+            assert_eq!(
+                classified(broken).unwrap_err()["id"],
+                Value::Null,
+                "{broken}"
+            );
+            assert_eq!(id_of(broken.as_bytes()).key(), "null", "{broken}");
+        }
+        let request = r#"{"jsonrpc":"2.0","id":3,"method":"m","params":{"#;
+        assert_eq!(classified(request).unwrap_err()["id"], 3);
+        assert_eq!(id_of(request.as_bytes()).key(), "3");
+    }
+
+    #[test]
+    fn notifications_and_responses_are_told_without_a_parse() {
+        assert!(answers_nothing(
+            br#"{"jsonrpc":"2.0","method":"n","params":{}}"#
+        ));
+        assert!(answers_nothing(
+            br#"{"jsonrpc":"2.0","id":1,"result":{"x":[0]}}"#
+        ));
+        assert!(answers_nothing(
+            br#"{"error":{"code":1},"id":1,"jsonrpc":"2.0"}"#
+        ));
+        assert!(!answers_nothing(
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        ));
+        assert!(!answers_nothing(br#"{"id":1,"method":"m","result":1}"#));
+        assert!(!answers_nothing(b"[]"));
+    }
+
+    #[test]
     fn members_of_params_no_method_reads_are_not_kept() {
         let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","junk":[0,[1],{"a":2}],"arguments":{"junk":1},"_meta":{}}}"#;
         let Ok(Incoming::Request(request)) = classified(text) else {
@@ -915,6 +1014,66 @@ mod tests {
             json!({"junk": 1}),
             "arguments are the tool's"
         );
+    }
+
+    /// One realistic request of every method the dispatcher serves, each member it reads
+    /// included: every one must survive the parse ([`PARAMS_READ`]). The in-process
+    /// `TestClient` does not go through `parse`, so a member missing from `PARAMS_READ` would
+    /// pass every in-process test and fail on the wire. **Whoever adds a method to the
+    /// dispatcher (or a member a method reads) adds it here.**
+    #[test]
+    fn every_member_a_method_reads_survives_the_parse() {
+        let modern_meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "progressToken": "p1",
+            "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        });
+        let messages = [
+            (
+                "initialize",
+                json!({"protocolVersion": "2025-11-25",
+                    "capabilities": {"sampling": {}, "elicitation": {}, "roots": {"listChanged": true}},
+                    "clientInfo": {"name": "c", "version": "1"}, "_meta": {"k": 1}}),
+            ),
+            ("ping", json!({"_meta": {"progressToken": 1}})),
+            ("logging/setLevel", json!({"level": "debug", "_meta": {}})),
+            ("server/discover", json!({"_meta": modern_meta})),
+            (
+                "subscriptions/listen",
+                json!({"notifications": {"toolsListChanged": true, "resourcesListChanged": true},
+                    "_meta": modern_meta}),
+            ),
+            ("tools/list", json!({"cursor": "c2", "_meta": modern_meta})),
+            (
+                "tools/call",
+                json!({"name": "add-task", "arguments": {"title": "t", "tags": ["a"]},
+                    "requestState": "sealed", "inputResponses": {"priority": {"action": "accept",
+                    "content": {"priority": "high"}}}, "_meta": modern_meta}),
+            ),
+            ("resources/list", json!({"cursor": "c1", "_meta": {}})),
+            (
+                "resources/templates/list",
+                json!({"cursor": "c1", "_meta": {}}),
+            ),
+            (
+                "resources/read",
+                json!({"uri": "file:///notes/1", "_meta": {}}),
+            ),
+        ];
+        for (method, params) in messages {
+            let text =
+                json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+            let Ok(Incoming::Request(request)) = classified(&text) else {
+                panic!("{method}: not a request");
+            };
+            assert_eq!(
+                request.params.map(Value::Object),
+                Some(params),
+                "{method}: a member it reads was dropped (add it to PARAMS_READ)"
+            );
+        }
     }
 
     #[test]

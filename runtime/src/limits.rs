@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use crate::sync::lock;
@@ -56,10 +56,18 @@ pub(crate) const DEFAULT_REQUEST_MEMORY: usize = 64 * 1024 * 1024;
 /// clone. A message is held at `jsonrpc::PARSE_WEIGHT` times its text while it is parsed (so parses at
 /// once are bounded too), then at what its parse holds (`jsonrpc::Incoming::held_bytes`) until
 /// it is answered.
+///
+/// A parse reserves at most half the budget, yet what it builds (the members a method reads,
+/// `arguments` and `_meta`, are built whole) may cost up to its weighted size: so a parse
+/// weighing more than half the budget, and a response or notification parsed with no room
+/// reserved, go one at a time (the *lane*). What parsing and the requests in flight hold
+/// together is thus at most the budget plus one parse of the largest message allowed.
 #[derive(Clone, Debug)]
 pub(crate) struct MemoryBudget {
     max: usize,
     held: Arc<AtomicUsize>,
+    /// One permit: the one parse at a time that may cost more than it reserved.
+    lane: Arc<Semaphore>,
 }
 
 /// Bytes of a [`MemoryBudget`] one request holds, given back when dropped.
@@ -69,6 +77,9 @@ pub(crate) struct Held {
     max: usize,
     /// The budget's count of bytes held.
     total: Arc<AtomicUsize>,
+    /// The budget's lane, while a parse that may cost more than it reserved runs; given back
+    /// once the parse is over ([`Held::resize`]).
+    lane: Option<OwnedSemaphorePermit>,
 }
 
 impl MemoryBudget {
@@ -76,6 +87,7 @@ impl MemoryBudget {
         Self {
             max,
             held: Arc::default(),
+            lane: Arc::new(Semaphore::new(1)),
         }
     }
 
@@ -90,24 +102,43 @@ impl MemoryBudget {
             bytes: 0,
             max: self.max,
             total: Arc::clone(&self.held),
+            lane: None,
         }
     }
 
     /// Room to parse a message of `text_bytes` bytes, or `None` when there is none now. A parse
     /// takes at most half the budget, so that a large message is read while smaller requests
-    /// hold the rest (and at most two parses that large run at once).
+    /// hold the rest; a parse weighing more than that takes the lane too (one at a time).
     #[cfg_attr(
         not(feature = "http"),
         allow(dead_code, reason = "the HTTP transport uses it")
     )]
     pub(crate) fn parsing(&self, text_bytes: usize) -> Option<Held> {
+        let weighted = text_bytes.saturating_mul(crate::jsonrpc::PARSE_WEIGHT);
+        let lane = if weighted > self.max / 2 {
+            Some(Arc::clone(&self.lane).try_acquire_owned().ok()?)
+        } else {
+            None
+        };
         let mut held = self.nothing();
-        held.resize(
-            text_bytes
-                .saturating_mul(crate::jsonrpc::PARSE_WEIGHT)
-                .min(self.max / 2),
-        )
-        .then_some(held)
+        if !held.resize(weighted.min(self.max / 2)) {
+            return None;
+        }
+        held.lane = lane;
+        Some(held)
+    }
+
+    /// Room to parse a message that must be read whatever the budget holds (a response to our
+    /// request, a notification: they hold nothing once parsed): no bytes reserved, the lane
+    /// waited for, so that such parses cost at most one at a time.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) async fn parsing_in_lane(&self) -> Held {
+        let mut held = self.nothing();
+        held.lane = Arc::clone(&self.lane).acquire_owned().await.ok();
+        held
     }
 }
 
@@ -115,6 +146,8 @@ impl Held {
     /// Holds `bytes` from now on (what the parsed message holds); `false`, holding as much as
     /// before, when more would pass the budget.
     pub(crate) fn resize(&mut self, bytes: usize) -> bool {
+        // The message is parsed: its parse no longer needs the lane.
+        self.lane = None;
         if bytes <= self.bytes {
             self.total.fetch_sub(self.bytes - bytes, Ordering::AcqRel);
             self.bytes = bytes;
@@ -224,7 +257,7 @@ mod tests {
         let mut big = budget
             .parsing(100)
             .expect("a parse takes half the budget at most");
-        let other = budget.parsing(100).expect("and another the other half");
+        let other = budget.parsing(15).expect("and another the rest");
         assert!(budget.parsing(1).is_none(), "past the budget");
         drop(other);
         assert!(big.resize(10), "parsed: it holds what it needs");
@@ -237,6 +270,17 @@ mod tests {
             "what holds nothing is always taken"
         );
         drop(small);
+        let big_parse = budget.parsing(501).expect("past half the budget: the lane");
+        assert!(budget.parsing(501).is_none(), "one such parse at a time");
+        assert!(budget.parsing(10).is_some(), "smaller ones go on");
+        drop(big_parse);
+        let mut in_lane = budget.parsing(501).unwrap();
+        assert!(in_lane.resize(10), "parsed");
+        assert!(
+            budget.parsing(501).is_some(),
+            "the lane is free once parsed"
+        );
+        drop(in_lane);
         assert_eq!(
             budget.held.load(Ordering::Relaxed),
             0,

@@ -192,10 +192,14 @@ impl Server {
     /// count 32 times their text, what parsing them can cost), from its parse until it is
     /// answered; a `subscriptions/listen` stream holds nothing of it once started. Over HTTP a
     /// body being parsed holds 32 times its length too (at most half the budget), so parses at
-    /// once are bounded as well.
+    /// once are bounded as well. The members a method reads (`arguments`, `_meta`) are built
+    /// whole, at up to about 35 times their text: a parse weighing more than half the budget
+    /// therefore runs one at a time, and what parses and requests hold together stays under the
+    /// budget plus one parse of the largest body.
     ///
     /// Past it a request is refused at once: over HTTP with `503` and `Retry-After`, on stdio
-    /// with JSON-RPC error `-31000`; notifications and responses are always taken. A message that
+    /// with JSON-RPC error `-31000`; notifications and responses (a client's answer to a
+    /// question) are always taken (over HTTP, past the budget, parsed one at a time). A message that
     /// would hold more than the whole budget by itself is refused: `413` over HTTP, `-32600` on
     /// stdio.
     #[must_use]

@@ -236,7 +236,7 @@ fn type_lists() {
             )]
         ),
         [
-            "error[type-list] paint /inputSchema/properties/color: `type` is a list: [\"string\",\"null\"] (cursor); fix: one type per value: use Option<T> (absent, not null) instead of a null union"
+            "error[type-list] paint /inputSchema/properties/color: `type` is a list: [\"string\",\"null\"] (cursor); fix: one type per value: a plain Option<T> goes absent, not null (serve the tool portable, or drop `null` from the hand-written schema); an Option<Option<T>>, whose null clears, has no one-type form: take an Option<T> and a `clear_…: bool` instead, or keep it for hosts that take type lists"
         ]
     );
 }

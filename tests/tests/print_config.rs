@@ -58,7 +58,7 @@ fn stdio_snippets_start_this_binary() {
     );
     assert_eq!(
         snippet(&["--print-config", "inspector"]),
-        format!("npx @modelcontextprotocol/inspector {path}\n")
+        format!("npx @modelcontextprotocol/inspector -- {path}\n")
     );
     let told =
         String::from_utf8(print_config(&["--print-config", "claude-desktop"]).stderr).unwrap();
@@ -113,20 +113,42 @@ fn http_snippets_name_the_url() {
         snippet(&with("inspector")),
         format!("npx @modelcontextprotocol/inspector --transport http --server-url {url}\n")
     );
-    // Claude Desktop takes a remote server as a connector, by its URL.
+    // Claude Desktop's connectors connect from Anthropic's cloud, which cannot reach a local
+    // URL: its config file starts the mcp-remote bridge (plain HTTP past loopback needs
+    // `--allow-http`).
     let desktop = print_config(&with("claude-desktop"));
+    let entry: Value = serde_json::from_slice(&desktop.stdout).unwrap();
     assert_eq!(
-        String::from_utf8(desktop.stdout).unwrap(),
-        format!("{url}\n")
+        entry,
+        json!({"mcpServers": {"weather": {"command": "npx",
+            "args": ["-y", "mcp-remote", url, "--allow-http"]}}})
     );
     let told = String::from_utf8(desktop.stderr).unwrap();
-    assert!(told.contains("Connectors"), "{told}");
+    assert!(told.contains("mcp-remote"), "{told}");
+    assert!(told.contains("claude_desktop_config.json"), "{told}");
+    assert_eq!(
+        json_snippet(&["--http", "8080", "--print-config", "claude-desktop"]),
+        json!({"mcpServers": {"weather": {"command": "npx",
+            "args": ["-y", "mcp-remote", "http://127.0.0.1:8080/mcp"]}}})
+    );
     assert!(
         told.ends_with(&format!(
             "and keep the server running: {} --http 0.0.0.0:8080 --allow-host mcp.internal\n",
             weather().display()
         )),
         "{told}"
+    );
+    // An allowed host with its own port (behind a proxy) keeps it.
+    assert_eq!(
+        json_snippet(&[
+            "--print-config",
+            "vscode",
+            "--http",
+            "0.0.0.0:8080",
+            "--allow-host",
+            "mcp.example.com:443"
+        ]),
+        json!({"servers": {"weather": {"type": "http", "url": "http://mcp.example.com:443/mcp"}}})
     );
     // The flag may come anywhere; a bare port is served on 127.0.0.1.
     assert_eq!(
@@ -154,5 +176,26 @@ fn an_unknown_host_is_refused_with_the_known_ones() {
             .contains("--print-config goes with the flags that serve"),
         "{}",
         String::from_utf8_lossy(&lint.stderr)
+    );
+}
+
+#[test]
+fn the_command_to_keep_running_is_quoted_for_a_shell() {
+    let folder = std::env::temp_dir().join(format!("print config {}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let binary = folder.join("weather server");
+    std::fs::copy(weather(), &binary).unwrap();
+    let output = Command::new(&binary)
+        .args(["--print-config", "claude-code", "--http", "8080"])
+        .output()
+        .expect("the copy runs");
+    std::fs::remove_dir_all(&folder).unwrap();
+    let told = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        told.ends_with(&format!(
+            "and keep the server running: '{}' --http 8080\n",
+            binary.display()
+        )),
+        "{told}"
     );
 }

@@ -34,6 +34,15 @@ async fn book_portable(
     format!("row {row}, {}", note.unwrap_or_default())
 }
 
+/// Assign a ticket: absent keeps the assignee, null clears it
+#[tool]
+async fn assign(
+    /// Who takes it; null to unassign
+    assignee: Option<Option<String>>,
+) -> String {
+    format!("{assignee:?}")
+}
+
 #[derive(Deserialize)]
 struct Sku {
     sku: String,
@@ -182,8 +191,22 @@ async fn the_lint_judges_the_schema_as_served() {
     assert_eq!(
         errors,
         [
-            "error[type-list] book /inputSchema/properties/note: `type` is a list: [\"string\",\"null\"] (gemini); fix: one type per value: use Option<T> (absent, not null) instead of a null union",
+            "error[type-list] book /inputSchema/properties/note: `type` is a list: [\"string\",\"null\"] (gemini); fix: one type per value: a plain Option<T> goes absent, not null (serve the tool portable, or drop `null` from the hand-written schema); an Option<Option<T>>, whose null clears, has no one-type form: take an Option<T> and a `clear_…: bool` instead, or keep it for hosts that take type lists",
         ]
+    );
+    // A deliberate nullable (`Option<Option<T>>`: null clears) is not told to become an
+    // `Option<T>`, which would lose its null: it is given a form that keeps the meaning.
+    let assign = listed(&client, "assign").await;
+    assert_eq!(
+        assign.input_schema["properties"]["assignee"]["type"],
+        json!(["string", "null"])
+    );
+    let report = lint::lint("seats", &[assign], &[lint::profile("gemini").unwrap()]);
+    let line = report.findings[0].to_string();
+    assert!(line.starts_with("error[type-list] assign"), "{line}");
+    assert!(
+        line.contains("an Option<Option<T>>, whose null clears, has no one-type form: take an Option<T> and a `clear_…: bool` instead"),
+        "{line}"
     );
     // A profile that takes it finds nothing to say.
     let report = lint::lint("seats", &tools, &[lint::profile("anthropic").unwrap()]);

@@ -83,7 +83,7 @@ pub(super) fn fix(check: &Check) -> &'static str {
             "give it a concrete Rust type (not serde_json::Value), or a flatter type than an untagged enum"
         }
         Check::ScalarType => {
-            "one type per value: use Option<T> (absent, not null) instead of a null union"
+            "one type per value: a plain Option<T> goes absent, not null (serve the tool portable, or drop `null` from the hand-written schema); an Option<Option<T>>, whose null clears, has no one-type form: take an Option<T> and a `clear_…: bool` instead, or keep it for hosts that take type lists"
         }
         Check::ArrayItems => "give the array's element a concrete type",
         Check::TupleItems => "use a struct with named fields instead of a tuple",

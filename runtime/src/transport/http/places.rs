@@ -22,6 +22,8 @@ pub(super) struct Places {
     /// What is counted, for messages: "requests", "subscriptions/listen streams".
     what: &'static str,
     all: Arc<Semaphore>,
+    /// The size of the global cap.
+    max: usize,
     per_principal: usize,
     taken: Taken,
 }
@@ -48,6 +50,7 @@ impl Places {
             what,
             // A semaphore holds at most `MAX_PERMITS`: a larger limit ("no limit") is that many.
             all: Arc::new(Semaphore::new(max.min(Semaphore::MAX_PERMITS))),
+            max: max.min(Semaphore::MAX_PERMITS),
             per_principal,
             taken: Arc::default(),
         }
@@ -59,12 +62,27 @@ impl Places {
         self.take_many(auth, 1)
     }
 
-    /// `count` places at once (a batch's, one per item), or none.
+    /// `count` places at once (a batch's, one per item), or none. A batch larger than the
+    /// caps could ever allow this caller is refused for good (`413`), not told to retry.
     pub(super) fn take_many(
         &self,
         auth: Option<&AuthInfo>,
         count: usize,
     ) -> Result<Place, Refusal> {
+        let most = match auth {
+            Some(_) => self.max.min(self.per_principal),
+            None => self.max,
+        };
+        if count > 1 && count > most {
+            return Err(Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                codes::INVALID_REQUEST,
+                format!(
+                    "Invalid Request: at most {most} calls in one batch here (the server's cap on {} in flight); send the batch in smaller parts",
+                    self.what
+                ),
+            ));
+        }
         let full = |whose: &str| {
             Refusal::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -174,14 +192,24 @@ mod tests {
     #[test]
     fn a_batch_takes_a_place_per_item() {
         let places = Places::new("requests", 5, 3);
-        assert!(
-            places.take_many(Some(&caller("a")), 4).is_err(),
-            "a's own cap"
+        let never = places.take_many(Some(&caller("a")), 4).err().unwrap();
+        assert_eq!(never.status(), StatusCode::PAYLOAD_TOO_LARGE, "a's own cap");
+        let never = places.take_many(None, 6).err().unwrap();
+        assert_eq!(
+            never.status(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the global cap"
         );
         let batch = places.take_many(Some(&caller("a")), 3).unwrap();
         assert!(places.take(Some(&caller("a"))).is_err());
         let _two = places.take_many(None, 2).unwrap();
         assert!(places.take(None).is_err(), "the global cap");
+        let not_now = places.take_many(None, 2).err().unwrap();
+        assert_eq!(
+            not_now.status(),
+            StatusCode::SERVICE_UNAVAILABLE,
+            "fits later"
+        );
         drop(batch);
         assert_eq!(lock(&places.taken).get(&Principal::of(&caller("a"))), None);
         assert!(places.take_many(None, 3).is_ok());

@@ -67,14 +67,17 @@ pub(super) async fn post(
         Ok(body) => body,
         Err(response) => return response,
     };
-    // Parses at once are bounded by the budget too; a small message is always read (a
-    // notification, a cancellation that frees memory, must get through).
+    // Parses at once are bounded by the budget too; a small message is always read, and so is
+    // a response or a notification (an answer to a question a call waits on, a cancellation
+    // that frees memory), one at a time past the budget.
     let memory = &state.dispatcher.limits().memory;
     let held = memory
         .parsing(body.len())
         .or_else(|| (body.len() <= ALWAYS_READ_BYTES).then(|| memory.nothing()));
-    let Some(mut held) = held else {
-        return no_memory(memory.max()).answer(&jsonrpc::id_of(&body));
+    let mut held = match held {
+        Some(held) => held,
+        None if jsonrpc::answers_nothing(&body) => memory.parsing_in_lane().await,
+        None => return no_memory(memory.max()).answer(&jsonrpc::id_of(&body)),
     };
     let message = jsonrpc::parse(&body);
     // The body is not held while the request runs (a stream may run for hours).
@@ -131,7 +134,10 @@ fn take_place(
         // A batch past its own limit takes no more places than that limit; it is then refused
         // whole (`-32600`), as on stdio.
         Incoming::Batch(items) => items.len().min(state.dispatcher.limits().max_batch_items),
-        _ => 1,
+        Incoming::Request(_) => 1,
+        // Taken at once, and always: an answer to a question a call waits on must get through
+        // while the calls waiting fill the places.
+        Incoming::Notification { .. } | Incoming::Response(_) => 0,
     };
     state.requests.take_many(auth, count)
 }

@@ -49,6 +49,12 @@ impl Refusal {
         }
     }
 
+    /// The HTTP status it is answered with.
+    #[cfg(test)]
+    pub(super) fn status(&self) -> StatusCode {
+        self.status
+    }
+
     /// The answer to request `id` (`null` for a notification, a batch, or no request).
     pub(super) fn answer(self, id: &Id) -> Response {
         refuse_request(self.status, id, self.error)

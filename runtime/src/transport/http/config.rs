@@ -242,8 +242,9 @@ impl HttpConfig {
     /// [`crate::Server::serve_http_app`]) keeps open at once (default 512, well under the usual
     /// limit of 1,024 open files). Beyond, a new client waits while a connection makes room:
     /// the next to send an answer of known length says `Connection: close`, or, when none has
-    /// within 250 ms, the longest idle one is closed; so keep-alive clients cannot starve the
-    /// others. (Up to 32 such clients wait accepted; more wait in the listen backlog.)
+    /// within 250 ms, the longest idle one is closed (one that never sent a whole request at
+    /// once); so keep-alive clients cannot starve the others. Up to 32 such clients wait
+    /// accepted; more wait in the listen backlog, never past the cap.
     #[must_use]
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);

@@ -274,9 +274,9 @@ impl HttpConfig {
     }
 
     /// How fast a request body must arrive on the connections of [`crate::Server::serve_http`]:
-    /// after `grace`, at least `bytes_per_second` on average since its headers (default 1 KiB/s
-    /// after 5 s), or it is answered `408` and its connection closed, as a slow-header client
-    /// is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
+    /// after `grace`, at least `bytes_per_second` on average since the server first reads it
+    /// (after admission, auth and the app's own layers; default 1 KiB/s after 5 s), or it is
+    /// answered `408` and its connection closed, as a slow-header client is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
     #[must_use]
     pub fn body_rate(mut self, bytes_per_second: u64, grace: Duration) -> Self {
         self.body_rate = bytes_per_second.max(1);

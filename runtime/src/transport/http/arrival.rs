@@ -244,7 +244,10 @@ mod tests {
         assert!(!late_within(&mut body, Duration::from_secs(4)).await);
         assert!(late_within(&mut body, Duration::from_secs(2)).await);
         let (answer, close) = arrival.answer(Response::default(), 1024);
-        assert_eq!((answer.status(), close), (StatusCode::REQUEST_TIMEOUT, true));
+        assert_eq!(
+            (answer.status(), close),
+            (StatusCode::REQUEST_TIMEOUT, true)
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -173,7 +173,8 @@ impl Member {
     pub(super) fn stays(&self) {
         let mut state = lock(&self.room.state);
         state.ungive(&self.seat);
-        if !self.seat.in_flight.load(Ordering::Relaxed) && !self.seat.leaving.load(Ordering::Relaxed)
+        if !self.seat.in_flight.load(Ordering::Relaxed)
+            && !self.seat.leaving.load(Ordering::Relaxed)
         {
             state
                 .idle

@@ -73,6 +73,8 @@ fn close(schema: &mut Value, closable: bool) {
             "anyOf",
             "allOf",
             "$ref",
+            "unevaluatedProperties",
+            "if",
         ]
         .iter()
         .any(|keyword| object.contains_key(*keyword));
@@ -278,5 +280,24 @@ pub(crate) fn ensure_object_root(schema: &mut Value) {
         .is_some_and(|p| !p.is_empty());
     if has_properties && !root.get("required").is_some_and(Value::is_array) {
         root.insert("required".into(), Value::Array(Vec::new()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_object_that_says_how_its_other_keys_are_judged_stays_open() {
+        for keyword in ["unevaluatedProperties", "if", "patternProperties"] {
+            let mut schema = json!({"type": "object", "properties": {"a": {}}, keyword: {}});
+            close_objects(&mut schema);
+            assert!(schema.get("additionalProperties").is_none(), "{keyword}");
+        }
+        let mut schema = json!({"type": "object", "properties": {"a": {}}});
+        close_objects(&mut schema);
+        assert_eq!(schema["additionalProperties"], false);
     }
 }

@@ -151,7 +151,7 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 fn deadline(since: Instant, after: Duration) -> Instant {
     since
         .checked_add(after)
-        .unwrap_or_else(|| since + Duration::from_secs(60 * 60 * 24 * 365 * 30))
+        .unwrap_or_else(|| since + Duration::from_hours(24 * 365 * 30))
 }
 
 impl<B> HttpBody for Watched<B>
@@ -255,6 +255,6 @@ mod tests {
         let config = HttpConfig::new().body_rate(1, Duration::MAX);
         let (request, _) = Arrivals::of(&config).watch(silent());
         let mut body = request.into_body();
-        assert!(!late_within(&mut body, Duration::from_secs(60 * 60 * 24 * 365)).await);
+        assert!(!late_within(&mut body, Duration::from_hours(24 * 365)).await);
     }
 }

@@ -156,15 +156,16 @@ async fn accept_until(
     loop {
         // A place among the open connections is taken before the accept, so a burst cannot
         // pass the cap; at the cap, a place to wait in: beyond, clients wait in the backlog.
-        let place = match Arc::clone(&limits.open).try_acquire_owned() {
-            Ok(permit) => Place::Open(permit),
-            Err(_) => tokio::select! {
+        let place = if let Ok(permit) = Arc::clone(&limits.open).try_acquire_owned() {
+            Place::Open(permit)
+        } else {
+            tokio::select! {
                 () = shutdown.cancelled() => break,
                 waiting = Arc::clone(&waiting).acquire_owned() => match waiting {
                     Ok(waiting) => Place::Waiting(waiting),
                     Err(_) => break,
                 },
-            },
+            }
         };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -292,13 +293,11 @@ async fn serve_connection(
         connection.as_mut().graceful_shutdown();
         // A request that came as it was asked may keep it open: past `IDLE_ENOUGH`, another
         // connection makes the room.
-        match tokio::time::timeout(IDLE_ENOUGH, connection.as_mut()).await {
-            Ok(result) => break result,
-            Err(_) => {
-                member.slow_to_leave();
-                break connection.await;
-            }
+        if let Ok(result) = tokio::time::timeout(IDLE_ENOUGH, connection.as_mut()).await {
+            break result;
         }
+        member.slow_to_leave();
+        break connection.await;
     };
     if let Err(error) = result {
         tracing::debug!(%error, "connection ended with an error");

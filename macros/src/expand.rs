@@ -228,19 +228,36 @@ fn aliased_context_check(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream
 
 /// `Option<Option<T>>` is the one type where `null` means something ("absent = keep, null =
 /// clear"): serde reads a `null` as `Some(None)` (not as absent, its default) and the property
-/// is advertised nullable (`x-mcp-nullable`, read by the portable rewrite). A parameter with
-/// `serde` attributes of its own reads as they say.
+/// is advertised nullable (`x-mcp-nullable`, read by the portable rewrite). A parameter whose
+/// `serde` attributes say how it is read (`with`, `deserialize_with`, `default`) reads as they
+/// say; others (`rename`, say) keep this meaning.
 fn double_option_attrs(param: &InlineParam<'_>, private: &syn::Ident) -> TokenStream {
     if !valid::is_double_option(param.ty) {
         return TokenStream::new();
     }
-    let serde = if param.attrs.iter().any(|attr| attr.path().is_ident("serde")) {
+    let serde = if param.attrs.iter().any(|attr| says_how_it_is_read(attr)) {
         TokenStream::new()
     } else {
         let path = format!("{private}::double_option");
         quote!(#[serde(default, deserialize_with = #path)])
     };
     quote!(#serde #[schemars(extend("x-mcp-nullable" = true))])
+}
+
+/// Whether `attr` is a `serde` attribute that says how its field is read, or one that cannot be
+/// read (serde then reports it).
+fn says_how_it_is_read(attr: &syn::Attribute) -> bool {
+    if !attr.path().is_ident("serde") {
+        return false;
+    }
+    let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+    attr.parse_args_with(parser).map_or(true, |metas| {
+        metas.iter().any(|meta| {
+            ["with", "deserialize_with", "default"]
+                .iter()
+                .any(|name| meta.path().is_ident(name))
+        })
+    })
 }
 
 /// The lints whose advice the user's fn cannot follow, because `#[tool]` decides its shape.

@@ -539,7 +539,7 @@ fn candidate<'a>(
 }
 
 /// A type with a lifetime argument (`Borrowed<'a>`), which borrows from what it was read from;
-/// not `Cow<'a, T>`, which serde always reads owned.
+/// not `Cow<'a, T>`, which serde always reads owned, nor `'static` (`Args<'static>` is owned).
 fn has_lifetime_argument(ty: &Type) -> bool {
     let Type::Path(path) = ty else {
         return false;
@@ -547,7 +547,7 @@ fn has_lifetime_argument(ty: &Type) -> bool {
     path.path.segments.iter().any(|segment| {
         segment.ident != "Cow"
             && matches!(&segment.arguments, PathArguments::AngleBracketed(args)
-                if args.args.iter().any(|arg| matches!(arg, GenericArgument::Lifetime(_))))
+                if args.args.iter().any(|arg| matches!(arg, GenericArgument::Lifetime(lifetime) if lifetime.ident != "static")))
     })
 }
 

@@ -210,8 +210,9 @@ pub use mcp_toolbelt_macros::resource;
 ///   `#[cfg(…)]` removes a parameter and its property. An `Option<Option<T>>` parameter is
 ///   "left out = keep, `null` = clear": `null` arrives as `Some(None)`, and the property is
 ///   advertised nullable (`"type": [T, "null"]`) so that a model can send it. In an argument
-///   struct, a field reads `null` so when it says so: a double-option `deserialize_with`
-///   (`serde_with::rust::double_option`) and `#[schemars(extend("x-mcp-nullable" = true))]`.
+///   struct, a field reads `null` so when it says so: `#[serde(default)]` (left out reads
+///   `None`), a double-option `deserialize_with` (`serde_with::rust::double_option`) and
+///   `#[schemars(extend("x-mcp-nullable" = true))]`.
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
 ///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
 ///   are the request's context (a bare `Context` that is a type of yours is a compile error: write

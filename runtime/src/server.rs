@@ -411,6 +411,9 @@ impl Server {
     /// ([`HttpConfig`]); at SIGINT or SIGTERM it accepts no new connection, ends the MCP streams,
     /// and waits for requests in flight up to the grace time before it returns.
     ///
+    /// Connections are HTTP/1 only, with no upgrades (a WebSocket route fails), and requests
+    /// carry no `ConnectInfo`: serve such an app with `axum::serve` instead.
+    ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub async fn serve_http_app(

@@ -23,6 +23,19 @@ async fn book(
     format!("row {row}, {}", note.unwrap_or_default())
 }
 
+/// Reassign a seat, as schemars generates its schema
+#[tool(portable = false)]
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
+async fn reassign(
+    /// The new holder: `null` frees the seat, left out keeps it
+    holder: Option<Option<String>>,
+) -> String {
+    format!("{holder:?}")
+}
+
 /// Book a seat (portable, as by default)
 #[tool]
 async fn book_portable(
@@ -172,6 +185,18 @@ async fn portable_false_serves_the_schema_as_generated() {
     );
     let refused = client.call_tool("book", json!({"row": 300})).await;
     assert!(refused.is_error, "{refused:?}");
+}
+
+#[tokio::test]
+async fn portable_false_keeps_the_crates_own_marks_to_itself() {
+    let client = TestClient::new(Server::new("seats", "1.0.0"));
+    let schema = listed(&client, "reassign").await.input_schema;
+    assert!(!schema.to_string().contains("x-mcp-nullable"), "{schema}");
+    let result = client.call_tool("reassign", json!({"holder": null})).await;
+    assert_eq!(
+        serde_json::to_value(&result.content).unwrap(),
+        json!([{"type": "text", "text": "Some(None)"}])
+    );
 }
 
 #[tokio::test]

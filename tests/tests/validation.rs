@@ -387,8 +387,11 @@ async fn patch_ticket(
     assignee: Option<Option<String>>,
     /// A note; `null` is as if left out
     note: Option<String>,
+    /// The due date, renamed: `null` still clears it
+    #[serde(rename = "dueDate")]
+    due: Option<Option<String>>,
 ) -> String {
-    format!("{id} {assignee:?} {note:?}")
+    format!("{id} {assignee:?} {note:?} {due:?}")
 }
 
 /// `serde_with::rust::double_option`, as users write it.
@@ -1163,14 +1166,14 @@ async fn unknown_keys_are_refused_at_every_depth() {
 async fn a_double_option_takes_null_as_clear() {
     let client = client();
     let cases = [
-        (json!({"id": 1}), "1 None None"),
+        (json!({"id": 1}), "1 None None None"),
         (
-            json!({"id": 1, "assignee": null, "note": null}),
-            "1 Some(None) None",
+            json!({"id": 1, "assignee": null, "note": null, "dueDate": null}),
+            "1 Some(None) None Some(None)",
         ),
         (
-            json!({"id": 1, "assignee": "ada"}),
-            "1 Some(Some(\"ada\")) None",
+            json!({"id": 1, "assignee": "ada", "dueDate": "friday"}),
+            "1 Some(Some(\"ada\")) None Some(Some(\"friday\"))",
         ),
     ];
     for (arguments, text) in cases {
@@ -1207,6 +1210,10 @@ async fn a_double_option_takes_null_as_clear() {
         json!({"type": ["string", "null"], "description": "The new assignee: `null` clears it, left out keeps it"})
     );
     assert_eq!(inline["properties"]["note"]["type"], json!("string"));
+    assert_eq!(
+        inline["properties"]["dueDate"]["type"],
+        json!(["string", "null"])
+    );
     assert_eq!(inline["required"], json!(["id"]));
     let structured = schema("patch_ticket_struct");
     assert_eq!(

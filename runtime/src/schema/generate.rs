@@ -38,6 +38,7 @@ pub(crate) fn generated_input_schema<T: JsonSchema>() -> Value {
 fn generated_input_schema_of(root: RootSchema) -> Value {
     let mut schema = derive(root, Direction::Input);
     strip_root_text(&mut schema);
+    strip_marks(&mut schema);
     ensure_object_root(&mut schema);
     close_objects(&mut schema);
     schema
@@ -73,6 +74,8 @@ fn close(schema: &mut Value, closable: bool) {
             "anyOf",
             "allOf",
             "$ref",
+            "unevaluatedProperties",
+            "if",
         ]
         .iter()
         .any(|keyword| object.contains_key(*keyword));
@@ -129,6 +132,30 @@ fn is_object_type(kind: Option<&Value>) -> bool {
 /// The schema of a tool that takes no arguments.
 pub(crate) fn empty_input_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+/// `schema` without the crate's own marks (`x-mcp-nullable`, which the portable rewrite reads):
+/// they are not for hosts. Keys of a map of schemas (`properties`, `$defs`) are names, not marks.
+fn strip_marks(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            object.remove(super::portable::NULLABLE);
+            for (key, value) in object.iter_mut() {
+                if let (
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas",
+                    Value::Object(map),
+                ) = (key.as_str(), &mut *value)
+                {
+                    map.values_mut().for_each(strip_marks);
+                } else {
+                    strip_marks(value);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_marks),
+        _ => {}
+    }
 }
 
 /// The schema of the structured content of `Json<T>`: how `T` serializes, made portable. An
@@ -278,5 +305,24 @@ pub(crate) fn ensure_object_root(schema: &mut Value) {
         .is_some_and(|p| !p.is_empty());
     if has_properties && !root.get("required").is_some_and(Value::is_array) {
         root.insert("required".into(), Value::Array(Vec::new()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_object_that_says_how_its_other_keys_are_judged_stays_open() {
+        for keyword in ["unevaluatedProperties", "if", "patternProperties"] {
+            let mut schema = json!({"type": "object", "properties": {"a": {}}, keyword: {}});
+            close_objects(&mut schema);
+            assert!(schema.get("additionalProperties").is_none(), "{keyword}");
+        }
+        let mut schema = json!({"type": "object", "properties": {"a": {}}});
+        close_objects(&mut schema);
+        assert_eq!(schema["additionalProperties"], false);
     }
 }

@@ -116,7 +116,7 @@ fn make_nullable_properties_optional(object: &mut Map<String, Value>, direction:
 /// The mark of a property whose `null` means something (an inline `Option<Option<T>>`
 /// parameter, or a field marked `#[schemars(extend("x-mcp-nullable" = true))]`): it stays
 /// nullable, and its `null` reaches serde.
-const NULLABLE: &str = "x-mcp-nullable";
+pub(super) const NULLABLE: &str = "x-mcp-nullable";
 
 /// Whether a schema admits `null` besides some other value: `type: [T, "null"]`, or an
 /// `anyOf`/`oneOf` with a `{"type":"null"}` branch.

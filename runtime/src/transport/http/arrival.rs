@@ -15,7 +15,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::response::Response;
-use hyper::body::{Body as HttpBody, Bytes, Frame, Incoming, SizeHint};
+use hyper::body::{Body as HttpBody, Bytes, Frame, SizeHint};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
@@ -54,8 +54,14 @@ impl Arrivals {
         }
     }
 
-    /// `request` with its body watched from now on, in a place if one is free.
-    pub(super) fn watch(&self, request: Request<Incoming>) -> (Request<Body>, Arrival) {
+    /// `request` with its body watched, in a place if one is free. Its clock starts when the
+    /// body is first read (then a client waiting for `100 Continue` gets it), so time spent in
+    /// admission, auth or the user's layers is not counted against the client.
+    pub(super) fn watch<B>(&self, request: Request<B>) -> (Request<Body>, Arrival)
+    where
+        B: HttpBody<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<BoxError>,
+    {
         let outcome = Arc::new(AtomicU8::new(ARRIVING));
         let arrival = Arrival {
             outcome: Arc::clone(&outcome),
@@ -65,21 +71,15 @@ impl Arrivals {
             return (Request::from_parts(parts, Body::new(body)), arrival);
         }
         let permit = Arc::clone(&self.arriving).try_acquire_owned().ok();
-        let started = Instant::now();
-        let first_deadline = if permit.is_some() {
-            started + self.grace
-        } else {
-            started + self.grace.min(UNPLACED_LIMIT)
-        };
         let body = Watched {
             inner: body,
             placed: permit.is_some(),
             permit,
-            started,
+            started: None,
             received: 0,
             bytes_per_second: self.bytes_per_second,
             grace: self.grace,
-            deadline: Box::pin(tokio::time::sleep_until(first_deadline)),
+            deadline: Box::pin(tokio::time::sleep(Duration::ZERO)),
             arriving: true,
             outcome,
         };
@@ -115,11 +115,12 @@ impl Arrival {
 
 /// A request body that holds an arrival place (if it got one) until it has arrived, and fails
 /// once it is late: under the rate, or, without a place, not whole within [`UNPLACED_LIMIT`].
-struct Watched {
-    inner: Incoming,
+struct Watched<B> {
+    inner: B,
     permit: Option<OwnedSemaphorePermit>,
     placed: bool,
-    started: Instant,
+    /// When the body was first read: its clock starts there.
+    started: Option<Instant>,
     received: u64,
     bytes_per_second: u64,
     grace: Duration,
@@ -143,15 +144,39 @@ impl std::fmt::Display for Late {
 
 impl std::error::Error for Late {}
 
-impl HttpBody for Watched {
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// `since` plus `after`, or far in the future when that cannot be told (a grace of
+/// `Duration::MAX`, say: no deadline).
+fn deadline(since: Instant, after: Duration) -> Instant {
+    since
+        .checked_add(after)
+        .unwrap_or_else(|| since + Duration::from_hours(24 * 365 * 30))
+}
+
+impl<B> HttpBody for Watched<B>
+where
+    B: HttpBody<Data = Bytes> + Unpin,
+    B::Error: Into<BoxError>,
+{
     type Data = Bytes;
-    type Error = Box<dyn std::error::Error + Send + Sync>;
+    type Error = BoxError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
         let this = self.get_mut();
+        let started = *this.started.get_or_insert_with(|| {
+            let now = Instant::now();
+            let first = if this.placed {
+                this.grace
+            } else {
+                this.grace.min(UNPLACED_LIMIT)
+            };
+            this.deadline.as_mut().reset(deadline(now, first));
+            now
+        });
         let polled = Pin::new(&mut this.inner).poll_frame(cx);
         if polled.is_pending() {
             if this.arriving {
@@ -173,7 +198,7 @@ impl HttpBody for Watched {
                 Duration::from_millis(this.received.saturating_mul(1000) / this.bytes_per_second);
             this.deadline
                 .as_mut()
-                .reset(this.started + this.grace + earned);
+                .reset(deadline(started, this.grace.saturating_add(earned)));
         }
         if !matches!(polled, Poll::Ready(Some(Ok(_)))) || this.inner.is_end_stream() {
             // Arrived (or failed): the place is free.
@@ -189,5 +214,47 @@ impl HttpBody for Watched {
 
     fn size_hint(&self) -> SizeHint {
         self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request whose body never sends a byte.
+    fn silent() -> Request<Body> {
+        let chunks = futures_util::stream::pending::<Result<Bytes, std::io::Error>>();
+        Request::new(Body::from_stream(chunks))
+    }
+
+    /// Whether reading `body` fails as late within `within`.
+    async fn late_within(body: &mut Body, within: Duration) -> bool {
+        let read = std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx));
+        matches!(tokio::time::timeout(within, read).await, Ok(Some(Err(_))))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_body_clock_starts_when_the_body_is_first_read() {
+        let config = HttpConfig::new().body_rate(1024, Duration::from_secs(5));
+        let arrivals = Arrivals::of(&config);
+        let (request, arrival) = arrivals.watch(silent());
+        // A slow verifier, or a user's layer, takes longer than the grace before reading.
+        tokio::time::advance(Duration::from_secs(10)).await;
+        let mut body = request.into_body();
+        assert!(!late_within(&mut body, Duration::from_secs(4)).await);
+        assert!(late_within(&mut body, Duration::from_secs(2)).await);
+        let (answer, close) = arrival.answer(Response::default(), 1024);
+        assert_eq!(
+            (answer.status(), close),
+            (StatusCode::REQUEST_TIMEOUT, true)
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_grace_too_long_to_tell_means_no_deadline() {
+        let config = HttpConfig::new().body_rate(1, Duration::MAX);
+        let (request, _) = Arrivals::of(&config).watch(silent());
+        let mut body = request.into_body();
+        assert!(!late_within(&mut body, Duration::from_hours(24 * 365)).await);
     }
 }

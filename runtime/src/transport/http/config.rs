@@ -242,8 +242,9 @@ impl HttpConfig {
     /// [`crate::Server::serve_http_app`]) keeps open at once (default 512, well under the usual
     /// limit of 1,024 open files). Beyond, a new client waits while a connection makes room:
     /// the next to send an answer of known length says `Connection: close`, or, when none has
-    /// within 250 ms, the longest idle one is closed; so keep-alive clients cannot starve the
-    /// others. (Up to 32 such clients wait accepted; more wait in the listen backlog.)
+    /// within 250 ms, the longest idle one is closed (one that never sent a whole request at
+    /// once); so keep-alive clients cannot starve the others. Up to 32 such clients wait
+    /// accepted; more wait in the listen backlog, never past the cap.
     #[must_use]
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
@@ -273,9 +274,9 @@ impl HttpConfig {
     }
 
     /// How fast a request body must arrive on the connections of [`crate::Server::serve_http`]:
-    /// after `grace`, at least `bytes_per_second` on average since its headers (default 1 KiB/s
-    /// after 5 s), or it is answered `408` and its connection closed, as a slow-header client
-    /// is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
+    /// after `grace`, at least `bytes_per_second` on average since the server first reads it
+    /// (after admission, auth and the app's own layers; default 1 KiB/s after 5 s), or it is
+    /// answered `408` and its connection closed, as a slow-header client is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
     #[must_use]
     pub fn body_rate(mut self, bytes_per_second: u64, grace: Duration) -> Self {
         self.body_rate = bytes_per_second.max(1);

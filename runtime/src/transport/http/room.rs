@@ -3,7 +3,9 @@
 //! finish says `Connection: close`, or, when none has within [`IDLE_ENOUGH`], the longest idle
 //! connection (no request in progress for at least that long) is closed. So keep-alive clients
 //! cannot starve the others, and a client that opens connections and sends nothing holds them
-//! only until someone waits.
+//! only until someone waits. A connection that is asked but does not close within
+//! [`IDLE_ENOUGH`] (its request is still running) stops counting as making room, so another
+//! one is asked.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +48,10 @@ struct Seat {
     giving: AtomicBool,
     /// Closing: never idle again.
     leaving: AtomicBool,
+    /// A request is in progress (from its headers to the end of its response).
+    in_flight: AtomicBool,
+    /// It answered a request: a connection that never did may be closed outright.
+    served: AtomicBool,
 }
 
 impl State {
@@ -121,7 +127,23 @@ pub(super) struct Member {
 impl Member {
     /// A request came: the connection is not idle.
     pub(super) fn busy(&self) {
-        lock(&self.room.state).idle.remove(&self.id);
+        let mut state = lock(&self.room.state);
+        self.seat.in_flight.store(true, Ordering::Relaxed);
+        state.idle.remove(&self.id);
+    }
+
+    /// Whether a request is in progress: asked to close then, the connection stays, and its
+    /// response decides ([`Member::gives_way`]), since closing would hold the place for as long
+    /// as that response lasts (a stream's whole life).
+    pub(super) fn in_flight(&self) -> bool {
+        let _state = lock(&self.room.state);
+        self.seat.in_flight.load(Ordering::Relaxed)
+    }
+
+    /// Whether the connection answered a request yet: one that never did (a client that sent
+    /// nothing, or half its headers) is closed outright to make room.
+    pub(super) fn served(&self) -> bool {
+        self.seat.served.load(Ordering::Relaxed)
     }
 
     /// A response is about to be sent: whether it closes its connection, because a client waits.
@@ -131,8 +153,11 @@ impl Member {
 
     /// The response was sent: the connection is idle until its next request.
     pub(super) fn idle(&self) {
+        let mut state = lock(&self.room.state);
+        self.seat.in_flight.store(false, Ordering::Relaxed);
+        self.seat.served.store(true, Ordering::Relaxed);
         if !self.seat.leaving.load(Ordering::Relaxed) {
-            lock(&self.room.state)
+            state
                 .idle
                 .insert(self.id, (Instant::now(), Arc::clone(&self.seat)));
         }
@@ -143,9 +168,23 @@ impl Member {
         self.seat.asked.notified().await;
     }
 
-    /// Asked to close, it cannot yet (a request is on its way): another connection must make
-    /// the room.
+    /// Asked to close, it cannot yet (a request is on its way or in progress): another
+    /// connection must make the room. Idle, it is idle from now.
     pub(super) fn stays(&self) {
+        let mut state = lock(&self.room.state);
+        state.ungive(&self.seat);
+        if !self.seat.in_flight.load(Ordering::Relaxed)
+            && !self.seat.leaving.load(Ordering::Relaxed)
+        {
+            state
+                .idle
+                .insert(self.id, (Instant::now(), Arc::clone(&self.seat)));
+        }
+    }
+
+    /// Asked to close, it has not within [`IDLE_ENOUGH`] (its last request is still running): it
+    /// no longer counts as making room, so another connection is asked.
+    pub(super) fn slow_to_leave(&self) {
         lock(&self.room.state).ungive(&self.seat);
     }
 
@@ -202,5 +241,41 @@ mod tests {
         assert!(!asked(&member).await);
         assert!(member.gives_way());
         assert!(!member.gives_way(), "one connection for one waiting client");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_slow_to_leave_stops_counting_and_another_is_asked() {
+        let room = Arc::new(Room::default());
+        let first = room.join();
+        first.idle();
+        tokio::time::advance(Duration::from_millis(10)).await;
+        let second = room.join();
+        second.idle();
+        room.wait();
+        tokio::time::advance(IDLE_ENOUGH).await;
+        assert_eq!(room.close_idle(), None);
+        assert!(asked(&first).await);
+        assert_eq!(room.close_idle(), None, "one asked for one waiting client");
+        assert!(!asked(&second).await);
+        first.leave();
+        first.slow_to_leave();
+        assert_eq!(room.close_idle(), None);
+        assert!(asked(&second).await, "the next idle one is asked");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_asked_with_a_request_in_flight_stays_and_its_response_decides() {
+        let room = Arc::new(Room::default());
+        let member = room.join();
+        assert!(!member.served(), "a fresh connection answered nothing yet");
+        member.busy();
+        assert!(member.in_flight());
+        member.stays();
+        room.wait();
+        tokio::time::advance(IDLE_ENOUGH * 4).await;
+        assert_eq!(room.close_idle(), None, "not idle while its request runs");
+        assert!(!asked(&member).await);
+        member.idle();
+        assert!(!member.in_flight() && member.served());
     }
 }

@@ -154,14 +154,18 @@ async fn accept_until(
     let waiting = Arc::new(Semaphore::new(MAX_WAITING));
     let mut backoff = Duration::ZERO;
     loop {
-        // At the cap, a place to wait in comes first: beyond, clients wait in the backlog.
-        let waiting_place = if limits.open.available_permits() == 0 {
-            tokio::select! {
-                place = Arc::clone(&waiting).acquire_owned() => place.ok(),
-                () = shutdown.cancelled() => break,
-            }
+        // A place among the open connections is taken before the accept, so a burst cannot
+        // pass the cap; at the cap, a place to wait in: beyond, clients wait in the backlog.
+        let place = if let Ok(permit) = Arc::clone(&limits.open).try_acquire_owned() {
+            Place::Open(permit)
         } else {
-            None
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                waiting = Arc::clone(&waiting).acquire_owned() => match waiting {
+                    Ok(waiting) => Place::Waiting(waiting),
+                    Err(_) => break,
+                },
+            }
         };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -184,19 +188,32 @@ async fn accept_until(
             shutdown.clone(),
         );
         connections.spawn(async move {
-            let permit = match Arc::clone(&limits_open).try_acquire_owned() {
-                Ok(permit) => permit,
-                Err(_) => match make_room(&limits_open, &shared.room, &shutdown).await {
-                    Some(permit) => permit,
-                    None => return,
-                },
+            let permit = match place {
+                Place::Open(permit) => permit,
+                Place::Waiting(waiting) => {
+                    let permit = match Arc::clone(&limits_open).try_acquire_owned() {
+                        Ok(permit) => Some(permit),
+                        Err(_) => make_room(&limits_open, &shared.room, &shutdown).await,
+                    };
+                    drop(waiting);
+                    match permit {
+                        Some(permit) => permit,
+                        None => return,
+                    }
+                }
             };
-            drop(waiting_place);
             let member = shared.room.join();
             serve_connection(stream, shared, header_timeout, shutdown, (permit, member)).await;
         });
     }
     connections
+}
+
+/// What an accepted connection holds: its place among the open ones, or, past the cap, a place
+/// among the clients waiting for one.
+enum Place {
+    Open(OwnedSemaphorePermit),
+    Waiting(OwnedSemaphorePermit),
 }
 
 /// Waits for a place while the connections make room: the next response to finish closes its
@@ -257,14 +274,29 @@ async fn serve_connection(
             result = connection.as_mut() => break result,
             () = shutdown.cancelled() => {}
             () = member.asked_to_close() => {
-                if request_waiting(&socket) {
+                // A request in progress, or on its way: closing would fail it, or hold the
+                // place for as long as its response lasts. Its response gives way instead.
+                if member.in_flight() || request_waiting(&socket) {
                     member.stays();
                     continue;
+                }
+                // Never answered anything (a client that sent nothing, or half its headers,
+                // which hyper would wait the header timeout for): closed outright.
+                if !member.served() {
+                    member.leave();
+                    tracing::debug!("a connection that sent no request is closed to make room");
+                    return;
                 }
             }
         }
         member.leave();
         connection.as_mut().graceful_shutdown();
+        // A request that came as it was asked may keep it open: past `IDLE_ENOUGH`, another
+        // connection makes the room.
+        if let Ok(result) = tokio::time::timeout(IDLE_ENOUGH, connection.as_mut()).await {
+            break result;
+        }
+        member.slow_to_leave();
         break connection.await;
     };
     if let Err(error) = result {

@@ -1,7 +1,8 @@
 //! Legacy sessions: `initialize` opens one (`Mcp-Session-Id`), later requests name it, DELETE
 //! ends it. The table is bounded: idle sessions expire (within a minute those that never did
 //! anything), and a full table always makes room for a new client by closing the least recently
-//! used session not in use (no stream open, no call running), one that never did anything first.
+//! used session not in use (no request in progress, no stream open, no call running), one that
+//! never did anything first.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -242,6 +243,13 @@ impl SessionTable {
     }
 }
 
+/// Whether a request holds `session`: between [`SessionTable::find`] (or `open`) and the end of
+/// the POST or GET that named it, the table's is not the only handle. Such a session is never
+/// evicted: its call may not be registered yet (closing it then would leave the client hanging).
+fn in_use(session: &Arc<HttpSession>) -> bool {
+    Arc::strong_count(session) > 1
+}
+
 /// Closes the least recently used session among those `eligible` that has been left alone for
 /// `alone`; `None` when there is none.
 fn evict_least_recently_used(
@@ -251,7 +259,7 @@ fn evict_least_recently_used(
 ) -> Option<()> {
     let least_recently_used = sessions
         .iter()
-        .filter(|(_, session)| eligible(session) && session.idle_for(alone))
+        .filter(|(_, session)| !in_use(session) && eligible(session) && session.idle_for(alone))
         .min_by_key(|(_, session)| *lock(&session.last_seen))
         .map(|(id, _)| id.clone())?;
     let session = sessions.remove(&least_recently_used)?;
@@ -331,11 +339,13 @@ mod tests {
         let table = SessionTable::new(2, 2, IDLE);
         let (first, first_session) = table.open(&dispatcher, None).unwrap();
         first_session.activate();
+        drop(first_session);
         tokio::time::advance(Duration::from_secs(1)).await;
         let (second, second_session) = table.open(&dispatcher, None).unwrap();
         second_session.activate();
         tokio::time::advance(Duration::from_secs(1)).await;
-        // Full; both did something, neither is in use: the least recently used makes room.
+        // Full; both did something; the second's request is still in progress: the first makes
+        // room.
         let (third, third_session) = table.open(&dispatcher, None).unwrap();
         assert_eq!(refused(table.find(&naming(&first), None)), 404);
         assert!(table.find(&naming(&second), None).is_ok());
@@ -354,9 +364,12 @@ mod tests {
         let table = SessionTable::new(3, 3, IDLE);
         let (working, session) = table.open(&dispatcher, None).unwrap();
         session.activate();
-        let flood: Vec<String> = (0..3)
-            .map(|_| table.open(&dispatcher, None).unwrap().0)
-            .collect();
+        drop(session);
+        let mut flood = Vec::new();
+        for _ in 0..3 {
+            tokio::time::advance(Duration::from_millis(1)).await;
+            flood.push(table.open(&dispatcher, None).unwrap().0);
+        }
         // The flood's older sessions made room for its newer ones; the working session stayed,
         // though it is the oldest.
         assert_eq!(refused(table.find(&naming(&working), None)), 200);
@@ -400,6 +413,7 @@ mod tests {
         let dispatcher = Dispatcher::empty();
         let table = SessionTable::new(8, 2, IDLE);
         let (b_session, _) = table.open(&dispatcher, Some(&auth("b"))).unwrap();
+        // (Each `open` is a request done: `_` lets its handle go.)
         let (first, _) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
         tokio::time::advance(Duration::from_secs(1)).await;
         let (second, listening) = table.open(&dispatcher, Some(&auth("a"))).unwrap();
@@ -423,6 +437,7 @@ mod tests {
             table.find(&naming(&third), Some(&auth("a"))).unwrap(),
         );
         let _other_stream = third_session.open_stream().unwrap();
+        drop((listening, third_session));
         assert!(table.open(&dispatcher, Some(&auth("a"))).is_none());
         assert!(table.open(&dispatcher, Some(&auth("b"))).is_some());
     }
@@ -437,5 +452,23 @@ mod tests {
         assert_eq!(refused(table.find(&naming(&id), None)), 404);
         assert_eq!(refused(table.find(&HeaderMap::new(), None)), 400);
         assert_eq!(id.len(), 32, "128 random bits as hex");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_found_by_a_request_in_progress_is_never_evicted() {
+        let dispatcher = Dispatcher::empty();
+        let table = SessionTable::new(1, 1, IDLE);
+        let (id, opened) = table.open(&dispatcher, None).unwrap();
+        drop(opened);
+        // A POST found it; its call is not registered yet.
+        let found = table.find(&naming(&id), None).unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(
+            table.open(&dispatcher, None).is_none(),
+            "the table stays full"
+        );
+        assert!(!found.ended.is_cancelled());
+        drop(found);
+        assert!(table.open(&dispatcher, None).is_some(), "done: it may go");
     }
 }

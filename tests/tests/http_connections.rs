@@ -127,9 +127,10 @@ async fn beyond_the_connection_cap_a_client_waits_until_a_connection_gives_way()
     let address = serve(config).await;
     // `serve` probed the port with a connection of its own; let the server see it close.
     tokio::time::sleep(Duration::from_millis(100)).await;
+    // Calls of 3 s: long beside the 0.5 s this test waits, however slow the machine.
     let busy = [
-        tokio::spawn(slow_call(address, 1.0)),
-        tokio::spawn(slow_call(address, 1.0)),
+        tokio::spawn(slow_call(address, 3.0)),
+        tokio::spawn(slow_call(address, 3.0)),
     ];
     tokio::time::sleep(Duration::from_millis(100)).await;
     let waiting = tokio::spawn(async move {

@@ -122,7 +122,8 @@ async fn a_flood_of_sessions_is_refused_while_the_sessions_in_use_keep_working()
             let (router, session) = (router.clone(), session.clone());
             tokio::spawn(async move {
                 let tag = format!("busy {id}");
-                let call = legacy_call(id, "slow", &json!({"tag": tag, "seconds": 1.0}), None);
+                // 3 s: the calls must outlast the flood below, however slow the machine.
+                let call = legacy_call(id, "slow", &json!({"tag": tag, "seconds": 3.0}), None);
                 send(&router, post(&call, &in_session(&session))).await
             })
         })

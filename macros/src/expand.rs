@@ -147,22 +147,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         parse,
         ..
     } = &arguments;
-    let (convert, output_schema) = result_conversion(tool, &private);
-    let (convert, output_schema) =
-        if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
-            // At the path: a fn of the wrong type, or a return type without structured content,
-            // is reported there.
-            let hand_written =
-                quote_spanned!(path.span()=> || #private::hand_written_output::<#ty, _>(#path));
-            (convert, hand_written)
-        } else if tool.structured {
-            (convert, output_schema)
-        } else {
-            (
-                quote!(#private::text_only(#convert)),
-                quote!(|| ::core::option::Option::None),
-            )
-        };
+    let (convert, output_schema) = output(tool, &private);
     let call = call(tool, &private, &convert);
     let registration = registration(
         tool,
@@ -561,6 +546,27 @@ fn registration(
                 line: ::core::line!(),
             }
         }
+    }
+}
+
+/// The conversion of the fn's output into its result, and the registration's output-schema fn:
+/// hand-written (`output_schema = path`), derived from the return type, or none for a tool whose
+/// result is its text alone (`output_schema = false`).
+fn output(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, TokenStream) {
+    let (convert, derived_schema) = result_conversion(tool, private);
+    if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
+        // At the path: a fn of the wrong type, or a return type without structured content,
+        // is reported there.
+        let hand_written =
+            quote_spanned!(path.span()=> || #private::hand_written_output::<#ty, _>(#path));
+        (convert, hand_written)
+    } else if tool.structured {
+        (convert, derived_schema)
+    } else {
+        (
+            quote!(#private::text_only(#convert)),
+            quote!(|| ::core::option::Option::None),
+        )
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, ResourceContents, Sampling,
+    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, EmbeddedResource, Sampling,
     Server, Tool, ToolError, resource, tool,
 };
 use schemars::JsonSchema;
@@ -65,7 +65,7 @@ async fn test_audio_content() -> Content {
 #[tool]
 async fn test_embedded_resource() -> Content {
     Content::resource(
-        ResourceContents::text(
+        EmbeddedResource::text(
             "test://embedded-resource",
             "This is an embedded resource content.",
         )
@@ -80,7 +80,7 @@ async fn test_multiple_content_types() -> Vec<Content> {
         Content::text("Multiple content types test:"),
         Content::image(RED_PIXEL_PNG, "image/png"),
         Content::resource(
-            ResourceContents::text(
+            EmbeddedResource::text(
                 "test://mixed-content-resource",
                 r#"{"test":"data","value":123}"#,
             )

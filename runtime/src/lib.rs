@@ -101,7 +101,6 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`], "Header-routed arguments") |
 
-mod ask;
 mod call;
 mod cli;
 mod context;
@@ -109,7 +108,6 @@ mod host_config;
 mod jsonrpc;
 mod limits;
 mod registry;
-mod result;
 mod schema;
 mod server;
 mod session;
@@ -119,10 +117,17 @@ mod transport;
 mod types;
 mod validate;
 
+pub mod apps;
+pub mod ask;
+pub mod error;
 pub mod hook;
+pub mod http;
 pub mod lint;
 pub mod protocol;
+pub mod resource;
+pub mod result;
 pub mod testing;
+pub mod tool;
 
 #[doc(hidden)]
 pub mod __private;
@@ -132,10 +137,8 @@ pub mod __private;
 #[doc(hidden)]
 pub mod __fuzz;
 
-pub use ask::{
-    ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
-};
-pub use context::{AuthInfo, Context, LogLevel};
+pub use context::{Context, LogLevel};
+// Error: helper B
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///
@@ -335,13 +338,6 @@ pub use mcp_toolbelt_macros::resource;
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
-pub use registry::apps::{EXTENSION_ID as APPS_EXTENSION_ID, VIEW_MIME_TYPE};
-pub use registry::{IntoResourceBody, RegistryError, ResourceBody, ResourceError, Tool};
-pub use result::{
-    CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
-};
+pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;
-#[cfg(feature = "http")]
-pub use transport::http::{HttpConfig, ProtectedResourceMetadata};
-pub use types::{ToolAnnotations, ToolDefinition};

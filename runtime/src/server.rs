@@ -14,7 +14,8 @@ use std::future::Future;
 use crate::ask::seal::Sealer;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{Dispatcher, ListToolsResult, Listings, ServerState};
+use crate::protocol::{Dispatcher, Listings, ServerState};
+use crate::types::ListToolsResult;
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]

@@ -71,7 +71,8 @@ use tokio::sync::mpsc;
 
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
-use crate::protocol::{ListToolsResult, ProtocolVersion};
+use crate::protocol::ProtocolVersion;
+use crate::types::ListToolsResult;
 use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Session};

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    CallToolResult, Content, ContentAnnotations, Context, Json, LogLevel, ResourceContents, Server,
+    CallToolResult, Content, ContentAnnotations, Context, Json, LogLevel, EmbeddedResource, Server,
     Tool, ToolError, tool,
 };
 use schemars::JsonSchema;
@@ -103,7 +103,7 @@ async fn described_link() -> Content {
 #[tool]
 async fn embedded_text() -> Content {
     Content::resource(
-        ResourceContents::text("file:///notes.txt", "remember the milk")
+        EmbeddedResource::text("file:///notes.txt", "remember the milk")
             .with_mime_type("text/plain"),
     )
 }
@@ -112,7 +112,7 @@ async fn embedded_text() -> Content {
 #[tool]
 async fn embedded_blob() -> Content {
     Content::resource(
-        ResourceContents::blob("file:///pixel.png", PIXEL).with_mime_type("image/png"),
+        EmbeddedResource::blob("file:///pixel.png", PIXEL).with_mime_type("image/png"),
     )
 }
 

@@ -170,7 +170,7 @@ impl Server {
     /// The time a call waits for the client's answer to a question
     /// ([`Context::elicit`](crate::Context::elicit), `sample`, `roots`) does not count: a person
     /// may take minutes to answer, and each question has its own limit,
-    /// [`ASK_TIMEOUT`](crate::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
+    /// [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
     /// after does.
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> Self {
@@ -363,7 +363,7 @@ impl Server {
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
     /// it (`app.nest("/mcp", server.into_router()?)`; merged as it is, it answers at your app's
     /// `/`) and add your own layers. With bearer auth, also serve
-    /// [`ProtectedResourceMetadata`](crate::ProtectedResourceMetadata) (see
+    /// [`ProtectedResourceMetadata`](crate::http::ProtectedResourceMetadata) (see
     /// [`Server::serve_http`], which does).
     ///
     /// What the router guards by itself: admission (one value per deciding header, `Host`,

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, EmbeddedResource, Sampling,
-    Server, Tool, ToolError, resource, tool,
+    CallToolResult, Content, Context, LogLevel, Server, ToolError, ask::AskError, ask::Elicitation,
+    ask::Sampling, resource, result::EmbeddedResource, tool, tool::Tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -153,7 +153,7 @@ async fn test_custom_headers(
 
 /// A tool whose input schema uses JSON Schema 2020-12 features `#[tool]` never emits
 /// (`$defs` with `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): added as a run-time tool.
-fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
     let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -181,7 +181,7 @@ fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
 
 /// A tool that cannot run without the client's `sampling` capability: a client that did not
 /// declare it gets `-32021` instead of a call.
-fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
     let schema =
         serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
     let tool = Tool::new(

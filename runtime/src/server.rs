@@ -15,13 +15,13 @@ use crate::ask::seal::Sealer;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{Dispatcher, Listings, ServerState};
-use crate::types::ListToolsResult;
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::Implementation;
+use crate::types::ListToolsResult;
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///

@@ -72,11 +72,11 @@ use tokio::sync::mpsc;
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::ProtocolVersion;
-use crate::types::ListToolsResult;
 use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Session};
 use crate::sync::lock;
+use crate::types::ListToolsResult;
 use crate::types::ToolDefinition;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless

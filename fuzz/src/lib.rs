@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use mcp_toolbelt::{ask::AskError, Context, Json, Server, tool};
+use mcp_toolbelt::{Context, Json, Server, ask::AskError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

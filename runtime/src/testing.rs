@@ -25,7 +25,7 @@
 //! (`input_required`, then the retry with `inputResponses`).
 //!
 //! ```
-//! use mcp_toolbelt::{testing::TestClient, tool, Context, Elicitation, Server};
+//! use mcp_toolbelt::{testing::TestClient, tool, Context, ask::Elicitation, Server};
 //! use serde_json::json;
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]

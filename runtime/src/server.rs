@@ -77,6 +77,7 @@ use crate::types::ListToolsResult;
 /// it would cost some 150 MiB), the body is dropped once parsed, and a `subscriptions/listen`
 /// stream keeps nothing of its request. 20 such streams and 20 running calls, each sent a 4 MiB
 /// body, leave the repository's catalog example under 256 MiB.
+#[derive(Clone)]
 pub struct Server {
     name: String,
     version: String,

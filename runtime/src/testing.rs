@@ -69,7 +69,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
@@ -180,7 +180,7 @@ impl TestClient {
         };
         let request = Request {
             id,
-            method: method.to_owned(),
+            method: Method::from(method),
             params,
         };
         let response = self.session.answer_now(request, caller);
@@ -210,7 +210,7 @@ impl TestClient {
         match (message, answer) {
             (Outgoing::Request(question), Some(answer)) => {
                 let params = question.params.map_or(Value::Null, Value::Object);
-                let outcome = answer(&question.method, &params);
+                let outcome = answer(question.method.as_str(), &params);
                 self.session.reply(Reply {
                     id: question.id,
                     outcome,

@@ -26,7 +26,7 @@ use serde_json::{Map, Value, json};
 
 use super::AskError;
 use super::seal::{Binding, Carried, Sealer};
-use crate::jsonrpc::{ErrorObject, codes};
+use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::result::CallToolResult;
 use crate::sync::lock;
 
@@ -92,11 +92,12 @@ impl Round {
     }
 
     /// The key of a question: the one given, or the next number after the method's name.
-    pub(crate) fn key(&self, key: Option<&str>, method: &str) -> String {
+    pub(crate) fn key(&self, key: Option<&str>, method: &Method) -> String {
         key.map_or_else(
             || {
                 let number = self.next.fetch_add(1, Ordering::Relaxed);
-                let kind = method.split('/').next().unwrap_or(method);
+                let name = method.as_str();
+                let kind = name.split('/').next().unwrap_or(name);
                 format!("{kind}-{number}")
             },
             str::to_owned,
@@ -104,7 +105,12 @@ impl Round {
     }
 
     /// The answer to question `key`, if the round has it; else the question is recorded.
-    pub(crate) fn answer_or_ask(&self, key: String, method: &str, params: Value) -> Option<Value> {
+    pub(crate) fn answer_or_ask(
+        &self,
+        key: String,
+        method: Method,
+        params: Value,
+    ) -> Option<Value> {
         if let Some(answer) = self.answers.get(&key) {
             lock(&self.used).insert(key, answer.clone());
             return Some(answer.clone());
@@ -233,8 +239,8 @@ mod tests {
         let asking = Arc::clone(&round);
         let call = async move {
             tokio::spawn(async move {
-                let key = asking.key(None, "roots/list");
-                assert_eq!(asking.answer_or_ask(key, "roots/list", json!({})), None);
+                let key = asking.key(None, &Method::ListRoots);
+                assert_eq!(asking.answer_or_ask(key, Method::ListRoots, json!({})), None);
                 // As `Question::ask` does: the asker waits for the next round.
                 std::future::pending::<()>().await;
             })

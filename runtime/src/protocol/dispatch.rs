@@ -19,7 +19,7 @@ use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts};
 use crate::hook::{self, Hook};
-use crate::jsonrpc::{ErrorObject, Id, Outgoing, Payload, Response, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Payload, Response, codes, to_json};
 use crate::limits::{CallClock, Limits};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
@@ -138,7 +138,7 @@ impl Dispatcher {
     pub(crate) async fn request(
         &self,
         id: Id,
-        method: &str,
+        method: &Method,
         params: Option<Map<String, Value>>,
         connection: &Connection,
         scope: RequestScope,
@@ -170,14 +170,14 @@ impl Dispatcher {
         clippy::unused_self,
         reason = "notifications the server acts on will need it"
     )]
-    pub(crate) fn notification(&self, method: &str, _params: Option<&Map<String, Value>>) {
-        tracing::debug!(method, "notification");
+    pub(crate) fn notification(&self, method: &Method, _params: Option<&Map<String, Value>>) {
+        tracing::debug!(%method, "notification");
     }
 
     async fn answer(
         &self,
         id: &Id,
-        method: &str,
+        method: &Method,
         params: Map<String, Value>,
         connection: &Connection,
         scope: RequestScope,
@@ -185,30 +185,30 @@ impl Dispatcher {
         let era = Era::of(&params, connection)?;
         trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
-            (false, "initialize") => Ok(self.initialize(&params, connection)),
-            (false, "ping") => Ok(json!({})),
-            (false, "logging/setLevel") => set_level(&params, connection),
-            (false, "server/discover") => Err(ErrorObject::invalid_params(format!(
+            (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
+            (false, Method::Ping) => Ok(json!({})),
+            (false, Method::SetLogLevel) => set_level(&params, connection),
+            (false, Method::Discover) => Err(ErrorObject::invalid_params(format!(
                 "server/discover requires `_meta.{}`",
                 meta::PROTOCOL_VERSION
             ))),
-            (true, "server/discover") => Ok(self.discover()),
-            (true, "subscriptions/listen") => {
+            (true, Method::Discover) => Ok(self.discover()),
+            (true, Method::Listen) => {
                 let tools = listen::tools_requested(&params)?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop(params);
                 let changes = self.tool_changes();
                 listen::listen(id, tools, changes, &self.state.closing, scope).await
             }
-            (_, "tools/list") => {
+            (_, Method::ListTools) => {
                 let page = self
                     .state
                     .listings
                     .page(&self.state.tools, &params, era.version());
                 return page.map(Payload::Shared);
             }
-            (_, "tools/call") => self.call_tool(id, params, &era, connection, scope).await,
-            (_, method) if method.starts_with("resources/") && !self.state.resources.is_empty() => {
+            (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
+            (_, method) if method.is_resources() && !self.state.resources.is_empty() => {
                 let served = resources::Served {
                     resources: &self.state.resources,
                     page_size: self.state.page_size,
@@ -218,10 +218,7 @@ impl Dispatcher {
                     .await
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
-            _ => Err(ErrorObject::new(
-                codes::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-            )),
+            _ => Err(method_not_found(method)),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
             // A call that asks the client has said `input_required` already.
@@ -387,7 +384,7 @@ fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Val
     Ok(json!({}))
 }
 
-fn method_not_found(method: &str) -> ErrorObject {
+fn method_not_found(method: &Method) -> ErrorObject {
     ErrorObject::new(
         codes::METHOD_NOT_FOUND,
         format!("Method not found: {method}"),

@@ -23,7 +23,7 @@ pub(crate) use in_flight::{InFlight, Ticket};
 
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Reply, Request, Response, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes};
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
@@ -161,7 +161,7 @@ impl Session {
             time_limit: timeout,
         };
         // A tool call's time limit is the dispatcher's (an `isError` result, `call::time_limited`).
-        let timeout = timeout.filter(|_| method != "tools/call");
+        let timeout = timeout.filter(|_| method != Method::CallTool);
         let session = self.clone();
         let answer = async move {
             let call =
@@ -182,7 +182,7 @@ impl Session {
     /// names (`cancels`, its exact id), the rest go to the dispatcher.
     pub(crate) fn notification(
         &self,
-        method: &str,
+        method: &Method,
         params: Option<&Map<String, Value>>,
         cancels: Option<&Id>,
     ) {
@@ -262,7 +262,7 @@ impl Session {
         match jsonrpc::parse(item.get().as_bytes()) {
             // `initialize` sets up the connection; a subscription never answers.
             Ok(Incoming::Request(request))
-                if request.method == "initialize" || request.method == "subscriptions/listen" =>
+                if matches!(request.method, Method::Initialize | Method::Listen) =>
             {
                 let error =
                     ErrorObject::invalid_request(format!("{} must not be batched", request.method));

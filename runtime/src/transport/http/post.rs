@@ -21,7 +21,7 @@ use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Request as RpcRequest, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes};
 use crate::protocol::{self, ProtocolVersion};
 use crate::session::{Caller, Session};
 
@@ -230,7 +230,7 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
     {
         return refuse_request(status_of(&error, Stage::Envelope), &request.id, error);
     }
-    let subscription = request.method == "subscriptions/listen";
+    let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
     // place of the request place).
     let place = if subscription {
@@ -277,7 +277,9 @@ fn check_param_headers(
 ) -> Result<(), ErrorObject> {
     let params = request.params.as_ref();
     let tool = match params.and_then(|params| params.get("name")) {
-        Some(Value::String(name)) if request.method == "tools/call" => state.dispatcher.tool(name),
+        Some(Value::String(name)) if request.method == Method::CallTool => {
+            state.dispatcher.tool(name)
+        }
         _ => None,
     };
     let Some(tool) = tool else {
@@ -340,7 +342,7 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     let bad_request =
         |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
     let header_version = headers::legacy_version(&post.headers).map_err(bad_request)?;
-    let is_initialize = matches!(message, Incoming::Request(r) if r.method == "initialize");
+    let is_initialize = matches!(message, Incoming::Request(r) if r.method == Method::Initialize);
     if state.config.stateless {
         let calls = Session::new(state.dispatcher.clone(), header_version, None);
         return Ok(Joined {

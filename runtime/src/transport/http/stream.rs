@@ -21,7 +21,7 @@ use super::places::Place;
 use super::reply::{self, Stage, refuse, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Id, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{Id, Method, Notification, Outgoing, Request, codes};
 use crate::session::{Caller, Session, Ticket};
 
 /// One request to answer over HTTP.
@@ -56,7 +56,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     };
     let id = call.request.id.clone();
     if let Some(session) = &call.in_session
-        && call.request.method != "initialize"
+        && call.request.method != Method::Initialize
     {
         session.activate();
     }

@@ -35,7 +35,7 @@ use tokio::task::JoinSet;
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};
@@ -178,7 +178,7 @@ impl StdioConnection {
         }
         match message {
             Incoming::Request(request)
-                if request.method == "initialize" || request.method == "logging/setLevel" =>
+                if matches!(request.method, Method::Initialize | Method::SetLogLevel) =>
             {
                 // Answered before the next line is read, so what follows sees the negotiated
                 // version and log level.
@@ -211,7 +211,7 @@ impl StdioConnection {
     /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
     /// does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
-        let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
+        let runs_user_code = matches!(request.method, Method::CallTool | Method::ReadResource);
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());
@@ -238,6 +238,7 @@ impl StdioConnection {
                 Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
                 Ok(Poll::Ready(None)) => return,
                 Err(_) => {
+                    let method = method.as_ref().map(Method::as_str);
                     tracing::error!(method, ?id, "handling a request panicked");
                     let error = ErrorObject::new(codes::INTERNAL_ERROR, "Internal error");
                     return self.send(Outgoing::Response(error.respond(id)));

@@ -1,0 +1,28 @@
+//! JSON-RPC 2.0 messages: what comes in ([`Incoming`], told apart by [`classify`]) and what goes
+//! out ([`Outgoing`]: a notification, a response or a batch of responses, never guessed from its
+//! JSON), and the error object with its codes.
+//!
+//! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
+//! transports) speaks these types, and this module depends on none of them.
+
+mod error;
+mod id;
+mod incoming;
+mod method;
+mod outgoing;
+mod parse;
+
+pub use error::{ErrorObject, codes};
+pub(crate) use id::Id;
+pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request};
+pub(crate) use method::Method;
+pub(crate) use outgoing::{Notification, Outgoing, Payload, Response};
+pub(crate) use parse::{answers_nothing, id_of, parse, unreadable};
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Serializes one of our wire types; they hold only JSON-safe data, so this cannot fail.
+pub(crate) fn to_json(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or_default()
+}

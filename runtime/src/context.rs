@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ask::{AskError, Asker, Elicitation, Question, Root, Sampled, Sampling};
 use crate::jsonrpc::{Method, Notification, Outgoing};
+use crate::principal::Principal;
 use crate::state::{State, StateMap};
 use crate::sync::lock;
 
@@ -59,6 +60,13 @@ pub struct AuthInfo {
     /// Anything else the verifier wants the tool to see.
     #[serde(default)]
     pub extra: Value,
+}
+
+impl AuthInfo {
+    /// The caller the token speaks for, as every comparison and seal of the caller takes it.
+    pub(crate) fn principal(&self) -> Principal {
+        Principal::new(self.client_id.clone(), self.subject.clone())
+    }
 }
 
 /// How the parts of a request's context are given to [`Context::new`].

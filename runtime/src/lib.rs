@@ -108,6 +108,7 @@ mod context;
 mod host_config;
 mod jsonrpc;
 mod limits;
+mod principal;
 mod registry;
 mod result;
 mod schema;

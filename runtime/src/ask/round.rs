@@ -30,6 +30,27 @@ use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::result::CallToolResult;
 use crate::sync::lock;
 
+/// How a round ended.
+#[derive(Debug)]
+pub(crate) enum Outcome<R> {
+    /// The call completed: its result.
+    Completed(R),
+    /// The call waits on questions this round cannot answer: the `input_required` result that
+    /// asks them, with the state sealed for the next round.
+    InputRequired(Value),
+}
+
+/// The spec's answer to a request that needs client capabilities it did not declare:
+/// `-32021`, naming them, with `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
+pub(crate) fn missing_capabilities(missing: &Map<String, Value>) -> ErrorObject {
+    let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+    ErrorObject::new(
+        codes::MISSING_CLIENT_CAPABILITY,
+        format!("Missing required client capability: {}", names.join(", ")),
+    )
+    .with_data(json!({"requiredCapabilities": missing}))
+}
+
 /// A call's round: the answers it has, and the questions it asked.
 pub(crate) struct Round {
     binding: Binding,
@@ -153,21 +174,16 @@ impl Round {
         if !result.is_error || !passed_on {
             return Ok(result);
         }
-        let names: Vec<&str> = lacking.keys().map(String::as_str).collect();
-        Err(ErrorObject::new(
-            codes::MISSING_CLIENT_CAPABILITY,
-            format!("Missing required client capability: {}", names.join(", ")),
-        )
-        .with_data(json!({"requiredCapabilities": *lacking})))
+        Err(missing_capabilities(&lacking))
     }
 
-    /// Runs `call` until it completes (`Ok`) or waits on questions this round cannot answer:
-    /// then `Err` is the `input_required` result that asks them.
+    /// Runs `call` until it completes or waits on questions this round cannot answer. `Err`
+    /// when the questions' state cannot be sealed.
     pub(crate) async fn run<R>(
         &self,
         sealer: &Sealer,
         call: impl Future<Output = R>,
-    ) -> Result<R, Result<Value, ErrorObject>> {
+    ) -> Result<Outcome<R>, ErrorObject> {
         let mut call = pin!(call);
         let asked = std::future::poll_fn(|cx| {
             *lock(&self.waker) = Some(cx.waker().clone());
@@ -179,8 +195,8 @@ impl Round {
         })
         .await;
         match asked {
-            Ok(result) => Ok(result),
-            Err(()) => Err(self.input_required(sealer)),
+            Ok(result) => Ok(Outcome::Completed(result)),
+            Err(()) => self.input_required(sealer).map(Outcome::InputRequired),
         }
     }
 
@@ -228,7 +244,7 @@ mod tests {
     use super::*;
 
     fn round(params: &Value) -> Round {
-        let binding = Binding::new("", "tool", None);
+        let binding = Binding::new(None, "tool", None);
         Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
     }
 
@@ -240,7 +256,10 @@ mod tests {
         let call = async move {
             tokio::spawn(async move {
                 let key = asking.key(None, &Method::ListRoots);
-                assert_eq!(asking.answer_or_ask(key, Method::ListRoots, json!({})), None);
+                assert_eq!(
+                    asking.answer_or_ask(key, Method::ListRoots, json!({})),
+                    None
+                );
                 // As `Question::ask` does: the asker waits for the next round.
                 std::future::pending::<()>().await;
             })
@@ -250,7 +269,7 @@ mod tests {
             tokio::time::timeout(std::time::Duration::from_secs(5), round.run(&sealer, call))
                 .await
                 .expect("the round ends");
-        let Err(Ok(input_required)) = ended else {
+        let Ok(Outcome::InputRequired(input_required)) = ended else {
             panic!("an input_required result");
         };
         assert_eq!(
@@ -262,7 +281,7 @@ mod tests {
     #[test]
     fn answers_to_questions_asked_that_are_not_results_are_refused_and_others_ignored() {
         let sealer = Sealer::new(None);
-        let binding = || Binding::new("", "tool", None);
+        let binding = || Binding::new(None, "tool", None);
         let asked = Carried {
             answers: Map::new(),
             asked: BTreeSet::from(["confirm".to_owned()]),

@@ -146,6 +146,9 @@ mod tests {
         let unknown = Method::from("prompts/list");
         assert_eq!(unknown, Method::Other("prompts/list".into()));
         assert_eq!(unknown.to_string(), "prompts/list");
-        assert_eq!(Method::from("Tools/Call"), Method::Other("Tools/Call".into()));
+        assert_eq!(
+            Method::from("Tools/Call"),
+            Method::Other("Tools/Call".into())
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! `params` no method reads skipped.
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde::Deserializer;
+use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 

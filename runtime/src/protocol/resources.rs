@@ -43,18 +43,21 @@ pub(super) async fn answer(
                 )
             },
         ),
-        Method::ListResourceTemplates => page(served.resources.templates(), params, served.page_size)
-            .map(|(page, next_cursor)| {
-                let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
-                cacheable(
-                    to_json(&ListResourceTemplatesResult {
-                        resource_templates,
-                        next_cursor,
-                    }),
-                    era,
-                    served.ttl_ms,
-                )
-            }),
+        Method::ListResourceTemplates => {
+            page(served.resources.templates(), params, served.page_size).map(
+                |(page, next_cursor)| {
+                    let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
+                    cacheable(
+                        to_json(&ListResourceTemplatesResult {
+                            resource_templates,
+                            next_cursor,
+                        }),
+                        era,
+                        served.ttl_ms,
+                    )
+                },
+            )
+        }
         Method::ReadResource => read(params, era, served).await,
         _ => return None,
     };

@@ -23,7 +23,9 @@ pub(crate) use in_flight::{InFlight, Ticket};
 
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes,
+};
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.

@@ -10,23 +10,6 @@ use super::reply::refuse;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 
-/// Who a bearer token speaks for: its client and subject. A legacy session belongs to the
-/// principal that opened it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(super) struct Principal {
-    client_id: String,
-    subject: Option<String>,
-}
-
-impl Principal {
-    pub(super) fn of(auth: &AuthInfo) -> Self {
-        Self {
-            client_id: auth.client_id.clone(),
-            subject: auth.subject.clone(),
-        }
-    }
-}
-
 /// What the request's token grants; `Err` is the `401` to send.
 pub(super) async fn authenticate(
     auth: &BearerAuth,

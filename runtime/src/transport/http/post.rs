@@ -21,7 +21,9 @@ use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
+};
 use crate::protocol::{self, ProtocolVersion};
 use crate::session::{Caller, Session};
 

@@ -19,11 +19,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::auth::Principal;
 use super::headers::{self, SESSION_ID};
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{Id, codes};
+use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
 use crate::session::Session;
 use crate::sync::lock;
@@ -175,7 +175,7 @@ impl SessionTable {
         };
         // Another principal gets the same answer as for an unknown id: ids are not disclosed.
         let session = session
-            .filter(|session| session.owner == auth.map(Principal::of))
+            .filter(|session| session.owner == auth.map(AuthInfo::principal))
             .ok_or_else(not_found)?;
         session.touch();
         Ok(session)
@@ -200,7 +200,7 @@ impl SessionTable {
             }
             !expired
         });
-        let owner = auth.map(Principal::of);
+        let owner = auth.map(AuthInfo::principal);
         if owner.is_some() {
             // A principal at its cap makes room among its own sessions: one not in use.
             let held = sessions.values().filter(|s| s.owner == owner).count();

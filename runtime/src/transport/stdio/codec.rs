@@ -264,10 +264,7 @@ impl Writer {
             self.answers += 1;
             return self.queue.push_back(message);
         };
-        let droppable = matches!(
-            notification.method,
-            Method::Progress | Method::Log
-        );
+        let droppable = matches!(notification.method, Method::Progress | Method::Log);
         if droppable && self.notifications >= self.max_queued {
             if self.dropped == 0 {
                 tracing::warn!(

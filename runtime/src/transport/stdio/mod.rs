@@ -35,7 +35,9 @@ use tokio::task::JoinSet;
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes,
+};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
 use crate::session::{Caller, Session};

@@ -376,7 +376,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
 
             fn __tool_argument_type<T: #private::ToolArguments>() -> (
                 fn() -> #private::serde_json::Value,
-                fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
+                fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, ::std::boxed::Box<#private::CallToolResult>>,
             ) {
                 (#derive_schema, #private::parse_arguments::<T>)
             }
@@ -390,7 +390,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return error,
+                ::core::result::Result::Err(error) => return *error,
             };
         },
     }

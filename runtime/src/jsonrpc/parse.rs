@@ -152,10 +152,6 @@ fn frame(bytes: &[u8]) -> Result<Framed, serde_json::Error> {
 /// Python write) is read as those platforms read it: the surrogate becomes U+FFFD. `serde_json`
 /// refuses it, so only then is the text rewritten and read again (the usual path is untouched).
 /// A message that cannot be read at all is answered with its id when the id can still be read.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once, never propagated"
-)]
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Response> {
     let framed = match frame(bytes) {
         Err(error) if is_lone_surrogate(&error) => match replace_lone_surrogates(bytes) {
@@ -314,10 +310,6 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Classifies a message object (`bytes` is its text, read again for a cancellation's id).
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once, never propagated"
-)]
 fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
     let id = message.id.map(|raw| Id::parse(raw).ok_or(()));
     let readable_id = match &id {

@@ -139,10 +139,6 @@ impl Session {
     /// Registers `request` as a call in flight and prepares it: cancelling its id from now on
     /// cancels it. Past `timeout` its context is cancelled, its future dropped, and it answers
     /// with an error. `Err` is the answer when its id is already in flight.
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the response to send, sent at once, never propagated"
-    )]
     pub(crate) fn start(
         &self,
         request: Request,

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use axum::Extension;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest as _, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse as _, Response};
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
@@ -17,7 +18,7 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
+use super::reply::{self, Refusal, Stage};
 use super::sessions::HttpSession;
 use super::stream::{HttpCall, answer};
 use crate::context::AuthInfo;
@@ -41,34 +42,62 @@ struct Post {
     place: Place,
 }
 
+/// Why a POST was not answered by the dispatcher: refused, or its body unreadable (axum's
+/// rejection, answered as axum answers it).
+#[derive(Debug)]
+pub(super) enum Unanswered {
+    Refused(Refusal),
+    Body(BytesRejection),
+}
+
+impl From<Refusal> for Unanswered {
+    fn from(refusal: Refusal) -> Self {
+        Self::Refused(refusal)
+    }
+}
+
+impl From<BytesRejection> for Unanswered {
+    fn from(rejection: BytesRejection) -> Self {
+        Self::Body(rejection)
+    }
+}
+
+impl IntoResponse for Unanswered {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Refused(refusal) => refusal.into_response(),
+            Self::Body(rejection) => rejection.into_response(),
+        }
+    }
+}
+
 /// A POST: the headers are checked, then the body is read (within the size and time limits),
 /// then the message is answered in its era.
 pub(super) async fn post(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     mut request: Request,
-) -> Response {
+) -> Result<Response, Unanswered> {
     // Taken, not cloned: reading the body needs only the body and the limit in the extensions.
     let headers = std::mem::take(request.headers_mut());
     if !headers::is_json(&headers) {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             codes::INVALID_REQUEST,
             "Unsupported Media Type: Content-Type must be application/json",
-        );
+        )
+        .into());
     }
     let accepts_sse = headers::accepts(&headers, &mime::TEXT_EVENT_STREAM);
     if !accepts_sse && !headers::accepts(&headers, &mime::APPLICATION_JSON) {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: Accept must include application/json or text/event-stream",
-        );
+        )
+        .into());
     }
-    let body = match read_body(&state, request).await {
-        Ok(body) => body,
-        Err(response) => return response,
-    };
+    let body = read_body(&state, request).await?;
     // Parses at once are bounded by the budget too; a small message is always read, and so is
     // a response or a notification (an answer to a question a call waits on, a cancellation
     // that frees memory), one at a time past the budget.
@@ -79,15 +108,12 @@ pub(super) async fn post(
     let mut held = match held {
         Some(held) => held,
         None if jsonrpc::answers_nothing(&body) => memory.parsing_in_lane().await,
-        None => return no_memory(memory.max()).answer(&jsonrpc::id_of(&body)),
+        None => return Err(no_memory(memory.max()).to(&jsonrpc::id_of(&body)).into()),
     };
     let message = jsonrpc::parse(&body);
     // The body is not held while the request runs (a stream may run for hours).
     drop(body);
-    let message = match message {
-        Ok(message) => message,
-        Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
-    };
+    let message = message.map_err(|error| Refusal::answering(StatusCode::BAD_REQUEST, error))?;
     let needed = message.held_bytes();
     if needed > memory.max() {
         let refusal = Refusal::new(
@@ -98,32 +124,29 @@ pub(super) async fn post(
                 memory.max()
             ),
         );
-        return refusal.answer(&request_id(&message));
+        return Err(refusal.to(&request_id(&message)).into());
     }
     if !held.resize(needed) {
-        return no_memory(memory.max()).answer(&request_id(&message));
+        return Err(no_memory(memory.max()).to(&request_id(&message)).into());
     }
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = match take_place(&state, &message, auth.as_ref()) {
-        Ok(place) => place.holding(held),
-        Err(refusal) => return refusal.answer(&request_id(&message)),
-    };
-    let modern = match is_modern(&message, &headers) {
-        Ok(modern) => modern,
-        Err(response) => return response,
-    };
+    let place = take_place(&state, &message, auth.as_ref())
+        .map_err(|refusal| refusal.to(&request_id(&message)))?
+        .holding(held);
+    let modern = is_modern(&message, &headers)?;
     let post = Post {
         headers,
         auth,
         accepts_sse,
         place,
     };
-    if modern {
-        modern_post(&state, message, post).await
+    let answer = if modern {
+        modern_post(&state, message, post).await?
     } else {
-        legacy_post(&state, message, post).await
-    }
+        legacy_post(&state, message, post).await?
+    };
+    Ok(answer)
 }
 
 /// The places a message takes: one per item of a batch, so the caps bound calls, not POSTs.
@@ -158,13 +181,9 @@ fn no_memory(max: usize) -> Refusal {
 /// Whether a message is answered as 2026-07-28: its `_meta` or its version header says so.
 /// `Err` answers what 2026-07-28 lacks (batches, client responses), rather than calling the
 /// version unknown.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> {
+fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Refusal> {
     let refuse_modern = |message: &str| {
-        Err(refuse(
+        Err(Refusal::new(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
             format!("Invalid Request: {message}"),
@@ -185,16 +204,16 @@ fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> 
 }
 
 /// The body, within the time limit (`408`) and the size limit (`413`).
-async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Response> {
+async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Unanswered> {
     let limit = state.config.request_timeout.min(BODY_TIMEOUT);
     match tokio::time::timeout(limit, Bytes::from_request(request, &())).await {
-        Ok(Ok(body)) => Ok(body),
-        Ok(Err(rejection)) => Err(rejection.into_response()),
-        Err(_) => Err(refuse(
+        Ok(body) => Ok(body?),
+        Err(_) => Err(Refusal::new(
             StatusCode::REQUEST_TIMEOUT,
             codes::INVALID_REQUEST,
             "Request Timeout: the body did not arrive within the time limit",
-        )),
+        )
+        .into()),
     }
 }
 
@@ -207,44 +226,42 @@ fn request_id(message: &Incoming) -> Id {
 }
 
 /// 2026-07-28: every POST stands alone; headers must agree with the body.
-async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Response {
+async fn modern_post(
+    state: &HttpState,
+    message: Incoming,
+    post: Post,
+) -> Result<Response, Refusal> {
     let request = match message {
         Incoming::Request(request) => request,
         // A notification's headers must agree with its body too (it names its version there).
         Incoming::Notification { method, params, .. } => {
-            if protocol::claims_modern(params.as_ref())
-                && let Err(error) = headers::check_modern(&post.headers, &method, params.as_ref())
-            {
-                return refuse_request(status_of(&error, Stage::Envelope), &Id::null(), error);
+            if protocol::claims_modern(params.as_ref()) {
+                headers::check_modern(&post.headers, &method, params.as_ref())
+                    .map_err(|error| Refusal::at(Stage::Envelope, error))?;
             }
-            return StatusCode::ACCEPTED.into_response();
+            return Ok(StatusCode::ACCEPTED.into_response());
         }
         _ => {
-            return refuse(
+            return Err(Refusal::new(
                 StatusCode::BAD_REQUEST,
                 codes::INVALID_REQUEST,
                 "Invalid Request: expected one request or notification",
-            );
+            ));
         }
     };
-    if let Err(error) = check_envelope(&post.headers, &request)
+    check_envelope(&post.headers, &request)
         .and_then(|()| check_param_headers(state, &post.headers, &request))
-    {
-        return refuse_request(status_of(&error, Stage::Envelope), &request.id, error);
-    }
+        .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
     let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
     // place of the request place).
     let place = if subscription {
-        match subscription_place(state, &post, &request.id) {
-            Ok(place) => place,
-            Err(response) => return response,
-        }
+        subscription_place(state, &post).map_err(|refusal| refusal.to(&request.id))?
     } else {
         post.place
     };
     let session = Session::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
-    answer(HttpCall {
+    Ok(answer(HttpCall {
         request,
         session,
         in_session: None,
@@ -254,7 +271,7 @@ async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Respon
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
     })
-    .await
+    .await)
 }
 
 /// Missing envelope fields first, then headers that disagree with the body, then the version.
@@ -293,39 +310,37 @@ fn check_param_headers(
     headers::check_params(headers, tool.header_params(), arguments)
 }
 
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn subscription_place(state: &HttpState, post: &Post, id: &Id) -> Result<Place, Response> {
+/// A subscription's place: a request place and one of the long-lived streams' share.
+fn subscription_place(state: &HttpState, post: &Post) -> Result<Place, Refusal> {
     if !post.accepts_sse {
-        let error = ErrorObject::new(
+        return Err(Refusal::new(
+            StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
-        );
-        return Err(refuse_request(StatusCode::NOT_ACCEPTABLE, id, error));
+        ));
     }
     let auth = post.auth.as_ref();
-    let place = state.subscriptions.take(auth).map_err(|r| r.answer(id))?;
-    let stream = state.streams.take(auth).map_err(|r| r.answer(id))?;
+    let place = state.subscriptions.take(auth)?;
+    let stream = state.streams.take(auth)?;
     Ok(place.with(stream))
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
 /// Refusals carry the request's id when there is one (JSON-RPC 2.0 §5).
-async fn legacy_post(state: &HttpState, message: Incoming, post: Post) -> Response {
-    let id = request_id(&message);
-    let joined = match legacy_session(state, &message, &post) {
-        Ok(joined) => joined,
-        Err(refusal) => return refusal.answer(&id),
-    };
+async fn legacy_post(
+    state: &HttpState,
+    message: Incoming,
+    post: Post,
+) -> Result<Response, Refusal> {
+    let joined = legacy_session(state, &message, &post)
+        .map_err(|refusal| refusal.to(&request_id(&message)))?;
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
     if let Some(id) = joined.new_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
         response.headers_mut().insert(SESSION_ID, value);
     }
-    response
+    Ok(response)
 }
 
 /// What a legacy message joins.
@@ -447,6 +462,6 @@ async fn legacy_batch(
             responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
             responses => reply::json(StatusCode::OK, &Outgoing::Batch(responses)),
         },
-        Err(error) => reply::json(StatusCode::BAD_REQUEST, &error.respond(Id::null())),
+        Err(error) => Refusal::of(StatusCode::BAD_REQUEST, error).into_response(),
     }
 }

@@ -1,11 +1,12 @@
-//! HTTP answers that carry a JSON-RPC error. The status of a request's JSON-RPC error (its
-//! envelope refused, or the dispatcher's answer) is decided here, in [`status_of`]; refusals
-//! at the HTTP level (a bad header, a full table) name their status where they happen.
+//! HTTP answers that carry a JSON-RPC error: [`Refusal`], the one way to build one. The status
+//! of a request's JSON-RPC error (its envelope refused, or the dispatcher's answer) is decided
+//! here, in [`status_of`]; refusals at the HTTP level (a bad header, a full table) name their
+//! status where they happen.
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse as _, Response};
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 
-use crate::jsonrpc::{ErrorObject, Id, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, codes};
 
 /// When the error was found: before the request ran (its envelope or headers), or as its
 /// answer.
@@ -33,20 +34,56 @@ pub(super) fn status_of(error: &ErrorObject, stage: Stage) -> StatusCode {
 /// How long a client refused for want of room should wait before it tries again (`503`).
 const RETRY_AFTER_SECONDS: &str = "5";
 
-/// A refusal decided before the request's id is at hand: its status and error, answered with
-/// the id once it is known ([`Refusal::answer`]).
+/// A request refused: the HTTP status it is answered with and its JSON-RPC error response,
+/// which carries the request's id once it is known ([`Refusal::to`]; `null` for a
+/// notification, a batch, or a message not yet read). It converts into its response, as axum's
+/// rejections do, so that a handler refuses with `?`: it is the one way the transport answers
+/// with an error.
 #[derive(Debug)]
+#[must_use]
 pub(super) struct Refusal {
     status: StatusCode,
-    error: ErrorObject,
+    answer: jsonrpc::Response,
+    /// A header the status asks for (`Allow`, `WWW-Authenticate`, `Accept-Encoding`).
+    header: Option<Box<(HeaderName, HeaderValue)>>,
 }
 
 impl Refusal {
+    /// `status` with the error `code` and `message`.
     pub(super) fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Self {
+        Self::of(status, ErrorObject::new(code, message))
+    }
+
+    /// `status` with `error`.
+    pub(super) fn of(status: StatusCode, error: ErrorObject) -> Self {
+        Self::answering(status, error.respond(Id::null()))
+    }
+
+    /// `error`, found at `stage`, with the status [`status_of`] gives it.
+    pub(super) fn at(stage: Stage, error: ErrorObject) -> Self {
+        Self::of(status_of(&error, stage), error)
+    }
+
+    /// `status` with a JSON-RPC error response made already (a message that cannot be read, a
+    /// call that cannot start), its id in it.
+    pub(super) fn answering(status: StatusCode, answer: jsonrpc::Response) -> Self {
         Self {
             status,
-            error: ErrorObject::new(code, message),
+            answer,
+            header: None,
         }
+    }
+
+    /// The refusal as the answer to request `id`.
+    pub(super) fn to(mut self, id: &Id) -> Self {
+        self.answer.id = id.clone();
+        self
+    }
+
+    /// The refusal with header `name` set to `value`.
+    pub(super) fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.header = Some(Box::new((name, value)));
+        self
     }
 
     /// The HTTP status it is answered with.
@@ -54,29 +91,24 @@ impl Refusal {
     pub(super) fn status(&self) -> StatusCode {
         self.status
     }
-
-    /// The answer to request `id` (`null` for a notification, a batch, or no request).
-    pub(super) fn answer(self, id: &Id) -> Response {
-        refuse_request(self.status, id, self.error)
-    }
 }
 
-/// A refusal before any JSON-RPC processing: `status` plus an id-less JSON-RPC error body.
-pub(super) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
-    refuse_request(status, &Id::null(), ErrorObject::new(code, message))
-}
-
-/// The answer to request `id` that failed at the HTTP level. A `503` tells the client when to
-/// try again.
-pub(super) fn refuse_request(status: StatusCode, id: &Id, error: ErrorObject) -> Response {
-    let mut response = json(status, &error.respond(id.clone()));
-    if status == StatusCode::SERVICE_UNAVAILABLE {
-        response.headers_mut().insert(
-            header::RETRY_AFTER,
-            HeaderValue::from_static(RETRY_AFTER_SECONDS),
-        );
+/// A `503` tells the client when to try again.
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let mut response = json(self.status, &self.answer);
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from_static(RETRY_AFTER_SECONDS),
+            );
+        }
+        if let Some(header) = self.header {
+            let (name, value) = *header;
+            response.headers_mut().insert(name, value);
+        }
+        response
     }
-    response
 }
 
 /// `body` as JSON with `status`.

@@ -13,7 +13,6 @@ use std::time::Duration;
 use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse as _, Response};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -22,7 +21,7 @@ use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
 use super::reply::Refusal;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Id, codes};
+use crate::jsonrpc::codes;
 use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
 use crate::session::Session;
@@ -273,20 +272,16 @@ pub(super) async fn delete(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<StatusCode, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed(state.config.stateless);
+        return Err(super::method_not_allowed(state.config.stateless));
     }
-    match state.sessions.find(&headers, auth.as_ref()) {
-        Ok(session) => {
-            state
-                .sessions
-                .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
-            session.end();
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Err(refusal) => refusal.answer(&Id::null()),
-    }
+    let session = state.sessions.find(&headers, auth.as_ref())?;
+    state
+        .sessions
+        .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
+    session.end();
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// 128 bits from the operating system's cryptographic generator, as hex; `None` when the OS
@@ -320,10 +315,7 @@ mod tests {
 
     /// The status a lookup was refused with (`200` when it found the session).
     fn refused(found: Result<Arc<HttpSession>, Refusal>) -> u16 {
-        found.map_or_else(
-            |refusal| refusal.answer(&Id::null()).status().as_u16(),
-            |_| 200,
-        )
+        found.map_or_else(|refusal| refusal.status().as_u16(), |_| 200)
     }
 
     fn auth(client: &str) -> AuthInfo {

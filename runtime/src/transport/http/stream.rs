@@ -18,10 +18,10 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Stage, refuse, status_of};
+use super::reply::{self, Refusal, Stage, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Id, Method, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{Method, Notification, Outgoing, Request, codes};
 use crate::session::{Caller, Session, Ticket};
 
 /// One request to answer over HTTP.
@@ -70,7 +70,9 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     };
     let started = match calls.start(call.request, caller, call.timeout) {
         Ok(started) => started,
-        Err(refused) => return reply::json(StatusCode::BAD_REQUEST, &refused),
+        Err(refused) => {
+            return Refusal::answering(StatusCode::BAD_REQUEST, refused).into_response();
+        }
     };
     // A session that ended while this call was being set up takes the call with it.
     if call
@@ -130,11 +132,12 @@ async fn first_message(
             Some(_) => {} // the client cannot take a stream: notifications are dropped
             None if ticket.is_cancelled() => return Err(no_response(accepts_sse)),
             None => {
-                return Err(refuse(
+                return Err(Refusal::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     codes::INTERNAL_ERROR,
                     "Internal error",
-                ));
+                )
+                .into_response());
             }
         }
     }
@@ -226,33 +229,27 @@ pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed(state.config.stateless);
+        return Err(super::method_not_allowed(state.config.stateless));
     }
     if !headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: Accept must include text/event-stream",
-        );
+        ));
     }
-    let session = match state.sessions.find(&headers, auth.as_ref()) {
-        Ok(session) => session,
-        Err(refusal) => return refusal.answer(&Id::null()),
-    };
+    let session = state.sessions.find(&headers, auth.as_ref())?;
     let Some(guard) = session.open_stream() else {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::CONFLICT,
             codes::INVALID_REQUEST,
             "Conflict: this session already has a GET stream open",
-        );
+        ));
     };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
-    let place = match state.streams.take(auth.as_ref()) {
-        Ok(place) => place,
-        Err(refusal) => return refusal.answer(&Id::null()),
-    };
+    let place = state.streams.take(auth.as_ref())?;
     let changes = state.dispatcher.tool_changes();
     let shutdown = state.dispatcher.closing().clone();
     let stream = futures_util::stream::unfold(
@@ -278,7 +275,7 @@ pub(super) async fn get_stream(
             ))
         },
     );
-    Sse::new(stream)
+    Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
-        .into_response()
+        .into_response())
 }

@@ -74,7 +74,7 @@ use crate::lint::{self, Profile};
 use crate::protocol::{ListToolsResult, ProtocolVersion};
 use crate::result::CallToolResult;
 use crate::server::Server;
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 use crate::sync::lock;
 use crate::types::ToolDefinition;
 
@@ -85,7 +85,7 @@ use crate::types::ToolDefinition;
 /// Every `tools/call` it sends asks for progress (it carries a `progressToken`), and the
 /// notifications a call produced are kept for [`TestClient::notifications`].
 pub struct TestClient {
-    session: Session,
+    calls: Calls,
     next_id: AtomicU64,
     /// Each call's own progress token, so that concurrent calls never share one.
     next_token: AtomicU64,
@@ -129,7 +129,7 @@ impl TestClient {
             Err(error) => panic!("the server cannot start: {error}"),
         };
         Self {
-            session: Session::new(dispatcher, version, None),
+            calls: Calls::new(dispatcher, version, None),
             next_id: AtomicU64::new(1),
             next_token: AtomicU64::new(1),
             notifications: Mutex::new(Vec::new()),
@@ -148,11 +148,11 @@ impl TestClient {
     where
         F: Fn(&str, &Value) -> Result<Value, ErrorObject> + Send + Sync + 'static,
     {
-        let session = self.session.answering();
-        let version = session.connection().version();
-        session.connection().initialize(version, capabilities);
+        let calls = self.calls.answering();
+        let version = calls.connection().version();
+        calls.connection().initialize(version, capabilities);
         Self {
-            session,
+            calls,
             answer: Some(Arc::new(answer)),
             ..self
         }
@@ -183,7 +183,7 @@ impl TestClient {
             method: Method::from(method),
             params,
         };
-        let response = self.session.answer_now(request, caller);
+        let response = self.calls.answer_now(request, caller);
         let response = match &self.answer {
             None => response.await,
             Some(answer) => {
@@ -211,7 +211,7 @@ impl TestClient {
             (Outgoing::Request(question), Some(answer)) => {
                 let params = question.params.map_or(Value::Null, Value::Object);
                 let outcome = answer(question.method.as_str(), &params);
-                self.session.reply(Reply {
+                self.calls.reply(Reply {
                     id: question.id,
                     outcome,
                 });

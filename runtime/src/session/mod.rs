@@ -3,7 +3,7 @@
 //! optional time limit, and answers only if nobody cancelled it first. Batches and
 //! `notifications/cancelled` go through here too.
 //!
-//! A [`Session`] is one connection's worth of calls: the stdio process, a legacy HTTP session
+//! [`Calls`] are one connection's calls: the stdio process, a legacy HTTP session
 //! (`transport::http::sessions` keeps them), a stateless legacy or a 2026-07-28 HTTP request
 //! standing alone, or the test client.
 
@@ -30,7 +30,7 @@ use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
 #[derive(Clone)]
-pub(crate) struct Session {
+pub(crate) struct Calls {
     dispatcher: Dispatcher,
     connection: Arc<Connection>,
     in_flight: Arc<InFlight>,
@@ -62,7 +62,7 @@ impl StartedCall {
     }
 }
 
-impl Session {
+impl Calls {
     /// A fresh connection assumed to speak `default_version` until it initializes.
     pub(crate) fn new(
         dispatcher: Dispatcher,

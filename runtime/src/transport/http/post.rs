@@ -18,15 +18,15 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Refusal, Stage};
+use super::reply::{self, Era, Refusal, Stage};
 use super::sessions::HttpSession;
-use super::stream::{HttpCall, answer};
+use super::stream::{Accepts, HttpCall, answer};
 use crate::context::AuthInfo;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
 };
 use crate::protocol::{self, ProtocolVersion};
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 
 /// The longest a request body may take to arrive (unless the request time limit is shorter).
 const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -38,7 +38,7 @@ const ALWAYS_READ_BYTES: usize = 16 * 1024;
 struct Post {
     headers: HeaderMap,
     auth: Option<AuthInfo>,
-    accepts_sse: bool,
+    accepts: Accepts,
     place: Place,
 }
 
@@ -88,15 +88,18 @@ pub(super) async fn post(
         )
         .into());
     }
-    let accepts_sse = headers::accepts(&headers, &mime::TEXT_EVENT_STREAM);
-    if !accepts_sse && !headers::accepts(&headers, &mime::APPLICATION_JSON) {
+    let accepts = if headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
+        Accepts::Stream
+    } else if headers::accepts(&headers, &mime::APPLICATION_JSON) {
+        Accepts::Json
+    } else {
         return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: Accept must include application/json or text/event-stream",
         )
         .into());
-    }
+    };
     let body = read_body(&state, request).await?;
     // Parses at once are bounded by the budget too; a small message is always read, and so is
     // a response or a notification (an answer to a question a call waits on, a cancellation
@@ -138,7 +141,7 @@ pub(super) async fn post(
     let post = Post {
         headers,
         auth,
-        accepts_sse,
+        accepts,
         place,
     };
     let answer = if modern {
@@ -260,14 +263,14 @@ async fn modern_post(
     } else {
         post.place
     };
-    let session = Session::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
+    let calls = Calls::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
     Ok(answer(HttpCall {
         request,
-        session,
+        calls,
         in_session: None,
         auth: post.auth,
-        accepts_sse: post.accepts_sse,
-        modern: true,
+        accepts: post.accepts,
+        era: Era::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
     })
@@ -312,7 +315,7 @@ fn check_param_headers(
 
 /// A subscription's place: a request place and one of the long-lived streams' share.
 fn subscription_place(state: &HttpState, post: &Post) -> Result<Place, Refusal> {
-    if !post.accepts_sse {
+    if post.accepts == Accepts::Json {
         return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
@@ -346,7 +349,7 @@ async fn legacy_post(
 /// What a legacy message joins.
 struct Joined {
     /// The calls it becomes one of.
-    calls: Session,
+    calls: Calls,
     /// Its legacy session, unless stateless.
     session: Option<Arc<HttpSession>>,
     /// The id of the session `initialize` opened.
@@ -361,7 +364,7 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     let header_version = headers::legacy_version(&post.headers).map_err(bad_request)?;
     let is_initialize = matches!(message, Incoming::Request(r) if r.method == Method::Initialize);
     if state.config.stateless {
-        let calls = Session::new(state.dispatcher.clone(), header_version, None);
+        let calls = Calls::new(state.dispatcher.clone(), header_version, None);
         return Ok(Joined {
             calls,
             session: None,
@@ -400,11 +403,11 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     })
 }
 
-/// Answers one legacy message on `session`.
+/// Answers one legacy message as one of `calls`.
 async fn legacy_message(
     state: &HttpState,
     message: Incoming,
-    session: Session,
+    calls: Calls,
     in_session: Option<Arc<HttpSession>>,
     post: Post,
 ) -> Response {
@@ -412,11 +415,11 @@ async fn legacy_message(
         Incoming::Request(request) => {
             answer(HttpCall {
                 request,
-                session,
+                calls,
                 in_session,
                 auth: post.auth,
-                accepts_sse: post.accepts_sse,
-                modern: false,
+                accepts: post.accepts,
+                era: Era::Legacy,
                 timeout: Some(state.config.request_timeout),
                 place: post.place,
             })
@@ -427,11 +430,11 @@ async fn legacy_message(
             params,
             cancels,
         } => {
-            session.notification(&method, params.as_ref(), cancels.as_ref());
+            calls.notification(&method, params.as_ref(), cancels.as_ref());
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Response(reply) => {
-            session.reply(reply);
+            calls.reply(reply);
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Batch(items) => {
@@ -439,7 +442,7 @@ async fn legacy_message(
             if let Some(in_session) = &in_session {
                 in_session.activate();
             }
-            legacy_batch(state, items, &session, post.auth).await
+            legacy_batch(state, items, &calls, post.auth).await
         }
     }
 }
@@ -449,7 +452,7 @@ async fn legacy_message(
 async fn legacy_batch(
     state: &HttpState,
     items: Vec<Box<RawValue>>,
-    session: &Session,
+    calls: &Calls,
     auth: Option<AuthInfo>,
 ) -> Response {
     // The calls of a batch answer in the batch: their notifications have nowhere to go.
@@ -457,7 +460,7 @@ async fn legacy_batch(
         notifications: mpsc::unbounded_channel().0,
         auth,
     };
-    match session.batch(items, &caller, Some(state.config.request_timeout)) {
+    match calls.batch(items, &caller, Some(state.config.request_timeout)) {
         Ok(answers) => match answers.await {
             responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
             responses => reply::json(StatusCode::OK, &Outgoing::Batch(responses)),

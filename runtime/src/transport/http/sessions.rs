@@ -24,12 +24,12 @@ use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
-use crate::session::Session;
+use crate::session::Calls;
 use crate::sync::lock;
 
 /// A legacy session: its calls, and what the table needs to know to expire it.
 pub(super) struct HttpSession {
-    pub(super) calls: Session,
+    pub(super) calls: Calls,
     last_seen: Mutex<Instant>,
     stream_open: Mutex<bool>,
     /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
@@ -216,7 +216,7 @@ impl SessionTable {
             }
         }
         let id = new_session_id()?;
-        let calls = Session::new(
+        let calls = Calls::new(
             dispatcher.clone(),
             ProtocolVersion::HTTP_DEFAULT,
             Some(id.clone()),

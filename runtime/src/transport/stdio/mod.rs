@@ -40,7 +40,7 @@ use crate::jsonrpc::{
 };
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 
 /// The id of a request, `null` for any other message.
 fn message_id(message: &Incoming) -> Id {
@@ -69,7 +69,7 @@ where
         async move { codec::write_messages(receiver, &backlog, max, output).await }
     });
     let connection = StdioConnection {
-        session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
+        session: Calls::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
             notifications: outgoing,
             auth: None,
@@ -95,7 +95,7 @@ where
 
 /// The one client of a stdio server.
 struct StdioConnection {
-    session: Session,
+    session: Calls,
     /// Where every message goes: the writer task.
     caller: Caller,
     calls: JoinSet<()>,

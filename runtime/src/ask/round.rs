@@ -26,9 +26,10 @@ use serde_json::{Map, Value, json};
 
 use super::AskError;
 use super::seal::{Binding, Carried, Sealer};
-use crate::jsonrpc::{ErrorObject, Method, codes};
+use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::result::CallToolResult;
 use crate::sync::lock;
+use crate::types::InputRequiredResult;
 
 /// How a round ended.
 #[derive(Debug)]
@@ -207,10 +208,10 @@ impl Round {
             asked: requests.keys().cloned().collect(),
         };
         let state = sealer.seal(carried, &self.binding)?;
-        Ok(json!({
-            "resultType": "input_required",
-            "inputRequests": requests,
-            "requestState": state,
+        Ok(to_json(&InputRequiredResult {
+            result_type: "input_required",
+            input_requests: requests,
+            request_state: state,
         }))
     }
 }

@@ -23,7 +23,7 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Payload, Response, codes
 use crate::limits::{CallClock, Limits};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
-use crate::types::{DiscoverResult, Implementation, InitializeResult, ServerCapabilities};
+use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool set.
@@ -186,7 +186,7 @@ impl Dispatcher {
         trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
-            (false, Method::Ping) => Ok(json!({})),
+            (false, Method::Ping) => Ok(to_json(&Empty {})),
             (false, Method::SetLogLevel) => set_level(&params, connection),
             (false, Method::Discover) => Err(ErrorObject::invalid_params(format!(
                 "server/discover requires `_meta.{}`",
@@ -423,7 +423,7 @@ fn tool_and_arguments(
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
     let level = parse_log_level(params.get("level").unwrap_or(&Value::Null))?;
     connection.set_log_level(level);
-    Ok(json!({}))
+    Ok(to_json(&Empty {}))
 }
 
 fn method_not_found(method: &Method) -> ErrorObject {

@@ -1,6 +1,7 @@
-//! JSON-RPC 2.0 messages: what comes in ([`Incoming`], told apart by [`classify`]) and what goes
-//! out ([`Outgoing`]: a notification, a response or a batch of responses, never guessed from its
-//! JSON), and the error object with its codes.
+//! JSON-RPC 2.0 messages: what comes in ([`Incoming`], read by [`parse`], its [`Method`] parsed
+//! once), what goes out ([`Outgoing`]: a notification, a request to the client, a response or a
+//! batch of responses, never guessed from its JSON), request ids ([`Id`]), and the error object
+//! with its codes.
 //!
 //! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
 //! transports) speaks these types, and this module depends on none of them.
@@ -17,7 +18,9 @@ pub(crate) use id::Id;
 pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request};
 pub(crate) use method::Method;
 pub(crate) use outgoing::{Notification, Outgoing, Payload, Response};
-pub(crate) use parse::{answers_nothing, id_of, parse, unreadable};
+pub(crate) use parse::{parse, unreadable};
+#[cfg(feature = "http")]
+pub(crate) use parse::{answers_nothing, id_of};
 
 use serde::Serialize;
 use serde_json::Value;

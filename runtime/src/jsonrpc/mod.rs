@@ -18,9 +18,9 @@ pub(crate) use id::Id;
 pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request};
 pub(crate) use method::Method;
 pub(crate) use outgoing::{Notification, Outgoing, Payload, Response};
-pub(crate) use parse::{parse, unreadable};
 #[cfg(feature = "http")]
 pub(crate) use parse::{answers_nothing, id_of};
+pub(crate) use parse::{parse, unreadable};
 
 use serde::Serialize;
 use serde_json::Value;

@@ -46,7 +46,9 @@ struct Post {
 /// rejection, answered as axum answers it).
 #[derive(Debug)]
 pub(super) enum Unanswered {
+    /// Refused by the transport: its status and JSON-RPC error.
     Refused(Refusal),
+    /// The body could not be read (`413` past the size limit, as axum says it).
     Body(BytesRejection),
 }
 

@@ -128,6 +128,40 @@ pub(super) fn json(status: StatusCode, body: &impl serde::Serialize) -> Response
 mod tests {
     use super::*;
 
+    async fn body(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), 4096)
+            .await
+            .unwrap();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_refusal_answers_with_its_status_its_request_id_and_its_error() {
+        let busy = Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::INTERNAL_ERROR,
+            "busy",
+        )
+        .to(&Id::from(7))
+        .into_response();
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.headers()[header::RETRY_AFTER], RETRY_AFTER_SECONDS);
+        assert_eq!(
+            body(busy).await,
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"busy"}}"#
+        );
+        let not_allowed =
+            Refusal::new(StatusCode::METHOD_NOT_ALLOWED, codes::INVALID_REQUEST, "no")
+                .with_header(header::ALLOW, HeaderValue::from_static("POST"))
+                .into_response();
+        assert_eq!(not_allowed.headers()[header::ALLOW], "POST");
+        assert!(not_allowed.headers().get(header::RETRY_AFTER).is_none());
+        assert_eq!(
+            body(not_allowed).await,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no"}}"#
+        );
+    }
+
     #[test]
     fn statuses_follow_the_era_and_the_stage() {
         let not_found = ErrorObject::new(codes::METHOD_NOT_FOUND, "Method not found: x");

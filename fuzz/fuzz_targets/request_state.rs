@@ -16,20 +16,20 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_default();
     if let Ok(text) = std::str::from_utf8(data) {
         let error = sealer
-            .open(text, "", "confirm", Some(&arguments))
+            .open(text, None, "confirm", Some(&arguments))
             .expect_err("state the server never sealed");
         assert_eq!(error.code, -32602);
         assert_eq!(error.message, "Invalid or expired requestState");
     }
     if let Ok(Value::Object(answers)) = serde_json::from_slice::<Value>(data) {
         let state = sealer
-            .seal(answers.clone(), "", "confirm", Some(&arguments))
+            .seal(answers.clone(), None, "confirm", Some(&arguments))
             .expect("sealing works");
         assert_eq!(
-            sealer.open(&state, "", "confirm", Some(&arguments)),
+            sealer.open(&state, None, "confirm", Some(&arguments)),
             Ok(answers)
         );
-        assert!(sealer.open(&state, "", "confirm", None).is_err());
+        assert!(sealer.open(&state, None, "confirm", None).is_err());
         assert!(
             sealer
                 .open(&state, "x", "confirm", Some(&arguments))

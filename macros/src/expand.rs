@@ -312,7 +312,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return error,
+                ::core::result::Result::Err(error) => return *error,
             };
         },
     }
@@ -365,7 +365,7 @@ fn argument_type_fn(input_schema: &InputSchema, private: &syn::Ident) -> TokenSt
     quote! {
         fn __tool_argument_type<T: #private::ToolArguments>() -> (
             fn() -> #private::serde_json::Value,
-            fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
+            fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, ::std::boxed::Box<#private::CallToolResult>>,
         ) {
             (#derived_schema, #private::parse_arguments::<T>)
         }

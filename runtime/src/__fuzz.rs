@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use crate::ask::seal::{Binding, Carried, Sealer};
+use crate::principal::Principal;
 use crate::transport::stdio::{Line, LineReader};
 
 /// The lines the stdio codec reads from `input` with a line limit of `max` bytes, through a
@@ -55,12 +56,13 @@ impl StateSealer {
         Self(Sealer::new(Some(key)))
     }
 
-    /// `answers` sealed for a call of `tool` with `arguments` by `principal`.
+    /// `answers` sealed for a call of `tool` with `arguments` by `principal` (a token's client
+    /// id and subject; `None` without a token).
     #[must_use]
     pub fn seal(
         &self,
         answers: Map<String, Value>,
-        principal: &str,
+        principal: Option<(&str, Option<&str>)>,
         tool: &str,
         arguments: Option<&Map<String, Value>>,
     ) -> Option<String> {
@@ -69,7 +71,10 @@ impl StateSealer {
             asked: BTreeSet::new(),
         };
         self.0
-            .seal(carried, &Binding::new(principal, tool, arguments))
+            .seal(
+                carried,
+                &Binding::new(caller(principal).as_ref(), tool, arguments),
+            )
             .ok()
     }
 
@@ -78,12 +83,20 @@ impl StateSealer {
     pub fn open(
         &self,
         state: &str,
-        principal: &str,
+        principal: Option<(&str, Option<&str>)>,
         tool: &str,
         arguments: Option<&Map<String, Value>>,
     ) -> Result<Map<String, Value>, crate::jsonrpc::ErrorObject> {
         self.0
-            .open(state, &Binding::new(principal, tool, arguments))
+            .open(
+                state,
+                &Binding::new(caller(principal).as_ref(), tool, arguments),
+            )
             .map(|carried| carried.answers)
     }
+}
+
+/// The principal of a token's client id and subject.
+fn caller(principal: Option<(&str, Option<&str>)>) -> Option<Principal> {
+    principal.map(|(client_id, subject)| Principal::new(client_id, subject.map(str::to_owned)))
 }

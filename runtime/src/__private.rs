@@ -116,15 +116,11 @@ pub fn empty_input_schema() -> Value {
 }
 
 /// Turns validated arguments into `T`, or the `isError` result naming the field serde refused
-/// (see `call::deserialize_arguments`).
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the tool's result, returned at once"
-)]
+/// (see `call::deserialize_arguments`; boxed: the rare path carries a large value).
 pub fn parse_arguments<T: DeserializeOwned>(
     tool: &str,
     arguments: Value,
-) -> Result<T, CallToolResult> {
+) -> Result<T, Box<CallToolResult>> {
     crate::call::deserialize_arguments(tool, arguments)
 }
 
@@ -132,7 +128,7 @@ pub fn parse_arguments<T: DeserializeOwned>(
 /// when that is an object, otherwise one property `name` (see `call::lone_parameter_schema`).
 pub fn lone_parameter_schema<T>(
     schema: fn() -> Value,
-    parse: fn(&str, Value) -> Result<T, CallToolResult>,
+    parse: fn(&str, Value) -> Result<T, Box<CallToolResult>>,
     name: &str,
 ) -> Value {
     // Only this closure is compiled for each type `T`.

@@ -55,28 +55,24 @@ impl Callee<'_> {
     ) -> CallToolResult {
         let arguments = match self.checked_arguments(arguments) {
             Ok(arguments) => arguments,
-            Err(invalid) => return invalid,
+            Err(invalid) => return *invalid,
         };
         let result = run_guarded(self.name, self.handler, arguments, context).await;
         self.checked_output(result)
     }
 
     /// The arguments, prepared ([`prepare_instance`]) and valid against the input schema.
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the tool's result, returned at once"
-    )]
     fn checked_arguments(
         &self,
         arguments: Option<Map<String, Value>>,
-    ) -> Result<Value, CallToolResult> {
+    ) -> Result<Value, Box<CallToolResult>> {
         let mut arguments = Value::Object(arguments.unwrap_or_default());
         prepare_instance(self.input_schema, &mut arguments);
         let failures = self.input.failures(&arguments);
         if failures.is_empty() {
             Ok(arguments)
         } else {
-            Err(invalid_arguments(self.name, &listed(&failures)))
+            Err(Box::new(invalid_arguments(self.name, &listed(&failures))))
         }
     }
 
@@ -165,14 +161,10 @@ pub(crate) async fn time_limited<E>(
 /// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
 /// more strictly than its schema says) is an `isError` result naming the field, as validation
 /// failures do: `<path>: <message>`.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the tool's result, returned at once"
-)]
 pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
     tool: &str,
     arguments: Value,
-) -> Result<T, CallToolResult> {
+) -> Result<T, Box<CallToolResult>> {
     // The common case at full speed; only a failure is parsed again to learn its path
     // (tracking the path on every call costs a third of a small call). Not in debug builds,
     // the edit-compile loop: there each argument type compiles one deserializer instead of
@@ -181,7 +173,8 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
     if let Ok(parsed) = T::deserialize(&arguments) {
         return Ok(parsed);
     }
-    serde_path_to_error::deserialize(&arguments).map_err(|error| refused(tool, &arguments, &error))
+    serde_path_to_error::deserialize(&arguments)
+        .map_err(|error| Box::new(refused(tool, &arguments, &error)))
 }
 
 /// The result for arguments serde refused at `error`'s path. Not generic: each argument type

@@ -12,7 +12,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::ask::{AskError, Asker, Elicitation, Question, Root, Sampled, Sampling};
-use crate::jsonrpc::{Notification, Outgoing};
+use crate::jsonrpc::{Method, Notification, Outgoing};
+use crate::principal::Principal;
 use crate::state::{State, StateMap};
 use crate::sync::lock;
 
@@ -88,6 +89,13 @@ pub struct AuthInfo {
     /// Anything else the verifier wants the tool to see.
     #[serde(default)]
     pub extra: Value,
+}
+
+impl AuthInfo {
+    /// The caller the token speaks for, as every comparison and seal of the caller takes it.
+    pub(crate) fn principal(&self) -> Principal {
+        Principal::new(self.client_id.clone(), self.subject.clone())
+    }
 }
 
 /// How the parts of a request's context are given to [`Context::new`].
@@ -212,7 +220,7 @@ impl Context {
         if let Some(message) = message.filter(|_| self.inner.progress_messages) {
             params["message"] = json!(message);
         }
-        self.notify("notifications/progress", params)
+        self.notify(Method::Progress, params)
     }
 
     /// Sends a log message to the client (`notifications/message`), when the client asked for
@@ -230,7 +238,7 @@ impl Context {
         if let Some(logger) = logger {
             params["logger"] = json!(logger);
         }
-        self.notify("notifications/message", params)
+        self.notify(Method::Log, params)
     }
 
     /// Asks the user to fill in a form derived from `T` (a struct of flat primitive fields:
@@ -320,7 +328,7 @@ impl Context {
         lock(&self.inner.notifications).take();
     }
 
-    fn notify(&self, method: &'static str, params: Value) -> bool {
+    fn notify(&self, method: Method, params: Value) -> bool {
         let notifications = lock(&self.inner.notifications);
         let Some(notifications) = notifications.as_ref() else {
             return false;

@@ -147,6 +147,7 @@ mod context;
 mod host_config;
 mod jsonrpc;
 mod limits;
+mod principal;
 mod registry;
 mod schema;
 mod server;

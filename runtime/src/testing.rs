@@ -114,12 +114,12 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::ProtocolVersion;
 use crate::result::CallToolResult;
 use crate::server::Server;
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 use crate::sync::lock;
 use crate::types::ListToolsResult;
 use crate::types::ToolDefinition;
@@ -131,7 +131,7 @@ use crate::types::ToolDefinition;
 /// Every `tools/call` it sends asks for progress (it carries a `progressToken`), and the
 /// notifications a call produced are kept for [`TestClient::notifications`].
 pub struct TestClient {
-    session: Session,
+    calls: Calls,
     next_id: AtomicU64,
     /// Each call's own progress token, so that concurrent calls never share one.
     next_token: AtomicU64,
@@ -175,7 +175,7 @@ impl TestClient {
             Err(error) => panic!("the server cannot start: {error}"),
         };
         Self {
-            session: Session::new(dispatcher, version, None),
+            calls: Calls::new(dispatcher, version, None),
             next_id: AtomicU64::new(1),
             next_token: AtomicU64::new(1),
             notifications: Mutex::new(Vec::new()),
@@ -194,11 +194,11 @@ impl TestClient {
     where
         F: Fn(&str, &Value) -> Result<Value, ErrorObject> + Send + Sync + 'static,
     {
-        let session = self.session.answering();
-        let version = session.connection().version();
-        session.connection().initialize(version, capabilities);
+        let calls = self.calls.answering();
+        let version = calls.connection().version();
+        calls.connection().initialize(version, capabilities);
         Self {
-            session,
+            calls,
             answer: Some(Arc::new(answer)),
             ..self
         }
@@ -226,10 +226,10 @@ impl TestClient {
         };
         let request = Request {
             id,
-            method: method.to_owned(),
+            method: Method::from(method),
             params,
         };
-        let response = self.session.answer_now(request, caller);
+        let response = self.calls.answer_now(request, caller);
         let response = match &self.answer {
             None => response.await,
             Some(answer) => {
@@ -256,8 +256,8 @@ impl TestClient {
         match (message, answer) {
             (Outgoing::Request(question), Some(answer)) => {
                 let params = question.params.map_or(Value::Null, Value::Object);
-                let outcome = answer(&question.method, &params);
-                self.session.reply(Reply {
+                let outcome = answer(question.method.as_str(), &params);
+                self.calls.reply(Reply {
                     id: question.id,
                     outcome,
                 });

@@ -1,6 +1,9 @@
 //! MCP wire types shared by every layer: what the registry builds and the protocol sends. A leaf
 //! module: it depends on serde and `serde_json` only, so any layer may use it. Results are built
-//! from these types and serialized, never written out as `json!` by hand.
+//! from these types and serialized. `json!` is left where it is the honest tool: fields stamped
+//! onto any result after it is built (2026-07-28's `resultType` and `_meta.serverInfo`, a
+//! listing's cache fields), the one-member `_meta` of a `subscriptions/listen` result and its
+//! notifications, and what a client sent, passed on as it came (a question's params).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -143,6 +146,18 @@ pub(crate) struct InitializeResult<'a> {
     pub(crate) server_info: &'a Implementation,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) instructions: Option<&'a str>,
+}
+
+/// A 2026-07-28 `tools/call` round that ends on questions the handler waits for: the questions
+/// by key, and the sealed state the client echoes with its answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InputRequiredResult {
+    /// Always `input_required`.
+    pub(crate) result_type: &'static str,
+    /// Key → `{method, params}`.
+    pub(crate) input_requests: serde_json::Map<String, Value>,
+    pub(crate) request_state: String,
 }
 
 /// The result of `server/discover` (2026-07-28).

@@ -613,15 +613,18 @@ proptest! {
         other in text(),
     ) {
         let sealer = StateSealer::new([3; 32]);
-        let state = sealer.seal(answers.clone(), &principal, "book", arguments.as_ref()).expect("sealed");
-        prop_assert_eq!(sealer.open(&state, &principal, "book", arguments.as_ref()), Ok(answers));
+        let caller = Some((principal.as_str(), Some("user")));
+        let state = sealer.seal(answers.clone(), caller, "book", arguments.as_ref()).expect("sealed");
+        prop_assert_eq!(sealer.open(&state, caller, "book", arguments.as_ref()), Ok(answers));
         let reordered = arguments.as_ref().map(|arguments| arguments.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect::<Map<_, _>>());
-        prop_assert!(sealer.open(&state, &principal, "book", reordered.as_ref()).is_ok());
+        prop_assert!(sealer.open(&state, caller, "book", reordered.as_ref()).is_ok());
         if other != principal {
-            prop_assert!(sealer.open(&state, &other, "book", arguments.as_ref()).is_err());
+            prop_assert!(sealer.open(&state, Some((&other, Some("user"))), "book", arguments.as_ref()).is_err());
         }
-        prop_assert!(sealer.open(&state, &principal, "echo", arguments.as_ref()).is_err());
-        prop_assert!(StateSealer::new([4; 32]).open(&state, &principal, "book", arguments.as_ref()).is_err());
+        prop_assert!(sealer.open(&state, Some((&principal, None)), "book", arguments.as_ref()).is_err());
+        prop_assert!(sealer.open(&state, None, "book", arguments.as_ref()).is_err());
+        prop_assert!(sealer.open(&state, caller, "echo", arguments.as_ref()).is_err());
+        prop_assert!(StateSealer::new([4; 32]).open(&state, caller, "book", arguments.as_ref()).is_err());
     }
 
     /// Any one bit flipped in sealed state, or any one character changed, is refused with
@@ -634,8 +637,8 @@ proptest! {
         replacement in prop::sample::select(b"ABCxyz019-_=+/.!".to_vec()),
     ) {
         let sealer = StateSealer::new([3; 32]);
-        let state = sealer.seal(answers, "", "book", None).expect("sealed");
-        let refused = |state: &str| match sealer.open(state, "", "book", None) {
+        let state = sealer.seal(answers, None, "book", None).expect("sealed");
+        let refused = |state: &str| match sealer.open(state, None, "book", None) {
             Err(error) => error.code == -32602 && error.message == "Invalid or expired requestState",
             Ok(_) => false,
         };

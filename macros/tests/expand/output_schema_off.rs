@@ -23,7 +23,7 @@ const _: () = {
         fn(
             &str,
             __tool_private::serde_json::Value,
-        ) -> ::core::result::Result<T, __tool_private::CallToolResult>,
+        ) -> ::core::result::Result<T, ::std::boxed::Box<__tool_private::CallToolResult>>,
     ) {
         (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
     }
@@ -36,7 +36,7 @@ const _: () = {
             let (_, parse) = __tool_argument_type::<__tool_product_details_arguments>();
             let __tool_arguments = match parse("product-details", __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return error,
+                ::core::result::Result::Err(error) => return *error,
             };
             let __tool_output = {
                 let __tool_fn = product_details;

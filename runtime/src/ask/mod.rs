@@ -166,7 +166,7 @@ use tokio::sync::mpsc;
 
 use self::pending::Pending;
 use self::round::Round;
-use crate::jsonrpc::{ErrorObject, Outgoing, Request};
+use crate::jsonrpc::{ErrorObject, Method, Outgoing, Request};
 use crate::limits::CallClock;
 use crate::sync::lock;
 
@@ -380,7 +380,7 @@ impl<'a> Question<'a> {
         if self.asker.modes {
             params["mode"] = json!("form");
         }
-        let answer = self.ask("elicitation/create", params).await?;
+        let answer = self.ask(Method::Elicit, params).await?;
         elicitation(answer, |content| {
             serde_json::from_value(content.unwrap_or_else(|| json!({})))
                 .map_err(|error| AskError::BadAnswer(format!("the form's content: {error}")))
@@ -401,7 +401,7 @@ impl<'a> Question<'a> {
         self.asker.require("elicitation", Some("url"))?;
         let params =
             json!({"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id});
-        let answer = self.ask("elicitation/create", params).await?;
+        let answer = self.ask(Method::Elicit, params).await?;
         elicitation(answer, |_| Ok(()))
     }
 
@@ -414,7 +414,7 @@ impl<'a> Question<'a> {
         self.asker
             .require("sampling", sampling.tools.is_some().then_some("tools"))?;
         let params = serde_json::to_value(sampling).unwrap_or_default();
-        let answer = self.ask("sampling/createMessage", params).await?;
+        let answer = self.ask(Method::Sample, params).await?;
         serde_json::from_value(answer).map_err(|error| AskError::BadAnswer(error.to_string()))
     }
 
@@ -429,7 +429,7 @@ impl<'a> Question<'a> {
             roots: Vec<Root>,
         }
         self.asker.require("roots", None)?;
-        let answer = self.ask("roots/list", json!({})).await?;
+        let answer = self.ask(Method::ListRoots, json!({})).await?;
         let roots: Roots = serde_json::from_value(answer)
             .map_err(|error| AskError::BadAnswer(error.to_string()))?;
         Ok(roots.roots)
@@ -437,14 +437,14 @@ impl<'a> Question<'a> {
 
     /// Asks `method`: on a legacy connection, a request; on 2026-07-28, this round's answer,
     /// or the end of the round.
-    async fn ask(self, method: &str, params: Value) -> Result<Value, AskError> {
+    async fn ask(self, method: Method, params: Value) -> Result<Value, AskError> {
         match &self.asker.channel {
             Channel::Legacy(pending) => {
                 let pending = pending.as_ref().ok_or(AskError::NoChannel)?;
                 request(pending, method, params, self.out, &self.asker.clock).await
             }
             Channel::Modern(round) => {
-                let key = round.key(self.key, method);
+                let key = round.key(self.key, &method);
                 match round.answer_or_ask(key, method, params) {
                     Some(answer) => Ok(answer),
                     // The round ends here: `Round::run` stops polling this call.
@@ -520,7 +520,7 @@ impl Asker {
 /// `clock` stands still meanwhile, so the wait does not count against its time limit.
 async fn request(
     pending: &Arc<Pending>,
-    method: &str,
+    method: Method,
     params: Value,
     out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
     clock: &CallClock,
@@ -528,7 +528,7 @@ async fn request(
     let mut waiting = pending.register();
     let request = Request {
         id: waiting.id.clone(),
-        method: method.to_owned(),
+        method,
         params: params.as_object().cloned(),
     };
     {

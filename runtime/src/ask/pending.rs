@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::jsonrpc::{ErrorObject, Id, Notification, Outgoing, Reply};
+use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing, Reply};
 use crate::sync::lock;
 
 /// One connection's requests to its client, waiting for their answers.
@@ -83,7 +83,7 @@ impl Drop for Waiting {
         if let (false, true, Some(out)) = (self.answered, forgotten, self.cancel_to.take()) {
             let params = json!({"requestId": self.id, "reason": "The tool call that asked ended"});
             let _ = out.send(Outgoing::Notification(Notification::new(
-                "notifications/cancelled",
+                Method::Cancelled,
                 params,
             )));
         }
@@ -120,7 +120,7 @@ mod tests {
         let Ok(Outgoing::Notification(cancelled)) = sent.try_recv() else {
             panic!("the client is told");
         };
-        assert_eq!(cancelled.method, "notifications/cancelled");
+        assert_eq!(cancelled.method, Method::Cancelled);
         assert_eq!(cancelled.params.unwrap()["requestId"], json!(2));
     }
 }

@@ -26,9 +26,31 @@ use serde_json::{Map, Value, json};
 
 use super::AskError;
 use super::seal::{Binding, Carried, Sealer};
-use crate::jsonrpc::{ErrorObject, codes};
+use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::result::CallToolResult;
 use crate::sync::lock;
+use crate::types::InputRequiredResult;
+
+/// How a round ended.
+#[derive(Debug)]
+pub(crate) enum Outcome<R> {
+    /// The call completed: its result.
+    Completed(R),
+    /// The call waits on questions this round cannot answer: the `input_required` result that
+    /// asks them, with the state sealed for the next round.
+    InputRequired(Value),
+}
+
+/// The spec's answer to a request that needs client capabilities it did not declare:
+/// `-32021`, naming them, with `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
+pub(crate) fn missing_capabilities(missing: &Map<String, Value>) -> ErrorObject {
+    let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+    ErrorObject::new(
+        codes::MISSING_CLIENT_CAPABILITY,
+        format!("Missing required client capability: {}", names.join(", ")),
+    )
+    .with_data(json!({"requiredCapabilities": missing}))
+}
 
 /// A call's round: the answers it has, and the questions it asked.
 pub(crate) struct Round {
@@ -92,11 +114,12 @@ impl Round {
     }
 
     /// The key of a question: the one given, or the next number after the method's name.
-    pub(crate) fn key(&self, key: Option<&str>, method: &str) -> String {
+    pub(crate) fn key(&self, key: Option<&str>, method: &Method) -> String {
         key.map_or_else(
             || {
                 let number = self.next.fetch_add(1, Ordering::Relaxed);
-                let kind = method.split('/').next().unwrap_or(method);
+                let name = method.as_str();
+                let kind = name.split('/').next().unwrap_or(name);
                 format!("{kind}-{number}")
             },
             str::to_owned,
@@ -104,7 +127,12 @@ impl Round {
     }
 
     /// The answer to question `key`, if the round has it; else the question is recorded.
-    pub(crate) fn answer_or_ask(&self, key: String, method: &str, params: Value) -> Option<Value> {
+    pub(crate) fn answer_or_ask(
+        &self,
+        key: String,
+        method: Method,
+        params: Value,
+    ) -> Option<Value> {
         if let Some(answer) = self.answers.get(&key) {
             lock(&self.used).insert(key, answer.clone());
             return Some(answer.clone());
@@ -147,21 +175,16 @@ impl Round {
         if !result.is_error || !passed_on {
             return Ok(result);
         }
-        let names: Vec<&str> = lacking.keys().map(String::as_str).collect();
-        Err(ErrorObject::new(
-            codes::MISSING_CLIENT_CAPABILITY,
-            format!("Missing required client capability: {}", names.join(", ")),
-        )
-        .with_data(json!({"requiredCapabilities": *lacking})))
+        Err(missing_capabilities(&lacking))
     }
 
-    /// Runs `call` until it completes (`Ok`) or waits on questions this round cannot answer:
-    /// then `Err` is the `input_required` result that asks them.
+    /// Runs `call` until it completes or waits on questions this round cannot answer. `Err`
+    /// when the questions' state cannot be sealed.
     pub(crate) async fn run<R>(
         &self,
         sealer: &Sealer,
         call: impl Future<Output = R>,
-    ) -> Result<R, Result<Value, ErrorObject>> {
+    ) -> Result<Outcome<R>, ErrorObject> {
         let mut call = pin!(call);
         let asked = std::future::poll_fn(|cx| {
             *lock(&self.waker) = Some(cx.waker().clone());
@@ -173,8 +196,8 @@ impl Round {
         })
         .await;
         match asked {
-            Ok(result) => Ok(result),
-            Err(()) => Err(self.input_required(sealer)),
+            Ok(result) => Ok(Outcome::Completed(result)),
+            Err(()) => self.input_required(sealer).map(Outcome::InputRequired),
         }
     }
 
@@ -185,10 +208,10 @@ impl Round {
             asked: requests.keys().cloned().collect(),
         };
         let state = sealer.seal(carried, &self.binding)?;
-        Ok(json!({
-            "resultType": "input_required",
-            "inputRequests": requests,
-            "requestState": state,
+        Ok(to_json(&InputRequiredResult {
+            result_type: "input_required",
+            input_requests: requests,
+            request_state: state,
         }))
     }
 }
@@ -222,7 +245,7 @@ mod tests {
     use super::*;
 
     fn round(params: &Value) -> Round {
-        let binding = Binding::new("", "tool", None);
+        let binding = Binding::new(None, "tool", None);
         Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
     }
 
@@ -233,8 +256,11 @@ mod tests {
         let asking = Arc::clone(&round);
         let call = async move {
             tokio::spawn(async move {
-                let key = asking.key(None, "roots/list");
-                assert_eq!(asking.answer_or_ask(key, "roots/list", json!({})), None);
+                let key = asking.key(None, &Method::ListRoots);
+                assert_eq!(
+                    asking.answer_or_ask(key, Method::ListRoots, json!({})),
+                    None
+                );
                 // As `Question::ask` does: the asker waits for the next round.
                 std::future::pending::<()>().await;
             })
@@ -244,7 +270,7 @@ mod tests {
             tokio::time::timeout(std::time::Duration::from_secs(5), round.run(&sealer, call))
                 .await
                 .expect("the round ends");
-        let Err(Ok(input_required)) = ended else {
+        let Ok(Outcome::InputRequired(input_required)) = ended else {
             panic!("an input_required result");
         };
         assert_eq!(
@@ -256,7 +282,7 @@ mod tests {
     #[test]
     fn answers_to_questions_asked_that_are_not_results_are_refused_and_others_ignored() {
         let sealer = Sealer::new(None);
-        let binding = || Binding::new("", "tool", None);
+        let binding = || Binding::new(None, "tool", None);
         let asked = Carried {
             answers: Map::new(),
             asked: BTreeSet::from(["confirm".to_owned()]),

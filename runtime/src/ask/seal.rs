@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::ErrorObject;
+use crate::principal::{Principal, write_text};
 
 /// How long sealed state stays valid: a round includes a person answering.
 pub(crate) const STATE_TTL: Duration = Duration::from_mins(10);
@@ -51,16 +52,20 @@ pub(crate) struct Carried {
 pub(crate) struct Binding(Vec<u8>);
 
 impl Binding {
-    /// The binding of a call of `tool` with `arguments` by `principal` (the token's client and
-    /// subject; empty for an unauthenticated caller).
-    pub(crate) fn new(principal: &str, tool: &str, arguments: Option<&Map<String, Value>>) -> Self {
+    /// The binding of a call of `tool` with `arguments` by `principal` (`None`: a caller
+    /// without a token).
+    pub(crate) fn new(
+        principal: Option<&Principal>,
+        tool: &str,
+        arguments: Option<&Map<String, Value>>,
+    ) -> Self {
         let arguments = arguments.map_or_else(String::new, |arguments| {
             canonical(&Value::Object(arguments.clone())).to_string()
         });
         let mut data = Vec::new();
-        for part in [principal, tool, arguments.as_str()] {
-            data.extend_from_slice(&(part.len() as u64).to_be_bytes());
-            data.extend_from_slice(part.as_bytes());
+        Principal::write_bound(principal, &mut data);
+        for part in [tool, arguments.as_str()] {
+            write_text(part, &mut data);
         }
         Self(data)
     }
@@ -190,8 +195,9 @@ mod tests {
 
     use super::*;
 
-    fn binding(principal: &str, arguments: &Map<String, Value>) -> Binding {
-        Binding::new(principal, "delete", Some(arguments))
+    fn binding(client: &str, arguments: &Map<String, Value>) -> Binding {
+        let principal = (!client.is_empty()).then(|| Principal::new(client, Some("u".into())));
+        Binding::new(principal.as_ref(), "delete", Some(arguments))
     }
 
     #[test]
@@ -238,6 +244,31 @@ mod tests {
         assert_eq!(
             Sealer::new(None).open("not state", &binding("alice", arguments)),
             Err(refused)
+        );
+    }
+
+    /// A token without a subject and a token with an empty one are two callers: neither opens
+    /// the other's state (as the string `"{client_id}\n{subject}"` once bound them, they did).
+    #[test]
+    fn a_missing_subject_and_an_empty_one_are_two_callers() {
+        let sealer = Sealer::new(None);
+        let no_subject = Principal::new("app", None);
+        let empty_subject = Principal::new("app", Some(String::new()));
+        let bound = |principal: &Principal| Binding::new(Some(principal), "delete", None);
+        let state = sealer
+            .seal(Carried::default(), &bound(&no_subject))
+            .unwrap();
+        assert!(sealer.open(&state, &bound(&no_subject)).is_ok());
+        assert!(sealer.open(&state, &bound(&empty_subject)).is_err());
+        let state = sealer
+            .seal(Carried::default(), &bound(&empty_subject))
+            .unwrap();
+        assert!(sealer.open(&state, &bound(&no_subject)).is_err());
+        assert!(
+            sealer
+                .open(&state, &Binding::new(None, "delete", None))
+                .is_err(),
+            "nor is a caller without a token"
         );
     }
 

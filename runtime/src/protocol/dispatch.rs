@@ -13,17 +13,17 @@ use super::era::{Era, parse_log_level};
 use super::listing::Listings;
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
 use crate::ask::pending::Pending;
-use crate::ask::round::Round;
+use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer};
 use crate::ask::{Asker, Channel};
 use crate::call;
-use crate::context::{AuthInfo, Context, ContextParts};
+use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
-use crate::jsonrpc::{ErrorObject, Id, Outgoing, Payload, Response, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Payload, Response, codes, to_json};
 use crate::limits::{CallClock, Limits};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
-use crate::types::{DiscoverResult, Implementation, InitializeResult, ServerCapabilities};
+use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool set.
@@ -138,7 +138,7 @@ impl Dispatcher {
     pub(crate) async fn request(
         &self,
         id: Id,
-        method: &str,
+        method: &Method,
         params: Option<Map<String, Value>>,
         connection: &Connection,
         scope: RequestScope,
@@ -170,14 +170,14 @@ impl Dispatcher {
         clippy::unused_self,
         reason = "notifications the server acts on will need it"
     )]
-    pub(crate) fn notification(&self, method: &str, _params: Option<&Map<String, Value>>) {
-        tracing::debug!(method, "notification");
+    pub(crate) fn notification(&self, method: &Method, _params: Option<&Map<String, Value>>) {
+        tracing::debug!(%method, "notification");
     }
 
     async fn answer(
         &self,
         id: &Id,
-        method: &str,
+        method: &Method,
         params: Map<String, Value>,
         connection: &Connection,
         scope: RequestScope,
@@ -185,30 +185,30 @@ impl Dispatcher {
         let era = Era::of(&params, connection)?;
         trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
-            (false, "initialize") => Ok(self.initialize(&params, connection)),
-            (false, "ping") => Ok(json!({})),
-            (false, "logging/setLevel") => set_level(&params, connection),
-            (false, "server/discover") => Err(ErrorObject::invalid_params(format!(
+            (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
+            (false, Method::Ping) => Ok(to_json(&Empty {})),
+            (false, Method::SetLogLevel) => set_level(&params, connection),
+            (false, Method::Discover) => Err(ErrorObject::invalid_params(format!(
                 "server/discover requires `_meta.{}`",
                 meta::PROTOCOL_VERSION
             ))),
-            (true, "server/discover") => Ok(self.discover()),
-            (true, "subscriptions/listen") => {
+            (true, Method::Discover) => Ok(self.discover()),
+            (true, Method::Listen) => {
                 let tools = listen::tools_requested(&params)?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop(params);
                 let changes = self.tool_changes();
                 listen::listen(id, tools, changes, &self.state.closing, scope).await
             }
-            (_, "tools/list") => {
+            (_, Method::ListTools) => {
                 let page = self
                     .state
                     .listings
                     .page(&self.state.tools, &params, era.version());
                 return page.map(Payload::Shared);
             }
-            (_, "tools/call") => self.call_tool(id, params, &era, connection, scope).await,
-            (_, method) if method.starts_with("resources/") && !self.state.resources.is_empty() => {
+            (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
+            (_, method) if method.is_resources() && !self.state.resources.is_empty() => {
                 let served = resources::Served {
                     resources: &self.state.resources,
                     page_size: self.state.page_size,
@@ -218,10 +218,7 @@ impl Dispatcher {
                     .await
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
-            _ => Err(ErrorObject::new(
-                codes::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-            )),
+            _ => Err(method_not_found(method)),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
             // A call that asks the client has said `input_required` already.
@@ -272,6 +269,9 @@ impl Dispatcher {
         })
     }
 
+    /// `tools/call`: the tool and its arguments read, the client's capabilities checked, the
+    /// round of a 2026-07-28 call that asks started, then the call run through the hooks
+    /// within its time limit, its result shaped for the client's version.
     async fn call_tool(
         &self,
         id: &Id,
@@ -280,22 +280,111 @@ impl Dispatcher {
         connection: &Connection,
         scope: RequestScope,
     ) -> Result<Value, ErrorObject> {
-        let Some(Value::String(name)) = params.remove("name") else {
-            return Err(ErrorObject::invalid_params(
-                "tools/call requires a string `name`",
-            ));
-        };
-        let arguments = match params.remove("arguments") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(arguments)) => Some(arguments),
-            Some(_) => return Err(ErrorObject::invalid_params("`arguments` must be an object")),
-        };
+        let (name, arguments) = tool_and_arguments(&mut params)?;
         let tool = self
             .state
             .tools
             .get(&name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
-        let (log_level, client_capabilities) = match era {
+        let client = Client::of(era, connection);
+        if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
+            return Err(round::missing_capabilities(&missing));
+        }
+        let round = self.round(era, &scope, &name, arguments.as_ref(), &params)?;
+        let time_limit = scope
+            .time_limit
+            .map_or(self.state.limits.call_timeout, |limit| {
+                limit.min(self.state.limits.call_timeout)
+            });
+        let cancellation = scope.cancellation.clone();
+        let clock = Arc::new(CallClock::default());
+        let version = client.version;
+        let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
+        // What is left of the request (`_meta`, the round's answers) is not held while it runs.
+        drop(params);
+        let call = hook::run(&self.state.hooks, tool, arguments, context);
+        let call = call::time_limited(call, &name, time_limit, &clock, &cancellation);
+        let result = match round {
+            Some(round) => match round.run(&self.state.sealer, call).await? {
+                Outcome::Completed(result) => round.unless_lacking(result?)?,
+                Outcome::InputRequired(input_required) => return Ok(input_required),
+            },
+            None => call.await?,
+        };
+        Ok(downgrade::call_result(result, version))
+    }
+
+    /// 2026-07-28: the round of a call, with the answers it has from `requestState` (sealed
+    /// for this caller, tool and arguments) and `inputResponses`. `None` for a legacy call.
+    fn round(
+        &self,
+        era: &Era,
+        scope: &RequestScope,
+        tool: &str,
+        arguments: Option<&Map<String, Value>>,
+        params: &Map<String, Value>,
+    ) -> Result<Option<Arc<Round>>, ErrorObject> {
+        if !era.is_modern() {
+            return Ok(None);
+        }
+        let principal = scope.auth.as_ref().map(AuthInfo::principal);
+        let binding = Binding::new(principal.as_ref(), tool, arguments);
+        let round = Round::start(&self.state.sealer, params, binding)?;
+        Ok(Some(Arc::new(round)))
+    }
+
+    /// The context a call's tool is given: what the request and the client bring, and the
+    /// channel its questions take (the round, or the legacy connection).
+    fn context(
+        &self,
+        id: &Id,
+        params: &Map<String, Value>,
+        scope: RequestScope,
+        client: Client,
+        round: Option<&Arc<Round>>,
+        clock: &Arc<CallClock>,
+    ) -> Context {
+        let channel = match round {
+            Some(round) => Channel::Modern(Arc::clone(round)),
+            None => Channel::Legacy(scope.pending),
+        };
+        Context::new(ContextParts {
+            request_id: id.to_value(),
+            progress_token: params
+                .get("_meta")
+                .and_then(|meta| meta.get("progressToken"))
+                .cloned(),
+            progress_messages: downgrade::progress_has_message(client.version),
+            log_level: client.log_level,
+            notifications: scope.notifications,
+            cancellation: scope.cancellation,
+            session_id: client.session_id,
+            auth: scope.auth,
+            states: Arc::clone(&self.state.states),
+            apps: apps::client_declares(&client.capabilities),
+            // Elicitation modes (form, URL) are named from 2025-11-25 on.
+            asker: Asker::new(
+                client.capabilities,
+                channel,
+                client.version >= ProtocolVersion::V2025_11_25,
+                Arc::clone(clock),
+            ),
+        })
+    }
+}
+
+/// What a call knows of its client: its version, its session, the log level it asked for and
+/// the capabilities it declared (the connection's, or the request's own in 2026-07-28).
+struct Client {
+    version: ProtocolVersion,
+    session_id: Option<String>,
+    log_level: Option<LogLevel>,
+    capabilities: Value,
+}
+
+impl Client {
+    fn of(era: &Era, connection: &Connection) -> Self {
+        let (log_level, capabilities) = match era {
             Era::Legacy(_) => (
                 Some(connection.log_level()),
                 connection.client_capabilities(),
@@ -306,88 +395,38 @@ impl Dispatcher {
                 ..
             } => (*log_level, client_capabilities.clone()),
         };
-        if let Some(missing) = tool.missing_capabilities(&client_capabilities) {
-            let names: Vec<&str> = missing.keys().map(String::as_str).collect();
-            return Err(ErrorObject::new(
-                codes::MISSING_CLIENT_CAPABILITY,
-                format!("Missing required client capability: {}", names.join(", ")),
-            )
-            .with_data(json!({"requiredCapabilities": missing})));
-        }
-        // 2026-07-28: the answers this round has, from `requestState` and `inputResponses`.
-        let round = match era {
-            Era::Legacy(_) => None,
-            Era::Modern { .. } => {
-                let principal = scope.auth.as_ref().map_or_else(String::new, |auth| {
-                    format!(
-                        "{}\n{}",
-                        auth.client_id,
-                        auth.subject.as_deref().unwrap_or("")
-                    )
-                });
-                let binding = Binding::new(&principal, &name, arguments.as_ref());
-                Some(Arc::new(Round::start(
-                    &self.state.sealer,
-                    &params,
-                    binding,
-                )?))
-            }
-        };
-        let channel = match &round {
-            Some(round) => Channel::Modern(Arc::clone(round)),
-            None => Channel::Legacy(scope.pending),
-        };
-        let time_limit = scope
-            .time_limit
-            .map_or(self.state.limits.call_timeout, |limit| {
-                limit.min(self.state.limits.call_timeout)
-            });
-        let cancellation = scope.cancellation.clone();
-        let clock = Arc::new(CallClock::default());
-        let context = Context::new(ContextParts {
-            request_id: id.to_value(),
-            progress_token: params
-                .get("_meta")
-                .and_then(|meta| meta.get("progressToken"))
-                .cloned(),
-            progress_messages: downgrade::progress_has_message(era.version()),
-            log_level,
-            notifications: scope.notifications,
-            cancellation: scope.cancellation,
+        Self {
+            version: era.version(),
             session_id: connection.session_id.clone(),
-            auth: scope.auth,
-            states: Arc::clone(&self.state.states),
-            apps: apps::client_declares(&client_capabilities),
-            // Elicitation modes (form, URL) are named from 2025-11-25 on.
-            asker: Asker::new(
-                client_capabilities,
-                channel,
-                era.version() >= ProtocolVersion::V2025_11_25,
-                Arc::clone(&clock),
-            ),
-        });
-        // What is left of the request (`_meta`, the round's answers) is not held while it runs.
-        drop(params);
-        let call = hook::run(&self.state.hooks, tool, arguments, context);
-        let call = call::time_limited(call, &name, time_limit, &clock, &cancellation);
-        let result = match round {
-            Some(round) => match round.run(&self.state.sealer, call).await {
-                Ok(result) => round.unless_lacking(result?)?,
-                Err(input_required) => return input_required,
-            },
-            None => call.await?,
-        };
-        Ok(downgrade::call_result(result, era.version()))
+            log_level,
+            capabilities,
+        }
+    }
+}
+
+/// A `tools/call`'s `name` and `arguments`, taken out of its params.
+fn tool_and_arguments(
+    params: &mut Map<String, Value>,
+) -> Result<(String, Option<Map<String, Value>>), ErrorObject> {
+    let Some(Value::String(name)) = params.remove("name") else {
+        return Err(ErrorObject::invalid_params(
+            "tools/call requires a string `name`",
+        ));
+    };
+    match params.remove("arguments") {
+        None | Some(Value::Null) => Ok((name, None)),
+        Some(Value::Object(arguments)) => Ok((name, Some(arguments))),
+        Some(_) => Err(ErrorObject::invalid_params("`arguments` must be an object")),
     }
 }
 
 fn set_level(params: &Map<String, Value>, connection: &Connection) -> Result<Value, ErrorObject> {
     let level = parse_log_level(params.get("level").unwrap_or(&Value::Null))?;
     connection.set_log_level(level);
-    Ok(json!({}))
+    Ok(to_json(&Empty {}))
 }
 
-fn method_not_found(method: &str) -> ErrorObject {
+fn method_not_found(method: &Method) -> ErrorObject {
     ErrorObject::new(
         codes::METHOD_NOT_FOUND,
         format!("Method not found: {method}"),

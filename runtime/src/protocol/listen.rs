@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::dispatch::RequestScope;
 use super::{ToolChanges, meta};
-use crate::jsonrpc::{ErrorObject, Id, Notification, Outgoing};
+use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 
 /// Whether a `subscriptions/listen` request asks for `toolsListChanged` (of those requested,
 /// the only notification that exists here); `Err` when it names none.
@@ -37,7 +37,7 @@ pub(crate) async fn listen(
     } else {
         json!({})
     };
-    let notify = |method: &'static str, mut params: Value| {
+    let notify = |method: Method, mut params: Value| {
         // Nothing more is sent for a cancelled request.
         if scope.cancellation.is_cancelled() {
             return;
@@ -49,13 +49,13 @@ pub(crate) async fn listen(
             .send(Outgoing::Notification(notification));
     };
     notify(
-        "notifications/subscriptions/acknowledged",
+        Method::SubscriptionAcknowledged,
         json!({"notifications": honored}),
     );
     loop {
         tokio::select! {
             change = changes.next(), if tools => match change {
-                Some(()) => notify("notifications/tools/list_changed", json!({})),
+                Some(()) => notify(Method::ToolsListChanged, json!({})),
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },

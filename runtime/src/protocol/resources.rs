@@ -7,7 +7,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::{Map, Value, json};
 
 use super::era::Era;
-use crate::jsonrpc::{ErrorObject, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::registry::{ReadError, Resource, ResourceBody, ResourceSet};
 use crate::types::{
     ListResourceTemplatesResult, ListResourcesResult, ReadContents, ReadResourceResult,
@@ -23,14 +23,14 @@ pub(super) struct Served<'a> {
 
 /// Answers one resource method; `None` for a method that is not one.
 pub(super) async fn answer(
-    method: &str,
+    method: &Method,
     params: &Map<String, Value>,
     era: &Era,
     served: &Served<'_>,
 ) -> Option<Result<Value, ErrorObject>> {
     let titles = era.version().has_structured_content();
     let answer = match method {
-        "resources/list" => page(served.resources.resources(), params, served.page_size).map(
+        Method::ListResources => page(served.resources.resources(), params, served.page_size).map(
             |(page, next_cursor)| {
                 let resources = page.iter().map(|r| entry(r, titles)).collect();
                 cacheable(
@@ -43,19 +43,22 @@ pub(super) async fn answer(
                 )
             },
         ),
-        "resources/templates/list" => page(served.resources.templates(), params, served.page_size)
-            .map(|(page, next_cursor)| {
-                let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
-                cacheable(
-                    to_json(&ListResourceTemplatesResult {
-                        resource_templates,
-                        next_cursor,
-                    }),
-                    era,
-                    served.ttl_ms,
-                )
-            }),
-        "resources/read" => read(params, era, served).await,
+        Method::ListResourceTemplates => {
+            page(served.resources.templates(), params, served.page_size).map(
+                |(page, next_cursor)| {
+                    let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
+                    cacheable(
+                        to_json(&ListResourceTemplatesResult {
+                            resource_templates,
+                            next_cursor,
+                        }),
+                        era,
+                        served.ttl_ms,
+                    )
+                },
+            )
+        }
+        Method::ReadResource => read(params, era, served).await,
         _ => return None,
     };
     Some(answer)

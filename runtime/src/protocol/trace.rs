@@ -15,33 +15,33 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use super::ProtocolVersion;
-use crate::jsonrpc::{ErrorObject, Id, Payload};
+use crate::jsonrpc::{ErrorObject, Id, Method, Payload};
 
 /// The span of one request, its outcome fields still empty.
 ///
 /// `is_tool` tells whether a name is a tool's: a `tools/call` of a name that is not stays
 /// `tools/call`, so that clients cannot mint span names (and trace-backend cardinality) at will.
 pub(super) fn request_span(
-    method: &str,
+    method: &Method,
     id: &Id,
     params: &Map<String, Value>,
     session_id: Option<&str>,
     network_transport: Option<&'static str>,
     is_tool: impl FnOnce(&str) -> bool,
 ) -> Span {
-    let tool = (method == "tools/call")
+    let tool = (*method == Method::CallTool)
         .then(|| params.get("name").and_then(Value::as_str))
         .flatten()
         .filter(|name| is_tool(name));
     let name = match tool {
         Some(tool) => format!("{method} {tool}"),
-        None => method.to_owned(),
+        None => method.to_string(),
     };
     let span = tracing::info_span!(
         "mcp.request",
         otel.name = name,
         otel.kind = "server",
-        mcp.method.name = method,
+        mcp.method.name = method.as_str(),
         mcp.protocol.version = Empty,
         mcp.session.id = session_id,
         jsonrpc.request.id = id_text(id),

@@ -3,7 +3,7 @@
 //! optional time limit, and answers only if nobody cancelled it first. Batches and
 //! `notifications/cancelled` go through here too.
 //!
-//! A [`Session`] is one connection's worth of calls: the stdio process, a legacy HTTP session
+//! [`Calls`] are one connection's calls: the stdio process, a legacy HTTP session
 //! (`transport::http::sessions` keeps them), a stateless legacy or a 2026-07-28 HTTP request
 //! standing alone, or the test client.
 
@@ -23,12 +23,14 @@ pub(crate) use in_flight::{InFlight, Ticket};
 
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Reply, Request, Response, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes,
+};
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
 #[derive(Clone)]
-pub(crate) struct Session {
+pub(crate) struct Calls {
     dispatcher: Dispatcher,
     connection: Arc<Connection>,
     in_flight: Arc<InFlight>,
@@ -60,7 +62,7 @@ impl StartedCall {
     }
 }
 
-impl Session {
+impl Calls {
     /// A fresh connection assumed to speak `default_version` until it initializes.
     pub(crate) fn new(
         dispatcher: Dispatcher,
@@ -137,10 +139,6 @@ impl Session {
     /// Registers `request` as a call in flight and prepares it: cancelling its id from now on
     /// cancels it. Past `timeout` its context is cancelled, its future dropped, and it answers
     /// with an error. `Err` is the answer when its id is already in flight.
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the response to send, sent at once, never propagated"
-    )]
     pub(crate) fn start(
         &self,
         request: Request,
@@ -161,7 +159,7 @@ impl Session {
             time_limit: timeout,
         };
         // A tool call's time limit is the dispatcher's (an `isError` result, `call::time_limited`).
-        let timeout = timeout.filter(|_| method != "tools/call");
+        let timeout = timeout.filter(|_| method != Method::CallTool);
         let session = self.clone();
         let answer = async move {
             let call =
@@ -182,7 +180,7 @@ impl Session {
     /// names (`cancels`, its exact id), the rest go to the dispatcher.
     pub(crate) fn notification(
         &self,
-        method: &str,
+        method: &Method,
         params: Option<&Map<String, Value>>,
         cancels: Option<&Id>,
     ) {
@@ -262,7 +260,7 @@ impl Session {
         match jsonrpc::parse(item.get().as_bytes()) {
             // `initialize` sets up the connection; a subscription never answers.
             Ok(Incoming::Request(request))
-                if request.method == "initialize" || request.method == "subscriptions/listen" =>
+                if matches!(request.method, Method::Initialize | Method::Listen) =>
             {
                 let error =
                     ErrorObject::invalid_request(format!("{} must not be batched", request.method));

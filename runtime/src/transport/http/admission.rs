@@ -13,7 +13,7 @@ use super::HttpState;
 use super::auth::authenticate;
 use super::config::HttpConfig;
 use super::headers;
-use super::reply::refuse;
+use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 
@@ -27,31 +27,22 @@ pub(super) async fn admit(
     State(state): State<Arc<HttpState>>,
     mut request: Request,
     next: Next,
-) -> Response {
-    if let Err(response) = check(&state.config, &request) {
-        return response;
-    }
+) -> Result<Response, Refusal> {
+    check(&state.config, &request)?;
     let auth = match &state.config.auth {
-        Some(auth) => match authenticate(auth, request.headers()).await {
-            Ok(auth) => Some(auth),
-            Err(response) => return response,
-        },
+        Some(auth) => Some(authenticate(auth, request.headers()).await?),
         None => None,
     };
     request.extensions_mut().insert(Admitted(auth));
-    next.run(request).await
+    Ok(next.run(request).await)
 }
 
 /// One value per header that decides something, then Host, then Origin (the token comes
 /// after). `Err` is the response to send.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
+fn check(config: &HttpConfig, request: &Request) -> Result<(), Refusal> {
     let headers = request.headers();
     let bad_request =
-        |message: String| refuse(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
+        |message: String| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
     if let Some(name) = headers::repeated(headers) {
         return Err(bad_request(format!(
             "Bad Request: more than one {name} header (send one value)"
@@ -61,7 +52,7 @@ fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
     if !allows_host(config, &host) {
         let host = host.text;
         tracing::warn!(host, "refused a request for a host that is not allowed");
-        return Err(refuse(
+        return Err(Refusal::new(
             StatusCode::FORBIDDEN,
             codes::INVALID_REQUEST,
             format!("Forbidden: host {host} is not allowed"),
@@ -71,7 +62,7 @@ fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
         let origin = String::from_utf8_lossy(origin.as_bytes());
         if !allows_origin(config, &origin) {
             tracing::warn!(%origin, "refused a request from an origin that is not allowed");
-            return Err(refuse(
+            return Err(Refusal::new(
                 StatusCode::FORBIDDEN,
                 codes::INVALID_REQUEST,
                 format!("Forbidden: origin {origin} is not allowed"),
@@ -84,17 +75,13 @@ fn check(config: &HttpConfig, request: &Request) -> Result<(), Response> {
 /// What the headers say of the body, decided before any of it is read (so a client that sent
 /// `Expect: 100-continue` gets no `100 Continue` for a body that would be refused): a declared
 /// length over the limit (`413`), a body in a coding the server does not decode (`415`).
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn check_body(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Response> {
+fn check_body(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Refusal> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|length| length.to_str().ok()?.parse::<u64>().ok());
     let too_long = |length| usize::try_from(length).map_or(true, |n| n > config.max_body_bytes);
     if declared.is_some_and(too_long) {
-        return Err(refuse(
+        return Err(Refusal::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             codes::INVALID_REQUEST,
             format!(
@@ -110,19 +97,15 @@ fn check_body(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Response> 
         .map(str::trim)
         .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"));
     if let Some(coding) = coded {
-        let mut response = refuse(
+        // RFC 9110 §15.5.16: the codings that would have been accepted.
+        return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             codes::INVALID_REQUEST,
             format!(
                 "Unsupported Media Type: Content-Encoding {coding} is not supported; send the body uncompressed"
             ),
-        );
-        // RFC 9110 §15.5.16: the codings that would have been accepted.
-        response.headers_mut().insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_static("identity"),
-        );
-        return Err(response);
+        )
+        .with_header(header::ACCEPT_ENCODING, HeaderValue::from_static("identity")));
     }
     Ok(())
 }

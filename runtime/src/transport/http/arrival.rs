@@ -14,13 +14,13 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use hyper::body::{Body as HttpBody, Bytes, Frame, SizeHint};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
 use super::HttpConfig;
-use super::reply::refuse;
+use super::reply::Refusal;
 use crate::jsonrpc::codes;
 
 /// How long a body that found no place may take to arrive whole.
@@ -97,16 +97,17 @@ impl Arrival {
                 let message = format!(
                     "Request Timeout: the body arrived slower than {bytes_per_second} bytes a second"
                 );
-                let refusal = refuse(StatusCode::REQUEST_TIMEOUT, codes::INVALID_REQUEST, message);
-                (refusal, true)
+                let refusal =
+                    Refusal::new(StatusCode::REQUEST_TIMEOUT, codes::INVALID_REQUEST, message);
+                (refusal.into_response(), true)
             }
             CROWDED => {
-                let refusal = refuse(
+                let refusal = Refusal::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     codes::INTERNAL_ERROR,
                     "Service Unavailable: too many request bodies are arriving at once",
                 );
-                (refusal, true)
+                (refusal.into_response(), true)
             }
             _ => (response, false),
         }

@@ -2,36 +2,18 @@
 //! `401` that tells a client where to get a token (RFC 6750, RFC 9728).
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::Response;
 
 use super::config::BearerAuth;
 use super::headers;
-use super::reply::refuse;
+use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
-
-/// Who a bearer token speaks for: its client and subject. A legacy session belongs to the
-/// principal that opened it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(super) struct Principal {
-    client_id: String,
-    subject: Option<String>,
-}
-
-impl Principal {
-    pub(super) fn of(auth: &AuthInfo) -> Self {
-        Self {
-            client_id: auth.client_id.clone(),
-            subject: auth.subject.clone(),
-        }
-    }
-}
 
 /// What the request's token grants; `Err` is the `401` to send.
 pub(super) async fn authenticate(
     auth: &BearerAuth,
     headers: &HeaderMap,
-) -> Result<AuthInfo, Response> {
+) -> Result<AuthInfo, Refusal> {
     let token = bearer_token(headers);
     let verified = match token {
         Some(token) => (auth.verifier)(token.to_owned()).await,
@@ -51,7 +33,7 @@ fn bearer_token(headers: &HeaderMap) -> Option<&str> {
 
 /// `401` with the challenge that points at the metadata; a token that was sent but refused is
 /// `invalid_token` (RFC 6750 §3.1).
-fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Response {
+fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Refusal {
     let error = if token_sent {
         "error=\"invalid_token\", "
     } else {
@@ -61,17 +43,15 @@ fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Response {
         "Bearer {error}resource_metadata=\"{}\"",
         auth.metadata.url()
     );
-    let mut response = refuse(
+    let refusal = Refusal::new(
         StatusCode::UNAUTHORIZED,
         codes::INVALID_REQUEST,
         "Unauthorized: a valid bearer token is required",
     );
-    if let Ok(value) = HeaderValue::from_str(&challenge) {
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, value);
+    match HeaderValue::from_str(&challenge) {
+        Ok(value) => refusal.with_header(header::WWW_AUTHENTICATE, value),
+        Err(_) => refusal,
     }
-    response
 }
 
 #[cfg(test)]

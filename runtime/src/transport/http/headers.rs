@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use mime::Mime;
 use serde_json::{Map, Number, Value};
 
-use crate::jsonrpc::{ErrorObject, codes};
+use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::protocol::{ProtocolVersion, meta};
 use crate::schema::HeaderParam;
 
@@ -124,7 +124,7 @@ pub(super) fn legacy_version(headers: &HeaderMap) -> Result<ProtocolVersion, Str
 /// the body (`-32020`).
 pub(super) fn check_modern(
     headers: &HeaderMap,
-    method: &str,
+    method: &Method,
     params: Option<&Map<String, Value>>,
 ) -> Result<(), ErrorObject> {
     // A version that is not a string is shown as the JSON it is.
@@ -146,10 +146,14 @@ pub(super) fn check_modern(
     };
     let version = raw(&PROTOCOL_VERSION, "MCP-Protocol-Version")?;
     must_match("MCP-Protocol-Version", version, &body_version)?;
-    must_match("Mcp-Method", raw(&MCP_METHOD, "Mcp-Method")?, method)?;
+    must_match(
+        "Mcp-Method",
+        raw(&MCP_METHOD, "Mcp-Method")?,
+        method.as_str(),
+    )?;
     let name_key = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
+        Method::CallTool | Method::GetPrompt => "name",
+        Method::ReadResource => "uri",
         _ => return Ok(()),
     };
     let body_name = params
@@ -323,13 +327,13 @@ mod tests {
             (&MCP_METHOD, "tools/call"),
             (&MCP_NAME, "=?base64?ZWNobw==?="),
         ]);
-        assert_eq!(check_modern(&good, "tools/call", params), Ok(()));
+        assert_eq!(check_modern(&good, &Method::CallTool, params), Ok(()));
         let other_name = headers(&[
             (&PROTOCOL_VERSION, "2026-07-28"),
             (&MCP_METHOD, "tools/call"),
             (&MCP_NAME, "search"),
         ]);
-        let error = check_modern(&other_name, "tools/call", params).unwrap_err();
+        let error = check_modern(&other_name, &Method::CallTool, params).unwrap_err();
         assert_eq!(error.code, codes::HEADER_MISMATCH);
         assert_eq!(
             error.message,
@@ -337,7 +341,7 @@ mod tests {
         );
         let no_method = headers(&[(&PROTOCOL_VERSION, "2026-07-28")]);
         assert_eq!(
-            check_modern(&no_method, "tools/call", params)
+            check_modern(&no_method, &Method::CallTool, params)
                 .unwrap_err()
                 .message,
             "Header mismatch: the Mcp-Method header is required"
@@ -347,7 +351,7 @@ mod tests {
             (&PROTOCOL_VERSION, "2026-07-28"),
             (&MCP_METHOD, "tools/list"),
         ]);
-        assert_eq!(check_modern(&list, "tools/list", params), Ok(()));
+        assert_eq!(check_modern(&list, &Method::ListTools, params), Ok(()));
     }
 
     fn param(name: &str, path: &[&str]) -> HeaderParam {

@@ -41,12 +41,11 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
-use axum::response::Response;
 use axum::routing::get;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
-use self::reply::refuse;
+use self::reply::Refusal;
 pub(crate) use self::serve::{serve, serve_app};
 use self::sessions::SessionTable;
 use crate::jsonrpc::codes;
@@ -118,7 +117,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
 
 /// GET and DELETE without a legacy session: they work with one, unless the server is
 /// stateless.
-fn method_not_allowed(stateless: bool) -> Response {
+fn method_not_allowed(stateless: bool) -> Refusal {
     let (allowed, message) = if stateless {
         (
             "POST",
@@ -130,13 +129,10 @@ fn method_not_allowed(stateless: bool) -> Response {
             "Method Not Allowed: GET and DELETE need the Mcp-Session-Id of a session",
         )
     };
-    let mut response = refuse(
+    Refusal::new(
         StatusCode::METHOD_NOT_ALLOWED,
         codes::INVALID_REQUEST,
         message,
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static(allowed));
-    response
+    )
+    .with_header(header::ALLOW, HeaderValue::from_static(allowed))
 }

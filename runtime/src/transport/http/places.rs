@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use axum::http::StatusCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::auth::Principal;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 use crate::limits::Held;
+use crate::principal::Principal;
 use crate::sync::lock;
 
 /// The places of one kind (requests, or `subscriptions/listen` streams).
@@ -93,7 +93,7 @@ impl Places {
                 ),
             )
         };
-        let principal = match auth.map(Principal::of) {
+        let principal = match auth.map(AuthInfo::principal) {
             Some(principal) => {
                 let mut taken = lock(&self.taken);
                 let held = taken.entry(principal.clone()).or_default();
@@ -181,7 +181,7 @@ mod tests {
             "the global cap again"
         );
         assert_eq!(
-            lock(&places.taken).get(&Principal::of(&caller("b"))),
+            lock(&places.taken).get(&caller("b").principal()),
             None,
             "b's refused place was given back"
         );
@@ -211,7 +211,7 @@ mod tests {
             "fits later"
         );
         drop(batch);
-        assert_eq!(lock(&places.taken).get(&Principal::of(&caller("a"))), None);
+        assert_eq!(lock(&places.taken).get(&caller("a").principal()), None);
         assert!(places.take_many(None, 3).is_ok());
     }
 }

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use axum::Extension;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest as _, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse as _, Response};
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
@@ -17,13 +18,15 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Refusal, Stage, refuse, refuse_request, status_of};
+use super::reply::{self, Era, Refusal, Stage};
 use super::sessions::HttpSession;
-use super::stream::{HttpCall, answer};
+use super::stream::{Accepts, HttpCall, answer};
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Outgoing, Request as RpcRequest, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
+};
 use crate::protocol::{self, ProtocolVersion};
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 
 /// The longest a request body may take to arrive (unless the request time limit is shorter).
 const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -35,8 +38,39 @@ const ALWAYS_READ_BYTES: usize = 16 * 1024;
 struct Post {
     headers: HeaderMap,
     auth: Option<AuthInfo>,
-    accepts_sse: bool,
+    accepts: Accepts,
     place: Place,
+}
+
+/// Why a POST was not answered by the dispatcher: refused, or its body unreadable (axum's
+/// rejection, answered as axum answers it).
+#[derive(Debug)]
+pub(super) enum Unanswered {
+    /// Refused by the transport: its status and JSON-RPC error.
+    Refused(Refusal),
+    /// The body could not be read (`413` past the size limit, as axum says it).
+    Body(BytesRejection),
+}
+
+impl From<Refusal> for Unanswered {
+    fn from(refusal: Refusal) -> Self {
+        Self::Refused(refusal)
+    }
+}
+
+impl From<BytesRejection> for Unanswered {
+    fn from(rejection: BytesRejection) -> Self {
+        Self::Body(rejection)
+    }
+}
+
+impl IntoResponse for Unanswered {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Refused(refusal) => refusal.into_response(),
+            Self::Body(rejection) => rejection.into_response(),
+        }
+    }
 }
 
 /// A POST: the headers are checked, then the body is read (within the size and time limits),
@@ -45,28 +79,30 @@ pub(super) async fn post(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     mut request: Request,
-) -> Response {
+) -> Result<Response, Unanswered> {
     // Taken, not cloned: reading the body needs only the body and the limit in the extensions.
     let headers = std::mem::take(request.headers_mut());
     if !headers::is_json(&headers) {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             codes::INVALID_REQUEST,
             "Unsupported Media Type: Content-Type must be application/json",
-        );
+        )
+        .into());
     }
-    let accepts_sse = headers::accepts(&headers, &mime::TEXT_EVENT_STREAM);
-    if !accepts_sse && !headers::accepts(&headers, &mime::APPLICATION_JSON) {
-        return refuse(
+    let accepts = if headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
+        Accepts::Stream
+    } else if headers::accepts(&headers, &mime::APPLICATION_JSON) {
+        Accepts::Json
+    } else {
+        return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: Accept must include application/json or text/event-stream",
-        );
-    }
-    let body = match read_body(&state, request).await {
-        Ok(body) => body,
-        Err(response) => return response,
+        )
+        .into());
     };
+    let body = read_body(&state, request).await?;
     // Parses at once are bounded by the budget too; a small message is always read, and so is
     // a response or a notification (an answer to a question a call waits on, a cancellation
     // that frees memory), one at a time past the budget.
@@ -77,15 +113,12 @@ pub(super) async fn post(
     let mut held = match held {
         Some(held) => held,
         None if jsonrpc::answers_nothing(&body) => memory.parsing_in_lane().await,
-        None => return no_memory(memory.max()).answer(&jsonrpc::id_of(&body)),
+        None => return Err(no_memory(memory.max()).to(&jsonrpc::id_of(&body)).into()),
     };
     let message = jsonrpc::parse(&body);
     // The body is not held while the request runs (a stream may run for hours).
     drop(body);
-    let message = match message {
-        Ok(message) => message,
-        Err(error) => return reply::json(StatusCode::BAD_REQUEST, &error),
-    };
+    let message = message.map_err(|error| Refusal::answering(StatusCode::BAD_REQUEST, error))?;
     let needed = message.held_bytes();
     if needed > memory.max() {
         let refusal = Refusal::new(
@@ -96,32 +129,29 @@ pub(super) async fn post(
                 memory.max()
             ),
         );
-        return refusal.answer(&request_id(&message));
+        return Err(refusal.to(&request_id(&message)).into());
     }
     if !held.resize(needed) {
-        return no_memory(memory.max()).answer(&request_id(&message));
+        return Err(no_memory(memory.max()).to(&request_id(&message)).into());
     }
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = match take_place(&state, &message, auth.as_ref()) {
-        Ok(place) => place.holding(held),
-        Err(refusal) => return refusal.answer(&request_id(&message)),
-    };
-    let modern = match is_modern(&message, &headers) {
-        Ok(modern) => modern,
-        Err(response) => return response,
-    };
+    let place = take_place(&state, &message, auth.as_ref())
+        .map_err(|refusal| refusal.to(&request_id(&message)))?
+        .holding(held);
+    let modern = is_modern(&message, &headers)?;
     let post = Post {
         headers,
         auth,
-        accepts_sse,
+        accepts,
         place,
     };
-    if modern {
-        modern_post(&state, message, post).await
+    let answer = if modern {
+        modern_post(&state, message, post).await?
     } else {
-        legacy_post(&state, message, post).await
-    }
+        legacy_post(&state, message, post).await?
+    };
+    Ok(answer)
 }
 
 /// The places a message takes: one per item of a batch, so the caps bound calls, not POSTs.
@@ -156,13 +186,9 @@ fn no_memory(max: usize) -> Refusal {
 /// Whether a message is answered as 2026-07-28: its `_meta` or its version header says so.
 /// `Err` answers what 2026-07-28 lacks (batches, client responses), rather than calling the
 /// version unknown.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> {
+fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Refusal> {
     let refuse_modern = |message: &str| {
-        Err(refuse(
+        Err(Refusal::new(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
             format!("Invalid Request: {message}"),
@@ -183,16 +209,16 @@ fn is_modern(message: &Incoming, headers: &HeaderMap) -> Result<bool, Response> 
 }
 
 /// The body, within the time limit (`408`) and the size limit (`413`).
-async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Response> {
+async fn read_body(state: &HttpState, request: Request) -> Result<Bytes, Unanswered> {
     let limit = state.config.request_timeout.min(BODY_TIMEOUT);
     match tokio::time::timeout(limit, Bytes::from_request(request, &())).await {
-        Ok(Ok(body)) => Ok(body),
-        Ok(Err(rejection)) => Err(rejection.into_response()),
-        Err(_) => Err(refuse(
+        Ok(body) => Ok(body?),
+        Err(_) => Err(Refusal::new(
             StatusCode::REQUEST_TIMEOUT,
             codes::INVALID_REQUEST,
             "Request Timeout: the body did not arrive within the time limit",
-        )),
+        )
+        .into()),
     }
 }
 
@@ -205,54 +231,52 @@ fn request_id(message: &Incoming) -> Id {
 }
 
 /// 2026-07-28: every POST stands alone; headers must agree with the body.
-async fn modern_post(state: &HttpState, message: Incoming, post: Post) -> Response {
+async fn modern_post(
+    state: &HttpState,
+    message: Incoming,
+    post: Post,
+) -> Result<Response, Refusal> {
     let request = match message {
         Incoming::Request(request) => request,
         // A notification's headers must agree with its body too (it names its version there).
         Incoming::Notification { method, params, .. } => {
-            if protocol::claims_modern(params.as_ref())
-                && let Err(error) = headers::check_modern(&post.headers, &method, params.as_ref())
-            {
-                return refuse_request(status_of(&error, Stage::Envelope), &Id::null(), error);
+            if protocol::claims_modern(params.as_ref()) {
+                headers::check_modern(&post.headers, &method, params.as_ref())
+                    .map_err(|error| Refusal::at(Stage::Envelope, error))?;
             }
-            return StatusCode::ACCEPTED.into_response();
+            return Ok(StatusCode::ACCEPTED.into_response());
         }
         _ => {
-            return refuse(
+            return Err(Refusal::new(
                 StatusCode::BAD_REQUEST,
                 codes::INVALID_REQUEST,
                 "Invalid Request: expected one request or notification",
-            );
+            ));
         }
     };
-    if let Err(error) = check_envelope(&post.headers, &request)
+    check_envelope(&post.headers, &request)
         .and_then(|()| check_param_headers(state, &post.headers, &request))
-    {
-        return refuse_request(status_of(&error, Stage::Envelope), &request.id, error);
-    }
-    let subscription = request.method == "subscriptions/listen";
+        .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
+    let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
     // place of the request place).
     let place = if subscription {
-        match subscription_place(state, &post, &request.id) {
-            Ok(place) => place,
-            Err(response) => return response,
-        }
+        subscription_place(state, &post).map_err(|refusal| refusal.to(&request.id))?
     } else {
         post.place
     };
-    let session = Session::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
-    answer(HttpCall {
+    let calls = Calls::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
+    Ok(answer(HttpCall {
         request,
-        session,
+        calls,
         in_session: None,
         auth: post.auth,
-        accepts_sse: post.accepts_sse,
-        modern: true,
+        accepts: post.accepts,
+        era: Era::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
     })
-    .await
+    .await)
 }
 
 /// Missing envelope fields first, then headers that disagree with the body, then the version.
@@ -277,7 +301,9 @@ fn check_param_headers(
 ) -> Result<(), ErrorObject> {
     let params = request.params.as_ref();
     let tool = match params.and_then(|params| params.get("name")) {
-        Some(Value::String(name)) if request.method == "tools/call" => state.dispatcher.tool(name),
+        Some(Value::String(name)) if request.method == Method::CallTool => {
+            state.dispatcher.tool(name)
+        }
         _ => None,
     };
     let Some(tool) = tool else {
@@ -289,45 +315,43 @@ fn check_param_headers(
     headers::check_params(headers, tool.header_params(), arguments)
 }
 
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once"
-)]
-fn subscription_place(state: &HttpState, post: &Post, id: &Id) -> Result<Place, Response> {
-    if !post.accepts_sse {
-        let error = ErrorObject::new(
+/// A subscription's place: a request place and one of the long-lived streams' share.
+fn subscription_place(state: &HttpState, post: &Post) -> Result<Place, Refusal> {
+    if post.accepts == Accepts::Json {
+        return Err(Refusal::new(
+            StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
-        );
-        return Err(refuse_request(StatusCode::NOT_ACCEPTABLE, id, error));
+        ));
     }
     let auth = post.auth.as_ref();
-    let place = state.subscriptions.take(auth).map_err(|r| r.answer(id))?;
-    let stream = state.streams.take(auth).map_err(|r| r.answer(id))?;
+    let place = state.subscriptions.take(auth)?;
+    let stream = state.streams.take(auth)?;
     Ok(place.with(stream))
 }
 
 /// Legacy: `initialize` opens a session; later messages carry it (unless stateless).
 /// Refusals carry the request's id when there is one (JSON-RPC 2.0 §5).
-async fn legacy_post(state: &HttpState, message: Incoming, post: Post) -> Response {
-    let id = request_id(&message);
-    let joined = match legacy_session(state, &message, &post) {
-        Ok(joined) => joined,
-        Err(refusal) => return refusal.answer(&id),
-    };
+async fn legacy_post(
+    state: &HttpState,
+    message: Incoming,
+    post: Post,
+) -> Result<Response, Refusal> {
+    let joined = legacy_session(state, &message, &post)
+        .map_err(|refusal| refusal.to(&request_id(&message)))?;
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
     if let Some(id) = joined.new_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
         response.headers_mut().insert(SESSION_ID, value);
     }
-    response
+    Ok(response)
 }
 
 /// What a legacy message joins.
 struct Joined {
     /// The calls it becomes one of.
-    calls: Session,
+    calls: Calls,
     /// Its legacy session, unless stateless.
     session: Option<Arc<HttpSession>>,
     /// The id of the session `initialize` opened.
@@ -340,9 +364,9 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     let bad_request =
         |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
     let header_version = headers::legacy_version(&post.headers).map_err(bad_request)?;
-    let is_initialize = matches!(message, Incoming::Request(r) if r.method == "initialize");
+    let is_initialize = matches!(message, Incoming::Request(r) if r.method == Method::Initialize);
     if state.config.stateless {
-        let calls = Session::new(state.dispatcher.clone(), header_version, None);
+        let calls = Calls::new(state.dispatcher.clone(), header_version, None);
         return Ok(Joined {
             calls,
             session: None,
@@ -381,11 +405,11 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     })
 }
 
-/// Answers one legacy message on `session`.
+/// Answers one legacy message as one of `calls`.
 async fn legacy_message(
     state: &HttpState,
     message: Incoming,
-    session: Session,
+    calls: Calls,
     in_session: Option<Arc<HttpSession>>,
     post: Post,
 ) -> Response {
@@ -393,11 +417,11 @@ async fn legacy_message(
         Incoming::Request(request) => {
             answer(HttpCall {
                 request,
-                session,
+                calls,
                 in_session,
                 auth: post.auth,
-                accepts_sse: post.accepts_sse,
-                modern: false,
+                accepts: post.accepts,
+                era: Era::Legacy,
                 timeout: Some(state.config.request_timeout),
                 place: post.place,
             })
@@ -408,11 +432,11 @@ async fn legacy_message(
             params,
             cancels,
         } => {
-            session.notification(&method, params.as_ref(), cancels.as_ref());
+            calls.notification(&method, params.as_ref(), cancels.as_ref());
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Response(reply) => {
-            session.reply(reply);
+            calls.reply(reply);
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Batch(items) => {
@@ -420,7 +444,7 @@ async fn legacy_message(
             if let Some(in_session) = &in_session {
                 in_session.activate();
             }
-            legacy_batch(state, items, &session, post.auth).await
+            legacy_batch(state, items, &calls, post.auth).await
         }
     }
 }
@@ -430,7 +454,7 @@ async fn legacy_message(
 async fn legacy_batch(
     state: &HttpState,
     items: Vec<Box<RawValue>>,
-    session: &Session,
+    calls: &Calls,
     auth: Option<AuthInfo>,
 ) -> Response {
     // The calls of a batch answer in the batch: their notifications have nowhere to go.
@@ -438,11 +462,11 @@ async fn legacy_batch(
         notifications: mpsc::unbounded_channel().0,
         auth,
     };
-    match session.batch(items, &caller, Some(state.config.request_timeout)) {
+    match calls.batch(items, &caller, Some(state.config.request_timeout)) {
         Ok(answers) => match answers.await {
             responses if responses.is_empty() => StatusCode::ACCEPTED.into_response(),
             responses => reply::json(StatusCode::OK, &Outgoing::Batch(responses)),
         },
-        Err(error) => reply::json(StatusCode::BAD_REQUEST, &error.respond(Id::null())),
+        Err(error) => Refusal::of(StatusCode::BAD_REQUEST, error).into_response(),
     }
 }

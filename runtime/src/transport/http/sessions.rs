@@ -13,24 +13,23 @@ use std::time::Duration;
 use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse as _, Response};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::auth::Principal;
 use super::headers::{self, SESSION_ID};
 use super::reply::Refusal;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Id, codes};
+use crate::jsonrpc::codes;
+use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
-use crate::session::Session;
+use crate::session::Calls;
 use crate::sync::lock;
 
 /// A legacy session: its calls, and what the table needs to know to expire it.
 pub(super) struct HttpSession {
-    pub(super) calls: Session,
+    pub(super) calls: Calls,
     last_seen: Mutex<Instant>,
     stream_open: Mutex<bool>,
     /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
@@ -175,7 +174,7 @@ impl SessionTable {
         };
         // Another principal gets the same answer as for an unknown id: ids are not disclosed.
         let session = session
-            .filter(|session| session.owner == auth.map(Principal::of))
+            .filter(|session| session.owner == auth.map(AuthInfo::principal))
             .ok_or_else(not_found)?;
         session.touch();
         Ok(session)
@@ -200,7 +199,7 @@ impl SessionTable {
             }
             !expired
         });
-        let owner = auth.map(Principal::of);
+        let owner = auth.map(AuthInfo::principal);
         if owner.is_some() {
             // A principal at its cap makes room among its own sessions: one not in use.
             let held = sessions.values().filter(|s| s.owner == owner).count();
@@ -217,7 +216,7 @@ impl SessionTable {
             }
         }
         let id = new_session_id()?;
-        let calls = Session::new(
+        let calls = Calls::new(
             dispatcher.clone(),
             ProtocolVersion::HTTP_DEFAULT,
             Some(id.clone()),
@@ -273,20 +272,16 @@ pub(super) async fn delete(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<StatusCode, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed(state.config.stateless);
+        return Err(super::method_not_allowed(state.config.stateless));
     }
-    match state.sessions.find(&headers, auth.as_ref()) {
-        Ok(session) => {
-            state
-                .sessions
-                .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
-            session.end();
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Err(refusal) => refusal.answer(&Id::null()),
-    }
+    let session = state.sessions.find(&headers, auth.as_ref())?;
+    state
+        .sessions
+        .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
+    session.end();
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// 128 bits from the operating system's cryptographic generator, as hex; `None` when the OS
@@ -320,10 +315,7 @@ mod tests {
 
     /// The status a lookup was refused with (`200` when it found the session).
     fn refused(found: Result<Arc<HttpSession>, Refusal>) -> u16 {
-        found.map_or_else(
-            |refusal| refusal.answer(&Id::null()).status().as_u16(),
-            |_| 200,
-        )
+        found.map_or_else(|refusal| refusal.status().as_u16(), |_| 200)
     }
 
     fn auth(client: &str) -> AuthInfo {

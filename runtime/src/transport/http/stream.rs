@@ -18,23 +18,24 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Stage, refuse, status_of};
+use super::reply::{self, Era, Refusal, Stage, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Id, Notification, Outgoing, Request, codes};
-use crate::session::{Caller, Session, Ticket};
+use crate::jsonrpc::{Method, Notification, Outgoing, Request, codes};
+use crate::session::{Caller, Calls, Ticket};
 
 /// One request to answer over HTTP.
 pub(super) struct HttpCall {
     pub(super) request: Request,
-    /// The calls it joins: its legacy session's, or a session of its own.
-    pub(super) session: Session,
+    /// The calls it joins: its legacy session's, or calls of its own.
+    pub(super) calls: Calls,
     /// The legacy session it belongs to, if any.
     pub(super) in_session: Option<Arc<HttpSession>>,
     pub(super) auth: Option<AuthInfo>,
-    pub(super) accepts_sse: bool,
-    /// A 2026-07-28 request: statuses follow its table.
-    pub(super) modern: bool,
+    /// Whether the answer may be an event stream.
+    pub(super) accepts: Accepts,
+    /// The era it was made in: its answer's status follows that era's table.
+    pub(super) era: Era,
     /// Its time limit; `None` for a subscription, which lasts until its client or the server
     /// ends it.
     pub(super) timeout: Option<Duration>,
@@ -48,6 +49,15 @@ pub(super) struct HttpCall {
 /// and the result. Dropping the response (the client went away) cancels the call. A call
 /// cancelled before it answered gets no JSON-RPC response: its event stream ends without one
 /// (`202 Accepted` for a client that takes JSON only).
+/// What a client takes as an answer (its `Accept`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Accepts {
+    /// JSON only: notifications before the result are dropped, questions cannot be asked.
+    Json,
+    /// An event stream too: notifications and questions travel on it.
+    Stream,
+}
+
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let caller = Caller {
@@ -56,21 +66,22 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     };
     let id = call.request.id.clone();
     if let Some(session) = &call.in_session
-        && call.request.method != "initialize"
+        && call.request.method != Method::Initialize
     {
         session.activate();
     }
-    let max_queued = call.session.dispatcher().limits().max_queued_messages;
+    let max_queued = call.calls.dispatcher().limits().max_queued_messages;
     // A question to the client travels on the call's event stream: without one, a tool that
     // asks is told at once that it cannot.
-    let calls = if call.accepts_sse {
-        call.session.clone()
-    } else {
-        call.session.without_questions()
+    let calls = match call.accepts {
+        Accepts::Stream => call.calls.clone(),
+        Accepts::Json => call.calls.without_questions(),
     };
     let started = match calls.start(call.request, caller, call.timeout) {
         Ok(started) => started,
-        Err(refused) => return reply::json(StatusCode::BAD_REQUEST, &refused),
+        Err(refused) => {
+            return Refusal::answering(StatusCode::BAD_REQUEST, refused).into_response();
+        }
     };
     // A session that ended while this call was being set up takes the call with it.
     if call
@@ -78,7 +89,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         .as_ref()
         .is_some_and(|s| s.ended.is_cancelled())
     {
-        call.session.cancel(&id);
+        call.calls.cancel(&id);
     }
     let ticket = started.ticket;
     let (answer, place, in_session) = (started.answer, call.place, call.in_session);
@@ -94,7 +105,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
             let _ = events.send(Outgoing::Response(response));
         }
     });
-    let first = match first_message(&mut receiver, call.accepts_sse, &ticket).await {
+    let first = match first_message(&mut receiver, call.accepts, &ticket).await {
         Ok(first) => first,
         Err(response) => return response,
     };
@@ -103,15 +114,10 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     };
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
-        return no_response(call.accepts_sse);
+        return no_response(call.accepts);
     }
     let status = response.error_object().map_or(StatusCode::OK, |error| {
-        status_of(
-            error,
-            Stage::Answer {
-                modern: call.modern,
-            },
-        )
+        status_of(error, Stage::Answer(call.era))
     });
     reply::json(status, &response)
 }
@@ -120,21 +126,22 @@ pub(super) async fn answer(call: HttpCall) -> Response {
 /// can take on a stream. `Err` is the answer when the call ended without a response.
 async fn first_message(
     receiver: &mut mpsc::UnboundedReceiver<Outgoing>,
-    accepts_sse: bool,
+    accepts: Accepts,
     ticket: &Ticket,
 ) -> Result<Outgoing, Response> {
     loop {
         match receiver.recv().await {
             Some(message @ Outgoing::Response(_)) => return Ok(message),
-            Some(message) if accepts_sse => return Ok(message),
+            Some(message) if accepts == Accepts::Stream => return Ok(message),
             Some(_) => {} // the client cannot take a stream: notifications are dropped
-            None if ticket.is_cancelled() => return Err(no_response(accepts_sse)),
+            None if ticket.is_cancelled() => return Err(no_response(accepts)),
             None => {
-                return Err(refuse(
+                return Err(Refusal::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     codes::INTERNAL_ERROR,
                     "Internal error",
-                ));
+                )
+                .into_response());
             }
         }
     }
@@ -142,11 +149,12 @@ async fn first_message(
 
 /// The answer to a cancelled request, which gets no JSON-RPC response: a stream that ends at
 /// once, or `202` when the client takes JSON only (no JSON body can say "no response").
-fn no_response(accepts_sse: bool) -> Response {
-    if accepts_sse {
-        Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>()).into_response()
-    } else {
-        StatusCode::ACCEPTED.into_response()
+fn no_response(accepts: Accepts) -> Response {
+    match accepts {
+        Accepts::Stream => {
+            Sse::new(futures_util::stream::empty::<Result<Event, Infallible>>()).into_response()
+        }
+        Accepts::Json => StatusCode::ACCEPTED.into_response(),
     }
 }
 
@@ -226,33 +234,27 @@ pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
-        return super::method_not_allowed(state.config.stateless);
+        return Err(super::method_not_allowed(state.config.stateless));
     }
     if !headers::accepts(&headers, &mime::TEXT_EVENT_STREAM) {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
             codes::INVALID_REQUEST,
             "Not Acceptable: Accept must include text/event-stream",
-        );
+        ));
     }
-    let session = match state.sessions.find(&headers, auth.as_ref()) {
-        Ok(session) => session,
-        Err(refusal) => return refusal.answer(&Id::null()),
-    };
+    let session = state.sessions.find(&headers, auth.as_ref())?;
     let Some(guard) = session.open_stream() else {
-        return refuse(
+        return Err(Refusal::new(
             StatusCode::CONFLICT,
             codes::INVALID_REQUEST,
             "Conflict: this session already has a GET stream open",
-        );
+        ));
     };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
-    let place = match state.streams.take(auth.as_ref()) {
-        Ok(place) => place,
-        Err(refusal) => return refusal.answer(&Id::null()),
-    };
+    let place = state.streams.take(auth.as_ref())?;
     let changes = state.dispatcher.tool_changes();
     let shutdown = state.dispatcher.closing().clone();
     let stream = futures_util::stream::unfold(
@@ -278,7 +280,7 @@ pub(super) async fn get_stream(
             ))
         },
     );
-    Sse::new(stream)
+    Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
-        .into_response()
+        .into_response())
 }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::Outgoing;
+use crate::jsonrpc::{Method, Outgoing};
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -264,10 +264,7 @@ impl Writer {
             self.answers += 1;
             return self.queue.push_back(message);
         };
-        let droppable = matches!(
-            notification.method,
-            "notifications/progress" | "notifications/message"
-        );
+        let droppable = matches!(notification.method, Method::Progress | Method::Log);
         if droppable && self.notifications >= self.max_queued {
             if self.dropped == 0 {
                 tracing::warn!(

@@ -35,10 +35,12 @@ use tokio::task::JoinSet;
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes,
+};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
-use crate::session::{Caller, Session};
+use crate::session::{Caller, Calls};
 
 /// The id of a request, `null` for any other message.
 fn message_id(message: &Incoming) -> Id {
@@ -67,7 +69,7 @@ where
         async move { codec::write_messages(receiver, &backlog, max, output).await }
     });
     let connection = StdioConnection {
-        session: Session::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
+        session: Calls::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
             notifications: outgoing,
             auth: None,
@@ -93,7 +95,7 @@ where
 
 /// The one client of a stdio server.
 struct StdioConnection {
-    session: Session,
+    session: Calls,
     /// Where every message goes: the writer task.
     caller: Caller,
     calls: JoinSet<()>,
@@ -178,7 +180,7 @@ impl StdioConnection {
         }
         match message {
             Incoming::Request(request)
-                if request.method == "initialize" || request.method == "logging/setLevel" =>
+                if matches!(request.method, Method::Initialize | Method::SetLogLevel) =>
             {
                 // Answered before the next line is read, so what follows sees the negotiated
                 // version and log level.
@@ -211,7 +213,7 @@ impl StdioConnection {
     /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
     /// does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
-        let runs_user_code = matches!(request.method.as_str(), "tools/call" | "resources/read");
+        let runs_user_code = matches!(request.method, Method::CallTool | Method::ReadResource);
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());
@@ -238,6 +240,7 @@ impl StdioConnection {
                 Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
                 Ok(Poll::Ready(None)) => return,
                 Err(_) => {
+                    let method = method.as_ref().map(Method::as_str);
                     tracing::error!(method, ?id, "handling a request panicked");
                     let error = ErrorObject::new(codes::INTERNAL_ERROR, "Internal error");
                     return self.send(Outgoing::Response(error.respond(id)));

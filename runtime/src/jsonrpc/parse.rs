@@ -1,441 +1,13 @@
-//! JSON-RPC 2.0 messages: what comes in ([`Incoming`], told apart by [`classify`]) and what goes
-//! out ([`Outgoing`]: a notification, a response or a batch of responses, never guessed from its
-//! JSON), and the error object with its codes.
-//!
-//! A leaf: every layer (the context a tool holds, the dispatcher, the call lifecycle, the
-//! transports) speaks these types, and this module depends on none of them.
+//! Reading one framed message: classified once, its method parsed once, the members of
+//! `params` no method reads skipped.
 
-use std::sync::Arc;
-
+use serde::Deserialize;
+use serde::Deserializer;
 use serde::de::IgnoredAny;
-use serde::ser::SerializeMap as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-/// JSON-RPC and MCP error codes.
-pub mod codes {
-    /// Invalid JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// Unknown method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Invalid params (unknown tool, bad cursor, missing `_meta`, …).
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// A server fault.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// The connection already has as many calls running as it may (`Server::max_calls_in_flight`):
-    /// retry once one has answered. Outside `-32768..-32000`, as MCP's 2026-07-28 allocation
-    /// policy asks of codes an implementation defines (the spec reserves the rest).
-    pub const SERVER_BUSY: i64 = -31000;
-    /// 2026-07-28 HTTP: a header disagrees with the body.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// 2026-07-28: the request needs a client capability it did not declare.
-    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-    /// 2026-07-28: the requested protocol version is not served.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-}
-
-/// A JSON-RPC error object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ErrorObject {
-    /// One of [`codes`].
-    pub code: i64,
-    /// A short sentence.
-    pub message: String,
-    /// Details for programs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-}
-
-impl ErrorObject {
-    /// An error without data.
-    #[must_use]
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-
-    /// `-32602` with `message`.
-    #[must_use]
-    pub fn invalid_params(message: impl Into<String>) -> Self {
-        Self::new(codes::INVALID_PARAMS, message)
-    }
-
-    /// `-32600` with `Invalid Request: {detail}`.
-    pub(crate) fn invalid_request(detail: impl std::fmt::Display) -> Self {
-        Self::new(codes::INVALID_REQUEST, format!("Invalid Request: {detail}"))
-    }
-
-    /// Adds data.
-    #[must_use]
-    pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
-        self
-    }
-
-    /// The error response to request `id` (`null` when the id could not be read).
-    #[must_use]
-    pub fn into_response(self, id: Value) -> Value {
-        Response::error(Id::from_value(&id), self).into_value()
-    }
-
-    /// The error as a typed response to request `id`.
-    pub(crate) fn respond(self, id: Id) -> Response {
-        Response::error(id, self)
-    }
-}
-
-impl std::fmt::Display for ErrorObject {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "JSON-RPC error {}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for ErrorObject {}
-
-/// One incoming message, classified.
-#[derive(Debug, Clone)]
-pub(crate) enum Incoming {
-    /// A call that wants a response.
-    Request(Request),
-    /// A one-way message.
-    Notification {
-        method: String,
-        params: Option<Map<String, Value>>,
-        /// For `notifications/cancelled`: the exact id of the request it cancels.
-        cancels: Option<Id>,
-    },
-    /// A response from the client to a request we sent it (`crate::ask`).
-    Response(Reply),
-    /// A JSON-RPC batch (protocol 2025-03-26 only); each element still to classify, as sent.
-    Batch(Vec<Box<RawValue>>),
-}
-
-/// What parsing a JSON text can cost, per byte of it: an array of one-digit numbers builds a
-/// 32-byte value for every 2 bytes, in a vector that grows by doubling. A batch's items, parsed
-/// only as they start, are counted so.
-pub(crate) const PARSE_WEIGHT: usize = 32;
-
-impl Incoming {
-    /// About how many bytes of memory the message holds as parsed, for the budget of what
-    /// requests in flight hold together (`limits::MemoryBudget`). A notification or a response
-    /// is taken at once and holds nothing past its parse; a batch's items are weighted by
-    /// [`PARSE_WEIGHT`].
-    pub(crate) fn held_bytes(&self) -> usize {
-        match self {
-            Self::Request(request) => request.held_bytes(),
-            Self::Batch(items) => batch_held_bytes(items),
-            Self::Notification { .. } | Self::Response(_) => 0,
-        }
-    }
-}
-
-/// What a batch's items may hold once parsed: their text, weighted by [`PARSE_WEIGHT`].
-pub(crate) fn batch_held_bytes(items: &[Box<RawValue>]) -> usize {
-    items
-        .iter()
-        .map(|item| item.get().len().saturating_mul(PARSE_WEIGHT))
-        .fold(0, usize::saturating_add)
-}
-
-impl Request {
-    /// About how many bytes of memory the request holds as parsed ([`Incoming::held_bytes`]).
-    pub(crate) fn held_bytes(&self) -> usize {
-        self.method.capacity() + self.id.0.get().len() + self.params.as_ref().map_or(0, map_bytes)
-    }
-}
-
-/// The heap `value` holds beyond its own node.
-fn value_bytes(value: &Value) -> usize {
-    match value {
-        Value::String(text) => text.capacity(),
-        Value::Array(items) => {
-            items.capacity() * size_of::<Value>() + items.iter().map(value_bytes).sum::<usize>()
-        }
-        Value::Object(map) => map_bytes(map),
-        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
-    }
-}
-
-/// The heap an object holds: per member, its key, its value and the map's index of it.
-fn map_bytes(map: &Map<String, Value>) -> usize {
-    const ENTRY: usize = size_of::<String>() + size_of::<Value>() + 2 * size_of::<usize>();
-    map.iter()
-        .map(|(key, value)| ENTRY + key.capacity() + value_bytes(value))
-        .sum()
-}
-
-/// A request: it wants a response with its `id`.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Request {
-    pub(crate) id: Id,
-    pub(crate) method: String,
-    pub(crate) params: Option<Map<String, Value>>,
-}
-
-/// The client's answer to a request we sent it: its id, and its result or error.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Reply {
-    pub(crate) id: Id,
-    pub(crate) outcome: Result<Value, ErrorObject>,
-}
-
-/// A message we send: the transports frame it without looking inside.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Outgoing {
-    /// Progress, a log message, a change of the tool set.
-    Notification(Notification),
-    /// A request to the client (elicitation, sampling, roots), on a legacy connection.
-    Request(Request),
-    /// The answer to one request; nothing for that request follows it.
-    Response(Response),
-    /// The answers to a batch, as one array.
-    Batch(Vec<Response>),
-}
-
-impl Serialize for Outgoing {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Notification(notification) => notification.serialize(serializer),
-            Self::Request(request) => request.serialize(serializer),
-            Self::Response(response) => response.serialize(serializer),
-            Self::Batch(responses) => responses.serialize(serializer),
-        }
-    }
-}
-
-/// A notification we send.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Notification {
-    pub(crate) method: &'static str,
-    pub(crate) params: Option<Value>,
-}
-
-impl Notification {
-    /// `method` with `params`.
-    pub(crate) fn new(method: &'static str, params: Value) -> Self {
-        Self {
-            method,
-            params: Some(params),
-        }
-    }
-
-    /// `notifications/tools/list_changed`, the one notification that carries no params.
-    pub(crate) fn tools_list_changed() -> Self {
-        Self {
-            method: "notifications/tools/list_changed",
-            params: None,
-        }
-    }
-}
-
-impl Serialize for Notification {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("jsonrpc", "2.0")?;
-        map.serialize_entry("method", self.method)?;
-        if let Some(params) = &self.params {
-            map.serialize_entry("params", params)?;
-        }
-        map.end()
-    }
-}
-
-impl Serialize for Request {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("jsonrpc", "2.0")?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("method", &self.method)?;
-        if let Some(params) = &self.params {
-            map.serialize_entry("params", params)?;
-        }
-        map.end()
-    }
-}
-
-/// A request's id exactly as the client wrote it: a string or an integer of any size (an
-/// integer past 64 bits stays exact, which `serde_json::Value` cannot promise), or `null` for an
-/// answer to a request whose id could not be read.
-#[derive(Debug, Clone)]
-pub(crate) struct Id(Box<RawValue>);
-
-impl Id {
-    /// The id of an answer to a request whose id could not be read.
-    pub(crate) fn null() -> Self {
-        Self::from_value(&Value::Null)
-    }
-
-    /// The id `value` (a string or a number), as `serde_json` writes it.
-    pub(crate) fn from_value(value: &Value) -> Self {
-        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-        Self(RawValue::from_string(text).unwrap_or_else(|_| Self::null().0))
-    }
-
-    /// The id `raw`, if it is one JSON-RPC allows MCP to use: a string or an integer.
-    fn parse(raw: Box<RawValue>) -> Option<Self> {
-        let text = raw.get();
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-        (text.starts_with('"') || integer).then_some(Self(raw))
-    }
-
-    /// What tells calls apart: the integer as written, or the string (its escapes resolved).
-    pub(crate) fn key(&self) -> String {
-        let text = self.0.get();
-        if !text.starts_with('"') {
-            // An integer: its text is its key (and no failed string parse builds an error).
-            return text.to_owned();
-        }
-        match serde_json::from_str::<String>(text) {
-            Ok(string) => serde_json::to_string(&string).unwrap_or_else(|_| text.to_owned()),
-            Err(_) => text.to_owned(),
-        }
-    }
-
-    /// The id as `serde_json` reads it (an integer past 64 bits becomes a float): what a
-    /// response turned into a [`Value`] carries.
-    fn to_json_value(&self) -> Value {
-        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
-    }
-
-    /// The id as a JSON value, for a tool's [`crate::Context`]: an integer past 64 bits becomes
-    /// the string of its digits (a float could not hold it).
-    pub(crate) fn to_value(&self) -> Value {
-        let text = self.0.get();
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Number(number)) if number.is_f64() => Value::String(text.to_owned()),
-            Ok(value) => value,
-            Err(_) => Value::Null,
-        }
-    }
-}
-
-impl From<u64> for Id {
-    fn from(id: u64) -> Self {
-        Self::from_value(&Value::from(id))
-    }
-}
-
-impl PartialEq for Id {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get()
-    }
-}
-
-impl Serialize for Id {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
-    }
-}
-
-/// The response to one request.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Response {
-    /// The request's id (`null` when it could not be read).
-    pub(crate) id: Id,
-    /// The result, or the error (boxed: errors are rare, and a response travels by value).
-    pub(crate) outcome: Result<Payload, Box<ErrorObject>>,
-}
-
-/// A result: built for its request, or serialized once and shared by every request that
-/// gets the same answer (a `tools/list` page).
-#[derive(Debug, Clone)]
-pub(crate) enum Payload {
-    Built(Value),
-    Shared(Arc<RawValue>),
-}
-
-impl Payload {
-    /// The result as a JSON value (a shared one is parsed back: only the test client asks).
-    pub(crate) fn into_value(self) -> Value {
-        match self {
-            Self::Built(value) => value,
-            Self::Shared(raw) => {
-                serde_json::from_str(raw.get()).expect("shared results are serialized JSON")
-            }
-        }
-    }
-}
-
-impl PartialEq for Payload {
-    fn eq(&self, other: &Self) -> bool {
-        self.clone().into_value() == other.clone().into_value()
-    }
-}
-
-impl Serialize for Payload {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Built(value) => value.serialize(serializer),
-            Self::Shared(raw) => raw.serialize(serializer),
-        }
-    }
-}
-
-impl Response {
-    /// `result` for request `id`.
-    #[cfg(test)]
-    pub(crate) fn success(id: Id, result: Value) -> Self {
-        Self::answer(id, Payload::Built(result))
-    }
-
-    /// `result`, built or shared, for request `id`.
-    pub(crate) fn answer(id: Id, result: Payload) -> Self {
-        Self {
-            id,
-            outcome: Ok(result),
-        }
-    }
-
-    /// `error` for request `id`.
-    pub(crate) fn error(id: Id, error: ErrorObject) -> Self {
-        Self {
-            id,
-            outcome: Err(Box::new(error)),
-        }
-    }
-
-    /// The response as a JSON value, its result moved rather than copied (for the test client,
-    /// which hands out values; the transports serialize straight to bytes).
-    pub(crate) fn into_value(self) -> Value {
-        let mut object = Map::with_capacity(3);
-        object.insert("jsonrpc".into(), Value::from("2.0"));
-        object.insert("id".into(), self.id.to_json_value());
-        match self.outcome {
-            Ok(result) => object.insert("result".into(), result.into_value()),
-            Err(error) => object.insert("error".into(), to_json(&*error)),
-        };
-        Value::Object(object)
-    }
-
-    /// The error, when the request failed.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "the HTTP transport uses it")
-    )]
-    pub(crate) fn error_object(&self) -> Option<&ErrorObject> {
-        self.outcome.as_ref().err().map(|error| &**error)
-    }
-}
-
-impl Serialize for Response {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(3))?;
-        map.serialize_entry("jsonrpc", "2.0")?;
-        map.serialize_entry("id", &self.id)?;
-        match &self.outcome {
-            Ok(result) => map.serialize_entry("result", result)?,
-            Err(error) => map.serialize_entry("error", error)?,
-        }
-        map.end()
-    }
-}
+use super::{ErrorObject, Id, Incoming, Method, Reply, Request, Response, codes};
 
 /// The members of a JSON-RPC message object that decide what it is; others are skipped, never
 /// built. Each is `Some` when present, even as `null`.
@@ -580,10 +152,6 @@ fn frame(bytes: &[u8]) -> Result<Framed, serde_json::Error> {
 /// Python write) is read as those platforms read it: the surrogate becomes U+FFFD. `serde_json`
 /// refuses it, so only then is the text rewritten and read again (the usual path is untouched).
 /// A message that cannot be read at all is answered with its id when the id can still be read.
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once, never propagated"
-)]
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Response> {
     let framed = match frame(bytes) {
         Err(error) if is_lone_surrogate(&error) => match replace_lone_surrogates(bytes) {
@@ -742,10 +310,6 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Classifies a message object (`bytes` is its text, read again for a cancellation's id).
-#[allow(
-    clippy::result_large_err,
-    reason = "the error is the response to send, sent at once, never propagated"
-)]
 fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
     let id = message.id.map(|raw| Id::parse(raw).ok_or(()));
     let readable_id = match &id {
@@ -764,7 +328,8 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
     match (message.method, id) {
         // A notification is never answered, even when malformed: its params are ignored.
         (Some(Member::String(method)), None) => {
-            let cancels = (method == "notifications/cancelled")
+            let method = Method::parse(method);
+            let cancels = (method == Method::Cancelled)
                 .then(|| cancelled_request(bytes))
                 .flatten();
             Ok(Incoming::Notification {
@@ -774,7 +339,11 @@ fn classify(message: Message, bytes: &[u8]) -> Result<Incoming, Response> {
             })
         }
         (Some(Member::String(method)), Some(Ok(id))) => match params {
-            Ok(params) => Ok(Incoming::Request(Request { id, method, params })),
+            Ok(params) => Ok(Incoming::Request(Request {
+                id,
+                method: Method::parse(method),
+                params,
+            })),
             Err(()) => Err(ErrorObject::invalid_params("`params` must be an object").respond(id)),
         },
         (Some(Member::String(_)), Some(Err(()))) => Err(invalid_request(
@@ -826,16 +395,12 @@ fn invalid_request(id: Id, detail: &str) -> Response {
     ErrorObject::invalid_request(detail).respond(id)
 }
 
-/// Serializes one of our wire types; they hold only JSON-safe data, so this cannot fail.
-pub(crate) fn to_json(value: &impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::jsonrpc::to_json;
 
     fn classified(text: &str) -> Result<Incoming, Value> {
         parse(text.as_bytes()).map_err(|response| to_json(&response))
@@ -854,7 +419,7 @@ mod tests {
         let Incoming::Request(request) = request else {
             panic!("a request");
         };
-        assert_eq!((request.id, request.method.as_str()), (Id::from(7), "ping"));
+        assert_eq!((request.id, request.method), (Id::from(7), Method::Ping));
         let notification =
             classified(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
         assert!(matches!(
@@ -1125,30 +690,5 @@ mod tests {
             panic!("a cancellation");
         };
         assert_eq!(id.key(), "18446744073709551617");
-    }
-
-    #[test]
-    fn outgoing_messages_serialize_as_json_rpc() {
-        let response = Outgoing::Response(Response::success(Id::from(1), json!({})));
-        assert_eq!(
-            serde_json::to_string(&response).unwrap(),
-            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
-        );
-        let error =
-            ErrorObject::new(codes::INTERNAL_ERROR, "boom").respond(Id::from_value(&json!("a")));
-        assert_eq!(
-            serde_json::to_string(&error).unwrap(),
-            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}"#
-        );
-        let changed = Outgoing::Notification(Notification::tools_list_changed());
-        assert_eq!(
-            serde_json::to_string(&changed).unwrap(),
-            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
-        );
-        let batch = Outgoing::Batch(vec![Response::success(Id::from(2), json!(null))]);
-        assert_eq!(
-            serde_json::to_string(&batch).unwrap(),
-            r#"[{"jsonrpc":"2.0","id":2,"result":null}]"#
-        );
     }
 }

@@ -1,0 +1,220 @@
+//! What we send: notifications, requests to the client, responses, batches.
+
+use std::sync::Arc;
+
+use serde::ser::SerializeMap as _;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::{ErrorObject, Id, Method, Request, to_json};
+
+/// A message we send: the transports frame it without looking inside.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outgoing {
+    /// Progress, a log message, a change of the tool set.
+    Notification(Notification),
+    /// A request to the client (elicitation, sampling, roots), on a legacy connection.
+    Request(Request),
+    /// The answer to one request; nothing for that request follows it.
+    Response(Response),
+    /// The answers to a batch, as one array.
+    Batch(Vec<Response>),
+}
+
+impl Serialize for Outgoing {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Notification(notification) => notification.serialize(serializer),
+            Self::Request(request) => request.serialize(serializer),
+            Self::Response(response) => response.serialize(serializer),
+            Self::Batch(responses) => responses.serialize(serializer),
+        }
+    }
+}
+
+/// A notification we send.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Notification {
+    pub(crate) method: Method,
+    pub(crate) params: Option<Value>,
+}
+
+impl Notification {
+    /// `method` with `params`.
+    pub(crate) fn new(method: Method, params: Value) -> Self {
+        Self {
+            method,
+            params: Some(params),
+        }
+    }
+
+    /// `notifications/tools/list_changed`, the one notification that carries no params.
+    pub(crate) fn tools_list_changed() -> Self {
+        Self {
+            method: Method::ToolsListChanged,
+            params: None,
+        }
+    }
+}
+
+impl Serialize for Notification {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("method", &self.method)?;
+        if let Some(params) = &self.params {
+            map.serialize_entry("params", params)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Request {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("method", &self.method)?;
+        if let Some(params) = &self.params {
+            map.serialize_entry("params", params)?;
+        }
+        map.end()
+    }
+}
+
+/// The response to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Response {
+    /// The request's id (`null` when it could not be read).
+    pub(crate) id: Id,
+    /// The result, or the error (boxed: errors are rare, and a response travels by value).
+    pub(crate) outcome: Result<Payload, Box<ErrorObject>>,
+}
+
+/// A result: built for its request, or serialized once and shared by every request that
+/// gets the same answer (a `tools/list` page).
+#[derive(Debug, Clone)]
+pub(crate) enum Payload {
+    Built(Value),
+    Shared(Arc<RawValue>),
+}
+
+impl Payload {
+    /// The result as a JSON value (a shared one is parsed back: only the test client asks).
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Self::Built(value) => value,
+            Self::Shared(raw) => {
+                serde_json::from_str(raw.get()).expect("shared results are serialized JSON")
+            }
+        }
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.clone().into_value() == other.clone().into_value()
+    }
+}
+
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Built(value) => value.serialize(serializer),
+            Self::Shared(raw) => raw.serialize(serializer),
+        }
+    }
+}
+
+impl Response {
+    /// `result` for request `id`.
+    #[cfg(test)]
+    pub(crate) fn success(id: Id, result: Value) -> Self {
+        Self::answer(id, Payload::Built(result))
+    }
+
+    /// `result`, built or shared, for request `id`.
+    pub(crate) fn answer(id: Id, result: Payload) -> Self {
+        Self {
+            id,
+            outcome: Ok(result),
+        }
+    }
+
+    /// `error` for request `id`.
+    pub(crate) fn error(id: Id, error: ErrorObject) -> Self {
+        Self {
+            id,
+            outcome: Err(Box::new(error)),
+        }
+    }
+
+    /// The response as a JSON value, its result moved rather than copied (for the test client,
+    /// which hands out values; the transports serialize straight to bytes).
+    pub(crate) fn into_value(self) -> Value {
+        let mut object = Map::with_capacity(3);
+        object.insert("jsonrpc".into(), Value::from("2.0"));
+        object.insert("id".into(), self.id.to_json_value());
+        match self.outcome {
+            Ok(result) => object.insert("result".into(), result.into_value()),
+            Err(error) => object.insert("error".into(), to_json(&*error)),
+        };
+        Value::Object(object)
+    }
+
+    /// The error, when the request failed.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport uses it")
+    )]
+    pub(crate) fn error_object(&self) -> Option<&ErrorObject> {
+        self.outcome.as_ref().err().map(|error| &**error)
+    }
+}
+
+impl Serialize for Response {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("id", &self.id)?;
+        match &self.outcome {
+            Ok(result) => map.serialize_entry("result", result)?,
+            Err(error) => map.serialize_entry("error", error)?,
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::jsonrpc::codes;
+
+    #[test]
+    fn outgoing_messages_serialize_as_json_rpc() {
+        let response = Outgoing::Response(Response::success(Id::from(1), json!({})));
+        assert_eq!(
+            serde_json::to_string(&response).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
+        );
+        let error =
+            ErrorObject::new(codes::INTERNAL_ERROR, "boom").respond(Id::from_value(&json!("a")));
+        assert_eq!(
+            serde_json::to_string(&error).unwrap(),
+            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}"#
+        );
+        let changed = Outgoing::Notification(Notification::tools_list_changed());
+        assert_eq!(
+            serde_json::to_string(&changed).unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+        );
+        let batch = Outgoing::Batch(vec![Response::success(Id::from(2), json!(null))]);
+        assert_eq!(
+            serde_json::to_string(&batch).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":2,"result":null}]"#
+        );
+    }
+}

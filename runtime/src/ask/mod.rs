@@ -499,6 +499,41 @@ fn elicitation<T>(
 mod tests {
     use super::*;
 
+    #[test]
+    fn sampling_built_by_its_setters_keeps_the_wire_shape() {
+        let sampling = Sampling::new(
+            vec![
+                SamplingMessage::text(Role::User, "Hi"),
+                SamplingMessage::new(Role::Assistant, json!([{"type": "text", "text": "Hello"}])),
+            ],
+            40,
+        )
+        .system_prompt("Be brief")
+        .model_preferences(json!({"hints": [{"name": "small"}]}))
+        .tools(vec![
+            json!({"name": "lookup", "inputSchema": {"type": "object"}}),
+        ])
+        .tool_choice(json!({"mode": "auto"}));
+        assert_eq!(
+            serde_json::to_value(&sampling).unwrap(),
+            json!({
+                "messages": [
+                    {"role": "user", "content": {"type": "text", "text": "Hi"}},
+                    {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}
+                ],
+                "maxTokens": 40,
+                "systemPrompt": "Be brief",
+                "modelPreferences": {"hints": [{"name": "small"}]},
+                "tools": [{"name": "lookup", "inputSchema": {"type": "object"}}],
+                "toolChoice": {"mode": "auto"}
+            })
+        );
+        assert_eq!(
+            serde_json::to_value(Sampling::user("Hi", 5)).unwrap(),
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 5})
+        );
+    }
+
     fn asker(capabilities: Value) -> Asker {
         Asker::new(
             capabilities,

@@ -4,7 +4,10 @@
 //! read through methods.
 
 use mcp_toolbelt::lint::{self, Severity};
-use mcp_toolbelt::{AuthInfo, CallToolResult, Content, Elicitation, ToolAnnotations, ToolDefinition};
+use mcp_toolbelt::ask::Elicitation;
+use mcp_toolbelt::http::AuthInfo;
+use mcp_toolbelt::tool::{ToolAnnotations, ToolDefinition};
+use mcp_toolbelt::{CallToolResult, Content};
 
 fn main() {
     let _tool = ToolDefinition {

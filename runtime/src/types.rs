@@ -36,7 +36,7 @@ pub struct ToolDefinition {
 /// `openWorldHint` default to `true`, the others to `false`).
 ///
 /// ```
-/// use mcp_toolbelt::ToolAnnotations;
+/// use mcp_toolbelt::tool::ToolAnnotations;
 ///
 /// let hints = ToolAnnotations::new().read_only(true).open_world(false);
 /// assert_eq!(hints.read_only_hint, Some(true));

@@ -20,12 +20,14 @@ pub enum Severity {
     Error,
 }
 
-/// One check a host needs passed. New checks come as hosts are seen to reject new things.
+/// One check a host needs passed. New checks come as hosts are seen to reject new things, and a
+/// check's settings may grow: match with `..`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Check {
     /// The name the model sees (`prefix`, where `{server}` is the server's name, then the tool's
     /// name) is at most `max` characters.
+    #[non_exhaustive]
     NameLength {
         /// The host's longest name.
         max: usize,
@@ -54,6 +56,7 @@ pub enum Check {
     /// No tuple arrays (`items` as a list, `prefixItems`).
     TupleItems,
     /// No `oneOf`/`anyOf`/`allOf`: at the root only, or anywhere (output schema included).
+    #[non_exhaustive]
     Composition {
         /// Only the input schema's root is checked.
         root_only: bool,
@@ -61,6 +64,7 @@ pub enum Check {
     /// `enum` values are strings.
     StringEnums,
     /// The keyword's number is at most `max`.
+    #[non_exhaustive]
     MaxBound {
         /// `maxLength`, `maxItems`, …
         keyword: &'static str,
@@ -75,6 +79,7 @@ pub enum Check {
     /// Every property of an object schema is required.
     AllRequired,
     /// At most `max` optional properties in the input schema.
+    #[non_exhaustive]
     OptionalProperties {
         /// The most the host compiles.
         max: usize,
@@ -99,6 +104,7 @@ pub enum Check {
     /// `\A`, `\z`, possessive quantifiers or atomic groups.
     EcmaPattern,
     /// The whole `tools/list` result is at most `max` bytes.
+    #[non_exhaustive]
     ListBytes {
         /// The largest size the host handles.
         max: usize,

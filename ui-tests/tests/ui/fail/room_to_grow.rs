@@ -34,6 +34,7 @@ fn main() {
         ..AuthInfo::default()
     };
     let _rules = lint::profile("cursor").unwrap().rules;
+    let _check = lint::Check::ListBytes { max: 1 };
     let _ = (kind, answered, word);
 }
 

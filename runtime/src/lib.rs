@@ -101,6 +101,9 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
 
+#![warn(missing_debug_implementations)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod call;
 mod cli;
 mod context;

@@ -136,16 +136,8 @@ fn tokens(spec: &str) -> Result<HashMap<String, AuthInfo>, String> {
                 .split_once('=')
                 .filter(|(token, _)| !token.is_empty())
                 .ok_or_else(|| format!("APP_TOKENS: {entry:?} is not TOKEN=SCOPE,SCOPE"))?;
-            let auth = AuthInfo {
-                client_id: format!("app-token-{}", index + 1),
-                subject: None,
-                scopes: scopes
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(Into::into)
-                    .collect(),
-                extra: serde_json::Value::Null,
-            };
+            let auth = AuthInfo::new(format!("app-token-{}", index + 1))
+                .scopes(scopes.split(',').filter(|s| !s.is_empty()));
             Ok((token.to_owned(), auth))
         })
         .collect()

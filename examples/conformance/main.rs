@@ -224,6 +224,7 @@ fn described<T: Serialize>(answer: &Elicitation<T>) -> String {
         ),
         Elicitation::Decline => "action=decline, content={}".into(),
         Elicitation::Cancel => "action=cancel, content={}".into(),
+        _ => "action=unknown, content={}".into(),
     }
 }
 
@@ -369,6 +370,7 @@ fn accepted<T>(answer: Elicitation<T>) -> Result<T, ToolError> {
         Elicitation::Accept(value) => Ok(value),
         Elicitation::Decline => Err(ToolError::new("The user declined")),
         Elicitation::Cancel => Err(ToolError::new("The user cancelled")),
+        _ => Err(ToolError::new("The user gave no answer")),
     }
 }
 

@@ -77,7 +77,8 @@ async fn add_task(
             .map_err(cannot_ask)?;
         match answer {
             Elicitation::Accept(form) => form.priority,
-            Elicitation::Decline | Elicitation::Cancel => {
+            // Declined or cancelled.
+            _ => {
                 return Err(ToolError::new("No task added: the user gave no priority"));
             }
         }

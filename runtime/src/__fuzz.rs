@@ -49,6 +49,13 @@ pub fn header_value(value: &str) -> Result<String, String> {
 /// The `requestState` sealer of a server given `key`.
 pub struct StateSealer(Sealer);
 
+/// Shows no key.
+impl std::fmt::Debug for StateSealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StateSealer").finish_non_exhaustive()
+    }
+}
+
 impl StateSealer {
     /// A sealer with `key`.
     #[must_use]

@@ -257,6 +257,12 @@ impl<T: ?Sized> TypeProbe<T> {
     }
 }
 
+impl<T: ?Sized> std::fmt::Debug for TypeProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TypeProbe")
+    }
+}
+
 impl<T: ?Sized> Default for TypeProbe<T> {
     fn default() -> Self {
         Self::new()
@@ -264,9 +270,11 @@ impl<T: ?Sized> Default for TypeProbe<T> {
 }
 
 /// A parameter's type is the request's `Context`.
+#[derive(Debug)]
 pub struct IsContext;
 
 /// A parameter's type is not the request's `Context`.
+#[derive(Debug)]
 pub struct IsOther;
 
 /// [`TypeProbe`] of the `Context`.

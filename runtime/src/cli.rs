@@ -549,9 +549,9 @@ fn usage(server: &Server) -> String {
         name = server.name(),
         version = server.version(),
         count = server.tool_count(),
-        profiles = lint::PROFILES
+        profiles = lint::all_profiles()
             .iter()
-            .map(|profile| profile.name)
+            .map(|profile| profile.name())
             .collect::<Vec<_>>()
             .join(", "),
         hosts = host_config::HOSTS.join(", "),

@@ -75,8 +75,10 @@ struct Inner {
     asker: Asker,
 }
 
-/// What an authenticated HTTP caller presented, as the server's token verifier saw it.
+/// What an authenticated HTTP caller presented, as the server's token verifier saw it: built
+/// with [`AuthInfo::new`] and its setters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuthInfo {
     /// The client application the token was issued to.
     pub client_id: String,
@@ -95,6 +97,36 @@ impl AuthInfo {
     /// The caller the token speaks for, as every comparison and seal of the caller takes it.
     pub(crate) fn principal(&self) -> Principal {
         Principal::new(self.client_id.clone(), self.subject.clone())
+    }
+
+    /// A token issued to the client application `client_id`, for no subject, granting no scope.
+    #[must_use]
+    pub fn new(client_id: impl Into<String>) -> Self {
+        Self {
+            client_id: client_id.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Sets the user (or other principal) the token acts for.
+    #[must_use]
+    pub fn subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    /// Sets the scopes the token grants.
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets anything else the verifier wants the tool to see.
+    #[must_use]
+    pub fn extra(mut self, extra: Value) -> Self {
+        self.extra = extra;
+        self
     }
 }
 

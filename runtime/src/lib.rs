@@ -141,6 +141,9 @@
 //! its request). The official conformance suite's scenarios for them fail, each listed with this
 //! reason in the repository's `tests/conformance/`.
 
+#![warn(missing_debug_implementations)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod call;
 mod cli;
 mod context;

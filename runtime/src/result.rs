@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 /// The result of `tools/call`, exactly as it goes on the wire.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CallToolResult {
     /// What the model reads.
     pub content: Vec<Content>,
@@ -51,6 +52,21 @@ impl CallToolResult {
         }
     }
 
+    /// Sets the structured content (`structuredContent`), which a tool with an `outputSchema`
+    /// must give; [`Json<T>`] sets it for you.
+    #[must_use]
+    pub fn structured_content(mut self, structured_content: Value) -> Self {
+        self.structured_content = Some(structured_content);
+        self
+    }
+
+    /// Sets `_meta`, extra metadata for the host.
+    #[must_use]
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
     /// The text of every text block, joined by newlines: handy in tests.
     #[must_use]
     pub fn text_content(&self) -> String {
@@ -73,6 +89,7 @@ impl CallToolResult {
     rename_all = "snake_case",
     rename_all_fields = "camelCase"
 )]
+#[non_exhaustive]
 pub enum Content {
     /// Plain text.
     Text {
@@ -187,6 +204,7 @@ impl Content {
 /// Hints on a content block: who it is for and how much it matters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ContentAnnotations {
     /// `"user"` and/or `"assistant"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -199,10 +217,40 @@ pub struct ContentAnnotations {
     pub last_modified: Option<String>,
 }
 
+impl ContentAnnotations {
+    /// No hints.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets who the block is for (`"user"`, `"assistant"`).
+    #[must_use]
+    pub fn audience(mut self, audience: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.audience = Some(audience.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets how much it matters, from 0 (least) to 1 (most important).
+    #[must_use]
+    pub fn priority(mut self, priority: f64) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+
+    /// Sets when it last changed (an ISO 8601 timestamp).
+    #[must_use]
+    pub fn last_modified(mut self, last_modified: impl Into<String>) -> Self {
+        self.last_modified = Some(last_modified.into());
+        self
+    }
+}
+
 /// A resource embedded in a tool result (`Content::resource`): its URI and its text or base64
 /// blob. Not a served resource's contents, which are a [`ResourceBody`](crate::resource::ResourceBody).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct EmbeddedResource {
     /// The resource's URI.
     pub uri: String,

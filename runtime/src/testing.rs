@@ -140,6 +140,15 @@ pub struct TestClient {
     answer: Option<Arc<Answer>>,
 }
 
+impl std::fmt::Debug for TestClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestClient")
+            .field("notifications", &lock(&self.notifications).len())
+            .field("answering", &self.answer.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 /// What [`TestClient::answering`] calls with each request a tool sends the client: its method
 /// and params; `Err` is the client's error answer.
 type Answer = dyn Fn(&str, &Value) -> Result<Value, ErrorObject> + Send + Sync;

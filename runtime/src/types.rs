@@ -8,9 +8,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// How a tool appears in `tools/list`.
+/// How a tool appears in `tools/list`. Built with [`ToolDefinition::new`] and its setters, so a
+/// field a new protocol revision adds is not a breaking change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolDefinition {
     /// The name clients call it by.
     pub name: String,
@@ -35,8 +37,17 @@ pub struct ToolDefinition {
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and
 /// `openWorldHint` default to `true`, the others to `false`).
+///
+/// ```
+/// use mcp_toolbelt::tool::ToolAnnotations;
+///
+/// let hints = ToolAnnotations::new().read_only(true).open_world(false);
+/// assert_eq!(hints.read_only_hint, Some(true));
+/// assert_eq!(hints.destructive_hint, None);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// A display title (tools' own `title` takes precedence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,12 +69,119 @@ pub struct ToolAnnotations {
 /// The result of `tools/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ListToolsResult {
     /// One page of tools, in name order.
     pub tools: Vec<ToolDefinition>,
     /// Where the next page starts; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+}
+
+impl ToolDefinition {
+    /// A tool named `name` whose arguments `input_schema` describes (a `type: "object"` schema),
+    /// with nothing else set.
+    #[must_use]
+    pub fn new(name: impl Into<String>, input_schema: Value) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            input_schema,
+            output_schema: None,
+            annotations: None,
+            meta: None,
+        }
+    }
+
+    /// Sets the name people see.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what the model reads.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets the JSON Schema of its `structuredContent`.
+    #[must_use]
+    pub fn output_schema(mut self, output_schema: Value) -> Self {
+        self.output_schema = Some(output_schema);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Sets `_meta`, extensions' data.
+    #[must_use]
+    pub fn meta(mut self, meta: serde_json::Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+impl ToolAnnotations {
+    /// No hints: every one takes the protocol's default.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the display title.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets `readOnlyHint`.
+    #[must_use]
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only_hint = Some(read_only);
+        self
+    }
+
+    /// Sets `destructiveHint`.
+    #[must_use]
+    pub fn destructive(mut self, destructive: bool) -> Self {
+        self.destructive_hint = Some(destructive);
+        self
+    }
+
+    /// Sets `idempotentHint`.
+    #[must_use]
+    pub fn idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent_hint = Some(idempotent);
+        self
+    }
+
+    /// Sets `openWorldHint`.
+    #[must_use]
+    pub fn open_world(mut self, open_world: bool) -> Self {
+        self.open_world_hint = Some(open_world);
+        self
+    }
+}
+
+impl ListToolsResult {
+    /// One page of `tools`, the last one (no `nextCursor`).
+    #[must_use]
+    pub fn new(tools: Vec<ToolDefinition>) -> Self {
+        Self {
+            tools,
+            next_cursor: None,
+        }
+    }
 }
 
 /// The server's name and version (`serverInfo`).

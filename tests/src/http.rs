@@ -371,11 +371,7 @@ pub fn with_bearer_auth(config: HttpConfig, resource: &str) -> HttpConfig {
     let metadata =
         ProtectedResourceMetadata::new(resource, "https://auth.example.com").scopes(["tools"]);
     config.bearer_auth(metadata, |token| async move {
-        (token == "good-token").then(|| AuthInfo {
-            client_id: "client-7".into(),
-            scopes: vec!["tools".into()],
-            ..AuthInfo::default()
-        })
+        (token == "good-token").then(|| AuthInfo::new("client-7").scopes(["tools"]))
     })
 }
 

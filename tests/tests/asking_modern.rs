@@ -341,6 +341,7 @@ async fn sign_in(context: Context) -> Result<String, ToolError> {
         Elicitation::Accept(()) => "signed in".into(),
         Elicitation::Decline => "declined".into(),
         Elicitation::Cancel => "cancelled".into(),
+        _ => "an answer no revision had".into(),
     })
 }
 

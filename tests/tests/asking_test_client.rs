@@ -167,3 +167,24 @@ async fn a_test_client_that_answers_nothing_gets_no_question() {
         "this request has no way to ask the client (a stateless HTTP request, a POST that accepts no event stream or carries a batch, or one already answered)"
     );
 }
+
+/// Shows its question's `Debug` form
+#[tool]
+async fn show_question(context: Context) -> String {
+    format!("{:?}", context.question("pick"))
+}
+
+#[tokio::test]
+async fn a_test_client_and_a_question_show_in_debug_output() {
+    let client = TestClient::new(Server::new("greeter", "1.0.0"))
+        .answering(everything(), |_, _| Ok(json!({"action": "cancel"})));
+    assert_eq!(
+        format!("{client:?}"),
+        "TestClient { notifications: 0, answering: true, .. }"
+    );
+    let result = client.call_tool("show_question", json!({})).await;
+    assert_eq!(
+        result.text_content(),
+        "Question { key: Some(\"pick\"), .. }"
+    );
+}

@@ -29,6 +29,7 @@ async fn confirm(context: Context) -> Result<String, AskError> {
         Elicitation::Accept(Confirmation { confirm }) => format!("confirm={confirm}"),
         Elicitation::Decline => "declined".into(),
         Elicitation::Cancel => "cancelled".into(),
+        _ => "an answer no revision had".into(),
     })
 }
 

@@ -109,11 +109,7 @@ async fn a_session_belongs_to_the_client_and_user_that_opened_it() {
             "token-c" => ("other-app", "alice"),
             _ => return None,
         };
-        Some(AuthInfo {
-            client_id: client_id.into(),
-            subject: Some(subject.into()),
-            ..AuthInfo::default()
-        })
+        Some(AuthInfo::new(client_id).subject(subject))
     }));
     let reply = send(
         &router,

@@ -9,7 +9,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use mcp_toolbelt::lint::{self, PROFILES, Severity};
+use mcp_toolbelt::lint::{self, Severity};
 use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
 use mcp_toolbelt::{Server, tool, tool::ToolDefinition};
 use mcp_toolbelt_tests::example_binary;
@@ -17,20 +17,16 @@ use serde_json::{Value, json};
 
 /// A tool that every profile accepts, but for what `change` does to its definition.
 fn tool_with(change: impl FnOnce(&mut ToolDefinition)) -> ToolDefinition {
-    let mut tool = ToolDefinition {
-        name: "paint".into(),
-        title: None,
-        description: Some("Paint a wall".into()),
-        input_schema: json!({
+    let mut tool = ToolDefinition::new(
+        "paint",
+        json!({
             "type": "object",
             "properties": {"color": {"type": "string", "description": "Its color"}},
             "required": ["color"],
             "additionalProperties": false
         }),
-        output_schema: None,
-        annotations: None,
-        meta: None,
-    };
+    )
+    .description("Paint a wall");
     change(&mut tool);
     tool
 }
@@ -424,20 +420,20 @@ fn anthropic_strict_mode_refuses_numeric_and_length_bounds() {
     assert_eq!(lines("anthropic-strict", &[two]).len(), 1);
     let rule = lint::profile("anthropic-strict")
         .unwrap()
-        .rules
+        .rules()
         .iter()
-        .find(|rule| rule.check == lint::Check::UnsupportedBounds)
+        .find(|rule| rule.check() == lint::Check::UnsupportedBounds)
         .unwrap();
-    assert_eq!(rule.severity, Severity::Error);
+    assert_eq!(rule.severity(), Severity::Error);
     assert!(
-        rule.citation
+        rule.citation()
             .contains("Numerical constraints (minimum, maximum, multipleOf)")
     );
     // A strict mode is checked where it is named: `--lint` alone leaves it out.
     assert!(
         !lint::default_profiles()
             .iter()
-            .any(|profile| profile.name == "anthropic-strict")
+            .any(|profile| profile.name() == "anthropic-strict")
     );
 }
 
@@ -598,20 +594,22 @@ fn one_finding_names_every_host_that_minds() {
 
 #[test]
 fn every_rule_has_a_citation() {
-    for profile in PROFILES {
-        for rule in profile.rules {
+    for profile in lint::all_profiles() {
+        for rule in profile.rules() {
             assert!(
                 ["§", "https://", "docs", "issue 12", "MCP spec"]
                     .iter()
-                    .any(|source| rule.citation.contains(source)),
+                    .any(|source| rule.citation().contains(source)),
                 "{}: {rule:?}",
-                profile.name
+                profile.name()
             );
         }
     }
+    let unknown = lint::profile("emacs").unwrap_err();
+    assert_eq!(unknown.name(), "emacs");
     assert!(
-        lint::profile("emacs")
-            .unwrap_err()
+        unknown
+            .to_string()
             .starts_with("no host profile \"emacs\"; there are mcp, anthropic")
     );
 }
@@ -704,12 +702,12 @@ fn the_catalog_is_clean_under_every_profile() {
         7,
         "{verbose}"
     );
-    for profile in PROFILES.iter().filter(|profile| !profile.opt_in) {
-        let output = run("catalog", &["--lint", "--profile", profile.name]);
+    for profile in lint::default_profiles() {
+        let output = run("catalog", &["--lint", "--profile", profile.name()]);
         assert!(
             output.status.success(),
             "{}: {}",
-            profile.name,
+            profile.name(),
             String::from_utf8_lossy(&output.stdout)
         );
     }

@@ -165,10 +165,7 @@ async fn one_principal_cannot_take_every_session_slot() {
         .sessions(8, Duration::from_hours(1))
         .per_principal(64, 2)
         .bearer_auth(metadata, |token: String| async move {
-            Some(AuthInfo {
-                client_id: token,
-                ..AuthInfo::default()
-            })
+            Some(AuthInfo::new(token))
         });
     let router = Arc::new(router(config));
     let open = async |token: &str| {

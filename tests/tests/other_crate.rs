@@ -16,24 +16,17 @@ async fn a_tool_from_a_linked_crate_is_listed_and_called() {
     let client = TestClient::new(Server::new("other-crate", "0.0.0"));
     assert_eq!(
         client.list_tools().await.tools,
-        [ToolDefinition {
-            name: "shout".into(),
-            title: None,
-            description: Some("Shout the message back, in capitals".into()),
-            input_schema: json!({
+        [ToolDefinition::new(
+            "shout",
+            json!({
                 "type": "object",
                 "properties": {"message": {"type": "string", "description": "What to shout"}},
                 "required": ["message"],
                 "additionalProperties": false
             }),
-            output_schema: None,
-            annotations: Some(ToolAnnotations {
-                read_only_hint: Some(true),
-                open_world_hint: Some(false),
-                ..ToolAnnotations::default()
-            }),
-            meta: None,
-        }]
+        )
+        .description("Shout the message back, in capitals")
+        .annotations(ToolAnnotations::new().read_only(true).open_world(false))]
     );
     let result = client.call_tool("shout", json!({"message": "hello"})).await;
     assert_eq!(

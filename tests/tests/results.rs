@@ -66,11 +66,12 @@ async fn annotated_image() -> Content {
     Content::Image {
         data: PIXEL.into(),
         mime_type: "image/png".into(),
-        annotations: Some(ContentAnnotations {
-            audience: Some(vec!["user".into()]),
-            priority: Some(0.5),
-            last_modified: Some("2026-11-29T12:00:00Z".into()),
-        }),
+        annotations: Some(
+            ContentAnnotations::new()
+                .audience(["user"])
+                .priority(0.5)
+                .last_modified("2026-11-29T12:00:00Z"),
+        ),
     }
 }
 
@@ -131,12 +132,9 @@ async fn mixed() -> Vec<Content> {
 async fn by_hand() -> CallToolResult {
     let mut meta = serde_json::Map::new();
     meta.insert("example.com/trace".into(), json!("abc"));
-    CallToolResult {
-        content: vec![Content::text("by hand")],
-        structured_content: Some(json!({"free": "form"})),
-        is_error: false,
-        meta: Some(meta),
-    }
+    CallToolResult::success(vec![Content::text("by hand")])
+        .structured_content(json!({"free": "form"}))
+        .meta(meta)
 }
 
 // ---- failures ------------------------------------------------------------------------------

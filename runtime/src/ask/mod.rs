@@ -175,6 +175,7 @@ pub const ASK_TIMEOUT: Duration = Duration::from_mins(10);
 
 /// The user's answer to an elicitation.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Elicitation<T> {
     /// The user submitted the form: its values (for a URL elicitation, `()`).
     Accept(T),
@@ -237,6 +238,7 @@ pub enum Role {
 
 /// One message of a sampling conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SamplingMessage {
     /// Who says it.
     pub role: Role,
@@ -248,6 +250,7 @@ pub struct SamplingMessage {
 /// A request for a completion from the client's model (`sampling/createMessage`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Sampling {
     /// The conversation so far.
     pub messages: Vec<SamplingMessage>,
@@ -267,15 +270,26 @@ pub struct Sampling {
     pub tool_choice: Option<Value>,
 }
 
-impl Sampling {
-    /// A one-message conversation: the user says `text`.
+impl SamplingMessage {
+    /// `role` says `content` (a content block, or from 2025-11-25 an array of them).
     #[must_use]
-    pub fn user(text: impl Into<String>, max_tokens: u32) -> Self {
+    pub fn new(role: Role, content: Value) -> Self {
+        Self { role, content }
+    }
+
+    /// `role` says `text`, as one text block.
+    #[must_use]
+    pub fn text(role: Role, text: impl Into<String>) -> Self {
+        Self::new(role, json!({"type": "text", "text": text.into()}))
+    }
+}
+
+impl Sampling {
+    /// A completion of `messages`, at most `max_tokens` long.
+    #[must_use]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: u32) -> Self {
         Self {
-            messages: vec![SamplingMessage {
-                role: Role::User,
-                content: json!({"type": "text", "text": text.into()}),
-            }],
+            messages,
             max_tokens,
             system_prompt: None,
             model_preferences: None,
@@ -283,11 +297,46 @@ impl Sampling {
             tool_choice: None,
         }
     }
+
+    /// A one-message conversation: the user says `text`.
+    #[must_use]
+    pub fn user(text: impl Into<String>, max_tokens: u32) -> Self {
+        Self::new(vec![SamplingMessage::text(Role::User, text)], max_tokens)
+    }
+
+    /// Sets the system prompt the client may use.
+    #[must_use]
+    pub fn system_prompt(mut self, system_prompt: impl Into<String>) -> Self {
+        self.system_prompt = Some(system_prompt.into());
+        self
+    }
+
+    /// Sets the hints and priorities for the client's choice of model.
+    #[must_use]
+    pub fn model_preferences(mut self, model_preferences: Value) -> Self {
+        self.model_preferences = Some(model_preferences);
+        self
+    }
+
+    /// Sets the tools the model may call (2025-11-25; the client must declare `sampling.tools`).
+    #[must_use]
+    pub fn tools(mut self, tools: Vec<Value>) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// Sets how the model may use them (`{"mode": "auto"}`, …).
+    #[must_use]
+    pub fn tool_choice(mut self, tool_choice: Value) -> Self {
+        self.tool_choice = Some(tool_choice);
+        self
+    }
 }
 
 /// The client's completion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Sampled {
     /// Who speaks (the assistant).
     pub role: Role,
@@ -318,6 +367,7 @@ impl Sampled {
 
 /// A root the client shares: a directory or other place the server may work in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Root {
     /// Its URI (`file://` for now).
     pub uri: String,
@@ -354,6 +404,14 @@ pub struct Question<'a> {
     asker: &'a Asker,
     out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
     key: Option<&'a str>,
+}
+
+impl fmt::Debug for Question<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Question")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Question<'a> {
@@ -570,6 +628,41 @@ fn elicitation<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampling_built_by_its_setters_keeps_the_wire_shape() {
+        let sampling = Sampling::new(
+            vec![
+                SamplingMessage::text(Role::User, "Hi"),
+                SamplingMessage::new(Role::Assistant, json!([{"type": "text", "text": "Hello"}])),
+            ],
+            40,
+        )
+        .system_prompt("Be brief")
+        .model_preferences(json!({"hints": [{"name": "small"}]}))
+        .tools(vec![
+            json!({"name": "lookup", "inputSchema": {"type": "object"}}),
+        ])
+        .tool_choice(json!({"mode": "auto"}));
+        assert_eq!(
+            serde_json::to_value(&sampling).unwrap(),
+            json!({
+                "messages": [
+                    {"role": "user", "content": {"type": "text", "text": "Hi"}},
+                    {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}
+                ],
+                "maxTokens": 40,
+                "systemPrompt": "Be brief",
+                "modelPreferences": {"hints": [{"name": "small"}]},
+                "tools": [{"name": "lookup", "inputSchema": {"type": "object"}}],
+                "toolChoice": {"mode": "auto"}
+            })
+        );
+        assert_eq!(
+            serde_json::to_value(Sampling::user("Hi", 5)).unwrap(),
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 5})
+        );
+    }
 
     fn asker(capabilities: Value) -> Asker {
         Asker::new(

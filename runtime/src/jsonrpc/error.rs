@@ -29,8 +29,9 @@ pub mod codes {
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
-/// A JSON-RPC error object.
+/// A JSON-RPC error object, built with [`ErrorObject::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ErrorObject {
     /// One of [`codes`].
     pub code: i64,

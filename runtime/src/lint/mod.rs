@@ -1,25 +1,22 @@
-//! Catch what hosts reject before a host does: host profiles ([`PROFILES`], one rule per entry,
-//! each with its source) and the lint of a `tools/list` against them. `Server::run()` serves it
-//! as `--lint`, tests as [`crate::testing::assert_portable`].
+//! Catch what hosts reject before a host does: host profiles ([`all_profiles`], one rule per
+//! entry, each with its source) and the lint of a `tools/list` against them. `Server::run()`
+//! serves it as `--lint`, tests as [`crate::testing::assert_portable`].
 //!
 //! ```
-//! use mcp_toolbelt::lint::{self, PROFILES};
+//! use mcp_toolbelt::lint;
 //! use mcp_toolbelt::tool::ToolDefinition;
 //! use serde_json::json;
 //!
-//! let tool = ToolDefinition {
-//!     name: "paint".into(),
-//!     title: None,
-//!     description: Some("Paint a shape".into()),
-//!     input_schema: json!({"type": "object", "properties": {
+//! let tool = ToolDefinition::new(
+//!     "paint",
+//!     json!({"type": "object", "properties": {
 //!         "sides": {"type": "integer", "description": "How many", "enum": [3, 4]}}}),
-//!     output_schema: None,
-//!     annotations: None,
-//!     meta: None,
-//! };
-//! let report = lint::lint("demo", &[tool], &[lint::profile("cursor").unwrap()]);
+//! )
+//! .description("Paint a shape");
+//! let report = lint::lint("demo", &[tool], &[lint::profile("cursor")?]);
 //! assert!(report.has_errors());
 //! assert_eq!(report.findings[0].rule, "enum-type");
+//! # Ok::<(), lint::UnknownProfile>(())
 //! ```
 //!
 //! # The host profiles
@@ -76,7 +73,8 @@ mod profiles;
 mod report;
 mod rules;
 
-pub use profiles::{Check, PROFILES, Profile, Rule, Severity, profile};
+use profiles::PROFILES;
+pub use profiles::{Check, Profile, Rule, Severity, UnknownProfile, profile};
 pub use report::{Finding, Report};
 
 use serde_json::Value;
@@ -88,10 +86,7 @@ use crate::types::{ListToolsResult, ToolDefinition};
 /// whose host minds.
 #[must_use]
 pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile]) -> Report {
-    let listing = ListToolsResult {
-        tools: tools.to_vec(),
-        next_cursor: None,
-    };
+    let listing = ListToolsResult::new(tools.to_vec());
     let bytes = serde_json::to_vec(&listing).map_or(0, |json| json.len());
     let mut findings: Vec<Finding> = Vec::new();
     for profile in profiles {

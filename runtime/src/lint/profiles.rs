@@ -2,11 +2,14 @@
 //! source that shows it (a spec section of `mcp-spec.md` §7, a host's documentation or an issue
 //! thread). Adding what a host was seen to reject is adding one entry here.
 
+use std::fmt;
+
 use serde::Serialize;
 
 /// How bad breaking a rule is: an error fails `--lint` and `assert_portable`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
     /// Nothing to change: what a host does with the tool as it is (it strips a keyword, say).
     /// Shown only when asked for (`--lint --verbose`, `{report:#}`).
@@ -17,11 +20,14 @@ pub enum Severity {
     Error,
 }
 
-/// One check a host needs passed.
+/// One check a host needs passed. New checks come as hosts are seen to reject new things, and a
+/// check's settings may grow: match with `..`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Check {
     /// The name the model sees (`prefix`, where `{server}` is the server's name, then the tool's
     /// name) is at most `max` characters.
+    #[non_exhaustive]
     NameLength {
         /// The host's longest name.
         max: usize,
@@ -50,6 +56,7 @@ pub enum Check {
     /// No tuple arrays (`items` as a list, `prefixItems`).
     TupleItems,
     /// No `oneOf`/`anyOf`/`allOf`: at the root only, or anywhere (output schema included).
+    #[non_exhaustive]
     Composition {
         /// Only the input schema's root is checked.
         root_only: bool,
@@ -57,6 +64,7 @@ pub enum Check {
     /// `enum` values are strings.
     StringEnums,
     /// The keyword's number is at most `max`.
+    #[non_exhaustive]
     MaxBound {
         /// `maxLength`, `maxItems`, …
         keyword: &'static str,
@@ -71,6 +79,7 @@ pub enum Check {
     /// Every property of an object schema is required.
     AllRequired,
     /// At most `max` optional properties in the input schema.
+    #[non_exhaustive]
     OptionalProperties {
         /// The most the host compiles.
         max: usize,
@@ -95,6 +104,7 @@ pub enum Check {
     /// `\A`, `\z`, possessive quantifiers or atomic groups.
     EcmaPattern,
     /// The whole `tools/list` result is at most `max` bytes.
+    #[non_exhaustive]
     ListBytes {
         /// The largest size the host handles.
         max: usize,
@@ -104,26 +114,65 @@ pub enum Check {
 /// One entry of a profile: a check, how bad breaking it is, and where that is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
-    /// What is checked.
-    pub check: Check,
-    /// What breaking it costs.
-    pub severity: Severity,
-    /// The spec section, host documentation or public issue that shows the host's behaviour.
-    pub citation: &'static str,
+    pub(super) check: Check,
+    pub(super) severity: Severity,
+    pub(super) citation: &'static str,
 }
 
-/// What one host accepts.
+impl Rule {
+    /// What is checked.
+    #[must_use]
+    pub fn check(&self) -> Check {
+        self.check
+    }
+
+    /// What breaking it costs.
+    #[must_use]
+    pub fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    /// The spec section, host documentation or public issue that shows the host's behaviour.
+    #[must_use]
+    pub fn citation(&self) -> &'static str {
+        self.citation
+    }
+}
+
+/// What one host accepts: one of the built-in profiles ([`profile`], [`all_profiles`](super::all_profiles)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Profile {
+    pub(super) name: &'static str,
+    pub(super) host: &'static str,
+    pub(super) rules: &'static [Rule],
+    pub(super) opt_in: bool,
+}
+
+impl Profile {
     /// The name `--profile` takes.
-    pub name: &'static str,
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// The host, as people know it.
-    pub host: &'static str,
+    #[must_use]
+    pub fn host(&self) -> &'static str {
+        self.host
+    }
+
     /// Its rules.
-    pub rules: &'static [Rule],
+    #[must_use]
+    pub fn rules(&self) -> &'static [Rule] {
+        self.rules
+    }
+
     /// Checked only when named (`--profile`, `assert_portable_for`): a strict mode, which
     /// whoever sends the tools to the model turns on, not the host as it comes.
-    pub opt_in: bool,
+    #[must_use]
+    pub fn opt_in(&self) -> bool {
+        self.opt_in
+    }
 }
 
 const fn error(check: Check, citation: &'static str) -> Rule {
@@ -398,7 +447,7 @@ const LOCAL_GRAMMAR: &[Rule] = &[
 ];
 
 /// Every profile, the MCP baseline first.
-pub static PROFILES: &[Profile] = &[
+pub(super) static PROFILES: &[Profile] = &[
     Profile {
         name: "mcp",
         host: "the MCP specification",
@@ -467,13 +516,40 @@ pub static PROFILES: &[Profile] = &[
     },
 ];
 
-/// The profile named `name`; `Err` lists the names there are.
-pub fn profile(name: &str) -> Result<&'static Profile, String> {
+/// The profile named `name`.
+pub fn profile(name: &str) -> Result<&'static Profile, UnknownProfile> {
     PROFILES
         .iter()
         .find(|profile| profile.name == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = PROFILES.iter().map(|profile| profile.name).collect();
-            format!("no host profile {name:?}; there are {}", names.join(", "))
+        .ok_or_else(|| UnknownProfile {
+            name: name.to_owned(),
         })
 }
+
+/// No built-in profile has the name asked for; its message names the profiles there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProfile {
+    name: String,
+}
+
+impl UnknownProfile {
+    /// The name asked for.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = PROFILES.iter().map(|profile| profile.name).collect();
+        write!(
+            f,
+            "no host profile {:?}; there are {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}

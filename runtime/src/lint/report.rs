@@ -9,6 +9,7 @@ use super::profiles::Severity;
 
 /// One problem: a tool, where in its definition, which rule, which hosts mind, how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     /// An error when any host that minds refuses it.
     pub severity: Severity,
@@ -30,6 +31,7 @@ pub struct Finding {
 
 /// What the lint found over one `tools/list` (or one call result), with its size.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// What was checked: `tools/list`, or `tools/call NAME`.
     pub subject: String,

@@ -22,6 +22,7 @@ const FLAT_RESOURCE_URI: &str = "ui/resourceUri";
 
 /// What `#[tool(ui = …, visibility(…))]` submits next to the tool. Not public API.
 #[doc(hidden)]
+#[derive(Debug)]
 pub struct ToolUiRegistration {
     /// The tool's MCP name.
     pub tool: &'static str,

@@ -28,6 +28,7 @@ pub use tool::Tool;
 
 /// What `#[tool]` submits to `inventory` for one fn. Not public API: generated code builds it.
 #[doc(hidden)]
+#[derive(Debug)]
 pub struct ToolRegistration {
     /// The MCP tool name.
     pub name: &'static str,

@@ -17,6 +17,7 @@ use super::template::UriTemplate;
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
 /// it.
 #[doc(hidden)]
+#[derive(Debug)]
 pub struct ResourceRegistration {
     /// The URI, or the RFC 6570 level-1 template (`test://template/{id}/data`).
     pub uri: &'static str,
@@ -42,7 +43,7 @@ inventory::collect!(ResourceRegistration);
 
 /// Where a resource's contents come from. Not public API.
 #[doc(hidden)]
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub enum ResourceRead {
     /// A `static`/`const` (`include_str!`, `include_bytes!`): the same contents every time.
     Static(fn() -> ResourceBody),
@@ -52,6 +53,7 @@ pub enum ResourceRead {
 
 /// A resource's contents: text, or bytes (sent base64-encoded as `blob`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResourceBody {
     /// Text, sent as `text`.
     Text(Cow<'static, str>),

@@ -89,6 +89,7 @@ pub(super) struct BearerAuth {
 /// The OAuth 2.0 Protected Resource Metadata document (RFC 9728) a server that verifies bearer
 /// tokens publishes, so clients find where to get a token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ProtectedResourceMetadata {
     /// This server's canonical URL, e.g. `https://mcp.example.com/mcp`.
     pub resource: String,

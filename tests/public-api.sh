@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The public API of `mcp-toolbelt` as `cargo public-api` lists it (features `http` and `otel`, not
+# `fuzzing`; `#[doc(hidden)]` items left out; blanket impls omitted, since they follow dependencies'
+# versions rather than ours), compared with the committed `runtime/public-api.txt`: a change to the
+# API shows in review as a change to that file. `UPDATE_PUBLIC_API=1` writes the file instead.
+#
+# cargo-public-api reads rustdoc's JSON, which only a nightly toolchain writes: the script
+# installs both when missing (the tool into the ignored `.tools/`, pinned and `--locked`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=0.52.0
+root=.tools/cargo-public-api
+tool=$root/bin/cargo-public-api
+# A copy built beforehand on the CI machine, used instead of building one (minutes) when present.
+prebuilt=/work/pubapi-tool/bin/cargo-public-api
+
+installed() { [ -x "$1" ] && [ "$("$1" --version 2>/dev/null)" = "cargo-public-api $version" ]; }
+
+if ! installed "$tool"; then
+    if installed "$prebuilt"; then
+        mkdir -p "$root/bin"
+        cp "$prebuilt" "$tool"
+    else
+        cargo install --locked --version "$version" --root "$root" cargo-public-api
+    fi
+fi
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    rustup toolchain install nightly --profile minimal
+fi
+
+expected=runtime/public-api.txt
+actual=target/public-api.txt
+mkdir -p target
+"$tool" public-api --package mcp-toolbelt --features http,otel --simplified --color never \
+    >"$actual"
+
+if [ "${UPDATE_PUBLIC_API:-}" = 1 ]; then
+    cp "$actual" "$expected"
+    echo "public API written to $expected"
+elif ! diff -u "$expected" "$actual"; then
+    echo "The public API of mcp-toolbelt differs from $expected (above: - committed, + now)." >&2
+    echo "If the change is meant, accept it with: UPDATE_PUBLIC_API=1 bash tests/public-api.sh" >&2
+    echo "and commit $expected with the change (a removal or change breaks users: say why)." >&2
+    exit 1
+fi

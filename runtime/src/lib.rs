@@ -26,7 +26,7 @@
 //! }
 //!
 //! #[tokio::main]
-//! async fn main() -> std::io::Result<()> {
+//! async fn main() -> std::process::ExitCode {
 //!     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION"))
 //!         .run()
 //!         .await
@@ -105,6 +105,7 @@ mod ask;
 mod call;
 mod cli;
 mod context;
+pub mod error;
 mod host_config;
 mod jsonrpc;
 mod limits;
@@ -124,6 +125,13 @@ pub mod lint;
 pub mod protocol;
 pub mod testing;
 
+/// Tools built at run time ([`Tool`]) and the handle that adds them to a running server
+/// ([`Tools`](tool::Tools)).
+pub mod tool {
+    pub use crate::registry::Tool;
+    pub use crate::server::Tools;
+}
+
 #[doc(hidden)]
 pub mod __private;
 
@@ -136,6 +144,7 @@ pub use ask::{
     ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
 };
 pub use context::{AuthInfo, Context, LogLevel};
+pub use error::Error;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///

@@ -239,7 +239,7 @@ impl ResourceContents {
 
     /// Sets the MIME type.
     #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
         self.mime_type = Some(mime_type.into());
         self
     }

@@ -321,7 +321,7 @@ pub fn assert_portable(server: &Server) {
 /// When a name is not a profile's, or when the report has an error.
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
-    let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
+    let report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     assert!(
         !report.has_errors(),
         "some hosts would refuse these tools:\n{report}"
@@ -366,7 +366,7 @@ fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
 ///
 /// When they differ (with both), or the file cannot be read or written.
 pub fn assert_tools_snapshot(server: &Server, path: impl AsRef<Path>) {
-    assert_listing_snapshot(&server.list_tools(), path);
+    assert_listing_snapshot(&server.tools().list(), path);
 }
 
 /// [`assert_tools_snapshot`] for a `tools/list` result from elsewhere (another process's

@@ -41,7 +41,9 @@ fn expected_message() -> String {
 
 #[test]
 fn check_names_both_source_locations() {
-    let error = Server::new("twins", "0.0.0").check().unwrap_err();
+    let Err(mcp_toolbelt::Error::Registry(error)) = Server::new("twins", "0.0.0").check() else {
+        panic!("the tools cannot be served: a registry error expected");
+    };
     assert_eq!(
         error,
         RegistryError::DuplicateName {

@@ -25,6 +25,6 @@ async fn search_c() -> &'static str {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     Server::new("twins", env!("CARGO_PKG_VERSION")).run().await
 }

@@ -125,6 +125,12 @@ pub mod lint;
 pub mod protocol;
 pub mod testing;
 
+/// Streamable HTTP: the endpoint as a tower service ([`HttpService`](http::HttpService)).
+#[cfg(feature = "http")]
+pub mod http {
+    pub use crate::transport::http::{HttpBody, HttpService};
+}
+
 /// Tools built at run time ([`Tool`]) and the handle that adds them to a running server
 /// ([`Tools`](tool::Tools)).
 pub mod tool {

@@ -341,6 +341,19 @@ impl Server {
         Ok(stdio::serve(dispatcher, input, output).await?)
     }
 
+    /// The MCP endpoint as a tower service of `http` 1 requests and responses, answering at
+    /// path `/`: mount it in any server or framework built on them (hyper through `hyper-util`,
+    /// axum's `Router::nest_service("/mcp", …)`, tonic's router), with your own layers. Its type
+    /// is ours, [`HttpService`](crate::http::HttpService), so that it outlives any one axum
+    /// version; it guards what [`Server::into_router`] guards (read there what the server loop
+    /// of [`Server::serve_http`] adds). `Err` if the tools cannot be served.
+    ///
+    /// Requires the `http` feature (on by default).
+    #[cfg(feature = "http")]
+    pub fn into_service(self) -> Result<http::HttpService, Error> {
+        Ok(http::HttpService::new(self.into_router()?))
+    }
+
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
     /// it (`app.nest("/mcp", server.into_router()?)`; merged as it is, it answers at your app's
     /// `/`) and add your own layers. With bearer auth, also serve
@@ -358,6 +371,10 @@ impl Server {
     /// A legacy client's GET stream, and a 2026-07-28 client's `subscriptions/listen` stream,
     /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
     /// waits for such clients: bound it with a timeout, as [`Server::serve_http`] does.
+    ///
+    /// An axum convenience, so tied to axum 0.8 (this crate moving to a new axum is a new major
+    /// version of it, as for [`Server::serve_http_app`]): [`Server::into_service`] is the same
+    /// endpoint as a type of ours, which axum of any version mounts with `nest_service`.
     ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
@@ -391,6 +408,8 @@ impl Server {
     ///
     /// Connections are HTTP/1 only, with no upgrades (a WebSocket route fails), and requests
     /// carry no `ConnectInfo`: serve such an app with `axum::serve` instead.
+    ///
+    /// Like [`Server::into_router`], tied to axum 0.8 (its `Router` is in the signature).
     ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]

@@ -99,7 +99,7 @@
 //! | the tool returns `Err(e)` | `isError: true` with `e`'s message |
 //! | the tool panics | `isError: true`; the server keeps serving |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
-//! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`], "Header-routed arguments") |
+//! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
 
 mod ask;
 mod call;

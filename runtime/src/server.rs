@@ -560,6 +560,8 @@ impl std::fmt::Debug for Tools {
             .iter()
             .map(|tool| tool.name.clone())
             .collect();
-        f.debug_struct("Tools").field("names", &names).finish()
+        f.debug_struct("Tools")
+            .field("names", &names)
+            .finish_non_exhaustive()
     }
 }

@@ -329,7 +329,7 @@ pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
 }
 
 /// Fails (panics) with the lint report when `result`, a call result of `tool` (from
-/// [`Server::list_tools`] or [`TestClient::list_tools`]), breaks what hosts need of results
+/// [`Tools::list`](crate::tool::Tools::list) or [`TestClient::list_tools`]), breaks what hosts need of results
 /// (structured content with an `outputSchema` that declares its fields) under `profiles` (none
 /// means the default ones).
 ///

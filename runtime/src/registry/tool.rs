@@ -41,7 +41,7 @@ pub struct Tool {
 
 impl Tool {
     /// A tool added at run time. `input_schema` must be an object schema, and its `x-mcp-header`
-    /// marks what the spec allows (see [`tool`](crate::tool), "Header-routed arguments");
+    /// marks what the spec allows (see [`tool`](macro@crate::tool), "Header-routed arguments");
     /// `handler` gets the validated arguments.
     pub fn new<F, Fut>(
         name: impl Into<String>,

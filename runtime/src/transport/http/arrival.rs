@@ -1,6 +1,6 @@
 //! Request bodies as they arrive on a connection of the server loop: at most
 //! [`HttpConfig::max_arriving_bodies`](super::HttpConfig::max_arriving_bodies) hold a place,
-//! each arriving at [`HttpConfig::body_rate`](super::HttpConfig::body_rate) or faster after its
+//! each arriving at [`HttpConfig::min_body_rate`](super::HttpConfig::min_body_rate) or faster after its
 //! grace (else `408`); past the share, a body must arrive whole within [`UNPLACED_LIMIT`] (else
 //! `503`). So clients that trickle their bodies (as slow-loris clients trickle headers) hold a
 //! bounded share of the connections for a bounded time, while a body sent with its headers, as

@@ -907,6 +907,31 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
     ended.unwrap();
 }
 
+/// The handle is a value of its own, shared freely across tasks and threads (issue 27).
+#[test]
+fn the_tools_handle_is_clone_send_sync_and_debug() {
+    fn shareable<T: Clone + Send + Sync + std::fmt::Debug + 'static>(handle: &T) -> String {
+        format!("{:?}", handle.clone())
+    }
+    let server = Server::new("wire", "0.0.0");
+    let shown = shareable(&server.tools());
+    assert!(shown.starts_with("Tools { names: ["), "{shown}");
+}
+
+/// `Server::cache_ttl` takes a `Duration`; the wire carries it as `ttlMs` (issue 27).
+#[tokio::test]
+async fn the_cache_ttl_is_a_duration_sent_in_milliseconds() {
+    let server = Server::new("wire", "0.0.0").cache_ttl(Duration::from_secs(5));
+    let mut client = InProcess::start(server);
+    let listed = client
+        .request(1, "tools/list", json!({"_meta": modern_meta()}))
+        .await;
+    assert_eq!(listed["result"]["ttlMs"], 5000, "{listed}");
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
 #[tokio::test]
 async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
     // A server for each connection, each changed through its handle alike.

@@ -11,13 +11,11 @@ use crate::registry::RegistryError;
 /// variant to act on one kind.
 ///
 /// ```
-/// # async fn serve() {
 /// match mcp_toolbelt::Server::new("notes", "1.0.0").check() {
 ///     Ok(()) => {}
 ///     Err(mcp_toolbelt::Error::Registry(problems)) => eprintln!("fix the tools: {problems}"),
 ///     Err(other) => eprintln!("{other}"),
 /// }
-/// # }
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]

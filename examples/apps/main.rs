@@ -13,7 +13,7 @@
 //! ```
 
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, IntoToolResult, Json, Server, resource, tool,
+    CallToolResult, Content, Context, Json, Server, resource, result::IntoToolResult, tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -23,8 +23,8 @@ use axum::Router;
 use axum::routing::get;
 use mcp_toolbelt::hook::{CallOutcome, Next, ToolCall};
 use mcp_toolbelt::{
-    AuthInfo, CallToolResult, HttpConfig, Json, ProtectedResourceMetadata, Server, State,
-    ToolError, tool,
+    CallToolResult, Json, Server, State, ToolError, http::AuthInfo, http::HttpConfig,
+    http::ProtectedResourceMetadata, tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,7 @@
 //! cargo run --example catalog -- --list-tools  # print the tools/list result
 //! ```
 
-use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, ToolError, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::{
-    AskError, CallToolResult, Content, Context, Elicitation, LogLevel, ResourceContents, Sampling,
-    Server, Tool, ToolError, resource, tool,
+    CallToolResult, Content, Context, LogLevel, Server, ToolError, ask::AskError, ask::Elicitation,
+    ask::Sampling, resource, result::EmbeddedResource, tool, tool::Tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,7 @@ async fn test_audio_content() -> Content {
 #[tool]
 async fn test_embedded_resource() -> Content {
     Content::resource(
-        ResourceContents::text(
+        EmbeddedResource::text(
             "test://embedded-resource",
             "This is an embedded resource content.",
         )
@@ -80,7 +80,7 @@ async fn test_multiple_content_types() -> Vec<Content> {
         Content::text("Multiple content types test:"),
         Content::image(RED_PIXEL_PNG, "image/png"),
         Content::resource(
-            ResourceContents::text(
+            EmbeddedResource::text(
                 "test://mixed-content-resource",
                 r#"{"test":"data","value":123}"#,
             )
@@ -153,7 +153,7 @@ async fn test_custom_headers(
 
 /// A tool whose input schema uses JSON Schema 2020-12 features `#[tool]` never emits
 /// (`$defs` with `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): added as a run-time tool.
-fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
     let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -181,7 +181,7 @@ fn json_schema_2020_12_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
 
 /// A tool that cannot run without the client's `sampling` capability: a client that did not
 /// declare it gets `-32021` instead of a call.
-fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::RegistryError> {
+fn missing_capability_tool() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
     let schema =
         serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
     let tool = Tool::new(
@@ -526,7 +526,7 @@ async fn test_trigger_tool_change() -> Result<String, String> {
 }
 
 /// The server: every `#[tool]` above and the two tools added at run time.
-fn server() -> Result<Server, mcp_toolbelt::RegistryError> {
+fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
     let _ = TOOLS.set(server.tools());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use mcp_toolbelt::{CallToolResult, Server, Tool, tool};
+use mcp_toolbelt::{CallToolResult, Server, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -79,7 +79,7 @@ async fn find_sku(
 
 /// A tool added at run time, its schema written by hand: no description, a number enum, a
 /// nullable type list, an array without `items`, a `$ref`.
-fn hand_written() -> Result<Tool, mcp_toolbelt::RegistryError> {
+fn hand_written() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
     let schema = serde_json::json!({
         "type": "object",
         "properties": {

@@ -11,7 +11,7 @@
 
 use std::sync::Mutex;
 
-use mcp_toolbelt::{AskError, Context, Elicitation, Server, State, ToolError, tool};
+use mcp_toolbelt::{Context, Server, State, ToolError, ask::AskError, ask::Elicitation, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

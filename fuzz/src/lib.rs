@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use mcp_toolbelt::{AskError, Context, Json, Server, tool};
+use mcp_toolbelt::{Context, Json, Server, ask::AskError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -144,7 +144,7 @@ async fn confirm(
         .elicit::<Confirmation>(&format!("Delete {path}?"))
         .await?;
     Ok(match answer {
-        mcp_toolbelt::Elicitation::Accept(answer) => format!("{path}: {}", answer.confirm),
+        mcp_toolbelt::ask::Elicitation::Accept(answer) => format!("{path}: {}", answer.confirm),
         _ => format!("{path}: kept"),
     })
 }

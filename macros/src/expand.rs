@@ -147,22 +147,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
         parse,
         ..
     } = &arguments;
-    let (convert, output_schema) = result_conversion(tool, &private);
-    let (convert, output_schema) =
-        if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
-            // At the path: a fn of the wrong type, or a return type without structured content,
-            // is reported there.
-            let hand_written =
-                quote_spanned!(path.span()=> || #private::hand_written_output::<#ty, _>(#path));
-            (convert, hand_written)
-        } else if tool.structured {
-            (convert, output_schema)
-        } else {
-            (
-                quote!(#private::text_only(#convert)),
-                quote!(|| ::core::option::Option::None),
-            )
-        };
+    let (convert, output_schema) = output(tool, &private);
     let call = call(tool, &private, &convert);
     let registration = registration(
         tool,
@@ -291,7 +276,7 @@ struct Arguments {
 
 /// The argument struct of the inline style, and the parsing and schema of any style.
 fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -> Arguments {
-    let arguments_type = match &tool.input {
+    let (arguments_type, inline_struct) = match &tool.input {
         Input::None => {
             return Arguments {
                 items: TokenStream::new(),
@@ -301,98 +286,141 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         }
         // Named by the user's tokens: a type that cannot be the arguments is reported at them,
         // with `ToolArguments`'s `on_unimplemented` message.
-        Input::Struct(ty) => quote!(#ty),
-        Input::Inline(_) => quote!(#args_ident),
+        Input::Struct(ty) => (quote!(#ty), TokenStream::new()),
+        Input::Inline(params) => (
+            quote!(#args_ident),
+            inline_struct(params, &tool.krate, private, args_ident),
+        ),
     };
-    let arguments_struct = match &tool.input {
-        Input::Inline(params) => {
-            let serde_path = format!("{private}::serde");
-            let schemars_path = format!("{private}::schemars");
-            // A wrong `crate = path` makes these helper attributes unknown: say so at the path.
-            let helper_span = tool.krate.span();
-            let serde_attr = quote_spanned!(helper_span=> #[serde(crate = #serde_path)]);
-            let schemars_attr = quote_spanned!(helper_span=> #[schemars(crate = #schemars_path)]);
-            // The parameter's doc comments and `serde`, `schemars` and `cfg` attributes, as
-            // written: schemars reads them as it reads a struct field's.
-            let fields = params.iter().map(|param| {
-                let (ident, ty, attrs) = (param.ident, param.ty, &param.attrs);
-                let header = param
-                    .header
-                    .as_ref()
-                    .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
-                let double_option = double_option_attrs(param, private);
-                quote!(#(#attrs)* #header #double_option #ident: #ty)
-            });
-            quote! {
-                // Named after the fn, so that messages about it say whose it is.
-                // `Option<Option<T>>` is how a parameter says "`null` clears it".
-                #[allow(non_camel_case_types, clippy::option_option)]
-                #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
-                #serde_attr
-                #schemars_attr
-                struct #args_ident { #(#fields,)* }
-            }
-        }
-        Input::None | Input::Struct(_) => TokenStream::new(),
-    };
+    let argument_type_fn = argument_type_fn(&tool.input_schema, private);
+    let source = SchemaSource::of(tool);
+    let (schema_fns, input_schema) = source.input_schema(private);
+    let (parse_fns, read_arguments) = source.reading(private);
     let name = &tool.name;
-    // A lone parameter's type may not be an object (`uuid::Uuid`): the runtime decides at
-    // start-up, from its schema, whether it is the arguments or a property named after it. A
-    // hand-written schema describes the arguments themselves, whatever the style.
-    let (schema_fn, input_schema, read_arguments) = match (&tool.input, &tool.input_schema) {
-        (_, InputSchema::HandWritten(path)) => (
-            quote!((_, _)),
-            quote_spanned!(path.span()=> #private::hand_written_schema(#path)),
-            TokenStream::new(),
-        ),
-        (Input::Struct(_), _) => {
-            let param = lone_param_name(tool);
-            (
-                quote!((input_schema, parse)),
-                quote!(#private::lone_parameter_schema(input_schema, parse, #param)),
-                quote!(let __tool_arguments = #private::lone_parameter_arguments(input_schema, #param, __tool_arguments);),
-            )
-        }
-        _ => (
-            quote!((input_schema, _)),
-            quote!(input_schema()),
-            TokenStream::new(),
-        ),
-    };
-    let derive_schema = match &tool.input_schema {
-        InputSchema::Generated => quote!(#private::generated_input_schema::<T>),
-        InputSchema::Portable | InputSchema::HandWritten(_) => quote!(#private::input_schema::<T>),
-    };
-    let parse_fn = if read_arguments.is_empty() {
-        quote!((_, parse))
-    } else {
-        quote!((input_schema, parse))
-    };
     Arguments {
-        // The one place that requires `ToolArguments`: the schema and the parsing both go
-        // through it, so rustc reports an argument type that is not one once, not per use.
         items: quote! {
-            #arguments_struct
+            #inline_struct
 
-            fn __tool_argument_type<T: #private::ToolArguments>() -> (
-                fn() -> #private::serde_json::Value,
-                fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
-            ) {
-                (#derive_schema, #private::parse_arguments::<T>)
-            }
+            #argument_type_fn
         },
         input_schema: quote!(|| {
-            let #schema_fn = __tool_argument_type::<#arguments_type>();
+            let #schema_fns = __tool_argument_type::<#arguments_type>();
             #input_schema
         }),
         parse: quote! {
-            let #parse_fn = __tool_argument_type::<#arguments_type>();
+            let #parse_fns = __tool_argument_type::<#arguments_type>();
             #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return error,
             };
         },
+    }
+}
+
+/// The inline style's argument struct: one field per parameter, named after the fn so that
+/// messages about it say whose it is.
+fn inline_struct(
+    params: &[InlineParam<'_>],
+    krate: &syn::Path,
+    private: &syn::Ident,
+    args_ident: &syn::Ident,
+) -> TokenStream {
+    let serde_path = format!("{private}::serde");
+    let schemars_path = format!("{private}::schemars");
+    // A wrong `crate = path` makes these helper attributes unknown: say so at the path.
+    let helper_span = krate.span();
+    let serde_attr = quote_spanned!(helper_span=> #[serde(crate = #serde_path)]);
+    let schemars_attr = quote_spanned!(helper_span=> #[schemars(crate = #schemars_path)]);
+    // The parameter's doc comments and `serde`, `schemars` and `cfg` attributes, as
+    // written: schemars reads them as it reads a struct field's.
+    let fields = params.iter().map(|param| {
+        let (ident, ty, attrs) = (param.ident, param.ty, &param.attrs);
+        let header = param
+            .header
+            .as_ref()
+            .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
+        let double_option = double_option_attrs(param, private);
+        quote!(#(#attrs)* #header #double_option #ident: #ty)
+    });
+    quote! {
+        // Named after the fn, so that messages about it say whose it is.
+        // `Option<Option<T>>` is how a parameter says "`null` clears it".
+        #[allow(non_camel_case_types, clippy::option_option)]
+        #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
+        #serde_attr
+        #schemars_attr
+        struct #args_ident { #(#fields,)* }
+    }
+}
+
+/// `__tool_argument_type::<T>()`, the pair of fns that give the argument type's schema and
+/// parse it. The one place that requires `ToolArguments`: the schema and the parsing both go
+/// through it, so rustc reports an argument type that is not one once, not per use.
+fn argument_type_fn(input_schema: &InputSchema, private: &syn::Ident) -> TokenStream {
+    let derived_schema = match input_schema {
+        InputSchema::Generated => quote!(#private::generated_input_schema::<T>),
+        InputSchema::Portable | InputSchema::HandWritten(_) => quote!(#private::input_schema::<T>),
+    };
+    quote! {
+        fn __tool_argument_type<T: #private::ToolArguments>() -> (
+            fn() -> #private::serde_json::Value,
+            fn(&str, #private::serde_json::Value) -> ::core::result::Result<T, #private::CallToolResult>,
+        ) {
+            (#derived_schema, #private::parse_arguments::<T>)
+        }
+    }
+}
+
+/// Where a tool's input schema comes from, which also decides how the adapter reads the
+/// arguments.
+enum SchemaSource<'a> {
+    /// `input_schema = path`: it describes the arguments themselves, whatever the style.
+    HandWritten(&'a syn::Path),
+    /// The derived schema of a lone parameter's type (named here), which may not be an object
+    /// (`uuid::Uuid`): the runtime decides at start-up, from that schema, whether the type is
+    /// the arguments or a property named after the parameter.
+    LoneParameter(String),
+    /// The derived schema of the argument type.
+    Derived,
+}
+
+impl<'a> SchemaSource<'a> {
+    fn of(tool: &'a ToolFn<'_>) -> Self {
+        match (&tool.input, &tool.input_schema) {
+            (_, InputSchema::HandWritten(path)) => Self::HandWritten(path),
+            (Input::Struct(_), _) => Self::LoneParameter(lone_param_name(tool)),
+            _ => Self::Derived,
+        }
+    }
+
+    /// The registration's schema: the pattern that takes `__tool_argument_type`'s pair apart,
+    /// and the expression of the schema.
+    fn input_schema(&self, private: &syn::Ident) -> (TokenStream, TokenStream) {
+        match self {
+            Self::HandWritten(path) => (
+                quote!((_, _)),
+                quote_spanned!(path.span()=> #private::hand_written_schema(#path)),
+            ),
+            Self::LoneParameter(param) => (
+                quote!((input_schema, parse)),
+                quote!(#private::lone_parameter_schema(input_schema, parse, #param)),
+            ),
+            Self::Derived => (quote!((input_schema, _)), quote!(input_schema())),
+        }
+    }
+
+    /// The adapter's way to its arguments: the pattern that takes `__tool_argument_type`'s pair
+    /// apart, and the statement that first takes a lone parameter's property out of the
+    /// arguments when its schema made it one (none for the other sources).
+    fn reading(&self, private: &syn::Ident) -> (TokenStream, TokenStream) {
+        match self {
+            Self::LoneParameter(param) => (
+                quote!((input_schema, parse)),
+                quote!(let __tool_arguments = #private::lone_parameter_arguments(input_schema, #param, __tool_arguments);),
+            ),
+            Self::HandWritten(_) | Self::Derived => (quote!((_, parse)), TokenStream::new()),
+        }
     }
 }
 
@@ -518,6 +546,27 @@ fn registration(
                 line: ::core::line!(),
             }
         }
+    }
+}
+
+/// The conversion of the fn's output into its result, and the registration's output-schema fn:
+/// hand-written (`output_schema = path`), derived from the return type, or none for a tool whose
+/// result is its text alone (`output_schema = false`).
+fn output(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, TokenStream) {
+    let (convert, derived_schema) = result_conversion(tool, private);
+    if let (Some(path), ReturnType::Type(_, ty)) = (&tool.output_schema, tool.output) {
+        // At the path: a fn of the wrong type, or a return type without structured content,
+        // is reported there.
+        let hand_written =
+            quote_spanned!(path.span()=> || #private::hand_written_output::<#ty, _>(#path));
+        (convert, hand_written)
+    } else if tool.structured {
+        (convert, derived_schema)
+    } else {
+        (
+            quote!(#private::text_only(#convert)),
+            quote!(|| ::core::option::Option::None),
+        )
     }
 }
 

@@ -276,14 +276,21 @@ fn read(
     }
 }
 
-fn read_fn(
+/// A parameter of a resource fn: the value of the URI template's variable it is named after.
+struct TemplateParam {
+    /// The variable, the parameter's name without its `r#`.
+    variable: String,
+    ident: syn::Ident,
+    ty: Type,
+}
+
+/// A resource fn's parameters, checked against the URI template's `variables` (`None` when the
+/// template did not parse: then only the parameters' own shape is checked).
+fn template_params(
     errors: &mut darling::error::Accumulator,
     item: &ItemFn,
     variables: Option<&[String]>,
-) -> Read {
-    let private = private_alias();
-    let checked = variables.is_some();
-    let variables = variables.unwrap_or_default();
+) -> Vec<TemplateParam> {
     let mut params = Vec::new();
     for input in &item.sig.inputs {
         let FnArg::Typed(typed) = input else {
@@ -299,7 +306,9 @@ fn read_fn(
         };
         let name = pat.ident.to_string();
         let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-        if checked && !variables.contains(&name) {
+        if let Some(variables) = variables
+            && !variables.contains(&name)
+        {
             errors.push(
                 Error::custom(format!(
                     "`{name}` is not a variable of the URI template: every parameter of a resource fn is one (write `{{{name}}}` in `uri`)"
@@ -307,10 +316,14 @@ fn read_fn(
                 .with_span(&pat.ident),
             );
         }
-        params.push((name, pat.ident.clone(), (*typed.ty).clone()));
+        params.push(TemplateParam {
+            variable: name,
+            ident: pat.ident.clone(),
+            ty: (*typed.ty).clone(),
+        });
     }
-    for variable in variables {
-        if !params.iter().any(|(name, ..)| name == variable) {
+    for variable in variables.unwrap_or_default() {
+        if !params.iter().any(|param| &param.variable == variable) {
             errors.push(
                 Error::custom(format!(
                     "the URI template's variable `{variable}` is not a parameter of `{}`: add `{variable}: String`",
@@ -323,18 +336,31 @@ fn read_fn(
     if !item.sig.generics.params.is_empty() {
         errors.push(Error::custom("a resource fn cannot be generic").with_span(&item.sig.generics));
     }
+    params
+}
+
+/// The read of a resource fn: its parameters bound from the template's values, the fn called,
+/// its output turned into the resource's body.
+fn read_fn(
+    errors: &mut darling::error::Accumulator,
+    item: &ItemFn,
+    variables: Option<&[String]>,
+) -> Read {
+    let private = private_alias();
+    let params = template_params(errors, item, variables);
+    let variables = variables.unwrap_or_default();
     // The values arrive in the template's order; each parameter takes its own.
-    let bindings = params.iter().map(|(name, ident, ty)| {
+    let bindings = params.iter().map(|TemplateParam { variable, ident, ty }| {
         let index = variables
             .iter()
-            .position(|variable| variable == name)
+            .position(|name| name == variable)
             .unwrap_or(0);
         quote_spanned! {ty.span()=>
-            let #ident: #ty = #private::template_value::<#ty>(#name, &__resource_values[#index])?;
+            let #ident: #ty = #private::template_value::<#ty>(#variable, &__resource_values[#index])?;
         }
     });
     let fn_ident = &item.sig.ident;
-    let args = params.iter().map(|(_, ident, _)| ident);
+    let args = params.iter().map(|param| &param.ident);
     // The fn is taken as a value first, as `#[tool]` does (its `async` is then required by the
     // caller, which keeps `clippy::unused_async` quiet about fns that do not await), and before
     // the parameters are bound, since one may share its name.

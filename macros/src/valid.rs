@@ -65,25 +65,9 @@ pub(crate) fn check<'a>(
         .map(|description| quote!(#description))
         .or(docs);
 
-    let hints = args
-        .annotations
-        .as_ref()
-        .map_or_else(Hints::default, |annotations| Hints {
-            read_only: annotations.read_only.map(|hint| *hint),
-            destructive: annotations.destructive.map(|hint| *hint),
-            idempotent: annotations.idempotent.map(|hint| *hint),
-            open_world: annotations.open_world.map(|hint| *hint),
-        });
-
+    let hints = hints(args.annotations.as_ref());
     let input_schema = schema_source(&mut errors, &args, &input);
-    let (structured, output_schema) = match &args.output_schema {
-        None => (true, None),
-        Some(OutputSchema::Derived(structured)) => (**structured, None),
-        Some(OutputSchema::HandWritten(path)) => {
-            check_structured_output(&mut errors, &sig.output, path);
-            (true, Some(path.clone()))
-        }
-    };
+    let (structured, output_schema) = output_schema(&mut errors, &args, &sig.output);
     let model = ToolFn {
         item,
         name,
@@ -100,6 +84,33 @@ pub(crate) fn check<'a>(
         asks: args.asks.unwrap_or_default(),
     };
     outer.handle(errors.finish_with(model))
+}
+
+/// The MCP hints of `annotations(…)`, each left out when not given.
+fn hints(annotations: Option<&attr::Annotations>) -> Hints {
+    annotations.map_or_else(Hints::default, |annotations| Hints {
+        read_only: annotations.read_only.map(|hint| *hint),
+        destructive: annotations.destructive.map(|hint| *hint),
+        idempotent: annotations.idempotent.map(|hint| *hint),
+        open_world: annotations.open_world.map(|hint| *hint),
+    })
+}
+
+/// Whether the result has structured content (`output_schema = false` says no), and the
+/// hand-written output schema's fn (`output_schema = path`), checked against the return type.
+fn output_schema(
+    errors: &mut Accumulator,
+    args: &ToolArgs,
+    output: &ReturnType,
+) -> (bool, Option<Path>) {
+    match &args.output_schema {
+        None => (true, None),
+        Some(OutputSchema::Derived(structured)) => (**structured, None),
+        Some(OutputSchema::HandWritten(path)) => {
+            check_structured_output(errors, output, path);
+            (true, Some(path.clone()))
+        }
+    }
 }
 
 /// Where the input schema comes from: `portable = …` and `input_schema = …` exclude each other,
@@ -382,9 +393,10 @@ fn header_name(errors: &mut Accumulator, attrs: &[Attribute]) -> Option<LitStr> 
     Some(name)
 }
 
-/// Sorts the parameters into `Context`s and the input; see `mcp_toolbelt::tool` for the rule:
-/// no parameters → no input; one undocumented parameter of a non-standard type → the argument
-/// struct; otherwise every parameter is one property (inline style).
+/// Sorts the parameters into what the runtime provides (the `Context`, app state) and the input;
+/// see `mcp_toolbelt::tool` for the rule: no parameters → no input; one undocumented parameter
+/// of a non-standard type → the argument struct; otherwise every parameter is one property
+/// (inline style).
 fn check_params<'a>(
     errors: &mut Accumulator,
     deferred: &mut Vec<TokenStream>,
@@ -409,79 +421,76 @@ fn check_params<'a>(
             .iter()
             .filter(|a| a.path().is_ident("cfg"))
             .collect();
-        let marked = typed.attrs.iter().any(is_context_marker);
-        if let Some(state) = state_type(&typed.ty, krate) {
-            if let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr)) {
-                errors.push(
-                    Error::custom(
-                        "`#[header]` mirrors an argument into an HTTP header; app state is no argument",
-                    )
-                    .with_span(header.path()),
-                );
-            }
-            match state {
-                StateType::Value(ty) => params.push(CallArg {
-                    cfg,
-                    param: Param::State { by_ref: false, ty },
-                }),
-                StateType::Ref(ty) => params.push(CallArg {
-                    cfg,
-                    param: Param::State { by_ref: true, ty },
-                }),
-                StateType::Mut(mutability) => errors.push(
-                    Error::custom(
-                        "app state is shared by every call and cannot be borrowed mutably: take `State<T>` (it derefs to `&T`), and put a `Mutex` or an atomic inside what must change",
-                    )
-                    .with_span(&mutability),
-                ),
-            }
-            continue;
-        }
-        let context = context_type(&typed.ty, krate, marked);
-        if context.is_some()
-            && let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr))
-        {
-            errors.push(
-                Error::custom(
-                    "`#[header]` mirrors an argument into an HTTP header; the `Context` is no argument",
-                )
-                .with_span(header.path()),
-            );
-        }
-        let param = match context {
-            Some((ContextType::Value, ty)) => Param::Context { by_ref: false, ty },
-            Some((ContextType::Ref, ty)) => Param::Context { by_ref: true, ty },
-            Some((ContextType::Mut(mutability), _)) => {
-                errors.push(
-                    Error::custom(
-                        "the `Context` cannot be borrowed mutably: take `&Context` or `Context`",
-                    )
-                    .with_span(&mutability),
-                );
-                continue;
-            }
-            None => {
-                // A parameter left to rustc's check takes no part in the style.
-                let Some(candidate) = candidate(errors, deferred, typed, krate) else {
-                    continue;
-                };
+        let param = match Provided::of(typed, krate) {
+            Some((provided, taken)) => provided_param(errors, typed, provided, taken),
+            // A parameter left to rustc's check takes no part in the style.
+            None => candidate(errors, deferred, typed, krate).map(|candidate| {
                 candidates.push(candidate);
-                Param::Struct // fixed up below once the style is known
-            }
+                Param::Struct // named by `name_inline_params` once the style is known
+            }),
         };
-        params.push(CallArg { cfg, param });
+        if let Some(param) = param {
+            params.push(CallArg { cfg, param });
+        }
     }
-
     let input = choose_input(errors, &candidates);
-    if let Input::Inline(inline) = &input {
+    name_inline_params(&input, &mut params);
+    (input, params)
+}
+
+/// In the inline style, each input parameter is its own property: the `Param::Struct`s
+/// `check_params` left, in order, become the inline parameters' names.
+fn name_inline_params<'a>(input: &Input<'a>, params: &mut [CallArg<'a>]) {
+    if let Input::Inline(inline) = input {
         let mut idents = inline.iter().map(|param| param.ident);
-        for arg in &mut params {
+        for arg in params {
             if matches!(arg.param, Param::Struct) {
                 arg.param = idents.next().map_or(Param::Struct, Param::Inline);
             }
         }
     }
-    (input, params)
+}
+
+/// A parameter the runtime provides rather than the client: it is no argument, so it takes no
+/// `#[header]`, and it is shared, so it is not borrowed mutably.
+fn provided_param<'a>(
+    errors: &mut Accumulator,
+    typed: &syn::PatType,
+    provided: Provided,
+    taken: Taken<'a>,
+) -> Option<Param<'a>> {
+    if let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr)) {
+        let what = match provided {
+            Provided::State => "app state",
+            Provided::Context => "the `Context`",
+        };
+        errors.push(
+            Error::custom(format!(
+                "`#[header]` mirrors an argument into an HTTP header; {what} is no argument"
+            ))
+            .with_span(header.path()),
+        );
+    }
+    let (by_ref, ty) = match taken {
+        Taken::Owned(ty) => (false, ty),
+        Taken::Borrowed(ty) => (true, ty),
+        Taken::BorrowedMut(mutability) => {
+            let refusal = match provided {
+                Provided::State => {
+                    "app state is shared by every call and cannot be borrowed mutably: take `State<T>` (it derefs to `&T`), and put a `Mutex` or an atomic inside what must change"
+                }
+                Provided::Context => {
+                    "the `Context` cannot be borrowed mutably: take `&Context` or `Context`"
+                }
+            };
+            errors.push(Error::custom(refusal).with_span(&mutability));
+            return None;
+        }
+    };
+    Some(match provided {
+        Provided::State => Param::State { by_ref, ty },
+        Provided::Context => Param::Context { by_ref, ty },
+    })
 }
 
 /// One input parameter, checked on its own: it must own its value. A borrowed bare name
@@ -694,84 +703,82 @@ fn inline_params<'a>(
     inline
 }
 
-/// How a parameter takes the request's `Context`.
-enum ContextType {
-    /// `Context`
-    Value,
-    /// `&Context`
-    Ref,
-    /// `&mut Context`, which is an error (its methods take `&self`); holds the `mut`.
-    Mut(syn::token::Mut),
+/// What the runtime provides a parameter with, rather than the client.
+#[derive(Clone, Copy)]
+enum Provided {
+    /// The request's `Context`.
+    Context,
+    /// App state, `State<T>`.
+    State,
 }
 
-/// Whether `ty` is the request's `Context` (or `&Context`, `&mut Context`), and the type as
-/// written without the `&`. Resolved as written: `Context`, `mcp_toolbelt::Context`,
-/// `::mcp_toolbelt::Context` and `<crate path>::Context` are ours (the generated code checks that
-/// a bare `Context` really is), any other path (`crate::Context`) is the user's own type, and
-/// `#[context]` (`marked`) makes any type the `Context` (an alias: `use …::Context as Ctx`).
-fn context_type<'a>(ty: &'a Type, krate: &Path, marked: bool) -> Option<(ContextType, &'a Type)> {
-    match ty {
-        Type::Reference(reference) => match context_type(&reference.elem, krate, marked)? {
-            (ContextType::Value, elem) => Some((
-                reference
-                    .mutability
-                    .map_or(ContextType::Ref, ContextType::Mut),
-                elem,
-            )),
-            (ContextType::Ref | ContextType::Mut(_), _) => None,
-        },
-        Type::Paren(paren) => context_type(&paren.elem, krate, marked),
-        Type::Group(group) => context_type(&group.elem, krate, marked),
-        _ if marked => Some((ContextType::Value, ty)),
-        Type::Path(path) if path.qself.is_none() => {
-            is_our_context(&path.path, krate).then_some((ContextType::Value, ty))
+impl Provided {
+    /// What `typed` takes, if the runtime provides it, and how it takes it. App state is
+    /// recognised first: `#[context]` on a `State<T>` does not make it the `Context`.
+    fn of<'a>(typed: &'a syn::PatType, krate: &Path) -> Option<(Self, Taken<'a>)> {
+        if let Some(taken) = taken(&typed.ty, &|ty| is_state(ty, krate)) {
+            return Some((Self::State, taken));
         }
-        _ => None,
+        let marked = typed.attrs.iter().any(is_context_marker);
+        taken(&typed.ty, &|ty| marked || is_context(ty, krate)).map(|taken| (Self::Context, taken))
     }
 }
 
-/// Whether `path` names the runtime's `Context`, as written.
-fn is_our_context(path: &Path, krate: &Path) -> bool {
-    path.segments
-        .last()
-        .is_some_and(|last| last.ident == "Context" && last.arguments.is_empty())
-        && is_ours(path, krate)
+/// How a parameter takes what the runtime provides; the type as written without the `&`.
+enum Taken<'a> {
+    /// `T`
+    Owned(&'a Type),
+    /// `&T`
+    Borrowed(&'a Type),
+    /// `&mut T`, which is an error (what the runtime provides is shared); holds the `mut`.
+    BorrowedMut(syn::token::Mut),
 }
 
-/// How a parameter takes app state.
-enum StateType<'a> {
-    /// `State<T>`, as written.
-    Value(&'a Type),
-    /// `&State<T>`; the type as written without the `&`.
-    Ref(&'a Type),
-    /// `&mut State<T>`, which is an error; holds the `mut`.
-    Mut(syn::token::Mut),
-}
-
-/// Whether `ty` is app state: `State<T>` (or `&State<T>`, `&mut State<T>`) written bare, as
-/// `mcp_toolbelt::State<T>` or `<crate path>::State<T>`. A `State` without a type argument is
-/// not taken for ours (a user's own `State` enum is a fine argument), so `State` alone is
-/// rustc's "missing generics for struct `State`" at the user's token.
-fn state_type<'a>(ty: &'a Type, krate: &Path) -> Option<StateType<'a>> {
+/// Whether `ty` is, once parentheses and one `&` or `&mut` are looked through, a type `is_it`
+/// accepts, and how it is taken.
+fn taken<'a>(ty: &'a Type, is_it: &dyn Fn(&Type) -> bool) -> Option<Taken<'a>> {
     match ty {
-        Type::Reference(reference) => match state_type(&reference.elem, krate)? {
-            StateType::Value(elem) => Some(match reference.mutability {
-                Some(mutability) => StateType::Mut(mutability),
-                None => StateType::Ref(elem),
+        Type::Reference(reference) => match taken(&reference.elem, is_it)? {
+            Taken::Owned(elem) => Some(match reference.mutability {
+                Some(mutability) => Taken::BorrowedMut(mutability),
+                None => Taken::Borrowed(elem),
             }),
-            StateType::Ref(_) | StateType::Mut(_) => None,
+            Taken::Borrowed(_) | Taken::BorrowedMut(_) => None,
         },
-        Type::Paren(paren) => state_type(&paren.elem, krate),
-        Type::Group(group) => state_type(&group.elem, krate),
-        Type::Path(path) if path.qself.is_none() => {
-            let last = path.path.segments.last()?;
-            let generic = matches!(&last.arguments, PathArguments::AngleBracketed(args)
-                if args.args.len() == 1 && matches!(args.args[0], GenericArgument::Type(_)));
-            (last.ident == "State" && generic && is_ours(&path.path, krate))
-                .then_some(StateType::Value(ty))
-        }
-        _ => None,
+        Type::Paren(paren) => taken(&paren.elem, is_it),
+        Type::Group(group) => taken(&group.elem, is_it),
+        _ => is_it(ty).then_some(Taken::Owned(ty)),
     }
+}
+
+/// Whether `ty` is the request's `Context`, resolved as written: `Context`,
+/// `mcp_toolbelt::Context`, `::mcp_toolbelt::Context` and `<crate path>::Context` are ours (the
+/// generated code checks that a bare `Context` really is), any other path (`crate::Context`) is
+/// the user's own type. `#[context]` makes any type the `Context` (an alias:
+/// `use …::Context as Ctx`); [`Provided::of`] applies it.
+fn is_context(ty: &Type, krate: &Path) -> bool {
+    let Type::Path(path) = ty else { return false };
+    path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|last| last.ident == "Context" && last.arguments.is_empty())
+        && is_ours(&path.path, krate)
+}
+
+/// Whether `ty` is app state: `State<T>` written bare, as `mcp_toolbelt::State<T>` or
+/// `<crate path>::State<T>`. A `State` without a type argument is not taken for ours (a user's
+/// own `State` enum is a fine argument), so `State` alone is rustc's "missing generics for
+/// struct `State`" at the user's token.
+fn is_state(ty: &Type, krate: &Path) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    let generic = matches!(&last.arguments, PathArguments::AngleBracketed(args)
+        if args.args.len() == 1 && matches!(args.args[0], GenericArgument::Type(_)));
+    path.qself.is_none() && last.ident == "State" && generic && is_ours(&path.path, krate)
 }
 
 /// Whether the prefix of `path` (all but its last segment) names the runtime crate, or is

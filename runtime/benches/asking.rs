@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Context, Elicitation, Server, ToolError, tool};
+use mcp_toolbelt::{Context, Server, ToolError, ask::Elicitation, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{CallToolResult, Server, Tool};
+use mcp_toolbelt::{CallToolResult, Server, tool::Tool};
 use serde_json::{Value, json};
 use std::time::Instant;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

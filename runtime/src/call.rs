@@ -275,8 +275,6 @@ pub(crate) fn lone_parameter_arguments(
     }
 }
 
-/// The one text of arguments a tool refuses, from validation or from serde: `failures` is
-/// `<path>: <message>, …`.
 /// The most failures one message names: a model acts on the first few, and a call with 10,000
 /// wrong arguments must not get a message of 10,000 clauses.
 const MAX_LISTED_FAILURES: usize = 20;
@@ -290,6 +288,8 @@ fn listed(failures: &[String]) -> String {
     }
 }
 
+/// The one text of arguments a tool refuses, from validation or from serde: `failures` is
+/// `<path>: <message>, …`.
 fn invalid_arguments(tool: &str, failures: &str) -> CallToolResult {
     CallToolResult::error(format!(
         "Input validation error: Invalid arguments for tool {tool}: {failures}"
@@ -333,4 +333,265 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a non-string panic payload")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    /// A handler for a [`Callee`] whose call is not run.
+    fn idle_handler() -> Handler {
+        Arc::new(|_, _| Box::pin(async { CallToolResult::text("unused") }))
+    }
+
+    fn callee<'a>(
+        input_schema: &'a Value,
+        input: &'a SchemaValidator,
+        output: Option<&'a SchemaValidator>,
+        wraps_output: bool,
+        handler: &'a Handler,
+    ) -> Callee<'a> {
+        Callee {
+            name: "weather",
+            input_schema,
+            input,
+            output,
+            wraps_output,
+            handler,
+        }
+    }
+
+    #[test]
+    fn refused_arguments_name_the_tool_and_every_failure() {
+        let result = invalid_arguments("weather", "city: required, days: must be at least 1");
+        assert!(result.is_error);
+        assert_eq!(
+            result.text_content(),
+            "Input validation error: Invalid arguments for tool weather: city: required, days: must be at least 1"
+        );
+    }
+
+    #[test]
+    fn a_long_list_of_failures_names_the_first_twenty_and_counts_the_rest() {
+        let failures: Vec<String> = (0..25).map(|i| format!("{i}: wrong")).collect();
+        let expected = (0..20)
+            .map(|i| format!("{i}: wrong"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert_eq!(listed(&failures), format!("{expected}, and 5 more"));
+        assert_eq!(listed(&failures[..20]), expected);
+        assert_eq!(listed(&failures[..1]), "0: wrong");
+        assert_eq!(listed(&[]), "");
+    }
+
+    #[test]
+    fn absent_arguments_are_an_empty_object_and_invalid_ones_are_refused_with_their_paths() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        });
+        let input = SchemaValidator::for_input(&schema).unwrap();
+        let handler = idle_handler();
+        let callee = callee(&schema, &input, None, false, &handler);
+        let mut arguments = Map::new();
+        arguments.insert("city".into(), json!("Oslo"));
+        assert_eq!(
+            callee.checked_arguments(Some(arguments)).unwrap(),
+            json!({"city": "Oslo"})
+        );
+        let refused = callee.checked_arguments(None).unwrap_err();
+        assert!(refused.is_error);
+        assert!(
+            refused
+                .text_content()
+                .starts_with("Input validation error: Invalid arguments for tool weather: "),
+            "{}",
+            refused.text_content()
+        );
+        assert!(
+            refused.text_content().contains("city"),
+            "{}",
+            refused.text_content()
+        );
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code, reason = "read only to be refused")]
+    struct Forecast {
+        days: Vec<u8>,
+    }
+
+    #[test]
+    fn arguments_serde_refuses_name_the_field_path() {
+        let refused =
+            deserialize_arguments::<Forecast>("weather", json!({"days": [1, "two"]})).unwrap_err();
+        assert!(refused.is_error);
+        assert_eq!(
+            refused.text_content(),
+            "Input validation error: Invalid arguments for tool weather: days.1: invalid type: string \"two\", expected u8"
+        );
+    }
+
+    #[test]
+    fn an_integer_written_as_a_float_is_told_how_to_write_it() {
+        let refused =
+            deserialize_arguments::<Forecast>("weather", json!({"days": [1e2]})).unwrap_err();
+        assert_eq!(
+            refused.text_content(),
+            "Input validation error: Invalid arguments for tool weather: days.0: write the integer with digits only (no exponent or fraction), got 1e2"
+        );
+    }
+
+    #[test]
+    fn an_integer_past_what_json_reads_exactly_is_out_of_range() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code, reason = "read only to be refused")]
+        struct Count {
+            n: i64,
+        }
+        let arguments: Value = serde_json::from_str(r#"{"n": 100000000000000000000}"#).unwrap();
+        let refused = deserialize_arguments::<Count>("weather", arguments).unwrap_err();
+        assert_eq!(
+            refused.text_content(),
+            format!(
+                "Input validation error: Invalid arguments for tool weather: n: integer out of range: at least {} and at most {} are read exactly, got 1e20",
+                i64::MIN,
+                u64::MAX
+            )
+        );
+    }
+
+    fn object_schema() -> Value {
+        json!({"type": "object", "properties": {"city": {"type": "string"}}})
+    }
+
+    fn string_schema() -> Value {
+        json!({"type": "string"})
+    }
+
+    #[test]
+    fn a_lone_object_parameter_is_the_arguments_and_any_other_a_required_property() {
+        assert_eq!(
+            lone_parameter_schema(object_schema, &|| false, "query"),
+            object_schema()
+        );
+        assert_eq!(
+            lone_parameter_schema(string_schema, &|| false, "query"),
+            json!({
+                "type": "object",
+                "properties": {"query": {"type": "string"}},
+                "required": ["query"],
+                "additionalProperties": false,
+            })
+        );
+        let optional = lone_parameter_schema(string_schema, &|| true, "query");
+        assert_eq!(optional["required"], json!([]));
+    }
+
+    #[test]
+    fn a_lone_parameter_reads_the_whole_arguments_or_its_property() {
+        fn object() -> Value {
+            json!({"type": "object"})
+        }
+        fn integer() -> Value {
+            json!({"type": "integer"})
+        }
+        let arguments = json!({"query": 7});
+        assert_eq!(
+            lone_parameter_arguments(object, "query", arguments.clone()),
+            arguments
+        );
+        assert_eq!(
+            lone_parameter_arguments(integer, "query", arguments),
+            json!(7)
+        );
+        assert_eq!(
+            lone_parameter_arguments(integer, "query", json!({})),
+            Value::Null
+        );
+    }
+
+    #[test]
+    fn structured_content_without_a_schema_is_always_an_object() {
+        let bare = CallToolResult {
+            structured_content: Some(json!([1, 2])),
+            ..CallToolResult::text("[1,2]")
+        };
+        assert_eq!(
+            wrap_unschematized(bare).structured_content,
+            Some(json!({"result": [1, 2]}))
+        );
+        let object = CallToolResult {
+            structured_content: Some(json!({"a": 1})),
+            ..CallToolResult::text("{}")
+        };
+        assert_eq!(
+            wrap_unschematized(object).structured_content,
+            Some(json!({"a": 1}))
+        );
+        let text = wrap_unschematized(CallToolResult::text("hi"));
+        assert_eq!(text.structured_content, None);
+    }
+
+    #[test]
+    fn structured_content_is_checked_against_the_output_schema() {
+        let schema = json!({"type": "object"});
+        let input = SchemaValidator::for_input(&schema).unwrap();
+        let output = SchemaValidator::for_output(&json!({
+            "type": "object",
+            "properties": {"result": {"type": "integer"}},
+            "required": ["result"],
+        }))
+        .unwrap();
+        let handler = idle_handler();
+        let wrapping = callee(&schema, &input, Some(&output), true, &handler);
+        let number = CallToolResult {
+            structured_content: Some(json!(3)),
+            ..CallToolResult::text("3")
+        };
+        assert_eq!(
+            wrapping.checked_output(number).structured_content,
+            Some(json!({"result": 3}))
+        );
+
+        let wrong = CallToolResult {
+            structured_content: Some(json!("three")),
+            ..CallToolResult::text("three")
+        };
+        let refused = wrapping.checked_output(wrong);
+        assert!(refused.is_error);
+        assert!(
+            refused.text_content().starts_with(
+                "Output validation error: Invalid structured content for tool weather: "
+            ),
+            "{}",
+            refused.text_content()
+        );
+
+        let missing = wrapping.checked_output(CallToolResult::text("3"));
+        assert!(missing.is_error);
+        assert_eq!(
+            missing.text_content(),
+            "Output validation error: Tool weather has an output schema but no structured content was provided"
+        );
+
+        // A tool's own error has nothing to promise: it reaches the client as it was.
+        let failed = wrapping.checked_output(CallToolResult::error("no such city"));
+        assert!(failed.is_error);
+        assert_eq!(failed.text_content(), "no such city");
+    }
+
+    #[test]
+    fn a_panic_says_what_it_said() {
+        let text: Box<dyn std::any::Any + Send> = Box::new("boom");
+        assert_eq!(panic_message(text.as_ref()), "boom");
+        let owned: Box<dyn std::any::Any + Send> = Box::new(String::from("bang"));
+        assert_eq!(panic_message(owned.as_ref()), "bang");
+        let other: Box<dyn std::any::Any + Send> = Box::new(7_u8);
+        assert_eq!(panic_message(other.as_ref()), "a non-string panic payload");
+    }
 }

@@ -129,7 +129,7 @@ impl Context {
 
     /// The app state of type `T` the server was given ([`Server::state`](crate::Server::state)),
     /// as a `State<T>` parameter would get it; `None` when there is none. For tools added at run
-    /// time ([`Tool::new`](crate::Tool::new)) this is the way to the state.
+    /// time ([`Tool::new`](crate::tool::Tool::new)) this is the way to the state.
     #[must_use]
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
         self.inner.states.get::<T>()

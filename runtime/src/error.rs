@@ -1,8 +1,12 @@
-//! [`Error`]: why a server could not start or stopped serving, as one type users can match.
+//! The errors of the crate: [`Error`], why a server could not start or stopped serving (what
+//! `Server::check` and every `serve_*` return), a [`RegistryError`] when the tools and resources
+//! linked into the binary cannot be served, and the JSON-RPC [`ErrorObject`] (with its [`codes`])
+//! a call hook returns to refuse a call.
+
+pub use crate::jsonrpc::{ErrorObject, codes};
+pub use crate::registry::RegistryError;
 
 use std::{fmt, io};
-
-use crate::registry::RegistryError;
 
 /// Why [`Server`](crate::Server) could not serve: returned by [`Server::check`](crate::Server::check)
 /// and every `serve_*`, and printed by [`Server::run`](crate::Server::run).

@@ -101,16 +101,13 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
 
-mod ask;
 mod call;
 mod cli;
 mod context;
-pub mod error;
 mod host_config;
 mod jsonrpc;
 mod limits;
 mod registry;
-mod result;
 mod schema;
 mod server;
 mod session;
@@ -120,23 +117,17 @@ mod transport;
 mod types;
 mod validate;
 
+pub mod apps;
+pub mod ask;
+pub mod error;
 pub mod hook;
+pub mod http;
 pub mod lint;
 pub mod protocol;
+pub mod resource;
+pub mod result;
 pub mod testing;
-
-/// Streamable HTTP: the endpoint as a tower service ([`HttpService`](http::HttpService)).
-#[cfg(feature = "http")]
-pub mod http {
-    pub use crate::transport::http::{HttpBody, HttpService};
-}
-
-/// Tools built at run time ([`Tool`]) and the handle that adds them to a running server
-/// ([`Tools`](tool::Tools)).
-pub mod tool {
-    pub use crate::registry::Tool;
-    pub use crate::server::Tools;
-}
+pub mod tool;
 
 #[doc(hidden)]
 pub mod __private;
@@ -146,10 +137,7 @@ pub mod __private;
 #[doc(hidden)]
 pub mod __fuzz;
 
-pub use ask::{
-    ASK_TIMEOUT, AskError, Elicitation, Question, Role, Root, Sampled, Sampling, SamplingMessage,
-};
-pub use context::{AuthInfo, Context, LogLevel};
+pub use context::{Context, LogLevel};
 pub use error::Error;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
@@ -167,7 +155,7 @@ pub use error::Error;
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
 /// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
 /// An fn (plain or `async`) takes one parameter per template variable, named
-/// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`] (`String`,
+/// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
 /// `Vec<u8>`, an `Option` of one whose `None` tells the client "Resource not found", a `Result`
 /// of one whose error is the JSON-RPC error's message). A template variable
 /// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
@@ -206,7 +194,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `input_schema = path` | a hand-written input schema: the fn at `path` returns a `serde_json::Value` or a `schemars::Schema`, served as written and the one arguments are validated against (serde still reads them into your types: keep the two in step); not an object schema stops the server at start-up, naming the tool. Excludes `portable` and `#[header]` (write `x-mcp-header` in the schema) | derived |
 /// | `asks(ConfirmDelete, …)` | the form types the tool elicits ([`Context::elicit`]): one that cannot be a form stops the server at start-up, naming the tool | none (checked when asked) |
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
-/// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`] marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
+/// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
@@ -281,7 +269,7 @@ pub use mcp_toolbelt_macros::resource;
 /// error `-32020` (`HeaderMismatch`), before the tool runs. An argument that is absent or `null`
 /// needs no header (and a header for it is refused). Legacy clients and stdio send no such headers
 /// and need none. The spec's rules for a mark are checked when the server starts (a
-/// [`RegistryError`] naming the tool and the property, as for [`Tool::new`]): only a `string`,
+/// [`RegistryError`](error::RegistryError) naming the tool and the property, as for [`Tool::new`](tool::Tool::new)): only a `string`,
 /// `integer` or `boolean` property, reached from the arguments through properties alone (not
 /// inside a list or an enum), named by an RFC 9110 token, and no two names equal ignoring case.
 /// `#[header]`'s own mistakes (no name, not a token, two parameters in one header) are compile
@@ -289,7 +277,7 @@ pub use mcp_toolbelt_macros::resource;
 ///
 /// # Results
 ///
-/// Anything [`IntoToolResult`]: `String`, `&str`, `()`, [`Json<T>`] (structured content and an
+/// Anything [`IntoToolResult`](result::IntoToolResult): `String`, `&str`, `()`, [`Json<T>`] (structured content and an
 /// `outputSchema`), [`Content`], `Vec<Content>`, [`CallToolResult`], or `Result<R, E: Display>`.
 ///
 /// # What you write, what you get
@@ -314,7 +302,7 @@ pub use mcp_toolbelt_macros::resource;
 /// `add` stays as you wrote it (less the parameter doc comments rustc would reject) and callable.
 /// Next to it, inside a `const _: () = { … };`, the attribute generates a hidden argument struct
 /// (`a`, `b`, deriving `Deserialize` and `JsonSchema`), an adapter that deserializes the validated
-/// arguments, awaits `add` and converts its output with [`IntoToolResult`], and an
+/// arguments, awaits `add` and converts its output with [`IntoToolResult`](result::IntoToolResult), and an
 /// `inventory::submit!` of the tool's name, title, description, hints, schema functions and
 /// adapter.
 ///
@@ -350,13 +338,6 @@ pub use mcp_toolbelt_macros::resource;
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
-pub use registry::apps::{EXTENSION_ID as APPS_EXTENSION_ID, VIEW_MIME_TYPE};
-pub use registry::{IntoResourceBody, RegistryError, ResourceBody, ResourceError, Tool};
-pub use result::{
-    CallToolResult, Content, ContentAnnotations, IntoToolResult, Json, ResourceContents, ToolError,
-};
+pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;
-#[cfg(feature = "http")]
-pub use transport::http::{HttpConfig, ProtectedResourceMetadata};
-pub use types::{ToolAnnotations, ToolDefinition};

@@ -1,5 +1,7 @@
-//! What a tool returns: [`CallToolResult`], its [`Content`] blocks, and the conversions from
-//! ordinary Rust return types ([`IntoToolResult`]).
+//! Everything a tool returns: [`CallToolResult`] and its [`Content`] blocks (with their
+//! [`ContentAnnotations`] and [`EmbeddedResource`]s), structured output ([`Json`]), a failure the
+//! model reads ([`ToolError`]), and [`IntoToolResult`], the conversion from ordinary Rust return
+//! types. The common ones are also at the crate root.
 
 use std::fmt;
 
@@ -122,7 +124,7 @@ pub enum Content {
     /// A resource's contents, embedded in the result.
     Resource {
         /// The contents.
-        resource: ResourceContents,
+        resource: EmbeddedResource,
         /// Hints for the host.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         annotations: Option<ContentAnnotations>,
@@ -174,7 +176,7 @@ impl Content {
 
     /// An embedded resource.
     #[must_use]
-    pub fn resource(resource: ResourceContents) -> Self {
+    pub fn resource(resource: EmbeddedResource) -> Self {
         Self::Resource {
             resource,
             annotations: None,
@@ -197,10 +199,11 @@ pub struct ContentAnnotations {
     pub last_modified: Option<String>,
 }
 
-/// The contents of an embedded resource: text or a base64 blob.
+/// A resource embedded in a tool result (`Content::resource`): its URI and its text or base64
+/// blob. Not a served resource's contents, which are a [`ResourceBody`](crate::resource::ResourceBody).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceContents {
+pub struct EmbeddedResource {
     /// The resource's URI.
     pub uri: String,
     /// The resource's MIME type.
@@ -214,7 +217,7 @@ pub struct ResourceContents {
     pub blob: Option<String>,
 }
 
-impl ResourceContents {
+impl EmbeddedResource {
     /// Text contents at `uri`.
     #[must_use]
     pub fn text(uri: impl Into<String>, text: impl Into<String>) -> Self {

@@ -15,13 +15,14 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{Dispatcher, ListToolsResult, Listings, ServerState};
+use crate::protocol::{Dispatcher, Listings, ServerState};
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::Implementation;
+use crate::types::ListToolsResult;
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
@@ -178,7 +179,7 @@ impl Server {
     /// The time a call waits for the client's answer to a question
     /// ([`Context::elicit`](crate::Context::elicit), `sample`, `roots`) does not count: a person
     /// may take minutes to answer, and each question has its own limit,
-    /// [`ASK_TIMEOUT`](crate::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
+    /// [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
     /// after does.
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> Self {
@@ -357,7 +358,7 @@ impl Server {
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
     /// it (`app.nest("/mcp", server.into_router()?)`; merged as it is, it answers at your app's
     /// `/`) and add your own layers. With bearer auth, also serve
-    /// [`ProtectedResourceMetadata`](crate::ProtectedResourceMetadata) (see
+    /// [`ProtectedResourceMetadata`](crate::http::ProtectedResourceMetadata) (see
     /// [`Server::serve_http`], which does).
     ///
     /// What the router guards by itself: admission (one value per deciding header, `Host`,

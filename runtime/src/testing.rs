@@ -25,7 +25,7 @@
 //! (`input_required`, then the retry with `inputResponses`).
 //!
 //! ```
-//! use mcp_toolbelt::{testing::TestClient, tool, Context, Elicitation, Server};
+//! use mcp_toolbelt::{testing::TestClient, tool, Context, ask::Elicitation, Server};
 //! use serde_json::json;
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -71,11 +71,12 @@ use tokio::sync::mpsc;
 
 use crate::jsonrpc::{ErrorObject, Id, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
-use crate::protocol::{ListToolsResult, ProtocolVersion};
+use crate::protocol::ProtocolVersion;
 use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Session};
 use crate::sync::lock;
+use crate::types::ListToolsResult;
 use crate::types::ToolDefinition;
 
 /// An in-process MCP client of one [`Server`], speaking the legacy era at protocol 2025-11-25 unless

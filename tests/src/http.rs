@@ -16,7 +16,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use futures_util::StreamExt as _;
-use mcp_toolbelt::{AuthInfo, HttpConfig, ProtectedResourceMetadata, Server};
+use mcp_toolbelt::{Server, http::AuthInfo, http::HttpConfig, http::ProtectedResourceMetadata};
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 

@@ -5,7 +5,7 @@
 // The forms' fields are only read by serde: the tool never runs.
 #![allow(dead_code)]
 
-use mcp_toolbelt::{Context, RegistryError, Server, tool};
+use mcp_toolbelt::{Context, Server, error::RegistryError, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -3,7 +3,7 @@
 //! answers, and `requestState` is sealed: tampered state and state of another call are refused.
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Context, Elicitation, Server, ToolError, tool};
+use mcp_toolbelt::{Context, Server, ToolError, ask::Elicitation, tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use schemars::JsonSchema;

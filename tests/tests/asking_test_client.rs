@@ -6,9 +6,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_toolbelt::protocol::ErrorObject;
+use mcp_toolbelt::error::ErrorObject;
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Context, Elicitation, Sampling, Server, ToolError, tool};
+use mcp_toolbelt::{Context, Server, ToolError, ask::Elicitation, ask::Sampling, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ struct Name {
 /// Greets the user by name, in the model's words, from the first root
 #[tool(asks(Name))]
 async fn greet(context: Context) -> Result<String, ToolError> {
-    let fail = |error: mcp_toolbelt::AskError| ToolError::new(error.to_string());
+    let fail = |error: mcp_toolbelt::ask::AskError| ToolError::new(error.to_string());
     let Elicitation::Accept(Name { name }) =
         context.elicit::<Name>("Who are you?").await.map_err(fail)?
     else {

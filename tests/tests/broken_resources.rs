@@ -5,7 +5,7 @@
 // Tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
 
-use mcp_toolbelt::{RegistryError, Server, resource, tool};
+use mcp_toolbelt::{Server, error::RegistryError, resource, tool};
 
 /// The line of the first `test://twin` below (a registration is at its attribute).
 const FIRST: u32 = line!() + 1;

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use mcp_toolbelt::protocol::ListToolsResult;
 use mcp_toolbelt::testing::assert_listing_snapshot;
+use mcp_toolbelt::tool::ListToolsResult;
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::stdio::StdioServer;
 use serde_json::{Value, json};

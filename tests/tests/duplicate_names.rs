@@ -5,7 +5,7 @@
 #![allow(clippy::unused_async)]
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{RegistryError, Server, tool};
+use mcp_toolbelt::{Server, error::RegistryError, tool};
 
 /// The line of the first `#[tool(name = "twin")]` below.
 const FIRST: u32 = line!() + 3;

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{CallToolResult, Context, Json, Server, Tool, ToolError, tool};
+use mcp_toolbelt::{CallToolResult, Context, Json, Server, ToolError, tool, tool::Tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::in_process::InProcess;
 use schemars::JsonSchema;
@@ -167,7 +167,10 @@ async fn asks_midway(
     tokio::time::sleep(Duration::from_secs(after * 60)).await;
     Ok(format!(
         "go on: {}",
-        matches!(answer, mcp_toolbelt::Elicitation::Accept(GoOn { go: true }))
+        matches!(
+            answer,
+            mcp_toolbelt::ask::Elicitation::Accept(GoOn { go: true })
+        )
     ))
 }
 

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use mcp_toolbelt::{AskError, Context, Server, tool};
+use mcp_toolbelt::{Context, Server, ask::AskError, tool};
 use mcp_toolbelt_tests::{example_binary, node22, repo_root};
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -5,7 +5,7 @@
 // Tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
 
-use mcp_toolbelt::{RegistryError, Server, tool};
+use mcp_toolbelt::{Server, error::RegistryError, tool};
 use serde_json::{Value, json};
 
 fn text_schema() -> Value {

@@ -6,7 +6,7 @@
 #![allow(clippy::unused_async)]
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{CallToolResult, RegistryError, Server, Tool, tool};
+use mcp_toolbelt::{CallToolResult, Server, error::RegistryError, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

@@ -5,7 +5,7 @@
 
 use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
-use mcp_toolbelt::{AskError, Context, Elicitation, HttpConfig, tool};
+use mcp_toolbelt::{Context, ask::AskError, ask::Elicitation, http::HttpConfig, tool};
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
     Events, LEGACY, in_session, legacy_call, post, result_text, router, send, send_over_socket,

@@ -14,7 +14,7 @@
 //! `http_socket.rs` (mounting and real sockets).
 
 use axum::http::{Method, StatusCode};
-use mcp_toolbelt::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
+use mcp_toolbelt::{http::AuthInfo, http::HttpConfig, http::ProtectedResourceMetadata};
 use mcp_toolbelt_tests::http::{
     bodiless, in_session, initialize_body, legacy_call, modern_call, modern_headers, post,
     result_text, router, send, with_bearer_auth,

@@ -16,7 +16,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use axum::routing::get;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     TIMEOUT, connect, in_session, initialize_body, listening, modern_headers, modern_request,
     open_session, post, router, send, send_over_socket, serve_http, server, tools_list,

@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{HttpConfig, tool};
+use mcp_toolbelt::{http::HttpConfig, tool};
 use mcp_toolbelt_tests::http::{
     assert_bad_request, in_session, legacy_call, modern_call, modern_headers, open_session, post,
     result_text, router, send, server, tools_list,

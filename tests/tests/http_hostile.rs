@@ -7,7 +7,7 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     initialize_body, modern_call, modern_headers, modern_request, open_session, post, router, send,
     tools_list,

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use futures_util::StreamExt as _;
-use mcp_toolbelt::{CallToolResult, Context, HttpConfig, LogLevel, Tool};
+use mcp_toolbelt::{CallToolResult, Context, LogLevel, http::HttpConfig, tool::Tool};
 use mcp_toolbelt_tests::http::{
     LEGACY, TIMEOUT, bodiless, in_session, initialize_body, legacy_call, modern_call,
     modern_headers, open_session, post, result_text, router, send, server, sse_messages,

@@ -21,7 +21,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use futures_util::StreamExt as _;
 use http_tools::ending;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     Reply, TIMEOUT, bodiless, connect, in_session, initialize_body, legacy_call, open_session,
     post, result_text, router, send, send_over_socket, serve_on_socket, sse_messages,

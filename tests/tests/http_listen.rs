@@ -19,7 +19,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use mcp_toolbelt::{CallToolResult, HttpConfig, Tool};
+use mcp_toolbelt::{CallToolResult, http::HttpConfig, tool::Tool};
 use mcp_toolbelt_tests::http::{
     Events, TIMEOUT, envelope, in_session, modern_headers, modern_request, open_session, post,
     router, send, server,

@@ -18,7 +18,7 @@ use axum::http::StatusCode;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http_tools::ending;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     LEGACY, MODERN, assert_bad_request, modern_call, modern_headers, modern_request, post,
     result_text, router, send,

@@ -21,7 +21,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{Method, Request, StatusCode, header};
 use futures_util::StreamExt as _;
 use http_tools::ending;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     TIMEOUT, bodiless, in_session, initialize_body, modern_call, modern_headers, modern_request,
     open_session, post, router, send, server, tools_list, with_bearer_auth,

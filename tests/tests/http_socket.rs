@@ -23,7 +23,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use futures_util::StreamExt as _;
 use http_tools::ending;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     TIMEOUT, connect, initialize_body, legacy_call, modern_call, modern_headers, post, router,
     send, send_over_socket, serve_on_socket, server, sse_messages, tools_list, with_bearer_auth,

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use mcp_toolbelt::lint::{self, PROFILES, Severity};
 use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
-use mcp_toolbelt::{Server, ToolDefinition, tool};
+use mcp_toolbelt::{Server, tool, tool::ToolDefinition};
 use mcp_toolbelt_tests::example_binary;
 use serde_json::{Value, json};
 

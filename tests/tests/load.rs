@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use futures_util::future::join_all;
-use mcp_toolbelt::{AuthInfo, HttpConfig, ProtectedResourceMetadata, Server};
+use mcp_toolbelt::{Server, http::AuthInfo, http::HttpConfig, http::ProtectedResourceMetadata};
 use mcp_toolbelt_tests::http::{
     in_session, initialize_body, legacy_call, modern_call, modern_headers, open_session, post,
     result_text, router, send,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::http::StatusCode;
 use http_tools::ending;
-use mcp_toolbelt::HttpConfig;
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
     MODERN, legacy_call, modern_call, modern_headers, modern_request, post, router, send, server,
 };

@@ -8,7 +8,7 @@
 use extra_tools as _;
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Server, ToolAnnotations, ToolDefinition};
+use mcp_toolbelt::{Server, tool::ToolAnnotations, tool::ToolDefinition};
 use serde_json::json;
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use mcp_toolbelt::__fuzz::{self, StateSealer};
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{HttpConfig, Server, tool};
+use mcp_toolbelt::{Server, http::HttpConfig, tool};
 use mcp_toolbelt_tests::http;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    CallToolResult, Content, ContentAnnotations, Context, Json, LogLevel, ResourceContents, Server,
-    Tool, ToolError, tool,
+    CallToolResult, Content, Context, Json, LogLevel, Server, ToolError,
+    result::ContentAnnotations, result::EmbeddedResource, tool, tool::Tool,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -103,14 +103,14 @@ async fn described_link() -> Content {
 #[tool]
 async fn embedded_text() -> Content {
     Content::resource(
-        ResourceContents::text("file:///notes.txt", "remember the milk").mime_type("text/plain"),
+        EmbeddedResource::text("file:///notes.txt", "remember the milk").mime_type("text/plain"),
     )
 }
 
 /// Returns an embedded binary resource
 #[tool]
 async fn embedded_blob() -> Content {
-    Content::resource(ResourceContents::blob("file:///pixel.png", PIXEL).mime_type("image/png"))
+    Content::resource(EmbeddedResource::blob("file:///pixel.png", PIXEL).mime_type("image/png"))
 }
 
 /// Returns several blocks
@@ -652,13 +652,13 @@ async fn a_context_kept_past_its_call_sends_nothing() {
 
 /// Returns a list through `impl IntoToolResult`
 #[tool]
-async fn opaque_list() -> impl mcp_toolbelt::IntoToolResult {
+async fn opaque_list() -> impl mcp_toolbelt::result::IntoToolResult {
     Json(vec![1, 2, 3])
 }
 
 /// Returns an object through `impl IntoToolResult`
 #[tool]
-async fn opaque_point() -> impl mcp_toolbelt::IntoToolResult {
+async fn opaque_point() -> impl mcp_toolbelt::result::IntoToolResult {
     Json(Point { x: 3, y: 4 })
 }
 
@@ -686,7 +686,7 @@ fn opaque_moved(
     /// How far right
     dx: i32,
     context: &Context,
-) -> impl mcp_toolbelt::IntoToolResult {
+) -> impl mcp_toolbelt::result::IntoToolResult {
     let _ = context;
     Json(Point { x: 3 + dx, y: 4 })
 }

@@ -7,7 +7,7 @@
 #![allow(clippy::unused_async)]
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Json, Server, ToolDefinition, lint, tool};
+use mcp_toolbelt::{Json, Server, lint, tool, tool::ToolDefinition};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Json, Server, ToolDefinition, tool};
+use mcp_toolbelt::{Json, Server, tool, tool::ToolDefinition};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -5,9 +5,11 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_toolbelt::protocol::ErrorObject;
+use mcp_toolbelt::error::ErrorObject;
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{CallToolResult, Context, RegistryError, Server, State, Tool, tool};
+use mcp_toolbelt::{
+    CallToolResult, Context, Server, State, error::RegistryError, tool, tool::Tool,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_toolbelt::{CallToolResult, Context, LogLevel, Server, Tool, tool};
+use mcp_toolbelt::{CallToolResult, Context, LogLevel, Server, tool, tool::Tool};
 use mcp_toolbelt_tests::example_binary;
 use mcp_toolbelt_tests::in_process::InProcess;
 use mcp_toolbelt_tests::stdio::StdioServer;

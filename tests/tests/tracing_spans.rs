@@ -255,7 +255,7 @@ async fn an_http_session_request_names_its_session_and_tcp() {
 
     let capture = Capture::default();
     let _guard = tracing::subscriber::set_default(Registry::default().with(capture.clone()));
-    let router = router(mcp_toolbelt::HttpConfig::default());
+    let router = router(mcp_toolbelt::http::HttpConfig::default());
     let session = open_session(&router).await;
     let call = legacy_call(7, "span_echo", &json!({"message": "over http"}), None);
     let reply = send(&router, post(&call, &in_session(&session))).await;

@@ -6,7 +6,9 @@
 #![allow(clippy::unused_async)]
 
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{CallToolResult, IntoToolResult, Json, RegistryError, Server, Tool, tool};
+use mcp_toolbelt::{
+    CallToolResult, Json, Server, error::RegistryError, result::IntoToolResult, tool, tool::Tool,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

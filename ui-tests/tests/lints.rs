@@ -15,7 +15,8 @@
 
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{
-    CallToolResult, Content, Context, IntoToolResult, Json, Server, ToolError, resource, tool,
+    CallToolResult, Content, Context, Json, Server, ToolError, resource, result::IntoToolResult,
+    tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -412,7 +413,7 @@ struct Confirm {
 #[tool(asks(Confirm))]
 async fn confirmed(context: Context) -> String {
     match context.elicit::<Confirm>("Sure?").await {
-        Ok(mcp_toolbelt::Elicitation::Accept(Confirm { confirm })) => confirm.to_string(),
+        Ok(mcp_toolbelt::ask::Elicitation::Accept(Confirm { confirm })) => confirm.to_string(),
         _ => String::new(),
     }
 }

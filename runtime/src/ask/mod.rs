@@ -1,23 +1,26 @@
-//! Asking the client: elicitation (a form derived from a Rust type, or a URL), sampling and
-//! roots, for [`Context::elicit`](crate::Context::elicit), [`Context::sample`](crate::Context::sample)
-//! and [`Context::roots`](crate::Context::roots).
-//!
-//! One handler serves both eras. On a legacy connection a question is a real request to the
-//! client, with an id of its own, on the connection (stdio) or the call's own SSE stream (HTTP);
-//! the client's response comes back as a message without a method and [`pending`] hands it to
-//! the waiting call. On 2026-07-28 there is no back channel: the question ends the round with an
-//! `input_required` result and the client's retry runs the handler again ([`round`]), with the
-//! answers so far carried in a sealed `requestState` ([`seal`]). Each question checks the
-//! capabilities the client declared first, so a tool gets a clear [`AskError`] it can turn into
-//! a result instead of a request the client cannot answer.
-//!
-//! Why re-run the handler rather than keep it suspended between rounds: a suspended handler
-//! pins the call to one process and one memory, which a stateless 2026-07-28 server behind a
-//! load balancer cannot promise; re-running needs only the key. Why questions inside the
-//! handler rather than declared before it (Python's `Resolve` parameters): what to ask often
-//! depends on what the tool found (the file to delete exists, the value is missing), and the
-//! same `ctx.elicit` then reads the same in both eras. The cost is the rule the docs state:
-//! ask before acting, as what runs before a question may run again.
+//! Asking the client during a call: a form derived from a Rust type or a URL
+//! ([`Context::elicit`](crate::Context::elicit), answered by an [`Elicitation`]), a completion
+//! from the client's model ([`Context::sample`](crate::Context::sample), a [`Sampling`] request
+//! answered by [`Sampled`]) and the client's [`Root`]s. Every question fails with an
+//! [`AskError`] a tool can turn into a result: the client may not support it, decline it, or not
+//! answer within [`ASK_TIMEOUT`].
+
+// How it works. One handler serves both eras. On a legacy connection a question is a real
+// request to the client, with an id of its own, on the connection (stdio) or the call's own SSE
+// stream (HTTP); the client's response comes back as a message without a method and `pending`
+// hands it to the waiting call. On 2026-07-28 there is no back channel: the question ends the
+// round with an `input_required` result and the client's retry runs the handler again (`round`),
+// with the answers so far carried in a sealed `requestState` (`seal`). Each question checks the
+// capabilities the client declared first, so a tool gets a clear `AskError` it can turn into a
+// result instead of a request the client cannot answer.
+//
+// Why re-run the handler rather than keep it suspended between rounds: a suspended handler
+// pins the call to one process and one memory, which a stateless 2026-07-28 server behind a
+// load balancer cannot promise; re-running needs only the key. Why questions inside the
+// handler rather than declared before it (Python's `Resolve` parameters): what to ask often
+// depends on what the tool found (the file to delete exists, the value is missing), and the
+// same `ctx.elicit` then reads the same in both eras. The cost is the rule the docs state:
+// ask before acting, as what runs before a question may run again.
 
 mod form;
 pub(crate) mod pending;

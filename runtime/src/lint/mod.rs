@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use mcp_toolbelt::lint::{self, PROFILES};
-//! use mcp_toolbelt::ToolDefinition;
+//! use mcp_toolbelt::tool::ToolDefinition;
 //! use serde_json::json;
 //!
 //! let tool = ToolDefinition {

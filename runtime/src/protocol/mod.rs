@@ -1,11 +1,19 @@
-//! The Model Context Protocol, transport-free: both protocol eras, version rules, and the
-//! dispatcher that turns one request into one response.
+//! The protocol versions this server speaks and the `_meta` keys of the 2026-07-28 era, for tests
+//! and clients that build requests by hand and for code that reads a request's `_meta`.
 //!
-//! Two eras are served side by side. A request whose `params._meta` carries
-//! `io.modelcontextprotocol/protocolVersion` is *modern* (2026-07-28, stateless) and is answered
-//! from that request alone. Anything else is *legacy* (2024-11-05 … 2025-11-25): it belongs to the
-//! connection that `initialize` opened (the stdio process, or an HTTP session), whose negotiated
-//! version decides the shape of every result.
+//! ```
+//! use mcp_toolbelt::protocol::{LATEST_LEGACY_VERSION, LEGACY_VERSIONS, meta};
+//!
+//! assert_eq!(LEGACY_VERSIONS.last(), Some(&LATEST_LEGACY_VERSION));
+//! assert_eq!(meta::PROTOCOL_VERSION, "io.modelcontextprotocol/protocolVersion");
+//! ```
+
+// Inside the crate this module is the protocol, transport-free: both eras, the version rules,
+// and the dispatcher that turns one request into one response. Two eras are served side by
+// side. A request whose `params._meta` carries `io.modelcontextprotocol/protocolVersion` is
+// *modern* (2026-07-28, stateless) and is answered from that request alone. Anything else is
+// *legacy* (2024-11-05 … 2025-11-25): it belongs to the connection that `initialize` opened (the
+// stdio process, or an HTTP session), whose negotiated version decides the shape of every result.
 
 mod changes;
 mod connection;
@@ -26,9 +34,6 @@ pub(crate) use era::claims_modern;
 pub(crate) use era::envelope_error;
 pub(crate) use listing::Listings;
 pub(crate) use version::ProtocolVersion;
-
-pub use crate::jsonrpc::{ErrorObject, codes};
-pub use crate::types::ListToolsResult;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.
 pub const LEGACY_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];

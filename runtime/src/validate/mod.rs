@@ -266,9 +266,8 @@ fn describe_value(value: &Value) -> String {
     format!("{kind} {value}")
 }
 
-/// `'a', 'b'`.
-/// The names quoted, the first [`MAX_LISTED_NAMES`] of them and how many more: 10,000 unknown
-/// arguments make a short message, not one of 10,000 names.
+/// The names quoted (`'a', 'b'`), the first [`MAX_LISTED_NAMES`] of them and how many more:
+/// 10,000 unknown arguments make a short message, not one of 10,000 names.
 fn quoted_list(names: &[String]) -> String {
     let quoted = names
         .iter()

@@ -1,7 +1,7 @@
 //! `#[header("Name")]` mirrors an inline parameter into `Mcp-Param-Name`: it needs a name that can
 //! be a header's, one per parameter and header, and marks arguments only. Every mistake is told.
 
-use mcp_toolbelt::{Context, tool};
+use mcp_toolbelt::{Context, State, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -48,6 +48,19 @@ async fn contextual(
 ) -> String {
     let _ = context.request_id();
     region
+}
+
+struct Units(&'static str);
+
+/// App state is no argument either
+#[tool]
+async fn stateful(
+    /// Where
+    #[header("Region")]
+    region: String,
+    #[header("Units")] units: &State<Units>,
+) -> String {
+    format!("{region} in {}", units.0)
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -1,6 +1,6 @@
 //! `impl Trait` inside the return type (rustc's E0562) is ours to explain.
 
-use mcp_toolbelt::{IntoToolResult, tool};
+use mcp_toolbelt::{result::IntoToolResult, tool};
 
 /// Answer or fail
 #[tool]

@@ -63,7 +63,7 @@ async fn unit(
 async fn hidden(
     /// A
     a: String,
-) -> impl mcp_toolbelt::IntoToolResult {
+) -> impl mcp_toolbelt::result::IntoToolResult {
     Json(a)
 }
 

@@ -81,7 +81,7 @@ async fn io() -> Result<String, std::io::Error> {
 
 /// Returns `impl IntoToolResult`
 #[tool]
-async fn opaque() -> impl mcp_toolbelt::IntoToolResult {
+async fn opaque() -> impl mcp_toolbelt::result::IntoToolResult {
     "opaque"
 }
 

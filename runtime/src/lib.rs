@@ -26,7 +26,7 @@
 //! }
 //!
 //! #[tokio::main]
-//! async fn main() -> std::io::Result<()> {
+//! async fn main() -> std::process::ExitCode {
 //!     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION"))
 //!         .run()
 //!         .await
@@ -142,7 +142,7 @@ pub mod __private;
 pub mod __fuzz;
 
 pub use context::{Context, LogLevel};
-// Error: helper B
+pub use error::Error;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///

@@ -214,11 +214,17 @@ impl HttpConfig {
         self
     }
 
-    /// The most legacy sessions open at once (`503` beyond), and how long an idle one lives.
+    /// The most legacy sessions open at once (default 1024; `503` beyond).
     #[must_use]
-    pub fn sessions(mut self, max: usize, idle_timeout: Duration) -> Self {
+    pub fn max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
-        self.session_idle_timeout = idle_timeout;
+        self
+    }
+
+    /// How long a legacy session lives unused (default one hour); then it is closed.
+    #[must_use]
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
         self
     }
 
@@ -266,7 +272,7 @@ impl HttpConfig {
     /// [`crate::Server::serve_http`] (default: a quarter of [`HttpConfig::max_connections`]);
     /// beyond, a body must arrive whole within a second (as one sent with its headers does), or
     /// it is answered `503` with `Retry-After` and its connection closed. With
-    /// [`HttpConfig::body_rate`], clients that send their bodies slowly hold a bounded share of
+    /// [`HttpConfig::min_body_rate`], clients that send their bodies slowly hold a bounded share of
     /// the connections, for a bounded time.
     #[must_use]
     pub fn max_arriving_bodies(mut self, max: usize) -> Self {
@@ -275,12 +281,20 @@ impl HttpConfig {
     }
 
     /// How fast a request body must arrive on the connections of [`crate::Server::serve_http`]:
-    /// after `grace`, at least `bytes_per_second` on average since the server first reads it
-    /// (after admission, auth and the app's own layers; default 1 KiB/s after 5 s), or it is
-    /// answered `408` and its connection closed, as a slow-header client is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
+    /// after [`HttpConfig::body_rate_grace`], at least `bytes_per_second` on average since the
+    /// server first reads it (after admission, auth and the app's own layers; default 1 KiB/s),
+    /// or it is answered `408` and its connection closed, as a slow-header client is. The whole
+    /// body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
     #[must_use]
-    pub fn body_rate(mut self, bytes_per_second: u64, grace: Duration) -> Self {
+    pub fn min_body_rate(mut self, bytes_per_second: u64) -> Self {
         self.body_rate = bytes_per_second.max(1);
+        self
+    }
+
+    /// How long a request body may arrive at any pace before [`HttpConfig::min_body_rate`]
+    /// applies (default 5 s).
+    #[must_use]
+    pub fn body_rate_grace(mut self, grace: Duration) -> Self {
         self.body_grace = grace;
         self
     }
@@ -296,15 +310,21 @@ impl HttpConfig {
         self
     }
 
-    /// With bearer auth, what one principal (a token's client and subject) may hold at once:
-    /// `requests` requests being answered (and as many `subscriptions/listen` streams), and
-    /// `sessions` legacy sessions (default 64 and 32). Beyond, its own least recently used
-    /// session not in use makes room, or it gets `503`: one caller cannot fill the tables for
-    /// everyone.
+    /// With bearer auth, how many requests one principal (a token's client and subject) may
+    /// have being answered at once, and as many `subscriptions/listen` streams (default 64);
+    /// beyond, `503`: one caller cannot take every slot.
     #[must_use]
-    pub fn per_principal(mut self, requests: usize, sessions: usize) -> Self {
-        self.principal_requests = requests.max(1);
-        self.principal_sessions = sessions.max(1);
+    pub fn max_requests_per_principal(mut self, max: usize) -> Self {
+        self.principal_requests = max.max(1);
+        self
+    }
+
+    /// With bearer auth, how many legacy sessions one principal may hold at once (default 32);
+    /// beyond, its own least recently used session not in use is closed to make room, or it
+    /// gets `503`: one caller cannot fill the session table for everyone.
+    #[must_use]
+    pub fn max_sessions_per_principal(mut self, max: usize) -> Self {
+        self.principal_sessions = max.max(1);
         self
     }
 

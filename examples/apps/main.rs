@@ -211,7 +211,7 @@ async fn review(decision: Decision) -> Outcome {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     Server::new("apps", env!("CARGO_PKG_VERSION"))
         .instructions(
             "show-albums shows albums; review-purchase asks the user to confirm an order.",

@@ -195,21 +195,30 @@ async fn api_add(
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
+    match serve().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("Error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The app, served until SIGINT or SIGTERM.
+async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     let address: SocketAddr = match std::env::args().nth(1) {
         None => ([127, 0, 0, 1], 3000).into(),
-        Some(address) => address.parse().map_err(|_| {
-            std::io::Error::other(format!(
-                "usage: axum-app [ADDRESS:PORT]; {address:?} is not one"
-            ))
-        })?,
+        Some(address) => address
+            .parse()
+            .map_err(|_| format!("usage: axum-app [ADDRESS:PORT]; {address:?} is not one"))?,
     };
-    let tokens =
-        tokens(&std::env::var("APP_TOKENS").unwrap_or_default()).map_err(std::io::Error::other)?;
+    let tokens = tokens(&std::env::var("APP_TOKENS").unwrap_or_default())?;
     if tokens.is_empty() {
-        return Err(std::io::Error::other(
-            "set APP_TOKENS=\"TOKEN=SCOPE,SCOPE …\" (scopes: inventory:read, inventory:write)",
-        ));
+        return Err(
+            "set APP_TOKENS=\"TOKEN=SCOPE,SCOPE …\" (scopes: inventory:read, inventory:write)"
+                .into(),
+        );
     }
     let listener = tokio::net::TcpListener::bind(address).await?;
     let address = listener.local_addr()?;
@@ -226,5 +235,6 @@ async fn main() -> std::io::Result<()> {
     // connection cap, a minimum body rate) and shuts down gracefully on SIGINT/SIGTERM.
     server
         .serve_http_app(listener, |mcp| app(inventory, &metadata, mcp))
-        .await
+        .await?;
+    Ok(())
 }

@@ -145,12 +145,13 @@ fn server() -> Server {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     let server = server();
-    if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1") {
-        server
-            .add_tool(wait_tool())
-            .map_err(std::io::Error::other)?;
+    if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1")
+        && let Err(error) = server.tools().add(wait_tool())
+    {
+        eprintln!("Error: {error}");
+        return std::process::ExitCode::FAILURE;
     }
     server.run().await
 }

@@ -69,7 +69,7 @@ async fn test_embedded_resource() -> Content {
             "test://embedded-resource",
             "This is an embedded resource content.",
         )
-        .with_mime_type("text/plain"),
+        .mime_type("text/plain"),
     )
 }
 
@@ -84,7 +84,7 @@ async fn test_multiple_content_types() -> Vec<Content> {
                 "test://mixed-content-resource",
                 r#"{"test":"data","value":123}"#,
             )
-            .with_mime_type("application/json"),
+            .mime_type("application/json"),
         ),
     ]
 }
@@ -501,16 +501,16 @@ async fn test_streaming_elicitation(context: Context) -> Result<String, ToolErro
     Ok(format!("confirmed={}", accepted(answer)?.ok))
 }
 
-/// The server being run, for the tool that changes its tool set.
-static SERVER: OnceLock<Server> = OnceLock::new();
+/// The tools of the server being run, for the tool that changes them.
+static TOOLS: OnceLock<tool::Tools> = OnceLock::new();
 
 /// Adds the tool `test_dynamic_tool`, or removes it when present, so that the tool list changes
 #[tool]
 async fn test_trigger_tool_change() -> Result<String, String> {
-    let server = SERVER
+    let tools = TOOLS
         .get()
         .ok_or_else(|| "the server is not running".to_owned())?;
-    if server.remove_tool("test_dynamic_tool") {
+    if tools.remove("test_dynamic_tool") {
         return Ok("removed test_dynamic_tool".into());
     }
     let schema =
@@ -521,27 +521,31 @@ async fn test_trigger_tool_change() -> Result<String, String> {
         schema,
         |_, _| async { CallToolResult::text("here for now") },
     );
-    server
-        .add_tool(tool.map_err(|error| error.to_string())?)
+    tools
+        .add(tool.map_err(|error| error.to_string())?)
         .map_err(|error| error.to_string())?;
     Ok("added test_dynamic_tool".into())
 }
 
 /// The server: every `#[tool]` above and the two tools added at run time.
-fn server() -> std::io::Result<Server> {
+fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
-    let _ = SERVER.set(server.clone());
+    let _ = TOOLS.set(server.tools());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
-        server
-            .add_tool(tool.map_err(std::io::Error::other)?)
-            .map_err(std::io::Error::other)?;
+        server.tools().add(tool?)?;
     }
     Ok(server)
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
-    server()?.run().await
+async fn main() -> std::process::ExitCode {
+    match server() {
+        Ok(server) => server.run().await,
+        Err(error) => {
+            eprintln!("Error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 
 #[cfg(test)]

@@ -95,10 +95,11 @@ fn hand_written() -> Result<Tool, mcp_toolbelt::error::RegistryError> {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     let server = Server::new("lint-bad", env!("CARGO_PKG_VERSION"));
-    server
-        .add_tool(hand_written().map_err(std::io::Error::other)?)
-        .map_err(std::io::Error::other)?;
+    if let Err(error) = hand_written().and_then(|tool| server.tools().add(tool)) {
+        eprintln!("Error: {error}");
+        return std::process::ExitCode::FAILURE;
+    }
     server.run().await
 }

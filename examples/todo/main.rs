@@ -136,7 +136,7 @@ fn cannot_ask(error: AskError) -> ToolError {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     Server::new("todo", env!("CARGO_PKG_VERSION"))
         .state(Tasks::default())
         .run()

@@ -34,7 +34,7 @@ async fn get_weather(args: WeatherArgs) -> Json<Weather> {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION"))
         .run()
         .await

@@ -42,7 +42,8 @@ fn server_with(count: usize) -> Server {
     let server = Server::new("scale", "1.0.0");
     for index in 0..count {
         server
-            .add_tool(search_tool(format!("search-{index:04}"), search_schema()))
+            .tools()
+            .add(search_tool(format!("search-{index:04}"), search_schema()))
             .expect("distinct names");
     }
     server
@@ -106,10 +107,12 @@ fn scale(c: &mut Criterion) {
 
     let server = Server::new("validation", "1.0.0");
     server
-        .add_tool(search_tool("checked".into(), search_schema()))
+        .tools()
+        .add(search_tool("checked".into(), search_schema()))
         .expect("a fresh name");
     server
-        .add_tool(search_tool("unchecked".into(), json!({"type": "object"})))
+        .tools()
+        .add(search_tool("unchecked".into(), json!({"type": "object"})))
         .expect("a fresh name");
     let client = TestClient::new(server);
     let arguments = json!({"query": "mug", "limit": 5});

@@ -5,7 +5,9 @@
 use std::io::{self, IsTerminal as _, Write as _};
 #[cfg(feature = "http")]
 use std::net::{Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
 
+use crate::error::Error;
 use crate::server::Server;
 use crate::{host_config, lint};
 
@@ -152,24 +154,29 @@ impl Server {
     /// events at `info` and above without span context, and creates no request span (what costs
     /// per call). The `serve_*` methods install none.
     ///
-    /// The `requestState` key (see [`Server::request_state_keys`]) is 32 bytes in base64, the
+    /// The `requestState` key (see [`Server::previous_request_state_key`]) is 32 bytes in base64, the
     /// file's or the variable's whole text; during a rotation a second key follows it (on the
     /// file's second line; in the variable after a comma or a newline), the current one first.
     /// An empty `MCP_REQUEST_STATE_KEY` counts as unset; one that is not UTF-8 is an error.
     ///
-    /// An error (tools that cannot be served, bad arguments, bad key material, an address in use) is printed to
-    /// stderr as its `Display` text, every problem listed, and the process exits with status 1:
-    /// returned from `main`, an `io::Error` would print as `Debug`.
-    pub async fn run(self) -> io::Result<()> {
-        if let Err(error) = self.run_command().await {
-            let _ = writeln!(io::stderr().lock(), "Error: {error}");
-            std::process::exit(1);
+    /// An error (tools that cannot be served, bad arguments, bad key material, an address in
+    /// use) is printed to stderr as `Error: ` and its `Display` text, every problem listed, and
+    /// the result is [`ExitCode::FAILURE`] (status 1), as for a `--lint` that finds an error;
+    /// otherwise [`ExitCode::SUCCESS`]. Return it from `main`
+    /// (`async fn main() -> ExitCode`): the process exits after `main`'s destructors ran (a
+    /// `tracing-appender` guard flushes), where `std::process::exit` would skip them.
+    pub async fn run(self) -> ExitCode {
+        match self.run_command().await {
+            Ok(code) => code,
+            Err(error) => {
+                let _ = writeln!(io::stderr().lock(), "Error: {error}");
+                ExitCode::FAILURE
+            }
         }
-        Ok(())
     }
 
     /// [`Server::run`], its errors returned. The tools are checked before anything else.
-    async fn run_command(self) -> io::Result<()> {
+    async fn run_command(self) -> Result<ExitCode, Error> {
         let arguments: Vec<String> = std::env::args().skip(1).collect();
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
         let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
@@ -178,17 +185,15 @@ impl Server {
         let (print_config, command, arguments) = match parsed {
             Ok(parsed) => parsed,
             Err(problem) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("{problem}\n\n{}", usage(&self)),
-                ));
+                return Err(Error::Arguments(format!("{problem}\n\n{}", usage(&self))));
             }
         };
         if command != Command::Help {
-            self.check().map_err(io::Error::other)?;
+            self.check()?;
         }
         if let Some(host) = print_config {
-            return print_config_for(&self, host, command, &arguments);
+            print_config_for(&self, host, command, &arguments)?;
+            return Ok(ExitCode::SUCCESS);
         }
         match command {
             Command::Stdio => {
@@ -196,29 +201,33 @@ impl Server {
                 if io::stdin().is_terminal() {
                     greet(&self);
                 }
-                self.serve_stdio().await
+                self.serve_stdio().await?;
             }
             Command::ListTools => {
-                let listing = serde_json::to_string_pretty(&self.list_tools())?;
-                writeln!(io::stdout().lock(), "{listing}")
+                let listing =
+                    serde_json::to_string_pretty(&self.tools().list()).map_err(io::Error::other)?;
+                writeln!(io::stdout().lock(), "{listing}")?;
             }
-            Command::Help => write!(io::stdout().lock(), "{}", usage(&self)),
-            Command::Lint(options) => lint(&self, &options),
+            Command::Help => write!(io::stdout().lock(), "{}", usage(&self))?,
+            Command::Lint(options) => return lint(&self, &options),
             Command::Http(options) => {
                 let options = options.with_environment(|name| std::env::var(name).ok());
                 let keys = state_key_variable()
                     .and_then(|variable| {
                         request_state_keys(options.request_state_key_file, variable.as_deref())
                     })
-                    .map_err(|problem| io::Error::new(io::ErrorKind::InvalidInput, problem))?;
+                    .map_err(Error::RequestStateKey)?;
                 let server = match keys {
-                    Some((current, Some(previous))) => self.request_state_keys(current, previous),
+                    Some((current, Some(previous))) => self
+                        .request_state_key(current)
+                        .previous_request_state_key(previous),
                     Some((current, None)) => self.request_state_key(current),
                     None => self,
                 };
-                serve_http(server, options).await
+                serve_http(server, options).await?;
             }
         }
+        Ok(ExitCode::SUCCESS)
     }
 }
 
@@ -248,8 +257,8 @@ fn print_config_for(
     host: &str,
     command: Command<'_>,
     arguments: &[&str],
-) -> io::Result<()> {
-    let invalid = |problem: String| io::Error::new(io::ErrorKind::InvalidInput, problem);
+) -> Result<(), Error> {
+    let invalid = Error::Arguments;
     let executable = std::env::current_exe()?;
     let executable = executable.to_str().ok_or_else(|| {
         invalid(format!(
@@ -394,8 +403,8 @@ fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
     }
 }
 
-/// `--lint`: the report on stdout; an error in it is an `Err` (exit status 1).
-fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
+/// `--lint`: the report on stdout; an error in it is [`ExitCode::FAILURE`], said on stderr.
+fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
     let profiles = if options.profiles.is_empty() {
         lint::default_profiles()
     } else {
@@ -404,27 +413,30 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> io::Result<()> {
             .iter()
             .map(|name| lint::profile(name))
             .collect::<Result<_, _>>()
-            .map_err(|problem| io::Error::new(io::ErrorKind::InvalidInput, problem))?
+            .map_err(Error::Arguments)?
     };
-    let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
+    let report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     let mut out = io::stdout().lock();
     if options.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        let json = serde_json::to_string_pretty(&report).map_err(io::Error::other)?;
+        writeln!(out, "{json}")?;
     } else if options.verbose {
         write!(out, "{report:#}")?;
     } else {
         write!(out, "{report}")?;
     }
     if report.has_errors() {
-        return Err(io::Error::other(
-            "the tools break rules of the hosts above (--lint)",
-        ));
+        let _ = writeln!(
+            io::stderr().lock(),
+            "Error: the tools break rules of the hosts above (--lint)"
+        );
+        return Ok(ExitCode::FAILURE);
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(feature = "http")]
-async fn serve_http(server: Server, options: HttpOptions<'_>) -> io::Result<()> {
+async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Error> {
     let address = http_address(options.address)?;
     init_stderr_logging();
     let server = server.update_http_config(|config| {
@@ -448,10 +460,9 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> io::Result<()> 
 }
 
 #[cfg(not(feature = "http"))]
-async fn serve_http(_server: Server, _options: HttpOptions<'_>) -> io::Result<()> {
-    let refusal = io::Error::new(
-        io::ErrorKind::Unsupported,
-        "--http: this server was built without the `http` feature of mcp-toolbelt",
+async fn serve_http(_server: Server, _options: HttpOptions<'_>) -> Result<(), Error> {
+    let refusal = Error::Arguments(
+        "--http: this server was built without the `http` feature of mcp-toolbelt".into(),
     );
     std::future::ready(Err(refusal)).await
 }
@@ -576,12 +587,11 @@ fn greet(server: &Server) {
 /// The address `--http` names: `PORT` and `localhost:PORT` mean 127.0.0.1 (local only, the safe
 /// default), otherwise `IP:PORT`.
 #[cfg(feature = "http")]
-fn http_address(address: &str) -> io::Result<SocketAddr> {
+fn http_address(address: &str) -> Result<SocketAddr, Error> {
     let invalid = |problem: String| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("--http {address}: {problem} (write a port, localhost:PORT or IP:PORT)"),
-        )
+        Error::Arguments(format!(
+            "--http {address}: {problem} (write a port, localhost:PORT or IP:PORT)"
+        ))
     };
     let port = address
         .strip_prefix("localhost:")

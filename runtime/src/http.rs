@@ -8,10 +8,14 @@
 //! [`Server::serve_http`] (or [`Server::run`](crate::Server::run) with `--http ADDR`) serves
 //! `/mcp`; [`Server::serve_http_app`] serves your own axum app with the MCP endpoint where you
 //! put it (`|mcp| app.nest("/mcp", mcp)`), with the same connection protections.
-//! [`Server::into_router`] returns the bare `axum::Router`, which answers at `/` wherever you
-//! nest or merge it; it keeps admission, bodies, places and sessions, but served by
-//! `axum::serve` it has no header timeout, no connection cap, no body rate and no graceful
-//! shutdown. Both protocol eras are served on one endpoint: 2026-07-28 requests (per-request
+//!
+//! [`Server::into_service`] returns the bare endpoint as an [`HttpService`], a tower service of
+//! `http` 1 types that hyper or any axum version mounts (`Router::nest_service("/mcp", …)`);
+//! [`Server::into_router`] returns it as an axum 0.8 `Router`. Either answers at `/` wherever
+//! you mount it and keeps admission, bodies, places and sessions, but served by `axum::serve`
+//! it has no header timeout, no connection cap, no body rate and no graceful shutdown. (Why
+//! both: `HttpService`'s signature names no axum type, so it outlives an axum release; the
+//! `Router` is the shortest path for an axum 0.8 app.) Both protocol eras are served on one endpoint: 2026-07-28 requests (per-request
 //! `_meta`) statelessly, legacy clients with `initialize` and an `Mcp-Session-Id` session.
 //!
 //! On SIGINT/SIGTERM, `serve_http` (and `serve_http_app`) stops accepting, lets calls in flight
@@ -33,8 +37,8 @@
 //!   longest idle connection, or of the next busy one to answer (`Connection: close`), so a crowd
 //!   of keep-alive clients cannot starve the rest.
 //! - No client holds every connection: long-lived streams (GET and `subscriptions/listen`) take
-//!   at most half of them, bodies still arriving a quarter, and a body must keep arriving at a
-//!   minimum rate (1 KiB/s after 5 s); past these, `503` with `Retry-After` or `408`.
+//!   at most half of them, bodies still arriving a quarter, and a body must keep arriving at
+//!   `min_body_rate` (1 KiB/s after a 5 s `body_rate_grace`); past these, `503` with `Retry-After` or `408`.
 //! - Bodies are bounded in size (`413`, decided from `Content-Length` before any
 //!   `100 Continue`), coding (`415` for a `Content-Encoding` other than identity) and time
 //!   (`408`); a request takes one of `max_requests` places only once its body is read;
@@ -97,6 +101,13 @@
     feature = "http",
     doc = "[`Server::into_router`]: crate::Server::into_router"
 )]
+#![cfg_attr(feature = "http", doc = "[`HttpService`]: HttpService")]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`Server::into_service`]: crate::Server::into_service"
+)]
+#![cfg_attr(not(feature = "http"), doc = "[`HttpService`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`Server::into_service`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`HttpConfig`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`ProtectedResourceMetadata`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`Server::serve_http`]: self")]
@@ -106,4 +117,4 @@
 pub use crate::context::AuthInfo;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-pub use crate::transport::http::{HttpConfig, ProtectedResourceMetadata};
+pub use crate::transport::http::{HttpBody, HttpConfig, HttpService, ProtectedResourceMetadata};

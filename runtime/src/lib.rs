@@ -30,7 +30,7 @@
 //! }
 //!
 //! #[tokio::main]
-//! async fn main() -> std::io::Result<()> {
+//! async fn main() -> std::process::ExitCode {
 //!     mcp_toolbelt::Server::new("weather", env!("CARGO_PKG_VERSION"))
 //!         .run()
 //!         .await
@@ -63,7 +63,7 @@
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
 //! | testing tools in-process, schema snapshots | [`testing`] |
-//! | errors: start-up, JSON-RPC | [`error`] |
+//! | errors: what start-up and serving return ([`Error`]), the JSON-RPC errors a hook answers | [`error`] |
 //! | protocol versions and `_meta` keys | [`protocol`] |
 //!
 //! # How tools are found
@@ -92,7 +92,7 @@
 //! # Cargo features
 //!
 //! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::serve_http_app`,
-//!   `Server::into_router`, `http::HttpConfig`, `run()`'s `--http`). Without it
+//!   `Server::into_service`, `Server::into_router`, `http::HttpConfig`, `run()`'s `--http`). Without it
 //!   (`default-features = false`) a stdio server compiles none of axum, hyper or tower-http.
 //! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
 //!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
@@ -182,7 +182,7 @@ pub mod __private;
 pub mod __fuzz;
 
 pub use context::{Context, LogLevel};
-// Error: helper B
+pub use error::Error;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///

@@ -290,7 +290,7 @@ impl EmbeddedResource {
 
     /// Sets the MIME type.
     #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
         self.mime_type = Some(mime_type.into());
         self
     }

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use std::future::Future;
 
 use crate::ask::seal::Sealer;
+use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{Dispatcher, Listings, ServerState};
@@ -26,13 +27,17 @@ use crate::types::ListToolsResult;
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
 /// ```no_run
-/// # async fn run() -> std::io::Result<()> {
+/// # async fn run() -> std::process::ExitCode {
 /// mcp_toolbelt::Server::new("weather", "1.0.0")
 ///     .instructions("Ask for the weather of one city at a time.")
 ///     .run()
 ///     .await
 /// # }
 /// ```
+///
+/// `Server` is the builder: `serve_*` and [`run`](Server::run) consume it, and it is not
+/// `Clone` (a clone would share the tools but not the state, hooks or limits given after it).
+/// What changes while it serves is reached through a handle of its own, [`Server::tools`].
 ///
 /// # Limits
 ///
@@ -77,14 +82,13 @@ use crate::types::ListToolsResult;
 /// it would cost some 150 MiB), the body is dropped once parsed, and a `subscriptions/listen`
 /// stream keeps nothing of its request. 20 such streams and 20 running calls, each sent a 4 MiB
 /// body, leave the repository's catalog example under 256 MiB.
-#[derive(Clone)]
 pub struct Server {
     name: String,
     version: String,
     title: Option<String>,
     instructions: Option<String>,
     page_size: usize,
-    ttl_ms: u64,
+    cache_ttl: Duration,
     limits: Limits,
     #[cfg(feature = "http")]
     http: HttpConfig,
@@ -94,8 +98,10 @@ pub struct Server {
     changes: broadcast::Sender<()>,
     states: StateMap,
     hooks: Vec<Hook>,
-    /// The current `requestState` key, and the previous one during a rotation.
-    request_state_keys: Option<([u8; 32], Option<[u8; 32]>)>,
+    /// The key that seals `requestState`.
+    request_state_key: Option<[u8; 32]>,
+    /// The other key it opens during a rotation.
+    previous_request_state_key: Option<[u8; 32]>,
 }
 
 impl Server {
@@ -113,7 +119,7 @@ impl Server {
             title: None,
             instructions: None,
             page_size: 100,
-            ttl_ms: 60_000,
+            cache_ttl: Duration::from_mins(1),
             limits: Limits::default(),
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
@@ -123,7 +129,8 @@ impl Server {
             changes: broadcast::channel(16).0,
             states: StateMap::default(),
             hooks: Vec::new(),
-            request_state_keys: None,
+            request_state_key: None,
+            previous_request_state_key: None,
         }
     }
 
@@ -148,10 +155,11 @@ impl Server {
         self
     }
 
-    /// How long (ms) a 2026-07-28 client may cache `tools/list` and `server/discover` (default 60 000).
+    /// How long a 2026-07-28 client may cache `tools/list` and `server/discover` (default one
+    /// minute; sent as `ttlMs`, in whole milliseconds).
     #[must_use]
-    pub fn cache_ttl_ms(mut self, ttl_ms: u64) -> Self {
-        self.ttl_ms = ttl_ms;
+    pub fn cache_ttl(mut self, ttl: Duration) -> Self {
+        self.cache_ttl = ttl;
         self
     }
 
@@ -163,23 +171,24 @@ impl Server {
     /// `run()` reads it from `--request-state-key-file PATH` or `MCP_REQUEST_STATE_KEY`.
     #[must_use]
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
-        self.request_state_keys = Some((key, None));
+        self.request_state_key = Some(key);
         self
     }
 
-    /// [`request_state_key`](Self::request_state_key) during a key rotation: state is sealed with
-    /// `current` and opened with `current` or `also_opens`, so that a round sealed with the other
-    /// key (by this replica or another) still completes. `also_opens` is the previous key, or,
-    /// in the first step of a rolling rotation, the next one.
+    /// During a key rotation, the other key `requestState` is opened with (never sealed with),
+    /// so that a round sealed with it (by this replica or another) still completes: the previous
+    /// key, or, in the first step of a rolling rotation, the next one. It takes effect beside a
+    /// [`request_state_key`](Self::request_state_key) (without one, a key is drawn at start and
+    /// this is ignored).
     ///
     /// To roll the key of replicas updated one at a time without failing a round: give each
-    /// `(old, new)` (it opens state of both and still seals with `old`: `new` is the next key),
-    /// then each `(new, old)` (`old` is now the previous key), then, ten minutes (the state's
+    /// `old` as the key and `new` as this one (it opens state of both and still seals with
+    /// `old`), then each `new` as the key and `old` as this one, then, ten minutes (the state's
     /// life) after the last one switched, `new` alone. Replicas restarted all at once can go
-    /// straight to `(new, old)`.
+    /// straight to the second step.
     #[must_use]
-    pub fn request_state_keys(mut self, current: [u8; 32], also_opens: [u8; 32]) -> Self {
-        self.request_state_keys = Some((current, Some(also_opens)));
+    pub fn previous_request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.previous_request_state_key = Some(key);
         self
     }
 
@@ -322,7 +331,7 @@ impl Server {
     /// one name, an argument type that is not an object, a `State<T>` no one gave, two resources
     /// of one URI, a tool whose view is not a registered app view). Every `serve_*` checks this
     /// first.
-    pub fn check(&self) -> Result<(), RegistryError> {
+    pub fn check(&self) -> Result<(), Error> {
         let mut problems: Vec<RegistryError> = match self.startup_error.clone() {
             Some(RegistryError::Several(problems)) => problems,
             Some(problem) => vec![problem],
@@ -331,43 +340,18 @@ impl Server {
         problems.extend(self.tools.missing_state(&self.states));
         match problems.len() {
             0 => Ok(()),
-            1 => Err(problems.remove(0)),
-            _ => Err(RegistryError::Several(problems)),
+            1 => Err(Error::Registry(problems.remove(0))),
+            _ => Err(Error::Registry(RegistryError::Several(problems))),
         }
     }
 
-    /// Adds a tool at run time (clone the server before serving to keep a handle) and tells
-    /// connected clients with `notifications/tools/list_changed` (legacy clients that initialized,
-    /// 2026-07-28 clients on a `subscriptions/listen` stream).
-    pub fn add_tool(&self, tool: Tool) -> Result<(), RegistryError> {
-        self.tools.insert(tool)?;
-        let _ = self.changes.send(());
-        Ok(())
-    }
-
-    /// Removes a tool at run time; `false` if there was none of that name.
-    #[must_use = "`false` means there was no tool of that name"]
-    pub fn remove_tool(&self, name: &str) -> bool {
-        let removed = self.tools.remove(name).is_some();
-        if removed {
-            let _ = self.changes.send(());
-        }
-        removed
-    }
-
-    /// Every tool's definition, as `tools/list` shows them to a client of the newest legacy
-    /// version, on one page.
+    /// The handle to this server's tools: keep it (it is `Clone`) to add or remove tools while
+    /// the server serves, or list them. Every handle, and the server once serving, share one set.
     #[must_use]
-    pub fn list_tools(&self) -> ListToolsResult {
-        let tools = self
-            .tools
-            .definitions()
-            .iter()
-            .map(|tool| (**tool).clone())
-            .collect();
-        ListToolsResult {
-            tools,
-            next_cursor: None,
+    pub fn tools(&self) -> Tools {
+        Tools {
+            tools: Arc::clone(&self.tools),
+            changes: self.changes.clone(),
         }
     }
 
@@ -377,7 +361,7 @@ impl Server {
     ///
     /// Needs a tokio runtime with IO enabled (as `#[tokio::main]` builds it): on Linux, a stdin
     /// and a stdout that are pipes are read and written on its reactor.
-    pub async fn serve_stdio(self) -> io::Result<()> {
+    pub async fn serve_stdio(self) -> Result<(), Error> {
         let (input, output) = stdio::standard_streams();
         // A task of its own, on a worker thread next to the tasks it starts, rather than on the
         // thread that awaits this (under `#[tokio::main]`, one woken for every read). Dropping
@@ -390,15 +374,26 @@ impl Server {
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,
     /// a pipe, an in-memory duplex in tests.
-    pub async fn serve_io<R, W>(self, input: R, output: W) -> io::Result<()>
+    pub async fn serve_io<R, W>(self, input: R, output: W) -> Result<(), Error>
     where
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let dispatcher = self
-            .into_dispatcher(Some("pipe"))
-            .map_err(io::Error::other)?;
-        stdio::serve(dispatcher, input, output).await
+        let dispatcher = self.into_dispatcher(Some("pipe"))?;
+        Ok(stdio::serve(dispatcher, input, output).await?)
+    }
+
+    /// The MCP endpoint as a tower service of `http` 1 requests and responses, answering at
+    /// path `/`: mount it in any server or framework built on them (hyper through `hyper-util`,
+    /// axum's `Router::nest_service("/mcp", …)`, tonic's router), with your own layers. Its type
+    /// is ours, [`HttpService`](crate::http::HttpService), so that it outlives any one axum
+    /// version; it guards what [`Server::into_router`] guards (read there what the server loop
+    /// of [`Server::serve_http`] adds). `Err` if the tools cannot be served.
+    ///
+    /// Requires the `http` feature (on by default).
+    #[cfg(feature = "http")]
+    pub fn into_service(self) -> Result<http::HttpService, Error> {
+        Ok(http::HttpService::new(self.into_router()?))
     }
 
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
@@ -419,13 +414,15 @@ impl Server {
     /// stay open until the client leaves (or its session ends), so an app's own graceful shutdown
     /// waits for such clients: bound it with a timeout, as [`Server::serve_http`] does.
     ///
+    /// An axum convenience, so tied to axum 0.8 (this crate moving to a new axum is a new major
+    /// version of it, as for [`Server::serve_http_app`]): [`Server::into_service`] is the same
+    /// endpoint as a type of ours, which axum of any version mounts with `nest_service`.
+    ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
-    pub fn into_router(self) -> io::Result<axum::Router> {
+    pub fn into_router(self) -> Result<axum::Router, Error> {
         let config = self.http.clone();
-        let dispatcher = self
-            .into_dispatcher(Some("tcp"))
-            .map_err(io::Error::other)?;
+        let dispatcher = self.into_dispatcher(Some("tcp"))?;
         Ok(http::router(dispatcher, config))
     }
 
@@ -437,12 +434,10 @@ impl Server {
     ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
-    pub async fn serve_http(self, address: std::net::SocketAddr) -> io::Result<()> {
+    pub async fn serve_http(self, address: std::net::SocketAddr) -> Result<(), Error> {
         let config = self.http.clone();
-        let dispatcher = self
-            .into_dispatcher(Some("tcp"))
-            .map_err(io::Error::other)?;
-        http::serve(dispatcher, config, address).await
+        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        Ok(http::serve(dispatcher, config, address).await?)
     }
 
     /// Serves your own axum app on `listener` with the protections of [`Server::serve_http`]:
@@ -456,21 +451,21 @@ impl Server {
     /// Connections are HTTP/1 only, with no upgrades (a WebSocket route fails), and requests
     /// carry no `ConnectInfo`: serve such an app with `axum::serve` instead.
     ///
+    /// Like [`Server::into_router`], tied to axum 0.8 (its `Router` is in the signature).
+    ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub async fn serve_http_app(
         self,
         listener: tokio::net::TcpListener,
         app: impl FnOnce(axum::Router) -> axum::Router,
-    ) -> io::Result<()> {
+    ) -> Result<(), Error> {
         let config = self.http.clone();
-        let dispatcher = self
-            .into_dispatcher(Some("tcp"))
-            .map_err(io::Error::other)?;
+        let dispatcher = self.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");
-        http::serve_app(listener, app, &config, shutdown).await
+        Ok(http::serve_app(listener, app, &config, shutdown).await?)
     }
 
     /// The HTTP configuration changed by `change` (what `run()`'s flags add).
@@ -494,19 +489,20 @@ impl Server {
     pub(crate) fn into_dispatcher(
         self,
         network_transport: Option<&'static str>,
-    ) -> Result<Dispatcher, RegistryError> {
+    ) -> Result<Dispatcher, Error> {
         self.check()?;
         let info = Implementation {
             name: self.name,
             version: self.version,
             title: self.title,
         };
-        let listings = Listings::new(self.page_size, self.ttl_ms, &info);
+        let ttl_ms = u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX);
+        let listings = Listings::new(self.page_size, ttl_ms, &info);
         Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,
             page_size: self.page_size,
-            ttl_ms: self.ttl_ms,
+            ttl_ms,
             apps: apps::used(&self.tools.definitions(), &self.resources),
             tools: self.tools,
             resources: self.resources,
@@ -515,8 +511,10 @@ impl Server {
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
-            sealer: Arc::new(match self.request_state_keys {
-                Some((current, previous)) => Sealer::new(Some(current)).with_previous(previous),
+            sealer: Arc::new(match self.request_state_key {
+                Some(current) => {
+                    Sealer::new(Some(current)).with_previous(self.previous_request_state_key)
+                }
                 None => Sealer::new(None),
             }),
             listings,
@@ -546,6 +544,66 @@ impl std::fmt::Debug for Server {
             .field("name", &self.name)
             .field("version", &self.version)
             .field("tools", &self.tools.definitions().len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The tools of a [`Server`], shared with it: add or remove one while it serves, or list them.
+/// Got from [`Server::tools`]; clones are handles to the same set.
+///
+/// A change is told to connected clients with `notifications/tools/list_changed` (legacy
+/// clients that initialized, 2026-07-28 clients on a `subscriptions/listen` stream).
+#[derive(Clone)]
+pub struct Tools {
+    tools: Arc<ToolSet>,
+    changes: broadcast::Sender<()>,
+}
+
+impl Tools {
+    /// Adds a tool; `Err` if one of its name is served already.
+    pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
+        self.tools.insert(tool)?;
+        let _ = self.changes.send(());
+        Ok(())
+    }
+
+    /// Removes a tool; `false` if there was none of that name.
+    #[must_use = "`false` means there was no tool of that name"]
+    pub fn remove(&self, name: &str) -> bool {
+        let removed = self.tools.remove(name).is_some();
+        if removed {
+            let _ = self.changes.send(());
+        }
+        removed
+    }
+
+    /// Every tool's definition, as `tools/list` shows them to a client of the newest legacy
+    /// version, on one page.
+    #[must_use]
+    pub fn list(&self) -> ListToolsResult {
+        let tools = self
+            .tools
+            .definitions()
+            .iter()
+            .map(|tool| (**tool).clone())
+            .collect();
+        ListToolsResult {
+            tools,
+            next_cursor: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Tools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self
+            .tools
+            .definitions()
+            .iter()
+            .map(|tool| tool.name.clone())
+            .collect();
+        f.debug_struct("Tools")
+            .field("names", &names)
             .finish_non_exhaustive()
     }
 }

@@ -376,7 +376,7 @@ pub fn assert_portable(server: &Server) {
 /// When a name is not a profile's, or when the report has an error.
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
-    let report = lint::lint(server.name(), &server.list_tools().tools, &profiles);
+    let report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     assert!(
         !report.has_errors(),
         "some hosts would refuse these tools:\n{report}"
@@ -384,7 +384,7 @@ pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
 }
 
 /// Fails (panics) with the lint report when `result`, a call result of `tool` (from
-/// [`Server::list_tools`] or [`TestClient::list_tools`]), breaks what hosts need of results
+/// [`Tools::list`](crate::tool::Tools::list) or [`TestClient::list_tools`]), breaks what hosts need of results
 /// (structured content with an `outputSchema` that declares its fields) under `profiles` (none
 /// means the default ones).
 ///
@@ -421,7 +421,7 @@ fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
 ///
 /// When they differ (with both), or the file cannot be read or written.
 pub fn assert_tools_snapshot(server: &Server, path: impl AsRef<Path>) {
-    assert_listing_snapshot(&server.list_tools(), path);
+    assert_listing_snapshot(&server.tools().list(), path);
 }
 
 /// [`assert_tools_snapshot`] for a `tools/list` result from elsewhere (another process's

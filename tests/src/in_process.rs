@@ -17,7 +17,7 @@ pub struct InProcess {
     /// The server's output, line by line.
     pub output: Lines<BufReader<DuplexStream>>,
     /// `serve_io`, running.
-    pub server: JoinHandle<std::io::Result<()>>,
+    pub server: JoinHandle<Result<(), mcp_toolbelt::Error>>,
 }
 
 impl InProcess {
@@ -129,7 +129,7 @@ impl InProcess {
     /// # Panics
     ///
     /// When the output or `serve_io` does not end within 10 s.
-    pub async fn finish(mut self) -> (Vec<Value>, std::io::Result<()>) {
+    pub async fn finish(mut self) -> (Vec<Value>, Result<(), mcp_toolbelt::Error>) {
         self.input = None;
         let mut rest = Vec::new();
         while let Some(line) = tokio::time::timeout(WAIT, self.output.next_line())

@@ -40,7 +40,9 @@ async fn plain_view() -> &'static str {
 #[test]
 fn every_problem_is_named_with_its_place() {
     let file = file!();
-    let Err(RegistryError::Several(problems)) = Server::new("broken", "0.0.0").check() else {
+    let Err(mcp_toolbelt::Error::Registry(RegistryError::Several(problems))) =
+        Server::new("broken", "0.0.0").check()
+    else {
         panic!("several problems expected");
     };
     let mut texts: Vec<String> = problems.iter().map(ToString::to_string).collect();

@@ -120,7 +120,10 @@ fn the_http_limits_table_lists_every_limit_httpconfig_sets() {
         .filter_map(|line| line.trim().strip_prefix("pub fn "))
         .filter_map(|rest| rest.split(['(', '<']).next())
         .filter(|name| {
-            name.starts_with("max_") || name.ends_with("_timeout") || name.ends_with("_grace")
+            name.starts_with("max_")
+                || name.ends_with("_timeout")
+                || name.ends_with("_rate")
+                || name.ends_with("_grace")
         })
         .collect::<Vec<_>>();
     assert!(setters.len() >= 6, "setters read: {setters:?}");

@@ -41,7 +41,9 @@ fn expected_message() -> String {
 
 #[test]
 fn check_names_both_source_locations() {
-    let error = Server::new("twins", "0.0.0").check().unwrap_err();
+    let Err(mcp_toolbelt::Error::Registry(error)) = Server::new("twins", "0.0.0").check() else {
+        panic!("the tools cannot be served: a registry error expected");
+    };
     assert_eq!(
         error,
         RegistryError::DuplicateName {
@@ -68,8 +70,9 @@ fn the_test_client_refuses_too() {
     let _ = TestClient::new(Server::new("twins", "0.0.0"));
 }
 
-/// A binary whose `main` returns `run()`'s `io::Result` prints every duplicate as words (not
-/// `Debug`) and exits with status 1, serving or listing (issue 14, item 6).
+/// A binary whose `main` returns `run()`'s `ExitCode` prints every duplicate as words (not
+/// `Debug`) and exits with status 1, serving or listing (issue 14, item 6), after `main`'s
+/// destructors ran (issue 27).
 #[test]
 fn a_binary_names_every_duplicate_and_exits_1() {
     for arguments in [&[][..], &["--list-tools"][..]] {
@@ -82,7 +85,7 @@ fn a_binary_names_every_duplicate_and_exits_1() {
         assert_eq!(output.status.code(), Some(1), "{arguments:?}: {stderr}");
         assert!(!stderr.contains("Custom {"), "{stderr}");
         let file = "tests/src/bin/twins.rs";
-        for (first, second) in [(10, 16), (10, 22)] {
+        for (first, second) in [(12, 18), (12, 24)] {
             let expected = format!(
                 "two tools are named `search`: one at {file}:{first}, one at {file}:{second}"
             );
@@ -92,6 +95,30 @@ fn a_binary_names_every_duplicate_and_exits_1() {
             stderr.starts_with("Error: 2 problems with the tools and resources:\n- "),
             "{stderr}"
         );
+        assert!(stderr.ends_with(GUARD_DROPPED), "{stderr}");
         assert!(output.stdout.is_empty(), "{arguments:?}");
     }
+}
+
+/// What `tests/src/bin/twins.rs` prints when `main`'s guard is dropped.
+const GUARD_DROPPED: &str = "\ntwins: the guard in main was dropped\n";
+
+/// `run()` returns on a bad flag, where it used to call `process::exit`: the error is printed,
+/// then `main`'s destructors run (a `tracing-appender` guard would flush), then the process
+/// exits with status 1 (issue 27).
+#[test]
+fn a_start_up_error_lets_the_destructors_in_main_run() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_twins"))
+        .arg("--no-such-flag")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("Error: unexpected argument \"--no-such-flag\"\n\ntwins "),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with(GUARD_DROPPED), "{stderr}");
+    assert!(output.stdout.is_empty());
 }

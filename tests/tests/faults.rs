@@ -762,7 +762,7 @@ async fn ten_thousand_failing_arguments_make_a_short_message() {
         |_, _| async { CallToolResult::text("fine") },
     )
     .unwrap();
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     let mut client = InProcess::start(server);
     let arguments: serde_json::Map<String, Value> = (0..10_000)
         .map(|n| (format!("n{n:05}"), json!("not a number")))

@@ -26,7 +26,9 @@ async fn shout(
 
 #[test]
 fn a_hand_written_schema_that_is_not_an_object_is_a_start_up_error() {
-    let error = Server::new("loud", "0.0.0").check().unwrap_err();
+    let Err(mcp_toolbelt::Error::Registry(error)) = Server::new("loud", "0.0.0").check() else {
+        panic!("the tools cannot be served: a registry error expected");
+    };
     assert_eq!(
         error,
         RegistryError::InvalidTool {

@@ -82,7 +82,9 @@ fn problem(name: &str, line: u32, problem: &str) -> RegistryError {
 
 #[test]
 fn forbidden_marks_are_start_up_errors_naming_tool_and_property() {
-    let error = Server::new("marks", "0.0.0").check().unwrap_err();
+    let Err(mcp_toolbelt::Error::Registry(error)) = Server::new("marks", "0.0.0").check() else {
+        panic!("the tools cannot be served: a registry error expected");
+    };
     assert_eq!(
         error,
         RegistryError::Several(vec![

@@ -170,7 +170,9 @@ async fn router_response(
 
 #[tokio::test]
 async fn a_body_under_the_minimum_rate_is_cut_off() {
-    let config = HttpConfig::new().body_rate(1_000, Duration::from_millis(300));
+    let config = HttpConfig::new()
+        .min_body_rate(1_000)
+        .body_rate_grace(Duration::from_millis(300));
     let address = serve_http(config).await;
     let mut slow = TcpStream::connect(address).await.unwrap();
     let body = tools_list().to_string();
@@ -200,7 +202,8 @@ async fn bodies_past_their_share_must_arrive_at_once_and_a_whole_body_is_still_r
     // 8 connections: 2 bodies may take their time (the grace here is long).
     let config = HttpConfig::new()
         .max_connections(8)
-        .body_rate(1_000, Duration::from_mins(1));
+        .min_body_rate(1_000)
+        .body_rate_grace(Duration::from_mins(1));
     let address = serve_http(config).await;
     let mut trickling = Vec::new();
     for _ in 0..3 {
@@ -314,7 +317,11 @@ async fn keep_alive_clients_past_the_cap_are_all_answered() {
 
 #[tokio::test]
 async fn a_full_session_table_makes_room_and_keeps_the_sessions_that_work() {
-    let router = router(HttpConfig::new().sessions(4, Duration::from_hours(1)));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(4)
+            .session_idle_timeout(Duration::from_hours(1)),
+    );
     let working = open_session(&router).await;
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let reply = send(&router, post(&list, &in_session(&working))).await;

@@ -148,7 +148,11 @@ fn legacy_list() -> serde_json::Value {
 
 #[tokio::test]
 async fn refusals_after_the_body_is_read_carry_the_request_id() {
-    let router = router(HttpConfig::new().sessions(1, std::time::Duration::from_hours(1)));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(1)
+            .session_idle_timeout(std::time::Duration::from_hours(1)),
+    );
     let no_session = send(&router, post(&legacy_list(), &[])).await;
     assert_eq!(no_session.status, StatusCode::BAD_REQUEST);
     assert_eq!(no_session.json()["id"], 7, "{no_session:?}");

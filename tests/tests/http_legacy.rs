@@ -289,7 +289,7 @@ fn leaves_a_task_behind() -> (Tool, Arc<Notify>, mpsc::UnboundedReceiver<[bool; 
 async fn a_request_stream_ends_with_its_response_though_a_task_holds_the_context() {
     let (tool, go, mut reports) = leaves_a_task_behind();
     let server = server();
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     let router = server.into_router().unwrap();
     let meta = json!({"progressToken": "p", "io.modelcontextprotocol/logLevel": "debug"});
     let request = post(
@@ -340,7 +340,7 @@ async fn a_request_stream_ends_with_its_response_though_a_task_holds_the_context
 #[tokio::test]
 async fn get_opens_one_event_stream_per_session_which_announces_tool_changes() {
     let server = server();
-    let handle = server.clone();
+    let handle = server.tools();
     let router = server.into_router().unwrap();
     let session = open_session(&router).await;
     let mut headers = in_session(&session).to_vec();
@@ -369,7 +369,7 @@ async fn get_opens_one_event_stream_per_session_which_announces_tool_changes() {
         |_, _| async { CallToolResult::text("here") },
     )
     .unwrap();
-    handle.add_tool(tool).unwrap();
+    handle.add(tool).unwrap();
     let mut stream = response.into_body().into_data_stream();
     let mut text = String::new();
     let messages = tokio::time::timeout(TIMEOUT, async {

@@ -201,7 +201,11 @@ async fn an_id_already_in_flight_in_the_session_is_refused() {
 #[tokio::test]
 async fn an_idle_session_is_gone_at_its_next_use() {
     let idle_timeout = Duration::from_millis(300);
-    let router = router(HttpConfig::new().sessions(16, idle_timeout));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(16)
+            .session_idle_timeout(idle_timeout),
+    );
     let session = open_session(&router).await;
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let reply = send(&router, post(&list, &in_session(&session))).await;
@@ -220,7 +224,11 @@ async fn an_idle_session_is_gone_at_its_next_use() {
 #[tokio::test]
 async fn a_session_with_a_call_running_is_not_idle() {
     let idle_timeout = Duration::from_millis(200);
-    let router = router(HttpConfig::new().sessions(16, idle_timeout));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(16)
+            .session_idle_timeout(idle_timeout),
+    );
     let session = open_session(&router).await;
     let call = start_slow_call(&router, &session, 30, "busy-session", 0.8, None).await;
     tokio::time::sleep(idle_timeout * 2).await;

@@ -68,9 +68,9 @@ fn added_tool(name: &str) -> Tool {
 /// with its subscription id; it is not bound by the request time limit.
 #[tokio::test]
 async fn a_subscription_streams_tool_changes() {
-    let handle = server();
-    let router = handle
-        .clone()
+    let server = server();
+    let handle = server.tools();
+    let router = server
         .http_config(HttpConfig::new().request_timeout(Duration::from_millis(100)))
         .into_router()
         .unwrap();
@@ -87,8 +87,8 @@ async fn a_subscription_streams_tool_changes() {
         "only what the server can send is acknowledged"
     );
     tokio::time::sleep(Duration::from_millis(300)).await; // past the request time limit
-    handle.add_tool(added_tool("added-1")).unwrap();
-    assert!(handle.remove_tool("added-1"));
+    handle.add(added_tool("added-1")).unwrap();
+    assert!(handle.remove("added-1"));
     let list_changed = json!({
         "jsonrpc": "2.0",
         "method": "notifications/tools/list_changed",
@@ -101,15 +101,16 @@ async fn a_subscription_streams_tool_changes() {
 /// A stream that did not ask for tool changes hears none.
 #[tokio::test]
 async fn a_subscription_gets_only_what_it_asked_for() {
-    let handle = server();
-    let router = handle.clone().into_router().unwrap();
+    let server = server();
+    let handle = server.tools();
+    let router = server.into_router().unwrap();
     let response = open_listen(&router, 8, &json!({"promptsListChanged": true})).await;
     let mut events = Events::of(response);
     assert_eq!(
         events.next().await.unwrap()["params"]["notifications"],
         json!({})
     );
-    handle.add_tool(added_tool("added-2")).unwrap();
+    handle.add(added_tool("added-2")).unwrap();
     let next = tokio::time::timeout(Duration::from_millis(300), events.next()).await;
     assert!(next.is_err(), "sent though not asked for: {next:?}");
 }

@@ -416,7 +416,11 @@ async fn a_request_over_the_time_limit_is_answered_with_an_error() {
 /// stream open), a new one is refused.
 #[tokio::test]
 async fn a_full_session_table_closes_the_least_recently_used_idle_session() {
-    let router = router(HttpConfig::new().sessions(2, Duration::from_hours(1)));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(2)
+            .session_idle_timeout(Duration::from_hours(1)),
+    );
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let first = open_session(&router).await;
     let second = open_session(&router).await;

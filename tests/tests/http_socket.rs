@@ -50,6 +50,88 @@ async fn the_router_serves_where_an_app_nests_it() {
     assert_eq!(&health.body[..], b"ok");
 }
 
+/// `into_service()` is a tower service of `http` 1 types: axum mounts it with `nest_service`
+/// (any axum version would; this is the one in the graph).
+#[tokio::test]
+async fn the_service_serves_under_nest_service() {
+    let app = Router::new()
+        .route("/health", axum::routing::get(|| async { "ok" }))
+        .nest_service("/api/mcp", server().into_service().unwrap());
+    let mut request = post(&tools_list(), &modern_headers("tools/list", None));
+    *request.uri_mut() = "/api/mcp".parse().unwrap();
+    let reply = send(&app, request).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert!(reply.json()["result"]["tools"].is_array());
+    let health = send(&app, Request::get("/health").body(Body::empty()).unwrap()).await;
+    assert_eq!(&health.body[..], b"ok");
+}
+
+/// `into_service()` served by hyper alone, no axum in the serving code: a JSON answer, then an
+/// event stream whose end (the client closing it) cancels its call, as over `serve_http`.
+#[tokio::test]
+async fn the_service_serves_in_a_plain_hyper_server() {
+    let service = server().into_service().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            let service = hyper_util::service::TowerToHyperService::new(service.clone());
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
+            );
+        }
+    });
+
+    let (mut sender, driver) = connect(address).await;
+    let request = post(&tools_list(), &modern_headers("tools/list", None));
+    let response = tokio::time::timeout(TIMEOUT, sender.send_request(request))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = axum::body::to_bytes(Body::new(response.into_body()), usize::MAX)
+        .await
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+
+    let request = post(
+        &modern_call(
+            1,
+            "slow",
+            &json!({"tag": "service-close", "seconds": 30}),
+            &json!({"progressToken": "p"}),
+        ),
+        &modern_headers("tools/call", Some("slow")),
+    );
+    let response = tokio::time::timeout(TIMEOUT, sender.send_request(request))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let mut stream = Body::new(response.into_body()).into_data_stream();
+    let mut text = String::new();
+    tokio::time::timeout(TIMEOUT, async {
+        while sse_messages(&text).is_empty() {
+            let chunk = stream.next().await.expect("the stream stays open").unwrap();
+            text.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    })
+    .await
+    .expect("the progress notification came in time");
+    assert_eq!(sse_messages(&text)[0]["method"], "notifications/progress");
+    assert_eq!(ending("service-close", Some("started")).await, "started");
+    drop(stream);
+    drop(sender);
+    driver.abort();
+    assert_eq!(ending("service-close", None).await, "cancelled");
+}
+
 // ---- over a real socket --------------------------------------------------------------------
 
 #[tokio::test]

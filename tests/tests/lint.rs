@@ -804,7 +804,7 @@ fn assert_tools_snapshot_shows_drift() {
         message.contains("rerun with UPDATE_SNAPSHOTS=1"),
         "{message}"
     );
-    let listing = serde_json::to_string_pretty(&server.list_tools()).unwrap() + "\n";
+    let listing = serde_json::to_string_pretty(&server.tools().list()).unwrap() + "\n";
     std::fs::write(&path, listing).unwrap();
     assert_tools_snapshot(&server, &path);
     std::fs::remove_file(&path).unwrap();

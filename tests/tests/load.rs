@@ -111,7 +111,11 @@ async fn ten_thousand_calls_at_once_over_http_are_each_answered_once() {
 /// session still answers. (Sessions not in use do make room: `http_fairness.rs`.)
 #[tokio::test]
 async fn a_flood_of_sessions_is_refused_while_the_sessions_in_use_keep_working() {
-    let router = router(HttpConfig::new().sessions(4, Duration::from_hours(1)));
+    let router = router(
+        HttpConfig::new()
+            .max_sessions(4)
+            .session_idle_timeout(Duration::from_hours(1)),
+    );
     let mut sessions = Vec::new();
     for _ in 0..4 {
         sessions.push(open_session(&router).await);
@@ -162,8 +166,10 @@ async fn a_flood_of_sessions_is_refused_while_the_sessions_in_use_keep_working()
 async fn one_principal_cannot_take_every_session_slot() {
     let metadata = ProtectedResourceMetadata::new("http://localhost/mcp", "https://auth.example");
     let config = HttpConfig::new()
-        .sessions(8, Duration::from_hours(1))
-        .per_principal(64, 2)
+        .max_sessions(8)
+        .session_idle_timeout(Duration::from_hours(1))
+        .max_requests_per_principal(64)
+        .max_sessions_per_principal(2)
         .bearer_auth(metadata, |token: String| async move {
             Some(AuthInfo::new(token))
         });

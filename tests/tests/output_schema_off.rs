@@ -32,7 +32,7 @@ async fn price() -> Json<f64> {
 #[tokio::test]
 async fn no_output_schema_and_text_only_results() {
     let server = Server::new("shop", "1.0.0");
-    let client = TestClient::new(server.clone());
+    let client = TestClient::new(Server::new("shop", "1.0.0"));
     let tools = client.list_tools().await.tools;
     assert!(
         tools.iter().all(|tool| tool.output_schema.is_none()),

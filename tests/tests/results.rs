@@ -104,17 +104,14 @@ async fn described_link() -> Content {
 #[tool]
 async fn embedded_text() -> Content {
     Content::resource(
-        EmbeddedResource::text("file:///notes.txt", "remember the milk")
-            .with_mime_type("text/plain"),
+        EmbeddedResource::text("file:///notes.txt", "remember the milk").mime_type("text/plain"),
     )
 }
 
 /// Returns an embedded binary resource
 #[tool]
 async fn embedded_blob() -> Content {
-    Content::resource(
-        EmbeddedResource::blob("file:///pixel.png", PIXEL).with_mime_type("image/png"),
-    )
+    Content::resource(EmbeddedResource::blob("file:///pixel.png", PIXEL).mime_type("image/png"))
 }
 
 /// Returns several blocks
@@ -372,7 +369,7 @@ async fn a_handler_that_panics_before_returning_its_future_is_an_error_too() {
         |_, _| -> std::future::Ready<CallToolResult> { panic!("no future today") },
     )
     .unwrap();
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     let client = TestClient::new(server);
     assert_eq!(
         wire(&client, "panics_at_once", json!({})).await,
@@ -615,7 +612,7 @@ async fn a_context_kept_past_its_call_sends_nothing() {
     // is done with the call, after the tool returned and before the client has its answer. What
     // it sends then must go nowhere.
     let server = server();
-    let handle = server.clone();
+    let handle = server.tools();
     let sent = Arc::new(Mutex::new(Vec::new()));
     let left_behind = LeftBehind {
         context: Mutex::new(None),
@@ -630,12 +627,12 @@ async fn a_context_kept_past_its_call_sends_nothing() {
                 .context
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) = Some(context);
-            assert!(handle.remove_tool("answers_once"));
+            assert!(handle.remove("answers_once"));
             async { CallToolResult::text("answered") }
         },
     )
     .unwrap();
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     let client = TestClient::new(server);
     assert_eq!(
         wire(&client, "answers_once", json!({})).await,

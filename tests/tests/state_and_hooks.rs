@@ -113,9 +113,9 @@ async fn state_is_never_part_of_the_input_schema() {
 fn a_missing_state_is_a_start_up_error_naming_the_tool_and_the_type() {
     let server = Server::new("state", "1.0.0").state(Db::default());
     let error = server.check().expect_err("Greeting is missing");
-    let RegistryError::MissingState {
+    let mcp_toolbelt::Error::Registry(RegistryError::MissingState {
         name, type_name, ..
-    } = &error
+    }) = &error
     else {
         panic!("{error:?}");
     };
@@ -134,7 +134,9 @@ fn a_missing_state_is_a_start_up_error_naming_the_tool_and_the_type() {
         "{text}"
     );
     // Nothing given at all: every tool and type is named.
-    let Err(RegistryError::Several(all)) = Server::new("state", "1.0.0").check() else {
+    let Err(mcp_toolbelt::Error::Registry(RegistryError::Several(all))) =
+        Server::new("state", "1.0.0").check()
+    else {
         panic!("several problems expected");
     };
     assert_eq!(all.len(), 5, "{all:#?}");
@@ -157,6 +159,62 @@ async fn serving_refuses_to_start_without_the_state() {
         error.to_string().contains("`State<state_and_hooks::Db>`"),
         "{error}"
     );
+    assert!(
+        matches!(
+            error,
+            mcp_toolbelt::Error::Registry(RegistryError::Several(_))
+        ),
+        "{error:?}"
+    );
+}
+
+/// Every way to serve refuses tools that cannot be served with the same matchable error, not
+/// an `io::Error` that flattened it (issue 27).
+#[tokio::test]
+async fn every_serve_method_refuses_with_a_registry_error() {
+    let server = || Server::new("state", "1.0.0");
+    let is_registry = |error: &mcp_toolbelt::Error| matches!(error, mcp_toolbelt::Error::Registry(RegistryError::Several(problems)) if problems.len() == 5);
+    let error = server().check().unwrap_err();
+    assert!(is_registry(&error), "{error:?}");
+    let error = server().into_router().unwrap_err();
+    assert!(is_registry(&error), "{error:?}");
+    let error = server()
+        .serve_http("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap_err();
+    assert!(is_registry(&error), "{error:?}");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let error = server()
+        .serve_http_app(listener, |mcp| mcp)
+        .await
+        .unwrap_err();
+    assert!(is_registry(&error), "{error:?}");
+    // The problems are listed, each its own line, as `run()` prints them.
+    assert!(
+        error
+            .to_string()
+            .starts_with("5 problems with the tools and resources:\n- "),
+        "{error}"
+    );
+    // `Display` already says it all: no source repeats it in a report of the chain.
+    assert!(std::error::Error::source(&error).is_none());
+}
+
+/// A port in use is an `Error::Io` that says so.
+#[tokio::test]
+async fn an_address_in_use_is_an_io_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap();
+    let error = Server::new("state", "1.0.0")
+        .state(Db::default())
+        .state(Greeting("hello"))
+        .serve_http(address)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, mcp_toolbelt::Error::Io(io) if io.kind() == std::io::ErrorKind::AddrInUse),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -172,7 +230,7 @@ async fn tools_added_at_run_time_reach_state_through_the_context() {
         },
     )
     .unwrap();
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     let client = TestClient::new(server);
     let result = client.call_tool("state_dynamic", json!({})).await;
     assert_eq!(result.text_content(), "Hello from run time");

@@ -823,7 +823,7 @@ async fn modern_calls_log_only_when_asked() {
 #[tokio::test]
 async fn tools_added_and_removed_at_run_time_are_announced() {
     let server = Server::new("wire", "0.0.0");
-    let handle = server.clone();
+    let handle = server.tools();
     let mut client = InProcess::start(server);
     let list_changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
     let schema =
@@ -848,7 +848,7 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
         )
         .await;
     assert_eq!(initialized["result"]["protocolVersion"], "2025-11-25");
-    handle.add_tool(double.clone()).unwrap();
+    handle.add(double.clone()).unwrap();
     assert_eq!(client.next_message().await, list_changed);
     let names = |response: &Value| -> Vec<String> {
         response["result"]["tools"]
@@ -881,15 +881,15 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
     assert_eq!(invalid["result"]["isError"], json!(true), "{invalid}");
 
     // A second tool of that name is refused, and nothing is announced.
-    let refused = handle.add_tool(double).unwrap_err().to_string();
+    let refused = handle.add(double).unwrap_err().to_string();
     assert!(
         refused.contains("two tools are named `double`"),
         "{refused}"
     );
 
-    assert!(handle.remove_tool("double"));
+    assert!(handle.remove("double"));
     assert_eq!(client.next_message().await, list_changed);
-    assert!(!handle.remove_tool("double"));
+    assert!(!handle.remove("double"));
     let listed = client.request(4, "tools/list", json!({})).await;
     assert!(!names(&listed).contains(&"double".to_owned()), "{listed}");
     assert_eq!(
@@ -907,13 +907,38 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
     ended.unwrap();
 }
 
+/// The handle is a value of its own, shared freely across tasks and threads (issue 27).
+#[test]
+fn the_tools_handle_is_clone_send_sync_and_debug() {
+    fn shareable<T: Clone + Send + Sync + std::fmt::Debug + 'static>(handle: &T) -> String {
+        format!("{:?}", handle.clone())
+    }
+    let server = Server::new("wire", "0.0.0");
+    let shown = shareable(&server.tools());
+    assert!(shown.starts_with("Tools { names: ["), "{shown}");
+}
+
+/// `Server::cache_ttl` takes a `Duration`; the wire carries it as `ttlMs` (issue 27).
+#[tokio::test]
+async fn the_cache_ttl_is_a_duration_sent_in_milliseconds() {
+    let server = Server::new("wire", "0.0.0").cache_ttl(Duration::from_secs(5));
+    let mut client = InProcess::start(server);
+    let listed = client
+        .request(1, "tools/list", json!({"_meta": modern_meta()}))
+        .await;
+    assert_eq!(listed["result"]["ttlMs"], 5000, "{listed}");
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
 #[tokio::test]
 async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
-    let server = Server::new("wire", "0.0.0");
-    let handle = server.clone();
-    let mut legacy = InProcess::start(server.clone());
-    let mut modern = InProcess::start(server.clone());
-    let mut uninitialized = InProcess::start(server);
+    // A server for each connection, each changed through its handle alike.
+    let servers = [(); 3].map(|()| Server::new("wire", "0.0.0"));
+    let handles = servers.each_ref().map(Server::tools);
+    let [legacy, modern, uninitialized] = servers.map(InProcess::start);
+    let (mut legacy, mut modern, mut uninitialized) = (legacy, modern, uninitialized);
     let initialized = legacy
         .request(
             0,
@@ -941,7 +966,9 @@ async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
         |_, _| async { CallToolResult::text("here") },
     )
     .unwrap();
-    handle.add_tool(tool).unwrap();
+    for handle in &handles {
+        handle.add(tool.clone()).unwrap();
+    }
     assert_eq!(
         legacy.next_message().await,
         json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
@@ -967,7 +994,7 @@ async fn only_an_initialized_legacy_client_is_told_of_tool_changes() {
 #[tokio::test]
 async fn a_modern_client_hears_of_tool_changes_on_a_subscription() {
     let server = Server::new("wire", "0.0.0");
-    let handle = server.clone();
+    let handle = server.tools();
     let mut client = InProcess::start(server);
     let subscribe = |id: &str, notifications: Value| json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": {"_meta": modern_meta(), "notifications": notifications}});
     let tagged = |id: &str| json!({"io.modelcontextprotocol/subscriptionId": id});
@@ -998,7 +1025,7 @@ async fn a_modern_client_hears_of_tool_changes_on_a_subscription() {
         |_, _| async { CallToolResult::text("here") },
     )
     .unwrap();
-    handle.add_tool(tool).unwrap();
+    handle.add(tool).unwrap();
     assert_eq!(
         client.next_message().await,
         json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": tagged("tools")}})
@@ -1011,7 +1038,7 @@ async fn a_modern_client_hears_of_tool_changes_on_a_subscription() {
         .request(1, "tools/list", json!({"_meta": modern_meta()}))
         .await;
     assert_eq!(listed["id"], 1, "{listed}");
-    assert!(handle.remove_tool("added"));
+    assert!(handle.remove("added"));
 
     let (rest, ended) = client.finish().await;
     assert_eq!(
@@ -1054,7 +1081,7 @@ async fn older_versions_get_no_server_title_and_no_progress_message() {
         ("2025-06-18", Some("Titled"), Some("one")),
     ] {
         let server = Server::new("wire", "0.0.0").title("Titled");
-        server.add_tool(progress_tool()).unwrap();
+        server.tools().add(progress_tool()).unwrap();
         let mut client = InProcess::start(server);
         let initialized = client
             .request(
@@ -1181,7 +1208,7 @@ fn leaves_a_task_behind() -> (Tool, Arc<Notify>, mpsc::UnboundedReceiver<Sent>) 
 fn leaving_a_task_behind() -> (InProcess, Arc<Notify>, mpsc::UnboundedReceiver<Sent>) {
     let (tool, go, reports) = leaves_a_task_behind();
     let server = Server::new("wire", "0.0.0");
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     (InProcess::start(server), go, reports)
 }
 

@@ -800,7 +800,7 @@ async fn a_run_time_tool_needs_a_valid_name() {
     assert_eq!(longest.len(), 64);
     let tool = run_time_tool(&longest, json!({"type": "object"})).unwrap();
     let server = Server::new("validation", "0.0.0");
-    server.add_tool(tool).unwrap();
+    server.tools().add(tool).unwrap();
     assert_eq!(
         call(&TestClient::new(server), &longest, json!({})).await,
         json!({"content": [{"type": "text", "text": "{}"}]})
@@ -824,8 +824,8 @@ async fn a_run_time_tool_advertises_properties_and_required_like_any_other() {
         optional_n.definition().input_schema,
         json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": []})
     );
-    server.add_tool(bare).unwrap();
-    server.add_tool(optional_n).unwrap();
+    server.tools().add(bare).unwrap();
+    server.tools().add(optional_n).unwrap();
     let client = TestClient::new(server);
     let tools = client.list_tools().await.tools;
     let schema = |name: &str| {

@@ -106,7 +106,7 @@
 //!
 //! To roll the key, state is sealed with the current key and opened with the current or a second
 //! one, the previous or (first step below) the next (the second key is
-//! `Server::previous_request_state_key`; with `run()`, on the key file's second line, or in the
+//! [`Server::previous_request_state_key`](crate::Server::previous_request_state_key); with `run()`, on the key file's second line, or in the
 //! variable after a comma or a newline: `MCP_REQUEST_STATE_KEY=CURRENT,PREVIOUS`; an empty
 //! variable counts as unset). Replicas updated one at a time go through `(old, new)` (opens
 //! both, still seals with the old), then `(new, old)`, then, ten minutes after the last

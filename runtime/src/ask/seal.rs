@@ -5,7 +5,7 @@
 //! sealed expiry): state from another caller, tool or argument set, or past its time, is refused
 //! like tampered state. Replicas given the same key (`Server::request_state_key`) open each
 //! other's state, with no shared store; during a key rotation
-//! (`Server::request_state_keys`) state sealed with the previous key still opens, and new state
+//! (`Server::previous_request_state_key`) state sealed with the previous key still opens, and new state
 //! is sealed with the current one.
 
 use std::collections::BTreeSet;

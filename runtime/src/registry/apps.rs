@@ -113,9 +113,7 @@ pub(crate) fn tool_meta(resource_uri: Option<&str>, visibility: &[&str]) -> Map<
 pub(crate) fn with_ui(mut tools: Vec<Tool>) -> Vec<Tool> {
     for ui in inventory::iter::<ToolUiRegistration> {
         if let Some(tool) = tools.iter_mut().find(|tool| tool.name() == ui.tool) {
-            *tool = tool
-                .clone()
-                .with_meta(tool_meta(ui.resource_uri, ui.visibility));
+            *tool = tool.clone().meta(tool_meta(ui.resource_uri, ui.visibility));
         }
     }
     tools
@@ -180,7 +178,7 @@ mod tests {
             CallToolResult::text("")
         })
         .unwrap()
-        .with_meta(tool_meta(Some(uri), &[]))
+        .meta(tool_meta(Some(uri), &[]))
     }
 
     /// A tool naming a view that is not registered is a start-up error naming both.

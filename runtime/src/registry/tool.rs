@@ -175,21 +175,21 @@ impl Tool {
 
     /// Sets the display title.
     #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+    pub fn title(mut self, title: impl Into<String>) -> Self {
         Arc::make_mut(&mut self.definition).title = Some(title.into());
         self
     }
 
     /// Sets the behaviour hints.
     #[must_use]
-    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         Arc::make_mut(&mut self.definition).annotations = Some(annotations);
         self
     }
 
     /// Sets the tool's `_meta`, e.g. the MCP Apps `ui` (`{"ui": {"resourceUri": "ui://…"}}`).
     #[must_use]
-    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
         Arc::make_mut(&mut self.definition).meta = Some(meta);
         self
     }

@@ -1,6 +1,6 @@
 //! Request bodies as they arrive on a connection of the server loop: at most
 //! [`HttpConfig::max_arriving_bodies`](super::HttpConfig::max_arriving_bodies) hold a place,
-//! each arriving at [`HttpConfig::body_rate`](super::HttpConfig::body_rate) or faster after its
+//! each arriving at [`HttpConfig::min_body_rate`](super::HttpConfig::min_body_rate) or faster after its
 //! grace (else `408`); past the share, a body must arrive whole within [`UNPLACED_LIMIT`] (else
 //! `503`). So clients that trickle their bodies (as slow-loris clients trickle headers) hold a
 //! bounded share of the connections for a bounded time, while a body sent with its headers, as
@@ -236,7 +236,9 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_body_clock_starts_when_the_body_is_first_read() {
-        let config = HttpConfig::new().body_rate(1024, Duration::from_secs(5));
+        let config = HttpConfig::new()
+            .min_body_rate(1024)
+            .body_rate_grace(Duration::from_secs(5));
         let arrivals = Arrivals::of(&config);
         let (request, arrival) = arrivals.watch(silent());
         // A slow verifier, or a user's layer, takes longer than the grace before reading.
@@ -253,7 +255,9 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_grace_too_long_to_tell_means_no_deadline() {
-        let config = HttpConfig::new().body_rate(1, Duration::MAX);
+        let config = HttpConfig::new()
+            .min_body_rate(1)
+            .body_rate_grace(Duration::MAX);
         let (request, _) = Arrivals::of(&config).watch(silent());
         let mut body = request.into_body();
         assert!(!late_within(&mut body, Duration::from_hours(24 * 365)).await);

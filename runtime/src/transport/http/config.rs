@@ -39,13 +39,13 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`max_body_bytes`](Self::max_body_bytes) (message size) | 4 MiB | `413`, from `Content-Length` before any `100 Continue` when it declares more; a body in a `Content-Encoding` other than identity: `415` (with `Accept-Encoding: identity`) |
 /// | [`request_timeout`](Self::request_timeout) | 5 min | a tool call: an `isError` result (the shorter of this and [`Server::call_timeout`](crate::Server::call_timeout) applies); any other request: `-32603` `Request timed out after …`; a body that has not arrived within it (or 30 s): `408` |
 /// | [`max_requests`](Self::max_requests) (each item of a 2025-03-26 batch is one) | 1,024 | `503` with `Retry-After` (a batch without room for every item now: refused whole, none of it runs). A batch with more items than the cap (or, with bearer auth, than a principal's share) could ever allow: `413`, `-32600` (`at most N calls in one batch here`), for good |
-/// | `max_sessions`, `session_idle_timeout` (legacy sessions) | 1,024 sessions, closed after 1 h idle (1 min for one that never did anything after `initialize`: no call, no GET stream) | a full table closes the least recently used session not in use (no GET stream open, no call running), one that never did anything first (its client gets `404` and initializes again); if every session is in use, `503` |
-/// | `max_requests_per_principal`, `max_sessions_per_principal` (with bearer auth; a batch item is a request) | 64 requests, 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
+/// | [`max_sessions`](Self::max_sessions), [`session_idle_timeout`](Self::session_idle_timeout) (legacy sessions) | 1,024 sessions, closed after 1 h idle (1 min for one that never did anything after `initialize`: no call, no GET stream) | a full table closes the least recently used session not in use (no GET stream open, no call running), one that never did anything first (its client gets `404` and initializes again); if every session is in use, `503` |
+/// | [`max_requests_per_principal`](Self::max_requests_per_principal), [`max_sessions_per_principal`](Self::max_sessions_per_principal) (with bearer auth; a batch item is a request) | 64 requests, 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
 /// | [`max_subscriptions`](Self::max_subscriptions) (`subscriptions/listen` streams) | 1,024 | `503` |
 /// | [`max_streams`](Self::max_streams) (GET and `subscriptions/listen` streams together) | half of `max_connections` (256) | `503` with `Retry-After` |
 /// | [`max_connections`](Self::max_connections) (`serve_http`, `serve_http_app`) | 512 | up to 32 new clients are accepted to wait (the others wait in the listen backlog), each while a connection makes room for it: the next busy one to send an answer of known length says `Connection: close`; when none has within 250 ms, the longest idle one (idle at least 250 ms, with no request arriving) is closed |
 /// | [`header_timeout`](Self::header_timeout) (`serve_http`, `serve_http_app`) | 30 s | the connection is closed: silent, slow-header (slow-loris) and idle keep-alive clients |
-/// | `min_body_rate`, `body_rate_grace` (`serve_http`, `serve_http_app`) | 1 KiB/s on average, after 5 s | `408` and the connection closed |
+/// | [`min_body_rate`](Self::min_body_rate), [`body_rate_grace`](Self::body_rate_grace) (`serve_http`, `serve_http_app`) | 1 KiB/s on average, after 5 s | `408` and the connection closed |
 /// | [`max_arriving_bodies`](Self::max_arriving_bodies) (`serve_http`, `serve_http_app`) | a quarter of `max_connections` (128) | a body past the share must arrive whole within 1 s (as one sent with its headers does), else `503` with `Retry-After` and the connection closed |
 /// | [`shutdown_grace`](Self::shutdown_grace) | 10 s | calls still running at SIGINT/SIGTERM are dropped |
 ///
@@ -250,11 +250,17 @@ impl HttpConfig {
         self
     }
 
-    /// The most legacy sessions open at once (`503` beyond), and how long an idle one lives.
+    /// The most legacy sessions open at once (default 1024; `503` beyond).
     #[must_use]
-    pub fn sessions(mut self, max: usize, idle_timeout: Duration) -> Self {
+    pub fn max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
-        self.session_idle_timeout = idle_timeout;
+        self
+    }
+
+    /// How long a legacy session lives unused (default one hour); then it is closed.
+    #[must_use]
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
         self
     }
 
@@ -302,7 +308,7 @@ impl HttpConfig {
     /// [`crate::Server::serve_http`] (default: a quarter of [`HttpConfig::max_connections`]);
     /// beyond, a body must arrive whole within a second (as one sent with its headers does), or
     /// it is answered `503` with `Retry-After` and its connection closed. With
-    /// [`HttpConfig::body_rate`], clients that send their bodies slowly hold a bounded share of
+    /// [`HttpConfig::min_body_rate`], clients that send their bodies slowly hold a bounded share of
     /// the connections, for a bounded time.
     #[must_use]
     pub fn max_arriving_bodies(mut self, max: usize) -> Self {
@@ -311,12 +317,20 @@ impl HttpConfig {
     }
 
     /// How fast a request body must arrive on the connections of [`crate::Server::serve_http`]:
-    /// after `grace`, at least `bytes_per_second` on average since the server first reads it
-    /// (after admission, auth and the app's own layers; default 1 KiB/s after 5 s), or it is
-    /// answered `408` and its connection closed, as a slow-header client is. The whole body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
+    /// after [`HttpConfig::body_rate_grace`], at least `bytes_per_second` on average since the
+    /// server first reads it (after admission, auth and the app's own layers; default 1 KiB/s),
+    /// or it is answered `408` and its connection closed, as a slow-header client is. The whole
+    /// body must still arrive within [`HttpConfig::request_timeout`] (or 30 s).
     #[must_use]
-    pub fn body_rate(mut self, bytes_per_second: u64, grace: Duration) -> Self {
+    pub fn min_body_rate(mut self, bytes_per_second: u64) -> Self {
         self.body_rate = bytes_per_second.max(1);
+        self
+    }
+
+    /// How long a request body may arrive at any pace before [`HttpConfig::min_body_rate`]
+    /// applies (default 5 s).
+    #[must_use]
+    pub fn body_rate_grace(mut self, grace: Duration) -> Self {
         self.body_grace = grace;
         self
     }
@@ -332,15 +346,21 @@ impl HttpConfig {
         self
     }
 
-    /// With bearer auth, what one principal (a token's client and subject) may hold at once:
-    /// `requests` requests being answered (and as many `subscriptions/listen` streams), and
-    /// `sessions` legacy sessions (default 64 and 32). Beyond, its own least recently used
-    /// session not in use makes room, or it gets `503`: one caller cannot fill the tables for
-    /// everyone.
+    /// With bearer auth, how many requests one principal (a token's client and subject) may
+    /// have being answered at once, and as many `subscriptions/listen` streams (default 64);
+    /// beyond, `503`: one caller cannot take every slot.
     #[must_use]
-    pub fn per_principal(mut self, requests: usize, sessions: usize) -> Self {
-        self.principal_requests = requests.max(1);
-        self.principal_sessions = sessions.max(1);
+    pub fn max_requests_per_principal(mut self, max: usize) -> Self {
+        self.principal_requests = max.max(1);
+        self
+    }
+
+    /// With bearer auth, how many legacy sessions one principal may hold at once (default 32);
+    /// beyond, its own least recently used session not in use is closed to make room, or it
+    /// gets `503`: one caller cannot fill the session table for everyone.
+    #[must_use]
+    pub fn max_sessions_per_principal(mut self, max: usize) -> Self {
+        self.principal_sessions = max.max(1);
         self
     }
 

@@ -19,7 +19,7 @@
 //! [`arrival`]), [`admission`] (Host, Origin, then [`auth`]),
 //! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
-//! application sets.
+//! application sets; [`service`] is the endpoint as a tower service of `http` 1 types.
 
 pub(crate) mod admission;
 mod arrival;
@@ -32,6 +32,7 @@ mod post;
 mod reply;
 mod room;
 mod serve;
+mod service;
 mod sessions;
 mod stream;
 
@@ -47,6 +48,7 @@ pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
 use self::reply::Refusal;
 pub(crate) use self::serve::{serve, serve_app};
+pub use self::service::{HttpBody, HttpService};
 use self::sessions::SessionTable;
 use crate::jsonrpc::codes;
 use crate::protocol::Dispatcher;

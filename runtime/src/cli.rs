@@ -413,7 +413,7 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
             .iter()
             .map(|name| lint::profile(name))
             .collect::<Result<_, _>>()
-            .map_err(Error::Arguments)?
+            .map_err(|unknown| Error::Arguments(unknown.to_string()))?
     };
     let report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     let mut out = io::stdout().lock();

@@ -5,25 +5,19 @@
 # API shows in review as a change to that file. `UPDATE_PUBLIC_API=1` writes the file instead.
 #
 # cargo-public-api reads rustdoc's JSON, which only a nightly toolchain writes: the script
-# installs both when missing (the tool into the ignored `.tools/`, pinned and `--locked`).
+# installs both when missing (the tool pinned and `--locked`, into Cargo's bin folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=0.52.0
-root=.tools/cargo-public-api
-tool=$root/bin/cargo-public-api
-# A copy built beforehand on the CI machine, used instead of building one (minutes) when present.
-prebuilt=/work/pubapi-tool/bin/cargo-public-api
+# Installed into Cargo's own bin folder (the system's, like `rustup`'s nightly below), so a fresh
+# clone on a machine that ran this once does not build it again (minutes).
+tool="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-public-api"
 
-installed() { [ -x "$1" ] && [ "$("$1" --version 2>/dev/null)" = "cargo-public-api $version" ]; }
+installed() { [ -x "$tool" ] && [ "$("$tool" --version 2>/dev/null)" = "cargo-public-api $version" ]; }
 
-if ! installed "$tool"; then
-    if installed "$prebuilt"; then
-        mkdir -p "$root/bin"
-        cp "$prebuilt" "$tool"
-    else
-        cargo install --locked --version "$version" --root "$root" cargo-public-api
-    fi
+if ! installed; then
+    cargo install --locked --version "$version" cargo-public-api
 fi
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal

@@ -454,6 +454,18 @@ impl Server {
     /// Like [`Server::into_router`], tied to axum 0.8 (its `Router` is in the signature).
     ///
     /// Requires the `http` feature (on by default).
+    ///
+    /// ```no_run
+    /// use axum::{Router, routing::get};
+    ///
+    /// # async fn serve() -> Result<(), mcp_toolbelt::Error> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:3000").await?;
+    /// let api = Router::new().route("/health", get(|| async { "ok" }));
+    /// mcp_toolbelt::Server::new("inventory", "1.0.0")
+    ///     .serve_http_app(listener, |mcp| api.nest("/mcp", mcp))
+    ///     .await
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub async fn serve_http_app(
         self,

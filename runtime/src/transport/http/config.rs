@@ -374,6 +374,20 @@ impl HttpConfig {
     /// Requires `Authorization: Bearer <token>` on every request. `verify` returns what the
     /// token grants (it reaches tools as [`crate::Context::auth`]), or `None` for a bad token,
     /// answered `401` with a `WWW-Authenticate` header that points at `metadata`, which is served.
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
+    ///
+    /// let metadata =
+    ///     ProtectedResourceMetadata::new("https://mcp.example.com/mcp", "https://auth.example.com")
+    ///         .scopes(["notes:read", "notes:write"]);
+    /// let config = HttpConfig::new().bearer_auth(metadata, |token: String| async move {
+    ///     // Ask your authorization server (introspection) or check a JWT here.
+    ///     (token == "let-me-in").then(|| {
+    ///         AuthInfo::new("demo-client").subject("ada").scopes(["notes:read"])
+    ///     })
+    /// });
+    /// ```
     #[must_use]
     pub fn bearer_auth<F, Fut>(mut self, metadata: ProtectedResourceMetadata, verify: F) -> Self
     where

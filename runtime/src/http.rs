@@ -52,8 +52,8 @@
 //!
 //! # Bearer auth
 //!
-//! `HttpConfig::bearer_auth(metadata, verify)` requires `Authorization: Bearer <token>` on every
-//! request: your async `verify` returns what the token grants, an [`AuthInfo`] (its client,
+//! [`HttpConfig::bearer_auth`] (an example is there) requires `Authorization: Bearer <token>` on
+//! every request: your async `verify` returns what the token grants, an [`AuthInfo`] (its client,
 //! subject and scopes; tools read it as [`Context::auth`](crate::Context::auth), hooks as
 //! `call.context().auth()`), or `None`, answered `401` with a `WWW-Authenticate` header pointing
 //! at the RFC 9728 metadata document ([`ProtectedResourceMetadata`]) the server then serves.
@@ -108,6 +108,11 @@
 )]
 #![cfg_attr(not(feature = "http"), doc = "[`HttpService`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`Server::into_service`]: self")]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`HttpConfig::bearer_auth`]: HttpConfig::bearer_auth"
+)]
+#![cfg_attr(not(feature = "http"), doc = "[`HttpConfig::bearer_auth`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`HttpConfig`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`ProtectedResourceMetadata`]: self")]
 #![cfg_attr(not(feature = "http"), doc = "[`Server::serve_http`]: self")]

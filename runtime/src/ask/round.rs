@@ -49,7 +49,7 @@ pub(crate) fn missing_capabilities(missing: &Map<String, Value>) -> ErrorObject 
         codes::MISSING_CLIENT_CAPABILITY,
         format!("Missing required client capability: {}", names.join(", ")),
     )
-    .with_data(json!({"requiredCapabilities": missing}))
+    .data(json!({"requiredCapabilities": missing}))
 }
 
 /// A call's round: the answers it has, and the questions it asked.

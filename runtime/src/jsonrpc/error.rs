@@ -64,9 +64,9 @@ impl ErrorObject {
         Self::new(codes::INVALID_REQUEST, format!("Invalid Request: {detail}"))
     }
 
-    /// Adds data.
+    /// Sets `data`, details for programs (the builder rule: plain names).
     #[must_use]
-    pub fn with_data(mut self, data: Value) -> Self {
+    pub fn data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
     }

@@ -2,24 +2,23 @@
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
 use super::listing::Listings;
+use super::scope::RequestScope;
 use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
-use crate::ask::pending::Pending;
 use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer};
 use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
-use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Payload, Response, codes, to_json};
+use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::{CallClock, Limits};
 use crate::registry::{ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
@@ -61,19 +60,6 @@ pub(crate) struct ServerState {
 #[derive(Clone)]
 pub(crate) struct Dispatcher {
     state: Arc<ServerState>,
-}
-
-/// What one request brings besides its message: where its notifications go, how it is
-/// cancelled, and what the transport knows of the caller.
-pub(crate) struct RequestScope {
-    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
-    /// Where the client's answers to a legacy call's questions come back, when they can.
-    pub(crate) pending: Option<Arc<Pending>>,
-    pub(crate) cancellation: CancellationToken,
-    pub(crate) auth: Option<AuthInfo>,
-    /// The transport's own time limit on this request (HTTP's request time), when it has one:
-    /// a tool call is bounded by it or by the server's call time limit, whichever is shorter.
-    pub(crate) time_limit: Option<Duration>,
 }
 
 impl Dispatcher {

@@ -86,7 +86,7 @@ fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
             codes::UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
         )
-        .with_data(json!({"supported": supported, "requested": text})));
+        .data(json!({"supported": supported, "requested": text})));
     };
     let client_capabilities = match request_meta.get(meta::CLIENT_CAPABILITIES) {
         Some(capabilities) if capabilities.is_object() => capabilities,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::dispatch::RequestScope;
+use super::scope::RequestScope;
 use super::{ToolChanges, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 

@@ -23,16 +23,18 @@ mod era;
 mod listen;
 mod listing;
 mod resources;
+mod scope;
 mod trace;
 mod version;
 
 pub(crate) use changes::ToolChanges;
 pub(crate) use connection::Connection;
-pub(crate) use dispatch::{Dispatcher, RequestScope, ServerState};
+pub(crate) use dispatch::{Dispatcher, ServerState};
 pub(crate) use era::claims_modern;
 #[cfg(feature = "http")]
 pub(crate) use era::envelope_error;
 pub(crate) use listing::Listings;
+pub(crate) use scope::RequestScope;
 pub(crate) use version::ProtocolVersion;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.

@@ -130,10 +130,10 @@ async fn read(
                     Some(why) => format!("Resource not found: {uri} ({why})"),
                     None => format!("Resource not found: {uri}"),
                 };
-                ErrorObject::invalid_params(message).with_data(json!({"uri": uri}))
+                ErrorObject::invalid_params(message).data(json!({"uri": uri}))
             }
             ReadError::Failed(message) => {
-                ErrorObject::new(codes::INTERNAL_ERROR, message).with_data(json!({"uri": uri}))
+                ErrorObject::new(codes::INTERNAL_ERROR, message).data(json!({"uri": uri}))
             }
         })?;
     let (text, blob) = match &body {

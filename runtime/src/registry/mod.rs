@@ -7,6 +7,7 @@ mod resource;
 mod set;
 mod template;
 mod tool;
+mod view;
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -18,13 +19,14 @@ use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::state::StateKey;
 
-pub use apps::{AppView, ToolUiRegistration};
+pub use apps::ToolUiRegistration;
 pub use resource::{
     IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
 };
 pub(crate) use resource::{ReadError, Resource, ResourceSet};
 pub(crate) use set::ToolSet;
 pub use tool::Tool;
+pub use view::AppView;
 
 /// What `#[tool]` submits to `inventory` for one fn. Not public API: generated code builds it.
 #[doc(hidden)]

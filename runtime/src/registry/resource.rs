@@ -11,8 +11,8 @@ use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::RegistryError;
-use super::apps::{self, AppView};
 use super::template::UriTemplate;
+use super::view::{self, AppView};
 
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
 /// it.
@@ -27,7 +27,7 @@ pub struct ResourceRegistration {
     pub title: Option<&'static str>,
     /// The doc comment or `description = "…"`.
     pub description: Option<&'static str>,
-    /// The MIME type; an app view's is always [`apps::VIEW_MIME_TYPE`].
+    /// The MIME type; an app view's is always [`view::VIEW_MIME_TYPE`].
     pub mime_type: Option<&'static str>,
     /// The view's `_meta.ui`, for an MCP Apps view.
     pub app: Option<AppView>,
@@ -209,7 +209,7 @@ impl Resource {
         self.template.is_some()
     }
 
-    /// An MCP Apps view: a `ui://` resource of MIME type [`apps::VIEW_MIME_TYPE`].
+    /// An MCP Apps view: a `ui://` resource of MIME type [`view::VIEW_MIME_TYPE`].
     pub(crate) fn is_app_view(&self) -> bool {
         self.registration.app.is_some()
     }
@@ -233,7 +233,7 @@ impl Resource {
 
     pub(crate) fn mime_type(&self) -> Option<&'static str> {
         if self.is_app_view() {
-            return Some(apps::VIEW_MIME_TYPE);
+            return Some(view::VIEW_MIME_TYPE);
         }
         self.registration.mime_type
     }

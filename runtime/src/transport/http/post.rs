@@ -18,7 +18,7 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Era, Refusal, Stage};
+use super::reply::{self, Refusal, Stage, StatusTable};
 use super::sessions::HttpSession;
 use super::stream::{Accepts, HttpCall, answer};
 use crate::context::AuthInfo;
@@ -272,7 +272,7 @@ async fn modern_post(
         in_session: None,
         auth: post.auth,
         accepts: post.accepts,
-        era: Era::Modern,
+        statuses: StatusTable::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
     })
@@ -421,7 +421,7 @@ async fn legacy_message(
                 in_session,
                 auth: post.auth,
                 accepts: post.accepts,
-                era: Era::Legacy,
+                statuses: StatusTable::Legacy,
                 timeout: Some(state.config.request_timeout),
                 place: post.place,
             })

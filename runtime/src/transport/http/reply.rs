@@ -8,9 +8,10 @@ use axum::response::{IntoResponse, Response};
 
 use crate::jsonrpc::{self, ErrorObject, Id, codes};
 
-/// The era a request was made in, whose table of statuses its answer follows.
+/// The table of HTTP statuses an answer follows: its request's era's (not `protocol`'s `Era`,
+/// which carries the version and capabilities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Era {
+pub(super) enum StatusTable {
     /// Up to 2025-11-25: every JSON-RPC answer is a `200`.
     Legacy,
     /// 2026-07-28: the status says what the error is.
@@ -24,17 +25,18 @@ pub(super) enum Stage {
     /// A 2026-07-28 request refused before it ran: always `400`.
     Envelope,
     /// The dispatcher's answer, in the era the request was made in.
-    Answer(Era),
+    Answer(StatusTable),
 }
 
 /// The HTTP status that carries `error` (the 2026-07-28 transport's table: `404` for an
 /// unknown method, `400` for the envelope and a missing capability; legacy answers are `200`).
 pub(super) fn status_of(error: &ErrorObject, stage: Stage) -> StatusCode {
     match (stage, error.code) {
-        (Stage::Envelope, _) | (Stage::Answer(Era::Modern), codes::MISSING_CLIENT_CAPABILITY) => {
+        (Stage::Envelope, _)
+        | (Stage::Answer(StatusTable::Modern), codes::MISSING_CLIENT_CAPABILITY) => {
             StatusCode::BAD_REQUEST
         }
-        (Stage::Answer(Era::Modern), codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        (Stage::Answer(StatusTable::Modern), codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         (Stage::Answer(_), _) => StatusCode::OK,
     }
 }
@@ -165,8 +167,8 @@ mod tests {
     #[test]
     fn statuses_follow_the_era_and_the_stage() {
         let not_found = ErrorObject::new(codes::METHOD_NOT_FOUND, "Method not found: x");
-        let modern = Stage::Answer(Era::Modern);
-        let legacy = Stage::Answer(Era::Legacy);
+        let modern = Stage::Answer(StatusTable::Modern);
+        let legacy = Stage::Answer(StatusTable::Legacy);
         assert_eq!(status_of(&not_found, modern), StatusCode::NOT_FOUND);
         assert_eq!(status_of(&not_found, legacy), StatusCode::OK);
         let missing = ErrorObject::new(codes::MISSING_CLIENT_CAPABILITY, "m");

@@ -18,7 +18,7 @@ use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
 use super::places::Place;
-use super::reply::{self, Era, Refusal, Stage, status_of};
+use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{Method, Notification, Outgoing, Request, codes};
@@ -35,7 +35,7 @@ pub(super) struct HttpCall {
     /// Whether the answer may be an event stream.
     pub(super) accepts: Accepts,
     /// The era it was made in: its answer's status follows that era's table.
-    pub(super) era: Era,
+    pub(super) statuses: StatusTable,
     /// Its time limit; `None` for a subscription, which lasts until its client or the server
     /// ends it.
     pub(super) timeout: Option<Duration>,
@@ -44,11 +44,6 @@ pub(super) struct HttpCall {
     pub(super) place: Place,
 }
 
-/// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
-/// before its result and the client accepts SSE: then a request-scoped event stream carries them
-/// and the result. Dropping the response (the client went away) cancels the call. A call
-/// cancelled before it answered gets no JSON-RPC response: its event stream ends without one
-/// (`202 Accepted` for a client that takes JSON only).
 /// What a client takes as an answer (its `Accept`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Accepts {
@@ -58,6 +53,11 @@ pub(super) enum Accepts {
     Stream,
 }
 
+/// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
+/// before its result and the client accepts SSE: then a request-scoped event stream carries them
+/// and the result. Dropping the response (the client went away) cancels the call. A call
+/// cancelled before it answered gets no JSON-RPC response: its event stream ends without one
+/// (`202 Accepted` for a client that takes JSON only).
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let caller = Caller {
@@ -117,7 +117,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         return no_response(call.accepts);
     }
     let status = response.error_object().map_or(StatusCode::OK, |error| {
-        status_of(error, Stage::Answer(call.era))
+        status_of(error, Stage::Answer(call.statuses))
     });
     reply::json(status, &response)
 }

@@ -1,0 +1,25 @@
+//! What one request brings besides its message, from the transport to the dispatcher (and on
+//! to `subscriptions/listen`, which holds it for the stream's life).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::ask::pending::Pending;
+use crate::context::AuthInfo;
+use crate::jsonrpc::Outgoing;
+
+/// What one request brings besides its message: where its notifications go, how it is
+/// cancelled, and what the transport knows of the caller.
+pub(crate) struct RequestScope {
+    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    /// Where the client's answers to a legacy call's questions come back, when they can.
+    pub(crate) pending: Option<Arc<Pending>>,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) auth: Option<AuthInfo>,
+    /// The transport's own time limit on this request (HTTP's request time), when it has one:
+    /// a tool call is bounded by it or by the server's call time limit, whichever is shorter.
+    pub(crate) time_limit: Option<Duration>,
+}

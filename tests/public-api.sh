@@ -19,9 +19,13 @@ installed() { [ -x "$tool" ] && [ "$("$tool" --version 2>/dev/null)" = "cargo-pu
 if ! installed; then
     cargo install --locked --version "$version" cargo-public-api
 fi
-if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-    rustup toolchain install nightly --profile minimal
+# A dated nightly: rustdoc's JSON format, and the unstable auto traits (`Freeze`, `UnsafeUnpin`)
+# it lists, change between nightlies; cargo-public-api 0.52.0 reads this one's.
+toolchain=nightly-2026-05-20
+if ! rustup run "$toolchain" rustc --version >/dev/null 2>&1; then
+    rustup toolchain install "$toolchain" --profile minimal
 fi
+export RUSTUP_TOOLCHAIN=$toolchain
 
 expected=runtime/public-api.txt
 actual=target/public-api.txt

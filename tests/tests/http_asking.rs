@@ -5,10 +5,12 @@
 
 use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
+use mcp_toolbelt::http::{AuthInfo, ProtectedResourceMetadata};
 use mcp_toolbelt::{Context, ask::AskError, ask::Elicitation, http::HttpConfig, tool};
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
-    Events, LEGACY, in_session, legacy_call, post, result_text, router, send, send_over_socket,
+    Events, LEGACY, in_session, legacy_call, modern_call, modern_headers, post, result_text,
+    router, send, send_over_socket,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -217,4 +219,58 @@ async fn the_todo_example_answers_a_json_only_client_at_once() {
         .await
         .json();
     assert_eq!(result_text(&listed), "No tasks");
+}
+
+/// A 2026-07-28 `requestState` is bound to the caller who was asked: a token for the same client
+/// with an empty subject, or for another user, cannot answer a question asked of a token with no
+/// subject (they are three callers, not one).
+#[tokio::test]
+async fn sealed_state_opens_only_for_the_caller_it_was_sealed_for() {
+    let metadata =
+        ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
+    let router = router(HttpConfig::new().bearer_auth(metadata, |token| async move {
+        match token.as_str() {
+            "no-subject" => Some(AuthInfo::new("desktop-app")),
+            "empty-subject" => Some(AuthInfo::new("desktop-app").subject("")),
+            "alice" => Some(AuthInfo::new("desktop-app").subject("alice")),
+            _ => None,
+        }
+    }));
+    let elicits = json!({"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}});
+    let call = |token: &'static str, extra: Value| {
+        let mut body = modern_call(2, "confirm", &json!({}), &elicits);
+        for (key, value) in extra.as_object().unwrap() {
+            body["params"][key] = value.clone();
+        }
+        let mut headers = modern_headers("tools/call", Some("confirm"));
+        headers.push(("authorization", token));
+        post(&body, &headers)
+    };
+    let first = send(&router, call("Bearer no-subject", json!({})))
+        .await
+        .json();
+    let state = first["result"]["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no requestState in {first}"))
+        .to_owned();
+    let key = first["result"]["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.keys().next())
+        .unwrap_or_else(|| panic!("no question in {first}"))
+        .clone();
+    let retry = json!({
+        "inputResponses": {key: {"action": "accept", "content": {"confirm": true}}},
+        "requestState": state,
+    });
+    for other in ["Bearer empty-subject", "Bearer alice"] {
+        let reply = send(&router, call(other, retry.clone())).await;
+        let body = reply.json();
+        assert_eq!(body["error"]["code"], -32602, "{other}: {body}");
+        assert_eq!(
+            body["error"]["message"], "Invalid or expired requestState",
+            "{other}: {body}"
+        );
+    }
+    let reply = send(&router, call("Bearer no-subject", retry)).await.json();
+    assert_eq!(result_text(&reply), "confirm=true", "{reply}");
 }

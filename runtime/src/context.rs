@@ -20,7 +20,36 @@ use crate::sync::lock;
 /// The request a tool is serving: its id, cancellation, progress and log notifications, and what
 /// the transport knows of the caller (session, auth).
 ///
-/// Take it as a parameter of type `Context` (or `&Context`) anywhere in a `#[tool]` fn.
+/// Take it as a parameter of type `Context` (or `&Context`) anywhere in a `#[tool]` fn (under
+/// another name, an alias, mark the parameter `#[context]`):
+///
+/// ```
+/// use mcp_toolbelt::{tool, Context, LogLevel};
+///
+/// /// Count the lines of some files
+/// #[tool(annotations(read_only))]
+/// async fn context_docs_count_lines(
+///     /// The files' contents
+///     files: Vec<String>,
+///     context: &Context,
+/// ) -> String {
+///     let total = files.len() as f64;
+///     let mut lines = 0;
+///     for (done, file) in files.iter().enumerate() {
+///         if context.is_cancelled() {
+///             return "cancelled".into(); // only long synchronous work needs to look
+///         }
+///         lines += file.lines().count();
+///         context.progress(done as f64 + 1.0, Some(total), Some("counting"));
+///     }
+///     context.log(LogLevel::Info, format!("{lines} lines"));
+///     lines.to_string()
+/// }
+/// ```
+///
+/// What the tool logs with `tracing` goes to the server's own log, inside the request's span;
+/// [`Context::log`] goes to the client. Asking the client (forms, the client's model, its roots)
+/// is in [`ask`](crate::ask); app state is [`Context::state`] or a [`State`] parameter.
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,

@@ -1,8 +1,123 @@
-//! Streamable HTTP: `HttpConfig` tunes `Server::serve_http` (limits, auth, origins) and
-//! `ProtectedResourceMetadata` is the OAuth metadata it serves, both with the `http` feature;
+//! Streamable HTTP: [`HttpConfig`] tunes [`Server::serve_http`] (limits, auth, origins) and
+//! [`ProtectedResourceMetadata`] is the OAuth metadata it serves, both with the `http` feature;
 //! [`AuthInfo`], the caller a token proved, is present without it, as tools read it from their
-//! [`Context`](crate::Context) whatever the transport. `HttpService` is the endpoint as a tower
-//! service of `http` 1 types (`Server::into_service`), for any server or framework to mount.
+//! [`Context`](crate::Context) whatever the transport.
+//!
+//! # Serving
+//!
+//! [`Server::serve_http`] (or [`Server::run`](crate::Server::run) with `--http ADDR`) serves
+//! `/mcp`; [`Server::serve_http_app`] serves your own axum app with the MCP endpoint where you
+//! put it (`|mcp| app.nest("/mcp", mcp)`), with the same connection protections.
+//!
+//! [`Server::into_service`] returns the bare endpoint as an [`HttpService`], a tower service of
+//! `http` 1 types that hyper or any axum version mounts (`Router::nest_service("/mcp", …)`);
+//! [`Server::into_router`] returns it as an axum 0.8 `Router`. Either answers at `/` wherever
+//! you mount it and keeps admission, bodies, places and sessions, but served by `axum::serve`
+//! it has no header timeout, no connection cap, no body rate and no graceful shutdown. (Why
+//! both: `HttpService`'s signature names no axum type, so it outlives an axum release; the
+//! `Router` is the shortest path for an axum 0.8 app.) Both protocol eras are served on one endpoint: 2026-07-28 requests (per-request
+//! `_meta`) statelessly, legacy clients with `initialize` and an `Mcp-Session-Id` session.
+//!
+//! On SIGINT/SIGTERM, `serve_http` (and `serve_http_app`) stops accepting, lets calls in flight
+//! finish (up to `HttpConfig::shutdown_grace`, 10 s) and closes the streams.
+//!
+//! # Safe to expose by default
+//!
+//! - It binds where you tell it (`--http 8080` means `127.0.0.1:8080`) and answers only
+//!   localhost `Host`s and `Origin`s (`HttpConfig::allow_hosts`, `allow_origins` for more;
+//!   `403` otherwise). `Host` and `Origin` are parsed, not prefix-matched; an absolute-form
+//!   request target's authority wins over `Host`; a repeated `Host`, `Origin`, `Authorization` or
+//!   MCP header is a `400`. A browser page that calls the server directly (the MCP Inspector's
+//!   "direct" connection, your web app) needs its origin named:
+//!   `HttpConfig::new().allow_origins(["http://localhost:6274"])` grants that origin CORS; no
+//!   other origin gets it.
+//! - `serve_http` keeps at most `max_connections` (512) connections open and gives each
+//!   `header_timeout` (30 s) to send a request's headers, so silent, slow-header and idle
+//!   keep-alive connections are closed; past the cap, a waiting client gets the place of the
+//!   longest idle connection, or of the next busy one to answer (`Connection: close`), so a crowd
+//!   of keep-alive clients cannot starve the rest.
+//! - No client holds every connection: long-lived streams (GET and `subscriptions/listen`) take
+//!   at most half of them, bodies still arriving a quarter, and a body must keep arriving at
+//!   `min_body_rate` (1 KiB/s after a 5 s `body_rate_grace`); past these, `503` with `Retry-After` or `408`.
+//! - Bodies are bounded in size (`413`, decided from `Content-Length` before any
+//!   `100 Continue`), coding (`415` for a `Content-Encoding` other than identity) and time
+//!   (`408`); a request takes one of `max_requests` places only once its body is read;
+//!   `subscriptions/listen` streams and legacy sessions are capped too (`503` with
+//!   `Retry-After`; a full session table first closes the least recently used session not in
+//!   use), and with bearer auth one principal holds at most 64 requests and 32 sessions.
+//!
+//! Every HTTP limit, its default and what happens past it is in the table on [`HttpConfig`];
+//! those of every transport (call time, calls in flight, request memory) on
+//! [`Server`](crate::Server).
+//!
+//! # Bearer auth
+//!
+//! [`HttpConfig::bearer_auth`] (an example is there) requires `Authorization: Bearer <token>` on
+//! every request: your async `verify` returns what the token grants, an [`AuthInfo`] (its client,
+//! subject and scopes; tools read it as [`Context::auth`](crate::Context::auth), hooks as
+//! `call.context().auth()`), or `None`, answered `401` with a `WWW-Authenticate` header pointing
+//! at the RFC 9728 metadata document ([`ProtectedResourceMetadata`]) the server then serves.
+//! Legacy sessions belong to the token's client and subject that opened them. The repository's
+//! `examples/axum-app` verifies tokens and refuses a tool to a token without its scope in a
+//! [`hook`](crate::hook).
+//!
+//! # Deploying
+//!
+//! Deployed behind a name, tell `run()` which: `--http 0.0.0.0:8080 --allow-host mcp.internal`
+//! (repeatable; also `--allow-origin ORIGIN`, `--stateless` and
+//! `--request-state-key-file PATH`), or in a container the variables
+//! `MCP_ALLOWED_HOSTS=mcp.internal,…`, `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS=1`,
+//! `MCP_REQUEST_STATE_KEY`. Bound to a non-loopback address with only the localhost defaults, it
+//! says at start-up which flag to add.
+//!
+//! To run many replicas behind a load balancer, use `HttpConfig::new().stateless(true)`: no
+//! legacy sessions are kept, so any replica can answer any request (2026-07-28 clients are
+//! stateless anyway; legacy clients then get no GET stream and no `Mcp-Session-Id`), and give
+//! them one `requestState` key (see [`ask`](crate::ask), "The `requestState` key") so that a
+//! tool's questions can be answered on any of them.
+//!
+//! A load balancer can route on an argument without reading the body: mark it
+//! (`#[header("Region")]`), and 2026-07-28 clients send it again as a header
+//! (`Mcp-Param-Region`, SEP-2243), checked against the body before the tool runs (see
+//! [`tool`](macro@crate::tool), "Header-routed arguments"). Only 2026-07-28 requests carry these
+//! headers: a balancer that routes legacy sessions must route on the session, not on
+//! `Mcp-Param-*`.
+//!
+// The links above that name items of the `http` feature lead to this module without it.
+#![cfg_attr(feature = "http", doc = "[`HttpConfig`]: HttpConfig")]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`ProtectedResourceMetadata`]: ProtectedResourceMetadata"
+)]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`Server::serve_http`]: crate::Server::serve_http"
+)]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`Server::serve_http_app`]: crate::Server::serve_http_app"
+)]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`Server::into_router`]: crate::Server::into_router"
+)]
+#![cfg_attr(feature = "http", doc = "[`HttpService`]: HttpService")]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`Server::into_service`]: crate::Server::into_service"
+)]
+#![cfg_attr(not(feature = "http"), doc = "[`HttpService`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`Server::into_service`]: self")]
+#![cfg_attr(
+    feature = "http",
+    doc = "[`HttpConfig::bearer_auth`]: HttpConfig::bearer_auth"
+)]
+#![cfg_attr(not(feature = "http"), doc = "[`HttpConfig::bearer_auth`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`HttpConfig`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`ProtectedResourceMetadata`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`Server::serve_http`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`Server::serve_http_app`]: self")]
+#![cfg_attr(not(feature = "http"), doc = "[`Server::into_router`]: self")]
 
 pub use crate::context::AuthInfo;
 #[cfg(feature = "http")]

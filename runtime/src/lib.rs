@@ -1,5 +1,7 @@
 //! Write Model Context Protocol (MCP) tools as annotated `async fn`s and serve every one of them
-//! over stdio or Streamable HTTP.
+//! over stdio or Streamable HTTP, to any MCP host (Claude Desktop, Claude Code, VS Code, Cursor,
+//! the MCP Inspector, the official SDK clients), in both protocol eras: the legacy one that opens
+//! with `initialize` (up to 2025-11-25) and the stateless 2026-07-28 one.
 //!
 //! ```no_run
 //! use mcp_toolbelt::{tool, Json};
@@ -7,22 +9,24 @@
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Deserialize, JsonSchema)]
-//! struct WeatherArgs {
+//! struct ForecastArgs {
 //!     /// City name
 //!     location: String,
+//!     /// How many days ahead, 1 to 7
+//!     #[schemars(range(min = 1, max = 7))]
+//!     days: u8,
 //! }
 //!
 //! #[derive(Serialize, JsonSchema)]
 //! #[serde(rename_all = "camelCase")]
-//! struct Weather {
-//!     temperature_c: f64,
+//! struct Forecast {
 //!     summary: String,
 //! }
 //!
-//! /// Get current weather for a location
-//! #[tool(title = "Get Weather", annotations(read_only, open_world = false))]
-//! async fn get_weather(args: WeatherArgs) -> Json<Weather> {
-//!     Json(Weather { temperature_c: 22.0, summary: format!("{}: partly cloudy", args.location) })
+//! /// Forecast the weather of a location
+//! #[tool(title = "Get Forecast", annotations(read_only, open_world = false))]
+//! async fn get_forecast(args: ForecastArgs) -> Json<Forecast> {
+//!     Json(Forecast { summary: format!("{}: sunny for {} days", args.location, args.days) })
 //! }
 //!
 //! #[tokio::main]
@@ -33,10 +37,34 @@
 //! }
 //! ```
 //!
+//! The tool's input schema comes from `ForecastArgs` (each field's `///` comment its
+//! description, `range` its bounds); the arguments are validated against it before the fn runs,
+//! and its `Json` result against the output schema before it leaves.
+//!
 //! [`Server::run`] serves stdio, or what the process arguments ask for (`--http 8080`,
 //! `--list-tools`, `--lint`, `--print-config claude-desktop`, `--help`), and installs a stderr
-//! logger; the `serve_*` methods (`serve_stdio`, `serve_http`) serve one transport and read no
-//! arguments, for a binary that parses its own.
+//! logger; the `serve_*` methods ([`Server::serve_stdio`], `Server::serve_http`) serve one
+//! transport and read no arguments, for a binary that parses its own.
+//!
+//! # Where each topic lives
+//!
+//! | topic | where |
+//! | --- | --- |
+//! | a tool: every attribute key, arguments (a struct or parameters, `#[header]`, `#[context]`), results, portable schemas | [`macro@tool`] |
+//! | a resource: every attribute key, templates | [`macro@resource`], and the [`resource`](mod@resource) module for what an fn returns |
+//! | what a tool returns: text, [`Json`], [`Content`] blocks, errors the model reads | [`result`] |
+//! | reporting progress, logging to the client, cancellation, the caller's auth | [`Context`] |
+//! | asking the user (forms, URLs), the client's model, its roots, in both eras | [`ask`] |
+//! | MCP Apps: tools with a view | [`apps`] |
+//! | app state (a pool, a client, configuration given once) | [`State`] |
+//! | code around every call (access checks, rate limits, metrics) | [`hook`] |
+//! | tools added and removed while serving | [`tool`](mod@tool) |
+//! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
+//! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
+//! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
+//! | testing tools in-process, schema snapshots | [`testing`] |
+//! | errors: what start-up and serving return ([`Error`]), the JSON-RPC errors a hook answers | [`error`] |
+//! | protocol versions and `_meta` keys | [`protocol`] |
 //!
 //! # How tools are found
 //!
@@ -51,55 +79,67 @@
 //! into the binary. Rust links a dependency only when the code mentions it, so a crate that holds
 //! nothing but tools needs one line in the binary (or in a crate the binary links):
 //!
-//! ```ignore
+//! ```text
 //! use my_tools as _; // links `my_tools`, so its `#[tool]`s are served
 //! ```
 //!
 //! Without it the crate's tools are silently missing (`tests/tests/other_crate.rs` tests a
 //! tools-only crate linked with this line; the case without it is not tested).
 //! `extern crate my_tools;` works too, but the `unused_extern_crates` lint suggests deleting it,
-//! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one binary (edition 2024), so their
-//! tools share one registry too: give each a distinct name.
+//! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one
+//! binary (edition 2024), so their tools share one registry too: give each a distinct name.
 //!
 //! # Cargo features
 //!
-//! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::into_router`,
-//!   `HttpConfig`, `run()`'s `--http`). Without it (`default-features = false`) a stdio server
-//!   compiles none of axum, hyper or tower-http.
+//! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::serve_http_app`,
+//!   `Server::into_service`, `Server::into_router`, `http::HttpConfig`, `run()`'s `--http`). Without it
+//!   (`default-features = false`) a stdio server compiles none of axum, hyper or tower-http.
 //! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
 //!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
-//!   `tracing-opentelemetry`.
+//!   `tracing-opentelemetry`. Add a `tracing_opentelemetry::layer()` to your subscriber to export
+//!   the spans.
 //!
-//! # App state, call hooks, tracing
+//! # Logging and tracing
 //!
-//! [`Server::state`] gives tools shared values, taken as a [`State<T>`] parameter or through
-//! [`Context::state`]. [`Server::hook`] adds code around every call; hooks run before the
-//! arguments are validated, the first added outermost, and see what the client would get (see
-//! [`hook`] for the order and how to refuse). Every request is a `tracing` span named and
-//! attributed by the OpenTelemetry semantic conventions for MCP (`tools/call search`, with
-//! `mcp.method.name`, `mcp.protocol.version`, `mcp.session.id`, `jsonrpc.request.id`,
-//! `gen_ai.tool.name`, `gen_ai.operation.name`, `network.transport`, and `error.type` on failure).
-//! ([`Server::run`]'s own stderr logger creates them only when `RUST_LOG` asks for them.)
+//! Everything is logged through `tracing`; the library never installs a global subscriber:
+//! `serve_stdio`, `serve_io` and `serve_http` log into whatever subscriber your application set
+//! up. [`Server::run`], the ready-made entry, installs one writing to stderr unless you installed
+//! your own: stdout carries only protocol messages. `RUST_LOG` set to valid directives is obeyed
+//! as written (invalid ones are reported and ignored), request spans included (`RUST_LOG=info`
+//! prints each event with its request's span); unset, events at `info` and above are written
+//! without span context and no request span is created, which saves about 4 µs a call.
 //!
-//! # Logging
-//!
-//! Everything is logged through `tracing`; the library installs no subscriber. [`Server::run`]
-//! installs one writing to stderr (unless the application has its own): stdout carries only
-//! protocol messages.
+//! Every request is a `tracing` span named and attributed by the OpenTelemetry semantic
+//! conventions for MCP (`tools/call search`, with `mcp.method.name`, `mcp.protocol.version`,
+//! `mcp.session.id`, `jsonrpc.request.id`, `gen_ai.tool.name`, `gen_ai.operation.name`,
+//! `network.transport`, and `error.type` on failure); what a tool logs is inside it.
+//! [`Context::log`] sends a log message to the client instead (`notifications/message`).
 //!
 //! # Errors, the contract
 //!
 //! | situation | what the client gets |
 //! | --- | --- |
-//! | invalid JSON | JSON-RPC `-32700`; the server keeps serving |
+//! | invalid JSON | JSON-RPC `-32700` (with the id when it can still be read); the server keeps serving |
 //! | not a JSON-RPC request | `-32600` |
 //! | unknown method | `-32601` (2026-07-28 over HTTP: status 404) |
 //! | unknown tool | `-32602` `Unknown tool: <name>` |
 //! | arguments that fail the input schema | `isError: true`, `Input validation error: Invalid arguments for tool <name>: <path>: <message>, …` |
 //! | the tool returns `Err(e)` | `isError: true` with `e`'s message |
 //! | the tool panics | `isError: true`; the server keeps serving |
+//! | the tool runs past [`Server::call_timeout`] | `isError: true`, naming the limit |
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
+//! | a `u128`/`i128` past `i64::MIN..=u64::MAX`, a NaN or infinite float in a `Json<T>` result | `isError: true` naming the field (in an `Option<f64>` a NaN is sent as `null`): JSON numbers cannot carry them; send such values as strings |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
+//!
+//! A string holding a lone UTF-16 surrogate (`"\ud83d"`, a truncated emoji JavaScript and
+//! Python write) is read as they read it, the surrogate become U+FFFD.
+//!
+//! # What is not served
+//!
+//! Prompts, completions, resource subscriptions (resources are fixed once serving starts) and the
+//! 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`: a call runs to its result within
+//! its request). The official conformance suite's scenarios for them fail, each listed with this
+//! reason in the repository's `tests/conformance/`.
 
 #![warn(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -202,7 +242,17 @@ pub use mcp_toolbelt_macros::resource;
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
-/// extension ([`Context::client_supports_apps`]) show only that.
+/// extension ([`Context::client_supports_apps`]) show only that (see [`apps`]).
+///
+/// On a parameter:
+///
+/// | attribute | meaning |
+/// | --- | --- |
+/// | `///` comment | the property's `description` |
+/// | `#[serde(…)]`, `#[schemars(…)]` | apply to the property as on a struct field (`rename`, `default`, `range`, …) |
+/// | `#[cfg(…)]` | removes the parameter and its property |
+/// | `#[header("Name")]` | the argument also travels as the HTTP header `Mcp-Param-Name` (see "Header-routed arguments") |
+/// | `#[context]` | the parameter is the request's [`Context`], under a name the macro cannot recognise (an alias) |
 ///
 /// # Arguments
 ///
@@ -282,7 +332,33 @@ pub use mcp_toolbelt_macros::resource;
 /// # Results
 ///
 /// Anything [`IntoToolResult`](result::IntoToolResult): `String`, `&str`, `()`, [`Json<T>`] (structured content and an
-/// `outputSchema`), [`Content`], `Vec<Content>`, [`CallToolResult`], or `Result<R, E: Display>`.
+/// `outputSchema`), [`Content`], `Vec<Content>`, [`CallToolResult`], or `Result<R, E: Display>`
+/// (`Err` becomes an `isError` result the model reads). A panic becomes an `isError` result too;
+/// the server keeps serving. See [`result`].
+///
+/// # Portable schemas
+///
+/// Hosts drop tools, or fail a whole request, for schemas they dislike, so schemas are
+/// **portable by default**: no `$schema`, no `$ref`/`$defs` (everything inlined, except
+/// recursive types), an optional *property* (`Option<T>`) advertised as `T` and not required (a
+/// `null` is accepted as absent; inside a list, map or tuple `null` stays a value), no
+/// `uint32`/`double` formats (integer widths become `minimum`/`maximum`), `type` on every
+/// property (a list of types for a mixed enum, every JSON type for `serde_json::Value`), `items`
+/// on every array, unit enums as string `enum`s. These are the shapes Claude, OpenAI, Cursor and
+/// VS Code accept.
+///
+/// Unknown arguments are refused, whatever the tool's style and at every depth: every object the
+/// arguments describe (the root, a nested struct, an enum's variant, a map's values, a recursive
+/// type's `$defs`) advertises `additionalProperties: false` and is validated against it (unless
+/// it is a map or has a flattened map; an enum of objects closes each branch; a struct with a
+/// flattened enum stays open, as no one `additionalProperties` can see its branches' fields).
+///
+/// Four shapes need a `type` list, which hosts that convert schemas to OpenAPI (some
+/// Gemini-backed ones) refuse, and Cursor refuses `[T, "null"]`: an `Option` inside a list, map
+/// or tuple, an `Option<Option<T>>` property, a mixed enum, and `serde_json::Value`. Avoid them
+/// in tools meant for such hosts (an `Option<Option<T>>` has no one-type form: an `Option<T>`
+/// beside a `clear_…: bool` says the same). [`lint`] (`--lint`) says which host minds what;
+/// `portable = false`, `input_schema` and `output_schema` are the escape hatches, per tool.
 ///
 /// # What you write, what you get
 ///
@@ -345,3 +421,9 @@ pub use mcp_toolbelt_macros::tool;
 pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;
+
+/// The README's Rust blocks, compiled and run as doctests, so that the README shows no code that
+/// does not build (`cargo test -p mcp-toolbelt --doc ReadmeDoctests`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,8 +1,8 @@
 //! The limits every transport shares, in one place: set on [`crate::Server`], read by the
 //! dispatcher (a call's time limit), the call lifecycle (calls in flight, batch items) and stdio
 //! (line length, output queue), and the transports (the memory requests in flight hold
-//! together, a [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. README "Limits" is the
-//! table of them all. A call's time against its limit is a [`CallClock`], which stops while
+//! together, a [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. The tables on `Server` and
+//! `HttpConfig` list them all. A call's time against its limit is a [`CallClock`], which stops while
 //! the call waits for its client's answer.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

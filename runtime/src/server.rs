@@ -41,16 +41,47 @@ use crate::types::ListToolsResult;
 ///
 /// # Limits
 ///
-/// What one client may ask at once, and for how long, with safe defaults (README "Limits" has
-/// them all, HTTP's included):
+/// Every limit a client can reach on any transport, with a default safe for a local server
+/// (those of Streamable HTTP alone are on `HttpConfig`, in [`http`](crate::http)). The protocol
+/// leaves a server's limits to it, and reports a tool's own failures as results: a call past its
+/// time limit is an `isError` result the model reads, not a protocol error.
 ///
-/// | limit | default | past it |
+/// | limit (setter) | default | past it |
 /// | --- | --- | --- |
-/// | [`Server::call_timeout`] | 5 min of the call's own time (waiting for the client's answer to a question does not count) | the call's context is cancelled, its future dropped; it answers an `isError` result naming the limit |
-/// | [`Server::max_calls_in_flight`] | 1024 per connection | a new request is refused at once (JSON-RPC error `-31000`); reading goes on, so cancellations still arrive |
-/// | [`Server::max_batch_items`] | 1024 | the whole batch is refused (`-32600`), none of it runs |
-/// | [`Server::max_line_bytes`] | 4 MiB | the stdio line is discarded whole and answered `-32600` |
-/// | [`Server::max_queued_messages`] | 1024 answers, and 1024 notifications | answers (responses, requests to the client) waiting for stdout: stdio stops reading input until the client reads some; notifications waiting: tools' progress and log notifications are dropped, reading goes on |
+/// | [`Server::call_timeout`] | 5 min of the call's own time: waiting for the client's answer to a question (each bounded by [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT), 10 min) does not count | the call's `Context` is cancelled and its future dropped (the tool stops at its next `.await`); it answers `isError`: `Error executing tool NAME: it ran longer than its time limit of 300s and was stopped` |
+/// | [`Server::max_calls_in_flight`] (per connection: the stdio client, a legacy HTTP session) | 1,024 | the request is refused at once with JSON-RPC error `-31000` (`Server busy: …`); the connection goes on reading, so `notifications/cancelled` still arrive |
+/// | [`Server::max_batch_items`] (2025-03-26 batches) | 1,024 | the whole batch is refused, `-32600` (`a batch of N items; at most 1024 are taken`), none of it runs |
+/// | [`Server::max_line_bytes`] (stdio message size) | 4 MiB | the line is discarded whole, up to its newline, and answered `-32600` |
+/// | [`Server::max_queued_messages`] (stdio output not yet written) | 1,024 answers, and 1,024 notifications | answers (responses, requests to the client): the server stops reading stdin until the client reads some output; notifications: progress and log notifications from running tools are dropped (logged), and reading goes on |
+/// | [`Server::max_queued_messages`] (HTTP: one call's event stream not yet read) | 1,024 messages | that call's progress and log notifications are dropped (logged); its response and its requests to the client wait for room |
+/// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
+/// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
+/// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
+/// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
+///
+/// ## Back-pressure on stdio
+///
+/// Past `max_calls_in_flight` new requests are refused at once while reading goes on, so the
+/// cancellation that frees a place is read and acted on. When `max_queued_messages` answers
+/// wait because the client does not read, the server stops reading; every waiting answer was
+/// caused by a line already read, the calls running go on, and as soon as the client reads, the
+/// queue drains and reading resumes: whatever the client sent meanwhile, cancellations included,
+/// waits in the pipe and is read in order. Notifications are bounded apart and never stop the
+/// reading: a tool that floods progress to a slow client loses progress, not its cancellation.
+///
+/// This is safe for a client that reads the server's output while it writes (every MCP SDK does,
+/// with a reader task or thread). A client that writes all its requests before reading any
+/// answer deadlocks once it has written more than the server queues plus what the two pipes and
+/// its write buffer hold (a few thousand small requests with the defaults: 4,400 pings over
+/// 64 KiB pipes; fewer when answers are large): read concurrently with writing, or raise
+/// `max_queued_messages` above what such a client sends at once. A client that closes the
+/// server's stdout has left: its calls are cancelled and the server ends.
+///
+/// What a message costs is what it needs: the members of `params` no method reads are skipped
+/// as they are read, never built (a 4 MiB array of zeros nobody reads costs nothing, where built
+/// it would cost some 150 MiB), the body is dropped once parsed, and a `subscriptions/listen`
+/// stream keeps nothing of its request. 20 such streams and 20 running calls, each sent a 4 MiB
+/// body, leave the repository's catalog example under 256 MiB.
 pub struct Server {
     name: String,
     version: String,
@@ -181,6 +212,16 @@ impl Server {
     /// may take minutes to answer, and each question has its own limit,
     /// [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT) (10 minutes). Only the call's own time before and
     /// after does.
+    ///
+    // The link above leads to the `http` module when `HttpConfig` is compiled out.
+    #[cfg_attr(
+        feature = "http",
+        doc = "[`HttpConfig::request_timeout`]: crate::http::HttpConfig::request_timeout"
+    )]
+    #[cfg_attr(
+        not(feature = "http"),
+        doc = "[`HttpConfig::request_timeout`]: crate::http"
+    )]
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> Self {
         self.limits.call_timeout = limit;
@@ -413,6 +454,18 @@ impl Server {
     /// Like [`Server::into_router`], tied to axum 0.8 (its `Router` is in the signature).
     ///
     /// Requires the `http` feature (on by default).
+    ///
+    /// ```no_run
+    /// use axum::{Router, routing::get};
+    ///
+    /// # async fn serve() -> Result<(), mcp_toolbelt::Error> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:3000").await?;
+    /// let api = Router::new().route("/health", get(|| async { "ok" }));
+    /// mcp_toolbelt::Server::new("inventory", "1.0.0")
+    ///     .serve_http_app(listener, |mcp| api.nest("/mcp", mcp))
+    ///     .await
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub async fn serve_http_app(
         self,

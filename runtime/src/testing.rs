@@ -58,9 +58,54 @@
 //! # }
 //! ```
 //!
-//! [`assert_portable`] fails a test with the `--lint` report when a host would refuse a tool, and
-//! [`assert_tools_snapshot`] keeps the `tools/list` JSON in a checked-in file, so that a schema
-//! change shows in review.
+//! At 2026-07-28 each request stands alone: send the call with its `_meta`, read the
+//! `inputRequests` of the `input_required` result, and retry with `inputResponses` and the
+//! `requestState` it carried; the handler runs again and gets the answer at once.
+//!
+//! ```
+//! use mcp_toolbelt::{testing::TestClient, tool, Context, ask::Elicitation, Server};
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct PurgeConfirmation {
+//!     /// Go ahead
+//!     confirm: bool,
+//! }
+//!
+//! /// Purge the cache, once the user confirms
+//! #[tool(asks(PurgeConfirmation))]
+//! async fn testing_docs_purge(context: Context) -> String {
+//!     match context.question("confirm").elicit::<PurgeConfirmation>("Purge?").await {
+//!         Ok(Elicitation::Accept(PurgeConfirmation { confirm: true })) => "purged".into(),
+//!         Ok(_) => "kept".into(),
+//!         Err(error) => error.to_string(),
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! let client = TestClient::new(Server::new("cache", "1.0.0"));
+//! let meta = json!({
+//!     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+//!     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+//! });
+//! let call = json!({"name": "testing_docs_purge", "arguments": {}, "_meta": meta});
+//! let first = client.request("tools/call", call.clone()).await;
+//! assert_eq!(first["result"]["resultType"], "input_required");
+//! assert_eq!(first["result"]["inputRequests"]["confirm"]["method"], "elicitation/create");
+//!
+//! let mut retry = call;
+//! retry["inputResponses"] = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+//! retry["requestState"] = first["result"]["requestState"].clone();
+//! let second = client.request("tools/call", retry).await;
+//! assert_eq!(second["result"]["content"][0]["text"], "purged");
+//! # }
+//! ```
+//!
+//! [`assert_portable`] (or [`assert_portable_for`] the hosts you name) fails a test with the
+//! `--lint` report when a host would refuse a tool (see [`lint`](mod@crate::lint)), and
+//! [`assert_tools_snapshot`] keeps the `tools/list` JSON in a checked-in file
+//! (`UPDATE_SNAPSHOTS=1` rewrites it), so that a schema change shows in review; the repository's
+//! `examples/catalog` and `examples/conformance` do both.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -51,3 +51,34 @@ fn the_crate_docs_start_the_server_as_the_readme_does() {
         "the crate docs' example serves as the README's does (run(): --http, --list-tools, --lint)"
     );
 }
+
+/// The README's Rust blocks are compiled as the runtime's doctests (`ReadmeDoctests` in
+/// `runtime/src/lib.rs`), except a block rustdoc skips: an `ignore`d one, or one it does not
+/// read as Rust. A README block that does not build must fail a test, so there is none.
+#[test]
+fn every_rust_block_in_the_readme_is_compiled() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let lib = std::fs::read_to_string(repo_root().join("runtime/src/lib.rs")).unwrap();
+    assert!(
+        lib.contains("#[doc = include_str!(\"../../README.md\")]"),
+        "runtime/src/lib.rs doctests the README"
+    );
+    let mut inside = false;
+    for (number, line) in readme.lines().enumerate() {
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            continue;
+        };
+        if inside {
+            inside = false;
+            continue;
+        }
+        inside = true;
+        let attributes: Vec<&str> = info.split(',').map(str::trim).collect();
+        assert!(
+            !attributes.contains(&"ignore"),
+            "README.md:{}: an `ignore`d Rust block is not compiled: {line}",
+            number + 1
+        );
+    }
+    assert!(!inside, "README.md: a code block is not closed");
+}

@@ -9,7 +9,7 @@
 //! exits non-zero when any fails.
 //!
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
-//! `tests/clients/py_examples.py`): `weather` (the README's quick start) and `notes` (SQLite) over
+//! `tests/clients/py_examples.py`): `weather` (the README's example) and `notes` (SQLite) over
 //! stdio, `todo` (tools that ask the user, answered by the client in both eras) over stdio,
 //! `axum-app` over HTTP with a token that has the write scope and one that lacks it.
 //! The same clients also drive the apps example (`ts_apps.mjs`, `py_apps.py`): tools with views
@@ -279,7 +279,7 @@ fn run_example(
     run_script(&interpreter, &script, mode, &arguments)
 }
 
-/// The README's quick start over stdio: its one tool, as listed and called.
+/// The README's example over stdio: its one tool, as listed and called.
 fn weather(client: &Client, mode: &str) {
     let weather = example_binary("weather");
     run_example(client, mode, "weather", &[weather.as_os_str()])

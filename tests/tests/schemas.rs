@@ -1,6 +1,6 @@
 //! The schemas a host sees: argument structs with tricky types, advertised as `tools/list`
 //! answers them, compared whole; and a walk over every schema that checks the portable rules of
-//! the README ("portable by default").
+//! the `tool` macro's docs ("Portable schemas").
 
 // The argument structs are here for their schemas: most tools never read their fields. Tools are
 // written as users write them, `async` even when they await nothing.
@@ -966,7 +966,7 @@ fn is_property(path: &str) -> bool {
     path.rsplit('/').nth(1) == Some("properties")
 }
 
-/// Every problem found in `schema` (at `path`), by the README's portable rules.
+/// Every problem found in `schema` (at `path`), by the portable rules (the `tool` macro's docs).
 fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems: &mut Vec<String>) {
     let Some(object) = schema.as_object() else {
         if schema != &Value::Bool(true) {

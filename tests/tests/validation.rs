@@ -1098,7 +1098,7 @@ async fn an_enum_failure_names_the_field_in_the_branch_the_tag_chose() {
     );
 }
 
-/// Issue 22 item 3: the README's promise holds at every depth, not only at the root: a nested
+/// Issue 22 item 3: the docs' promise (unknown arguments refused) holds at every depth, not only at the root: a nested
 /// struct, an enum's variant, a child of a recursive type (under `$defs`) and a map's values
 /// refuse an unknown key, naming where it is; a map itself takes any key.
 #[tokio::test]

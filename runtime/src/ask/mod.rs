@@ -4,6 +4,133 @@
 //! answered by [`Sampled`]) and the client's [`Root`]s. Every question fails with an
 //! [`AskError`] a tool can turn into a result: the client may not support it, decline it, or not
 //! answer within [`ASK_TIMEOUT`].
+//!
+//! One handler serves both protocol eras (`examples/todo` confirms before it deletes and asks
+//! for a missing value):
+//!
+//! ```
+//! use mcp_toolbelt::ask::Elicitation;
+//! use mcp_toolbelt::{tool, Context, ToolError};
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct ClearConfirmation {
+//!     /// Delete every task
+//!     confirm: bool,
+//! }
+//!
+//! /// Delete every task, once the user confirms
+//! #[tool(annotations(destructive), asks(ClearConfirmation))] // the form is checked at start-up
+//! async fn ask_docs_clear_tasks(context: Context) -> Result<String, ToolError> {
+//!     let answer = context
+//!         .elicit::<ClearConfirmation>("Delete all tasks?")
+//!         .await
+//!         .map_err(|error| ToolError::new(error.to_string()))?;
+//!     match answer {
+//!         Elicitation::Accept(ClearConfirmation { confirm: true }) => Ok("Deleted".into()),
+//!         _ => Ok("Nothing deleted".into()), // declined, cancelled, or not confirmed
+//!     }
+//! }
+//! ```
+//!
+//! # The questions
+//!
+//! - [`Context::elicit::<T>(message)`](crate::Context::elicit) shows a form derived from `T`
+//!   (flat fields only, as the spec requires: strings, numbers, booleans, enums as single
+//!   selects, `Vec<Enum>` as multi selects; doc comments are descriptions, a documented variant is
+//!   a titled option, `#[serde(default = …)]` values are defaults). A `T` that cannot be a form (a
+//!   nested struct, a map) is an [`AskError`] naming the field, or, when the tool names its forms
+//!   (`#[tool(asks(ClearConfirmation))]`), a start-up error naming the tool, before any call.
+//! - [`Context::elicit_url`](crate::Context::elicit_url) sends the user to a URL (to sign in, to
+//!   pay).
+//! - [`Context::sample(&Sampling::user(prompt, max_tokens))`](crate::Context::sample) asks the
+//!   host's model.
+//! - [`Context::roots`](crate::Context::roots) lists the client's roots.
+//!
+//! Each first checks what the client declared (`elicitation`, `elicitation.url`, `sampling`,
+//! `sampling.tools`, `roots`) and otherwise returns [`AskError::MissingCapability`] without
+//! asking; a client's error answer, a reply that is not the protocol's shape, and no answer
+//! within [`ASK_TIMEOUT`] (10 minutes) are `AskError`s too, each a sentence a tool can return.
+//! At 2026-07-28 the spec answers a request that needs a capability the client did not declare
+//! with `-32021` and `requiredCapabilities`: a call that ends in an error (`isError`) after such
+//! a question gets that instead of its result (`{"code": -32021, "message": "Missing required
+//! client capability: elicitation", "data": {"requiredCapabilities": {"elicitation": {}}}}`,
+//! HTTP 400); a tool that goes on without the answer keeps its result.
+//!
+//! # Legacy connections: a request to the client
+//!
+//! On a legacy connection (stdio, an HTTP session) the question is a request to the client with
+//! an id of its own, sent on the connection or on the call's own SSE stream, and the tool awaits
+//! the answer; cancelling the call withdraws the question (`notifications/cancelled`). The time
+//! spent waiting does not count against [`Server::call_timeout`](crate::Server::call_timeout),
+//! but over HTTP the request time limit (`HttpConfig::request_timeout`, 5 minutes by default)
+//! still bounds the whole call, the user's answer included: raise it for tools that wait on
+//! people.
+//!
+//! Where no answer can come back the tool gets [`AskError::NoChannel`] at once, nothing is sent,
+//! and it goes on: on a stateless legacy HTTP server (no session for the answer to reach), for a
+//! POST whose `Accept` takes `application/json` only (no stream for the question to travel on)
+//! and in an HTTP batch.
+//!
+//! # 2026-07-28: rounds, and the handler runs again
+//!
+//! At 2026-07-28 there is no back channel: the first question ends the call with
+//! `resultType: "input_required"`, its questions under `inputRequests` by key
+//! ([`Context::question("confirm")`](crate::Context::question)`.elicit(…)` names one; questions
+//! awaited together with `join!` go out together) and a sealed `requestState`; the client
+//! retries with `inputResponses`, and the handler **runs again from the start**, each answered
+//! question returning at once. So ask before you act: what runs before a question may run again.
+//!
+//! An answer counts only for a question asked: `inputResponses` are taken for the keys the
+//! previous round asked (sealed in its `requestState`), others are ignored (so a first call
+//! cannot bring its own confirmation), and an answer sealed in an earlier round stands.
+//! `requestState` carries the answers of earlier rounds, sealed (XChaCha20-Poly1305) and bound to
+//! the caller, the tool, its arguments and ten minutes; a tampered, expired or foreign state gets
+//! `-32602 "Invalid or expired requestState"`, and the client calls again from the start.
+//!
+//! Within its ten minutes a state is not single-use: the same retry can be sent again (the
+//! handler runs again, with the same answers), so a tool that must act once guards that itself
+//! (an idempotency key in its arguments, a check of what it already did).
+//!
+//! # The `requestState` key, replicas and rotation
+//!
+//! The key is drawn at start, so by default a round must come back to the process that asked.
+//! Give every replica behind a load balancer the same key and any of them takes any round, with
+//! no shared store: [`Server::request_state_key`](crate::Server::request_state_key), or with
+//! [`Server::run`](crate::Server::run) a file of 32 random bytes in base64,
+//! `--request-state-key-file /run/secrets/mcp-state-key` (make one with
+//! `openssl rand -base64 32`), or the same text in `MCP_REQUEST_STATE_KEY`. Missing, unreadable or
+//! malformed key material (not base64, not 32 bytes, both the flag and the variable) stops the
+//! server at start-up, naming the source and never the key.
+//!
+//! To roll the key, state is sealed with the current key and opened with the current or a second
+//! one, the previous or (first step below) the next (the second key is
+//! [`Server::previous_request_state_key`](crate::Server::previous_request_state_key); with `run()`, on the key file's second line, or in the
+//! variable after a comma or a newline: `MCP_REQUEST_STATE_KEY=CURRENT,PREVIOUS`; an empty
+//! variable counts as unset). Replicas updated one at a time go through `(old, new)` (opens
+//! both, still seals with the old), then `(new, old)`, then, ten minutes after the last
+//! switched, `new` alone; replicas restarted together go straight to `(new, old)`. No round in
+//! flight fails.
+//!
+//! A state names no server: one sealed by any server holding the key opens on any other, so use
+//! one key per deployment (per server, not shared between different servers or tenants).
+//!
+//! # Testing a tool that asks
+//!
+//! [`TestClient::answering`](crate::testing::TestClient::answering) plays a legacy client that
+//! declares capabilities and answers each request the tool sends;
+//! [`TestClient::request`](crate::testing::TestClient::request) drives the 2026-07-28 rounds (send
+//! the call with `_meta`, read `inputRequests`, retry with `inputResponses` and the
+//! `requestState` it got). See [`testing`](crate::testing).
+//!
+//! # Why this design
+//!
+//! The TypeScript SDK has handlers return `inputRequired(…)` and read the answers themselves (two
+//! code paths for two eras); the Python SDK declares questions as resolver parameters before the
+//! handler runs (so what to ask cannot depend on what the tool found). Here the question is an
+//! ordinary `await` wherever the tool needs it; re-running the handler instead of keeping it
+//! suspended between rounds is what lets a stateless server answer a retry on any replica.
 
 // How it works. One handler serves both eras. On a legacy connection a question is a real
 // request to the client, with an id of its own, on the connection (stdio) or the call's own SSE

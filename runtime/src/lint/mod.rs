@@ -18,6 +18,56 @@
 //! assert_eq!(report.findings[0].rule, "enum-type");
 //! # Ok::<(), lint::UnknownProfile>(())
 //! ```
+//!
+//! # The host profiles
+//!
+//! Hosts drop tools, or fail the whole request, for schemas they dislike. Each profile is data
+//! (`runtime/src/lint/profiles.rs`, one rule per entry with the spec section, host documentation
+//! or public issue that shows it): `mcp`, `anthropic`, `anthropic-strict`, `claude` (Claude.ai and
+//! Desktop connectors, Claude Code), `openai`, `openai-strict`, `gemini` (`parameters`),
+//! `gemini-json-schema` (`parametersJsonSchema`), `vscode` (and Copilot), `cursor`,
+//! `local-grammar` (llama.cpp).
+//!
+//! ```text
+//! cargo run --example catalog -- --lint                       # every profile but the opt-in strict modes; exit 1 on an error
+//! cargo run --example lint-bad -- --lint --profile cursor     # one host (repeat --profile for more)
+//! cargo run --example catalog -- --lint --format json         # for machines, with the citations
+//! ```
+//!
+//! It prints one line per problem: severity and rule, tool, JSON pointer, what is wrong, the
+//! hosts that mind, the fix; then the size of the whole `tools/list` in bytes and an estimate in
+//! tokens:
+//!
+//! ```text
+//! error[composition] draw /inputSchema/properties/shape: `oneOf` is used (cursor); fix: a data-carrying enum is a oneOf: use a flatter type, a string enum (unit variants), or a tagged struct (a `kind` string enum and optional fields)
+//! tools/list: 2183 bytes, ~546 tokens; 11 errors, 4 warnings, 9 notes (--verbose shows them) (profiles: mcp, anthropic, …)
+//! ```
+//!
+//! Warnings (a missing description, a field a strict mode wants required) never fail. What needs
+//! no change is no warning: a keyword a host strips, or an open report against declaring an
+//! `outputSchema`, is a *note*, shown with `--verbose` (Gemini's `parameters` drops
+//! `additionalProperties`: nothing to change, the server still refuses unknown arguments). The
+//! strict modes (`anthropic-strict`, `openai-strict`) are checked only when named: they apply
+//! where whoever sends the tools to the model turns them on, and Anthropic's refuses every
+//! numeric or length bound (an integer's width included). A fix names what you can write for the
+//! type at hand, or says there is none (a map, `Duration` or `serde_json::Value` takes no
+//! `deny_unknown_fields`).
+//!
+//! # Escape hatches, per tool
+//!
+//! If you know your hosts, name them (`--profile`,
+//! [`assert_portable_for`](crate::testing::assert_portable_for)), and per tool:
+//! `#[tool(output_schema = false)]` drops a tool's `outputSchema` and `structuredContent` (the
+//! JSON stays the text) for hosts that fail tools declaring one; `#[tool(portable = false)]`
+//! serves the input schema as schemars generates it, keeping what the portable rewrite removes
+//! (`format`, a `null` in a `type` list) for a host that takes it; `#[tool(input_schema =
+//! my_schema)]` (and `output_schema = my_output_schema`) serves a hand-written schema from a fn
+//! returning a `serde_json::Value` or `schemars::Schema`, the one arguments (and results) are
+//! then validated against. Every schema is linted as served, a run-time
+//! [`Tool`](crate::tool::Tool)'s too. The portable rewrite itself is described on
+//! [`tool`](macro@crate::tool), "Portable schemas".
+//!
+//! In tests, [`assert_portable`](crate::testing::assert_portable) fails with the same report.
 
 mod profiles;
 mod report;

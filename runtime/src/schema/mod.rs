@@ -1,5 +1,5 @@
 //! Portable JSON Schemas: what schemars derives ([`generate`]), rewritten into the subset every
-//! real host accepts ([`portable`]; the README, "portable by default"); the properties an input
+//! real host accepts ([`portable`]; the `tool` macro's docs, "Portable schemas"); the properties an input
 //! schema mirrors into HTTP headers ([`headers`]).
 
 mod generate;

@@ -1,5 +1,5 @@
 //! The portable rewrite: a schemars schema turned into the subset every real host accepts
-//! (the README, "Schemas are portable by default"): `Option<T>` is `T` and not required, no
+//! (the `tool` macro's docs, "Portable schemas"): `Option<T>` is `T` and not required, no
 //! non-standard `format`s (integer widths become bounds), every array has `items`, unit enums
 //! are string enums, and a property without a `type` gets its branches' common one.
 

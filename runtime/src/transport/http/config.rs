@@ -16,6 +16,42 @@ use crate::context::AuthInfo;
 type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Send + Sync>;
 
 /// How the HTTP transport guards and shapes its endpoint. The defaults suit a local server.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_toolbelt::{http::HttpConfig, Server};
+///
+/// let server = Server::new("shop", "1.0.0").http_config(
+///     HttpConfig::new()
+///         .allow_hosts(["mcp.internal"])
+///         .request_timeout(Duration::from_secs(30 * 60)) // tools that wait on people
+///         .stateless(true), // replicas behind a load balancer
+/// );
+/// ```
+///
+/// # Limits
+///
+/// Every limit of Streamable HTTP (those of every transport, the call time and the request
+/// memory among them, are on [`Server`](crate::Server)):
+///
+/// | limit (setter) | default | past it |
+/// | --- | --- | --- |
+/// | [`max_body_bytes`](Self::max_body_bytes) (message size) | 4 MiB | `413`, from `Content-Length` before any `100 Continue` when it declares more; a body in a `Content-Encoding` other than identity: `415` (with `Accept-Encoding: identity`) |
+/// | [`request_timeout`](Self::request_timeout) | 5 min | a tool call: an `isError` result (the shorter of this and [`Server::call_timeout`](crate::Server::call_timeout) applies); any other request: `-32603` `Request timed out after …`; a body that has not arrived within it (or 30 s): `408` |
+/// | [`max_requests`](Self::max_requests) (each item of a 2025-03-26 batch is one) | 1,024 | `503` with `Retry-After` (a batch without room for every item now: refused whole, none of it runs). A batch with more items than the cap (or, with bearer auth, than a principal's share) could ever allow: `413`, `-32600` (`at most N calls in one batch here`), for good |
+/// | [`max_sessions`](Self::max_sessions), [`session_idle_timeout`](Self::session_idle_timeout) (legacy sessions) | 1,024 sessions, closed after 1 h idle (1 min for one that never did anything after `initialize`: no call, no GET stream) | a full table closes the least recently used session not in use (no GET stream open, no call running), one that never did anything first (its client gets `404` and initializes again); if every session is in use, `503` |
+/// | [`max_requests_per_principal`](Self::max_requests_per_principal), [`max_sessions_per_principal`](Self::max_sessions_per_principal) (with bearer auth; a batch item is a request) | 64 requests, 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
+/// | [`max_subscriptions`](Self::max_subscriptions) (`subscriptions/listen` streams) | 1,024 | `503` |
+/// | [`max_streams`](Self::max_streams) (GET and `subscriptions/listen` streams together) | half of `max_connections` (256) | `503` with `Retry-After` |
+/// | [`max_connections`](Self::max_connections) (`serve_http`, `serve_http_app`) | 512 | up to 32 new clients are accepted to wait (the others wait in the listen backlog), each while a connection makes room for it: the next busy one to send an answer of known length says `Connection: close`; when none has within 250 ms, the longest idle one (idle at least 250 ms, with no request arriving) is closed |
+/// | [`header_timeout`](Self::header_timeout) (`serve_http`, `serve_http_app`) | 30 s | the connection is closed: silent, slow-header (slow-loris) and idle keep-alive clients |
+/// | [`min_body_rate`](Self::min_body_rate), [`body_rate_grace`](Self::body_rate_grace) (`serve_http`, `serve_http_app`) | 1 KiB/s on average, after 5 s | `408` and the connection closed |
+/// | [`max_arriving_bodies`](Self::max_arriving_bodies) (`serve_http`, `serve_http_app`) | a quarter of `max_connections` (128) | a body past the share must arrive whole within 1 s (as one sent with its headers does), else `503` with `Retry-After` and the connection closed |
+/// | [`shutdown_grace`](Self::shutdown_grace) | 10 s | calls still running at SIGINT/SIGTERM are dropped |
+///
+/// [`Server::into_router`](crate::Server::into_router) served by `axum::serve` keeps the limits
+/// on requests, bodies and sessions, but not those marked (`serve_http`, `serve_http_app`): they
+/// live in the loop that owns the connections.
 #[derive(Clone)]
 pub struct HttpConfig {
     pub(super) allowed_hosts: Option<Vec<String>>,
@@ -338,6 +374,20 @@ impl HttpConfig {
     /// Requires `Authorization: Bearer <token>` on every request. `verify` returns what the
     /// token grants (it reaches tools as [`crate::Context::auth`]), or `None` for a bad token,
     /// answered `401` with a `WWW-Authenticate` header that points at `metadata`, which is served.
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
+    ///
+    /// let metadata =
+    ///     ProtectedResourceMetadata::new("https://mcp.example.com/mcp", "https://auth.example.com")
+    ///         .scopes(["notes:read", "notes:write"]);
+    /// let config = HttpConfig::new().bearer_auth(metadata, |token: String| async move {
+    ///     // Ask your authorization server (introspection) or check a JWT here.
+    ///     (token == "let-me-in").then(|| {
+    ///         AuthInfo::new("demo-client").subject("ada").scopes(["notes:read"])
+    ///     })
+    /// });
+    /// ```
     #[must_use]
     pub fn bearer_auth<F, Fut>(mut self, metadata: ProtectedResourceMetadata, verify: F) -> Self
     where

@@ -12,7 +12,7 @@
 //! reading stops. Every answer that waits was caused by one read, the calls already running go
 //! on and the writer drains as soon as the client reads, and what the client sent meanwhile
 //! (cancellations too) waits in the pipe and is read, in order, then; a client that reads only
-//! after writing everything deadlocks past the limit (README "Limits"). What running tools send
+//! after writing everything deadlocks past the limit (`Server`'s docs, "Back-pressure on stdio"). What running tools send
 //! is bounded apart, and never stops the reading: past `max_queued_messages` notifications
 //! waiting, progress and log notifications are dropped (and the drop logged), never responses.
 //! When the output is closed (the client left), the calls are cancelled and the connection ends.

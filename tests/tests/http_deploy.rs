@@ -4,6 +4,7 @@
 
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
 use std::time::Duration;
 
 use mcp_toolbelt_tests::CatalogHttp;
@@ -69,4 +70,26 @@ fn bound_to_every_address_with_localhost_only_it_says_which_flag_to_add() {
     );
     let stderr = named.stop();
     assert!(!stderr.contains("--allow-host NAME"), "{stderr}");
+}
+
+#[test]
+fn run_keeps_the_any_host_its_http_config_allows() {
+    let any_host = Path::new(env!("CARGO_BIN_EXE_any_host"));
+    let plain = CatalogHttp::start_binary(any_host, |address| address.to_string(), &[], &[]);
+    assert_eq!(
+        status_for_host(plain.address, "example.com"),
+        "HTTP/1.1 200 OK"
+    );
+    drop(plain);
+    // Naming a host too does not narrow "any host" down to it.
+    let named = CatalogHttp::start_binary(
+        any_host,
+        |address| address.to_string(),
+        &["--allow-host", "myserver.internal"],
+        &[],
+    );
+    assert_eq!(
+        status_for_host(named.address, "example.com"),
+        "HTTP/1.1 200 OK"
+    );
 }

@@ -326,9 +326,7 @@ impl Server {
         // thread that awaits this (under `#[tokio::main]`, one woken for every read). Dropping
         // this future still ends the serving.
         let serving = tokio::spawn(self.serve_io(input, output));
-        tokio_util::task::AbortOnDropHandle::new(serving)
-            .await
-            .map_err(io::Error::other)?
+        joined(tokio_util::task::AbortOnDropHandle::new(serving).await)
     }
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,
@@ -564,5 +562,32 @@ impl std::fmt::Debug for Tools {
         f.debug_struct("Tools")
             .field("names", &names)
             .finish_non_exhaustive()
+    }
+}
+
+/// What a serving task ended with: its own result; a panic in it goes on as that panic (a bug,
+/// not an IO problem); a task cancelled is an [`Error::Io`].
+fn joined(ended: Result<Result<(), Error>, tokio::task::JoinError>) -> Result<(), Error> {
+    match ended {
+        Ok(served) => served,
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(error) => Err(io::Error::other(error).into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    #[should_panic(expected = "a bug while serving")]
+    async fn a_panic_while_serving_stays_a_panic() {
+        let serving = tokio::spawn(async {
+            if true {
+                panic!("a bug while serving");
+            }
+            Ok(())
+        });
+        let _ = joined(serving.await);
     }
 }

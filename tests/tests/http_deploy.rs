@@ -93,3 +93,21 @@ fn run_keeps_the_any_host_its_http_config_allows() {
         "HTTP/1.1 200 OK"
     );
 }
+
+/// An argument that is not UTF-8 is a start-up error naming it, not a panic.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_any_host"))
+        .arg(std::ffi::OsStr::from_bytes(b"--http\xff"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("Error: argument \"--http\u{FFFD}\" is not UTF-8\n\n"),
+        "{stderr}"
+    );
+}

@@ -420,6 +420,22 @@ mod tests {
         );
     }
 
+    /// A fn's `Result` keeps which error it returned: not found stays not found.
+    #[test]
+    fn a_result_keeps_its_resource_error() {
+        let missing: Result<String, ResourceError> =
+            Err(ResourceError::NotFound(Some("no page 0".into())));
+        assert_eq!(
+            missing.into_resource_body(),
+            Err(ResourceError::NotFound(Some("no page 0".into())))
+        );
+        let failed: Result<String, std::io::Error> = Err(std::io::Error::other("gone"));
+        assert_eq!(
+            failed.into_resource_body(),
+            Err(ResourceError::Failed("gone".into()))
+        );
+    }
+
     fn echo(values: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
         Box::pin(async move { Ok(ResourceBody::Text(values.join(",").into())) })
     }

@@ -531,10 +531,7 @@ fn utf8_arguments(
         .into_iter()
         .map(|argument| {
             argument.into_string().map_err(|argument| {
-                format!(
-                    "argument {:?} is not UTF-8",
-                    argument.to_string_lossy()
-                )
+                format!("argument {:?} is not UTF-8", argument.to_string_lossy())
             })
         })
         .collect()

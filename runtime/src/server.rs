@@ -345,12 +345,19 @@ impl Server {
     /// axum's `Router::nest_service("/mcp", …)`, tonic's router), with your own layers. Its type
     /// is ours, [`HttpService`](crate::http::HttpService), so that it outlives any one axum
     /// version; it guards what [`Server::into_router`] guards (read there what the server loop
-    /// of [`Server::serve_http`] adds). `Err` if the tools cannot be served.
+    /// of [`Server::serve_http`] adds; call [`HttpService::shutdown`](crate::http::HttpService::shutdown)
+    /// when your server stops). `Err` if the tools cannot be served.
     ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub fn into_service(self) -> Result<http::HttpService, Error> {
-        Ok(http::HttpService::new(self.into_router()?))
+        let config = self.http.clone();
+        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        let closing = dispatcher.closing().clone();
+        Ok(http::HttpService::new(
+            http::router(dispatcher, config),
+            closing,
+        ))
     }
 
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want

@@ -216,10 +216,7 @@ async fn an_address_in_use_is_an_io_error() {
         "{error:?}"
     );
     // The text names the address, as `run()` prints it.
-    assert!(
-        error.to_string().contains(&address.to_string()),
-        "{error}"
-    );
+    assert!(error.to_string().contains(&address.to_string()), "{error}");
 }
 
 #[tokio::test]

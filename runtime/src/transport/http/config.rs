@@ -159,8 +159,7 @@ impl HttpConfig {
     /// [`HttpConfig::allow_any_host`], called before or after.
     #[must_use]
     pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.allowed_hosts
-            .extend(hosts.into_iter().map(Into::into));
+        self.allowed_hosts.extend(hosts.into_iter().map(Into::into));
         self
     }
 

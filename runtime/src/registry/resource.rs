@@ -188,7 +188,7 @@ impl Resource {
     ) -> Result<Self, RegistryError> {
         let invalid = |problem: String| RegistryError::InvalidResource {
             uri: registration.uri.to_owned(),
-            source: place(registration),
+            location: place(registration),
             problem,
         };
         let is_template = registration.uri.contains(['{', '}']);

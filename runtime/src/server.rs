@@ -586,15 +586,14 @@ fn joined(ended: Result<Result<(), Error>, tokio::task::JoinError>) -> Result<()
 mod tests {
     use super::*;
 
+    fn buggy_serving() -> Result<(), Error> {
+        panic!("a bug while serving")
+    }
+
     #[tokio::test]
     #[should_panic(expected = "a bug while serving")]
     async fn a_panic_while_serving_stays_a_panic() {
-        let serving = tokio::spawn(async {
-            if true {
-                panic!("a bug while serving");
-            }
-            Ok(())
-        });
+        let serving = tokio::spawn(async { buggy_serving() });
         let _ = joined(serving.await);
     }
 }

@@ -177,7 +177,8 @@ impl Server {
 
     /// [`Server::run`], its errors returned. The tools are checked before anything else.
     async fn run_command(self) -> Result<ExitCode, Error> {
-        let arguments: Vec<String> = std::env::args().skip(1).collect();
+        let arguments = utf8_arguments(std::env::args_os().skip(1))
+            .map_err(|problem| Error::Arguments(format!("{problem}\n\n{}", usage(&self))))?;
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
         let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
             Command::parse(&arguments).map(|command| (host, command, arguments))
@@ -522,10 +523,25 @@ where
     tracing_subscriber::registry().with(layer)
 }
 
+/// The arguments as text, or which one is not UTF-8 (shown with `\u{FFFD}` for its bad bytes).
+fn utf8_arguments(
+    arguments: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<Vec<String>, String> {
+    arguments
+        .into_iter()
+        .map(|argument| {
+            argument.into_string().map_err(|argument| {
+                format!("argument {:?} is not UTF-8", argument.to_string_lossy())
+            })
+        })
+        .collect()
+}
+
 fn program(server: &Server) -> String {
-    std::env::args()
-        .next()
-        .unwrap_or_else(|| server.name().to_owned())
+    std::env::args_os().next().map_or_else(
+        || server.name().to_owned(),
+        |program| program.to_string_lossy().into_owned(),
+    )
 }
 
 fn usage(server: &Server) -> String {

@@ -405,10 +405,43 @@ pub enum LogLevel {
 }
 
 impl FromStr for LogLevel {
-    type Err = String;
+    type Err = UnknownLogLevel;
 
     fn from_str(level: &str) -> Result<Self, Self::Err> {
         serde_json::from_value(Value::String(level.to_owned()))
-            .map_err(|_| format!("Invalid log level: {level}"))
+            .map_err(|_| UnknownLogLevel(level.to_owned()))
+    }
+}
+
+/// A text that names no [`LogLevel`] (`"loud"`): what parsing one (`str::parse`) fails with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownLogLevel(String);
+
+impl fmt::Display for UnknownLogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown log level {:?}: the levels are debug, info, notice, warning, error, \
+             critical, alert and emergency",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLogLevel {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_log_level_names_the_levels() {
+        assert_eq!("warning".parse::<LogLevel>(), Ok(LogLevel::Warning));
+        let error: Box<dyn std::error::Error> = Box::new("loud".parse::<LogLevel>().unwrap_err());
+        assert_eq!(
+            error.to_string(),
+            "unknown log level \"loud\": the levels are debug, info, notice, warning, error, \
+             critical, alert and emergency"
+        );
     }
 }

@@ -92,6 +92,7 @@ impl CallToolResult {
 #[non_exhaustive]
 pub enum Content {
     /// Plain text.
+    #[non_exhaustive]
     Text {
         /// The text.
         text: String,
@@ -100,6 +101,7 @@ pub enum Content {
         annotations: Option<ContentAnnotations>,
     },
     /// A base64-encoded image.
+    #[non_exhaustive]
     Image {
         /// Base64 data.
         data: String,
@@ -110,6 +112,7 @@ pub enum Content {
         annotations: Option<ContentAnnotations>,
     },
     /// Base64-encoded audio (protocol 2025-03-26 and later).
+    #[non_exhaustive]
     Audio {
         /// Base64 data.
         data: String,
@@ -120,6 +123,7 @@ pub enum Content {
         annotations: Option<ContentAnnotations>,
     },
     /// A link to a resource the host may fetch (protocol 2025-06-18 and later).
+    #[non_exhaustive]
     ResourceLink {
         /// The resource's URI.
         uri: String,
@@ -139,6 +143,7 @@ pub enum Content {
         annotations: Option<ContentAnnotations>,
     },
     /// A resource's contents, embedded in the result.
+    #[non_exhaustive]
     Resource {
         /// The contents.
         resource: EmbeddedResource,
@@ -198,6 +203,47 @@ impl Content {
             resource,
             annotations: None,
         }
+    }
+
+    /// Sets the block's hints for the host (who it is for, how much it matters).
+    #[must_use]
+    pub fn annotations(mut self, hints: ContentAnnotations) -> Self {
+        match &mut self {
+            Self::Text { annotations, .. }
+            | Self::Image { annotations, .. }
+            | Self::Audio { annotations, .. }
+            | Self::ResourceLink { annotations, .. }
+            | Self::Resource { annotations, .. } => *annotations = Some(hints),
+        }
+        self
+    }
+
+    /// Sets a resource link's human display name (other blocks have none: unchanged).
+    #[must_use]
+    pub fn title(mut self, value: impl Into<String>) -> Self {
+        if let Self::ResourceLink { title, .. } = &mut self {
+            *title = Some(value.into());
+        }
+        self
+    }
+
+    /// Sets what a resource link's resource is (other blocks have no description: unchanged).
+    #[must_use]
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        if let Self::ResourceLink { description, .. } = &mut self {
+            *description = Some(value.into());
+        }
+        self
+    }
+
+    /// Sets a resource link's MIME type (an image's or audio's is given to its constructor;
+    /// other blocks are unchanged).
+    #[must_use]
+    pub fn mime_type(mut self, value: impl Into<String>) -> Self {
+        if let Self::ResourceLink { mime_type, .. } = &mut self {
+            *mime_type = Some(value.into());
+        }
+        self
     }
 }
 

@@ -367,9 +367,7 @@ impl Server {
         // thread that awaits this (under `#[tokio::main]`, one woken for every read). Dropping
         // this future still ends the serving.
         let serving = tokio::spawn(self.serve_io(input, output));
-        tokio_util::task::AbortOnDropHandle::new(serving)
-            .await
-            .map_err(io::Error::other)?
+        joined(tokio_util::task::AbortOnDropHandle::new(serving).await)
     }
 
     /// Serves the stdio framing (one JSON-RPC message a line) over any pair of streams: a socket,
@@ -388,12 +386,19 @@ impl Server {
     /// axum's `Router::nest_service("/mcp", …)`, tonic's router), with your own layers. Its type
     /// is ours, [`HttpService`](crate::http::HttpService), so that it outlives any one axum
     /// version; it guards what [`Server::into_router`] guards (read there what the server loop
-    /// of [`Server::serve_http`] adds). `Err` if the tools cannot be served.
+    /// of [`Server::serve_http`] adds; call [`HttpService::shutdown`](crate::http::HttpService::shutdown)
+    /// when your server stops). `Err` if the tools cannot be served.
     ///
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub fn into_service(self) -> Result<http::HttpService, Error> {
-        Ok(http::HttpService::new(self.into_router()?))
+        let config = self.http.clone();
+        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        let closing = dispatcher.closing().clone();
+        Ok(http::HttpService::new(
+            http::router(dispatcher, config),
+            closing,
+        ))
     }
 
     /// The MCP endpoint as an [`axum::Router`] that answers at path `/`: nest it where you want
@@ -617,5 +622,31 @@ impl std::fmt::Debug for Tools {
         f.debug_struct("Tools")
             .field("names", &names)
             .finish_non_exhaustive()
+    }
+}
+
+/// What a serving task ended with: its own result; a panic in it goes on as that panic (a bug,
+/// not an IO problem); a task cancelled is an [`Error::Io`].
+fn joined(ended: Result<Result<(), Error>, tokio::task::JoinError>) -> Result<(), Error> {
+    match ended {
+        Ok(served) => served,
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(error) => Err(io::Error::other(error).into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buggy_serving() -> Result<(), Error> {
+        panic!("a bug while serving")
+    }
+
+    #[tokio::test]
+    #[should_panic(expected = "a bug while serving")]
+    async fn a_panic_while_serving_stays_a_panic() {
+        let serving = tokio::spawn(async { buggy_serving() });
+        let _ = joined(serving.await);
     }
 }

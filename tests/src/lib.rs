@@ -133,12 +133,27 @@ impl CatalogHttp {
         arguments: &[&str],
         environment: &[(&str, &str)],
     ) -> Self {
-        let catalog = example_binary(name);
+        Self::start_binary(&example_binary(name), bind, arguments, environment)
+    }
+
+    /// [`CatalogHttp::start_example`] for the binary at `catalog` (a test binary,
+    /// `env!("CARGO_BIN_EXE_…")`).
+    ///
+    /// # Panics
+    ///
+    /// As [`CatalogHttp::start`].
+    #[must_use]
+    pub fn start_binary(
+        catalog: &Path,
+        bind: impl Fn(SocketAddr) -> String,
+        arguments: &[&str],
+        environment: &[(&str, &str)],
+    ) -> Self {
         for _ in 0..5 {
             let address = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
                 .and_then(|listener| listener.local_addr())
                 .expect("a free local port");
-            let mut child = Command::new(&catalog)
+            let mut child = Command::new(catalog)
                 .arg("--http")
                 .arg(bind(address))
                 .args(arguments)

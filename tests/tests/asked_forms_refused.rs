@@ -72,9 +72,10 @@ fn a_form_type_that_cannot_be_a_form_is_a_start_up_error() {
         .map(|problem| match problem {
             RegistryError::InvalidTool {
                 name,
-                source,
+                location,
                 problem,
-            } => (name.as_str(), source.clone(), problem.as_str()),
+                ..
+            } => (name.as_str(), location.clone(), problem.as_str()),
             other => panic!("{other:?}"),
         })
         .collect();

@@ -44,13 +44,22 @@ fn check_names_both_source_locations() {
     let Err(mcp_toolbelt::Error::Registry(error)) = Server::new("twins", "0.0.0").check() else {
         panic!("the tools cannot be served: a registry error expected");
     };
+    let RegistryError::DuplicateName {
+        name,
+        first,
+        second,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
     assert_eq!(
-        error,
-        RegistryError::DuplicateName {
-            name: "twin".into(),
-            first: format!("{}:{FIRST}", file!()),
-            second: format!("{}:{SECOND}", file!()),
-        }
+        (name.as_str(), first.clone(), second.clone()),
+        (
+            "twin",
+            format!("{}:{FIRST}", file!()),
+            format!("{}:{SECOND}", file!())
+        )
     );
     assert_eq!(error.to_string(), expected_message());
 }

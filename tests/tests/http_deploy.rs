@@ -4,6 +4,7 @@
 
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
 use std::time::Duration;
 
 use mcp_toolbelt_tests::CatalogHttp;
@@ -69,4 +70,44 @@ fn bound_to_every_address_with_localhost_only_it_says_which_flag_to_add() {
     );
     let stderr = named.stop();
     assert!(!stderr.contains("--allow-host NAME"), "{stderr}");
+}
+
+#[test]
+fn run_keeps_the_any_host_its_http_config_allows() {
+    let any_host = Path::new(env!("CARGO_BIN_EXE_any_host"));
+    let plain = CatalogHttp::start_binary(any_host, |address| address.to_string(), &[], &[]);
+    assert_eq!(
+        status_for_host(plain.address, "example.com"),
+        "HTTP/1.1 200 OK"
+    );
+    drop(plain);
+    // Naming a host too does not narrow "any host" down to it.
+    let named = CatalogHttp::start_binary(
+        any_host,
+        |address| address.to_string(),
+        &["--allow-host", "myserver.internal"],
+        &[],
+    );
+    assert_eq!(
+        status_for_host(named.address, "example.com"),
+        "HTTP/1.1 200 OK"
+    );
+}
+
+/// An argument that is not UTF-8 is a start-up error naming it, not a panic.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_any_host"))
+        .arg(std::ffi::OsStr::from_bytes(b"--http\xff"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("Error: argument \"--http\u{FFFD}\" is not UTF-8\n\n"),
+        "{stderr}"
+    );
 }

@@ -20,15 +20,17 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::{Method, Request, StatusCode, header};
 use futures_util::StreamExt as _;
 use http_tools::ending;
 use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::http::{
-    TIMEOUT, connect, initialize_body, legacy_call, modern_call, modern_headers, post, router,
-    send, send_over_socket, serve_on_socket, server, sse_messages, tools_list, with_bearer_auth,
+    TIMEOUT, bodiless, connect, in_session, initialize_body, legacy_call, modern_call,
+    modern_headers, open_session, post, router, send, send_over_socket, serve_on_socket, server,
+    sse_messages, tools_list, with_bearer_auth,
 };
 use serde_json::json;
+use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
 mod http_tools;
@@ -48,6 +50,39 @@ async fn the_router_serves_where_an_app_nests_it() {
 
     let health = send(&app, Request::get("/health").body(Body::empty()).unwrap()).await;
     assert_eq!(&health.body[..], b"ok");
+}
+
+/// An app that serves `into_service()` itself shuts it down: a legacy client's GET stream, which
+/// lasts until its client leaves, ends at `shutdown()` (on any clone), so the app's own graceful
+/// shutdown is not kept waiting.
+#[tokio::test]
+async fn a_get_stream_through_the_service_ends_at_shutdown() {
+    let service = server().into_service().unwrap();
+    let app = Router::new().fallback_service(service.clone());
+    let session = open_session(&app).await;
+    let mut headers = in_session(&session).to_vec();
+    headers.push(("accept", "text/event-stream"));
+    let response = tokio::time::timeout(
+        TIMEOUT,
+        app.clone().oneshot(bodiless(Method::GET, &headers)),
+    )
+    .await
+    .expect("the stream opens in time")
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body().into_data_stream();
+
+    service.shutdown();
+    let ended = tokio::time::timeout(TIMEOUT, async {
+        while let Some(chunk) = stream.next().await {
+            chunk.unwrap();
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the GET stream is still open after shutdown()"
+    );
 }
 
 /// `into_service()` is a tower service of `http` 1 types: axum mounts it with `nest_service`

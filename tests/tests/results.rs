@@ -63,16 +63,12 @@ async fn image() -> Content {
 /// Returns an annotated image
 #[tool]
 async fn annotated_image() -> Content {
-    Content::Image {
-        data: PIXEL.into(),
-        mime_type: "image/png".into(),
-        annotations: Some(
-            ContentAnnotations::new()
-                .audience(["user"])
-                .priority(0.5)
-                .last_modified("2026-11-29T12:00:00Z"),
-        ),
-    }
+    Content::image(PIXEL, "image/png").annotations(
+        ContentAnnotations::new()
+            .audience(["user"])
+            .priority(0.5)
+            .last_modified("2026-11-29T12:00:00Z"),
+    )
 }
 
 /// Returns audio
@@ -90,14 +86,10 @@ async fn link() -> Content {
 /// Returns a described resource link
 #[tool]
 async fn described_link() -> Content {
-    Content::ResourceLink {
-        uri: "file:///project/src/main.rs".into(),
-        name: "main.rs".into(),
-        title: Some("Main".into()),
-        description: Some("Primary application entry point".into()),
-        mime_type: Some("text/x-rust".into()),
-        annotations: None,
-    }
+    Content::resource_link("file:///project/src/main.rs", "main.rs")
+        .title("Main")
+        .description("Primary application entry point")
+        .mime_type("text/x-rust")
 }
 
 /// Returns an embedded text resource

@@ -200,7 +200,7 @@ async fn every_serve_method_refuses_with_a_registry_error() {
     assert!(std::error::Error::source(&error).is_none());
 }
 
-/// A port in use is an `Error::Io` that says so.
+/// A port in use is an `Error::Io` that says so, and which address.
 #[tokio::test]
 async fn an_address_in_use_is_an_io_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -215,6 +215,8 @@ async fn an_address_in_use_is_an_io_error() {
         matches!(&error, mcp_toolbelt::Error::Io(io) if io.kind() == std::io::ErrorKind::AddrInUse),
         "{error:?}"
     );
+    // The text names the address, as `run()` prints it.
+    assert!(error.to_string().contains(&address.to_string()), "{error}");
 }
 
 #[tokio::test]

@@ -786,13 +786,18 @@ fn run_time_tool(name: &str, input_schema: Value) -> Result<Tool, RegistryError>
 async fn a_run_time_tool_needs_a_valid_name() {
     let problem = "its name must be 1 to 64 characters from `A-Z a-z 0-9 _ . -`";
     for name in ["has space", &"x".repeat(65), "", "naïve", "slash/ed"] {
+        let RegistryError::InvalidTool {
+            name: refused,
+            location,
+            problem: because,
+            ..
+        } = run_time_tool(name, json!({"type": "object"})).unwrap_err()
+        else {
+            panic!("an invalid tool expected for {name:?}");
+        };
         assert_eq!(
-            run_time_tool(name, json!({"type": "object"})).unwrap_err(),
-            RegistryError::InvalidTool {
-                name: name.to_owned(),
-                source: None,
-                problem: problem.to_owned(),
-            },
+            (refused.as_str(), location, because.as_str()),
+            (name, None, problem),
             "{name:?}"
         );
     }

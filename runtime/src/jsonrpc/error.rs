@@ -71,12 +71,6 @@ impl ErrorObject {
         self
     }
 
-    /// The error response to request `id` (`null` when the id could not be read).
-    #[must_use]
-    pub fn into_response(self, id: Value) -> Value {
-        Response::error(Id::from_value(&id), self).into_value()
-    }
-
     /// The error as a typed response to request `id`.
     pub(crate) fn respond(self, id: Id) -> Response {
         Response::error(id, self)

@@ -82,7 +82,7 @@ pub(crate) fn check_views(tools: &[Tool], resources: &ResourceSet) -> Result<(),
             };
             Some(RegistryError::MissingView {
                 tool: tool.name().to_owned(),
-                source: tool.place().to_owned(),
+                location: tool.place().to_owned(),
                 uri: uri.to_owned(),
                 problem: problem.to_owned(),
             })

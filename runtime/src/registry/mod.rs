@@ -140,6 +140,7 @@ fn build_all(
 #[non_exhaustive]
 pub enum RegistryError {
     /// Two tools share a name.
+    #[non_exhaustive]
     DuplicateName {
         /// The shared name.
         name: String,
@@ -149,24 +150,27 @@ pub enum RegistryError {
         second: String,
     },
     /// A tool's schemas cannot be served.
+    #[non_exhaustive]
     InvalidTool {
         /// The tool's name.
         name: String,
-        /// Where it is defined, for a `#[tool]` fn.
-        source: Option<String>,
+        /// Where it is defined (`file:line`), for a `#[tool]` fn.
+        location: Option<String>,
         /// What is wrong.
         problem: String,
     },
     /// A tool takes a `State<T>` the server was not given.
+    #[non_exhaustive]
     MissingState {
         /// The tool's name.
         name: String,
-        /// Where it is defined.
-        source: Option<String>,
+        /// Where it is defined (`file:line`), for a `#[tool]` fn.
+        location: Option<String>,
         /// The type of the missing value, as Rust names it.
         type_name: String,
     },
     /// Two resources share a URI (or URI template).
+    #[non_exhaustive]
     DuplicateResource {
         /// The shared URI.
         uri: String,
@@ -176,20 +180,22 @@ pub enum RegistryError {
         second: String,
     },
     /// A resource cannot be served.
+    #[non_exhaustive]
     InvalidResource {
         /// Its URI or URI template.
         uri: String,
-        /// Where it is defined.
-        source: String,
+        /// Where it is defined (`file:line`).
+        location: String,
         /// What is wrong.
         problem: String,
     },
     /// A tool names a view (`#[tool(ui = …)]`) that is not a registered app view.
+    #[non_exhaustive]
     MissingView {
         /// The tool's name.
         tool: String,
-        /// Where the tool is defined.
-        source: String,
+        /// Where the tool is defined (`file:line`).
+        location: String,
         /// The view's URI.
         uri: String,
         /// What is wrong.
@@ -213,22 +219,22 @@ impl fmt::Display for RegistryError {
             ),
             Self::InvalidTool {
                 name,
-                source,
+                location,
                 problem,
             } => write!(
                 f,
                 "{} cannot be served: {problem}",
-                ToolPlace(name, source.as_deref())
+                ToolPlace(name, location.as_deref())
             ),
             Self::MissingState {
                 name,
-                source,
+                location,
                 type_name,
             } => write!(
                 f,
                 "{} takes `State<{type_name}>`, but the server was given no `{type_name}`: \
                  add `.state(value)` to the `Server` builder",
-                ToolPlace(name, source.as_deref())
+                ToolPlace(name, location.as_deref())
             ),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
@@ -236,20 +242,20 @@ impl fmt::Display for RegistryError {
             ),
             Self::InvalidResource {
                 uri,
-                source,
+                location,
                 problem,
             } => write!(
                 f,
-                "resource `{uri}` at {source} cannot be served: {problem}"
+                "resource `{uri}` at {location} cannot be served: {problem}"
             ),
             Self::MissingView {
                 tool,
-                source,
+                location,
                 uri,
                 problem,
             } => write!(
                 f,
-                "tool `{tool}` ({source}) names the view `{uri}`, but {problem}"
+                "tool `{tool}` ({location}) names the view `{uri}`, but {problem}"
             ),
             Self::Several(problems) => {
                 write!(

@@ -1,6 +1,7 @@
 //! Resources: what `#[resource]` submits ([`ResourceRegistration`]), the servable [`Resource`]
 //! built from it, and the [`ResourceSet`] a server reads from. Reading one is [`Resource::read`].
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::panic::AssertUnwindSafe;
@@ -117,18 +118,18 @@ impl IntoResourceBody for Vec<u8> {
     }
 }
 
-impl<T: IntoResourceBody, E: Display> IntoResourceBody for Result<T, E> {
+/// A [`ResourceError`] says which: not found (with its reason) or failed; any other error's
+/// text is a failure's message.
+impl<T: IntoResourceBody, E: Display + 'static> IntoResourceBody for Result<T, E> {
     fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
-        self.map_err(|error| ResourceError::Failed(error.to_string()))?
-            .into_resource_body()
-    }
-}
-
-/// The fn says which: not found (with its reason) or failed. (`ResourceError` is not
-/// `Display`, so this is not the impl above.)
-impl<T: IntoResourceBody> IntoResourceBody for Result<T, ResourceError> {
-    fn into_resource_body(self) -> Result<ResourceBody, ResourceError> {
-        self?.into_resource_body()
+        self.map_err(|error| {
+            // One impl for both (`ResourceError` is `Display` too): the type decides.
+            let message = error.to_string();
+            (Box::new(error) as Box<dyn Any>)
+                .downcast::<ResourceError>()
+                .map_or_else(|_| ResourceError::Failed(message), |error| *error)
+        })?
+        .into_resource_body()
     }
 }
 
@@ -169,13 +170,25 @@ pub enum ResourceError {
     Failed(String),
 }
 
+impl Display for ResourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotFound(None) => f.write_str("resource not found"),
+            Self::NotFound(Some(reason)) => write!(f, "resource not found: {reason}"),
+            Self::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ResourceError {}
+
 impl Resource {
     fn from_registration(
         registration: &'static ResourceRegistration,
     ) -> Result<Self, RegistryError> {
         let invalid = |problem: String| RegistryError::InvalidResource {
             uri: registration.uri.to_owned(),
-            source: place(registration),
+            location: place(registration),
             problem,
         };
         let is_template = registration.uri.contains(['{', '}']);
@@ -385,6 +398,42 @@ mod tests {
 
     fn text() -> ResourceBody {
         ResourceBody::Text("hello".into())
+    }
+
+    /// A resource fn can hand its error to code that takes any `std::error::Error` (`?` into
+    /// `anyhow`, a log line).
+    #[test]
+    fn a_resource_error_is_an_error_with_its_reason() {
+        let errors: [Box<dyn std::error::Error>; 3] = [
+            Box::new(ResourceError::NotFound(None)),
+            Box::new(ResourceError::NotFound(Some("no page 0".into()))),
+            Box::new(ResourceError::Failed("the disk is gone".into())),
+        ];
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "resource not found",
+                "resource not found: no page 0",
+                "the disk is gone"
+            ]
+        );
+    }
+
+    /// A fn's `Result` keeps which error it returned: not found stays not found.
+    #[test]
+    fn a_result_keeps_its_resource_error() {
+        let missing: Result<String, ResourceError> =
+            Err(ResourceError::NotFound(Some("no page 0".into())));
+        assert_eq!(
+            missing.into_resource_body(),
+            Err(ResourceError::NotFound(Some("no page 0".into())))
+        );
+        let failed: Result<String, std::io::Error> = Err(std::io::Error::other("gone"));
+        assert_eq!(
+            failed.into_resource_body(),
+            Err(ResourceError::Failed("gone".into()))
+        );
     }
 
     fn echo(values: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {

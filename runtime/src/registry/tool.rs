@@ -102,7 +102,7 @@ impl Tool {
         if let Some(problem) = registration.asks.iter().find_map(|check| check().err()) {
             return Err(RegistryError::InvalidTool {
                 name: definition.name,
-                source: Some(source),
+                location: Some(source),
                 problem: format!("it asks (`asks(…)`) for a form that cannot be one: {problem}"),
             });
         }
@@ -126,7 +126,7 @@ impl Tool {
     ) -> Result<Self, RegistryError> {
         let invalid = |problem: String| RegistryError::InvalidTool {
             name: definition.name.clone(),
-            source: source.as_deref().map(str::to_owned),
+            location: source.as_deref().map(str::to_owned),
             problem,
         };
         // `#[tool]` checks its names at compile time; tools added at run time are checked here.
@@ -234,7 +234,7 @@ impl Tool {
             .filter(|key| !states.contains(key))
             .map(|missing| RegistryError::MissingState {
                 name: self.name().to_owned(),
-                source: self.source.as_deref().map(str::to_owned),
+                location: self.source.as_deref().map(str::to_owned),
                 type_name: missing.type_name().to_owned(),
             })
     }

@@ -200,10 +200,12 @@ impl Host {
 
 /// Localhost names always; others when allowed (with or without their port), or any host.
 fn allows_host(config: &HttpConfig, host: &Host) -> bool {
-    let Some(allowed) = &config.allowed_hosts else {
-        return true;
-    };
-    host.is_localhost() || allowed.iter().any(|entry| host.is_named_by(entry))
+    config.any_host
+        || host.is_localhost()
+        || config
+            .allowed_hosts
+            .iter()
+            .any(|entry| host.is_named_by(entry))
 }
 
 /// Whether a browser page from `origin` may call the endpoint: any origin when allowed, a

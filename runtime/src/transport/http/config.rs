@@ -54,7 +54,10 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// live in the loop that owns the connections.
 #[derive(Clone)]
 pub struct HttpConfig {
-    pub(super) allowed_hosts: Option<Vec<String>>,
+    /// Hosts named by `allow_hosts` (localhost names are always served).
+    pub(super) allowed_hosts: Vec<String>,
+    /// Every `Host` served (`allow_any_host`), whatever hosts are also named.
+    pub(super) any_host: bool,
     /// Origins named by `allow_origins`: served, and granted CORS.
     pub(super) allowed_origins: Vec<String>,
     /// Every origin served (`allow_any_origin`); CORS still only for the named ones.
@@ -152,7 +155,8 @@ impl ProtectedResourceMetadata {
 impl Default for HttpConfig {
     fn default() -> Self {
         Self {
-            allowed_hosts: Some(Vec::new()),
+            allowed_hosts: Vec::new(),
+            any_host: false,
             allowed_origins: Vec::new(),
             any_origin: false,
             max_body_bytes: 4 * 1024 * 1024,
@@ -187,19 +191,19 @@ impl HttpConfig {
     }
 
     /// Also serves requests whose `Host` is one of `hosts` (names, with or without a port).
-    /// Localhost names are always allowed.
+    /// Localhost names are always allowed. Naming hosts never undoes
+    /// [`HttpConfig::allow_any_host`], called before or after.
     #[must_use]
     pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.allowed_hosts
-            .get_or_insert_with(Vec::new)
-            .extend(hosts.into_iter().map(Into::into));
+        self.allowed_hosts.extend(hosts.into_iter().map(Into::into));
         self
     }
 
-    /// Serves any `Host`: for a server behind a proxy that checks it.
+    /// Serves any `Host`: for a server behind a proxy that checks it. It wins over
+    /// [`HttpConfig::allow_hosts`], whichever is called last.
     #[must_use]
     pub fn allow_any_host(mut self) -> Self {
-        self.allowed_hosts = None;
+        self.any_host = true;
         self
     }
 
@@ -415,7 +419,7 @@ impl HttpConfig {
 
     /// Whether no `Host` but localhost's is served (the default, until hosts are named).
     pub(crate) fn serves_only_localhost(&self) -> bool {
-        self.allowed_hosts.as_ref().is_some_and(Vec::is_empty)
+        !self.any_host && self.allowed_hosts.is_empty()
     }
 
     /// CORS for the origins named in [`HttpConfig::allow_origins`], and only those (not every
@@ -450,6 +454,7 @@ impl std::fmt::Debug for HttpConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpConfig")
             .field("allowed_hosts", &self.allowed_hosts)
+            .field("any_host", &self.any_host)
             .field("allowed_origins", &self.allowed_origins)
             .field("any_origin", &self.any_origin)
             .field("max_body_bytes", &self.max_body_bytes)

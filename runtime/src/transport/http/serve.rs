@@ -53,7 +53,9 @@ pub(crate) async fn serve(
     config: HttpConfig,
     address: SocketAddr,
 ) -> io::Result<()> {
-    let listener = TcpListener::bind(address).await?;
+    let listener = TcpListener::bind(address).await.map_err(|error| {
+        io::Error::new(error.kind(), format!("cannot listen on {address}: {error}"))
+    })?;
     tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
     let shutdown = dispatcher.closing().clone();
     let app = app(dispatcher, config.clone());

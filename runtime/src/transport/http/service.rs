@@ -2,7 +2,8 @@
 //! Every HTTP server and framework of the tokio ecosystem mounts one (hyper through
 //! `hyper-util`, axum of any version with `Router::nest_service`, tonic, tower-http's layers),
 //! and its signature names only crates at 1.0 (`http`, `http-body`, `bytes`) and tower's
-//! `Service` trait, which they all share: a new axum is not a new major version of ours.
+//! `Service` trait (`tower-service` 0.3, not yet 1.0), which they all share: a new axum is not a
+//! new major version of ours.
 
 use std::convert::Infallible;
 use std::error::Error as StdError;
@@ -14,6 +15,7 @@ use std::task::{Context, Poll};
 use axum::body::{Body, Bytes};
 use axum::http::{Request, Response};
 use http_body::{Frame, SizeHint};
+use tokio_util::sync::CancellationToken;
 use tower::Service;
 
 /// An error a body can end with: the body's own, boxed.
@@ -26,7 +28,12 @@ type BoxError = Box<dyn StdError + Send + Sync>;
 ///
 /// It guards what the router of [`Server::into_router`](crate::Server::into_router) guards, and
 /// no more: serve it yourself and the connection-level protections of
-/// [`Server::serve_http`](crate::Server::serve_http) are yours to provide.
+/// [`Server::serve_http`](crate::Server::serve_http) are yours to provide, and so is graceful
+/// shutdown: call [`HttpService::shutdown`] when your server stops, or its long-lived streams
+/// keep your graceful shutdown waiting.
+///
+/// Its signature names `http` 1, `http-body` 1 and `bytes` 1, and tower's `Service` trait from
+/// `tower-service` 0.3, which is not yet 1.0 (every framework above implements that version).
 ///
 /// ```no_run
 /// # async fn mount() -> Result<(), mcp_toolbelt::Error> {
@@ -38,12 +45,23 @@ type BoxError = Box<dyn StdError + Send + Sync>;
 #[derive(Clone)]
 pub struct HttpService {
     router: axum::Router,
+    /// The dispatcher's closing token: cancelled, the long-lived streams end.
+    closing: CancellationToken,
 }
 
 impl HttpService {
-    /// The endpoint the router answers with.
-    pub(crate) fn new(router: axum::Router) -> Self {
-        Self { router }
+    /// The endpoint the router answers with, closed by `closing`.
+    pub(crate) fn new(router: axum::Router, closing: CancellationToken) -> Self {
+        Self { router, closing }
+    }
+
+    /// Starts a graceful shutdown, as [`Server::serve_http`](crate::Server::serve_http) does at
+    /// SIGTERM: the streams that last until their client leaves (a legacy client's GET stream, a
+    /// 2026-07-28 `subscriptions/listen`) end, a listen stream with its result, so that your
+    /// server's own graceful shutdown can finish. Requests in flight still get their answers.
+    /// Every clone of this service is shut down with it; it cannot be undone.
+    pub fn shutdown(&self) {
+        self.closing.cancel();
     }
 }
 

@@ -7,6 +7,7 @@ use mcp_toolbelt::lint::{self, Severity};
 use mcp_toolbelt::ask::Elicitation;
 use mcp_toolbelt::http::AuthInfo;
 use mcp_toolbelt::tool::{ToolAnnotations, ToolDefinition};
+use mcp_toolbelt::error::RegistryError;
 use mcp_toolbelt::{CallToolResult, Content};
 
 fn main() {
@@ -35,6 +36,15 @@ fn main() {
     };
     let _rules = lint::profile("cursor").unwrap().rules;
     let _check = lint::Check::ListBytes { max: 1 };
+    let _block = Content::Text {
+        text: "hi".into(),
+        annotations: None,
+    };
+    let _problem = RegistryError::InvalidResource {
+        uri: "docs://a".into(),
+        location: "a.rs:1".into(),
+        problem: "no".into(),
+    };
     let _ = (kind, answered, word);
 }
 

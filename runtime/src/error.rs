@@ -1,8 +1,10 @@
 //! The errors of the crate: [`Error`], why a server could not start or stopped serving (what
 //! `Server::check` and every `serve_*` return), a [`RegistryError`] when the tools and resources
 //! linked into the binary cannot be served, and the JSON-RPC [`ErrorObject`] (with its [`codes`])
-//! a call hook returns to refuse a call.
+//! a call hook returns to refuse a call; and the errors of parsing a value the crate defines
+//! ([`UnknownLogLevel`]).
 
+pub use crate::context::UnknownLogLevel;
 pub use crate::jsonrpc::{ErrorObject, codes};
 pub use crate::registry::RegistryError;
 

@@ -181,7 +181,7 @@ pub mod __private;
 #[doc(hidden)]
 pub mod __fuzz;
 
-pub use context::{Context, LogLevel, UnknownLogLevel};
+pub use context::{Context, LogLevel};
 pub use error::Error;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).

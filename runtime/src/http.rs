@@ -13,7 +13,9 @@
 //! `http` 1 types that hyper or any axum version mounts (`Router::nest_service("/mcp", …)`);
 //! [`Server::into_router`] returns it as an axum 0.8 `Router`. Either answers at `/` wherever
 //! you mount it and keeps admission, bodies, places and sessions, but served by `axum::serve`
-//! it has no header timeout, no connection cap, no body rate and no graceful shutdown. (Why
+//! it has no header timeout, no connection cap and no body rate, and its long-lived streams end
+//! only when you say so: call `HttpService::shutdown` as your server stops (a `Router` from
+//! `into_router` has no such handle: bound your shutdown with a timeout). (Why
 //! both: `HttpService`'s signature names no axum type, so it outlives an axum release; the
 //! `Router` is the shortest path for an axum 0.8 app.) Both protocol eras are served on one endpoint: 2026-07-28 requests (per-request
 //! `_meta`) statelessly, legacy clients with `initialize` and an `Mcp-Session-Id` session.
@@ -44,7 +46,8 @@
 //!   (`408`); a request takes one of `max_requests` places only once its body is read;
 //!   `subscriptions/listen` streams and legacy sessions are capped too (`503` with
 //!   `Retry-After`; a full session table first closes the least recently used session not in
-//!   use), and with bearer auth one principal holds at most 64 requests and 32 sessions.
+//!   use), and with bearer auth one principal holds at most 64 requests (and as many GET and
+//!   `subscriptions/listen` streams) and 32 sessions.
 //!
 //! Every HTTP limit, its default and what happens past it is in the table on [`HttpConfig`];
 //! those of every transport (call time, calls in flight, request memory) on

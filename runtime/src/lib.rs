@@ -201,7 +201,8 @@ pub use error::Error;
 /// An fn (plain or `async`) takes one parameter per template variable, named
 /// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
 /// `Vec<u8>`, an `Option` of one whose `None` tells the client "Resource not found", a `Result`
-/// of one whose error is the JSON-RPC error's message). A template variable
+/// of one: `Err(ResourceError::NotFound(_))` is `-32602` "Resource not found", any other error
+/// `-32603` with its text). A template variable
 /// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
 /// errors; two resources of one URI stop the server at start-up, naming both places.
 ///

@@ -29,7 +29,8 @@
 //!
 //! A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
 //! base64 `blob`). An fn returns text, bytes, an `Option` of them (`None`: the URI names nothing)
-//! or a `Result` (its error's message is the client's). An unknown URI, a template value its
+//! or a `Result` (`Err(ResourceError::NotFound(_))` is `-32602` "Resource not found" with
+//! its reason; any other error is `-32603` with its text). An unknown URI, a template value its
 //! parameter's type refuses, and an fn's `None` are error `-32602` with the URI in `data`
 //! (SEP-2164). Two resources of one URI stop the server at start-up, naming both places.
 //!

@@ -148,14 +148,16 @@ impl Server {
         self
     }
 
-    /// How many tools one `tools/list` page holds (default 100).
+    /// How many items one page of `tools/list`, `resources/list` and `resources/templates/list`
+    /// holds (default 100).
     #[must_use]
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
         self
     }
 
-    /// How long a 2026-07-28 client may cache `tools/list` and `server/discover` (default one
+    /// How long a 2026-07-28 client may cache `tools/list`, `server/discover`, `resources/list`,
+    /// `resources/templates/list` and a `static`/`const` resource's contents (default one
     /// minute; sent as `ttlMs`, in whole milliseconds).
     #[must_use]
     pub fn cache_ttl(mut self, ttl: Duration) -> Self {
@@ -433,7 +435,7 @@ impl Server {
 
     /// Serves Streamable HTTP at `address` on path `/mcp` (and the protected-resource metadata
     /// when bearer auth is on) until SIGINT or SIGTERM. Then it accepts no new connection,
-    /// closes the GET streams, and waits for in-flight requests up to the configured grace time
+    /// closes the long-lived streams (GET and `subscriptions/listen`), and waits for in-flight requests up to the configured grace time
     /// before it returns (whatever still runs then ends with the process). Installs no logger
     /// (see [`Server::run`]).
     ///

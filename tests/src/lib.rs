@@ -1,10 +1,11 @@
 //! Helpers shared by the integration tests in `tests/tests/`.
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -92,8 +93,9 @@ pub struct CatalogHttp {
 
 impl CatalogHttp {
     /// Starts the catalog on a port that was free a moment ago (another process may take it
-    /// first: then the catalog exits and another port is tried), and waits until it accepts
-    /// connections.
+    /// first: then the catalog exits and another port is tried), and waits until it says it
+    /// serves (its `serving MCP over Streamable HTTP` log line: a connection alone could reach
+    /// another test's server that took the port first) and accepts connections.
     ///
     /// # Panics
     ///
@@ -160,6 +162,8 @@ impl CatalogHttp {
                 // The developer's own settings must not change a test's result.
                 .env_remove("MCP_REQUEST_STATE_KEY")
                 .env_remove("MCP_STATELESS")
+                // Its start-up line at `info` is how readiness is told.
+                .env_remove("RUST_LOG")
                 .envs(environment.iter().copied())
                 .env("CATALOG_TEST_TOOLS", "1")
                 .stdin(Stdio::null())
@@ -167,7 +171,11 @@ impl CatalogHttp {
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap_or_else(|error| panic!("cannot start {}: {error}", catalog.display()));
-            let stderr = drain(child.stderr.take().expect("stderr is piped"));
+            let serving = Arc::new(AtomicBool::new(false));
+            let stderr = drain_watching(
+                child.stderr.take().expect("stderr is piped"),
+                Arc::clone(&serving),
+            );
             let mut server = Self {
                 child,
                 address,
@@ -187,7 +195,9 @@ impl CatalogHttp {
                     );
                     break;
                 }
-                if TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
+                if serving.load(Ordering::SeqCst)
+                    && TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok()
+                {
                     return server;
                 }
                 assert!(
@@ -232,6 +242,28 @@ pub fn drain(stream: impl Read + Send + 'static) -> JoinHandle<String> {
         let mut bytes = Vec::new();
         let _ = { stream }.read_to_end(&mut bytes);
         String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// [`drain`], setting `serving` once a line says the server serves over HTTP.
+fn drain_watching(
+    stream: impl Read + Send + 'static,
+    serving: Arc<AtomicBool>,
+) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stream);
+        let mut all = Vec::new();
+        let mut line = Vec::new();
+        while reader
+            .read_until(b'\n', &mut line)
+            .is_ok_and(|read| read > 0)
+        {
+            if String::from_utf8_lossy(&line).contains("serving MCP over Streamable HTTP") {
+                serving.store(true, Ordering::SeqCst);
+            }
+            all.append(&mut line);
+        }
+        String::from_utf8_lossy(&all).into_owned()
     })
 }
 

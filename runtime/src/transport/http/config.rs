@@ -40,7 +40,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`request_timeout`](Self::request_timeout) | 5 min | a tool call: an `isError` result (the shorter of this and [`Server::call_timeout`](crate::Server::call_timeout) applies); any other request: `-32603` `Request timed out after …`; a body that has not arrived within it (or 30 s): `408` |
 /// | [`max_requests`](Self::max_requests) (each item of a 2025-03-26 batch is one) | 1,024 | `503` with `Retry-After` (a batch without room for every item now: refused whole, none of it runs). A batch with more items than the cap (or, with bearer auth, than a principal's share) could ever allow: `413`, `-32600` (`at most N calls in one batch here`), for good |
 /// | [`max_sessions`](Self::max_sessions), [`session_idle_timeout`](Self::session_idle_timeout) (legacy sessions) | 1,024 sessions, closed after 1 h idle (1 min for one that never did anything after `initialize`: no call, no GET stream) | a full table closes the least recently used session not in use (no GET stream open, no call running), one that never did anything first (its client gets `404` and initializes again); if every session is in use, `503` |
-/// | [`max_requests_per_principal`](Self::max_requests_per_principal), [`max_sessions_per_principal`](Self::max_sessions_per_principal) (with bearer auth; a batch item is a request) | 64 requests, 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
+/// | [`max_requests_per_principal`](Self::max_requests_per_principal), [`max_sessions_per_principal`](Self::max_sessions_per_principal) (with bearer auth; a batch item is a request) | 64 requests (and as many GET and `subscriptions/listen` streams), 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
 /// | [`max_subscriptions`](Self::max_subscriptions) (`subscriptions/listen` streams) | 1,024 | `503` |
 /// | [`max_streams`](Self::max_streams) (GET and `subscriptions/listen` streams together) | half of `max_connections` (256) | `503` with `Retry-After` |
 /// | [`max_connections`](Self::max_connections) (`serve_http`, `serve_http_app`) | 512 | up to 32 new clients are accepted to wait (the others wait in the listen backlog), each while a connection makes room for it: the next busy one to send an answer of known length says `Connection: close`; when none has within 250 ms, the longest idle one (idle at least 250 ms, with no request arriving) is closed |
@@ -254,7 +254,9 @@ impl HttpConfig {
         self
     }
 
-    /// The most legacy sessions open at once (default 1024; `503` beyond).
+    /// The most legacy sessions open at once (default 1024). A full table closes its least
+    /// recently used session not in use (one that never did anything first); `503` only when
+    /// every one is in use.
     #[must_use]
     pub fn max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
@@ -351,7 +353,7 @@ impl HttpConfig {
     }
 
     /// With bearer auth, how many requests one principal (a token's client and subject) may
-    /// have being answered at once, and as many `subscriptions/listen` streams (default 64);
+    /// have being answered at once, and as many GET and `subscriptions/listen` streams (default 64);
     /// beyond, `503`: one caller cannot take every slot.
     #[must_use]
     pub fn max_requests_per_principal(mut self, max: usize) -> Self {

@@ -42,13 +42,17 @@ async fn the_router_serves_where_an_app_nests_it() {
     let app = Router::new()
         .route("/health", axum::routing::get(|| async { "ok" }))
         .nest("/api/mcp", server().into_router().unwrap());
+    assert_serves_mcp_beside_health(&app).await;
+}
+
+/// `app` answers `tools/list` at `/api/mcp` and its own `/health` beside it.
+async fn assert_serves_mcp_beside_health(app: &Router) {
     let mut request = post(&tools_list(), &modern_headers("tools/list", None));
     *request.uri_mut() = "/api/mcp".parse().unwrap();
-    let reply = send(&app, request).await;
+    let reply = send(app, request).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert!(reply.json()["result"]["tools"].is_array());
-
-    let health = send(&app, Request::get("/health").body(Body::empty()).unwrap()).await;
+    let health = send(app, Request::get("/health").body(Body::empty()).unwrap()).await;
     assert_eq!(&health.body[..], b"ok");
 }
 
@@ -92,13 +96,7 @@ async fn the_service_serves_under_nest_service() {
     let app = Router::new()
         .route("/health", axum::routing::get(|| async { "ok" }))
         .nest_service("/api/mcp", server().into_service().unwrap());
-    let mut request = post(&tools_list(), &modern_headers("tools/list", None));
-    *request.uri_mut() = "/api/mcp".parse().unwrap();
-    let reply = send(&app, request).await;
-    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
-    assert!(reply.json()["result"]["tools"].is_array());
-    let health = send(&app, Request::get("/health").body(Body::empty()).unwrap()).await;
-    assert_eq!(&health.body[..], b"ok");
+    assert_serves_mcp_beside_health(&app).await;
 }
 
 /// `into_service()` served by hyper alone, no axum in the serving code: a JSON answer, then an

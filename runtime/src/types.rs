@@ -348,3 +348,88 @@ pub(crate) struct ReadContents<'a> {
 pub(crate) struct ReadResourceResult<'a> {
     pub(crate) contents: Vec<ReadContents<'a>>,
 }
+
+/// An icon a client may show beside a tool, resource, resource template, prompt or the server
+/// itself (SEP-973, since 2025-11-25; left out for older clients). Its `src` is an `https:` URL
+/// or a `data:` URI ([`Icon::data`] makes one from bytes in the binary).
+///
+/// ```
+/// use mcp_toolbelt::icon::{Icon, IconTheme};
+///
+/// let icon = Icon::new("https://example.com/icon.png")
+///     .mime_type("image/png")
+///     .sizes(["48x48"])
+///     .theme(IconTheme::Dark);
+/// assert_eq!(icon.sizes, ["48x48"]);
+/// let inline = Icon::data("image/png", &[0x89, b'P', b'N', b'G']);
+/// assert_eq!(inline.src, "data:image/png;base64,iVBORw==");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Icon {
+    /// An `https:` URL or a `data:` URI.
+    pub src: String,
+    /// The image's MIME type (`image/png`, `image/svg+xml`, …), when the URL does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// The sizes it comes in, each `WxH` (`48x48`) or `any` (a scalable image).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// The background it is drawn for, when it suits only one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<IconTheme>,
+}
+
+impl Icon {
+    /// An icon at `src` (an `https:` URL or a `data:` URI).
+    #[must_use]
+    pub fn new(src: impl Into<String>) -> Self {
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }
+    }
+
+    /// An icon carried in the message: `bytes` as a base64 `data:` URI of `mime_type`.
+    #[must_use]
+    pub fn data(mime_type: &str, bytes: &[u8]) -> Self {
+        use base64::Engine as _;
+        let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+        Self::new(format!("data:{mime_type};base64,{encoded}")).mime_type(mime_type)
+    }
+
+    /// Its MIME type.
+    #[must_use]
+    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// The sizes it comes in, each `WxH` or `any`.
+    #[must_use]
+    pub fn sizes<S: Into<String>>(mut self, sizes: impl IntoIterator<Item = S>) -> Self {
+        self.sizes = sizes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The background it is drawn for.
+    #[must_use]
+    pub fn theme(mut self, theme: IconTheme) -> Self {
+        self.theme = Some(theme);
+        self
+    }
+}
+
+/// The background an [`Icon`] is drawn for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
+}

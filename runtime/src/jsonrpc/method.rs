@@ -27,8 +27,16 @@ pub(crate) enum Method {
     ListResourceTemplates,
     /// `resources/read`.
     ReadResource,
-    /// `prompts/get`: not served, but its `Mcp-Name` header is checked as 2026-07-28 HTTP asks.
+    /// `resources/subscribe` (legacy).
+    Subscribe,
+    /// `resources/unsubscribe` (legacy).
+    Unsubscribe,
+    /// `prompts/list`.
+    ListPrompts,
+    /// `prompts/get`.
     GetPrompt,
+    /// `completion/complete`.
+    Complete,
     /// `elicitation/create`, a question to the client.
     Elicit,
     /// `sampling/createMessage`, a question to the client.
@@ -45,6 +53,12 @@ pub(crate) enum Method {
     Log,
     /// `notifications/tools/list_changed`.
     ToolsListChanged,
+    /// `notifications/prompts/list_changed`.
+    PromptsListChanged,
+    /// `notifications/resources/list_changed`.
+    ResourcesListChanged,
+    /// `notifications/resources/updated`.
+    ResourceUpdated,
     /// `notifications/subscriptions/acknowledged`: the first message of a listen stream.
     SubscriptionAcknowledged,
     /// Any other method, as the client wrote it.
@@ -52,7 +66,7 @@ pub(crate) enum Method {
 }
 
 /// Every known method with its text: the one table both directions read.
-const KNOWN: [(Method, &str); 20] = [
+const KNOWN: [(Method, &str); 27] = [
     (Method::Initialize, "initialize"),
     (Method::Ping, "ping"),
     (Method::SetLogLevel, "logging/setLevel"),
@@ -63,7 +77,11 @@ const KNOWN: [(Method, &str); 20] = [
     (Method::ListResources, "resources/list"),
     (Method::ListResourceTemplates, "resources/templates/list"),
     (Method::ReadResource, "resources/read"),
+    (Method::Subscribe, "resources/subscribe"),
+    (Method::Unsubscribe, "resources/unsubscribe"),
+    (Method::ListPrompts, "prompts/list"),
     (Method::GetPrompt, "prompts/get"),
+    (Method::Complete, "completion/complete"),
     (Method::Elicit, "elicitation/create"),
     (Method::Sample, "sampling/createMessage"),
     (Method::ListRoots, "roots/list"),
@@ -72,6 +90,15 @@ const KNOWN: [(Method, &str); 20] = [
     (Method::Progress, "notifications/progress"),
     (Method::Log, "notifications/message"),
     (Method::ToolsListChanged, "notifications/tools/list_changed"),
+    (
+        Method::PromptsListChanged,
+        "notifications/prompts/list_changed",
+    ),
+    (
+        Method::ResourcesListChanged,
+        "notifications/resources/list_changed",
+    ),
+    (Method::ResourceUpdated, "notifications/resources/updated"),
     (
         Method::SubscriptionAcknowledged,
         "notifications/subscriptions/acknowledged",
@@ -143,9 +170,9 @@ mod tests {
             assert_eq!(Method::from(name), method);
             assert_eq!(method.as_str(), name);
         }
-        let unknown = Method::from("prompts/list");
-        assert_eq!(unknown, Method::Other("prompts/list".into()));
-        assert_eq!(unknown.to_string(), "prompts/list");
+        let unknown = Method::from("prompts/delete");
+        assert_eq!(unknown, Method::Other("prompts/delete".into()));
+        assert_eq!(unknown.to_string(), "prompts/delete");
         assert_eq!(
             Method::from("Tools/Call"),
             Method::Other("Tools/Call".into())

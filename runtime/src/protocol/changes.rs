@@ -1,22 +1,55 @@
-//! [`ToolChanges`]: one subscriber's view of the tool set changing, for every place that
-//! announces it (`subscriptions/listen`, the stdio loop, the legacy HTTP GET stream).
+//! [`Change`] and [`Changes`]: one subscriber's view of what the server announces changed (the
+//! tool, prompt and resource sets, a resource's contents), for every place that announces it
+//! (`subscriptions/listen`, the stdio loop, the legacy HTTP GET stream).
+
+use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
-/// Wakes once per change of the tool set (a burst that overflowed the channel counts as one).
-pub(crate) struct ToolChanges(broadcast::Receiver<()>);
+/// Something that changed while the server serves, sent to every connection that may announce
+/// it; each decides whether its client asked to hear it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(
+    dead_code,
+    reason = "scaffold: announced by the prompt and resource handles being built (issue 23)"
+)]
+pub(crate) enum Change {
+    /// The tool set (`notifications/tools/list_changed`).
+    Tools,
+    /// The prompt set (`notifications/prompts/list_changed`).
+    Prompts,
+    /// The resource or resource-template set (`notifications/resources/list_changed`).
+    Resources,
+    /// The contents of the resource at this URI (`notifications/resources/updated`, to its
+    /// subscribers).
+    ResourceUpdated(Arc<str>),
+}
 
-impl ToolChanges {
-    pub(crate) fn new(receiver: broadcast::Receiver<()>) -> Self {
+/// Wakes once per change (a burst that overflowed the channel is told as a change of every
+/// list: which ones changed is lost, and a listener refreshes what it lists).
+pub(crate) struct Changes(broadcast::Receiver<Change>);
+
+impl Changes {
+    pub(crate) fn new(receiver: broadcast::Receiver<Change>) -> Self {
         Self(receiver)
     }
 
     /// Completes at the next change; `None` once no change can come any more (every sender is
     /// gone, which a running server never lets happen).
-    pub(crate) async fn next(&mut self) -> Option<()> {
+    pub(crate) async fn next(&mut self) -> Option<Change> {
         match self.0.recv().await {
-            Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => Some(()),
+            Ok(change) => Some(change),
+            Err(broadcast::error::RecvError::Lagged(_)) => Some(Change::Tools),
             Err(broadcast::error::RecvError::Closed) => None,
+        }
+    }
+
+    /// Completes at the next change of the tool set, skipping every other change.
+    pub(crate) async fn next_tools(&mut self) -> Option<()> {
+        loop {
+            if self.next().await? == Change::Tools {
+                return Some(());
+            }
         }
     }
 }
@@ -28,12 +61,20 @@ mod tests {
     #[tokio::test]
     async fn a_burst_that_overflows_is_one_change_and_a_closed_channel_ends() {
         let (sender, receiver) = broadcast::channel(1);
-        let mut changes = ToolChanges::new(receiver);
+        let mut changes = Changes::new(receiver);
         for _ in 0..3 {
-            sender.send(()).unwrap();
+            sender.send(Change::Tools).unwrap();
         }
-        assert_eq!(changes.next().await, Some(()), "lagged is a change");
-        assert_eq!(changes.next().await, Some(()), "the last one is kept");
+        assert_eq!(
+            changes.next().await,
+            Some(Change::Tools),
+            "lagged is a change"
+        );
+        assert_eq!(
+            changes.next().await,
+            Some(Change::Tools),
+            "the last one is kept"
+        );
         drop(sender);
         assert_eq!(changes.next().await, None);
     }

@@ -11,7 +11,9 @@ use tracing::Instrument as _;
 use super::era::{Era, parse_log_level};
 use super::listing::Listings;
 use super::scope::RequestScope;
-use super::{Connection, ProtocolVersion, ToolChanges, downgrade, listen, meta, resources, trace};
+use super::{
+    Change, Changes, Connection, ProtocolVersion, downgrade, listen, meta, resources, trace,
+};
 use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer};
 use crate::ask::{Asker, Channel};
@@ -38,7 +40,7 @@ pub(crate) struct ServerState {
     /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
     pub(crate) apps: bool,
     /// Sends when a tool is added or removed.
-    pub(crate) changes: broadcast::Sender<()>,
+    pub(crate) changes: broadcast::Sender<Change>,
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
     /// their result.
     pub(crate) closing: CancellationToken,
@@ -104,8 +106,8 @@ impl Dispatcher {
     }
 
     /// A new view of the tool set's changes, for a transport that announces them.
-    pub(crate) fn tool_changes(&self) -> ToolChanges {
-        ToolChanges::new(self.state.changes.subscribe())
+    pub(crate) fn changes(&self) -> Changes {
+        Changes::new(self.state.changes.subscribe())
     }
 
     /// Cancelled when the server is closing.
@@ -183,7 +185,7 @@ impl Dispatcher {
                 let tools = listen::tools_requested(&params)?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop(params);
-                let changes = self.tool_changes();
+                let changes = self.changes();
                 listen::listen(id, tools, changes, &self.state.closing, scope).await
             }
             (_, Method::ListTools) => {

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::scope::RequestScope;
-use super::{ToolChanges, meta};
+use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 
 /// Whether a `subscriptions/listen` request asks for `toolsListChanged` (of those requested,
@@ -27,7 +27,7 @@ pub(crate) fn tools_requested(params: &Map<String, Value>) -> Result<bool, Error
 pub(crate) async fn listen(
     id: &Id,
     tools: bool,
-    mut changes: ToolChanges,
+    mut changes: Changes,
     closing: &tokio_util::sync::CancellationToken,
     scope: RequestScope,
 ) -> Result<Value, ErrorObject> {
@@ -54,7 +54,7 @@ pub(crate) async fn listen(
     );
     loop {
         tokio::select! {
-            change = changes.next(), if tools => match change {
+            change = changes.next_tools(), if tools => match change {
                 Some(()) => notify(Method::ToolsListChanged, json!({})),
                 // No change can come any more: close the stream as at shutdown.
                 None => break,

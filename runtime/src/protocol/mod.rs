@@ -27,7 +27,7 @@ mod scope;
 mod trace;
 mod version;
 
-pub(crate) use changes::ToolChanges;
+pub(crate) use changes::{Change, Changes};
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, ServerState};
 pub(crate) use era::claims_modern;

@@ -3,6 +3,7 @@
 //! (`resource.rs`, every `#[resource]`), with the MCP Apps views tools name (`apps.rs`).
 
 pub(crate) mod apps;
+mod icon;
 mod resource;
 mod set;
 mod template;
@@ -20,6 +21,7 @@ use crate::result::CallToolResult;
 use crate::state::StateKey;
 
 pub use apps::ToolUiRegistration;
+pub use icon::{IconRegistration, IconSource};
 pub use resource::{
     IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
 };

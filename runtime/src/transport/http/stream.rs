@@ -255,7 +255,7 @@ pub(super) async fn get_stream(
     };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
     let place = state.streams.take(auth.as_ref())?;
-    let changes = state.dispatcher.tool_changes();
+    let changes = state.dispatcher.changes();
     let shutdown = state.dispatcher.closing().clone();
     let stream = futures_util::stream::unfold(
         (changes, (guard, place), shutdown),
@@ -263,7 +263,7 @@ pub(super) async fn get_stream(
             let tool_change = async {
                 // The server keeps a sender, so the changes do not end; if they did, the stream
                 // would stay open all the same (a client whose stream ends reconnects).
-                if changes.next().await.is_none() {
+                if changes.next_tools().await.is_none() {
                     std::future::pending::<()>().await;
                 }
             };

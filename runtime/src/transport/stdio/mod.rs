@@ -39,7 +39,7 @@ use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes,
 };
 use crate::limits::{Held, MemoryBudget};
-use crate::protocol::{Dispatcher, ProtocolVersion, ToolChanges};
+use crate::protocol::{Changes, Dispatcher, ProtocolVersion};
 use crate::session::{Caller, Calls};
 
 /// The id of a request, `null` for any other message.
@@ -59,7 +59,7 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let changes = dispatcher.tool_changes();
+    let changes = dispatcher.changes();
     let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
     let backlog = Arc::new(Backlog::default());
@@ -334,11 +334,11 @@ fn log_panic(ended: Result<(), tokio::task::JoinError>) {
 /// `announce` is set (a 2026-07-28 client learns of changes only through
 /// `subscriptions/listen`).
 async fn announce_changes(
-    mut changes: ToolChanges,
+    mut changes: Changes,
     announce: Arc<AtomicBool>,
     outgoing: mpsc::UnboundedSender<Outgoing>,
 ) {
-    while changes.next().await.is_some() {
+    while changes.next_tools().await.is_some() {
         if !announce.load(Ordering::Acquire) {
             continue;
         }

@@ -133,10 +133,10 @@ pub(crate) fn registrations(icons: &[Icon], private: &syn::Ident) -> TokenStream
             Source::Url(url) => quote!(#private::IconSource::Url(#url)),
             Source::Bytes(bytes) => quote!(#private::IconSource::Bytes(#bytes)),
         };
-        let mime_type = match &icon.mime_type {
-            Some(mime_type) => quote!(::core::option::Option::Some(#mime_type)),
-            None => quote!(::core::option::Option::None),
-        };
+        let mime_type = icon.mime_type.as_ref().map_or_else(
+            || quote!(::core::option::Option::None),
+            |mime_type| quote!(::core::option::Option::Some(#mime_type)),
+        );
         let sizes = &icon.sizes;
         let theme = match icon.theme {
             Some(Theme::Light) => quote!(::core::option::Option::Some(#private::IconTheme::Light)),
@@ -157,14 +157,12 @@ pub(crate) fn registrations(icons: &[Icon], private: &syn::Ident) -> TokenStream
 
 /// The value of `key = value`, and the span errors about it point at.
 fn value(meta: &Meta) -> darling::Result<&Expr> {
-    match meta {
-        Meta::NameValue(name_value) => Ok(&name_value.value),
-        _ => {
-            let key = meta.path().get_ident().map(ToString::to_string);
-            let key = key.as_deref().unwrap_or("key");
-            Err(Error::custom(format!("write `{key} = …`")).with_span(meta))
-        }
+    if let Meta::NameValue(name_value) = meta {
+        return Ok(&name_value.value);
     }
+    let key = meta.path().get_ident().map(ToString::to_string);
+    let key = key.as_deref().unwrap_or("key");
+    Err(Error::custom(format!("write `{key} = …`")).with_span(meta))
 }
 
 /// A string literal, or another expression (left to the lint).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{RegistryError, ToolRegistration};
+use super::{IconRegistration, RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
@@ -97,7 +97,7 @@ impl Tool {
             input_schema: (registration.input_schema)(),
             output_schema,
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
-            icons: registration.icons.iter().map(|icon| icon.icon()).collect(),
+            icons: registration.icons.iter().map(IconRegistration::icon).collect(),
             meta: None,
         };
         // A form the tool says it asks for must be one: told now, not at its first call.

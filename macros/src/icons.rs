@@ -181,7 +181,8 @@ fn source_url(meta: &Meta) -> darling::Result<Option<SpannedValue<Text>>> {
     let expr = value(meta)?;
     let src = text(expr);
     if let Text::Literal(literal) = &src {
-        check_source(&literal.value()).map_err(|problem| Error::custom(problem).with_span(literal))?;
+        check_source(&literal.value())
+            .map_err(|problem| Error::custom(problem).with_span(literal))?;
     }
     Ok(Some(SpannedValue::new(src, meta.path().span())))
 }
@@ -267,13 +268,20 @@ fn theme_value(meta: &Meta) -> darling::Result<Option<Theme>> {
 
 /// Why `src` is no source clients accept, if it is not.
 fn check_source(src: &str) -> Result<(), String> {
-    let scheme = src.split_once(':').map(|(scheme, _)| scheme.to_ascii_lowercase());
+    let scheme = src
+        .split_once(':')
+        .map(|(scheme, _)| scheme.to_ascii_lowercase());
     match scheme.as_deref() {
-        Some("https") if src.len() > "https://".len() && src["https:".len()..].starts_with("//") => {
+        Some("https")
+            if src.len() > "https://".len() && src["https:".len()..].starts_with("//") =>
+        {
             Ok(())
         }
         Some("data") => {
-            let media_type = src["data:".len()..].split([';', ',']).next().unwrap_or_default();
+            let media_type = src["data:".len()..]
+                .split([';', ','])
+                .next()
+                .unwrap_or_default();
             check_mime_type(media_type).map_err(|problem| format!("in this `data:` URI, {problem}"))
         }
         _ => Err(format!(

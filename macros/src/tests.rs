@@ -458,7 +458,11 @@ fn expand_icons() {
                 sizes = ["48x48", "96x96"],
                 theme = "light"
             ),
-            icons(data = include_bytes!("paint-dark.svg"), mime_type = "image/svg+xml", theme = "dark"),
+            icons(
+                data = include_bytes!("paint-dark.svg"),
+                mime_type = "image/svg+xml",
+                theme = "dark"
+            ),
             icons(src = PAINT_ICON_URL)
         ),
         quote! {

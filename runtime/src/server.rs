@@ -21,8 +21,8 @@ use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
-use crate::types::{Icon, Implementation};
 use crate::types::ListToolsResult;
+use crate::types::{Icon, Implementation};
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
@@ -591,6 +591,11 @@ impl Server {
     /// The server's name, for the command line.
     pub(crate) fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The server's icons, for the lint.
+    pub(crate) fn icons(&self) -> &[Icon] {
+        &self.icons
     }
 
     /// The server's version, for the command line.

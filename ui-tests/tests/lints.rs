@@ -352,7 +352,10 @@ async fn tools_stay_callable() {
 static VIEW: &str = "<!doctype html>";
 
 /// Bytes.
-#[resource(uri = "test://lints/bytes", icons(src = "https://example.com/bytes.png"))]
+#[resource(
+    uri = "test://lints/bytes",
+    icons(src = "https://example.com/bytes.png")
+)]
 const BYTES: &[u8] = include_bytes!("lints.rs");
 
 /// A template read by a plain fn, its variables of two types.

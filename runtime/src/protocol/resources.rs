@@ -77,7 +77,9 @@ fn entry(resource: &Resource, version: ProtocolVersion) -> ResourceEntry<'_> {
         uri,
         uri_template,
         name: resource.name(),
-        title: resource.title().filter(|_| version.has_structured_content()),
+        title: resource
+            .title()
+            .filter(|_| version.has_structured_content()),
         description: resource.description(),
         mime_type: resource.mime_type(),
         icons: downgrade::icons(resource.icons(), version),

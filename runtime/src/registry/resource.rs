@@ -11,10 +11,10 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::{IconRegistration, RegistryError};
-use crate::types::Icon;
 use super::template::UriTemplate;
 use super::view::{self, AppView};
+use super::{IconRegistration, RegistryError};
+use crate::types::Icon;
 
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
 /// it.
@@ -215,7 +215,11 @@ impl Resource {
             registration,
             template,
             meta,
-            icons: registration.icons.iter().map(IconRegistration::icon).collect(),
+            icons: registration
+                .icons
+                .iter()
+                .map(IconRegistration::icon)
+                .collect(),
         })
     }
 

@@ -97,7 +97,11 @@ impl Tool {
             input_schema: (registration.input_schema)(),
             output_schema,
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
-            icons: registration.icons.iter().map(IconRegistration::icon).collect(),
+            icons: registration
+                .icons
+                .iter()
+                .map(IconRegistration::icon)
+                .collect(),
             meta: None,
         };
         // A form the tool says it asks for must be one: told now, not at its first call.

@@ -6,6 +6,7 @@
 //! cargo run --example catalog -- --list-tools  # print the tools/list result
 //! ```
 
+use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::{CallToolResult, Context, Json, Server, ToolError, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -85,7 +86,9 @@ struct Weather {
 #[tool(
     name = "get-weather",
     title = "Get Weather",
-    annotations(read_only, open_world = false)
+    annotations(read_only, open_world = false),
+    icons(src = "https://example.com/icons/weather.png", mime_type = "image/png", sizes = ["48x48"]),
+    icons(data = include_bytes!("weather.svg"), mime_type = "image/svg+xml", sizes = ["any"], theme = "light")
 )]
 async fn get_weather(args: WeatherArgs) -> Json<Weather> {
     Json(Weather {
@@ -139,9 +142,17 @@ fn wait_tool() -> Tool {
 
 /// The catalog's server, its tools those above.
 fn server() -> Server {
-    Server::new("catalog", env!("CARGO_PKG_VERSION")).instructions(
-        "A small product catalog: search it, look up a product, check the weather, echo a message.",
-    )
+    Server::new("catalog", env!("CARGO_PKG_VERSION"))
+        .description("A small product catalog, and the weather")
+        .website_url("https://example.com/catalog")
+        .icon(
+            Icon::new("https://example.com/icons/catalog.png")
+                .mime_type("image/png")
+                .sizes(["48x48", "96x96"]),
+        )
+        .instructions(
+            "A small product catalog: search it, look up a product, check the weather, echo a message.",
+        )
 }
 
 #[tokio::main]

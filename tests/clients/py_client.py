@@ -96,6 +96,16 @@ async def run_checks(mode_name: str, server: Any, check: Checks, wire: Wire | No
             info = client.server_info
             check("server info", info is not None and info.name == "catalog", info)
             check("server advertises tools", client.server_capabilities.tools is not None, client.server_capabilities)
+            # SEP-973 (2025-11-25): the server's description, web site and icon, parsed by the SDK's model.
+            check(
+                "server description, website and icon",
+                info is not None
+                and info.description == "A small product catalog, and the weather"
+                and info.website_url == "https://example.com/catalog"
+                and [(icon.src, icon.mime_type, icon.sizes) for icon in info.icons or []]
+                == [("https://example.com/icons/catalog.png", "image/png", ["48x48", "96x96"])],
+                info,
+            )
 
         listed = await client.list_tools()
         names = [tool.name for tool in listed.tools]
@@ -114,6 +124,16 @@ async def run_checks(mode_name: str, server: Any, check: Checks, wire: Wire | No
             "get-weather has title and outputSchema",
             weather is not None and weather.title == "Get Weather" and (weather.output_schema or {}).get("type") == "object",
             weather,
+        )
+        icons = (weather.icons or []) if weather else []
+        check(
+            "get-weather icons: a URL and a data: URI",
+            len(icons) == 2
+            and (icons[0].src, icons[0].mime_type, icons[0].sizes) == ("https://example.com/icons/weather.png", "image/png", ["48x48"])
+            and icons[1].src.startswith("data:image/svg+xml;base64,")
+            and icons[1].theme == "light"
+            and icons[1].sizes == ["any"],
+            icons,
         )
 
         result = await client.call_tool("search", {"query": "mug"})

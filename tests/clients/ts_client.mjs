@@ -73,6 +73,15 @@ async function main() {
     check('protocol version', mode.versions.includes(version), `expected one of ${mode.versions}, got ${version}`);
     check('server info', client.getServerVersion()?.name === 'catalog', client.getServerVersion());
     check('server advertises tools', client.getServerCapabilities()?.tools !== undefined, client.getServerCapabilities());
+    // SEP-973 (2025-11-25): the server's description, web site and icon, parsed by the SDK's schema.
+    const info = client.getServerVersion();
+    check(
+        'server description, website and icon',
+        info?.description === 'A small product catalog, and the weather' &&
+            info?.websiteUrl === 'https://example.com/catalog' &&
+            deepEqual(info?.icons, [{ src: 'https://example.com/icons/catalog.png', mimeType: 'image/png', sizes: ['48x48', '96x96'] }]),
+        info
+    );
 
     // Watch the wire under the SDK: what we send, what comes back. Incoming messages are handed
     // to the SDK one per event-loop turn, as if each had come in its own read: the SDK (2.4.0)
@@ -106,6 +115,14 @@ async function main() {
     check('search is read-only', search?.annotations?.readOnlyHint === true, search?.annotations);
     const weather = tools.find(tool => tool.name === 'get-weather');
     check('get-weather has title and outputSchema', weather?.title === 'Get Weather' && weather?.outputSchema?.type === 'object', weather);
+    check(
+        'get-weather icons: a URL and a data: URI',
+        deepEqual(weather?.icons?.[0], { src: 'https://example.com/icons/weather.png', mimeType: 'image/png', sizes: ['48x48'] }) &&
+            weather?.icons?.[1]?.src?.startsWith('data:image/svg+xml;base64,') &&
+            weather?.icons?.[1]?.theme === 'light' &&
+            deepEqual(weather?.icons?.[1]?.sizes, ['any']),
+        weather?.icons
+    );
 
     // Each tool.
     let result = await client.callTool({ name: 'search', arguments: { query: 'mug' } });

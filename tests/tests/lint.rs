@@ -737,7 +737,7 @@ fn the_catalog_is_clean_under_every_profile() {
     assert!(output.status.success(), "{report}");
     assert_eq!(
         report,
-        "tools/list: 1769 bytes, ~443 tokens; 0 errors, 0 warnings, 7 notes (--verbose shows them) (profiles: mcp, anthropic, claude, openai, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n",
+        "tools/list: 2220 bytes, ~555 tokens; 0 errors, 0 warnings, 7 notes (--verbose shows them) (profiles: mcp, anthropic, claude, openai, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n",
     );
     let verbose = String::from_utf8(run("catalog", &["--lint", "--verbose"]).stdout).unwrap();
     assert_eq!(

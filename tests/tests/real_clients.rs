@@ -5,8 +5,9 @@
 //!
 //! Each run is one script (`tests/clients/ts_client.mjs`, `tests/clients/py_client.py`) that lists
 //! the tools, calls each one, and checks argument validation, structured content, progress and
-//! cancellation (over HTTP also what they looked like on the wire); it prints a line per check and
-//! exits non-zero when any fails.
+//! cancellation (over HTTP also what they looked like on the wire), and that the SDK's own schema
+//! parses the icons (SEP-973) of `get-weather` (a URL and a `data:` URI) and of the server, with
+//! its description and web site; it prints a line per check and exits non-zero when any fails.
 //!
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
 //! `tests/clients/py_examples.py`): `weather` (the README's example) and `notes` (SQLite) over

@@ -19,6 +19,18 @@ use tokio::sync::{Notify, mpsc};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The catalog's `serverInfo` at 2025-11-25 and later (its description, web site and icon came
+/// with that version; older clients get the name and version alone).
+fn catalog_info() -> Value {
+    json!({
+        "name": "catalog",
+        "version": VERSION,
+        "description": "A small product catalog, and the weather",
+        "websiteUrl": "https://example.com/catalog",
+        "icons": [{"src": "https://example.com/icons/catalog.png", "mimeType": "image/png", "sizes": ["48x48", "96x96"]}]
+    })
+}
+
 fn catalog() -> StdioServer {
     StdioServer::spawn(
         &example_binary("catalog"),
@@ -192,7 +204,11 @@ fn initialize_negotiates_the_version() {
         json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-            "serverInfo": {"name": "catalog", "version": VERSION},
+            "serverInfo": if version == "2025-11-25" {
+                catalog_info()
+            } else {
+                json!({"name": "catalog", "version": VERSION})
+            },
             "instructions": instructions
         })
     };
@@ -513,7 +529,7 @@ fn server_discover() {
                 "cacheScope": "public",
                 "instructions": "A small product catalog: search it, look up a product, check the weather, echo a message.",
                 "resultType": "complete",
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
+                "_meta": {"io.modelcontextprotocol/serverInfo": catalog_info()}
             })
         )
     );
@@ -587,7 +603,7 @@ fn modern_tools_list_and_call() {
     assert_eq!(listed["resultType"], "complete");
     assert_eq!(
         listed["_meta"],
-        json!({"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}})
+        json!({"io.modelcontextprotocol/serverInfo": catalog_info()})
     );
     let call = json!({"name": "echo", "arguments": {"message": "modern"}, "_meta": modern_meta()});
     assert_eq!(
@@ -597,7 +613,7 @@ fn modern_tools_list_and_call() {
             json!({
                 "content": [{"type": "text", "text": "modern"}],
                 "resultType": "complete",
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
+                "_meta": {"io.modelcontextprotocol/serverInfo": catalog_info()}
             })
         )
     );

@@ -73,7 +73,7 @@
 //! `data:` URI (`icon-source`, an error: clients reject every other scheme), its type an image
 //! type hosts show and its sizes `WxH` or `any` (`icon-format`, a warning). `icons(…)` on an
 //! attribute checks its literals at compile time; these rules catch what it could not see: an
-//! [`Icon`](crate::icon::Icon) given to [`Tool::icon`](crate::tool::Tool::icon), and (as findings of
+//! [`Icon`] given to [`Tool::icon`](crate::tool::Tool::icon), and (as findings of
 //! `serverInfo`, by `--lint` and `assert_portable`) to [`Server::icon`](crate::Server::icon).
 //!
 //! In tests, [`assert_portable`](crate::testing::assert_portable) fails with the same report.

@@ -167,6 +167,9 @@ impl Server {
     /// Its values are not checked here: `--lint` checks them as `#[tool(icons(…))]` does at
     /// compile time (an `https:` or `data:` source, a known image type, sizes `WxH` or `any`).
     ///
+    /// The server's `serverInfo` rides on every 2026-07-28 result (`_meta`), so its icons do
+    /// too: keep a [`data:`](Icon::data) icon small, or serve the image from an `https:` URL.
+    ///
     /// ```no_run
     /// use mcp_toolbelt::icon::{Icon, IconTheme};
     ///

@@ -6,7 +6,6 @@
 //! cargo run --example catalog -- --list-tools  # print the tools/list result
 //! ```
 
-use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::{CallToolResult, Context, Json, Server, ToolError, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -142,17 +141,9 @@ fn wait_tool() -> Tool {
 
 /// The catalog's server, its tools those above.
 fn server() -> Server {
-    Server::new("catalog", env!("CARGO_PKG_VERSION"))
-        .description("A small product catalog, and the weather")
-        .website_url("https://example.com/catalog")
-        .icon(
-            Icon::new("https://example.com/icons/catalog.png")
-                .mime_type("image/png")
-                .sizes(["48x48", "96x96"]),
-        )
-        .instructions(
-            "A small product catalog: search it, look up a product, check the weather, echo a message.",
-        )
+    Server::new("catalog", env!("CARGO_PKG_VERSION")).instructions(
+        "A small product catalog: search it, look up a product, check the weather, echo a message.",
+    )
 }
 
 #[tokio::main]

@@ -19,18 +19,6 @@ use tokio::sync::{Notify, mpsc};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The catalog's `serverInfo` at 2025-11-25 and later (its description, web site and icon came
-/// with that version; older clients get the name and version alone).
-fn catalog_info() -> Value {
-    json!({
-        "name": "catalog",
-        "version": VERSION,
-        "description": "A small product catalog, and the weather",
-        "websiteUrl": "https://example.com/catalog",
-        "icons": [{"src": "https://example.com/icons/catalog.png", "mimeType": "image/png", "sizes": ["48x48", "96x96"]}]
-    })
-}
-
 fn catalog() -> StdioServer {
     StdioServer::spawn(
         &example_binary("catalog"),
@@ -204,11 +192,7 @@ fn initialize_negotiates_the_version() {
         json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-            "serverInfo": if version == "2025-11-25" {
-                catalog_info()
-            } else {
-                json!({"name": "catalog", "version": VERSION})
-            },
+            "serverInfo": {"name": "catalog", "version": VERSION},
             "instructions": instructions
         })
     };
@@ -529,7 +513,7 @@ fn server_discover() {
                 "cacheScope": "public",
                 "instructions": "A small product catalog: search it, look up a product, check the weather, echo a message.",
                 "resultType": "complete",
-                "_meta": {"io.modelcontextprotocol/serverInfo": catalog_info()}
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
             })
         )
     );
@@ -603,7 +587,7 @@ fn modern_tools_list_and_call() {
     assert_eq!(listed["resultType"], "complete");
     assert_eq!(
         listed["_meta"],
-        json!({"io.modelcontextprotocol/serverInfo": catalog_info()})
+        json!({"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}})
     );
     let call = json!({"name": "echo", "arguments": {"message": "modern"}, "_meta": modern_meta()});
     assert_eq!(
@@ -613,7 +597,7 @@ fn modern_tools_list_and_call() {
             json!({
                 "content": [{"type": "text", "text": "modern"}],
                 "resultType": "complete",
-                "_meta": {"io.modelcontextprotocol/serverInfo": catalog_info()}
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "catalog", "version": VERSION}}
             })
         )
     );

@@ -75,3 +75,46 @@ pub(crate) fn server_info(info: &Implementation, version: ProtocolVersion) -> Im
 pub(crate) fn progress_has_message(version: ProtocolVersion) -> bool {
     version.has_annotations()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn icons_and_the_servers_description_came_with_2025_11_25() {
+        let icon = Icon::new("https://example.com/a.png");
+        let info = Implementation {
+            title: Some("A".into()),
+            description: Some("Does a".into()),
+            website_url: Some("https://example.com".into()),
+            icons: vec![icon.clone()],
+            ..Implementation::new("a", "1")
+        };
+        let tool = ToolDefinition::new("a", json!({"type": "object"})).icon(icon);
+        for version in ProtocolVersion::LEGACY
+            .into_iter()
+            .chain(ProtocolVersion::MODERN)
+        {
+            let served = server_info(&info, version);
+            let listed = self::tool(&tool, version);
+            if version >= ProtocolVersion::V2025_11_25 {
+                assert_eq!(served, info, "{version}");
+                assert_eq!(listed.icons, tool.icons, "{version}");
+            } else {
+                assert_eq!(
+                    to_json(&served),
+                    if version.has_structured_content() {
+                        json!({"name": "a", "version": "1", "title": "A"})
+                    } else {
+                        json!({"name": "a", "version": "1"})
+                    },
+                    "{version}"
+                );
+                assert!(listed.icons.is_empty(), "{version}");
+            }
+            assert_eq!(icons(&tool.icons, version).len(), listed.icons.len());
+        }
+    }
+}

@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use axum::Router;
 use axum::routing::get;
 use mcp_toolbelt::hook::{CallOutcome, Next, ToolCall};
+use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::{
     CallToolResult, Json, Server, State, ToolError, http::AuthInfo, http::HttpConfig,
     http::ProtectedResourceMetadata, tool,
@@ -155,6 +156,13 @@ fn mcp(
         async move { granted }
     });
     Server::new("inventory", env!("CARGO_PKG_VERSION"))
+        .description("The shop's inventory, behind bearer auth")
+        .website_url("https://example.com/inventory")
+        .icon(
+            Icon::new("https://example.com/icons/inventory.png")
+                .mime_type("image/png")
+                .sizes(["48x48", "96x96"]),
+        )
         .instructions(
             "The shop's inventory: list_items shows the stock, add_item and remove_item change it.",
         )

@@ -85,7 +85,9 @@ struct Weather {
 #[tool(
     name = "get-weather",
     title = "Get Weather",
-    annotations(read_only, open_world = false)
+    annotations(read_only, open_world = false),
+    icons(src = "https://example.com/icons/weather.png", mime_type = "image/png", sizes = ["48x48"]),
+    icons(data = include_bytes!("weather.svg"), mime_type = "image/svg+xml", sizes = ["any"], theme = "light")
 )]
 async fn get_weather(args: WeatherArgs) -> Json<Weather> {
     Json(Weather {

@@ -11,6 +11,7 @@
 
 use std::sync::Mutex;
 
+use mcp_toolbelt::icon::{Icon, IconTheme};
 use mcp_toolbelt::{Context, Server, State, ToolError, ask::AskError, ask::Elicitation, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -135,9 +136,25 @@ fn cannot_ask(error: AskError) -> ToolError {
     ToolError::new(format!("This needs the user's answer, but {error}"))
 }
 
+/// The server's icon for dark backgrounds, carried in the binary.
+const TODO_ICON: &[u8] = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M3 8l3 3 7-7" stroke="#fff" fill="none"/></svg>"##;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    // What hosts show beside the server in their list (sent to clients of 2025-11-25 and later).
     Server::new("todo", env!("CARGO_PKG_VERSION"))
+        .description("A to-do list that asks before it deletes")
+        .website_url("https://example.com/todo")
+        .icon(
+            Icon::new("https://example.com/icons/todo.png")
+                .mime_type("image/png")
+                .sizes(["48x48"]),
+        )
+        .icon(
+            Icon::data("image/svg+xml", TODO_ICON)
+                .sizes(["any"])
+                .theme(IconTheme::Dark),
+        )
         .state(Tasks::default())
         .run()
         .await

@@ -29,6 +29,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) output_schema: Option<Path>,
     /// `asks(…)`: the form types the tool elicits, checked at start-up.
     pub(crate) asks: Vec<Type>,
+    /// `icons(…)`, in order.
+    pub(crate) icons: Vec<crate::icons::Icon>,
 }
 
 /// Where a tool's input schema comes from.

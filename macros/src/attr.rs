@@ -11,7 +11,8 @@ use syn::spanned::Spanned as _;
 use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
-/// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app))]`
+/// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app),
+/// icons(…)…)]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -44,6 +45,9 @@ pub(crate) struct ToolArgs {
     /// MCP Apps: who may call the tool.
     #[darling(default, with = crate::apps::visibility_list)]
     pub(crate) visibility: Option<Vec<String>>,
+    /// `icons(src = "…", …)`, once per icon.
+    #[darling(multiple, with = crate::icons::icon)]
+    pub(crate) icons: Vec<crate::icons::Icon>,
 }
 
 /// `output_schema = …`: the derived schema on or off, or a fn returning a hand-written one.
@@ -202,7 +206,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 11] = [
+    const KEYS: [&str; 12] = [
         "name",
         "title",
         "description",
@@ -214,6 +218,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "crate",
         "ui",
         "visibility",
+        "icons",
     ];
     if KEYS.contains(&key) {
         return None;

@@ -29,7 +29,7 @@ use syn::{Item, ItemFn, ReturnType, Type};
 use crate::apps::ToolUi;
 use crate::ast::{InlineParam, Input, InputSchema, Param, ToolFn};
 use crate::attr::{Keys, ToolArgs};
-use crate::{attr, fallback, valid};
+use crate::{attr, fallback, icons, valid};
 
 /// `#[tool(args)] item` → the expansion, or the fn and every error.
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -527,6 +527,7 @@ fn registration(
         .asks
         .iter()
         .map(|ty| quote_spanned!(ty.span()=> #private::form_check::<#ty>));
+    let icons = icons::registrations(&tool.icons, private);
     quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
@@ -544,6 +545,7 @@ fn registration(
                 call: #call_ident,
                 file: ::core::file!(),
                 line: ::core::line!(),
+                icons: #icons,
             }
         }
     }

@@ -7,6 +7,7 @@ mod attr;
 mod docs;
 mod expand;
 mod fallback;
+mod icons;
 mod resource;
 mod valid;
 

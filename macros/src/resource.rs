@@ -23,7 +23,7 @@ use syn::{FnArg, Item, ItemFn, LitStr, Pat, ReturnType, Type};
 use crate::{docs, fallback};
 
 /// `#[resource(uri = "…", name = "…", title = "…", description = "…", mime_type = "…",
-/// app(…), crate = path)]`
+/// app(…), crate = path, icons(…)…)]`
 #[derive(Debug, FromMeta)]
 struct ResourceArgs {
     uri: LitStr,
@@ -34,6 +34,9 @@ struct ResourceArgs {
     app: Option<Override<AppArgs>>,
     #[darling(rename = "crate")]
     krate: Option<syn::Path>,
+    /// `icons(src = "…", …)`, once per icon.
+    #[darling(multiple, with = crate::icons::icon)]
+    icons: Vec<crate::icons::Icon>,
 }
 
 /// `app(csp(connect_domains = […], …), permissions(camera, …), domain = "…", prefers_border)`
@@ -453,6 +456,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStrea
     );
     let mime_type = option(args.mime_type.as_ref());
     let app = option(args.app.as_ref().map(|app| app_view(&private, app)));
+    let icons = crate::icons::registrations(&args.icons, &private);
     let Read { items, read } = read;
     quote! {
         const _: () = {
@@ -469,6 +473,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStrea
                     read: #read,
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    icons: #icons,
                 }
             }
         };
@@ -569,7 +574,12 @@ mod tests {
             super::resource(
                 quote!(
                     uri = "docs://manual/{chapter}/{section}",
-                    mime_type = "text/markdown"
+                    mime_type = "text/markdown",
+                    icons(
+                        data = include_bytes!("manual.svg"),
+                        mime_type = "image/svg+xml",
+                        sizes = ["any"]
+                    )
                 ),
                 quote! {
                     /// One section of the manual

@@ -448,6 +448,33 @@ fn expand_header_params() {
 }
 
 #[test]
+fn expand_icons() {
+    snapshot(
+        "icons",
+        quote!(
+            icons(
+                src = "https://example.com/paint.png",
+                mime_type = "image/png",
+                sizes = ["48x48", "96x96"],
+                theme = "light"
+            ),
+            icons(
+                data = include_bytes!("paint-dark.svg"),
+                mime_type = "image/svg+xml",
+                theme = "dark"
+            ),
+            icons(src = PAINT_ICON_URL)
+        ),
+        quote! {
+            /// Paint
+            async fn paint() -> String {
+                String::new()
+            }
+        },
+    );
+}
+
+#[test]
 fn expand_plain_fn_runs_blocking() {
     snapshot(
         "plain_fn",

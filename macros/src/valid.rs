@@ -82,6 +82,7 @@ pub(crate) fn check<'a>(
         input_schema,
         output_schema,
         asks: args.asks.unwrap_or_default(),
+        icons: args.icons,
     };
     outer.handle(errors.finish_with(model))
 }

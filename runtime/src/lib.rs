@@ -59,6 +59,7 @@
 //! | app state (a pool, a client, configuration given once) | [`State`] |
 //! | code around every call (access checks, rate limits, metrics) | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
+//! | icons beside tools, resources and the server, the server's description and web site | [`icon`] |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
@@ -195,6 +196,7 @@ pub use error::Error;
 /// | `mime_type = "…"` | `mimeType` on list and read | none |
 /// | `app`, `app(csp(connect_domains = […], resource_domains = […], frame_domains = […], base_uri_domains = […]), permissions(camera, microphone, geolocation, clipboard_write), domain = "…", prefers_border)` | an MCP Apps view: MIME type `text/html;profile=mcp-app` and that `_meta.ui`; its URI must be a plain `ui://` URI | not a view |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
+/// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
@@ -242,6 +244,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
+/// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
 /// extension ([`Context::client_supports_apps`]) show only that (see [`apps`]).

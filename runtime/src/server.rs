@@ -21,8 +21,8 @@ use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
-use crate::types::Implementation;
 use crate::types::ListToolsResult;
+use crate::types::{Icon, Implementation};
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
@@ -86,6 +86,9 @@ pub struct Server {
     name: String,
     version: String,
     title: Option<String>,
+    description: Option<String>,
+    website_url: Option<String>,
+    icons: Vec<Icon>,
     instructions: Option<String>,
     page_size: usize,
     cache_ttl: Duration,
@@ -117,6 +120,9 @@ impl Server {
             name: name.into(),
             version: version.into(),
             title: None,
+            description: None,
+            website_url: None,
+            icons: Vec::new(),
             instructions: None,
             page_size: 100,
             cache_ttl: Duration::from_mins(1),
@@ -138,6 +144,48 @@ impl Server {
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// What the server is for, in a sentence people read where a host lists its servers (sent
+    /// to clients of 2025-11-25 and later, as [`website_url`](Self::website_url) and
+    /// [`icon`](Self::icon)).
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The server's web site (`websiteUrl`), where people learn more about it.
+    #[must_use]
+    pub fn website_url(mut self, url: impl Into<String>) -> Self {
+        self.website_url = Some(url.into());
+        self
+    }
+
+    /// Adds an icon hosts may show beside the server (call it again for another size or theme).
+    /// Its values are not checked here: `--lint` checks them as `#[tool(icons(…))]` does at
+    /// compile time (an `https:` or `data:` source, a known image type, sizes `WxH` or `any`).
+    ///
+    /// The server's `serverInfo` rides on every 2026-07-28 result (`_meta`), so its icons do
+    /// too: keep a [`data:`](Icon::data) icon small, or serve the image from an `https:` URL.
+    ///
+    /// ```no_run
+    /// use mcp_toolbelt::icon::{Icon, IconTheme};
+    ///
+    /// # async fn run() -> std::process::ExitCode {
+    /// mcp_toolbelt::Server::new("weather", "1.0.0")
+    ///     .description("Forecasts for any city")
+    ///     .website_url("https://example.com/weather")
+    ///     .icon(Icon::new("https://example.com/weather.png").mime_type("image/png").sizes(["48x48"]))
+    ///     .icon(Icon::new("https://example.com/weather-dark.svg").sizes(["any"]).theme(IconTheme::Dark))
+    ///     .run()
+    ///     .await
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.icons.push(icon);
         self
     }
 
@@ -511,9 +559,11 @@ impl Server {
     ) -> Result<Dispatcher, Error> {
         self.check()?;
         let info = Implementation {
-            name: self.name,
-            version: self.version,
             title: self.title,
+            description: self.description,
+            website_url: self.website_url,
+            icons: self.icons,
+            ..Implementation::new(self.name, self.version)
         };
         let ttl_ms = u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX);
         let listings = Listings::new(self.page_size, ttl_ms, &info);
@@ -544,6 +594,11 @@ impl Server {
     /// The server's name, for the command line.
     pub(crate) fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The server's icons, for the lint.
+    pub(crate) fn icons(&self) -> &[Icon] {
+        &self.icons
     }
 
     /// The server's version, for the command line.

@@ -376,7 +376,8 @@ pub fn assert_portable(server: &Server) {
 /// When a name is not a profile's, or when the report has an error.
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
-    let report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
+    let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
+    lint::add_server_icons(&mut report, server.icons(), &profiles);
     assert!(
         !report.has_errors(),
         "some hosts would refuse these tools:\n{report}"

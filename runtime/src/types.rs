@@ -30,6 +30,9 @@ pub struct ToolDefinition {
     /// The behaviour hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
+    /// Icons a client may show beside it (since 2025-11-25).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
     /// Extensions' data, such as the MCP Apps `ui` (`resourceUri`, `visibility`).
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Map<String, Value>>,
@@ -90,6 +93,7 @@ impl ToolDefinition {
             input_schema,
             output_schema: None,
             annotations: None,
+            icons: Vec::new(),
             meta: None,
         }
     }
@@ -119,6 +123,13 @@ impl ToolDefinition {
     #[must_use]
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = Some(annotations);
+        self
+    }
+
+    /// Adds an icon (call it again for another size or theme).
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.icons.push(icon);
         self
     }
 
@@ -184,14 +195,36 @@ impl ListToolsResult {
     }
 }
 
-/// The server's name and version (`serverInfo`).
+/// The server's name and version (`serverInfo`), and how people see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct Implementation {
     pub(crate) name: String,
     pub(crate) version: String,
     /// Since 2025-06-18.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
+    /// Since 2025-11-25, as the two below.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) website_url: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) icons: Vec<Icon>,
+}
+
+impl Implementation {
+    /// `name` at `version`, nothing else said.
+    pub(crate) fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+            description: None,
+            website_url: None,
+            icons: Vec::new(),
+        }
+    }
 }
 
 /// What this server offers: tools (whose list may change) and log messages; resources and the
@@ -306,6 +339,9 @@ pub(crate) struct ResourceEntry<'a> {
     pub(crate) description: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) mime_type: Option<&'a str>,
+    /// Since 2025-11-25.
+    #[serde(skip_serializing_if = "<[Icon]>::is_empty")]
+    pub(crate) icons: &'a [Icon],
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub(crate) meta: Option<&'a serde_json::Map<String, Value>>,
 }

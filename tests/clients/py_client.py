@@ -115,6 +115,16 @@ async def run_checks(mode_name: str, server: Any, check: Checks, wire: Wire | No
             weather is not None and weather.title == "Get Weather" and (weather.output_schema or {}).get("type") == "object",
             weather,
         )
+        icons = (weather.icons or []) if weather else []
+        check(
+            "get-weather icons: a URL and a data: URI",
+            len(icons) == 2
+            and (icons[0].src, icons[0].mime_type, icons[0].sizes) == ("https://example.com/icons/weather.png", "image/png", ["48x48"])
+            and icons[1].src.startswith("data:image/svg+xml;base64,")
+            and icons[1].theme == "light"
+            and icons[1].sizes == ["any"],
+            icons,
+        )
 
         result = await client.call_tool("search", {"query": "mug"})
         check("search", not result.is_error and text(result) == "Travel mug\nMug rack", result)

@@ -53,6 +53,33 @@ async def connect_checks(client: Client, mode_name: str, server_name: str, check
     return {tool.name: tool for tool in listed.tools}
 
 
+def check_about(
+    info: Any, check: Checks, description: str, website_url: str, icons: list[tuple[str, str, list[str]]], dark_svg: bool
+) -> None:
+    """What a host shows beside the server (SEP-973, 2025-11-25), as the SDK's model parsed it: its
+    description, web site and icons (`icons` the URL ones; `dark_svg`, whether a `data:` SVG for
+    dark backgrounds follows)."""
+    served = list(info.icons or []) if info is not None else []
+    extra = served[len(icons) :]
+    svg_ok = (
+        len(extra) == 1
+        and extra[0].src.startswith("data:image/svg+xml;base64,")
+        and extra[0].theme == "dark"
+        and extra[0].sizes == ["any"]
+        if dark_svg
+        else not extra
+    )
+    check(
+        "server description, website and icons",
+        info is not None
+        and info.description == description
+        and info.website_url == website_url
+        and [(icon.src, icon.mime_type, icon.sizes) for icon in served[: len(icons)]] == icons
+        and svg_ok,
+        info,
+    )
+
+
 async def weather(client: Client, mode_name: str, check: Checks) -> None:
     tools = await connect_checks(client, mode_name, "weather", check)
     check("tools/list is the README's one tool", list(tools) == ["get_weather"], list(tools))
@@ -227,6 +254,14 @@ async def axum_app(mode_name: str, base: str, write_token: str, read_token: str,
 
     async with connect(write_token) as client:
         tools = await connect_checks(client, mode_name, "inventory", check)
+        check_about(
+            client.server_info,
+            check,
+            "The shop's inventory, behind bearer auth",
+            "https://example.com/inventory",
+            [("https://example.com/icons/inventory.png", "image/png", ["48x48", "96x96"])],
+            dark_svg=False,
+        )
         check("tools/list has the inventory tools", sorted(tools) == ["add_item", "list_items", "remove_item"], list(tools))
         check("list_items is read-only", hints(tools.get("list_items")) == {"readOnlyHint": True}, tools.get("list_items"))
         check(
@@ -290,6 +325,16 @@ async def todo(server: StdioServerParameters, mode_name: str, check: Checks) -> 
         server, mode=MODES[mode_name][0], read_timeout_seconds=20, elicitation_callback=answer
     ) as client:
         check("protocol version", client.protocol_version == MODES[mode_name][1], client.protocol_version)
+        # A pinned modern client adopts a synthesized discover result: nothing from the server yet.
+        if mode_name != "modern":
+            check_about(
+                client.server_info,
+                check,
+                "A to-do list that asks before it deletes",
+                "https://example.com/todo",
+                [("https://example.com/icons/todo.png", "image/png", ["48x48"])],
+                dark_svg=True,
+            )
 
         async def call(name: str, arguments: dict[str, Any], scripted: list[types.ElicitResult]) -> Any:
             asked.clear()

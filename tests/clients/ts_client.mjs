@@ -106,6 +106,14 @@ async function main() {
     check('search is read-only', search?.annotations?.readOnlyHint === true, search?.annotations);
     const weather = tools.find(tool => tool.name === 'get-weather');
     check('get-weather has title and outputSchema', weather?.title === 'Get Weather' && weather?.outputSchema?.type === 'object', weather);
+    check(
+        'get-weather icons: a URL and a data: URI',
+        deepEqual(weather?.icons?.[0], { src: 'https://example.com/icons/weather.png', mimeType: 'image/png', sizes: ['48x48'] }) &&
+            weather?.icons?.[1]?.src?.startsWith('data:image/svg+xml;base64,') &&
+            weather?.icons?.[1]?.theme === 'light' &&
+            deepEqual(weather?.icons?.[1]?.sizes, ['any']),
+        weather?.icons
+    );
 
     // Each tool.
     let result = await client.callTool({ name: 'search', arguments: { query: 'mug' } });

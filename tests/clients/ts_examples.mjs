@@ -34,6 +34,26 @@ const label = `ts/${example}/${modeName}`;
 const checks = new Checks(label);
 const check = checks.check;
 
+/**
+ * Checks what a host shows beside the server (SEP-973, 2025-11-25): its description, web site and
+ * icons, as the SDK's schema parsed them; `icons` are the expected URL icons, then whether a
+ * `data:` SVG icon for dark backgrounds follows.
+ */
+function checkAbout(info, { description, websiteUrl, icons, darkSvg }) {
+    const [extra, ...rest] = (info?.icons ?? []).slice(icons.length);
+    check(
+        'server description, website and icons',
+        info?.description === description &&
+            info?.websiteUrl === websiteUrl &&
+            same(info?.icons?.slice(0, icons.length), icons) &&
+            rest.length === 0 &&
+            (darkSvg
+                ? extra?.src?.startsWith('data:image/svg+xml;base64,') && extra?.theme === 'dark' && same(extra?.sizes, ['any'])
+                : extra === undefined),
+        info
+    );
+}
+
 /** A client connected over `transport`; checks the negotiated version and the server's name. */
 async function connect(transport, serverName) {
     const client = new Client({ name: 'mcp-toolbelt-ts-examples', version: '0.0.0' }, { versionNegotiation: mode.negotiation });
@@ -153,6 +173,11 @@ async function axumApp(base, writeToken, readToken) {
     const http = token => new StreamableHTTPClientTransport(new URL(url), { fetch: withToken(token) });
 
     let { client, complaints, tools } = await connect(http(writeToken), 'inventory');
+    checkAbout(client.getServerVersion(), {
+        description: "The shop's inventory, behind bearer auth",
+        websiteUrl: 'https://example.com/inventory',
+        icons: [{ src: 'https://example.com/icons/inventory.png', mimeType: 'image/png', sizes: ['48x48', '96x96'] }]
+    });
     check('tools/list has the inventory tools', same(Object.keys(tools).sort(), ['add_item', 'list_items', 'remove_item']), Object.keys(tools));
     check('remove_item is destructive and idempotent', same(tools.remove_item?.annotations, { destructiveHint: true, idempotentHint: true }), tools.remove_item);
     let result = await client.callTool({ name: 'list_items', arguments: {} });
@@ -195,6 +220,12 @@ async function todo(command, args) {
     });
     await client.connect(stdio(command, args), { timeout: 10_000 });
     check('protocol version', client.getNegotiatedProtocolVersion() === mode.version, client.getNegotiatedProtocolVersion());
+    checkAbout(client.getServerVersion(), {
+        description: 'A to-do list that asks before it deletes',
+        websiteUrl: 'https://example.com/todo',
+        icons: [{ src: 'https://example.com/icons/todo.png', mimeType: 'image/png', sizes: ['48x48'] }],
+        darkSvg: true
+    });
     const call = async (name, args, scripted) => {
         asked.length = 0;
         answers = scripted;

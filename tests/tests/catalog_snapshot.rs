@@ -98,6 +98,17 @@ fn the_snapshot_is_the_reference_tool_set() {
             "required": ["temperatureC", "summary"]
         })
     );
+    // One icon at a URL, one carried in the binary as a `data:` URI.
+    assert_eq!(
+        weather["icons"][0],
+        json!({"src": "https://example.com/icons/weather.png", "mimeType": "image/png", "sizes": ["48x48"]})
+    );
+    let inline = weather["icons"][1]["src"].as_str().unwrap();
+    assert!(
+        inline.starts_with("data:image/svg+xml;base64,PHN2Zy"),
+        "{inline}"
+    );
+    assert_eq!(weather["icons"][1]["theme"], "light");
 
     let echo = tool("echo");
     assert_eq!(echo["description"], "Echo the message back");

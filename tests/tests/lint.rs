@@ -9,6 +9,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::lint::{self, Severity};
 use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
 use mcp_toolbelt::{Server, tool, tool::ToolDefinition};
@@ -154,6 +155,51 @@ fn description_present_and_not_empty() {
         [
             "warning[description] paint /description: no description (mcp); fix: write a doc comment on the fn (or #[tool(description = \"...\")])"
         ]
+    );
+}
+
+/// Icons the attributes could not check (`Tool::icon`, `Server::icon`): clients reject every
+/// source but `https:` and `data:`; a type that is no image, or a size not `WxH`/`any`, is a
+/// warning.
+#[test]
+fn icons_served_as_clients_take_them() {
+    let icons = tool_with(|tool| {
+        tool.icons = vec![
+            Icon::new("http://example.com/paint.png").mime_type("image/tiff"),
+            Icon::new("https://example.com/paint.svg").sizes(["any", "48"]),
+            Icon::data("image/png", b"png"),
+        ];
+    });
+    assert_eq!(
+        lines("mcp", &[icons]),
+        [
+            "error[icon-source] paint /icons/0/src: `http://example.com/paint.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL, or carry it in the message: Icon::data(\"image/png\", bytes) (icons(data = include_bytes!(...), mime_type = \"image/png\") on an attribute)",
+            "warning[icon-format] paint /icons/0/mimeType: `image/tiff` is not an image type hosts show (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
+            "warning[icon-format] paint /icons/1/sizes/1: `48` is neither `WxH` nor `any` (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
+        ]
+    );
+}
+
+/// The server's own icons are linted by `assert_portable` (and `--lint`) as `serverInfo`.
+#[test]
+fn the_servers_icons_are_linted_too() {
+    let server = Server::new("points", "1.0.0")
+        .icon(Icon::new("https://example.com/points.png").mime_type("image/png"))
+        .icon(Icon::new("ftp://example.com/points.png"));
+    let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        assert_portable_for(&server, &["mcp"]);
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains(
+            "\nerror[icon-source] serverInfo /icons/1/src: `ftp://example.com/points.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL"
+        ),
+        "{message}"
+    );
+    assert_portable_for(
+        &Server::new("points", "1.0.0").icon(Icon::new("https://example.com/points.png")),
+        &["mcp"],
     );
 }
 
@@ -691,7 +737,7 @@ fn the_catalog_is_clean_under_every_profile() {
     assert!(output.status.success(), "{report}");
     assert_eq!(
         report,
-        "tools/list: 1769 bytes, ~443 tokens; 0 errors, 0 warnings, 7 notes (--verbose shows them) (profiles: mcp, anthropic, claude, openai, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n",
+        "tools/list: 2220 bytes, ~555 tokens; 0 errors, 0 warnings, 7 notes (--verbose shows them) (profiles: mcp, anthropic, claude, openai, gemini, gemini-json-schema, vscode, cursor, local-grammar)\n",
     );
     let verbose = String::from_utf8(run("catalog", &["--lint", "--verbose"]).stdout).unwrap();
     assert_eq!(

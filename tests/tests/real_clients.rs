@@ -5,13 +5,16 @@
 //!
 //! Each run is one script (`tests/clients/ts_client.mjs`, `tests/clients/py_client.py`) that lists
 //! the tools, calls each one, and checks argument validation, structured content, progress and
-//! cancellation (over HTTP also what they looked like on the wire); it prints a line per check and
-//! exits non-zero when any fails.
+//! cancellation (over HTTP also what they looked like on the wire), and that the SDK's own schema
+//! parses the icons (SEP-973) of `get-weather` (a URL and a `data:` URI); it prints a line per
+//! check and exits non-zero when any fails.
 //!
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
 //! `tests/clients/py_examples.py`): `weather` (the README's example) and `notes` (SQLite) over
 //! stdio, `todo` (tools that ask the user, answered by the client in both eras) over stdio,
-//! `axum-app` over HTTP with a token that has the write scope and one that lacks it.
+//! `axum-app` over HTTP with a token that has the write scope and one that lacks it; for `todo`
+//! and `axum-app` also the server's description, web site and icons (SEP-973; a `data:` SVG among
+//! `todo`'s), as the SDKs parse them.
 //! The same clients also drive the apps example (`ts_apps.mjs`, `py_apps.py`): tools with views
 //! (MCP Apps), their `_meta.ui`, the views read as resources, and the review pair.
 //!

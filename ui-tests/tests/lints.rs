@@ -63,7 +63,11 @@ async fn add_numbers(
 }
 
 /// Look up a product
-#[tool(name = "product-details")]
+#[tool(
+    name = "product-details",
+    icons(src = "https://example.com/product.png", mime_type = "image/png", sizes = ["48x48"]),
+    icons(data = include_bytes!("ui/icon.svg"), mime_type = "image/svg+xml", theme = "dark")
+)]
 async fn details(
     /// The product's exact name
     name: String,
@@ -348,7 +352,10 @@ async fn tools_stay_callable() {
 static VIEW: &str = "<!doctype html>";
 
 /// Bytes.
-#[resource(uri = "test://lints/bytes")]
+#[resource(
+    uri = "test://lints/bytes",
+    icons(src = "https://example.com/bytes.png")
+)]
 const BYTES: &[u8] = include_bytes!("lints.rs");
 
 /// A template read by a plain fn, its variables of two types.

@@ -74,6 +74,7 @@ const _: () = {
         input_schema : || { let (input_schema, _) = __tool_argument_type:: <
         __tool_add_arguments > (); input_schema() }, output_schema : < String as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
-        : __tool_add_call, file : ::core::file!(), line : ::core::line!(), }
+        : __tool_add_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
+        }
     }
 };

@@ -59,6 +59,7 @@ const _: () = {
         ::core::option::Option::None, input_schema : || { let (input_schema, _) =
         __tool_argument_type:: < __tool_product_details_arguments > (); input_schema() },
         output_schema : || ::core::option::Option::None, state : & [], asks : & [], call
-        : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(), }
+        : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(),
+        icons : & [], }
     }
 };

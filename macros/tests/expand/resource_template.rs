@@ -34,6 +34,10 @@ const _: () = {
         ::core::option::Option::Some("text/markdown"), app :
         ::core::option::Option::None, read :
         __resource_private::ResourceRead::Dynamic(__resource_read), file :
-        ::core::file!(), line : ::core::line!(), }
+        ::core::file!(), line : ::core::line!(), icons : &
+        [__resource_private::IconRegistration { src :
+        __resource_private::IconSource::Bytes(include_bytes!("manual.svg")), mime_type :
+        ::core::option::Option::Some("image/svg+xml"), sizes : & ["any"], theme :
+        ::core::option::Option::None, }], }
     }
 };

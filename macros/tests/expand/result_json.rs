@@ -58,6 +58,7 @@ const _: () = {
         __tool_argument_type:: < __tool_product_details_arguments > (); input_schema() },
         output_schema : < Result < Json < Product >, ToolError > as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
-        : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(), }
+        : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(),
+        icons : & [], }
     }
 };

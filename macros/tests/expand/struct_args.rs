@@ -53,7 +53,7 @@ const _: () = {
         __tool_private::lone_parameter_schema(input_schema, parse, "args") },
         output_schema : < Json < Weather > as __tool_private::IntoToolResult >
         ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
-        : ::core::file!(), line : ::core::line!(), }
+        : ::core::file!(), line : ::core::line!(), icons : & [], }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -67,8 +67,18 @@
 //! [`Tool`](crate::tool::Tool)'s too. The portable rewrite itself is described on
 //! [`tool`](macro@crate::tool), "Portable schemas".
 //!
+//! # Icons
+//!
+//! The `mcp` profile checks every icon as served (SEP-973): its `src` an `https:` URL or a
+//! `data:` URI (`icon-source`, an error: clients reject every other scheme), its type an image
+//! type hosts show and its sizes `WxH` or `any` (`icon-format`, a warning). `icons(…)` on an
+//! attribute checks its literals at compile time; these rules catch what it could not see: an
+//! [`Icon`] given to [`Tool::icon`](crate::tool::Tool::icon), and (as findings of
+//! `serverInfo`, by `--lint` and `assert_portable`) to [`Server::icon`](crate::Server::icon).
+//!
 //! In tests, [`assert_portable`](crate::testing::assert_portable) fails with the same report.
 
+mod icons;
 mod profiles;
 mod report;
 mod rules;
@@ -79,7 +89,7 @@ pub use report::{Finding, Report};
 
 use serde_json::Value;
 
-use crate::types::{ListToolsResult, ToolDefinition};
+use crate::types::{Icon, ListToolsResult, ToolDefinition};
 
 /// Checks `tools` (as `tools/list` shows them; `server` is the server's name, which some hosts
 /// put before a tool's name) against `profiles`. One finding per problem, naming every profile
@@ -116,11 +126,7 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
             }
         }
     }
-    findings.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then_with(|| (&a.tool, &a.pointer, a.rule).cmp(&(&b.tool, &b.pointer, b.rule)))
-    });
+    sort(&mut findings);
     Report {
         subject: "tools/list".into(),
         profiles: profiles.iter().map(|profile| profile.name).collect(),
@@ -128,6 +134,28 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
         bytes,
         tokens: bytes.div_ceil(4),
     }
+}
+
+/// Adds to `report` what `profiles` find wrong with the server's own icons (`Server::icon`), as
+/// findings of `serverInfo`: the icon rules are the only ones that apply to a server.
+pub(crate) fn add_server_icons(report: &mut Report, icons: &[Icon], profiles: &[&'static Profile]) {
+    for profile in profiles {
+        for rule in profile.rules {
+            for problem in icons::check(&rule.check, icons) {
+                add(&mut report.findings, profile, rule, "serverInfo", problem);
+            }
+        }
+    }
+    sort(&mut report.findings);
+}
+
+/// Errors first, then by tool, pointer and rule.
+fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| (&a.tool, &a.pointer, a.rule).cmp(&(&b.tool, &b.pointer, b.rule)))
+    });
 }
 
 /// Checks `result`, the JSON of a `tools/call` result of `tool`, against what `profiles` need

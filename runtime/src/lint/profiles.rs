@@ -103,6 +103,12 @@ pub enum Check {
     /// compiles with the `u` flag, as Ajv does: no Rust- or PCRE-only syntax such as `(?i)`,
     /// `\A`, `\z`, possessive quantifiers or atomic groups.
     EcmaPattern,
+    /// Every icon's `src` is an `https:` URL or a `data:` URI: clients reject every other
+    /// scheme (the tools' icons, and `--lint`'s check of the server's own).
+    IconSource,
+    /// Every icon's type (its `mimeType`, a `data:` URI's media type) is an image type hosts
+    /// show, and each of its sizes `WxH` or `any`.
+    IconFormat,
     /// The whole `tools/list` result is at most `max` bytes.
     #[non_exhaustive]
     ListBytes {
@@ -244,7 +250,14 @@ const MCP: &[Rule] = &[
         Check::PropertyDescription,
         "Anthropic tool-use docs (describe every parameter); mcp-spec.md §7.14",
     ),
+    error(Check::IconSource, SPEC_ICONS),
+    warning(Check::IconFormat, SPEC_ICONS),
 ];
+
+/// The spec on icons: the scheme clients reject, the types they show.
+const SPEC_ICONS: &str = "MCP spec 2025-11-25, basic (Icons: clients MUST reject icon URIs that use \
+    unsafe schemes, anything but `https:` and `data:`; they MUST support image/png and image/jpeg, \
+    SHOULD support image/svg+xml and image/webp; sizes are `WxH` or `any`); SEP-973";
 
 const VALID_2020_12: &str = "mcp-spec.md §7.1 (\"JSON schema is invalid. It must match JSON Schema draft 2020-12\" \
     fails the whole request); https://github.com/anthropics/claude-code/issues/586, \

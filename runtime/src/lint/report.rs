@@ -13,7 +13,8 @@ use super::profiles::Severity;
 pub struct Finding {
     /// An error when any host that minds refuses it.
     pub severity: Severity,
-    /// The tool's name (`*` for the whole `tools/list`).
+    /// The tool's name (`*` for the whole `tools/list`, `serverInfo` for the server's own
+    /// icons).
     pub tool: String,
     /// A JSON pointer into the tool's definition (`/inputSchema/properties/limit`).
     pub pointer: String,

@@ -54,6 +54,8 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::SchemaNeedsStructured => "schema-without-structured",
         Check::DeclaredFields => "undeclared-field",
         Check::EcmaPattern => "pattern",
+        Check::IconSource => "icon-source",
+        Check::IconFormat => "icon-format",
     }
 }
 
@@ -114,6 +116,12 @@ pub(super) fn fix(check: &Check) -> &'static str {
         }
         Check::DeclaredFields => {
             "declare the field in the output type, or leave it out of the structured result"
+        }
+        Check::IconSource => {
+            "serve the image from an `https://` URL, or carry it in the message: Icon::data(\"image/png\", bytes) (icons(data = include_bytes!(...), mime_type = \"image/png\") on an attribute)"
+        }
+        Check::IconFormat => {
+            "give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`"
         }
         Check::EcmaPattern => {
             "write the regex as JavaScript reads it (with the `u` flag): `(?i)` becomes `[Aa]` classes, `\\A`/`\\z` become `^`/`$`, no possessive `*+` or atomic `(?>…)`"
@@ -195,6 +203,9 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
                     format!("{optional} optional properties, more than {max}"),
                 );
             }
+        }
+        Check::IconSource | Check::IconFormat => {
+            problems.extend(super::icons::check(check, &tool.icons));
         }
         Check::ListBytes { .. }
         | Check::StructuredNeedsSchema

@@ -76,11 +76,7 @@ impl Dispatcher {
     /// A dispatcher with no tools, for unit tests of the layers above.
     #[cfg(all(test, feature = "http"))]
     pub(crate) fn empty() -> Self {
-        let info = Implementation {
-            name: "test".into(),
-            version: "0".into(),
-            title: None,
-        };
+        let info = Implementation::new("test", "0");
         Self::new(ServerState {
             listings: Listings::new(100, 0, &info),
             info,

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::ProtocolVersion;
 use crate::jsonrpc::to_json;
 use crate::result::{CallToolResult, Content};
-use crate::types::{Implementation, ToolDefinition};
+use crate::types::{Icon, Implementation, ToolDefinition};
 
 /// A tool as a client of `version` expects it.
 pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> ToolDefinition {
@@ -18,7 +18,16 @@ pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> Too
     if !version.has_annotations() {
         tool.annotations = None;
     }
+    if !version.has_icons() {
+        tool.icons.clear();
+    }
     tool
+}
+
+/// The icons of a tool, resource or template as a client of `version` expects them: none
+/// before 2025-11-25.
+pub(crate) fn icons(icons: &[Icon], version: ProtocolVersion) -> &[Icon] {
+    if version.has_icons() { icons } else { &[] }
 }
 
 /// A tool result as a client of `version` expects it.
@@ -48,11 +57,16 @@ pub(crate) fn call_result(mut result: CallToolResult, version: ProtocolVersion) 
 }
 
 /// The server's `Implementation` (`serverInfo`) as a client of `version` expects it: titles
-/// came with 2025-06-18.
+/// came with 2025-06-18, its description, website and icons with 2025-11-25.
 pub(crate) fn server_info(info: &Implementation, version: ProtocolVersion) -> Implementation {
     let mut info = info.clone();
     if !version.has_structured_content() {
         info.title = None;
+    }
+    if !version.has_icons() {
+        info.description = None;
+        info.website_url = None;
+        info.icons = Vec::new();
     }
     info
 }
@@ -60,4 +74,47 @@ pub(crate) fn server_info(info: &Implementation, version: ProtocolVersion) -> Im
 /// Whether progress notifications of `version` carry a `message`.
 pub(crate) fn progress_has_message(version: ProtocolVersion) -> bool {
     version.has_annotations()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn icons_and_the_servers_description_came_with_2025_11_25() {
+        let icon = Icon::new("https://example.com/a.png");
+        let info = Implementation {
+            title: Some("A".into()),
+            description: Some("Does a".into()),
+            website_url: Some("https://example.com".into()),
+            icons: vec![icon.clone()],
+            ..Implementation::new("a", "1")
+        };
+        let tool = ToolDefinition::new("a", json!({"type": "object"})).icon(icon);
+        for version in ProtocolVersion::LEGACY
+            .into_iter()
+            .chain(ProtocolVersion::MODERN)
+        {
+            let served = server_info(&info, version);
+            let listed = self::tool(&tool, version);
+            if version >= ProtocolVersion::V2025_11_25 {
+                assert_eq!(served, info, "{version}");
+                assert_eq!(listed.icons, tool.icons, "{version}");
+            } else {
+                assert_eq!(
+                    to_json(&served),
+                    if version.has_structured_content() {
+                        json!({"name": "a", "version": "1", "title": "A"})
+                    } else {
+                        json!({"name": "a", "version": "1"})
+                    },
+                    "{version}"
+                );
+                assert!(listed.icons.is_empty(), "{version}");
+            }
+            assert_eq!(icons(&tool.icons, version).len(), listed.icons.len());
+        }
+    }
 }

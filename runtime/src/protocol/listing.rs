@@ -145,11 +145,7 @@ mod tests {
     }
 
     fn info() -> Implementation {
-        Implementation {
-            name: "test".into(),
-            version: "1".into(),
-            title: None,
-        }
+        Implementation::new("test", "1")
     }
 
     #[test]

@@ -7,6 +7,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::{Map, Value, json};
 
 use super::era::Era;
+use super::{ProtocolVersion, downgrade};
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::registry::{ReadError, Resource, ResourceBody, ResourceSet};
 use crate::types::{
@@ -28,11 +29,11 @@ pub(super) async fn answer(
     era: &Era,
     served: &Served<'_>,
 ) -> Option<Result<Value, ErrorObject>> {
-    let titles = era.version().has_structured_content();
+    let version = era.version();
     let answer = match method {
         Method::ListResources => page(served.resources.resources(), params, served.page_size).map(
             |(page, next_cursor)| {
-                let resources = page.iter().map(|r| entry(r, titles)).collect();
+                let resources = page.iter().map(|r| entry(r, version)).collect();
                 cacheable(
                     to_json(&ListResourcesResult {
                         resources,
@@ -46,7 +47,7 @@ pub(super) async fn answer(
         Method::ListResourceTemplates => {
             page(served.resources.templates(), params, served.page_size).map(
                 |(page, next_cursor)| {
-                    let resource_templates = page.iter().map(|r| entry(r, titles)).collect();
+                    let resource_templates = page.iter().map(|r| entry(r, version)).collect();
                     cacheable(
                         to_json(&ListResourceTemplatesResult {
                             resource_templates,
@@ -64,8 +65,9 @@ pub(super) async fn answer(
     Some(answer)
 }
 
-/// How a resource is listed: under `uri`, or `uriTemplate` for a template.
-fn entry(resource: &Resource, titles: bool) -> ResourceEntry<'_> {
+/// How a resource is listed for a client of `version`: under `uri`, or `uriTemplate` for a
+/// template.
+fn entry(resource: &Resource, version: ProtocolVersion) -> ResourceEntry<'_> {
     let (uri, uri_template) = if resource.is_template() {
         (None, Some(resource.uri()))
     } else {
@@ -75,9 +77,12 @@ fn entry(resource: &Resource, titles: bool) -> ResourceEntry<'_> {
         uri,
         uri_template,
         name: resource.name(),
-        title: resource.title().filter(|_| titles),
+        title: resource
+            .title()
+            .filter(|_| version.has_structured_content()),
         description: resource.description(),
         mime_type: resource.mime_type(),
+        icons: downgrade::icons(resource.icons(), version),
         meta: resource.meta(),
     }
 }

@@ -91,6 +91,11 @@ impl ProtocolVersion {
         self >= Self::V2025_06_18
     }
 
+    /// Icons, and the server's `description` and `websiteUrl`, came with 2025-11-25 (SEP-973).
+    pub(crate) fn has_icons(self) -> bool {
+        self >= Self::V2025_11_25
+    }
+
     /// Wire strings of `versions`.
     pub(crate) fn names(versions: &[Self]) -> Vec<&'static str> {
         versions.iter().map(|version| version.as_str()).collect()
@@ -139,6 +144,9 @@ mod tests {
         assert!(!ProtocolVersion::V2024_11_05.has_annotations());
         assert!(ProtocolVersion::V2025_03_26.has_annotations());
         assert!(!ProtocolVersion::V2025_03_26.has_structured_content());
+        assert!(!ProtocolVersion::V2025_06_18.has_icons());
+        assert!(ProtocolVersion::V2025_11_25.has_icons());
+        assert!(ProtocolVersion::MODERN[0].has_icons());
         assert!(ProtocolVersion::V2025_06_18.has_structured_content());
     }
 }

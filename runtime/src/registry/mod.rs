@@ -63,6 +63,8 @@ pub struct ToolRegistration {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// `icons(…)`.
+    pub icons: &'static [IconRegistration],
 }
 
 inventory::collect!(ToolRegistration);
@@ -325,6 +327,7 @@ mod tests {
             call,
             file: "f.rs",
             line,
+            icons: &[],
         }
     }
 

@@ -11,9 +11,10 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::RegistryError;
 use super::template::UriTemplate;
 use super::view::{self, AppView};
+use super::{IconRegistration, RegistryError};
+use crate::types::Icon;
 
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
 /// it.
@@ -38,6 +39,8 @@ pub struct ResourceRegistration {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// `icons(…)`.
+    pub icons: &'static [IconRegistration],
 }
 
 inventory::collect!(ResourceRegistration);
@@ -147,6 +150,8 @@ pub(crate) struct Resource {
     template: Option<UriTemplate>,
     /// The `_meta` of list entries and contents (`{"ui": …}` for a view).
     meta: Option<Map<String, Value>>,
+    /// Its icons as served (a `data = …` icon encoded once).
+    icons: Arc<[Icon]>,
 }
 
 /// Why a read failed: the URI names nothing (a template's variable its parameter's type
@@ -210,6 +215,11 @@ impl Resource {
             registration,
             template,
             meta,
+            icons: registration
+                .icons
+                .iter()
+                .map(IconRegistration::icon)
+                .collect(),
         })
     }
 
@@ -253,6 +263,10 @@ impl Resource {
 
     pub(crate) fn meta(&self) -> Option<&Map<String, Value>> {
         self.meta.as_ref()
+    }
+
+    pub(crate) fn icons(&self) -> &[Icon] {
+        &self.icons
     }
 
     /// The contents at `uri`, when this resource serves it.
@@ -393,6 +407,7 @@ mod tests {
             read,
             file: "r.rs",
             line,
+            icons: &[],
         }
     }
 

@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{RegistryError, ToolRegistration};
+use super::{IconRegistration, RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema::{self, HeaderParam};
 use crate::state::{StateKey, StateMap};
-use crate::types::{ToolAnnotations, ToolDefinition};
+use crate::types::{Icon, ToolAnnotations, ToolDefinition};
 use crate::validate::SchemaValidator;
 
 /// A servable tool: its definition, its compiled validators and its handler.
@@ -60,6 +60,7 @@ impl Tool {
             input_schema,
             output_schema: None,
             annotations: None,
+            icons: Vec::new(),
             meta: None,
         };
         let handler: Handler =
@@ -96,6 +97,11 @@ impl Tool {
             input_schema: (registration.input_schema)(),
             output_schema,
             annotations: (hints != ToolAnnotations::default()).then_some(hints),
+            icons: registration
+                .icons
+                .iter()
+                .map(IconRegistration::icon)
+                .collect(),
             meta: None,
         };
         // A form the tool says it asks for must be one: told now, not at its first call.
@@ -184,6 +190,28 @@ impl Tool {
     #[must_use]
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         Arc::make_mut(&mut self.definition).annotations = Some(annotations);
+        self
+    }
+
+    /// Adds an icon a client may show beside the tool (call it again for another size or
+    /// theme). Its values are not checked when the tool is built: `--lint` (the `mcp`
+    /// profile's `icon` rule) checks what `#[tool(icons(…))]` checks at compile time.
+    ///
+    /// ```
+    /// use mcp_toolbelt::icon::Icon;
+    /// use mcp_toolbelt::tool::Tool;
+    /// use mcp_toolbelt::CallToolResult;
+    ///
+    /// let tool = Tool::new("paint", "Paint", serde_json::json!({"type": "object"}), |_, _| async {
+    ///     CallToolResult::text("painted")
+    /// })?
+    /// .icon(Icon::new("https://example.com/paint.png").mime_type("image/png").sizes(["48x48"]));
+    /// assert_eq!(tool.definition().icons.len(), 1);
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        Arc::make_mut(&mut self.definition).icons.push(icon);
         self
     }
 

@@ -38,4 +38,5 @@
 //! (`resources/subscribe`) and no resources added at run time. A resource marked `app` is an MCP
 //! Apps view, shown by the host beside a tool's result: see [`apps`](crate::apps).
 
-pub use crate::registry::{IntoResourceBody, ResourceBody, ResourceError};
+pub use crate::registry::{IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError};
+pub use crate::server::Resources;

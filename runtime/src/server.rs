@@ -15,8 +15,8 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{Change, Dispatcher, Listings, ServerState};
-use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
+use crate::protocol::{CHANNEL_CAPACITY, Change, Dispatcher, Listings, ServerState};
+use crate::registry::{self, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
@@ -110,8 +110,12 @@ impl Server {
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         let (tools, resources, startup_error) = match registry::served() {
-            Ok((tools, resources)) => (ToolSet::new(tools.iter().cloned()), resources, None),
-            Err(error) => (ToolSet::default(), Arc::default(), Some(error)),
+            Ok((tools, resources)) => (
+                ToolSet::new(tools.iter().cloned()),
+                ResourceSet::new(resources),
+                None,
+            ),
+            Err(error) => (ToolSet::default(), ResourceSet::default(), Some(error)),
         };
         Self {
             name: name.into(),
@@ -124,9 +128,9 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
-            resources,
+            resources: Arc::new(resources),
             startup_error,
-            changes: broadcast::channel(16).0,
+            changes: broadcast::channel(CHANNEL_CAPACITY).0,
             states: StateMap::default(),
             hooks: Vec::new(),
             request_state_key: None,
@@ -357,6 +361,20 @@ impl Server {
         }
     }
 
+    /// The handle to this server's resources: keep it (it is `Clone`) to add or remove resources
+    /// and templates while the server serves, list them, or tell subscribers that a resource's
+    /// contents changed ([`Resources::notify_updated`]). Every handle, and the server once
+    /// serving, share one set. Taking it makes the server serve resources (the `resources`
+    /// capability and methods) even while it has none yet.
+    #[must_use]
+    pub fn resources(&self) -> Resources {
+        self.resources.open();
+        Resources {
+            resources: Arc::clone(&self.resources),
+            changes: self.changes.clone(),
+        }
+    }
+
     /// Serves over stdin and stdout until stdin closes; then in-flight calls get a few seconds to
     /// finish. Nothing but protocol messages is written to stdout; this installs no logger (see
     /// [`Server::run`], which sends logs to stderr).
@@ -522,7 +540,7 @@ impl Server {
             instructions: self.instructions,
             page_size: self.page_size,
             ttl_ms,
-            apps: apps::used(&self.tools.definitions(), &self.resources),
+            apps: apps::used(&self.tools.definitions(), &self.resources.listed()),
             tools: self.tools,
             resources: self.resources,
             changes: self.changes,
@@ -623,6 +641,76 @@ impl std::fmt::Debug for Tools {
             .collect();
         f.debug_struct("Tools")
             .field("names", &names)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The resources of a [`Server`], shared with it: add or remove a resource or template while it
+/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`];
+/// clones are handles to the same set, so a tool can hold one in app state
+/// ([`Server::state`]).
+///
+/// An addition or removal is told to connected clients with
+/// `notifications/resources/list_changed`; [`notify_updated`](Self::notify_updated) tells the
+/// clients subscribed to that URI (or to a template it matches) with
+/// `notifications/resources/updated`: legacy clients that initialized (stdio, their session's GET
+/// stream), 2026-07-28 clients on a `subscriptions/listen` stream that asked for it.
+#[derive(Clone)]
+pub struct Resources {
+    resources: Arc<ResourceSet>,
+    changes: broadcast::Sender<Change>,
+}
+
+impl Resources {
+    /// Adds a resource or template; `Err` if one of its URI (or template) is served already.
+    pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
+        self.resources.insert(resource)?;
+        let _ = self.changes.send(Change::Resources);
+        Ok(())
+    }
+
+    /// Removes the resource, or the template, registered under exactly `uri`; `false` if there
+    /// was none.
+    #[must_use = "`false` means there was no resource of that URI"]
+    pub fn remove(&self, uri: &str) -> bool {
+        let removed = self.resources.remove(uri).is_some();
+        if removed {
+            let _ = self.changes.send(Change::Resources);
+        }
+        removed
+    }
+
+    /// Every resource, then every template, each in URI order.
+    #[must_use]
+    pub fn list(&self) -> Vec<Resource> {
+        let listed = self.resources.listed();
+        listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .cloned()
+            .collect()
+    }
+
+    /// Says that the contents at `uri` changed: the clients subscribed to it, or to a template
+    /// it matches, are sent `notifications/resources/updated` with `uri` (and read it again if
+    /// they want). Cheap, and never waits: call it from a tool, a request handler or a task of
+    /// your own, as often as the contents change.
+    pub fn notify_updated(&self, uri: impl Into<String>) {
+        let uri: String = uri.into();
+        let _ = self.changes.send(Change::ResourceUpdated(uri.into()));
+    }
+}
+
+impl std::fmt::Debug for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let uris: Vec<String> = self
+            .list()
+            .iter()
+            .map(|resource| resource.uri().to_owned())
+            .collect();
+        f.debug_struct("Resources")
+            .field("uris", &uris)
             .finish_non_exhaustive()
     }
 }

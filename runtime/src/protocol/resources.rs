@@ -8,15 +8,15 @@ use serde_json::{Map, Value, json};
 
 use super::era::Era;
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
-use crate::registry::{ReadError, Resource, ResourceBody, ResourceSet};
+use crate::registry::{Listed, ReadError, Resource, ResourceBody};
 use crate::types::{
     ListResourceTemplatesResult, ListResourcesResult, ReadContents, ReadResourceResult,
     ResourceEntry,
 };
 
-/// What the resource methods read of the server.
+/// What the resource methods read of the server: the resources as of this request.
 pub(super) struct Served<'a> {
-    pub(super) resources: &'a ResourceSet,
+    pub(super) resources: &'a Listed,
     pub(super) page_size: usize,
     pub(super) ttl_ms: u64,
 }
@@ -75,9 +75,9 @@ fn entry(resource: &Resource, titles: bool) -> ResourceEntry<'_> {
         uri,
         uri_template,
         name: resource.name(),
-        title: resource.title().filter(|_| titles),
-        description: resource.description(),
-        mime_type: resource.mime_type(),
+        title: resource.listed_title().filter(|_| titles),
+        description: resource.listed_description(),
+        mime_type: resource.listed_mime_type(),
         meta: resource.meta(),
     }
 }
@@ -143,7 +143,7 @@ async fn read(
     let result = to_json(&ReadResourceResult {
         contents: vec![ReadContents {
             uri,
-            mime_type: resource.mime_type(),
+            mime_type: resource.listed_mime_type(),
             text,
             blob,
             meta: resource.meta(),

@@ -11,7 +11,7 @@ mod tool;
 mod view;
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
@@ -23,9 +23,11 @@ use crate::state::StateKey;
 pub use apps::ToolUiRegistration;
 pub use icon::{IconRegistration, IconSource};
 pub use resource::{
-    IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
+    IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError, ResourceRead,
+    ResourceRegistration,
 };
-pub(crate) use resource::{ReadError, Resource, ResourceSet};
+pub(crate) use resource::{Listed, ReadError, ResourceSet};
+pub(crate) use template::UriTemplate;
 pub(crate) use set::ToolSet;
 pub use tool::Tool;
 pub use view::AppView;
@@ -81,7 +83,7 @@ pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
 
 /// The collected tools and resources, every tool's view checked to be a registered app view;
 /// `Err` lists every problem with either.
-pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryError> {
+pub(crate) fn served() -> Result<(&'static [Tool], Listed), RegistryError> {
     let (resources, resource_problems) = resource::collected();
     let mut problems = Vec::new();
     let tools = collected().map_err(|error| problems.push(error)).ok();
@@ -97,7 +99,7 @@ pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryEr
         })
         .collect();
     match (tools, problems.len()) {
-        (Some(tools), 0) => Ok((tools, Arc::clone(resources))),
+        (Some(tools), 0) => Ok((tools, resources.clone())),
         (_, 1) => Err(problems.remove(0)),
         _ => Err(RegistryError::Several(problems)),
     }

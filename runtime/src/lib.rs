@@ -136,7 +136,7 @@
 //!
 //! # What is not served
 //!
-//! Prompts, completions, resource subscriptions (resources are fixed once serving starts) and the
+//! Prompts, completions and the
 //! 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`: a call runs to its result within
 //! its request). The official conformance suite's scenarios for them fail, each listed with this
 //! reason in the repository's `tests/conformance/`.

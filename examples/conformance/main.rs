@@ -556,7 +556,9 @@ fn resources() -> Result<&'static Resources, String> {
 async fn test_update_watched_resource() -> Result<String, String> {
     let version = WATCHED_VERSION.fetch_add(1, Ordering::Relaxed) + 1;
     resources()?.notify_updated("test://watched-resource");
-    Ok(format!("test://watched-resource is now at version {version}"))
+    Ok(format!(
+        "test://watched-resource is now at version {version}"
+    ))
 }
 
 /// Adds the resource `test://dynamic-resource`, or removes it when present, so that the resource list changes

@@ -692,6 +692,12 @@ impl Resources {
             .collect()
     }
 
+    /// Sends `change` to every listener (the fuzzing entry points' test-only path).
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn announce(&self, change: Change) {
+        let _ = self.changes.send(change);
+    }
+
     /// Says that the contents at `uri` changed: the clients subscribed to it, or to a template
     /// it matches, are sent `notifications/resources/updated` with `uri` (and read it again if
     /// they want). Cheap, and never waits: call it from a tool, a request handler or a task of

@@ -73,8 +73,14 @@ mod tests {
         let mut changes = Changes::new(receiver);
         sender.send(Change::Tools).unwrap();
         sender.send(Change::Prompts).unwrap();
-        sender.send(Change::ResourceUpdated("a://b".into())).unwrap();
-        assert_eq!(changes.next().await, Some(Heard::Missed), "lagged is missed");
+        sender
+            .send(Change::ResourceUpdated("a://b".into()))
+            .unwrap();
+        assert_eq!(
+            changes.next().await,
+            Some(Heard::Missed),
+            "lagged is missed"
+        );
         assert_eq!(
             changes.next().await,
             Some(Heard::Change(Change::ResourceUpdated("a://b".into()))),

@@ -63,8 +63,14 @@ impl Subscriptions {
             .and_then(|resource| resource.template())
         {
             let mut subscribed = lock(&self.0);
-            if !subscribed.templates.iter().any(|(written, _)| written == uri) {
-                subscribed.templates.push((uri.to_owned(), template.clone()));
+            if !subscribed
+                .templates
+                .iter()
+                .any(|(written, _)| written == uri)
+            {
+                subscribed
+                    .templates
+                    .push((uri.to_owned(), template.clone()));
             }
             return true;
         }
@@ -165,10 +171,11 @@ pub(crate) fn subscribe(
     if *method == Method::Unsubscribe {
         subscriptions.unsubscribe(uri);
     } else if !subscriptions.subscribe(uri, resources) {
-        return Err(
-            ErrorObject::new(codes::RESOURCE_NOT_FOUND, format!("Resource not found: {uri}"))
-                .data(json!({"uri": uri})),
-        );
+        return Err(ErrorObject::new(
+            codes::RESOURCE_NOT_FOUND,
+            format!("Resource not found: {uri}"),
+        )
+        .data(json!({"uri": uri})));
     }
     Ok(json!({}))
 }
@@ -286,9 +293,15 @@ mod tests {
         assert!(subscriptions.subscribe("a://notes/7", &resources));
         assert!(!subscriptions.subscribe("a://nothing", &resources));
         assert!(subscriptions.wants("a://notes/7"));
-        assert!(!subscriptions.wants("a://notes/8"), "only the note asked for");
+        assert!(
+            !subscriptions.wants("a://notes/8"),
+            "only the note asked for"
+        );
         assert!(subscriptions.subscribe("a://notes/{id}", &resources));
-        assert!(subscriptions.wants("a://notes/8"), "the template covers every note");
+        assert!(
+            subscriptions.wants("a://notes/8"),
+            "the template covers every note"
+        );
         assert!(subscriptions.unsubscribe("a://notes/{id}"));
         assert!(!subscriptions.wants("a://notes/8"));
         assert!(!subscriptions.unsubscribe("a://notes/{id}"), "already gone");
@@ -344,8 +357,8 @@ mod tests {
             prompts: false,
             resources: true,
         };
-        let requested = Requested::of(params.as_object().unwrap(), offered, Some(&resources))
-            .unwrap();
+        let requested =
+            Requested::of(params.as_object().unwrap(), offered, Some(&resources)).unwrap();
         assert_eq!(
             requested.acknowledged(),
             json!({"toolsListChanged": true, "resourceSubscriptions": ["a://plain"]})

@@ -27,8 +27,8 @@ pub use resource::{
     ResourceRegistration,
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
-pub(crate) use template::UriTemplate;
 pub(crate) use set::ToolSet;
+pub(crate) use template::UriTemplate;
 pub use tool::Tool;
 pub use view::AppView;
 

@@ -5,8 +5,8 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
-use std::panic::AssertUnwindSafe;
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -514,7 +514,11 @@ impl Listed {
     /// The resource or template registered under exactly `uri` (a template as written).
     fn position(&self, uri: &str) -> Option<(bool, usize)> {
         [false, true].into_iter().find_map(|template| {
-            let list = if template { &self.templates } else { &self.resources };
+            let list = if template {
+                &self.templates
+            } else {
+                &self.resources
+            };
             list.binary_search_by(|resource| resource.uri().cmp(uri))
                 .ok()
                 .map(|index| (template, index))
@@ -625,7 +629,9 @@ fn place(registration: &ResourceRegistration) -> String {
 
 /// The set of `registrations`, or every problem with them (a URI registered twice, a template
 /// that does not parse).
-fn build_all(mut registrations: Vec<&'static ResourceRegistration>) -> (Listed, Vec<RegistryError>) {
+fn build_all(
+    mut registrations: Vec<&'static ResourceRegistration>,
+) -> (Listed, Vec<RegistryError>) {
     registrations.sort_by(|a, b| (a.uri, a.file, a.line).cmp(&(b.uri, b.file, b.line)));
     let mut problems = Vec::new();
     let mut set = Listed::default();

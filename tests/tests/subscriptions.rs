@@ -396,3 +396,28 @@ async fn a_server_without_resources_has_no_subscriptions() {
         json!({})
     );
 }
+
+/// A 2026-07-28 notification may leave `Mcp-Method` out (the spec requires it of requests): the
+/// TypeScript SDK closes a listen stream with such a `notifications/cancelled`. One that sends
+/// another method is still refused.
+#[tokio::test]
+async fn a_modern_cancellation_without_mcp_method_is_accepted() {
+    let (server, _resources) = server();
+    let router = server.into_router().unwrap();
+    let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+        "requestId": 3,
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+    }});
+    let reply = send(
+        &router,
+        post(&cancelled, &[("mcp-protocol-version", "2026-07-28")]),
+    )
+    .await;
+    assert_eq!(reply.status, axum::http::StatusCode::ACCEPTED, "{reply:?}");
+    let reply = send(
+        &router,
+        post(&cancelled, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
+}

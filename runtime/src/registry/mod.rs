@@ -29,6 +29,9 @@ pub use resource::{
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
 pub(crate) use set::ToolSet;
 pub(crate) use template::UriTemplate;
+
+/// The place of a tool or resource added at run time, in error messages.
+pub(crate) const ADDED_AT_RUN_TIME: &str = "added at run time";
 pub use tool::Tool;
 pub use view::AppView;
 
@@ -218,8 +221,10 @@ impl fmt::Display for RegistryError {
                 second,
             } => write!(
                 f,
-                "two tools are named `{name}`: one at {first}, one at {second}; tool names must be unique, \
-                 rename one with `#[tool(name = \"…\")]`"
+                "two tools are named `{name}`: one {}, one {}; tool names must be unique, \
+                 rename one with `#[tool(name = \"…\")]`",
+                At(first),
+                At(second)
             ),
             Self::InvalidTool {
                 name,
@@ -242,7 +247,9 @@ impl fmt::Display for RegistryError {
             ),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
-                "two resources have the URI `{uri}`: one at {first}, one at {second}; resource URIs must be unique"
+                "two resources have the URI `{uri}`: one {}, one {}; resource URIs must be unique",
+                At(first),
+                At(second)
             ),
             Self::InvalidResource {
                 uri,
@@ -250,7 +257,8 @@ impl fmt::Display for RegistryError {
                 problem,
             } => write!(
                 f,
-                "resource `{uri}` at {location} cannot be served: {problem}"
+                "resource `{uri}` {} cannot be served: {problem}",
+                At(location)
             ),
             Self::MissingView {
                 tool,
@@ -276,6 +284,19 @@ impl fmt::Display for RegistryError {
 }
 
 impl std::error::Error for RegistryError {}
+
+/// Where an item is: "at `file:line`", or "added at run time" as it is.
+struct At<'a>(&'a str);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == ADDED_AT_RUN_TIME {
+            f.write_str(self.0)
+        } else {
+            write!(f, "at {}", self.0)
+        }
+    }
+}
 
 /// "tool `name`", and " at `file:line`" when the tool has a place in the source.
 struct ToolPlace<'a>(&'a str, Option<&'a str>);

@@ -14,9 +14,9 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::RegistryError;
 use super::template::UriTemplate;
 use super::view::{self, AppView};
+use super::{ADDED_AT_RUN_TIME, RegistryError};
 use crate::sync::{read, write};
 
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
@@ -237,9 +237,6 @@ impl Display for ResourceError {
 }
 
 impl std::error::Error for ResourceError {}
-
-/// Where a resource added at run time is, in error messages.
-const ADDED_AT_RUN_TIME: &str = "added at run time";
 
 impl Resource {
     /// A resource built at run time, served at `uri` under `name`, whose contents `read` gives
@@ -755,6 +752,63 @@ mod tests {
         assert!(
             problems[0].to_string().contains("needs an fn"),
             "{problems:?}"
+        );
+    }
+
+    /// A resource built at run time reads its template's values; the live set takes it once,
+    /// and a problem names it as added at run time.
+    #[tokio::test]
+    async fn a_run_time_resource_joins_the_live_set() {
+        let (collected, _) = build_all(vec![&A1]);
+        let set = ResourceSet::new(collected);
+        let note = Resource::new(
+            "a://notes/{id}/v{version}",
+            "note",
+            |request: ReadRequest| async move {
+                let id = request.variable("id").unwrap_or_default().to_owned();
+                (id != "0").then(|| format!("{id} {}", request.variable("version").unwrap_or("?")))
+            },
+        )
+        .unwrap()
+        .mime_type("text/plain");
+        set.insert(note.clone()).unwrap();
+        let listed = set.listed();
+        let (resource, body) = listed.read("a://notes/7/v2").await.unwrap();
+        assert_eq!(resource.listed_mime_type(), Some("text/plain"));
+        assert_eq!(body, ResourceBody::Text("7 2".into()));
+        assert!(matches!(
+            listed.read("a://notes/0/v1").await,
+            Err(ReadError::NotFound(None))
+        ));
+        assert_eq!(
+            set.insert(note).unwrap_err().to_string(),
+            "two resources have the URI `a://notes/{id}/v{version}`: one added at run time, one \
+             added at run time; resource URIs must be unique"
+        );
+        let taken = Resource::new("a://x", "x", |_| async { "" }).unwrap();
+        assert_eq!(
+            set.insert(taken).unwrap_err().to_string(),
+            "two resources have the URI `a://x`: one at r.rs:1, one added at run time; resource \
+             URIs must be unique"
+        );
+        assert!(set.remove("a://notes/{id}/v{version}").is_some());
+        assert!(set.remove("a://notes/{id}/v{version}").is_none());
+        assert!(
+            listed.read("a://notes/7/v2").await.is_ok(),
+            "a snapshot stays whole"
+        );
+        assert!(set.listed().read("a://notes/7/v2").await.is_err());
+        let bad = Resource::new("a://{", "x", |_| async { "" }).unwrap_err();
+        assert!(
+            bad.to_string().starts_with(
+                "resource `a://{` added at run time cannot be served: `{` without `}`"
+            ),
+            "{bad}"
+        );
+        let unnamed = Resource::new("a://y", "", |_| async { "" }).unwrap_err();
+        assert!(
+            unnamed.to_string().ends_with("its name must not be empty"),
+            "{unnamed}"
         );
     }
 

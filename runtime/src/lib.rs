@@ -59,6 +59,7 @@
 //! | app state (a pool, a client, configuration given once) | [`State`] |
 //! | code around every call (access checks, rate limits, metrics) | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
+//! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |

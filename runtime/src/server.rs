@@ -1,4 +1,4 @@
-//! [`Server`]: the builder users start from. It collects the tools, and hands a
+//! [`Server`]: the builder users start from. It collects the tools and resources, and hands a
 //! [`Dispatcher`] to the transport it is asked to serve on; it knows no transport's internals.
 
 use std::io;
@@ -37,7 +37,8 @@ use crate::types::ListToolsResult;
 ///
 /// `Server` is the builder: `serve_*` and [`run`](Server::run) consume it, and it is not
 /// `Clone` (a clone would share the tools but not the state, hooks or limits given after it).
-/// What changes while it serves is reached through a handle of its own, [`Server::tools`].
+/// What changes while it serves is reached through a handle of its own, [`Server::tools`] and
+/// [`Server::resources`].
 ///
 /// # Limits
 ///

@@ -54,7 +54,8 @@
 //! which clients hear of as `notifications/resources/list_changed`; `resources/list` pages and
 //! their 2026-07-28 caching hints follow the set as it is at each request.
 //!
-//! ```
+//! ```standalone_crate
+//! // A crate of its own: the tool it defines takes a state other examples' servers lack.
 //! use mcp_toolbelt::resource::{Resource, Resources};
 //! use mcp_toolbelt::{Server, State};
 //!

@@ -228,7 +228,8 @@ fn bounded(
     queued
 }
 
-/// GET opens the session's stream of server-initiated messages (`list_changed`); without a
+/// GET opens the session's stream of server-initiated messages (`list_changed` of the lists
+/// `initialize` declared, `resources/updated` of what the session subscribed to); without a
 /// legacy session there is none (`405`).
 pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,

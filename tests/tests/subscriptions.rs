@@ -292,6 +292,41 @@ async fn http_sessions_are_told_only_of_what_they_subscribed_to() {
     }
 }
 
+/// A session whose GET stream fell more than the channel holds behind (a client that does not
+/// read it while the server changes fast) loses no update without a word: it is told that
+/// every list it hears changed and that every URI it subscribed to was updated.
+#[tokio::test]
+async fn a_session_that_fell_behind_is_told_everything_it_hears() {
+    let (server, resources) = server();
+    let router = server.into_router().unwrap();
+    let session = open_session(&router).await;
+    let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://1"}));
+    send(&router, post(&subscribe, &in_session(&session))).await;
+    // Opened, not read yet: nothing takes the changes off the channel meanwhile.
+    let mut events = get_stream(&router, &session).await;
+    for _ in 0..2_000 {
+        resources.notify_updated("notes://2");
+    }
+    resources.add(extra()).unwrap();
+    let mut heard = Vec::new();
+    for _ in 0..4 {
+        let event = events.next().await.unwrap();
+        // Prompts' list only where the capabilities declare it.
+        if event != list_changed("prompts") {
+            heard.push(event);
+        }
+    }
+    assert_eq!(
+        heard,
+        [
+            list_changed("tools"),
+            list_changed("resources"),
+            updated("notes://1"),
+            list_changed("resources"),
+        ]
+    );
+}
+
 // ---- 2026-07-28 HTTP: subscriptions/listen ---------------------------------------------------
 
 fn listen_request(id: u64, notifications: &Value) -> Request<Body> {

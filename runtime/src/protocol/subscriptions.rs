@@ -4,7 +4,7 @@
 //! HTTP session's GET stream), whose subscriptions `resources/subscribe` makes, and a 2026-07-28
 //! `subscriptions/listen` stream, whose subscriptions its request names.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Mutex;
 
 use serde_json::{Map, Value, json};
@@ -40,6 +40,19 @@ impl Lists {
     }
 }
 
+/// How many URIs and templates one listener (a legacy connection, a listen stream) may be
+/// subscribed to at once: what it holds stays bounded.
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 10_000;
+
+/// Why a subscription was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// No resource or template serves the URI.
+    NotServed,
+    /// The listener holds [`MAX_SUBSCRIPTIONS`] already.
+    TooMany,
+}
+
 /// The resources one listener subscribed to: URIs, and templates as written (every URI one
 /// matches).
 #[derive(Debug, Default)]
@@ -53,36 +66,46 @@ struct Subscribed {
 
 impl Subscriptions {
     /// Subscribes to `uri` when `resources` serve it: a resource's URI, an expansion of a
-    /// template, or a template as written (then every URI it matches). `false` when nothing
-    /// serves it.
-    pub(crate) fn subscribe(&self, uri: &str, resources: &Listed) -> bool {
-        if let Some(template) = resources
+    /// template, or a template as written (then every URI it matches). Refused when nothing
+    /// serves it, or when the listener holds [`MAX_SUBSCRIPTIONS`] already.
+    pub(crate) fn subscribe(&self, uri: &str, resources: &Listed) -> Result<(), Refused> {
+        let template = resources
             .templates()
             .iter()
             .find(|resource| resource.uri() == uri)
-            .and_then(|resource| resource.template())
-        {
-            let mut subscribed = lock(&self.0);
-            if !subscribed
-                .templates
-                .iter()
-                .any(|(written, _)| written == uri)
-            {
-                subscribed
-                    .templates
-                    .push((uri.to_owned(), template.clone()));
-            }
-            return true;
-        }
-        let served = resources.get(uri).is_some()
+            .and_then(|resource| resource.template());
+        let served = template.is_some()
+            || resources.get(uri).is_some()
             || resources
                 .templates()
                 .iter()
                 .any(|template| template.serves(uri));
-        if served {
-            lock(&self.0).uris.insert(uri.to_owned());
+        if !served {
+            return Err(Refused::NotServed);
         }
-        served
+        let mut subscribed = lock(&self.0);
+        let already = match template {
+            Some(_) => subscribed
+                .templates
+                .iter()
+                .any(|(written, _)| written == uri),
+            None => subscribed.uris.contains(uri),
+        };
+        if already {
+            return Ok(());
+        }
+        if subscribed.uris.len() + subscribed.templates.len() >= MAX_SUBSCRIPTIONS {
+            return Err(Refused::TooMany);
+        }
+        match template {
+            Some(template) => subscribed
+                .templates
+                .push((uri.to_owned(), template.clone())),
+            None => {
+                subscribed.uris.insert(uri.to_owned());
+            }
+        }
+        Ok(())
     }
 
     /// Ends the subscription to `uri` (a URI or a template as subscribed); `false` when there
@@ -170,14 +193,21 @@ pub(crate) fn subscribe(
     };
     if *method == Method::Unsubscribe {
         subscriptions.unsubscribe(uri);
-    } else if !subscriptions.subscribe(uri, resources) {
-        return Err(ErrorObject::new(
+        return Ok(json!({}));
+    }
+    match subscriptions.subscribe(uri, resources) {
+        Ok(()) => Ok(json!({})),
+        Err(Refused::NotServed) => Err(ErrorObject::new(
             codes::RESOURCE_NOT_FOUND,
             format!("Resource not found: {uri}"),
         )
-        .data(json!({"uri": uri})));
+        .data(json!({"uri": uri}))),
+        Err(Refused::TooMany) => Err(ErrorObject::invalid_params(format!(
+            "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once; \
+             unsubscribe from one first"
+        ))
+        .data(json!({"uri": uri}))),
     }
-    Ok(json!({}))
 }
 
 /// What a `subscriptions/listen` request asks for, reduced to what this server honours.
@@ -214,14 +244,17 @@ impl Requested {
             (None | Some(Value::Null), _) => None,
             (Some(Value::Array(uris)), resources) => {
                 let mut honoured = Vec::new();
+                let mut seen = HashSet::new();
                 for uri in uris {
                     let Value::String(uri) = uri else {
                         return Err(ErrorObject::invalid_params(
                             "`resourceSubscriptions` must be a list of URIs (strings)",
                         ));
                     };
-                    if resources.is_some_and(|resources| subscriptions.subscribe(uri, resources))
-                        && !honoured.contains(uri)
+                    // Not served, or past the cap: left out of the acknowledgement.
+                    if seen.insert(uri.as_str())
+                        && let Some(resources) = resources
+                        && subscriptions.subscribe(uri, resources).is_ok()
                     {
                         honoured.push(uri.clone());
                     }
@@ -289,15 +322,21 @@ mod tests {
     fn a_subscription_is_to_a_served_uri_or_template() {
         let resources = served();
         let subscriptions = Subscriptions::default();
-        assert!(subscriptions.subscribe("a://plain", &resources));
-        assert!(subscriptions.subscribe("a://notes/7", &resources));
-        assert!(!subscriptions.subscribe("a://nothing", &resources));
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+        assert_eq!(subscriptions.subscribe("a://notes/7", &resources), Ok(()));
+        assert_eq!(
+            subscriptions.subscribe("a://nothing", &resources),
+            Err(Refused::NotServed)
+        );
         assert!(subscriptions.wants("a://notes/7"));
         assert!(
             !subscriptions.wants("a://notes/8"),
             "only the note asked for"
         );
-        assert!(subscriptions.subscribe("a://notes/{id}", &resources));
+        assert_eq!(
+            subscriptions.subscribe("a://notes/{id}", &resources),
+            Ok(())
+        );
         assert!(
             subscriptions.wants("a://notes/8"),
             "the template covers every note"
@@ -308,11 +347,35 @@ mod tests {
         assert_eq!(subscriptions.uris(), ["a://notes/7", "a://plain"]);
     }
 
+    /// What one listener holds is bounded; subscribing again to what it has costs nothing.
+    #[test]
+    fn a_listener_holds_at_most_so_many_subscriptions() {
+        let resources = served();
+        let subscriptions = Subscriptions::default();
+        for id in 0..MAX_SUBSCRIPTIONS {
+            assert_eq!(
+                subscriptions.subscribe(&format!("a://notes/{id}"), &resources),
+                Ok(())
+            );
+        }
+        assert_eq!(
+            subscriptions.subscribe("a://notes/0", &resources),
+            Ok(()),
+            "already held"
+        );
+        assert_eq!(
+            subscriptions.subscribe("a://plain", &resources),
+            Err(Refused::TooMany)
+        );
+        assert!(subscriptions.unsubscribe("a://notes/0"));
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+    }
+
     #[test]
     fn a_listener_hears_only_what_it_may() {
         let resources = served();
         let subscriptions = Subscriptions::default();
-        assert!(subscriptions.subscribe("a://plain", &resources));
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
         let listener = Listener {
             lists: Lists {
                 tools: true,

@@ -41,15 +41,19 @@ impl Lists {
 }
 
 /// How many URIs and templates one listener (a legacy connection, a listen stream) may be
-/// subscribed to at once: what it holds stays bounded.
+/// subscribed to at once, and how many bytes they may hold together: what a client's
+/// subscriptions hold stays bounded.
 pub(crate) const MAX_SUBSCRIPTIONS: usize = 10_000;
+/// See [`MAX_SUBSCRIPTIONS`].
+pub(crate) const MAX_SUBSCRIBED_BYTES: usize = 1024 * 1024;
 
 /// Why a subscription was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Refused {
     /// No resource or template serves the URI.
     NotServed,
-    /// The listener holds [`MAX_SUBSCRIPTIONS`] already.
+    /// The listener holds [`MAX_SUBSCRIPTIONS`] already, or the URI would take it past
+    /// [`MAX_SUBSCRIBED_BYTES`].
     TooMany,
 }
 
@@ -62,6 +66,8 @@ pub(crate) struct Subscriptions(Mutex<Subscribed>);
 struct Subscribed {
     uris: BTreeSet<String>,
     templates: Vec<(String, UriTemplate)>,
+    /// The length of every URI and template held.
+    bytes: usize,
 }
 
 impl Subscriptions {
@@ -94,9 +100,12 @@ impl Subscriptions {
         if already {
             return Ok(());
         }
-        if subscribed.uris.len() + subscribed.templates.len() >= MAX_SUBSCRIPTIONS {
+        if subscribed.uris.len() + subscribed.templates.len() >= MAX_SUBSCRIPTIONS
+            || subscribed.bytes + uri.len() > MAX_SUBSCRIBED_BYTES
+        {
             return Err(Refused::TooMany);
         }
+        subscribed.bytes += uri.len();
         match template {
             Some(template) => subscribed
                 .templates
@@ -114,7 +123,11 @@ impl Subscriptions {
         let mut subscribed = lock(&self.0);
         let before = subscribed.templates.len();
         subscribed.templates.retain(|(written, _)| written != uri);
-        subscribed.uris.remove(uri) || subscribed.templates.len() != before
+        let removed = subscribed.uris.remove(uri) || subscribed.templates.len() != before;
+        if removed {
+            subscribed.bytes -= uri.len();
+        }
+        removed
     }
 
     /// Whether a change of the contents at `uri` is told: it was subscribed to, or a template
@@ -203,8 +216,8 @@ pub(crate) fn subscribe(
         )
         .data(json!({"uri": uri}))),
         Err(Refused::TooMany) => Err(ErrorObject::invalid_params(format!(
-            "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once; \
-             unsubscribe from one first"
+            "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once, \
+             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all; unsubscribe from one first"
         ))
         .data(json!({"uri": uri}))),
     }
@@ -369,6 +382,13 @@ mod tests {
         );
         assert!(subscriptions.unsubscribe("a://notes/0"));
         assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+
+        let long = format!("a://notes/{}", "x".repeat(MAX_SUBSCRIBED_BYTES));
+        assert_eq!(
+            Subscriptions::default().subscribe(&long, &resources),
+            Err(Refused::TooMany),
+            "the bytes held are bounded too"
+        );
     }
 
     #[test]

@@ -38,11 +38,18 @@ pub(crate) async fn listen(
         Method::SubscriptionAcknowledged,
         Some(json!({"notifications": requested.acknowledged()})),
     );
+    // What it holds from here on: the lists it hears and its subscriptions.
+    let Requested {
+        lists,
+        subscriptions,
+        honoured_uris,
+    } = requested;
+    let hears_anything = lists != Lists::default() || honoured_uris.is_some();
+    drop(honoured_uris);
     let listener = Listener {
-        lists: requested.lists,
-        subscriptions: &requested.subscriptions,
+        lists,
+        subscriptions: &subscriptions,
     };
-    let hears_anything = listener.lists != Lists::default() || requested.honoured_uris.is_some();
     loop {
         tokio::select! {
             heard = changes.next(), if hears_anything => match heard {

@@ -249,7 +249,8 @@ impl Server {
     /// stdio the client's, over HTTP every client's. What a request holds is its message as
     /// parsed (the members of `params` no method reads are skipped, never built; a batch's items
     /// count 32 times their text, what parsing them can cost), from its parse until it is
-    /// answered; a `subscriptions/listen` stream holds nothing of it once started. Over HTTP a
+    /// answered; a `subscriptions/listen` stream holds nothing of it once started (but the
+    /// resource subscriptions it names, at most 1 MiB). Over HTTP a
     /// body being parsed holds 32 times its length too (at most half the budget), so parses at
     /// once are bounded as well. The members a method reads (`arguments`, `_meta`) are built
     /// whole, at up to about 35 times their text: a parse weighing more than half the budget

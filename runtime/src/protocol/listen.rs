@@ -13,7 +13,8 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 /// `notifications/resources/updated` for a URI subscribed to), each tagged with the stream's
 /// subscription id (the request's id), and answers only when `closing` is cancelled (the server
 /// shuts down). The client ends it by cancelling the request (on HTTP, by closing the stream):
-/// then nothing more is sent. It holds nothing of the request but its id.
+/// then nothing more is sent. It holds nothing of the request but its id and the subscriptions
+/// it honours (bounded: `subscriptions::MAX_SUBSCRIBED_BYTES`).
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,

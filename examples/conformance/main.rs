@@ -7,11 +7,13 @@
 //! ```
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcp_toolbelt::{
     CallToolResult, Content, Context, LogLevel, Server, ToolError, ask::AskError, ask::Elicitation,
-    ask::Sampling, resource, result::EmbeddedResource, tool, tool::Tool,
+    ask::Sampling, resource, resource::Resource, resource::Resources, result::EmbeddedResource,
+    tool, tool::Tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -527,10 +529,59 @@ async fn test_trigger_tool_change() -> Result<String, String> {
     Ok("added test_dynamic_tool".into())
 }
 
-/// The server: every `#[tool]` above and the two tools added at run time.
+/// How many times `test_update_watched_resource` changed the watched resource.
+static WATCHED_VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// A resource to subscribe to; `test_update_watched_resource` changes it
+#[resource(uri = "test://watched-resource", mime_type = "text/plain")]
+async fn watched_resource() -> String {
+    format!(
+        "Watched resource, version {}",
+        WATCHED_VERSION.load(Ordering::Relaxed)
+    )
+}
+
+/// The resources of the server being run, for the tools that change them.
+static RESOURCES: OnceLock<Resources> = OnceLock::new();
+
+/// The server's resources, once it runs.
+fn resources() -> Result<&'static Resources, String> {
+    RESOURCES
+        .get()
+        .ok_or_else(|| "the server is not running".to_owned())
+}
+
+/// Changes `test://watched-resource`, so that its subscribers are told it was updated
+#[tool]
+async fn test_update_watched_resource() -> Result<String, String> {
+    let version = WATCHED_VERSION.fetch_add(1, Ordering::Relaxed) + 1;
+    resources()?.notify_updated("test://watched-resource");
+    Ok(format!(
+        "test://watched-resource is now at version {version}"
+    ))
+}
+
+/// Adds the resource `test://dynamic-resource`, or removes it when present, so that the resource list changes
+#[tool]
+async fn test_trigger_resource_change() -> Result<String, String> {
+    let resources = resources()?;
+    if resources.remove("test://dynamic-resource") {
+        return Ok("removed test://dynamic-resource".into());
+    }
+    let resource = Resource::new("test://dynamic-resource", "dynamic-resource", |_| async {
+        "Exists only between two calls of test_trigger_resource_change"
+    })
+    .map_err(|error| error.to_string())?
+    .mime_type("text/plain");
+    resources.add(resource).map_err(|error| error.to_string())?;
+    Ok("added test://dynamic-resource".into())
+}
+
+/// The server: every `#[tool]` and `#[resource]` above and the two tools added at run time.
 fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
     let _ = TOOLS.set(server.tools());
+    let _ = RESOURCES.set(server.resources());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
         server.tools().add(tool?)?;
     }

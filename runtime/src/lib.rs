@@ -60,6 +60,7 @@
 //! | code around every call (access checks, rate limits, metrics) | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
 //! | icons beside tools, resources and the server, the server's description and web site | [`icon`] |
+//! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
@@ -137,7 +138,7 @@
 //!
 //! # What is not served
 //!
-//! Prompts, completions, resource subscriptions (resources are fixed once serving starts) and the
+//! Prompts, completions and the
 //! 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`: a call runs to its result within
 //! its request). The official conformance suite's scenarios for them fail, each listed with this
 //! reason in the repository's `tests/conformance/`.

@@ -34,8 +34,57 @@
 //! parameter's type refuses, and an fn's `None` are error `-32602` with the URI in `data`
 //! (SEP-2164). Two resources of one URI stop the server at start-up, naming both places.
 //!
-//! Resources are fixed once the server starts: there are no subscriptions
-//! (`resources/subscribe`) and no resources added at run time. A resource marked `app` is an MCP
-//! Apps view, shown by the host beside a tool's result: see [`apps`](crate::apps).
+//! A resource marked `app` is an MCP Apps view, shown by the host beside a tool's result: see
+//! [`apps`](crate::apps).
+//!
+//! # Subscriptions, and resources that change while serving
+//!
+//! Clients may subscribe to a resource: a legacy client with `resources/subscribe` (per
+//! connection: the stdio client, an HTTP session, told on its GET stream), a 2026-07-28 client
+//! with `resourceSubscriptions` on its `subscriptions/listen` stream. A subscription names a URI
+//! some resource serves, or a template as listed (then every URI it matches); one that names
+//! nothing served is refused (`-32002` for a legacy client; left out of a 2026-07-28
+//! acknowledgement). The `resources` capability says so (`subscribe`, `listChanged`).
+//!
+//! When contents change, say so on the server's [`Resources`] handle
+//! ([`Server::resources`](crate::Server::resources), `Clone`: give a tool one through app
+//! state, keep one in a task of your own): [`Resources::notify_updated`] sends
+//! `notifications/resources/updated` to the clients subscribed to that URI, and only to them.
+//! The same handle adds and removes resources and templates built at run time ([`Resource`]),
+//! which clients hear of as `notifications/resources/list_changed`; `resources/list` pages and
+//! their 2026-07-28 caching hints follow the set as it is at each request.
+//!
+//! ```standalone_crate
+//! // A crate of its own: the tool it defines takes a state other examples' servers lack.
+//! use mcp_toolbelt::resource::{Resource, Resources};
+//! use mcp_toolbelt::{Server, State};
+//!
+//! /// Renames the board; subscribers of `board://title` are told it changed.
+//! #[mcp_toolbelt::tool]
+//! async fn rename_board(title: String, resources: State<Resources>) -> String {
+//!     // …store `title`…
+//!     resources.notify_updated("board://title");
+//!     format!("renamed to {title}")
+//! }
+//!
+//! # fn main() -> Result<(), mcp_toolbelt::error::RegistryError> {
+//! let server = Server::new("board", "1.0.0");
+//! let resources = server.resources();
+//! resources.add(
+//!     Resource::new("board://title", "title", |_request| async { "The board" })?
+//!         .mime_type("text/plain"),
+//! )?;
+//! let server = server.state(resources.clone()); // what `rename_board` takes
+//! assert_eq!(resources.list()[0].uri(), "board://title");
+//! assert!(resources.remove("board://title"));
+//! # drop(server);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A listener that falls more than a thousand changes behind (a server announcing faster than
+//! a client reads) is told that every list it hears changed and that every URI it subscribed to
+//! was updated, rather than lose an update without a word.
 
-pub use crate::registry::{IntoResourceBody, ResourceBody, ResourceError};
+pub use crate::registry::{IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError};
+pub use crate::server::Resources;

@@ -1,4 +1,4 @@
-//! [`Server`]: the builder users start from. It collects the tools, and hands a
+//! [`Server`]: the builder users start from. It collects the tools and resources, and hands a
 //! [`Dispatcher`] to the transport it is asked to serve on; it knows no transport's internals.
 
 use std::io;
@@ -15,8 +15,8 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{Change, Dispatcher, Listings, ServerState};
-use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
+use crate::protocol::{CHANNEL_CAPACITY, Change, Dispatcher, Listings, ServerState};
+use crate::registry::{self, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
@@ -37,7 +37,8 @@ use crate::types::{Icon, Implementation};
 ///
 /// `Server` is the builder: `serve_*` and [`run`](Server::run) consume it, and it is not
 /// `Clone` (a clone would share the tools but not the state, hooks or limits given after it).
-/// What changes while it serves is reached through a handle of its own, [`Server::tools`].
+/// What changes while it serves is reached through a handle of its own, [`Server::tools`] and
+/// [`Server::resources`].
 ///
 /// # Limits
 ///
@@ -55,6 +56,7 @@ use crate::types::{Icon, Implementation};
 /// | [`Server::max_queued_messages`] (stdio output not yet written) | 1,024 answers, and 1,024 notifications | answers (responses, requests to the client): the server stops reading stdin until the client reads some output; notifications: progress and log notifications from running tools are dropped (logged), and reading goes on |
 /// | [`Server::max_queued_messages`] (HTTP: one call's event stream not yet read) | 1,024 messages | that call's progress and log notifications are dropped (logged); its response and its requests to the client wait for room |
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
+/// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -113,8 +115,12 @@ impl Server {
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         let (tools, resources, startup_error) = match registry::served() {
-            Ok((tools, resources)) => (ToolSet::new(tools.iter().cloned()), resources, None),
-            Err(error) => (ToolSet::default(), Arc::default(), Some(error)),
+            Ok((tools, resources)) => (
+                ToolSet::new(tools.iter().cloned()),
+                ResourceSet::new(resources),
+                None,
+            ),
+            Err(error) => (ToolSet::default(), ResourceSet::default(), Some(error)),
         };
         Self {
             name: name.into(),
@@ -130,9 +136,9 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
-            resources,
+            resources: Arc::new(resources),
             startup_error,
-            changes: broadcast::channel(16).0,
+            changes: broadcast::channel(CHANNEL_CAPACITY).0,
             states: StateMap::default(),
             hooks: Vec::new(),
             request_state_key: None,
@@ -291,7 +297,8 @@ impl Server {
     /// stdio the client's, over HTTP every client's. What a request holds is its message as
     /// parsed (the members of `params` no method reads are skipped, never built; a batch's items
     /// count 32 times their text, what parsing them can cost), from its parse until it is
-    /// answered; a `subscriptions/listen` stream holds nothing of it once started. Over HTTP a
+    /// answered; a `subscriptions/listen` stream holds nothing of it once started (but the
+    /// resource subscriptions it names, at most 1 MiB). Over HTTP a
     /// body being parsed holds 32 times its length too (at most half the budget), so parses at
     /// once are bounded as well. The members a method reads (`arguments`, `_meta`) are built
     /// whole, at up to about 35 times their text: a parse weighing more than half the budget
@@ -401,6 +408,20 @@ impl Server {
     pub fn tools(&self) -> Tools {
         Tools {
             tools: Arc::clone(&self.tools),
+            changes: self.changes.clone(),
+        }
+    }
+
+    /// The handle to this server's resources: keep it (it is `Clone`) to add or remove resources
+    /// and templates while the server serves, list them, or tell subscribers that a resource's
+    /// contents changed ([`Resources::notify_updated`]). Every handle, and the server once
+    /// serving, share one set. Taking it makes the server serve resources (the `resources`
+    /// capability and methods) even while it has none yet.
+    #[must_use]
+    pub fn resources(&self) -> Resources {
+        self.resources.open();
+        Resources {
+            resources: Arc::clone(&self.resources),
             changes: self.changes.clone(),
         }
     }
@@ -572,7 +593,7 @@ impl Server {
             instructions: self.instructions,
             page_size: self.page_size,
             ttl_ms,
-            apps: apps::used(&self.tools.definitions(), &self.resources),
+            apps: apps::used(&self.tools.definitions(), &self.resources.listed()),
             tools: self.tools,
             resources: self.resources,
             changes: self.changes,
@@ -678,6 +699,82 @@ impl std::fmt::Debug for Tools {
             .collect();
         f.debug_struct("Tools")
             .field("names", &names)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The resources of a [`Server`], shared with it: add or remove a resource or template while it
+/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`];
+/// clones are handles to the same set, so a tool can hold one in app state
+/// ([`Server::state`]).
+///
+/// An addition or removal is told to connected clients with
+/// `notifications/resources/list_changed`; [`notify_updated`](Self::notify_updated) tells the
+/// clients subscribed to that URI (or to a template it matches) with
+/// `notifications/resources/updated`: legacy clients that initialized (stdio, their session's GET
+/// stream), 2026-07-28 clients on a `subscriptions/listen` stream that asked for it.
+#[derive(Clone)]
+pub struct Resources {
+    resources: Arc<ResourceSet>,
+    changes: broadcast::Sender<Change>,
+}
+
+impl Resources {
+    /// Adds a resource or template; `Err` if one of its URI (or template) is served already.
+    pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
+        self.resources.insert(resource)?;
+        let _ = self.changes.send(Change::Resources);
+        Ok(())
+    }
+
+    /// Removes the resource, or the template, registered under exactly `uri`; `false` if there
+    /// was none.
+    #[must_use = "`false` means there was no resource of that URI"]
+    pub fn remove(&self, uri: &str) -> bool {
+        let removed = self.resources.remove(uri).is_some();
+        if removed {
+            let _ = self.changes.send(Change::Resources);
+        }
+        removed
+    }
+
+    /// Every resource, then every template, each in URI order.
+    #[must_use]
+    pub fn list(&self) -> Vec<Resource> {
+        let listed = self.resources.listed();
+        listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .cloned()
+            .collect()
+    }
+
+    /// Sends `change` to every listener (the fuzzing entry points' test-only path).
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn announce(&self, change: Change) {
+        let _ = self.changes.send(change);
+    }
+
+    /// Says that the contents at `uri` changed: the clients subscribed to it, or to a template
+    /// it matches, are sent `notifications/resources/updated` with `uri` (and read it again if
+    /// they want). Cheap, and never waits: call it from a tool, a request handler or a task of
+    /// your own, as often as the contents change.
+    pub fn notify_updated(&self, uri: impl Into<String>) {
+        let uri: String = uri.into();
+        let _ = self.changes.send(Change::ResourceUpdated(uri.into()));
+    }
+}
+
+impl std::fmt::Debug for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let uris: Vec<String> = self
+            .list()
+            .iter()
+            .map(|resource| resource.uri().to_owned())
+            .collect();
+        f.debug_struct("Resources")
+            .field("uris", &uris)
             .finish_non_exhaustive()
     }
 }

@@ -227,8 +227,8 @@ impl Implementation {
     }
 }
 
-/// What this server offers: tools (whose list may change) and log messages; resources and the
-/// MCP Apps extension when it has them.
+/// What this server offers: tools (whose list may change) and log messages; resources (which
+/// may be subscribed to, and whose list may change) and the MCP Apps extension when it has them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct ServerCapabilities {
     pub(crate) tools: ToolsCapability,
@@ -237,7 +237,7 @@ pub(crate) struct ServerCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) logging: Option<Empty>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) resources: Option<Empty>,
+    pub(crate) resources: Option<ResourcesCapability>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) extensions: Option<Extensions>,
 }
@@ -254,7 +254,10 @@ impl ServerCapabilities {
     /// [`Self::SERVED`], plus `resources` and the MCP Apps extension when they are used.
     pub(crate) fn with(resources: bool, apps: bool) -> Self {
         Self {
-            resources: resources.then_some(Empty {}),
+            resources: resources.then_some(ResourcesCapability {
+                subscribe: true,
+                list_changed: true,
+            }),
             extensions: apps.then_some(Extensions { ui: Empty {} }),
             ..Self::SERVED
         }
@@ -281,6 +284,15 @@ pub(crate) struct Extensions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolsCapability {
+    pub(crate) list_changed: bool,
+}
+
+/// The `resources` capability: resources may be subscribed to (legacy `resources/subscribe`,
+/// 2026-07-28 `resourceSubscriptions`), and their list may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ResourcesCapability {
+    pub(crate) subscribe: bool,
     pub(crate) list_changed: bool,
 }
 

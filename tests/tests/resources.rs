@@ -227,7 +227,11 @@ async fn the_capabilities_and_the_context_follow_the_extension() {
         )
         .await;
     let capabilities = &initialize["result"]["capabilities"];
-    assert_eq!(capabilities["resources"], json!({}), "{capabilities}");
+    assert_eq!(
+        capabilities["resources"],
+        json!({"subscribe": true, "listChanged": true}),
+        "{capabilities}"
+    );
     assert_eq!(
         capabilities["extensions"],
         json!({"io.modelcontextprotocol/ui": {}})

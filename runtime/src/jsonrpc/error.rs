@@ -17,6 +17,9 @@ pub mod codes {
     pub const INVALID_PARAMS: i64 = -32602;
     /// A server fault.
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// Legacy (up to 2025-11-25): `resources/subscribe` to a URI no resource serves. (Reading
+    /// one is `-32602` in every version, as SEP-2164 asks.)
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
     /// The connection already has as many calls running as it may (`Server::max_calls_in_flight`):
     /// retry once one has answered. Outside `-32768..-32000`, as MCP's 2026-07-28 allocation
     /// policy asks of codes an implementation defines (the spec reserves the rest).

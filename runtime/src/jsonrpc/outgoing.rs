@@ -49,10 +49,10 @@ impl Notification {
         }
     }
 
-    /// `notifications/tools/list_changed`, the one notification that carries no params.
-    pub(crate) fn tools_list_changed() -> Self {
+    /// A `notifications/…/list_changed` (`method`): a notification that carries no params.
+    pub(crate) fn list_changed(method: Method) -> Self {
         Self {
-            method: Method::ToolsListChanged,
+            method,
             params: None,
         }
     }
@@ -206,7 +206,7 @@ mod tests {
             serde_json::to_string(&error).unwrap(),
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}"#
         );
-        let changed = Outgoing::Notification(Notification::tools_list_changed());
+        let changed = Outgoing::Notification(Notification::list_changed(Method::ToolsListChanged));
         assert_eq!(
             serde_json::to_string(&changed).unwrap(),
             r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#

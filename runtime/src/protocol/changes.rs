@@ -1,4 +1,4 @@
-//! [`Change`] and [`Changes`]: one subscriber's view of what the server announces changed (the
+//! [`Change`] and [`Changes`]: one listener's view of what the server announces changed (the
 //! tool, prompt and resource sets, a resource's contents), for every place that announces it
 //! (`subscriptions/listen`, the stdio loop, the legacy HTTP GET stream).
 
@@ -9,9 +9,12 @@ use tokio::sync::broadcast;
 /// Something that changed while the server serves, sent to every connection that may announce
 /// it; each decides whether its client asked to hear it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(
-    dead_code,
-    reason = "scaffold: announced by the prompt and resource handles being built (issue 23)"
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "`Prompts` is sent by the prompt handle (issue 23, branch A)"
+    )
 )]
 pub(crate) enum Change {
     /// The tool set (`notifications/tools/list_changed`).
@@ -25,8 +28,20 @@ pub(crate) enum Change {
     ResourceUpdated(Arc<str>),
 }
 
-/// Wakes once per change (a burst that overflowed the channel is told as a change of every
-/// list: which ones changed is lost, and a listener refreshes what it lists).
+/// What a listener heard: one change, or that it missed some (its receiver lagged behind a
+/// burst larger than the channel): which ones is lost, so it is told as everything changing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Heard {
+    Change(Change),
+    Missed,
+}
+
+/// How many changes the channel holds for a listener that has not read them yet. A listener
+/// further behind hears [`Heard::Missed`]: a server that announces thousands of changes
+/// faster than a connection writes them out.
+pub(crate) const CHANNEL_CAPACITY: usize = 1024;
+
+/// One listener's view of the server's changes.
 pub(crate) struct Changes(broadcast::Receiver<Change>);
 
 impl Changes {
@@ -36,20 +51,14 @@ impl Changes {
 
     /// Completes at the next change; `None` once no change can come any more (every sender is
     /// gone, which a running server never lets happen).
-    pub(crate) async fn next(&mut self) -> Option<Change> {
+    pub(crate) async fn next(&mut self) -> Option<Heard> {
         match self.0.recv().await {
-            Ok(change) => Some(change),
-            Err(broadcast::error::RecvError::Lagged(_)) => Some(Change::Tools),
-            Err(broadcast::error::RecvError::Closed) => None,
-        }
-    }
-
-    /// Completes at the next change of the tool set, skipping every other change.
-    pub(crate) async fn next_tools(&mut self) -> Option<()> {
-        loop {
-            if self.next().await? == Change::Tools {
-                return Some(());
+            Ok(change) => Some(Heard::Change(change)),
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(missed, "a listener fell behind the server's changes");
+                Some(Heard::Missed)
             }
+            Err(broadcast::error::RecvError::Closed) => None,
         }
     }
 }
@@ -59,20 +68,22 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_burst_that_overflows_is_one_change_and_a_closed_channel_ends() {
+    async fn a_burst_that_overflows_is_told_as_missed_and_a_closed_channel_ends() {
         let (sender, receiver) = broadcast::channel(1);
         let mut changes = Changes::new(receiver);
-        for _ in 0..3 {
-            sender.send(Change::Tools).unwrap();
-        }
+        sender.send(Change::Tools).unwrap();
+        sender.send(Change::Prompts).unwrap();
+        sender
+            .send(Change::ResourceUpdated("a://b".into()))
+            .unwrap();
         assert_eq!(
             changes.next().await,
-            Some(Change::Tools),
-            "lagged is a change"
+            Some(Heard::Missed),
+            "lagged is missed"
         );
         assert_eq!(
             changes.next().await,
-            Some(Change::Tools),
+            Some(Heard::Change(Change::ResourceUpdated("a://b".into()))),
             "the last one is kept"
         );
         drop(sender);

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use serde_json::{Value, json};
 
 use super::ProtocolVersion;
+use super::subscriptions::{Listener, Lists, Subscriptions};
 use crate::context::LogLevel;
 use crate::sync::lock;
 
@@ -22,6 +23,10 @@ pub(crate) struct Connection {
     pub(crate) session_id: Option<String>,
     /// What the client declared in `initialize`.
     client_capabilities: Mutex<Value>,
+    /// The lists whose changes `initialize` told the client it would hear of.
+    lists: Mutex<Lists>,
+    /// What `resources/subscribe` subscribed to.
+    subscriptions: Subscriptions,
 }
 
 impl Connection {
@@ -34,6 +39,8 @@ impl Connection {
             log_level: Mutex::new(LogLevel::Debug),
             session_id,
             client_capabilities: Mutex::new(json!({})),
+            lists: Mutex::default(),
+            subscriptions: Subscriptions::default(),
         }
     }
 
@@ -52,6 +59,26 @@ impl Connection {
     pub(crate) fn initialize(&self, version: ProtocolVersion, client_capabilities: Value) {
         *lock(&self.version) = Some(version);
         *lock(&self.client_capabilities) = client_capabilities;
+    }
+
+    /// Records the lists whose changes the server's capabilities, as `initialize` sent them,
+    /// declare it tells.
+    pub(crate) fn hear(&self, lists: Lists) {
+        *lock(&self.lists) = lists;
+    }
+
+    /// What `resources/subscribe` and `resources/unsubscribe` change.
+    pub(crate) fn subscriptions(&self) -> &Subscriptions {
+        &self.subscriptions
+    }
+
+    /// What this connection's client hears of the server's changes (nothing before
+    /// `initialize`).
+    pub(crate) fn listener(&self) -> Listener<'_> {
+        Listener {
+            lists: *lock(&self.lists),
+            subscriptions: &self.subscriptions,
+        }
     }
 
     /// The least severe level of log message the client wants.

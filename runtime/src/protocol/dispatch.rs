@@ -11,6 +11,7 @@ use tracing::Instrument as _;
 use super::era::{Era, parse_log_level};
 use super::listing::Listings;
 use super::scope::RequestScope;
+use super::subscriptions::{self, Lists, Requested};
 use super::{
     Change, Changes, Connection, ProtocolVersion, downgrade, listen, meta, resources, trace,
 };
@@ -27,7 +28,7 @@ use crate::state::StateMap;
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
-/// except the tool set.
+/// except the tool and resource sets.
 pub(crate) struct ServerState {
     /// Its name, version and optional title.
     pub(crate) info: Implementation,
@@ -35,11 +36,11 @@ pub(crate) struct ServerState {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) tools: Arc<ToolSet>,
-    /// The resources (fixed once serving starts), MCP Apps views among them.
+    /// The live resources, MCP Apps views among them.
     pub(crate) resources: Arc<ResourceSet>,
     /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
     pub(crate) apps: bool,
-    /// Sends when a tool is added or removed.
+    /// Sends what changes: a tool, prompt or resource added or removed, a resource's contents.
     pub(crate) changes: broadcast::Sender<Change>,
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
     /// their result.
@@ -101,7 +102,7 @@ impl Dispatcher {
         &self.state.limits
     }
 
-    /// A new view of the tool set's changes, for a transport that announces them.
+    /// A new view of the server's changes, for a transport that announces them.
     pub(crate) fn changes(&self) -> Changes {
         Changes::new(self.state.changes.subscribe())
     }
@@ -178,11 +179,23 @@ impl Dispatcher {
             ))),
             (true, Method::Discover) => Ok(self.discover()),
             (true, Method::Listen) => {
-                let tools = listen::tools_requested(&params)?;
+                let offered = Lists::declared(&to_json(&self.capabilities()));
+                let listed = self
+                    .state
+                    .resources
+                    .is_served()
+                    .then(|| self.state.resources.listed());
+                let requested = Requested::of(&params, offered, listed.as_deref())?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
-                drop(params);
+                drop((params, listed));
                 let changes = self.changes();
-                listen::listen(id, tools, changes, &self.state.closing, scope).await
+                listen::listen(id, requested, changes, &self.state.closing, scope).await
+            }
+            (false, Method::Subscribe | Method::Unsubscribe)
+                if self.state.resources.is_served() =>
+            {
+                let listed = self.state.resources.listed();
+                subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (_, Method::ListTools) => {
                 let page = self
@@ -192,9 +205,10 @@ impl Dispatcher {
                 return page.map(Payload::Shared);
             }
             (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
-            (_, method) if method.is_resources() && !self.state.resources.is_empty() => {
+            (_, method) if method.is_resources() && self.state.resources.is_served() => {
+                let listed = self.state.resources.listed();
                 let served = resources::Served {
-                    resources: &self.state.resources,
+                    resources: &listed,
                     page_size: self.state.page_size,
                     ttl_ms: self.state.ttl_ms,
                 };
@@ -225,18 +239,21 @@ impl Dispatcher {
             .cloned()
             .unwrap_or_else(|| json!({}));
         connection.initialize(version, capabilities);
+        let capabilities = self.capabilities();
+        connection.hear(Lists::declared(&to_json(&capabilities)));
         tracing::debug!(requested, negotiated = %version, "initialize");
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
-            capabilities: self.capabilities(),
+            capabilities,
             server_info: &downgrade::server_info(&self.state.info, version),
             instructions: self.state.instructions.as_deref(),
         })
     }
 
-    /// The capabilities of this server: `resources` and the MCP Apps extension when used.
+    /// The capabilities of this server: `resources` when served (some, or a handle that may add
+    /// some) and the MCP Apps extension when used.
     fn capabilities(&self) -> ServerCapabilities {
-        ServerCapabilities::with(!self.state.resources.is_empty(), self.state.apps)
+        ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the

@@ -1,47 +1,34 @@
 //! `subscriptions/listen` (2026-07-28): a request that stays open and carries notifications of
 //! what the client subscribed to, until the client cancels it or the server shuts down.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::scope::RequestScope;
+use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 
-/// Whether a `subscriptions/listen` request asks for `toolsListChanged` (of those requested,
-/// the only notification that exists here); `Err` when it names none.
-pub(crate) fn tools_requested(params: &Map<String, Value>) -> Result<bool, ErrorObject> {
-    let Some(Value::Object(requested)) = params.get("notifications") else {
-        return Err(ErrorObject::invalid_params(
-            "subscriptions/listen requires `notifications`, an object naming what to send",
-        ));
-    };
-    Ok(requested.get("toolsListChanged") == Some(&Value::Bool(true)))
-}
-
-/// Acknowledges the notifications it will send (`tools`: `toolsListChanged`), sends
-/// `notifications/tools/list_changed` on each change of the tool set, each
-/// tagged with the stream's subscription id (the request's id), and answers only when
-/// `closing` is cancelled (the server shuts down). The client ends it by cancelling the request
-/// (on HTTP, by closing the stream): then nothing more is sent. It holds nothing of the request
-/// but its id.
+/// Acknowledges the notifications it will send (`requested`, as far as honoured), then sends
+/// each change it heard as `requested` hears it (`notifications/{tools,prompts,resources}/list_changed`,
+/// `notifications/resources/updated` for a URI subscribed to), each tagged with the stream's
+/// subscription id (the request's id), and answers only when `closing` is cancelled (the server
+/// shuts down). The client ends it by cancelling the request (on HTTP, by closing the stream):
+/// then nothing more is sent. It holds nothing of the request but its id and the subscriptions
+/// it honours (bounded: `subscriptions::MAX_SUBSCRIBED_BYTES`).
 pub(crate) async fn listen(
     id: &Id,
-    tools: bool,
+    requested: Requested,
     mut changes: Changes,
     closing: &tokio_util::sync::CancellationToken,
     scope: RequestScope,
 ) -> Result<Value, ErrorObject> {
     let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
-    let honored = if tools {
-        json!({"toolsListChanged": true})
-    } else {
-        json!({})
-    };
-    let notify = |method: Method, mut params: Value| {
+    let notify = |method: Method, params: Option<Value>| {
         // Nothing more is sent for a cancelled request.
         if scope.cancellation.is_cancelled() {
             return;
         }
+        let mut params = params.unwrap_or_else(|| json!({}));
         params["_meta"] = tagged.clone();
         let notification = Notification::new(method, params);
         let _ = scope
@@ -50,12 +37,28 @@ pub(crate) async fn listen(
     };
     notify(
         Method::SubscriptionAcknowledged,
-        json!({"notifications": honored}),
+        Some(json!({"notifications": requested.acknowledged()})),
     );
+    // What it holds from here on: the lists it hears and its subscriptions.
+    let Requested {
+        lists,
+        subscriptions,
+        honoured_uris,
+    } = requested;
+    let hears_anything = lists != Lists::default() || honoured_uris.is_some();
+    drop(honoured_uris);
+    let listener = Listener {
+        lists,
+        subscriptions: &subscriptions,
+    };
     loop {
         tokio::select! {
-            change = changes.next_tools(), if tools => match change {
-                Some(()) => notify(Method::ToolsListChanged, json!({})),
+            heard = changes.next(), if hears_anything => match heard {
+                Some(heard) => {
+                    for notification in listener.notifications(&heard) {
+                        notify(notification.method, notification.params);
+                    }
+                }
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },

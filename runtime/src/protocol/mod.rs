@@ -24,10 +24,11 @@ mod listen;
 mod listing;
 mod resources;
 mod scope;
+mod subscriptions;
 mod trace;
 mod version;
 
-pub(crate) use changes::{Change, Changes};
+pub(crate) use changes::{CHANNEL_CAPACITY, Change, Changes};
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, ServerState};
 pub(crate) use era::claims_modern;

@@ -9,15 +9,15 @@ use serde_json::{Map, Value, json};
 use super::era::Era;
 use super::{ProtocolVersion, downgrade};
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
-use crate::registry::{ReadError, Resource, ResourceBody, ResourceSet};
+use crate::registry::{Listed, ReadError, Resource, ResourceBody};
 use crate::types::{
     ListResourceTemplatesResult, ListResourcesResult, ReadContents, ReadResourceResult,
     ResourceEntry,
 };
 
-/// What the resource methods read of the server.
+/// What the resource methods read of the server: the resources as of this request.
 pub(super) struct Served<'a> {
-    pub(super) resources: &'a ResourceSet,
+    pub(super) resources: &'a Listed,
     pub(super) page_size: usize,
     pub(super) ttl_ms: u64,
 }
@@ -78,10 +78,10 @@ fn entry(resource: &Resource, version: ProtocolVersion) -> ResourceEntry<'_> {
         uri_template,
         name: resource.name(),
         title: resource
-            .title()
+            .listed_title()
             .filter(|_| version.has_structured_content()),
-        description: resource.description(),
-        mime_type: resource.mime_type(),
+        description: resource.listed_description(),
+        mime_type: resource.listed_mime_type(),
         icons: downgrade::icons(resource.icons(), version),
         meta: resource.meta(),
     }
@@ -148,7 +148,7 @@ async fn read(
     let result = to_json(&ReadResourceResult {
         contents: vec![ReadContents {
             uri,
-            mime_type: resource.mime_type(),
+            mime_type: resource.listed_mime_type(),
             text,
             blob,
             meta: resource.meta(),

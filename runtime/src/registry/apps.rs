@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::resource::{Resource, ResourceSet};
+use super::resource::{Listed, Resource};
 pub use super::view::VIEW_MIME_TYPE;
 use super::{RegistryError, Tool};
 use crate::types::ToolDefinition;
@@ -68,7 +68,7 @@ pub(crate) fn client_declares(capabilities: &Value) -> bool {
 }
 
 /// Every tool whose view is not a registered app view, named with the URI.
-pub(crate) fn check_views(tools: &[Tool], resources: &ResourceSet) -> Result<(), RegistryError> {
+pub(crate) fn check_views(tools: &[Tool], resources: &Listed) -> Result<(), RegistryError> {
     let mut problems: Vec<RegistryError> = tools
         .iter()
         .filter_map(|tool| {
@@ -96,7 +96,7 @@ pub(crate) fn check_views(tools: &[Tool], resources: &ResourceSet) -> Result<(),
 }
 
 /// Whether any tool or resource uses the extension: then the server advertises it.
-pub(crate) fn used(tools: &[Arc<ToolDefinition>], resources: &ResourceSet) -> bool {
+pub(crate) fn used(tools: &[Arc<ToolDefinition>], resources: &Listed) -> bool {
     resources.resources().iter().any(Resource::is_app_view)
         || tools.iter().any(|tool| {
             tool.meta
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn a_missing_view_names_the_tool_and_the_uri() {
         let tools = [tool_with_view("albums", "ui://albums/view.html")];
-        let error = check_views(&tools, &ResourceSet::default()).unwrap_err();
+        let error = check_views(&tools, &Listed::default()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "tool `albums` (added at run time) names the view `ui://albums/view.html`, but no \

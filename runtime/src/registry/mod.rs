@@ -11,7 +11,7 @@ mod tool;
 mod view;
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
@@ -23,10 +23,15 @@ use crate::state::StateKey;
 pub use apps::ToolUiRegistration;
 pub use icon::{IconRegistration, IconSource};
 pub use resource::{
-    IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
+    IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError, ResourceRead,
+    ResourceRegistration,
 };
-pub(crate) use resource::{ReadError, Resource, ResourceSet};
+pub(crate) use resource::{Listed, ReadError, ResourceSet};
 pub(crate) use set::ToolSet;
+pub(crate) use template::UriTemplate;
+
+/// The place of a tool or resource added at run time, in error messages.
+pub(crate) const ADDED_AT_RUN_TIME: &str = "added at run time";
 pub use tool::Tool;
 pub use view::AppView;
 
@@ -83,7 +88,7 @@ pub(crate) fn collected() -> Result<&'static [Tool], RegistryError> {
 
 /// The collected tools and resources, every tool's view checked to be a registered app view;
 /// `Err` lists every problem with either.
-pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryError> {
+pub(crate) fn served() -> Result<(&'static [Tool], Listed), RegistryError> {
     let (resources, resource_problems) = resource::collected();
     let mut problems = Vec::new();
     let tools = collected().map_err(|error| problems.push(error)).ok();
@@ -99,7 +104,7 @@ pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryEr
         })
         .collect();
     match (tools, problems.len()) {
-        (Some(tools), 0) => Ok((tools, Arc::clone(resources))),
+        (Some(tools), 0) => Ok((tools, resources.clone())),
         (_, 1) => Err(problems.remove(0)),
         _ => Err(RegistryError::Several(problems)),
     }
@@ -218,8 +223,10 @@ impl fmt::Display for RegistryError {
                 second,
             } => write!(
                 f,
-                "two tools are named `{name}`: one at {first}, one at {second}; tool names must be unique, \
-                 rename one with `#[tool(name = \"…\")]`"
+                "two tools are named `{name}`: one {}, one {}; tool names must be unique, \
+                 rename one with `#[tool(name = \"…\")]`",
+                At(first),
+                At(second)
             ),
             Self::InvalidTool {
                 name,
@@ -242,7 +249,9 @@ impl fmt::Display for RegistryError {
             ),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
-                "two resources have the URI `{uri}`: one at {first}, one at {second}; resource URIs must be unique"
+                "two resources have the URI `{uri}`: one {}, one {}; resource URIs must be unique",
+                At(first),
+                At(second)
             ),
             Self::InvalidResource {
                 uri,
@@ -250,7 +259,8 @@ impl fmt::Display for RegistryError {
                 problem,
             } => write!(
                 f,
-                "resource `{uri}` at {location} cannot be served: {problem}"
+                "resource `{uri}` {} cannot be served: {problem}",
+                At(location)
             ),
             Self::MissingView {
                 tool,
@@ -276,6 +286,19 @@ impl fmt::Display for RegistryError {
 }
 
 impl std::error::Error for RegistryError {}
+
+/// Where an item is: "at `file:line`", or "added at run time" as it is.
+struct At<'a>(&'a str);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == ADDED_AT_RUN_TIME {
+            f.write_str(self.0)
+        } else {
+            write!(f, "at {}", self.0)
+        }
+    }
+}
 
 /// "tool `name`", and " at `file:line`" when the tool has a place in the source.
 struct ToolPlace<'a>(&'a str, Option<&'a str>);

@@ -1,11 +1,14 @@
 //! Resources: what `#[resource]` submits ([`ResourceRegistration`]), the servable [`Resource`]
-//! built from it, and the [`ResourceSet`] a server reads from. Reading one is [`Resource::read`].
+//! built from it or at run time, and the live [`ResourceSet`] a server reads from (a snapshot,
+//! [`Listed`], per request). Reading one is [`Resource::read`].
 
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -13,7 +16,8 @@ use serde_json::{Map, Value};
 
 use super::template::UriTemplate;
 use super::view::{self, AppView};
-use super::{IconRegistration, RegistryError};
+use super::{ADDED_AT_RUN_TIME, IconRegistration, RegistryError};
+use crate::sync::{read, write};
 use crate::types::Icon;
 
 /// What `#[resource]` submits to `inventory` for one item. Not public API: generated code builds
@@ -143,15 +147,67 @@ impl<T: IntoResourceBody> IntoResourceBody for Option<T> {
     }
 }
 
-/// A servable resource (or resource template).
+/// A resource (or resource template) a server serves: every `#[resource]` is one, and
+/// [`Resource::new`] builds one at run time, to add while the server serves
+/// ([`Resources::add`](crate::resource::Resources::add)). Clones share what they hold.
 #[derive(Clone)]
-pub(crate) struct Resource {
-    registration: &'static ResourceRegistration,
+pub struct Resource {
+    uri: Arc<str>,
+    name: Arc<str>,
+    title: Option<Arc<str>>,
+    description: Option<Arc<str>>,
+    mime_type: Option<Arc<str>>,
+    /// An MCP Apps view (`#[resource(app)]`).
+    app: bool,
     template: Option<UriTemplate>,
     /// The `_meta` of list entries and contents (`{"ui": …}` for a view).
-    meta: Option<Map<String, Value>>,
+    meta: Option<Arc<Map<String, Value>>>,
     /// Its icons as served (a `data = …` icon encoded once).
     icons: Arc<[Icon]>,
+    reader: Reader,
+    /// `file:line` of a `#[resource]`, or "added at run time", for error messages.
+    place: Arc<str>,
+}
+
+/// Where a resource's contents come from.
+#[derive(Clone)]
+enum Reader {
+    /// A `#[resource]`'s `static` or fn.
+    Registered(ResourceRead),
+    /// A run-time resource's handler.
+    Handler(ReadHandler),
+}
+
+/// A run-time resource's handler, its output made a body.
+type ReadHandler = Arc<
+    dyn Fn(ReadRequest) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> + Send + Sync,
+>;
+
+/// What the handler of a run-time [`Resource`] is given: the URI read and, for a template, the
+/// values of its variables (percent-decoded, each one name: never a path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadRequest {
+    uri: String,
+    variables: Vec<(String, String)>,
+}
+
+impl ReadRequest {
+    /// The URI the client reads.
+    #[must_use]
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// The value of the template variable `name` (`None` for a plain URI, or a name the
+    /// template does not have).
+    #[must_use]
+    pub fn variable(&self, name: &str) -> Option<&str> {
+        self.variables
+            .iter()
+            .find(|(variable, _)| variable == name)
+            .map(|(_, value)| value.as_str())
+    }
 }
 
 /// Why a read failed: the URI names nothing (a template's variable its parameter's type
@@ -188,6 +244,102 @@ impl Display for ResourceError {
 impl std::error::Error for ResourceError {}
 
 impl Resource {
+    /// A resource built at run time, served at `uri` under `name`, whose contents `read` gives
+    /// (anything [`IntoResourceBody`]: text, bytes, an `Option` whose `None` is "not found", a
+    /// `Result`). `uri` may be an RFC 6570 level-1 template (`notes://{id}`): the handler then
+    /// reads the values from its [`ReadRequest`]. `Err` when the name is empty or the template
+    /// does not parse.
+    ///
+    /// ```
+    /// use mcp_toolbelt::resource::Resource;
+    ///
+    /// let note = Resource::new("notes://{id}", "note", |request| async move {
+    ///     let id = request.variable("id").unwrap_or_default().to_owned();
+    ///     (id == "1").then(|| "The first note".to_owned()) // `None`: not found
+    /// })?
+    /// .description("One note, by id")
+    /// .mime_type("text/plain");
+    /// assert!(note.is_template());
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    pub fn new<F, Fut>(
+        uri: impl Into<String>,
+        name: impl Into<String>,
+        read: F,
+    ) -> Result<Self, RegistryError>
+    where
+        F: Fn(ReadRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoResourceBody,
+    {
+        let uri: String = uri.into();
+        let name: String = name.into();
+        let invalid = |problem: String| RegistryError::InvalidResource {
+            uri: uri.clone(),
+            location: ADDED_AT_RUN_TIME.to_owned(),
+            problem,
+        };
+        if uri.is_empty() || uri.contains(char::is_whitespace) {
+            return Err(invalid("its URI must be non-empty, without spaces".into()));
+        }
+        if name.is_empty() {
+            return Err(invalid("its name must not be empty".into()));
+        }
+        let template = if uri.contains(['{', '}']) {
+            Some(UriTemplate::parse(&uri).map_err(invalid)?)
+        } else {
+            None
+        };
+        let handler: ReadHandler = Arc::new(move |request| {
+            let contents = read(request);
+            Box::pin(async move { contents.await.into_resource_body() })
+        });
+        Ok(Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            app: false,
+            template,
+            meta: None,
+            icons: Arc::new([]),
+            reader: Reader::Handler(handler),
+            place: ADDED_AT_RUN_TIME.into(),
+        })
+    }
+
+    /// A display title (sent to clients from 2025-06-18 on).
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into().into());
+        self
+    }
+
+    /// What the resource is, for the model and the user.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into().into());
+        self
+    }
+
+    /// The MIME type of its contents (`text/markdown`).
+    #[must_use]
+    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into().into());
+        self
+    }
+
+    /// An icon a client may show beside it (repeat for several). Unlike `icons(…)` on
+    /// `#[resource]`, its values are not checked at compile time.
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        let mut icons = self.icons.to_vec();
+        icons.push(icon);
+        self.icons = icons.into();
+        self
+    }
+
     fn from_registration(
         registration: &'static ResourceRegistration,
     ) -> Result<Self, RegistryError> {
@@ -210,9 +362,14 @@ impl Resource {
         {
             return Err(invalid("an app view's URI is a plain `ui://` URI".into()));
         }
-        let meta = registration.app.as_ref().map(AppView::meta);
+        let meta = registration.app.as_ref().map(|app| Arc::new(app.meta()));
         Ok(Self {
-            registration,
+            uri: registration.uri.into(),
+            name: registration.name.into(),
+            title: registration.title.map(Into::into),
+            description: registration.description.map(Into::into),
+            mime_type: registration.mime_type.map(Into::into),
+            app: registration.app.is_some(),
             template,
             meta,
             icons: registration
@@ -220,49 +377,78 @@ impl Resource {
                 .iter()
                 .map(IconRegistration::icon)
                 .collect(),
+            reader: Reader::Registered(registration.read),
+            place: place(registration).into(),
         })
     }
 
-    /// The URI (or template) as registered.
-    pub(crate) fn uri(&self) -> &'static str {
-        self.registration.uri
+    /// The URI, or the URI template, as given.
+    #[must_use]
+    pub fn uri(&self) -> &str {
+        &self.uri
     }
 
-    pub(crate) fn is_template(&self) -> bool {
+    /// Whether its URI is a template (`notes://{id}`), listed by `resources/templates/list`.
+    #[must_use]
+    pub fn is_template(&self) -> bool {
         self.template.is_some()
     }
 
     /// An MCP Apps view: a `ui://` resource of MIME type [`view::VIEW_MIME_TYPE`].
     pub(crate) fn is_app_view(&self) -> bool {
-        self.registration.app.is_some()
+        self.app
     }
 
     /// Fixed contents (a `static`), which a client may cache as long as the server's TTL.
     pub(crate) fn is_static(&self) -> bool {
-        matches!(self.registration.read, ResourceRead::Static(_))
+        matches!(self.reader, Reader::Registered(ResourceRead::Static(_)))
     }
 
-    pub(crate) fn name(&self) -> &'static str {
-        self.registration.name
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
-    pub(crate) fn title(&self) -> Option<&'static str> {
-        self.registration.title
+    /// Its display title, as listed.
+    pub(crate) fn listed_title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
-    pub(crate) fn description(&self) -> Option<&'static str> {
-        self.registration.description
+    /// Its description, as listed.
+    pub(crate) fn listed_description(&self) -> Option<&str> {
+        self.description.as_deref()
     }
 
-    pub(crate) fn mime_type(&self) -> Option<&'static str> {
+    /// The MIME type of its contents, as listed and read (an app view's is always
+    /// [`view::VIEW_MIME_TYPE`]).
+    pub(crate) fn listed_mime_type(&self) -> Option<&str> {
         if self.is_app_view() {
             return Some(view::VIEW_MIME_TYPE);
         }
-        self.registration.mime_type
+        self.mime_type.as_deref()
     }
 
     pub(crate) fn meta(&self) -> Option<&Map<String, Value>> {
-        self.meta.as_ref()
+        self.meta.as_deref()
+    }
+
+    /// Where it was defined (`file:line`), or "added at run time".
+    pub(crate) fn place(&self) -> &str {
+        &self.place
+    }
+
+    /// Whether `uri` is one this resource serves: its own URI, or an expansion of its template.
+    pub(crate) fn serves(&self, uri: &str) -> bool {
+        match &self.template {
+            Some(template) => template.matches(uri).is_some(),
+            None => uri == self.uri(),
+        }
+    }
+
+    /// The template, for a subscription to it.
+    pub(crate) fn template(&self) -> Option<&UriTemplate> {
+        self.template.as_ref()
     }
 
     pub(crate) fn icons(&self) -> &[Icon] {
@@ -276,27 +462,46 @@ impl Resource {
             None if uri == self.uri() => Vec::new(),
             None => return None,
         };
-        Some(match self.registration.read {
-            ResourceRead::Static(body) => Ok(body()),
-            ResourceRead::Dynamic(read) => AssertUnwindSafe(read(values))
+        let contents = match &self.reader {
+            Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(body())),
+            Reader::Registered(ResourceRead::Dynamic(read)) => read(values),
+            Reader::Handler(handler) => {
+                let names = self.template.iter().flat_map(UriTemplate::variables);
+                handler(ReadRequest {
+                    uri: uri.to_owned(),
+                    variables: names.map(str::to_owned).zip(values).collect(),
+                })
+            }
+        };
+        Some(
+            AssertUnwindSafe(contents)
                 .catch_unwind()
                 .await
                 .unwrap_or_else(|_| {
                     tracing::error!(uri, "a resource fn panicked");
                     Err(ResourceError::Failed(format!("reading {uri} failed")))
                 }),
-        })
+        )
     }
 }
 
-/// The resources of one server: plain ones and templates, each sorted by URI.
+impl std::fmt::Debug for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resource")
+            .field("uri", &self.uri)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The resources of one server at one moment: plain ones and templates, each sorted by URI.
 #[derive(Clone, Default)]
-pub(crate) struct ResourceSet {
+pub(crate) struct Listed {
     resources: Vec<Resource>,
     templates: Vec<Resource>,
 }
 
-impl ResourceSet {
+impl Listed {
     pub(crate) fn is_empty(&self) -> bool {
         self.resources.is_empty() && self.templates.is_empty()
     }
@@ -317,6 +522,29 @@ impl ResourceSet {
             .binary_search_by(|resource| resource.uri().cmp(uri))
             .ok()
             .map(|index| &self.resources[index])
+    }
+
+    /// The list (plain or templates) a resource of `uri` goes in.
+    fn list_of(&mut self, template: bool) -> &mut Vec<Resource> {
+        if template {
+            &mut self.templates
+        } else {
+            &mut self.resources
+        }
+    }
+
+    /// The resource or template registered under exactly `uri` (a template as written).
+    fn position(&self, uri: &str) -> Option<(bool, usize)> {
+        [false, true].into_iter().find_map(|template| {
+            let list = if template {
+                &self.templates
+            } else {
+                &self.resources
+            };
+            list.binary_search_by(|resource| resource.uri().cmp(uri))
+                .ok()
+                .map(|index| (template, index))
+        })
     }
 
     /// The contents at `uri`: the plain resource of that URI, else the first template (in
@@ -342,10 +570,72 @@ impl ResourceSet {
     }
 }
 
+/// The live resources of one server: the collected ones plus those added at run time. Readers
+/// take a snapshot ([`ResourceSet::listed`]) and never hold the lock; a change copies the lists.
+#[derive(Default)]
+pub(crate) struct ResourceSet {
+    listed: RwLock<Arc<Listed>>,
+    /// Set once a handle that may add resources was taken: the server then serves resources
+    /// (the capability, the methods) even while it has none.
+    open: AtomicBool,
+}
+
+impl ResourceSet {
+    pub(crate) fn new(listed: Listed) -> Self {
+        Self {
+            listed: RwLock::new(Arc::new(listed)),
+            open: AtomicBool::new(false),
+        }
+    }
+
+    /// The resources as of now.
+    pub(crate) fn listed(&self) -> Arc<Listed> {
+        Arc::clone(&read(&self.listed))
+    }
+
+    /// Whether resources are served: there are some, or a handle may add some.
+    pub(crate) fn is_served(&self) -> bool {
+        self.open.load(Ordering::Acquire) || !self.listed().is_empty()
+    }
+
+    /// Resources may be added while serving: serve them even while there are none.
+    pub(crate) fn open(&self) {
+        self.open.store(true, Ordering::Release);
+    }
+
+    /// Adds a resource; refused when its URI (or template) is taken.
+    pub(crate) fn insert(&self, resource: Resource) -> Result<(), RegistryError> {
+        let mut listed = write(&self.listed);
+        if let Some((template, index)) = listed.position(resource.uri()) {
+            let existing = if template {
+                &listed.templates[index]
+            } else {
+                &listed.resources[index]
+            };
+            return Err(RegistryError::DuplicateResource {
+                uri: resource.uri().to_owned(),
+                first: existing.place().to_owned(),
+                second: resource.place().to_owned(),
+            });
+        }
+        let list = Arc::make_mut(&mut listed).list_of(resource.is_template());
+        let index = list.partition_point(|existing| existing.uri() < resource.uri());
+        list.insert(index, resource);
+        Ok(())
+    }
+
+    /// Removes the resource or template registered under exactly `uri`, returning it.
+    pub(crate) fn remove(&self, uri: &str) -> Option<Resource> {
+        let mut listed = write(&self.listed);
+        let (template, index) = listed.position(uri)?;
+        Some(Arc::make_mut(&mut listed).list_of(template).remove(index))
+    }
+}
+
 /// Every `#[resource]` in the binary, built once per process: the ones that can be served, and
 /// every problem with the others (so that views can still be checked against the good ones).
-pub(crate) fn collected() -> &'static (Arc<ResourceSet>, Vec<RegistryError>) {
-    static COLLECTED: OnceLock<(Arc<ResourceSet>, Vec<RegistryError>)> = OnceLock::new();
+pub(crate) fn collected() -> &'static (Listed, Vec<RegistryError>) {
+    static COLLECTED: OnceLock<(Listed, Vec<RegistryError>)> = OnceLock::new();
     COLLECTED.get_or_init(|| {
         build_all(
             inventory::iter::<ResourceRegistration>
@@ -363,10 +653,10 @@ fn place(registration: &ResourceRegistration) -> String {
 /// that does not parse).
 fn build_all(
     mut registrations: Vec<&'static ResourceRegistration>,
-) -> (Arc<ResourceSet>, Vec<RegistryError>) {
+) -> (Listed, Vec<RegistryError>) {
     registrations.sort_by(|a, b| (a.uri, a.file, a.line).cmp(&(b.uri, b.file, b.line)));
     let mut problems = Vec::new();
-    let mut set = ResourceSet::default();
+    let mut set = Listed::default();
     for (index, registration) in registrations.iter().enumerate() {
         if let Some(first) = registrations[..index]
             .iter()
@@ -385,7 +675,7 @@ fn build_all(
             Err(problem) => problems.push(problem),
         }
     }
-    (Arc::new(set), problems)
+    (set, problems)
 }
 
 #[cfg(test)]
@@ -488,6 +778,63 @@ mod tests {
         assert!(
             problems[0].to_string().contains("needs an fn"),
             "{problems:?}"
+        );
+    }
+
+    /// A resource built at run time reads its template's values; the live set takes it once,
+    /// and a problem names it as added at run time.
+    #[tokio::test]
+    async fn a_run_time_resource_joins_the_live_set() {
+        let (collected, _) = build_all(vec![&A1]);
+        let set = ResourceSet::new(collected);
+        let note = Resource::new(
+            "a://notes/{id}/v{version}",
+            "note",
+            |request: ReadRequest| async move {
+                let id = request.variable("id").unwrap_or_default().to_owned();
+                (id != "0").then(|| format!("{id} {}", request.variable("version").unwrap_or("?")))
+            },
+        )
+        .unwrap()
+        .mime_type("text/plain");
+        set.insert(note.clone()).unwrap();
+        let listed = set.listed();
+        let (resource, body) = listed.read("a://notes/7/v2").await.unwrap();
+        assert_eq!(resource.listed_mime_type(), Some("text/plain"));
+        assert_eq!(body, ResourceBody::Text("7 2".into()));
+        assert!(matches!(
+            listed.read("a://notes/0/v1").await,
+            Err(ReadError::NotFound(None))
+        ));
+        assert_eq!(
+            set.insert(note).unwrap_err().to_string(),
+            "two resources have the URI `a://notes/{id}/v{version}`: one added at run time, one \
+             added at run time; resource URIs must be unique"
+        );
+        let taken = Resource::new("a://x", "x", |_| async { "" }).unwrap();
+        assert_eq!(
+            set.insert(taken).unwrap_err().to_string(),
+            "two resources have the URI `a://x`: one at r.rs:1, one added at run time; resource \
+             URIs must be unique"
+        );
+        assert!(set.remove("a://notes/{id}/v{version}").is_some());
+        assert!(set.remove("a://notes/{id}/v{version}").is_none());
+        assert!(
+            listed.read("a://notes/7/v2").await.is_ok(),
+            "a snapshot stays whole"
+        );
+        assert!(set.listed().read("a://notes/7/v2").await.is_err());
+        let bad = Resource::new("a://{", "x", |_| async { "" }).unwrap_err();
+        assert!(
+            bad.to_string().starts_with(
+                "resource `a://{` added at run time cannot be served: `{` without `}`"
+            ),
+            "{bad}"
+        );
+        let unnamed = Resource::new("a://y", "", |_| async { "" }).unwrap_err();
+        assert!(
+            unnamed.to_string().ends_with("its name must not be empty"),
+            "{unnamed}"
         );
     }
 

@@ -315,7 +315,7 @@ impl Tool {
 
     /// Where the tool comes from, for a duplicate name: `file:line` of a `#[tool]` fn.
     pub(super) fn place(&self) -> &str {
-        self.source.as_deref().unwrap_or("added at run time")
+        self.source.as_deref().unwrap_or(super::ADDED_AT_RUN_TIME)
     }
 }
 

@@ -115,6 +115,11 @@ impl Calls {
         &self.connection
     }
 
+    /// The connection, shared: for what outlives a request (the stdio loop's announcements).
+    pub(crate) fn shared_connection(&self) -> Arc<Connection> {
+        Arc::clone(&self.connection)
+    }
+
     pub(crate) fn dispatcher(&self) -> &Dispatcher {
         &self.dispatcher
     }

@@ -121,11 +121,31 @@ pub(super) fn legacy_version(headers: &HeaderMap) -> Result<ProtocolVersion, Str
 }
 
 /// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` must be present and match
-/// the body (`-32020`).
+/// the body (`-32020`). The spec requires `Mcp-Method` of requests: a notification may leave it
+/// out (the TypeScript SDK's `notifications/cancelled` closing a listen stream does), but one
+/// it sends must match.
 pub(super) fn check_modern(
     headers: &HeaderMap,
     method: &Method,
     params: Option<&Map<String, Value>>,
+) -> Result<(), ErrorObject> {
+    check_headers(headers, method, params, true)
+}
+
+/// [`check_modern`] for a notification: `Mcp-Method` checked only when sent.
+pub(super) fn check_modern_notification(
+    headers: &HeaderMap,
+    method: &Method,
+    params: Option<&Map<String, Value>>,
+) -> Result<(), ErrorObject> {
+    check_headers(headers, method, params, false)
+}
+
+fn check_headers(
+    headers: &HeaderMap,
+    method: &Method,
+    params: Option<&Map<String, Value>>,
+    method_required: bool,
 ) -> Result<(), ErrorObject> {
     // A version that is not a string is shown as the JSON it is.
     let body_version = match params
@@ -146,11 +166,10 @@ pub(super) fn check_modern(
     };
     let version = raw(&PROTOCOL_VERSION, "MCP-Protocol-Version")?;
     must_match("MCP-Protocol-Version", version, &body_version)?;
-    must_match(
-        "Mcp-Method",
-        raw(&MCP_METHOD, "Mcp-Method")?,
-        method.as_str(),
-    )?;
+    let method_header = raw(&MCP_METHOD, "Mcp-Method")?;
+    if method_required || method_header.is_some() {
+        must_match("Mcp-Method", method_header, method.as_str())?;
+    }
     let name_key = match method {
         Method::CallTool | Method::GetPrompt => "name",
         Method::ReadResource => "uri",
@@ -352,6 +371,13 @@ mod tests {
             (&MCP_METHOD, "tools/list"),
         ]);
         assert_eq!(check_modern(&list, &Method::ListTools, params), Ok(()));
+        // A notification may leave `Mcp-Method` out, not send another.
+        let cancelled = Method::Cancelled;
+        assert_eq!(
+            check_modern_notification(&no_method, &cancelled, params),
+            Ok(())
+        );
+        assert!(check_modern_notification(&list, &cancelled, params).is_err());
     }
 
     fn param(name: &str, path: &[&str]) -> HeaderParam {

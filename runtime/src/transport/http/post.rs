@@ -241,7 +241,7 @@ async fn modern_post(
         // A notification's headers must agree with its body too (it names its version there).
         Incoming::Notification { method, params, .. } => {
             if protocol::claims_modern(params.as_ref()) {
-                headers::check_modern(&post.headers, &method, params.as_ref())
+                headers::check_modern_notification(&post.headers, &method, params.as_ref())
                     .map_err(|error| Refusal::at(Stage::Envelope, error))?;
             }
             return Ok(StatusCode::ACCEPTED.into_response());

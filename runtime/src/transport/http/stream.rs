@@ -21,7 +21,7 @@ use super::places::Place;
 use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Method, Notification, Outgoing, Request, codes};
+use crate::jsonrpc::{Method, Outgoing, Request, codes};
 use crate::session::{Caller, Calls, Ticket};
 
 /// One request to answer over HTTP.
@@ -228,7 +228,8 @@ fn bounded(
     queued
 }
 
-/// GET opens the session's stream of server-initiated messages (`list_changed`); without a
+/// GET opens the session's stream of server-initiated messages (`list_changed` of the lists
+/// `initialize` declared, `resources/updated` of what the session subscribed to); without a
 /// legacy session there is none (`405`).
 pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,
@@ -260,26 +261,45 @@ pub(super) async fn get_stream(
     let stream = futures_util::stream::unfold(
         (changes, (guard, place), shutdown),
         |(mut changes, (guard, place), shutdown)| async move {
-            let tool_change = async {
-                // The server keeps a sender, so the changes do not end; if they did, the stream
-                // would stay open all the same (a client whose stream ends reconnects).
-                if changes.next_tools().await.is_none() {
-                    std::future::pending::<()>().await;
+            loop {
+                let heard = async {
+                    // The server keeps a sender, so the changes do not end; if they did, the
+                    // stream would stay open all the same (a client whose stream ends reconnects).
+                    match changes.next().await {
+                        Some(heard) => heard,
+                        None => std::future::pending().await,
+                    }
+                };
+                let heard = tokio::select! {
+                    heard = heard => heard,
+                    // Shutting down: the stream ends, so that its connection can close.
+                    () = shutdown.cancelled() => return None,
+                    () = guard.session().ended.cancelled() => return None,
+                };
+                // What the session's client hears of it: the lists `initialize` declared, the
+                // resources it subscribed to (several events when it missed changes).
+                let events: Vec<_> = guard
+                    .session()
+                    .calls
+                    .connection()
+                    .listener()
+                    .notifications(&heard)
+                    .into_iter()
+                    .map(|notification| {
+                        let message = Outgoing::Notification(notification);
+                        Event::default().event("message").json_data(message)
+                    })
+                    .collect();
+                if !events.is_empty() {
+                    return Some((
+                        futures_util::stream::iter(events),
+                        (changes, (guard, place), shutdown),
+                    ));
                 }
-            };
-            tokio::select! {
-                () = tool_change => {}
-                // Shutting down: the stream ends, so that its connection can close.
-                () = shutdown.cancelled() => return None,
-                () = guard.session().ended.cancelled() => return None,
             }
-            let notification = Outgoing::Notification(Notification::tools_list_changed());
-            Some((
-                Event::default().event("message").json_data(notification),
-                (changes, (guard, place), shutdown),
-            ))
         },
-    );
+    )
+    .flatten();
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response())

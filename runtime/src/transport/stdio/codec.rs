@@ -372,7 +372,9 @@ mod tests {
             )))
             .unwrap();
         sender
-            .send(Outgoing::Notification(Notification::tools_list_changed()))
+            .send(Outgoing::Notification(Notification::list_changed(
+                Method::ToolsListChanged,
+            )))
             .unwrap();
         drop(sender);
         let mut output = Vec::new();

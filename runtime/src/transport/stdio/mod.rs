@@ -35,11 +35,9 @@ use tokio::task::JoinSet;
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{
-    self, ErrorObject, Id, Incoming, Method, Notification, Outgoing, Request, codes,
-};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, codes};
 use crate::limits::{Held, MemoryBudget};
-use crate::protocol::{Changes, Dispatcher, ProtocolVersion};
+use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion};
 use crate::session::{Caller, Calls};
 
 /// The id of a request, `null` for any other message.
@@ -83,6 +81,7 @@ where
     let list_changed = tokio::spawn(announce_changes(
         changes,
         Arc::clone(&connection.announce_changes),
+        connection.session.shared_connection(),
         connection.caller.notifications.clone(),
     ));
     let lines = LineReader::new(BufReader::new(input), limits.max_line_bytes);
@@ -100,7 +99,7 @@ struct StdioConnection {
     caller: Caller,
     calls: JoinSet<()>,
     /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
-    /// tool changes.
+    /// changes.
     announce_changes: Arc<AtomicBool>,
     /// The messages not yet written.
     backlog: Arc<Backlog>,
@@ -186,7 +185,7 @@ impl StdioConnection {
                 // version and log level.
                 let response = self.session.answer_now(request, self.caller.clone()).await;
                 self.send(Outgoing::Response(response));
-                // Tool changes are announced only after the answer to `initialize`.
+                // Changes are announced only after the answer to `initialize`.
                 if self.session.connection().is_initialized() {
                     self.announce_changes.store(true, Ordering::Release);
                 }
@@ -330,21 +329,23 @@ fn log_panic(ended: Result<(), tokio::task::JoinError>) {
     }
 }
 
-/// Tells a legacy client that initialized the connection when the tool set changes, once
-/// `announce` is set (a 2026-07-28 client learns of changes only through
-/// `subscriptions/listen`).
+/// Tells a legacy client that initialized the connection what changes as it hears it (the
+/// lists its capabilities declared, the resources it subscribed to), once `announce` is set (a
+/// 2026-07-28 client learns of changes only through `subscriptions/listen`).
 async fn announce_changes(
     mut changes: Changes,
     announce: Arc<AtomicBool>,
+    connection: Arc<Connection>,
     outgoing: mpsc::UnboundedSender<Outgoing>,
 ) {
-    while changes.next_tools().await.is_some() {
+    while let Some(heard) = changes.next().await {
         if !announce.load(Ordering::Acquire) {
             continue;
         }
-        let notification = Outgoing::Notification(Notification::tools_list_changed());
-        if outgoing.send(notification).is_err() {
-            return;
+        for notification in connection.listener().notifications(&heard) {
+            if outgoing.send(Outgoing::Notification(notification)).is_err() {
+                return;
+            }
         }
     }
 }

@@ -1,0 +1,458 @@
+//! Who hears what of the server's changes: the lists a listener hears change ([`Lists`]), the
+//! resources it subscribed to ([`Subscriptions`]), and what one change it heard becomes for it
+//! ([`Listener::notifications`]). One rule for every listener: a legacy connection (stdio, an
+//! HTTP session's GET stream), whose subscriptions `resources/subscribe` makes, and a 2026-07-28
+//! `subscriptions/listen` stream, whose subscriptions its request names.
+
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Mutex;
+
+use serde_json::{Map, Value, json};
+
+use super::changes::{Change, Heard};
+use crate::jsonrpc::{ErrorObject, Method, Notification, codes};
+use crate::registry::{Listed, UriTemplate};
+use crate::sync::lock;
+
+/// The lists whose changes a listener hears: `notifications/{tools,prompts,resources}/list_changed`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Lists {
+    pub(crate) tools: bool,
+    pub(crate) prompts: bool,
+    pub(crate) resources: bool,
+}
+
+impl Lists {
+    /// The lists whose `listChanged` the server's capabilities, as sent to a client, declare:
+    /// a legacy client hears what `initialize` told it.
+    pub(crate) fn declared(capabilities: &Value) -> Self {
+        let declared = |name: &str| {
+            capabilities
+                .get(name)
+                .and_then(|capability| capability.get("listChanged"))
+                == Some(&Value::Bool(true))
+        };
+        Self {
+            tools: declared("tools"),
+            prompts: declared("prompts"),
+            resources: declared("resources"),
+        }
+    }
+}
+
+/// How many URIs and templates one listener (a legacy connection, a listen stream) may be
+/// subscribed to at once, and how many bytes they may hold together: what a client's
+/// subscriptions hold stays bounded.
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 10_000;
+/// See [`MAX_SUBSCRIPTIONS`].
+pub(crate) const MAX_SUBSCRIBED_BYTES: usize = 1024 * 1024;
+
+/// Why a subscription was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// No resource or template serves the URI.
+    NotServed,
+    /// The listener holds [`MAX_SUBSCRIPTIONS`] already, or the URI would take it past
+    /// [`MAX_SUBSCRIBED_BYTES`].
+    TooMany,
+}
+
+/// The resources one listener subscribed to: URIs, and templates as written (every URI one
+/// matches).
+#[derive(Debug, Default)]
+pub(crate) struct Subscriptions(Mutex<Subscribed>);
+
+#[derive(Debug, Default)]
+struct Subscribed {
+    uris: BTreeSet<String>,
+    templates: Vec<(String, UriTemplate)>,
+    /// The length of every URI and template held.
+    bytes: usize,
+}
+
+impl Subscriptions {
+    /// Subscribes to `uri` when `resources` serve it: a resource's URI, an expansion of a
+    /// template, or a template as written (then every URI it matches). Refused when nothing
+    /// serves it, or when the listener holds [`MAX_SUBSCRIPTIONS`] already.
+    pub(crate) fn subscribe(&self, uri: &str, resources: &Listed) -> Result<(), Refused> {
+        let template = resources
+            .templates()
+            .iter()
+            .find(|resource| resource.uri() == uri)
+            .and_then(|resource| resource.template());
+        let served = template.is_some()
+            || resources.get(uri).is_some()
+            || resources
+                .templates()
+                .iter()
+                .any(|template| template.serves(uri));
+        if !served {
+            return Err(Refused::NotServed);
+        }
+        let mut subscribed = lock(&self.0);
+        let already = match template {
+            Some(_) => subscribed
+                .templates
+                .iter()
+                .any(|(written, _)| written == uri),
+            None => subscribed.uris.contains(uri),
+        };
+        if already {
+            return Ok(());
+        }
+        if subscribed.uris.len() + subscribed.templates.len() >= MAX_SUBSCRIPTIONS
+            || subscribed.bytes + uri.len() > MAX_SUBSCRIBED_BYTES
+        {
+            return Err(Refused::TooMany);
+        }
+        subscribed.bytes += uri.len();
+        match template {
+            Some(template) => subscribed
+                .templates
+                .push((uri.to_owned(), template.clone())),
+            None => {
+                subscribed.uris.insert(uri.to_owned());
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the subscription to `uri` (a URI or a template as subscribed); `false` when there
+    /// was none.
+    pub(crate) fn unsubscribe(&self, uri: &str) -> bool {
+        let mut subscribed = lock(&self.0);
+        let before = subscribed.templates.len();
+        subscribed.templates.retain(|(written, _)| written != uri);
+        let removed = subscribed.uris.remove(uri) || subscribed.templates.len() != before;
+        if removed {
+            subscribed.bytes -= uri.len();
+        }
+        removed
+    }
+
+    /// Whether a change of the contents at `uri` is told: it was subscribed to, or a template
+    /// subscribed to matches it.
+    pub(crate) fn wants(&self, uri: &str) -> bool {
+        let subscribed = lock(&self.0);
+        subscribed.uris.contains(uri)
+            || subscribed
+                .templates
+                .iter()
+                .any(|(_, template)| template.matches(uri).is_some())
+    }
+
+    /// The URIs subscribed to (not the templates), in order.
+    pub(crate) fn uris(&self) -> Vec<String> {
+        lock(&self.0).uris.iter().cloned().collect()
+    }
+}
+
+/// One listener: the lists it hears and the resources it subscribed to.
+pub(crate) struct Listener<'a> {
+    pub(crate) lists: Lists,
+    pub(crate) subscriptions: &'a Subscriptions,
+}
+
+impl Listener<'_> {
+    /// What `heard` becomes for this listener, none when it hears nothing of it. A listener
+    /// that missed changes (it fell behind a burst) is told that every list it hears changed
+    /// and that every resource URI it subscribed to was updated, so it reads them all again
+    /// (a template subscribed to is covered by `resources/list_changed` alone).
+    pub(crate) fn notifications(&self, heard: &Heard) -> Vec<Notification> {
+        let list_changed = Notification::list_changed;
+        let updated = |uri: &str| Notification::new(Method::ResourceUpdated, json!({"uri": uri}));
+        match heard {
+            Heard::Change(Change::Tools) if self.lists.tools => {
+                vec![list_changed(Method::ToolsListChanged)]
+            }
+            Heard::Change(Change::Prompts) if self.lists.prompts => {
+                vec![list_changed(Method::PromptsListChanged)]
+            }
+            Heard::Change(Change::Resources) if self.lists.resources => {
+                vec![list_changed(Method::ResourcesListChanged)]
+            }
+            Heard::Change(Change::ResourceUpdated(uri)) if self.subscriptions.wants(uri) => {
+                vec![updated(uri)]
+            }
+            Heard::Change(_) => Vec::new(),
+            Heard::Missed => [
+                (self.lists.tools, Method::ToolsListChanged),
+                (self.lists.prompts, Method::PromptsListChanged),
+                (self.lists.resources, Method::ResourcesListChanged),
+            ]
+            .into_iter()
+            .filter(|(heard, _)| *heard)
+            .map(|(_, method)| list_changed(method))
+            .chain(self.subscriptions.uris().iter().map(|uri| updated(uri)))
+            .collect(),
+        }
+    }
+}
+
+/// `resources/subscribe` and `resources/unsubscribe` (legacy): the connection's subscriptions
+/// changed, `{}` answered. A URI no resource serves cannot be subscribed to: `-32002` "Resource
+/// not found", the URI in `data`, as the 2025-11-25 resources page words it; unsubscribing
+/// from what was never subscribed is answered `{}` all the same.
+pub(crate) fn subscribe(
+    method: &Method,
+    params: &Map<String, Value>,
+    subscriptions: &Subscriptions,
+    resources: &Listed,
+) -> Result<Value, ErrorObject> {
+    let Some(Value::String(uri)) = params.get("uri") else {
+        return Err(ErrorObject::invalid_params(format!(
+            "{method} requires a string `uri`"
+        )));
+    };
+    if *method == Method::Unsubscribe {
+        subscriptions.unsubscribe(uri);
+        return Ok(json!({}));
+    }
+    match subscriptions.subscribe(uri, resources) {
+        Ok(()) => Ok(json!({})),
+        Err(Refused::NotServed) => Err(ErrorObject::new(
+            codes::RESOURCE_NOT_FOUND,
+            format!("Resource not found: {uri}"),
+        )
+        .data(json!({"uri": uri}))),
+        Err(Refused::TooMany) => Err(ErrorObject::invalid_params(format!(
+            "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once, \
+             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all; unsubscribe from one first"
+        ))
+        .data(json!({"uri": uri}))),
+    }
+}
+
+/// What a `subscriptions/listen` request asks for, reduced to what this server honours.
+pub(crate) struct Requested {
+    pub(crate) lists: Lists,
+    /// Subscribed to (those served), in the order asked.
+    pub(crate) subscriptions: Subscriptions,
+    /// The URIs of `resourceSubscriptions` honoured, for the acknowledgement.
+    pub(crate) honoured_uris: Option<Vec<String>>,
+}
+
+impl Requested {
+    /// The filter of `params.notifications`, honoured where `offered` lists are declared and
+    /// `resources` serve the URIs; `Err` when it is missing or `resourceSubscriptions` is not a
+    /// list of strings.
+    pub(crate) fn of(
+        params: &Map<String, Value>,
+        offered: Lists,
+        resources: Option<&Listed>,
+    ) -> Result<Self, ErrorObject> {
+        let Some(Value::Object(requested)) = params.get("notifications") else {
+            return Err(ErrorObject::invalid_params(
+                "subscriptions/listen requires `notifications`, an object naming what to send",
+            ));
+        };
+        let asked = |name: &str| requested.get(name) == Some(&Value::Bool(true));
+        let lists = Lists {
+            tools: offered.tools && asked("toolsListChanged"),
+            prompts: offered.prompts && asked("promptsListChanged"),
+            resources: offered.resources && asked("resourcesListChanged"),
+        };
+        let subscriptions = Subscriptions::default();
+        let honoured_uris = match (requested.get("resourceSubscriptions"), resources) {
+            (None | Some(Value::Null), _) => None,
+            (Some(Value::Array(uris)), resources) => {
+                let mut honoured = Vec::new();
+                let mut seen = HashSet::new();
+                for uri in uris {
+                    let Value::String(uri) = uri else {
+                        return Err(ErrorObject::invalid_params(
+                            "`resourceSubscriptions` must be a list of URIs (strings)",
+                        ));
+                    };
+                    // Not served, or past the cap: left out of the acknowledgement.
+                    if seen.insert(uri.as_str())
+                        && let Some(resources) = resources
+                        && subscriptions.subscribe(uri, resources).is_ok()
+                    {
+                        honoured.push(uri.clone());
+                    }
+                }
+                resources.map(|_| honoured)
+            }
+            (Some(_), _) => {
+                return Err(ErrorObject::invalid_params(
+                    "`resourceSubscriptions` must be a list of URIs (strings)",
+                ));
+            }
+        };
+        Ok(Self {
+            lists,
+            subscriptions,
+            honoured_uris,
+        })
+    }
+
+    /// The `notifications` of the acknowledgement: the subset honoured.
+    pub(crate) fn acknowledged(&self) -> Value {
+        let mut honoured = Map::new();
+        for (heard, name) in [
+            (self.lists.tools, "toolsListChanged"),
+            (self.lists.prompts, "promptsListChanged"),
+            (self.lists.resources, "resourcesListChanged"),
+        ] {
+            if heard {
+                honoured.insert(name.into(), Value::Bool(true));
+            }
+        }
+        if let Some(uris) = &self.honoured_uris {
+            honoured.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        Value::Object(honoured)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Resource, ResourceSet};
+
+    fn served() -> Listed {
+        let set = ResourceSet::default();
+        let text = |_| async { "x" };
+        set.insert(Resource::new("a://plain", "plain", text).unwrap())
+            .unwrap();
+        set.insert(Resource::new("a://notes/{id}", "note", text).unwrap())
+            .unwrap();
+        (*set.listed()).clone()
+    }
+
+    fn methods(notifications: &[Notification]) -> Vec<String> {
+        notifications
+            .iter()
+            .map(|notification| match &notification.params {
+                Some(params) => format!("{} {}", notification.method, params["uri"]),
+                None => notification.method.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_subscription_is_to_a_served_uri_or_template() {
+        let resources = served();
+        let subscriptions = Subscriptions::default();
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+        assert_eq!(subscriptions.subscribe("a://notes/7", &resources), Ok(()));
+        assert_eq!(
+            subscriptions.subscribe("a://nothing", &resources),
+            Err(Refused::NotServed)
+        );
+        assert!(subscriptions.wants("a://notes/7"));
+        assert!(
+            !subscriptions.wants("a://notes/8"),
+            "only the note asked for"
+        );
+        assert_eq!(
+            subscriptions.subscribe("a://notes/{id}", &resources),
+            Ok(())
+        );
+        assert!(
+            subscriptions.wants("a://notes/8"),
+            "the template covers every note"
+        );
+        assert!(subscriptions.unsubscribe("a://notes/{id}"));
+        assert!(!subscriptions.wants("a://notes/8"));
+        assert!(!subscriptions.unsubscribe("a://notes/{id}"), "already gone");
+        assert_eq!(subscriptions.uris(), ["a://notes/7", "a://plain"]);
+    }
+
+    /// What one listener holds is bounded; subscribing again to what it has costs nothing.
+    #[test]
+    fn a_listener_holds_at_most_so_many_subscriptions() {
+        let resources = served();
+        let subscriptions = Subscriptions::default();
+        for id in 0..MAX_SUBSCRIPTIONS {
+            assert_eq!(
+                subscriptions.subscribe(&format!("a://notes/{id}"), &resources),
+                Ok(())
+            );
+        }
+        assert_eq!(
+            subscriptions.subscribe("a://notes/0", &resources),
+            Ok(()),
+            "already held"
+        );
+        assert_eq!(
+            subscriptions.subscribe("a://plain", &resources),
+            Err(Refused::TooMany)
+        );
+        assert!(subscriptions.unsubscribe("a://notes/0"));
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+
+        let long = format!("a://notes/{}", "x".repeat(MAX_SUBSCRIBED_BYTES));
+        assert_eq!(
+            Subscriptions::default().subscribe(&long, &resources),
+            Err(Refused::TooMany),
+            "the bytes held are bounded too"
+        );
+    }
+
+    #[test]
+    fn a_listener_hears_only_what_it_may() {
+        let resources = served();
+        let subscriptions = Subscriptions::default();
+        assert_eq!(subscriptions.subscribe("a://plain", &resources), Ok(()));
+        let listener = Listener {
+            lists: Lists {
+                tools: true,
+                prompts: false,
+                resources: true,
+            },
+            subscriptions: &subscriptions,
+        };
+        let heard = |change| methods(&listener.notifications(&Heard::Change(change)));
+        assert_eq!(heard(Change::Tools), ["notifications/tools/list_changed"]);
+        assert!(heard(Change::Prompts).is_empty(), "prompts not declared");
+        assert_eq!(
+            heard(Change::Resources),
+            ["notifications/resources/list_changed"]
+        );
+        assert_eq!(
+            heard(Change::ResourceUpdated("a://plain".into())),
+            ["notifications/resources/updated \"a://plain\""]
+        );
+        assert!(heard(Change::ResourceUpdated("a://notes/1".into())).is_empty());
+        assert_eq!(
+            methods(&listener.notifications(&Heard::Missed)),
+            [
+                "notifications/tools/list_changed",
+                "notifications/resources/list_changed",
+                "notifications/resources/updated \"a://plain\""
+            ],
+            "a listener that fell behind is told everything it hears"
+        );
+    }
+
+    #[test]
+    fn a_listen_filter_is_honoured_as_far_as_served() {
+        let resources = served();
+        let params = json!({"notifications": {
+            "toolsListChanged": true,
+            "promptsListChanged": true,
+            "resourceSubscriptions": ["a://plain", "a://nothing", "a://plain"],
+        }});
+        let offered = Lists {
+            tools: true,
+            prompts: false,
+            resources: true,
+        };
+        let requested =
+            Requested::of(params.as_object().unwrap(), offered, Some(&resources)).unwrap();
+        assert_eq!(
+            requested.acknowledged(),
+            json!({"toolsListChanged": true, "resourceSubscriptions": ["a://plain"]})
+        );
+        let bad = json!({"notifications": {"resourceSubscriptions": "a://plain"}});
+        assert!(Requested::of(bad.as_object().unwrap(), offered, Some(&resources)).is_err());
+        let no_resources = Requested::of(params.as_object().unwrap(), offered, None).unwrap();
+        assert_eq!(
+            no_resources.acknowledged(),
+            json!({"toolsListChanged": true}),
+            "a server without resources honours no subscription"
+        );
+    }
+}

@@ -1,0 +1,458 @@
+//! Resource subscriptions and `list_changed`, at the wire, in both eras: a legacy client
+//! subscribes with `resources/subscribe` (stdio, or an HTTP session told on its GET stream), a
+//! 2026-07-28 client names its `resourceSubscriptions` on a `subscriptions/listen` stream (stdio
+//! and HTTP). `Resources::notify_updated` reaches only the subscribers of that URI (or of a
+//! template it matches), and an unsubscribed one hears no more; resources added or removed while
+//! serving are `notifications/resources/list_changed`, prompts changed
+//! `notifications/prompts/list_changed` where the capabilities declare it.
+//!
+//! "Not told" is shown by order: every listener hears the server's changes in the order they
+//! were made, so after a change it must not hear, a change it must hear is the next message.
+//!
+//! stdio runs in process (`InProcess`), HTTP through `Server::into_router()`; every wait is
+//! bounded.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request};
+use mcp_toolbelt::__fuzz::announce_prompts_changed;
+use mcp_toolbelt::Server;
+use mcp_toolbelt::resource::{Resource, Resources};
+use mcp_toolbelt_tests::http::{
+    Events, TIMEOUT, bodiless, in_session, modern_headers, modern_request, open_session, post, send,
+};
+use mcp_toolbelt_tests::in_process::InProcess;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+/// A server with `notes://1` and the template `notes://{id}`, and the handle to its resources.
+fn server() -> (Server, Resources) {
+    let server = Server::new("subscriptions-tests", "1.0.0");
+    let resources = server.resources();
+    let note = |request: mcp_toolbelt::resource::ReadRequest| async move {
+        format!("note {}", request.uri())
+    };
+    resources
+        .add(Resource::new("notes://1", "first-note", note).unwrap())
+        .unwrap();
+    resources
+        .add(Resource::new("notes://{id}", "note", note).unwrap())
+        .unwrap();
+    (server, resources)
+}
+
+/// A resource to add and remove, so that the list changes.
+fn extra() -> Resource {
+    Resource::new("extra://x", "extra", |_| async { "x" }).unwrap()
+}
+
+fn updated(uri: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}})
+}
+
+fn list_changed(list: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": format!("notifications/{list}/list_changed")})
+}
+
+/// The same notification tagged with the `subscriptions/listen` stream it belongs to.
+fn tagged(mut notification: Value, id: u64) -> Value {
+    let params = notification
+        .as_object_mut()
+        .unwrap()
+        .entry("params")
+        .or_insert_with(|| json!({}));
+    params["_meta"] = json!({"io.modelcontextprotocol/subscriptionId": id});
+    notification
+}
+
+async fn initialize(client: &mut InProcess) -> Value {
+    let answer = client
+        .request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    answer["result"]["capabilities"].clone()
+}
+
+// ---- legacy stdio ----------------------------------------------------------------------------
+
+/// A subscription names a served URI or template; updates reach it until it is undone.
+#[tokio::test]
+async fn stdio_subscribers_hear_their_updates_until_they_unsubscribe() {
+    let (server, resources) = server();
+    let mut client = InProcess::start(server);
+    let capabilities = initialize(&mut client).await;
+    assert_eq!(
+        capabilities["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
+
+    let answer = client
+        .request(2, "resources/subscribe", json!({"uri": "notes://1"}))
+        .await;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    let refused = client
+        .request(3, "resources/subscribe", json!({"uri": "nothing://here"}))
+        .await;
+    assert_eq!(
+        refused["error"],
+        json!({"code": -32002, "message": "Resource not found: nothing://here",
+               "data": {"uri": "nothing://here"}})
+    );
+
+    // notes://2 is served (by the template) but not subscribed to.
+    resources.notify_updated("notes://2");
+    resources.notify_updated("notes://1");
+    assert_eq!(client.next_message().await, updated("notes://1"));
+
+    // The template as listed covers every note.
+    client
+        .request(4, "resources/subscribe", json!({"uri": "notes://{id}"}))
+        .await;
+    resources.notify_updated("notes://7");
+    assert_eq!(client.next_message().await, updated("notes://7"));
+
+    for (id, uri) in [(5, "notes://1"), (6, "notes://{id}")] {
+        let answer = client
+            .request(id, "resources/unsubscribe", json!({"uri": uri}))
+            .await;
+        assert_eq!(answer["result"], json!({}), "{answer}");
+    }
+    resources.notify_updated("notes://1");
+    resources.notify_updated("notes://7");
+    resources.add(extra()).unwrap();
+    assert_eq!(
+        client.next_message().await,
+        list_changed("resources"),
+        "no update after unsubscribing"
+    );
+}
+
+/// Resources added and removed are told; prompts changed are told when the capabilities say
+/// prompts' list changes, and not otherwise.
+#[tokio::test]
+async fn stdio_hears_the_lists_its_capabilities_declare() {
+    let (server, resources) = server();
+    let mut client = InProcess::start(server);
+    let capabilities = initialize(&mut client).await;
+    let prompts_declared = capabilities["prompts"]["listChanged"] == true;
+
+    resources.add(extra()).unwrap();
+    assert_eq!(client.next_message().await, list_changed("resources"));
+    announce_prompts_changed(&resources);
+    assert!(resources.remove("extra://x"));
+    if prompts_declared {
+        assert_eq!(client.next_message().await, list_changed("prompts"));
+    }
+    assert_eq!(client.next_message().await, list_changed("resources"));
+    assert!(!resources.remove("extra://x"), "already removed");
+    assert!(
+        resources.add(extra()).is_ok() && resources.add(extra()).is_err(),
+        "a URI is served once"
+    );
+}
+
+/// A 2026-07-28 client on stdio listens; `resources/subscribe` is not a method of its era.
+#[tokio::test]
+async fn stdio_listen_streams_the_updates_of_the_uris_it_names() {
+    let (server, resources) = server();
+    let mut client = InProcess::start(server);
+    let envelope = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let refused = client
+        .request(
+            1,
+            "resources/subscribe",
+            json!({"uri": "notes://1", "_meta": envelope}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {
+                "_meta": envelope,
+                "notifications": {
+                    "resourcesListChanged": true,
+                    "promptsListChanged": true,
+                    "resourceSubscriptions": ["notes://1", "nothing://here"],
+                },
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    let honoured = &acknowledged["params"]["notifications"];
+    assert_eq!(honoured["resourcesListChanged"], true, "{acknowledged}");
+    assert_eq!(honoured["resourceSubscriptions"], json!(["notes://1"]));
+    assert!(
+        honoured.get("toolsListChanged").is_none(),
+        "not asked for: {acknowledged}"
+    );
+
+    resources.notify_updated("notes://2");
+    resources.notify_updated("notes://1");
+    assert_eq!(client.next_message().await, tagged(updated("notes://1"), 9));
+    resources.add(extra()).unwrap();
+    assert_eq!(
+        client.next_message().await,
+        tagged(list_changed("resources"), 9)
+    );
+    // Cancelled, the stream tells nothing more; the connection still serves.
+    client.cancel(9).await;
+    client.assert_alive(10).await;
+    resources.notify_updated("notes://1");
+    client.assert_alive(11).await;
+}
+
+// ---- legacy HTTP: the session's GET stream ---------------------------------------------------
+
+async fn get_stream(router: &Router, session: &str) -> Events {
+    let mut headers = in_session(session).to_vec();
+    headers.push(("accept", "text/event-stream"));
+    let response = tokio::time::timeout(
+        TIMEOUT,
+        router.clone().oneshot(bodiless(Method::GET, &headers)),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    Events::of(response)
+}
+
+fn legacy(id: u64, method: &str, params: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// Each session has its own subscriptions: only the subscribed one is told of an update; both
+/// are told of the list changing.
+#[tokio::test]
+async fn http_sessions_are_told_only_of_what_they_subscribed_to() {
+    let (server, resources) = server();
+    let router = server.into_router().unwrap();
+    let subscriber = open_session(&router).await;
+    let other = open_session(&router).await;
+    let mut subscriber_events = get_stream(&router, &subscriber).await;
+    let mut other_events = get_stream(&router, &other).await;
+
+    let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://{id}"}));
+    let reply = send(&router, post(&subscribe, &in_session(&subscriber))).await;
+    assert_eq!(reply.json()["result"], json!({}), "{reply:?}");
+    let unknown = legacy(3, "resources/subscribe", &json!({"uri": "nothing://here"}));
+    let reply = send(&router, post(&unknown, &in_session(&other))).await;
+    assert_eq!(reply.json()["error"]["code"], -32002, "{reply:?}");
+
+    resources.notify_updated("notes://5");
+    resources.add(extra()).unwrap();
+    assert_eq!(subscriber_events.next().await, Some(updated("notes://5")));
+    assert_eq!(
+        subscriber_events.next().await,
+        Some(list_changed("resources"))
+    );
+    assert_eq!(
+        other_events.next().await,
+        Some(list_changed("resources")),
+        "the other session was not told of the update"
+    );
+
+    let unsubscribe = legacy(4, "resources/unsubscribe", &json!({"uri": "notes://{id}"}));
+    send(&router, post(&unsubscribe, &in_session(&subscriber))).await;
+    resources.notify_updated("notes://5");
+    announce_prompts_changed(&resources);
+    assert!(resources.remove("extra://x"));
+    let next = subscriber_events.next().await;
+    if next == Some(list_changed("prompts")) {
+        // Only where the capabilities declare prompts' list changing.
+        let initialize = send(
+            &router,
+            post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
+        )
+        .await;
+        assert_eq!(
+            initialize.json()["result"]["capabilities"]["prompts"]["listChanged"],
+            true
+        );
+        assert_eq!(
+            subscriber_events.next().await,
+            Some(list_changed("resources"))
+        );
+    } else {
+        assert_eq!(next, Some(list_changed("resources")), "unsubscribed");
+    }
+}
+
+/// A session whose GET stream fell more than the channel holds behind (a client that does not
+/// read it while the server changes fast) loses no update without a word: it is told that
+/// every list it hears changed and that every URI it subscribed to was updated.
+#[tokio::test]
+async fn a_session_that_fell_behind_is_told_everything_it_hears() {
+    let (server, resources) = server();
+    let router = server.into_router().unwrap();
+    let session = open_session(&router).await;
+    let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://1"}));
+    send(&router, post(&subscribe, &in_session(&session))).await;
+    // Opened, not read yet: nothing takes the changes off the channel meanwhile.
+    let mut events = get_stream(&router, &session).await;
+    for _ in 0..2_000 {
+        resources.notify_updated("notes://2");
+    }
+    resources.add(extra()).unwrap();
+    let mut heard = Vec::new();
+    for _ in 0..4 {
+        let event = events.next().await.unwrap();
+        // Prompts' list only where the capabilities declare it.
+        if event != list_changed("prompts") {
+            heard.push(event);
+        }
+    }
+    assert_eq!(
+        heard,
+        [
+            list_changed("tools"),
+            list_changed("resources"),
+            updated("notes://1"),
+            list_changed("resources"),
+        ]
+    );
+}
+
+// ---- 2026-07-28 HTTP: subscriptions/listen ---------------------------------------------------
+
+fn listen_request(id: u64, notifications: &Value) -> Request<Body> {
+    post(
+        &modern_request(
+            id,
+            "subscriptions/listen",
+            json!({"notifications": notifications}),
+            &json!({}),
+        ),
+        &modern_headers("subscriptions/listen", None),
+    )
+}
+
+async fn listen(router: &Router, id: u64, notifications: &Value) -> Events {
+    let response = tokio::time::timeout(
+        TIMEOUT,
+        router.clone().oneshot(listen_request(id, notifications)),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    Events::of(response)
+}
+
+/// Each stream hears what it named: the updates of its URIs (a template's expansions too), the
+/// lists it asked for; the acknowledgement says what is honoured.
+#[tokio::test]
+async fn http_listen_streams_hear_only_what_they_named() {
+    let (server, resources) = server();
+    let router = server.into_router().unwrap();
+    let requested = json!({
+        "toolsListChanged": true,
+        "promptsListChanged": true,
+        "resourceSubscriptions": ["notes://1", "nothing://here", "notes://{id}"],
+    });
+    let mut subscriber = listen(&router, 3, &requested).await;
+    let ack = subscriber.next().await.unwrap();
+    let honoured = &ack["params"]["notifications"];
+    assert_eq!(
+        honoured["resourceSubscriptions"],
+        json!(["notes://1", "notes://{id}"]),
+        "{ack}"
+    );
+    assert_eq!(honoured["toolsListChanged"], true);
+    assert!(honoured.get("resourcesListChanged").is_none(), "{ack}");
+    let prompts_honoured = honoured["promptsListChanged"] == true;
+
+    let mut lists = listen(&router, 4, &json!({"resourcesListChanged": true})).await;
+    assert_eq!(
+        lists.next().await.unwrap()["params"]["notifications"],
+        json!({"resourcesListChanged": true})
+    );
+
+    resources.notify_updated("notes://42");
+    announce_prompts_changed(&resources);
+    resources.add(extra()).unwrap();
+    assert_eq!(
+        lists.next().await,
+        Some(tagged(list_changed("resources"), 4)),
+        "not subscribed to notes, not listening for prompts"
+    );
+    assert_eq!(
+        subscriber.next().await,
+        Some(tagged(updated("notes://42"), 3))
+    );
+    if prompts_honoured {
+        assert_eq!(
+            subscriber.next().await,
+            Some(tagged(list_changed("prompts"), 3))
+        );
+    }
+    resources.notify_updated("notes://1");
+    assert_eq!(
+        subscriber.next().await,
+        Some(tagged(updated("notes://1"), 3)),
+        "resources/list_changed was not asked for on this stream"
+    );
+}
+
+/// Without resources (no `#[resource]`, no handle taken), nothing can be subscribed to: the
+/// method is unknown and listen honours no subscription.
+#[tokio::test]
+async fn a_server_without_resources_has_no_subscriptions() {
+    let mut client = InProcess::start(Server::new("no-resources", "1.0.0"));
+    let capabilities = initialize(&mut client).await;
+    assert!(capabilities.get("resources").is_none(), "{capabilities}");
+    let refused = client
+        .request(2, "resources/subscribe", json!({"uri": "notes://1"}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+
+    let router = Server::new("no-resources", "1.0.0").into_router().unwrap();
+    let mut events = listen(
+        &router,
+        5,
+        &json!({"resourceSubscriptions": ["notes://1"], "resourcesListChanged": true}),
+    )
+    .await;
+    assert_eq!(
+        events.next().await.unwrap()["params"]["notifications"],
+        json!({})
+    );
+}
+
+/// A 2026-07-28 notification may leave `Mcp-Method` out (the spec requires it of requests): the
+/// TypeScript SDK closes a listen stream with such a `notifications/cancelled`. One that sends
+/// another method is still refused.
+#[tokio::test]
+async fn a_modern_cancellation_without_mcp_method_is_accepted() {
+    let (server, _resources) = server();
+    let router = server.into_router().unwrap();
+    let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+        "requestId": 3,
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+    }});
+    let reply = send(
+        &router,
+        post(&cancelled, &[("mcp-protocol-version", "2026-07-28")]),
+    )
+    .await;
+    assert_eq!(reply.status, axum::http::StatusCode::ACCEPTED, "{reply:?}");
+    let reply = send(
+        &router,
+        post(&cancelled, &modern_headers("tools/list", None)),
+    )
+    .await;
+    assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
+}

@@ -163,11 +163,13 @@ mod validate;
 
 pub mod apps;
 pub mod ask;
+pub mod completion;
 pub mod error;
 pub mod hook;
 pub mod http;
 pub mod icon;
 pub mod lint;
+pub mod prompt;
 pub mod protocol;
 pub mod resource;
 pub mod result;

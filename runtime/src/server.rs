@@ -16,13 +16,13 @@ use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{Change, Dispatcher, Listings, ServerState};
-use crate::registry::{self, RegistryError, ResourceSet, Tool, ToolSet, apps};
+use crate::registry::{self, Prompt, PromptSet, RegistryError, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::Implementation;
-use crate::types::ListToolsResult;
+use crate::types::{ListPromptsResult, ListToolsResult};
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
@@ -93,6 +93,9 @@ pub struct Server {
     #[cfg(feature = "http")]
     http: HttpConfig,
     tools: Arc<ToolSet>,
+    prompts: Arc<PromptSet>,
+    /// Whether a handle to the prompts was taken: then they are served even while none are.
+    prompts_handle: std::sync::atomic::AtomicBool,
     resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<Change>,
@@ -109,9 +112,23 @@ impl Server {
     /// `#[tool]` linked into the binary.
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        let (tools, resources, startup_error) = match registry::served() {
+        let (tools, resources, mut startup_error) = match registry::served() {
             Ok((tools, resources)) => (ToolSet::new(tools.iter().cloned()), resources, None),
             Err(error) => (ToolSet::default(), Arc::default(), Some(error)),
+        };
+        let prompts = match registry::collected_prompts() {
+            Ok(prompts) => PromptSet::new(prompts.iter().cloned()),
+            Err(error) => {
+                startup_error = Some(match startup_error {
+                    None => error,
+                    Some(RegistryError::Several(mut problems)) => {
+                        problems.push(error);
+                        RegistryError::Several(problems)
+                    }
+                    Some(problem) => RegistryError::Several(vec![problem, error]),
+                });
+                PromptSet::default()
+            }
         };
         Self {
             name: name.into(),
@@ -124,6 +141,8 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
+            prompts: Arc::new(prompts),
+            prompts_handle: std::sync::atomic::AtomicBool::new(false),
             resources,
             startup_error,
             changes: broadcast::channel(16).0,
@@ -340,6 +359,7 @@ impl Server {
             None => Vec::new(),
         };
         problems.extend(self.tools.missing_state(&self.states));
+        problems.extend(self.prompts.missing_state(&self.states));
         match problems.len() {
             0 => Ok(()),
             1 => Err(Error::Registry(problems.remove(0))),
@@ -353,6 +373,20 @@ impl Server {
     pub fn tools(&self) -> Tools {
         Tools {
             tools: Arc::clone(&self.tools),
+            changes: self.changes.clone(),
+        }
+    }
+
+    /// The handle to this server's prompts: keep it (it is `Clone`) to add or remove prompts
+    /// while the server serves, or list them. Every handle, and the server once serving, share
+    /// one set; once a handle was taken, the `prompts` capability is declared even while there
+    /// are none.
+    #[must_use]
+    pub fn prompts(&self) -> Prompts {
+        self.prompts_handle
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Prompts {
+            prompts: Arc::clone(&self.prompts),
             changes: self.changes.clone(),
         }
     }
@@ -524,6 +558,8 @@ impl Server {
             ttl_ms,
             apps: apps::used(&self.tools.definitions(), &self.resources),
             tools: self.tools,
+            prompts: self.prompts,
+            prompts_handle: self.prompts_handle.into_inner(),
             resources: self.resources,
             changes: self.changes,
             closing: CancellationToken::new(),
@@ -622,6 +658,63 @@ impl std::fmt::Debug for Tools {
             .map(|tool| tool.name.clone())
             .collect();
         f.debug_struct("Tools")
+            .field("names", &names)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
+/// them. Got from [`Server::prompts`]; clones are handles to the same set.
+///
+/// A change is sent as [`Change::Prompts`] on the server's one channel of changes, for the
+/// transports to tell connected clients (`notifications/prompts/list_changed`).
+#[derive(Clone)]
+pub struct Prompts {
+    prompts: Arc<PromptSet>,
+    changes: broadcast::Sender<Change>,
+}
+
+impl Prompts {
+    /// Adds a prompt; `Err` if one of its name is served already.
+    pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
+        self.prompts.insert(prompt)?;
+        let _ = self.changes.send(Change::Prompts);
+        Ok(())
+    }
+
+    /// Removes a prompt; `false` if there was none of that name.
+    #[must_use = "`false` means there was no prompt of that name"]
+    pub fn remove(&self, name: &str) -> bool {
+        let removed = self.prompts.remove(name).is_some();
+        if removed {
+            let _ = self.changes.send(Change::Prompts);
+        }
+        removed
+    }
+
+    /// Every prompt's definition, as `prompts/list` shows them to a client of the newest legacy
+    /// version, on one page.
+    #[must_use]
+    pub fn list(&self) -> ListPromptsResult {
+        ListPromptsResult::new(
+            self.prompts
+                .definitions()
+                .iter()
+                .map(|prompt| (**prompt).clone())
+                .collect(),
+        )
+    }
+}
+
+impl std::fmt::Debug for Prompts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self
+            .prompts
+            .definitions()
+            .iter()
+            .map(|prompt| prompt.name.clone())
+            .collect();
+        f.debug_struct("Prompts")
             .field("names", &names)
             .finish_non_exhaustive()
     }

@@ -5,6 +5,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::panic::AssertUnwindSafe;
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use futures_util::FutureExt as _;
@@ -12,6 +13,7 @@ use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::RegistryError;
+use super::complete::{Completer, VariableCompleter};
 use super::template::UriTemplate;
 use super::view::{self, AppView};
 
@@ -38,6 +40,9 @@ pub struct ResourceRegistration {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// How the template's variables complete (`completion/complete`): each variable's
+    /// completer fn, or its type's known values.
+    pub completers: &'static [VariableCompleter],
 }
 
 inventory::collect!(ResourceRegistration);
@@ -147,6 +152,8 @@ pub(crate) struct Resource {
     template: Option<UriTemplate>,
     /// The `_meta` of list entries and contents (`{"ui": …}` for a view).
     meta: Option<Map<String, Value>>,
+    /// How the template's variables complete, by variable.
+    completers: Arc<BTreeMap<&'static str, Completer>>,
 }
 
 /// Why a read failed: the URI names nothing (a template's variable its parameter's type
@@ -206,10 +213,16 @@ impl Resource {
             return Err(invalid("an app view's URI is a plain `ui://` URI".into()));
         }
         let meta = registration.app.as_ref().map(AppView::meta);
+        let completers = registration
+            .completers
+            .iter()
+            .filter_map(|completer| Some((completer.variable, (completer.complete)()?)))
+            .collect();
         Ok(Self {
             registration,
             template,
             meta,
+            completers: Arc::new(completers),
         })
     }
 
@@ -255,6 +268,21 @@ impl Resource {
         self.meta.as_ref()
     }
 
+    /// How the template's variable `name` completes: `Err` when the template has no such
+    /// variable, `None` when it has no completer.
+    pub(crate) fn completer(&self, name: &str) -> Result<Option<&Completer>, ()> {
+        let template = self.template.as_ref().ok_or(())?;
+        if !template.variables().any(|variable| variable == name) {
+            return Err(());
+        }
+        Ok(self.completers.get(name))
+    }
+
+    /// Whether a template variable completes.
+    pub(crate) fn completes(&self) -> bool {
+        !self.completers.is_empty()
+    }
+
     /// The contents at `uri`, when this resource serves it.
     async fn read(&self, uri: &str) -> Option<Result<ResourceBody, ResourceError>> {
         let values = match &self.template {
@@ -295,6 +323,19 @@ impl ResourceSet {
     /// Templates, sorted by template.
     pub(crate) fn templates(&self) -> &[Resource] {
         &self.templates
+    }
+
+    /// The template written exactly `template`.
+    pub(crate) fn template(&self, template: &str) -> Option<&Resource> {
+        self.templates
+            .binary_search_by(|resource| resource.uri().cmp(template))
+            .ok()
+            .map(|index| &self.templates[index])
+    }
+
+    /// Whether a template variable completes.
+    pub(crate) fn completes(&self) -> bool {
+        self.templates.iter().any(Resource::completes)
     }
 
     /// The plain resource at exactly `uri`.
@@ -393,6 +434,7 @@ mod tests {
             read,
             file: "r.rs",
             line,
+            completers: &[],
         }
     }
 

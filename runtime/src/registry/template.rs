@@ -80,6 +80,14 @@ impl UriTemplate {
         Ok(Self { parts, expansions })
     }
 
+    /// The names of its variables, in order.
+    pub(crate) fn variables(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Variable(name) => Some(name.as_str()),
+            Part::Literal(_) => None,
+        })
+    }
+
     /// The values of the variables (percent-decoded, in order) when `uri` is an expansion of
     /// this template. A level-1 value is percent-encoded outside the unreserved characters, so
     /// it never holds `/`, `?` or `#`, and is never empty here. Decoded, it is refused when it

@@ -451,6 +451,17 @@ fn name_inline_params<'a>(input: &Input<'a>, params: &mut [CallArg<'a>]) {
     }
 }
 
+/// A parameter the runtime provides (the `Context`, app state), checked as a tool's is: `None`
+/// for a parameter the client gives; `Some(None)` for one refused (its error pushed).
+pub(crate) fn runtime_param<'a>(
+    errors: &mut Accumulator,
+    typed: &'a syn::PatType,
+    krate: &Path,
+) -> Option<Option<Param<'a>>> {
+    let (provided, taken) = Provided::of(typed, krate)?;
+    Some(provided_param(errors, typed, provided, taken))
+}
+
 /// A parameter the runtime provides rather than the client: it is no argument, so it takes no
 /// `#[header]`, and it is shared, so it is not borrowed mutably.
 fn provided_param<'a>(
@@ -566,7 +577,7 @@ pub(crate) fn is_double_option(ty: &Type) -> bool {
 }
 
 /// The `T` of `Option<T>`.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else {
         return None;
     };

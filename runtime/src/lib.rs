@@ -186,6 +186,53 @@ pub mod __fuzz;
 
 pub use context::{Context, LogLevel};
 pub use error::Error;
+/// Makes an fn an MCP prompt (`prompts/list`, `prompts/get`), served by every [`Server`] in the
+/// binary; see the [`prompt`](mod@prompt) module for what it returns and prompts built at run
+/// time.
+///
+/// | key | meaning | default |
+/// | --- | --- | --- |
+/// | `name = "…"` | the prompt's name, checked at compile time against `^[A-Za-z0-9_.-]{1,64}$` | the fn name |
+/// | `title = "…"` | the name people see | none |
+/// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
+/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]); a name that is no argument is a compile error | its type's known values, if any |
+/// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
+///
+/// On a parameter: its `///` comment is the argument's description; `#[serde(default)]` makes
+/// it optional (absent: `Default::default()`), as `Option<T>` does (absent: `None`); every
+/// other parameter is required; `#[complete(path)]` names its completer fn. A parameter is any
+/// `FromStr` type (`String`, numbers, `bool`, your own), or a type that deserializes from a JSON
+/// string (a unit enum deriving `serde::Deserialize`); a value it refuses, or a required
+/// argument missing, is `-32602` naming the argument and what was expected. A [`Context`]
+/// (to ask the client: [`Context::elicit`]) or [`State<T>`](State) parameter works as in a
+/// tool. A plain fn runs on the async worker: it must not block.
+///
+/// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
+/// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of
+/// these whose `Err` is a JSON-RPC error carrying its message. Two prompts of one name stop the
+/// server at start-up, naming both places.
+///
+/// ```
+/// use mcp_toolbelt::prompt;
+///
+/// /// Review a change for one concern
+/// #[prompt(name = "review", title = "Review")]
+/// async fn review_prompt(
+///     /// What to look for
+///     concern: String,
+///     /// How many findings at most
+///     #[serde(default)]
+///     limit: u32,
+/// ) -> String {
+///     format!("Review the change for {concern}; list at most {limit} findings.")
+/// }
+/// ```
+///
+/// ```compile_fail
+/// #[mcp_toolbelt::prompt] // no description: add a `///` comment
+/// async fn undocumented() -> String { String::new() }
+/// ```
+pub use mcp_toolbelt_macros::prompt;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///

@@ -555,3 +555,59 @@ fn option(value: Option<TokenStream>) -> TokenStream {
         |value| quote!(::core::option::Option::Some(#value)),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    //! The expansion snapshot of `#[prompt]` (`tests/expand/prompt.rs`, refreshed as
+    //! `#[tool]`'s with `UPDATE_EXPAND=1`), and what only the macro sees.
+
+    use quote::quote;
+
+    use crate::tests::snapshot_of;
+
+    #[test]
+    fn expand_every_style() {
+        snapshot_of(
+            "prompt",
+            super::prompt(
+                quote!(name = "summarise", title = "Summarise", complete(title = titles)),
+                quote! {
+                    /// Summarise a note
+                    async fn summarise(
+                        /// The note's title
+                        title: String,
+                        /// How to write it
+                        tone: Option<Tone>,
+                        /// At most this many words
+                        #[serde(default)]
+                        words: u32,
+                        /// A tag
+                        #[complete(tags)]
+                        tag: Option<String>,
+                        notes: State<Notes>,
+                        context: &Context,
+                    ) -> Result<GetPromptResult, NoteError> {
+                        todo!()
+                    }
+                },
+            ),
+        );
+    }
+
+    #[test]
+    fn a_completer_must_name_an_argument() {
+        let output = super::prompt(
+            quote!(complete(nme = names)),
+            quote! {
+                /// Greets
+                async fn greet(/// Who
+                name: String) -> String { name }
+            },
+        )
+        .to_string();
+        assert!(
+            output.contains("`nme` is not an argument of this prompt (its arguments: name)"),
+            "{output}"
+        );
+    }
+}

@@ -34,6 +34,13 @@ const _: () = {
         ::core::option::Option::Some("text/markdown"), app :
         ::core::option::Option::None, read :
         __resource_private::ResourceRead::Dynamic(__resource_read), file :
-        ::core::file!(), line : ::core::line!(), }
+        ::core::file!(), line : ::core::line!(), completers : &
+        [__resource_private::VariableCompleter { variable : "section", complete : || {
+        #[allow(unused_imports)] use __resource_private:: { KnownFromSchema as _,
+        NoKnownValues as _ }; (&& __resource_private::ValuesProbe:: < String > ::new())
+        .known() } }, __resource_private::VariableCompleter { variable : "chapter",
+        complete : || { #[allow(unused_imports)] use __resource_private:: {
+        KnownFromSchema as _, NoKnownValues as _ }; (&& __resource_private::ValuesProbe::
+        < u32 > ::new()).known() } }], }
     }
 };

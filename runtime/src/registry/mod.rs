@@ -120,15 +120,16 @@ pub(crate) fn served() -> Result<(&'static [Tool], Arc<ResourceSet>), RegistryEr
 /// The tools of `registrations`, sorted by name, or every problem with them: each tool that
 /// shares a name with the first of that name, each tool that cannot be served.
 fn build_all(registrations: Vec<&'static ToolRegistration>) -> Result<Vec<Tool>, RegistryError> {
-    let (unique, mut problems) = first_of_each_name(
+    let mut problems = Vec::new();
+    let mut tools = Vec::new();
+    let sorted = first_of_each_name(
         registrations,
         |registration| registration.name,
         |registration| (registration.file, registration.line),
         <Tool as set::Named>::duplicate,
     );
-    let mut tools = Vec::new();
-    for registration in unique {
-        match Tool::from_registration(registration) {
+    for registration in sorted {
+        match registration.and_then(Tool::from_registration) {
             Ok(tool) => tools.push(tool),
             Err(problem) => problems.push(problem),
         }
@@ -136,32 +137,34 @@ fn build_all(registrations: Vec<&'static ToolRegistration>) -> Result<Vec<Tool>,
     one_or_several(problems).map(|()| tools)
 }
 
-/// `registrations` sorted by name (then place), the first of each name kept, and the error of
-/// each later one of a taken name.
+/// `registrations` sorted by name (then place): the first of each name, and the error of each
+/// later one of a taken name, in that order.
 fn first_of_each_name<R>(
     mut registrations: Vec<&'static R>,
     name: fn(&R) -> &'static str,
     place: fn(&R) -> (&'static str, u32),
     duplicate: fn(&str, &str, &str) -> RegistryError,
-) -> (Vec<&'static R>, Vec<RegistryError>) {
+) -> Vec<Result<&'static R, RegistryError>> {
     registrations.sort_by_key(|registration| (name(registration), place(registration)));
     let place = |registration: &R| {
         let (file, line) = place(registration);
         format!("{file}:{line}")
     };
-    let mut problems = Vec::new();
-    let mut unique: Vec<&'static R> = Vec::new();
-    for registration in registrations {
-        match unique.iter().find(|first| name(first) == name(registration)) {
-            Some(first) => problems.push(duplicate(
+    let mut sorted = Vec::with_capacity(registrations.len());
+    for (index, registration) in registrations.iter().enumerate() {
+        match registrations[..index]
+            .iter()
+            .find(|first| name(first) == name(registration))
+        {
+            Some(first) => sorted.push(Err(duplicate(
                 name(registration),
                 &place(first),
                 &place(registration),
-            )),
-            None => unique.push(registration),
+            ))),
+            None => sorted.push(Ok(*registration)),
         }
     }
-    (unique, problems)
+    sorted
 }
 
 /// The registrations of unique names, or every duplicate.
@@ -171,8 +174,11 @@ fn unique_by_name<R>(
     place: fn(&R) -> (&'static str, u32),
     duplicate: fn(&str, &str, &str) -> RegistryError,
 ) -> Result<Vec<&'static R>, RegistryError> {
-    let (unique, problems) = first_of_each_name(registrations, name, place, duplicate);
-    one_or_several(problems).map(|()| unique)
+    let (unique, problems): (Vec<_>, Vec<_>) = first_of_each_name(registrations, name, place, duplicate)
+        .into_iter()
+        .partition(Result::is_ok);
+    one_or_several(problems.into_iter().filter_map(Result::err).collect())
+        .map(|()| unique.into_iter().filter_map(Result::ok).collect())
 }
 
 /// No problem, one, or [`RegistryError::Several`].

@@ -270,15 +270,27 @@ fn argument<'a>(errors: &mut darling::error::Accumulator, typed: &'a syn::PatTyp
         return None;
     }
     let mut defaulted = false;
+    let mut renamed = None;
     let mut completer = None;
     for attr in &typed.attrs {
         if attr.path().is_ident("serde") {
-            match attr.parse_args::<syn::Ident>() {
-                Ok(word) if word == "default" => defaulted = true,
-                _ => errors.push(
-                    Error::custom("only `#[serde(default)]` applies to a prompt argument (absent: `Default::default()`)")
-                        .with_span(attr),
-                ),
+            let metas = attr.parse_args_with(
+                syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
+            );
+            for meta in metas.into_iter().flatten() {
+                match &meta {
+                    Meta::Path(path) if path.is_ident("default") => defaulted = true,
+                    Meta::NameValue(pair) if pair.path.is_ident("rename") => {
+                        match attr::string_literal(&meta) {
+                            Ok(name) => renamed = Some(name.into_inner()),
+                            Err(error) => errors.push(error),
+                        }
+                    }
+                    _ => errors.push(
+                        Error::custom("only `#[serde(default)]` (absent: `Default::default()`) and `#[serde(rename = \"…\")]` (the argument's name) apply to a prompt argument")
+                            .with_span(&meta),
+                    ),
+                }
             }
         } else if attr.path().is_ident("schemars") || valid::is_header_marker(attr) {
             errors.push(
@@ -311,7 +323,7 @@ fn argument<'a>(errors: &mut darling::error::Accumulator, typed: &'a syn::PatTyp
         (false, false) => Presence::Required,
     };
     Some(Argument {
-        name: valid::unraw(&pat.ident),
+        name: renamed.unwrap_or_else(|| valid::unraw(&pat.ident)),
         value_ty,
         ty,
         docs: docs::description(&typed.attrs),
@@ -451,18 +463,18 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         }
     };
 
-    let completer_fns = prompt.arguments.iter().filter_map(|argument| {
+    let completer_fns = prompt.arguments.iter().enumerate().filter_map(|(index, argument)| {
         let path = argument.completer.as_ref()?;
-        let ident = format_ident!("__prompt_complete_{}", argument.name);
+        let ident = format_ident!("__prompt_complete_{}", index);
         Some(completer_fn(&private, &ident, path))
     });
-    let argument_registrations = prompt.arguments.iter().map(|argument| {
+    let argument_registrations = prompt.arguments.iter().enumerate().map(|(index, argument)| {
         let name = &argument.name;
         let description = option(argument.docs.clone());
         let required = argument.how == Presence::Required;
         let complete = match &argument.completer {
             Some(_) => {
-                let ident = format_ident!("__prompt_complete_{}", argument.name);
+                let ident = format_ident!("__prompt_complete_{}", index);
                 quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
             }
             None => known_values(&private, argument.value_ty),

@@ -12,7 +12,7 @@ async fn summarise(
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __prompt_private;
-    fn __prompt_complete_title(
+    fn __prompt_complete_0(
         __complete_value: ::std::string::String,
         __complete_context: __prompt_private::CompletionContext,
     ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
@@ -22,7 +22,7 @@ const _: () = {
             )
         })
     }
-    fn __prompt_complete_tag(
+    fn __prompt_complete_3(
         __complete_value: ::std::string::String,
         __complete_context: __prompt_private::CompletionContext,
     ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
@@ -132,7 +132,7 @@ const _: () = {
         arguments : & [__prompt_private::PromptArgumentRegistration { name : "title",
         description : ::core::option::Option::Some("The note's title"), required : true,
         complete : ||
-        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_title)),
+        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_0)),
         }, __prompt_private::PromptArgumentRegistration { name : "tone", description :
         ::core::option::Option::Some("How to write it"), required : false, complete : ||
         { #[allow(unused_imports)] use __prompt_private:: { KnownFromSchema as _,
@@ -144,7 +144,7 @@ const _: () = {
         u32 > ::new()).known() }, }, __prompt_private::PromptArgumentRegistration { name
         : "tag", description : ::core::option::Option::Some("A tag"), required : false,
         complete : ||
-        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_tag)),
+        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_3)),
         }], icons : & [], state : & [__prompt_private::state_key:: < State < Notes > >],
         get : __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
     }

@@ -34,11 +34,11 @@ async fn opaque(
     String::new()
 }
 
-/// Only `#[serde(default)]` applies
+/// Only `#[serde(default)]` and `#[serde(rename = "…")]` apply
 #[prompt]
-async fn renamed(
+async fn flattened(
     /// The value
-    #[serde(rename = "v")]
+    #[serde(flatten)]
     value: String,
 ) -> String {
     value

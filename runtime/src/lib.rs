@@ -52,6 +52,8 @@
 //! | --- | --- |
 //! | a tool: every attribute key, arguments (a struct or parameters, `#[header]`, `#[context]`), results, portable schemas | [`macro@tool`] |
 //! | a resource: every attribute key, templates | [`macro@resource`], and the [`resource`](mod@resource) module for what an fn returns |
+//! | a prompt: every attribute key, arguments, what it returns, prompts added at run time | [`macro@prompt`], and the [`prompt`](mod@prompt) module |
+//! | completing a prompt's argument or a template's variable | [`completion`] |
 //! | what a tool returns: text, [`Json`], [`Content`] blocks, errors the model reads | [`result`] |
 //! | reporting progress, logging to the client, cancellation, the caller's auth | [`Context`] |
 //! | asking the user (forms, URLs), the client's model, its roots, in both eras | [`ask`] |

@@ -738,6 +738,24 @@ mod tests {
         panic!("a bug while serving")
     }
 
+    /// Adding and removing a prompt is told on the server's one channel of changes, as
+    /// `Change::Prompts`; a refused add or a remove of nothing is not.
+    #[test]
+    fn prompt_changes_are_sent() {
+        let server = Server::new("changes", "1.0.0");
+        let mut changes = server.changes.subscribe();
+        let prompts = server.prompts();
+        let prompt = || Prompt::new("p", "A prompt", |_, _| async { "text" });
+        prompts.add(prompt()).expect("a new name");
+        assert_eq!(changes.try_recv(), Ok(Change::Prompts));
+        assert!(prompts.add(prompt()).is_err());
+        assert!(!prompts.remove("q"));
+        assert!(changes.try_recv().is_err(), "nothing changed");
+        assert!(prompts.remove("p"));
+        assert_eq!(changes.try_recv(), Ok(Change::Prompts));
+        assert!(prompts.list().prompts.is_empty());
+    }
+
     #[tokio::test]
     #[should_panic(expected = "a bug while serving")]
     async fn a_panic_while_serving_stays_a_panic() {

@@ -113,6 +113,12 @@ async fn failing() -> Result<String, std::io::Error> {
     Err(std::io::Error::other("the notes are gone"))
 }
 
+/// Panics
+#[prompt]
+async fn panicking() -> String {
+    panic!("a bug in the prompt")
+}
+
 /// A counter given to the server.
 struct Visits(AtomicUsize);
 
@@ -290,8 +296,15 @@ async fn prompts_are_listed_in_pages_with_their_arguments() {
             "arguments": [{"name": "name", "description": "Who to greet", "required": true}],
         })
     );
+    assert_eq!(second["prompts"][2]["name"], "panicking");
+    let cursor = second["nextCursor"].as_str().expect("a third page");
+    let third = client
+        .request("prompts/list", json!({"cursor": cursor}))
+        .await;
+    let third = result(&third);
+    assert_eq!(third["prompts"][0]["name"], "summarise");
     assert_eq!(
-        second["prompts"][2]["arguments"],
+        third["prompts"][0]["arguments"],
         json!([
             {"name": "title", "description": "The note's title", "required": true},
             {"name": "tone", "description": "How to write it", "required": false},
@@ -299,7 +312,7 @@ async fn prompts_are_listed_in_pages_with_their_arguments() {
             {"name": "quote", "description": "Whether to quote the note", "required": false},
         ])
     );
-    assert!(second.get("nextCursor").is_none());
+    assert!(third.get("nextCursor").is_none());
     let refused = client
         .request("prompts/list", json!({"cursor": "%%%"}))
         .await;
@@ -394,6 +407,15 @@ async fn the_fns_error_is_a_json_rpc_error_with_its_message() {
     let client = client();
     let (code, message) = error(&get(&client, "failing", json!({})).await);
     assert_eq!((code, message.as_str()), (-32603, "the notes are gone"));
+}
+
+#[tokio::test]
+async fn a_panicking_prompt_is_an_error_and_the_server_goes_on() {
+    let client = client();
+    let (code, message) = error(&get(&client, "panicking", json!({})).await);
+    assert_eq!((code, message.as_str()), (-32603, "Error getting prompt panicking: it panicked"));
+    let response = get(&client, "greet", json!({"name": "Ada"})).await;
+    assert_eq!(result(&response)["messages"][0]["content"]["text"], "Say hello to Ada");
 }
 
 #[tokio::test]

@@ -6,6 +6,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::Value;
@@ -187,7 +190,14 @@ impl Completer {
                         .collect(),
                 )
             }
-            Self::Fn(complete) => complete(partial, context).await,
+            // A panic in a completer fn completes nothing.
+            Self::Fn(complete) => AssertUnwindSafe(complete(partial, context))
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| {
+                    tracing::error!("a completer fn panicked");
+                    Completion::default()
+                }),
         }
     }
 }

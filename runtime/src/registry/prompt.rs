@@ -7,6 +7,9 @@ use std::fmt::{self, Display};
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
 
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
@@ -318,7 +321,17 @@ impl Prompt {
                 self.name()
             )));
         }
-        (self.handler)(arguments, context).await
+        // A panic in the prompt's fn is its failure, answered as one, as a tool's is.
+        AssertUnwindSafe((self.handler)(arguments, context))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                tracing::error!(prompt = self.name(), "a prompt fn panicked");
+                Err(PromptError::Failed(format!(
+                    "Error getting prompt {}: it panicked",
+                    self.name()
+                )))
+            })
     }
 
     /// How the argument `name` completes: `Err` when the prompt has no such argument, `None`

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_toolbelt::completion::CompletionContext;
-use mcp_toolbelt::prompt::PromptMessage;
+use mcp_toolbelt::prompt::{Prompt, PromptMessage, Prompts};
 use mcp_toolbelt::{
     CallToolResult, Content, Context, LogLevel, Server, ToolError, ask::AskError, ask::Elicitation,
     ask::Sampling, prompt, resource, result::EmbeddedResource, tool, tool::Tool,
@@ -530,7 +530,7 @@ async fn test_trigger_tool_change() -> Result<String, String> {
 }
 
 /// The prompts of the server being run, for the tool that changes them.
-static PROMPTS: OnceLock<mcp_toolbelt::prompt::Prompts> = OnceLock::new();
+static PROMPTS: OnceLock<Prompts> = OnceLock::new();
 
 /// Adds the prompt `test_dynamic_prompt`, or removes it when present, so that the prompt list
 /// changes
@@ -542,7 +542,7 @@ async fn test_trigger_prompt_change() -> Result<String, String> {
     if prompts.remove("test_dynamic_prompt") {
         return Ok("removed test_dynamic_prompt".into());
     }
-    let prompt = mcp_toolbelt::prompt::Prompt::new(
+    let prompt = Prompt::new(
         "test_dynamic_prompt",
         "Exists only between two calls of test_trigger_prompt_change",
         |_, _| async { "here for now" },

@@ -61,10 +61,10 @@ fn prompt_name(meta: &Meta) -> darling::Result<Option<SpannedValue<String>>> {
 fn description_text(meta: &Meta) -> darling::Result<Option<String>> {
     let text = attr::string_literal(meta)?;
     if text.trim().is_empty() {
-        return Err(Error::custom(
-            "`description` cannot be empty: say what the prompt is for",
-        )
-        .with_span(&text.span()));
+        return Err(
+            Error::custom("`description` cannot be empty: say what the prompt is for")
+                .with_span(&text.span()),
+        );
     }
     Ok(Some(text.into_inner()))
 }
@@ -76,7 +76,9 @@ pub(crate) fn completers(meta: &Meta) -> darling::Result<Option<Vec<(syn::Ident,
         return Err(Error::custom(usage).with_span(meta));
     };
     let pairs = list
-        .parse_args_with(syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated)
+        .parse_args_with(
+            syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated,
+        )
         .map_err(|error| Error::custom(usage).with_span(&error.span()))?;
     let mut out = Vec::new();
     let mut errors = Error::accumulator();
@@ -139,7 +141,13 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
     let Ok(item_fn) = syn::parse2::<ItemFn>(item.clone()) else {
         errors.push(
             Error::custom("`#[prompt]` goes on a fn: `#[prompt] async fn name(…) -> String { … }`")
-                .with_span(&item.clone().into_iter().next().map_or_else(Span::call_site, |token| token.span())),
+                .with_span(
+                    &item
+                        .clone()
+                        .into_iter()
+                        .next()
+                        .map_or_else(Span::call_site, |token| token.span()),
+                ),
         );
         return fallback::with_errors(item, errors.finish().expect_err("an error was just pushed"));
     };
@@ -164,21 +172,24 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
         .unwrap_or_else(|| syn::parse_quote!(::mcp_toolbelt));
     check_signature(&mut errors, &item_fn);
     let (mut arguments, slots) = parameters(&mut errors, &item_fn, &krate);
-    attach_completers(&mut errors, &mut arguments, args.complete.as_deref().unwrap_or_default());
-    let name = match &args.name {
-        Some(name) => name.as_str().to_owned(),
-        None => {
-            let name = valid::unraw(&item_fn.sig.ident);
-            if !attr::is_valid_name(&name) {
-                errors.push(
-                    Error::custom(format!(
-                        "`{name}` is not a valid prompt name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[prompt(name = \"…\")]`"
-                    ))
-                    .with_span(&item_fn.sig.ident),
-                );
-            }
-            name
+    attach_completers(
+        &mut errors,
+        &mut arguments,
+        args.complete.as_deref().unwrap_or_default(),
+    );
+    let name = if let Some(name) = &args.name {
+        name.as_str().to_owned()
+    } else {
+        let name = valid::unraw(&item_fn.sig.ident);
+        if !attr::is_valid_name(&name) {
+            errors.push(
+                Error::custom(format!(
+                    "`{name}` is not a valid prompt name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[prompt(name = \"…\")]`"
+                ))
+                .with_span(&item_fn.sig.ident),
+            );
         }
+        name
     };
     if let Err(errors) = errors.finish() {
         return fallback::with_errors(item, errors);
@@ -237,11 +248,13 @@ fn parameters<'a>(
             }
             FnArg::Typed(typed) => typed,
         };
-        if let Some(param) = valid::runtime_param(errors, typed, krate) {
-            if let Some(param) = param {
+        match valid::runtime_param(errors, typed, krate) {
+            valid::RuntimeParam::Given => {}
+            valid::RuntimeParam::Provided(param) => {
                 slots.push(Slot::Runtime(param));
+                continue;
             }
-            continue;
+            valid::RuntimeParam::Refused => continue,
         }
         if let Some(argument) = argument(errors, typed) {
             slots.push(Slot::Argument(arguments.len()));
@@ -252,7 +265,10 @@ fn parameters<'a>(
 }
 
 /// One parameter the client gives: a plain name, an owned type that one string can be.
-fn argument<'a>(errors: &mut darling::error::Accumulator, typed: &'a syn::PatType) -> Option<Argument<'a>> {
+fn argument<'a>(
+    errors: &mut darling::error::Accumulator,
+    typed: &'a syn::PatType,
+) -> Option<Argument<'a>> {
     let Pat::Ident(pat) = &*typed.pat else {
         errors.push(
             Error::custom("a prompt parameter must be a plain name (`name: Type`): its name is the argument's name")
@@ -301,11 +317,14 @@ fn argument<'a>(errors: &mut darling::error::Accumulator, typed: &'a syn::PatTyp
             match attr.parse_args::<Path>() {
                 Ok(path) if completer.is_none() => completer = Some(path),
                 Ok(_) => errors.push(
-                    Error::custom("an argument has one completer: remove this `#[complete]`").with_span(attr),
+                    Error::custom("an argument has one completer: remove this `#[complete]`")
+                        .with_span(attr),
                 ),
                 Err(_) => errors.push(
-                    Error::custom("`#[complete]` takes the path of the completer fn: `#[complete(cities)]`")
-                        .with_span(attr),
+                    Error::custom(
+                        "`#[complete]` takes the path of the completer fn: `#[complete(cities)]`",
+                    )
+                    .with_span(attr),
                 ),
             }
         }
@@ -366,16 +385,25 @@ fn attach_completers(
         let name = valid::unraw(ident);
         match arguments.iter_mut().find(|argument| argument.name == name) {
             Some(argument) if argument.completer.is_some() => errors.push(
-                Error::custom(format!("`{name}` has a `#[complete]` already: keep one of the two"))
-                    .with_span(ident),
+                Error::custom(format!(
+                    "`{name}` has a `#[complete]` already: keep one of the two"
+                ))
+                .with_span(ident),
             ),
             Some(argument) => argument.completer = Some(path.clone()),
             None => {
-                let known: Vec<&str> = arguments.iter().map(|argument| argument.name.as_str()).collect();
+                let known: Vec<&str> = arguments
+                    .iter()
+                    .map(|argument| argument.name.as_str())
+                    .collect();
                 errors.push(
                     Error::custom(format!(
                         "`{name}` is not an argument of this prompt (its arguments: {})",
-                        if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                        if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
                     ))
                     .with_span(ident),
                 );
@@ -409,23 +437,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         .attrs
         .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
 
-    let reads = prompt.arguments.iter().enumerate().map(|(index, argument)| {
-        let local = format_ident!("__prompt_arg_{}", index);
-        let (name, ty, value_ty) = (&argument.name, argument.ty, argument.value_ty);
-        let read = quote_spanned! {value_ty.span()=>
-            #private::prompt_argument::<#value_ty, _>(&__prompt_arguments, #name, {
-                #[allow(unused_imports)]
-                use #private::{ReadByDeserialize as _, ReadByFromStr as _, ReadByNothing as _};
-                (&&&#private::ArgumentProbe::<#value_ty>::new()).reader()
-            })?
-        };
-        let value = match argument.how {
-            Presence::Optional => read,
-            Presence::Required => quote!(#private::required(#read, #name)?),
-            Presence::Defaulted => quote!(#read.unwrap_or_default()),
-        };
-        quote!(let #local: #ty = #value;)
-    });
+    let reads = reads(prompt, &private);
     let call_args = prompt.slots.iter().map(|slot| match slot {
         Slot::Argument(index) => {
             let local = format_ident!("__prompt_arg_{}", index);
@@ -454,7 +466,9 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         quote_spanned!(span=> #prompt_fn(#(#call_args),*))
     };
     let convert = match &prompt.item.sig.output {
-        ReturnType::Default => quote_spanned!(span=> #private::prompt_result::<()>(__prompt_output)),
+        ReturnType::Default => {
+            quote_spanned!(span=> #private::prompt_result::<()>(__prompt_output))
+        }
         ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => {
             quote_spanned!(ty.span()=> #private::prompt_result(__prompt_output))
         }
@@ -463,31 +477,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         }
     };
 
-    let completer_fns = prompt.arguments.iter().enumerate().filter_map(|(index, argument)| {
-        let path = argument.completer.as_ref()?;
-        let ident = format_ident!("__prompt_complete_{}", index);
-        Some(completer_fn(&private, &ident, path))
-    });
-    let argument_registrations = prompt.arguments.iter().enumerate().map(|(index, argument)| {
-        let name = &argument.name;
-        let description = option(argument.docs.clone());
-        let required = argument.how == Presence::Required;
-        let complete = match &argument.completer {
-            Some(_) => {
-                let ident = format_ident!("__prompt_complete_{}", index);
-                quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
-            }
-            None => known_values(&private, argument.value_ty),
-        };
-        quote! {
-            #private::PromptArgumentRegistration {
-                name: #name,
-                description: #description,
-                required: #required,
-                complete: #complete,
-            }
-        }
-    });
+    let (completer_fns, argument_registrations) = argument_registrations(prompt, &private);
     let state = prompt.slots.iter().filter_map(|slot| match slot {
         Slot::Runtime(Param::State { ty, .. }) => Some(quote!(#private::state_key::<#ty>)),
         _ => None,
@@ -533,11 +523,83 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
     }
 }
 
+/// The statements that read each argument from the arguments' map into its parameter's type
+/// (`?` on a missing or refused one).
+fn reads(prompt: &PromptFn<'_>, private: &syn::Ident) -> Vec<TokenStream> {
+    prompt
+        .arguments
+        .iter()
+        .enumerate()
+        .map(|(index, argument)| {
+            let local = format_ident!("__prompt_arg_{}", index);
+            let (name, ty, value_ty) = (&argument.name, argument.ty, argument.value_ty);
+            let read = quote_spanned! {value_ty.span()=>
+                #private::prompt_argument::<#value_ty, _>(&__prompt_arguments, #name, {
+                    #[allow(unused_imports)]
+                    use #private::{ReadByDeserialize as _, ReadByFromStr as _, ReadByNothing as _};
+                    (&&&#private::ArgumentProbe::<#value_ty>::new()).reader()
+                })?
+            };
+            let value = match argument.how {
+                Presence::Optional => read,
+                Presence::Required => quote!(#private::required(#read, #name)?),
+                Presence::Defaulted => quote!(#read.unwrap_or_default()),
+            };
+            quote!(let #local: #ty = #value;)
+        })
+        .collect()
+}
+
+/// The adapters of the completer fns, and the `PromptArgumentRegistration` of each argument.
+fn argument_registrations(
+    prompt: &PromptFn<'_>,
+    private: &syn::Ident,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let completer_fns = prompt
+        .arguments
+        .iter()
+        .enumerate()
+        .filter_map(|(index, argument)| {
+            let path = argument.completer.as_ref()?;
+            let ident = format_ident!("__prompt_complete_{}", index);
+            Some(completer_fn(private, &ident, path))
+        });
+    let argument_registrations = prompt
+        .arguments
+        .iter()
+        .enumerate()
+        .map(|(index, argument)| {
+            let name = &argument.name;
+            let description = option(argument.docs.clone());
+            let required = argument.how == Presence::Required;
+            let complete = match &argument.completer {
+                Some(_) => {
+                    let ident = format_ident!("__prompt_complete_{}", index);
+                    quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
+                }
+                None => known_values(private, argument.value_ty),
+            };
+            quote! {
+                #private::PromptArgumentRegistration {
+                    name: #name,
+                    description: #description,
+                    required: #required,
+                    complete: #complete,
+                }
+            }
+        });
+    (completer_fns.collect(), argument_registrations.collect())
+}
+
 /// The adapter of a completer fn (`async fn(&str, &CompletionContext) -> impl IntoCompletion`),
 /// spanned at its path: a fn of the wrong shape is reported there.
 pub(crate) fn completer_fn(private: &syn::Ident, ident: &syn::Ident, path: &Path) -> TokenStream {
+    // The fn is taken as a value first, as `#[tool]` takes its fn: its `async` is then required
+    // by the caller, which keeps `clippy::unused_async` quiet about completers that await
+    // nothing.
     let call = quote_spanned! {path.span()=>
-        #private::completion(#path(&__complete_value, &__complete_context).await)
+        let __complete_fn = #path;
+        #private::completion(__complete_fn(&__complete_value, &__complete_context).await)
     };
     quote! {
         fn #ident(
@@ -582,7 +644,11 @@ mod tests {
         snapshot_of(
             "prompt",
             super::prompt(
-                quote!(name = "summarise", title = "Summarise", complete(title = titles)),
+                quote!(
+                    name = "summarise",
+                    title = "Summarise",
+                    complete(title = titles)
+                ),
                 quote! {
                     /// Summarise a note
                     async fn summarise(

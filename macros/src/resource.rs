@@ -250,7 +250,7 @@ fn template_variables(template: &str) -> Result<Vec<String>, String> {
 
 /// The `ResourceRead` expression and the items it needs, and the template variables'
 /// completers.
-struct Read {
+struct Reading {
     items: TokenStream,
     read: TokenStream,
     completers: TokenStream,
@@ -319,7 +319,7 @@ fn read(
     errors: &mut darling::error::Accumulator,
     source: &Source,
     variables: Option<&[String]>,
-) -> Read {
+) -> Reading {
     let private = private_alias();
     match source {
         Source::Static(ident, ty, _) => {
@@ -332,7 +332,7 @@ fn read(
                 );
             }
             let body = quote_spanned!(ty.span()=> #private::static_resource::<#ty>(#ident));
-            Read {
+            Reading {
                 items: quote! {
                     fn __resource_static() -> #private::ResourceBody { #body }
                 },
@@ -413,7 +413,7 @@ fn read_fn(
     errors: &mut darling::error::Accumulator,
     item: &ItemFn,
     variables: Option<&[String]>,
-) -> Read {
+) -> Reading {
     let private = private_alias();
     let params = template_params(errors, item, variables);
     let variables = variables.unwrap_or_default();
@@ -445,7 +445,7 @@ fn read_fn(
             #private::resource_body::<()>(__resource_output)
         },
     };
-    Read {
+    Reading {
         items: quote! {
             fn __resource_read(
                 __resource_values: ::std::vec::Vec<::std::string::String>,
@@ -496,7 +496,7 @@ fn option<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
 }
 
 /// The `inventory::submit!` of the registration, with the reading items, in a `const _`.
-fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStream {
+fn registration(args: &ResourceArgs, source: &Source, read: &Reading) -> TokenStream {
     let private = private_alias();
     let krate = args
         .krate
@@ -522,7 +522,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStrea
     );
     let mime_type = option(args.mime_type.as_ref());
     let app = option(args.app.as_ref().map(|app| app_view(&private, app)));
-    let Read {
+    let Reading {
         items,
         read,
         completers,

@@ -451,15 +451,29 @@ fn name_inline_params<'a>(input: &Input<'a>, params: &mut [CallArg<'a>]) {
     }
 }
 
-/// A parameter the runtime provides (the `Context`, app state), checked as a tool's is: `None`
-/// for a parameter the client gives; `Some(None)` for one refused (its error pushed).
+/// What a parameter is to the runtime, for `#[prompt]`.
+pub(crate) enum RuntimeParam<'a> {
+    /// The client gives it.
+    Given,
+    /// The runtime provides it (the `Context`, app state).
+    Provided(Param<'a>),
+    /// The runtime would provide it, but not as taken (its error pushed).
+    Refused,
+}
+
+/// A parameter the runtime provides (the `Context`, app state), checked as a tool's is.
 pub(crate) fn runtime_param<'a>(
     errors: &mut Accumulator,
     typed: &'a syn::PatType,
     krate: &Path,
-) -> Option<Option<Param<'a>>> {
-    let (provided, taken) = Provided::of(typed, krate)?;
-    Some(provided_param(errors, typed, provided, taken))
+) -> RuntimeParam<'a> {
+    match Provided::of(typed, krate) {
+        None => RuntimeParam::Given,
+        Some((provided, taken)) => match provided_param(errors, typed, provided, taken) {
+            Some(param) => RuntimeParam::Provided(param),
+            None => RuntimeParam::Refused,
+        },
+    }
 }
 
 /// A parameter the runtime provides rather than the client: it is no argument, so it takes no

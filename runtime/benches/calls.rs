@@ -6,8 +6,8 @@
 //! `cargo bench -p mcp-toolbelt --bench calls`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::completion::CompletionContext;
+use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Json, Server, prompt, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

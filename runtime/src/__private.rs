@@ -12,7 +12,7 @@ pub use crate::context::Context;
 pub use crate::registry::{
     AppView, Completer, Completion, CompletionContext, GetPromptResult, IconRegistration,
     IconSource, IntoCompletion, IntoPromptResult, IntoResourceBody, PromptArgumentRegistration,
-    PromptError, PromptRegistration, ResourceBody, ResourceError, ResourceRead,
+    PromptError, PromptGet, PromptRegistration, ResourceBody, ResourceError, ResourceRead,
     ResourceRegistration, ToolRegistration, ToolUiRegistration, VariableCompleter,
 };
 pub use crate::result::{CallToolResult, IntoToolResult};

@@ -666,8 +666,8 @@ impl std::fmt::Debug for Tools {
 /// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
 /// them. Got from [`Server::prompts`]; clones are handles to the same set.
 ///
-/// A change is sent as [`Change::Prompts`] on the server's one channel of changes, for the
-/// transports to tell connected clients (`notifications/prompts/list_changed`).
+/// A change is told to connected clients with `notifications/prompts/list_changed` (as the
+/// transports announce the server's changes).
 #[derive(Clone)]
 pub struct Prompts {
     prompts: Arc<PromptSet>,

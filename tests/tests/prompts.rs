@@ -152,7 +152,11 @@ async fn ask_topic(context: Context) -> Result<String, String> {
 /// A tool of the same name as the prompt that asks
 #[tool(name = "ask_topic")]
 async fn ask_topic_tool(context: Context) -> String {
-    match context.question("topic").elicit::<Topic>("Which topic?").await {
+    match context
+        .question("topic")
+        .elicit::<Topic>("Which topic?")
+        .await
+    {
         Ok(Elicitation::Accept(topic)) => format!("tool: {}", topic.topic),
         _ => "tool: no topic".to_owned(),
     }
@@ -194,7 +198,10 @@ async fn note_ids(partial: &str, context: &CompletionContext) -> Vec<&'static st
     } else {
         &["a1", "a2", "b1"]
     };
-    ids.iter().copied().filter(|id| id.starts_with(partial)).collect()
+    ids.iter()
+        .copied()
+        .filter(|id| id.starts_with(partial))
+        .collect()
 }
 
 fn server() -> Server {
@@ -236,7 +243,12 @@ async fn get(client: &TestClient, name: &str, arguments: Value) -> Value {
         .await
 }
 
-async fn complete(client: &TestClient, reference: Value, argument: (&str, &str), context: Value) -> Value {
+async fn complete(
+    client: &TestClient,
+    reference: Value,
+    argument: (&str, &str),
+    context: Value,
+) -> Value {
     client
         .request(
             "completion/complete",
@@ -329,7 +341,10 @@ async fn a_modern_list_carries_the_caching_fields_and_no_title_goes_to_old_clien
     assert_eq!(listed["ttlMs"], 60_000);
     assert_eq!(listed["cacheScope"], "public");
     assert_eq!(listed["resultType"], "complete");
-    assert_eq!(listed["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "prompts");
+    assert_eq!(
+        listed["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "prompts"
+    );
 
     let old = TestClient::with_protocol_version(server().page_size(10), "2025-03-26");
     let listed = old.request("prompts/list", json!({})).await;
@@ -380,26 +395,43 @@ async fn arguments_are_read_into_their_types() {
 #[tokio::test]
 async fn a_refused_or_missing_argument_is_invalid_params_naming_it() {
     let client = client();
-    let (code, message) = error(&get(&client, "summarise", json!({"title": "a", "tone": "loud"})).await);
+    let (code, message) =
+        error(&get(&client, "summarise", json!({"title": "a", "tone": "loud"})).await);
     assert_eq!(code, -32602);
     assert!(message.contains("argument `tone`"), "{message}");
-    assert!(message.contains("`formal`, `friendly`"), "the enum's values: {message}");
-    let (code, message) = error(&get(&client, "summarise", json!({"title": "a", "words": "many"})).await);
+    assert!(
+        message.contains("`formal`, `friendly`"),
+        "the enum's values: {message}"
+    );
+    let (code, message) =
+        error(&get(&client, "summarise", json!({"title": "a", "words": "many"})).await);
     assert_eq!(code, -32602);
-    assert!(message.contains("argument `words`") && message.contains("u32"), "{message}");
+    assert!(
+        message.contains("argument `words`") && message.contains("u32"),
+        "{message}"
+    );
     let (code, message) = error(&get(&client, "summarise", json!({"tone": "terse"})).await);
     assert_eq!(code, -32602);
-    assert!(message.contains("Missing required argument `title`"), "{message}");
+    assert!(
+        message.contains("Missing required argument `title`"),
+        "{message}"
+    );
     let (code, message) = error(&get(&client, "greet", json!({"name": 3})).await);
     assert_eq!(code, -32602);
-    assert!(message.contains("`arguments.name` must be a string"), "{message}");
+    assert!(
+        message.contains("`arguments.name` must be a string"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
 async fn an_unknown_prompt_is_invalid_params() {
     let client = client();
     let (code, message) = error(&get(&client, "nothing", json!({})).await);
-    assert_eq!((code, message.as_str()), (-32602, "Unknown prompt: nothing"));
+    assert_eq!(
+        (code, message.as_str()),
+        (-32602, "Unknown prompt: nothing")
+    );
 }
 
 #[tokio::test]
@@ -413,9 +445,15 @@ async fn the_fns_error_is_a_json_rpc_error_with_its_message() {
 async fn a_panicking_prompt_is_an_error_and_the_server_goes_on() {
     let client = client();
     let (code, message) = error(&get(&client, "panicking", json!({})).await);
-    assert_eq!((code, message.as_str()), (-32603, "Error getting prompt panicking: it panicked"));
+    assert_eq!(
+        (code, message.as_str()),
+        (-32603, "Error getting prompt panicking: it panicked")
+    );
     let response = get(&client, "greet", json!({"name": "Ada"})).await;
-    assert_eq!(result(&response)["messages"][0]["content"]["text"], "Say hello to Ada");
+    assert_eq!(
+        result(&response)["messages"][0]["content"]["text"],
+        "Say hello to Ada"
+    );
 }
 
 #[tokio::test]
@@ -425,10 +463,16 @@ async fn messages_carry_every_content_and_state_reaches_a_prompt() {
     let messages = &result(&response)["messages"];
     assert_eq!(messages[0]["content"]["type"], "image");
     assert_eq!(messages[1]["content"]["resource"]["uri"], "test://note");
-    assert_eq!(messages[2], json!({"role": "assistant", "content": {"type": "text", "text": "3 items"}}));
+    assert_eq!(
+        messages[2],
+        json!({"role": "assistant", "content": {"type": "text", "text": "3 items"}})
+    );
     for expected in ["visit 1", "visit 2"] {
         let response = get(&client, "counted", json!({})).await;
-        assert_eq!(result(&response)["messages"][0]["content"]["text"], expected);
+        assert_eq!(
+            result(&response)["messages"][0]["content"]["text"],
+            expected
+        );
     }
 }
 
@@ -442,7 +486,10 @@ async fn an_enum_and_a_bool_complete_from_their_values() {
         json!({"completion": {"values": ["formal", "friendly"]}})
     );
     let response = complete(&client, summarise.clone(), ("quote", ""), json!({})).await;
-    assert_eq!(result(&response)["completion"]["values"], json!(["true", "false"]));
+    assert_eq!(
+        result(&response)["completion"]["values"],
+        json!(["true", "false"])
+    );
     // No completer and no known values: nothing, but no error.
     let greet = json!({"type": "ref/prompt", "name": "greet"});
     let response = complete(&client, greet, ("name", "A"), json!({})).await;
@@ -454,9 +501,15 @@ async fn a_completer_is_told_the_resolved_arguments() {
     let client = client();
     let summarise = json!({"type": "ref/prompt", "name": "summarise"});
     let response = complete(&client, summarise.clone(), ("title", "g"), json!({})).await;
-    assert_eq!(result(&response)["completion"]["values"], json!(["Groceries", "Garden plan"]));
+    assert_eq!(
+        result(&response)["completion"]["values"],
+        json!(["Groceries", "Garden plan"])
+    );
     let response = complete(&client, summarise, ("title", ""), json!({"tone": "formal"})).await;
-    assert_eq!(result(&response)["completion"]["values"], json!(["Board minutes"]));
+    assert_eq!(
+        result(&response)["completion"]["values"],
+        json!(["Board minutes"])
+    );
 }
 
 #[tokio::test]
@@ -475,7 +528,10 @@ async fn template_variables_complete_from_their_completer_and_their_type() {
     let client = client();
     let template = json!({"type": "ref/resource", "uri": "notes://{lang}/{id}"});
     let response = complete(&client, template.clone(), ("id", "a"), json!({})).await;
-    assert_eq!(result(&response)["completion"]["values"], json!(["a1", "a2"]));
+    assert_eq!(
+        result(&response)["completion"]["values"],
+        json!(["a1", "a2"])
+    );
     let response = complete(&client, template.clone(), ("id", ""), json!({"lang": "fr"})).await;
     assert_eq!(result(&response)["completion"]["values"], json!(["t1"]));
     let response = complete(&client, template, ("lang", "F"), json!({})).await;
@@ -486,7 +542,11 @@ async fn template_variables_complete_from_their_completer_and_their_type() {
 async fn an_unknown_prompt_template_or_argument_is_invalid_params() {
     let client = client();
     let cases = [
-        (json!({"type": "ref/prompt", "name": "nothing"}), "name", "Unknown prompt: nothing"),
+        (
+            json!({"type": "ref/prompt", "name": "nothing"}),
+            "name",
+            "Unknown prompt: nothing",
+        ),
         (
             json!({"type": "ref/prompt", "name": "greet"}),
             "who",
@@ -517,7 +577,10 @@ async fn a_legacy_prompt_asks_the_client_as_a_tool_does() {
         Ok(json!({"action": "accept", "content": {"topic": "bees"}}))
     });
     let response = get(&client, "ask_topic", json!({})).await;
-    assert_eq!(result(&response)["messages"][0]["content"]["text"], "Write about bees");
+    assert_eq!(
+        result(&response)["messages"][0]["content"]["text"],
+        "Write about bees"
+    );
 }
 
 #[tokio::test]
@@ -527,12 +590,18 @@ async fn a_modern_prompt_answers_input_required_then_completes() {
     let first = client
         .request(
             "prompts/get",
-            modern(json!({"name": "ask_topic", "arguments": {}}), capabilities.clone()),
+            modern(
+                json!({"name": "ask_topic", "arguments": {}}),
+                capabilities.clone(),
+            ),
         )
         .await;
     let first = result(&first);
     assert_eq!(first["resultType"], "input_required");
-    assert_eq!(first["inputRequests"]["topic"]["method"], "elicitation/create");
+    assert_eq!(
+        first["inputRequests"]["topic"]["method"],
+        "elicitation/create"
+    );
     let state = first["requestState"].as_str().expect("a requestState");
     let answers = json!({"topic": {"action": "accept", "content": {"topic": "owls"}}});
     let retry = client
@@ -558,7 +627,10 @@ async fn a_modern_prompt_answers_input_required_then_completes() {
             ),
         )
         .await;
-    assert_eq!(error(&tool), (-32602, "Invalid or expired requestState".to_owned()));
+    assert_eq!(
+        error(&tool),
+        (-32602, "Invalid or expired requestState".to_owned())
+    );
 }
 
 #[tokio::test]
@@ -585,14 +657,25 @@ async fn prompts_added_at_run_time_are_served_and_removed() {
     prompts.add(echo).expect("a new name");
     let duplicate = Prompt::new("greet", "Again", |_, _| async { "again" });
     let refused = prompts.add(duplicate).expect_err("a taken name");
-    assert!(refused.to_string().contains("two prompts are named `greet`"), "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("two prompts are named `greet`"),
+        "{refused}"
+    );
 
     let client = TestClient::new(server);
     let response = get(&client, "echo", json!({"text": "hi"})).await;
-    assert_eq!(result(&response)["messages"][0]["content"]["text"], "echo: hi");
+    assert_eq!(
+        result(&response)["messages"][0]["content"]["text"],
+        "echo: hi"
+    );
     let (code, message) = error(&get(&client, "echo", json!({})).await);
     assert_eq!(code, -32602);
-    assert!(message.contains("Missing required argument `text`"), "{message}");
+    assert!(
+        message.contains("Missing required argument `text`"),
+        "{message}"
+    );
     assert!(prompts.remove("echo"));
     assert!(!prompts.remove("echo"));
     let (code, _) = error(&get(&client, "echo", json!({"text": "hi"})).await);

@@ -495,7 +495,10 @@ async fn prompts_stay_gettable() {
             json!({"name": "lint_summary", "arguments": {"title": "t", "tone": "formal"}}),
         )
         .await;
-    assert_eq!(got["result"]["messages"][0]["content"]["text"], "t formal 0");
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "t formal 0"
+    );
     let got = client
         .request("prompts/get", json!({"name": "lint_plain"}))
         .await;

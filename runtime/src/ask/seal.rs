@@ -268,7 +268,8 @@ mod tests {
         let sealer = Sealer::new(None);
         let no_subject = Principal::new("app", None);
         let empty_subject = Principal::new("app", Some(String::new()));
-        let bound = |principal: &Principal| Binding::new(Some(principal), Subject::Tool("delete"), None);
+        let bound =
+            |principal: &Principal| Binding::new(Some(principal), Subject::Tool("delete"), None);
         let state = sealer
             .seal(Carried::default(), &bound(&no_subject))
             .unwrap();

@@ -21,7 +21,10 @@ pub(super) struct Completable<'a> {
 impl Completable<'_> {
     /// Whether anything completes: the `completions` capability.
     pub(super) fn any(&self) -> bool {
-        self.prompts.items().iter().any(crate::registry::Prompt::completes)
+        self.prompts
+            .items()
+            .iter()
+            .any(crate::registry::Prompt::completes)
             || self.resources.completes()
     }
 }
@@ -34,11 +37,15 @@ pub(super) async fn complete(
     let reference = params
         .get("ref")
         .and_then(Value::as_object)
-        .ok_or_else(|| ErrorObject::invalid_params("completion/complete requires an object `ref`"))?;
+        .ok_or_else(|| {
+            ErrorObject::invalid_params("completion/complete requires an object `ref`")
+        })?;
     let argument = params
         .get("argument")
         .and_then(Value::as_object)
-        .ok_or_else(|| ErrorObject::invalid_params("completion/complete requires an object `argument`"))?;
+        .ok_or_else(|| {
+            ErrorObject::invalid_params("completion/complete requires an object `argument`")
+        })?;
     let (Some(Value::String(name)), Some(Value::String(partial))) =
         (argument.get("name"), argument.get("value"))
     else {
@@ -54,25 +61,35 @@ pub(super) async fn complete(
     let text = |key: &str| reference.get(key).and_then(Value::as_str);
     let completer = match text("type") {
         Some("ref/prompt") => {
-            let prompt_name = text("name").ok_or_else(|| ErrorObject::invalid_params("`ref/prompt` requires a string `name`"))?;
-            let prompt = completable
-                .prompts
-                .get(prompt_name)
-                .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {prompt_name}")))?;
+            let prompt_name = text("name").ok_or_else(|| {
+                ErrorObject::invalid_params("`ref/prompt` requires a string `name`")
+            })?;
+            let prompt = completable.prompts.get(prompt_name).ok_or_else(|| {
+                ErrorObject::invalid_params(format!("Unknown prompt: {prompt_name}"))
+            })?;
             prompt
                 .completer(name)
-                .map_err(|()| ErrorObject::invalid_params(format!("Prompt `{prompt_name}` has no argument `{name}`")))?
+                .map_err(|()| {
+                    ErrorObject::invalid_params(format!(
+                        "Prompt `{prompt_name}` has no argument `{name}`"
+                    ))
+                })?
                 .cloned()
         }
         Some("ref/resource") => {
-            let uri = text("uri").ok_or_else(|| ErrorObject::invalid_params("`ref/resource` requires a string `uri`"))?;
-            let template = completable
-                .resources
-                .template(uri)
-                .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown resource template: {uri}")))?;
+            let uri = text("uri").ok_or_else(|| {
+                ErrorObject::invalid_params("`ref/resource` requires a string `uri`")
+            })?;
+            let template = completable.resources.template(uri).ok_or_else(|| {
+                ErrorObject::invalid_params(format!("Unknown resource template: {uri}"))
+            })?;
             template
                 .completer(name)
-                .map_err(|()| ErrorObject::invalid_params(format!("Resource template `{uri}` has no variable `{name}`")))?
+                .map_err(|()| {
+                    ErrorObject::invalid_params(format!(
+                        "Resource template `{uri}` has no variable `{name}`"
+                    ))
+                })?
                 .cloned()
         }
         _ => {

@@ -291,7 +291,11 @@ impl Dispatcher {
         connection: &Connection,
         scope: RequestScope,
     ) -> Result<Value, ErrorObject> {
-        let (name, sent, arguments) = prompts::name_and_arguments(&mut params)?;
+        let prompts::GetRequest {
+            name,
+            sent,
+            arguments,
+        } = prompts::name_and_arguments(&mut params)?;
         let prompt = self
             .state
             .prompts
@@ -316,7 +320,9 @@ impl Dispatcher {
             },
             None => get.await,
         };
-        outcome.map(|result| to_json(&result)).map_err(prompts::error)
+        outcome
+            .map(|result| to_json(&result))
+            .map_err(prompts::error)
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the
@@ -354,7 +360,13 @@ impl Dispatcher {
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
             return Err(round::missing_capabilities(&missing));
         }
-        let round = self.round(era, &scope, Subject::Tool(&name), arguments.as_ref(), &params)?;
+        let round = self.round(
+            era,
+            &scope,
+            Subject::Tool(&name),
+            arguments.as_ref(),
+            &params,
+        )?;
         let time_limit = scope
             .time_limit
             .map_or(self.state.limits.call_timeout, |limit| {

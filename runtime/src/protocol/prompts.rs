@@ -20,11 +20,9 @@ pub(super) fn list(
     ttl_ms: u64,
 ) -> Result<Value, ErrorObject> {
     let definitions = prompts.definitions();
-    let (page, next_cursor) = listing::page(&definitions, |prompt| &prompt.name, params, page_size)?;
-    let prompts = page
-        .iter()
-        .map(|prompt| shaped(prompt, version))
-        .collect();
+    let (page, next_cursor) =
+        listing::page(&definitions, |prompt| &prompt.name, params, page_size)?;
+    let prompts = page.iter().map(|prompt| shaped(prompt, version)).collect();
     let mut result = to_json(&ListPromptsResult {
         prompts,
         next_cursor,
@@ -49,11 +47,19 @@ fn shaped(prompt: &PromptDefinition, version: ProtocolVersion) -> PromptDefiniti
     prompt
 }
 
-/// A `prompts/get`'s `name`, its `arguments` as the client sent them (for the binding of a
-/// 2026-07-28 round) and as strings (for the prompt), taken out of its params.
+/// What a `prompts/get` asks for.
+pub(super) struct GetRequest {
+    pub(super) name: String,
+    /// The arguments as the client sent them, for the binding of a 2026-07-28 round.
+    pub(super) sent: Option<Map<String, Value>>,
+    /// The arguments as strings, for the prompt.
+    pub(super) arguments: BTreeMap<String, String>,
+}
+
+/// A `prompts/get`'s `name` and `arguments`, taken out of its params.
 pub(super) fn name_and_arguments(
     params: &mut Map<String, Value>,
-) -> Result<(String, Option<Map<String, Value>>, BTreeMap<String, String>), ErrorObject> {
+) -> Result<GetRequest, ErrorObject> {
     let Some(Value::String(name)) = params.remove("name") else {
         return Err(ErrorObject::invalid_params(
             "prompts/get requires a string `name`",
@@ -65,7 +71,11 @@ pub(super) fn name_and_arguments(
         Some(_) => return Err(ErrorObject::invalid_params("`arguments` must be an object")),
     };
     let strings = strings(arguments.as_ref(), "arguments")?;
-    Ok((name, arguments, strings))
+    Ok(GetRequest {
+        name,
+        sent: arguments,
+        arguments: strings,
+    })
 }
 
 /// An object of string values (prompt arguments, a completion's `context.arguments`); `Err`

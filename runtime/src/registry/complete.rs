@@ -222,7 +222,11 @@ pub(crate) fn known_values(schema: &Value) -> Vec<String> {
         _ => None,
     };
     if let Some(Value::Array(values)) = schema.get("enum") {
-        return values.iter().map(scalar).collect::<Option<_>>().unwrap_or_default();
+        return values
+            .iter()
+            .map(scalar)
+            .collect::<Option<_>>()
+            .unwrap_or_default();
     }
     if let Some(value) = schema.get("const") {
         return scalar(value).into_iter().collect();
@@ -276,8 +280,11 @@ mod tests {
 
     #[tokio::test]
     async fn known_values_are_filtered_by_prefix() {
-        let completer = Completer::Known(vec!["Formal".into(), "friendly".into(), "terse".into()].into());
-        let completion = completer.complete("f".into(), CompletionContext::default()).await;
+        let completer =
+            Completer::Known(vec!["Formal".into(), "friendly".into(), "terse".into()].into());
+        let completion = completer
+            .complete("f".into(), CompletionContext::default())
+            .await;
         assert_eq!(completion.values, ["Formal", "friendly"]);
     }
 }

@@ -23,18 +23,18 @@ use crate::result::CallToolResult;
 use crate::state::StateKey;
 
 pub use apps::ToolUiRegistration;
+pub(crate) use complete::known_values;
+pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
 pub use icon::{IconRegistration, IconSource};
+pub(crate) use prompt::collected as collected_prompts;
+pub use prompt::{
+    GetPromptResult, IntoPromptResult, Prompt, PromptArgumentRegistration, PromptError, PromptGet,
+    PromptMessage, PromptRegistration,
+};
 pub use resource::{
     IntoResourceBody, ResourceBody, ResourceError, ResourceRead, ResourceRegistration,
 };
 pub(crate) use resource::{ReadError, Resource, ResourceSet};
-pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
-pub(crate) use complete::known_values;
-pub use prompt::{
-    GetPromptResult, IntoPromptResult, Prompt, PromptArgumentRegistration, PromptError,
-    PromptMessage, PromptRegistration,
-};
-pub(crate) use prompt::collected as collected_prompts;
 pub(crate) use set::NamedSet;
 
 /// The live tools of one server.
@@ -174,9 +174,10 @@ fn unique_by_name<R>(
     place: fn(&R) -> (&'static str, u32),
     duplicate: fn(&str, &str, &str) -> RegistryError,
 ) -> Result<Vec<&'static R>, RegistryError> {
-    let (unique, problems): (Vec<_>, Vec<_>) = first_of_each_name(registrations, name, place, duplicate)
-        .into_iter()
-        .partition(Result::is_ok);
+    let (unique, problems): (Vec<_>, Vec<_>) =
+        first_of_each_name(registrations, name, place, duplicate)
+            .into_iter()
+            .partition(Result::is_ok);
     one_or_several(problems.into_iter().filter_map(Result::err).collect())
         .map(|()| unique.into_iter().filter_map(Result::ok).collect())
 }

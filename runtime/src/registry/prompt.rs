@@ -146,7 +146,8 @@ impl IntoPromptResult for &'static str {
 impl<T: IntoPromptResult, E: Display> IntoPromptResult for Result<T, E> {
     /// The error's alternate form (`{:#}`), as a tool's: `anyhow` renders its causes there.
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
-        self.map_err(|error| format!("{error:#}"))?.into_prompt_result()
+        self.map_err(|error| format!("{error:#}"))?
+            .into_prompt_result()
     }
 }
 
@@ -159,6 +160,13 @@ pub enum PromptError {
     /// The prompt failed: a JSON-RPC error carrying its message.
     Failed(String),
 }
+
+/// The adapter of a `#[prompt]` fn: reads the arguments, runs the fn. Not public API.
+#[doc(hidden)]
+pub type PromptGet = fn(
+    BTreeMap<String, String>,
+    Context,
+) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>;
 
 /// What `#[prompt]` submits to `inventory` for one fn. Not public API: generated code builds it.
 #[doc(hidden)]
@@ -177,10 +185,7 @@ pub struct PromptRegistration {
     /// The app state the fn takes (its `State<T>` parameters), checked at start-up.
     pub state: &'static [fn() -> StateKey],
     /// Reads the arguments and runs the user's fn.
-    pub get: fn(
-        BTreeMap<String, String>,
-        Context,
-    ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>,
+    pub get: PromptGet,
     /// Where the fn is, for error messages.
     pub file: &'static str,
     /// See `file`.
@@ -205,7 +210,10 @@ pub struct PromptArgumentRegistration {
 
 /// What runs a prompt: the arguments as strings and the request's context in, the result out.
 type Handler = Arc<
-    dyn Fn(BTreeMap<String, String>, Context) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>
+    dyn Fn(
+            BTreeMap<String, String>,
+            Context,
+        ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>
         + Send
         + Sync,
 >;
@@ -234,7 +242,12 @@ impl Prompt {
     {
         let handler: Handler = Arc::new(move |arguments, context| {
             let output = handler(arguments, context);
-            Box::pin(async move { output.await.into_prompt_result().map_err(PromptError::Failed) })
+            Box::pin(async move {
+                output
+                    .await
+                    .into_prompt_result()
+                    .map_err(PromptError::Failed)
+            })
         });
         Self {
             definition: Arc::new(PromptDefinition::new(name).description(description)),
@@ -268,9 +281,14 @@ impl Prompt {
 
     /// The prompt of one `#[prompt]` fn.
     fn from_registration(registration: &'static PromptRegistration) -> Self {
-        let mut definition = PromptDefinition::new(registration.name).description(registration.description);
+        let mut definition =
+            PromptDefinition::new(registration.name).description(registration.description);
         definition.title = registration.title.map(str::to_owned);
-        definition.icons = registration.icons.iter().map(IconRegistration::icon).collect();
+        definition.icons = registration
+            .icons
+            .iter()
+            .map(IconRegistration::icon)
+            .collect();
         let mut completers = BTreeMap::new();
         for argument in registration.arguments {
             let mut entry = PromptArgument::new(argument.name).required(argument.required);
@@ -337,7 +355,12 @@ impl Prompt {
     /// How the argument `name` completes: `Err` when the prompt has no such argument, `None`
     /// when it has no completer.
     pub(crate) fn completer(&self, name: &str) -> Result<Option<&Completer>, ()> {
-        if !self.definition.arguments.iter().any(|argument| argument.name == name) {
+        if !self
+            .definition
+            .arguments
+            .iter()
+            .any(|argument| argument.name == name)
+        {
             return Err(());
         }
         Ok(self.completers.get(name))
@@ -411,7 +434,12 @@ pub(crate) fn collected() -> Result<&'static [Prompt], RegistryError> {
                 |registration| (registration.file, registration.line),
                 <Prompt as Named>::duplicate,
             )
-            .map(|registrations| registrations.into_iter().map(Prompt::from_registration).collect())
+            .map(|registrations| {
+                registrations
+                    .into_iter()
+                    .map(Prompt::from_registration)
+                    .collect()
+            })
         })
         .as_ref()
         .map(Vec::as_slice)

@@ -3,9 +3,9 @@
 
 use std::any::Any;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::panic::AssertUnwindSafe;
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use futures_util::FutureExt as _;

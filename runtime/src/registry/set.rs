@@ -86,7 +86,10 @@ impl<T: Named> NamedSet<T> {
     pub(crate) fn generation_and_definitions(&self) -> (u64, Vec<Arc<T::Definition>>) {
         let items = self.read();
         let generation = self.generation.load(Ordering::Acquire);
-        (generation, items.values().map(T::shared_definition).collect())
+        (
+            generation,
+            items.values().map(T::shared_definition).collect(),
+        )
     }
 
     /// Every app state an item takes that `states` lacks, in name order.

@@ -17,8 +17,9 @@ const _: () = {
         __complete_context: __prompt_private::CompletionContext,
     ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
         ::std::boxed::Box::pin(async move {
+            let __complete_fn = titles;
             __prompt_private::completion(
-                titles(&__complete_value, &__complete_context).await,
+                __complete_fn(&__complete_value, &__complete_context).await,
             )
         })
     }
@@ -27,8 +28,9 @@ const _: () = {
         __complete_context: __prompt_private::CompletionContext,
     ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
         ::std::boxed::Box::pin(async move {
+            let __complete_fn = tags;
             __prompt_private::completion(
-                tags(&__complete_value, &__complete_context).await,
+                __complete_fn(&__complete_value, &__complete_context).await,
             )
         })
     }

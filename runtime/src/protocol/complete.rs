@@ -21,11 +21,7 @@ pub(super) struct Completable<'a> {
 impl Completable<'_> {
     /// Whether anything completes: the `completions` capability.
     pub(super) fn any(&self) -> bool {
-        self.prompts
-            .items()
-            .iter()
-            .any(crate::registry::Prompt::completes)
-            || self.resources.completes()
+        self.prompts.any(crate::registry::Prompt::completes) || self.resources.completes()
     }
 }
 

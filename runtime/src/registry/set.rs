@@ -72,9 +72,9 @@ impl<T: Named> NamedSet<T> {
         self.read().is_empty()
     }
 
-    /// Every item, in name order.
-    pub(crate) fn items(&self) -> Vec<T> {
-        self.read().values().cloned().collect()
+    /// Whether some item is as `wanted` says, looked at under the lock (nothing cloned).
+    pub(crate) fn any(&self, wanted: impl Fn(&T) -> bool) -> bool {
+        self.read().values().any(wanted)
     }
 
     /// Definitions in name order.

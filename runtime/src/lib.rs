@@ -202,7 +202,8 @@ pub use error::Error;
 ///
 /// On a parameter: its `///` comment is the argument's description; `#[serde(default)]` makes
 /// it optional (absent: `Default::default()`), as `Option<T>` does (absent: `None`); every
-/// other parameter is required; `#[complete(path)]` names its completer fn. A parameter is any
+/// other parameter is required; `#[serde(rename = "…")]` names the argument (the parameter's
+/// name otherwise); `#[complete(path)]` names its completer fn. A parameter is any
 /// `FromStr` type (`String`, numbers, `bool`, your own), or a type that deserializes from a JSON
 /// string (a unit enum deriving `serde::Deserialize`); a value it refuses, or a required
 /// argument missing, is `-32602` naming the argument and what was expected. A [`Context`]
@@ -245,6 +246,7 @@ pub use mcp_toolbelt_macros::prompt;
 /// | `title = "…"`, `description = "…"` | for people and the model | none; the `///` comment |
 /// | `mime_type = "…"` | `mimeType` on list and read | none |
 /// | `app`, `app(csp(connect_domains = […], resource_domains = […], frame_domains = […], base_uri_domains = […]), permissions(camera, microphone, geolocation, clipboard_write), domain = "…", prefers_border)` | an MCP Apps view: MIME type `text/html;profile=mcp-app` and that `_meta.ui`; its URI must be a plain `ui://` URI | not a view |
+/// | `complete(var = path, …)` | the completer fn of a template variable (see [`completion`]); a name that is no variable is a compile error | its parameter type's known values, if any (a unit enum deriving `JsonSchema`) |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a

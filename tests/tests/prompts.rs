@@ -273,6 +273,17 @@ async fn the_capabilities_declare_prompts_and_completions_in_both_eras() {
     let capabilities = &result(&initialized)["capabilities"];
     assert_eq!(capabilities["prompts"], json!({"listChanged": true}));
     assert_eq!(capabilities["completions"], json!({}));
+    // `completions` came with 2025-03-26.
+    let old = TestClient::with_protocol_version(server(), "2024-11-05");
+    let initialized = old
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    let capabilities = &result(&initialized)["capabilities"];
+    assert_eq!(capabilities["prompts"], json!({"listChanged": true}));
+    assert!(capabilities.get("completions").is_none(), "{capabilities}");
     let discovered = client
         .request("server/discover", modern(json!({}), json!({})))
         .await;

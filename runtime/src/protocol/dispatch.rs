@@ -251,9 +251,14 @@ impl Dispatcher {
             .unwrap_or_else(|| json!({}));
         connection.initialize(version, capabilities);
         tracing::debug!(requested, negotiated = %version, "initialize");
+        let mut capabilities = self.capabilities();
+        if version < ProtocolVersion::V2025_03_26 {
+            // `completions` came with 2025-03-26; an older client knows no such capability.
+            capabilities.completions = None;
+        }
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
-            capabilities: self.capabilities(),
+            capabilities,
             server_info: &downgrade::server_info(&self.state.info, version),
             instructions: self.state.instructions.as_deref(),
         })

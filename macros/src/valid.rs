@@ -416,6 +416,18 @@ fn check_params<'a>(
             }
             FnArg::Typed(typed) => typed,
         };
+        if let Some(complete) = typed
+            .attrs
+            .iter()
+            .find(|attr| crate::prompt::is_complete_marker(attr))
+        {
+            errors.push(
+                Error::custom(
+                    "`#[complete]` completes a prompt's argument (`completion/complete`); a tool's arguments do not complete: remove it",
+                )
+                .with_span(complete.path()),
+            );
+        }
         let cfg: Vec<&Attribute> = typed
             .attrs
             .iter()

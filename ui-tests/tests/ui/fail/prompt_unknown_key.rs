@@ -1,4 +1,5 @@
-//! A misspelled or unknown key, and a completer for an argument that does not exist.
+//! A misspelled or unknown key, a completer for an argument that does not exist, and one on a
+//! tool's parameter.
 
 use mcp_toolbelt::prompt;
 
@@ -25,6 +26,16 @@ async fn greet(
 #[mcp_toolbelt::resource(uri = "notes://{id}", complete(key = names))]
 async fn note(id: String) -> String {
     id
+}
+
+/// A tool's arguments do not complete
+#[mcp_toolbelt::tool]
+async fn search(
+    /// What to look for
+    #[complete(names)]
+    query: String,
+) -> String {
+    query
 }
 
 fn main() {}

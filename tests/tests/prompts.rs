@@ -18,6 +18,7 @@ use mcp_toolbelt::prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessag
 use mcp_toolbelt::result::EmbeddedResource;
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Content, Context, Server, State, prompt, resource, tool};
+use mcp_toolbelt_tests::in_process::InProcess;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -691,4 +692,49 @@ async fn prompts_added_at_run_time_are_served_and_removed() {
     assert!(!prompts.remove("echo"));
     let (code, _) = error(&get(&client, "echo", json!({"text": "hi"})).await);
     assert_eq!(code, -32602);
+}
+
+/// Over the stdio framing (the messages parsed as a transport parses them, not handed over as
+/// values): a legacy client initializes, gets a prompt and completes an argument, its
+/// `context.arguments` reaching the completer.
+#[tokio::test]
+async fn prompts_and_completions_over_the_stdio_framing() {
+    let mut client = InProcess::start(server());
+    let initialized = client
+        .request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    assert_eq!(
+        initialized["result"]["capabilities"]["completions"],
+        json!({})
+    );
+    let got = client
+        .request(
+            2,
+            "prompts/get",
+            json!({"name": "greet", "arguments": {"name": "Ada"}}),
+        )
+        .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "Say hello to Ada"
+    );
+    let completed = client
+        .request(
+            3,
+            "completion/complete",
+            json!({
+                "ref": {"type": "ref/prompt", "name": "summarise"},
+                "argument": {"name": "title", "value": ""},
+                "context": {"arguments": {"tone": "formal"}},
+            }),
+        )
+        .await;
+    assert_eq!(
+        completed["result"]["completion"]["values"],
+        json!(["Board minutes"])
+    );
 }

@@ -24,7 +24,7 @@ use crate::transport::stdio;
 use crate::types::Implementation;
 use crate::types::{ListPromptsResult, ListToolsResult};
 
-/// An MCP server for every `#[tool]` and `#[resource]` in the binary.
+/// An MCP server for every `#[tool]`, `#[prompt]` and `#[resource]` in the binary.
 ///
 /// ```no_run
 /// # async fn run() -> std::process::ExitCode {
@@ -167,15 +167,15 @@ impl Server {
         self
     }
 
-    /// How many items one page of `tools/list`, `resources/list` and `resources/templates/list`
-    /// holds (default 100).
+    /// How many items one page of `tools/list`, `prompts/list`, `resources/list` and
+    /// `resources/templates/list` holds (default 100).
     #[must_use]
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
         self
     }
 
-    /// How long a 2026-07-28 client may cache `tools/list`, `server/discover`, `resources/list`,
+    /// How long a 2026-07-28 client may cache `tools/list`, `prompts/list`, `server/discover`, `resources/list`,
     /// `resources/templates/list` and a `static`/`const` resource's contents (default one
     /// minute; sent as `ttlMs`, in whole milliseconds).
     #[must_use]

@@ -146,7 +146,10 @@ impl Dispatcher {
             &params,
             connection.session_id.as_deref(),
             self.state.network_transport,
-            |name| self.state.tools.contains(name),
+            |method, name| match method {
+                Method::GetPrompt => self.state.prompts.contains(name),
+                _ => self.state.tools.contains(name),
+            },
         );
         // Boxed where it is made: the layers around it (the span, the time limit, the abort,
         // the call's task) then move a pointer, not a future of kilobytes.

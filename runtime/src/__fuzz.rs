@@ -1,6 +1,5 @@
 //! Thin entry points to the private parsers, for the fuzz targets (`fuzz/`) and the property
-//! tests (`tests/tests/properties.rs`), and to what the wire tests cannot reach yet
-//! ([`announce_prompts_changed`], until prompts have a handle of their own). Compiled only with the `fuzzing` feature, hidden from
+//! tests (`tests/tests/properties.rs`). Compiled only with the `fuzzing` feature, hidden from
 //! the docs: not part of the API. Everything public is fuzzed through the public API instead.
 
 use std::collections::BTreeSet;
@@ -107,10 +106,4 @@ impl StateSealer {
 /// The principal of a token's client id and subject.
 fn caller(principal: Option<(&str, Option<&str>)>) -> Option<Principal> {
     principal.map(|(client_id, subject)| Principal::new(client_id, subject.map(str::to_owned)))
-}
-
-/// Sends `Change::Prompts` on the server of `resources`, as a change of the prompt set does:
-/// what the wire tests of `list_changed` (`tests/tests/subscriptions.rs`) send.
-pub fn announce_prompts_changed(resources: &crate::resource::Resources) {
-    resources.announce(crate::protocol::Change::Prompts);
 }

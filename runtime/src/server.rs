@@ -112,6 +112,8 @@ pub struct Server {
     request_state_key: Option<[u8; 32]>,
     /// The other key it opens during a rotation.
     previous_request_state_key: Option<[u8; 32]>,
+    /// See [`Server::accept_early_answers`].
+    early_answers: bool,
 }
 
 impl Server {
@@ -164,6 +166,7 @@ impl Server {
             hooks: Vec::new(),
             request_state_key: None,
             previous_request_state_key: None,
+            early_answers: false,
         }
     }
 
@@ -238,6 +241,18 @@ impl Server {
     #[must_use]
     pub fn cache_ttl(mut self, ttl: Duration) -> Self {
         self.cache_ttl = ttl;
+        self
+    }
+
+    /// Whether a 2026-07-28 request's `inputResponses` may answer questions that no earlier
+    /// round asked (default: no). Off, an answer counts only for a question the previous round
+    /// asked (sealed in its `requestState`), so a first request cannot bring its own
+    /// confirmation of a tool that confirms before it acts. On, a client may answer in advance
+    /// and save a round trip; the conformance suite's `input-required-result-ignore-extra-params`
+    /// expects it. Turn it on only when no tool relies on a question being asked first.
+    #[must_use]
+    pub fn accept_early_answers(mut self, accept: bool) -> Self {
+        self.early_answers = accept;
         self
     }
 
@@ -640,6 +655,7 @@ impl Server {
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
+            early_answers: self.early_answers,
             sealer: Arc::new(match self.request_state_key {
                 Some(current) => {
                     Sealer::new(Some(current)).with_previous(self.previous_request_state_key)
@@ -844,12 +860,6 @@ impl Resources {
             .chain(listed.templates())
             .cloned()
             .collect()
-    }
-
-    /// Sends `change` to every listener (the fuzzing entry points' test-only path).
-    #[cfg(feature = "fuzzing")]
-    pub(crate) fn announce(&self, change: Change) {
-        let _ = self.changes.send(change);
     }
 
     /// Says that the contents at `uri` changed: the clients subscribed to it, or to a template

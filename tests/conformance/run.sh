@@ -27,7 +27,9 @@ suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
 cargo build --quiet --example conformance
 server_log="$(mktemp)"
-"$root/target/debug/examples/conformance" --http "127.0.0.1:$port" 2>"$server_log" &
+# Early answers on: the suite's input-required-result-ignore-extra-params answers a question
+# before any round asked it (see `Server::accept_early_answers`).
+CONFORMANCE_EARLY_ANSWERS=1 "$root/target/debug/examples/conformance" --http "127.0.0.1:$port" 2>"$server_log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 # Our server must be the one listening: if it exits (the port is taken), nothing is tested.

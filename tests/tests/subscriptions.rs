@@ -15,8 +15,8 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request};
-use mcp_toolbelt::__fuzz::announce_prompts_changed;
 use mcp_toolbelt::Server;
+use mcp_toolbelt::prompt::{Prompt, Prompts};
 use mcp_toolbelt::resource::{Resource, Resources};
 use mcp_toolbelt_tests::http::{
     Events, TIMEOUT, bodiless, in_session, modern_headers, modern_request, open_session, post, send,
@@ -26,9 +26,11 @@ use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 /// A server with `notes://1` and the template `notes://{id}`, and the handle to its resources.
-fn server() -> (Server, Resources) {
+fn server() -> (Server, Resources, Prompts) {
     let server = Server::new("subscriptions-tests", "1.0.0");
     let resources = server.resources();
+    // Taken, so prompts are served (and their list said to change) though there are none yet.
+    let prompts = server.prompts();
     let note = |request: mcp_toolbelt::resource::ReadRequest| async move {
         format!("note {}", request.uri())
     };
@@ -38,7 +40,15 @@ fn server() -> (Server, Resources) {
     resources
         .add(Resource::new("notes://{id}", "note", note).unwrap())
         .unwrap();
-    (server, resources)
+    (server, resources, prompts)
+}
+
+/// Adds the prompt `p`, or removes it when present: the prompt list changes.
+fn change_prompts(prompts: &Prompts) {
+    if !prompts.remove("p") {
+        let prompt = Prompt::new("p", "A prompt that comes and goes", |_, _| async { "p" });
+        prompts.add(prompt).unwrap();
+    }
 }
 
 /// A resource to add and remove, so that the list changes.
@@ -85,7 +95,7 @@ async fn initialize(client: &mut InProcess) -> Value {
 /// A subscription names a served URI or template; updates reach it until it is undone.
 #[tokio::test]
 async fn stdio_subscribers_hear_their_updates_until_they_unsubscribe() {
-    let (server, resources) = server();
+    let (server, resources, _prompts) = server();
     let mut client = InProcess::start(server);
     let capabilities = initialize(&mut client).await;
     assert_eq!(
@@ -138,18 +148,19 @@ async fn stdio_subscribers_hear_their_updates_until_they_unsubscribe() {
 /// prompts' list changes, and not otherwise.
 #[tokio::test]
 async fn stdio_hears_the_lists_its_capabilities_declare() {
-    let (server, resources) = server();
+    let (server, resources, prompts) = server();
     let mut client = InProcess::start(server);
     let capabilities = initialize(&mut client).await;
-    let prompts_declared = capabilities["prompts"]["listChanged"] == true;
+    assert_eq!(
+        capabilities["prompts"]["listChanged"], true,
+        "{capabilities}"
+    );
 
     resources.add(extra()).unwrap();
     assert_eq!(client.next_message().await, list_changed("resources"));
-    announce_prompts_changed(&resources);
+    change_prompts(&prompts);
     assert!(resources.remove("extra://x"));
-    if prompts_declared {
-        assert_eq!(client.next_message().await, list_changed("prompts"));
-    }
+    assert_eq!(client.next_message().await, list_changed("prompts"));
     assert_eq!(client.next_message().await, list_changed("resources"));
     assert!(!resources.remove("extra://x"), "already removed");
     assert!(
@@ -161,7 +172,7 @@ async fn stdio_hears_the_lists_its_capabilities_declare() {
 /// A 2026-07-28 client on stdio listens; `resources/subscribe` is not a method of its era.
 #[tokio::test]
 async fn stdio_listen_streams_the_updates_of_the_uris_it_names() {
-    let (server, resources) = server();
+    let (server, resources, _prompts) = server();
     let mut client = InProcess::start(server);
     let envelope = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -239,7 +250,7 @@ fn legacy(id: u64, method: &str, params: &Value) -> Value {
 /// are told of the list changing.
 #[tokio::test]
 async fn http_sessions_are_told_only_of_what_they_subscribed_to() {
-    let (server, resources) = server();
+    let (server, resources, prompts) = server();
     let router = server.into_router().unwrap();
     let subscriber = open_session(&router).await;
     let other = open_session(&router).await;
@@ -269,27 +280,17 @@ async fn http_sessions_are_told_only_of_what_they_subscribed_to() {
     let unsubscribe = legacy(4, "resources/unsubscribe", &json!({"uri": "notes://{id}"}));
     send(&router, post(&unsubscribe, &in_session(&subscriber))).await;
     resources.notify_updated("notes://5");
-    announce_prompts_changed(&resources);
+    change_prompts(&prompts);
     assert!(resources.remove("extra://x"));
-    let next = subscriber_events.next().await;
-    if next == Some(list_changed("prompts")) {
-        // Only where the capabilities declare prompts' list changing.
-        let initialize = send(
-            &router,
-            post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
-        )
-        .await;
-        assert_eq!(
-            initialize.json()["result"]["capabilities"]["prompts"]["listChanged"],
-            true
-        );
-        assert_eq!(
-            subscriber_events.next().await,
-            Some(list_changed("resources"))
-        );
-    } else {
-        assert_eq!(next, Some(list_changed("resources")), "unsubscribed");
-    }
+    assert_eq!(
+        subscriber_events.next().await,
+        Some(list_changed("prompts")),
+        "unsubscribed: no update, the prompt list's change first"
+    );
+    assert_eq!(
+        subscriber_events.next().await,
+        Some(list_changed("resources"))
+    );
 }
 
 /// A session whose GET stream fell more than the channel holds behind (a client that does not
@@ -297,7 +298,7 @@ async fn http_sessions_are_told_only_of_what_they_subscribed_to() {
 /// every list it hears changed and that every URI it subscribed to was updated.
 #[tokio::test]
 async fn a_session_that_fell_behind_is_told_everything_it_hears() {
-    let (server, resources) = server();
+    let (server, resources, _prompts) = server();
     let router = server.into_router().unwrap();
     let session = open_session(&router).await;
     let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://1"}));
@@ -309,17 +310,14 @@ async fn a_session_that_fell_behind_is_told_everything_it_hears() {
     }
     resources.add(extra()).unwrap();
     let mut heard = Vec::new();
-    for _ in 0..4 {
-        let event = events.next().await.unwrap();
-        // Prompts' list only where the capabilities declare it.
-        if event != list_changed("prompts") {
-            heard.push(event);
-        }
+    for _ in 0..5 {
+        heard.push(events.next().await.unwrap());
     }
     assert_eq!(
         heard,
         [
             list_changed("tools"),
+            list_changed("prompts"),
             list_changed("resources"),
             updated("notes://1"),
             list_changed("resources"),
@@ -356,7 +354,7 @@ async fn listen(router: &Router, id: u64, notifications: &Value) -> Events {
 /// lists it asked for; the acknowledgement says what is honoured.
 #[tokio::test]
 async fn http_listen_streams_hear_only_what_they_named() {
-    let (server, resources) = server();
+    let (server, resources, prompts) = server();
     let router = server.into_router().unwrap();
     let requested = json!({
         "toolsListChanged": true,
@@ -373,7 +371,7 @@ async fn http_listen_streams_hear_only_what_they_named() {
     );
     assert_eq!(honoured["toolsListChanged"], true);
     assert!(honoured.get("resourcesListChanged").is_none(), "{ack}");
-    let prompts_honoured = honoured["promptsListChanged"] == true;
+    assert_eq!(honoured["promptsListChanged"], true, "{ack}");
 
     let mut lists = listen(&router, 4, &json!({"resourcesListChanged": true})).await;
     assert_eq!(
@@ -382,7 +380,7 @@ async fn http_listen_streams_hear_only_what_they_named() {
     );
 
     resources.notify_updated("notes://42");
-    announce_prompts_changed(&resources);
+    change_prompts(&prompts);
     resources.add(extra()).unwrap();
     assert_eq!(
         lists.next().await,
@@ -393,12 +391,10 @@ async fn http_listen_streams_hear_only_what_they_named() {
         subscriber.next().await,
         Some(tagged(updated("notes://42"), 3))
     );
-    if prompts_honoured {
-        assert_eq!(
-            subscriber.next().await,
-            Some(tagged(list_changed("prompts"), 3))
-        );
-    }
+    assert_eq!(
+        subscriber.next().await,
+        Some(tagged(list_changed("prompts"), 3))
+    );
     resources.notify_updated("notes://1");
     assert_eq!(
         subscriber.next().await,
@@ -437,7 +433,7 @@ async fn a_server_without_resources_has_no_subscriptions() {
 /// another method is still refused.
 #[tokio::test]
 async fn a_modern_cancellation_without_mcp_method_is_accepted() {
-    let (server, _resources) = server();
+    let (server, _resources, _prompts) = server();
     let router = server.into_router().unwrap();
     let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
         "requestId": 3,

@@ -76,12 +76,15 @@ pub(crate) struct Round {
 }
 
 impl Round {
-    /// The round of a `tools/call` with `params` (its `requestState` opened and checked
-    /// against `binding`; refused with `-32602` when it is not valid).
+    /// The round of a request with `params` (its `requestState` opened and checked against
+    /// `binding`; refused with `-32602` when it is not valid). With `early`
+    /// ([`Server::accept_early_answers`](crate::Server::accept_early_answers)), `inputResponses`
+    /// may also answer questions no earlier round asked.
     pub(crate) fn start(
         sealer: &Sealer,
         params: &Map<String, Value>,
         binding: Binding,
+        early: bool,
     ) -> Result<Self, ErrorObject> {
         let Carried { mut answers, asked } = match params.get("requestState") {
             None | Some(Value::Null) => Carried::default(),
@@ -94,7 +97,7 @@ impl Round {
         };
         match params.get("inputResponses") {
             None | Some(Value::Null) => {}
-            Some(Value::Object(responses)) => take_answers(&mut answers, &asked, responses)?,
+            Some(Value::Object(responses)) => take_answers(&mut answers, &asked, early, responses)?,
             Some(_) => {
                 return Err(ErrorObject::invalid_params(
                     "`inputResponses` must be an object",
@@ -224,16 +227,18 @@ impl Round {
     }
 }
 
-/// Adds to `answers` the `responses` to questions that were `asked`; an answer already there
-/// (sealed in an earlier round) stands, and any other response is ignored, whatever it holds.
-/// `Err` when an answer taken is not an object (the result of the request it answers).
+/// Adds to `answers` the `responses` to questions that were `asked` (to any key, when `early`);
+/// an answer already there (sealed in an earlier round) stands, and any other response is
+/// ignored, whatever it holds. `Err` when an answer taken is not an object (the result of the
+/// request it answers).
 fn take_answers(
     answers: &mut Map<String, Value>,
     asked: &BTreeSet<String>,
+    early: bool,
     responses: &Map<String, Value>,
 ) -> Result<(), ErrorObject> {
     for (key, response) in responses {
-        if !asked.contains(key) || answers.contains_key(key) {
+        if !(early || asked.contains(key)) || answers.contains_key(key) {
             tracing::debug!(key, "an input response to no question asked: ignored");
         } else if response.is_object() {
             answers.insert(key.clone(), response.clone());
@@ -254,7 +259,13 @@ mod tests {
 
     fn round(params: &Value) -> Round {
         let binding = Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
-        Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
+        Round::start(
+            &Sealer::new(None),
+            params.as_object().unwrap(),
+            binding,
+            false,
+        )
+        .unwrap()
     }
 
     #[tokio::test]
@@ -298,7 +309,7 @@ mod tests {
         let state = sealer.seal(asked, &binding()).unwrap();
         let start = |responses: Value| {
             let params = json!({"inputResponses": responses, "requestState": state});
-            Round::start(&sealer, params.as_object().unwrap(), binding())
+            Round::start(&sealer, params.as_object().unwrap(), binding(), false)
         };
         assert_eq!(
             start(json!({"confirm": 12345}))
@@ -324,7 +335,44 @@ mod tests {
                 .as_object()
                 .unwrap(),
             binding(),
+            false,
         );
         assert!(first.is_ok(), "nothing was asked: ignored");
+    }
+
+    #[test]
+    fn early_answers_are_taken_only_when_the_server_accepts_them() {
+        let sealer = Sealer::new(None);
+        let binding = || Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
+        let early = |accepted| {
+            Round::start(
+                &sealer,
+                json!({"inputResponses": {"confirm": {"action": "accept"}}})
+                    .as_object()
+                    .unwrap(),
+                binding(),
+                accepted,
+            )
+            .unwrap()
+            .answers
+        };
+        assert!(early(false).is_empty(), "asked nothing: ignored");
+        assert_eq!(
+            early(true),
+            json!({"confirm": {"action": "accept"}})
+                .as_object()
+                .unwrap()
+                .clone()
+        );
+        // An early answer must still be a result object.
+        let refused = Round::start(
+            &sealer,
+            json!({"inputResponses": {"confirm": 12345}})
+                .as_object()
+                .unwrap(),
+            binding(),
+            true,
+        );
+        assert!(refused.is_err());
     }
 }

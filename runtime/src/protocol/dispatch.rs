@@ -59,6 +59,9 @@ pub(crate) struct ServerState {
     pub(crate) network_transport: Option<&'static str>,
     /// Seals the 2026-07-28 `requestState` of calls that ask the client.
     pub(crate) sealer: Arc<Sealer>,
+    /// Whether `inputResponses` may answer questions no earlier round asked
+    /// ([`crate::Server::accept_early_answers`]).
+    pub(crate) early_answers: bool,
     /// The `tools/list` pages built so far.
     pub(crate) listings: Listings,
     /// What one connection may ask at once, and for how long.
@@ -101,6 +104,7 @@ impl Dispatcher {
             hooks: Arc::new([]),
             network_transport: None,
             sealer: Arc::new(Sealer::new(None)),
+            early_answers: false,
             limits: Limits::default(),
         })
     }
@@ -426,7 +430,12 @@ impl Dispatcher {
         }
         let principal = scope.auth.as_ref().map(AuthInfo::principal);
         let binding = Binding::new(principal.as_ref(), subject, arguments);
-        let round = Round::start(&self.state.sealer, params, binding)?;
+        let round = Round::start(
+            &self.state.sealer,
+            params,
+            binding,
+            self.state.early_answers,
+        )?;
         Ok(Some(Arc::new(round)))
     }
 

@@ -8,8 +8,11 @@
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> axum-app <base URL> <write token> <read token>
 //
 // The same checks as py_examples.py: `notes` works in an empty database and leaves one note
-// ("Groceries"), which `notes-reopened`, on the same file, finds again. One line per check; exit
-// 1 if any failed.
+// ("Groceries"), which `notes-reopened`, on the same file, finds again. Both read a note as the
+// resource `notes://{id}`, subscribe to it (`resources/subscribe` on a legacy connection,
+// `subscriptions/listen` on a 2026-07-28 one) and hear `notifications/resources/updated` when it
+// is edited or deleted, and nothing of another note's changes. One line per check; exit 1 if any
+// failed.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -81,10 +84,111 @@ async function weather(command, args) {
     await close(client, complaints);
 }
 
+/** The notes server's description and its one icon, a `data:` SVG of any size. */
+function checkNotesAbout(client) {
+    const info = client.getServerVersion();
+    const icons = info?.icons ?? [];
+    check(
+        'server description and its data: SVG icon',
+        info?.description === 'Personal notes on SQLite: full-text search, each note a resource' &&
+            icons.length === 1 &&
+            icons[0].src?.startsWith('data:image/svg+xml;base64,') &&
+            same(icons[0].sizes, ['any']),
+        info
+    );
+}
+
+/**
+ * Subscribes to `uri` as the negotiated era does it; gives `next(milliseconds)`, the URI of the
+ * next `notifications/resources/updated` heard (`undefined` when none came in time), and `end()`.
+ */
+async function subscribe(client, uri) {
+    const heard = [];
+    let wake = () => {};
+    client.setNotificationHandler('notifications/resources/updated', notification => {
+        heard.push(notification.params.uri);
+        wake();
+    });
+    const next = async milliseconds => {
+        if (heard.length === 0) {
+            await new Promise(resolve => {
+                const timer = setTimeout(resolve, milliseconds);
+                wake = () => {
+                    clearTimeout(timer);
+                    resolve();
+                };
+            });
+        }
+        return heard.shift();
+    };
+    if (client.getNegotiatedProtocolVersion() === '2025-11-25') {
+        await client.subscribeResource({ uri });
+        return { next, end: () => client.unsubscribeResource({ uri }) };
+    }
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    check("listen honours the note's URI", same(subscription.honoredFilter?.resourceSubscriptions, [uri]), subscription.honoredFilter);
+    return { next, end: () => subscription.close() };
+}
+
+/**
+ * A note is the resource `notes://{id}`: listed as a template, read as markdown; a client
+ * subscribed to one note hears when it is edited or deleted, and nothing of another note's
+ * changes. Adds two notes and deletes them: the database is left as it was.
+ */
+async function watchNotes(client) {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    check(
+        'resources/templates/list: notes://{id}, markdown',
+        same(resourceTemplates.map(template => [template.uriTemplate, template.mimeType]), [['notes://{id}', 'text/markdown']]),
+        resourceTemplates
+    );
+    const call = (name, args) => client.callTool({ name, arguments: args });
+    const watched = (await call('add_note', { title: 'Boiler', body: 'Service due in March' })).structuredContent ?? {};
+    const other = (await call('add_note', { title: 'Scratch', body: 'Nothing yet' })).structuredContent ?? {};
+    const uri = `notes://${watched.id}`;
+    let read = await client.readResource({ uri });
+    check(
+        'resources/read notes://{id}: title, body and creation date in markdown',
+        same(read.contents.map(content => [content.mimeType, content.text]), [['text/markdown', `# Boiler\n\nService due in March\n\n_Created ${watched.createdAt}_\n`]]),
+        read
+    );
+    const subscription = await subscribe(client, uri);
+    // The other note first: were its change told to this client, it would be heard first.
+    let result = await call('edit_note', { id: other.id, body: 'Still nothing' });
+    check('edit_note another note', !result.isError, result);
+    result = await call('edit_note', { id: watched.id, body: 'Service booked for 3 March' });
+    check(
+        'edit_note returns the note as it now is',
+        !result.isError && result.structuredContent?.body === 'Service booked for 3 March' && result.structuredContent?.title === 'Boiler',
+        result
+    );
+    let event = await subscription.next(10_000);
+    check('edit_note: resources/updated for the subscribed note only', event === uri, event);
+    read = await client.readResource({ uri });
+    check('the note read again is the edited one', read.contents[0]?.text?.includes('Service booked for 3 March'), read);
+    await call('delete_note', { id: other.id });
+    await call('delete_note', { id: watched.id });
+    event = await subscription.next(10_000);
+    check('delete_note: resources/updated for the subscribed note', event === uri, event);
+    await subscription.end();
+    try {
+        read = await client.readResource({ uri });
+        check('a deleted note cannot be read', false, read);
+    } catch (error) {
+        check('a deleted note cannot be read: -32602 naming it', error?.code === -32602 && String(error?.message).includes(uri), String(error));
+    }
+}
+
 async function notes(command, args) {
     const { client, complaints, tools } = await connect(stdio(command, args), 'notes');
-    check('tools/list has the four notes tools', same(Object.keys(tools).sort(), ['add_note', 'delete_note', 'list_notes', 'search_notes']), Object.keys(tools));
+    checkNotesAbout(client);
+    check(
+        'tools/list has the five notes tools',
+        same(Object.keys(tools).sort(), ['add_note', 'delete_note', 'edit_note', 'list_notes', 'search_notes']),
+        Object.keys(tools)
+    );
     check('delete_note is destructive', same(tools.delete_note?.annotations, { destructiveHint: true }), tools.delete_note);
+    check('edit_note is idempotent', same(tools.edit_note?.annotations, { idempotentHint: true }), tools.edit_note);
     for (const name of ['search_notes', 'list_notes']) {
         check(`${name} is read-only`, same(tools[name]?.annotations, { readOnlyHint: true }), tools[name]);
     }
@@ -132,6 +236,9 @@ async function notes(command, args) {
     check('deleting it again is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
     result = await call('list_notes', {});
     check('list_notes after the deletes', same(result.structuredContent, { notes: [added[0]], total: 1 }), result);
+    result = await call('edit_note', { id: ids[1], title: 'Gone' });
+    check('editing a deleted note is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
+    await watchNotes(client);
     await close(client, complaints);
 }
 
@@ -143,6 +250,8 @@ async function notesReopened(command, args) {
         same(result.structuredContent?.notes?.map(note => note.title), ['Groceries']) && result.structuredContent?.total === 1,
         result
     );
+    checkNotesAbout(client);
+    await watchNotes(client);
     await close(client, complaints);
 }
 

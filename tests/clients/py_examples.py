@@ -4,6 +4,7 @@ Python client (PyPI `mcp` 2.x, `mcp.Client`) as a host would, and checks what it
     py_examples.py <auto|legacy|modern> weather <server command> [args...]
     py_examples.py <auto|legacy|modern> notes <server command> [args...]            # a new database
     py_examples.py <auto|legacy|modern> notes-reopened <server command> [args...]   # the same, again
+    py_examples.py <auto|legacy|modern> notes --url URL                             # notes --http
     py_examples.py <auto|legacy|modern> axum-app <base URL> <write token> <read token>
 
 `notes` adds, searches, lists, edits and deletes notes in an empty database and leaves one note
@@ -192,14 +193,22 @@ async def watch_notes(client: Client, mode_name: str, check: Checks, heard: Hear
         # The other note first: were its change told to this client, it would be heard first.
         result = await client.call_tool("edit_note", {"id": other.get("id"), "body": "Still nothing"})
         check("edit_note another note", not result.is_error, result)
-        result = await client.call_tool("edit_note", {"id": watched.get("id"), "body": "Service booked for 3 March"})
+        # Over HTTP a legacy session's GET stream may open after the first edit: edit until heard.
+        legacy = MODES[mode_name][1] == "2025-11-25"
+        event = None
+        for _ in range(20 if legacy else 1):
+            result = await client.call_tool("edit_note", {"id": watched.get("id"), "body": "Service booked for 3 March"})
+            event = await next_change(0.5 if legacy else 10)
+            if event is not None:
+                break
         check(
             "edit_note returns the note as it now is",
             not result.is_error and (result.structured_content or {}).get("body") == "Service booked for 3 March" and (result.structured_content or {}).get("title") == "Boiler",
             result,
         )
-        event = await next_change(10)
         check("edit_note: resources/updated for the subscribed note only", event == ResourceUpdated(uri=uri), event)
+        while legacy and await next_change(0.2) is not None:
+            pass  # the updates of the edits before the one heard
         read = await client.read_resource(uri)
         check("the note read again is the edited one", "Service booked for 3 March" in getattr(read.contents[0], "text", ""), read)
         result = await client.call_tool("search_notes", {"query": "booked"})
@@ -476,7 +485,9 @@ async def run(mode_name: str, example: str, target: list[str], check: Checks) ->
             await axum_app(mode_name, *target, check)
             return
         # The SDK hands the child only a few "safe" variables by default; pass ours along.
-        server = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        server: str | StdioServerParameters = (
+            target[1] if target[0] == "--url" else StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        )
         if example == "todo":
             await todo(server, mode_name, check)
             return

@@ -317,6 +317,32 @@ fn notes(client: &Client, mode: &str, reopened_mode: &str) {
         .unwrap_or_else(|report| panic!("{report}"));
 }
 
+/// [`notes`] over Streamable HTTP (`notes --http ADDRESS DATABASE`): one server, a first client in
+/// `mode` on an empty database, then a second in `second_mode` that finds the note the first
+/// left; each subscribes to a note (on a legacy session, told on its GET stream).
+fn notes_http(client: &Client, mode: &str, second_mode: &str) {
+    if installed(client).is_none() {
+        return;
+    }
+    let scratch = Scratch::new(&format!("notes-http-{mode}"));
+    let database = scratch.0.join("notes.db");
+    let notes = package_binary("mcp-toolbelt-example-notes", "notes");
+    let server = CatalogHttp::start_binary(
+        &notes,
+        |address| address.to_string(),
+        &[database.to_str().expect("a UTF-8 temporary path")],
+        &[],
+    );
+    let url = server.url();
+    let target = ["--url".as_ref(), url.as_ref()];
+    let run = run_example(client, mode, "notes", &target)
+        .and_then(|()| run_example(client, second_mode, "notes-reopened", &target));
+    if let Err(report) = run {
+        let log = server.stop();
+        panic!("{report}--- notes --http stderr\n{log}");
+    }
+}
+
 /// A folder of its own under the system's temporary one, removed when dropped.
 struct Scratch(PathBuf);
 
@@ -460,6 +486,16 @@ fn python_client_notes() {
 #[test]
 fn typescript_client_notes() {
     notes(&Client::TypeScript, "modern", "legacy");
+}
+
+#[test]
+fn python_client_notes_http() {
+    notes_http(&Client::Python, "legacy", "auto");
+}
+
+#[test]
+fn typescript_client_notes_http() {
+    notes_http(&Client::TypeScript, "auto", "legacy");
 }
 
 #[test]

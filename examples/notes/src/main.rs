@@ -10,11 +10,13 @@
 //! ```text
 //! cargo run -p mcp-toolbelt-example-notes -- ~/notes.db     # serve over stdio
 //! NOTES_DB=~/notes.db cargo run -p mcp-toolbelt-example-notes
+//! cargo run -p mcp-toolbelt-example-notes -- --http 127.0.0.1:8080 ~/notes.db   # at /mcp
 //! ```
 //!
 //! The database file (and its folder) is created on first use. See `examples/notes/README.md`
 //! to plug it into Claude Desktop, Claude Code or VS Code.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -54,8 +56,8 @@ END;
 /// The columns of a [`Note`], in the order [`Note::from_row`] reads them.
 const NOTE_COLUMNS: &str = "id, title, body, created_at";
 
-/// The database, one connection behind a mutex. No pool: a stdio server serves one client, each
-/// query takes microseconds, and SQLite lets one writer in at a time anyway; a
+/// The database, one connection behind a mutex. No pool: a stdio server serves one client (an
+/// HTTP one a few), each query takes microseconds, and SQLite lets one writer in at a time anyway; a
 /// `rusqlite::Connection` may move between threads but not be shared, which the mutex provides.
 /// Clones share the connection: the tools reach it through app state, the `notes://{id}`
 /// resource through the clone its reader holds.
@@ -337,13 +339,41 @@ fn delete_note(
 /// The server's icon, carried in the binary: a page with a folded corner.
 const NOTES_ICON: &[u8] = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M3 1h7l3 3v11H3z M10 1v3h3 M5 8h6 M5 11h6" stroke="#555" fill="none"/></svg>"##;
 
-/// The database path: the first argument, else `NOTES_DB`.
-fn database_path() -> Option<PathBuf> {
-    std::env::args_os()
-        .nth(1)
-        .or_else(|| std::env::var_os("NOTES_DB"))
-        .filter(|path| !path.is_empty())
-        .map(PathBuf::from)
+/// What to serve and how, from `[--http ADDRESS] DATABASE` (the database else from `NOTES_DB`).
+struct Options {
+    database: PathBuf,
+    /// Serve Streamable HTTP at this address (at `/mcp`) instead of stdio.
+    http: Option<SocketAddr>,
+}
+
+/// The process arguments read; `Err` says what is wrong with them.
+fn options() -> Result<Options, String> {
+    let mut arguments = std::env::args_os().skip(1);
+    let (mut database, mut http) = (None, None);
+    while let Some(argument) = arguments.next() {
+        let text = argument.to_string_lossy();
+        if text == "--http" {
+            let address = arguments
+                .next()
+                .ok_or("--http needs an address: --http 127.0.0.1:8080")?;
+            let address = address.to_string_lossy();
+            http = Some(
+                address
+                    .parse()
+                    .map_err(|_| format!("{address} is no address: --http 127.0.0.1:8080"))?,
+            );
+        } else if text.starts_with('-') || database.is_some() {
+            // A flag (`--help`, or one meant for another server) is not a file name.
+            return Err(format!("unexpected argument {text}"));
+        } else {
+            database = Some(PathBuf::from(argument));
+        }
+    }
+    let database = database
+        .or_else(|| std::env::var_os("NOTES_DB").map(PathBuf::from))
+        .filter(|path| !path.as_os_str().is_empty())
+        .ok_or("no database given")?;
+    Ok(Options { database, http })
 }
 
 #[tokio::main]
@@ -353,10 +383,17 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .init();
-    // A flag (`--help`, or one meant for another server) is not a file name.
-    let Some(path) = database_path().filter(|path| !path.to_string_lossy().starts_with('-')) else {
-        eprintln!("usage: notes DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio");
-        return ExitCode::from(2);
+    let Options {
+        database: path,
+        http,
+    } = match options() {
+        Ok(options) => options,
+        Err(problem) => {
+            eprintln!(
+                "notes: {problem}\nusage: notes [--http ADDRESS] DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio, or Streamable HTTP at ADDRESS/mcp"
+            );
+            return ExitCode::from(2);
+        }
     };
     let notes = match Notes::open(&path) {
         Ok(notes) => notes,
@@ -377,7 +414,11 @@ async fn main() -> ExitCode {
     }
     // The tools take the database, and the handle they say a note changed on.
     let server = server.state(notes).state(resources);
-    match server.serve_stdio().await {
+    let served = match http {
+        Some(address) => server.serve_http(address).await,
+        None => server.serve_stdio().await,
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("notes: {error}");

@@ -414,11 +414,11 @@ async fn main() -> ExitCode {
     }
     // The tools take the database, and the handle they say a note changed on.
     let server = server.state(notes).state(resources);
-    let served = match http {
+    let ended = match http {
         Some(address) => server.serve_http(address).await,
         None => server.serve_stdio().await,
     };
-    match served {
+    match ended {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("notes: {error}");

@@ -86,6 +86,19 @@ impl Notes {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Runs `query` on tokio's blocking threads, as the tools' calls run: for the async readers
+    /// (the resource's). `Err` is the message a client is given.
+    async fn off_thread<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&Self) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, String> {
+        let notes = self.clone();
+        tokio::task::spawn_blocking(move || query(&notes))
+            .await
+            .map_err(|error| format!("Reading the notes failed: {error}"))?
+            .map_err(|error| format!("Database error: {error}"))
+    }
+
     /// The note `id`, if there is one.
     fn note(&self, id: i64) -> rusqlite::Result<Option<Note>> {
         self.connection()
@@ -158,13 +171,10 @@ fn note_resource(notes: Notes) -> Result<Resource, mcp_toolbelt::error::Registry
                     "a note's id is a number, not {id:?}"
                 ))));
             };
-            // A blocking SQLite call: on tokio's blocking threads, as the tools' are.
-            let note = tokio::task::spawn_blocking(move || notes.note(id))
+            let note = notes
+                .off_thread(move |notes| notes.note(id))
                 .await
-                .map_err(|error| {
-                    ResourceError::Failed(format!("reading the note failed: {error}"))
-                })?
-                .map_err(|error| ResourceError::Failed(format!("Database error: {error}")))?;
+                .map_err(ResourceError::Failed)?;
             note.map(|note| note.markdown())
                 .ok_or_else(|| ResourceError::NotFound(Some(format!("no note with id {id}"))))
         }

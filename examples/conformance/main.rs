@@ -10,10 +10,12 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use mcp_toolbelt::completion::CompletionContext;
+use mcp_toolbelt::prompt::{Prompt, PromptMessage, Prompts};
 use mcp_toolbelt::{
     CallToolResult, Content, Context, LogLevel, Server, ToolError, ask::AskError, ask::Elicitation,
-    ask::Sampling, resource, resource::Resource, resource::Resources, result::EmbeddedResource,
-    tool, tool::Tool,
+    ask::Sampling, prompt, resource, resource::Resource, resource::Resources,
+    result::EmbeddedResource, tool, tool::Tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -577,15 +579,110 @@ async fn test_trigger_resource_change() -> Result<String, String> {
     Ok("added test://dynamic-resource".into())
 }
 
-/// The server: every `#[tool]` and `#[resource]` above and the two tools added at run time.
+/// The prompts of the server being run, for the tool that changes them.
+static PROMPTS: OnceLock<Prompts> = OnceLock::new();
+
+/// Adds the prompt `test_dynamic_prompt`, or removes it when present, so that the prompt list
+/// changes
+#[tool]
+async fn test_trigger_prompt_change() -> Result<String, String> {
+    let prompts = PROMPTS
+        .get()
+        .ok_or_else(|| "the server is not running".to_owned())?;
+    if prompts.remove("test_dynamic_prompt") {
+        return Ok("removed test_dynamic_prompt".into());
+    }
+    let prompt = Prompt::new(
+        "test_dynamic_prompt",
+        "Exists only between two calls of test_trigger_prompt_change",
+        |_, _| async { "here for now" },
+    );
+    prompts.add(prompt).map_err(|error| error.to_string())?;
+    Ok("added test_dynamic_prompt".into())
+}
+
+/// The server: every `#[tool]`, `#[prompt]` and `#[resource]` in this file and the two tools
+/// added at run time.
 fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"));
     let _ = TOOLS.set(server.tools());
+    let _ = PROMPTS.set(server.prompts());
     let _ = RESOURCES.set(server.resources());
     for tool in [json_schema_2020_12_tool(), missing_capability_tool()] {
         server.tools().add(tool?)?;
     }
     Ok(server)
+}
+
+/// A simple prompt without arguments (`prompts-get-simple`)
+#[prompt]
+async fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
+}
+
+/// A prompt with two required arguments (`prompts-get-with-args`, `completion-complete`)
+#[prompt(complete(arg1 = test_values))]
+async fn test_prompt_with_arguments(
+    /// First test argument
+    arg1: String,
+    /// Second test argument
+    arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// The values `completion-complete` completes `arg1` with: those that start with what was typed.
+async fn test_values(partial: &str, _: &CompletionContext) -> Vec<String> {
+    ["test", "testing", "tested", "other"]
+        .into_iter()
+        .filter(|value| value.starts_with(partial))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A prompt that embeds a resource (`prompts-get-embedded-resource`)
+#[prompt]
+async fn test_prompt_with_embedded_resource(
+    /// URI of the resource to embed
+    #[serde(rename = "resourceUri")]
+    resource_uri: String,
+) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::resource(
+            EmbeddedResource::text(resource_uri, "Embedded resource content for testing.")
+                .mime_type("text/plain"),
+        )),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
+
+/// A prompt with an image (`prompts-get-with-image`)
+#[prompt]
+async fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::image(RED_PIXEL_PNG, "image/png")),
+        PromptMessage::user("Please analyze the image above."),
+    ]
+}
+
+/// What `test_input_required_result_prompt` asks for.
+#[derive(Deserialize, JsonSchema)]
+struct PromptContext {
+    context: String,
+}
+
+/// A prompt that asks the user for context first (`input-required-result-non-tool-request`)
+#[prompt]
+async fn test_input_required_result_prompt(context: Context) -> Result<String, ToolError> {
+    let answer = context
+        .question("user_context")
+        .elicit::<PromptContext>("What context should the prompt use?")
+        .await
+        .map_err(asked)?;
+    Ok(format!(
+        "Write with this context: {}",
+        accepted(answer)?.context
+    ))
 }
 
 #[tokio::main]

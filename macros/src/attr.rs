@@ -275,7 +275,7 @@ fn key(meta: &Meta) -> String {
 }
 
 /// The string literal of `key = "…"`, spanned at the literal.
-fn string_literal(meta: &Meta) -> darling::Result<SpannedValue<String>> {
+pub(crate) fn string_literal(meta: &Meta) -> darling::Result<SpannedValue<String>> {
     if let Meta::NameValue(name_value) = meta
         && let Expr::Lit(ExprLit {
             lit: Lit::Str(text),
@@ -293,7 +293,7 @@ fn string_literal(meta: &Meta) -> darling::Result<SpannedValue<String>> {
 }
 
 /// `title = "…"`, `description = "…"`: a string, in quotes.
-fn text(meta: &Meta) -> darling::Result<Option<String>> {
+pub(crate) fn text(meta: &Meta) -> darling::Result<Option<String>> {
     string_literal(meta).map(|text| Some(text.into_inner()))
 }
 

@@ -1,4 +1,4 @@
-//! The `#[tool]` attribute of [mcp-toolbelt](https://docs.rs/mcp-toolbelt). Depend on
+//! The `#[tool]`, `#[prompt]` and `#[resource]` attributes of [mcp-toolbelt](https://docs.rs/mcp-toolbelt). Depend on
 //! `mcp-toolbelt` and use `mcp_toolbelt::tool`; its documentation describes the attribute.
 
 mod apps;
@@ -8,6 +8,7 @@ mod docs;
 mod expand;
 mod fallback;
 mod icons;
+mod prompt;
 mod resource;
 mod valid;
 
@@ -21,6 +22,15 @@ pub fn tool(
     item: proc_macro::TokenStream,
 ) -> proc_macro::TokenStream {
     expand::tool(args.into(), item.into()).into()
+}
+
+/// Turns an fn into an MCP prompt; see `mcp_toolbelt::prompt` for the keys and rules.
+#[proc_macro_attribute]
+pub fn prompt(
+    args: proc_macro::TokenStream,
+    item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    prompt::prompt(args.into(), item.into()).into()
 }
 
 /// Serves a `static`/`const` (text or bytes) or an fn as an MCP resource; see

@@ -32,6 +32,9 @@ struct ResourceArgs {
     description: Option<String>,
     mime_type: Option<String>,
     app: Option<Override<AppArgs>>,
+    /// `complete(var = path)`: the completer fn of each template variable named.
+    #[darling(default, with = crate::prompt::completers)]
+    complete: Option<Vec<(syn::Ident, syn::Path)>>,
     #[darling(rename = "crate")]
     krate: Option<syn::Path>,
     /// `icons(src = "…", …)`, once per icon.
@@ -100,7 +103,11 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
         return with_errors(item, errors);
     };
     let variables = check_uri(&mut errors, &args);
-    let read = read(&mut errors, &source, variables.as_deref());
+    let mut read = read(&mut errors, &source, variables.as_deref());
+    let (completer_items, completer_list) =
+        completers(&mut errors, &args, &source, variables.as_deref());
+    read.items.extend(completer_items);
+    read.completers = completer_list;
     if let Some(app) = &args.app {
         check_app(&mut errors, app);
         if let Some(mime_type) = &args.mime_type {
@@ -244,10 +251,70 @@ fn template_variables(template: &str) -> Result<Vec<String>, String> {
     Ok(variables)
 }
 
-/// The `ResourceRead` expression and the items it needs.
-struct Read {
+/// The `ResourceRead` expression and the items it needs, and the template variables'
+/// completers.
+struct Reading {
     items: TokenStream,
     read: TokenStream,
+    completers: TokenStream,
+}
+
+/// The `&[VariableCompleter]` of a template: `complete(var = path)`'s fns (each key checked to
+/// be a variable), and for the other variables their parameter type's known values.
+fn completers(
+    errors: &mut darling::error::Accumulator,
+    args: &ResourceArgs,
+    source: &Source,
+    variables: Option<&[String]>,
+) -> (TokenStream, TokenStream) {
+    let private = private_alias();
+    let named = args.complete.as_deref().unwrap_or_default();
+    let variables = variables.unwrap_or_default();
+    for (ident, _) in named {
+        let name = ident.to_string();
+        if !variables.contains(&name) {
+            let known = if variables.is_empty() {
+                "this URI has none".to_owned()
+            } else {
+                format!("its variables: {}", variables.join(", "))
+            };
+            errors.push(
+                Error::custom(format!(
+                    "`{name}` is not a variable of the URI template ({known})"
+                ))
+                .with_span(ident),
+            );
+        }
+    }
+    let Source::Fn(item) = source else {
+        return (TokenStream::new(), quote!(&[]));
+    };
+    let mut items = Vec::new();
+    let entries: Vec<TokenStream> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(typed) => match &*typed.pat {
+                Pat::Ident(pat) => Some((pat.ident.to_string(), &*typed.ty)),
+                _ => None,
+            },
+            FnArg::Receiver(_) => None,
+        })
+        .map(|(variable, ty)| {
+            let variable = variable.strip_prefix("r#").unwrap_or(&variable).to_owned();
+            let complete = match named.iter().find(|(ident, _)| *ident == variable) {
+                Some((_, path)) => {
+                    let ident = format_ident!("__resource_complete_{}", variable);
+                    items.push(crate::prompt::completer_fn(&private, &ident, path));
+                    quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
+                }
+                None => crate::prompt::known_values(&private, ty),
+            };
+            quote!(#private::VariableCompleter { variable: #variable, complete: #complete })
+        })
+        .collect();
+    (quote!(#(#items)*), quote!(&[#(#entries),*]))
 }
 
 /// How the resource is read: the static's value, or the fn called with the template's values.
@@ -255,7 +322,7 @@ fn read(
     errors: &mut darling::error::Accumulator,
     source: &Source,
     variables: Option<&[String]>,
-) -> Read {
+) -> Reading {
     let private = private_alias();
     match source {
         Source::Static(ident, ty, _) => {
@@ -268,11 +335,12 @@ fn read(
                 );
             }
             let body = quote_spanned!(ty.span()=> #private::static_resource::<#ty>(#ident));
-            Read {
+            Reading {
                 items: quote! {
                     fn __resource_static() -> #private::ResourceBody { #body }
                 },
                 read: quote!(#private::ResourceRead::Static(__resource_static)),
+                completers: TokenStream::new(),
             }
         }
         Source::Fn(item) => read_fn(errors, item, variables),
@@ -348,7 +416,7 @@ fn read_fn(
     errors: &mut darling::error::Accumulator,
     item: &ItemFn,
     variables: Option<&[String]>,
-) -> Read {
+) -> Reading {
     let private = private_alias();
     let params = template_params(errors, item, variables);
     let variables = variables.unwrap_or_default();
@@ -380,7 +448,7 @@ fn read_fn(
             #private::resource_body::<()>(__resource_output)
         },
     };
-    Read {
+    Reading {
         items: quote! {
             fn __resource_read(
                 __resource_values: ::std::vec::Vec<::std::string::String>,
@@ -394,6 +462,7 @@ fn read_fn(
             }
         },
         read: quote!(#private::ResourceRead::Dynamic(__resource_read)),
+        completers: TokenStream::new(),
     }
 }
 
@@ -430,7 +499,7 @@ fn option<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
 }
 
 /// The `inventory::submit!` of the registration, with the reading items, in a `const _`.
-fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStream {
+fn registration(args: &ResourceArgs, source: &Source, read: &Reading) -> TokenStream {
     let private = private_alias();
     let krate = args
         .krate
@@ -457,7 +526,11 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStrea
     let mime_type = option(args.mime_type.as_ref());
     let app = option(args.app.as_ref().map(|app| app_view(&private, app)));
     let icons = crate::icons::registrations(&args.icons, &private);
-    let Read { items, read } = read;
+    let Reading {
+        items,
+        read,
+        completers,
+    } = read;
     quote! {
         const _: () = {
             use #krate::__private as #private;
@@ -474,6 +547,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Read) -> TokenStrea
                     file: ::core::file!(),
                     line: ::core::line!(),
                     icons: #icons,
+                    completers: #completers,
                 }
             }
         };

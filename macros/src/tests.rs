@@ -15,7 +15,11 @@ use crate::{docs, expand};
 
 /// Compares the expansion of `#[tool(args)] item` with `tests/expand/<case>.rs`.
 fn snapshot(case: &str, args: TokenStream, item: TokenStream) -> String {
-    let output = expand::tool(args, item);
+    snapshot_of(case, expand::tool(args, item))
+}
+
+/// Compares `output`, an attribute's expansion, with `tests/expand/<case>.rs`.
+pub(crate) fn snapshot_of(case: &str, output: TokenStream) -> String {
     let file: syn::File = syn::parse2(output.clone()).unwrap_or_else(|error| {
         panic!("the expansion of {case} does not parse ({error}):\n{output}")
     });

@@ -417,6 +417,18 @@ fn check_params<'a>(
             }
             FnArg::Typed(typed) => typed,
         };
+        if let Some(complete) = typed
+            .attrs
+            .iter()
+            .find(|attr| crate::prompt::is_complete_marker(attr))
+        {
+            errors.push(
+                Error::custom(
+                    "`#[complete]` completes a prompt's argument (`completion/complete`); a tool's arguments do not complete: remove it",
+                )
+                .with_span(complete.path()),
+            );
+        }
         let cfg: Vec<&Attribute> = typed
             .attrs
             .iter()
@@ -449,6 +461,31 @@ fn name_inline_params<'a>(input: &Input<'a>, params: &mut [CallArg<'a>]) {
                 arg.param = idents.next().map_or(Param::Struct, Param::Inline);
             }
         }
+    }
+}
+
+/// What a parameter is to the runtime, for `#[prompt]`.
+pub(crate) enum RuntimeParam<'a> {
+    /// The client gives it.
+    Given,
+    /// The runtime provides it (the `Context`, app state).
+    Provided(Param<'a>),
+    /// The runtime would provide it, but not as taken (its error pushed).
+    Refused,
+}
+
+/// A parameter the runtime provides (the `Context`, app state), checked as a tool's is.
+pub(crate) fn runtime_param<'a>(
+    errors: &mut Accumulator,
+    typed: &'a syn::PatType,
+    krate: &Path,
+) -> RuntimeParam<'a> {
+    match Provided::of(typed, krate) {
+        None => RuntimeParam::Given,
+        Some((provided, taken)) => match provided_param(errors, typed, provided, taken) {
+            Some(param) => RuntimeParam::Provided(param),
+            None => RuntimeParam::Refused,
+        },
     }
 }
 
@@ -567,7 +604,7 @@ pub(crate) fn is_double_option(ty: &Type) -> bool {
 }
 
 /// The `T` of `Option<T>`.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else {
         return None;
     };

@@ -1,11 +1,14 @@
 //! What one tool call costs on the dispatch path every transport shares: JSON-RPC request in,
-//! schema validation, deserialization, the tool, result conversion, output validation, JSON out.
+//! schema validation, deserialization, the tool, result conversion, output validation, JSON out;
+//! and beside it a prompt's get (arguments read from strings, the fn, messages out) and a
+//! completion (known values of an enum, and a completer fn).
 //!
 //! `cargo bench -p mcp-toolbelt --bench calls`
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use mcp_toolbelt::completion::CompletionContext;
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Json, Server, tool};
+use mcp_toolbelt::{Json, Server, prompt, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -57,6 +60,43 @@ async fn place_order(args: OrderArgs) -> Json<Order> {
     })
 }
 
+/// How a summary is written.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Tone {
+    Formal,
+    Friendly,
+    Terse,
+}
+
+/// Titles that start with what was typed.
+async fn titles(partial: &str, _: &CompletionContext) -> Vec<String> {
+    ["Groceries", "Garden plan", "Board minutes"]
+        .into_iter()
+        .filter(|title| title.starts_with(partial))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Summarise a note
+#[prompt(complete(title = titles))]
+async fn summarise(
+    /// The note's title
+    title: String,
+    /// How to write it
+    tone: Option<Tone>,
+    /// At most this many words
+    #[serde(default)]
+    words: u32,
+) -> String {
+    let tone = match tone {
+        Some(Tone::Formal) => "formally",
+        Some(Tone::Friendly) => "warmly",
+        Some(Tone::Terse) | None => "briefly",
+    };
+    format!("Summarise {title} {tone} in {words} words")
+}
+
 fn calls(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -92,6 +132,30 @@ fn calls(c: &mut Criterion) {
             client.request(
                 "tools/call",
                 json!({"name": "place_order", "arguments": {"items": [{"quantity": 0}]}}),
+            )
+        });
+    });
+    c.bench_function("prompts/get summarise (3 arguments)", |b| {
+        b.to_async(&runtime).iter(|| {
+            client.request(
+                "prompts/get",
+                json!({"name": "summarise", "arguments": {"title": "Groceries", "tone": "terse", "words": "50"}}),
+            )
+        });
+    });
+    c.bench_function("completion/complete known values (enum)", |b| {
+        b.to_async(&runtime).iter(|| {
+            client.request(
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "summarise"}, "argument": {"name": "tone", "value": "f"}}),
+            )
+        });
+    });
+    c.bench_function("completion/complete completer fn", |b| {
+        b.to_async(&runtime).iter(|| {
+            client.request(
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "summarise"}, "argument": {"name": "title", "value": "G"}}),
             )
         });
     });

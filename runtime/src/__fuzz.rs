@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use crate::ask::seal::{Binding, Carried, Sealer};
+use crate::ask::seal::{Binding, Carried, Sealer, Subject};
 use crate::principal::Principal;
 use crate::transport::stdio::{Line, LineReader};
 
@@ -81,7 +81,7 @@ impl StateSealer {
         self.0
             .seal(
                 carried,
-                &Binding::new(caller(principal).as_ref(), tool, arguments),
+                &Binding::new(caller(principal).as_ref(), Subject::Tool(tool), arguments),
             )
             .ok()
     }
@@ -98,7 +98,7 @@ impl StateSealer {
         self.0
             .open(
                 state,
-                &Binding::new(caller(principal).as_ref(), tool, arguments),
+                &Binding::new(caller(principal).as_ref(), Subject::Tool(tool), arguments),
             )
             .map(|carried| carried.answers)
     }

@@ -10,8 +10,10 @@ pub use serde_json;
 
 pub use crate::context::Context;
 pub use crate::registry::{
-    AppView, IconRegistration, IconSource, IntoResourceBody, ResourceBody, ResourceError,
-    ResourceRead, ResourceRegistration, ToolRegistration, ToolUiRegistration,
+    AppView, Completer, Completion, CompletionContext, GetPromptResult, IconRegistration,
+    IconSource, IntoCompletion, IntoPromptResult, IntoResourceBody, PromptArgumentRegistration,
+    PromptError, PromptGet, PromptRegistration, ResourceBody, ResourceError, ResourceRead,
+    ResourceRegistration, ToolRegistration, ToolUiRegistration, VariableCompleter,
 };
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
@@ -458,3 +460,196 @@ where
         ResourceError::NotFound(Some(format!("invalid `{name}` {value:?}: {error}")))
     })
 }
+
+/// What a `#[prompt]` fn returned, as `prompts/get`'s result or the error it fails with.
+///
+/// # Errors
+///
+/// The fn's own error, as its message.
+pub fn prompt_result<T: IntoPromptResult>(output: T) -> Result<GetPromptResult, PromptError> {
+    output.into_prompt_result().map_err(PromptError::Failed)
+}
+
+/// What a completer fn (`#[complete(path)]`, `complete(name = path)`) returned.
+pub fn completion<T: IntoCompletion>(output: T) -> Completion {
+    output.into_completion()
+}
+
+/// Names a prompt argument's type `T` for the choice of how its string value is read:
+/// `(&&&ArgumentProbe::<T>::new()).reader()` is [`ByFromStr`] when `T: FromStr`
+/// ([`ReadByFromStr`]), else [`ByDeserialize`] when `T` deserializes (from a JSON string: a
+/// unit enum, [`ReadByDeserialize`]), else [`Unreadable`] ([`ReadByNothing`]), which
+/// [`ReadArgument`] refuses at the user's type.
+pub struct ArgumentProbe<T>(std::marker::PhantomData<T>);
+
+impl<T> ArgumentProbe<T> {
+    /// The probe of `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T> std::fmt::Debug for ArgumentProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ArgumentProbe")
+    }
+}
+
+impl<T> Default for ArgumentProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Reads a prompt argument with `FromStr`.
+#[derive(Debug)]
+pub struct ByFromStr;
+/// Reads a prompt argument by deserializing the JSON string of it.
+#[derive(Debug)]
+pub struct ByDeserialize;
+/// A prompt argument type with no way to read it.
+#[derive(Debug)]
+pub struct Unreadable;
+
+/// [`ArgumentProbe`] of a `FromStr` type.
+pub trait ReadByFromStr {
+    /// [`ByFromStr`].
+    fn reader(&self) -> ByFromStr {
+        ByFromStr
+    }
+}
+
+impl<T: std::str::FromStr<Err: std::fmt::Display>> ReadByFromStr for &&ArgumentProbe<T> {}
+
+/// [`ArgumentProbe`] of a type that deserializes.
+pub trait ReadByDeserialize {
+    /// [`ByDeserialize`].
+    fn reader(&self) -> ByDeserialize {
+        ByDeserialize
+    }
+}
+
+impl<T: DeserializeOwned> ReadByDeserialize for &ArgumentProbe<T> {}
+
+/// [`ArgumentProbe`] of any other type.
+pub trait ReadByNothing {
+    /// [`Unreadable`].
+    fn reader(&self) -> Unreadable {
+        Unreadable
+    }
+}
+
+impl<T> ReadByNothing for ArgumentProbe<T> {}
+
+/// How a prompt argument of type `T` is read from its string.
+#[diagnostic::on_unimplemented(
+    message = "`{T}` cannot be a prompt argument: prompt arguments are strings on the wire",
+    label = "neither `FromStr` nor a type that deserializes from a string",
+    note = "take a type that parses from a string (`String`, a number, `bool`, your own `impl FromStr`), or a unit enum deriving `serde::Deserialize`"
+)]
+pub trait ReadArgument<T> {
+    /// `value` as a `T`, or why not.
+    ///
+    /// # Errors
+    ///
+    /// What the type said of the value.
+    fn read(self, value: &str) -> Result<T, String>;
+}
+
+impl<T: std::str::FromStr<Err: std::fmt::Display>> ReadArgument<T> for ByFromStr {
+    fn read(self, value: &str) -> Result<T, String> {
+        value.parse().map_err(|error: T::Err| error.to_string())
+    }
+}
+
+impl<T: DeserializeOwned> ReadArgument<T> for ByDeserialize {
+    fn read(self, value: &str) -> Result<T, String> {
+        serde_json::from_value(Value::String(value.to_owned())).map_err(|error| error.to_string())
+    }
+}
+
+/// The value of prompt argument `name`, read as a `T`: `None` when absent; a value the type
+/// refuses is `-32602`, naming the argument, the value and what the type said.
+///
+/// # Errors
+///
+/// The value is refused.
+pub fn prompt_argument<T, R: ReadArgument<T>>(
+    arguments: &std::collections::BTreeMap<String, String>,
+    name: &str,
+    reader: R,
+) -> Result<Option<T>, PromptError> {
+    let Some(value) = arguments.get(name) else {
+        return Ok(None);
+    };
+    reader.read(value).map(Some).map_err(|why| {
+        let expected = std::any::type_name::<T>()
+            .rsplit("::")
+            .next()
+            .unwrap_or("value");
+        PromptError::InvalidArgument(format!(
+            "Invalid value {value:?} for argument `{name}`: {why} (expected a `{expected}`)"
+        ))
+    })
+}
+
+/// A required argument's value (the runtime checked it is present; `-32602` otherwise).
+///
+/// # Errors
+///
+/// The value is missing or refused.
+pub fn required<T>(value: Option<T>, name: &str) -> Result<T, PromptError> {
+    value.ok_or_else(|| PromptError::InvalidArgument(format!("Missing required argument `{name}`")))
+}
+
+/// Names a prompt argument's (or template variable's) type for its known values:
+/// `(&&ValuesProbe::<T>::new()).known()` is its completer when `T: JsonSchema` and its schema
+/// has a finite set of values ([`KnownFromSchema`]), else `None` ([`NoKnownValues`]).
+pub struct ValuesProbe<T>(std::marker::PhantomData<T>);
+
+impl<T> ValuesProbe<T> {
+    /// The probe of `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T> std::fmt::Debug for ValuesProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ValuesProbe")
+    }
+}
+
+impl<T> Default for ValuesProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// [`ValuesProbe`] of a type with a schema.
+pub trait KnownFromSchema {
+    /// The completer of its known values, if its schema has a finite set.
+    fn known(&self) -> Option<Completer>;
+}
+
+impl<T: schemars::JsonSchema> KnownFromSchema for &ValuesProbe<T> {
+    fn known(&self) -> Option<Completer> {
+        let schema = schemars::SchemaGenerator::default()
+            .into_root_schema_for::<T>()
+            .to_value();
+        let values = crate::registry::known_values(&schema);
+        (!values.is_empty()).then(|| Completer::Known(values.into()))
+    }
+}
+
+/// [`ValuesProbe`] of any other type.
+pub trait NoKnownValues {
+    /// `None`.
+    fn known(&self) -> Option<Completer> {
+        None
+    }
+}
+
+impl<T> NoKnownValues for ValuesProbe<T> {}

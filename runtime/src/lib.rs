@@ -52,6 +52,8 @@
 //! | --- | --- |
 //! | a tool: every attribute key, arguments (a struct or parameters, `#[header]`, `#[context]`), results, portable schemas | [`macro@tool`] |
 //! | a resource: every attribute key, templates | [`macro@resource`], and the [`resource`](mod@resource) module for what an fn returns |
+//! | a prompt: every attribute key, arguments, what it returns, prompts added at run time | [`macro@prompt`], and the [`prompt`](mod@prompt) module |
+//! | completing a prompt's argument or a template's variable | [`completion`] |
 //! | what a tool returns: text, [`Json`], [`Content`] blocks, errors the model reads | [`result`] |
 //! | reporting progress, logging to the client, cancellation, the caller's auth | [`Context`] |
 //! | asking the user (forms, URLs), the client's model, its roots, in both eras | [`ask`] |
@@ -165,11 +167,13 @@ mod validate;
 
 pub mod apps;
 pub mod ask;
+pub mod completion;
 pub mod error;
 pub mod hook;
 pub mod http;
 pub mod icon;
 pub mod lint;
+pub mod prompt;
 pub mod protocol;
 pub mod resource;
 pub mod result;
@@ -186,6 +190,55 @@ pub mod __fuzz;
 
 pub use context::{Context, LogLevel};
 pub use error::Error;
+/// Makes an fn an MCP prompt (`prompts/list`, `prompts/get`), served by every [`Server`] in the
+/// binary; see the [`prompt`](mod@prompt) module for what it returns and prompts built at run
+/// time.
+///
+/// | key | meaning | default |
+/// | --- | --- | --- |
+/// | `name = "…"` | the prompt's name, checked at compile time against `^[A-Za-z0-9_.-]{1,64}$` | the fn name |
+/// | `title = "…"` | the name people see | none |
+/// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
+/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]); a name that is no argument is a compile error | its type's known values, if any |
+/// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
+/// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
+///
+/// On a parameter: its `///` comment is the argument's description; `#[serde(default)]` makes
+/// it optional (absent: `Default::default()`), as `Option<T>` does (absent: `None`); every
+/// other parameter is required; `#[serde(rename = "…")]` names the argument (the parameter's
+/// name otherwise); `#[complete(path)]` names its completer fn. A parameter is any
+/// `FromStr` type (`String`, numbers, `bool`, your own), or a type that deserializes from a JSON
+/// string (a unit enum deriving `serde::Deserialize`); a value it refuses, or a required
+/// argument missing, is `-32602` naming the argument and what was expected. A [`Context`]
+/// (to ask the client: [`Context::elicit`]) or [`State<T>`](State) parameter works as in a
+/// tool. A plain fn runs on the async worker: it must not block.
+///
+/// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
+/// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of
+/// these whose `Err` is a JSON-RPC error carrying its message. Two prompts of one name stop the
+/// server at start-up, naming both places.
+///
+/// ```
+/// use mcp_toolbelt::prompt;
+///
+/// /// Review a change for one concern
+/// #[prompt(name = "review", title = "Review")]
+/// async fn review_prompt(
+///     /// What to look for
+///     concern: String,
+///     /// How many findings at most
+///     #[serde(default)]
+///     limit: u32,
+/// ) -> String {
+///     format!("Review the change for {concern}; list at most {limit} findings.")
+/// }
+/// ```
+///
+/// ```compile_fail
+/// #[mcp_toolbelt::prompt] // no description: add a `///` comment
+/// async fn undocumented() -> String { String::new() }
+/// ```
+pub use mcp_toolbelt_macros::prompt;
 /// Serves a `static`/`const` of text or bytes, or an fn, as an MCP resource (`resources/list`,
 /// `resources/read`, `resources/templates/list`).
 ///
@@ -196,6 +249,7 @@ pub use error::Error;
 /// | `title = "…"`, `description = "…"` | for people and the model | none; the `///` comment |
 /// | `mime_type = "…"` | `mimeType` on list and read | none |
 /// | `app`, `app(csp(connect_domains = […], resource_domains = […], frame_domains = […], base_uri_domains = […]), permissions(camera, microphone, geolocation, clipboard_write), domain = "…", prefers_border)` | an MCP Apps view: MIME type `text/html;profile=mcp-app` and that `_meta.ui`; its URI must be a plain `ui://` URI | not a view |
+/// | `complete(var = path, …)` | the completer fn of a template variable (see [`completion`]); a name that is no variable is a compile error | its parameter type's known values, if any (a unit enum deriving `JsonSchema`) |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///

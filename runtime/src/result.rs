@@ -526,3 +526,15 @@ impl<R: IntoToolResult, E: fmt::Display> IntoToolResult for Result<R, E> {
         R::output_schema()
     }
 }
+
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Self::text(text)
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Self::text(text)
+    }
+}

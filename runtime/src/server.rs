@@ -16,15 +16,17 @@ use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{CHANNEL_CAPACITY, Change, Dispatcher, Listings, ServerState};
-use crate::registry::{self, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps};
+use crate::registry::{
+    self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
+};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
-use crate::types::ListToolsResult;
 use crate::types::{Icon, Implementation};
+use crate::types::{ListPromptsResult, ListToolsResult};
 
-/// An MCP server for every `#[tool]` and `#[resource]` in the binary.
+/// An MCP server for every `#[tool]`, `#[prompt]` and `#[resource]` in the binary.
 ///
 /// ```no_run
 /// # async fn run() -> std::process::ExitCode {
@@ -98,6 +100,9 @@ pub struct Server {
     #[cfg(feature = "http")]
     http: HttpConfig,
     tools: Arc<ToolSet>,
+    prompts: Arc<PromptSet>,
+    /// Whether a handle to the prompts was taken: then they are served even while none are.
+    prompts_handle: std::sync::atomic::AtomicBool,
     resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
     changes: broadcast::Sender<Change>,
@@ -114,13 +119,27 @@ impl Server {
     /// `#[tool]` linked into the binary.
     #[must_use]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        let (tools, resources, startup_error) = match registry::served() {
+        let (tools, resources, mut startup_error) = match registry::served() {
             Ok((tools, resources)) => (
                 ToolSet::new(tools.iter().cloned()),
                 ResourceSet::new(resources),
                 None,
             ),
             Err(error) => (ToolSet::default(), ResourceSet::default(), Some(error)),
+        };
+        let prompts = match registry::collected_prompts() {
+            Ok(prompts) => PromptSet::new(prompts.iter().cloned()),
+            Err(error) => {
+                startup_error = Some(match startup_error {
+                    None => error,
+                    Some(RegistryError::Several(mut problems)) => {
+                        problems.push(error);
+                        RegistryError::Several(problems)
+                    }
+                    Some(problem) => RegistryError::Several(vec![problem, error]),
+                });
+                PromptSet::default()
+            }
         };
         Self {
             name: name.into(),
@@ -136,6 +155,8 @@ impl Server {
             #[cfg(feature = "http")]
             http: HttpConfig::default(),
             tools: Arc::new(tools),
+            prompts: Arc::new(prompts),
+            prompts_handle: std::sync::atomic::AtomicBool::new(false),
             resources: Arc::new(resources),
             startup_error,
             changes: broadcast::channel(CHANNEL_CAPACITY).0,
@@ -202,15 +223,16 @@ impl Server {
         self
     }
 
-    /// How many items one page of `tools/list`, `resources/list` and `resources/templates/list`
-    /// holds (default 100).
+    /// How many items one page of `tools/list`, `prompts/list`, `resources/list` and
+    /// `resources/templates/list` holds (default 100).
     #[must_use]
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
         self
     }
 
-    /// How long a 2026-07-28 client may cache `tools/list`, `server/discover`, `resources/list`,
+    /// How long a 2026-07-28 client may cache `tools/list`, `prompts/list`, `server/discover`,
+    /// `resources/list`,
     /// `resources/templates/list` and a `static`/`const` resource's contents (default one
     /// minute; sent as `ttlMs`, in whole milliseconds).
     #[must_use]
@@ -395,6 +417,7 @@ impl Server {
             None => Vec::new(),
         };
         problems.extend(self.tools.missing_state(&self.states));
+        problems.extend(self.prompts.missing_state(&self.states));
         match problems.len() {
             0 => Ok(()),
             1 => Err(Error::Registry(problems.remove(0))),
@@ -408,6 +431,20 @@ impl Server {
     pub fn tools(&self) -> Tools {
         Tools {
             tools: Arc::clone(&self.tools),
+            changes: self.changes.clone(),
+        }
+    }
+
+    /// The handle to this server's prompts: keep it (it is `Clone`) to add or remove prompts
+    /// while the server serves, or list them. Every handle, and the server once serving, share
+    /// one set; once a handle was taken, the `prompts` capability is declared even while there
+    /// are none.
+    #[must_use]
+    pub fn prompts(&self) -> Prompts {
+        self.prompts_handle
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Prompts {
+            prompts: Arc::clone(&self.prompts),
             changes: self.changes.clone(),
         }
     }
@@ -595,6 +632,8 @@ impl Server {
             ttl_ms,
             apps: apps::used(&self.tools.definitions(), &self.resources.listed()),
             tools: self.tools,
+            prompts: self.prompts,
+            prompts_handle: self.prompts_handle.into_inner(),
             resources: self.resources,
             changes: self.changes,
             closing: CancellationToken::new(),
@@ -703,6 +742,63 @@ impl std::fmt::Debug for Tools {
     }
 }
 
+/// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
+/// them. Got from [`Server::prompts`]; clones are handles to the same set.
+///
+/// A change is told to connected clients with `notifications/prompts/list_changed` (as the
+/// transports announce the server's changes).
+#[derive(Clone)]
+pub struct Prompts {
+    prompts: Arc<PromptSet>,
+    changes: broadcast::Sender<Change>,
+}
+
+impl Prompts {
+    /// Adds a prompt; `Err` if one of its name is served already.
+    pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
+        self.prompts.insert(prompt)?;
+        let _ = self.changes.send(Change::Prompts);
+        Ok(())
+    }
+
+    /// Removes a prompt; `false` if there was none of that name.
+    #[must_use = "`false` means there was no prompt of that name"]
+    pub fn remove(&self, name: &str) -> bool {
+        let removed = self.prompts.remove(name).is_some();
+        if removed {
+            let _ = self.changes.send(Change::Prompts);
+        }
+        removed
+    }
+
+    /// Every prompt's definition, as `prompts/list` shows them to a client of the newest legacy
+    /// version, on one page.
+    #[must_use]
+    pub fn list(&self) -> ListPromptsResult {
+        ListPromptsResult::new(
+            self.prompts
+                .definitions()
+                .iter()
+                .map(|prompt| (**prompt).clone())
+                .collect(),
+        )
+    }
+}
+
+impl std::fmt::Debug for Prompts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self
+            .prompts
+            .definitions()
+            .iter()
+            .map(|prompt| prompt.name.clone())
+            .collect();
+        f.debug_struct("Prompts")
+            .field("names", &names)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The resources of a [`Server`], shared with it: add or remove a resource or template while it
 /// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`];
 /// clones are handles to the same set, so a tool can hold one in app state
@@ -795,6 +891,24 @@ mod tests {
 
     fn buggy_serving() -> Result<(), Error> {
         panic!("a bug while serving")
+    }
+
+    /// Adding and removing a prompt is told on the server's one channel of changes, as
+    /// `Change::Prompts`; a refused add or a remove of nothing is not.
+    #[test]
+    fn prompt_changes_are_sent() {
+        let server = Server::new("changes", "1.0.0");
+        let mut changes = server.changes.subscribe();
+        let prompts = server.prompts();
+        let prompt = || Prompt::new("p", "A prompt", |_, _| async { "text" });
+        prompts.add(prompt()).expect("a new name");
+        assert_eq!(changes.try_recv(), Ok(Change::Prompts));
+        assert!(prompts.add(prompt()).is_err());
+        assert!(!prompts.remove("q"));
+        assert!(changes.try_recv().is_err(), "nothing changed");
+        assert!(prompts.remove("p"));
+        assert_eq!(changes.try_recv(), Ok(Change::Prompts));
+        assert!(prompts.list().prompts.is_empty());
     }
 
     #[tokio::test]

@@ -238,6 +238,12 @@ pub(crate) struct ServerCapabilities {
     pub(crate) logging: Option<Empty>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) resources: Option<ResourcesCapability>,
+    /// Only when there are prompts (or a handle may add some).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) prompts: Option<PromptsCapability>,
+    /// Only when a prompt argument or a template variable completes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) completions: Option<Empty>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) extensions: Option<Extensions>,
 }
@@ -248,6 +254,8 @@ impl ServerCapabilities {
         tools: ToolsCapability { list_changed: true },
         logging: Some(Empty {}),
         resources: None,
+        prompts: None,
+        completions: None,
         extensions: None,
     };
 
@@ -260,6 +268,15 @@ impl ServerCapabilities {
             }),
             extensions: apps.then_some(Extensions { ui: Empty {} }),
             ..Self::SERVED
+        }
+    }
+
+    /// These capabilities with `prompts` (its list may change) and `completions` when served.
+    pub(crate) fn prompts_and_completions(self, prompts: bool, completions: bool) -> Self {
+        Self {
+            prompts: prompts.then_some(PromptsCapability { list_changed: true }),
+            completions: completions.then_some(Empty {}),
+            ..self
         }
     }
 
@@ -480,4 +497,158 @@ pub enum IconTheme {
     Light,
     /// A dark background.
     Dark,
+}
+
+/// How a prompt appears in `prompts/list`. Built with [`PromptDefinition::new`] and its setters.
+///
+/// ```
+/// use mcp_toolbelt::prompt::{PromptArgument, PromptDefinition};
+///
+/// let prompt = PromptDefinition::new("summarise")
+///     .description("Summarise a note")
+///     .argument(PromptArgument::new("title").required(true));
+/// assert_eq!(prompt.arguments[0].name, "title");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PromptDefinition {
+    /// The name clients get it by.
+    pub name: String,
+    /// The name people see (since 2025-06-18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the prompt is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The arguments it takes, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<PromptArgument>,
+    /// Icons a client may show beside it (since 2025-11-25).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+}
+
+impl PromptDefinition {
+    /// A prompt named `name`, with nothing else set.
+    #[must_use]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            arguments: Vec::new(),
+            icons: Vec::new(),
+        }
+    }
+
+    /// Sets the name people see.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what the prompt is for.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Adds an argument, after those already added.
+    #[must_use]
+    pub fn argument(mut self, argument: PromptArgument) -> Self {
+        self.arguments.push(argument);
+        self
+    }
+
+    /// Adds an icon.
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.icons.push(icon);
+        self
+    }
+}
+
+/// One argument of a prompt: its value is a string on the wire.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PromptArgument {
+    /// The argument's name.
+    pub name: String,
+    /// The name people see (since 2025-06-18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the value is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether `prompts/get` needs it.
+    #[serde(default)]
+    pub required: bool,
+}
+
+impl PromptArgument {
+    /// An optional argument named `name`.
+    #[must_use]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: false,
+        }
+    }
+
+    /// Sets the name people see.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what the value is.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets whether `prompts/get` needs it.
+    #[must_use]
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+}
+
+/// The result of `prompts/list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ListPromptsResult {
+    /// One page of prompts, in name order.
+    pub prompts: Vec<PromptDefinition>,
+    /// Where the next page starts; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+impl ListPromptsResult {
+    /// One page of `prompts`, the last one (no `nextCursor`).
+    #[must_use]
+    pub fn new(prompts: Vec<PromptDefinition>) -> Self {
+        Self {
+            prompts,
+            next_cursor: None,
+        }
+    }
+}
+
+/// The `prompts` capability: the list may change (prompts are added and removed at run time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PromptsCapability {
+    pub(crate) list_changed: bool,
 }

@@ -39,7 +39,7 @@ fn every_failure_is_named_with_the_reason_it_is_expected() {
     assert!(passed, "{lines:#?}");
     assert_eq!(
         lines.last().unwrap(),
-        "conformance:   judged 50 scenarios: 33 passed (1 with a warning baseline-2026-07-28.yml expects), 8 failed as baseline-2026-07-28.yml expects, 9 pending ones failed as pending-failing.txt expects: passed"
+        "conformance:   judged 50 scenarios: 41 passed (2 with a warning baseline-2026-07-28.yml expects), 0 failed as baseline-2026-07-28.yml expects, 9 pending ones failed as pending-failing.txt expects: passed"
     );
     assert!(
         lines.iter().any(|line| line.starts_with(
@@ -47,7 +47,12 @@ fn every_failure_is_named_with_the_reason_it_is_expected() {
         )),
         "{lines:#?}"
     );
-    assert!(lines.contains(&"conformance:   ✗ input-required-result-non-tool-request: expected (baseline-2026-07-28.yml): `prompts/get` answering input_required: mcp-toolbelt serves tools only (no prompts).".to_owned()), "{lines:#?}");
+    assert!(
+        lines.iter().any(|line| line.starts_with(
+            "conformance:   ~ server-stateless passes with a warning the suite counts as a failure; expected (baseline-2026-07-28.yml): "
+        )),
+        "{lines:#?}"
+    );
     let tasks: Vec<&String> = lines
         .iter()
         .filter(|line| line.contains("✗ tasks-"))

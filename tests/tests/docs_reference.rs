@@ -134,3 +134,23 @@ fn the_http_limits_table_lists_every_limit_httpconfig_sets() {
         );
     }
 }
+
+#[test]
+fn the_prompt_macro_docs_list_every_key_it_parses() {
+    let keys = fields(&read("macros/src/prompt.rs"), "PromptArgs");
+    assert!(keys.len() >= 5, "PromptArgs read: {keys:?}");
+    let docs = macro_docs("prompt");
+    let rows = table_keys(&docs);
+    for key in &keys {
+        assert!(
+            rows.iter().any(|cell| names(cell, key)),
+            "the #[prompt] key `{key}` has no row in the key table on `prompt` (runtime/src/lib.rs)"
+        );
+    }
+    for attribute in ["#[complete(", "#[serde(default)]", "#[serde(rename"] {
+        assert!(
+            docs.contains(attribute),
+            "the parameter attribute {attribute} is not described on `prompt`"
+        );
+    }
+}

@@ -261,3 +261,24 @@ async fn the_capabilities_and_the_context_follow_the_extension() {
         json!({"io.modelcontextprotocol/ui": {}})
     );
 }
+
+/// A server without prompts, and whose template variables have no completer and no known
+/// values, declares neither `prompts` nor `completions`, and answers their methods
+/// "Method not found".
+#[tokio::test]
+async fn no_prompts_and_nothing_to_complete_declare_neither() {
+    let client = client();
+    let initialized = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    let capabilities = &initialized["result"]["capabilities"];
+    assert!(capabilities.get("prompts").is_none(), "{capabilities}");
+    assert!(capabilities.get("completions").is_none(), "{capabilities}");
+    for method in ["prompts/list", "prompts/get", "completion/complete"] {
+        let answer = client.request(method, json!({})).await;
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+    }
+}

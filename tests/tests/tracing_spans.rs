@@ -29,6 +29,12 @@ async fn span_fail() -> Result<String, String> {
     Err("no luck".into())
 }
 
+/// A prompt, whose get is a span named after it
+#[mcp_toolbelt::prompt]
+async fn span_prompt() -> &'static str {
+    "a prompt"
+}
+
 /// One closed span: its name and its fields as recorded.
 #[derive(Debug, Clone)]
 struct Captured {
@@ -130,6 +136,8 @@ async fn each_request_is_a_server_span_with_the_conventions_attributes() {
         call(1, "span_echo", json!({"message": "hi"})),
         call(2, "span_fail", json!({})),
         call(3, "no_such_tool", json!({})),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "prompts/get", "params": {"name": "span_prompt"}}),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "prompts/get", "params": {"name": "no_such_prompt"}}),
     ])
     .await;
     assert_eq!(answers[1]["result"]["content"][0]["text"], "hi");
@@ -194,6 +202,21 @@ async fn each_request_is_a_server_span_with_the_conventions_attributes() {
             ("rpc.response.status_code", "-32602"),
         ])
     );
+    assert_eq!(
+        fields("4"),
+        expected(&[
+            ("otel.name", "prompts/get span_prompt"),
+            ("otel.kind", "server"),
+            ("mcp.method.name", "prompts/get"),
+            ("mcp.protocol.version", "2025-11-25"),
+            ("jsonrpc.request.id", "4"),
+            ("gen_ai.prompt.name", "span_prompt"),
+            ("network.transport", "pipe"),
+        ])
+    );
+    // Nor does a name that is no prompt's.
+    assert_eq!(fields("5")["otel.name"], "prompts/get");
+    assert!(!fields("5").contains_key("gen_ai.prompt.name"));
 }
 
 #[tokio::test(flavor = "current_thread")]

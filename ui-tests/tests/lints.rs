@@ -447,3 +447,67 @@ async fn resources_and_views_are_served() {
             .is_empty()
     );
 }
+
+/// The tone of `lint_summary`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Tone {
+    Formal,
+    Casual,
+}
+
+/// The titles `lint_summary` completes with.
+async fn lint_titles(
+    partial: &str,
+    context: &mcp_toolbelt::completion::CompletionContext,
+) -> Vec<String> {
+    let _ = context.argument("tone");
+    vec![format!("{partial}!")]
+}
+
+/// Every kind of prompt argument, a completer, the `Context` and a `Result`
+#[mcp_toolbelt::prompt(complete(title = lint_titles))]
+async fn lint_summary(
+    /// The title
+    title: String,
+    /// The tone
+    tone: Option<Tone>,
+    /// How many words
+    #[serde(default)]
+    words: u32,
+    context: &Context,
+) -> Result<Vec<mcp_toolbelt::prompt::PromptMessage>, ToolError> {
+    let _ = context;
+    let tone = match tone {
+        Some(Tone::Formal) => "formal",
+        Some(Tone::Casual) | None => "casual",
+    };
+    Ok(vec![mcp_toolbelt::prompt::PromptMessage::user(format!(
+        "{title} {tone} {words}"
+    ))])
+}
+
+/// A plain prompt fn
+#[mcp_toolbelt::prompt]
+fn lint_plain() -> &'static str {
+    "plain"
+}
+
+#[tokio::test]
+async fn prompts_stay_gettable() {
+    let client = TestClient::new(Server::new("lints", "0.0.0"));
+    let got = client
+        .request(
+            "prompts/get",
+            json!({"name": "lint_summary", "arguments": {"title": "t", "tone": "formal"}}),
+        )
+        .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "t formal 0"
+    );
+    let got = client
+        .request("prompts/get", json!({"name": "lint_plain"}))
+        .await;
+    assert_eq!(got["result"]["messages"][0]["content"]["text"], "plain");
+}

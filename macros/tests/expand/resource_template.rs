@@ -38,6 +38,13 @@ const _: () = {
         [__resource_private::IconRegistration { src :
         __resource_private::IconSource::Bytes(include_bytes!("manual.svg")), mime_type :
         ::core::option::Option::Some("image/svg+xml"), sizes : & ["any"], theme :
-        ::core::option::Option::None, }], }
+        ::core::option::Option::None, }], completers : &
+        [__resource_private::VariableCompleter { variable : "section", complete : || {
+        #[allow(unused_imports)] use __resource_private:: { KnownFromSchema as _,
+        NoKnownValues as _ }; (&& __resource_private::ValuesProbe:: < String > ::new())
+        .known() } }, __resource_private::VariableCompleter { variable : "chapter",
+        complete : || { #[allow(unused_imports)] use __resource_private:: {
+        KnownFromSchema as _, NoKnownValues as _ }; (&& __resource_private::ValuesProbe::
+        < u32 > ::new()).known() } }], }
     }
 };

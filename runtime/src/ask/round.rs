@@ -167,15 +167,23 @@ impl Round {
         &self,
         result: CallToolResult,
     ) -> Result<CallToolResult, ErrorObject> {
-        let lacking = lock(&self.lacking);
-        let text = result.text_content();
-        let passed_on = lock(&self.told)
-            .iter()
-            .any(|told| text.contains(told.as_str()));
-        if !result.is_error || !passed_on {
+        if !result.is_error {
             return Ok(result);
         }
-        Err(missing_capabilities(&lacking))
+        match self.lacking_behind(&result.text_content()) {
+            Some(error) => Err(error),
+            None => Ok(result),
+        }
+    }
+
+    /// `-32021` when the failure whose text is `failure` passes on what a request was told of
+    /// a capability the client did not declare (a prompt's `Err`, a tool's `isError`).
+    pub(crate) fn lacking_behind(&self, failure: &str) -> Option<ErrorObject> {
+        let lacking = lock(&self.lacking);
+        let passed_on = lock(&self.told)
+            .iter()
+            .any(|told| failure.contains(told.as_str()));
+        passed_on.then(|| missing_capabilities(&lacking))
     }
 
     /// Runs `call` until it completes or waits on questions this round cannot answer. `Err`
@@ -245,7 +253,7 @@ mod tests {
     use super::*;
 
     fn round(params: &Value) -> Round {
-        let binding = Binding::new(None, "tool", None);
+        let binding = Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
         Round::start(&Sealer::new(None), params.as_object().unwrap(), binding).unwrap()
     }
 
@@ -282,7 +290,7 @@ mod tests {
     #[test]
     fn answers_to_questions_asked_that_are_not_results_are_refused_and_others_ignored() {
         let sealer = Sealer::new(None);
-        let binding = || Binding::new(None, "tool", None);
+        let binding = || Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
         let asked = Carried {
             answers: Map::new(),
             asked: BTreeSet::from(["confirm".to_owned()]),

@@ -46,25 +46,39 @@ pub(crate) struct Carried {
     pub(crate) asked: BTreeSet<String>,
 }
 
-/// What one call's state is bound to, as the associated data of its seal: each part
-/// length-prefixed (so no two bindings read alike), the arguments in a canonical form (keys
-/// sorted), so that the same arguments in another order still match.
+/// What one request's state is bound to, as the associated data of its seal: each part
+/// length-prefixed (so no two bindings read alike), the kind of request and its name (a
+/// prompt's state never opens for a tool of the same name), the arguments in a canonical form
+/// (keys sorted), so that the same arguments in another order still match.
 pub(crate) struct Binding(Vec<u8>);
 
+/// What a round belongs to: a tool's call or a prompt's get, by name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Subject<'a> {
+    /// `tools/call` of this tool.
+    Tool(&'a str),
+    /// `prompts/get` of this prompt.
+    Prompt(&'a str),
+}
+
 impl Binding {
-    /// The binding of a call of `tool` with `arguments` by `principal` (`None`: a caller
+    /// The binding of a request for `subject` with `arguments` by `principal` (`None`: a caller
     /// without a token).
     pub(crate) fn new(
         principal: Option<&Principal>,
-        tool: &str,
+        subject: Subject<'_>,
         arguments: Option<&Map<String, Value>>,
     ) -> Self {
         let arguments = arguments.map_or_else(String::new, |arguments| {
             canonical(&Value::Object(arguments.clone())).to_string()
         });
+        let (kind, name) = match subject {
+            Subject::Tool(name) => ("tool", name),
+            Subject::Prompt(name) => ("prompt", name),
+        };
         let mut data = Vec::new();
         Principal::write_bound(principal, &mut data);
-        for part in [tool, arguments.as_str()] {
+        for part in [kind, name, arguments.as_str()] {
             write_text(part, &mut data);
         }
         Self(data)
@@ -197,7 +211,7 @@ mod tests {
 
     fn binding(client: &str, arguments: &Map<String, Value>) -> Binding {
         let principal = (!client.is_empty()).then(|| Principal::new(client, Some("u".into())));
-        Binding::new(principal.as_ref(), "delete", Some(arguments))
+        Binding::new(principal.as_ref(), Subject::Tool("delete"), Some(arguments))
     }
 
     #[test]
@@ -254,7 +268,8 @@ mod tests {
         let sealer = Sealer::new(None);
         let no_subject = Principal::new("app", None);
         let empty_subject = Principal::new("app", Some(String::new()));
-        let bound = |principal: &Principal| Binding::new(Some(principal), "delete", None);
+        let bound =
+            |principal: &Principal| Binding::new(Some(principal), Subject::Tool("delete"), None);
         let state = sealer
             .seal(Carried::default(), &bound(&no_subject))
             .unwrap();
@@ -266,7 +281,7 @@ mod tests {
         assert!(sealer.open(&state, &bound(&no_subject)).is_err());
         assert!(
             sealer
-                .open(&state, &Binding::new(None, "delete", None))
+                .open(&state, &Binding::new(None, Subject::Tool("delete"), None))
                 .is_err(),
             "nor is a caller without a token"
         );

@@ -9,22 +9,23 @@ use tokio::sync::broadcast;
 /// Something that changed while the server serves, sent to every connection that may announce
 /// it; each decides whether its client asked to hear it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "`Prompts` is sent by the prompt handle (issue 23, branch A)"
-    )
-)]
 pub(crate) enum Change {
     /// The tool set (`notifications/tools/list_changed`).
     Tools,
     /// The prompt set (`notifications/prompts/list_changed`).
     Prompts,
     /// The resource or resource-template set (`notifications/resources/list_changed`).
+    #[allow(
+        dead_code,
+        reason = "scaffold: announced by the resource handle being built (issue 23)"
+    )]
     Resources,
     /// The contents of the resource at this URI (`notifications/resources/updated`, to its
     /// subscribers).
+    #[allow(
+        dead_code,
+        reason = "scaffold: announced by the resource handle being built (issue 23)"
+    )]
     ResourceUpdated(Arc<str>),
 }
 

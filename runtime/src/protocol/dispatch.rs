@@ -13,17 +13,18 @@ use super::listing::Listings;
 use super::scope::RequestScope;
 use super::subscriptions::{self, Lists, Requested};
 use super::{
-    Change, Changes, Connection, ProtocolVersion, downgrade, listen, meta, resources, trace,
+    Change, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
+    resources, trace,
 };
 use crate::ask::round::{self, Outcome, Round};
-use crate::ask::seal::{Binding, Sealer};
+use crate::ask::seal::{Binding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::{CallClock, Limits};
-use crate::registry::{ResourceSet, ToolSet, apps};
+use crate::registry::{PromptSet, ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
@@ -36,6 +37,11 @@ pub(crate) struct ServerState {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) tools: Arc<ToolSet>,
+    /// The live prompts.
+    pub(crate) prompts: Arc<PromptSet>,
+    /// Whether prompts are served even while there are none: a handle to them was taken
+    /// ([`crate::Server::prompts`]), so some may be added.
+    pub(crate) prompts_handle: bool,
     /// The live resources, MCP Apps views among them.
     pub(crate) resources: Arc<ResourceSet>,
     /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
@@ -85,6 +91,8 @@ impl Dispatcher {
             page_size: 100,
             ttl_ms: 0,
             tools: Arc::default(),
+            prompts: Arc::default(),
+            prompts_handle: false,
             resources: Arc::default(),
             apps: false,
             changes: broadcast::channel(1).0,
@@ -135,7 +143,10 @@ impl Dispatcher {
             &params,
             connection.session_id.as_deref(),
             self.state.network_transport,
-            |name| self.state.tools.contains(name),
+            |method, name| match method {
+                Method::GetPrompt => self.state.prompts.contains(name),
+                _ => self.state.tools.contains(name),
+            },
         );
         // Boxed where it is made: the layers around it (the span, the time limit, the abort,
         // the call's task) then move a pointer, not a future of kilobytes.
@@ -205,6 +216,19 @@ impl Dispatcher {
                 return page.map(Payload::Shared);
             }
             (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
+            (_, Method::ListPrompts) if self.serves_prompts() => prompts::list(
+                &self.state.prompts,
+                &params,
+                era.version(),
+                self.state.page_size,
+                self.state.ttl_ms,
+            ),
+            (_, Method::GetPrompt) if self.serves_prompts() => {
+                self.get_prompt(id, params, &era, connection, scope).await
+            }
+            (_, Method::Complete) if self.completable().any() => {
+                complete::complete(&params, &self.completable()).await
+            }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
                 let served = resources::Served {
@@ -239,9 +263,13 @@ impl Dispatcher {
             .cloned()
             .unwrap_or_else(|| json!({}));
         connection.initialize(version, capabilities);
-        let capabilities = self.capabilities();
-        connection.hear(Lists::declared(&to_json(&capabilities)));
         tracing::debug!(requested, negotiated = %version, "initialize");
+        let mut capabilities = self.capabilities();
+        if version < ProtocolVersion::V2025_03_26 {
+            // `completions` came with 2025-03-26; an older client knows no such capability.
+            capabilities.completions = None;
+        }
+        connection.hear(Lists::declared(&to_json(&capabilities)));
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
             capabilities,
@@ -251,9 +279,70 @@ impl Dispatcher {
     }
 
     /// The capabilities of this server: `resources` when served (some, or a handle that may add
-    /// some) and the MCP Apps extension when used.
+    /// some), `prompts`, `completions` and the MCP Apps
+    /// extension when used.
     fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
+            .prompts_and_completions(self.serves_prompts(), self.completable().any())
+    }
+
+    /// Whether prompts are served: there are some, or some may be added.
+    fn serves_prompts(&self) -> bool {
+        self.state.prompts_handle || !self.state.prompts.is_empty()
+    }
+
+    /// What `completion/complete` completes.
+    fn completable(&self) -> complete::Completable<'_> {
+        complete::Completable {
+            prompts: &self.state.prompts,
+            resources: self.state.resources.listed(),
+            states: &self.state.states,
+        }
+    }
+
+    /// `prompts/get`: the prompt and its arguments read, the round of a 2026-07-28 request
+    /// that asks started (bound to this prompt and its arguments), then the prompt run with
+    /// its context, as a tool's call is.
+    async fn get_prompt(
+        &self,
+        id: &Id,
+        mut params: Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let prompts::GetRequest {
+            name,
+            sent,
+            arguments,
+        } = prompts::name_and_arguments(&mut params)?;
+        let prompt = self
+            .state
+            .prompts
+            .get(&name)
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
+        let client = Client::of(era, connection);
+        let round = self.round(era, &scope, Subject::Prompt(&name), sent.as_ref(), &params)?;
+        drop(sent);
+        let clock = Arc::new(CallClock::default());
+        let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
+        drop(params);
+        let get = prompt.get(arguments, context);
+        let outcome = match round {
+            Some(round) => match round.run(&self.state.sealer, get).await? {
+                Outcome::Completed(Err(crate::registry::PromptError::Failed(message))) => {
+                    return Err(round.lacking_behind(&message).unwrap_or_else(|| {
+                        prompts::error(crate::registry::PromptError::Failed(message))
+                    }));
+                }
+                Outcome::Completed(outcome) => outcome,
+                Outcome::InputRequired(input_required) => return Ok(input_required),
+            },
+            None => get.await,
+        };
+        outcome
+            .map(|result| to_json(&result))
+            .map_err(prompts::error)
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the
@@ -291,7 +380,13 @@ impl Dispatcher {
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
             return Err(round::missing_capabilities(&missing));
         }
-        let round = self.round(era, &scope, &name, arguments.as_ref(), &params)?;
+        let round = self.round(
+            era,
+            &scope,
+            Subject::Tool(&name),
+            arguments.as_ref(),
+            &params,
+        )?;
         let time_limit = scope
             .time_limit
             .map_or(self.state.limits.call_timeout, |limit| {
@@ -315,13 +410,14 @@ impl Dispatcher {
         Ok(downgrade::call_result(result, version))
     }
 
-    /// 2026-07-28: the round of a call, with the answers it has from `requestState` (sealed
-    /// for this caller, tool and arguments) and `inputResponses`. `None` for a legacy call.
+    /// 2026-07-28: the round of a call (or a prompt's get), with the answers it has from
+    /// `requestState` (sealed for this caller, subject and arguments) and `inputResponses`.
+    /// `None` for a legacy request.
     fn round(
         &self,
         era: &Era,
         scope: &RequestScope,
-        tool: &str,
+        subject: Subject<'_>,
         arguments: Option<&Map<String, Value>>,
         params: &Map<String, Value>,
     ) -> Result<Option<Arc<Round>>, ErrorObject> {
@@ -329,7 +425,7 @@ impl Dispatcher {
             return Ok(None);
         }
         let principal = scope.auth.as_ref().map(AuthInfo::principal);
-        let binding = Binding::new(principal.as_ref(), tool, arguments);
+        let binding = Binding::new(principal.as_ref(), subject, arguments);
         let round = Round::start(&self.state.sealer, params, binding)?;
         Ok(Some(Arc::new(round)))
     }

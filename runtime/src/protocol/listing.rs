@@ -61,15 +61,7 @@ impl Listings {
         version: ProtocolVersion,
     ) -> Result<Arc<RawValue>, ErrorObject> {
         let (generation, definitions) = tools.generation_and_definitions();
-        let start = match params.get("cursor") {
-            None | Some(Value::Null) => 0,
-            Some(Value::String(cursor)) => {
-                let after = decode_cursor(cursor)
-                    .ok_or_else(|| ErrorObject::invalid_params("Invalid cursor"))?;
-                definitions.partition_point(|tool| tool.name <= after)
-            }
-            Some(_) => return Err(ErrorObject::invalid_params("Invalid cursor")),
-        };
+        let start = page_start(&definitions, |tool| &tool.name, params)?;
         let kept = start % self.page_size == 0;
         if kept {
             let built = lock(&self.built);
@@ -79,20 +71,14 @@ impl Listings {
                 return Ok(Arc::clone(page));
             }
         }
-        let end = definitions.len().min(start.saturating_add(self.page_size));
-        let page = &definitions[start..end];
-        let next_cursor = (end < definitions.len()).then(|| {
-            let last = page.last().map_or("", |tool| tool.name.as_str());
-            URL_SAFE_NO_PAD.encode(last)
-        });
+        let (page, next_cursor) = page_from(&definitions, |tool| &tool.name, start, self.page_size);
         let tools = page
             .iter()
             .map(|tool| downgrade::tool(tool, version))
             .collect();
         let mut result = to_json(&ListToolsResult { tools, next_cursor });
         if version.is_modern() {
-            result["ttlMs"] = json!(self.ttl_ms);
-            result["cacheScope"] = json!("public");
+            cacheable(&mut result, version, self.ttl_ms);
             result["resultType"] = json!("complete");
             result["_meta"] = json!({ meta::SERVER_INFO: self.server_info });
         }
@@ -114,6 +100,59 @@ impl Listings {
             built.pages.insert((version, start), Arc::clone(&page));
         }
         Ok(page)
+    }
+}
+
+/// Where the page `params.cursor` asks for starts in `items` (sorted by `key`): after the key
+/// the cursor names (our cursors are the last key of the page before, base64url).
+pub(super) fn page_start<T>(
+    items: &[T],
+    key: impl Fn(&T) -> &str,
+    params: &Map<String, Value>,
+) -> Result<usize, ErrorObject> {
+    let invalid = || ErrorObject::invalid_params("Invalid cursor");
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(0),
+        Some(Value::String(cursor)) => {
+            let after = decode_cursor(cursor).ok_or_else(invalid)?;
+            Ok(items.partition_point(|item| key(item) <= after.as_str()))
+        }
+        Some(_) => Err(invalid()),
+    }
+}
+
+/// The page of `items` from `start`, and the cursor of the next page when there is one.
+pub(super) fn page_from<T>(
+    items: &[T],
+    key: impl Fn(&T) -> &str,
+    start: usize,
+    page_size: usize,
+) -> (&[T], Option<String>) {
+    let end = items.len().min(start.saturating_add(page_size));
+    let page = &items[start.min(end)..end];
+    let next = (end < items.len())
+        .then(|| page.last().map(|last| URL_SAFE_NO_PAD.encode(key(last))))
+        .flatten();
+    (page, next)
+}
+
+/// The page of `items` (sorted by `key`) that `params.cursor` asks for, and the next cursor:
+/// the one paging of every list (tools, prompts, resources, templates).
+pub(super) fn page<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&T) -> &str,
+    params: &Map<String, Value>,
+    page_size: usize,
+) -> Result<(&'a [T], Option<String>), ErrorObject> {
+    let start = page_start(items, &key, params)?;
+    Ok(page_from(items, key, start, page_size))
+}
+
+/// A 2026-07-28 result gets its caching fields (SEP-2549): lists, discovery, fixed contents.
+pub(super) fn cacheable(result: &mut Value, version: ProtocolVersion, ttl_ms: u64) {
+    if version.is_modern() {
+        result["ttlMs"] = json!(ttl_ms);
+        result["cacheScope"] = json!("public");
     }
 }
 

@@ -16,12 +16,14 @@
 // stdio process, or an HTTP session), whose negotiated version decides the shape of every result.
 
 mod changes;
+mod complete;
 mod connection;
 mod dispatch;
 mod downgrade;
 mod era;
 mod listen;
 mod listing;
+mod prompts;
 mod resources;
 mod scope;
 mod subscriptions;

@@ -3,11 +3,11 @@
 //! unknown URI as SEP-2164 words it (`-32602`, the URI in `data`).
 
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 
 use super::era::Era;
-use super::{ProtocolVersion, downgrade};
+use super::{ProtocolVersion, downgrade, listing};
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::registry::{Listed, ReadError, Resource, ResourceBody};
 use crate::types::{
@@ -93,25 +93,7 @@ fn page<'a>(
     params: &Map<String, Value>,
     page_size: usize,
 ) -> Result<(&'a [Resource], Option<String>), ErrorObject> {
-    let invalid = || ErrorObject::invalid_params("Invalid cursor");
-    let start = match params.get("cursor") {
-        None | Some(Value::Null) => 0,
-        Some(Value::String(cursor)) => {
-            let after = URL_SAFE_NO_PAD
-                .decode(cursor)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-                .ok_or_else(invalid)?;
-            items.partition_point(|item| item.uri() <= after.as_str())
-        }
-        Some(_) => return Err(invalid()),
-    };
-    let end = items.len().min(start.saturating_add(page_size));
-    let page = &items[start..end];
-    let next = (end < items.len())
-        .then(|| page.last().map(|last| URL_SAFE_NO_PAD.encode(last.uri())))
-        .flatten();
-    Ok((page, next))
+    listing::page(items, |resource| resource.uri(), params, page_size)
 }
 
 /// `resources/read`: the contents at `params.uri`.
@@ -165,9 +147,6 @@ async fn read(
 
 /// A 2026-07-28 result gets its caching fields (SEP-2549).
 fn cacheable(mut result: Value, era: &Era, ttl_ms: u64) -> Value {
-    if era.is_modern() {
-        result["ttlMs"] = json!(ttl_ms);
-        result["cacheScope"] = json!("public");
-    }
+    listing::cacheable(&mut result, era.version(), ttl_ms);
     result
 }

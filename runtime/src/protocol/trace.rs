@@ -1,7 +1,8 @@
 //! One `tracing` span per request, named and attributed by the OpenTelemetry semantic conventions
 //! for MCP (`open-telemetry/semantic-conventions-genai`, `docs/gen-ai/mcp.md`): a server span
 //! `{mcp.method.name} {target}` (`tools/call search`) with `mcp.method.name`,
-//! `mcp.protocol.version`, `mcp.session.id`, `jsonrpc.request.id`, `gen_ai.tool.name`,
+//! `mcp.protocol.version`, `mcp.session.id`, `jsonrpc.request.id`, `gen_ai.tool.name` (or, for
+//! `prompts/get NAME`, `gen_ai.prompt.name`),
 //! `gen_ai.operation.name`, `network.transport`, and on failure `error.type` (`tool_error` for
 //! an `isError` result, the JSON-RPC code otherwise) and `rpc.response.status_code`.
 //!
@@ -19,23 +20,28 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Payload};
 
 /// The span of one request, its outcome fields still empty.
 ///
-/// `is_tool` tells whether a name is a tool's: a `tools/call` of a name that is not stays
-/// `tools/call`, so that clients cannot mint span names (and trace-backend cardinality) at will.
+/// `is_served` tells whether a name is a served tool's (for `tools/call`) or prompt's (for
+/// `prompts/get`): a request for a name that is not stays `tools/call` or `prompts/get`, so that
+/// clients cannot mint span names (and trace-backend cardinality) at will.
 pub(super) fn request_span(
     method: &Method,
     id: &Id,
     params: &Map<String, Value>,
     session_id: Option<&str>,
     network_transport: Option<&'static str>,
-    is_tool: impl FnOnce(&str) -> bool,
+    is_served: impl FnOnce(&Method, &str) -> bool,
 ) -> Span {
-    let tool = (*method == Method::CallTool)
+    let target = matches!(method, Method::CallTool | Method::GetPrompt)
         .then(|| params.get("name").and_then(Value::as_str))
         .flatten()
-        .filter(|name| is_tool(name));
-    let name = match tool {
-        Some(tool) => format!("{method} {tool}"),
+        .filter(|name| is_served(method, name));
+    let name = match target {
+        Some(target) => format!("{method} {target}"),
         None => method.to_string(),
+    };
+    let (tool, prompt) = match method {
+        Method::CallTool => (target, None),
+        _ => (None, target),
     };
     let span = tracing::info_span!(
         "mcp.request",
@@ -46,6 +52,7 @@ pub(super) fn request_span(
         mcp.session.id = session_id,
         jsonrpc.request.id = id_text(id),
         gen_ai.tool.name = tool,
+        gen_ai.prompt.name = prompt,
         gen_ai.operation.name = tool.map(|_| "execute_tool"),
         network.transport = network_transport,
         error.type = Empty,

@@ -3,7 +3,9 @@
 //! (`resource.rs`, every `#[resource]`), with the MCP Apps views tools name (`apps.rs`).
 
 pub(crate) mod apps;
+mod complete;
 mod icon;
+mod prompt;
 mod resource;
 mod set;
 mod template;
@@ -21,16 +23,28 @@ use crate::result::CallToolResult;
 use crate::state::StateKey;
 
 pub use apps::ToolUiRegistration;
+pub(crate) use complete::known_values;
+pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
 pub use icon::{IconRegistration, IconSource};
+pub(crate) use prompt::collected as collected_prompts;
+pub use prompt::{
+    GetPromptResult, IntoPromptResult, Prompt, PromptArgumentRegistration, PromptError, PromptGet,
+    PromptMessage, PromptRegistration,
+};
 pub use resource::{
     IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError, ResourceRead,
     ResourceRegistration,
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
-pub(crate) use set::ToolSet;
+pub(crate) use set::NamedSet;
 pub(crate) use template::UriTemplate;
 
-/// The place of a tool or resource added at run time, in error messages.
+/// The live tools of one server.
+pub(crate) type ToolSet = NamedSet<Tool>;
+/// The live prompts of one server.
+pub(crate) type PromptSet = NamedSet<Prompt>;
+
+/// The place of a tool, prompt or resource added at run time, in error messages.
 pub(crate) const ADDED_AT_RUN_TIME: &str = "added at run time";
 pub use tool::Tool;
 pub use view::AppView;
@@ -112,33 +126,73 @@ pub(crate) fn served() -> Result<(&'static [Tool], Listed), RegistryError> {
 
 /// The tools of `registrations`, sorted by name, or every problem with them: each tool that
 /// shares a name with the first of that name, each tool that cannot be served.
-fn build_all(
-    mut registrations: Vec<&'static ToolRegistration>,
-) -> Result<Vec<Tool>, RegistryError> {
-    registrations.sort_by(|a, b| (a.name, a.file, a.line).cmp(&(b.name, b.file, b.line)));
-    let place =
-        |registration: &ToolRegistration| format!("{}:{}", registration.file, registration.line);
+fn build_all(registrations: Vec<&'static ToolRegistration>) -> Result<Vec<Tool>, RegistryError> {
     let mut problems = Vec::new();
     let mut tools = Vec::new();
-    for (index, registration) in registrations.iter().enumerate() {
-        if let Some(first) = registrations[..index]
-            .iter()
-            .find(|earlier| earlier.name == registration.name)
-        {
-            problems.push(RegistryError::DuplicateName {
-                name: registration.name.to_owned(),
-                first: place(first),
-                second: place(registration),
-            });
-            continue;
-        }
-        match Tool::from_registration(registration) {
+    let sorted = first_of_each_name(
+        registrations,
+        |registration| registration.name,
+        |registration| (registration.file, registration.line),
+        <Tool as set::Named>::duplicate,
+    );
+    for registration in sorted {
+        match registration.and_then(Tool::from_registration) {
             Ok(tool) => tools.push(tool),
             Err(problem) => problems.push(problem),
         }
     }
+    one_or_several(problems).map(|()| tools)
+}
+
+/// `registrations` sorted by name (then place): the first of each name, and the error of each
+/// later one of a taken name, in that order.
+fn first_of_each_name<R>(
+    mut registrations: Vec<&'static R>,
+    name: fn(&R) -> &'static str,
+    place: fn(&R) -> (&'static str, u32),
+    duplicate: fn(&str, &str, &str) -> RegistryError,
+) -> Vec<Result<&'static R, RegistryError>> {
+    registrations.sort_by_key(|registration| (name(registration), place(registration)));
+    let place = |registration: &R| {
+        let (file, line) = place(registration);
+        format!("{file}:{line}")
+    };
+    let mut sorted = Vec::with_capacity(registrations.len());
+    for (index, registration) in registrations.iter().enumerate() {
+        match registrations[..index]
+            .iter()
+            .find(|first| name(first) == name(registration))
+        {
+            Some(first) => sorted.push(Err(duplicate(
+                name(registration),
+                &place(first),
+                &place(registration),
+            ))),
+            None => sorted.push(Ok(*registration)),
+        }
+    }
+    sorted
+}
+
+/// The registrations of unique names, or every duplicate.
+fn unique_by_name<R>(
+    registrations: Vec<&'static R>,
+    name: fn(&R) -> &'static str,
+    place: fn(&R) -> (&'static str, u32),
+    duplicate: fn(&str, &str, &str) -> RegistryError,
+) -> Result<Vec<&'static R>, RegistryError> {
+    let (unique, problems): (Vec<_>, Vec<_>) =
+        first_of_each_name(registrations, name, place, duplicate)
+            .into_iter()
+            .partition(Result::is_ok);
+    one_or_several(problems.into_iter().filter_map(Result::err).collect())
+        .map(|()| unique.into_iter().filter_map(Result::ok).collect())
+}
+
+/// No problem, one, or [`RegistryError::Several`].
+fn one_or_several(mut problems: Vec<RegistryError>) -> Result<(), RegistryError> {
     match problems.len() {
-        0 => Ok(tools),
+        0 => Ok(()),
         1 => Err(problems.remove(0)),
         _ => Err(RegistryError::Several(problems)),
     }
@@ -212,6 +266,26 @@ pub enum RegistryError {
     },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
+    /// Two prompts share a name.
+    #[non_exhaustive]
+    DuplicatePrompt {
+        /// The shared name.
+        name: String,
+        /// Where the first is (`file:line`, or "added at run time").
+        first: String,
+        /// Where the second is.
+        second: String,
+    },
+    /// A prompt cannot be served.
+    #[non_exhaustive]
+    InvalidPrompt {
+        /// The prompt's name.
+        name: String,
+        /// Where it is defined (`file:line`), for a `#[prompt]` fn.
+        location: Option<String>,
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -271,6 +345,26 @@ impl fmt::Display for RegistryError {
                 f,
                 "tool `{tool}` ({location}) names the view `{uri}`, but {problem}"
             ),
+            Self::DuplicatePrompt {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "two prompts are named `{name}`: one at {first}, one at {second}; prompt names must be unique, \
+                 rename one with `#[prompt(name = \"…\")]`"
+            ),
+            Self::InvalidPrompt {
+                name,
+                location,
+                problem,
+            } => {
+                write!(f, "prompt `{name}`")?;
+                if let Some(location) = location {
+                    write!(f, " at {location}")?;
+                }
+                write!(f, " cannot be served: {problem}")
+            }
             Self::Several(problems) => {
                 write!(
                     f,

@@ -4,6 +4,7 @@
 
 use std::any::Any;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -14,6 +15,7 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
+use super::complete::{Completer, VariableCompleter};
 use super::template::UriTemplate;
 use super::view::{self, AppView};
 use super::{ADDED_AT_RUN_TIME, IconRegistration, RegistryError};
@@ -45,6 +47,9 @@ pub struct ResourceRegistration {
     pub line: u32,
     /// `icons(…)`.
     pub icons: &'static [IconRegistration],
+    /// How the template's variables complete (`completion/complete`): each variable's
+    /// completer fn, or its type's known values.
+    pub completers: &'static [VariableCompleter],
 }
 
 inventory::collect!(ResourceRegistration);
@@ -164,6 +169,8 @@ pub struct Resource {
     meta: Option<Arc<Map<String, Value>>>,
     /// Its icons as served (a `data = …` icon encoded once).
     icons: Arc<[Icon]>,
+    /// How the template's variables complete, by variable.
+    completers: Arc<BTreeMap<&'static str, Completer>>,
     reader: Reader,
     /// `file:line` of a `#[resource]`, or "added at run time", for error messages.
     place: Arc<str>,
@@ -304,6 +311,7 @@ impl Resource {
             template,
             meta: None,
             icons: Arc::new([]),
+            completers: Arc::default(),
             reader: Reader::Handler(handler),
             place: ADDED_AT_RUN_TIME.into(),
         })
@@ -363,6 +371,11 @@ impl Resource {
             return Err(invalid("an app view's URI is a plain `ui://` URI".into()));
         }
         let meta = registration.app.as_ref().map(|app| Arc::new(app.meta()));
+        let completers = registration
+            .completers
+            .iter()
+            .filter_map(|completer| Some((completer.variable, (completer.complete)()?)))
+            .collect();
         Ok(Self {
             uri: registration.uri.into(),
             name: registration.name.into(),
@@ -377,6 +390,7 @@ impl Resource {
                 .iter()
                 .map(IconRegistration::icon)
                 .collect(),
+            completers: Arc::new(completers),
             reader: Reader::Registered(registration.read),
             place: place(registration).into(),
         })
@@ -455,6 +469,21 @@ impl Resource {
         &self.icons
     }
 
+    /// How the template's variable `name` completes: `Err` when the template has no such
+    /// variable, `None` when it has no completer.
+    pub(crate) fn completer(&self, name: &str) -> Result<Option<&Completer>, ()> {
+        let template = self.template.as_ref().ok_or(())?;
+        if !template.variables().any(|variable| variable == name) {
+            return Err(());
+        }
+        Ok(self.completers.get(name))
+    }
+
+    /// Whether a template variable completes.
+    pub(crate) fn completes(&self) -> bool {
+        !self.completers.is_empty()
+    }
+
     /// The contents at `uri`, when this resource serves it.
     async fn read(&self, uri: &str) -> Option<Result<ResourceBody, ResourceError>> {
         let values = match &self.template {
@@ -514,6 +543,19 @@ impl Listed {
     /// Templates, sorted by template.
     pub(crate) fn templates(&self) -> &[Resource] {
         &self.templates
+    }
+
+    /// The template written exactly `template`.
+    pub(crate) fn template(&self, template: &str) -> Option<&Resource> {
+        self.templates
+            .binary_search_by(|resource| resource.uri().cmp(template))
+            .ok()
+            .map(|index| &self.templates[index])
+    }
+
+    /// Whether a template variable completes.
+    pub(crate) fn completes(&self) -> bool {
+        self.templates.iter().any(Resource::completes)
     }
 
     /// The plain resource at exactly `uri`.
@@ -698,6 +740,7 @@ mod tests {
             file: "r.rs",
             line,
             icons: &[],
+            completers: &[],
         }
     }
 

@@ -319,6 +319,34 @@ impl Tool {
     }
 }
 
+impl super::set::Named for Tool {
+    type Definition = ToolDefinition;
+
+    fn name(&self) -> &str {
+        Self::name(self)
+    }
+
+    fn shared_definition(&self) -> Arc<ToolDefinition> {
+        Self::shared_definition(self)
+    }
+
+    fn place(&self) -> &str {
+        Self::place(self)
+    }
+
+    fn duplicate(name: &str, first: &str, second: &str) -> RegistryError {
+        RegistryError::DuplicateName {
+            name: name.to_owned(),
+            first: first.to_owned(),
+            second: second.to_owned(),
+        }
+    }
+
+    fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        Self::missing_state(self, states).collect()
+    }
+}
+
 impl fmt::Debug for Tool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tool")

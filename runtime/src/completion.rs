@@ -1,0 +1,39 @@
+//! Completions (`completion/complete`): the values that complete a prompt's argument or a
+//! resource template's variable, as a client types it.
+//!
+//! A parameter whose type has a finite set of values (a unit enum deriving
+//! `schemars::JsonSchema`, `bool`) completes from them, filtered by what was typed, with no
+//! code at all. For the rest, name a completer: `#[complete(path)]` on a prompt's parameter,
+//! `complete(param = path)` on [`#[prompt]`](macro@crate::prompt), `complete(var = path)` on
+//! [`#[resource]`](macro@crate::resource) for a template variable (each checked at compile time
+//! to name one that exists). A completer is an `async fn(&str, &CompletionContext) -> impl
+//! IntoCompletion`, given the partial value and the values the client already resolved:
+//!
+//! ```
+//! use mcp_toolbelt::completion::CompletionContext;
+//! use mcp_toolbelt::prompt;
+//!
+//! async fn cities(partial: &str, context: &CompletionContext) -> Vec<String> {
+//!     let country = context.argument("country").unwrap_or("fr");
+//!     let all: &[&str] = if country == "fr" { &["paris", "lyon"] } else { &["berlin"] };
+//!     all.iter().filter(|city| city.starts_with(partial)).map(|city| city.to_string()).collect()
+//! }
+//!
+//! /// Plan a trip
+//! #[prompt]
+//! async fn completion_docs_trip(
+//!     /// The country
+//!     country: String,
+//!     /// The city
+//!     #[complete(cities)]
+//!     city: String,
+//! ) -> String {
+//!     format!("Plan a trip to {city}, {country}")
+//! }
+//! ```
+//!
+//! At most 100 values are sent; past that `total` says how many there are and `hasMore` that
+//! some were left out. The `completions` capability appears only when something completes; an
+//! unknown prompt, template or argument is `-32602`.
+
+pub use crate::registry::{Completion, CompletionContext, IntoCompletion};

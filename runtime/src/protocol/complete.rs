@@ -1,0 +1,106 @@
+//! `completion/complete`: the values that complete a prompt's argument (`ref/prompt`) or a
+//! resource template's variable (`ref/resource`), from its completer, told the arguments the
+//! client already resolved (`context.arguments`). At most 100 values are sent.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::prompts;
+use crate::jsonrpc::{ErrorObject, to_json};
+use crate::registry::{CompletionContext, Listed, PromptSet};
+use crate::state::StateMap;
+
+/// What `completion/complete` reads of the server.
+pub(super) struct Completable<'a> {
+    pub(super) prompts: &'a PromptSet,
+    /// A snapshot of the live resources.
+    pub(super) resources: Arc<Listed>,
+    pub(super) states: &'a Arc<StateMap>,
+}
+
+impl Completable<'_> {
+    /// Whether anything completes: the `completions` capability.
+    pub(super) fn any(&self) -> bool {
+        self.prompts.any(crate::registry::Prompt::completes) || self.resources.completes()
+    }
+}
+
+/// Answers one `completion/complete`; an unknown prompt, template or argument is `-32602`.
+pub(super) async fn complete(
+    params: &Map<String, Value>,
+    completable: &Completable<'_>,
+) -> Result<Value, ErrorObject> {
+    let reference = params
+        .get("ref")
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            ErrorObject::invalid_params("completion/complete requires an object `ref`")
+        })?;
+    let argument = params
+        .get("argument")
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            ErrorObject::invalid_params("completion/complete requires an object `argument`")
+        })?;
+    let (Some(Value::String(name)), Some(Value::String(partial))) =
+        (argument.get("name"), argument.get("value"))
+    else {
+        return Err(ErrorObject::invalid_params(
+            "`argument` requires a string `name` and a string `value`",
+        ));
+    };
+    let resolved = params
+        .get("context")
+        .and_then(|context| context.get("arguments"))
+        .and_then(Value::as_object);
+    let resolved = prompts::strings(resolved, "context.arguments")?;
+    let text = |key: &str| reference.get(key).and_then(Value::as_str);
+    let completer = match text("type") {
+        Some("ref/prompt") => {
+            let prompt_name = text("name").ok_or_else(|| {
+                ErrorObject::invalid_params("`ref/prompt` requires a string `name`")
+            })?;
+            let prompt = completable.prompts.get(prompt_name).ok_or_else(|| {
+                ErrorObject::invalid_params(format!("Unknown prompt: {prompt_name}"))
+            })?;
+            prompt
+                .completer(name)
+                .map_err(|()| {
+                    ErrorObject::invalid_params(format!(
+                        "Prompt `{prompt_name}` has no argument `{name}`"
+                    ))
+                })?
+                .cloned()
+        }
+        Some("ref/resource") => {
+            let uri = text("uri").ok_or_else(|| {
+                ErrorObject::invalid_params("`ref/resource` requires a string `uri`")
+            })?;
+            let template = completable.resources.template(uri).ok_or_else(|| {
+                ErrorObject::invalid_params(format!("Unknown resource template: {uri}"))
+            })?;
+            template
+                .completer(name)
+                .map_err(|()| {
+                    ErrorObject::invalid_params(format!(
+                        "Resource template `{uri}` has no variable `{name}`"
+                    ))
+                })?
+                .cloned()
+        }
+        _ => {
+            return Err(ErrorObject::invalid_params(
+                "`ref.type` must be `ref/prompt` or `ref/resource`",
+            ));
+        }
+    };
+    let completion = match completer {
+        Some(completer) => {
+            let context = CompletionContext::new(resolved, Arc::clone(completable.states));
+            completer.complete(partial.clone(), context).await.capped()
+        }
+        None => crate::registry::Completion::default(),
+    };
+    Ok(json!({ "completion": to_json(&completion) }))
+}

@@ -1,0 +1,447 @@
+//! Prompts: what `#[prompt]` submits ([`PromptRegistration`]), what a prompt returns
+//! ([`GetPromptResult`], anything [`IntoPromptResult`]), and the servable [`Prompt`], built from
+//! a registration or at run time. Getting one is [`Prompt::get`].
+
+use std::collections::BTreeMap;
+use std::fmt::{self, Display};
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+use super::complete::Completer;
+use super::set::Named;
+use super::{IconRegistration, RegistryError};
+use crate::ask::Role;
+use crate::context::Context;
+use crate::result::Content;
+use crate::state::{StateKey, StateMap};
+use crate::types::{Icon, PromptArgument, PromptDefinition};
+
+/// One message of a prompt: who says it, and a content block (text, an image, audio, a
+/// resource link or an embedded resource).
+///
+/// ```
+/// use mcp_toolbelt::prompt::PromptMessage;
+/// use mcp_toolbelt::Content;
+///
+/// let question = PromptMessage::user("What does this note say?");
+/// let answer = PromptMessage::assistant(Content::text("Let me read it."));
+/// assert_eq!(question.content, Content::text("What does this note say?"));
+/// # let _ = answer;
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PromptMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A message of the user's.
+    #[must_use]
+    pub fn user(content: impl Into<Content>) -> Self {
+        Self {
+            role: Role::User,
+            content: content.into(),
+        }
+    }
+
+    /// A message of the model's.
+    #[must_use]
+    pub fn assistant(content: impl Into<Content>) -> Self {
+        Self {
+            role: Role::Assistant,
+            content: content.into(),
+        }
+    }
+}
+
+/// What `prompts/get` answers: the messages, and a description of this use of the prompt.
+///
+/// ```
+/// use mcp_toolbelt::prompt::{GetPromptResult, PromptMessage};
+///
+/// let result = GetPromptResult::new(vec![PromptMessage::user("Summarise the note")])
+///     .description("A summary of one note");
+/// assert_eq!(result.messages.len(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct GetPromptResult {
+    /// What this prompt, with these arguments, is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The messages, in order.
+    pub messages: Vec<PromptMessage>,
+}
+
+impl GetPromptResult {
+    /// These messages, without a description.
+    #[must_use]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        Self {
+            description: None,
+            messages,
+        }
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+}
+
+/// Turns what a prompt fn returns into a [`GetPromptResult`]: text (`String`, `&'static str`:
+/// one user message), `Vec<PromptMessage>`, a [`GetPromptResult`], or a `Result` of one of
+/// these whose error is a JSON-RPC error carrying its message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[prompt]` fn",
+    label = "not a prompt result",
+    note = "return `String`, `&'static str`, `Vec<PromptMessage>`, `GetPromptResult`, or `Result<_, E>` of one of these with `E: Display`"
+)]
+pub trait IntoPromptResult {
+    /// The result, or the message of the error the client gets.
+    ///
+    /// # Errors
+    ///
+    /// The prompt failed: the text of its error.
+    fn into_prompt_result(self) -> Result<GetPromptResult, String>;
+}
+
+impl IntoPromptResult for GetPromptResult {
+    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+        Ok(self)
+    }
+}
+
+impl IntoPromptResult for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+        Ok(GetPromptResult::new(self))
+    }
+}
+
+impl IntoPromptResult for String {
+    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+        Ok(GetPromptResult::new(vec![PromptMessage::user(
+            Content::text(self),
+        )]))
+    }
+}
+
+impl IntoPromptResult for &'static str {
+    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+        self.to_owned().into_prompt_result()
+    }
+}
+
+impl<T: IntoPromptResult, E: Display> IntoPromptResult for Result<T, E> {
+    /// The error's alternate form (`{:#}`), as a tool's: `anyhow` renders its causes there.
+    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+        self.map_err(|error| format!("{error:#}"))?
+            .into_prompt_result()
+    }
+}
+
+/// Why `prompts/get` gave no result. Not public API: generated code returns it.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptError {
+    /// An argument is missing or its value refused: `-32602` with this text.
+    InvalidArgument(String),
+    /// The prompt failed: a JSON-RPC error carrying its message.
+    Failed(String),
+}
+
+/// The adapter of a `#[prompt]` fn: reads the arguments, runs the fn. Not public API.
+#[doc(hidden)]
+pub type PromptGet = fn(
+    BTreeMap<String, String>,
+    Context,
+) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>;
+
+/// What `#[prompt]` submits to `inventory` for one fn. Not public API: generated code builds it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct PromptRegistration {
+    /// The prompt's name.
+    pub name: &'static str,
+    /// The display title.
+    pub title: Option<&'static str>,
+    /// The doc comment or `description = "…"`.
+    pub description: &'static str,
+    /// The arguments, in the fn's order.
+    pub arguments: &'static [PromptArgumentRegistration],
+    /// Its icons.
+    pub icons: &'static [IconRegistration],
+    /// The app state the fn takes (its `State<T>` parameters), checked at start-up.
+    pub state: &'static [fn() -> StateKey],
+    /// Reads the arguments and runs the user's fn.
+    pub get: PromptGet,
+    /// Where the fn is, for error messages.
+    pub file: &'static str,
+    /// See `file`.
+    pub line: u32,
+}
+
+inventory::collect!(PromptRegistration);
+
+/// One argument of a `#[prompt]` fn. Not public API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct PromptArgumentRegistration {
+    /// The parameter's name.
+    pub name: &'static str,
+    /// Its `///` comment.
+    pub description: Option<&'static str>,
+    /// Not an `Option` and without `#[serde(default)]`.
+    pub required: bool,
+    /// How it completes: its completer fn, or its type's known values.
+    pub complete: fn() -> Option<Completer>,
+}
+
+/// What runs a prompt: the arguments as strings and the request's context in, the result out.
+type Handler = Arc<
+    dyn Fn(
+            BTreeMap<String, String>,
+            Context,
+        ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>>
+        + Send
+        + Sync,
+>;
+
+/// A servable prompt: its definition, how its arguments complete, and its handler. Built by
+/// `#[prompt]`, or at run time with [`Prompt::new`] and added with
+/// [`Prompts::add`](crate::prompt::Prompts::add).
+#[derive(Clone)]
+pub struct Prompt {
+    definition: Arc<PromptDefinition>,
+    handler: Handler,
+    completers: Arc<BTreeMap<String, Completer>>,
+    required_state: Arc<[StateKey]>,
+    /// `file:line` of a `#[prompt]` fn.
+    source: Option<Arc<str>>,
+}
+
+impl Prompt {
+    /// A prompt built at run time, named `name`, for `description`. `handler` gets the
+    /// arguments as strings (the required ones checked present) and the request's
+    /// [`Context`], and returns anything [`IntoPromptResult`].
+    pub fn new<F, Fut>(name: impl Into<String>, description: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(BTreeMap<String, String>, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoPromptResult> + Send + 'static,
+    {
+        let handler: Handler = Arc::new(move |arguments, context| {
+            let output = handler(arguments, context);
+            Box::pin(async move {
+                output
+                    .await
+                    .into_prompt_result()
+                    .map_err(PromptError::Failed)
+            })
+        });
+        Self {
+            definition: Arc::new(PromptDefinition::new(name).description(description)),
+            handler,
+            completers: Arc::default(),
+            required_state: Arc::new([]),
+            source: None,
+        }
+    }
+
+    /// Sets the name people see.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.definition).title = Some(title.into());
+        self
+    }
+
+    /// Adds an argument, after those already added.
+    #[must_use]
+    pub fn argument(mut self, argument: PromptArgument) -> Self {
+        Arc::make_mut(&mut self.definition).arguments.push(argument);
+        self
+    }
+
+    /// Adds an icon.
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        Arc::make_mut(&mut self.definition).icons.push(icon);
+        self
+    }
+
+    /// The prompt of one `#[prompt]` fn.
+    fn from_registration(registration: &'static PromptRegistration) -> Self {
+        let mut definition =
+            PromptDefinition::new(registration.name).description(registration.description);
+        definition.title = registration.title.map(str::to_owned);
+        definition.icons = registration
+            .icons
+            .iter()
+            .map(IconRegistration::icon)
+            .collect();
+        let mut completers = BTreeMap::new();
+        for argument in registration.arguments {
+            let mut entry = PromptArgument::new(argument.name).required(argument.required);
+            entry.description = argument.description.map(str::to_owned);
+            definition.arguments.push(entry);
+            if let Some(completer) = (argument.complete)() {
+                completers.insert(argument.name.to_owned(), completer);
+            }
+        }
+        let get = registration.get;
+        Self {
+            definition: Arc::new(definition),
+            handler: Arc::new(get),
+            completers: Arc::new(completers),
+            required_state: registration.state.iter().map(|key| key()).collect(),
+            source: Some(format!("{}:{}", registration.file, registration.line).into()),
+        }
+    }
+
+    /// The prompt's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    /// How the prompt appears in `prompts/list`.
+    #[must_use]
+    pub fn definition(&self) -> &PromptDefinition {
+        &self.definition
+    }
+
+    /// Runs the prompt with `arguments`: a required argument missing is refused first, naming
+    /// it.
+    pub(crate) async fn get(
+        &self,
+        arguments: BTreeMap<String, String>,
+        context: Context,
+    ) -> Result<GetPromptResult, PromptError> {
+        if let Some(missing) = self
+            .definition
+            .arguments
+            .iter()
+            .find(|argument| argument.required && !arguments.contains_key(&argument.name))
+        {
+            return Err(PromptError::InvalidArgument(format!(
+                "Missing required argument `{}` of prompt `{}`",
+                missing.name,
+                self.name()
+            )));
+        }
+        // A panic in the prompt's fn is its failure, answered as one, as a tool's is.
+        AssertUnwindSafe((self.handler)(arguments, context))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                tracing::error!(prompt = self.name(), "a prompt fn panicked");
+                Err(PromptError::Failed(format!(
+                    "Error getting prompt {}: it panicked",
+                    self.name()
+                )))
+            })
+    }
+
+    /// How the argument `name` completes: `Err` when the prompt has no such argument, `None`
+    /// when it has no completer.
+    pub(crate) fn completer(&self, name: &str) -> Result<Option<&Completer>, ()> {
+        if !self
+            .definition
+            .arguments
+            .iter()
+            .any(|argument| argument.name == name)
+        {
+            return Err(());
+        }
+        Ok(self.completers.get(name))
+    }
+
+    /// Whether some argument completes.
+    pub(crate) fn completes(&self) -> bool {
+        !self.completers.is_empty()
+    }
+}
+
+impl Named for Prompt {
+    type Definition = PromptDefinition;
+
+    fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    fn shared_definition(&self) -> Arc<PromptDefinition> {
+        Arc::clone(&self.definition)
+    }
+
+    fn place(&self) -> &str {
+        self.source.as_deref().unwrap_or("added at run time")
+    }
+
+    fn duplicate(name: &str, first: &str, second: &str) -> RegistryError {
+        RegistryError::DuplicatePrompt {
+            name: name.to_owned(),
+            first: first.to_owned(),
+            second: second.to_owned(),
+        }
+    }
+
+    fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        self.required_state
+            .iter()
+            .filter(|key| !states.contains(key))
+            .map(|missing| RegistryError::InvalidPrompt {
+                name: self.name().to_owned(),
+                location: self.source.as_deref().map(str::to_owned),
+                problem: format!(
+                    "it takes `State<{0}>`, but the server was given no `{0}`: add `.state(value)` to the `Server` builder",
+                    missing.type_name()
+                ),
+            })
+            .collect()
+    }
+}
+
+impl fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prompt")
+            .field("definition", &self.definition)
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every `#[prompt]` in the binary, built once per process, sorted by name; `Err` names every
+/// two prompts of one name.
+pub(crate) fn collected() -> Result<&'static [Prompt], RegistryError> {
+    static COLLECTED: OnceLock<Result<Vec<Prompt>, RegistryError>> = OnceLock::new();
+    COLLECTED
+        .get_or_init(|| {
+            let registrations: Vec<&'static PromptRegistration> =
+                inventory::iter::<PromptRegistration>.into_iter().collect();
+            super::unique_by_name(
+                registrations,
+                |registration| registration.name,
+                |registration| (registration.file, registration.line),
+                <Prompt as Named>::duplicate,
+            )
+            .map(|registrations| {
+                registrations
+                    .into_iter()
+                    .map(Prompt::from_registration)
+                    .collect()
+            })
+        })
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone)
+}

@@ -11,7 +11,8 @@ Python client (PyPI `mcp` 2.x, `mcp.Client`) as a host would, and checks what it
 ("Groceries"); `notes-reopened`, run after it on the same file, finds that note still there.
 Both read a note as the resource `notes://{id}`, subscribe to it (`resources/subscribe` on a legacy
 connection, `subscriptions/listen` on a 2026-07-28 one) and hear `notifications/resources/updated`
-when it is edited or deleted, and nothing of another note's changes.
+when it is edited or deleted, and nothing of another note's changes; they list and get the prompt
+`summarise_note` and complete its `id` argument from the notes' titles.
 One line per check; exit 1 if any failed.
 """
 
@@ -225,6 +226,45 @@ async def watch_notes(client: Client, mode_name: str, check: Checks, heard: Hear
         check("a deleted note cannot be read: -32602 naming it", error.code == -32602 and uri in error.error.message, error.error)
 
 
+async def summarise_checks(client: Client, check: Checks) -> None:
+    """The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
+    notes' ids and titles (by a completer over the database), the prompt got with the note's text.
+    Expects the one note "Groceries"."""
+    listed = (await client.list_prompts()).prompts
+    check(
+        "prompts/list: summarise_note, its id argument required",
+        [(prompt.name, prompt.title, [(argument.name, argument.required) for argument in prompt.arguments or []]) for prompt in listed]
+        == [("summarise_note", "Summarise a note", [("id", True)])]
+        and bool(listed[0].description),
+        listed,
+    )
+    page = (await client.call_tool("list_notes", {})).structured_content or {}
+    groceries = str(page.get("notes", [{}])[0].get("id"))
+    reference = types.PromptReference(type="ref/prompt", name="summarise_note")
+    completed = await client.complete(reference, {"name": "id", "value": "GROC"})
+    check("id completes from a title's letters (any case)", completed.completion.values == [groceries], completed)
+    completed = await client.complete(reference, {"name": "id", "value": groceries})
+    check("id completes from its digits", completed.completion.values == [groceries], completed)
+    completed = await client.complete(reference, {"name": "id", "value": "no such title"})
+    check("nothing matches: no values", completed.completion.values == [], completed)
+    result = await client.get_prompt("summarise_note", {"id": groceries})
+    message = result.messages[0] if result.messages else None
+    check(
+        "prompts/get summarise_note: one user message with the note",
+        len(result.messages) == 1
+        and message.role == "user"
+        and "# Groceries\n\nBuy milk, eggs and coffee beans" in message.content.text
+        and result.description == 'A summary of the note "Groceries"',
+        result,
+    )
+    for value, expected in [("eggs", "id"), ("999999", "No note with id 999999")]:
+        try:
+            await client.get_prompt("summarise_note", {"id": value})
+            check(f"summarise_note refuses id {value!r}", False)
+        except MCPError as error:
+            check(f"summarise_note refuses id {value!r}, saying why", expected in error.error.message, error.error)
+
+
 async def notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:
     tools = await connect_checks(client, mode_name, "notes", check)
     check_notes_about(client, mode_name, check)
@@ -318,6 +358,7 @@ async def notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> 
     result = await client.call_tool("edit_note", {"id": ids[1], "title": "Gone"})
     check("editing a deleted note is isError", result.is_error and text(result) == f"No note with id {ids[1]}", result)
     await watch_notes(client, mode_name, check, heard)
+    await summarise_checks(client, check)
 
 
 async def notes_reopened(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:
@@ -334,6 +375,7 @@ async def notes_reopened(client: Client, mode_name: str, check: Checks, heard: H
     hits = (result.structured_content or {}).get("notes", [])
     check("and still found by search", [hit["title"] for hit in hits] == ["Groceries"], result)
     await watch_notes(client, mode_name, check, heard)
+    await summarise_checks(client, check)
 
 
 async def axum_app(mode_name: str, base: str, write_token: str, read_token: str, check: Checks) -> None:

@@ -12,8 +12,9 @@
 // ("Groceries"), which `notes-reopened`, on the same file, finds again. Both read a note as the
 // resource `notes://{id}`, subscribe to it (`resources/subscribe` on a legacy connection,
 // `subscriptions/listen` on a 2026-07-28 one) and hear `notifications/resources/updated` when it
-// is edited or deleted, and nothing of another note's changes. One line per check; exit 1 if any
-// failed.
+// is edited or deleted, and nothing of another note's changes; they list and get the prompt
+// `summarise_note` and complete its `id` argument from the notes' titles. One line per check; exit
+// 1 if any failed.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -188,6 +189,49 @@ async function watchNotes(client) {
     }
 }
 
+/**
+ * The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
+ * notes' ids and titles (by a completer over the database), the prompt got with the note's text.
+ * Expects the one note "Groceries".
+ */
+async function summariseChecks(client) {
+    const { prompts } = await client.listPrompts();
+    check(
+        'prompts/list: summarise_note, its id argument required',
+        same(
+            prompts.map(prompt => [prompt.name, prompt.title, (prompt.arguments ?? []).map(argument => [argument.name, argument.required])]),
+            [['summarise_note', 'Summarise a note', [['id', true]]]]
+        ) && Boolean(prompts[0]?.description),
+        prompts
+    );
+    const page = (await client.callTool({ name: 'list_notes', arguments: {} })).structuredContent ?? {};
+    const groceries = String(page.notes?.[0]?.id);
+    const complete = value => client.complete({ ref: { type: 'ref/prompt', name: 'summarise_note' }, argument: { name: 'id', value } });
+    let completed = await complete('GROC');
+    check("id completes from a title's letters (any case)", same(completed.completion?.values, [groceries]), completed);
+    completed = await complete(groceries);
+    check('id completes from its digits', same(completed.completion?.values, [groceries]), completed);
+    completed = await complete('no such title');
+    check('nothing matches: no values', same(completed.completion?.values, []), completed);
+    const result = await client.getPrompt({ name: 'summarise_note', arguments: { id: groceries } });
+    check(
+        'prompts/get summarise_note: one user message with the note',
+        result.messages.length === 1 &&
+            result.messages[0].role === 'user' &&
+            String(result.messages[0].content?.text).includes('# Groceries\n\nBuy milk, eggs and coffee beans') &&
+            result.description === 'A summary of the note "Groceries"',
+        result
+    );
+    for (const [value, expected] of [['eggs', 'id'], ['999999', 'No note with id 999999']]) {
+        try {
+            await client.getPrompt({ name: 'summarise_note', arguments: { id: value } });
+            check(`summarise_note refuses id ${value}`, false);
+        } catch (error) {
+            check(`summarise_note refuses id ${value}, saying why`, String(error?.message).includes(expected), String(error));
+        }
+    }
+}
+
 async function notes(command, args) {
     const { client, complaints, tools } = await connect(stdioOrUrl(command, args), 'notes');
     checkNotesAbout(client);
@@ -248,6 +292,7 @@ async function notes(command, args) {
     result = await call('edit_note', { id: ids[1], title: 'Gone' });
     check('editing a deleted note is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
     await watchNotes(client);
+    await summariseChecks(client);
     await close(client, complaints);
 }
 
@@ -261,6 +306,7 @@ async function notesReopened(command, args) {
     );
     checkNotesAbout(client);
     await watchNotes(client);
+    await summariseChecks(client);
     await close(client, complaints);
 }
 

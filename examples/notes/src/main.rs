@@ -21,9 +21,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use mcp_toolbelt::completion::CompletionContext;
 use mcp_toolbelt::icon::Icon;
+use mcp_toolbelt::prompt::{GetPromptResult, PromptMessage};
 use mcp_toolbelt::resource::{ReadRequest, Resource, ResourceError, Resources};
-use mcp_toolbelt::{Json, Server, State, ToolError, tool};
+use mcp_toolbelt::{Json, Server, State, ToolError, prompt, tool};
 use rusqlite::{Connection, OptionalExtension as _, Row, params};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -87,7 +89,7 @@ impl Notes {
     }
 
     /// Runs `query` on tokio's blocking threads, as the tools' calls run: for the async readers
-    /// (the resource's). `Err` is the message a client is given.
+    /// (the resource's, the prompt's, the completer's). `Err` is the message a client is given.
     async fn off_thread<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Self) -> rusqlite::Result<T> + Send + 'static,
@@ -97,6 +99,20 @@ impl Notes {
             .await
             .map_err(|error| format!("Reading the notes failed: {error}"))?
             .map_err(|error| format!("Database error: {error}"))
+    }
+
+    /// The ids of the notes whose id begins with `typed` or whose title contains it (ASCII case
+    /// ignored), newest first.
+    fn matching_ids(&self, typed: &str) -> rusqlite::Result<Vec<String>> {
+        let connection = self.connection();
+        let mut statement = connection.prepare(
+            "SELECT id FROM notes
+             WHERE instr(CAST(id AS TEXT), ?1) = 1 OR instr(lower(title), lower(?1)) > 0
+             ORDER BY id DESC",
+        )?;
+        statement
+            .query_map([typed], |row| row.get::<_, i64>(0).map(|id| id.to_string()))?
+            .collect()
     }
 
     /// The note `id`, if there is one.
@@ -344,6 +360,40 @@ fn delete_note(
     // Its subscribers read it again and find it gone.
     resources.notify_updated(note_uri(id));
     Ok(Json(note))
+}
+
+/// The ids of the notes matching what the user typed: the digits of an id, or words of a title
+/// (`groc` completes to the id of "Groceries"), newest first. A note is picked by its title and
+/// the prompt is given its id.
+async fn note_ids(typed: &str, context: &CompletionContext) -> Vec<String> {
+    let Some(notes) = context.state::<Notes>() else {
+        return Vec::new();
+    };
+    let typed = typed.to_owned();
+    notes
+        .off_thread(move |notes| notes.matching_ids(&typed))
+        .await
+        .unwrap_or_default()
+}
+
+/// Ask for a summary of one note: its text, and how to summarise it
+#[prompt(title = "Summarise a note")]
+async fn summarise_note(
+    notes: State<Notes>,
+    /// The note's id (completed from the notes' ids and titles)
+    #[complete(note_ids)]
+    id: i64,
+) -> Result<GetPromptResult, String> {
+    let note = notes
+        .off_thread(move |notes| notes.note(id))
+        .await?
+        .ok_or_else(|| format!("No note with id {id}"))?;
+    let request = format!(
+        "Summarise this note in two or three sentences; keep its dates and names.\n\n{}",
+        note.markdown()
+    );
+    Ok(GetPromptResult::new(vec![PromptMessage::user(request)])
+        .description(format!("A summary of the note \"{}\"", note.title)))
 }
 
 /// The server's icon, carried in the binary: a page with a folded corner.

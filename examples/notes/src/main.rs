@@ -1,5 +1,6 @@
 //! A notes server on SQLite: add, search (full-text, SQLite's FTS5), list, edit and delete notes;
-//! each note is also a resource, `notes://{id}`, which a client may subscribe to.
+//! each note is also a resource, `notes://{id}`, which a client may subscribe to, and the prompt
+//! `summarise_note` asks for a summary of one, its `id` completed from the notes' titles.
 //!
 //! It shows a tool reaching a database through app state: the connection is given once to
 //! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema.

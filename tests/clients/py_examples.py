@@ -4,10 +4,15 @@ Python client (PyPI `mcp` 2.x, `mcp.Client`) as a host would, and checks what it
     py_examples.py <auto|legacy|modern> weather <server command> [args...]
     py_examples.py <auto|legacy|modern> notes <server command> [args...]            # a new database
     py_examples.py <auto|legacy|modern> notes-reopened <server command> [args...]   # the same, again
+    py_examples.py <auto|legacy|modern> notes --url URL                             # notes --http
     py_examples.py <auto|legacy|modern> axum-app <base URL> <write token> <read token>
 
-`notes` adds, searches, lists and deletes notes in an empty database and leaves one note
+`notes` adds, searches, lists, edits and deletes notes in an empty database and leaves one note
 ("Groceries"); `notes-reopened`, run after it on the same file, finds that note still there.
+Both read a note as the resource `notes://{id}`, subscribe to it (`resources/subscribe` on a legacy
+connection, `subscriptions/listen` on a 2026-07-28 one) and hear `notifications/resources/updated`
+when it is edited or deleted, and nothing of another note's changes; they list and get the prompt
+`summarise_note` and complete its `id` argument from the notes' titles.
 One line per check; exit 1 if any failed.
 """
 
@@ -16,15 +21,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 import httpx2
-from mcp import Client, types
+from mcp import Client, MCPError, types
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.subscriptions import ResourceUpdated
 
 from checks import Checks, text
+from py_subscriptions import Heard
 
 MODES: dict[str, tuple[str, str]] = {
     # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
@@ -114,13 +124,153 @@ async def weather(client: Client, mode_name: str, check: Checks) -> None:
     )
 
 
-NOTES_TOOLS = ["add_note", "search_notes", "list_notes", "delete_note"]
+NOTES_TOOLS = ["add_note", "search_notes", "list_notes", "edit_note", "delete_note"]
 
 
-async def notes(client: Client, mode_name: str, check: Checks) -> None:
+def check_notes_about(client: Client, mode_name: str, check: Checks) -> None:
+    """The notes server's description and its one icon, a `data:` SVG of any size."""
+    # A pinned modern client adopts a synthesized discover result: nothing from the server yet.
+    if mode_name == "modern":
+        return
+    info = client.server_info
+    icons = list(info.icons or []) if info is not None else []
+    check(
+        "server description and its data: SVG icon",
+        info is not None
+        and info.description == "Personal notes on SQLite: full-text search, each note a resource"
+        and len(icons) == 1
+        and icons[0].src.startswith("data:image/svg+xml;base64,")
+        and icons[0].sizes == ["any"],
+        info,
+    )
+
+
+@asynccontextmanager
+async def subscribed(
+    client: Client, mode_name: str, uri: str, heard: Heard, check: Checks
+) -> AsyncIterator[Callable[[float], Awaitable[Any]]]:
+    """Subscribes to `uri` as the negotiated era does it; gives the next change heard (or `None`
+    after so many seconds)."""
+    if MODES[mode_name][1] == "2025-11-25":
+        with warnings.catch_warnings():
+            # Deprecated only for 2026-07-28 servers; this connection is a 2025-11-25 one.
+            warnings.simplefilter("ignore")
+            await client.subscribe_resource(uri)
+            yield heard.next
+            await client.unsubscribe_resource(uri)
+        return
+    async with client.listen(resource_subscriptions=[uri]) as sub:
+        check("listen honours the note's URI", sub.honored.resource_subscriptions == [uri], sub.honored)
+
+        async def next_event(seconds: float) -> Any:
+            with anyio.move_on_after(seconds):
+                return await sub.__anext__()
+            return None
+
+        yield next_event
+
+
+async def watch_notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:
+    """A note is the resource `notes://{id}`: listed as a template, read as markdown; a client
+    subscribed to one note hears when it is edited or deleted, and nothing of another note's
+    changes. Adds two notes and deletes them: the database is left as it was."""
+    templates = (await client.list_resource_templates()).resource_templates
+    check(
+        "resources/templates/list: notes://{id}, markdown",
+        [(template.uri_template, template.mime_type) for template in templates] == [("notes://{id}", "text/markdown")],
+        templates,
+    )
+    watched = (await client.call_tool("add_note", {"title": "Boiler", "body": "Service due in March"})).structured_content or {}
+    other = (await client.call_tool("add_note", {"title": "Scratch", "body": "Nothing yet"})).structured_content or {}
+    uri = f"notes://{watched.get('id')}"
+    read = await client.read_resource(uri)
+    check(
+        "resources/read notes://{id}: title, body and creation date in markdown",
+        [(content.mime_type, getattr(content, "text", None)) for content in read.contents]
+        == [("text/markdown", f"# Boiler\n\nService due in March\n\n_Created {watched.get('createdAt')}_\n")],
+        read,
+    )
+    async with subscribed(client, mode_name, uri, heard, check) as next_change:
+        # The other note first: were its change told to this client, it would be heard first.
+        result = await client.call_tool("edit_note", {"id": other.get("id"), "body": "Still nothing"})
+        check("edit_note another note", not result.is_error, result)
+        # Over HTTP a legacy session's GET stream may open after the first edit: edit until heard.
+        legacy = MODES[mode_name][1] == "2025-11-25"
+        event = None
+        for _ in range(20 if legacy else 1):
+            result = await client.call_tool("edit_note", {"id": watched.get("id"), "body": "Service booked for 3 March"})
+            event = await next_change(0.5 if legacy else 10)
+            if event is not None:
+                break
+        check(
+            "edit_note returns the note as it now is",
+            not result.is_error and (result.structured_content or {}).get("body") == "Service booked for 3 March" and (result.structured_content or {}).get("title") == "Boiler",
+            result,
+        )
+        check("edit_note: resources/updated for the subscribed note only", event == ResourceUpdated(uri=uri), event)
+        while legacy and await next_change(0.2) is not None:
+            pass  # the updates of the edits before the one heard
+        read = await client.read_resource(uri)
+        check("the note read again is the edited one", "Service booked for 3 March" in getattr(read.contents[0], "text", ""), read)
+        result = await client.call_tool("search_notes", {"query": "booked"})
+        hits = (result.structured_content or {}).get("notes", [])
+        check("search finds the edited text", [hit["id"] for hit in hits] == [watched.get("id")], result)
+        await client.call_tool("delete_note", {"id": other.get("id")})
+        await client.call_tool("delete_note", {"id": watched.get("id")})
+        event = await next_change(10)
+        check("delete_note: resources/updated for the subscribed note", event == ResourceUpdated(uri=uri), event)
+    try:
+        read = await client.read_resource(uri)
+        check("a deleted note cannot be read", False, read)
+    except MCPError as error:
+        check("a deleted note cannot be read: -32602 naming it", error.code == -32602 and uri in error.error.message, error.error)
+
+
+async def summarise_checks(client: Client, check: Checks) -> None:
+    """The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
+    notes' ids and titles (by a completer over the database), the prompt got with the note's text.
+    Expects the one note "Groceries"."""
+    listed = (await client.list_prompts()).prompts
+    check(
+        "prompts/list: summarise_note, its id argument required",
+        [(prompt.name, prompt.title, [(argument.name, argument.required) for argument in prompt.arguments or []]) for prompt in listed]
+        == [("summarise_note", "Summarise a note", [("id", True)])]
+        and bool(listed[0].description),
+        listed,
+    )
+    page = (await client.call_tool("list_notes", {})).structured_content or {}
+    groceries = str(page.get("notes", [{}])[0].get("id"))
+    reference = types.PromptReference(type="ref/prompt", name="summarise_note")
+    completed = await client.complete(reference, {"name": "id", "value": "GROC"})
+    check("id completes from a title's letters (any case)", completed.completion.values == [groceries], completed)
+    completed = await client.complete(reference, {"name": "id", "value": groceries})
+    check("id completes from its digits", completed.completion.values == [groceries], completed)
+    completed = await client.complete(reference, {"name": "id", "value": "no such title"})
+    check("nothing matches: no values", completed.completion.values == [], completed)
+    result = await client.get_prompt("summarise_note", {"id": groceries})
+    message = result.messages[0] if result.messages else None
+    check(
+        "prompts/get summarise_note: one user message with the note",
+        len(result.messages) == 1
+        and message.role == "user"
+        and "# Groceries\n\nBuy milk, eggs and coffee beans" in message.content.text
+        and result.description == 'A summary of the note "Groceries"',
+        result,
+    )
+    for value, expected in [("eggs", "id"), ("999999", "No note with id 999999")]:
+        try:
+            await client.get_prompt("summarise_note", {"id": value})
+            check(f"summarise_note refuses id {value!r}", False)
+        except MCPError as error:
+            check(f"summarise_note refuses id {value!r}, saying why", expected in error.error.message, error.error)
+
+
+async def notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:
     tools = await connect_checks(client, mode_name, "notes", check)
-    check("tools/list has the four notes tools", sorted(tools) == sorted(NOTES_TOOLS), list(tools))
+    check_notes_about(client, mode_name, check)
+    check("tools/list has the five notes tools", sorted(tools) == sorted(NOTES_TOOLS), list(tools))
     check("delete_note is destructive", hints(tools.get("delete_note")) == {"destructiveHint": True}, tools.get("delete_note"))
+    check("edit_note is idempotent", hints(tools.get("edit_note")) == {"idempotentHint": True}, tools.get("edit_note"))
     for name in ("search_notes", "list_notes"):
         check(f"{name} is read-only", hints(tools.get(name)) == {"readOnlyHint": True}, tools.get(name))
     add = tools.get("add_note")
@@ -205,10 +355,15 @@ async def notes(client: Client, mode_name: str, check: Checks) -> None:
     check("a deleted note is no longer found", [hit["id"] for hit in hits] == [ids[0]], result)
     result = await client.call_tool("list_notes", {})
     check("list_notes after the deletes", (result.structured_content or {}) == {"notes": [added[0]], "total": 1}, result)
+    result = await client.call_tool("edit_note", {"id": ids[1], "title": "Gone"})
+    check("editing a deleted note is isError", result.is_error and text(result) == f"No note with id {ids[1]}", result)
+    await watch_notes(client, mode_name, check, heard)
+    await summarise_checks(client, check)
 
 
-async def notes_reopened(client: Client, mode_name: str, check: Checks) -> None:
+async def notes_reopened(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:
     await connect_checks(client, mode_name, "notes", check)
+    check_notes_about(client, mode_name, check)
     result = await client.call_tool("list_notes", {})
     page = result.structured_content or {}
     check(
@@ -219,6 +374,8 @@ async def notes_reopened(client: Client, mode_name: str, check: Checks) -> None:
     result = await client.call_tool("search_notes", {"query": "eggs"})
     hits = (result.structured_content or {}).get("notes", [])
     check("and still found by search", [hit["title"] for hit in hits] == ["Groceries"], result)
+    await watch_notes(client, mode_name, check, heard)
+    await summarise_checks(client, check)
 
 
 async def axum_app(mode_name: str, base: str, write_token: str, read_token: str, check: Checks) -> None:
@@ -360,7 +517,8 @@ async def todo(server: StdioServerParameters, mode_name: str, check: Checks) -> 
         check("nothing is left", text(result) == "No tasks", result)
 
 
-STDIO = {"weather": weather, "notes": notes, "notes-reopened": notes_reopened}
+NOTES = {"notes": notes, "notes-reopened": notes_reopened}
+STDIO = ["weather", *NOTES]
 
 
 async def run(mode_name: str, example: str, target: list[str], check: Checks) -> None:
@@ -369,12 +527,18 @@ async def run(mode_name: str, example: str, target: list[str], check: Checks) ->
             await axum_app(mode_name, *target, check)
             return
         # The SDK hands the child only a few "safe" variables by default; pass ours along.
-        server = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        server: str | StdioServerParameters = (
+            target[1] if target[0] == "--url" else StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
+        )
         if example == "todo":
             await todo(server, mode_name, check)
             return
-        async with Client(server, mode=MODES[mode_name][0], read_timeout_seconds=20) as client:
-            await STDIO[example](client, mode_name, check)
+        heard = Heard()  # what a legacy connection is told (notes' resources/updated)
+        async with Client(server, mode=MODES[mode_name][0], read_timeout_seconds=20, message_handler=heard.handler) as client:
+            if example == "weather":
+                await weather(client, mode_name, check)
+            else:
+                await NOTES[example](client, mode_name, check, heard)
 
 
 def main() -> int:

@@ -4,11 +4,16 @@
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> weather <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes-reopened <server command> [args...]
+//   node tests/clients/ts_examples.mjs <legacy|auto|modern> notes --url URL              (notes --http)
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> todo <server command> [args...]
 //   node tests/clients/ts_examples.mjs <legacy|auto|modern> axum-app <base URL> <write token> <read token>
 //
 // The same checks as py_examples.py: `notes` works in an empty database and leaves one note
-// ("Groceries"), which `notes-reopened`, on the same file, finds again. One line per check; exit
+// ("Groceries"), which `notes-reopened`, on the same file, finds again. Both read a note as the
+// resource `notes://{id}`, subscribe to it (`resources/subscribe` on a legacy connection,
+// `subscriptions/listen` on a 2026-07-28 one) and hear `notifications/resources/updated` when it
+// is edited or deleted, and nothing of another note's changes; they list and get the prompt
+// `summarise_note` and complete its `id` argument from the notes' titles. One line per check; exit
 // 1 if any failed.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -81,10 +86,162 @@ async function weather(command, args) {
     await close(client, complaints);
 }
 
+/** The notes server's description and its one icon, a `data:` SVG of any size. */
+function checkNotesAbout(client) {
+    const info = client.getServerVersion();
+    const icons = info?.icons ?? [];
+    check(
+        'server description and its data: SVG icon',
+        info?.description === 'Personal notes on SQLite: full-text search, each note a resource' &&
+            icons.length === 1 &&
+            icons[0].src?.startsWith('data:image/svg+xml;base64,') &&
+            same(icons[0].sizes, ['any']),
+        info
+    );
+}
+
+/**
+ * Subscribes to `uri` as the negotiated era does it; gives `next(milliseconds)`, the URI of the
+ * next `notifications/resources/updated` heard (`undefined` when none came in time), `end()`, and
+ * whether the connection is `legacy`.
+ */
+async function subscribe(client, uri) {
+    const heard = [];
+    let wake = () => {};
+    client.setNotificationHandler('notifications/resources/updated', notification => {
+        heard.push(notification.params.uri);
+        wake();
+    });
+    const next = async milliseconds => {
+        if (heard.length === 0) {
+            await new Promise(resolve => {
+                const timer = setTimeout(resolve, milliseconds);
+                wake = () => {
+                    clearTimeout(timer);
+                    resolve();
+                };
+            });
+        }
+        return heard.shift();
+    };
+    if (client.getNegotiatedProtocolVersion() === '2025-11-25') {
+        await client.subscribeResource({ uri });
+        return { legacy: true, next, end: () => client.unsubscribeResource({ uri }) };
+    }
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    check("listen honours the note's URI", same(subscription.honoredFilter?.resourceSubscriptions, [uri]), subscription.honoredFilter);
+    return { legacy: false, next, end: () => subscription.close() };
+}
+
+/**
+ * A note is the resource `notes://{id}`: listed as a template, read as markdown; a client
+ * subscribed to one note hears when it is edited or deleted, and nothing of another note's
+ * changes. Adds two notes and deletes them: the database is left as it was.
+ */
+async function watchNotes(client) {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    check(
+        'resources/templates/list: notes://{id}, markdown',
+        same(resourceTemplates.map(template => [template.uriTemplate, template.mimeType]), [['notes://{id}', 'text/markdown']]),
+        resourceTemplates
+    );
+    const call = (name, args) => client.callTool({ name, arguments: args });
+    const watched = (await call('add_note', { title: 'Boiler', body: 'Service due in March' })).structuredContent ?? {};
+    const other = (await call('add_note', { title: 'Scratch', body: 'Nothing yet' })).structuredContent ?? {};
+    const uri = `notes://${watched.id}`;
+    let read = await client.readResource({ uri });
+    check(
+        'resources/read notes://{id}: title, body and creation date in markdown',
+        same(read.contents.map(content => [content.mimeType, content.text]), [['text/markdown', `# Boiler\n\nService due in March\n\n_Created ${watched.createdAt}_\n`]]),
+        read
+    );
+    const subscription = await subscribe(client, uri);
+    // The other note first: were its change told to this client, it would be heard first.
+    let result = await call('edit_note', { id: other.id, body: 'Still nothing' });
+    check('edit_note another note', !result.isError, result);
+    // Over HTTP a legacy session's GET stream may open after the first edit: edit until heard.
+    let event;
+    for (let attempt = 0; attempt < (subscription.legacy ? 20 : 1) && event === undefined; attempt++) {
+        result = await call('edit_note', { id: watched.id, body: 'Service booked for 3 March' });
+        event = await subscription.next(subscription.legacy ? 500 : 10_000);
+    }
+    check(
+        'edit_note returns the note as it now is',
+        !result.isError && result.structuredContent?.body === 'Service booked for 3 March' && result.structuredContent?.title === 'Boiler',
+        result
+    );
+    check('edit_note: resources/updated for the subscribed note only', event === uri, event);
+    while (subscription.legacy && (await subscription.next(200)) !== undefined) {
+        // the updates of the edits before the one heard
+    }
+    read = await client.readResource({ uri });
+    check('the note read again is the edited one', read.contents[0]?.text?.includes('Service booked for 3 March'), read);
+    await call('delete_note', { id: other.id });
+    await call('delete_note', { id: watched.id });
+    event = await subscription.next(10_000);
+    check('delete_note: resources/updated for the subscribed note', event === uri, event);
+    await subscription.end();
+    try {
+        read = await client.readResource({ uri });
+        check('a deleted note cannot be read', false, read);
+    } catch (error) {
+        check('a deleted note cannot be read: -32602 naming it', error?.code === -32602 && String(error?.message).includes(uri), String(error));
+    }
+}
+
+/**
+ * The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
+ * notes' ids and titles (by a completer over the database), the prompt got with the note's text.
+ * Expects the one note "Groceries".
+ */
+async function summariseChecks(client) {
+    const { prompts } = await client.listPrompts();
+    check(
+        'prompts/list: summarise_note, its id argument required',
+        same(
+            prompts.map(prompt => [prompt.name, prompt.title, (prompt.arguments ?? []).map(argument => [argument.name, argument.required])]),
+            [['summarise_note', 'Summarise a note', [['id', true]]]]
+        ) && Boolean(prompts[0]?.description),
+        prompts
+    );
+    const page = (await client.callTool({ name: 'list_notes', arguments: {} })).structuredContent ?? {};
+    const groceries = String(page.notes?.[0]?.id);
+    const complete = value => client.complete({ ref: { type: 'ref/prompt', name: 'summarise_note' }, argument: { name: 'id', value } });
+    let completed = await complete('GROC');
+    check("id completes from a title's letters (any case)", same(completed.completion?.values, [groceries]), completed);
+    completed = await complete(groceries);
+    check('id completes from its digits', same(completed.completion?.values, [groceries]), completed);
+    completed = await complete('no such title');
+    check('nothing matches: no values', same(completed.completion?.values, []), completed);
+    const result = await client.getPrompt({ name: 'summarise_note', arguments: { id: groceries } });
+    check(
+        'prompts/get summarise_note: one user message with the note',
+        result.messages.length === 1 &&
+            result.messages[0].role === 'user' &&
+            String(result.messages[0].content?.text).includes('# Groceries\n\nBuy milk, eggs and coffee beans') &&
+            result.description === 'A summary of the note "Groceries"',
+        result
+    );
+    for (const [value, expected] of [['eggs', 'id'], ['999999', 'No note with id 999999']]) {
+        try {
+            await client.getPrompt({ name: 'summarise_note', arguments: { id: value } });
+            check(`summarise_note refuses id ${value}`, false);
+        } catch (error) {
+            check(`summarise_note refuses id ${value}, saying why`, String(error?.message).includes(expected), String(error));
+        }
+    }
+}
+
 async function notes(command, args) {
-    const { client, complaints, tools } = await connect(stdio(command, args), 'notes');
-    check('tools/list has the four notes tools', same(Object.keys(tools).sort(), ['add_note', 'delete_note', 'list_notes', 'search_notes']), Object.keys(tools));
+    const { client, complaints, tools } = await connect(stdioOrUrl(command, args), 'notes');
+    checkNotesAbout(client);
+    check(
+        'tools/list has the five notes tools',
+        same(Object.keys(tools).sort(), ['add_note', 'delete_note', 'edit_note', 'list_notes', 'search_notes']),
+        Object.keys(tools)
+    );
     check('delete_note is destructive', same(tools.delete_note?.annotations, { destructiveHint: true }), tools.delete_note);
+    check('edit_note is idempotent', same(tools.edit_note?.annotations, { idempotentHint: true }), tools.edit_note);
     for (const name of ['search_notes', 'list_notes']) {
         check(`${name} is read-only`, same(tools[name]?.annotations, { readOnlyHint: true }), tools[name]);
     }
@@ -132,17 +289,24 @@ async function notes(command, args) {
     check('deleting it again is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
     result = await call('list_notes', {});
     check('list_notes after the deletes', same(result.structuredContent, { notes: [added[0]], total: 1 }), result);
+    result = await call('edit_note', { id: ids[1], title: 'Gone' });
+    check('editing a deleted note is isError', result.isError === true && text(result) === `No note with id ${ids[1]}`, result);
+    await watchNotes(client);
+    await summariseChecks(client);
     await close(client, complaints);
 }
 
 async function notesReopened(command, args) {
-    const { client, complaints } = await connect(stdio(command, args), 'notes');
+    const { client, complaints } = await connect(stdioOrUrl(command, args), 'notes');
     const result = await client.callTool({ name: 'list_notes', arguments: {} });
     check(
         'the note left by the last run is still there',
         same(result.structuredContent?.notes?.map(note => note.title), ['Groceries']) && result.structuredContent?.total === 1,
         result
     );
+    checkNotesAbout(client);
+    await watchNotes(client);
+    await summariseChecks(client);
     await close(client, complaints);
 }
 
@@ -253,6 +417,11 @@ async function todo(command, args) {
 function stdio(command, args) {
     // The SDK hands the child only a few "safe" variables by default; pass ours along.
     return new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'inherit' });
+}
+
+/** `--url URL`: Streamable HTTP at URL; else the server command, over stdio. */
+function stdioOrUrl(command, args) {
+    return command === '--url' ? new StreamableHTTPClientTransport(new URL(args[0])) : stdio(command, args);
 }
 
 async function close(client, complaints) {

@@ -10,8 +10,9 @@
 //! check and exits non-zero when any fails.
 //!
 //! The same clients also drive the examples as a host would (`tests/clients/ts_examples.mjs`,
-//! `tests/clients/py_examples.py`): `weather` (the README's example) and `notes` (SQLite) over
-//! stdio, `todo` (tools that ask the user, answered by the client in both eras) over stdio,
+//! `tests/clients/py_examples.py`): `weather` (the README's example) and `notes` (SQLite; each note
+//! the resource `notes://{id}`, subscribed to and heard updated in both eras; the server's icon)
+//! over stdio, `todo` (tools that ask the user, answered by the client in both eras) over stdio,
 //! `axum-app` over HTTP with a token that has the write scope and one that lacks it; for `todo`
 //! and `axum-app` also the server's description, web site and icons (SEP-973; a `data:` SVG among
 //! `todo`'s), as the SDKs parse them.
@@ -298,8 +299,10 @@ fn todo(client: &Client, mode: &str) {
 }
 
 /// The notes server on a database that does not exist yet (nor does its folder): add, search,
-/// list and delete in one run (`mode`), then a second server on the same file finds the note
-/// the first left (`reopened_mode`).
+/// list, edit and delete in one run (`mode`), then a second server on the same file finds the
+/// note the first left (`reopened_mode`). Each run reads a note as the resource `notes://{id}`,
+/// subscribes to it and hears it updated: the two modes are the two eras (`auto` negotiates
+/// 2026-07-28).
 fn notes(client: &Client, mode: &str, reopened_mode: &str) {
     let notes = package_binary("mcp-toolbelt-example-notes", "notes");
     let scratch = Scratch::new(&format!("notes-{mode}"));
@@ -312,6 +315,32 @@ fn notes(client: &Client, mode: &str, reopened_mode: &str) {
     assert!(database.is_file(), "{} was not created", database.display());
     run_example(client, reopened_mode, "notes-reopened", &target)
         .unwrap_or_else(|report| panic!("{report}"));
+}
+
+/// [`notes`] over Streamable HTTP (`notes --http ADDRESS DATABASE`): one server, a first client in
+/// `mode` on an empty database, then a second in `second_mode` that finds the note the first
+/// left; each subscribes to a note (on a legacy session, told on its GET stream).
+fn notes_http(client: &Client, mode: &str, second_mode: &str) {
+    if installed(client).is_none() {
+        return;
+    }
+    let scratch = Scratch::new(&format!("notes-http-{mode}"));
+    let database = scratch.0.join("notes.db");
+    let notes = package_binary("mcp-toolbelt-example-notes", "notes");
+    let server = CatalogHttp::start_binary(
+        &notes,
+        |address| address.to_string(),
+        &[database.to_str().expect("a UTF-8 temporary path")],
+        &[],
+    );
+    let url = server.url();
+    let target = ["--url".as_ref(), url.as_ref()];
+    let run = run_example(client, mode, "notes", &target)
+        .and_then(|()| run_example(client, second_mode, "notes-reopened", &target));
+    if let Err(report) = run {
+        let log = server.stop();
+        panic!("{report}--- notes --http stderr\n{log}");
+    }
 }
 
 /// A folder of its own under the system's temporary one, removed when dropped.
@@ -456,7 +485,17 @@ fn python_client_notes() {
 
 #[test]
 fn typescript_client_notes() {
-    notes(&Client::TypeScript, "modern", "auto");
+    notes(&Client::TypeScript, "modern", "legacy");
+}
+
+#[test]
+fn python_client_notes_http() {
+    notes_http(&Client::Python, "legacy", "auto");
+}
+
+#[test]
+fn typescript_client_notes_http() {
+    notes_http(&Client::TypeScript, "auto", "legacy");
 }
 
 #[test]

@@ -1,22 +1,32 @@
-//! A notes server on SQLite: add, search (full-text, SQLite's FTS5), list and delete notes.
+//! A notes server on SQLite: add, search (full-text, SQLite's FTS5), list, edit and delete notes;
+//! each note is also a resource, `notes://{id}`, which a client may subscribe to, and the prompt
+//! `summarise_note` asks for a summary of one, its `id` completed from the notes' titles.
 //!
 //! It shows a tool reaching a database through app state: the connection is given once to
 //! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema.
 //! The tools are plain `fn`s, so their blocking SQLite calls run on tokio's blocking threads.
+//! The tools that change a note say so on the server's [`Resources`] handle, so a client
+//! subscribed to that note hears `notifications/resources/updated`.
 //!
 //! ```text
 //! cargo run -p mcp-toolbelt-example-notes -- ~/notes.db     # serve over stdio
 //! NOTES_DB=~/notes.db cargo run -p mcp-toolbelt-example-notes
+//! cargo run -p mcp-toolbelt-example-notes -- --http 127.0.0.1:8080 ~/notes.db   # at /mcp
 //! ```
 //!
 //! The database file (and its folder) is created on first use. See `examples/notes/README.md`
 //! to plug it into Claude Desktop, Claude Code or VS Code.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use mcp_toolbelt::{Json, Server, State, ToolError, tool};
+use mcp_toolbelt::completion::CompletionContext;
+use mcp_toolbelt::icon::Icon;
+use mcp_toolbelt::prompt::{GetPromptResult, PromptMessage};
+use mcp_toolbelt::resource::{ReadRequest, Resource, ResourceError, Resources};
+use mcp_toolbelt::{Json, Server, State, ToolError, prompt, tool};
 use rusqlite::{Connection, OptionalExtension as _, Row, params};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -39,15 +49,23 @@ CREATE TRIGGER IF NOT EXISTS notes_unindexed AFTER DELETE ON notes BEGIN
     INSERT INTO notes_fts (notes_fts, rowid, title, body)
         VALUES ('delete', old.id, old.title, old.body);
 END;
+CREATE TRIGGER IF NOT EXISTS notes_reindexed AFTER UPDATE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, title, body)
+        VALUES ('delete', old.id, old.title, old.body);
+    INSERT INTO notes_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+END;
 ";
 
 /// The columns of a [`Note`], in the order [`Note::from_row`] reads them.
 const NOTE_COLUMNS: &str = "id, title, body, created_at";
 
-/// The database, one connection behind a mutex. No pool: a stdio server serves one client, each
-/// query takes microseconds, and SQLite lets one writer in at a time anyway; a
+/// The database, one connection behind a mutex. No pool: a stdio server serves one client (an
+/// HTTP one a few), each query takes microseconds, and SQLite lets one writer in at a time anyway; a
 /// `rusqlite::Connection` may move between threads but not be shared, which the mutex provides.
-struct Notes(Mutex<Connection>);
+/// Clones share the connection: the tools reach it through app state, the `notes://{id}`
+/// resource through the clone its reader holds.
+#[derive(Clone)]
+struct Notes(Arc<Mutex<Connection>>);
 
 impl Notes {
     /// Opens the database at `path`, creating the file, its folder and the tables if missing.
@@ -62,13 +80,51 @@ impl Notes {
         let connection = Connection::open(path)
             .and_then(|connection| connection.execute_batch(SCHEMA).map(|()| connection))
             .map_err(|error| format!("cannot open the database {}: {error}", path.display()))?;
-        Ok(Self(Mutex::new(connection)))
+        Ok(Self(Arc::new(Mutex::new(connection))))
     }
 
     /// The connection. A call that panicked while holding it leaves nothing half-done (SQLite
     /// rolls back an unfinished statement), so the next call may use it.
     fn connection(&self) -> MutexGuard<'_, Connection> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `query` on tokio's blocking threads, as the tools' calls run: for the async readers
+    /// (the resource's, the prompt's, the completer's). `Err` is the message a client is given.
+    async fn off_thread<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&Self) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, String> {
+        let notes = self.clone();
+        tokio::task::spawn_blocking(move || query(&notes))
+            .await
+            .map_err(|error| format!("Reading the notes failed: {error}"))?
+            .map_err(|error| format!("Database error: {error}"))
+    }
+
+    /// The ids of the notes whose id begins with `typed` or whose title contains it (ASCII case
+    /// ignored), newest first.
+    fn matching_ids(&self, typed: &str) -> rusqlite::Result<Vec<String>> {
+        let connection = self.connection();
+        let mut statement = connection.prepare(
+            "SELECT id FROM notes
+             WHERE instr(CAST(id AS TEXT), ?1) = 1 OR instr(lower(title), lower(?1)) > 0
+             ORDER BY id DESC",
+        )?;
+        statement
+            .query_map([typed], |row| row.get::<_, i64>(0).map(|id| id.to_string()))?
+            .collect()
+    }
+
+    /// The note `id`, if there is one.
+    fn note(&self, id: i64) -> rusqlite::Result<Option<Note>> {
+        self.connection()
+            .query_row(
+                &format!("SELECT {NOTE_COLUMNS} FROM notes WHERE id = ?1"),
+                [id],
+                Note::from_row,
+            )
+            .optional()
     }
 }
 
@@ -90,6 +146,14 @@ struct Note {
 }
 
 impl Note {
+    /// The note as its resource serves it: markdown, the title a heading.
+    fn markdown(&self) -> String {
+        format!(
+            "# {}\n\n{}\n\n_Created {}_\n",
+            self.title, self.body, self.created_at
+        )
+    }
+
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
         Ok(Self {
             id: row.get(0)?,
@@ -100,25 +164,96 @@ impl Note {
     }
 }
 
+/// The URI template of a note's resource.
+const NOTE_TEMPLATE: &str = "notes://{id}";
+
+/// The URI of note `id`'s resource.
+fn note_uri(id: i64) -> String {
+    format!("notes://{id}")
+}
+
+/// Every note as a resource, `notes://{id}`: its markdown (title, body, when it was created).
+///
+/// A resource built at run time rather than a `#[resource]` fn: the database is app state,
+/// opened in `main`, and a `#[resource]` fn is given only its template's variables, so it could
+/// reach the database only through a global. The reader here holds a clone of [`Notes`] instead;
+/// the tools that change a note tell its subscribers through [`Resources::notify_updated`].
+fn note_resource(notes: Notes) -> Result<Resource, mcp_toolbelt::error::RegistryError> {
+    let resource = Resource::new(NOTE_TEMPLATE, "note", move |request: ReadRequest| {
+        let notes = notes.clone();
+        async move {
+            let id = request.variable("id").unwrap_or_default();
+            let Ok(id) = id.parse::<i64>() else {
+                return Err(ResourceError::NotFound(Some(format!(
+                    "a note's id is a number, not {id:?}"
+                ))));
+            };
+            let note = notes
+                .off_thread(move |notes| notes.note(id))
+                .await
+                .map_err(ResourceError::Failed)?;
+            note.map(|note| note.markdown())
+                .ok_or_else(|| ResourceError::NotFound(Some(format!("no note with id {id}"))))
+        }
+    })?;
+    Ok(resource
+        .title("Note")
+        .description("One note, by its id (as the tools give it): its title, text and creation date, in markdown")
+        .mime_type("text/markdown"))
+}
+
 /// Save a new note
 #[tool]
 fn add_note(
     notes: State<Notes>,
+    resources: State<Resources>,
     /// A short title
     #[schemars(length(min = 1, max = 200))]
     title: String,
     /// The note's text
     body: String,
 ) -> Result<Json<Note>, ToolError> {
-    notes
+    let note = notes
         .connection()
         .query_row(
             &format!("INSERT INTO notes (title, body) VALUES (?1, ?2) RETURNING {NOTE_COLUMNS}"),
             params![title, body],
             Note::from_row,
         )
-        .map(Json)
-        .map_err(failed)
+        .map_err(failed)?;
+    // A client subscribed to the template hears of the new note.
+    resources.notify_updated(note_uri(note.id));
+    Ok(Json(note))
+}
+
+/// Change a note's title, text, or both; returns the note as it now is
+#[tool(annotations(idempotent))]
+fn edit_note(
+    notes: State<Notes>,
+    resources: State<Resources>,
+    /// The note's id, as `list_notes` or `search_notes` give it
+    id: i64,
+    /// The new title (the old one is kept when left out)
+    #[schemars(length(min = 1, max = 200))]
+    title: Option<String>,
+    /// The new text (the old one is kept when left out)
+    body: Option<String>,
+) -> Result<Json<Note>, ToolError> {
+    let note = notes
+        .connection()
+        .query_row(
+            &format!(
+                "UPDATE notes SET title = coalesce(?2, title), body = coalesce(?3, body)
+                 WHERE id = ?1 RETURNING {NOTE_COLUMNS}"
+            ),
+            params![id, title, body],
+            Note::from_row,
+        )
+        .optional()
+        .map_err(failed)?
+        .ok_or_else(|| ToolError::new(format!("No note with id {id}")))?;
+    resources.notify_updated(note_uri(id));
+    Ok(Json(note))
 }
 
 /// A note that matched a search.
@@ -209,10 +344,11 @@ fn list_notes(
 #[tool(annotations(destructive))]
 fn delete_note(
     notes: State<Notes>,
+    resources: State<Resources>,
     /// The note's id, as `list_notes` or `search_notes` give it
     id: i64,
 ) -> Result<Json<Note>, ToolError> {
-    notes
+    let note = notes
         .connection()
         .query_row(
             &format!("DELETE FROM notes WHERE id = ?1 RETURNING {NOTE_COLUMNS}"),
@@ -221,17 +357,84 @@ fn delete_note(
         )
         .optional()
         .map_err(failed)?
-        .map(Json)
-        .ok_or_else(|| ToolError::new(format!("No note with id {id}")))
+        .ok_or_else(|| ToolError::new(format!("No note with id {id}")))?;
+    // Its subscribers read it again and find it gone.
+    resources.notify_updated(note_uri(id));
+    Ok(Json(note))
 }
 
-/// The database path: the first argument, else `NOTES_DB`.
-fn database_path() -> Option<PathBuf> {
-    std::env::args_os()
-        .nth(1)
-        .or_else(|| std::env::var_os("NOTES_DB"))
-        .filter(|path| !path.is_empty())
-        .map(PathBuf::from)
+/// The ids of the notes matching what the user typed: the digits of an id, or words of a title
+/// (`groc` completes to the id of "Groceries"), newest first. A note is picked by its title and
+/// the prompt is given its id.
+async fn note_ids(typed: &str, context: &CompletionContext) -> Vec<String> {
+    let Some(notes) = context.state::<Notes>() else {
+        return Vec::new();
+    };
+    let typed = typed.to_owned();
+    notes
+        .off_thread(move |notes| notes.matching_ids(&typed))
+        .await
+        .unwrap_or_default()
+}
+
+/// Ask for a summary of one note: its text, and how to summarise it
+#[prompt(title = "Summarise a note")]
+async fn summarise_note(
+    notes: State<Notes>,
+    /// The note's id (completed from the notes' ids and titles)
+    #[complete(note_ids)]
+    id: i64,
+) -> Result<GetPromptResult, String> {
+    let note = notes
+        .off_thread(move |notes| notes.note(id))
+        .await?
+        .ok_or_else(|| format!("No note with id {id}"))?;
+    let request = format!(
+        "Summarise this note in two or three sentences; keep its dates and names.\n\n{}",
+        note.markdown()
+    );
+    Ok(GetPromptResult::new(vec![PromptMessage::user(request)])
+        .description(format!("A summary of the note \"{}\"", note.title)))
+}
+
+/// The server's icon, carried in the binary: a page with a folded corner.
+const NOTES_ICON: &[u8] = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M3 1h7l3 3v11H3z M10 1v3h3 M5 8h6 M5 11h6" stroke="#555" fill="none"/></svg>"##;
+
+/// What to serve and how, from `[--http ADDRESS] DATABASE` (the database else from `NOTES_DB`).
+struct Options {
+    database: PathBuf,
+    /// Serve Streamable HTTP at this address (at `/mcp`) instead of stdio.
+    http: Option<SocketAddr>,
+}
+
+/// The process arguments read; `Err` says what is wrong with them.
+fn options() -> Result<Options, String> {
+    let mut arguments = std::env::args_os().skip(1);
+    let (mut database, mut http) = (None, None);
+    while let Some(argument) = arguments.next() {
+        let text = argument.to_string_lossy();
+        if text == "--http" {
+            let address = arguments
+                .next()
+                .ok_or("--http needs an address: --http 127.0.0.1:8080")?;
+            let address = address.to_string_lossy();
+            http = Some(
+                address
+                    .parse()
+                    .map_err(|_| format!("{address} is no address: --http 127.0.0.1:8080"))?,
+            );
+        } else if text.starts_with('-') || database.is_some() {
+            // A flag (`--help`, or one meant for another server) is not a file name.
+            return Err(format!("unexpected argument {text}"));
+        } else {
+            database = Some(PathBuf::from(argument));
+        }
+    }
+    let database = database
+        .or_else(|| std::env::var_os("NOTES_DB").map(PathBuf::from))
+        .filter(|path| !path.as_os_str().is_empty())
+        .ok_or("no database given")?;
+    Ok(Options { database, http })
 }
 
 #[tokio::main]
@@ -241,10 +444,17 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .init();
-    // A flag (`--help`, or one meant for another server) is not a file name.
-    let Some(path) = database_path().filter(|path| !path.to_string_lossy().starts_with('-')) else {
-        eprintln!("usage: notes DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio");
-        return ExitCode::from(2);
+    let Options {
+        database: path,
+        http,
+    } = match options() {
+        Ok(options) => options,
+        Err(problem) => {
+            eprintln!(
+                "notes: {problem}\nusage: notes [--http ADDRESS] DATABASE   (or NOTES_DB=DATABASE notes); serves MCP over stdio, or Streamable HTTP at ADDRESS/mcp"
+            );
+            return ExitCode::from(2);
+        }
     };
     let notes = match Notes::open(&path) {
         Ok(notes) => notes,
@@ -254,9 +464,22 @@ async fn main() -> ExitCode {
         }
     };
     let server = Server::new("notes", env!("CARGO_PKG_VERSION"))
-        .instructions("Personal notes: add_note saves one, search_notes finds them by their words, list_notes shows the newest, delete_note removes one.")
-        .state(notes);
-    match server.serve_stdio().await {
+        // What hosts show beside the server (clients of 2025-11-25 and later).
+        .description("Personal notes on SQLite: full-text search, each note a resource")
+        .icon(Icon::data("image/svg+xml", NOTES_ICON).sizes(["any"]))
+        .instructions("Personal notes: add_note saves one, search_notes finds them by their words, list_notes shows the newest, edit_note changes one, delete_note removes one. Each note is also the resource notes://{id}.");
+    let resources = server.resources();
+    if let Err(error) = note_resource(notes.clone()).and_then(|note| resources.add(note)) {
+        eprintln!("notes: {error}");
+        return ExitCode::FAILURE;
+    }
+    // The tools take the database, and the handle they say a note changed on.
+    let server = server.state(notes).state(resources);
+    let ended = match http {
+        Some(address) => server.serve_http(address).await,
+        None => server.serve_stdio().await,
+    };
+    match ended {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("notes: {error}");

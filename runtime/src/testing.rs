@@ -232,6 +232,7 @@ impl TestClient {
         let caller = Caller {
             notifications: sender,
             auth: None,
+            room: None,
         };
         let request = Request {
             id,

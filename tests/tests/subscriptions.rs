@@ -456,3 +456,124 @@ async fn a_modern_cancellation_without_mcp_method_is_accepted() {
     .await;
     assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
 }
+
+// ---- listeners whose client does not read --------------------------------------------------
+
+/// How many updates a flood sends: more than a listener's room (`max_queued_messages`, 1,024),
+/// the channel (1,024) and the pipes hold together.
+const FLOOD: usize = 5_000;
+
+/// `count` updates of `uri`, each given the time to reach the listeners (which take it off the
+/// channel as long as their output has room).
+async fn flood(resources: &Resources, uri: &str, count: usize) {
+    for _ in 0..count {
+        resources.notify_updated(uri);
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Counts `message` when it is an update; `true` once it is `list_change`. The other lists'
+/// changes are what a listener that fell behind is told too.
+fn heard_list_change(message: &Value, list_change: &Value, updates: &mut usize) -> bool {
+    if message == list_change {
+        return true;
+    }
+    if message["method"]
+        .as_str()
+        .is_some_and(|method| method.ends_with("/list_changed"))
+    {
+        return false;
+    }
+    assert_eq!(
+        message["method"], "notifications/resources/updated",
+        "{message}"
+    );
+    *updates += 1;
+    assert!(*updates <= FLOOD, "more updates than were sent");
+    false
+}
+
+/// A 2026-07-28 listen stream over HTTP whose client does not read while updates go out: none
+/// is dropped for want of room. Fewer than the channel holds all arrive, in order, then the list
+/// change after them; thousands make the stream fall behind the channel, and it is told what
+/// it missed, the list change after them still arriving.
+#[tokio::test]
+async fn an_http_listen_stream_not_read_loses_no_change() {
+    let (server, resources) = server();
+    // A small queue (16): the stream's room fills long before the channel (1,024) does.
+    let router = server.max_queued_messages(16).into_router().unwrap();
+    let requested = json!({"resourcesListChanged": true, "resourceSubscriptions": ["notes://1"]});
+    let mut events = listen(&router, 7, &requested).await;
+    let acknowledged = events.next().await.unwrap();
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    let list_change = tagged(list_changed("resources"), 7);
+
+    flood(&resources, "notes://1", 600).await;
+    resources.add(extra()).unwrap();
+    let mut updates = 0;
+    while !heard_list_change(&events.next().await.unwrap(), &list_change, &mut updates) {}
+    assert_eq!(
+        updates, 600,
+        "every update waited for room; none was dropped"
+    );
+
+    flood(&resources, "notes://1", FLOOD).await;
+    assert!(resources.remove("extra://x"));
+    let mut updates = 0;
+    while !heard_list_change(&events.next().await.unwrap(), &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}
+
+/// The same on stdio, a legacy connection's announcements: what waits for a client that does
+/// not read is bounded (the connection falls behind and is told what it missed), and the list
+/// change after the flood arrives.
+#[tokio::test]
+async fn a_stdio_connection_not_read_falls_behind_and_loses_no_change() {
+    let (server, resources) = server();
+    let mut client = InProcess::start(server);
+    initialize(&mut client).await;
+    client
+        .request(2, "resources/subscribe", json!({"uri": "notes://1"}))
+        .await;
+    flood(&resources, "notes://1", FLOOD).await;
+    resources.add(extra()).unwrap();
+    let list_change = list_changed("resources");
+    let mut updates = 0;
+    while !heard_list_change(&client.next_message().await, &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}
+
+/// A 2026-07-28 listen stream on stdio, likewise.
+#[tokio::test]
+async fn a_stdio_listen_stream_not_read_falls_behind_and_loses_no_change() {
+    let (server, resources) = server();
+    let mut client = InProcess::start(server);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+                "notifications": {
+                    "resourcesListChanged": true,
+                    "resourceSubscriptions": ["notes://1"],
+                },
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    flood(&resources, "notes://1", FLOOD).await;
+    resources.add(extra()).unwrap();
+    let list_change = tagged(list_changed("resources"), 9);
+    let mut updates = 0;
+    while !heard_list_change(&client.next_message().await, &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}

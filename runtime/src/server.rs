@@ -587,6 +587,12 @@ impl Server {
             ..Implementation::new(self.name, self.version)
         };
         let ttl_ms = u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX);
+        // Stateless HTTP keeps no legacy session and has no GET stream: nothing could reach a
+        // legacy client after its request was answered.
+        #[cfg(feature = "http")]
+        let legacy_changes = network_transport != Some("tcp") || !self.http.is_stateless();
+        #[cfg(not(feature = "http"))]
+        let legacy_changes = true;
         let listings = Listings::new(self.page_size, ttl_ms, &info);
         Ok(Dispatcher::new(ServerState {
             info,
@@ -601,6 +607,7 @@ impl Server {
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
+            legacy_changes,
             sealer: Arc::new(match self.request_state_key {
                 Some(current) => {
                     Sealer::new(Some(current)).with_previous(self.previous_request_state_key)

@@ -263,6 +263,22 @@ impl ServerCapabilities {
         }
     }
 
+    /// These capabilities without what tells a client of changes after its request
+    /// (`listChanged`, `subscribe`): for a legacy client that nothing can reach then
+    /// (stateless HTTP).
+    pub(crate) fn without_changes(self) -> Self {
+        Self {
+            tools: ToolsCapability {
+                list_changed: false,
+            },
+            resources: self.resources.map(|_| ResourcesCapability {
+                subscribe: false,
+                list_changed: false,
+            }),
+            ..self
+        }
+    }
+
     /// These capabilities as `server/discover` shows them at 2026-07-28: without the deprecated
     /// `logging`.
     pub(crate) fn modern(self) -> Self {
@@ -284,6 +300,7 @@ pub(crate) struct Extensions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolsCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) list_changed: bool,
 }
 
@@ -292,7 +309,9 @@ pub(crate) struct ToolsCapability {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ResourcesCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) subscribe: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) list_changed: bool,
 }
 

@@ -577,3 +577,48 @@ async fn a_stdio_listen_stream_not_read_falls_behind_and_loses_no_change() {
     while !heard_list_change(&client.next_message().await, &list_change, &mut updates) {}
     assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
 }
+
+/// Stateless HTTP keeps no session and has no GET stream: a legacy client could never hear a
+/// change, so it is offered no `listChanged` and no `subscribe`, and `resources/subscribe` is
+/// no method for it; a 2026-07-28 client still listens on a stream of its own.
+#[tokio::test]
+async fn stateless_http_offers_legacy_clients_no_change_they_cannot_hear() {
+    let (server, resources) = server();
+    let router = server
+        .http_config(mcp_toolbelt::http::HttpConfig::new().stateless(true))
+        .into_router()
+        .unwrap();
+    let reply = send(
+        &router,
+        post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
+    )
+    .await;
+    let capabilities = &reply.json()["result"]["capabilities"];
+    assert_eq!(capabilities["resources"], json!({}), "{capabilities}");
+    assert_eq!(capabilities["tools"], json!({}), "{capabilities}");
+    let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://1"}));
+    let reply = send(
+        &router,
+        post(&subscribe, &[("mcp-protocol-version", "2025-11-25")]),
+    )
+    .await;
+    assert_eq!(reply.json()["error"]["code"], -32601, "{reply:?}");
+
+    let discover = send(
+        &router,
+        post(
+            &modern_request(3, "server/discover", json!({}), &json!({})),
+            &modern_headers("server/discover", None),
+        ),
+    )
+    .await;
+    assert_eq!(
+        discover.json()["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true}),
+        "{discover:?}"
+    );
+    let mut events = listen(&router, 4, &json!({"resourceSubscriptions": ["notes://1"]})).await;
+    events.next().await.unwrap();
+    resources.notify_updated("notes://1");
+    assert_eq!(events.next().await, Some(tagged(updated("notes://1"), 4)));
+}

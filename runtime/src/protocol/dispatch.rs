@@ -51,6 +51,10 @@ pub(crate) struct ServerState {
     pub(crate) hooks: Arc<[Hook]>,
     /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
     pub(crate) network_transport: Option<&'static str>,
+    /// Whether a legacy client can be told of changes after its request was answered (stdio,
+    /// HTTP sessions; not stateless HTTP): if not, it is offered no `listChanged` and no
+    /// `resources/subscribe`.
+    pub(crate) legacy_changes: bool,
     /// Seals the 2026-07-28 `requestState` of calls that ask the client.
     pub(crate) sealer: Arc<Sealer>,
     /// The `tools/list` pages built so far.
@@ -92,6 +96,7 @@ impl Dispatcher {
             states: Arc::default(),
             hooks: Arc::new([]),
             network_transport: None,
+            legacy_changes: true,
             sealer: Arc::new(Sealer::new(None)),
             limits: Limits::default(),
         })
@@ -192,7 +197,7 @@ impl Dispatcher {
                 listen::listen(id, requested, changes, &self.state.closing, scope).await
             }
             (false, Method::Subscribe | Method::Unsubscribe)
-                if self.state.resources.is_served() =>
+                if self.state.resources.is_served() && self.state.legacy_changes =>
             {
                 let listed = self.state.resources.listed();
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
@@ -239,7 +244,10 @@ impl Dispatcher {
             .cloned()
             .unwrap_or_else(|| json!({}));
         connection.initialize(version, capabilities);
-        let capabilities = self.capabilities();
+        let mut capabilities = self.capabilities();
+        if !self.state.legacy_changes {
+            capabilities = capabilities.without_changes();
+        }
         connection.hear(Lists::declared(&to_json(&capabilities)));
         tracing::debug!(requested, negotiated = %version, "initialize");
         to_json(&InitializeResult {

@@ -622,3 +622,42 @@ async fn stateless_http_offers_legacy_clients_no_change_they_cannot_hear() {
     resources.notify_updated("notes://1");
     assert_eq!(events.next().await, Some(tagged(updated("notes://1"), 4)));
 }
+
+/// A listen stream subscribed to a template that falls behind cannot be told which of its URIs
+/// changed: it ends with its result (the client listens again and reads anew), rather than go
+/// on without a word about the updates it missed.
+#[tokio::test]
+async fn a_listen_stream_with_a_template_that_falls_behind_ends() {
+    let (server, resources) = server();
+    let router = server.max_queued_messages(16).into_router().unwrap();
+    let mut events = listen(
+        &router,
+        8,
+        &json!({"resourceSubscriptions": ["notes://{id}"]}),
+    )
+    .await;
+    let acknowledged = events.next().await.unwrap();
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({"resourceSubscriptions": ["notes://{id}"]})
+    );
+    flood(&resources, "notes://5", FLOOD).await;
+    let mut updates = 0;
+    let result = loop {
+        let message = events
+            .next()
+            .await
+            .expect("the stream answers before it ends");
+        if message.get("id").is_some() {
+            break message;
+        }
+        assert_eq!(message, tagged(updated("notes://5"), 8));
+        updates += 1;
+    };
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+    assert_eq!(
+        result["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 8,
+        "{result}"
+    );
+    assert_eq!(events.next().await, None, "the stream ended");
+}

@@ -141,6 +141,12 @@ impl Subscriptions {
                 .any(|(_, template)| template.matches(uri).is_some())
     }
 
+    /// Whether a template is among the subscriptions: a listener that missed changes cannot
+    /// name the URIs it covers.
+    pub(crate) fn has_templates(&self) -> bool {
+        !lock(&self.0).templates.is_empty()
+    }
+
     /// The URIs subscribed to (not the templates), in order.
     pub(crate) fn uris(&self) -> Vec<String> {
         lock(&self.0).uris.iter().cloned().collect()
@@ -156,8 +162,9 @@ pub(crate) struct Listener<'a> {
 impl Listener<'_> {
     /// What `heard` becomes for this listener, none when it hears nothing of it. A listener
     /// that missed changes (it fell behind a burst) is told that every list it hears changed
-    /// and that every resource URI it subscribed to was updated, so it reads them all again
-    /// (a template subscribed to is covered by `resources/list_changed` alone).
+    /// and that every resource URI it subscribed to was updated, so it reads them all again. A
+    /// template subscribed to names no URI: a legacy connection hears `resources/list_changed`
+    /// (its capabilities declare it); a listen stream with a template ends instead (`listen`).
     pub(crate) fn notifications(&self, heard: &Heard) -> Vec<Notification> {
         let list_changed = Notification::list_changed;
         let updated = |uri: &str| Notification::new(Method::ResourceUpdated, json!({"uri": uri}));

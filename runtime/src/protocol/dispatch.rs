@@ -184,7 +184,7 @@ impl Dispatcher {
             ))),
             (true, Method::Discover) => Ok(self.discover()),
             (true, Method::Listen) => {
-                let offered = Lists::declared(&to_json(&self.capabilities()));
+                let offered = Lists::declared(&self.capabilities());
                 let listed = self
                     .state
                     .resources
@@ -248,7 +248,7 @@ impl Dispatcher {
         if !self.state.legacy_changes {
             capabilities = capabilities.without_changes();
         }
-        connection.hear(Lists::declared(&to_json(&capabilities)));
+        connection.hear(Lists::declared(&capabilities));
         tracing::debug!(requested, negotiated = %version, "initialize");
         to_json(&InitializeResult {
             protocol_version: version.as_str(),

@@ -13,6 +13,7 @@ use super::changes::{Change, Heard};
 use crate::jsonrpc::{ErrorObject, Method, Notification, codes};
 use crate::registry::{Listed, UriTemplate};
 use crate::sync::lock;
+use crate::types::ServerCapabilities;
 
 /// The lists whose changes a listener hears: `notifications/{tools,prompts,resources}/list_changed`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -24,18 +25,17 @@ pub(crate) struct Lists {
 
 impl Lists {
     /// The lists whose `listChanged` the server's capabilities, as sent to a client, declare:
-    /// a legacy client hears what `initialize` told it.
-    pub(crate) fn declared(capabilities: &Value) -> Self {
-        let declared = |name: &str| {
-            capabilities
-                .get(name)
-                .and_then(|capability| capability.get("listChanged"))
-                == Some(&Value::Bool(true))
-        };
+    /// a legacy client hears what `initialize` told it. Read from the typed capabilities, so
+    /// that what is declared and what is delivered cannot part.
+    pub(crate) fn declared(capabilities: &ServerCapabilities) -> Self {
         Self {
-            tools: declared("tools"),
-            prompts: declared("prompts"),
-            resources: declared("resources"),
+            tools: capabilities.tools.list_changed,
+            // The prompts capability is branch A's (issue 23): until it is declared, no
+            // client hears prompts' list changing.
+            prompts: false,
+            resources: capabilities
+                .resources
+                .is_some_and(|resources| resources.list_changed),
         }
     }
 }
@@ -336,6 +336,32 @@ mod tests {
                 None => notification.method.to_string(),
             })
             .collect()
+    }
+
+    /// What a listener hears follows the typed capabilities: the lists they declare changing.
+    #[test]
+    fn the_lists_heard_are_those_the_capabilities_declare() {
+        assert_eq!(
+            Lists::declared(&ServerCapabilities::with(true, false)),
+            Lists {
+                tools: true,
+                prompts: false,
+                resources: true
+            }
+        );
+        assert_eq!(
+            Lists::declared(&ServerCapabilities::with(false, false)),
+            Lists {
+                tools: true,
+                prompts: false,
+                resources: false
+            }
+        );
+        assert_eq!(
+            Lists::declared(&ServerCapabilities::with(true, true).without_changes()),
+            Lists::default(),
+            "nothing where no change can be told"
+        );
     }
 
     #[test]

@@ -57,6 +57,7 @@ use crate::types::{Icon, Implementation};
 /// | [`Server::max_queued_messages`] (HTTP: one call's event stream not yet read) | 1,024 messages | that call's progress and log notifications are dropped (logged); its response and its requests to the client wait for room |
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
+/// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -298,7 +299,8 @@ impl Server {
     /// parsed (the members of `params` no method reads are skipped, never built; a batch's items
     /// count 32 times their text, what parsing them can cost), from its parse until it is
     /// answered; a `subscriptions/listen` stream holds nothing of it once started (but the
-    /// resource subscriptions it names, at most 1 MiB). Over HTTP a
+    /// resource subscriptions it names, at most 1 MiB). The same amount bounds, apart, what
+    /// every client's resource subscriptions hold together (the limits table). Over HTTP a
     /// body being parsed holds 32 times its length too (at most half the budget), so parses at
     /// once are bounded as well. The members a method reads (`arguments`, `_meta`) are built
     /// whole, at up to about 35 times their text: a parse weighing more than half the budget
@@ -313,6 +315,7 @@ impl Server {
     #[must_use]
     pub fn max_request_memory(mut self, bytes: usize) -> Self {
         self.limits.memory = crate::limits::MemoryBudget::new(bytes);
+        self.limits.subscription_memory = crate::limits::MemoryBudget::new(bytes);
         self
     }
 

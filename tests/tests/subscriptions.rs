@@ -661,3 +661,48 @@ async fn a_listen_stream_with_a_template_that_falls_behind_ends() {
     );
     assert_eq!(events.next().await, None, "the stream ended");
 }
+
+/// Subscriptions are bounded server-wide, not only per listener: every session's together hold
+/// at most the server's memory budget (`max_request_memory`, counted apart from requests); past
+/// it a subscription is refused as past one connection's cap (`-32602`), on any session, until
+/// one is undone.
+#[tokio::test]
+async fn subscriptions_are_bounded_server_wide() {
+    let (server, _resources) = server();
+    let router = server.max_request_memory(64 * 1024).into_router().unwrap();
+    let first = open_session(&router).await;
+    let second = open_session(&router).await;
+    let subscribe = |id: u64, uri: String| legacy(id, "resources/subscribe", &json!({"uri": uri}));
+    let mut subscribed = 0;
+    let refused = loop {
+        assert!(
+            subscribed < 2_000,
+            "still subscribing past the server's budget"
+        );
+        let uri = format!("notes://{subscribed}");
+        let reply = send(&router, post(&subscribe(10, uri), &in_session(&first))).await;
+        if reply.json().get("error").is_some() {
+            break reply.json();
+        }
+        subscribed += 1;
+    };
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let reply = send(
+        &router,
+        post(&subscribe(11, "notes://other".into()), &in_session(&second)),
+    )
+    .await;
+    assert_eq!(
+        reply.json()["error"]["code"],
+        -32602,
+        "the budget is the server's: {reply:?}"
+    );
+    let unsubscribe = legacy(12, "resources/unsubscribe", &json!({"uri": "notes://0"}));
+    send(&router, post(&unsubscribe, &in_session(&first))).await;
+    let reply = send(
+        &router,
+        post(&subscribe(13, "notes://other".into()), &in_session(&second)),
+    )
+    .await;
+    assert_eq!(reply.json()["result"], json!({}), "{reply:?}");
+}

@@ -190,7 +190,12 @@ impl Dispatcher {
                     .resources
                     .is_served()
                     .then(|| self.state.resources.listed());
-                let requested = Requested::of(&params, offered, listed.as_deref())?;
+                let requested = Requested::of(
+                    &params,
+                    offered,
+                    listed.as_deref(),
+                    &self.state.limits.subscription_memory,
+                )?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop((params, listed));
                 let changes = self.changes();

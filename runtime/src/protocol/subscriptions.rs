@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::changes::{Change, Heard};
 use crate::jsonrpc::{ErrorObject, Method, Notification, codes};
+use crate::limits::{Held, MemoryBudget};
 use crate::registry::{Listed, UriTemplate};
 use crate::sync::lock;
 use crate::types::ServerCapabilities;
@@ -53,24 +54,51 @@ pub(crate) enum Refused {
     /// No resource or template serves the URI.
     NotServed,
     /// The listener holds [`MAX_SUBSCRIPTIONS`] already, or the URI would take it past
-    /// [`MAX_SUBSCRIBED_BYTES`].
+    /// [`MAX_SUBSCRIBED_BYTES`], or every listener's subscriptions together hold the server's
+    /// subscription memory (`Limits::subscription_memory`).
     TooMany,
 }
 
 /// The resources one listener subscribed to: URIs, and templates as written (every URI one
 /// matches).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Subscriptions(Mutex<Subscribed>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Subscribed {
     uris: BTreeSet<String>,
     templates: Vec<(String, UriTemplate)>,
     /// The length of every URI and template held.
     bytes: usize,
+    /// What they cost in memory, taken from the server's subscription budget: every
+    /// listener's subscriptions together are bounded too.
+    held: Held,
+}
+
+/// What one subscription is charged beyond its URI's bytes: its entry, and a template's parse.
+fn charge(uri: &str, template: bool) -> usize {
+    const ENTRY: usize = 64;
+    ENTRY + if template { 3 * uri.len() } else { uri.len() }
+}
+
+#[cfg(test)]
+impl Default for Subscriptions {
+    fn default() -> Self {
+        Self::new(&MemoryBudget::new(usize::MAX))
+    }
 }
 
 impl Subscriptions {
+    /// None yet; what they will hold is charged to `budget`, the server's.
+    pub(crate) fn new(budget: &MemoryBudget) -> Self {
+        Self(Mutex::new(Subscribed {
+            uris: BTreeSet::new(),
+            templates: Vec::new(),
+            bytes: 0,
+            held: budget.nothing(),
+        }))
+    }
+
     /// Subscribes to `uri` when `resources` serve it: a resource's URI, an expansion of a
     /// template, or a template as written (then every URI it matches). Refused when nothing
     /// serves it, or when the listener holds [`MAX_SUBSCRIPTIONS`] already.
@@ -105,6 +133,10 @@ impl Subscriptions {
         {
             return Err(Refused::TooMany);
         }
+        let held = subscribed.held.bytes() + charge(uri, template.is_some());
+        if !subscribed.held.resize(held) {
+            return Err(Refused::TooMany);
+        }
         subscribed.bytes += uri.len();
         match template {
             Some(template) => subscribed
@@ -123,9 +155,12 @@ impl Subscriptions {
         let mut subscribed = lock(&self.0);
         let before = subscribed.templates.len();
         subscribed.templates.retain(|(written, _)| written != uri);
-        let removed = subscribed.uris.remove(uri) || subscribed.templates.len() != before;
+        let template = subscribed.templates.len() != before;
+        let removed = template || subscribed.uris.remove(uri);
         if removed {
             subscribed.bytes -= uri.len();
+            let held = subscribed.held.bytes() - charge(uri, template);
+            subscribed.held.resize(held);
         }
         removed
     }
@@ -224,7 +259,8 @@ pub(crate) fn subscribe(
         .data(json!({"uri": uri}))),
         Err(Refused::TooMany) => Err(ErrorObject::invalid_params(format!(
             "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once, \
-             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all; unsubscribe from one first"
+             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all, and the server's subscriptions \
+             together no more than its memory budget; unsubscribe from one first"
         ))
         .data(json!({"uri": uri}))),
     }
@@ -247,6 +283,7 @@ impl Requested {
         params: &Map<String, Value>,
         offered: Lists,
         resources: Option<&Listed>,
+        budget: &MemoryBudget,
     ) -> Result<Self, ErrorObject> {
         let Some(Value::Object(requested)) = params.get("notifications") else {
             return Err(ErrorObject::invalid_params(
@@ -259,7 +296,7 @@ impl Requested {
             prompts: offered.prompts && asked("promptsListChanged"),
             resources: offered.resources && asked("resourcesListChanged"),
         };
-        let subscriptions = Subscriptions::default();
+        let subscriptions = Subscriptions::new(budget);
         let honoured_uris = match (requested.get("resourceSubscriptions"), resources) {
             (None | Some(Value::Null), _) => None,
             (Some(Value::Array(uris)), resources) => {
@@ -326,6 +363,10 @@ mod tests {
         set.insert(Resource::new("a://notes/{id}", "note", text).unwrap())
             .unwrap();
         (*set.listed()).clone()
+    }
+
+    fn unbounded() -> MemoryBudget {
+        MemoryBudget::new(usize::MAX)
     }
 
     fn methods(notifications: &[Notification]) -> Vec<String> {
@@ -473,15 +514,29 @@ mod tests {
             prompts: false,
             resources: true,
         };
-        let requested =
-            Requested::of(params.as_object().unwrap(), offered, Some(&resources)).unwrap();
+        let requested = Requested::of(
+            params.as_object().unwrap(),
+            offered,
+            Some(&resources),
+            &unbounded(),
+        )
+        .unwrap();
         assert_eq!(
             requested.acknowledged(),
             json!({"toolsListChanged": true, "resourceSubscriptions": ["a://plain"]})
         );
         let bad = json!({"notifications": {"resourceSubscriptions": "a://plain"}});
-        assert!(Requested::of(bad.as_object().unwrap(), offered, Some(&resources)).is_err());
-        let no_resources = Requested::of(params.as_object().unwrap(), offered, None).unwrap();
+        assert!(
+            Requested::of(
+                bad.as_object().unwrap(),
+                offered,
+                Some(&resources),
+                &unbounded()
+            )
+            .is_err()
+        );
+        let no_resources =
+            Requested::of(params.as_object().unwrap(), offered, None, &unbounded()).unwrap();
         assert_eq!(
             no_resources.acknowledged(),
             json!({"toolsListChanged": true}),

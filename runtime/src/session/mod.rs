@@ -72,9 +72,14 @@ impl Calls {
         session_id: Option<String>,
     ) -> Self {
         let in_flight = InFlight::new(dispatcher.limits().max_calls_in_flight);
+        let connection = Connection::new(
+            default_version,
+            session_id,
+            &dispatcher.limits().subscription_memory,
+        );
         Self {
             dispatcher,
-            connection: Arc::new(Connection::new(default_version, session_id)),
+            connection: Arc::new(connection),
             in_flight: Arc::new(in_flight),
             pending: None,
         }

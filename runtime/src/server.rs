@@ -632,6 +632,19 @@ impl Server {
         &self.icons
     }
 
+    /// Every resource's and template's icons, by URI, for the lint (without opening the
+    /// resources as [`Server::resources`] does).
+    pub(crate) fn resource_icons(&self) -> Vec<(String, Vec<Icon>)> {
+        let listed = self.resources.listed();
+        listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .filter(|resource| !resource.icons().is_empty())
+            .map(|resource| (resource.uri().to_owned(), resource.icons().to_vec()))
+            .collect()
+    }
+
     /// The server's version, for the command line.
     pub(crate) fn version(&self) -> &str {
         &self.version

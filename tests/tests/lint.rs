@@ -203,6 +203,33 @@ fn the_servers_icons_are_linted_too() {
     );
 }
 
+/// Resources' and templates' icons are linted too, each under its URI: `Resource::icon` (and a
+/// `const` in `#[resource(icons(src = …))]`) is seen by no compile-time check.
+#[test]
+fn the_resources_icons_are_linted_too() {
+    let server = Server::new("points", "1.0.0");
+    let text = |_| async { "x" };
+    server
+        .resources()
+        .add(
+            mcp_toolbelt::resource::Resource::new("points://{id}", "point", text)
+                .unwrap()
+                .icon(Icon::new("ftp://example.com/point.png")),
+        )
+        .unwrap();
+    let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        assert_portable_for(&server, &["mcp"]);
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains(
+            "\nerror[icon-source] points://{id} /icons/0/src: `ftp://example.com/point.png` is neither an `https:` URL nor a `data:` URI (mcp)"
+        ),
+        "{message}"
+    );
+}
+
 #[test]
 fn property_description() {
     assert_eq!(

@@ -137,12 +137,26 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
 }
 
 /// Adds to `report` what `profiles` find wrong with the server's own icons (`Server::icon`), as
-/// findings of `serverInfo`: the icon rules are the only ones that apply to a server.
-pub(crate) fn add_server_icons(report: &mut Report, icons: &[Icon], profiles: &[&'static Profile]) {
-    for profile in profiles {
-        for rule in profile.rules {
-            for problem in icons::check(&rule.check, icons) {
-                add(&mut report.findings, profile, rule, "serverInfo", problem);
+/// findings of `serverInfo`, and with each resource's and template's (`Resource::icon`, a
+/// `const` in `#[resource(icons(…))]`), as findings of its URI: the icon rules are the only ones
+/// that apply to them.
+pub(crate) fn add_icons(
+    report: &mut Report,
+    server: &[Icon],
+    resources: &[(String, Vec<Icon>)],
+    profiles: &[&'static Profile],
+) {
+    let subjects = std::iter::once(("serverInfo", server)).chain(
+        resources
+            .iter()
+            .map(|(uri, icons)| (uri.as_str(), icons.as_slice())),
+    );
+    for (subject, icons) in subjects {
+        for profile in profiles {
+            for rule in profile.rules {
+                for problem in icons::check(&rule.check, icons) {
+                    add(&mut report.findings, profile, rule, subject, problem);
+                }
             }
         }
     }

@@ -174,8 +174,8 @@ fn icons_served_as_clients_take_them() {
         lines("mcp", &[icons]),
         [
             "error[icon-source] paint /icons/0/src: `http://example.com/paint.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL, or carry it in the message: Icon::data(\"image/png\", bytes) (icons(data = include_bytes!(...), mime_type = \"image/png\") on an attribute)",
-            "warning[icon-format] paint /icons/0/mimeType: `image/tiff` is not an image type hosts show (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
-            "warning[icon-format] paint /icons/1/sizes/1: `48` is neither `WxH` nor `any` (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
+            "warning[icon-format] paint /icons/0/mimeType: `image/tiff` is not an image type hosts show (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/jpg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon, image/vnd.microsoft.icon) and sizes as `48x48` or `any`",
+            "warning[icon-format] paint /icons/1/sizes/1: `48` is neither `WxH` nor `any` (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/jpg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon, image/vnd.microsoft.icon) and sizes as `48x48` or `any`",
         ]
     );
 }

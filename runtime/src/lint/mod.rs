@@ -243,3 +243,36 @@ fn add(
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The docs that send a reader to the lint name rules it has (`… profile's `x` rule(s)`).
+    #[test]
+    fn the_docs_name_only_rules_the_lint_has() {
+        let ids: Vec<&str> = PROFILES
+            .iter()
+            .flat_map(|profile| profile.rules)
+            .map(|rule| rules::id(&rule.check))
+            .collect();
+        for (file, text) in [
+            ("icon.rs", include_str!("../icon.rs")),
+            ("registry/tool.rs", include_str!("../registry/tool.rs")),
+            ("server.rs", include_str!("../server.rs")),
+            ("resource.rs", include_str!("../resource.rs")),
+        ] {
+            let text = text.replace("\n    ///", "").replace("\n//!", "");
+            for (at, _) in text.match_indices("profile's ") {
+                let named = &text[at..];
+                let end = named.find(" rule").expect("a rule is named");
+                for id in named[..end].split('`').skip(1).step_by(2) {
+                    assert!(
+                        ids.contains(&id),
+                        "{file} names no rule of the lint: `{id}`"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -419,7 +419,7 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
     let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     lint::add_icons(
         &mut report,
-        server.icons(),
+        (server.name(), server.icons()),
         &server.resource_icons(),
         &profiles,
     );

@@ -380,7 +380,7 @@ pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
     lint::add_icons(
         &mut report,
-        server.icons(),
+        (server.name(), server.icons()),
         &server.resource_icons(),
         &profiles,
     );

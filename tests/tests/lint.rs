@@ -180,7 +180,8 @@ fn icons_served_as_clients_take_them() {
     );
 }
 
-/// The server's own icons are linted by `assert_portable` (and `--lint`) as `serverInfo`.
+/// The server's own icons are linted by `assert_portable` (and `--lint`) as the server's (never
+/// to be mistaken for a tool's: a tool may be named like anything).
 #[test]
 fn the_servers_icons_are_linted_too() {
     let server = Server::new("points", "1.0.0")
@@ -193,7 +194,7 @@ fn the_servers_icons_are_linted_too() {
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(
         message.contains(
-            "\nerror[icon-source] serverInfo /icons/1/src: `ftp://example.com/points.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL"
+            "\nerror[icon-source] server points /icons/1/src: `ftp://example.com/points.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL"
         ),
         "{message}"
     );
@@ -224,7 +225,7 @@ fn the_resources_icons_are_linted_too() {
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(
         message.contains(
-            "\nerror[icon-source] points://{id} /icons/0/src: `ftp://example.com/point.png` is neither an `https:` URL nor a `data:` URI (mcp)"
+            "\nerror[icon-source] resource points://{id} /icons/0/src: `ftp://example.com/point.png` is neither an `https:` URL nor a `data:` URI (mcp)"
         ),
         "{message}"
     );
@@ -821,6 +822,7 @@ fn json_for_machines() {
         report["findings"][0],
         json!({
             "severity": "error",
+            "subject": "tool",
             "tool": "a_tool_name_so_long_that_no_host_with_a_server_prefix_shows_it",
             "pointer": "/inputSchema/properties/point",
             "rule": "tuple-items",

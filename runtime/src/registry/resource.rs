@@ -193,6 +193,38 @@ pub struct ReadRequest {
 }
 
 impl ReadRequest {
+    /// A read of `uri` with the values of its template's `variables`, as the server builds it:
+    /// to unit-test a handler without serving it.
+    ///
+    /// ```
+    /// use mcp_toolbelt::resource::ReadRequest;
+    ///
+    /// async fn note(request: ReadRequest) -> String {
+    ///     format!("note {}", request.variable("id").unwrap_or("?"))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let request = ReadRequest::new("notes://7", [("id", "7")]);
+    /// assert_eq!(request.uri(), "notes://7");
+    /// assert_eq!(note(request).await, "note 7");
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn new<N, V>(uri: impl Into<String>, variables: impl IntoIterator<Item = (N, V)>) -> Self
+    where
+        N: Into<String>,
+        V: Into<String>,
+    {
+        Self {
+            uri: uri.into(),
+            variables: variables
+                .into_iter()
+                .map(|(name, value)| (name.into(), value.into()))
+                .collect(),
+        }
+    }
+
     /// The URI the client reads.
     #[must_use]
     pub fn uri(&self) -> &str {

@@ -75,7 +75,7 @@
 //!         .mime_type("text/plain"),
 //! )?;
 //! let server = server.state(resources.clone()); // what `rename_board` takes
-//! assert_eq!(resources.list()[0].uri(), "board://title");
+//! assert_eq!(resources.list()[0].uri.as_deref(), Some("board://title"));
 //! assert!(resources.remove("board://title"));
 //! # drop(server);
 //! # Ok(())
@@ -92,3 +92,4 @@
 
 pub use crate::registry::{IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError};
 pub use crate::server::Resources;
+pub use crate::types::ResourceDefinition;

@@ -15,14 +15,16 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{CHANNEL_CAPACITY, Change, Dispatcher, Listings, ServerState};
+use crate::protocol::{
+    CHANNEL_CAPACITY, Change, Dispatcher, Listings, ProtocolVersion, ServerState,
+};
 use crate::registry::{self, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps};
 use crate::state::StateMap;
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
-use crate::types::ListToolsResult;
 use crate::types::{Icon, Implementation};
+use crate::types::{ListToolsResult, ResourceDefinition};
 
 /// An MCP server for every `#[tool]` and `#[resource]` in the binary.
 ///
@@ -418,11 +420,11 @@ impl Server {
     /// The handle to this server's resources: keep it (it is `Clone`) to add or remove resources
     /// and templates while the server serves, list them, or tell subscribers that a resource's
     /// contents changed ([`Resources::notify_updated`]). Every handle, and the server once
-    /// serving, share one set. Taking it makes the server serve resources (the `resources`
-    /// capability and methods) even while it has none yet.
+    /// serving, share one set. Taking it changes nothing the server serves: resources are
+    /// served (the `resources` capability and methods) once there is one, and from then on,
+    /// even after the last is removed; a client that initialized before learns of none.
     #[must_use]
     pub fn resources(&self) -> Resources {
-        self.resources.open();
         Resources {
             resources: Arc::clone(&self.resources),
             changes: self.changes.clone(),
@@ -761,15 +763,18 @@ impl Resources {
         removed
     }
 
-    /// Every resource, then every template, each in URI order.
+    /// Every resource, then every template, each in URI order, as a client of the latest
+    /// protocol sees them listed (`resources/list`, `resources/templates/list`).
     #[must_use]
-    pub fn list(&self) -> Vec<Resource> {
+    pub fn list(&self) -> Vec<ResourceDefinition> {
         let listed = self.resources.listed();
         listed
             .resources()
             .iter()
             .chain(listed.templates())
-            .cloned()
+            .map(|resource| {
+                crate::protocol::resources::entry(resource, ProtocolVersion::LATEST_LEGACY)
+            })
             .collect()
     }
 
@@ -794,7 +799,7 @@ impl std::fmt::Debug for Resources {
         let uris: Vec<String> = self
             .list()
             .iter()
-            .map(|resource| resource.uri().to_owned())
+            .filter_map(|resource| resource.uri.clone().or(resource.uri_template.clone()))
             .collect();
         f.debug_struct("Resources")
             .field("uris", &uris)

@@ -407,7 +407,7 @@ async fn http_listen_streams_hear_only_what_they_named() {
     );
 }
 
-/// Without resources (no `#[resource]`, no handle taken), nothing can be subscribed to: the
+/// Without resources (no `#[resource]`, none added), nothing can be subscribed to: the
 /// method is unknown and listen honours no subscription.
 #[tokio::test]
 async fn a_server_without_resources_has_no_subscriptions() {
@@ -705,4 +705,55 @@ async fn subscriptions_are_bounded_server_wide() {
     )
     .await;
     assert_eq!(reply.json()["result"], json!({}), "{reply:?}");
+}
+
+/// Taking the resources handle changes nothing served: a server that only lists through it
+/// advertises no resources; once one is added, clients that initialize from then on are told
+/// of them. `list` gives what a client sees listed.
+#[tokio::test]
+async fn the_resources_handle_lists_as_clients_see_and_serves_nothing_by_itself() {
+    let server = Server::new("handle-only", "1.0.0");
+    let resources = server.resources();
+    assert!(resources.list().is_empty());
+    let router = server.into_router().unwrap();
+    let initialize = || {
+        send(
+            &router,
+            post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
+        )
+    };
+    let capabilities = initialize().await.json()["result"]["capabilities"].clone();
+    assert!(capabilities.get("resources").is_none(), "{capabilities}");
+
+    resources
+        .add(
+            Resource::new("notes://{id}", "note", |_| async { "x" })
+                .unwrap()
+                .title("A note")
+                .mime_type("text/plain")
+                .icon(mcp_toolbelt::icon::Icon::new(
+                    "https://example.com/note.png",
+                )),
+        )
+        .unwrap();
+    let listed = serde_json::to_value(resources.list()).unwrap();
+    assert_eq!(
+        listed,
+        json!([{"uriTemplate": "notes://{id}", "name": "note", "title": "A note",
+                "mimeType": "text/plain", "icons": [{"src": "https://example.com/note.png"}]}])
+    );
+    let capabilities = initialize().await.json()["result"]["capabilities"].clone();
+    assert_eq!(
+        capabilities["resources"],
+        json!({"subscribe": true, "listChanged": true}),
+        "{capabilities}"
+    );
+    let session = open_session(&router).await;
+    let templates = legacy(3, "resources/templates/list", &json!({}));
+    let templates = send(&router, post(&templates, &in_session(&session))).await;
+    assert_eq!(
+        templates.json()["result"]["resourceTemplates"],
+        listed,
+        "{templates:?}"
+    );
 }

@@ -22,7 +22,7 @@ mod downgrade;
 mod era;
 mod listen;
 mod listing;
-mod resources;
+pub(crate) mod resources;
 mod scope;
 mod subscriptions;
 mod trace;

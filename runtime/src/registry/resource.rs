@@ -607,8 +607,8 @@ impl Listed {
 #[derive(Default)]
 pub(crate) struct ResourceSet {
     listed: RwLock<Arc<Listed>>,
-    /// Set once a handle that may add resources was taken: the server then serves resources
-    /// (the capability, the methods) even while it has none.
+    /// Set once a resource was added while serving: the server then serves resources (the
+    /// capability, the methods) even after the last is removed.
     open: AtomicBool,
 }
 
@@ -625,14 +625,9 @@ impl ResourceSet {
         Arc::clone(&read(&self.listed))
     }
 
-    /// Whether resources are served: there are some, or a handle may add some.
+    /// Whether resources are served: there are some, or were.
     pub(crate) fn is_served(&self) -> bool {
         self.open.load(Ordering::Acquire) || !self.listed().is_empty()
-    }
-
-    /// Resources may be added while serving: serve them even while there are none.
-    pub(crate) fn open(&self) {
-        self.open.store(true, Ordering::Release);
     }
 
     /// Adds a resource; refused when its URI (or template) is taken.
@@ -653,6 +648,7 @@ impl ResourceSet {
         let list = Arc::make_mut(&mut listed).list_of(resource.is_template());
         let index = list.partition_point(|existing| existing.uri() < resource.uri());
         list.insert(index, resource);
+        self.open.store(true, Ordering::Release);
         Ok(())
     }
 

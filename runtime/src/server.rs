@@ -57,6 +57,7 @@ use crate::types::{ListToolsResult, ResourceDefinition};
 /// | [`Server::max_line_bytes`] (stdio message size) | 4 MiB | the line is discarded whole, up to its newline, and answered `-32600` |
 /// | [`Server::max_queued_messages`] (stdio output not yet written) | 1,024 answers, and 1,024 notifications | answers (responses, requests to the client): the server stops reading stdin until the client reads some output; notifications: progress and log notifications from running tools are dropped (logged), and reading goes on |
 /// | [`Server::max_queued_messages`] (HTTP: one call's event stream not yet read) | 1,024 messages | that call's progress and log notifications are dropped (logged); its response and its requests to the client wait for room |
+/// | changes held per listener (`list_changed`, `resources/updated`: a stdio connection's announcements and its listen streams together; one HTTP `subscriptions/listen` stream; set with [`Server::max_queued_messages`]) | 1,024 notifications not yet written, then 1,024 changes in the server's channel (not settable) | none is dropped: the listener waits for its client to read before it takes the next change; once more than the channel holds went by, it is told that every list it hears changed and that every URI it subscribed to was updated (read them again); a `subscriptions/listen` stream subscribed to a template ends with its result instead (listen again). A legacy HTTP GET stream takes changes only as its client reads, with the same channel |
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
@@ -820,6 +821,28 @@ fn joined(ended: Result<Result<(), Error>, tokio::task::JoinError>) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Server` limits table says what a listener holds of the server's changes, and
+    /// what happens past it.
+    #[test]
+    fn the_limits_table_says_what_a_listener_holds() {
+        let server = include_str!("server.rs");
+        let row = server
+            .lines()
+            .find(|line| line.starts_with("/// | changes held per listener"))
+            .expect("a row of the limits table for a listener's changes");
+        assert!(row.contains("Server::max_queued_messages"), "{row}");
+        assert_eq!(
+            crate::protocol::CHANNEL_CAPACITY,
+            1024,
+            "the row says 1,024"
+        );
+        assert!(
+            row.contains("1,024 changes in the server's channel"),
+            "{row}"
+        );
+        assert!(row.contains("none is dropped"), "{row}");
+    }
 
     fn buggy_serving() -> Result<(), Error> {
         panic!("a bug while serving")

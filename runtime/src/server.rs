@@ -833,7 +833,7 @@ mod tests {
             .expect("a row of the limits table for a listener's changes");
         assert!(row.contains("Server::max_queued_messages"), "{row}");
         assert_eq!(
-            crate::protocol::CHANNEL_CAPACITY,
+            CHANNEL_CAPACITY,
             1024,
             "the row says 1,024"
         );

@@ -28,6 +28,10 @@ impl Lists {
     /// The lists whose `listChanged` the server's capabilities, as sent to a client, declare:
     /// a legacy client hears what `initialize` told it. Read from the typed capabilities, so
     /// that what is declared and what is delivered cannot part.
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "the capabilities grow (prompts, completions): a borrow stays right once they are no longer Copy"
+    )]
     pub(crate) fn declared(capabilities: &ServerCapabilities) -> Self {
         Self {
             tools: capabilities.tools.list_changed,

@@ -832,11 +832,7 @@ mod tests {
             .find(|line| line.starts_with("/// | changes held per listener"))
             .expect("a row of the limits table for a listener's changes");
         assert!(row.contains("Server::max_queued_messages"), "{row}");
-        assert_eq!(
-            CHANNEL_CAPACITY,
-            1024,
-            "the row says 1,024"
-        );
+        assert_eq!(CHANNEL_CAPACITY, 1024, "the row says 1,024");
         assert!(
             row.contains("1,024 changes in the server's channel"),
             "{row}"

@@ -18,19 +18,11 @@ use quote::{ToTokens, quote};
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitStr, Meta};
 
-/// The image types hosts show: PNG and JPEG (which clients MUST support), SVG and WebP (which
-/// they SHOULD), and the other raster formats browsers render.
-pub(crate) const IMAGE_TYPES: [&str; 9] = [
-    "image/png",
-    "image/jpeg",
-    "image/jpg",
-    "image/svg+xml",
-    "image/webp",
-    "image/gif",
-    "image/avif",
-    "image/x-icon",
-    "image/vnd.microsoft.icon",
-];
+/// The rules themselves, one file shared with the runtime's lint.
+#[path = "icon_rules.rs"]
+mod rules;
+
+use self::rules::IMAGE_TYPES;
 
 /// One `icons(…)`, checked: where its image is, and what the attribute says of it.
 #[derive(Debug)]
@@ -268,31 +260,22 @@ fn theme_value(meta: &Meta) -> darling::Result<Option<Theme>> {
 
 /// Why `src` is no source clients accept, if it is not.
 fn check_source(src: &str) -> Result<(), String> {
-    let scheme = src
-        .split_once(':')
-        .map(|(scheme, _)| scheme.to_ascii_lowercase());
-    match scheme.as_deref() {
-        Some("https")
-            if src.len() > "https://".len() && src["https:".len()..].starts_with("//") =>
-        {
-            Ok(())
-        }
-        Some("data") => {
-            let media_type = src["data:".len()..]
-                .split([';', ','])
-                .next()
-                .unwrap_or_default();
+    if !rules::is_source(src) {
+        return Err(format!(
+            "`{src}` is no icon source clients accept (they reject every scheme but `https:` and `data:`): write an `https://` URL, a `data:image/…;base64,…` URI, or `data = include_bytes!(\"icon.png\")`"
+        ));
+    }
+    match rules::data_media_type(src) {
+        Some(media_type) => {
             check_mime_type(media_type).map_err(|problem| format!("in this `data:` URI, {problem}"))
         }
-        _ => Err(format!(
-            "`{src}` is no icon source clients accept (they reject every scheme but `https:` and `data:`): write an `https://` URL, a `data:image/…;base64,…` URI, or `data = include_bytes!(\"icon.png\")`"
-        )),
+        None => Ok(()),
     }
 }
 
 /// Why `mime_type` is no image type hosts show, if it is not.
 fn check_mime_type(mime_type: &str) -> Result<(), String> {
-    if IMAGE_TYPES.contains(&mime_type.to_ascii_lowercase().as_str()) {
+    if rules::is_image_type(mime_type) {
         return Ok(());
     }
     Err(format!(
@@ -303,14 +286,10 @@ fn check_mime_type(mime_type: &str) -> Result<(), String> {
 
 /// Why `size` is neither `WxH` nor `any`, if it is not.
 fn check_size(size: &str) -> Result<(), String> {
-    let number = |part: &str| {
-        !part.is_empty() && !part.starts_with('0') && part.bytes().all(|b| b.is_ascii_digit())
-    };
-    match size.split_once('x') {
-        _ if size == "any" => Ok(()),
-        Some((width, height)) if number(width) && number(height) => Ok(()),
-        _ => Err(format!(
-            "`{size}` is not an icon size: write `WxH` in pixels (`48x48`), or `any` for a scalable image"
-        )),
+    if rules::is_size(size) {
+        return Ok(());
     }
+    Err(format!(
+        "`{size}` is not an icon size: write `WxH` in pixels (`48x48`), or `any` for a scalable image"
+    ))
 }

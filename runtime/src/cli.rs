@@ -417,7 +417,12 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
             .map_err(|unknown| Error::Arguments(unknown.to_string()))?
     };
     let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
-    lint::add_server_icons(&mut report, server.icons(), &profiles);
+    lint::add_icons(
+        &mut report,
+        (server.name(), server.icons()),
+        &server.resource_icons(),
+        &profiles,
+    );
     let mut out = io::stdout().lock();
     if options.json {
         let json = serde_json::to_string_pretty(&report).map_err(io::Error::other)?;

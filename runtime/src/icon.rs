@@ -8,8 +8,8 @@
 //! mime_type = "image/png")` for an image carried in the binary; literal values clients would
 //! reject are compile errors. At run time, [`Tool::icon`](crate::tool::Tool::icon) and
 //! [`Server::icon`](crate::Server::icon) take an [`Icon`]; `--lint` checks those (the `mcp`
-//! profile's `icon` rule): an `https:` URL or a `data:` URI (clients reject every other scheme),
-//! an image type hosts show, sizes `WxH` or `any`.
+//! profile's `icon-source` and `icon-format` rules): an `https:` URL or a `data:` URI (clients
+//! reject every other scheme), an image type hosts show, sizes `WxH` or `any`.
 //!
 //! ```
 //! use mcp_toolbelt::icon::{Icon, IconTheme};

@@ -34,6 +34,10 @@ pub(crate) struct Limits {
     /// The memory the requests in flight may hold together (the stdio client's; over HTTP,
     /// every request's); past it a request is refused.
     pub(crate) memory: MemoryBudget,
+    /// The memory every listener's resource subscriptions hold together, server-wide (as large
+    /// as `memory`, counted apart, so that subscriptions never crowd out requests); past it a
+    /// subscription is refused as past a listener's own cap.
+    pub(crate) subscription_memory: MemoryBudget,
 }
 
 impl Default for Limits {
@@ -45,6 +49,7 @@ impl Default for Limits {
             max_line_bytes: 4 * 1024 * 1024,
             max_queued_messages: 1024,
             memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
+            subscription_memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
         }
     }
 }
@@ -143,6 +148,11 @@ impl MemoryBudget {
 }
 
 impl Held {
+    /// The bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Holds `bytes` from now on (what the parsed message holds); `false`, holding as much as
     /// before, when more would pass the budget.
     pub(crate) fn resize(&mut self, bytes: usize) -> bool {

@@ -75,7 +75,7 @@
 //!         .mime_type("text/plain"),
 //! )?;
 //! let server = server.state(resources.clone()); // what `rename_board` takes
-//! assert_eq!(resources.list()[0].uri(), "board://title");
+//! assert_eq!(resources.list()[0].uri.as_deref(), Some("board://title"));
 //! assert!(resources.remove("board://title"));
 //! # drop(server);
 //! # Ok(())
@@ -84,7 +84,12 @@
 //!
 //! A listener that falls more than a thousand changes behind (a server announcing faster than
 //! a client reads) is told that every list it hears changed and that every URI it subscribed to
-//! was updated, rather than lose an update without a word.
+//! was updated, rather than lose an update without a word. A template subscribed to names no
+//! URI to tell: a legacy connection (whose capabilities declare the resource list changing) is
+//! told `notifications/resources/list_changed`; a `subscriptions/listen` stream that subscribed
+//! to a template ends instead, with its result, so that its client listens again and reads
+//! what it follows anew.
 
 pub use crate::registry::{IntoResourceBody, ReadRequest, Resource, ResourceBody, ResourceError};
 pub use crate::server::Resources;
+pub use crate::types::ResourceDefinition;

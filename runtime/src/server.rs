@@ -15,7 +15,9 @@ use crate::ask::seal::Sealer;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
-use crate::protocol::{CHANNEL_CAPACITY, Change, Dispatcher, Listings, ServerState};
+use crate::protocol::{
+    CHANNEL_CAPACITY, Change, Dispatcher, Listings, ProtocolVersion, ServerState,
+};
 use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
 };
@@ -24,7 +26,7 @@ use crate::state::StateMap;
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
 use crate::types::{Icon, Implementation};
-use crate::types::{ListPromptsResult, ListToolsResult};
+use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 
 /// An MCP server for every `#[tool]`, `#[prompt]` and `#[resource]` in the binary.
 ///
@@ -57,8 +59,10 @@ use crate::types::{ListPromptsResult, ListToolsResult};
 /// | [`Server::max_line_bytes`] (stdio message size) | 4 MiB | the line is discarded whole, up to its newline, and answered `-32600` |
 /// | [`Server::max_queued_messages`] (stdio output not yet written) | 1,024 answers, and 1,024 notifications | answers (responses, requests to the client): the server stops reading stdin until the client reads some output; notifications: progress and log notifications from running tools are dropped (logged), and reading goes on |
 /// | [`Server::max_queued_messages`] (HTTP: one call's event stream not yet read) | 1,024 messages | that call's progress and log notifications are dropped (logged); its response and its requests to the client wait for room |
+/// | changes held per listener (`list_changed`, `resources/updated`: a stdio connection's announcements and its listen streams together; one HTTP `subscriptions/listen` stream; set with [`Server::max_queued_messages`]) | 1,024 notifications not yet written, then 1,024 changes in the server's channel (not settable) | none is dropped: the listener waits for its client to read before it takes the next change; once more than the channel holds went by, it is told that every list it hears changed and that every URI it subscribed to was updated (read them again); a `subscriptions/listen` stream subscribed to a template ends with its result instead (listen again). A legacy HTTP GET stream takes changes only as its client reads, with the same channel |
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
+/// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -335,7 +339,8 @@ impl Server {
     /// parsed (the members of `params` no method reads are skipped, never built; a batch's items
     /// count 32 times their text, what parsing them can cost), from its parse until it is
     /// answered; a `subscriptions/listen` stream holds nothing of it once started (but the
-    /// resource subscriptions it names, at most 1 MiB). Over HTTP a
+    /// resource subscriptions it names, at most 1 MiB). The same amount bounds, apart, what
+    /// every client's resource subscriptions hold together (the limits table). Over HTTP a
     /// body being parsed holds 32 times its length too (at most half the budget), so parses at
     /// once are bounded as well. The members a method reads (`arguments`, `_meta`) are built
     /// whole, at up to about 35 times their text: a parse weighing more than half the budget
@@ -350,6 +355,7 @@ impl Server {
     #[must_use]
     pub fn max_request_memory(mut self, bytes: usize) -> Self {
         self.limits.memory = crate::limits::MemoryBudget::new(bytes);
+        self.limits.subscription_memory = crate::limits::MemoryBudget::new(bytes);
         self
     }
 
@@ -467,11 +473,11 @@ impl Server {
     /// The handle to this server's resources: keep it (it is `Clone`) to add or remove resources
     /// and templates while the server serves, list them, or tell subscribers that a resource's
     /// contents changed ([`Resources::notify_updated`]). Every handle, and the server once
-    /// serving, share one set. Taking it makes the server serve resources (the `resources`
-    /// capability and methods) even while it has none yet.
+    /// serving, share one set. Taking it changes nothing the server serves: resources are
+    /// served (the `resources` capability and methods) once there is one, and from then on,
+    /// even after the last is removed; a client that initialized before learns of none.
     #[must_use]
     pub fn resources(&self) -> Resources {
-        self.resources.open();
         Resources {
             resources: Arc::clone(&self.resources),
             changes: self.changes.clone(),
@@ -639,6 +645,12 @@ impl Server {
             ..Implementation::new(self.name, self.version)
         };
         let ttl_ms = u64::try_from(self.cache_ttl.as_millis()).unwrap_or(u64::MAX);
+        // Stateless HTTP keeps no legacy session and has no GET stream: nothing could reach a
+        // legacy client after its request was answered.
+        #[cfg(feature = "http")]
+        let legacy_changes = network_transport != Some("tcp") || !self.http.is_stateless();
+        #[cfg(not(feature = "http"))]
+        let legacy_changes = true;
         let listings = Listings::new(self.page_size, ttl_ms, &info);
         Ok(Dispatcher::new(ServerState {
             info,
@@ -656,6 +668,7 @@ impl Server {
             hooks: self.hooks.into(),
             network_transport,
             early_answers: self.early_answers,
+            legacy_changes,
             sealer: Arc::new(match self.request_state_key {
                 Some(current) => {
                     Sealer::new(Some(current)).with_previous(self.previous_request_state_key)
@@ -675,6 +688,19 @@ impl Server {
     /// The server's icons, for the lint.
     pub(crate) fn icons(&self) -> &[Icon] {
         &self.icons
+    }
+
+    /// Every resource's and template's icons, by URI, for the lint (without opening the
+    /// resources as [`Server::resources`] does).
+    pub(crate) fn resource_icons(&self) -> Vec<(String, Vec<Icon>)> {
+        let listed = self.resources.listed();
+        listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .filter(|resource| !resource.icons().is_empty())
+            .map(|resource| (resource.uri().to_owned(), resource.icons().to_vec()))
+            .collect()
     }
 
     /// The server's version, for the command line.
@@ -850,15 +876,18 @@ impl Resources {
         removed
     }
 
-    /// Every resource, then every template, each in URI order.
+    /// Every resource, then every template, each in URI order, as a client of the latest
+    /// protocol sees them listed (`resources/list`, `resources/templates/list`).
     #[must_use]
-    pub fn list(&self) -> Vec<Resource> {
+    pub fn list(&self) -> Vec<ResourceDefinition> {
         let listed = self.resources.listed();
         listed
             .resources()
             .iter()
             .chain(listed.templates())
-            .cloned()
+            .map(|resource| {
+                crate::protocol::resources::entry(resource, ProtocolVersion::LATEST_LEGACY)
+            })
             .collect()
     }
 
@@ -877,7 +906,7 @@ impl std::fmt::Debug for Resources {
         let uris: Vec<String> = self
             .list()
             .iter()
-            .map(|resource| resource.uri().to_owned())
+            .filter_map(|resource| resource.uri.clone().or(resource.uri_template.clone()))
             .collect();
         f.debug_struct("Resources")
             .field("uris", &uris)
@@ -898,6 +927,24 @@ fn joined(ended: Result<Result<(), Error>, tokio::task::JoinError>) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Server` limits table says what a listener holds of the server's changes, and
+    /// what happens past it.
+    #[test]
+    fn the_limits_table_says_what_a_listener_holds() {
+        let server = include_str!("server.rs");
+        let row = server
+            .lines()
+            .find(|line| line.starts_with("/// | changes held per listener"))
+            .expect("a row of the limits table for a listener's changes");
+        assert!(row.contains("Server::max_queued_messages"), "{row}");
+        assert_eq!(CHANNEL_CAPACITY, 1024, "the row says 1,024");
+        assert!(
+            row.contains("1,024 changes in the server's channel"),
+            "{row}"
+        );
+        assert!(row.contains("none is dropped"), "{row}");
+    }
 
     fn buggy_serving() -> Result<(), Error> {
         panic!("a bug while serving")

@@ -232,6 +232,7 @@ impl TestClient {
         let caller = Caller {
             notifications: sender,
             auth: None,
+            room: None,
         };
         let request = Request {
             id,
@@ -377,7 +378,12 @@ pub fn assert_portable(server: &Server) {
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
     let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
-    lint::add_server_icons(&mut report, server.icons(), &profiles);
+    lint::add_icons(
+        &mut report,
+        (server.name(), server.icons()),
+        &server.resource_icons(),
+        &profiles,
+    );
     assert!(
         !report.has_errors(),
         "some hosts would refuse these tools:\n{report}"

@@ -280,6 +280,25 @@ impl ServerCapabilities {
         }
     }
 
+    /// These capabilities without what tells a client of changes after its request
+    /// (`listChanged`, `subscribe`): for a legacy client that nothing can reach then
+    /// (stateless HTTP).
+    pub(crate) fn without_changes(self) -> Self {
+        Self {
+            tools: ToolsCapability {
+                list_changed: false,
+            },
+            resources: self.resources.map(|_| ResourcesCapability {
+                subscribe: false,
+                list_changed: false,
+            }),
+            prompts: self.prompts.map(|_| PromptsCapability {
+                list_changed: false,
+            }),
+            ..self
+        }
+    }
+
     /// These capabilities as `server/discover` shows them at 2026-07-28: without the deprecated
     /// `logging`.
     pub(crate) fn modern(self) -> Self {
@@ -301,6 +320,7 @@ pub(crate) struct Extensions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolsCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) list_changed: bool,
 }
 
@@ -309,7 +329,9 @@ pub(crate) struct ToolsCapability {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ResourcesCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) subscribe: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) list_changed: bool,
 }
 
@@ -352,34 +374,42 @@ pub(crate) struct DiscoverResult<'a> {
     pub(crate) instructions: Option<&'a str>,
 }
 
-/// A resource or resource template as `resources/list` and `resources/templates/list` show it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A resource or resource template as `resources/list` and `resources/templates/list` show it,
+/// and as [`Resources::list`](crate::resource::Resources::list) gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ResourceEntry<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) uri: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) uri_template: Option<&'a str>,
-    pub(crate) name: &'a str,
-    /// Since 2025-06-18.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) title: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) description: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) mime_type: Option<&'a str>,
-    /// Since 2025-11-25.
-    #[serde(skip_serializing_if = "<[Icon]>::is_empty")]
-    pub(crate) icons: &'a [Icon],
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub(crate) meta: Option<&'a serde_json::Map<String, Value>>,
+#[non_exhaustive]
+pub struct ResourceDefinition {
+    /// A resource's URI (`None` for a template).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// A template's URI template, RFC 6570 level 1 (`None` for a resource).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri_template: Option<String>,
+    /// Its name.
+    pub name: String,
+    /// A title for people (since 2025-06-18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The MIME type of its contents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Icons a client may show beside it (since 2025-11-25).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+    /// `_meta` (an MCP Apps view's `ui`).
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<serde_json::Map<String, Value>>,
 }
 
 /// The result of `resources/list`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ListResourcesResult<'a> {
-    pub(crate) resources: Vec<ResourceEntry<'a>>,
+pub(crate) struct ListResourcesResult {
+    pub(crate) resources: Vec<ResourceDefinition>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) next_cursor: Option<String>,
 }
@@ -387,8 +417,8 @@ pub(crate) struct ListResourcesResult<'a> {
 /// The result of `resources/templates/list`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ListResourceTemplatesResult<'a> {
-    pub(crate) resource_templates: Vec<ResourceEntry<'a>>,
+pub(crate) struct ListResourceTemplatesResult {
+    pub(crate) resource_templates: Vec<ResourceDefinition>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) next_cursor: Option<String>,
 }
@@ -650,5 +680,6 @@ impl ListPromptsResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PromptsCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) list_changed: bool,
 }

@@ -174,13 +174,14 @@ fn icons_served_as_clients_take_them() {
         lines("mcp", &[icons]),
         [
             "error[icon-source] paint /icons/0/src: `http://example.com/paint.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL, or carry it in the message: Icon::data(\"image/png\", bytes) (icons(data = include_bytes!(...), mime_type = \"image/png\") on an attribute)",
-            "warning[icon-format] paint /icons/0/mimeType: `image/tiff` is not an image type hosts show (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
-            "warning[icon-format] paint /icons/1/sizes/1: `48` is neither `WxH` nor `any` (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`",
+            "warning[icon-format] paint /icons/0/mimeType: `image/tiff` is not an image type hosts show (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/jpg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon, image/vnd.microsoft.icon) and sizes as `48x48` or `any`",
+            "warning[icon-format] paint /icons/1/sizes/1: `48` is neither `WxH` nor `any` (mcp); fix: give an image type hosts show (image/png, image/jpeg, image/jpg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon, image/vnd.microsoft.icon) and sizes as `48x48` or `any`",
         ]
     );
 }
 
-/// The server's own icons are linted by `assert_portable` (and `--lint`) as `serverInfo`.
+/// The server's own icons are linted by `assert_portable` (and `--lint`) as the server's (never
+/// to be mistaken for a tool's: a tool may be named like anything).
 #[test]
 fn the_servers_icons_are_linted_too() {
     let server = Server::new("points", "1.0.0")
@@ -193,13 +194,40 @@ fn the_servers_icons_are_linted_too() {
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(
         message.contains(
-            "\nerror[icon-source] serverInfo /icons/1/src: `ftp://example.com/points.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL"
+            "\nerror[icon-source] server points /icons/1/src: `ftp://example.com/points.png` is neither an `https:` URL nor a `data:` URI (mcp); fix: serve the image from an `https://` URL"
         ),
         "{message}"
     );
     assert_portable_for(
         &Server::new("points", "1.0.0").icon(Icon::new("https://example.com/points.png")),
         &["mcp"],
+    );
+}
+
+/// Resources' and templates' icons are linted too, each under its URI: `Resource::icon` (and a
+/// `const` in `#[resource(icons(src = …))]`) is seen by no compile-time check.
+#[test]
+fn the_resources_icons_are_linted_too() {
+    let server = Server::new("points", "1.0.0");
+    let text = |_| async { "x" };
+    server
+        .resources()
+        .add(
+            mcp_toolbelt::resource::Resource::new("points://{id}", "point", text)
+                .unwrap()
+                .icon(Icon::new("ftp://example.com/point.png")),
+        )
+        .unwrap();
+    let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        assert_portable_for(&server, &["mcp"]);
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains(
+            "\nerror[icon-source] resource points://{id} /icons/0/src: `ftp://example.com/point.png` is neither an `https:` URL nor a `data:` URI (mcp)"
+        ),
+        "{message}"
     );
 }
 
@@ -794,6 +822,7 @@ fn json_for_machines() {
         report["findings"][0],
         json!({
             "severity": "error",
+            "subject": "tool",
             "tool": "a_tool_name_so_long_that_no_host_with_a_server_prefix_shows_it",
             "pointer": "/inputSchema/properties/point",
             "rule": "tuple-items",

@@ -403,7 +403,7 @@ async fn http_listen_streams_hear_only_what_they_named() {
     );
 }
 
-/// Without resources (no `#[resource]`, no handle taken), nothing can be subscribed to: the
+/// Without resources (no `#[resource]`, none added), nothing can be subscribed to: the
 /// method is unknown and listen honours no subscription.
 #[tokio::test]
 async fn a_server_without_resources_has_no_subscriptions() {
@@ -451,4 +451,305 @@ async fn a_modern_cancellation_without_mcp_method_is_accepted() {
     )
     .await;
     assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
+}
+
+// ---- listeners whose client does not read --------------------------------------------------
+
+/// How many updates a flood sends: more than a listener's room (`max_queued_messages`, 1,024),
+/// the channel (1,024) and the pipes hold together.
+const FLOOD: usize = 5_000;
+
+/// `count` updates of `uri`, each given the time to reach the listeners (which take it off the
+/// channel as long as their output has room).
+async fn flood(resources: &Resources, uri: &str, count: usize) {
+    for _ in 0..count {
+        resources.notify_updated(uri);
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Counts `message` when it is an update; `true` once it is `list_change`. The other lists'
+/// changes are what a listener that fell behind is told too.
+fn heard_list_change(message: &Value, list_change: &Value, updates: &mut usize) -> bool {
+    if message == list_change {
+        return true;
+    }
+    if message["method"]
+        .as_str()
+        .is_some_and(|method| method.ends_with("/list_changed"))
+    {
+        return false;
+    }
+    assert_eq!(
+        message["method"], "notifications/resources/updated",
+        "{message}"
+    );
+    *updates += 1;
+    assert!(*updates <= FLOOD, "more updates than were sent");
+    false
+}
+
+/// A 2026-07-28 listen stream over HTTP whose client does not read while updates go out: none
+/// is dropped for want of room. Fewer than the channel holds all arrive, in order, then the list
+/// change after them; thousands make the stream fall behind the channel, and it is told what
+/// it missed, the list change after them still arriving.
+#[tokio::test]
+async fn an_http_listen_stream_not_read_loses_no_change() {
+    let (server, resources, _prompts) = server();
+    // A small queue (16): the stream's room fills long before the channel (1,024) does.
+    let router = server.max_queued_messages(16).into_router().unwrap();
+    let requested = json!({"resourcesListChanged": true, "resourceSubscriptions": ["notes://1"]});
+    let mut events = listen(&router, 7, &requested).await;
+    let acknowledged = events.next().await.unwrap();
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    let list_change = tagged(list_changed("resources"), 7);
+
+    flood(&resources, "notes://1", 600).await;
+    resources.add(extra()).unwrap();
+    let mut updates = 0;
+    while !heard_list_change(&events.next().await.unwrap(), &list_change, &mut updates) {}
+    assert_eq!(
+        updates, 600,
+        "every update waited for room; none was dropped"
+    );
+
+    flood(&resources, "notes://1", FLOOD).await;
+    assert!(resources.remove("extra://x"));
+    let mut updates = 0;
+    while !heard_list_change(&events.next().await.unwrap(), &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}
+
+/// The same on stdio, a legacy connection's announcements: what waits for a client that does
+/// not read is bounded (the connection falls behind and is told what it missed), and the list
+/// change after the flood arrives.
+#[tokio::test]
+async fn a_stdio_connection_not_read_falls_behind_and_loses_no_change() {
+    let (server, resources, _prompts) = server();
+    let mut client = InProcess::start(server);
+    initialize(&mut client).await;
+    client
+        .request(2, "resources/subscribe", json!({"uri": "notes://1"}))
+        .await;
+    flood(&resources, "notes://1", FLOOD).await;
+    resources.add(extra()).unwrap();
+    let list_change = list_changed("resources");
+    let mut updates = 0;
+    while !heard_list_change(&client.next_message().await, &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}
+
+/// A 2026-07-28 listen stream on stdio, likewise.
+#[tokio::test]
+async fn a_stdio_listen_stream_not_read_falls_behind_and_loses_no_change() {
+    let (server, resources, _prompts) = server();
+    let mut client = InProcess::start(server);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+                "notifications": {
+                    "resourcesListChanged": true,
+                    "resourceSubscriptions": ["notes://1"],
+                },
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    flood(&resources, "notes://1", FLOOD).await;
+    resources.add(extra()).unwrap();
+    let list_change = tagged(list_changed("resources"), 9);
+    let mut updates = 0;
+    while !heard_list_change(&client.next_message().await, &list_change, &mut updates) {}
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+}
+
+/// Stateless HTTP keeps no session and has no GET stream: a legacy client could never hear a
+/// change, so it is offered no `listChanged` and no `subscribe`, and `resources/subscribe` is
+/// no method for it; a 2026-07-28 client still listens on a stream of its own.
+#[tokio::test]
+async fn stateless_http_offers_legacy_clients_no_change_they_cannot_hear() {
+    let (server, resources, _prompts) = server();
+    let router = server
+        .http_config(mcp_toolbelt::http::HttpConfig::new().stateless(true))
+        .into_router()
+        .unwrap();
+    let reply = send(
+        &router,
+        post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
+    )
+    .await;
+    let capabilities = &reply.json()["result"]["capabilities"];
+    assert_eq!(capabilities["resources"], json!({}), "{capabilities}");
+    assert_eq!(capabilities["tools"], json!({}), "{capabilities}");
+    let subscribe = legacy(2, "resources/subscribe", &json!({"uri": "notes://1"}));
+    let reply = send(
+        &router,
+        post(&subscribe, &[("mcp-protocol-version", "2025-11-25")]),
+    )
+    .await;
+    assert_eq!(reply.json()["error"]["code"], -32601, "{reply:?}");
+
+    let discover = send(
+        &router,
+        post(
+            &modern_request(3, "server/discover", json!({}), &json!({})),
+            &modern_headers("server/discover", None),
+        ),
+    )
+    .await;
+    assert_eq!(
+        discover.json()["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true}),
+        "{discover:?}"
+    );
+    let mut events = listen(&router, 4, &json!({"resourceSubscriptions": ["notes://1"]})).await;
+    events.next().await.unwrap();
+    resources.notify_updated("notes://1");
+    assert_eq!(events.next().await, Some(tagged(updated("notes://1"), 4)));
+}
+
+/// A listen stream subscribed to a template that falls behind cannot be told which of its URIs
+/// changed: it ends with its result (the client listens again and reads anew), rather than go
+/// on without a word about the updates it missed.
+#[tokio::test]
+async fn a_listen_stream_with_a_template_that_falls_behind_ends() {
+    let (server, resources, _prompts) = server();
+    let router = server.max_queued_messages(16).into_router().unwrap();
+    let mut events = listen(
+        &router,
+        8,
+        &json!({"resourceSubscriptions": ["notes://{id}"]}),
+    )
+    .await;
+    let acknowledged = events.next().await.unwrap();
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({"resourceSubscriptions": ["notes://{id}"]})
+    );
+    flood(&resources, "notes://5", FLOOD).await;
+    let mut updates = 0;
+    let result = loop {
+        let message = events
+            .next()
+            .await
+            .expect("the stream answers before it ends");
+        if message.get("id").is_some() {
+            break message;
+        }
+        assert_eq!(message, tagged(updated("notes://5"), 8));
+        updates += 1;
+    };
+    assert!(updates < FLOOD, "it fell behind: {updates} updates heard");
+    assert_eq!(
+        result["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 8,
+        "{result}"
+    );
+    assert_eq!(events.next().await, None, "the stream ended");
+}
+
+/// Subscriptions are bounded server-wide, not only per listener: every session's together hold
+/// at most the server's memory budget (`max_request_memory`, counted apart from requests); past
+/// it a subscription is refused as past one connection's cap (`-32602`), on any session, until
+/// one is undone.
+#[tokio::test]
+async fn subscriptions_are_bounded_server_wide() {
+    let (server, _resources, _prompts) = server();
+    let router = server.max_request_memory(64 * 1024).into_router().unwrap();
+    let first = open_session(&router).await;
+    let second = open_session(&router).await;
+    let subscribe = |id: u64, uri: String| legacy(id, "resources/subscribe", &json!({"uri": uri}));
+    let mut subscribed = 0;
+    let refused = loop {
+        assert!(
+            subscribed < 2_000,
+            "still subscribing past the server's budget"
+        );
+        let uri = format!("notes://{subscribed}");
+        let reply = send(&router, post(&subscribe(10, uri), &in_session(&first))).await;
+        if reply.json().get("error").is_some() {
+            break reply.json();
+        }
+        subscribed += 1;
+    };
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let reply = send(
+        &router,
+        post(&subscribe(11, "notes://other".into()), &in_session(&second)),
+    )
+    .await;
+    assert_eq!(
+        reply.json()["error"]["code"],
+        -32602,
+        "the budget is the server's: {reply:?}"
+    );
+    let unsubscribe = legacy(12, "resources/unsubscribe", &json!({"uri": "notes://0"}));
+    send(&router, post(&unsubscribe, &in_session(&first))).await;
+    let reply = send(
+        &router,
+        post(&subscribe(13, "notes://other".into()), &in_session(&second)),
+    )
+    .await;
+    assert_eq!(reply.json()["result"], json!({}), "{reply:?}");
+}
+
+/// Taking the resources handle changes nothing served: a server that only lists through it
+/// advertises no resources; once one is added, clients that initialize from then on are told
+/// of them. `list` gives what a client sees listed.
+#[tokio::test]
+async fn the_resources_handle_lists_as_clients_see_and_serves_nothing_by_itself() {
+    let server = Server::new("handle-only", "1.0.0");
+    let resources = server.resources();
+    assert!(resources.list().is_empty());
+    let router = server.into_router().unwrap();
+    let initialize = || {
+        send(
+            &router,
+            post(&mcp_toolbelt_tests::http::initialize_body(), &[]),
+        )
+    };
+    let capabilities = initialize().await.json()["result"]["capabilities"].clone();
+    assert!(capabilities.get("resources").is_none(), "{capabilities}");
+
+    resources
+        .add(
+            Resource::new("notes://{id}", "note", |_| async { "x" })
+                .unwrap()
+                .title("A note")
+                .mime_type("text/plain")
+                .icon(mcp_toolbelt::icon::Icon::new(
+                    "https://example.com/note.png",
+                )),
+        )
+        .unwrap();
+    let listed = serde_json::to_value(resources.list()).unwrap();
+    assert_eq!(
+        listed,
+        json!([{"uriTemplate": "notes://{id}", "name": "note", "title": "A note",
+                "mimeType": "text/plain", "icons": [{"src": "https://example.com/note.png"}]}])
+    );
+    let capabilities = initialize().await.json()["result"]["capabilities"].clone();
+    assert_eq!(
+        capabilities["resources"],
+        json!({"subscribe": true, "listChanged": true}),
+        "{capabilities}"
+    );
+    let session = open_session(&router).await;
+    let templates = legacy(3, "resources/templates/list", &json!({}));
+    let templates = send(&router, post(&templates, &in_session(&session))).await;
+    assert_eq!(
+        templates.json()["result"]["resourceTemplates"],
+        listed,
+        "{templates:?}"
+    );
 }

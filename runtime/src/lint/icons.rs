@@ -1,25 +1,17 @@
 //! The icon checks (SEP-973) over served icons: those the attributes could not check at compile
 //! time (an [`Icon`] given to `Tool::icon` or `Server::icon`, a `const` in `icons(src = …)`).
-//! The rules are the macro's (`macros/src/icons.rs`): the two crates cannot share code, so a
-//! change to one is a change to both.
+//! The rules are the macro's: one file both crates compile (`macros/src/icon_rules.rs`).
 
 use super::profiles::Check;
 use super::rules::Problem;
 use crate::types::Icon;
 
-/// The image types hosts show: PNG and JPEG (which clients MUST support), SVG and WebP (which
-/// they SHOULD), and the other raster formats browsers render.
-const IMAGE_TYPES: [&str; 9] = [
-    "image/png",
-    "image/jpeg",
-    "image/jpg",
-    "image/svg+xml",
-    "image/webp",
-    "image/gif",
-    "image/avif",
-    "image/x-icon",
-    "image/vnd.microsoft.icon",
-];
+/// The rules themselves, one file shared with the `icons(…)` attribute key.
+#[path = "../../../macros/src/icon_rules.rs"]
+mod rules;
+
+pub(super) use self::rules::IMAGE_TYPES;
+use self::rules::{data_media_type, is_image_type, is_size};
 
 /// What `check` finds wrong with `icons` (a tool's, or the server's), pointers under `/icons`.
 pub(super) fn check(check: &Check, icons: &[Icon]) -> Vec<Problem> {
@@ -33,11 +25,7 @@ pub(super) fn check(check: &Check, icons: &[Icon]) -> Vec<Problem> {
                 }
             }
             Check::IconFormat => {
-                let data_type = icon
-                    .src
-                    .get(..5)
-                    .filter(|scheme| scheme.eq_ignore_ascii_case("data:"))
-                    .map(|_| data_media_type(&icon.src));
+                let data_type = data_media_type(&icon.src);
                 for (field, mime_type) in
                     [("src", data_type), ("mimeType", icon.mime_type.as_deref())]
                 {
@@ -67,44 +55,13 @@ pub(super) fn check(check: &Check, icons: &[Icon]) -> Vec<Problem> {
 
 /// Why `src` is no source clients accept: they reject every scheme but `https:` and `data:`.
 fn source(src: &str) -> Result<(), String> {
-    let scheme = src
-        .split_once(':')
-        .map(|(scheme, _)| scheme.to_ascii_lowercase());
-    match scheme.as_deref() {
-        Some("data") => Ok(()),
-        Some("https")
-            if src.len() > "https://".len() && src["https:".len()..].starts_with("//") =>
-        {
-            Ok(())
-        }
-        _ => Err(format!(
-            "`{}` is neither an `https:` URL nor a `data:` URI",
-            shortened(src)
-        )),
+    if rules::is_source(src) {
+        return Ok(());
     }
-}
-
-/// The media type a `data:` URI names (`image/png` of `data:image/png;base64,…`).
-fn data_media_type(src: &str) -> &str {
-    src["data:".len()..]
-        .split([';', ','])
-        .next()
-        .unwrap_or_default()
-}
-
-fn is_image_type(mime_type: &str) -> bool {
-    IMAGE_TYPES.contains(&mime_type.to_ascii_lowercase().as_str())
-}
-
-/// `WxH` in pixels (`48x48`), or `any`.
-fn is_size(size: &str) -> bool {
-    let number = |part: &str| {
-        !part.is_empty() && !part.starts_with('0') && part.bytes().all(|b| b.is_ascii_digit())
-    };
-    size == "any"
-        || size
-            .split_once('x')
-            .is_some_and(|(width, height)| number(width) && number(height))
+    Err(format!(
+        "`{}` is neither an `https:` URL nor a `data:` URI",
+        shortened(src)
+    ))
 }
 
 /// `src` for a message: a long `data:` URI is cut.
@@ -124,6 +81,15 @@ mod tests {
             .into_iter()
             .map(|problem| format!("{} {}", problem.pointer, problem.message))
             .collect()
+    }
+
+    /// The fix names every type the rules (shared with the attribute key) accept, no fewer.
+    #[test]
+    fn the_fix_names_every_image_type_the_rules_accept() {
+        let fix = crate::lint::rules::fix(&Check::IconFormat);
+        for mime_type in IMAGE_TYPES {
+            assert!(fix.contains(mime_type), "{mime_type} missing from: {fix}");
+        }
     }
 
     #[test]

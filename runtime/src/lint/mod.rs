@@ -85,7 +85,7 @@ mod rules;
 
 use profiles::PROFILES;
 pub use profiles::{Check, Profile, Rule, Severity, UnknownProfile, profile};
-pub use report::{Finding, Report};
+pub use report::{Finding, Report, Subject};
 
 use serde_json::Value;
 
@@ -122,7 +122,7 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
                     .collect(),
             };
             for (tool, problem) in problems {
-                add(&mut findings, profile, rule, tool, problem);
+                add(&mut findings, profile, rule, (Subject::Tool, tool), problem);
             }
         }
     }
@@ -137,24 +137,38 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
 }
 
 /// Adds to `report` what `profiles` find wrong with the server's own icons (`Server::icon`), as
-/// findings of `serverInfo`: the icon rules are the only ones that apply to a server.
-pub(crate) fn add_server_icons(report: &mut Report, icons: &[Icon], profiles: &[&'static Profile]) {
-    for profile in profiles {
-        for rule in profile.rules {
-            for problem in icons::check(&rule.check, icons) {
-                add(&mut report.findings, profile, rule, "serverInfo", problem);
+/// findings of the server `name`, and with each resource's and template's (`Resource::icon`, a
+/// `const` in `#[resource(icons(…))]`), as findings of its URI: the icon rules are the only ones
+/// that apply to them.
+pub(crate) fn add_icons(
+    report: &mut Report,
+    (name, server): (&str, &[Icon]),
+    resources: &[(String, Vec<Icon>)],
+    profiles: &[&'static Profile],
+) {
+    let subjects = std::iter::once(((Subject::Server, name), server)).chain(
+        resources
+            .iter()
+            .map(|(uri, icons)| ((Subject::Resource, uri.as_str()), icons.as_slice())),
+    );
+    for (subject, icons) in subjects {
+        for profile in profiles {
+            for rule in profile.rules {
+                for problem in icons::check(&rule.check, icons) {
+                    add(&mut report.findings, profile, rule, subject, problem);
+                }
             }
         }
     }
     sort(&mut report.findings);
 }
 
-/// Errors first, then by tool, pointer and rule.
+/// Errors first, then by subject (tools first), name, pointer and rule.
 fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then_with(|| (&a.tool, &a.pointer, a.rule).cmp(&(&b.tool, &b.pointer, b.rule)))
+        b.severity.cmp(&a.severity).then_with(|| {
+            (a.subject, &a.tool, &a.pointer, a.rule).cmp(&(b.subject, &b.tool, &b.pointer, b.rule))
+        })
     });
 }
 
@@ -167,7 +181,13 @@ pub fn lint_result(tool: &ToolDefinition, result: &Value, profiles: &[&'static P
     for profile in profiles {
         for rule in profile.rules {
             for problem in rules::check_result(&rule.check, tool, result) {
-                add(&mut findings, profile, rule, &tool.name, problem);
+                add(
+                    &mut findings,
+                    profile,
+                    rule,
+                    (Subject::Tool, &tool.name),
+                    problem,
+                );
             }
         }
     }
@@ -199,12 +219,13 @@ fn add(
     findings: &mut Vec<Finding>,
     profile: &'static Profile,
     rule: &'static Rule,
-    tool: &str,
+    (subject, tool): (Subject, &str),
     problem: rules::Problem,
 ) {
     let id = rules::id(&rule.check);
     let same = findings.iter_mut().find(|finding| {
-        finding.tool == tool
+        finding.subject == subject
+            && finding.tool == tool
             && finding.pointer == problem.pointer
             && finding.rule == id
             && finding.message == problem.message
@@ -219,6 +240,7 @@ fn add(
         }
         None => findings.push(Finding {
             severity: rule.severity,
+            subject,
             tool: tool.to_owned(),
             pointer: problem.pointer,
             rule: id,
@@ -227,5 +249,64 @@ fn add(
             fix: problem.fix.unwrap_or_else(|| rules::fix(&rule.check)),
             citations: vec![rule.citation],
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tool named `serverInfo` and the server's own icons are told apart, in the report's
+    /// lines and in its JSON.
+    #[test]
+    fn a_tool_named_like_the_server_is_not_the_server() {
+        let bad = Icon::new("ftp://example.com/a.png");
+        let tool = ToolDefinition::new("serverInfo", serde_json::json!({"type": "object"}))
+            .description("d")
+            .icon(bad.clone());
+        let profiles = [profile("mcp").unwrap()];
+        let mut report = lint("s", &[tool], &profiles);
+        add_icons(&mut report, ("serverInfo", &[bad]), &[], &profiles);
+        let sources: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|finding| finding.rule == "icon-source")
+            .collect();
+        assert_eq!(sources.len(), 2, "{report}");
+        assert_ne!(sources[0].to_string(), sources[1].to_string());
+        assert_eq!(
+            (sources[0].subject, sources[1].subject),
+            (Subject::Tool, Subject::Server)
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["findings"][1]["subject"], "server", "{json}");
+    }
+
+    /// The docs that send a reader to the lint name rules it has (`… profile's `x` rule(s)`).
+    #[test]
+    fn the_docs_name_only_rules_the_lint_has() {
+        let ids: Vec<&str> = PROFILES
+            .iter()
+            .flat_map(|profile| profile.rules)
+            .map(|rule| rules::id(&rule.check))
+            .collect();
+        for (file, text) in [
+            ("icon.rs", include_str!("../icon.rs")),
+            ("registry/tool.rs", include_str!("../registry/tool.rs")),
+            ("server.rs", include_str!("../server.rs")),
+            ("resource.rs", include_str!("../resource.rs")),
+        ] {
+            let text = text.replace("\n    ///", "").replace("\n//!", "");
+            for (at, _) in text.match_indices("profile's ") {
+                let named = &text[at..];
+                let end = named.find(" rule").expect("a rule is named");
+                for id in named[..end].split('`').skip(1).step_by(2) {
+                    assert!(
+                        ids.contains(&id),
+                        "{file} names no rule of the lint: `{id}`"
+                    );
+                }
+            }
+        }
     }
 }

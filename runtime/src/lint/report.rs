@@ -13,8 +13,11 @@ use super::profiles::Severity;
 pub struct Finding {
     /// An error when any host that minds refuses it.
     pub severity: Severity,
-    /// The tool's name (`*` for the whole `tools/list`, `serverInfo` for the server's own
-    /// icons).
+    /// What it is about: a tool, a resource or template, or the server itself.
+    pub subject: Subject,
+    /// The name of what it is about: the tool's (`*` for the whole `tools/list`), the
+    /// resource's or template's URI, or the server's name ([`Finding::subject`] tells which,
+    /// so that a tool named like a server is never mistaken for it).
     pub tool: String,
     /// A JSON pointer into the tool's definition (`/inputSchema/properties/limit`).
     pub pointer: String,
@@ -28,6 +31,19 @@ pub struct Finding {
     pub fix: &'static str,
     /// Where each host's behaviour is shown, one per profile in `hosts`.
     pub citations: Vec<&'static str>,
+}
+
+/// What a [`Finding`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Subject {
+    /// A tool, or the whole `tools/list` (`*`).
+    Tool,
+    /// A resource or resource template, named by its URI.
+    Resource,
+    /// The server itself (`serverInfo`: its icons), named by its name.
+    Server,
 }
 
 /// What the lint found over one `tools/list` (or one call result), with its size.
@@ -68,9 +84,14 @@ impl fmt::Display for Finding {
             Severity::Warning => "warning",
             Severity::Note => "note",
         };
+        let kind = match self.subject {
+            Subject::Tool => "",
+            Subject::Resource => "resource ",
+            Subject::Server => "server ",
+        };
         write!(
             f,
-            "{severity}[{}] {} {}: {} ({}); fix: {}",
+            "{severity}[{}] {kind}{} {}: {} ({}); fix: {}",
             self.rule,
             self.tool,
             if self.pointer.is_empty() {

@@ -121,7 +121,13 @@ pub(super) fn fix(check: &Check) -> &'static str {
             "serve the image from an `https://` URL, or carry it in the message: Icon::data(\"image/png\", bytes) (icons(data = include_bytes!(...), mime_type = \"image/png\") on an attribute)"
         }
         Check::IconFormat => {
-            "give an image type hosts show (image/png, image/jpeg, image/svg+xml, image/webp, image/gif, image/avif, image/x-icon) and sizes as `48x48` or `any`"
+            static FIX: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+                format!(
+                    "give an image type hosts show ({}) and sizes as `48x48` or `any`",
+                    super::icons::IMAGE_TYPES.join(", ")
+                )
+            });
+            FIX.as_str()
         }
         Check::EcmaPattern => {
             "write the regex as JavaScript reads it (with the `u` flag): `(?i)` becomes `[Aa]` classes, `\\A`/`\\z` become `^`/`$`, no possessive `*+` or atomic `(?>…)`"

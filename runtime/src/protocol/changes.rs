@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use tokio::sync::broadcast;
+use tokio::sync::{Semaphore, broadcast};
+
+use crate::jsonrpc::{Method, Outgoing};
 
 /// Something that changed while the server serves, sent to every connection that may announce
 /// it; each decides whether its client asked to hear it.
@@ -62,6 +64,52 @@ impl Changes {
             Err(broadcast::error::RecvError::Closed) => None,
         }
     }
+}
+
+/// Room in one output (a stdio connection, a listen stream's event stream) for the change
+/// notifications its listeners send (`list_changed`, `resources/updated`): a listener takes a
+/// place before it sends one, the transport gives it back once it is written. A listener whose
+/// output is full waits before it takes the next change off the channel, so that it falls
+/// behind the channel (and hears [`Heard::Missed`]) instead of queueing changes without bound
+/// or seeing them dropped.
+#[derive(Debug, Clone)]
+pub(crate) struct Room(Arc<Semaphore>);
+
+impl Room {
+    /// Room for `places` change notifications not yet written (at least one).
+    pub(crate) fn new(places: usize) -> Self {
+        Self(Arc::new(Semaphore::new(
+            places.clamp(1, Semaphore::MAX_PERMITS),
+        )))
+    }
+
+    /// Waits for a place for one change notification, held until [`Room::written`] gives it
+    /// back.
+    pub(crate) async fn take(&self) {
+        if let Ok(place) = self.0.acquire().await {
+            place.forget();
+        }
+    }
+
+    /// `message` was written: the place of a change notification is free again.
+    pub(crate) fn written(&self, message: &Outgoing) {
+        if let Outgoing::Notification(notification) = message
+            && is_change(&notification.method)
+        {
+            self.0.add_permits(1);
+        }
+    }
+}
+
+/// Whether a notification tells a change a listener heard (and so took a [`Room`] place).
+pub(crate) fn is_change(method: &Method) -> bool {
+    matches!(
+        method,
+        Method::ToolsListChanged
+            | Method::PromptsListChanged
+            | Method::ResourcesListChanged
+            | Method::ResourceUpdated
+    )
 }
 
 #[cfg(test)]

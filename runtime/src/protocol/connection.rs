@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::ProtocolVersion;
 use super::subscriptions::{Listener, Lists, Subscriptions};
 use crate::context::LogLevel;
+use crate::limits::MemoryBudget;
 use crate::sync::lock;
 
 /// The state of one legacy connection.
@@ -32,7 +33,12 @@ pub(crate) struct Connection {
 impl Connection {
     /// A connection that has not been initialized; requests before `initialize` are answered as
     /// `default_version`.
-    pub(crate) fn new(default_version: ProtocolVersion, session_id: Option<String>) -> Self {
+    /// Its subscriptions are charged to `subscription_memory`, the server's.
+    pub(crate) fn new(
+        default_version: ProtocolVersion,
+        session_id: Option<String>,
+        subscription_memory: &MemoryBudget,
+    ) -> Self {
         Self {
             version: Mutex::new(None),
             default_version,
@@ -40,7 +46,7 @@ impl Connection {
             session_id,
             client_capabilities: Mutex::new(json!({})),
             lists: Mutex::default(),
-            subscriptions: Subscriptions::default(),
+            subscriptions: Subscriptions::new(subscription_memory),
         }
     }
 

@@ -29,7 +29,11 @@ use crate::state::StateMap;
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
-/// except the tool and resource sets.
+/// except the tool, prompt and resource sets.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent settings (apps used, prompts served, legacy changes, early answers), each read in one place"
+)]
 pub(crate) struct ServerState {
     /// Its name, version and optional title.
     pub(crate) info: Implementation,
@@ -57,6 +61,10 @@ pub(crate) struct ServerState {
     pub(crate) hooks: Arc<[Hook]>,
     /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
     pub(crate) network_transport: Option<&'static str>,
+    /// Whether a legacy client can be told of changes after its request was answered (stdio,
+    /// HTTP sessions; not stateless HTTP): if not, it is offered no `listChanged` and no
+    /// `resources/subscribe`.
+    pub(crate) legacy_changes: bool,
     /// Seals the 2026-07-28 `requestState` of calls that ask the client.
     pub(crate) sealer: Arc<Sealer>,
     /// Whether `inputResponses` may answer questions no earlier round asked
@@ -103,6 +111,7 @@ impl Dispatcher {
             states: Arc::default(),
             hooks: Arc::new([]),
             network_transport: None,
+            legacy_changes: true,
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
             limits: Limits::default(),
@@ -194,20 +203,25 @@ impl Dispatcher {
             ))),
             (true, Method::Discover) => Ok(self.discover()),
             (true, Method::Listen) => {
-                let offered = Lists::declared(&to_json(&self.capabilities()));
+                let offered = Lists::declared(&self.capabilities());
                 let listed = self
                     .state
                     .resources
                     .is_served()
                     .then(|| self.state.resources.listed());
-                let requested = Requested::of(&params, offered, listed.as_deref())?;
+                let requested = Requested::of(
+                    &params,
+                    offered,
+                    listed.as_deref(),
+                    &self.state.limits.subscription_memory,
+                )?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop((params, listed));
                 let changes = self.changes();
                 listen::listen(id, requested, changes, &self.state.closing, scope).await
             }
             (false, Method::Subscribe | Method::Unsubscribe)
-                if self.state.resources.is_served() =>
+                if self.state.resources.is_served() && self.state.legacy_changes =>
             {
                 let listed = self.state.resources.listed();
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
@@ -273,7 +287,10 @@ impl Dispatcher {
             // `completions` came with 2025-03-26; an older client knows no such capability.
             capabilities.completions = None;
         }
-        connection.hear(Lists::declared(&to_json(&capabilities)));
+        if !self.state.legacy_changes {
+            capabilities = capabilities.without_changes();
+        }
+        connection.hear(Lists::declared(&capabilities));
         to_json(&InitializeResult {
             protocol_version: version.as_str(),
             capabilities,

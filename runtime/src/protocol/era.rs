@@ -131,7 +131,11 @@ mod tests {
     }
 
     fn legacy() -> Connection {
-        Connection::new(ProtocolVersion::V2025_06_18, None)
+        Connection::new(
+            ProtocolVersion::V2025_06_18,
+            None,
+            &crate::limits::MemoryBudget::new(usize::MAX),
+        )
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::changes::Heard;
 use super::scope::RequestScope;
 use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
@@ -14,7 +15,11 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 /// subscription id (the request's id), and answers only when `closing` is cancelled (the server
 /// shuts down). The client ends it by cancelling the request (on HTTP, by closing the stream):
 /// then nothing more is sent. It holds nothing of the request but its id and the subscriptions
-/// it honours (bounded: `subscriptions::MAX_SUBSCRIBED_BYTES`).
+/// it honours (bounded: `subscriptions::MAX_SUBSCRIBED_BYTES`). It sends a change only when the
+/// output has room for it (`scope.room`): a client that stops reading holds a bounded queue,
+/// and the stream falls behind the server's changes, then is told what it missed: every list it
+/// hears and every URI it subscribed to; or, when it subscribed to a template (whose changed
+/// URIs cannot be named), it ends with its result, for the client to listen again.
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,
@@ -51,19 +56,34 @@ pub(crate) async fn listen(
         lists,
         subscriptions: &subscriptions,
     };
-    loop {
-        tokio::select! {
+    'listening: loop {
+        let heard = tokio::select! {
             heard = changes.next(), if hears_anything => match heard {
-                Some(heard) => {
-                    for notification in listener.notifications(&heard) {
-                        notify(notification.method, notification.params);
-                    }
-                }
+                Some(heard) => heard,
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },
             () = closing.cancelled() => break,
             () = scope.cancellation.cancelled() => break,
+        };
+        if heard == Heard::Missed && subscriptions.has_templates() {
+            // Which URIs of its templates changed is lost: the stream ends with its result, so
+            // that the client listens again and reads anew what it follows.
+            tracing::debug!("a listen stream with templates fell behind; it ends");
+            break;
+        }
+        for notification in listener.notifications(&heard) {
+            // The next change is taken off the channel only once the output has room for
+            // this one: a client that does not read makes the stream fall behind the channel
+            // (and hear `Missed`), never the queue grow or a change be dropped.
+            if let Some(room) = &scope.room {
+                tokio::select! {
+                    () = room.take() => {}
+                    () = closing.cancelled() => break 'listening,
+                    () = scope.cancellation.cancelled() => break 'listening,
+                }
+            }
+            notify(notification.method, notification.params);
         }
     }
     Ok(json!({"_meta": tagged}))

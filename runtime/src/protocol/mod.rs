@@ -24,13 +24,13 @@ mod era;
 mod listen;
 mod listing;
 mod prompts;
-mod resources;
+pub(crate) mod resources;
 mod scope;
 mod subscriptions;
 mod trace;
 mod version;
 
-pub(crate) use changes::{CHANNEL_CAPACITY, Change, Changes};
+pub(crate) use changes::{CHANNEL_CAPACITY, Change, Changes, Room};
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, ServerState};
 pub(crate) use era::claims_modern;

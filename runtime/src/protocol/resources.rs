@@ -12,7 +12,7 @@ use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::registry::{Listed, ReadError, Resource, ResourceBody};
 use crate::types::{
     ListResourceTemplatesResult, ListResourcesResult, ReadContents, ReadResourceResult,
-    ResourceEntry,
+    ResourceDefinition,
 };
 
 /// What the resource methods read of the server: the resources as of this request.
@@ -67,23 +67,26 @@ pub(super) async fn answer(
 
 /// How a resource is listed for a client of `version`: under `uri`, or `uriTemplate` for a
 /// template.
-fn entry(resource: &Resource, version: ProtocolVersion) -> ResourceEntry<'_> {
+pub(crate) fn entry(resource: &Resource, version: ProtocolVersion) -> ResourceDefinition {
+    let owned = |text: Option<&str>| text.map(str::to_owned);
     let (uri, uri_template) = if resource.is_template() {
-        (None, Some(resource.uri()))
+        (None, Some(resource.uri().to_owned()))
     } else {
-        (Some(resource.uri()), None)
+        (Some(resource.uri().to_owned()), None)
     };
-    ResourceEntry {
+    ResourceDefinition {
         uri,
         uri_template,
-        name: resource.name(),
-        title: resource
-            .listed_title()
-            .filter(|_| version.has_structured_content()),
-        description: resource.listed_description(),
-        mime_type: resource.listed_mime_type(),
-        icons: downgrade::icons(resource.icons(), version),
-        meta: resource.meta(),
+        name: resource.name().to_owned(),
+        title: owned(
+            resource
+                .listed_title()
+                .filter(|_| version.has_structured_content()),
+        ),
+        description: owned(resource.listed_description()),
+        mime_type: owned(resource.listed_mime_type()),
+        icons: downgrade::icons(resource.icons(), version).to_vec(),
+        meta: resource.meta().cloned(),
     }
 }
 

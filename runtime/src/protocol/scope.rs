@@ -7,6 +7,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::Room;
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
 use crate::jsonrpc::Outgoing;
@@ -22,4 +23,7 @@ pub(crate) struct RequestScope {
     /// The transport's own time limit on this request (HTTP's request time), when it has one:
     /// a tool call is bounded by it or by the server's call time limit, whichever is shorter.
     pub(crate) time_limit: Option<Duration>,
+    /// Room in its output for the changes a `subscriptions/listen` stream sends (`None`: the
+    /// output takes them without bound, as the test client's does).
+    pub(crate) room: Option<Room>,
 }

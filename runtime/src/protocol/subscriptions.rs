@@ -11,8 +11,10 @@ use serde_json::{Map, Value, json};
 
 use super::changes::{Change, Heard};
 use crate::jsonrpc::{ErrorObject, Method, Notification, codes};
+use crate::limits::{Held, MemoryBudget};
 use crate::registry::{Listed, UriTemplate};
 use crate::sync::lock;
+use crate::types::ServerCapabilities;
 
 /// The lists whose changes a listener hears: `notifications/{tools,prompts,resources}/list_changed`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -24,18 +26,21 @@ pub(crate) struct Lists {
 
 impl Lists {
     /// The lists whose `listChanged` the server's capabilities, as sent to a client, declare:
-    /// a legacy client hears what `initialize` told it.
-    pub(crate) fn declared(capabilities: &Value) -> Self {
-        let declared = |name: &str| {
-            capabilities
-                .get(name)
-                .and_then(|capability| capability.get("listChanged"))
-                == Some(&Value::Bool(true))
-        };
+    /// a legacy client hears what `initialize` told it. Read from the typed capabilities, so
+    /// that what is declared and what is delivered cannot part.
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "the capabilities grow (prompts, completions): a borrow stays right once they are no longer Copy"
+    )]
+    pub(crate) fn declared(capabilities: &ServerCapabilities) -> Self {
         Self {
-            tools: declared("tools"),
-            prompts: declared("prompts"),
-            resources: declared("resources"),
+            tools: capabilities.tools.list_changed,
+            prompts: capabilities
+                .prompts
+                .is_some_and(|prompts| prompts.list_changed),
+            resources: capabilities
+                .resources
+                .is_some_and(|resources| resources.list_changed),
         }
     }
 }
@@ -53,24 +58,51 @@ pub(crate) enum Refused {
     /// No resource or template serves the URI.
     NotServed,
     /// The listener holds [`MAX_SUBSCRIPTIONS`] already, or the URI would take it past
-    /// [`MAX_SUBSCRIBED_BYTES`].
+    /// [`MAX_SUBSCRIBED_BYTES`], or every listener's subscriptions together hold the server's
+    /// subscription memory (`Limits::subscription_memory`).
     TooMany,
 }
 
 /// The resources one listener subscribed to: URIs, and templates as written (every URI one
 /// matches).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Subscriptions(Mutex<Subscribed>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Subscribed {
     uris: BTreeSet<String>,
     templates: Vec<(String, UriTemplate)>,
     /// The length of every URI and template held.
     bytes: usize,
+    /// What they cost in memory, taken from the server's subscription budget: every
+    /// listener's subscriptions together are bounded too.
+    held: Held,
+}
+
+/// What one subscription is charged beyond its URI's bytes: its entry, and a template's parse.
+fn charge(uri: &str, template: bool) -> usize {
+    const ENTRY: usize = 64;
+    ENTRY + if template { 3 * uri.len() } else { uri.len() }
+}
+
+#[cfg(test)]
+impl Default for Subscriptions {
+    fn default() -> Self {
+        Self::new(&MemoryBudget::new(usize::MAX))
+    }
 }
 
 impl Subscriptions {
+    /// None yet; what they will hold is charged to `budget`, the server's.
+    pub(crate) fn new(budget: &MemoryBudget) -> Self {
+        Self(Mutex::new(Subscribed {
+            uris: BTreeSet::new(),
+            templates: Vec::new(),
+            bytes: 0,
+            held: budget.nothing(),
+        }))
+    }
+
     /// Subscribes to `uri` when `resources` serve it: a resource's URI, an expansion of a
     /// template, or a template as written (then every URI it matches). Refused when nothing
     /// serves it, or when the listener holds [`MAX_SUBSCRIPTIONS`] already.
@@ -105,6 +137,10 @@ impl Subscriptions {
         {
             return Err(Refused::TooMany);
         }
+        let held = subscribed.held.bytes() + charge(uri, template.is_some());
+        if !subscribed.held.resize(held) {
+            return Err(Refused::TooMany);
+        }
         subscribed.bytes += uri.len();
         match template {
             Some(template) => subscribed
@@ -123,9 +159,12 @@ impl Subscriptions {
         let mut subscribed = lock(&self.0);
         let before = subscribed.templates.len();
         subscribed.templates.retain(|(written, _)| written != uri);
-        let removed = subscribed.uris.remove(uri) || subscribed.templates.len() != before;
+        let template = subscribed.templates.len() != before;
+        let removed = template || subscribed.uris.remove(uri);
         if removed {
             subscribed.bytes -= uri.len();
+            let held = subscribed.held.bytes() - charge(uri, template);
+            subscribed.held.resize(held);
         }
         removed
     }
@@ -139,6 +178,12 @@ impl Subscriptions {
                 .templates
                 .iter()
                 .any(|(_, template)| template.matches(uri).is_some())
+    }
+
+    /// Whether a template is among the subscriptions: a listener that missed changes cannot
+    /// name the URIs it covers.
+    pub(crate) fn has_templates(&self) -> bool {
+        !lock(&self.0).templates.is_empty()
     }
 
     /// The URIs subscribed to (not the templates), in order.
@@ -156,8 +201,9 @@ pub(crate) struct Listener<'a> {
 impl Listener<'_> {
     /// What `heard` becomes for this listener, none when it hears nothing of it. A listener
     /// that missed changes (it fell behind a burst) is told that every list it hears changed
-    /// and that every resource URI it subscribed to was updated, so it reads them all again
-    /// (a template subscribed to is covered by `resources/list_changed` alone).
+    /// and that every resource URI it subscribed to was updated, so it reads them all again. A
+    /// template subscribed to names no URI: a legacy connection hears `resources/list_changed`
+    /// (its capabilities declare it); a listen stream with a template ends instead (`listen`).
     pub(crate) fn notifications(&self, heard: &Heard) -> Vec<Notification> {
         let list_changed = Notification::list_changed;
         let updated = |uri: &str| Notification::new(Method::ResourceUpdated, json!({"uri": uri}));
@@ -217,7 +263,8 @@ pub(crate) fn subscribe(
         .data(json!({"uri": uri}))),
         Err(Refused::TooMany) => Err(ErrorObject::invalid_params(format!(
             "a connection may subscribe to at most {MAX_SUBSCRIPTIONS} resources at once, \
-             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all; unsubscribe from one first"
+             {MAX_SUBSCRIBED_BYTES} bytes of URIs in all, and the server's subscriptions \
+             together no more than its memory budget; unsubscribe from one first"
         ))
         .data(json!({"uri": uri}))),
     }
@@ -240,6 +287,7 @@ impl Requested {
         params: &Map<String, Value>,
         offered: Lists,
         resources: Option<&Listed>,
+        budget: &MemoryBudget,
     ) -> Result<Self, ErrorObject> {
         let Some(Value::Object(requested)) = params.get("notifications") else {
             return Err(ErrorObject::invalid_params(
@@ -252,7 +300,7 @@ impl Requested {
             prompts: offered.prompts && asked("promptsListChanged"),
             resources: offered.resources && asked("resourcesListChanged"),
         };
-        let subscriptions = Subscriptions::default();
+        let subscriptions = Subscriptions::new(budget);
         let honoured_uris = match (requested.get("resourceSubscriptions"), resources) {
             (None | Some(Value::Null), _) => None,
             (Some(Value::Array(uris)), resources) => {
@@ -321,6 +369,10 @@ mod tests {
         (*set.listed()).clone()
     }
 
+    fn unbounded() -> MemoryBudget {
+        MemoryBudget::new(usize::MAX)
+    }
+
     fn methods(notifications: &[Notification]) -> Vec<String> {
         notifications
             .iter()
@@ -329,6 +381,46 @@ mod tests {
                 None => notification.method.to_string(),
             })
             .collect()
+    }
+
+    /// What a listener hears follows the typed capabilities: the lists they declare changing.
+    #[test]
+    fn the_lists_heard_are_those_the_capabilities_declare() {
+        assert_eq!(
+            Lists::declared(&ServerCapabilities::with(true, false)),
+            Lists {
+                tools: true,
+                prompts: false,
+                resources: true
+            }
+        );
+        assert_eq!(
+            Lists::declared(&ServerCapabilities::with(false, false)),
+            Lists {
+                tools: true,
+                prompts: false,
+                resources: false
+            }
+        );
+        assert_eq!(
+            Lists::declared(
+                &ServerCapabilities::with(false, false).prompts_and_completions(true, false)
+            ),
+            Lists {
+                tools: true,
+                prompts: true,
+                resources: false
+            }
+        );
+        assert_eq!(
+            Lists::declared(
+                &ServerCapabilities::with(true, true)
+                    .prompts_and_completions(true, true)
+                    .without_changes()
+            ),
+            Lists::default(),
+            "nothing where no change can be told"
+        );
     }
 
     #[test]
@@ -440,15 +532,29 @@ mod tests {
             prompts: false,
             resources: true,
         };
-        let requested =
-            Requested::of(params.as_object().unwrap(), offered, Some(&resources)).unwrap();
+        let requested = Requested::of(
+            params.as_object().unwrap(),
+            offered,
+            Some(&resources),
+            &unbounded(),
+        )
+        .unwrap();
         assert_eq!(
             requested.acknowledged(),
             json!({"toolsListChanged": true, "resourceSubscriptions": ["a://plain"]})
         );
         let bad = json!({"notifications": {"resourceSubscriptions": "a://plain"}});
-        assert!(Requested::of(bad.as_object().unwrap(), offered, Some(&resources)).is_err());
-        let no_resources = Requested::of(params.as_object().unwrap(), offered, None).unwrap();
+        assert!(
+            Requested::of(
+                bad.as_object().unwrap(),
+                offered,
+                Some(&resources),
+                &unbounded()
+            )
+            .is_err()
+        );
+        let no_resources =
+            Requested::of(params.as_object().unwrap(), offered, None, &unbounded()).unwrap();
         assert_eq!(
             no_resources.acknowledged(),
             json!({"toolsListChanged": true}),

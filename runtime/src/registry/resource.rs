@@ -200,6 +200,38 @@ pub struct ReadRequest {
 }
 
 impl ReadRequest {
+    /// A read of `uri` with the values of its template's `variables`, as the server builds it:
+    /// to unit-test a handler without serving it.
+    ///
+    /// ```
+    /// use mcp_toolbelt::resource::ReadRequest;
+    ///
+    /// async fn note(request: ReadRequest) -> String {
+    ///     format!("note {}", request.variable("id").unwrap_or("?"))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let request = ReadRequest::new("notes://7", [("id", "7")]);
+    /// assert_eq!(request.uri(), "notes://7");
+    /// assert_eq!(note(request).await, "note 7");
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn new<N, V>(uri: impl Into<String>, variables: impl IntoIterator<Item = (N, V)>) -> Self
+    where
+        N: Into<String>,
+        V: Into<String>,
+    {
+        Self {
+            uri: uri.into(),
+            variables: variables
+                .into_iter()
+                .map(|(name, value)| (name.into(), value.into()))
+                .collect(),
+        }
+    }
+
     /// The URI the client reads.
     #[must_use]
     pub fn uri(&self) -> &str {
@@ -617,8 +649,8 @@ impl Listed {
 #[derive(Default)]
 pub(crate) struct ResourceSet {
     listed: RwLock<Arc<Listed>>,
-    /// Set once a handle that may add resources was taken: the server then serves resources
-    /// (the capability, the methods) even while it has none.
+    /// Set once a resource was added while serving: the server then serves resources (the
+    /// capability, the methods) even after the last is removed.
     open: AtomicBool,
 }
 
@@ -635,14 +667,9 @@ impl ResourceSet {
         Arc::clone(&read(&self.listed))
     }
 
-    /// Whether resources are served: there are some, or a handle may add some.
+    /// Whether resources are served: there are some, or were.
     pub(crate) fn is_served(&self) -> bool {
         self.open.load(Ordering::Acquire) || !self.listed().is_empty()
-    }
-
-    /// Resources may be added while serving: serve them even while there are none.
-    pub(crate) fn open(&self) {
-        self.open.store(true, Ordering::Release);
     }
 
     /// Adds a resource; refused when its URI (or template) is taken.
@@ -663,6 +690,7 @@ impl ResourceSet {
         let list = Arc::make_mut(&mut listed).list_of(resource.is_template());
         let index = list.partition_point(|existing| existing.uri() < resource.uri());
         list.insert(index, resource);
+        self.open.store(true, Ordering::Release);
         Ok(())
     }
 

@@ -195,7 +195,8 @@ impl Tool {
 
     /// Adds an icon a client may show beside the tool (call it again for another size or
     /// theme). Its values are not checked when the tool is built: `--lint` (the `mcp`
-    /// profile's `icon` rule) checks what `#[tool(icons(…))]` checks at compile time.
+    /// profile's `icon-source` and `icon-format` rules) checks what `#[tool(icons(…))]` checks at
+    /// compile time.
     ///
     /// ```
     /// use mcp_toolbelt::icon::Icon;

@@ -26,7 +26,7 @@ use crate::context::AuthInfo;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes,
 };
-use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope};
+use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope, Room};
 
 /// One connection's calls. Cheap to clone: clones share the connection and its table.
 #[derive(Clone)]
@@ -45,6 +45,8 @@ pub(crate) struct Calls {
 pub(crate) struct Caller {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
     pub(crate) auth: Option<AuthInfo>,
+    /// Room in its output for the changes a listener sends, where the output is bounded.
+    pub(crate) room: Option<Room>,
 }
 
 /// A call registered in flight and ready to run: its ticket decides whether its answer may
@@ -70,9 +72,14 @@ impl Calls {
         session_id: Option<String>,
     ) -> Self {
         let in_flight = InFlight::new(dispatcher.limits().max_calls_in_flight);
+        let connection = Connection::new(
+            default_version,
+            session_id,
+            &dispatcher.limits().subscription_memory,
+        );
         Self {
             dispatcher,
-            connection: Arc::new(Connection::new(default_version, session_id)),
+            connection: Arc::new(connection),
             in_flight: Arc::new(in_flight),
             pending: None,
         }
@@ -134,6 +141,7 @@ impl Calls {
             pending: self.pending.clone(),
             auth: caller.auth,
             time_limit: None,
+            room: caller.room,
         };
         let Request { id, method, params } = request;
         self.dispatcher
@@ -162,6 +170,7 @@ impl Calls {
             pending: self.pending.clone(),
             auth: caller.auth,
             time_limit: timeout,
+            room: caller.room,
         };
         // A tool call's time limit is the dispatcher's (an `isError` result, `call::time_limited`).
         let timeout = timeout.filter(|_| method != Method::CallTool);

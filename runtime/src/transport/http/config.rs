@@ -280,7 +280,9 @@ impl HttpConfig {
 
     /// Stateless mode: no legacy sessions, every request stands alone, so any number of replicas
     /// can serve behind any load balancer. Legacy clients then get no `Mcp-Session-Id` and no GET
-    /// stream (`405`).
+    /// stream (`405`), so nothing can tell them of a change: their `initialize` declares no
+    /// `listChanged` and no resource `subscribe`, and `resources/subscribe` is unknown
+    /// (`-32601`). A 2026-07-28 client still subscribes, on its `subscriptions/listen` stream.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> Self {
         self.stateless = stateless;
@@ -417,6 +419,11 @@ impl HttpConfig {
     pub(super) fn arriving_body_cap(&self) -> usize {
         self.max_arriving_bodies
             .unwrap_or((self.max_connections / 4).max(1))
+    }
+
+    /// Whether every request stands alone (no legacy session, no GET stream).
+    pub(crate) fn is_stateless(&self) -> bool {
+        self.stateless
     }
 
     /// Whether no `Host` but localhost's is served (the default, until hosts are named).

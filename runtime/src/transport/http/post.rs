@@ -461,6 +461,7 @@ async fn legacy_batch(
     let caller = Caller {
         notifications: mpsc::unbounded_channel().0,
         auth,
+        room: None,
     };
     match calls.batch(items, &caller, Some(state.config.request_timeout)) {
         Ok(answers) => match answers.await {

@@ -22,6 +22,7 @@ use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{Method, Outgoing, Request, codes};
+use crate::protocol::Room;
 use crate::session::{Caller, Calls, Ticket};
 
 /// One request to answer over HTTP.
@@ -60,9 +61,13 @@ pub(super) enum Accepts {
 /// (`202 Accepted` for a client that takes JSON only).
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
+    let max_queued = call.calls.dispatcher().limits().max_queued_messages;
+    // A listen stream's changes wait for room in its queue (never dropped, never unbounded).
+    let room = (call.request.method == Method::Listen).then(|| Room::new(max_queued));
     let caller = Caller {
         notifications: events.clone(),
         auth: call.auth,
+        room: room.clone(),
     };
     let id = call.request.id.clone();
     if let Some(session) = &call.in_session
@@ -70,7 +75,6 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     {
         session.activate();
     }
-    let max_queued = call.calls.dispatcher().limits().max_queued_messages;
     // A question to the client travels on the call's event stream: without one, a tool that
     // asks is told at once that it cannot.
     let calls = match call.accepts {
@@ -110,7 +114,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
-        return event_stream(first, bounded(receiver, max_queued), ticket);
+        return event_stream(first, bounded(receiver, max_queued), ticket, room);
     };
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
@@ -160,18 +164,27 @@ fn no_response(accepts: Accepts) -> Response {
 
 /// A request-scoped event stream: the request's notifications, then its response, which ends
 /// the stream. Dropping it before the response (the client went away) drops the call's
-/// ticket, which cancels the call.
-fn event_stream(first: Outgoing, receiver: mpsc::Receiver<Outgoing>, ticket: Ticket) -> Response {
+/// ticket, which cancels the call. A change it carries gives its place in `room` back as it
+/// goes out.
+fn event_stream(
+    first: Outgoing,
+    receiver: mpsc::Receiver<Outgoing>,
+    ticket: Ticket,
+    room: Option<Room>,
+) -> Response {
     let stream = futures_util::stream::unfold(
-        (Some(first), Some((receiver, ticket))),
+        (Some(first), Some((receiver, ticket, room))),
         |(first, call)| async move {
-            let (mut receiver, ticket) = call?;
+            let (mut receiver, ticket, room) = call?;
             let message = match first {
                 Some(message) => message,
                 None => receiver.recv().await?,
             };
             if !matches!(message, Outgoing::Response(_)) {
-                return Some((message, (None, Some((receiver, ticket)))));
+                if let Some(room) = &room {
+                    room.written(&message);
+                }
+                return Some((message, (None, Some((receiver, ticket, room)))));
             }
             // Cancelled after it answered, before the answer left: the stream ends without it.
             ticket.complete().then_some((message, (None, None)))
@@ -190,9 +203,9 @@ fn event_stream(first: Outgoing, receiver: mpsc::Receiver<Outgoing>, ticket: Tic
 
 /// Moves a call's messages into a queue of at most `max_queued` that its event stream takes
 /// from, so that a client that stops reading its stream holds a bounded queue: past it, the
-/// call's progress and log notifications are dropped (as stdio drops them), while its response
-/// and its requests to the client wait for room. Ends when the call's messages end or the
-/// stream is gone.
+/// call's progress and log notifications are dropped (as stdio drops them), while its response,
+/// its requests to the client and a listen stream's changes (bounded by their own room) wait
+/// for room. Ends when the call's messages end or the stream is gone.
 fn bounded(
     mut messages: mpsc::UnboundedReceiver<Outgoing>,
     max_queued: usize,
@@ -202,19 +215,23 @@ fn bounded(
         let mut dropped = 0_u64;
         while let Some(message) = messages.recv().await {
             let delivered = match message {
-                Outgoing::Notification(_) => match queue.try_send(message) {
-                    Err(TrySendError::Full(_)) => {
-                        if dropped == 0 {
-                            tracing::warn!(
-                                max_queued,
-                                "a client is not reading its event stream: notifications past the queue limit are dropped"
-                            );
+                Outgoing::Notification(ref notification)
+                    if matches!(notification.method, Method::Progress | Method::Log) =>
+                {
+                    match queue.try_send(message) {
+                        Err(TrySendError::Full(_)) => {
+                            if dropped == 0 {
+                                tracing::warn!(
+                                    max_queued,
+                                    "a client is not reading its event stream: notifications past the queue limit are dropped"
+                                );
+                            }
+                            dropped += 1;
+                            true
                         }
-                        dropped += 1;
-                        true
+                        sent => sent.is_ok(),
                     }
-                    sent => sent.is_ok(),
-                },
+                }
                 message => queue.send(message).await.is_ok(),
             };
             if !delivered {

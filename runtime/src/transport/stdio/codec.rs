@@ -12,6 +12,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{Method, Outgoing};
+use crate::protocol::Room;
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -138,14 +139,17 @@ impl Backlog {
 /// until the client reads again, so a tool that reports progress without end can neither grow
 /// the queue nor stop the reading. A client that closed its end of the output has left: that
 /// ends the writing, and is no error. Ends when every sender is gone or the output is; either
-/// way the backlog is closed.
+/// way the backlog is closed. The changes listeners send are bounded by `room`, whose places
+/// are given back as they are taken into a burst.
 pub(crate) async fn write_messages(
     mut messages: mpsc::UnboundedReceiver<Outgoing>,
     backlog: &Backlog,
     max_queued: usize,
+    room: Room,
     output: impl AsyncWrite + Unpin,
 ) -> io::Result<()> {
     let written = Writer {
+        room,
         queue: VecDeque::new(),
         buffer: Vec::new(),
         written: 0,
@@ -163,6 +167,8 @@ pub(crate) async fn write_messages(
 
 /// The writer's state: messages taken but not yet encoded, and the burst being written.
 struct Writer {
+    /// Where the listeners' changes take their places.
+    room: Room,
     queue: VecDeque<Outgoing>,
     buffer: Vec<u8>,
     /// How much of `buffer` is written.
@@ -244,6 +250,7 @@ impl Writer {
                 Outgoing::Notification(_) => self.notifications -= 1,
                 _ => self.answers -= 1,
             }
+            self.room.written(&message);
             encode(&message, &mut self.buffer)?;
         }
         if self.dropped > 0 && self.notifications < self.max_queued {
@@ -257,8 +264,8 @@ impl Writer {
     }
 
     /// Queues `message`, or drops it when `max_queued` notifications wait already and it is only
-    /// progress or a log (the other notifications, list changes and withdrawn questions, are
-    /// few and kept).
+    /// progress or a log (the other notifications are kept: withdrawn questions are few, and
+    /// the changes listeners send are bounded by their room).
     fn take(&mut self, message: Outgoing) {
         let Outgoing::Notification(notification) = &message else {
             self.answers += 1;
@@ -378,9 +385,15 @@ mod tests {
             .unwrap();
         drop(sender);
         let mut output = Vec::new();
-        write_messages(receiver, &Backlog::default(), 16, &mut output)
-            .await
-            .unwrap();
+        write_messages(
+            receiver,
+            &Backlog::default(),
+            16,
+            Room::new(16),
+            &mut output,
+        )
+        .await
+        .unwrap();
         let text = String::from_utf8(output).unwrap();
         assert_eq!(
             text,

@@ -15,6 +15,9 @@
 //! after writing everything deadlocks past the limit (`Server`'s docs, "Back-pressure on stdio"). What running tools send
 //! is bounded apart, and never stops the reading: past `max_queued_messages` notifications
 //! waiting, progress and log notifications are dropped (and the drop logged), never responses.
+//! The changes the connection's listeners announce are never dropped: at most
+//! `max_queued_messages` of them wait, and past that a listener stops taking changes off the
+//! server's channel, falls behind, and is told what it missed once the client reads again.
 //! When the output is closed (the client left), the calls are cancelled and the connection ends.
 
 mod codec;
@@ -37,7 +40,7 @@ pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, codes};
 use crate::limits::{Held, MemoryBudget};
-use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion};
+use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion, Room};
 use crate::session::{Caller, Calls};
 
 /// The id of a request, `null` for any other message.
@@ -61,16 +64,21 @@ where
     let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
     let backlog = Arc::new(Backlog::default());
+    // One room for every listener of the connection: its legacy announcements and its
+    // `subscriptions/listen` streams.
+    let room = Room::new(limits.max_queued_messages);
     let writer = tokio::spawn({
         let backlog = Arc::clone(&backlog);
         let max = limits.max_queued_messages;
-        async move { codec::write_messages(receiver, &backlog, max, output).await }
+        let room = room.clone();
+        async move { codec::write_messages(receiver, &backlog, max, room, output).await }
     });
     let connection = StdioConnection {
         session: Calls::new(dispatcher, ProtocolVersion::LATEST_LEGACY, None).answering(),
         caller: Caller {
             notifications: outgoing,
             auth: None,
+            room: Some(room.clone()),
         },
         calls: JoinSet::new(),
         announce_changes: Arc::default(),
@@ -83,6 +91,7 @@ where
         Arc::clone(&connection.announce_changes),
         connection.session.shared_connection(),
         connection.caller.notifications.clone(),
+        room,
     ));
     let lines = LineReader::new(BufReader::new(input), limits.max_line_bytes);
     let result = connection.run(lines, limits.max_line_bytes).await;
@@ -331,18 +340,22 @@ fn log_panic(ended: Result<(), tokio::task::JoinError>) {
 
 /// Tells a legacy client that initialized the connection what changes as it hears it (the
 /// lists its capabilities declared, the resources it subscribed to), once `announce` is set (a
-/// 2026-07-28 client learns of changes only through `subscriptions/listen`).
+/// 2026-07-28 client learns of changes only through `subscriptions/listen`). The next change is
+/// taken off the channel only once the output has `room` for this one: a client that does not
+/// read makes it fall behind the channel and hear what it missed, never the queue grow.
 async fn announce_changes(
     mut changes: Changes,
     announce: Arc<AtomicBool>,
     connection: Arc<Connection>,
     outgoing: mpsc::UnboundedSender<Outgoing>,
+    room: Room,
 ) {
     while let Some(heard) = changes.next().await {
         if !announce.load(Ordering::Acquire) {
             continue;
         }
         for notification in connection.listener().notifications(&heard) {
+            room.take().await;
             if outgoing.send(Outgoing::Notification(notification)).is_err() {
                 return;
             }

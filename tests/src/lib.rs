@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod clients;
 pub mod http;
 pub mod in_process;
 pub mod stdio;

@@ -1,0 +1,112 @@
+//! The official MCP clients (the TypeScript and Python SDKs, installed by
+//! `tests/clients/install.sh`) running a script of checks against an example server, over stdio
+//! or Streamable HTTP. Each script prints a line per check and exits non-zero when any fails.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{CatalogHttp, collect, drain, example_binary, node22, repo_root};
+
+/// How long one client run may take (a run takes a second or two).
+const RUN_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// An official MCP client SDK.
+#[derive(Debug, Clone, Copy)]
+pub enum Sdk {
+    /// `@modelcontextprotocol/client`, run by Node 22.
+    TypeScript,
+    /// The `mcp` package, run by the virtualenv's Python.
+    Python,
+}
+
+/// The scripts of one suite of checks, in `tests/clients/`.
+#[derive(Debug, Clone, Copy)]
+pub struct Scripts {
+    /// The TypeScript script (`ts_….mjs`).
+    pub typescript: &'static str,
+    /// The Python script (`py_….py`).
+    pub python: &'static str,
+}
+
+/// The interpreter and script of `sdk`, or `None` when it is not installed (a failure under
+/// `CI`).
+fn installed(sdk: Sdk, scripts: Scripts) -> Option<(PathBuf, PathBuf)> {
+    let clients = repo_root().join("tests/clients");
+    let command = match sdk {
+        Sdk::TypeScript => {
+            let package = clients.join("node_modules/@modelcontextprotocol/client/package.json");
+            node22()
+                .filter(|_| package.exists())
+                .map(|node| (node, clients.join(scripts.typescript)))
+        }
+        Sdk::Python => {
+            let python = clients.join(".venv/bin/python");
+            python
+                .exists()
+                .then(|| (python, clients.join(scripts.python)))
+        }
+    };
+    if command.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the real MCP clients are not installed: run bash tests/clients/install.sh"
+        );
+        eprintln!(
+            "skipped: the real MCP clients are not installed (run bash tests/clients/install.sh)"
+        );
+    }
+    command
+}
+
+/// Runs `sdk`'s script of `scripts` in `mode` (`legacy`, `modern`, `auto`) against `example`,
+/// over stdio or (`http`) Streamable HTTP, and fails the test with the script's output (and the
+/// server's log) unless every check passed.
+pub fn check_example(sdk: Sdk, scripts: Scripts, example: &str, mode: &str, http: bool) {
+    let Some((interpreter, script)) = installed(sdk, scripts) else {
+        return;
+    };
+    let server =
+        http.then(|| CatalogHttp::start_example(example, |address| address.to_string(), &[], &[]));
+    let target = match &server {
+        Some(server) => vec!["--url".to_owned(), server.url()],
+        None => vec![example_binary(example).display().to_string()],
+    };
+    let mut child = Command::new(&interpreter)
+        .arg(&script)
+        .arg(mode)
+        .args(&target)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start {}: {error}", interpreter.display()));
+    let stdout = drain(child.stdout.take().expect("stdout is piped"));
+    let stderr = drain(child.stderr.take().expect("stderr is piped"));
+    let deadline = Instant::now() + RUN_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the client") {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let (stdout, stderr) = (collect(stdout), collect(stderr));
+    if status.is_some_and(|status| status.success()) {
+        return;
+    }
+    let outcome = status.map_or_else(
+        || format!("took longer than {RUN_TIMEOUT:?}"),
+        |status| format!("failed ({status})"),
+    );
+    let log = server.map(CatalogHttp::stop).unwrap_or_default();
+    panic!(
+        "`{} {mode} {}` {outcome}\n--- stdout\n{stdout}--- stderr\n{stderr}--- {example} stderr\n{log}",
+        script.display(),
+        target.join(" ")
+    );
+}

@@ -2,6 +2,7 @@
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
@@ -245,7 +246,8 @@ impl Dispatcher {
                 self.get_prompt(id, params, &era, connection, scope).await
             }
             (_, Method::Complete) if self.completable().any() => {
-                complete::complete(&params, &self.completable()).await
+                let time_limit = self.time_limit(&scope);
+                complete::complete(&params, &self.completable(), time_limit, &scope).await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
@@ -345,10 +347,23 @@ impl Dispatcher {
         let client = Client::of(era, connection);
         let round = self.round(era, &scope, Subject::Prompt(&name), sent.as_ref(), &params)?;
         drop(sent);
+        let time_limit = self.time_limit(&scope);
+        let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
         let get = prompt.get(arguments, context);
+        // Bounded as a tool call is: a prompt that hangs gives its place back.
+        let get = async {
+            call::within(get, time_limit, &clock, &cancellation)
+                .await
+                .unwrap_or_else(|| {
+                    tracing::warn!(prompt = %name, limit = ?time_limit, "prompt stopped at its time limit");
+                    Err(crate::registry::PromptError::Failed(format!(
+                        "Error getting prompt {name}: it ran longer than its time limit of {time_limit:?} and was stopped"
+                    )))
+                })
+        };
         let outcome = match round {
             Some(round) => match round.run(&self.state.sealer, get).await? {
                 Outcome::Completed(Err(crate::registry::PromptError::Failed(message))) => {
@@ -408,11 +423,7 @@ impl Dispatcher {
             arguments.as_ref(),
             &params,
         )?;
-        let time_limit = scope
-            .time_limit
-            .map_or(self.state.limits.call_timeout, |limit| {
-                limit.min(self.state.limits.call_timeout)
-            });
+        let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
         let version = client.version;
@@ -429,6 +440,16 @@ impl Dispatcher {
             None => call.await?,
         };
         Ok(downgrade::call_result(result, version))
+    }
+
+    /// How long user code may run for a request: the server's call time limit, or the
+    /// transport's own limit on the request when that is shorter.
+    fn time_limit(&self, scope: &RequestScope) -> Duration {
+        scope
+            .time_limit
+            .map_or(self.state.limits.call_timeout, |limit| {
+                limit.min(self.state.limits.call_timeout)
+            })
     }
 
     /// 2026-07-28: the round of a call (or a prompt's get), with the answers it has from

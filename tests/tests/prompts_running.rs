@@ -1,0 +1,109 @@
+//! How prompts and completers run, as a client sees it: over stdio apart from the read loop (a
+//! `ping` is answered while a prompt computes), within the call time limit (a prompt or a
+//! completer that hangs is stopped with `-32603`).
+
+// Prompts are written as users write them, `async` even when they await nothing.
+#![allow(clippy::unused_async)]
+
+use std::time::Duration;
+
+use mcp_toolbelt::completion::CompletionContext;
+use mcp_toolbelt::{Server, prompt};
+use mcp_toolbelt_tests::in_process::InProcess;
+use serde_json::{Value, json};
+
+/// Computes for a while before its first `.await`
+#[prompt]
+async fn computes_first() -> String {
+    std::thread::sleep(Duration::from_millis(1500));
+    "computed".to_owned()
+}
+
+/// Never answers
+#[prompt]
+async fn hangs(
+    /// Its completer never answers either
+    #[complete(never_completes)]
+    topic: String,
+) -> String {
+    std::future::pending::<()>().await;
+    format!("never {topic}")
+}
+
+/// A completer that never answers.
+async fn never_completes(_partial: &str, _context: &CompletionContext) -> Vec<String> {
+    std::future::pending().await
+}
+
+fn server() -> Server {
+    Server::new("running", "1.0.0").call_timeout(Duration::from_millis(300))
+}
+
+async fn initialized(server: Server) -> InProcess {
+    let mut client = InProcess::start(server);
+    let response = client
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    assert!(response["result"].is_object(), "{response}");
+    client
+}
+
+/// Sends `prompts/get` of `name` as request 1 and a `ping` as request 2; gives the ids in the
+/// order their answers came.
+async fn answer_order(client: &mut InProcess, name: &str) -> Vec<Value> {
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": name}}),
+        )
+        .await;
+    // The prompt has started before the ping is read.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
+    let first = client.next_message().await;
+    let second = client.next_message().await;
+    vec![first["id"].clone(), second["id"].clone()]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ping_is_answered_while_a_prompt_computes_over_stdio() {
+    let mut client = initialized(Server::new("running", "1.0.0")).await;
+    assert_eq!(answer_order(&mut client, "computes_first").await, [2, 1]);
+}
+
+#[tokio::test]
+async fn a_prompt_or_completer_that_hangs_is_stopped_at_the_time_limit_over_stdio() {
+    let mut client = initialized(server()).await;
+    let response = client
+        .request(
+            1,
+            "prompts/get",
+            json!({"name": "hangs", "arguments": {"topic": "x"}}),
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let message = response["error"]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("hangs") && message.contains("time limit"),
+        "{message}"
+    );
+    let response = client
+        .request(
+            2,
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "hangs"}, "argument": {"name": "topic", "value": ""}}),
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let message = response["error"]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("topic") && message.contains("time limit"),
+        "{message}"
+    );
+    client.assert_alive(3).await;
+}

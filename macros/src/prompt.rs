@@ -469,7 +469,8 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
     let fn_ident = &prompt.item.sig.ident;
     let span = prompt.item.sig.ident.span();
     let prompt_fn = quote_spanned!(span=> __prompt_fn);
-    let output = if prompt.item.sig.asyncness.is_some() {
+    let is_async = prompt.item.sig.asyncness.is_some();
+    let output = if is_async {
         quote_spanned!(span=> #private::assert_send(#prompt_fn(#(#call_args),*)).await)
     } else {
         quote_spanned!(span=> #prompt_fn(#(#call_args),*))
@@ -483,6 +484,24 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         }
         ReturnType::Type(_, ty) => {
             quote_spanned!(ty.span()=> #private::prompt_result::<#ty>(__prompt_output))
+        }
+    };
+
+    // A plain fn may block (a database read): it runs on tokio's blocking threads, as a plain
+    // `#[tool]` fn does, converted there too so that only the result crosses back.
+    let run = if is_async {
+        quote! {
+            let __prompt_output = #output;
+            #convert
+        }
+    } else {
+        let run_blocking = quote_spanned!(span=> #private::run_blocking);
+        quote! {
+            #run_blocking(move || {
+                let __prompt_output = #output;
+                #convert
+            })
+            .await
         }
     };
 
@@ -510,8 +529,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
                 ::std::boxed::Box::pin(async move {
                     #(#reads)*
                     let #prompt_fn = #fn_ident;
-                    let __prompt_output = #output;
-                    #convert
+                    #run
                 })
             }
 

@@ -387,9 +387,10 @@ static BLOCKING_CALLS: tokio::sync::Semaphore =
 /// # Panics
 ///
 /// When `call` panics, or when the runtime shuts down before it ran.
-pub async fn run_blocking<F>(call: F) -> CallToolResult
+pub async fn run_blocking<F, T>(call: F) -> T
 where
-    F: FnOnce() -> CallToolResult + Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
 {
     // The semaphore is never closed, so a place always comes.
     let place = BLOCKING_CALLS.acquire().await.ok();

@@ -211,7 +211,8 @@ pub use error::Error;
 /// string (a unit enum deriving `serde::Deserialize`); a value it refuses, or a required
 /// argument missing, is `-32602` naming the argument and what was expected. A [`Context`]
 /// (to ask the client: [`Context::elicit`]) or [`State<T>`](State) parameter works as in a
-/// tool. A plain fn runs on the async worker: it must not block.
+/// tool. A plain `fn` runs on tokio's blocking threads, as a plain `#[tool]` fn does, so it may
+/// block (a database read) without stalling other requests.
 ///
 /// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
 /// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of

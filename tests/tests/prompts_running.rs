@@ -1,6 +1,6 @@
 //! How prompts and completers run, as a client sees it: over stdio apart from the read loop (a
 //! `ping` is answered while a prompt computes), within the call time limit (a prompt or a
-//! completer that hangs is stopped with `-32603`).
+//! completer that hangs is stopped with `-32603`), a plain `#[prompt] fn` on blocking threads.
 
 // Prompts are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -33,6 +33,13 @@ async fn hangs(
 /// A completer that never answers.
 async fn never_completes(_partial: &str, _context: &CompletionContext) -> Vec<String> {
     std::future::pending().await
+}
+
+/// Blocks its thread, as a plain fn reading a database does
+#[prompt]
+fn blocks() -> String {
+    std::thread::sleep(Duration::from_millis(1500));
+    "blocked".to_owned()
 }
 
 fn server() -> Server {
@@ -106,4 +113,12 @@ async fn a_prompt_or_completer_that_hangs_is_stopped_at_the_time_limit_over_stdi
         "{message}"
     );
     client.assert_alive(3).await;
+}
+
+/// One worker thread: a plain fn run on it would hold the whole runtime, the read loop
+/// included; on a blocking thread it holds nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_plain_prompt_fn_runs_on_a_blocking_thread() {
+    let mut client = initialized(Server::new("running", "1.0.0")).await;
+    assert_eq!(answer_order(&mut client, "blocks").await, [2, 1]);
 }

@@ -1,6 +1,7 @@
 //! How prompts and completers run, as a client sees it: over stdio apart from the read loop (a
 //! `ping` is answered while a prompt computes), within the call time limit (a prompt or a
-//! completer that hangs is stopped with `-32603`), a plain `#[prompt] fn` on blocking threads.
+//! completer that hangs is stopped with `-32603`), a plain `#[prompt] fn` on blocking threads;
+//! and what a prompt returns shaped for the client's version, as a tool's result is.
 
 // Prompts are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -8,7 +9,9 @@
 use std::time::Duration;
 
 use mcp_toolbelt::completion::CompletionContext;
-use mcp_toolbelt::{Server, prompt};
+use mcp_toolbelt::prompt::PromptMessage;
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Content, Server, prompt};
 use mcp_toolbelt_tests::in_process::InProcess;
 use serde_json::{Value, json};
 
@@ -40,6 +43,17 @@ async fn never_completes(_partial: &str, _context: &CompletionContext) -> Vec<St
 fn blocks() -> String {
     std::thread::sleep(Duration::from_millis(1500));
     "blocked".to_owned()
+}
+
+/// Plays a recording and links a note
+#[prompt]
+async fn newer_content() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::audio("UklGRg==", "audio/wav")),
+        PromptMessage::user(
+            Content::resource_link("notes://1", "groceries").description("The grocery list"),
+        ),
+    ]
 }
 
 fn server() -> Server {
@@ -121,4 +135,41 @@ async fn a_prompt_or_completer_that_hangs_is_stopped_at_the_time_limit_over_stdi
 async fn a_plain_prompt_fn_runs_on_a_blocking_thread() {
     let mut client = initialized(Server::new("running", "1.0.0")).await;
     assert_eq!(answer_order(&mut client, "blocks").await, [2, 1]);
+}
+
+/// Audio came with 2025-03-26 and resource links with 2025-06-18: an older client gets them as
+/// text, as it does in a tool's result.
+#[tokio::test]
+async fn a_prompts_content_is_shaped_for_older_clients() {
+    let get = json!({"name": "newer_content"});
+    for (version, audio, link) in [
+        ("2024-11-05", "text", "text"),
+        ("2025-03-26", "audio", "text"),
+        ("2025-06-18", "audio", "resource_link"),
+        ("2025-11-25", "audio", "resource_link"),
+    ] {
+        let client = TestClient::with_protocol_version(server(), version);
+        let response = client.request("prompts/get", get.clone()).await;
+        let messages = &response["result"]["messages"];
+        assert_eq!(
+            messages[0]["content"]["type"], audio,
+            "{version}: {response}"
+        );
+        assert_eq!(
+            messages[1]["content"]["type"], link,
+            "{version}: {response}"
+        );
+        if link == "text" {
+            assert_eq!(
+                messages[1]["content"]["text"],
+                "Resource groceries (notes://1): The grocery list"
+            );
+        }
+        if audio == "text" {
+            assert_eq!(
+                messages[0]["content"]["text"],
+                "[audio/wav audio omitted: protocol 2024-11-05 cannot carry audio]"
+            );
+        }
+    }
 }

@@ -345,6 +345,7 @@ impl Dispatcher {
             .get(&name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
         let client = Client::of(era, connection);
+        let version = client.version;
         let round = self.round(era, &scope, Subject::Prompt(&name), sent.as_ref(), &params)?;
         drop(sent);
         let time_limit = self.time_limit(&scope);
@@ -377,7 +378,7 @@ impl Dispatcher {
             None => get.await,
         };
         outcome
-            .map(|result| to_json(&result))
+            .map(|result| downgrade::prompt_result(result, version))
             .map_err(prompts::error)
     }
 

@@ -632,7 +632,7 @@ pub(crate) fn completer_fn(private: &syn::Ident, ident: &syn::Ident, path: &Path
         fn #ident(
             __complete_value: ::std::string::String,
             __complete_context: #private::CompletionContext,
-        ) -> #private::BoxFuture<'static, #private::Completion> {
+        ) -> #private::BoxFuture<'static, ::core::result::Result<#private::Completion, ::std::string::String>> {
             ::std::boxed::Box::pin(async move { #call })
         }
     }

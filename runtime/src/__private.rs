@@ -468,11 +468,15 @@ where
 ///
 /// The fn's own error, as its message.
 pub fn prompt_result<T: IntoPromptResult>(output: T) -> Result<GetPromptResult, PromptError> {
-    output.into_prompt_result().map_err(PromptError::Failed)
+    output.into_prompt_result()
 }
 
 /// What a completer fn (`#[complete(path)]`, `complete(name = path)`) returned.
-pub fn completion<T: IntoCompletion>(output: T) -> Completion {
+///
+/// # Errors
+///
+/// The completer's own error, as its message.
+pub fn completion<T: IntoCompletion>(output: T) -> Result<Completion, String> {
     output.into_completion()
 }
 

@@ -216,8 +216,9 @@ pub use error::Error;
 ///
 /// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
 /// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of
-/// these whose `Err` is a JSON-RPC error carrying its message. Two prompts of one name stop the
-/// server at start-up, naming both places.
+/// these: an `Err` of [`PromptError::invalid_argument`](prompt::PromptError::invalid_argument)
+/// refuses a value (`-32602`), any other `Err` is a JSON-RPC error (`-32603`) carrying its
+/// message. Two prompts of one name stop the server at start-up, naming both places.
 ///
 /// ```
 /// use mcp_toolbelt::prompt;

@@ -257,12 +257,13 @@ async def summarise_checks(client: Client, check: Checks) -> None:
         and result.description == 'A summary of the note "Groceries"',
         result,
     )
-    for value, expected in [("eggs", "id"), ("999999", "No note with id 999999")]:
+    for value, expected in [("eggs", "id"), ("999999", "no note has id 999999")]:
         try:
             await client.get_prompt("summarise_note", {"id": value})
             check(f"summarise_note refuses id {value!r}", False)
         except MCPError as error:
             check(f"summarise_note refuses id {value!r}, saying why", expected in error.error.message, error.error)
+            check(f"summarise_note refuses id {value!r} as invalid params", error.error.code == -32602, error.error)
 
 
 async def notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:

@@ -222,12 +222,13 @@ async function summariseChecks(client) {
             result.description === 'A summary of the note "Groceries"',
         result
     );
-    for (const [value, expected] of [['eggs', 'id'], ['999999', 'No note with id 999999']]) {
+    for (const [value, expected] of [['eggs', 'id'], ['999999', 'no note has id 999999']]) {
         try {
             await client.getPrompt({ name: 'summarise_note', arguments: { id: value } });
             check(`summarise_note refuses id ${value}`, false);
         } catch (error) {
             check(`summarise_note refuses id ${value}, saying why`, String(error?.message).includes(expected), String(error));
+            check(`summarise_note refuses id ${value} as invalid params`, error?.code === -32602, String(error));
         }
     }
 }

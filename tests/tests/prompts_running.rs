@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use mcp_toolbelt::completion::CompletionContext;
-use mcp_toolbelt::prompt::PromptMessage;
+use mcp_toolbelt::prompt::{PromptError, PromptMessage};
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Content, Server, prompt};
 use mcp_toolbelt_tests::in_process::InProcess;
@@ -54,6 +54,34 @@ async fn newer_content() -> Vec<PromptMessage> {
             Content::resource_link("notes://1", "groceries").description("The grocery list"),
         ),
     ]
+}
+
+/// Reads one note
+#[prompt]
+async fn read_note(
+    /// The note's id
+    #[complete(unreadable_ids)]
+    id: u64,
+) -> Result<String, PromptError> {
+    match id {
+        0 => Err(PromptError::invalid_argument("id", "no note has id 0")),
+        1 => Err(PromptError::failed("the notes database is locked")),
+        id => Ok(format!("note {id}")),
+    }
+}
+
+/// Fails as a boxed error
+#[prompt]
+async fn boxed_refusal() -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    Err(PromptError::invalid_argument("id", "refused through a box").into())
+}
+
+/// A completer whose database cannot be read.
+async fn unreadable_ids(
+    _partial: &str,
+    _context: &CompletionContext,
+) -> Result<Vec<String>, String> {
+    Err("the notes database is locked".to_owned())
 }
 
 fn server() -> Server {
@@ -172,4 +200,46 @@ async fn a_prompts_content_is_shaped_for_older_clients() {
             );
         }
     }
+}
+
+/// A prompt refuses a value with `-32602` through `PromptError::invalid_argument` (also inside a
+/// boxed error), fails with `-32603` otherwise; a completer's `Err` is `-32603` with its
+/// message, not an empty completion.
+#[tokio::test]
+async fn a_prompt_refuses_a_value_and_a_completer_fails_with_their_codes() {
+    let client = TestClient::new(server());
+    for (name, arguments, code, text) in [
+        (
+            "read_note",
+            json!({"id": "0"}),
+            -32602,
+            "Invalid argument `id`: no note has id 0",
+        ),
+        (
+            "read_note",
+            json!({"id": "1"}),
+            -32603,
+            "the notes database is locked",
+        ),
+        (
+            "boxed_refusal",
+            json!({}),
+            -32602,
+            "Invalid argument `id`: refused through a box",
+        ),
+    ] {
+        let response = client
+            .request("prompts/get", json!({"name": name, "arguments": arguments}))
+            .await;
+        assert_eq!(response["error"]["code"], code, "{response}");
+        assert_eq!(response["error"]["message"], text, "{response}");
+    }
+    let response = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "read_note"}, "argument": {"name": "id", "value": "1"}}),
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    assert_eq!(response["error"]["message"], "the notes database is locked");
 }

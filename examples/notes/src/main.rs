@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use mcp_toolbelt::completion::CompletionContext;
 use mcp_toolbelt::icon::Icon;
-use mcp_toolbelt::prompt::{GetPromptResult, PromptMessage};
+use mcp_toolbelt::prompt::{GetPromptResult, PromptError, PromptMessage};
 use mcp_toolbelt::resource::{ReadRequest, Resource, ResourceError, Resources};
 use mcp_toolbelt::{Json, Server, State, ToolError, prompt, tool};
 use rusqlite::{Connection, OptionalExtension as _, Row, params};
@@ -366,15 +366,15 @@ fn delete_note(
 /// The ids of the notes matching what the user typed: the digits of an id, or words of a title
 /// (`groc` completes to the id of "Groceries"), newest first. A note is picked by its title and
 /// the prompt is given its id.
-async fn note_ids(typed: &str, context: &CompletionContext) -> Vec<String> {
-    let Some(notes) = context.state::<Notes>() else {
-        return Vec::new();
-    };
+/// A database that cannot be read is an error the client sees, not "no matches".
+async fn note_ids(typed: &str, context: &CompletionContext) -> Result<Vec<String>, String> {
+    let notes = context
+        .state::<Notes>()
+        .ok_or("the notes database is not open")?;
     let typed = typed.to_owned();
     notes
         .off_thread(move |notes| notes.matching_ids(&typed))
         .await
-        .unwrap_or_default()
 }
 
 /// Ask for a summary of one note: its text, and how to summarise it
@@ -384,11 +384,13 @@ async fn summarise_note(
     /// The note's id (completed from the notes' ids and titles)
     #[complete(note_ids)]
     id: i64,
-) -> Result<GetPromptResult, String> {
+) -> Result<GetPromptResult, PromptError> {
+    // A database failure is the server's (`-32603`); an id no note has, the client's (`-32602`).
     let note = notes
         .off_thread(move |notes| notes.note(id))
-        .await?
-        .ok_or_else(|| format!("No note with id {id}"))?;
+        .await
+        .map_err(PromptError::failed)?
+        .ok_or_else(|| PromptError::invalid_argument("id", format!("no note has id {id}")))?;
     let request = format!(
         "Summarise this note in two or three sentences; keep its dates and names.\n\n{}",
         note.markdown()

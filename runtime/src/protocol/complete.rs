@@ -118,6 +118,7 @@ pub(super) async fn complete(
                         ),
                     )
                 })?
+                .map_err(|message| ErrorObject::new(codes::INTERNAL_ERROR, message))?
                 .capped()
         }
         None => crate::registry::Completion::default(),

@@ -86,32 +86,48 @@ impl From<Vec<String>> for Completion {
     }
 }
 
-/// What a completer fn returns: `Vec<String>`, `Vec<&'static str>` or a [`Completion`].
+/// What a completer fn returns: `Vec<String>`, `Vec<&'static str>` or a [`Completion`], or a
+/// `Result` of one of these: its `Err` (a database that could not be read) is a JSON-RPC error
+/// (`-32603`) carrying its message, not a completion with no values.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a completer",
     label = "not a completion",
-    note = "return `Vec<String>`, `Vec<&'static str>` or `mcp_toolbelt::completion::Completion`"
+    note = "return `Vec<String>`, `Vec<&'static str>`, `mcp_toolbelt::completion::Completion`, or `Result<_, E>` of one of these with `E: Display`"
 )]
 pub trait IntoCompletion {
-    /// The completion.
-    fn into_completion(self) -> Completion;
+    /// The completion, or the message of the error the client gets.
+    ///
+    /// # Errors
+    ///
+    /// The completer failed: the text of its error.
+    fn into_completion(self) -> Result<Completion, String>;
 }
 
 impl IntoCompletion for Completion {
-    fn into_completion(self) -> Completion {
-        self
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(self)
     }
 }
 
 impl IntoCompletion for Vec<String> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self)
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(Completion::new(self))
     }
 }
 
 impl IntoCompletion for Vec<&'static str> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self.into_iter().map(str::to_owned).collect())
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(Completion::new(
+            self.into_iter().map(str::to_owned).collect(),
+        ))
+    }
+}
+
+impl<T: IntoCompletion, E: std::fmt::Display> IntoCompletion for Result<T, E> {
+    /// The error's alternate form (`{:#}`), as a tool's: `anyhow` renders its causes there.
+    fn into_completion(self) -> Result<Completion, String> {
+        self.map_err(|error| format!("{error:#}"))?
+            .into_completion()
     }
 }
 
@@ -164,7 +180,7 @@ pub enum Completer {
     /// partial value's prefix.
     Known(Arc<[String]>),
     /// A completer fn, given the partial value and the context.
-    Fn(fn(String, CompletionContext) -> BoxFuture<'static, Completion>),
+    Fn(fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>),
 }
 
 impl std::fmt::Debug for Completer {
@@ -177,18 +193,22 @@ impl std::fmt::Debug for Completer {
 }
 
 impl Completer {
-    /// The completion of `partial`.
-    pub(crate) async fn complete(&self, partial: String, context: CompletionContext) -> Completion {
+    /// The completion of `partial`; `Err` is the completer fn's failure, its message.
+    pub(crate) async fn complete(
+        &self,
+        partial: String,
+        context: CompletionContext,
+    ) -> Result<Completion, String> {
         match self {
             Self::Known(values) => {
                 let partial = partial.to_lowercase();
-                Completion::new(
+                Ok(Completion::new(
                     values
                         .iter()
                         .filter(|value| value.to_lowercase().starts_with(&partial))
                         .cloned()
                         .collect(),
-                )
+                ))
             }
             // A panic in a completer fn completes nothing.
             Self::Fn(complete) => AssertUnwindSafe(complete(partial, context))
@@ -196,7 +216,7 @@ impl Completer {
                 .await
                 .unwrap_or_else(|_| {
                     tracing::error!("a completer fn panicked");
-                    Completion::default()
+                    Ok(Completion::default())
                 }),
         }
     }
@@ -284,7 +304,8 @@ mod tests {
             Completer::Known(vec!["Formal".into(), "friendly".into(), "terse".into()].into());
         let completion = completer
             .complete("f".into(), CompletionContext::default())
-            .await;
+            .await
+            .expect("known values");
         assert_eq!(completion.values, ["Formal", "friendly"]);
     }
 }

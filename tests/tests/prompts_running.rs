@@ -243,3 +243,17 @@ async fn a_prompt_refuses_a_value_and_a_completer_fails_with_their_codes() {
     assert_eq!(response["error"]["code"], -32603, "{response}");
     assert_eq!(response["error"]["message"], "the notes database is locked");
 }
+
+/// `completions` came with 2025-03-26: a 2024-11-05 client, not offered the capability, is told
+/// the method does not exist; a 2025-03-26 one is answered.
+#[tokio::test]
+async fn completion_is_not_answered_for_a_client_older_than_the_capability() {
+    let request = json!({"ref": {"type": "ref/prompt", "name": "hangs"}, "argument": {"name": "topic", "value": ""}});
+    let old = TestClient::with_protocol_version(server(), "2024-11-05");
+    let response = old.request("completion/complete", request.clone()).await;
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    let newer = TestClient::with_protocol_version(server(), "2025-03-26");
+    let response = newer.request("completion/complete", request).await;
+    // Answered: here, stopped at the time limit.
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+}

@@ -245,7 +245,10 @@ impl Dispatcher {
             (_, Method::GetPrompt) if self.serves_prompts() => {
                 self.get_prompt(id, params, &era, connection, scope).await
             }
-            (_, Method::Complete) if self.completable().any() => {
+            // `completions` came with 2025-03-26: an older client was not offered it.
+            (_, Method::Complete)
+                if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
+            {
                 let time_limit = self.time_limit(&scope);
                 complete::complete(&params, &self.completable(), time_limit, &scope).await
             }

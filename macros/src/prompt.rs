@@ -105,8 +105,10 @@ pub(crate) fn is_complete_marker(attr: &Attribute) -> bool {
 
 /// One argument of the prompt: a parameter the client gives.
 struct Argument<'a> {
-    /// The argument's name (the parameter's, without `r#`).
+    /// The argument's name on the wire (`#[serde(rename)]`'s, or the parameter's without `r#`).
     name: String,
+    /// The parameter's name, without `r#`: `complete(param = path)` may name it or the argument.
+    param: String,
     /// The type its value is read as (the `T` of an `Option<T>`).
     value_ty: &'a Type,
     /// The parameter's type as written.
@@ -347,6 +349,7 @@ fn argument<'a>(
     };
     Some(Argument {
         name: renamed.unwrap_or_else(|| valid::unraw(&pat.ident)),
+        param: valid::unraw(&pat.ident),
         value_ty,
         ty,
         docs: docs::description(&typed.attrs),
@@ -387,7 +390,10 @@ fn attach_completers(
 ) {
     for (ident, path) in completers {
         let name = valid::unraw(ident);
-        match arguments.iter_mut().find(|argument| argument.name == name) {
+        match arguments
+            .iter_mut()
+            .find(|argument| argument.param == name || argument.name == name)
+        {
             Some(argument) if argument.completer.is_some() => errors.push(
                 Error::custom(format!(
                     "`{name}` has a `#[complete]` already: keep one of the two"
@@ -398,7 +404,7 @@ fn attach_completers(
             None => {
                 let known: Vec<&str> = arguments
                     .iter()
-                    .map(|argument| argument.name.as_str())
+                    .map(|argument| argument.param.as_str())
                     .collect();
                 errors.push(
                     Error::custom(format!(

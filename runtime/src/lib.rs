@@ -199,7 +199,7 @@ pub use error::Error;
 /// | `name = "…"` | the prompt's name, checked at compile time against `^[A-Za-z0-9_.-]{1,64}$` | the fn name |
 /// | `title = "…"` | the name people see | none |
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
-/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]); a name that is no argument is a compile error | its type's known values, if any |
+/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///

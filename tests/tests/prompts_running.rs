@@ -11,7 +11,7 @@ use std::time::Duration;
 use mcp_toolbelt::completion::CompletionContext;
 use mcp_toolbelt::prompt::{PromptError, PromptMessage};
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Content, Server, prompt};
+use mcp_toolbelt::{Content, Server, prompt, resource};
 use mcp_toolbelt_tests::in_process::InProcess;
 use serde_json::{Value, json};
 
@@ -82,6 +82,32 @@ async fn unreadable_ids(
     _context: &CompletionContext,
 ) -> Result<Vec<String>, String> {
     Err("the notes database is locked".to_owned())
+}
+
+/// Reviews a resource
+#[prompt(complete(resource_uri = uris))]
+async fn review(
+    /// The resource, by its URI
+    #[serde(rename = "resourceUri")]
+    resource_uri: String,
+) -> String {
+    format!("Review {resource_uri}")
+}
+
+/// The URIs a review completes with.
+async fn uris(partial: &str, _context: &CompletionContext) -> Vec<String> {
+    vec![format!("{partial}docs://a")]
+}
+
+/// One thing of a kind
+#[resource(uri = "kinds://{type}", complete(r#type = kinds))]
+async fn kind(r#type: String) -> String {
+    format!("a {type}", type = r#type)
+}
+
+/// The kinds there are.
+async fn kinds(partial: &str, _context: &CompletionContext) -> Vec<String> {
+    vec![format!("{partial}-kind")]
 }
 
 fn server() -> Server {
@@ -256,4 +282,33 @@ async fn completion_is_not_answered_for_a_client_older_than_the_capability() {
     let response = newer.request("completion/complete", request).await;
     // Answered: here, stopped at the time limit.
     assert_eq!(response["error"]["code"], -32603, "{response}");
+}
+
+/// `complete(param = path)` names the parameter (here renamed on the wire) and completes the
+/// argument; `complete(r#type = path)` names the template variable `type`.
+#[tokio::test]
+async fn a_completer_is_named_by_its_parameter_even_renamed_or_raw() {
+    let client = TestClient::new(server());
+    let response = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "review"}, "argument": {"name": "resourceUri", "value": "x"}}),
+        )
+        .await;
+    assert_eq!(
+        response["result"]["completion"]["values"],
+        json!(["xdocs://a"]),
+        "{response}"
+    );
+    let response = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/resource", "uri": "kinds://{type}"}, "argument": {"name": "type", "value": "big"}}),
+        )
+        .await;
+    assert_eq!(
+        response["result"]["completion"]["values"],
+        json!(["big-kind"]),
+        "{response}"
+    );
 }

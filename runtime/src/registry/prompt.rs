@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::complete::Completer;
 use super::set::Named;
-use super::{IconRegistration, RegistryError};
+use super::{IconRegistration, ItemKind, RegistryError};
 use crate::ask::Role;
 use crate::context::Context;
 use crate::result::Content;
@@ -440,7 +440,8 @@ impl Named for Prompt {
     }
 
     fn duplicate(name: &str, first: &str, second: &str) -> RegistryError {
-        RegistryError::DuplicatePrompt {
+        RegistryError::DuplicateName {
+            kind: ItemKind::Prompt,
             name: name.to_owned(),
             first: first.to_owned(),
             second: second.to_owned(),
@@ -451,13 +452,11 @@ impl Named for Prompt {
         self.required_state
             .iter()
             .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::InvalidPrompt {
+            .map(|missing| RegistryError::MissingState {
+                kind: ItemKind::Prompt,
                 name: self.name().to_owned(),
                 location: self.source.as_deref().map(str::to_owned),
-                problem: format!(
-                    "it takes `State<{0}>`, but the server was given no `{0}`: add `.state(value)` to the `Server` builder",
-                    missing.type_name()
-                ),
+                type_name: missing.type_name().to_owned(),
             })
             .collect()
     }

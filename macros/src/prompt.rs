@@ -175,7 +175,7 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
         .krate
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::mcp_toolbelt));
-    check_signature(&mut errors, &item_fn);
+    valid::check_signature(&mut errors, &item_fn, &PROMPT_RULES);
     let (mut arguments, slots) = parameters(&mut errors, &item_fn, &krate);
     attach_completers(
         &mut errors,
@@ -218,22 +218,13 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
     generate(&model)
 }
 
-/// The rules on the fn as a whole: a free, concrete, safe fn.
-fn check_signature(errors: &mut darling::error::Accumulator, item: &ItemFn) {
-    let sig = &item.sig;
-    if let Some(param) = sig.generics.params.first() {
-        errors.push(
-            Error::custom("a `#[prompt]` fn cannot be generic: its arguments are read from strings into concrete types")
-                .with_span(param),
-        );
-    }
-    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
-        errors.push(
-            Error::custom("a `#[prompt]` fn cannot be `unsafe`: the server calls it with whatever a client sends")
-                .with_span(unsafety),
-        );
-    }
-}
+/// `#[prompt]`'s words for the signature rules it shares with `#[tool]`.
+const PROMPT_RULES: valid::SignatureRules = valid::SignatureRules {
+    attribute: "prompt",
+    why_concrete: "its arguments are read from strings into concrete types",
+    return_examples: "`Result<String, E>`, `Result<GetPromptResult, E>`",
+    result_trait: "IntoPromptResult",
+};
 
 /// The fn's parameters: what the runtime provides (checked as a tool's), and the arguments.
 fn parameters<'a>(
@@ -275,6 +266,13 @@ fn argument<'a>(
     errors: &mut darling::error::Accumulator,
     typed: &'a syn::PatType,
 ) -> Option<Argument<'a>> {
+    if let Some(cfg) = typed.attrs.iter().find(|attr| attr.path().is_ident("cfg")) {
+        errors.push(
+            Error::custom("a prompt argument cannot be `#[cfg]`-ed: the prompt's arguments are its interface; put the `#[cfg]` on the whole fn")
+                .with_span(cfg),
+        );
+        return None;
+    }
     let Pat::Ident(pat) = &*typed.pat else {
         errors.push(
             Error::custom("a prompt parameter must be a plain name (`name: Type`): its name is the argument's name")
@@ -376,7 +374,6 @@ fn not_one_string(ty: &Type) -> Option<&'static str> {
                     "a prompt argument is one string on the wire, not a collection: take a type that parses from one (`String`, a number, a unit enum), and split it yourself",
                 )
         }
-        Type::ImplTrait(_) => Some("a `#[prompt]` fn cannot be generic: name the argument's type"),
         _ => None,
     }
 }

@@ -253,7 +253,9 @@ impl Server {
     /// asked (sealed in its `requestState`), so a first request cannot bring its own
     /// confirmation of a tool that confirms before it acts. On, a client may answer in advance
     /// and save a round trip; the conformance suite's `input-required-result-ignore-extra-params`
-    /// expects it. Turn it on only when no tool relies on a question being asked first.
+    /// expects it. Turn it on only when no tool relies on a question being asked first. Either
+    /// way, a value under a key no question asked that is not an object (no answer can be) is
+    /// ignored, not refused.
     #[must_use]
     pub fn accept_early_answers(mut self, accept: bool) -> Self {
         self.early_answers = accept;

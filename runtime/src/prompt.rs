@@ -42,6 +42,11 @@
 //! `Err(`[`PromptError::invalid_argument`]`(name, why))`: `-32602`, the client's to fix. Any
 //! other error (`Result<_, E: Display>`) is the prompt's failure, `-32603` with its message.
 //!
+//! A prompt runs as a tool call does (its [`Context`](crate::Context), the call time limit, a
+//! plain fn on blocking threads), but call hooks ([`Server::hook`](crate::Server::hook)) do not
+//! run for prompts nor completions: check the caller in the fn ([`Context::auth`](crate::Context::auth),
+//! [`CompletionContext::auth`](crate::completion::CompletionContext::auth)).
+//!
 //! # Prompts added and removed while serving
 //!
 //! ```

@@ -418,7 +418,10 @@ impl Server {
     /// annotations, the arguments, the [`Context`](crate::Context)) and [`Next`], it may refuse
     /// the call or run it with `next.run(call).await` and see its result. Hooks run in the order
     /// they were added, the first outermost, before the arguments are validated; see
-    /// [`hook`](crate::hook) for the whole contract.
+    /// [`hook`](crate::hook) for the whole contract. Hooks do not run for `prompts/get` nor
+    /// `completion/complete`: a prompt reads the caller from its
+    /// [`Context::auth`](crate::Context::auth), a completer from
+    /// [`CompletionContext::auth`](crate::completion::CompletionContext::auth).
     #[must_use]
     pub fn hook<F, Fut>(mut self, hook: F) -> Self
     where

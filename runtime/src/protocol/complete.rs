@@ -37,6 +37,7 @@ pub(super) async fn complete(
     completable: &Completable<'_>,
     time_limit: Duration,
     scope: &RequestScope,
+    session_id: Option<String>,
 ) -> Result<Value, ErrorObject> {
     let reference = params
         .get("ref")
@@ -104,7 +105,8 @@ pub(super) async fn complete(
     };
     let completion = match completer {
         Some(completer) => {
-            let context = CompletionContext::new(resolved, Arc::clone(completable.states));
+            let context = CompletionContext::new(resolved, Arc::clone(completable.states))
+                .caller(scope.auth.clone(), session_id);
             let completing = completer.complete(partial.clone(), context);
             let clock = CallClock::default();
             call::within(completing, time_limit, &clock, &scope.cancellation)

@@ -250,7 +250,9 @@ impl Dispatcher {
                 if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
             {
                 let time_limit = self.time_limit(&scope);
-                complete::complete(&params, &self.completable(), time_limit, &scope).await
+                let session_id = connection.session_id.clone();
+                complete::complete(&params, &self.completable(), time_limit, &scope, session_id)
+                    .await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();

@@ -13,6 +13,7 @@ use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::context::AuthInfo;
 use crate::state::{State, StateMap};
 
 /// The most values one answer carries (the spec's limit).
@@ -132,16 +133,46 @@ impl<T: IntoCompletion, E: std::fmt::Display> IntoCompletion for Result<T, E> {
 }
 
 /// What a completer is told besides the partial value: the arguments (or template variables)
-/// the client already resolved (`context.arguments`), and the server's app state.
+/// the client already resolved (`context.arguments`), who is asking (the bearer token's
+/// [`AuthInfo`], the legacy HTTP session), and the server's app state. Call hooks
+/// ([`Server::hook`](crate::Server::hook)) do not run for completions: a completer over
+/// per-user data scopes its values by [`auth`](Self::auth) itself.
 #[derive(Clone, Default)]
 pub struct CompletionContext {
     arguments: BTreeMap<String, String>,
     states: Arc<StateMap>,
+    auth: Option<AuthInfo>,
+    session_id: Option<String>,
 }
 
 impl CompletionContext {
     pub(crate) fn new(arguments: BTreeMap<String, String>, states: Arc<StateMap>) -> Self {
-        Self { arguments, states }
+        Self {
+            arguments,
+            states,
+            auth: None,
+            session_id: None,
+        }
+    }
+
+    /// Who asks: the bearer token's verdict and the legacy HTTP session.
+    pub(crate) fn caller(mut self, auth: Option<AuthInfo>, session_id: Option<String>) -> Self {
+        self.auth = auth;
+        self.session_id = session_id;
+        self
+    }
+
+    /// What the caller's bearer token said, when the HTTP server verifies tokens, as
+    /// [`Context::auth`](crate::Context::auth) gives it to a tool.
+    #[must_use]
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.auth.as_ref()
+    }
+
+    /// The legacy HTTP session the request belongs to, if any.
+    #[must_use]
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
     }
 
     /// The value already resolved for the argument or variable `name`.
@@ -168,6 +199,8 @@ impl std::fmt::Debug for CompletionContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompletionContext")
             .field("arguments", &self.arguments)
+            .field("auth", &self.auth)
+            .field("session_id", &self.session_id)
             .finish_non_exhaustive()
     }
 }

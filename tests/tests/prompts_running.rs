@@ -312,3 +312,73 @@ async fn a_completer_is_named_by_its_parameter_even_renamed_or_raw() {
         "{response}"
     );
 }
+
+/// A prompt and a template built at run time complete their argument and variable with the
+/// closures given to `complete`, told the resolved arguments and able to fail.
+#[tokio::test]
+async fn prompts_and_templates_built_at_run_time_complete() {
+    use mcp_toolbelt::prompt::{Prompt, PromptArgument};
+    use mcp_toolbelt::resource::Resource;
+
+    let server = server();
+    let greet = Prompt::new(
+        "greet_at_run_time",
+        "Greet someone",
+        |arguments, _| async move { format!("Hello {}", arguments["name"]) },
+    )
+    .argument(PromptArgument::new("name").required(true))
+    .argument(PromptArgument::new("team"))
+    .complete("name", |partial, context| async move {
+        let team = context.argument("team").unwrap_or("all").to_owned();
+        vec![format!("{partial}-{team}")]
+    })
+    .complete("team", |_partial, _context| async move {
+        Err::<Vec<String>, _>("the teams cannot be read")
+    });
+    server.prompts().add(greet).expect("a new prompt");
+    let note = Resource::new("runtime-notes://{id}", "note", |request| async move {
+        format!("note {}", request.variable("id").unwrap_or_default())
+    })
+    .expect("a template")
+    .complete("id", |partial, _context| async move {
+        ["1", "2", "12"]
+            .into_iter()
+            .filter(|id| id.starts_with(&partial))
+            .collect::<Vec<_>>()
+    });
+    server.resources().add(note).expect("a new template");
+
+    let client = TestClient::new(server);
+    let complete = |reference: Value, name: &str, value: &str, context: Value| json!({"ref": reference, "argument": {"name": name, "value": value}, "context": {"arguments": context}});
+    let prompt = json!({"type": "ref/prompt", "name": "greet_at_run_time"});
+    let response = client
+        .request(
+            "completion/complete",
+            complete(prompt.clone(), "name", "ad", json!({"team": "core"})),
+        )
+        .await;
+    assert_eq!(
+        response["result"]["completion"]["values"],
+        json!(["ad-core"]),
+        "{response}"
+    );
+    let response = client
+        .request(
+            "completion/complete",
+            complete(prompt, "team", "", json!({})),
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let template = json!({"type": "ref/resource", "uri": "runtime-notes://{id}"});
+    let response = client
+        .request(
+            "completion/complete",
+            complete(template, "id", "1", json!({})),
+        )
+        .await;
+    assert_eq!(
+        response["result"]["completion"]["values"],
+        json!(["1", "12"]),
+        "{response}"
+    );
+}

@@ -4,6 +4,7 @@
 //! request ([`CompletionContext`]).
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 
 use std::panic::AssertUnwindSafe;
@@ -214,6 +215,29 @@ pub enum Completer {
     Known(Arc<[String]>),
     /// A completer fn, given the partial value and the context.
     Fn(fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>),
+    /// A completer closure of a prompt or template built at run time.
+    Shared(SharedCompleter),
+}
+
+/// A completer closure, as `Prompt::complete` and `Resource::complete` keep it.
+pub(crate) type SharedCompleter = Arc<
+    dyn Fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>
+        + Send
+        + Sync,
+>;
+
+impl Completer {
+    /// The completer of a closure given at run time.
+    pub(crate) fn shared<F, Fut>(complete: F) -> Self
+    where
+        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoCompletion> + Send + 'static,
+    {
+        Self::Shared(Arc::new(move |partial, context| {
+            let completing = complete(partial, context);
+            Box::pin(async move { completing.await.into_completion() })
+        }))
+    }
 }
 
 impl std::fmt::Debug for Completer {
@@ -221,6 +245,7 @@ impl std::fmt::Debug for Completer {
         match self {
             Self::Known(values) => f.debug_tuple("Known").field(values).finish(),
             Self::Fn(_) => f.write_str("Fn"),
+            Self::Shared(_) => f.write_str("Shared"),
         }
     }
 }
@@ -244,15 +269,23 @@ impl Completer {
                 ))
             }
             // A panic in a completer fn completes nothing.
-            Self::Fn(complete) => AssertUnwindSafe(complete(partial, context))
-                .catch_unwind()
-                .await
-                .unwrap_or_else(|_| {
-                    tracing::error!("a completer fn panicked");
-                    Ok(Completion::default())
-                }),
+            Self::Fn(complete) => unwound(complete(partial, context)).await,
+            Self::Shared(complete) => unwound(complete(partial, context)).await,
         }
     }
+}
+
+/// What a completer's future gives, a panic in it completing nothing.
+async fn unwound(
+    completing: BoxFuture<'static, Result<Completion, String>>,
+) -> Result<Completion, String> {
+    AssertUnwindSafe(completing)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| {
+            tracing::error!("a completer fn panicked");
+            Ok(Completion::default())
+        })
 }
 
 /// A template variable's completer, as `#[resource]` registers it. Not public API.

@@ -14,7 +14,7 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use super::complete::Completer;
+use super::complete::{Completer, CompletionContext, IntoCompletion};
 use super::set::Named;
 use super::{IconRegistration, ItemKind, RegistryError};
 use crate::ask::Role;
@@ -328,6 +328,36 @@ impl Prompt {
     #[must_use]
     pub fn icon(mut self, icon: Icon) -> Self {
         Arc::make_mut(&mut self.definition).icons.push(icon);
+        self
+    }
+
+    /// Completes the argument `argument` (one added with [`argument`](Self::argument)) with
+    /// `complete`, given the partial value and the [`CompletionContext`]; it returns anything
+    /// [`IntoCompletion`](crate::completion::IntoCompletion), as a completer fn of `#[prompt]`
+    /// does. A second completer for one argument replaces the first.
+    ///
+    /// ```
+    /// use mcp_toolbelt::prompt::{Prompt, PromptArgument};
+    ///
+    /// let greet = Prompt::new("greet", "Greet someone", |arguments, _context| async move {
+    ///     format!("Say hello to {}", arguments["name"])
+    /// })
+    /// .argument(PromptArgument::new("name").required(true))
+    /// .complete("name", |partial, _context| async move {
+    ///     ["Ada", "Alan", "Grace"]
+    ///         .into_iter()
+    ///         .filter(|name| name.starts_with(&partial))
+    ///         .collect::<Vec<_>>()
+    /// });
+    /// # let _ = greet;
+    /// ```
+    #[must_use]
+    pub fn complete<F, Fut>(mut self, argument: impl Into<String>, complete: F) -> Self
+    where
+        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoCompletion> + Send + 'static,
+    {
+        Arc::make_mut(&mut self.completers).insert(argument.into(), Completer::shared(complete));
         self
     }
 

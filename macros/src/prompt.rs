@@ -490,23 +490,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         }
     };
 
-    // A plain fn may block (a database read): it runs on tokio's blocking threads, as a plain
-    // `#[tool]` fn does, converted there too so that only the result crosses back.
-    let run = if is_async {
-        quote! {
-            let __prompt_output = #output;
-            #convert
-        }
-    } else {
-        let run_blocking = quote_spanned!(span=> #private::run_blocking);
-        quote! {
-            #run_blocking(move || {
-                let __prompt_output = #output;
-                #convert
-            })
-            .await
-        }
-    };
+    let run = run(is_async, &output, &convert, span, &private);
 
     let (completer_fns, argument_registrations) = argument_registrations(prompt, &private);
     let state = prompt.slots.iter().filter_map(|slot| match slot {
@@ -619,6 +603,32 @@ fn argument_registrations(
             }
         });
     (completer_fns.collect(), argument_registrations.collect())
+}
+
+/// The call of the user's fn and the conversion of its output. A plain fn may block (a
+/// database read): it runs on tokio's blocking threads, as a plain `#[tool]` fn does, converted
+/// there too so that only the result crosses back.
+fn run(
+    is_async: bool,
+    output: &TokenStream,
+    convert: &TokenStream,
+    span: Span,
+    private: &syn::Ident,
+) -> TokenStream {
+    if is_async {
+        return quote! {
+            let __prompt_output = #output;
+            #convert
+        };
+    }
+    let run_blocking = quote_spanned!(span=> #private::run_blocking);
+    quote! {
+        #run_blocking(move || {
+            let __prompt_output = #output;
+            #convert
+        })
+        .await
+    }
 }
 
 /// The adapter of a completer fn (`async fn(&str, &CompletionContext) -> impl IntoCompletion`),

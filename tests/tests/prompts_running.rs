@@ -102,7 +102,8 @@ async fn uris(partial: &str, _context: &CompletionContext) -> Vec<String> {
 /// One thing of a kind
 #[resource(uri = "kinds://{type}", complete(r#type = kinds))]
 async fn kind(r#type: String) -> String {
-    format!("a {type}", type = r#type)
+    let kind = r#type;
+    format!("a {kind}")
 }
 
 /// The kinds there are.

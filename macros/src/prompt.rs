@@ -105,8 +105,10 @@ pub(crate) fn is_complete_marker(attr: &Attribute) -> bool {
 
 /// One argument of the prompt: a parameter the client gives.
 struct Argument<'a> {
-    /// The argument's name (the parameter's, without `r#`).
+    /// The argument's name on the wire (`#[serde(rename)]`'s, or the parameter's without `r#`).
     name: String,
+    /// The parameter's name, without `r#`: `complete(param = path)` may name it or the argument.
+    param: String,
     /// The type its value is read as (the `T` of an `Option<T>`).
     value_ty: &'a Type,
     /// The parameter's type as written.
@@ -173,7 +175,7 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
         .krate
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::mcp_toolbelt));
-    check_signature(&mut errors, &item_fn);
+    valid::check_signature(&mut errors, &item_fn, &PROMPT_RULES);
     let (mut arguments, slots) = parameters(&mut errors, &item_fn, &krate);
     attach_completers(
         &mut errors,
@@ -216,22 +218,13 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
     generate(&model)
 }
 
-/// The rules on the fn as a whole: a free, concrete, safe fn.
-fn check_signature(errors: &mut darling::error::Accumulator, item: &ItemFn) {
-    let sig = &item.sig;
-    if let Some(param) = sig.generics.params.first() {
-        errors.push(
-            Error::custom("a `#[prompt]` fn cannot be generic: its arguments are read from strings into concrete types")
-                .with_span(param),
-        );
-    }
-    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
-        errors.push(
-            Error::custom("a `#[prompt]` fn cannot be `unsafe`: the server calls it with whatever a client sends")
-                .with_span(unsafety),
-        );
-    }
-}
+/// `#[prompt]`'s words for the signature rules it shares with `#[tool]`.
+const PROMPT_RULES: valid::SignatureRules = valid::SignatureRules {
+    attribute: "prompt",
+    why_concrete: "its arguments are read from strings into concrete types",
+    return_examples: "`Result<String, E>`, `Result<GetPromptResult, E>`",
+    result_trait: "IntoPromptResult",
+};
 
 /// The fn's parameters: what the runtime provides (checked as a tool's), and the arguments.
 fn parameters<'a>(
@@ -273,6 +266,13 @@ fn argument<'a>(
     errors: &mut darling::error::Accumulator,
     typed: &'a syn::PatType,
 ) -> Option<Argument<'a>> {
+    if let Some(cfg) = typed.attrs.iter().find(|attr| attr.path().is_ident("cfg")) {
+        errors.push(
+            Error::custom("a prompt argument cannot be `#[cfg]`-ed: the prompt's arguments are its interface; put the `#[cfg]` on the whole fn")
+                .with_span(cfg),
+        );
+        return None;
+    }
     let Pat::Ident(pat) = &*typed.pat else {
         errors.push(
             Error::custom("a prompt parameter must be a plain name (`name: Type`): its name is the argument's name")
@@ -347,6 +347,7 @@ fn argument<'a>(
     };
     Some(Argument {
         name: renamed.unwrap_or_else(|| valid::unraw(&pat.ident)),
+        param: valid::unraw(&pat.ident),
         value_ty,
         ty,
         docs: docs::description(&typed.attrs),
@@ -373,7 +374,6 @@ fn not_one_string(ty: &Type) -> Option<&'static str> {
                     "a prompt argument is one string on the wire, not a collection: take a type that parses from one (`String`, a number, a unit enum), and split it yourself",
                 )
         }
-        Type::ImplTrait(_) => Some("a `#[prompt]` fn cannot be generic: name the argument's type"),
         _ => None,
     }
 }
@@ -387,7 +387,10 @@ fn attach_completers(
 ) {
     for (ident, path) in completers {
         let name = valid::unraw(ident);
-        match arguments.iter_mut().find(|argument| argument.name == name) {
+        match arguments
+            .iter_mut()
+            .find(|argument| argument.param == name || argument.name == name)
+        {
             Some(argument) if argument.completer.is_some() => errors.push(
                 Error::custom(format!(
                     "`{name}` has a `#[complete]` already: keep one of the two"
@@ -398,7 +401,7 @@ fn attach_completers(
             None => {
                 let known: Vec<&str> = arguments
                     .iter()
-                    .map(|argument| argument.name.as_str())
+                    .map(|argument| argument.param.as_str())
                     .collect();
                 errors.push(
                     Error::custom(format!(
@@ -469,7 +472,8 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
     let fn_ident = &prompt.item.sig.ident;
     let span = prompt.item.sig.ident.span();
     let prompt_fn = quote_spanned!(span=> __prompt_fn);
-    let output = if prompt.item.sig.asyncness.is_some() {
+    let is_async = prompt.item.sig.asyncness.is_some();
+    let output = if is_async {
         quote_spanned!(span=> #private::assert_send(#prompt_fn(#(#call_args),*)).await)
     } else {
         quote_spanned!(span=> #prompt_fn(#(#call_args),*))
@@ -485,6 +489,8 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
             quote_spanned!(ty.span()=> #private::prompt_result::<#ty>(__prompt_output))
         }
     };
+
+    let run = run(is_async, &output, &convert, span, &private);
 
     let (completer_fns, argument_registrations) = argument_registrations(prompt, &private);
     let state = prompt.slots.iter().filter_map(|slot| match slot {
@@ -510,8 +516,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
                 ::std::boxed::Box::pin(async move {
                     #(#reads)*
                     let #prompt_fn = #fn_ident;
-                    let __prompt_output = #output;
-                    #convert
+                    #run
                 })
             }
 
@@ -600,6 +605,32 @@ fn argument_registrations(
     (completer_fns.collect(), argument_registrations.collect())
 }
 
+/// The call of the user's fn and the conversion of its output. A plain fn may block (a
+/// database read): it runs on tokio's blocking threads, as a plain `#[tool]` fn does, converted
+/// there too so that only the result crosses back.
+fn run(
+    is_async: bool,
+    output: &TokenStream,
+    convert: &TokenStream,
+    span: Span,
+    private: &syn::Ident,
+) -> TokenStream {
+    if is_async {
+        return quote! {
+            let __prompt_output = #output;
+            #convert
+        };
+    }
+    let run_blocking = quote_spanned!(span=> #private::run_blocking);
+    quote! {
+        #run_blocking(move || {
+            let __prompt_output = #output;
+            #convert
+        })
+        .await
+    }
+}
+
 /// The adapter of a completer fn (`async fn(&str, &CompletionContext) -> impl IntoCompletion`),
 /// spanned at its path: a fn of the wrong shape is reported there.
 pub(crate) fn completer_fn(private: &syn::Ident, ident: &syn::Ident, path: &Path) -> TokenStream {
@@ -614,7 +645,7 @@ pub(crate) fn completer_fn(private: &syn::Ident, ident: &syn::Ident, path: &Path
         fn #ident(
             __complete_value: ::std::string::String,
             __complete_context: #private::CompletionContext,
-        ) -> #private::BoxFuture<'static, #private::Completion> {
+        ) -> #private::BoxFuture<'static, ::core::result::Result<#private::Completion, ::std::string::String>> {
             ::std::boxed::Box::pin(async move { #call })
         }
     }

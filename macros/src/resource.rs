@@ -20,7 +20,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{FnArg, Item, ItemFn, LitStr, Pat, ReturnType, Type};
 
-use crate::{docs, fallback};
+use crate::{docs, fallback, valid};
 
 /// `#[resource(uri = "…", name = "…", title = "…", description = "…", mime_type = "…",
 /// app(…), crate = path, icons(…)…)]`
@@ -271,7 +271,7 @@ fn completers(
     let named = args.complete.as_deref().unwrap_or_default();
     let variables = variables.unwrap_or_default();
     for (ident, _) in named {
-        let name = ident.to_string();
+        let name = valid::unraw(ident);
         if !variables.contains(&name) {
             let known = if variables.is_empty() {
                 "this URI has none".to_owned()
@@ -303,7 +303,10 @@ fn completers(
         })
         .map(|(variable, ty)| {
             let variable = variable.strip_prefix("r#").unwrap_or(&variable).to_owned();
-            let complete = match named.iter().find(|(ident, _)| *ident == variable) {
+            let complete = match named
+                .iter()
+                .find(|(ident, _)| valid::unraw(ident) == variable)
+            {
                 Some((_, path)) => {
                     let ident = format_ident!("__resource_complete_{}", variable);
                     items.push(crate::prompt::completer_fn(&private, &ident, path));

@@ -31,7 +31,7 @@ pub(crate) fn check<'a>(
     item: &'a ItemFn,
 ) -> Option<ToolFn<'a>> {
     let mut errors = Error::accumulator();
-    check_signature(&mut errors, item);
+    check_signature(&mut errors, item, &TOOL_RULES);
     let krate: Path = args
         .as_ref()
         .and_then(|args| args.krate.clone())
@@ -204,21 +204,48 @@ fn tool_name(
     name
 }
 
-/// The rules on the fn as a whole: one concrete, safe signature.
-fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
+/// What the signature rules say of one attribute: its name and the words of its errors.
+pub(crate) struct SignatureRules {
+    /// `tool` or `prompt`.
+    pub(crate) attribute: &'static str,
+    /// Why it cannot be generic ("a tool has one input schema").
+    pub(crate) why_concrete: &'static str,
+    /// The return types to name instead of a nested `impl Trait`.
+    pub(crate) return_examples: &'static str,
+    /// The trait whose `impl` may be the whole return type.
+    pub(crate) result_trait: &'static str,
+}
+
+/// `#[tool]`'s rules.
+const TOOL_RULES: SignatureRules = SignatureRules {
+    attribute: "tool",
+    why_concrete: "a tool has one input schema",
+    return_examples: "`Result<String, E>`, `Result<Json<T>, E>`",
+    result_trait: "IntoToolResult",
+};
+
+/// The rules on the fn as a whole: one concrete, safe signature, shared by `#[tool]` and
+/// `#[prompt]`.
+pub(crate) fn check_signature(errors: &mut Accumulator, item: &ItemFn, rules: &SignatureRules) {
+    let SignatureRules {
+        attribute,
+        why_concrete,
+        return_examples,
+        result_trait,
+    } = rules;
     let sig = &item.sig;
-    check_self_type(errors, sig);
+    check_self_type(errors, sig, attribute);
     if let Some(param) = sig.generics.params.first() {
         errors.push(
-            Error::custom(
-                "a `#[tool]` fn cannot be generic: a tool has one input schema; use concrete types",
-            )
+            Error::custom(format!(
+                "a `#[{attribute}]` fn cannot be generic: {why_concrete}; use concrete types"
+            ))
             .with_span(param),
         );
     }
     if let Some(where_clause) = &sig.generics.where_clause {
         errors.push(
-            Error::custom("a `#[tool]` fn cannot have a `where` clause: a tool has one input schema; use concrete types")
+            Error::custom(format!("a `#[{attribute}]` fn cannot have a `where` clause: {why_concrete}; use concrete types"))
                 .with_span(&where_clause.where_token),
         );
     }
@@ -227,9 +254,9 @@ fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
             && let Some(impl_trait) = find_impl_trait(&typed.ty)
         {
             errors.push(
-                Error::custom(
-                    "a `#[tool]` fn cannot be generic: `impl Trait` in a parameter is a type parameter; use a concrete type",
-                )
+                Error::custom(format!(
+                    "a `#[{attribute}]` fn cannot be generic: `impl Trait` in a parameter is a type parameter; use a concrete type"
+                ))
                 .with_span(impl_trait),
             );
         }
@@ -239,29 +266,31 @@ fn check_signature(errors: &mut Accumulator, item: &ItemFn) {
         && let Some(impl_trait) = find_impl_trait(ty)
     {
         errors.push(
-            Error::custom(
-                "`impl Trait` can only be the whole return type of a `#[tool]` fn: name the type here (`Result<String, E>`, `Result<Json<T>, E>`), or return `impl IntoToolResult` and put the `Result` inside",
-            )
+            Error::custom(format!(
+                "`impl Trait` can only be the whole return type of a `#[{attribute}]` fn: name the type here ({return_examples}), or return `impl {result_trait}` and put the `Result` inside"
+            ))
             .with_span(impl_trait),
         );
     }
     if let Safety::Unsafe(unsafety) = &sig.safety {
         errors.push(
-            Error::custom(
-                "a `#[tool]` fn cannot be `unsafe`: the server calls it with whatever a client sends; make it safe and put `unsafe` blocks inside",
-            )
+            Error::custom(format!(
+                "a `#[{attribute}]` fn cannot be `unsafe`: the server calls it with whatever a client sends; make it safe and put `unsafe` blocks inside"
+            ))
             .with_span(unsafety),
         );
     }
     if let Some(variadic) = &sig.variadic {
-        errors.push(Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
+        errors.push(
+            Error::custom(format!("a `#[{attribute}]` fn cannot be variadic")).with_span(variadic),
+        );
     }
 }
 
 /// A fn without `self` inside an `impl` or `trait` block looks like a free fn to the macro; a
 /// `Self` in its signature tells, and is reported here rather than as rustc's "`const` items in
 /// this context need a name".
-fn check_self_type(errors: &mut Accumulator, sig: &syn::Signature) {
+fn check_self_type(errors: &mut Accumulator, sig: &syn::Signature, attribute: &str) {
     let is_self = |ty: &Type| {
         matches!(ty, Type::Path(path) if path.qself.is_none()
             && path.path.segments.first().is_some_and(|first| first.ident == "Self"))
@@ -276,9 +305,9 @@ fn check_self_type(errors: &mut Accumulator, sig: &syn::Signature) {
     };
     if let Some(self_type) = params.chain(output).find_map(|ty| find_type(ty, &is_self)) {
         errors.push(
-            Error::custom(
-                "`#[tool]` cannot be used on an associated fn (`Self` is only known inside an `impl` or `trait` block): a tool is a free fn; move it out of the block",
-            )
+            Error::custom(format!(
+                "`#[{attribute}]` cannot be used on an associated fn (`Self` is only known inside an `impl` or `trait` block): a {attribute} is a free fn; move it out of the block"
+            ))
             .with_span(self_type),
         );
     }

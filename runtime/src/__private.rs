@@ -387,9 +387,10 @@ static BLOCKING_CALLS: tokio::sync::Semaphore =
 /// # Panics
 ///
 /// When `call` panics, or when the runtime shuts down before it ran.
-pub async fn run_blocking<F>(call: F) -> CallToolResult
+pub async fn run_blocking<F, T>(call: F) -> T
 where
-    F: FnOnce() -> CallToolResult + Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
 {
     // The semaphore is never closed, so a place always comes.
     let place = BLOCKING_CALLS.acquire().await.ok();
@@ -467,11 +468,15 @@ where
 ///
 /// The fn's own error, as its message.
 pub fn prompt_result<T: IntoPromptResult>(output: T) -> Result<GetPromptResult, PromptError> {
-    output.into_prompt_result().map_err(PromptError::Failed)
+    output.into_prompt_result()
 }
 
 /// What a completer fn (`#[complete(path)]`, `complete(name = path)`) returned.
-pub fn completion<T: IntoCompletion>(output: T) -> Completion {
+///
+/// # Errors
+///
+/// The completer's own error, as its message.
+pub fn completion<T: IntoCompletion>(output: T) -> Result<Completion, String> {
     output.into_completion()
 }
 

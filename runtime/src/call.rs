@@ -143,19 +143,33 @@ pub(crate) async fn time_limited<E>(
     clock: &CallClock,
     cancellation: &CancellationToken,
 ) -> Result<CallToolResult, E> {
-    let start = tokio::time::Instant::now();
-    let mut call = std::pin::pin!(call);
-    tokio::select! {
-        biased;
-        outcome = &mut call => return outcome,
-        () = clock.reached(start, limit) => {}
+    if let Some(outcome) = within(call, limit, clock, cancellation).await {
+        return outcome;
     }
-    // Cancelled before the future is dropped, so that what it drops sees why.
-    cancellation.cancel();
     tracing::warn!(tool = name, ?limit, "tool call stopped at its time limit");
     Ok(CallToolResult::error(format!(
         "Error executing tool {name}: it ran longer than its time limit of {limit:?} and was stopped"
     )))
+}
+
+/// Runs `work` (a call, a prompt's get, a completer) for at most `limit` of its own time on
+/// `clock`: `None` when it was stopped there, its context cancelled before its future is
+/// dropped, so that what it drops sees why.
+pub(crate) async fn within<T>(
+    work: impl Future<Output = T>,
+    limit: Duration,
+    clock: &CallClock,
+    cancellation: &CancellationToken,
+) -> Option<T> {
+    let start = tokio::time::Instant::now();
+    let mut work = std::pin::pin!(work);
+    tokio::select! {
+        biased;
+        outcome = &mut work => return Some(outcome),
+        () = clock.reached(start, limit) => {}
+    }
+    cancellation.cancel();
+    None
 }
 
 /// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks

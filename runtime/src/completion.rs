@@ -33,7 +33,9 @@
 //! ```
 //!
 //! At most 100 values are sent; past that `total` says how many there are and `hasMore` that
-//! some were left out. The `completions` capability appears only when something completes; an
-//! unknown prompt, template or argument is `-32602`.
+//! some were left out. A completer that can fail returns a `Result` (`Result<Vec<String>, E:
+//! Display>`): its `Err` is `-32603` with its message, so a database that cannot be read is not
+//! mistaken for "no matches". The `completions` capability appears only when something
+//! completes; an unknown prompt, template or argument is `-32602`.
 
 pub use crate::registry::{Completion, CompletionContext, IntoCompletion};

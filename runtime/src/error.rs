@@ -6,7 +6,7 @@
 
 pub use crate::context::UnknownLogLevel;
 pub use crate::jsonrpc::{ErrorObject, codes};
-pub use crate::registry::RegistryError;
+pub use crate::registry::{ItemKind, RegistryError};
 
 use std::{fmt, io};
 

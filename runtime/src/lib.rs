@@ -199,7 +199,7 @@ pub use error::Error;
 /// | `name = "…"` | the prompt's name, checked at compile time against `^[A-Za-z0-9_.-]{1,64}$` | the fn name |
 /// | `title = "…"` | the name people see | none |
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
-/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]); a name that is no argument is a compile error | its type's known values, if any |
+/// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
@@ -211,12 +211,14 @@ pub use error::Error;
 /// string (a unit enum deriving `serde::Deserialize`); a value it refuses, or a required
 /// argument missing, is `-32602` naming the argument and what was expected. A [`Context`]
 /// (to ask the client: [`Context::elicit`]) or [`State<T>`](State) parameter works as in a
-/// tool. A plain fn runs on the async worker: it must not block.
+/// tool. A plain `fn` runs on tokio's blocking threads, as a plain `#[tool]` fn does, so it may
+/// block (a database read) without stalling other requests.
 ///
 /// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
 /// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of
-/// these whose `Err` is a JSON-RPC error carrying its message. Two prompts of one name stop the
-/// server at start-up, naming both places.
+/// these: an `Err` of [`PromptError::invalid_argument`](prompt::PromptError::invalid_argument)
+/// refuses a value (`-32602`), any other `Err` is a JSON-RPC error (`-32603`) carrying its
+/// message. Two prompts of one name stop the server at start-up, naming both places.
 ///
 /// ```
 /// use mcp_toolbelt::prompt;

@@ -38,6 +38,15 @@
 //! enum deriving `schemars::JsonSchema`, `bool`) completes from them
 //! ([`completion`](crate::completion)) with no code.
 //!
+//! A prompt that refuses a value its type accepts (an id no note has) returns
+//! `Err(`[`PromptError::invalid_argument`]`(name, why))`: `-32602`, the client's to fix. Any
+//! other error (`Result<_, E: Display>`) is the prompt's failure, `-32603` with its message.
+//!
+//! A prompt runs as a tool call does (its [`Context`](crate::Context), the call time limit, a
+//! plain fn on blocking threads), but call hooks ([`Server::hook`](crate::Server::hook)) do not
+//! run for prompts nor completions: check the caller in the fn ([`Context::auth`](crate::Context::auth),
+//! [`CompletionContext::auth`](crate::completion::CompletionContext::auth)).
+//!
 //! # Prompts added and removed while serving
 //!
 //! ```
@@ -60,6 +69,6 @@
 //!
 //! A change is sent to connected clients as `notifications/prompts/list_changed`.
 
-pub use crate::registry::{GetPromptResult, IntoPromptResult, Prompt, PromptMessage};
+pub use crate::registry::{GetPromptResult, IntoPromptResult, Prompt, PromptError, PromptMessage};
 pub use crate::server::Prompts;
 pub use crate::types::{ListPromptsResult, PromptArgument, PromptDefinition};

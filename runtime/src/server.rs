@@ -253,7 +253,9 @@ impl Server {
     /// asked (sealed in its `requestState`), so a first request cannot bring its own
     /// confirmation of a tool that confirms before it acts. On, a client may answer in advance
     /// and save a round trip; the conformance suite's `input-required-result-ignore-extra-params`
-    /// expects it. Turn it on only when no tool relies on a question being asked first.
+    /// expects it. Turn it on only when no tool relies on a question being asked first. Either
+    /// way, a value under a key no question asked that is not an object (no answer can be) is
+    /// ignored, not refused.
     #[must_use]
     pub fn accept_early_answers(mut self, accept: bool) -> Self {
         self.early_answers = accept;
@@ -416,7 +418,10 @@ impl Server {
     /// annotations, the arguments, the [`Context`](crate::Context)) and [`Next`], it may refuse
     /// the call or run it with `next.run(call).await` and see its result. Hooks run in the order
     /// they were added, the first outermost, before the arguments are validated; see
-    /// [`hook`](crate::hook) for the whole contract.
+    /// [`hook`](crate::hook) for the whole contract. Hooks do not run for `prompts/get` nor
+    /// `completion/complete`: a prompt reads the caller from its
+    /// [`Context::auth`](crate::Context::auth), a completer from
+    /// [`CompletionContext::auth`](crate::completion::CompletionContext::auth).
     #[must_use]
     pub fn hook<F, Fut>(mut self, hook: F) -> Self
     where

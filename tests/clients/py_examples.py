@@ -227,42 +227,44 @@ async def watch_notes(client: Client, mode_name: str, check: Checks, heard: Hear
 
 
 async def summarise_checks(client: Client, check: Checks) -> None:
-    """The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
-    notes' ids and titles (by a completer over the database), the prompt got with the note's text.
-    Expects the one note "Groceries"."""
+    """The prompt `summarise_note`: listed with its `note` argument, the argument completed from
+    the notes' ids and titles (by a completer over the database, each value beginning with what
+    was typed), the prompt got with the note's text. Expects the one note "Groceries"."""
     listed = (await client.list_prompts()).prompts
     check(
-        "prompts/list: summarise_note, its id argument required",
+        "prompts/list: summarise_note, its note argument required",
         [(prompt.name, prompt.title, [(argument.name, argument.required) for argument in prompt.arguments or []]) for prompt in listed]
-        == [("summarise_note", "Summarise a note", [("id", True)])]
+        == [("summarise_note", "Summarise a note", [("note", True)])]
         and bool(listed[0].description),
         listed,
     )
     page = (await client.call_tool("list_notes", {})).structured_content or {}
     groceries = str(page.get("notes", [{}])[0].get("id"))
     reference = types.PromptReference(type="ref/prompt", name="summarise_note")
-    completed = await client.complete(reference, {"name": "id", "value": "GROC"})
-    check("id completes from a title's letters (any case)", completed.completion.values == [groceries], completed)
-    completed = await client.complete(reference, {"name": "id", "value": groceries})
-    check("id completes from its digits", completed.completion.values == [groceries], completed)
-    completed = await client.complete(reference, {"name": "id", "value": "no such title"})
+    completed = await client.complete(reference, {"name": "note", "value": "GROC"})
+    check("note completes from a title's first letters (any case)", completed.completion.values == ["Groceries"], completed)
+    completed = await client.complete(reference, {"name": "note", "value": groceries})
+    check("note completes from an id's digits", completed.completion.values == [groceries], completed)
+    completed = await client.complete(reference, {"name": "note", "value": "no such title"})
     check("nothing matches: no values", completed.completion.values == [], completed)
-    result = await client.get_prompt("summarise_note", {"id": groceries})
-    message = result.messages[0] if result.messages else None
-    check(
-        "prompts/get summarise_note: one user message with the note",
-        len(result.messages) == 1
-        and message.role == "user"
-        and "# Groceries\n\nBuy milk, eggs and coffee beans" in message.content.text
-        and result.description == 'A summary of the note "Groceries"',
-        result,
-    )
-    for value, expected in [("eggs", "id"), ("999999", "No note with id 999999")]:
+    for value in [groceries, "groceries"]:
+        result = await client.get_prompt("summarise_note", {"note": value})
+        message = result.messages[0] if result.messages else None
+        check(
+            f"prompts/get summarise_note {value!r}: one user message with the note",
+            len(result.messages) == 1
+            and message.role == "user"
+            and "# Groceries\n\nBuy milk, eggs and coffee beans" in message.content.text
+            and result.description == 'A summary of the note "Groceries"',
+            result,
+        )
+    for value in ["eggs", "999999"]:
         try:
-            await client.get_prompt("summarise_note", {"id": value})
-            check(f"summarise_note refuses id {value!r}", False)
+            await client.get_prompt("summarise_note", {"note": value})
+            check(f"summarise_note refuses note {value!r}", False)
         except MCPError as error:
-            check(f"summarise_note refuses id {value!r}, saying why", expected in error.error.message, error.error)
+            check(f"summarise_note refuses note {value!r}, saying why", f'no note has the id or title "{value}"' in error.error.message, error.error)
+            check(f"summarise_note refuses note {value!r} as invalid params", error.error.code == -32602, error.error)
 
 
 async def notes(client: Client, mode_name: str, check: Checks, heard: Heard) -> None:

@@ -190,44 +190,47 @@ async function watchNotes(client) {
 }
 
 /**
- * The prompt `summarise_note`: listed with its `id` argument, the argument completed from the
- * notes' ids and titles (by a completer over the database), the prompt got with the note's text.
- * Expects the one note "Groceries".
+ * The prompt `summarise_note`: listed with its `note` argument, the argument completed from the
+ * notes' ids and titles (by a completer over the database, each value beginning with what was
+ * typed), the prompt got with the note's text. Expects the one note "Groceries".
  */
 async function summariseChecks(client) {
     const { prompts } = await client.listPrompts();
     check(
-        'prompts/list: summarise_note, its id argument required',
+        'prompts/list: summarise_note, its note argument required',
         same(
             prompts.map(prompt => [prompt.name, prompt.title, (prompt.arguments ?? []).map(argument => [argument.name, argument.required])]),
-            [['summarise_note', 'Summarise a note', [['id', true]]]]
+            [['summarise_note', 'Summarise a note', [['note', true]]]]
         ) && Boolean(prompts[0]?.description),
         prompts
     );
     const page = (await client.callTool({ name: 'list_notes', arguments: {} })).structuredContent ?? {};
     const groceries = String(page.notes?.[0]?.id);
-    const complete = value => client.complete({ ref: { type: 'ref/prompt', name: 'summarise_note' }, argument: { name: 'id', value } });
+    const complete = value => client.complete({ ref: { type: 'ref/prompt', name: 'summarise_note' }, argument: { name: 'note', value } });
     let completed = await complete('GROC');
-    check("id completes from a title's letters (any case)", same(completed.completion?.values, [groceries]), completed);
+    check("note completes from a title's first letters (any case)", same(completed.completion?.values, ['Groceries']), completed);
     completed = await complete(groceries);
-    check('id completes from its digits', same(completed.completion?.values, [groceries]), completed);
+    check("note completes from an id's digits", same(completed.completion?.values, [groceries]), completed);
     completed = await complete('no such title');
     check('nothing matches: no values', same(completed.completion?.values, []), completed);
-    const result = await client.getPrompt({ name: 'summarise_note', arguments: { id: groceries } });
-    check(
-        'prompts/get summarise_note: one user message with the note',
-        result.messages.length === 1 &&
-            result.messages[0].role === 'user' &&
-            String(result.messages[0].content?.text).includes('# Groceries\n\nBuy milk, eggs and coffee beans') &&
-            result.description === 'A summary of the note "Groceries"',
-        result
-    );
-    for (const [value, expected] of [['eggs', 'id'], ['999999', 'No note with id 999999']]) {
+    for (const value of [groceries, 'groceries']) {
+        const result = await client.getPrompt({ name: 'summarise_note', arguments: { note: value } });
+        check(
+            `prompts/get summarise_note ${value}: one user message with the note`,
+            result.messages.length === 1 &&
+                result.messages[0].role === 'user' &&
+                String(result.messages[0].content?.text).includes('# Groceries\n\nBuy milk, eggs and coffee beans') &&
+                result.description === 'A summary of the note "Groceries"',
+            result
+        );
+    }
+    for (const value of ['eggs', '999999']) {
         try {
-            await client.getPrompt({ name: 'summarise_note', arguments: { id: value } });
-            check(`summarise_note refuses id ${value}`, false);
+            await client.getPrompt({ name: 'summarise_note', arguments: { note: value } });
+            check(`summarise_note refuses note ${value}`, false);
         } catch (error) {
-            check(`summarise_note refuses id ${value}, saying why`, String(error?.message).includes(expected), String(error));
+            check(`summarise_note refuses note ${value}, saying why`, String(error?.message).includes(`no note has the id or title "${value}"`), String(error));
+            check(`summarise_note refuses note ${value} as invalid params`, error?.code === -32602, String(error));
         }
     }
 }

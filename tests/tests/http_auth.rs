@@ -1,6 +1,7 @@
 //! Bearer auth over Streamable HTTP, as a client sees it: missing and bad tokens refused with
 //! where to get one (RFC 9728 metadata in `WWW-Authenticate`), every request of a session
-//! guarded, a session kept to the client and user that opened it, and the caller a tool sees.
+//! guarded, a session kept to the client and user that opened it, and the caller a tool and a
+//! completer see.
 //!
 //! The requests are answered in process by `Server::into_router()` (`tower::ServiceExt::oneshot`),
 //! sent and read with `mcp_toolbelt_tests::http`; every wait is bounded by its `TIMEOUT`.
@@ -16,8 +17,8 @@
 use axum::http::{Method, StatusCode};
 use mcp_toolbelt::{http::AuthInfo, http::HttpConfig, http::ProtectedResourceMetadata};
 use mcp_toolbelt_tests::http::{
-    bodiless, in_session, initialize_body, legacy_call, modern_call, modern_headers, post,
-    result_text, router, send, with_bearer_auth,
+    bodiless, in_session, initialize_body, legacy_call, modern_call, modern_headers,
+    modern_request, post, result_text, router, send, with_bearer_auth,
 };
 use serde_json::json;
 
@@ -158,4 +159,59 @@ async fn without_bearer_auth_a_tool_sees_no_caller() {
     )
     .await;
     assert_eq!(result_text(&reply.json()), "anonymous");
+}
+
+// ---- the caller a completer sees -----------------------------------------------------------
+
+/// Opens one of the caller's notes
+#[mcp_toolbelt::prompt]
+async fn open_note(
+    /// The note, among the caller's own
+    #[complete(own_notes)]
+    note: String,
+) -> String {
+    format!("Open {note}")
+}
+
+/// The notes of the caller the token speaks for, or none for an anonymous one.
+async fn own_notes(
+    _partial: &str,
+    context: &mcp_toolbelt::completion::CompletionContext,
+) -> Vec<String> {
+    context
+        .auth()
+        .map(|auth| vec![format!("{}'s note", auth.client_id)])
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_completer_sees_the_caller_the_token_speaks_for() {
+    let complete = modern_request(
+        1,
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "open_note"}, "argument": {"name": "note", "value": ""}}),
+        &json!({}),
+    );
+    let headers = modern_headers("completion/complete", None);
+    let guarded = router(with_bearer_auth(
+        HttpConfig::new(),
+        "http://localhost:3000/mcp",
+    ));
+    let mut authorized = headers.clone();
+    authorized.push(("authorization", "Bearer good-token"));
+    let reply = send(&guarded, post(&complete, &authorized)).await;
+    assert_eq!(
+        reply.json()["result"]["completion"]["values"],
+        json!(["client-7's note"]),
+        "{reply:?}"
+    );
+    let reply = send(&guarded, post(&complete, &headers)).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{reply:?}");
+    let anonymous = router(HttpConfig::new());
+    let reply = send(&anonymous, post(&complete, &headers)).await;
+    assert_eq!(
+        reply.json()["result"]["completion"]["values"],
+        json!([]),
+        "{reply:?}"
+    );
 }

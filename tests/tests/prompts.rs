@@ -738,3 +738,41 @@ async fn prompts_and_completions_over_the_stdio_framing() {
         json!(["Board minutes"])
     );
 }
+
+/// A prompt's start-up errors have the tools' shapes: a missing `State<T>` is `MissingState`, a
+/// name taken twice `DuplicateName`, each saying it is about a prompt.
+#[tokio::test]
+async fn a_prompts_missing_state_and_taken_name_are_the_tools_errors() {
+    use mcp_toolbelt::error::{ItemKind, RegistryError};
+
+    let error = Server::new("prompts", "1.0.0")
+        .check()
+        .expect_err("Visits is missing");
+    let mcp_toolbelt::Error::Registry(RegistryError::MissingState {
+        kind,
+        name,
+        type_name,
+        ..
+    }) = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!((*kind, name.as_str()), (ItemKind::Prompt, "counted"));
+    assert_eq!(type_name, "prompts::Visits");
+    let text = error.to_string();
+    assert!(
+        text.starts_with("prompt `counted` at tests/tests/prompts.rs:"),
+        "{text}"
+    );
+
+    let taken = Prompt::new("greet", "Again", |_, _| async { "again" });
+    let refused = server().prompts().add(taken).expect_err("a taken name");
+    let RegistryError::DuplicateName { kind, name, .. } = &refused else {
+        panic!("{refused:?}");
+    };
+    assert_eq!((*kind, name.as_str()), (ItemKind::Prompt, "greet"));
+    assert!(
+        refused.to_string().contains("one added at run time;"),
+        "{refused}"
+    );
+}

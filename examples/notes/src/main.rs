@@ -1,6 +1,6 @@
 //! A notes server on SQLite: add, search (full-text, SQLite's FTS5), list, edit and delete notes;
 //! each note is also a resource, `notes://{id}`, which a client may subscribe to, and the prompt
-//! `summarise_note` asks for a summary of one, its `id` completed from the notes' titles.
+//! `summarise_note` asks for a summary of one, its `note` completed from the notes' ids and titles.
 //!
 //! It shows a tool reaching a database through app state: the connection is given once to
 //! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema.
@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use mcp_toolbelt::completion::CompletionContext;
+use mcp_toolbelt::completion::{Completion, CompletionContext};
 use mcp_toolbelt::icon::Icon;
-use mcp_toolbelt::prompt::{GetPromptResult, PromptMessage};
+use mcp_toolbelt::prompt::{GetPromptResult, PromptError, PromptMessage};
 use mcp_toolbelt::resource::{ReadRequest, Resource, ResourceError, Resources};
 use mcp_toolbelt::{Json, Server, State, ToolError, prompt, tool};
 use rusqlite::{Connection, OptionalExtension as _, Row, params};
@@ -102,18 +102,43 @@ impl Notes {
             .map_err(|error| format!("Database error: {error}"))
     }
 
-    /// The ids of the notes whose id begins with `typed` or whose title contains it (ASCII case
-    /// ignored), newest first.
-    fn matching_ids(&self, typed: &str) -> rusqlite::Result<Vec<String>> {
+    /// What completes `typed` as a note: the ids that begin with it, and the titles that begin
+    /// with it (ASCII case ignored), newest first; each value begins with what was typed, so a
+    /// client that filters by prefix keeps it. At most `limit` rows are read.
+    fn matching(&self, typed: &str, limit: usize) -> rusqlite::Result<Vec<String>> {
         let connection = self.connection();
         let mut statement = connection.prepare(
-            "SELECT id FROM notes
-             WHERE instr(CAST(id AS TEXT), ?1) = 1 OR instr(lower(title), lower(?1)) > 0
-             ORDER BY id DESC",
+            "SELECT CASE WHEN instr(CAST(id AS TEXT), ?1) = 1 THEN CAST(id AS TEXT) ELSE title END
+             FROM notes
+             WHERE instr(CAST(id AS TEXT), ?1) = 1 OR instr(lower(title), lower(?1)) = 1
+             ORDER BY id DESC
+             LIMIT ?2",
         )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         statement
-            .query_map([typed], |row| row.get::<_, i64>(0).map(|id| id.to_string()))?
+            .query_map(rusqlite::params![typed, limit], |row| {
+                row.get::<_, String>(0)
+            })?
             .collect()
+    }
+
+    /// The newest note whose id is `note` or, failing that, whose title is `note` (ASCII case
+    /// ignored).
+    fn note_by_id_or_title(&self, note: &str) -> rusqlite::Result<Option<Note>> {
+        if let Ok(id) = note.parse::<i64>()
+            && let Some(found) = self.note(id)?
+        {
+            return Ok(Some(found));
+        }
+        self.connection()
+            .query_row(
+                &format!(
+                    "SELECT {NOTE_COLUMNS} FROM notes WHERE lower(title) = lower(?1) ORDER BY id DESC LIMIT 1"
+                ),
+                [note],
+                Note::from_row,
+            )
+            .optional()
     }
 
     /// The note `id`, if there is one.
@@ -363,32 +388,44 @@ fn delete_note(
     Ok(Json(note))
 }
 
-/// The ids of the notes matching what the user typed: the digits of an id, or words of a title
-/// (`groc` completes to the id of "Groceries"), newest first. A note is picked by its title and
-/// the prompt is given its id.
-async fn note_ids(typed: &str, context: &CompletionContext) -> Vec<String> {
-    let Some(notes) = context.state::<Notes>() else {
-        return Vec::new();
-    };
+/// The notes matching what the user typed: ids that begin with its digits, titles that begin
+/// with its letters (`groc` completes to "Groceries"), newest first, at most 100 (then
+/// `hasMore`). A database that cannot be read is an error the client sees, not "no matches".
+async fn note_ids(typed: &str, context: &CompletionContext) -> Result<Completion, String> {
+    let notes = context
+        .state::<Notes>()
+        .ok_or("the notes database is not open")?;
     let typed = typed.to_owned();
-    notes
-        .off_thread(move |notes| notes.matching_ids(&typed))
-        .await
-        .unwrap_or_default()
+    // One more than is sent: whether there are more.
+    let mut values = notes
+        .off_thread(move |notes| notes.matching(&typed, MAX_COMPLETIONS + 1))
+        .await?;
+    let has_more = values.len() > MAX_COMPLETIONS;
+    values.truncate(MAX_COMPLETIONS);
+    Ok(Completion::new(values).has_more(has_more))
 }
+
+/// The most values one completion carries (the protocol's limit).
+const MAX_COMPLETIONS: usize = 100;
 
 /// Ask for a summary of one note: its text, and how to summarise it
 #[prompt(title = "Summarise a note")]
 async fn summarise_note(
     notes: State<Notes>,
-    /// The note's id (completed from the notes' ids and titles)
+    /// The note's id or title (completed from the notes' ids and titles)
     #[complete(note_ids)]
-    id: i64,
-) -> Result<GetPromptResult, String> {
+    note: String,
+) -> Result<GetPromptResult, PromptError> {
+    // A database failure is the server's (`-32603`); a note that is not there, the client's
+    // (`-32602`).
+    let wanted = note.clone();
     let note = notes
-        .off_thread(move |notes| notes.note(id))
-        .await?
-        .ok_or_else(|| format!("No note with id {id}"))?;
+        .off_thread(move |notes| notes.note_by_id_or_title(&wanted))
+        .await
+        .map_err(PromptError::failed)?
+        .ok_or_else(|| {
+            PromptError::invalid_argument("note", format!("no note has the id or title {note:?}"))
+        })?;
     let request = format!(
         "Summarise this note in two or three sentences; keep its dates and names.\n\n{}",
         note.markdown()

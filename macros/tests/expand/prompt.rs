@@ -15,7 +15,10 @@ const _: () = {
     fn __prompt_complete_0(
         __complete_value: ::std::string::String,
         __complete_context: __prompt_private::CompletionContext,
-    ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
+    ) -> __prompt_private::BoxFuture<
+        'static,
+        ::core::result::Result<__prompt_private::Completion, ::std::string::String>,
+    > {
         ::std::boxed::Box::pin(async move {
             let __complete_fn = titles;
             __prompt_private::completion(
@@ -26,7 +29,10 @@ const _: () = {
     fn __prompt_complete_3(
         __complete_value: ::std::string::String,
         __complete_context: __prompt_private::CompletionContext,
-    ) -> __prompt_private::BoxFuture<'static, __prompt_private::Completion> {
+    ) -> __prompt_private::BoxFuture<
+        'static,
+        ::core::result::Result<__prompt_private::Completion, ::std::string::String>,
+    > {
         ::std::boxed::Box::pin(async move {
             let __complete_fn = tags;
             __prompt_private::completion(

@@ -227,10 +227,11 @@ impl Round {
     }
 }
 
-/// Adds to `answers` the `responses` to questions that were `asked` (to any key, when `early`);
-/// an answer already there (sealed in an earlier round) stands, and any other response is
-/// ignored, whatever it holds. `Err` when an answer taken is not an object (the result of the
-/// request it answers).
+/// Adds to `answers` the `responses` to questions that were `asked`, and, when `early`, the
+/// objects under other keys (answers to questions not asked yet); an answer already there
+/// (sealed in an earlier round) stands, and any other response is ignored, whatever it holds
+/// (servers ignore what they do not recognise). `Err` when the response to a question asked is
+/// not an object (the result of the request it answers).
 fn take_answers(
     answers: &mut Map<String, Value>,
     asked: &BTreeSet<String>,
@@ -238,7 +239,9 @@ fn take_answers(
     responses: &Map<String, Value>,
 ) -> Result<(), ErrorObject> {
     for (key, response) in responses {
-        if !(early || asked.contains(key)) || answers.contains_key(key) {
+        let was_asked = asked.contains(key);
+        let taken = was_asked || (early && response.is_object());
+        if !taken || answers.contains_key(key) {
             tracing::debug!(key, "an input response to no question asked: ignored");
         } else if response.is_object() {
             answers.insert(key.clone(), response.clone());
@@ -364,15 +367,27 @@ mod tests {
                 .unwrap()
                 .clone()
         );
-        // An early answer must still be a result object.
-        let refused = Round::start(
-            &sealer,
-            json!({"inputResponses": {"confirm": 12345}})
-                .as_object()
-                .unwrap(),
-            binding(),
-            true,
-        );
-        assert!(refused.is_err());
+        // A value under a key no question asked is ignored whatever it is, early answers on
+        // or off: only an object can be an answer.
+        for accepted in [false, true] {
+            let ignored = Round::start(
+                &sealer,
+                json!({"inputResponses": {"confirm": 12345, "note": "hi"}})
+                    .as_object()
+                    .unwrap(),
+                binding(),
+                accepted,
+            )
+            .expect("nothing asked: nothing refused");
+            assert!(ignored.answers.is_empty(), "{accepted}");
+        }
+        // The answer to a question asked must still be a result object.
+        let asked = BTreeSet::from(["confirm".to_owned()]);
+        for early in [false, true] {
+            let mut answers = Map::new();
+            let responses = json!({"confirm": 12345});
+            let refused = take_answers(&mut answers, &asked, early, responses.as_object().unwrap());
+            assert!(refused.is_err(), "{early}");
+        }
     }
 }

@@ -3,11 +3,15 @@
 //! client already resolved (`context.arguments`). At most 100 values are sent.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use super::prompts;
-use crate::jsonrpc::{ErrorObject, to_json};
+use super::scope::RequestScope;
+use crate::call;
+use crate::jsonrpc::{ErrorObject, codes, to_json};
+use crate::limits::CallClock;
 use crate::registry::{CompletionContext, Listed, PromptSet};
 use crate::state::StateMap;
 
@@ -26,10 +30,14 @@ impl Completable<'_> {
     }
 }
 
-/// Answers one `completion/complete`; an unknown prompt, template or argument is `-32602`.
+/// Answers one `completion/complete`; an unknown prompt, template or argument is `-32602`. A
+/// completer runs within `time_limit`, as a tool call does: past it, `-32603`.
 pub(super) async fn complete(
     params: &Map<String, Value>,
     completable: &Completable<'_>,
+    time_limit: Duration,
+    scope: &RequestScope,
+    session_id: Option<String>,
 ) -> Result<Value, ErrorObject> {
     let reference = params
         .get("ref")
@@ -97,8 +105,23 @@ pub(super) async fn complete(
     };
     let completion = match completer {
         Some(completer) => {
-            let context = CompletionContext::new(resolved, Arc::clone(completable.states));
-            completer.complete(partial.clone(), context).await.capped()
+            let context = CompletionContext::new(resolved, Arc::clone(completable.states))
+                .caller(scope.auth.clone(), session_id);
+            let completing = completer.complete(partial.clone(), context);
+            let clock = CallClock::default();
+            call::within(completing, time_limit, &clock, &scope.cancellation)
+                .await
+                .ok_or_else(|| {
+                    tracing::warn!(argument = %name, limit = ?time_limit, "completer stopped at its time limit");
+                    ErrorObject::new(
+                        codes::INTERNAL_ERROR,
+                        format!(
+                            "Completing `{name}` ran longer than its time limit of {time_limit:?} and was stopped"
+                        ),
+                    )
+                })?
+                .map_err(|message| ErrorObject::new(codes::INTERNAL_ERROR, message))?
+                .capped()
         }
         None => crate::registry::Completion::default(),
     };

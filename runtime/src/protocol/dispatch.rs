@@ -2,6 +2,7 @@
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
@@ -244,8 +245,14 @@ impl Dispatcher {
             (_, Method::GetPrompt) if self.serves_prompts() => {
                 self.get_prompt(id, params, &era, connection, scope).await
             }
-            (_, Method::Complete) if self.completable().any() => {
-                complete::complete(&params, &self.completable()).await
+            // `completions` came with 2025-03-26: an older client was not offered it.
+            (_, Method::Complete)
+                if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
+            {
+                let time_limit = self.time_limit(&scope);
+                let session_id = connection.session_id.clone();
+                complete::complete(&params, &self.completable(), time_limit, &scope, session_id)
+                    .await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
@@ -343,12 +350,26 @@ impl Dispatcher {
             .get(&name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
         let client = Client::of(era, connection);
+        let version = client.version;
         let round = self.round(era, &scope, Subject::Prompt(&name), sent.as_ref(), &params)?;
         drop(sent);
+        let time_limit = self.time_limit(&scope);
+        let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
         let get = prompt.get(arguments, context);
+        // Bounded as a tool call is: a prompt that hangs gives its place back.
+        let get = async {
+            call::within(get, time_limit, &clock, &cancellation)
+                .await
+                .unwrap_or_else(|| {
+                    tracing::warn!(prompt = %name, limit = ?time_limit, "prompt stopped at its time limit");
+                    Err(crate::registry::PromptError::Failed(format!(
+                        "Error getting prompt {name}: it ran longer than its time limit of {time_limit:?} and was stopped"
+                    )))
+                })
+        };
         let outcome = match round {
             Some(round) => match round.run(&self.state.sealer, get).await? {
                 Outcome::Completed(Err(crate::registry::PromptError::Failed(message))) => {
@@ -362,7 +383,7 @@ impl Dispatcher {
             None => get.await,
         };
         outcome
-            .map(|result| to_json(&result))
+            .map(|result| downgrade::prompt_result(result, version))
             .map_err(prompts::error)
     }
 
@@ -408,11 +429,7 @@ impl Dispatcher {
             arguments.as_ref(),
             &params,
         )?;
-        let time_limit = scope
-            .time_limit
-            .map_or(self.state.limits.call_timeout, |limit| {
-                limit.min(self.state.limits.call_timeout)
-            });
+        let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
         let version = client.version;
@@ -429,6 +446,16 @@ impl Dispatcher {
             None => call.await?,
         };
         Ok(downgrade::call_result(result, version))
+    }
+
+    /// How long user code may run for a request: the server's call time limit, or the
+    /// transport's own limit on the request when that is shorter.
+    fn time_limit(&self, scope: &RequestScope) -> Duration {
+        scope
+            .time_limit
+            .map_or(self.state.limits.call_timeout, |limit| {
+                limit.min(self.state.limits.call_timeout)
+            })
     }
 
     /// 2026-07-28: the round of a call (or a prompt's get), with the answers it has from

@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::ProtocolVersion;
 use crate::jsonrpc::to_json;
+use crate::registry::GetPromptResult;
 use crate::result::{CallToolResult, Content};
-use crate::types::{Icon, Implementation, ToolDefinition};
+use crate::types::{Icon, Implementation, PromptDefinition, ToolDefinition};
 
 /// A tool as a client of `version` expects it.
 pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> ToolDefinition {
@@ -36,22 +37,53 @@ pub(crate) fn call_result(mut result: CallToolResult, version: ProtocolVersion) 
         result.structured_content = None;
     }
     for block in &mut result.content {
-        let replacement = match block {
-            Content::Audio { mime_type, .. } if !version.has_annotations() => {
-                format!("[{mime_type} audio omitted: protocol {version} cannot carry audio]")
-            }
-            Content::ResourceLink {
-                uri,
-                name,
-                description,
-                ..
-            } if !version.has_structured_content() => match description {
-                Some(description) => format!("Resource {name} ({uri}): {description}"),
-                None => format!("Resource {name} ({uri})"),
-            },
-            _ => continue,
-        };
-        *block = Content::text(replacement);
+        content(block, version);
+    }
+    to_json(&result)
+}
+
+/// A content block (of a tool's result or a prompt's message) as a client of `version` reads
+/// it: audio (2025-03-26) and resource links (2025-06-18) turned into text before they came.
+fn content(block: &mut Content, version: ProtocolVersion) {
+    let replacement = match block {
+        Content::Audio { mime_type, .. } if !version.has_annotations() => {
+            format!("[{mime_type} audio omitted: protocol {version} cannot carry audio]")
+        }
+        Content::ResourceLink {
+            uri,
+            name,
+            description,
+            ..
+        } if !version.has_structured_content() => match description {
+            Some(description) => format!("Resource {name} ({uri}): {description}"),
+            None => format!("Resource {name} ({uri})"),
+        },
+        _ => return,
+    };
+    *block = Content::text(replacement);
+}
+
+/// A prompt as a client of `version` expects it: titles (its own and its arguments') from
+/// 2025-06-18, icons from 2025-11-25.
+pub(crate) fn prompt(definition: &PromptDefinition, version: ProtocolVersion) -> PromptDefinition {
+    let mut prompt = definition.clone();
+    if !version.has_structured_content() {
+        prompt.title = None;
+        for argument in &mut prompt.arguments {
+            argument.title = None;
+        }
+    }
+    if !version.has_icons() {
+        prompt.icons.clear();
+    }
+    prompt
+}
+
+/// A prompt's result as a client of `version` expects it: its messages' content blocks as
+/// [`call_result`] turns a tool's.
+pub(crate) fn prompt_result(mut result: GetPromptResult, version: ProtocolVersion) -> Value {
+    for message in &mut result.messages {
+        content(&mut message.content, version);
     }
     to_json(&result)
 }

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{ProtocolVersion, listing};
+use super::{ProtocolVersion, downgrade, listing};
 use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::registry::{PromptError, PromptSet};
-use crate::types::{ListPromptsResult, PromptDefinition};
+use crate::types::ListPromptsResult;
 
 /// One page of `prompts/list` at `version`.
 pub(super) fn list(
@@ -22,29 +22,16 @@ pub(super) fn list(
     let definitions = prompts.definitions();
     let (page, next_cursor) =
         listing::page(&definitions, |prompt| &prompt.name, params, page_size)?;
-    let prompts = page.iter().map(|prompt| shaped(prompt, version)).collect();
+    let prompts = page
+        .iter()
+        .map(|prompt| downgrade::prompt(prompt, version))
+        .collect();
     let mut result = to_json(&ListPromptsResult {
         prompts,
         next_cursor,
     });
     listing::cacheable(&mut result, version, ttl_ms);
     Ok(result)
-}
-
-/// A definition as a client of `version` reads it: titles from 2025-06-18, icons from
-/// 2025-11-25.
-fn shaped(prompt: &PromptDefinition, version: ProtocolVersion) -> PromptDefinition {
-    let mut prompt = prompt.clone();
-    if !version.has_structured_content() {
-        prompt.title = None;
-        for argument in &mut prompt.arguments {
-            argument.title = None;
-        }
-    }
-    if version < ProtocolVersion::V2025_11_25 {
-        prompt.icons.clear();
-    }
-    prompt
 }
 
 /// What a `prompts/get` asks for.

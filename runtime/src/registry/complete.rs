@@ -4,6 +4,7 @@
 //! request ([`CompletionContext`]).
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 
 use std::panic::AssertUnwindSafe;
@@ -13,6 +14,7 @@ use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::context::AuthInfo;
 use crate::state::{State, StateMap};
 
 /// The most values one answer carries (the spec's limit).
@@ -86,46 +88,92 @@ impl From<Vec<String>> for Completion {
     }
 }
 
-/// What a completer fn returns: `Vec<String>`, `Vec<&'static str>` or a [`Completion`].
+/// What a completer fn returns: `Vec<String>`, `Vec<&'static str>` or a [`Completion`], or a
+/// `Result` of one of these: its `Err` (a database that could not be read) is a JSON-RPC error
+/// (`-32603`) carrying its message, not a completion with no values.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a completer",
     label = "not a completion",
-    note = "return `Vec<String>`, `Vec<&'static str>` or `mcp_toolbelt::completion::Completion`"
+    note = "return `Vec<String>`, `Vec<&'static str>`, `mcp_toolbelt::completion::Completion`, or `Result<_, E>` of one of these with `E: Display`"
 )]
 pub trait IntoCompletion {
-    /// The completion.
-    fn into_completion(self) -> Completion;
+    /// The completion, or the message of the error the client gets.
+    ///
+    /// # Errors
+    ///
+    /// The completer failed: the text of its error.
+    fn into_completion(self) -> Result<Completion, String>;
 }
 
 impl IntoCompletion for Completion {
-    fn into_completion(self) -> Completion {
-        self
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(self)
     }
 }
 
 impl IntoCompletion for Vec<String> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self)
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(Completion::new(self))
     }
 }
 
 impl IntoCompletion for Vec<&'static str> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self.into_iter().map(str::to_owned).collect())
+    fn into_completion(self) -> Result<Completion, String> {
+        Ok(Completion::new(
+            self.into_iter().map(str::to_owned).collect(),
+        ))
+    }
+}
+
+impl<T: IntoCompletion, E: std::fmt::Display> IntoCompletion for Result<T, E> {
+    /// The error's alternate form (`{:#}`), as a tool's: `anyhow` renders its causes there.
+    fn into_completion(self) -> Result<Completion, String> {
+        self.map_err(|error| format!("{error:#}"))?
+            .into_completion()
     }
 }
 
 /// What a completer is told besides the partial value: the arguments (or template variables)
-/// the client already resolved (`context.arguments`), and the server's app state.
+/// the client already resolved (`context.arguments`), who is asking (the bearer token's
+/// [`AuthInfo`], the legacy HTTP session), and the server's app state. Call hooks
+/// ([`Server::hook`](crate::Server::hook)) do not run for completions: a completer over
+/// per-user data scopes its values by [`auth`](Self::auth) itself.
 #[derive(Clone, Default)]
 pub struct CompletionContext {
     arguments: BTreeMap<String, String>,
     states: Arc<StateMap>,
+    auth: Option<AuthInfo>,
+    session_id: Option<String>,
 }
 
 impl CompletionContext {
     pub(crate) fn new(arguments: BTreeMap<String, String>, states: Arc<StateMap>) -> Self {
-        Self { arguments, states }
+        Self {
+            arguments,
+            states,
+            auth: None,
+            session_id: None,
+        }
+    }
+
+    /// Who asks: the bearer token's verdict and the legacy HTTP session.
+    pub(crate) fn caller(mut self, auth: Option<AuthInfo>, session_id: Option<String>) -> Self {
+        self.auth = auth;
+        self.session_id = session_id;
+        self
+    }
+
+    /// What the caller's bearer token said, when the HTTP server verifies tokens, as
+    /// [`Context::auth`](crate::Context::auth) gives it to a tool.
+    #[must_use]
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.auth.as_ref()
+    }
+
+    /// The legacy HTTP session the request belongs to, if any.
+    #[must_use]
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
     }
 
     /// The value already resolved for the argument or variable `name`.
@@ -152,6 +200,8 @@ impl std::fmt::Debug for CompletionContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompletionContext")
             .field("arguments", &self.arguments)
+            .field("auth", &self.auth)
+            .field("session_id", &self.session_id)
             .finish_non_exhaustive()
     }
 }
@@ -164,7 +214,30 @@ pub enum Completer {
     /// partial value's prefix.
     Known(Arc<[String]>),
     /// A completer fn, given the partial value and the context.
-    Fn(fn(String, CompletionContext) -> BoxFuture<'static, Completion>),
+    Fn(fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>),
+    /// A completer closure of a prompt or template built at run time.
+    Shared(SharedCompleter),
+}
+
+/// A completer closure, as `Prompt::complete` and `Resource::complete` keep it.
+pub(crate) type SharedCompleter = Arc<
+    dyn Fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>
+        + Send
+        + Sync,
+>;
+
+impl Completer {
+    /// The completer of a closure given at run time.
+    pub(crate) fn shared<F, Fut>(complete: F) -> Self
+    where
+        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoCompletion> + Send + 'static,
+    {
+        Self::Shared(Arc::new(move |partial, context| {
+            let completing = complete(partial, context);
+            Box::pin(async move { completing.await.into_completion() })
+        }))
+    }
 }
 
 impl std::fmt::Debug for Completer {
@@ -172,34 +245,47 @@ impl std::fmt::Debug for Completer {
         match self {
             Self::Known(values) => f.debug_tuple("Known").field(values).finish(),
             Self::Fn(_) => f.write_str("Fn"),
+            Self::Shared(_) => f.write_str("Shared"),
         }
     }
 }
 
 impl Completer {
-    /// The completion of `partial`.
-    pub(crate) async fn complete(&self, partial: String, context: CompletionContext) -> Completion {
+    /// The completion of `partial`; `Err` is the completer fn's failure, its message.
+    pub(crate) async fn complete(
+        &self,
+        partial: String,
+        context: CompletionContext,
+    ) -> Result<Completion, String> {
         match self {
             Self::Known(values) => {
                 let partial = partial.to_lowercase();
-                Completion::new(
+                Ok(Completion::new(
                     values
                         .iter()
                         .filter(|value| value.to_lowercase().starts_with(&partial))
                         .cloned()
                         .collect(),
-                )
+                ))
             }
             // A panic in a completer fn completes nothing.
-            Self::Fn(complete) => AssertUnwindSafe(complete(partial, context))
-                .catch_unwind()
-                .await
-                .unwrap_or_else(|_| {
-                    tracing::error!("a completer fn panicked");
-                    Completion::default()
-                }),
+            Self::Fn(complete) => unwound(complete(partial, context)).await,
+            Self::Shared(complete) => unwound(complete(partial, context)).await,
         }
     }
+}
+
+/// What a completer's future gives, a panic in it completing nothing.
+async fn unwound(
+    completing: BoxFuture<'static, Result<Completion, String>>,
+) -> Result<Completion, String> {
+    AssertUnwindSafe(completing)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| {
+            tracing::error!("a completer fn panicked");
+            Ok(Completion::default())
+        })
 }
 
 /// A template variable's completer, as `#[resource]` registers it. Not public API.
@@ -284,7 +370,8 @@ mod tests {
             Completer::Known(vec!["Formal".into(), "friendly".into(), "terse".into()].into());
         let completion = completer
             .complete("f".into(), CompletionContext::default())
-            .await;
+            .await
+            .expect("known values");
         assert_eq!(completion.values, ["Formal", "friendly"]);
     }
 }

@@ -198,13 +198,43 @@ fn one_or_several(mut problems: Vec<RegistryError>) -> Result<(), RegistryError>
     }
 }
 
-/// Why the tools cannot be served.
+/// What kind of named item a [`RegistryError`] is about: a tool or a prompt, which share the
+/// errors of a name taken twice and of app state missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ItemKind {
+    /// A `#[tool]` or a [`Tool`](crate::tool::Tool) built at run time.
+    Tool,
+    /// A `#[prompt]` or a [`Prompt`](crate::prompt::Prompt) built at run time.
+    Prompt,
+}
+
+impl ItemKind {
+    /// `tool` or `prompt`, as messages and the attributes name it.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tool => "tool",
+            Self::Prompt => "prompt",
+        }
+    }
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why the tools, prompts and resources cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RegistryError {
-    /// Two tools share a name.
+    /// Two tools, or two prompts, share a name.
     #[non_exhaustive]
     DuplicateName {
+        /// A tool or a prompt.
+        kind: ItemKind,
         /// The shared name.
         name: String,
         /// Where the first is (`file:line`, or "added at run time").
@@ -222,12 +252,14 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
-    /// A tool takes a `State<T>` the server was not given.
+    /// A tool or a prompt takes a `State<T>` the server was not given.
     #[non_exhaustive]
     MissingState {
-        /// The tool's name.
+        /// A tool or a prompt.
+        kind: ItemKind,
+        /// The tool's or prompt's name.
         name: String,
-        /// Where it is defined (`file:line`), for a `#[tool]` fn.
+        /// Where it is defined (`file:line`), for a `#[tool]` or `#[prompt]` fn.
         location: Option<String>,
         /// The type of the missing value, as Rust names it.
         type_name: String,
@@ -266,39 +298,20 @@ pub enum RegistryError {
     },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
-    /// Two prompts share a name.
-    #[non_exhaustive]
-    DuplicatePrompt {
-        /// The shared name.
-        name: String,
-        /// Where the first is (`file:line`, or "added at run time").
-        first: String,
-        /// Where the second is.
-        second: String,
-    },
-    /// A prompt cannot be served.
-    #[non_exhaustive]
-    InvalidPrompt {
-        /// The prompt's name.
-        name: String,
-        /// Where it is defined (`file:line`), for a `#[prompt]` fn.
-        location: Option<String>,
-        /// What is wrong.
-        problem: String,
-    },
 }
 
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::DuplicateName {
+                kind,
                 name,
                 first,
                 second,
             } => write!(
                 f,
-                "two tools are named `{name}`: one {}, one {}; tool names must be unique, \
-                 rename one with `#[tool(name = \"…\")]`",
+                "two {kind}s are named `{name}`: one {}, one {}; {kind} names must be unique, \
+                 rename one with `#[{kind}(name = \"…\")]`",
                 At(first),
                 At(second)
             ),
@@ -309,9 +322,10 @@ impl fmt::Display for RegistryError {
             } => write!(
                 f,
                 "{} cannot be served: {problem}",
-                ToolPlace(name, location.as_deref())
+                Place(ItemKind::Tool, name, location.as_deref())
             ),
             Self::MissingState {
+                kind,
                 name,
                 location,
                 type_name,
@@ -319,7 +333,7 @@ impl fmt::Display for RegistryError {
                 f,
                 "{} takes `State<{type_name}>`, but the server was given no `{type_name}`: \
                  add `.state(value)` to the `Server` builder",
-                ToolPlace(name, location.as_deref())
+                Place(*kind, name, location.as_deref())
             ),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
@@ -345,26 +359,6 @@ impl fmt::Display for RegistryError {
                 f,
                 "tool `{tool}` ({location}) names the view `{uri}`, but {problem}"
             ),
-            Self::DuplicatePrompt {
-                name,
-                first,
-                second,
-            } => write!(
-                f,
-                "two prompts are named `{name}`: one at {first}, one at {second}; prompt names must be unique, \
-                 rename one with `#[prompt(name = \"…\")]`"
-            ),
-            Self::InvalidPrompt {
-                name,
-                location,
-                problem,
-            } => {
-                write!(f, "prompt `{name}`")?;
-                if let Some(location) = location {
-                    write!(f, " at {location}")?;
-                }
-                write!(f, " cannot be served: {problem}")
-            }
             Self::Several(problems) => {
                 write!(
                     f,
@@ -394,13 +388,13 @@ impl fmt::Display for At<'_> {
     }
 }
 
-/// "tool `name`", and " at `file:line`" when the tool has a place in the source.
-struct ToolPlace<'a>(&'a str, Option<&'a str>);
+/// "tool `name`" (or "prompt `name`"), and " at `file:line`" when it has a place in the source.
+struct Place<'a>(ItemKind, &'a str, Option<&'a str>);
 
-impl fmt::Display for ToolPlace<'_> {
+impl fmt::Display for Place<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tool `{}`", self.0)?;
-        match self.1 {
+        write!(f, "{} `{}`", self.0, self.1)?;
+        match self.2 {
             Some(source) => write!(f, " at {source}"),
             None => Ok(()),
         }

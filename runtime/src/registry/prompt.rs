@@ -2,6 +2,7 @@
 //! ([`GetPromptResult`], anything [`IntoPromptResult`]), and the servable [`Prompt`], built from
 //! a registration or at run time. Getting one is [`Prompt::get`].
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::{self, Display};
 use std::future::Future;
@@ -13,9 +14,9 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use super::complete::Completer;
+use super::complete::{Completer, CompletionContext, IntoCompletion};
 use super::set::Named;
-use super::{IconRegistration, RegistryError};
+use super::{IconRegistration, ItemKind, RegistryError};
 use crate::ask::Role;
 use crate::context::Context;
 use crate::result::Content;
@@ -102,35 +103,36 @@ impl GetPromptResult {
 
 /// Turns what a prompt fn returns into a [`GetPromptResult`]: text (`String`, `&'static str`:
 /// one user message), `Vec<PromptMessage>`, a [`GetPromptResult`], or a `Result` of one of
-/// these whose error is a JSON-RPC error carrying its message.
+/// these: an `Err` of [`PromptError`] is what it says (an argument refused: `-32602`), any
+/// other error a JSON-RPC error (`-32603`) carrying its message.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a `#[prompt]` fn",
     label = "not a prompt result",
     note = "return `String`, `&'static str`, `Vec<PromptMessage>`, `GetPromptResult`, or `Result<_, E>` of one of these with `E: Display`"
 )]
 pub trait IntoPromptResult {
-    /// The result, or the message of the error the client gets.
+    /// The result, or the error the client gets.
     ///
     /// # Errors
     ///
-    /// The prompt failed: the text of its error.
-    fn into_prompt_result(self) -> Result<GetPromptResult, String>;
+    /// The prompt failed, or refused an argument.
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError>;
 }
 
 impl IntoPromptResult for GetPromptResult {
-    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError> {
         Ok(self)
     }
 }
 
 impl IntoPromptResult for Vec<PromptMessage> {
-    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError> {
         Ok(GetPromptResult::new(self))
     }
 }
 
 impl IntoPromptResult for String {
-    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError> {
         Ok(GetPromptResult::new(vec![PromptMessage::user(
             Content::text(self),
         )]))
@@ -138,28 +140,83 @@ impl IntoPromptResult for String {
 }
 
 impl IntoPromptResult for &'static str {
-    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError> {
         self.to_owned().into_prompt_result()
     }
 }
 
-impl<T: IntoPromptResult, E: Display> IntoPromptResult for Result<T, E> {
-    /// The error's alternate form (`{:#}`), as a tool's: `anyhow` renders its causes there.
-    fn into_prompt_result(self) -> Result<GetPromptResult, String> {
-        self.map_err(|error| format!("{error:#}"))?
-            .into_prompt_result()
+impl<T: IntoPromptResult, E: Display + 'static> IntoPromptResult for Result<T, E> {
+    /// A [`PromptError`] (also inside a `Box<dyn Error + Send + Sync>`, what `?` makes of it)
+    /// as it is; any other error is a failure, in its alternate form (`{:#}`), as a tool's:
+    /// `anyhow` renders its causes there.
+    fn into_prompt_result(self) -> Result<GetPromptResult, PromptError> {
+        match self {
+            Ok(value) => value.into_prompt_result(),
+            Err(error) => {
+                let any: &dyn Any = &error;
+                let own = any.downcast_ref::<PromptError>().or_else(|| {
+                    any.downcast_ref::<Box<dyn std::error::Error + Send + Sync>>()
+                        .and_then(|boxed| boxed.downcast_ref::<PromptError>())
+                });
+                Err(own
+                    .cloned()
+                    .unwrap_or_else(|| PromptError::Failed(format!("{error:#}"))))
+            }
+        }
     }
 }
 
-/// Why `prompts/get` gave no result. Not public API: generated code returns it.
-#[doc(hidden)]
+/// Why `prompts/get` gave no result: an argument the prompt refuses (`-32602`, invalid params:
+/// the client's to fix) or the prompt's own failure (`-32603`, internal error). A prompt fn
+/// returns it as the `Err` of its `Result` to say which; any other error type is a failure.
+///
+/// ```
+/// use mcp_toolbelt::prompt::PromptError;
+///
+/// /// Summarise one note
+/// #[mcp_toolbelt::prompt]
+/// async fn summarise(id: u64) -> Result<String, PromptError> {
+///     if id == 0 {
+///         return Err(PromptError::invalid_argument("id", "no note has id 0"));
+///     }
+///     Ok(format!("Summarise note {id}"))
+/// }
+///
+/// let refused = PromptError::invalid_argument("id", "no note has id 0");
+/// assert_eq!(refused.to_string(), "Invalid argument `id`: no note has id 0");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PromptError {
     /// An argument is missing or its value refused: `-32602` with this text.
     InvalidArgument(String),
-    /// The prompt failed: a JSON-RPC error carrying its message.
+    /// The prompt failed: `-32603` with this text.
     Failed(String),
 }
+
+impl PromptError {
+    /// The value of the argument `name` is refused, because `why`: `-32602`.
+    #[must_use]
+    pub fn invalid_argument(name: impl Display, why: impl Display) -> Self {
+        Self::InvalidArgument(format!("Invalid argument `{name}`: {why}"))
+    }
+
+    /// The prompt failed, saying `message`: `-32603`.
+    #[must_use]
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::Failed(message.into())
+    }
+}
+
+impl Display for PromptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InvalidArgument(message) | Self::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for PromptError {}
 
 /// The adapter of a `#[prompt]` fn: reads the arguments, runs the fn. Not public API.
 #[doc(hidden)]
@@ -242,12 +299,7 @@ impl Prompt {
     {
         let handler: Handler = Arc::new(move |arguments, context| {
             let output = handler(arguments, context);
-            Box::pin(async move {
-                output
-                    .await
-                    .into_prompt_result()
-                    .map_err(PromptError::Failed)
-            })
+            Box::pin(async move { output.await.into_prompt_result() })
         });
         Self {
             definition: Arc::new(PromptDefinition::new(name).description(description)),
@@ -276,6 +328,36 @@ impl Prompt {
     #[must_use]
     pub fn icon(mut self, icon: Icon) -> Self {
         Arc::make_mut(&mut self.definition).icons.push(icon);
+        self
+    }
+
+    /// Completes the argument `argument` (one added with [`argument`](Self::argument)) with
+    /// `complete`, given the partial value and the [`CompletionContext`]; it returns anything
+    /// [`IntoCompletion`](crate::completion::IntoCompletion), as a completer fn of `#[prompt]`
+    /// does. A second completer for one argument replaces the first.
+    ///
+    /// ```
+    /// use mcp_toolbelt::prompt::{Prompt, PromptArgument};
+    ///
+    /// let greet = Prompt::new("greet", "Greet someone", |arguments, _context| async move {
+    ///     format!("Say hello to {}", arguments["name"])
+    /// })
+    /// .argument(PromptArgument::new("name").required(true))
+    /// .complete("name", |partial, _context| async move {
+    ///     ["Ada", "Alan", "Grace"]
+    ///         .into_iter()
+    ///         .filter(|name| name.starts_with(&partial))
+    ///         .collect::<Vec<_>>()
+    /// });
+    /// # let _ = greet;
+    /// ```
+    #[must_use]
+    pub fn complete<F, Fut>(mut self, argument: impl Into<String>, complete: F) -> Self
+    where
+        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoCompletion> + Send + 'static,
+    {
+        Arc::make_mut(&mut self.completers).insert(argument.into(), Completer::shared(complete));
         self
     }
 
@@ -388,7 +470,8 @@ impl Named for Prompt {
     }
 
     fn duplicate(name: &str, first: &str, second: &str) -> RegistryError {
-        RegistryError::DuplicatePrompt {
+        RegistryError::DuplicateName {
+            kind: ItemKind::Prompt,
             name: name.to_owned(),
             first: first.to_owned(),
             second: second.to_owned(),
@@ -399,13 +482,11 @@ impl Named for Prompt {
         self.required_state
             .iter()
             .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::InvalidPrompt {
+            .map(|missing| RegistryError::MissingState {
+                kind: ItemKind::Prompt,
                 name: self.name().to_owned(),
                 location: self.source.as_deref().map(str::to_owned),
-                problem: format!(
-                    "it takes `State<{0}>`, but the server was given no `{0}`: add `.state(value)` to the `Server` builder",
-                    missing.type_name()
-                ),
+                type_name: missing.type_name().to_owned(),
             })
             .collect()
     }

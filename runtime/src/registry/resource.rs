@@ -15,7 +15,7 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::complete::{Completer, VariableCompleter};
+use super::complete::{Completer, CompletionContext, IntoCompletion, VariableCompleter};
 use super::template::UriTemplate;
 use super::view::{self, AppView};
 use super::{ADDED_AT_RUN_TIME, IconRegistration, RegistryError};
@@ -170,7 +170,7 @@ pub struct Resource {
     /// Its icons as served (a `data = …` icon encoded once).
     icons: Arc<[Icon]>,
     /// How the template's variables complete, by variable.
-    completers: Arc<BTreeMap<&'static str, Completer>>,
+    completers: Arc<BTreeMap<String, Completer>>,
     reader: Reader,
     /// `file:line` of a `#[resource]`, or "added at run time", for error messages.
     place: Arc<str>,
@@ -370,6 +370,33 @@ impl Resource {
         self
     }
 
+    /// Completes the template variable `variable` with `complete`, given the partial value
+    /// and the [`CompletionContext`] (the variables already resolved); it returns anything
+    /// [`IntoCompletion`], as a completer fn of `#[resource]` does. A completer for a name that is
+    /// no variable of the template is never asked.
+    ///
+    /// ```
+    /// use mcp_toolbelt::resource::Resource;
+    ///
+    /// let note = Resource::new("notes://{id}", "note", |request| async move {
+    ///     format!("note {}", request.variable("id").unwrap_or_default())
+    /// })?
+    /// .complete("id", |partial, _context| async move {
+    ///     ["1", "2", "12"].into_iter().filter(|id| id.starts_with(&partial)).collect::<Vec<_>>()
+    /// });
+    /// # let _ = note;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn complete<F, Fut>(mut self, variable: impl Into<String>, complete: F) -> Self
+    where
+        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output: IntoCompletion> + Send + 'static,
+    {
+        Arc::make_mut(&mut self.completers).insert(variable.into(), Completer::shared(complete));
+        self
+    }
+
     /// An icon a client may show beside it (repeat for several). Unlike `icons(…)` on
     /// `#[resource]`, its values are not checked at compile time.
     #[must_use]
@@ -406,7 +433,7 @@ impl Resource {
         let completers = registration
             .completers
             .iter()
-            .filter_map(|completer| Some((completer.variable, (completer.complete)()?)))
+            .filter_map(|completer| Some((completer.variable.to_owned(), (completer.complete)()?)))
             .collect();
         Ok(Self {
             uri: registration.uri.into(),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{IconRegistration, RegistryError, ToolRegistration};
+use super::{IconRegistration, ItemKind, RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::context::Context;
 use crate::result::CallToolResult;
@@ -262,6 +262,7 @@ impl Tool {
             .iter()
             .filter(|key| !states.contains(key))
             .map(|missing| RegistryError::MissingState {
+                kind: ItemKind::Tool,
                 name: self.name().to_owned(),
                 location: self.source.as_deref().map(str::to_owned),
                 type_name: missing.type_name().to_owned(),
@@ -337,6 +338,7 @@ impl super::set::Named for Tool {
 
     fn duplicate(name: &str, first: &str, second: &str) -> RegistryError {
         RegistryError::DuplicateName {
+            kind: ItemKind::Tool,
             name: name.to_owned(),
             first: first.to_owned(),
             second: second.to_owned(),

@@ -216,12 +216,15 @@ impl StdioConnection {
     /// Runs a request concurrently with the next lines. A request that runs no code of the
     /// user's (`ping`, the lists, `initialize`) is polled once right here: it is answered on that
     /// first poll, without the task spawn and the wake-up of another thread it would take to
-    /// run it apart. A tool call or a resource read becomes a task at once, so that a tool that
+    /// run it apart. A tool call, a resource read, a prompt's get or a completion becomes a task at once, so that a tool that
     /// computes before its first `.await` never stops this loop from reading the next line (a
     /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
     /// does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
-        let runs_user_code = matches!(request.method, Method::CallTool | Method::ReadResource);
+        let runs_user_code = matches!(
+            request.method,
+            Method::CallTool | Method::ReadResource | Method::GetPrompt | Method::Complete
+        );
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());

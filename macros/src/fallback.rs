@@ -37,7 +37,7 @@ pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
                     && !crate::valid::is_field_attr(attr)
                     && !crate::valid::is_context_marker(attr)
                     && !crate::valid::is_header_marker(attr)
-                    && !crate::prompt::is_complete_marker(attr)
+                    && !crate::valid::is_complete_marker(attr)
             });
         }
     }

@@ -23,7 +23,7 @@ use darling::{Error, FromMeta};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{Attribute, FnArg, ItemFn, Meta, Pat, Path, ReturnType, Type};
+use syn::{FnArg, ItemFn, Meta, Pat, Path, ReturnType, Type};
 
 use crate::ast::Param;
 use crate::{attr, docs, fallback, valid};
@@ -96,11 +96,6 @@ pub(crate) fn completers(meta: &Meta) -> darling::Result<Option<Vec<(syn::Ident,
         errors.push(Error::custom(usage).with_span(meta));
     }
     errors.finish_with(Some(out))
-}
-
-/// Whether `attr` is `#[complete(path)]`, which names a prompt parameter's completer fn.
-pub(crate) fn is_complete_marker(attr: &Attribute) -> bool {
-    attr.path().is_ident("complete")
 }
 
 /// One argument of the prompt: a parameter the client gives.
@@ -317,7 +312,7 @@ fn argument<'a>(
                 Error::custom("a prompt argument is a string, not a JSON property: this attribute has no effect; remove it")
                     .with_span(attr.path()),
             );
-        } else if is_complete_marker(attr) {
+        } else if valid::is_complete_marker(attr) {
             match attr.parse_args::<Path>() {
                 Ok(path) if completer.is_none() => completer = Some(path),
                 Ok(_) => errors.push(

@@ -379,6 +379,11 @@ pub(crate) fn is_context_marker(attr: &Attribute) -> bool {
     attr.path().is_ident("context")
 }
 
+/// Whether `attr` is `#[complete(path)]`, which names a prompt parameter's completer fn.
+pub(crate) fn is_complete_marker(attr: &Attribute) -> bool {
+    attr.path().is_ident("complete")
+}
+
 /// Whether `attr` is `#[header("Name")]`, which mirrors an inline parameter into the HTTP header
 /// `Mcp-Param-Name` (its property's `x-mcp-header`).
 pub(crate) fn is_header_marker(attr: &Attribute) -> bool {
@@ -446,11 +451,7 @@ fn check_params<'a>(
             }
             FnArg::Typed(typed) => typed,
         };
-        if let Some(complete) = typed
-            .attrs
-            .iter()
-            .find(|attr| crate::prompt::is_complete_marker(attr))
-        {
+        if let Some(complete) = typed.attrs.iter().find(|attr| is_complete_marker(attr)) {
             errors.push(
                 Error::custom(
                     "`#[complete]` completes a prompt's argument (`completion/complete`); a tool's arguments do not complete: remove it",

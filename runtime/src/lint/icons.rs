@@ -2,8 +2,8 @@
 //! time (an [`Icon`] given to `Tool::icon` or `Server::icon`, a `const` in `icons(src = …)`).
 //! The rules are the macro's: one file both crates compile (`macros/src/icon_rules.rs`).
 
+use super::problem::Problem;
 use super::profiles::Check;
-use super::rules::Problem;
 use crate::types::Icon;
 
 /// The rules themselves, one file shared with the `icons(…)` attribute key.

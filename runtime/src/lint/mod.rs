@@ -79,6 +79,7 @@
 //! In tests, [`assert_portable`](crate::testing::assert_portable) fails with the same report.
 
 mod icons;
+mod problem;
 mod profiles;
 mod report;
 mod rules;
@@ -104,7 +105,7 @@ pub fn lint(server: &str, tools: &[ToolDefinition], profiles: &[&'static Profile
             let problems = match rule.check {
                 Check::ListBytes { max } => (bytes > max)
                     .then(|| {
-                        rules::Problem::new(
+                        problem::Problem::new(
                             String::new(),
                             format!("tools/list is {bytes} bytes, more than {max}"),
                         )
@@ -220,7 +221,7 @@ fn add(
     profile: &'static Profile,
     rule: &'static Rule,
     (subject, tool): (Subject, &str),
-    problem: rules::Problem,
+    problem: problem::Problem,
 ) {
     let id = rules::id(&rule.check);
     let same = findings.iter_mut().find(|finding| {

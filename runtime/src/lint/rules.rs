@@ -3,27 +3,9 @@
 
 use serde_json::{Map, Value};
 
+use super::problem::Problem;
 use super::profiles::Check;
 use crate::types::ToolDefinition;
-
-/// One place a check failed: where (a JSON pointer into the tool's definition) and what.
-pub(super) struct Problem {
-    pub(super) pointer: String,
-    pub(super) message: String,
-    /// The fix for this shape, where the rule's own ([`fix`]) does not apply to it.
-    pub(super) fix: Option<&'static str>,
-}
-
-impl Problem {
-    /// A problem the rule's own fix applies to.
-    pub(super) fn new(pointer: String, message: String) -> Self {
-        Self {
-            pointer,
-            message,
-            fix: None,
-        }
-    }
-}
 
 /// The rule's short id, as reports show it.
 pub(super) fn id(check: &Check) -> &'static str {

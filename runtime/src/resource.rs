@@ -52,7 +52,10 @@
 //! `notifications/resources/updated` to the clients subscribed to that URI, and only to them.
 //! The same handle adds and removes resources and templates built at run time ([`Resource`]),
 //! which clients hear of as `notifications/resources/list_changed`; `resources/list` pages and
-//! their 2026-07-28 caching hints follow the set as it is at each request.
+//! their 2026-07-28 caching hints follow the set as it is at each request. The repository's
+//! `examples/notes` serves each note so: a template built at run time over its database (app
+//! state a `#[resource]` fn could not reach), and `notify_updated` from the tools that change a
+//! note.
 //!
 //! ```standalone_crate
 //! // A crate of its own: the tool it defines takes a state other examples' servers lack.

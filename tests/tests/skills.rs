@@ -326,8 +326,9 @@ async fn a_skills_files_are_resources_read_as_their_listed_bytes() {
 async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory() {
     let folder = skills_folder();
     let client = TestClient::new(server(&folder));
-    for (_, params) in both_eras(&json!({"uri": "skill://note-taking"})) {
+    for (is_modern, params) in both_eras(&json!({"uri": "skill://note-taking"})) {
         let read = client.request("resources/directory/read", params).await;
+        assert_eq!(read["result"].get("ttlMs").is_some(), is_modern, "{read}");
         assert_eq!(
             read["result"]["resources"],
             json!([

@@ -27,7 +27,7 @@ pub(super) fn answer(
     let answer = match method {
         Method::ListSkills => list(params, era, served),
         Method::GetSkill => get(params, era, served),
-        Method::ReadResourceDirectory => read_directory(params, served),
+        Method::ReadResourceDirectory => read_directory(params, era, served),
         _ => return None,
     };
     Some(answer)
@@ -59,7 +59,14 @@ fn get(params: &Map<String, Value>, era: &Era, served: &Served<'_>) -> Result<Va
     Ok(result)
 }
 
-fn read_directory(params: &Map<String, Value>, served: &Served<'_>) -> Result<Value, ErrorObject> {
+/// A directory's children. The SEP's result is a plain paged one, but the TypeScript SDK's
+/// skills client (2.4) requires the caching fields on it at 2026-07-28, as on every other result
+/// of the extension: they are sent, which no reader of the SEP's shape minds.
+fn read_directory(
+    params: &Map<String, Value>,
+    era: &Era,
+    served: &Served<'_>,
+) -> Result<Value, ErrorObject> {
     let uri = uri_of(params, "resources/directory/read")?;
     let children = served.skills.directory(uri).ok_or_else(|| {
         ErrorObject::invalid_params(format!("{uri} is not a directory resource"))
@@ -72,6 +79,7 @@ fn read_directory(params: &Map<String, Value>, served: &Served<'_>) -> Result<Va
     if let Some(cursor) = next_cursor {
         result["nextCursor"] = json!(cursor);
     }
+    listing::cacheable(&mut result, era.version(), served.ttl_ms);
     Ok(result)
 }
 

@@ -285,6 +285,7 @@ impl ServerCapabilities {
 
     /// These capabilities with the Skills extension declared (and `resources`, which serve its
     /// files), `resources/directory/read` offered, when skills are served.
+    #[cfg(feature = "skills")]
     pub(crate) fn skills(self, served: bool) -> Self {
         if !served {
             return self;

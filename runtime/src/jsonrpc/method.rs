@@ -135,6 +135,7 @@ impl Method {
     }
 
     /// Whether the method is one of the Skills extension's.
+    #[cfg(feature = "skills")]
     pub(crate) fn is_skills(&self) -> bool {
         matches!(
             self,

@@ -184,6 +184,7 @@ enum Reader {
     /// A run-time resource's handler.
     Handler(ReadHandler),
     /// Contents fixed when the server was built (a skill's file).
+    #[cfg(feature = "skills")]
     Fixed(ResourceBody),
 }
 
@@ -496,10 +497,12 @@ impl Resource {
 
     /// Fixed contents (a `static`), which a client may cache as long as the server's TTL.
     pub(crate) fn is_static(&self) -> bool {
-        matches!(
-            self.reader,
-            Reader::Registered(ResourceRead::Static(_)) | Reader::Fixed(_)
-        )
+        match self.reader {
+            Reader::Registered(ResourceRead::Static(_)) => true,
+            #[cfg(feature = "skills")]
+            Reader::Fixed(_) => true,
+            _ => false,
+        }
     }
 
     /// Its name.
@@ -577,6 +580,7 @@ impl Resource {
         };
         let contents = match &self.reader {
             Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(body())),
+            #[cfg(feature = "skills")]
             Reader::Fixed(body) => return Some(Ok(body.clone())),
             Reader::Registered(ResourceRead::Dynamic(read)) => read(values),
             Reader::Handler(handler) => {

@@ -73,7 +73,7 @@ fn read_skill(folder: &Path) -> Result<Skill, (std::path::PathBuf, String)> {
         .map_err(|problem| (folder.to_owned(), problem))?;
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Skill {
-        skill_md: Cow::Owned(text),
+        markdown: Cow::Owned(text),
         files,
         origin: skill_md.display().to_string(),
         folder: Some(name.to_owned()),

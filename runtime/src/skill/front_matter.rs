@@ -165,9 +165,8 @@ fn to_json(yaml: Yaml) -> Result<Value, String> {
             let mut object = Map::new();
             for (key, value) in hash {
                 let key = match key {
-                    Yaml::String(key) => key,
+                    Yaml::String(key) | Yaml::Real(key) => key,
                     Yaml::Integer(key) => key.to_string(),
-                    Yaml::Real(key) => key,
                     Yaml::Boolean(key) => key.to_string(),
                     Yaml::Null => "null".to_owned(),
                     _ => return Err("has a key that is not a string".to_owned()),

@@ -86,6 +86,7 @@ mod served;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::Path;
 
 use sha2::{Digest as _, Sha256};
@@ -105,7 +106,7 @@ const MAX_BYTES: u64 = 16 * 1024 * 1024;
 /// server is built (see the [module](self) for the rules and the errors).
 #[derive(Debug, Clone)]
 pub struct Skill {
-    skill_md: Cow<'static, str>,
+    markdown: Cow<'static, str>,
     files: Vec<(String, Cow<'static, [u8]>)>,
     /// Where it comes from, for errors: the `SKILL.md` on disk, or where `new` was called.
     origin: String,
@@ -114,14 +115,14 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// A skill whose `SKILL.md` is `skill_md` (`include_str!("skills/x/SKILL.md")`, or a
+    /// A skill whose `SKILL.md` is `markdown` (`include_str!("skills/x/SKILL.md")`, or a
     /// `String`). Its name is the front matter's `name`; its URI `skill://<name>/SKILL.md`.
     #[must_use]
     #[track_caller]
-    pub fn new(skill_md: impl Into<Cow<'static, str>>) -> Self {
+    pub fn new(markdown: impl Into<Cow<'static, str>>) -> Self {
         let caller = std::panic::Location::caller();
         Self {
-            skill_md: skill_md.into(),
+            markdown: markdown.into(),
             files: Vec::new(),
             origin: format!("SKILL.md given at {}:{}", caller.file(), caller.line()),
             folder: None,
@@ -165,7 +166,7 @@ impl Skill {
             field: field.map(str::to_owned),
             problem,
         };
-        let front_matter = front_matter::parse(&self.skill_md)
+        let front_matter = front_matter::parse(&self.markdown)
             .map_err(|problem| invalid(problem.field, problem.text))?;
         let name = front_matter["name"].as_str().unwrap_or_default().to_owned();
         if let Some(folder) = &self.folder
@@ -185,7 +186,7 @@ impl Skill {
             .to_owned();
         let root = format!("skill://{name}");
         let mut seen = BTreeSet::new();
-        let mut files = vec![("SKILL.md".to_owned(), bytes_of(self.skill_md))];
+        let mut files = vec![("SKILL.md".to_owned(), bytes_of(self.markdown))];
         for (path, bytes) in self.files {
             check_path(&path).map_err(|problem| invalid(None, problem))?;
             files.push((path, bytes));
@@ -272,7 +273,7 @@ fn encode_path(path: &str) -> String {
         if plain {
             encoded.push(char::from(byte));
         } else {
-            encoded.push_str(&format!("%{byte:02X}"));
+            let _ = write!(encoded, "%{byte:02X}");
         }
     }
     encoded
@@ -280,7 +281,6 @@ fn encode_path(path: &str) -> String {
 
 /// `sha256:` and the 64 lowercase hex digits of the SHA-256 of `bytes`.
 fn digest(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
     let hash = Sha256::digest(bytes);
     let mut text = String::with_capacity(7 + 64);
     text.push_str("sha256:");

@@ -60,7 +60,7 @@
 //! a `description` missing or empty, a file path that leaves the skill, a sub-folder without a
 //! `SKILL.md`, a skill over the extension's limits (512 files, 16 MiB) stop the server at start-up
 //! ([`Server::check`](crate::Server::check), every `serve_*`, `into_router`, `run()`) with
-//! [`RegistryError::InvalidSkill`](crate::error::RegistryError::InvalidSkill), naming the file
+//! [`RegistryError::InvalidSkill`], naming the file
 //! and the field:
 //!
 //! ```

@@ -489,18 +489,21 @@ fn a_bad_skill_built_in_code_names_where_it_was_built() {
 }
 
 #[test]
-fn two_skills_of_one_uri_stop_the_server() {
-    let error = Server::new("skills", "1.0.0")
-        .skill(release_notes())
-        .skill(release_notes())
-        .check()
-        .expect_err("one URI twice");
-    assert!(
-        matches!(&error, Error::Registry(RegistryError::Several(problems)) if problems.iter().all(|problem| matches!(problem, RegistryError::DuplicateResource { .. }))),
-        "{error}"
+fn two_skills_of_one_name_stop_the_server_naming_both() {
+    let folder = Folder::new();
+    let on_disk = folder.write(
+        "release-notes/SKILL.md",
+        "---\nname: release-notes\ndescription: From disk\n---\n",
     );
+    let (file, field, problem) = refused(|| {
+        Server::new("skills", "1.0.0")
+            .skills_dir(folder.path())
+            .skill(release_notes())
+    });
+    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert_eq!(field.as_deref(), Some("name"));
     assert!(
-        error.to_string().contains("skill://release-notes/SKILL.md"),
-        "{error}"
+        problem.contains(&on_disk.display().to_string()) && problem.contains("another skill"),
+        "{problem}"
     );
 }

@@ -237,6 +237,7 @@ impl Skill {
             SkillEntry {
                 uri: format!("{root}/SKILL.md"),
                 root,
+                origin,
                 front_matter,
                 files: entries,
             },

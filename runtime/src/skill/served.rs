@@ -16,6 +16,8 @@ pub(crate) struct SkillEntry {
     pub(crate) uri: String,
     /// `skill://<name>`, its root directory.
     pub(crate) root: String,
+    /// Where it comes from (its `SKILL.md` on disk, or where `Skill::new` was called).
+    pub(crate) origin: String,
     pub(crate) front_matter: Map<String, Value>,
     /// `SKILL.md` first, then the others as given.
     pub(crate) files: Vec<FileEntry>,

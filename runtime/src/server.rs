@@ -266,19 +266,21 @@ impl Server {
     #[must_use]
     pub fn skill(mut self, skill: crate::skill::Skill) -> Self {
         match skill.prepare() {
-            Ok((entry, _)) if self.skills.iter().any(|served| served.uri == entry.uri) => {
-                let first = self.skills.iter().find(|served| served.uri == entry.uri);
-                self.add_startup_problem(RegistryError::InvalidSkill {
-                    field: Some("name".into()),
-                    problem: format!(
-                        "is `{}`, the name of another skill ({}): a server serves one skill of a name",
-                        entry.front_matter["name"].as_str().unwrap_or_default(),
-                        first.map_or("", |first| first.origin.as_str()),
-                    ),
-                    file: entry.origin,
-                });
-            }
             Ok((entry, files)) => {
+                if let Some(first) = self.skills.iter().find(|served| served.uri == entry.uri) {
+                    let problem = RegistryError::InvalidSkill {
+                        field: Some("name".into()),
+                        problem: format!(
+                            "is `{}`, the name of another skill ({}): a server serves one skill \
+                             of a name",
+                            entry.front_matter["name"].as_str().unwrap_or_default(),
+                            first.origin,
+                        ),
+                        file: entry.origin,
+                    };
+                    self.add_startup_problem(problem);
+                    return self;
+                }
                 let mut inserted = true;
                 for file in files {
                     if let Err(problem) = self.resources.insert(file) {

@@ -237,7 +237,8 @@ impl Server {
     }
 
     /// Serves the skills of the folder at `path` (the Skills extension): each sub-folder
-    /// holding a `SKILL.md` is a skill named after it, with every file under it. Read now, so a
+    /// holding a `SKILL.md` is a skill named after it, with every file under it (hidden ones,
+    /// a leading `.`, left out; files beside the sub-folders ignored). Read now, so a
     /// folder that cannot be read, or a skill whose `SKILL.md` or files break the rules, stops
     /// the server at start-up ([`Server::check`], every `serve_*`), naming the file and the
     /// field; see the [`skill`](crate::skill) module.
@@ -273,8 +274,7 @@ impl Server {
                         problem: format!(
                             "is `{}`, the name of another skill ({}): a server serves one skill \
                              of a name",
-                            entry.front_matter["name"].as_str().unwrap_or_default(),
-                            first.origin,
+                            entry.name, first.origin,
                         ),
                         file: entry.origin,
                     };

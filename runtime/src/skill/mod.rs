@@ -4,7 +4,8 @@
 //! A skill is a folder: a `SKILL.md` (YAML front matter with at least `name` and `description`,
 //! then Markdown instructions) and the files beside it (references, scripts, templates). Serve a
 //! folder of them with one builder call, [`Server::skills_dir`](crate::Server::skills_dir), each
-//! sub-folder holding a `SKILL.md` being one skill, its folder's name its `name`:
+//! sub-folder holding a `SKILL.md` being one skill, its folder's name its `name`, every file
+//! under it one of its files (but hidden ones, whose name begins with `.`):
 //!
 //! ```text
 //! skills/
@@ -89,6 +90,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::RegistryError;
@@ -104,7 +106,7 @@ const MAX_BYTES: u64 = 16 * 1024 * 1024;
 /// A skill built in code: its `SKILL.md` and the files beside it, served with
 /// [`Server::skill`](crate::Server::skill). The front matter is read and checked when the
 /// server is built (see the [module](self) for the rules and the errors).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Skill {
     markdown: Cow<'static, str>,
     files: Vec<(String, Cow<'static, [u8]>)>,
@@ -168,7 +170,15 @@ impl Skill {
         };
         let front_matter = front_matter::parse(&self.markdown)
             .map_err(|problem| invalid(problem.field, problem.text))?;
-        let name = front_matter["name"].as_str().unwrap_or_default().to_owned();
+        let text = |field: &str| {
+            front_matter
+                .get(field)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        // Both checked present and strings by `front_matter::parse`.
+        let name = text("name");
         if let Some(folder) = &self.folder
             && *folder != name
         {
@@ -180,10 +190,7 @@ impl Skill {
                 ),
             ));
         }
-        let description = front_matter["description"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        let description = text("description");
         let root = format!("skill://{name}");
         let mut seen = BTreeSet::new();
         let mut files = vec![("SKILL.md".to_owned(), bytes_of(self.markdown))];
@@ -236,6 +243,7 @@ impl Skill {
         Ok((
             SkillEntry {
                 uri: format!("{root}/SKILL.md"),
+                name,
                 root,
                 origin,
                 front_matter,
@@ -243,6 +251,19 @@ impl Skill {
             },
             resources,
         ))
+    }
+}
+
+/// Where it comes from and its files' paths, not their contents.
+impl std::fmt::Debug for Skill {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Skill")
+            .field("origin", &self.origin)
+            .field(
+                "files",
+                &self.files.iter().map(|(path, _)| path).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
 }
 

@@ -12,6 +12,8 @@ const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 
 /// One skill as [`Skill::prepare`](super::Skill::prepare) checked it.
 pub(crate) struct SkillEntry {
+    /// The front matter's `name`.
+    pub(crate) name: String,
     /// `skill://<name>/SKILL.md`.
     pub(crate) uri: String,
     /// `skill://<name>`, its root directory.

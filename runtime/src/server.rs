@@ -247,15 +247,11 @@ impl Server {
     #[cfg(feature = "skills")]
     #[must_use]
     pub fn skills_dir(mut self, path: impl AsRef<std::path::Path>) -> Self {
-        match crate::skill::Skill::read_dir(path.as_ref()) {
-            Ok(skills) => skills.into_iter().fold(self, Self::skill),
-            Err(problems) => {
-                for problem in problems {
-                    self.add_startup_problem(problem);
-                }
-                self
-            }
+        let (skills, problems) = crate::skill::Skill::read_dir(path.as_ref());
+        for problem in problems {
+            self.add_startup_problem(problem);
         }
+        skills.into_iter().fold(self, Self::skill)
     }
 
     /// Serves `skill`, built in code (its `SKILL.md` and files `include_str!`'d, for a server

@@ -469,6 +469,18 @@ fn a_folder_that_is_no_skill_and_a_missing_skills_folder_stop_the_server() {
     assert_eq!(field, None);
     assert!(problem.contains("no SKILL.md"), "{problem}");
 
+    // Every problem of the folder in one error: the stray folder's and a bad skill's.
+    folder.write("zebra/SKILL.md", "---\nname: Zebra\ndescription: d\n---\n");
+    let error = Server::new("skills", "1.0.0")
+        .skills_dir(folder.path())
+        .check()
+        .expect_err("two problems");
+    let Error::Registry(RegistryError::Several(problems)) = &error else {
+        panic!("both problems: {error}");
+    };
+    assert_eq!(problems.len(), 2, "{error}");
+    assert!(error.to_string().contains("zebra/SKILL.md"), "{error}");
+
     let missing = folder.path().join("nowhere");
     let (file, _, problem) = refused(|| Server::new("skills", "1.0.0").skills_dir(&missing));
     assert_eq!(file, missing.display().to_string());

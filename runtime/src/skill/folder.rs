@@ -11,8 +11,9 @@ use crate::error::RegistryError;
 /// How deep a skill's folders may nest (a symbolic link that loops stops here).
 const MAX_DEPTH: usize = 32;
 
-/// The skills of `dir`, or every problem found (each naming its file or folder).
-pub(super) fn read(dir: &Path) -> Result<Vec<Skill>, Vec<RegistryError>> {
+/// The skills of `dir` that could be read, and every problem found (each naming its file or
+/// folder), so that one start-up error lists them all.
+pub(super) fn read(dir: &Path) -> (Vec<Skill>, Vec<RegistryError>) {
     let invalid = |file: &Path, problem: String| RegistryError::InvalidSkill {
         file: file.display().to_string(),
         field: None,
@@ -25,10 +26,8 @@ pub(super) fn read(dir: &Path) -> Result<Vec<Skill>, Vec<RegistryError>> {
             .filter(|path| path.is_dir() && !is_hidden(path))
             .collect(),
         Err(error) => {
-            return Err(vec![invalid(
-                dir,
-                format!("the skills folder cannot be read: {error}"),
-            )]);
+            let problem = invalid(dir, format!("the skills folder cannot be read: {error}"));
+            return (Vec::new(), vec![problem]);
         }
     };
     folders.sort();
@@ -40,11 +39,7 @@ pub(super) fn read(dir: &Path) -> Result<Vec<Skill>, Vec<RegistryError>> {
             Err(problem) => problems.push(invalid(&problem.0, problem.1)),
         }
     }
-    if problems.is_empty() {
-        Ok(skills)
-    } else {
-        Err(problems)
-    }
+    (skills, problems)
 }
 
 /// One skill's folder: its `SKILL.md` and its other files, or the file at fault and why.

@@ -154,8 +154,9 @@ impl Skill {
         self
     }
 
-    /// The skills of a folder, each sub-folder with its `SKILL.md`.
-    pub(crate) fn read_dir(dir: &Path) -> Result<Vec<Self>, Vec<RegistryError>> {
+    /// The skills of a folder, each sub-folder with its `SKILL.md`, and the problems of those
+    /// that could not be read.
+    pub(crate) fn read_dir(dir: &Path) -> (Vec<Self>, Vec<RegistryError>) {
         folder::read(dir)
     }
 

@@ -50,8 +50,13 @@
 //!   `skill://<name>/references`), a sub-folder as `inode/directory`; a URI that is no
 //!   directory is `-32602`.
 //!
-//! At 2026-07-28, `skills/list` and `skills/get` carry the caching fields (`ttlMs`, `cacheScope`)
-//! the other lists carry ([`Server::cache_ttl`](crate::Server::cache_ttl)).
+//! At 2026-07-28, `skills/list`, `skills/get` and `resources/directory/read` carry the caching
+//! fields (`ttlMs`, `cacheScope`) the other lists carry
+//! ([`Server::cache_ttl`](crate::Server::cache_ttl)). The SEP writes the extension against
+//! 2026-07-28; a legacy client (`initialize`) is served the same, without those fields.
+//!
+//! A skill's path is its name alone (`skill://<name>/…`): the SEP's organizational prefixes
+//! (`skill://acme/billing/refunds/SKILL.md`) are not served.
 //!
 //! # Start-up errors
 //!
@@ -61,8 +66,8 @@
 //! a `description` missing or empty, a file path that leaves the skill, a sub-folder without a
 //! `SKILL.md`, a skill over the extension's limits (512 files, 16 MiB) stop the server at start-up
 //! ([`Server::check`](crate::Server::check), every `serve_*`, `into_router`, `run()`) with
-//! [`RegistryError::InvalidSkill`], naming the file
-//! and the field:
+//! [`RegistryError::InvalidSkill`], naming the file and the field (every problem at once, in a
+//! [`RegistryError::Several`]):
 //!
 //! ```
 //! use mcp_toolbelt::error::RegistryError;

@@ -268,9 +268,9 @@ impl Server {
                     let problem = RegistryError::InvalidSkill {
                         field: Some("name".into()),
                         problem: format!(
-                            "is `{}`, the name of another skill ({}): a server serves one skill \
-                             of a name",
-                            entry.name, first.origin,
+                            "is `{}`, so it would be served at {}, where another skill is \
+                             ({}): a URI names one skill, rename one",
+                            entry.name, entry.uri, first.origin,
                         ),
                         file: entry.origin,
                     };

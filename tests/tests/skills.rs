@@ -395,6 +395,81 @@ async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory
     assert!(second["result"].get("nextCursor").is_none());
 }
 
+#[tokio::test]
+async fn folders_of_folders_are_organizational_prefixes_of_the_skills_below() {
+    let folder = Folder::new();
+    folder.write(
+        "acme/billing/refunds/SKILL.md",
+        "---\nname: refunds\ndescription: Refund per policy\n---\n",
+    );
+    folder.write("acme/billing/refunds/examples/email.md", "Dear customer");
+    folder.write(
+        "acme/support/refunds/SKILL.md",
+        "---\nname: refunds\ndescription: Refunds, as support sees them\n---\n",
+    );
+    let client = TestClient::new(Server::new("skills", "1.0.0").skills_dir(folder.path()));
+    let listed = client.request("skills/list", modern(json!({}))).await;
+    let uris: Vec<_> = listed["result"]["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|skill| skill["uri"].as_str().expect("a uri").to_owned())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://acme/billing/refunds/SKILL.md",
+            "skill://acme/support/refunds/SKILL.md"
+        ],
+        "one name, two skills, told apart by their paths"
+    );
+    let email = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://acme/billing/refunds/examples/email.md"}),
+        )
+        .await;
+    assert_eq!(email["result"]["contents"][0]["text"], "Dear customer");
+    let children = |uri: &'static str| {
+        let client = &client;
+        async move {
+            let read = client
+                .request("resources/directory/read", json!({"uri": uri}))
+                .await;
+            read["result"]["resources"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{uri}: {read}"))
+                .iter()
+                .map(|child| {
+                    format!(
+                        "{} {}",
+                        child["uri"].as_str().unwrap_or(""),
+                        child["mimeType"].as_str().unwrap_or("")
+                    )
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        children("skill://acme").await,
+        [
+            "skill://acme/billing inode/directory",
+            "skill://acme/support inode/directory"
+        ]
+    );
+    assert_eq!(
+        children("skill://acme/billing").await,
+        ["skill://acme/billing/refunds inode/directory"]
+    );
+    assert_eq!(
+        children("skill://acme/billing/refunds").await,
+        [
+            "skill://acme/billing/refunds/SKILL.md text/markdown",
+            "skill://acme/billing/refunds/examples inode/directory"
+        ]
+    );
+}
+
 /// The problem `server` refuses to start with: the file, the field and the text, from `check`
 /// and from `into_router` alike (never a panic).
 fn refused(server: impl Fn() -> Server) -> (String, Option<String>, String) {

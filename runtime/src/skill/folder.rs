@@ -1,9 +1,10 @@
 //! A folder of skills read from disk at start-up: each sub-folder holding a `SKILL.md` is one
-//! skill, and every file under it (but hidden ones, `.git`, `.DS_Store`) one of its files.
+//! skill, and every file under it (but hidden ones, `.git`, `.DS_Store`) one of its files; a
+//! sub-folder holding only folders is an organizational prefix of the skills below it.
 
 use std::borrow::Cow;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{MAX_BYTES, MAX_FILES, Skill};
 use crate::error::RegistryError;
@@ -14,48 +15,110 @@ const MAX_DEPTH: usize = 32;
 /// The skills of `dir` that could be read, and every problem found (each naming its file or
 /// folder), so that one start-up error lists them all.
 pub(super) fn read(dir: &Path) -> (Vec<Skill>, Vec<RegistryError>) {
-    let invalid = |file: &Path, problem: String| RegistryError::InvalidSkill {
+    let mut skills = Vec::new();
+    let mut problems = Vec::new();
+    if let Err(error) = fs::read_dir(dir) {
+        problems.push(invalid(
+            dir,
+            format!("the skills folder cannot be read: {error}"),
+        ));
+        return (skills, problems);
+    }
+    walk(dir, "", 0, &mut skills, &mut problems);
+    (skills, problems)
+}
+
+fn invalid(file: &Path, problem: String) -> RegistryError {
+    RegistryError::InvalidSkill {
         file: file.display().to_string(),
         field: None,
         problem,
-    };
-    let mut folders: Vec<_> = match fs::read_dir(dir) {
+    }
+}
+
+/// The skills under `dir`, whose path in the skill namespace is `prefix` (empty at the top):
+/// a sub-folder with a `SKILL.md` is a skill; one holding only folders is an organizational
+/// prefix (`acme/billing/refunds`), searched in turn; any other is a problem.
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    depth: usize,
+    skills: &mut Vec<Skill>,
+    problems: &mut Vec<RegistryError>,
+) {
+    let mut folders: Vec<PathBuf> = match fs::read_dir(dir) {
         Ok(entries) => entries
             .filter_map(Result::ok)
             .map(|entry| entry.path())
             .filter(|path| path.is_dir() && !is_hidden(path))
             .collect(),
         Err(error) => {
-            let problem = invalid(dir, format!("the skills folder cannot be read: {error}"));
-            return (Vec::new(), vec![problem]);
+            problems.push(invalid(dir, format!("it cannot be read: {error}")));
+            return;
         }
     };
     folders.sort();
-    let mut skills = Vec::new();
-    let mut problems = Vec::new();
     for folder in folders {
-        match read_skill(&folder) {
-            Ok(skill) => skills.push(skill),
-            Err(problem) => problems.push(invalid(&problem.0, problem.1)),
+        if folder.join("SKILL.md").is_file() {
+            match read_skill(&folder, prefix) {
+                Ok(skill) => skills.push(skill),
+                Err((file, problem)) => problems.push(invalid(&file, problem)),
+            }
+            continue;
+        }
+        match prefix_segment(&folder) {
+            Ok(segment) if depth < MAX_DEPTH => {
+                let prefix = if prefix.is_empty() {
+                    segment.to_owned()
+                } else {
+                    format!("{prefix}/{segment}")
+                };
+                walk(&folder, &prefix, depth + 1, skills, problems);
+            }
+            Ok(_) => problems.push(invalid(
+                &folder,
+                format!("its folders nest deeper than {MAX_DEPTH} levels"),
+            )),
+            Err(problem) => problems.push(invalid(&folder, problem)),
         }
     }
-    (skills, problems)
+}
+
+/// The name of `folder` as a segment of skill paths, when it holds folders only: a folder with
+/// files of its own but no `SKILL.md` is a mistake, not a prefix.
+fn prefix_segment(folder: &Path) -> Result<&str, String> {
+    let no_skill_md = "it has no SKILL.md: each folder of a skills folder is a skill, with its \
+                       SKILL.md, or holds only folders of skills (move other files out, or name \
+                       them with a leading `.`)";
+    let has_files = fs::read_dir(folder)
+        .map_err(|error| format!("it cannot be read: {error}"))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .any(|path| !path.is_dir() && !is_hidden(&path));
+    let name = folder.file_name().and_then(|name| name.to_str());
+    match name {
+        _ if has_files => Err(no_skill_md.to_owned()),
+        Some(name)
+            if name
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"-._~".contains(&byte)) =>
+        {
+            Ok(name)
+        }
+        _ => Err(
+            "its name cannot be a segment of skill URIs: use letters, digits, `-`, `.`, `_` \
+             and `~`"
+                .to_owned(),
+        ),
+    }
 }
 
 /// One skill's folder: its `SKILL.md` and its other files, or the file at fault and why.
-fn read_skill(folder: &Path) -> Result<Skill, (std::path::PathBuf, String)> {
+fn read_skill(folder: &Path, prefix: &str) -> Result<Skill, (PathBuf, String)> {
     let skill_md = folder.join("SKILL.md");
     let Some(name) = folder.file_name().and_then(|name| name.to_str()) else {
         return Err((folder.to_owned(), "its folder's name is not UTF-8".into()));
     };
-    if !skill_md.is_file() {
-        return Err((
-            folder.to_owned(),
-            "it has no SKILL.md: each folder of a skills folder is a skill, with its SKILL.md \
-             (move other folders out, or name them with a leading `.`)"
-                .into(),
-        ));
-    }
     let text = fs::read_to_string(&skill_md).map_err(|error| {
         (
             skill_md.clone(),
@@ -72,6 +135,7 @@ fn read_skill(folder: &Path) -> Result<Skill, (std::path::PathBuf, String)> {
         files,
         origin: skill_md.display().to_string(),
         folder: Some(name.to_owned()),
+        prefix: prefix.to_owned(),
     })
 }
 

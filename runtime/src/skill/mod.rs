@@ -55,8 +55,11 @@
 //! ([`Server::cache_ttl`](crate::Server::cache_ttl)). The SEP writes the extension against
 //! 2026-07-28; a legacy client (`initialize`) is served the same, without those fields.
 //!
-//! A skill's path is its name alone (`skill://<name>/…`): the SEP's organizational prefixes
-//! (`skill://acme/billing/refunds/SKILL.md`) are not served.
+//! In a skills folder, a sub-folder that holds only folders is an organizational prefix, as the
+//! SEP allows: `skills/acme/billing/refunds/SKILL.md` is served at
+//! `skill://acme/billing/refunds/SKILL.md` (its name, `refunds`, the last segment), and
+//! `skill://acme` and `skill://acme/billing` are directories. A skill built in code has no
+//! prefix.
 //!
 //! # Start-up errors
 //!
@@ -119,6 +122,8 @@ pub struct Skill {
     origin: String,
     /// The folder it was read from, whose name must be the skill's.
     folder: Option<String>,
+    /// The organizational prefix of its path (`acme/billing`), empty for none.
+    prefix: String,
 }
 
 impl Skill {
@@ -133,6 +138,7 @@ impl Skill {
             files: Vec::new(),
             origin: format!("SKILL.md given at {}:{}", caller.file(), caller.line()),
             folder: None,
+            prefix: String::new(),
         }
     }
 
@@ -197,7 +203,11 @@ impl Skill {
             ));
         }
         let description = text("description");
-        let root = format!("skill://{name}");
+        let root = if self.prefix.is_empty() {
+            format!("skill://{name}")
+        } else {
+            format!("skill://{}/{name}", self.prefix)
+        };
         let mut seen = BTreeSet::new();
         let mut files = vec![("SKILL.md".to_owned(), bytes_of(self.markdown))];
         for (path, bytes) in self.files {

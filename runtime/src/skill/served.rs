@@ -54,6 +54,20 @@ impl SkillSet {
         let mut skills = Vec::with_capacity(entries.len());
         let mut directories: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
         for entry in entries {
+            // The prefix's folders (`skill://acme`, `skill://acme/billing`) are directories too,
+            // each listing the next.
+            let path = entry.root.trim_start_matches("skill://");
+            let mut segments = path.split('/');
+            let mut parent = format!("skill://{}", segments.next().unwrap_or_default());
+            for segment in segments {
+                let uri = format!("{parent}/{segment}");
+                let child = json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE});
+                directories
+                    .entry(parent)
+                    .or_default()
+                    .insert(uri.clone(), child);
+                parent = uri;
+            }
             directories.entry(entry.root.clone()).or_default();
             for file in &entry.files {
                 // Every folder on the way is a directory of its parent.

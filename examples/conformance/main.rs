@@ -6,6 +6,8 @@
 //! npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp
 //! ```
 
+mod skills;
+
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -610,6 +612,7 @@ fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let early_answers = std::env::var_os("CONFORMANCE_EARLY_ANSWERS").is_some();
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"))
         .accept_early_answers(early_answers);
+    let server = skills::with_skills(server);
     let _ = TOOLS.set(server.tools());
     let _ = PROMPTS.set(server.prompts());
     let _ = RESOURCES.set(server.resources());

@@ -63,6 +63,7 @@
 //! | tools added and removed while serving | [`tool`](mod@tool) |
 //! | icons beside tools, resources and the server, the server's description and web site | [`icon`] |
 //! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
+//! | skills: a folder of `SKILL.md`s or skills built in code, served as the Skills extension | `skill` |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
@@ -177,6 +178,9 @@ pub mod prompt;
 pub mod protocol;
 pub mod resource;
 pub mod result;
+#[cfg(feature = "skills")]
+#[cfg_attr(docsrs, doc(cfg(feature = "skills")))]
+pub mod skill;
 pub mod testing;
 pub mod tool;
 

@@ -118,6 +118,10 @@ pub struct Server {
     previous_request_state_key: Option<[u8; 32]>,
     /// See [`Server::accept_early_answers`].
     early_answers: bool,
+    /// The skills served ([`Server::skills_dir`], [`Server::skill`]); their files are among
+    /// `resources`.
+    #[cfg(feature = "skills")]
+    skills: Vec<crate::skill::SkillEntry>,
 }
 
 impl Server {
@@ -171,6 +175,8 @@ impl Server {
             request_state_key: None,
             previous_request_state_key: None,
             early_answers: false,
+            #[cfg(feature = "skills")]
+            skills: Vec::new(),
         }
     }
 
@@ -230,8 +236,78 @@ impl Server {
         self
     }
 
-    /// How many items one page of `tools/list`, `prompts/list`, `resources/list` and
-    /// `resources/templates/list` holds (default 100).
+    /// Serves the skills of the folder at `path` (the Skills extension): each sub-folder
+    /// holding a `SKILL.md` is a skill named after it, with every file under it (hidden ones,
+    /// a leading `.`, left out; files beside the sub-folders ignored). Read now, so a
+    /// folder that cannot be read, or a skill whose `SKILL.md` or files break the rules, stops
+    /// the server at start-up ([`Server::check`], every `serve_*`), naming the file and the
+    /// field; see the [`skill`](crate::skill) module.
+    ///
+    /// Requires the `skills` feature (on by default).
+    #[cfg(feature = "skills")]
+    #[must_use]
+    pub fn skills_dir(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        let (skills, problems) = crate::skill::Skill::read_dir(path.as_ref());
+        for problem in problems {
+            self.add_startup_problem(problem);
+        }
+        skills.into_iter().fold(self, Self::skill)
+    }
+
+    /// Serves `skill`, built in code (its `SKILL.md` and files `include_str!`'d, for a server
+    /// shipped as one binary). Checked now: a bad front matter stops the server at start-up;
+    /// see the [`skill`](crate::skill) module.
+    ///
+    /// Requires the `skills` feature (on by default).
+    #[cfg(feature = "skills")]
+    #[must_use]
+    pub fn skill(mut self, skill: crate::skill::Skill) -> Self {
+        match skill.prepare() {
+            Ok((entry, files)) => {
+                if let Some(first) = self.skills.iter().find(|served| served.uri == entry.uri) {
+                    let problem = RegistryError::InvalidSkill {
+                        field: Some("name".into()),
+                        problem: format!(
+                            "is `{}`, so it would be served at {}, where another skill is \
+                             ({}): a URI names one skill, rename one",
+                            entry.name, entry.uri, first.origin,
+                        ),
+                        file: entry.origin,
+                    };
+                    self.add_startup_problem(problem);
+                    return self;
+                }
+                let mut inserted = true;
+                for file in files {
+                    if let Err(problem) = self.resources.insert(file) {
+                        self.add_startup_problem(problem);
+                        inserted = false;
+                    }
+                }
+                if inserted {
+                    self.skills.push(entry);
+                }
+            }
+            Err(problem) => self.add_startup_problem(problem),
+        }
+        self
+    }
+
+    /// Keeps `problem` for [`Server::check`], next to the others.
+    #[cfg(feature = "skills")]
+    fn add_startup_problem(&mut self, problem: RegistryError) {
+        self.startup_error = Some(match self.startup_error.take() {
+            None => problem,
+            Some(RegistryError::Several(mut problems)) => {
+                problems.push(problem);
+                RegistryError::Several(problems)
+            }
+            Some(first) => RegistryError::Several(vec![first, problem]),
+        });
+    }
+
+    /// How many items one page of `tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list` and `skills/list` holds (default 100).
     #[must_use]
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
@@ -239,8 +315,8 @@ impl Server {
     }
 
     /// How long a 2026-07-28 client may cache `tools/list`, `prompts/list`, `server/discover`,
-    /// `resources/list`,
-    /// `resources/templates/list` and a `static`/`const` resource's contents (default one
+    /// `resources/list`, `resources/templates/list`, `skills/list`, `skills/get` and a
+    /// `static`/`const` resource's (or a skill file's) contents (default one
     /// minute; sent as `ttlMs`, in whole milliseconds).
     #[must_use]
     pub fn cache_ttl(mut self, ttl: Duration) -> Self {
@@ -682,6 +758,8 @@ impl Server {
             }),
             listings,
             limits: self.limits,
+            #[cfg(feature = "skills")]
+            skills: Arc::new(crate::skill::SkillSet::new(self.skills)),
         }))
     }
 

@@ -266,7 +266,10 @@ impl ServerCapabilities {
                 subscribe: true,
                 list_changed: true,
             }),
-            extensions: apps.then_some(Extensions { ui: Empty {} }),
+            extensions: apps.then_some(Extensions {
+                ui: Some(Empty {}),
+                skills: None,
+            }),
             ..Self::SERVED
         }
     }
@@ -276,6 +279,32 @@ impl ServerCapabilities {
         Self {
             prompts: prompts.then_some(PromptsCapability { list_changed: true }),
             completions: completions.then_some(Empty {}),
+            ..self
+        }
+    }
+
+    /// These capabilities with the Skills extension declared (and `resources`, which serve its
+    /// files), `resources/directory/read` offered, when skills are served.
+    #[cfg(feature = "skills")]
+    pub(crate) fn skills(self, served: bool) -> Self {
+        if !served {
+            return self;
+        }
+        let extensions = self.extensions.unwrap_or(Extensions {
+            ui: None,
+            skills: None,
+        });
+        Self {
+            resources: self.resources.or(Some(ResourcesCapability {
+                subscribe: true,
+                list_changed: true,
+            })),
+            extensions: Some(Extensions {
+                skills: Some(SkillsSettings {
+                    directory_read: true,
+                }),
+                ..extensions
+            }),
             ..self
         }
     }
@@ -309,11 +338,28 @@ impl ServerCapabilities {
     }
 }
 
-/// `capabilities.extensions`: the MCP Apps extension, which takes no settings.
+/// `capabilities.extensions`: the MCP Apps extension, which takes no settings, and the Skills
+/// extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct Extensions {
-    #[serde(rename = "io.modelcontextprotocol/ui")]
-    pub(crate) ui: Empty,
+    #[serde(
+        rename = "io.modelcontextprotocol/ui",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) ui: Option<Empty>,
+    #[serde(
+        rename = "io.modelcontextprotocol/skills",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) skills: Option<SkillsSettings>,
+}
+
+/// The Skills extension's settings, inline under its identifier (SEP-2133).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SkillsSettings {
+    /// `resources/directory/read` is served.
+    pub(crate) directory_read: bool,
 }
 
 /// The `tools` capability.

@@ -4,7 +4,8 @@
 # must match its baseline file exactly: a scenario outside the baseline that fails, or one in it
 # that passes, fails the run. Pending scenarios we pass (`pending-passing.txt`) must pass too;
 # pending ones we fail must be listed with their reason (`pending-failing.txt`), and judge.sh
-# prints every failure with the reason it is expected.
+# prints every failure with the reason it is expected. Extension scenarios, which no requirement
+# set runs (`extensions-passing.txt`: the Skills extension's), must pass by name in both eras.
 # Needs `bash tests/clients/install.sh` first (it installs Node 22).
 set -euo pipefail
 
@@ -71,4 +72,17 @@ while read -r scenario; do
         say "$scenario: FAILED ($work/$scenario.log; server log: $server_log)"
     fi
 done <"$here/pending-passing.txt"
+# Extension scenarios, which no requirement set runs: each by name, in both eras.
+while read -r scenario; do
+    [[ -z "$scenario" || "$scenario" == \#* ]] && continue
+    for version in 2026-07-28 2025-11-25; do
+        say "extension scenario $scenario at $version"
+        if ! (cd "$work" && "$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" \
+            --scenario "$scenario" --spec-version "$version" --force \
+            >"$work/$scenario-$version.log" 2>&1); then
+            status=1
+            say "$scenario at $version: FAILED ($work/$scenario-$version.log; server log: $server_log)"
+        fi
+    done
+done <"$here/extensions-passing.txt"
 exit "$status"

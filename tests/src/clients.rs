@@ -2,7 +2,8 @@
 //! `tests/clients/install.sh`) running a script of checks against an example server, over stdio
 //! or Streamable HTTP. Each script prints a line per check and exits non-zero when any fails.
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -63,14 +64,38 @@ fn installed(sdk: Sdk, scripts: Scripts) -> Option<(PathBuf, PathBuf)> {
 /// over stdio or (`http`) Streamable HTTP, and fails the test with the script's output (and the
 /// server's log) unless every check passed.
 pub fn check_example(sdk: Sdk, scripts: Scripts, example: &str, mode: &str, http: bool) {
+    check_binary(sdk, scripts, &example_binary(example), &[], mode, http);
+}
+
+/// [`check_example`] for any server binary (the notes example, a package of its own), started
+/// with `arguments` after its `--http ADDRESS` (HTTP) or alone (stdio).
+pub fn check_binary(
+    sdk: Sdk,
+    scripts: Scripts,
+    binary: &Path,
+    arguments: &[&OsStr],
+    mode: &str,
+    http: bool,
+) {
     let Some((interpreter, script)) = installed(sdk, scripts) else {
         return;
     };
-    let server =
-        http.then(|| CatalogHttp::start_example(example, |address| address.to_string(), &[], &[]));
+    let example = binary
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    let server = http.then(|| {
+        let arguments: Vec<&str> = arguments
+            .iter()
+            .filter_map(|argument| argument.to_str())
+            .collect();
+        CatalogHttp::start_binary(binary, |address| address.to_string(), &arguments, &[])
+    });
     let target = match &server {
         Some(server) => vec!["--url".to_owned(), server.url()],
-        None => vec![example_binary(example).display().to_string()],
+        None => std::iter::once(binary.as_os_str())
+            .chain(arguments.iter().copied())
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect(),
     };
     let mut child = Command::new(&interpreter)
         .arg(&script)

@@ -504,7 +504,13 @@ async fn main() -> ExitCode {
         // What hosts show beside the server (clients of 2025-11-25 and later).
         .description("Personal notes on SQLite: full-text search, each note a resource")
         .icon(Icon::data("image/svg+xml", NOTES_ICON).sizes(["any"]))
-        .instructions("Personal notes: add_note saves one, search_notes finds them by their words, list_notes shows the newest, edit_note changes one, delete_note removes one. Each note is also the resource notes://{id}.");
+        .instructions("Personal notes: add_note saves one, search_notes finds them by their words, list_notes shows the newest, edit_note changes one, delete_note removes one. Each note is also the resource notes://{id}. How to use them well: the skill skill://note-taking/SKILL.md.")
+        // The skills folder (`skills/note-taking`), read at start-up: from this package's
+        // sources unless `NOTES_SKILLS` names another (a binary installed elsewhere).
+        .skills_dir(std::env::var_os("NOTES_SKILLS").map_or_else(
+            || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/skills")),
+            PathBuf::from,
+        ));
     let resources = server.resources();
     if let Err(error) = note_resource(notes.clone()).and_then(|note| resources.add(note)) {
         eprintln!("notes: {error}");

@@ -37,6 +37,12 @@ pub(crate) enum Method {
     GetPrompt,
     /// `completion/complete`.
     Complete,
+    /// `skills/list` (the Skills extension).
+    ListSkills,
+    /// `skills/get` (the Skills extension).
+    GetSkill,
+    /// `resources/directory/read` (the Skills extension's `directoryRead`).
+    ReadResourceDirectory,
     /// `elicitation/create`, a question to the client.
     Elicit,
     /// `sampling/createMessage`, a question to the client.
@@ -66,7 +72,7 @@ pub(crate) enum Method {
 }
 
 /// Every known method with its text: the one table both directions read.
-const KNOWN: [(Method, &str); 27] = [
+const KNOWN: [(Method, &str); 30] = [
     (Method::Initialize, "initialize"),
     (Method::Ping, "ping"),
     (Method::SetLogLevel, "logging/setLevel"),
@@ -82,6 +88,9 @@ const KNOWN: [(Method, &str); 27] = [
     (Method::ListPrompts, "prompts/list"),
     (Method::GetPrompt, "prompts/get"),
     (Method::Complete, "completion/complete"),
+    (Method::ListSkills, "skills/list"),
+    (Method::GetSkill, "skills/get"),
+    (Method::ReadResourceDirectory, "resources/directory/read"),
     (Method::Elicit, "elicitation/create"),
     (Method::Sample, "sampling/createMessage"),
     (Method::ListRoots, "roots/list"),
@@ -123,6 +132,15 @@ impl Method {
                 .find(|(method, _)| method == known)
                 .map_or("", |(_, name)| name),
         }
+    }
+
+    /// Whether the method is one of the Skills extension's.
+    #[cfg(feature = "skills")]
+    pub(crate) fn is_skills(&self) -> bool {
+        matches!(
+            self,
+            Self::ListSkills | Self::GetSkill | Self::ReadResourceDirectory
+        )
     }
 
     /// The heap the method holds (only an unknown one's text).

@@ -75,6 +75,9 @@ pub(crate) struct ServerState {
     pub(crate) listings: Listings,
     /// What one connection may ask at once, and for how long.
     pub(crate) limits: Limits,
+    /// The skills served (their files are among `resources`).
+    #[cfg(feature = "skills")]
+    pub(crate) skills: Arc<crate::skill::SkillSet>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -116,6 +119,8 @@ impl Dispatcher {
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
             limits: Limits::default(),
+            #[cfg(feature = "skills")]
+            skills: Arc::default(),
         })
     }
 
@@ -254,6 +259,16 @@ impl Dispatcher {
                 complete::complete(&params, &self.completable(), time_limit, &scope, session_id)
                     .await
             }
+            #[cfg(feature = "skills")]
+            (_, method) if method.is_skills() && !self.state.skills.is_empty() => {
+                let served = super::skills::Served {
+                    skills: &self.state.skills,
+                    page_size: self.state.page_size,
+                    ttl_ms: self.state.ttl_ms,
+                };
+                super::skills::answer(method, &params, &era, &served)
+                    .unwrap_or_else(|| Err(method_not_found(method)))
+            }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
                 let served = resources::Served {
@@ -307,11 +322,15 @@ impl Dispatcher {
     }
 
     /// The capabilities of this server: `resources` when served (some, or a handle that may add
-    /// some), `prompts`, `completions` and the MCP Apps
-    /// extension when used.
+    /// some), `prompts`, `completions`, the MCP Apps extension and the Skills extension when
+    /// used.
     fn capabilities(&self) -> ServerCapabilities {
-        ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
-            .prompts_and_completions(self.serves_prompts(), self.completable().any())
+        let capabilities =
+            ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
+                .prompts_and_completions(self.serves_prompts(), self.completable().any());
+        #[cfg(feature = "skills")]
+        let capabilities = capabilities.skills(!self.state.skills.is_empty());
+        capabilities
     }
 
     /// Whether prompts are served: there are some, or some may be added.

@@ -26,6 +26,8 @@ mod listing;
 mod prompts;
 pub(crate) mod resources;
 mod scope;
+#[cfg(feature = "skills")]
+mod skills;
 mod subscriptions;
 mod trace;
 mod version;

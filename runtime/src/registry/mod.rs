@@ -296,6 +296,18 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// A skill cannot be served: its `SKILL.md` has no front matter, or a field of it is
+    /// missing or invalid, or its files break the Skills extension's rules.
+    #[non_exhaustive]
+    InvalidSkill {
+        /// The `SKILL.md` (or skill folder) on disk, or, for a skill built in code, where
+        /// `Skill::new` was called (`file:line`).
+        file: String,
+        /// The front matter's field at fault (`name`, `description`), when one is.
+        field: Option<String>,
+        /// What is wrong, and what to write.
+        problem: String,
+    },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
 }
@@ -335,6 +347,19 @@ impl fmt::Display for RegistryError {
                  add `.state(value)` to the `Server` builder",
                 Place(*kind, name, location.as_deref())
             ),
+            Self::InvalidSkill {
+                file,
+                field: Some(field),
+                problem,
+            } => write!(
+                f,
+                "skill {file} cannot be served: its front matter's `{field}` {problem}"
+            ),
+            Self::InvalidSkill {
+                file,
+                field: None,
+                problem,
+            } => write!(f, "skill {file} cannot be served: {problem}"),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
                 "two resources have the URI `{uri}`: one {}, one {}; resource URIs must be unique",

@@ -183,6 +183,9 @@ enum Reader {
     Registered(ResourceRead),
     /// A run-time resource's handler.
     Handler(ReadHandler),
+    /// Contents fixed when the server was built (a skill's file).
+    #[cfg(feature = "skills")]
+    Fixed(ResourceBody),
 }
 
 /// A run-time resource's handler, its output made a body.
@@ -349,6 +352,26 @@ impl Resource {
         })
     }
 
+    /// A resource whose contents are fixed when the server is built (a skill's file): read
+    /// without a handler, cached by clients as long as the server's TTL.
+    #[cfg(feature = "skills")]
+    pub(crate) fn fixed(uri: String, name: String, body: ResourceBody, place: &str) -> Self {
+        Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            app: false,
+            template: None,
+            meta: None,
+            icons: Arc::new([]),
+            completers: Arc::default(),
+            reader: Reader::Fixed(body),
+            place: place.into(),
+        }
+    }
+
     /// A display title (sent to clients from 2025-06-18 on).
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {
@@ -474,7 +497,12 @@ impl Resource {
 
     /// Fixed contents (a `static`), which a client may cache as long as the server's TTL.
     pub(crate) fn is_static(&self) -> bool {
-        matches!(self.reader, Reader::Registered(ResourceRead::Static(_)))
+        match self.reader {
+            Reader::Registered(ResourceRead::Static(_)) => true,
+            #[cfg(feature = "skills")]
+            Reader::Fixed(_) => true,
+            _ => false,
+        }
     }
 
     /// Its name.
@@ -552,6 +580,8 @@ impl Resource {
         };
         let contents = match &self.reader {
             Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(body())),
+            #[cfg(feature = "skills")]
+            Reader::Fixed(body) => return Some(Ok(body.clone())),
             Reader::Registered(ResourceRead::Dynamic(read)) => read(values),
             Reader::Handler(handler) => {
                 let names = self.template.iter().flat_map(UriTemplate::variables);

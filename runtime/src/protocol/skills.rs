@@ -1,0 +1,91 @@
+//! The Skills extension's methods (SEP-2640): `skills/list` (paged as every list is, each
+//! entry whole on one page), `skills/get` (one entry by its `SKILL.md`'s URI) and
+//! `resources/directory/read` (a skill directory's direct children). An unknown skill or a URI
+//! that is no directory is `-32602`, the URI in `data`, as an unknown resource is.
+
+use serde_json::{Map, Value, json};
+
+use super::era::Era;
+use super::listing;
+use crate::jsonrpc::{ErrorObject, Method};
+use crate::skill::SkillSet;
+
+/// What the skill methods read of the server.
+pub(super) struct Served<'a> {
+    pub(super) skills: &'a SkillSet,
+    pub(super) page_size: usize,
+    pub(super) ttl_ms: u64,
+}
+
+/// Answers one skill method; `None` for a method that is not one.
+pub(super) fn answer(
+    method: &Method,
+    params: &Map<String, Value>,
+    era: &Era,
+    served: &Served<'_>,
+) -> Option<Result<Value, ErrorObject>> {
+    let answer = match method {
+        Method::ListSkills => list(params, era, served),
+        Method::GetSkill => get(params, era, served),
+        Method::ReadResourceDirectory => read_directory(params, era, served),
+        _ => return None,
+    };
+    Some(answer)
+}
+
+fn list(params: &Map<String, Value>, era: &Era, served: &Served<'_>) -> Result<Value, ErrorObject> {
+    let (page, next_cursor) = listing::page(
+        served.skills.entries(),
+        |skill| &skill.uri,
+        params,
+        served.page_size,
+    )?;
+    let mut result = json!({ "skills": page.iter().map(|skill| &skill.json).collect::<Vec<_>>() });
+    if let Some(cursor) = next_cursor {
+        result["nextCursor"] = json!(cursor);
+    }
+    listing::cacheable(&mut result, era.version(), served.ttl_ms);
+    Ok(result)
+}
+
+fn get(params: &Map<String, Value>, era: &Era, served: &Served<'_>) -> Result<Value, ErrorObject> {
+    let uri = uri_of(params, "skills/get")?;
+    let skill = served.skills.get(uri).ok_or_else(|| {
+        ErrorObject::invalid_params(format!("No skill is served at {uri}"))
+            .data(json!({"uri": uri}))
+    })?;
+    let mut result = json!({ "skill": skill });
+    listing::cacheable(&mut result, era.version(), served.ttl_ms);
+    Ok(result)
+}
+
+/// A directory's children. The SEP's result is a plain paged one, but the TypeScript SDK's
+/// skills client (2.4) requires the caching fields on it at 2026-07-28, as on every other result
+/// of the extension: they are sent, which no reader of the SEP's shape minds.
+fn read_directory(
+    params: &Map<String, Value>,
+    era: &Era,
+    served: &Served<'_>,
+) -> Result<Value, ErrorObject> {
+    let uri = uri_of(params, "resources/directory/read")?;
+    let children = served.skills.directory(uri).ok_or_else(|| {
+        ErrorObject::invalid_params(format!("{uri} is not a directory resource"))
+            .data(json!({"uri": uri}))
+    })?;
+    let (page, next_cursor) =
+        listing::page(children, |child| &child.uri, params, served.page_size)?;
+    let mut result =
+        json!({ "resources": page.iter().map(|child| &child.json).collect::<Vec<_>>() });
+    if let Some(cursor) = next_cursor {
+        result["nextCursor"] = json!(cursor);
+    }
+    listing::cacheable(&mut result, era.version(), served.ttl_ms);
+    Ok(result)
+}
+
+fn uri_of<'a>(params: &'a Map<String, Value>, method: &str) -> Result<&'a str, ErrorObject> {
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ErrorObject::invalid_params(format!("{method} requires a string `uri`")))
+}

@@ -1,0 +1,197 @@
+//! The skills a server serves, as the protocol reads them: each skill's entry (built once, as
+//! `skills/list` and `skills/get` send it) and the directories of their files, for
+//! `resources/directory/read`. The files themselves are resources in the server's one
+//! [`ResourceSet`](crate::registry::ResourceSet).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+/// The MIME type of a directory resource.
+const DIRECTORY_MIME_TYPE: &str = "inode/directory";
+
+/// One skill as [`Skill::prepare`](super::Skill::prepare) checked it.
+pub(crate) struct SkillEntry {
+    /// The front matter's `name`.
+    pub(crate) name: String,
+    /// `skill://<name>/SKILL.md`.
+    pub(crate) uri: String,
+    /// `skill://<name>`, its root directory.
+    pub(crate) root: String,
+    /// Where it comes from (its `SKILL.md` on disk, or where `Skill::new` was called).
+    pub(crate) origin: String,
+    pub(crate) front_matter: Map<String, Value>,
+    /// `SKILL.md` first, then the others as given.
+    pub(crate) files: Vec<FileEntry>,
+}
+
+/// One file of a skill: where it is served and what a host checks it against.
+pub(crate) struct FileEntry {
+    pub(crate) uri: String,
+    /// Relative to the skill's root, `/`-separated, as given.
+    pub(crate) path: String,
+    pub(crate) mime_type: &'static str,
+    pub(crate) size: u64,
+    pub(crate) digest: String,
+}
+
+/// An item of a listing with the URI it is sorted and paged by.
+pub(crate) struct Keyed {
+    pub(crate) uri: String,
+    pub(crate) json: Value,
+}
+
+/// Every skill of a server, sorted by URI, and every directory of their files.
+#[derive(Default)]
+pub(crate) struct SkillSet {
+    skills: Vec<Keyed>,
+    /// Each directory's direct children, sorted by URI.
+    directories: BTreeMap<String, Vec<Keyed>>,
+}
+
+impl SkillSet {
+    pub(crate) fn new(entries: Vec<SkillEntry>) -> Self {
+        let mut skills = Vec::with_capacity(entries.len());
+        let mut directories: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+        for entry in entries {
+            // The prefix's folders (`skill://acme`, `skill://acme/billing`) are directories too,
+            // each listing the next.
+            let path = entry.root.trim_start_matches("skill://");
+            let mut segments = path.split('/');
+            let mut parent = format!("skill://{}", segments.next().unwrap_or_default());
+            for segment in segments {
+                let uri = format!("{parent}/{segment}");
+                let child = json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE});
+                directories
+                    .entry(parent)
+                    .or_default()
+                    .insert(uri.clone(), child);
+                parent = uri;
+            }
+            directories.entry(entry.root.clone()).or_default();
+            for file in &entry.files {
+                // Every folder on the way is a directory of its parent.
+                let mut parent = entry.root.clone();
+                let mut segments = file.path.split('/').peekable();
+                let mut uri_segments = file.uri[entry.root.len() + 1..].split('/');
+                while let (Some(segment), Some(uri_segment)) =
+                    (segments.next(), uri_segments.next())
+                {
+                    let uri = format!("{parent}/{uri_segment}");
+                    let child = if segments.peek().is_some() {
+                        json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE})
+                    } else {
+                        json!({
+                            "uri": uri,
+                            "name": segment,
+                            "mimeType": file.mime_type,
+                            "size": file.size,
+                        })
+                    };
+                    directories
+                        .entry(parent.clone())
+                        .or_default()
+                        .insert(uri.clone(), child);
+                    parent = uri;
+                }
+            }
+            let resources: Vec<Value> = entry
+                .files
+                .iter()
+                .map(|file| json!({"uri": file.uri, "digest": file.digest, "size": file.size}))
+                .collect();
+            skills.push(Keyed {
+                json: json!({
+                    "uri": entry.uri,
+                    "frontmatter": entry.front_matter,
+                    "resources": resources,
+                }),
+                uri: entry.uri,
+            });
+        }
+        skills.sort_by(|a, b| a.uri.cmp(&b.uri));
+        let directories = directories
+            .into_iter()
+            .map(|(uri, children)| {
+                let children = children
+                    .into_iter()
+                    .map(|(uri, json)| Keyed { uri, json })
+                    .collect();
+                (uri, children)
+            })
+            .collect();
+        Self {
+            skills,
+            directories,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.skills.is_empty()
+    }
+
+    /// Every skill's entry, sorted by URI.
+    pub(crate) fn entries(&self) -> &[Keyed] {
+        &self.skills
+    }
+
+    /// The entry of the skill whose `SKILL.md` is at `uri`.
+    pub(crate) fn get(&self, uri: &str) -> Option<&Value> {
+        self.skills
+            .binary_search_by(|skill| skill.uri.as_str().cmp(uri))
+            .ok()
+            .map(|index| &self.skills[index].json)
+    }
+
+    /// The direct children of the directory at `uri`, sorted by URI; `None` when `uri` is no
+    /// directory of a skill.
+    pub(crate) fn directory(&self, uri: &str) -> Option<&[Keyed]> {
+        self.directories.get(uri).map(Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Skill;
+    use super::*;
+
+    #[test]
+    fn directories_list_their_direct_children_folders_as_directories() {
+        let (entry, _) = Skill::new("---\nname: pdf\ndescription: PDFs\n---\n")
+            .file("templates/invoice.md", "i")
+            .file("templates/regional/eu.md", "e")
+            .prepare()
+            .expect("valid");
+        let set = SkillSet::new(vec![entry]);
+        let uris = |dir: &str| -> Vec<String> {
+            set.directory(dir)
+                .expect("a directory")
+                .iter()
+                .map(|child| {
+                    format!(
+                        "{} {}",
+                        child.uri,
+                        child.json["mimeType"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            uris("skill://pdf"),
+            [
+                "skill://pdf/SKILL.md text/markdown",
+                "skill://pdf/templates inode/directory"
+            ]
+        );
+        assert_eq!(
+            uris("skill://pdf/templates"),
+            [
+                "skill://pdf/templates/invoice.md text/markdown",
+                "skill://pdf/templates/regional inode/directory"
+            ]
+        );
+        assert!(set.directory("skill://pdf/SKILL.md").is_none());
+        assert!(set.get("skill://pdf/SKILL.md").is_some());
+        assert!(set.get("skill://other/SKILL.md").is_none());
+    }
+}

@@ -1,0 +1,596 @@
+//! The Skills extension (SEP-2640) as a client sees it, in process (`TestClient`, the real
+//! dispatch path), in both eras: the capability, `skills/list` (entries, pages), `skills/get`,
+//! the `skill://` files through `resources/read` and `resources/list`,
+//! `resources/directory/read`, unknown URIs, a skills folder and a skill built in code side by
+//! side, and the start-up errors of a bad `SKILL.md`, each naming the file and the field.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mcp_toolbelt::error::RegistryError;
+use mcp_toolbelt::skill::Skill;
+use mcp_toolbelt::testing::TestClient;
+use mcp_toolbelt::{Error, Server};
+use serde_json::{Value, json};
+
+const NOTE_TAKING: &str = "---\nname: note-taking\ndescription: Take notes that stay findable\nmetadata:\n  version: \"1.2\"\n  tags: [notes, search]\n---\n\n# Note taking\n\nTag every note; see `references/TAGS.md`.\n";
+const TAGS: &str = "# Tags\n\nOne word, lowercase.\n";
+/// The SHA-256 of `abc`, the FIPS 180-2 test vector.
+const ABC_DIGEST: &str = "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+/// A fresh folder under the system's temporary folder, removed when dropped.
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "mcp-toolbelt-skills-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).expect("a temporary folder");
+        Self(path)
+    }
+
+    fn write(&self, relative: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(relative);
+        fs::create_dir_all(path.parent().expect("a parent")).expect("folders");
+        fs::write(&path, contents).expect("written");
+        path
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A skills folder with `note-taking` (a reference, a script in a sub-folder, a binary file)
+/// and the server serving it next to `release-notes`, built in code.
+fn skills_folder() -> Folder {
+    let folder = Folder::new();
+    folder.write("note-taking/SKILL.md", NOTE_TAKING);
+    folder.write("note-taking/references/TAGS.md", TAGS);
+    folder.write("note-taking/scripts/abc.txt", "abc");
+    folder.write(
+        "note-taking/scripts/logo.png",
+        [0x89, b'P', b'N', b'G', 0xff],
+    );
+    folder.write("note-taking/.hidden", "never served");
+    folder.write("README.md", "a file beside the skills is no skill");
+    folder
+}
+
+fn release_notes() -> Skill {
+    Skill::new("---\nname: release-notes\ndescription: Write release notes\n---\n# Release notes\n")
+        .file("templates/NOTES.md", "## Added\n")
+}
+
+fn server(folder: &Folder) -> Server {
+    Server::new("skills", "1.0.0")
+        .skills_dir(folder.path())
+        .skill(release_notes())
+}
+
+/// `params` as a 2026-07-28 request's.
+fn modern(mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    params
+}
+
+/// The request's params in each era: legacy, then 2026-07-28.
+fn both_eras(params: &Value) -> [(bool, Value); 2] {
+    [(false, params.clone()), (true, modern(params.clone()))]
+}
+
+#[tokio::test]
+async fn the_capability_is_declared_in_both_eras_with_directory_read() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder));
+    let initialized = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    let capabilities = &initialized["result"]["capabilities"];
+    assert_eq!(
+        capabilities["extensions"]["io.modelcontextprotocol/skills"],
+        json!({"directoryRead": true})
+    );
+    assert!(capabilities["resources"].is_object(), "{capabilities}");
+    let discovered = client.request("server/discover", modern(json!({}))).await;
+    assert_eq!(
+        discovered["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/skills"],
+        json!({"directoryRead": true})
+    );
+
+    // A server without skills declares nothing, and knows none of the methods.
+    let plain = TestClient::new(Server::new("plain", "1.0.0"));
+    let discovered = plain.request("server/discover", modern(json!({}))).await;
+    assert!(
+        discovered["result"]["capabilities"]
+            .get("extensions")
+            .is_none()
+    );
+    for method in ["skills/list", "skills/get", "resources/directory/read"] {
+        let answer = plain
+            .request(method, json!({"uri": "skill://a/SKILL.md"}))
+            .await;
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn skills_list_gives_each_entry_its_front_matter_and_every_file_with_size_and_digest() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder));
+    for (is_modern, params) in both_eras(&json!({})) {
+        let listed = client.request("skills/list", params).await;
+        let result = &listed["result"];
+        let skills = result["skills"].as_array().expect("skills");
+        let uris: Vec<_> = skills.iter().map(|skill| skill["uri"].clone()).collect();
+        assert_eq!(
+            uris,
+            [
+                json!("skill://note-taking/SKILL.md"),
+                json!("skill://release-notes/SKILL.md")
+            ]
+        );
+        let note_taking = &skills[0];
+        assert_eq!(
+            note_taking["frontmatter"],
+            json!({
+                "name": "note-taking",
+                "description": "Take notes that stay findable",
+                "metadata": {"version": "1.2", "tags": ["notes", "search"]},
+            }),
+            "the front matter verbatim, nested fields and all"
+        );
+        let files = note_taking["resources"].as_array().expect("resources");
+        let file = |uri: &str| {
+            files
+                .iter()
+                .find(|file| file["uri"] == uri)
+                .unwrap_or_else(|| panic!("{uri} in {files:?}"))
+        };
+        assert_eq!(
+            files.len(),
+            4,
+            "SKILL.md and three files, the hidden one left out: {files:?}"
+        );
+        assert_eq!(
+            file("skill://note-taking/SKILL.md")["size"],
+            NOTE_TAKING.len()
+        );
+        assert_eq!(
+            file("skill://note-taking/references/TAGS.md")["size"],
+            TAGS.len()
+        );
+        assert_eq!(
+            file("skill://note-taking/scripts/abc.txt")["digest"],
+            ABC_DIGEST
+        );
+        assert_eq!(file("skill://note-taking/scripts/logo.png")["size"], 5);
+        for file in files {
+            let digest = file["digest"].as_str().expect("a digest");
+            assert!(
+                digest.starts_with("sha256:") && digest.len() == 71,
+                "{digest}"
+            );
+        }
+        assert_eq!(
+            skills[1]["resources"].as_array().map(Vec::len),
+            Some(2),
+            "the skill built in code: SKILL.md and its template"
+        );
+        assert!(result.get("nextCursor").is_none());
+        assert_eq!(result.get("ttlMs").is_some(), is_modern, "{result}");
+        assert_eq!(result.get("cacheScope").is_some(), is_modern, "{result}");
+    }
+}
+
+#[tokio::test]
+async fn skills_list_pages_as_the_other_lists_and_keeps_each_entry_whole() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder).page_size(1));
+    let first = client.request("skills/list", json!({})).await;
+    assert_eq!(first["result"]["skills"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        first["result"]["skills"][0]["resources"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
+    let cursor = first["result"]["nextCursor"].as_str().expect("a next page");
+    let second = client
+        .request("skills/list", modern(json!({"cursor": cursor})))
+        .await;
+    assert_eq!(
+        second["result"]["skills"][0]["uri"],
+        "skill://release-notes/SKILL.md"
+    );
+    assert!(second["result"].get("nextCursor").is_none(), "{second}");
+    let refused = client.request("skills/list", json!({"cursor": "%%"})).await;
+    assert_eq!(refused["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn skills_get_gives_the_listed_entry_and_an_unknown_uri_is_invalid_params() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder));
+    let listed = client.request("skills/list", json!({})).await;
+    for (is_modern, params) in both_eras(&json!({"uri": "skill://release-notes/SKILL.md"})) {
+        let got = client.request("skills/get", params).await;
+        let result = &got["result"];
+        assert_eq!(result["skill"], listed["result"]["skills"][1]);
+        assert!(result.get("nextCursor").is_none());
+        assert_eq!(result.get("ttlMs").is_some(), is_modern, "{result}");
+    }
+    for (_, params) in both_eras(&json!({"uri": "skill://nobody/SKILL.md"})) {
+        let unknown = client.request("skills/get", params).await;
+        assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+        assert_eq!(unknown["error"]["data"]["uri"], "skill://nobody/SKILL.md");
+    }
+    // A file of a skill is no skill.
+    let file = client
+        .request(
+            "skills/get",
+            json!({"uri": "skill://note-taking/references/TAGS.md"}),
+        )
+        .await;
+    assert_eq!(file["error"]["code"], -32602);
+    let missing = client.request("skills/get", json!({})).await;
+    assert_eq!(missing["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn a_skills_files_are_resources_read_as_their_listed_bytes() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder));
+    for (is_modern, params) in both_eras(&json!({"uri": "skill://note-taking/SKILL.md"})) {
+        let read = client.request("resources/read", params).await;
+        let contents = &read["result"]["contents"][0];
+        assert_eq!(
+            contents["text"], NOTE_TAKING,
+            "byte for byte, front matter included"
+        );
+        assert_eq!(contents["mimeType"], "text/markdown");
+        assert_eq!(read["result"].get("ttlMs").is_some(), is_modern);
+    }
+    let reference = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://note-taking/references/TAGS.md"}),
+        )
+        .await;
+    assert_eq!(reference["result"]["contents"][0]["text"], TAGS);
+    let logo = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://note-taking/scripts/logo.png"}),
+        )
+        .await;
+    assert_eq!(logo["result"]["contents"][0]["blob"], "iVBOR/8=");
+    assert_eq!(logo["result"]["contents"][0]["mimeType"], "image/png");
+    let template = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://release-notes/templates/NOTES.md"}),
+        )
+        .await;
+    assert_eq!(template["result"]["contents"][0]["text"], "## Added\n");
+    let unknown = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://note-taking/.hidden"}),
+        )
+        .await;
+    assert_eq!(unknown["error"]["code"], -32602);
+
+    // Listed, SKILL.md named and described from its front matter.
+    let listed = client.request("resources/list", json!({})).await;
+    let resources = listed["result"]["resources"].as_array().expect("resources");
+    let skill_md = resources
+        .iter()
+        .find(|resource| resource["uri"] == "skill://note-taking/SKILL.md")
+        .expect("SKILL.md listed");
+    assert_eq!(
+        *skill_md,
+        json!({
+            "uri": "skill://note-taking/SKILL.md",
+            "name": "note-taking",
+            "description": "Take notes that stay findable",
+            "mimeType": "text/markdown",
+        })
+    );
+    assert_eq!(
+        resources.len(),
+        6,
+        "every file of both skills: {resources:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory() {
+    let folder = skills_folder();
+    let client = TestClient::new(server(&folder));
+    for (is_modern, params) in both_eras(&json!({"uri": "skill://note-taking"})) {
+        let read = client.request("resources/directory/read", params).await;
+        assert_eq!(read["result"].get("ttlMs").is_some(), is_modern, "{read}");
+        assert_eq!(
+            read["result"]["resources"],
+            json!([
+                {"uri": "skill://note-taking/SKILL.md", "name": "SKILL.md", "mimeType": "text/markdown", "size": NOTE_TAKING.len()},
+                {"uri": "skill://note-taking/references", "name": "references", "mimeType": "inode/directory"},
+                {"uri": "skill://note-taking/scripts", "name": "scripts", "mimeType": "inode/directory"},
+            ])
+        );
+    }
+    let scripts = client
+        .request(
+            "resources/directory/read",
+            json!({"uri": "skill://note-taking/scripts"}),
+        )
+        .await;
+    let uris: Vec<_> = scripts["result"]["resources"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|child| child["uri"].as_str().expect("a uri").to_owned())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://note-taking/scripts/abc.txt",
+            "skill://note-taking/scripts/logo.png"
+        ]
+    );
+    for uri in [
+        "skill://note-taking/SKILL.md",
+        "skill://nobody",
+        "skill://note-taking/",
+    ] {
+        let refused = client
+            .request("resources/directory/read", modern(json!({"uri": uri})))
+            .await;
+        assert_eq!(refused["error"]["code"], -32602, "{uri}: {refused}");
+        assert_eq!(refused["error"]["data"]["uri"], uri);
+    }
+
+    // Paged as resources/list is.
+    let paged = TestClient::new(server(&folder).page_size(2));
+    let first = paged
+        .request(
+            "resources/directory/read",
+            json!({"uri": "skill://note-taking"}),
+        )
+        .await;
+    assert_eq!(
+        first["result"]["resources"].as_array().map(Vec::len),
+        Some(2)
+    );
+    let cursor = first["result"]["nextCursor"].as_str().expect("a next page");
+    let second = paged
+        .request(
+            "resources/directory/read",
+            json!({"uri": "skill://note-taking", "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(
+        second["result"]["resources"][0]["uri"],
+        "skill://note-taking/scripts"
+    );
+    assert!(second["result"].get("nextCursor").is_none());
+}
+
+#[tokio::test]
+async fn folders_of_folders_are_organizational_prefixes_of_the_skills_below() {
+    let folder = Folder::new();
+    folder.write(
+        "acme/billing/refunds/SKILL.md",
+        "---\nname: refunds\ndescription: Refund per policy\n---\n",
+    );
+    folder.write("acme/billing/refunds/examples/email.md", "Dear customer");
+    folder.write(
+        "acme/support/refunds/SKILL.md",
+        "---\nname: refunds\ndescription: Refunds, as support sees them\n---\n",
+    );
+    let client = TestClient::new(Server::new("skills", "1.0.0").skills_dir(folder.path()));
+    let listed = client.request("skills/list", modern(json!({}))).await;
+    let uris: Vec<_> = listed["result"]["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|skill| skill["uri"].as_str().expect("a uri").to_owned())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://acme/billing/refunds/SKILL.md",
+            "skill://acme/support/refunds/SKILL.md"
+        ],
+        "one name, two skills, told apart by their paths"
+    );
+    let email = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://acme/billing/refunds/examples/email.md"}),
+        )
+        .await;
+    assert_eq!(email["result"]["contents"][0]["text"], "Dear customer");
+    let children = |uri: &'static str| {
+        let client = &client;
+        async move {
+            let read = client
+                .request("resources/directory/read", json!({"uri": uri}))
+                .await;
+            read["result"]["resources"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{uri}: {read}"))
+                .iter()
+                .map(|child| {
+                    format!(
+                        "{} {}",
+                        child["uri"].as_str().unwrap_or(""),
+                        child["mimeType"].as_str().unwrap_or("")
+                    )
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        children("skill://acme").await,
+        [
+            "skill://acme/billing inode/directory",
+            "skill://acme/support inode/directory"
+        ]
+    );
+    assert_eq!(
+        children("skill://acme/billing").await,
+        ["skill://acme/billing/refunds inode/directory"]
+    );
+    assert_eq!(
+        children("skill://acme/billing/refunds").await,
+        [
+            "skill://acme/billing/refunds/SKILL.md text/markdown",
+            "skill://acme/billing/refunds/examples inode/directory"
+        ]
+    );
+}
+
+/// The problem `server` refuses to start with: the file, the field and the text, from `check`
+/// and from `into_router` alike (never a panic).
+fn refused(server: impl Fn() -> Server) -> (String, Option<String>, String) {
+    let Err(Error::Registry(RegistryError::InvalidSkill {
+        file,
+        field,
+        problem,
+        ..
+    })) = server().check()
+    else {
+        panic!("the skill should be refused");
+    };
+    let routed = server()
+        .into_router()
+        .map(|_| ())
+        .expect_err("refused to serve");
+    let text = routed.to_string();
+    assert!(text.contains(&file) && text.contains(&problem), "{text}");
+    if let Some(field) = &field {
+        assert!(text.contains(&format!("`{field}`")), "{text}");
+    }
+    (file, field, problem)
+}
+
+#[test]
+fn a_bad_skill_md_in_a_folder_stops_the_server_naming_the_file_and_the_field() {
+    let cases = [
+        ("# No front matter\n", None, "no front matter"),
+        ("---\ndescription: d\n---\n", Some("name"), "missing"),
+        (
+            "---\nname: Notes_2\ndescription: d\n---\n",
+            Some("name"),
+            "not a skill name",
+        ),
+        (
+            "---\nname: other\ndescription: d\n---\n",
+            Some("name"),
+            "the skill's folder is `notes`",
+        ),
+        ("---\nname: notes\n---\n", Some("description"), "missing"),
+        (
+            "---\nname: notes\ndescription: [unclosed\n---\n",
+            None,
+            "not valid YAML",
+        ),
+    ];
+    for (skill_md, want_field, want_problem) in cases {
+        let folder = Folder::new();
+        let path = folder.write("notes/SKILL.md", skill_md);
+        let (file, field, problem) =
+            refused(|| Server::new("skills", "1.0.0").skills_dir(folder.path()));
+        assert_eq!(file, path.display().to_string(), "{skill_md}");
+        assert_eq!(field.as_deref(), want_field, "{skill_md}: {problem}");
+        assert!(problem.contains(want_problem), "{skill_md}: {problem}");
+    }
+}
+
+#[test]
+fn a_folder_that_is_no_skill_and_a_missing_skills_folder_stop_the_server() {
+    let folder = Folder::new();
+    folder.write(
+        "notes/SKILL.md",
+        NOTE_TAKING.replace("note-taking", "notes"),
+    );
+    let stray = folder.write("drafts/todo.md", "later");
+    let (file, field, problem) =
+        refused(|| Server::new("skills", "1.0.0").skills_dir(folder.path()));
+    assert_eq!(
+        file,
+        stray.parent().expect("its folder").display().to_string()
+    );
+    assert_eq!(field, None);
+    assert!(problem.contains("no SKILL.md"), "{problem}");
+
+    // Every problem of the folder in one error: the stray folder's and a bad skill's.
+    folder.write("zebra/SKILL.md", "---\nname: Zebra\ndescription: d\n---\n");
+    let error = Server::new("skills", "1.0.0")
+        .skills_dir(folder.path())
+        .check()
+        .expect_err("two problems");
+    let Error::Registry(RegistryError::Several(problems)) = &error else {
+        panic!("both problems: {error}");
+    };
+    assert_eq!(problems.len(), 2, "{error}");
+    assert!(error.to_string().contains("zebra/SKILL.md"), "{error}");
+
+    let missing = folder.path().join("nowhere");
+    let (file, _, problem) = refused(|| Server::new("skills", "1.0.0").skills_dir(&missing));
+    assert_eq!(file, missing.display().to_string());
+    assert!(problem.contains("cannot be read"), "{problem}");
+}
+
+#[test]
+fn a_bad_skill_built_in_code_names_where_it_was_built() {
+    let (file, field, _) =
+        refused(|| Server::new("skills", "1.0.0").skill(Skill::new("---\nname: ok\n---\n")));
+    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert_eq!(field.as_deref(), Some("description"));
+
+    let (_, field, problem) =
+        refused(|| Server::new("skills", "1.0.0").skill(release_notes().file("../escape.md", "x")));
+    assert_eq!(field, None);
+    assert!(problem.contains("not a path inside the skill"), "{problem}");
+}
+
+#[test]
+fn two_skills_of_one_name_stop_the_server_naming_both() {
+    let folder = Folder::new();
+    let on_disk = folder.write(
+        "release-notes/SKILL.md",
+        "---\nname: release-notes\ndescription: From disk\n---\n",
+    );
+    let (file, field, problem) = refused(|| {
+        Server::new("skills", "1.0.0")
+            .skills_dir(folder.path())
+            .skill(release_notes())
+    });
+    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert_eq!(field.as_deref(), Some("name"));
+    assert!(
+        problem.contains(&on_disk.display().to_string()) && problem.contains("another skill"),
+        "{problem}"
+    );
+}

@@ -13,6 +13,7 @@ use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Context, Server, ToolError, tool};
 use mcp_toolbelt_tests::http::{modern_headers, modern_request, post, send};
+use mcp_toolbelt_tests::in_process::InProcess;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -119,7 +120,13 @@ fn created(response: &Value) -> String {
     }
     assert!(result["ttlMs"].is_u64(), "{response}");
     assert!(result["pollIntervalMs"].is_u64(), "{response}");
-    for absent in ["result", "error", "inputRequests", "requestState", "content"] {
+    for absent in [
+        "result",
+        "error",
+        "inputRequests",
+        "requestState",
+        "content",
+    ] {
         assert!(result.get(absent).is_none(), "{absent}: {response}");
     }
     let id = result["taskId"].as_str().expect("a taskId").to_owned();
@@ -213,12 +220,21 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
 async fn tasks_cancel_cancels_the_tools_context() {
     let client = TestClient::new(Server::new("tasks", "1"));
     let id = created(&call(&client, "until_cancelled", json!({}), true).await);
-    assert_eq!(poll_until(&client, &id, "working").await["status"], "working");
+    assert_eq!(
+        poll_until(&client, &id, "working").await["status"],
+        "working"
+    );
     let ack = task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
-    assert_eq!(ack["result"], json!({"resultType": "complete", "_meta": ack["result"]["_meta"]}));
+    assert_eq!(
+        ack["result"],
+        json!({"resultType": "complete", "_meta": ack["result"]["_meta"]})
+    );
     let task = poll_until(&client, &id, "cancelled").await;
     assert_eq!(task["status"], "cancelled");
-    assert!(SAW_CANCEL.load(Ordering::SeqCst), "the tool saw its context cancelled");
+    assert!(
+        SAW_CANCEL.load(Ordering::SeqCst),
+        "the tool saw its context cancelled"
+    );
     // Cancelling a task that is over is acknowledged the same way.
     let again = task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(again["result"]["resultType"], "complete", "{again}");
@@ -235,14 +251,23 @@ async fn a_required_task_tool_needs_the_extension_and_a_legacy_client_never_gets
     );
     // A legacy client (2025-11-25, no `_meta`): the same refusal for a required tool …
     let legacy = client
-        .request("tools/call", json!({"name": "double", "arguments": {"n": 1}}))
+        .request(
+            "tools/call",
+            json!({"name": "double", "arguments": {"n": 1}}),
+        )
         .await;
     assert_eq!(legacy["error"]["code"], -32021, "{legacy}");
     // … and an optional one answers within its request.
     let legacy = client
-        .request("tools/call", json!({"name": "wait_ms", "arguments": {"ms": 1}}))
+        .request(
+            "tools/call",
+            json!({"name": "wait_ms", "arguments": {"ms": 1}}),
+        )
         .await;
-    assert_eq!(legacy["result"]["content"][0]["text"], "waited 1 ms", "{legacy}");
+    assert_eq!(
+        legacy["result"]["content"][0]["text"], "waited 1 ms",
+        "{legacy}"
+    );
     assert!(legacy["result"].get("taskId").is_none(), "{legacy}");
     // So does a 2026-07-28 call that does not declare the extension.
     let plain = call(&client, "wait_ms", json!({"ms": 1}), false).await;
@@ -279,13 +304,26 @@ async fn tools_list_and_discover_show_the_task_support() {
             .get("execution")
             .cloned()
     };
-    assert_eq!(support(&modern, "double"), Some(json!({"taskSupport": "required"})));
-    assert_eq!(support(&modern, "wait_ms"), Some(json!({"taskSupport": "optional"})));
+    assert_eq!(
+        support(&modern, "double"),
+        Some(json!({"taskSupport": "required"}))
+    );
+    assert_eq!(
+        support(&modern, "wait_ms"),
+        Some(json!({"taskSupport": "optional"}))
+    );
     let legacy = client.request("tools/list", json!({})).await;
-    assert_eq!(support(&legacy, "wait_ms"), Some(json!({"taskSupport": "optional"})));
+    assert_eq!(
+        support(&legacy, "wait_ms"),
+        Some(json!({"taskSupport": "optional"}))
+    );
     let older = TestClient::with_protocol_version(Server::new("tasks", "1"), "2025-06-18");
     let older = older.request("tools/list", json!({})).await;
-    assert_eq!(support(&older, "wait_ms"), None, "no `execution` before 2025-11-25");
+    assert_eq!(
+        support(&older, "wait_ms"),
+        None,
+        "no `execution` before 2025-11-25"
+    );
     let discover = client
         .request("server/discover", json!({"_meta": meta(false)}))
         .await;
@@ -302,7 +340,10 @@ async fn a_finished_task_is_dropped_after_its_ttl() {
     let id = created(&call(&client, "double", json!({"n": 2}), true).await);
     let task = poll_until(&client, &id, "completed").await;
     let ttl = task["ttlMs"].as_u64().unwrap();
-    assert!((200..1000).contains(&ttl), "ttlMs counts from creation to expiry: {ttl}");
+    assert!(
+        (200..1000).contains(&ttl),
+        "ttlMs counts from creation to expiry: {ttl}"
+    );
     tokio::time::sleep(Duration::from_millis(300)).await;
     let gone = task_request(&client, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
@@ -329,18 +370,23 @@ async fn past_the_task_caps_a_required_task_is_refused_and_an_optional_one_runs_
 
 #[tokio::test]
 async fn within_the_budget_an_optional_call_answers_inline_and_past_it_becomes_a_task() {
-    let client =
-        TestClient::new(Server::new("tasks", "1").task_budget(Duration::from_millis(300)));
+    let client = TestClient::new(Server::new("tasks", "1").task_budget(Duration::from_millis(300)));
     let quick = call(&client, "wait_ms", json!({"ms": 1}), true).await;
     assert_eq!(quick["result"]["resultType"], "complete", "{quick}");
     assert_eq!(quick["result"]["content"][0]["text"], "waited 1 ms");
     let slow = call(&client, "wait_ms", json!({"ms": 800}), true).await;
     let id = created(&slow);
     let task = poll_until(&client, &id, "completed").await;
-    assert_eq!(task["result"]["content"][0]["text"], "waited 800 ms", "{task}");
+    assert_eq!(
+        task["result"]["content"][0]["text"], "waited 800 ms",
+        "{task}"
+    );
     // A required tool that finishes within the budget is a task all the same, completed.
     let id = created_or_done(&call(&client, "double", json!({"n": 4}), true).await);
-    assert_eq!(poll_until(&client, &id, "completed").await["result"]["content"][0]["text"], "8");
+    assert_eq!(
+        poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
+        "8"
+    );
 }
 
 /// The task id of a `CreateTaskResult` whose task may be over already.
@@ -418,4 +464,90 @@ async fn a_task_belongs_to_its_principal_and_survives_its_http_request() {
     // The routing header must name the task.
     let wrong = send_as(&router, "token-a", &get, "tasks/get", "another-task").await;
     assert_eq!(wrong["error"]["code"], -32020, "{wrong}");
+}
+
+#[tokio::test]
+async fn a_listener_hears_its_tasks_change_status_over_stdio() {
+    let mut client = InProcess::start(Server::new("tasks", "1"));
+    let created = client
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "delete_all", "arguments": {}, "_meta": meta(true)}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    // Its question is asked (an answer to a question not asked yet would be ignored).
+    let get = json!({"taskId": id, "_meta": meta(true)});
+    for attempt in 10.. {
+        let task = client.request(attempt, "tasks/get", get.clone()).await;
+        if task["result"]["status"] == "input_required" {
+            break;
+        }
+        assert!(attempt < 200, "never input_required: {task}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Without the extension, listening to tasks is refused.
+    let refused = client
+        .request(
+            2,
+            "subscriptions/listen",
+            json!({"_meta": meta(false), "notifications": {"taskIds": [id]}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+                "_meta": meta(true),
+                "notifications": {"taskIds": [id, "not-a-task"]},
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["taskIds"],
+        json!([id]),
+        "only the caller's own, known tasks: {acknowledged}"
+    );
+    let answer = json!({"sure": {"action": "accept", "content": {"confirm": false}}});
+    let mut statuses = Vec::new();
+    let mut answered = false;
+    while statuses.last().map(String::as_str) != Some("completed") {
+        if !answered {
+            let ack = client
+                .request(
+                    4,
+                    "tasks/update",
+                    json!({"taskId": id, "inputResponses": answer, "_meta": meta(true)}),
+                )
+                .await;
+            if ack.get("id") == Some(&json!(4)) {
+                answered = true;
+                continue;
+            }
+            // A notification came before the acknowledgement.
+            statuses.push(status_of(&ack, &id));
+            answered = true;
+            continue;
+        }
+        let message = client.next_message().await;
+        if message.get("id").is_some() {
+            continue;
+        }
+        statuses.push(status_of(&message, &id));
+    }
+    assert_eq!(statuses.last().unwrap(), "completed", "{statuses:?}");
+    client.cancel(3).await;
+    client.assert_alive(5).await;
+}
+
+/// The status a `notifications/tasks` of task `id` reports.
+fn status_of(message: &Value, id: &str) -> String {
+    assert_eq!(message["method"], "notifications/tasks", "{message}");
+    assert_eq!(message["params"]["taskId"], id, "{message}");
+    if message["params"]["status"] == "completed" {
+        assert_eq!(message["params"]["result"]["content"][0]["text"], "kept");
+    }
+    message["params"]["status"].as_str().unwrap().to_owned()
 }

@@ -217,16 +217,28 @@ impl Dispatcher {
                     .resources
                     .is_served()
                     .then(|| self.state.resources.listed());
-                let requested = Requested::of(
+                let mut requested = Requested::of(
                     &params,
                     offered,
                     listed.as_deref(),
                     &self.state.limits.subscription_memory,
                 )?;
+                let declared = Client::of(&era, connection).capabilities;
+                requested.task_ids =
+                    tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref())
+                        .await?;
                 // Nothing of the request outlives its start: a stream holds what it sends.
                 drop((params, listed));
                 let changes = self.changes();
-                listen::listen(id, requested, changes, &self.state.closing, scope).await
+                let task_changes = self.state.tasks.changes();
+                listen::listen(
+                    id,
+                    requested,
+                    (changes, task_changes),
+                    &self.state.closing,
+                    scope,
+                )
+                .await
             }
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>

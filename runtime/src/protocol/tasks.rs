@@ -180,3 +180,41 @@ pub(crate) async fn answer(
         _ => tasks.cancel(id, owner).await,
     }
 }
+
+/// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's
+/// own tasks among them (another's, or an unknown one, is left out of the acknowledgement).
+/// `None` when it names none; `-32021` when it names some without the extension.
+pub(crate) async fn listened(
+    tasks: &Tasks,
+    params: &Map<String, Value>,
+    declared: &Value,
+    auth: Option<&AuthInfo>,
+) -> Result<Option<Vec<String>>, ErrorObject> {
+    let Some(ids) = params
+        .get("notifications")
+        .and_then(|notifications| notifications.get("taskIds"))
+    else {
+        return Ok(None);
+    };
+    let Value::Array(ids) = ids else {
+        return Err(ErrorObject::invalid_params(
+            "`taskIds` must be a list of task ids (strings)",
+        ));
+    };
+    if !negotiated(declared) {
+        return Err(extension_missing());
+    }
+    let owner = owner(auth);
+    let mut followed = Vec::new();
+    for id in ids {
+        let Value::String(id) = id else {
+            return Err(ErrorObject::invalid_params(
+                "`taskIds` must be a list of task ids (strings)",
+            ));
+        };
+        if !followed.contains(id) && tasks.get(id, owner.as_deref()).await.is_ok() {
+            followed.push(id.clone());
+        }
+    }
+    Ok(Some(followed))
+}

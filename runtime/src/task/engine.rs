@@ -223,8 +223,10 @@ impl Tasks {
                 }
             };
             tokio::select! {
-                finished = &mut job => break Some(finished),
+                // A cancelled task is `cancelled`, even when its tool, seeing it, returns.
+                biased;
                 () = cancel.cancelled() => break None,
+                finished = &mut job => break Some(finished),
                 () = board.changed() => {
                     let open = board.open();
                     record.status = if open.is_empty() {
@@ -343,5 +345,76 @@ impl Tasks {
             running.cancel.cancel();
         }
         Ok(json!({}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::MemoryTaskStore;
+
+    /// A store shared by processes: its records carry leases.
+    struct Leased(MemoryTaskStore);
+
+    impl TaskStore for Leased {
+        fn create(
+            &self,
+            record: TaskRecord,
+        ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            self.0.create(record)
+        }
+        fn get<'a>(
+            &'a self,
+            id: &'a str,
+        ) -> futures_util::future::BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>
+        {
+            self.0.get(id)
+        }
+        fn put(
+            &self,
+            record: TaskRecord,
+        ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            self.0.put(record)
+        }
+        fn lease(&self) -> Option<Duration> {
+            Some(Duration::from_millis(50))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_task_whose_process_stopped_renewing_its_lease_is_failed() {
+        let tasks = Tasks::new(
+            Arc::new(Leased(MemoryTaskStore::new())),
+            TaskSettings::default(),
+        );
+        // Created by a process that then died: nothing renews its lease.
+        let record = tasks.create(None).await.unwrap();
+        assert!(record.lease_until.is_some());
+        let task = tasks.get(&record.id, None).await.unwrap();
+        assert_eq!(task["status"], "working");
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        let task = tasks.get(&record.id, None).await.unwrap();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert_eq!(task["error"]["code"], codes::INTERNAL_ERROR);
+        // Another owner does not see it at all.
+        assert!(tasks.get(&record.id, Some("someone")).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_running_task_keeps_its_lease() {
+        let tasks = Arc::new(Tasks::new(
+            Arc::new(Leased(MemoryTaskStore::new())),
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        tasks.spawn(record, CancellationToken::new(), Arc::default(), async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            Finished::Result(json!({"content": []}))
+        });
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "completed");
     }
 }

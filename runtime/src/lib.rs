@@ -58,6 +58,7 @@
 //! | reporting progress, logging to the client, cancellation, the caller's auth | [`Context`] |
 //! | asking the user (forms, URLs), the client's model, its roots, in both eras | [`ask`] |
 //! | MCP Apps: tools with a view | [`apps`] |
+//! | long-running tools as tasks (the tasks extension): `#[tool(task)]`, the store, the budget, TTL and caps | [`task`] |
 //! | app state (a pool, a client, configuration given once) | [`State`] |
 //! | code around every call (access checks, rate limits, metrics) | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
@@ -201,6 +202,7 @@ pub use error::Error;
 /// | `title = "…"` | the name people see | none |
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
 /// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
+/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///

@@ -115,7 +115,7 @@ pub(crate) async fn call(
             Ran::Done(outcome, _) if !required => {
                 return outcome.map(|result| downgrade::call_result(result, version));
             }
-            ran => {
+            ran @ Ran::Done(..) => {
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
                 tasks.spawn(record, cancel, board, std::future::ready(finished(ran, version)));

@@ -104,7 +104,12 @@ fn new_id() -> Result<String, ErrorObject> {
             format!("no randomness for a task id: {error}"),
         )
     })?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(bytes
+        .iter()
+        .fold(String::with_capacity(32), |mut hex, byte| {
+            let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
+            hex
+        }))
 }
 
 impl Tasks {
@@ -243,15 +248,12 @@ impl Tasks {
                 }
             }
         };
-        let finished = match finished {
-            Some(finished) => finished,
-            None => {
-                // The tool sees its context cancelled; it may finish on its own, shortly.
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-                record.status = TaskStatus::Cancelled;
-                record.status_message = Some("The task was cancelled.".into());
-                return self.finish(&mut record).await;
-            }
+        let Some(finished) = finished else {
+            // The tool sees its context cancelled; it may finish on its own, shortly.
+            let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            record.status = TaskStatus::Cancelled;
+            record.status_message = Some("The task was cancelled.".into());
+            return self.finish(&mut record).await;
         };
         match finished {
             Finished::Result(result) => {

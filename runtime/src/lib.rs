@@ -202,7 +202,6 @@ pub use error::Error;
 /// | `title = "…"` | the name people see | none |
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
 /// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
-/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
@@ -304,6 +303,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
+/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the

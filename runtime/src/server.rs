@@ -222,7 +222,7 @@ impl Server {
     /// table).
     #[must_use]
     pub fn max_tasks(mut self, max: usize) -> Self {
-        self.task_settings.max_tasks = max.max(1);
+        self.limits.tasks = max.max(1);
         self
     }
 
@@ -230,7 +230,7 @@ impl Server {
     /// together) may run at once (64 by default; see the Limits table).
     #[must_use]
     pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
-        self.task_settings.max_tasks_per_principal = max.max(1);
+        self.limits.tasks_per_principal = max.max(1);
         self
     }
 
@@ -740,9 +740,16 @@ impl Server {
                 }
                 None => Sealer::new(None),
             }),
+            tasks: Arc::new(Tasks::new(
+                self.task_store,
+                TaskSettings {
+                    max_tasks: self.limits.tasks,
+                    max_tasks_per_principal: self.limits.tasks_per_principal,
+                    ..self.task_settings
+                },
+            )),
             listings,
             limits: self.limits,
-            tasks: Arc::new(Tasks::new(self.task_store, self.task_settings)),
         }))
     }
 

@@ -10,8 +10,10 @@ use axum::Router;
 use axum::http::StatusCode;
 use mcp_toolbelt::ask::Elicitation;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
+use mcp_toolbelt::task::TaskSupport;
 use mcp_toolbelt::testing::TestClient;
-use mcp_toolbelt::{Context, Server, ToolError, tool};
+use mcp_toolbelt::tool::Tool;
+use mcp_toolbelt::{CallToolResult, Context, Server, ToolError, tool};
 use mcp_toolbelt_tests::http::{modern_headers, modern_request, post, send};
 use mcp_toolbelt_tests::in_process::InProcess;
 use schemars::JsonSchema;
@@ -550,4 +552,35 @@ fn status_of(message: &Value, id: &str) -> String {
         assert_eq!(message["params"]["result"]["content"][0]["text"], "kept");
     }
     message["params"]["status"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_tool_built_at_run_time_runs_as_a_task_when_it_says_so() {
+    let server = Server::new("tasks", "1");
+    let tool = Tool::new(
+        "count_rows",
+        "Counts the rows of a table",
+        json!({"type": "object"}),
+        |_arguments, _context| async { CallToolResult::text("1200 rows") },
+    )
+    .unwrap()
+    .task_support(TaskSupport::Required);
+    server.tools().add(tool).unwrap();
+    let client = TestClient::new(server);
+    let listed = client
+        .request("tools/list", json!({"_meta": meta(false)}))
+        .await;
+    let count_rows = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "count_rows")
+        .cloned()
+        .unwrap();
+    assert_eq!(count_rows["execution"], json!({"taskSupport": "required"}));
+    let id = created(&call(&client, "count_rows", json!({}), true).await);
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "1200 rows");
+    let refused = call(&client, "count_rows", json!({}), false).await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
 }

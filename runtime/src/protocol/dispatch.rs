@@ -567,22 +567,26 @@ impl Dispatcher {
         let hooks = Arc::clone(&self.state.hooks);
         let sealer = Arc::clone(&self.state.sealer);
         let running = context.clone();
-        let job = Box::pin(async move {
-            let call = hook::run(&hooks, tool, arguments, running.clone());
-            let outcome = match round {
-                Some(round) => match round.run(&sealer, call).await {
-                    Err(error) => Err(error),
-                    Ok(Outcome::InputRequired(input_required)) => {
-                        return tasks::Ran::InputRequired(input_required);
-                    }
-                    Ok(Outcome::Completed(result)) => {
-                        result.and_then(|result| round.unless_lacking(result))
-                    }
-                },
-                None => call.await,
-            };
-            tasks::Ran::Done(outcome, running.panicked())
-        });
+        let job = Box::pin(
+            async move {
+                let call = hook::run(&hooks, tool, arguments, running.clone());
+                let outcome = match round {
+                    Some(round) => match round.run(&sealer, call).await {
+                        Err(error) => Err(error),
+                        Ok(Outcome::InputRequired(input_required)) => {
+                            return tasks::Ran::InputRequired(input_required);
+                        }
+                        Ok(Outcome::Completed(result)) => {
+                            result.and_then(|result| round.unless_lacking(result))
+                        }
+                    },
+                    None => call.await,
+                };
+                tasks::Ran::Done(outcome, running.panicked())
+            }
+            // The request's span: the tool's logs say which call they belong to.
+            .instrument(tracing::Span::current()),
+        );
         let call = tasks::TaskCall {
             owner,
             required,

@@ -23,24 +23,27 @@ pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// its future is dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
-/// The settings of `Server::task_*` and `Limits`' task caps.
+/// The settings of `Server::task_*`, and the task caps of its `Limits`.
 #[derive(Clone, Debug)]
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
     pub(crate) poll_interval: Duration,
+    /// `Limits::tasks`.
     pub(crate) max_tasks: usize,
+    /// `Limits::tasks_per_principal`.
     pub(crate) max_tasks_per_principal: usize,
 }
 
 impl Default for TaskSettings {
     fn default() -> Self {
+        let limits = crate::limits::Limits::default();
         Self {
             budget: Duration::ZERO,
             ttl: Duration::from_hours(1),
             poll_interval: Duration::from_secs(1),
-            max_tasks: 1024,
-            max_tasks_per_principal: 64,
+            max_tasks: limits.tasks,
+            max_tasks_per_principal: limits.tasks_per_principal,
         }
     }
 }

@@ -584,3 +584,16 @@ async fn a_tool_built_at_run_time_runs_as_a_task_when_it_says_so() {
     let refused = call(&client, "count_rows", json!({}), false).await;
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
 }
+
+#[tokio::test]
+async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
+    let client = TestClient::new(Server::new("tasks", "1").task_ttl(Duration::from_millis(300)));
+    let id = created(&call(&client, "delete_all", json!({}), true).await);
+    assert_eq!(
+        poll_until(&client, &id, "input_required").await["status"],
+        "input_required"
+    );
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["status"], "completed", "{task}");
+    assert_eq!(task["result"]["isError"], true, "the tool's elicit failed: {task}");
+}

@@ -97,7 +97,7 @@ pub(crate) async fn call(
         request_cancel,
         version,
     } = call;
-    let board = Arc::new(Board::default());
+    let board = Arc::new(Board::new(tasks.settings.ttl));
     let budget = tasks.settings.budget;
     if budget.is_zero() {
         let record = tasks.create(owner).await?;

@@ -413,10 +413,15 @@ mod tests {
         ));
         let record = tasks.create(None).await.unwrap();
         let id = record.id.clone();
-        tasks.spawn(record, CancellationToken::new(), Arc::default(), async {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            Finished::Result(json!({"content": []}))
-        });
+        tasks.spawn(
+            record,
+            CancellationToken::new(),
+            Arc::new(Board::new(Duration::from_secs(1))),
+            async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Finished::Result(json!({"content": []}))
+            },
+        );
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");
         tokio::time::sleep(Duration::from_millis(150)).await;

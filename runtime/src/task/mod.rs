@@ -73,7 +73,9 @@
 //!   the tool's `result` (an `isError` result too: a tool's failure is a result); `failed` with
 //!   the JSON-RPC `error` (a panic: `-32603`); `cancelled`.
 //! - `tasks/update` answers the open questions (`inputResponses`, keyed as asked; others are
-//!   ignored); the tool's `ctx.elicit` returns the answer.
+//!   ignored); the tool's `ctx.elicit` returns the answer. A question waits at most the task's
+//!   TTL ([`Server::task_ttl`](crate::Server::task_ttl)); then `ctx.elicit` fails
+//!   (`AskError::TimedOut`), so a task nobody answers ends.
 //! - `tasks/cancel` cancels the tool's `Context` (its `ctx.cancelled()` resolves); the tool has
 //!   a second to return, then its future is dropped; the task is `cancelled`.
 //! - `subscriptions/listen` with `notifications.taskIds` hears `notifications/tasks`, the task as

@@ -141,10 +141,9 @@
 //!
 //! # What is not served
 //!
-//! Prompts, completions and the
-//! 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`: a call runs to its result within
-//! its request). The official conformance suite's scenarios for them fail, each listed with this
-//! reason in the repository's `tests/conformance/`.
+//! The experimental tasks of 2025-11-25 (SEP-1686: `tools/call`'s `task` param, `tasks/result`,
+//! `tasks/list`): a legacy client's call runs to its result within its request. Tasks are served
+//! as the 2026-07-28 extension ([`task`]).
 
 #![warn(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

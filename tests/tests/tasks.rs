@@ -595,5 +595,8 @@ async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
     );
     let task = poll_until(&client, &id, "completed").await;
     assert_eq!(task["status"], "completed", "{task}");
-    assert_eq!(task["result"]["isError"], true, "the tool's elicit failed: {task}");
+    assert_eq!(
+        task["result"]["isError"], true,
+        "the tool's elicit failed: {task}"
+    );
 }

@@ -79,14 +79,12 @@ impl Board {
             key
         };
         self.changed.notify_one();
-        match tokio::time::timeout(self.wait, answered).await {
-            Ok(answer) => answer.map_err(|_| AskError::NoChannel),
-            Err(_) => {
-                lock(&self.questions).open.remove(&key);
-                self.changed.notify_one();
-                Err(AskError::TimedOut(self.wait))
-            }
+        if let Ok(answer) = tokio::time::timeout(self.wait, answered).await {
+            return answer.map_err(|_| AskError::NoChannel);
         }
+        lock(&self.questions).open.remove(&key);
+        self.changed.notify_one();
+        Err(AskError::TimedOut(self.wait))
     }
 
     /// The questions waiting for an answer (`inputRequests`).

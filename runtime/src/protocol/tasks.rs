@@ -177,7 +177,11 @@ pub(crate) async fn answer(
             };
             tasks.update(id, owner, &responses).await
         }
-        _ => tasks.cancel(id, owner).await,
+        Method::TasksCancel => tasks.cancel(id, owner).await,
+        other => Err(ErrorObject::new(
+            codes::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        )),
     }
 }
 

@@ -3,14 +3,16 @@
 //! cancellation seen by the tool; the extension negotiated per request (legacy clients never get
 //! a task), tasks owned by their principal, dropped after their TTL, capped.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
+use futures_util::future::BoxFuture;
 use mcp_toolbelt::ask::Elicitation;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
-use mcp_toolbelt::task::TaskSupport;
+use mcp_toolbelt::task::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError, TaskSupport};
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::tool::Tool;
 use mcp_toolbelt::{CallToolResult, Context, Server, ToolError, tool};
@@ -599,4 +601,71 @@ async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
         task["result"]["isError"], true,
         "the tool's elicit failed: {task}"
     );
+}
+
+/// A store that counts what it is given, keeping it in a `MemoryTaskStore`.
+#[derive(Default)]
+struct Counting {
+    inner: MemoryTaskStore,
+    creates: Arc<AtomicUsize>,
+    puts: Arc<AtomicUsize>,
+}
+
+impl TaskStore for Counting {
+    fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        self.creates.fetch_add(1, Ordering::SeqCst);
+        self.inner.create(record)
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
+        self.inner.get(id)
+    }
+
+    fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        self.puts.fetch_add(1, Ordering::SeqCst);
+        self.inner.put(record)
+    }
+}
+
+#[tokio::test]
+async fn tasks_are_kept_in_the_store_the_server_is_given() {
+    let store = Counting::default();
+    let (creates, puts) = (Arc::clone(&store.creates), Arc::clone(&store.puts));
+    let client = TestClient::new(Server::new("tasks", "1").task_store(store));
+    let id = created(&call(&client, "double", json!({"n": 5}), true).await);
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "10");
+    assert_eq!(creates.load(Ordering::SeqCst), 1);
+    assert!(
+        puts.load(Ordering::SeqCst) >= 1,
+        "the completion was written"
+    );
+}
+
+/// A store that fails: the client is told, `-32603`, and no task runs.
+struct Broken;
+
+impl TaskStore for Broken {
+    fn create(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+    }
+
+    fn get<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
+        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+    }
+
+    fn put(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+    }
+}
+
+#[tokio::test]
+async fn a_failing_store_is_an_internal_error() {
+    let client = TestClient::new(Server::new("tasks", "1").task_store(Broken));
+    let refused = call(&client, "double", json!({"n": 5}), true).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the database is down"), "{message}");
+    let get = task_request(&client, "tasks/get", json!({"taskId": "abc"})).await;
+    assert_eq!(get["error"]["code"], -32603, "{get}");
 }

@@ -22,6 +22,7 @@ use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
 };
 use crate::state::StateMap;
+use crate::task::{MemoryTaskStore, TaskSettings, TaskStore, Tasks};
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
@@ -63,6 +64,9 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
+/// | [`Server::max_tasks`] (tasks running at once, server-wide; the tasks extension, [`task`](crate::task)) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
+/// | [`Server::max_tasks_per_principal`] (tasks running at once for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
+/// | [`Server::task_ttl`] (how long a finished task is kept) | 1 hour after it finished (its `ttlMs` counts from its creation) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -122,6 +126,10 @@ pub struct Server {
     /// `resources`.
     #[cfg(feature = "skills")]
     skills: Vec<crate::skill::SkillEntry>,
+    /// Where tasks are kept ([`Server::task_store`]).
+    task_store: Arc<dyn TaskStore>,
+    /// The `task_*` settings and the task caps.
+    task_settings: TaskSettings,
 }
 
 impl Server {
@@ -177,7 +185,59 @@ impl Server {
             early_answers: false,
             #[cfg(feature = "skills")]
             skills: Vec::new(),
+            task_store: Arc::new(MemoryTaskStore::new()),
+            task_settings: TaskSettings::default(),
         }
+    }
+
+    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set. A
+    /// store shared by several processes lets any of them answer `tasks/get`.
+    #[must_use]
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.task_store = Arc::new(store);
+        self
+    }
+
+    /// How long a call of a `#[tool(task)]` tool may run within its request before it becomes a
+    /// task, for a client that negotiated the extension. `Duration::ZERO` (the default): it is a
+    /// task at once. Within the budget the call is an ordinary one: it answers with its result
+    /// (a `task = "required"` tool with a task already completed), and its questions take the
+    /// request's own way (a 2026-07-28 `input_required` round).
+    #[must_use]
+    pub fn task_budget(mut self, budget: Duration) -> Self {
+        self.task_settings.budget = budget;
+        self
+    }
+
+    /// How long a finished task is kept for `tasks/get` (its `ttlMs`, counted from when it
+    /// finished; 1 hour by default). Past it, the task is unknown (`-32602`).
+    #[must_use]
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_settings.ttl = ttl;
+        self
+    }
+
+    /// How often a client should poll a task (its `pollIntervalMs`; 1 s by default).
+    #[must_use]
+    pub fn task_poll_interval(mut self, interval: Duration) -> Self {
+        self.task_settings.poll_interval = interval;
+        self
+    }
+
+    /// The most tasks that may run at once, server-wide (1,024 by default; see the Limits
+    /// table).
+    #[must_use]
+    pub fn max_tasks(mut self, max: usize) -> Self {
+        self.limits.tasks = max.max(1);
+        self
+    }
+
+    /// The most tasks one principal (one authenticated caller; all unauthenticated callers
+    /// together) may run at once (64 by default; see the Limits table).
+    #[must_use]
+    pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
+        self.limits.tasks_per_principal = max.max(1);
+        self
     }
 
     /// A display name for hosts.
@@ -756,6 +816,14 @@ impl Server {
                 }
                 None => Sealer::new(None),
             }),
+            tasks: Arc::new(Tasks::new(
+                self.task_store,
+                TaskSettings {
+                    max_tasks: self.limits.tasks,
+                    max_tasks_per_principal: self.limits.tasks_per_principal,
+                    ..self.task_settings
+                },
+            )),
             listings,
             limits: self.limits,
             #[cfg(feature = "skills")]

@@ -33,9 +33,22 @@ pub struct ToolDefinition {
     /// Icons a client may show beside it (since 2025-11-25).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icons: Vec<Icon>,
+    /// How it runs: `execution.taskSupport` for a tool that may run as a task (`#[tool(task)]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<ToolExecution>,
     /// Extensions' data, such as the MCP Apps `ui` (`resourceUri`, `visibility`).
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+/// How a tool runs, as `tools/list` says it (`execution`): whether it may run as a task.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolExecution {
+    /// `"optional"` or `"required"` (absent: `"forbidden"`, the tool never runs as a task).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_support: Option<String>,
 }
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and
@@ -94,6 +107,7 @@ impl ToolDefinition {
             output_schema: None,
             annotations: None,
             icons: Vec::new(),
+            execution: None,
             meta: None,
         }
     }
@@ -269,6 +283,7 @@ impl ServerCapabilities {
             extensions: apps.then_some(Extensions {
                 ui: Some(Empty {}),
                 skills: None,
+                tasks: None,
             }),
             ..Self::SERVED
         }
@@ -293,6 +308,7 @@ impl ServerCapabilities {
         let extensions = self.extensions.unwrap_or(Extensions {
             ui: None,
             skills: None,
+            tasks: None,
         });
         Self {
             resources: self.resources.or(Some(ResourcesCapability {
@@ -336,10 +352,26 @@ impl ServerCapabilities {
             ..self
         }
     }
+
+    /// These capabilities with the tasks extension (2026-07-28: a tool may run as a task).
+    pub(crate) fn with_tasks(self) -> Self {
+        let extensions = self.extensions.unwrap_or(Extensions {
+            ui: None,
+            skills: None,
+            tasks: None,
+        });
+        Self {
+            extensions: Some(Extensions {
+                tasks: Some(Empty {}),
+                ..extensions
+            }),
+            ..self
+        }
+    }
 }
 
-/// `capabilities.extensions`: the MCP Apps extension, which takes no settings, and the Skills
-/// extension.
+/// `capabilities.extensions`: the MCP Apps extension and the tasks extension, which take no
+/// settings, and the Skills extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct Extensions {
     #[serde(
@@ -352,6 +384,11 @@ pub(crate) struct Extensions {
         skip_serializing_if = "Option::is_none"
     )]
     pub(crate) skills: Option<SkillsSettings>,
+    #[serde(
+        rename = "io.modelcontextprotocol/tasks",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) tasks: Option<Empty>,
 }
 
 /// The Skills extension's settings, inline under its identifier (SEP-2133).

@@ -29,6 +29,7 @@ mod scope;
 #[cfg(feature = "skills")]
 mod skills;
 mod subscriptions;
+mod tasks;
 mod trace;
 mod version;
 

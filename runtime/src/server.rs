@@ -239,9 +239,14 @@ impl Server {
     /// Serves the skills of the folder at `path` (the Skills extension): each sub-folder
     /// holding a `SKILL.md` is a skill named after it, with every file under it (hidden ones,
     /// a leading `.`, left out; files beside the sub-folders ignored). Read now, so a
-    /// folder that cannot be read, or a skill whose `SKILL.md` or files break the rules, stops
-    /// the server at start-up ([`Server::check`], every `serve_*`), naming the file and the
-    /// field; see the [`skill`](crate::skill) module.
+    /// folder that cannot be read, a symbolic link or special file in it, or a skill whose
+    /// `SKILL.md` or files break the rules, stops the server at start-up ([`Server::check`],
+    /// every `serve_*`), naming the file and the field; see the [`skill`](crate::skill) module.
+    ///
+    /// A relative `path` is read from the current directory, which is the host's choice (often
+    /// `/` or the home folder) for a stdio server: write
+    /// `concat!(env!("CARGO_MANIFEST_DIR"), "/skills")`, or embed the skills with
+    /// [`Server::skill`].
     ///
     /// Requires the `skills` feature (on by default).
     #[cfg(feature = "skills")]

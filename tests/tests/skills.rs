@@ -594,3 +594,214 @@ fn two_skills_of_one_name_stop_the_server_naming_both() {
         "{problem}"
     );
 }
+
+/// The one problem `server` refuses to start with, as (file, problem).
+fn problem_of(server: Server) -> (String, String) {
+    match server.check() {
+        Err(Error::Registry(RegistryError::InvalidSkill { file, problem, .. })) => (file, problem),
+        other => panic!("one skill problem expected: {other:?}"),
+    }
+}
+
+fn folder_server(folder: &Folder) -> Server {
+    Server::new("skills", "1.0.0").skills_dir(folder.path())
+}
+
+/// A skill `notes` in a fresh folder.
+fn notes_folder() -> Folder {
+    let folder = Folder::new();
+    folder.write("notes/SKILL.md", NOTE_TAKING.replace("note-taking", "notes"));
+    folder
+}
+
+#[cfg(unix)]
+#[test]
+fn a_special_file_in_a_skill_is_refused_naming_it_never_read() {
+    let folder = notes_folder();
+    let fifo = folder.path().join("notes/pipe.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Reading a FIFO with no writer would wait for ever: it is refused from its type.
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, fifo.display().to_string());
+    assert!(problem.contains("not a regular file"), "{problem}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_are_refused_naming_the_link_wherever_they_are() {
+    use std::os::unix::fs::symlink;
+
+    let outside = Folder::new();
+    let secret = outside.write("secret.txt", "not the skill's");
+    // A link to a file out of the folder, a link that loops, a skill folder that is a link.
+    let cases: [(&str, &dyn Fn(&Folder) -> PathBuf); 3] = [
+        ("notes/link.txt", &|_| secret.clone()),
+        ("notes/loop", &|folder| folder.path().join("notes")),
+        ("elsewhere", &|folder| folder.path().join("notes")),
+    ];
+    for (link, target) in cases {
+        let folder = notes_folder();
+        let at = folder.path().join(link);
+        symlink(target(&folder), &at).expect("a link");
+        let (file, problem) = problem_of(folder_server(&folder));
+        assert_eq!(file, at.display().to_string(), "{link}");
+        assert!(problem.contains("symbolic link"), "{link}: {problem}");
+    }
+}
+
+#[test]
+fn a_file_that_would_pass_16_mib_is_refused_before_it_is_read_skill_md_counted() {
+    const MIB_16: usize = 16 * 1024 * 1024;
+    let skill_md = NOTE_TAKING.replace("note-taking", "notes");
+    // Exactly 16 MiB with SKILL.md: served.
+    let folder = notes_folder();
+    folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len()]);
+    folder_server(&folder).check().expect("16 MiB in all is allowed");
+    // One byte more: refused, naming the file.
+    let big = folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len() + 1]);
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, big.display().to_string());
+    assert!(problem.contains("16 MiB"), "{problem}");
+    // A SKILL.md alone over the limit.
+    let folder = Folder::new();
+    let huge = folder.write(
+        "notes/SKILL.md",
+        format!("{skill_md}{}", "x".repeat(MIB_16)),
+    );
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, huge.display().to_string());
+    assert!(problem.contains("16 MiB"), "{problem}");
+
+    // The same limit for a skill built in code.
+    let body = "---\nname: big\ndescription: d\n---\n";
+    let sized = |extra: usize| {
+        Server::new("skills", "1.0.0")
+            .skill(Skill::new(body).binary_file("big.bin", vec![0xff; MIB_16 - body.len() + extra]))
+    };
+    sized(0).check().expect("16 MiB in all is allowed");
+    let (_, problem) = problem_of(sized(1));
+    assert!(problem.contains("16 MiB"), "{problem}");
+}
+
+#[test]
+fn a_skill_may_have_512_files_skill_md_included_and_no_more() {
+    let folder = notes_folder();
+    for index in 0..511 {
+        folder.write(&format!("notes/files/{index:03}.txt"), "x");
+    }
+    folder_server(&folder).check().expect("512 files with SKILL.md");
+    let extra = folder.write("notes/files/zzz.txt", "x");
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert!(problem.contains("512"), "{problem}");
+    assert!(file.starts_with(&folder.path().join("notes/files").display().to_string()), "{file}");
+    drop(extra);
+
+    let in_code = |count: usize| {
+        (0..count).fold(
+            Skill::new("---\nname: many\ndescription: d\n---\n"),
+            |skill, index| skill.file(format!("f/{index}.txt"), "x"),
+        )
+    };
+    Server::new("skills", "1.0.0")
+        .skill(in_code(511))
+        .check()
+        .expect("512 files with SKILL.md");
+    let (_, problem) = problem_of(Server::new("skills", "1.0.0").skill(in_code(512)));
+    assert!(problem.contains("512"), "{problem}");
+}
+
+#[test]
+fn a_non_utf8_skill_md_is_refused_naming_it() {
+    let folder = Folder::new();
+    let skill_md = folder.write("notes/SKILL.md", b"---\nname: notes\ndescription: \xff\n---\n");
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, skill_md.display().to_string());
+    assert!(problem.contains("UTF-8"), "{problem}");
+}
+
+#[test]
+fn folders_nest_at_most_32_deep() {
+    let folder = notes_folder();
+    folder.write(&format!("notes/{}ok.txt", "d/".repeat(32)), "x");
+    folder_server(&folder).check().expect("32 levels");
+    let folder = notes_folder();
+    folder.write(&format!("notes/{}deep.txt", "d/".repeat(34)), "x");
+    let (_, problem) = problem_of(folder_server(&folder));
+    assert!(problem.contains("nest deeper"), "{problem}");
+}
+
+#[test]
+fn pointing_skills_dir_at_one_skill_or_at_nothing_says_what_to_pass() {
+    let folder = notes_folder();
+    let (_, problem) = problem_of(
+        Server::new("skills", "1.0.0").skills_dir(folder.path().join("notes")),
+    );
+    assert!(problem.contains("pass its parent"), "{problem}");
+
+    let (_, problem) =
+        problem_of(Server::new("skills", "1.0.0").skills_dir("no-such-skills-folder"));
+    let tried = std::env::current_dir()
+        .expect("a current directory")
+        .join("no-such-skills-folder");
+    assert!(problem.contains(&tried.display().to_string()), "{problem}");
+    assert!(problem.contains("CARGO_MANIFEST_DIR"), "{problem}");
+}
+
+#[tokio::test]
+async fn a_nested_skill_md_is_a_file_of_its_skill_and_unknown_text_is_text_plain() {
+    let folder = notes_folder();
+    folder.write(
+        "notes/inner/SKILL.md",
+        "---\nname: inner\ndescription: d\n---\n",
+    );
+    folder.write("notes/Makefile", "all:\n");
+    folder.write("notes/data.bin", [0xff, 0xfe]);
+    // A file beside the skills at any level above them is not served and not an error.
+    folder.write("README.md", "top");
+    folder.write("acme/README.md", "prefix");
+    folder.write(
+        "acme/billing/SKILL.md",
+        "---\nname: billing\ndescription: d\n---\n",
+    );
+    let client = TestClient::new(folder_server(&folder));
+    let skills = client.request("skills/list", json!({})).await;
+    let uris: Vec<&Value> = skills["result"]["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|skill| &skill["uri"])
+        .collect();
+    assert_eq!(
+        uris,
+        ["skill://acme/billing/SKILL.md", "skill://notes/SKILL.md"]
+    );
+    for (uri, mime_type) in [
+        ("skill://notes/inner/SKILL.md", "text/markdown"),
+        ("skill://notes/Makefile", "text/plain"),
+        ("skill://notes/data.bin", "application/octet-stream"),
+    ] {
+        let read = client.request("resources/read", json!({"uri": uri})).await;
+        assert_eq!(read["result"]["contents"][0]["mimeType"], mime_type, "{uri}: {read}");
+    }
+}
+
+#[test]
+fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
+    let line = line!() + 3;
+    let (file, problem) = problem_of(
+        Server::new("skills", "1.0.0")
+            .skill(release_notes().file("../escape.md", "x")),
+    );
+    assert_eq!(file, format!("tests/tests/skills.rs:{line}"));
+    assert!(problem.contains("not a path inside the skill"), "{problem}");
+    let text = Server::new("skills", "1.0.0")
+        .skill(release_notes().file("../escape.md", "x"))
+        .check()
+        .expect_err("refused")
+        .to_string();
+    assert!(text.starts_with("skill at tests/tests/skills.rs:"), "{text}");
+}

@@ -353,13 +353,14 @@ impl fmt::Display for RegistryError {
                 problem,
             } => write!(
                 f,
-                "skill {file} cannot be served: its front matter's `{field}` {problem}"
+                "skill {} cannot be served: its front matter's `{field}` {problem}",
+                At(file)
             ),
             Self::InvalidSkill {
                 file,
                 field: None,
                 problem,
-            } => write!(f, "skill {file} cannot be served: {problem}"),
+            } => write!(f, "skill {} cannot be served: {problem}", At(file)),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
                 "two resources have the URI `{uri}`: one {}, one {}; resource URIs must be unique",

@@ -269,16 +269,7 @@ impl Server {
     pub fn skill(mut self, skill: crate::skill::Skill) -> Self {
         match skill.prepare() {
             Ok((entry, files)) => {
-                if let Some(first) = self.skills.iter().find(|served| served.uri == entry.uri) {
-                    let problem = RegistryError::InvalidSkill {
-                        field: Some("name".into()),
-                        problem: format!(
-                            "is `{}`, so it would be served at {}, where another skill is \
-                             ({}): a URI names one skill, rename one",
-                            entry.name, entry.uri, first.origin,
-                        ),
-                        file: entry.origin,
-                    };
+                if let Some(problem) = entry.clash(&self.skills) {
                     self.add_startup_problem(problem);
                     return self;
                 }
@@ -946,7 +937,9 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// Adds a resource or template; `Err` if one of its URI (or template) is served already.
+    /// Adds a resource or template; `Err` if one of its URI (or template) is served already,
+    /// or if it would serve a URI under a skill's root (`skill://pdf/…`: a skill's files are
+    /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
         let _ = self.changes.send(Change::Resources);
@@ -954,10 +947,17 @@ impl Resources {
     }
 
     /// Removes the resource, or the template, registered under exactly `uri`; `false` if there
-    /// was none.
-    #[must_use = "`false` means there was no resource of that URI"]
+    /// was none, or if it is a file of a skill ([`Server::skill`], [`Server::skills_dir`]),
+    /// which is served as long as the server (its skill's manifest lists it).
+    #[must_use = "`false` means there was no resource of that URI, or it is a skill's file"]
     pub fn remove(&self, uri: &str) -> bool {
-        let removed = self.resources.remove(uri).is_some();
+        let removed = match self.resources.remove(uri) {
+            Ok(removed) => removed.is_some(),
+            Err(refused) => {
+                tracing::warn!("{refused}");
+                false
+            }
+        };
         if removed {
             let _ = self.changes.send(Change::Resources);
         }

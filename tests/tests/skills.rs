@@ -610,7 +610,10 @@ fn folder_server(folder: &Folder) -> Server {
 /// A skill `notes` in a fresh folder.
 fn notes_folder() -> Folder {
     let folder = Folder::new();
-    folder.write("notes/SKILL.md", NOTE_TAKING.replace("note-taking", "notes"));
+    folder.write(
+        "notes/SKILL.md",
+        NOTE_TAKING.replace("note-taking", "notes"),
+    );
     folder
 }
 
@@ -660,7 +663,9 @@ fn a_file_that_would_pass_16_mib_is_refused_before_it_is_read_skill_md_counted()
     // Exactly 16 MiB with SKILL.md: served.
     let folder = notes_folder();
     folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len()]);
-    folder_server(&folder).check().expect("16 MiB in all is allowed");
+    folder_server(&folder)
+        .check()
+        .expect("16 MiB in all is allowed");
     // One byte more: refused, naming the file.
     let big = folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len() + 1]);
     let (file, problem) = problem_of(folder_server(&folder));
@@ -693,11 +698,16 @@ fn a_skill_may_have_512_files_skill_md_included_and_no_more() {
     for index in 0..511 {
         folder.write(&format!("notes/files/{index:03}.txt"), "x");
     }
-    folder_server(&folder).check().expect("512 files with SKILL.md");
+    folder_server(&folder)
+        .check()
+        .expect("512 files with SKILL.md");
     let extra = folder.write("notes/files/zzz.txt", "x");
     let (file, problem) = problem_of(folder_server(&folder));
     assert!(problem.contains("512"), "{problem}");
-    assert!(file.starts_with(&folder.path().join("notes/files").display().to_string()), "{file}");
+    assert!(
+        file.starts_with(&folder.path().join("notes/files").display().to_string()),
+        "{file}"
+    );
     drop(extra);
 
     let in_code = |count: usize| {
@@ -717,7 +727,10 @@ fn a_skill_may_have_512_files_skill_md_included_and_no_more() {
 #[test]
 fn a_non_utf8_skill_md_is_refused_naming_it() {
     let folder = Folder::new();
-    let skill_md = folder.write("notes/SKILL.md", b"---\nname: notes\ndescription: \xff\n---\n");
+    let skill_md = folder.write(
+        "notes/SKILL.md",
+        b"---\nname: notes\ndescription: \xff\n---\n",
+    );
     let (file, problem) = problem_of(folder_server(&folder));
     assert_eq!(file, skill_md.display().to_string());
     assert!(problem.contains("UTF-8"), "{problem}");
@@ -737,9 +750,8 @@ fn folders_nest_at_most_32_deep() {
 #[test]
 fn pointing_skills_dir_at_one_skill_or_at_nothing_says_what_to_pass() {
     let folder = notes_folder();
-    let (_, problem) = problem_of(
-        Server::new("skills", "1.0.0").skills_dir(folder.path().join("notes")),
-    );
+    let (_, problem) =
+        problem_of(Server::new("skills", "1.0.0").skills_dir(folder.path().join("notes")));
     assert!(problem.contains("pass its parent"), "{problem}");
 
     let (_, problem) =
@@ -785,17 +797,18 @@ async fn a_nested_skill_md_is_a_file_of_its_skill_and_unknown_text_is_text_plain
         ("skill://notes/data.bin", "application/octet-stream"),
     ] {
         let read = client.request("resources/read", json!({"uri": uri})).await;
-        assert_eq!(read["result"]["contents"][0]["mimeType"], mime_type, "{uri}: {read}");
+        assert_eq!(
+            read["result"]["contents"][0]["mimeType"], mime_type,
+            "{uri}: {read}"
+        );
     }
 }
 
 #[test]
 fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
     let line = line!() + 3;
-    let (file, problem) = problem_of(
-        Server::new("skills", "1.0.0")
-            .skill(release_notes().file("../escape.md", "x")),
-    );
+    let (file, problem) =
+        problem_of(Server::new("skills", "1.0.0").skill(release_notes().file("../escape.md", "x")));
     assert_eq!(file, format!("tests/tests/skills.rs:{line}"));
     assert!(problem.contains("not a path inside the skill"), "{problem}");
     let text = Server::new("skills", "1.0.0")
@@ -803,5 +816,67 @@ fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
         .check()
         .expect_err("refused")
         .to_string();
-    assert!(text.starts_with("skill at tests/tests/skills.rs:"), "{text}");
+    assert!(
+        text.starts_with("skill at tests/tests/skills.rs:"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_skills_files_cannot_be_removed_nor_joined_at_run_time() {
+    use mcp_toolbelt::resource::Resource;
+
+    let server = Server::new("skills", "1.0.0").skill(release_notes());
+    let resources = server.resources();
+    assert!(!resources.remove("skill://release-notes/SKILL.md"));
+    assert!(!resources.remove("skill://release-notes/templates/NOTES.md"));
+    for uri in [
+        "skill://release-notes/extra.md",
+        "skill://release-notes",
+        "skill://release-notes/{path}",
+        "skill://{name}/SKILL.md",
+    ] {
+        let resource = Resource::new(uri, "x", |_| async { "x" }).expect("a resource");
+        let refused = resources.add(resource).expect_err(uri);
+        assert!(
+            matches!(refused, RegistryError::InvalidResource { .. })
+                && refused.to_string().contains("skill://release-notes"),
+            "{uri}: {refused}"
+        );
+    }
+    // Beside the skill, and a skill of another name sharing its first letters: fine.
+    for uri in ["skill://release-notes-2/x.md", "notes://1"] {
+        let resource = Resource::new(uri, "x", |_| async { "x" }).expect("a resource");
+        resources.add(resource).expect(uri);
+    }
+    let client = TestClient::new(server);
+    let read = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://release-notes/SKILL.md"}),
+        )
+        .await;
+    assert!(read["result"]["contents"][0]["text"].is_string(), "{read}");
+}
+
+#[test]
+fn a_skill_whose_root_is_inside_anothers_stops_the_server_naming_both() {
+    let folder = Folder::new();
+    let inner = folder.write(
+        "acme/billing/SKILL.md",
+        "---\nname: billing\ndescription: d\n---\n",
+    );
+    let (file, field, problem) = refused(|| {
+        Server::new("skills", "1.0.0")
+            .skills_dir(folder.path())
+            .skill(Skill::new("---\nname: acme\ndescription: d\n---\n"))
+    });
+    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert_eq!(field, None);
+    assert!(
+        problem.contains("skill://acme/billing")
+            && problem.contains(&inner.display().to_string())
+            && problem.contains("prefix"),
+        "{problem}"
+    );
 }

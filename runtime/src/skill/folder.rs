@@ -65,10 +65,7 @@ fn invalid(file: &Path, problem: String) -> RegistryError {
 
 /// The entries of `dir` but hidden ones, sorted, each with its type (never following a link);
 /// an entry that cannot be read is a problem, not skipped.
-fn entries_of(
-    dir: &Path,
-    entries: ReadDir,
-) -> (Vec<(PathBuf, FileType)>, Vec<(PathBuf, String)>) {
+fn entries_of(dir: &Path, entries: ReadDir) -> (Vec<(PathBuf, FileType)>, Vec<(PathBuf, String)>) {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for entry in entries {
@@ -189,7 +186,11 @@ fn walk_prefix(
 
 /// The bytes of the regular file at `path`, refused before reading when they would take the
 /// skill's `total` past [`MAX_BYTES`] (and never reading more than one byte past it).
-fn read_capped(path: &Path, file_type: FileType, total: &mut u64) -> Result<Vec<u8>, (PathBuf, String)> {
+fn read_capped(
+    path: &Path,
+    file_type: FileType,
+    total: &mut u64,
+) -> Result<Vec<u8>, (PathBuf, String)> {
     if file_type.is_symlink() {
         return Err(symlink_problem(path));
     }
@@ -201,7 +202,8 @@ fn read_capped(path: &Path, file_type: FileType, total: &mut u64) -> Result<Vec<
                 .to_owned(),
         ));
     }
-    let cannot_read = |error: std::io::Error| (path.to_owned(), format!("it cannot be read: {error}"));
+    let cannot_read =
+        |error: std::io::Error| (path.to_owned(), format!("it cannot be read: {error}"));
     let too_big = || {
         (
             path.to_owned(),
@@ -280,8 +282,8 @@ fn collect(
             format!("its folders nest deeper than {MAX_DEPTH} levels"),
         ));
     }
-    let entries =
-        fs::read_dir(dir).map_err(|error| (dir.to_owned(), format!("it cannot be read: {error}")))?;
+    let entries = fs::read_dir(dir)
+        .map_err(|error| (dir.to_owned(), format!("it cannot be read: {error}")))?;
     let (entries, unreadable) = entries_of(dir, entries);
     if let Some(problem) = unreadable.into_iter().next() {
         return Err(problem);

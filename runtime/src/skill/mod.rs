@@ -289,10 +289,16 @@ impl Skill {
                 digest: digest(&bytes),
             };
             let resource = if path == "SKILL.md" {
-                Resource::fixed(uri, name.clone(), body_of(bytes), &file_origin)
+                Resource::fixed(uri, name.clone(), body_of(bytes), &root, &file_origin)
                     .description(description.clone())
             } else {
-                Resource::fixed(uri, format!("{name}/{path}"), body_of(bytes), &file_origin)
+                Resource::fixed(
+                    uri,
+                    format!("{name}/{path}"),
+                    body_of(bytes),
+                    &root,
+                    &file_origin,
+                )
             };
             resources.push(resource.mime_type(mime_type));
             entries.push(file);

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use crate::error::RegistryError;
+
 /// The MIME type of a directory resource.
 const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 
@@ -23,6 +25,47 @@ pub(crate) struct SkillEntry {
     pub(crate) front_matter: Map<String, Value>,
     /// `SKILL.md` first, then the others as given.
     pub(crate) files: Vec<FileEntry>,
+}
+
+impl SkillEntry {
+    /// Why `self` cannot be served beside the skills already `served`: the same URI, or a root
+    /// inside another's (`skill://acme` and `skill://acme/billing/refunds`), where one skill's
+    /// directory would be the other's.
+    pub(crate) fn clash(&self, served: &[Self]) -> Option<RegistryError> {
+        let inside = |inner: &str, outer: &str| {
+            inner
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        served.iter().find_map(|other| {
+            let (field, problem) = if other.uri == self.uri {
+                (
+                    Some("name".to_owned()),
+                    format!(
+                        "is `{}`, so it would be served at {}, where another skill is ({}): a \
+                         URI names one skill, rename one",
+                        self.name, self.uri, other.origin,
+                    ),
+                )
+            } else if inside(&self.root, &other.root) || inside(&other.root, &self.root) {
+                (
+                    None,
+                    format!(
+                        "its root {} and the root {} of the skill at {} are one inside the \
+                         other: a skill's root may not be a prefix of another's (rename one)",
+                        self.root, other.root, other.origin,
+                    ),
+                )
+            } else {
+                return None;
+            };
+            Some(RegistryError::InvalidSkill {
+                file: self.origin.clone(),
+                field,
+                problem,
+            })
+        })
+    }
 }
 
 /// One file of a skill: where it is served and what a host checks it against.

@@ -198,6 +198,18 @@ async fn skills_list_gives_each_entry_its_front_matter_and_every_file_with_size_
         assert!(result.get("nextCursor").is_none());
         assert_eq!(result.get("ttlMs").is_some(), is_modern, "{result}");
         assert_eq!(result.get("cacheScope").is_some(), is_modern, "{result}");
+        // Written from entries serialized once, the page still carries what every 2026-07-28
+        // result carries.
+        if is_modern {
+            assert_eq!(result["resultType"], "complete", "{result}");
+            assert_eq!(
+                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+                "skills",
+                "{result}"
+            );
+        } else {
+            assert!(result.get("resultType").is_none() && result.get("_meta").is_none());
+        }
     }
 }
 
@@ -806,9 +818,8 @@ async fn a_nested_skill_md_is_a_file_of_its_skill_and_unknown_text_is_text_plain
 
 #[test]
 fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
-    let line = line!() + 3;
-    let (file, problem) =
-        problem_of(Server::new("skills", "1.0.0").skill(release_notes().file("../escape.md", "x")));
+    let (skill, line) = (release_notes().file("../escape.md", "x"), line!());
+    let (file, problem) = problem_of(Server::new("skills", "1.0.0").skill(skill));
     assert_eq!(file, format!("tests/tests/skills.rs:{line}"));
     assert!(problem.contains("not a path inside the skill"), "{problem}");
     let text = Server::new("skills", "1.0.0")

@@ -1063,6 +1063,39 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "skills")]
+    #[tokio::test]
+    async fn fixed_contents_are_shared_by_reads_and_by_changes_of_the_set() {
+        let body = ResourceBody::Text(Cow::Owned("x".repeat(1024)));
+        let fixed = Resource::fixed(
+            "skill://a/SKILL.md".into(),
+            "a".into(),
+            body,
+            "skill://a",
+            "here",
+        );
+        let set = ResourceSet::new(Listed::default());
+        set.insert(fixed).unwrap();
+        let address = |contents: &ResourceBody| match contents {
+            ResourceBody::Text(text) => text.as_ptr(),
+            ResourceBody::Blob(bytes) => bytes.as_ptr(),
+        };
+        let before = set.listed();
+        let (_, first) = before.read("skill://a/SKILL.md").await.unwrap();
+        assert!(matches!(first, Cow::Borrowed(_)), "read without a copy");
+        // A change copies the lists, not the contents.
+        set.insert(Resource::new("b://x", "x", |_| async { "" }).unwrap())
+            .unwrap();
+        assert!(set.remove("b://x").unwrap().is_some());
+        let after = set.listed();
+        let (_, second) = after.read("skill://a/SKILL.md").await.unwrap();
+        assert_eq!(address(&first), address(&second));
+        assert!(
+            set.remove("skill://a/SKILL.md").is_err(),
+            "a skill's file stays"
+        );
+    }
+
     #[tokio::test]
     async fn reads_go_to_the_exact_uri_then_the_templates() {
         let (set, problems) = build_all(vec![&A1, &T]);
@@ -1084,7 +1117,7 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         let (resource, body) = set.read("a://7/w").await.unwrap();
         assert_eq!(resource.uri(), "a://{name}/w");
-        assert_eq!(body, ResourceBody::Text("7".into()));
+        assert_eq!(*body, ResourceBody::Text("7".into()));
         // Nothing serves it: the first refusal says why, and a fn's `None` gives no reason.
         let (set, problems) = build_all(vec![&REFUSE_W, &NONE]);
         assert!(problems.is_empty(), "{problems:?}");

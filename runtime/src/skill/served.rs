@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::error::RegistryError;
@@ -84,10 +85,17 @@ pub(crate) struct Keyed {
     pub(crate) json: Value,
 }
 
+/// A skill's entry, as `skills/get` sends it and as `skills/list` writes it (serialized once).
+pub(crate) struct Listed {
+    pub(crate) uri: String,
+    pub(crate) json: Value,
+    pub(crate) raw: Box<RawValue>,
+}
+
 /// Every skill of a server, sorted by URI, and every directory of their files.
 #[derive(Default)]
 pub(crate) struct SkillSet {
-    skills: Vec<Keyed>,
+    skills: Vec<Listed>,
     /// Each directory's direct children, sorted by URI.
     directories: BTreeMap<String, Vec<Keyed>>,
 }
@@ -143,12 +151,14 @@ impl SkillSet {
                 .iter()
                 .map(|file| json!({"uri": file.uri, "digest": file.digest, "size": file.size}))
                 .collect();
-            skills.push(Keyed {
-                json: json!({
-                    "uri": entry.uri,
-                    "frontmatter": entry.front_matter,
-                    "resources": resources,
-                }),
+            let json = json!({
+                "uri": entry.uri,
+                "frontmatter": entry.front_matter,
+                "resources": resources,
+            });
+            skills.push(Listed {
+                raw: serde_json::value::to_raw_value(&json).expect("a JSON value serializes"),
+                json,
                 uri: entry.uri,
             });
         }
@@ -174,7 +184,7 @@ impl SkillSet {
     }
 
     /// Every skill's entry, sorted by URI.
-    pub(crate) fn entries(&self) -> &[Keyed] {
+    pub(crate) fn entries(&self) -> &[Listed] {
         &self.skills
     }
 

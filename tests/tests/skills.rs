@@ -203,8 +203,7 @@ async fn skills_list_gives_each_entry_its_front_matter_and_every_file_with_size_
         if is_modern {
             assert_eq!(result["resultType"], "complete", "{result}");
             assert_eq!(
-                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
-                "skills",
+                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "skills",
                 "{result}"
             );
         } else {
@@ -344,7 +343,7 @@ async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory
         assert_eq!(
             read["result"]["resources"],
             json!([
-                {"uri": "skill://note-taking/SKILL.md", "name": "SKILL.md", "mimeType": "text/markdown", "size": NOTE_TAKING.len()},
+                {"uri": "skill://note-taking/SKILL.md", "name": "note-taking", "description": "Take notes that stay findable", "mimeType": "text/markdown", "size": NOTE_TAKING.len()},
                 {"uri": "skill://note-taking/references", "name": "references", "mimeType": "inode/directory"},
                 {"uri": "skill://note-taking/scripts", "name": "scripts", "mimeType": "inode/directory"},
             ])
@@ -369,6 +368,30 @@ async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory
             "skill://note-taking/scripts/logo.png"
         ]
     );
+    // A file is listed as resources/list lists it, plus its size, in both eras.
+    for (_, params) in both_eras(&json!({})) {
+        let listed = client.request("resources/list", params.clone()).await;
+        let mut read_params = params;
+        read_params["uri"] = json!("skill://note-taking/scripts");
+        let children = client
+            .request("resources/directory/read", read_params)
+            .await;
+        for child in children["result"]["resources"]
+            .as_array()
+            .expect("children")
+        {
+            let mut entry = listed["result"]["resources"]
+                .as_array()
+                .expect("resources")
+                .iter()
+                .find(|resource| resource["uri"] == child["uri"])
+                .expect("the file is a listed resource")
+                .clone();
+            entry["size"] = child["size"].clone();
+            assert!(child["size"].is_u64(), "{child}");
+            assert_eq!(*child, entry);
+        }
+    }
     for uri in [
         "skill://note-taking/SKILL.md",
         "skill://nobody",

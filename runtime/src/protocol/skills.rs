@@ -10,9 +10,9 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::era::Era;
-use super::{ProtocolVersion, listing, meta};
+use super::{ProtocolVersion, listing, meta, resources};
 use crate::jsonrpc::{ErrorObject, Method, to_json};
-use crate::skill::SkillSet;
+use crate::skill::{Child, SkillSet};
 use crate::types::Implementation;
 
 /// What the skill methods read of the server.
@@ -110,8 +110,19 @@ fn read_directory(
     })?;
     let (page, next_cursor) =
         listing::page(children, |child| &child.uri, params, served.page_size)?;
-    let mut result =
-        json!({ "resources": page.iter().map(|child| &child.json).collect::<Vec<_>>() });
+    // A file is listed as `resources/list` lists it at this version, plus its size.
+    let children: Vec<Value> = page
+        .iter()
+        .map(|child| match &child.child {
+            Child::Directory(json) => json.clone(),
+            Child::File { resource, size } => {
+                let mut json = to_json(&resources::entry(resource, era.version()));
+                json["size"] = json!(size);
+                json
+            }
+        })
+        .collect();
+    let mut result = json!({ "resources": children });
     if let Some(cursor) = next_cursor {
         result["nextCursor"] = json!(cursor);
     }

@@ -55,7 +55,8 @@
 //! - `skills/get` with a `SKILL.md`'s URI gives that one entry; a URI that names no skill is
 //!   `-32602`;
 //! - `resources/directory/read` lists a directory's direct children (`skill://<name>`,
-//!   `skill://<name>/references`), a sub-folder as `inode/directory`; a URI that is no
+//!   `skill://<name>/references`), a file as `resources/list` lists it plus its `size`, a
+//!   sub-folder as `inode/directory`; a URI that is no
 //!   directory is `-32602`.
 //!
 //! At 2026-07-28, `skills/list`, `skills/get` and `resources/directory/read` carry the caching
@@ -114,7 +115,7 @@ use sha2::{Digest as _, Sha256};
 use crate::error::RegistryError;
 use crate::registry::{Resource, ResourceBody};
 
-pub(crate) use served::{SkillEntry, SkillSet};
+pub(crate) use served::{Child, SkillEntry, SkillSet};
 
 /// The most files one skill may have, `SKILL.md` included (the extension's limit).
 const MAX_FILES: usize = 512;
@@ -281,27 +282,35 @@ impl Skill {
             }
             let uri = format!("{root}/{}", encode_path(&path));
             let mime_type = mime_type(&path, &bytes);
-            let file = served::FileEntry {
-                uri: uri.clone(),
-                path: path.clone(),
-                mime_type,
-                size: bytes.len() as u64,
-                digest: digest(&bytes),
-            };
+            let size = bytes.len() as u64;
+            let digest = digest(&bytes);
             let resource = if path == "SKILL.md" {
-                Resource::fixed(uri, name.clone(), body_of(bytes), &root, &file_origin)
-                    .description(description.clone())
+                Resource::fixed(
+                    uri.clone(),
+                    name.clone(),
+                    body_of(bytes),
+                    &root,
+                    &file_origin,
+                )
+                .description(description.clone())
             } else {
                 Resource::fixed(
-                    uri,
+                    uri.clone(),
                     format!("{name}/{path}"),
                     body_of(bytes),
                     &root,
                     &file_origin,
                 )
-            };
-            resources.push(resource.mime_type(mime_type));
-            entries.push(file);
+            }
+            .mime_type(mime_type);
+            entries.push(served::FileEntry {
+                uri,
+                path,
+                size,
+                digest,
+                resource: resource.clone(),
+            });
+            resources.push(resource);
         }
         Ok((
             SkillEntry {

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::error::RegistryError;
+use crate::registry::Resource;
 
 /// The MIME type of a directory resource.
 const DIRECTORY_MIME_TYPE: &str = "inode/directory";
@@ -26,6 +27,11 @@ pub(crate) struct SkillEntry {
     pub(crate) front_matter: Map<String, Value>,
     /// `SKILL.md` first, then the others as given.
     pub(crate) files: Vec<FileEntry>,
+}
+
+/// A folder of a skill, as a directory read lists it.
+fn directory(uri: &str, name: &str) -> Child {
+    Child::Directory(json!({"uri": uri, "name": name, "mimeType": DIRECTORY_MIME_TYPE}))
 }
 
 impl SkillEntry {
@@ -74,15 +80,23 @@ pub(crate) struct FileEntry {
     pub(crate) uri: String,
     /// Relative to the skill's root, `/`-separated, as given.
     pub(crate) path: String,
-    pub(crate) mime_type: &'static str,
     pub(crate) size: u64,
     pub(crate) digest: String,
+    /// The resource it is served as (its contents shared, not copied).
+    pub(crate) resource: Resource,
 }
 
-/// An item of a listing with the URI it is sorted and paged by.
+/// A child of a skill directory, with the URI it is sorted and paged by.
 pub(crate) struct Keyed {
     pub(crate) uri: String,
-    pub(crate) json: Value,
+    pub(crate) child: Child,
+}
+
+/// What a directory read lists: a folder (synthesized, as no resource is one), or a file,
+/// listed as `resources/list` lists its resource, plus its size.
+pub(crate) enum Child {
+    Directory(Value),
+    File { resource: Resource, size: u64 },
 }
 
 /// A skill's entry, as `skills/get` sends it and as `skills/list` writes it (serialized once).
@@ -103,7 +117,7 @@ pub(crate) struct SkillSet {
 impl SkillSet {
     pub(crate) fn new(entries: Vec<SkillEntry>) -> Self {
         let mut skills = Vec::with_capacity(entries.len());
-        let mut directories: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+        let mut directories: BTreeMap<String, BTreeMap<String, Child>> = BTreeMap::new();
         for entry in entries {
             // The prefix's folders (`skill://acme`, `skill://acme/billing`) are directories too,
             // each listing the next.
@@ -112,7 +126,7 @@ impl SkillSet {
             let mut parent = format!("skill://{}", segments.next().unwrap_or_default());
             for segment in segments {
                 let uri = format!("{parent}/{segment}");
-                let child = json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE});
+                let child = directory(&uri, segment);
                 directories
                     .entry(parent)
                     .or_default()
@@ -130,14 +144,12 @@ impl SkillSet {
                 {
                     let uri = format!("{parent}/{uri_segment}");
                     let child = if segments.peek().is_some() {
-                        json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE})
+                        directory(&uri, segment)
                     } else {
-                        json!({
-                            "uri": uri,
-                            "name": segment,
-                            "mimeType": file.mime_type,
-                            "size": file.size,
-                        })
+                        Child::File {
+                            resource: file.resource.clone(),
+                            size: file.size,
+                        }
                     };
                     directories
                         .entry(parent.clone())
@@ -168,7 +180,7 @@ impl SkillSet {
             .map(|(uri, children)| {
                 let children = children
                     .into_iter()
-                    .map(|(uri, json)| Keyed { uri, json })
+                    .map(|(uri, child)| Keyed { uri, child })
                     .collect();
                 (uri, children)
             })
@@ -221,11 +233,11 @@ mod tests {
                 .expect("a directory")
                 .iter()
                 .map(|child| {
-                    format!(
-                        "{} {}",
-                        child.uri,
-                        child.json["mimeType"].as_str().unwrap_or("")
-                    )
+                    let mime_type = match &child.child {
+                        Child::Directory(json) => json["mimeType"].as_str().unwrap_or(""),
+                        Child::File { resource, .. } => resource.listed_mime_type().unwrap_or(""),
+                    };
+                    format!("{} {mime_type}", child.uri)
                 })
                 .collect()
         };

@@ -73,7 +73,10 @@
 //! # Start-up errors
 //!
 //! Skills are read and checked when the server is built, never while a client waits: a
-//! `SKILL.md` without front matter, a `name` missing or not a skill name (1 to 64 lowercase
+//! `SKILL.md` without front matter, front matter that is not YAML (the error gives the line,
+//! column and byte in the file), that uses a YAML alias (`*anchor`: refused, as it can
+//! multiply a few lines into billions of values) or a value JSON cannot hold (named by its key
+//! path, `metadata.version`), a `name` missing or not a skill name (1 to 64 lowercase
 //! letters, digits and hyphens, no hyphen first, last or twice in a row) or unlike its folder's,
 //! a `description` missing or empty, a file path that leaves the skill, a sub-folder with no
 //! skill below it, a symbolic link or special file, a skill over the extension's limits (512
@@ -206,7 +209,7 @@ impl Skill {
             problem,
         };
         let front_matter = front_matter::parse(&self.markdown)
-            .map_err(|problem| invalid(problem.field, problem.text))?;
+            .map_err(|problem| invalid(problem.field.as_deref(), problem.text))?;
         let text = |field: &str| {
             front_matter
                 .get(field)

@@ -914,3 +914,59 @@ fn a_skill_whose_root_is_inside_anothers_stops_the_server_naming_both() {
         "{problem}"
     );
 }
+
+#[tokio::test]
+async fn every_listed_file_reads_as_its_listed_size_and_digest_percent_encoded_names_too() {
+    use base64::Engine as _;
+    use sha2::{Digest as _, Sha256};
+
+    let folder = skills_folder();
+    folder.write("note-taking/references/my notes#1.md", "spaced");
+    let client = TestClient::new(server(&folder));
+    for (_, params) in both_eras(&json!({})) {
+        let listed = client.request("skills/list", params.clone()).await;
+        let skills = listed["result"]["skills"].as_array().expect("skills");
+        let files: Vec<&Value> = skills
+            .iter()
+            .flat_map(|skill| skill["resources"].as_array().expect("files"))
+            .collect();
+        assert_eq!(files.len(), 7, "six files and the spaced one: {files:?}");
+        assert!(
+            files
+                .iter()
+                .any(|file| file["uri"] == "skill://note-taking/references/my%20notes%231.md"),
+            "{files:?}"
+        );
+        for file in files {
+            let mut read_params = params.clone();
+            read_params["uri"] = file["uri"].clone();
+            let read = client.request("resources/read", read_params).await;
+            let contents = &read["result"]["contents"][0];
+            assert_eq!(contents["uri"], file["uri"], "{read}");
+            let bytes = match (contents["text"].as_str(), contents["blob"].as_str()) {
+                (Some(text), None) => text.as_bytes().to_vec(),
+                (None, Some(blob)) => base64::engine::general_purpose::STANDARD
+                    .decode(blob)
+                    .expect("base64"),
+                _ => panic!("text or blob: {read}"),
+            };
+            let digest: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|byte| format!("{byte:02x}"))
+                .collect();
+            assert_eq!(file["size"], bytes.len(), "{file}");
+            assert_eq!(file["digest"], format!("sha256:{digest}"), "{file}");
+        }
+    }
+    let directory = client
+        .request(
+            "resources/directory/read",
+            json!({"uri": "skill://note-taking/references"}),
+        )
+        .await;
+    assert_eq!(
+        directory["result"]["resources"][1]["uri"],
+        "skill://note-taking/references/my%20notes%231.md",
+        "{directory}"
+    );
+}

@@ -140,14 +140,7 @@ impl Server {
         let prompts = match registry::collected_prompts() {
             Ok(prompts) => PromptSet::new(prompts.iter().cloned()),
             Err(error) => {
-                startup_error = Some(match startup_error {
-                    None => error,
-                    Some(RegistryError::Several(mut problems)) => {
-                        problems.push(error);
-                        RegistryError::Several(problems)
-                    }
-                    Some(problem) => RegistryError::Several(vec![problem, error]),
-                });
+                startup_error = Some(RegistryError::joined(startup_error, error));
                 PromptSet::default()
             }
         };
@@ -292,14 +285,7 @@ impl Server {
     /// Keeps `problem` for [`Server::check`], next to the others.
     #[cfg(feature = "skills")]
     fn add_startup_problem(&mut self, problem: RegistryError) {
-        self.startup_error = Some(match self.startup_error.take() {
-            None => problem,
-            Some(RegistryError::Several(mut problems)) => {
-                problems.push(problem);
-                RegistryError::Several(problems)
-            }
-            Some(first) => RegistryError::Several(vec![first, problem]),
-        });
+        self.startup_error = Some(RegistryError::joined(self.startup_error.take(), problem));
     }
 
     /// How many items one page of `tools/list`, `prompts/list`, `resources/list`,
@@ -504,9 +490,10 @@ impl Server {
         self
     }
 
-    /// Whether the tools and resources can be served; `Err` names every problem (two tools with
-    /// one name, an argument type that is not an object, a `State<T>` no one gave, two resources
-    /// of one URI, a tool whose view is not a registered app view). Every `serve_*` checks this
+    /// Whether the tools, resources and skills can be served; `Err` names every problem (two
+    /// tools with one name, an argument type that is not an object, a `State<T>` no one gave, two
+    /// resources of one URI, a tool whose view is not a registered app view, a skill that
+    /// breaks the rules of the [`skill`](crate::skill) module). Every `serve_*` checks this
     /// first.
     pub fn check(&self) -> Result<(), Error> {
         let mut problems: Vec<RegistryError> = match self.startup_error.clone() {

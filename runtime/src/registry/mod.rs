@@ -312,6 +312,20 @@ pub enum RegistryError {
     Several(Vec<RegistryError>),
 }
 
+impl RegistryError {
+    /// `next` after the problems already found (`first`): one list of them all.
+    pub(crate) fn joined(first: Option<Self>, next: Self) -> Self {
+        match first {
+            None => next,
+            Some(Self::Several(mut problems)) => {
+                problems.push(next);
+                Self::Several(problems)
+            }
+            Some(problem) => Self::Several(vec![problem, next]),
+        }
+    }
+}
+
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -533,16 +533,22 @@ impl Resource {
     /// skill, whose files are its manifest's.
     fn intrudes_on<'a>(&self, skill: &'a Self) -> Option<&'a str> {
         let root = skill.skill_root()?;
-        if self.skill_root() == Some(root) {
+        if self.skill_root().is_some() {
+            // Two skills' files: the same skill's, or another's, whose root the server
+            // already refused to nest in this one's (`SkillEntry::clash`).
             return None;
         }
-        // A template's literal beginning (`skill://pdf/{path}`) may already reach under it.
-        let literal = self.uri.split('{').next().unwrap_or_default();
-        let under = format!("{root}/");
+        let under = |uri: &str| {
+            uri.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
         let reaches = if self.is_template() {
-            literal.starts_with(&under) || under.starts_with(literal)
+            // A template's literal beginning (`skill://pdf/{path}`, `skill://{name}`) may
+            // already reach under it.
+            let literal = self.uri.split('{').next().unwrap_or_default();
+            under(literal) || root.starts_with(literal)
         } else {
-            self.uri() == root || self.uri().starts_with(&under)
+            under(self.uri())
         };
         reaches.then_some(root)
     }

@@ -493,8 +493,7 @@ impl Server {
     /// Whether the tools, resources and skills can be served; `Err` names every problem (two
     /// tools with one name, an argument type that is not an object, a `State<T>` no one gave, two
     /// resources of one URI, a tool whose view is not a registered app view, a skill that
-    /// breaks the rules of the [`skill`](crate::skill) module). Every `serve_*` checks this
-    /// first.
+    /// breaks the rules of the `skill` module). Every `serve_*` checks this first.
     pub fn check(&self) -> Result<(), Error> {
         let mut problems: Vec<RegistryError> = match self.startup_error.clone() {
             Some(RegistryError::Several(problems)) => problems,
@@ -934,8 +933,8 @@ impl Resources {
     }
 
     /// Removes the resource, or the template, registered under exactly `uri`; `false` if there
-    /// was none, or if it is a file of a skill ([`Server::skill`], [`Server::skills_dir`]),
-    /// which is served as long as the server (its skill's manifest lists it).
+    /// was none, or if it is a file of a skill (`Server::skill`, `Server::skills_dir`), which
+    /// is served as long as the server (its skill's manifest lists it).
     #[must_use = "`false` means there was no resource of that URI, or it is a skill's file"]
     pub fn remove(&self, uri: &str) -> bool {
         let removed = match self.resources.remove(uri) {

@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 use super::{MAX_BYTES, MAX_FILES, Skill};
 use crate::error::RegistryError;
 
+/// A file or folder at fault, and what is wrong with it.
+type Fault = (PathBuf, String);
+
 /// How deep a skill's folders may nest.
 const MAX_DEPTH: usize = 32;
 
@@ -65,7 +68,7 @@ fn invalid(file: &Path, problem: String) -> RegistryError {
 
 /// The entries of `dir` but hidden ones, sorted, each with its type (never following a link);
 /// an entry that cannot be read is a problem, not skipped.
-fn entries_of(dir: &Path, entries: ReadDir) -> (Vec<(PathBuf, FileType)>, Vec<(PathBuf, String)>) {
+fn entries_of(dir: &Path, entries: ReadDir) -> (Vec<(PathBuf, FileType)>, Vec<Fault>) {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for entry in entries {
@@ -82,7 +85,7 @@ fn entries_of(dir: &Path, entries: ReadDir) -> (Vec<(PathBuf, FileType)>, Vec<(P
     (found, problems)
 }
 
-fn symlink_problem(path: &Path) -> (PathBuf, String) {
+fn symlink_problem(path: &Path) -> Fault {
     (
         path.to_owned(),
         "it is a symbolic link, which a skills folder may not hold (it could lead out of the \
@@ -186,11 +189,7 @@ fn walk_prefix(
 
 /// The bytes of the regular file at `path`, refused before reading when they would take the
 /// skill's `total` past [`MAX_BYTES`] (and never reading more than one byte past it).
-fn read_capped(
-    path: &Path,
-    file_type: FileType,
-    total: &mut u64,
-) -> Result<Vec<u8>, (PathBuf, String)> {
+fn read_capped(path: &Path, file_type: FileType, total: &mut u64) -> Result<Vec<u8>, Fault> {
     if file_type.is_symlink() {
         return Err(symlink_problem(path));
     }
@@ -230,7 +229,7 @@ fn read_capped(
 }
 
 /// One skill's folder: its `SKILL.md` and its other files, or the file at fault and why.
-fn read_skill(folder: &Path, prefix: &str) -> Result<Skill, (PathBuf, String)> {
+fn read_skill(folder: &Path, prefix: &str) -> Result<Skill, Fault> {
     let skill_md = folder.join("SKILL.md");
     let Some(name) = folder.file_name().and_then(|name| name.to_str()) else {
         return Err((folder.to_owned(), "its folder's name is not UTF-8".into()));
@@ -275,7 +274,7 @@ fn collect(
     depth: usize,
     files: &mut Vec<(String, Vec<u8>, PathBuf)>,
     total: &mut u64,
-) -> Result<(), (PathBuf, String)> {
+) -> Result<(), Fault> {
     if depth > MAX_DEPTH {
         return Err((
             dir.to_owned(),

@@ -237,37 +237,8 @@ impl Skill {
             format!("skill://{}/{name}", self.prefix)
         };
         let mut seen = BTreeSet::new();
-        let mut files = vec![File {
-            path: "SKILL.md".to_owned(),
-            bytes: bytes_of(self.markdown),
-            origin: origin.clone(),
-        }];
-        for file in self.files {
-            check_path(&file.path).map_err(|problem| RegistryError::InvalidSkill {
-                file: file.origin.clone(),
-                field: None,
-                problem,
-            })?;
-            files.push(file);
-        }
-        if files.len() > MAX_FILES {
-            return Err(invalid(
-                None,
-                format!(
-                    "it has {} files; a skill may have at most {MAX_FILES}, SKILL.md included",
-                    files.len()
-                ),
-            ));
-        }
-        let total: u64 = files.iter().map(|file| file.bytes.len() as u64).sum();
-        if total > MAX_BYTES {
-            return Err(invalid(
-                None,
-                format!(
-                    "its files hold {total} bytes; a skill may hold at most {MAX_BYTES} (16 MiB)"
-                ),
-            ));
-        }
+        let files = all_files(self.markdown, self.files, &origin)?;
+        check_limits(&files).map_err(|problem| invalid(None, problem))?;
         let mut entries = Vec::with_capacity(files.len());
         let mut resources = Vec::with_capacity(files.len());
         for File {
@@ -287,25 +258,23 @@ impl Skill {
             let mime_type = mime_type(&path, &bytes);
             let size = bytes.len() as u64;
             let digest = digest(&bytes);
-            let resource = if path == "SKILL.md" {
-                Resource::fixed(
-                    uri.clone(),
-                    name.clone(),
-                    body_of(bytes),
-                    &root,
-                    &file_origin,
-                )
-                .description(description.clone())
+            let is_skill_md = path == "SKILL.md";
+            let resource_name = if is_skill_md {
+                name.clone()
             } else {
-                Resource::fixed(
-                    uri.clone(),
-                    format!("{name}/{path}"),
-                    body_of(bytes),
-                    &root,
-                    &file_origin,
-                )
-            }
+                format!("{name}/{path}")
+            };
+            let mut resource = Resource::fixed(
+                uri.clone(),
+                resource_name,
+                body_of(bytes),
+                &root,
+                &file_origin,
+            )
             .mime_type(mime_type);
+            if is_skill_md {
+                resource = resource.description(description.clone());
+            }
             entries.push(served::FileEntry {
                 uri,
                 path,
@@ -340,6 +309,46 @@ impl std::fmt::Debug for Skill {
             )
             .finish_non_exhaustive()
     }
+}
+
+/// `SKILL.md` (from `origin`), then the other files, each path checked.
+fn all_files(
+    markdown: Cow<'static, str>,
+    others: Vec<File>,
+    origin: &str,
+) -> Result<Vec<File>, RegistryError> {
+    let mut files = Vec::with_capacity(others.len() + 1);
+    files.push(File {
+        path: "SKILL.md".to_owned(),
+        bytes: bytes_of(markdown),
+        origin: origin.to_owned(),
+    });
+    for file in others {
+        check_path(&file.path).map_err(|problem| RegistryError::InvalidSkill {
+            file: file.origin.clone(),
+            field: None,
+            problem,
+        })?;
+        files.push(file);
+    }
+    Ok(files)
+}
+
+/// The extension's limits on one skill's files, `SKILL.md` included: how many, how many bytes.
+fn check_limits(files: &[File]) -> Result<(), String> {
+    if files.len() > MAX_FILES {
+        return Err(format!(
+            "it has {} files; a skill may have at most {MAX_FILES}, SKILL.md included",
+            files.len()
+        ));
+    }
+    let total: u64 = files.iter().map(|file| file.bytes.len() as u64).sum();
+    if total > MAX_BYTES {
+        return Err(format!(
+            "its files hold {total} bytes; a skill may hold at most {MAX_BYTES} (16 MiB)"
+        ));
+    }
+    Ok(())
 }
 
 /// A relative path inside the skill: `/`-separated, no empty, `.` or `..` segment, not

@@ -916,6 +916,9 @@ impl std::fmt::Debug for Prompts {
 /// clients subscribed to that URI (or to a template it matches) with
 /// `notifications/resources/updated`: legacy clients that initialized (stdio, their session's GET
 /// stream), 2026-07-28 clients on a `subscriptions/listen` stream that asked for it.
+///
+/// A skill's files (`skill://…`) are served as long as the server: they cannot be removed, and
+/// nothing can be added under a skill's root.
 #[derive(Clone)]
 pub struct Resources {
     resources: Arc<ResourceSet>,

@@ -300,8 +300,9 @@ pub enum RegistryError {
     /// missing or invalid, or its files break the Skills extension's rules.
     #[non_exhaustive]
     InvalidSkill {
-        /// The `SKILL.md` (or skill folder) on disk, or, for a skill built in code, where
-        /// `Skill::new` was called (`file:line`).
+        /// Where the problem is: the `SKILL.md`, file, link or folder on disk, or, for a skill
+        /// built in code, the `file:line` of the `Skill::new` (or `Skill::file`) call. Just the
+        /// location: the wording is `Display`'s.
         file: String,
         /// The front matter's field at fault (`name`, `description`), when one is.
         field: Option<String>,

@@ -675,16 +675,19 @@ fn symbolic_links_are_refused_naming_the_link_wherever_they_are() {
 
     let outside = Folder::new();
     let secret = outside.write("secret.txt", "not the skill's");
-    // A link to a file out of the folder, a link that loops, a skill folder that is a link.
+    // A link to a file out of the folder, a link that loops, a skill folder that is a link, a
+    // SKILL.md that is a link.
     // `None`: a link to the folder's own `notes`.
     let cases = [
         ("notes/link.txt", Some(&secret)),
         ("notes/loop", None),
         ("elsewhere", None),
+        ("other/SKILL.md", Some(&secret)),
     ];
     for (link, target) in cases {
         let folder = notes_folder();
         let at = folder.path().join(link);
+        fs::create_dir_all(at.parent().expect("a parent")).expect("its folder");
         let target = target
             .cloned()
             .unwrap_or_else(|| folder.path().join("notes"));

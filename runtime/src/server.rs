@@ -148,14 +148,7 @@ impl Server {
         let prompts = match registry::collected_prompts() {
             Ok(prompts) => PromptSet::new(prompts.iter().cloned()),
             Err(error) => {
-                startup_error = Some(match startup_error {
-                    None => error,
-                    Some(RegistryError::Several(mut problems)) => {
-                        problems.push(error);
-                        RegistryError::Several(problems)
-                    }
-                    Some(problem) => RegistryError::Several(vec![problem, error]),
-                });
+                startup_error = Some(RegistryError::joined(startup_error, error));
                 PromptSet::default()
             }
         };
@@ -299,9 +292,14 @@ impl Server {
     /// Serves the skills of the folder at `path` (the Skills extension): each sub-folder
     /// holding a `SKILL.md` is a skill named after it, with every file under it (hidden ones,
     /// a leading `.`, left out; files beside the sub-folders ignored). Read now, so a
-    /// folder that cannot be read, or a skill whose `SKILL.md` or files break the rules, stops
-    /// the server at start-up ([`Server::check`], every `serve_*`), naming the file and the
-    /// field; see the [`skill`](crate::skill) module.
+    /// folder that cannot be read, a symbolic link or special file in it, or a skill whose
+    /// `SKILL.md` or files break the rules, stops the server at start-up ([`Server::check`],
+    /// every `serve_*`), naming the file and the field; see the [`skill`](crate::skill) module.
+    ///
+    /// A relative `path` is read from the current directory, which is the host's choice (often
+    /// `/` or the home folder) for a stdio server: write
+    /// `concat!(env!("CARGO_MANIFEST_DIR"), "/skills")`, or embed the skills with
+    /// [`Server::skill`].
     ///
     /// Requires the `skills` feature (on by default).
     #[cfg(feature = "skills")]
@@ -324,16 +322,7 @@ impl Server {
     pub fn skill(mut self, skill: crate::skill::Skill) -> Self {
         match skill.prepare() {
             Ok((entry, files)) => {
-                if let Some(first) = self.skills.iter().find(|served| served.uri == entry.uri) {
-                    let problem = RegistryError::InvalidSkill {
-                        field: Some("name".into()),
-                        problem: format!(
-                            "is `{}`, so it would be served at {}, where another skill is \
-                             ({}): a URI names one skill, rename one",
-                            entry.name, entry.uri, first.origin,
-                        ),
-                        file: entry.origin,
-                    };
+                if let Some(problem) = entry.clash(&self.skills) {
                     self.add_startup_problem(problem);
                     return self;
                 }
@@ -356,14 +345,7 @@ impl Server {
     /// Keeps `problem` for [`Server::check`], next to the others.
     #[cfg(feature = "skills")]
     fn add_startup_problem(&mut self, problem: RegistryError) {
-        self.startup_error = Some(match self.startup_error.take() {
-            None => problem,
-            Some(RegistryError::Several(mut problems)) => {
-                problems.push(problem);
-                RegistryError::Several(problems)
-            }
-            Some(first) => RegistryError::Several(vec![first, problem]),
-        });
+        self.startup_error = Some(RegistryError::joined(self.startup_error.take(), problem));
     }
 
     /// How many items one page of `tools/list`, `prompts/list`, `resources/list`,
@@ -568,10 +550,10 @@ impl Server {
         self
     }
 
-    /// Whether the tools and resources can be served; `Err` names every problem (two tools with
-    /// one name, an argument type that is not an object, a `State<T>` no one gave, two resources
-    /// of one URI, a tool whose view is not a registered app view). Every `serve_*` checks this
-    /// first.
+    /// Whether the tools, resources and skills can be served; `Err` names every problem (two
+    /// tools with one name, an argument type that is not an object, a `State<T>` no one gave, two
+    /// resources of one URI, a tool whose view is not a registered app view, a skill that
+    /// breaks the rules of the `skill` module). Every `serve_*` checks this first.
     pub fn check(&self) -> Result<(), Error> {
         let mut problems: Vec<RegistryError> = match self.startup_error.clone() {
             Some(RegistryError::Several(problems)) => problems,
@@ -1002,6 +984,9 @@ impl std::fmt::Debug for Prompts {
 /// clients subscribed to that URI (or to a template it matches) with
 /// `notifications/resources/updated`: legacy clients that initialized (stdio, their session's GET
 /// stream), 2026-07-28 clients on a `subscriptions/listen` stream that asked for it.
+///
+/// A skill's files (`skill://…`) are served as long as the server: they cannot be removed, and
+/// nothing can be added under a skill's root.
 #[derive(Clone)]
 pub struct Resources {
     resources: Arc<ResourceSet>,
@@ -1009,7 +994,9 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// Adds a resource or template; `Err` if one of its URI (or template) is served already.
+    /// Adds a resource or template; `Err` if one of its URI (or template) is served already,
+    /// or if it would serve a URI under a skill's root (`skill://pdf/…`: a skill's files are
+    /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
         let _ = self.changes.send(Change::Resources);
@@ -1017,10 +1004,17 @@ impl Resources {
     }
 
     /// Removes the resource, or the template, registered under exactly `uri`; `false` if there
-    /// was none.
-    #[must_use = "`false` means there was no resource of that URI"]
+    /// was none, or if it is a file of a skill (`Server::skill`, `Server::skills_dir`), which
+    /// is served as long as the server (its skill's manifest lists it).
+    #[must_use = "`false` means there was no resource of that URI, or it is a skill's file"]
     pub fn remove(&self, uri: &str) -> bool {
-        let removed = self.resources.remove(uri).is_some();
+        let removed = match self.resources.remove(uri) {
+            Ok(removed) => removed.is_some(),
+            Err(refused) => {
+                tracing::warn!("{refused}");
+                false
+            }
+        };
         if removed {
             let _ = self.changes.send(Change::Resources);
         }

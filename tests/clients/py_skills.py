@@ -63,7 +63,14 @@ async def run(mode_name: str, server: Any, check: Checks) -> None:
             entry = skills[0] if skills else {}
             check("its front matter names it", entry.get("frontmatter", {}).get("name") == "note-taking", entry)
 
-            for file in entry.get("resources", []):
+            files = entry.get("resources", [])
+            # SKILL.md and references/SEARCH.md: a loop over nothing would check nothing.
+            check(
+                "the entry lists the skill's two files",
+                sorted(file.get("uri") for file in files) == [SKILL, "skill://note-taking/references/SEARCH.md"],
+                files,
+            )
+            for file in files:
                 read = await client.read_resource(file["uri"])
                 contents = read.contents[0]
                 data = contents.text.encode() if isinstance(contents, types.TextResourceContents) else base64.b64decode(contents.blob)

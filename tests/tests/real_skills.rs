@@ -64,6 +64,11 @@ fn python_skills_stdio_modern() {
 }
 
 #[test]
+fn python_skills_http_legacy() {
+    notes(Sdk::Python, "legacy", true);
+}
+
+#[test]
 fn python_skills_http_auto() {
     notes(Sdk::Python, "auto", true);
 }

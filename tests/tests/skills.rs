@@ -198,6 +198,17 @@ async fn skills_list_gives_each_entry_its_front_matter_and_every_file_with_size_
         assert!(result.get("nextCursor").is_none());
         assert_eq!(result.get("ttlMs").is_some(), is_modern, "{result}");
         assert_eq!(result.get("cacheScope").is_some(), is_modern, "{result}");
+        // Written from entries serialized once, the page still carries what every 2026-07-28
+        // result carries.
+        if is_modern {
+            assert_eq!(result["resultType"], "complete", "{result}");
+            assert_eq!(
+                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "skills",
+                "{result}"
+            );
+        } else {
+            assert!(result.get("resultType").is_none() && result.get("_meta").is_none());
+        }
     }
 }
 
@@ -332,7 +343,7 @@ async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory
         assert_eq!(
             read["result"]["resources"],
             json!([
-                {"uri": "skill://note-taking/SKILL.md", "name": "SKILL.md", "mimeType": "text/markdown", "size": NOTE_TAKING.len()},
+                {"uri": "skill://note-taking/SKILL.md", "name": "note-taking", "description": "Take notes that stay findable", "mimeType": "text/markdown", "size": NOTE_TAKING.len()},
                 {"uri": "skill://note-taking/references", "name": "references", "mimeType": "inode/directory"},
                 {"uri": "skill://note-taking/scripts", "name": "scripts", "mimeType": "inode/directory"},
             ])
@@ -357,6 +368,30 @@ async fn a_directory_read_lists_direct_children_and_refuses_what_is_no_directory
             "skill://note-taking/scripts/logo.png"
         ]
     );
+    // A file is listed as resources/list lists it, plus its size, in both eras.
+    for (_, params) in both_eras(&json!({})) {
+        let listed = client.request("resources/list", params.clone()).await;
+        let mut read_params = params;
+        read_params["uri"] = json!("skill://note-taking/scripts");
+        let children = client
+            .request("resources/directory/read", read_params)
+            .await;
+        for child in children["result"]["resources"]
+            .as_array()
+            .expect("children")
+        {
+            let mut entry = listed["result"]["resources"]
+                .as_array()
+                .expect("resources")
+                .iter()
+                .find(|resource| resource["uri"] == child["uri"])
+                .expect("the file is a listed resource")
+                .clone();
+            entry["size"] = child["size"].clone();
+            assert!(child["size"].is_u64(), "{child}");
+            assert_eq!(*child, entry);
+        }
+    }
     for uri in [
         "skill://note-taking/SKILL.md",
         "skill://nobody",
@@ -592,5 +627,352 @@ fn two_skills_of_one_name_stop_the_server_naming_both() {
     assert!(
         problem.contains(&on_disk.display().to_string()) && problem.contains("another skill"),
         "{problem}"
+    );
+}
+
+/// The one problem `server` refuses to start with, as (file, problem).
+fn problem_of(server: Server) -> (String, String) {
+    match server.check() {
+        Err(Error::Registry(RegistryError::InvalidSkill { file, problem, .. })) => (file, problem),
+        other => panic!("one skill problem expected: {other:?}"),
+    }
+}
+
+fn folder_server(folder: &Folder) -> Server {
+    Server::new("skills", "1.0.0").skills_dir(folder.path())
+}
+
+/// A skill `notes` in a fresh folder.
+fn notes_folder() -> Folder {
+    let folder = Folder::new();
+    folder.write(
+        "notes/SKILL.md",
+        NOTE_TAKING.replace("note-taking", "notes"),
+    );
+    folder
+}
+
+#[cfg(unix)]
+#[test]
+fn a_special_file_in_a_skill_is_refused_naming_it_never_read() {
+    let folder = notes_folder();
+    let fifo = folder.path().join("notes/pipe.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Reading a FIFO with no writer would wait for ever: it is refused from its type.
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, fifo.display().to_string());
+    assert!(problem.contains("not a regular file"), "{problem}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_are_refused_naming_the_link_wherever_they_are() {
+    use std::os::unix::fs::symlink;
+
+    let outside = Folder::new();
+    let secret = outside.write("secret.txt", "not the skill's");
+    // A link to a file out of the folder, a link that loops, a skill folder that is a link, a
+    // SKILL.md that is a link.
+    // `None`: a link to the folder's own `notes`.
+    let cases = [
+        ("notes/link.txt", Some(&secret)),
+        ("notes/loop", None),
+        ("elsewhere", None),
+        ("other/SKILL.md", Some(&secret)),
+    ];
+    for (link, target) in cases {
+        let folder = notes_folder();
+        let at = folder.path().join(link);
+        fs::create_dir_all(at.parent().expect("a parent")).expect("its folder");
+        let target = target
+            .cloned()
+            .unwrap_or_else(|| folder.path().join("notes"));
+        symlink(target, &at).expect("a link");
+        let (file, problem) = problem_of(folder_server(&folder));
+        assert_eq!(file, at.display().to_string(), "{link}");
+        assert!(problem.contains("symbolic link"), "{link}: {problem}");
+    }
+}
+
+#[test]
+fn a_file_that_would_pass_16_mib_is_refused_before_it_is_read_skill_md_counted() {
+    const MIB_16: usize = 16 * 1024 * 1024;
+    let skill_md = NOTE_TAKING.replace("note-taking", "notes");
+    // Exactly 16 MiB with SKILL.md: served.
+    let folder = notes_folder();
+    folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len()]);
+    folder_server(&folder)
+        .check()
+        .expect("16 MiB in all is allowed");
+    // One byte more: refused, naming the file.
+    let big = folder.write("notes/big.bin", vec![0xff; MIB_16 - skill_md.len() + 1]);
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, big.display().to_string());
+    assert!(problem.contains("16 MiB"), "{problem}");
+    // A SKILL.md alone over the limit.
+    let folder = Folder::new();
+    let huge = folder.write(
+        "notes/SKILL.md",
+        format!("{skill_md}{}", "x".repeat(MIB_16)),
+    );
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, huge.display().to_string());
+    assert!(problem.contains("16 MiB"), "{problem}");
+
+    // The same limit for a skill built in code.
+    let body = "---\nname: big\ndescription: d\n---\n";
+    let sized = |extra: usize| {
+        Server::new("skills", "1.0.0")
+            .skill(Skill::new(body).binary_file("big.bin", vec![0xff; MIB_16 - body.len() + extra]))
+    };
+    sized(0).check().expect("16 MiB in all is allowed");
+    let (_, problem) = problem_of(sized(1));
+    assert!(problem.contains("16 MiB"), "{problem}");
+}
+
+#[test]
+fn a_skill_may_have_512_files_skill_md_included_and_no_more() {
+    let folder = notes_folder();
+    for index in 0..511 {
+        folder.write(&format!("notes/files/{index:03}.txt"), "x");
+    }
+    folder_server(&folder)
+        .check()
+        .expect("512 files with SKILL.md");
+    let extra = folder.write("notes/files/zzz.txt", "x");
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert!(problem.contains("512"), "{problem}");
+    assert!(
+        file.starts_with(&folder.path().join("notes/files").display().to_string()),
+        "{file}"
+    );
+    drop(extra);
+
+    let in_code = |count: usize| {
+        (0..count).fold(
+            Skill::new("---\nname: many\ndescription: d\n---\n"),
+            |skill, index| skill.file(format!("f/{index}.txt"), "x"),
+        )
+    };
+    Server::new("skills", "1.0.0")
+        .skill(in_code(511))
+        .check()
+        .expect("512 files with SKILL.md");
+    let (_, problem) = problem_of(Server::new("skills", "1.0.0").skill(in_code(512)));
+    assert!(problem.contains("512"), "{problem}");
+}
+
+#[test]
+fn a_non_utf8_skill_md_is_refused_naming_it() {
+    let folder = Folder::new();
+    let skill_md = folder.write(
+        "notes/SKILL.md",
+        b"---\nname: notes\ndescription: \xff\n---\n",
+    );
+    let (file, problem) = problem_of(folder_server(&folder));
+    assert_eq!(file, skill_md.display().to_string());
+    assert!(problem.contains("UTF-8"), "{problem}");
+}
+
+#[test]
+fn folders_nest_at_most_32_deep() {
+    let folder = notes_folder();
+    folder.write(&format!("notes/{}ok.txt", "d/".repeat(32)), "x");
+    folder_server(&folder).check().expect("32 levels");
+    let folder = notes_folder();
+    folder.write(&format!("notes/{}deep.txt", "d/".repeat(34)), "x");
+    let (_, problem) = problem_of(folder_server(&folder));
+    assert!(problem.contains("nest deeper"), "{problem}");
+}
+
+#[test]
+fn pointing_skills_dir_at_one_skill_or_at_nothing_says_what_to_pass() {
+    let folder = notes_folder();
+    let (_, problem) =
+        problem_of(Server::new("skills", "1.0.0").skills_dir(folder.path().join("notes")));
+    assert!(problem.contains("pass its parent"), "{problem}");
+
+    let (_, problem) =
+        problem_of(Server::new("skills", "1.0.0").skills_dir("no-such-skills-folder"));
+    let tried = std::env::current_dir()
+        .expect("a current directory")
+        .join("no-such-skills-folder");
+    assert!(problem.contains(&tried.display().to_string()), "{problem}");
+    assert!(problem.contains("CARGO_MANIFEST_DIR"), "{problem}");
+}
+
+#[tokio::test]
+async fn a_nested_skill_md_is_a_file_of_its_skill_and_unknown_text_is_text_plain() {
+    let folder = notes_folder();
+    folder.write(
+        "notes/inner/SKILL.md",
+        "---\nname: inner\ndescription: d\n---\n",
+    );
+    folder.write("notes/Makefile", "all:\n");
+    folder.write("notes/data.bin", [0xff, 0xfe]);
+    // A file beside the skills at any level above them is not served and not an error.
+    folder.write("README.md", "top");
+    folder.write("acme/README.md", "prefix");
+    folder.write(
+        "acme/billing/SKILL.md",
+        "---\nname: billing\ndescription: d\n---\n",
+    );
+    let client = TestClient::new(folder_server(&folder));
+    let skills = client.request("skills/list", json!({})).await;
+    let uris: Vec<&Value> = skills["result"]["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|skill| &skill["uri"])
+        .collect();
+    assert_eq!(
+        uris,
+        ["skill://acme/billing/SKILL.md", "skill://notes/SKILL.md"]
+    );
+    for (uri, mime_type) in [
+        ("skill://notes/inner/SKILL.md", "text/markdown"),
+        ("skill://notes/Makefile", "text/plain"),
+        ("skill://notes/data.bin", "application/octet-stream"),
+    ] {
+        let read = client.request("resources/read", json!({"uri": uri})).await;
+        assert_eq!(
+            read["result"]["contents"][0]["mimeType"], mime_type,
+            "{uri}: {read}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
+    let (skill, line) = (release_notes().file("../escape.md", "x"), line!());
+    let (file, problem) = problem_of(Server::new("skills", "1.0.0").skill(skill));
+    assert_eq!(file, format!("tests/tests/skills.rs:{line}"));
+    assert!(problem.contains("not a path inside the skill"), "{problem}");
+    let text = Server::new("skills", "1.0.0")
+        .skill(release_notes().file("../escape.md", "x"))
+        .check()
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        text.starts_with("skill at tests/tests/skills.rs:"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_skills_files_cannot_be_removed_nor_joined_at_run_time() {
+    use mcp_toolbelt::resource::Resource;
+
+    let server = Server::new("skills", "1.0.0").skill(release_notes());
+    let resources = server.resources();
+    assert!(!resources.remove("skill://release-notes/SKILL.md"));
+    assert!(!resources.remove("skill://release-notes/templates/NOTES.md"));
+    for uri in [
+        "skill://release-notes/extra.md",
+        "skill://release-notes",
+        "skill://release-notes/{path}",
+        "skill://{name}/SKILL.md",
+    ] {
+        let resource = Resource::new(uri, "x", |_| async { "x" }).expect("a resource");
+        let refused = resources.add(resource).expect_err(uri);
+        assert!(
+            matches!(refused, RegistryError::InvalidResource { .. })
+                && refused.to_string().contains("skill://release-notes"),
+            "{uri}: {refused}"
+        );
+    }
+    // Beside the skill, and a skill of another name sharing its first letters: fine.
+    for uri in ["skill://release-notes-2/x.md", "notes://1"] {
+        let resource = Resource::new(uri, "x", |_| async { "x" }).expect("a resource");
+        resources.add(resource).expect(uri);
+    }
+    let client = TestClient::new(server);
+    let read = client
+        .request(
+            "resources/read",
+            json!({"uri": "skill://release-notes/SKILL.md"}),
+        )
+        .await;
+    assert!(read["result"]["contents"][0]["text"].is_string(), "{read}");
+}
+
+#[test]
+fn a_skill_whose_root_is_inside_anothers_stops_the_server_naming_both() {
+    let folder = Folder::new();
+    let inner = folder.write(
+        "acme/billing/SKILL.md",
+        "---\nname: billing\ndescription: d\n---\n",
+    );
+    let (file, field, problem) = refused(|| {
+        Server::new("skills", "1.0.0")
+            .skills_dir(folder.path())
+            .skill(Skill::new("---\nname: acme\ndescription: d\n---\n"))
+    });
+    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert_eq!(field, None);
+    assert!(
+        problem.contains("skill://acme/billing")
+            && problem.contains(&inner.display().to_string())
+            && problem.contains("prefix"),
+        "{problem}"
+    );
+}
+
+#[tokio::test]
+async fn every_listed_file_reads_as_its_listed_size_and_digest_percent_encoded_names_too() {
+    use base64::Engine as _;
+    use sha2::{Digest as _, Sha256};
+
+    let folder = skills_folder();
+    folder.write("note-taking/references/my notes#1.md", "spaced");
+    let client = TestClient::new(server(&folder));
+    for (_, params) in both_eras(&json!({})) {
+        let listed = client.request("skills/list", params.clone()).await;
+        let skills = listed["result"]["skills"].as_array().expect("skills");
+        let files: Vec<&Value> = skills
+            .iter()
+            .flat_map(|skill| skill["resources"].as_array().expect("files"))
+            .collect();
+        assert_eq!(files.len(), 7, "six files and the spaced one: {files:?}");
+        assert!(
+            files
+                .iter()
+                .any(|file| file["uri"] == "skill://note-taking/references/my%20notes%231.md"),
+            "{files:?}"
+        );
+        for file in files {
+            let mut read_params = params.clone();
+            read_params["uri"] = file["uri"].clone();
+            let read = client.request("resources/read", read_params).await;
+            let contents = &read["result"]["contents"][0];
+            assert_eq!(contents["uri"], file["uri"], "{read}");
+            let bytes = match (contents["text"].as_str(), contents["blob"].as_str()) {
+                (Some(text), None) => text.as_bytes().to_vec(),
+                (None, Some(blob)) => base64::engine::general_purpose::STANDARD
+                    .decode(blob)
+                    .expect("base64"),
+                _ => panic!("text or blob: {read}"),
+            };
+            let digest = Sha256::digest(&bytes)
+                .iter()
+                .fold(String::new(), |hex, byte| hex + &format!("{byte:02x}"));
+            assert_eq!(file["size"], bytes.len(), "{file}");
+            assert_eq!(file["digest"], format!("sha256:{digest}"), "{file}");
+        }
+    }
+    let directory = client
+        .request(
+            "resources/directory/read",
+            json!({"uri": "skill://note-taking/references"}),
+        )
+        .await;
+    assert_eq!(
+        directory["result"]["resources"][1]["uri"],
+        "skill://note-taking/references/my%20notes%231.md",
+        "{directory}"
     );
 }

@@ -267,6 +267,11 @@ impl Dispatcher {
                     page_size: self.state.page_size,
                     ttl_ms: self.state.ttl_ms,
                 };
+                if *method == Method::ListSkills {
+                    let info = &self.state.info;
+                    return super::skills::list(&params, era.version(), &served, info)
+                        .map(Payload::Shared);
+                }
                 super::skills::answer(method, &params, &era, &served)
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }

@@ -126,7 +126,7 @@ async fn read(
                 ErrorObject::new(codes::INTERNAL_ERROR, message).data(json!({"uri": uri}))
             }
         })?;
-    let (text, blob) = match &body {
+    let (text, blob) = match &*body {
         ResourceBody::Text(text) => (Some(text.as_ref()), None),
         ResourceBody::Blob(bytes) => (None, Some(STANDARD.encode(bytes))),
     };

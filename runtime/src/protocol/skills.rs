@@ -3,12 +3,17 @@
 //! `resources/directory/read` (a skill directory's direct children). An unknown skill or a URI
 //! that is no directory is `-32602`, the URI in `data`, as an unknown resource is.
 
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::era::Era;
-use super::listing;
-use crate::jsonrpc::{ErrorObject, Method};
-use crate::skill::SkillSet;
+use super::{ProtocolVersion, listing, meta, resources};
+use crate::jsonrpc::{ErrorObject, Method, to_json};
+use crate::skill::{Child, SkillSet};
+use crate::types::Implementation;
 
 /// What the skill methods read of the server.
 pub(super) struct Served<'a> {
@@ -17,7 +22,8 @@ pub(super) struct Served<'a> {
     pub(super) ttl_ms: u64,
 }
 
-/// Answers one skill method; `None` for a method that is not one.
+/// Answers `skills/get` or `resources/directory/read` (`skills/list` is [`list`]); `None` for
+/// a method that is not one.
 pub(super) fn answer(
     method: &Method,
     params: &Map<String, Value>,
@@ -25,7 +31,6 @@ pub(super) fn answer(
     served: &Served<'_>,
 ) -> Option<Result<Value, ErrorObject>> {
     let answer = match method {
-        Method::ListSkills => list(params, era, served),
         Method::GetSkill => get(params, era, served),
         Method::ReadResourceDirectory => read_directory(params, era, served),
         _ => return None,
@@ -33,19 +38,50 @@ pub(super) fn answer(
     Some(answer)
 }
 
-fn list(params: &Map<String, Value>, era: &Era, served: &Served<'_>) -> Result<Value, ErrorObject> {
+/// A page of `skills/list`, its entries serialized once (when the server was built) and
+/// written out as they are.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SkillsPage<'a> {
+    skills: Vec<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_scope: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<&'static str>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Value>,
+}
+
+/// `skills/list`: the page `params.cursor` asks for, whole (a 2026-07-28 result with its
+/// caching fields, `resultType` and `_meta` as dispatch gives every other result).
+pub(super) fn list(
+    params: &Map<String, Value>,
+    version: ProtocolVersion,
+    served: &Served<'_>,
+    server_info: &Implementation,
+) -> Result<Arc<RawValue>, ErrorObject> {
     let (page, next_cursor) = listing::page(
         served.skills.entries(),
         |skill| &skill.uri,
         params,
         served.page_size,
     )?;
-    let mut result = json!({ "skills": page.iter().map(|skill| &skill.json).collect::<Vec<_>>() });
-    if let Some(cursor) = next_cursor {
-        result["nextCursor"] = json!(cursor);
-    }
-    listing::cacheable(&mut result, era.version(), served.ttl_ms);
-    Ok(result)
+    let modern = version.is_modern();
+    let result = SkillsPage {
+        skills: page.iter().map(|skill| &*skill.raw).collect(),
+        next_cursor,
+        ttl_ms: modern.then_some(served.ttl_ms),
+        cache_scope: modern.then_some("public"),
+        result_type: modern.then_some("complete"),
+        meta: modern.then(|| json!({ meta::SERVER_INFO: to_json(server_info) })),
+    };
+    Ok(serde_json::value::to_raw_value(&result)
+        .expect("a page serializes")
+        .into())
 }
 
 fn get(params: &Map<String, Value>, era: &Era, served: &Served<'_>) -> Result<Value, ErrorObject> {
@@ -74,8 +110,19 @@ fn read_directory(
     })?;
     let (page, next_cursor) =
         listing::page(children, |child| &child.uri, params, served.page_size)?;
-    let mut result =
-        json!({ "resources": page.iter().map(|child| &child.json).collect::<Vec<_>>() });
+    // A file is listed as `resources/list` lists it at this version, plus its size.
+    let children: Vec<Value> = page
+        .iter()
+        .map(|child| match &child.child {
+            Child::Directory(json) => json.clone(),
+            Child::File { resource, size } => {
+                let mut json = to_json(&resources::entry(resource, era.version()));
+                json["size"] = json!(size);
+                json
+            }
+        })
+        .collect();
+    let mut result = json!({ "resources": children });
     if let Some(cursor) = next_cursor {
         result["nextCursor"] = json!(cursor);
     }

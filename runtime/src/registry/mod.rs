@@ -302,8 +302,9 @@ pub enum RegistryError {
     /// missing or invalid, or its files break the Skills extension's rules.
     #[non_exhaustive]
     InvalidSkill {
-        /// The `SKILL.md` (or skill folder) on disk, or, for a skill built in code, where
-        /// `Skill::new` was called (`file:line`).
+        /// Where the problem is: the `SKILL.md`, file, link or folder on disk, or, for a skill
+        /// built in code, the `file:line` of the `Skill::new` (or `Skill::file`) call. Just the
+        /// location: the wording is `Display`'s.
         file: String,
         /// The front matter's field at fault (`name`, `description`), when one is.
         field: Option<String>,
@@ -312,6 +313,20 @@ pub enum RegistryError {
     },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
+}
+
+impl RegistryError {
+    /// `next` after the problems already found (`first`): one list of them all.
+    pub(crate) fn joined(first: Option<Self>, next: Self) -> Self {
+        match first {
+            None => next,
+            Some(Self::Several(mut problems)) => {
+                problems.push(next);
+                Self::Several(problems)
+            }
+            Some(problem) => Self::Several(vec![problem, next]),
+        }
+    }
 }
 
 impl fmt::Display for RegistryError {
@@ -355,13 +370,14 @@ impl fmt::Display for RegistryError {
                 problem,
             } => write!(
                 f,
-                "skill {file} cannot be served: its front matter's `{field}` {problem}"
+                "skill {} cannot be served: its front matter's `{field}` {problem}",
+                At(file)
             ),
             Self::InvalidSkill {
                 file,
                 field: None,
                 problem,
-            } => write!(f, "skill {file} cannot be served: {problem}"),
+            } => write!(f, "skill {} cannot be served: {problem}", At(file)),
             Self::DuplicateResource { uri, first, second } => write!(
                 f,
                 "two resources have the URI `{uri}`: one {}, one {}; resource URIs must be unique",

@@ -183,9 +183,13 @@ enum Reader {
     Registered(ResourceRead),
     /// A run-time resource's handler.
     Handler(ReadHandler),
-    /// Contents fixed when the server was built (a skill's file).
+    /// Contents fixed when the server was built: a file of the skill whose root is `root`
+    /// (`skill://pdf`). Shared, so that neither a read nor a change of the set copies them.
     #[cfg(feature = "skills")]
-    Fixed(ResourceBody),
+    Fixed {
+        body: Arc<ResourceBody>,
+        root: Arc<str>,
+    },
 }
 
 /// A run-time resource's handler, its output made a body.
@@ -352,10 +356,17 @@ impl Resource {
         })
     }
 
-    /// A resource whose contents are fixed when the server is built (a skill's file): read
-    /// without a handler, cached by clients as long as the server's TTL.
+    /// A file of the skill whose root is `root`, its contents fixed when the server is built:
+    /// read without a handler, cached by clients as long as the server's TTL, never removed
+    /// nor shadowed while the server serves.
     #[cfg(feature = "skills")]
-    pub(crate) fn fixed(uri: String, name: String, body: ResourceBody, place: &str) -> Self {
+    pub(crate) fn fixed(
+        uri: String,
+        name: String,
+        body: ResourceBody,
+        root: &str,
+        place: &str,
+    ) -> Self {
         Self {
             uri: uri.into(),
             name: name.into(),
@@ -367,7 +378,10 @@ impl Resource {
             meta: None,
             icons: Arc::new([]),
             completers: Arc::default(),
-            reader: Reader::Fixed(body),
+            reader: Reader::Fixed {
+                body: Arc::new(body),
+                root: root.into(),
+            },
             place: place.into(),
         }
     }
@@ -500,9 +514,43 @@ impl Resource {
         match self.reader {
             Reader::Registered(ResourceRead::Static(_)) => true,
             #[cfg(feature = "skills")]
-            Reader::Fixed(_) => true,
+            Reader::Fixed { .. } => true,
             _ => false,
         }
+    }
+
+    /// The root of the skill it is a file of (`skill://pdf`).
+    fn skill_root(&self) -> Option<&str> {
+        match &self.reader {
+            #[cfg(feature = "skills")]
+            Reader::Fixed { root, .. } => Some(root),
+            _ => None,
+        }
+    }
+
+    /// Whether `self` would serve a URI under the root of the skill `skill` is a file of, or
+    /// the reverse, without being a file of that skill: what no run-time change may do to a
+    /// skill, whose files are its manifest's.
+    fn intrudes_on<'a>(&self, skill: &'a Self) -> Option<&'a str> {
+        let root = skill.skill_root()?;
+        if self.skill_root().is_some() {
+            // Two skills' files: the same skill's, or another's, whose root the server
+            // already refused to nest in this one's (`SkillEntry::clash`).
+            return None;
+        }
+        let under = |uri: &str| {
+            uri.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        let reaches = if self.is_template() {
+            // A template's literal beginning (`skill://pdf/{path}`, `skill://{name}`) may
+            // already reach under it.
+            let literal = self.uri.split('{').next().unwrap_or_default();
+            under(literal) || root.starts_with(literal)
+        } else {
+            under(self.uri())
+        };
+        reaches.then_some(root)
     }
 
     /// Its name.
@@ -571,17 +619,17 @@ impl Resource {
         !self.completers.is_empty()
     }
 
-    /// The contents at `uri`, when this resource serves it.
-    async fn read(&self, uri: &str) -> Option<Result<ResourceBody, ResourceError>> {
+    /// The contents at `uri`, when this resource serves it (fixed ones borrowed, not copied).
+    async fn read(&self, uri: &str) -> Option<Result<Cow<'_, ResourceBody>, ResourceError>> {
         let values = match &self.template {
             Some(template) => template.matches(uri)?,
             None if uri == self.uri() => Vec::new(),
             None => return None,
         };
         let contents = match &self.reader {
-            Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(body())),
+            Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(Cow::Owned(body()))),
             #[cfg(feature = "skills")]
-            Reader::Fixed(body) => return Some(Ok(body.clone())),
+            Reader::Fixed { body, .. } => return Some(Ok(Cow::Borrowed(body))),
             Reader::Registered(ResourceRead::Dynamic(read)) => read(values),
             Reader::Handler(handler) => {
                 let names = self.template.iter().flat_map(UriTemplate::variables);
@@ -598,7 +646,8 @@ impl Resource {
                 .unwrap_or_else(|_| {
                     tracing::error!(uri, "a resource fn panicked");
                     Err(ResourceError::Failed(format!("reading {uri} failed")))
-                }),
+                })
+                .map(Cow::Owned),
         )
     }
 }
@@ -664,6 +713,14 @@ impl Listed {
         }
     }
 
+    fn list_of_ref(&self, template: bool) -> &[Resource] {
+        if template {
+            &self.templates
+        } else {
+            &self.resources
+        }
+    }
+
     /// The resource or template registered under exactly `uri` (a template as written).
     fn position(&self, uri: &str) -> Option<(bool, usize)> {
         [false, true].into_iter().find_map(|template| {
@@ -680,7 +737,10 @@ impl Listed {
 
     /// The contents at `uri`: the plain resource of that URI, else the first template (in
     /// template order) that matches it. Also says whether they may be cached.
-    pub(crate) async fn read(&self, uri: &str) -> Result<(&Resource, ResourceBody), ReadError> {
+    pub(crate) async fn read(
+        &self,
+        uri: &str,
+    ) -> Result<(&Resource, Cow<'_, ResourceBody>), ReadError> {
         let candidates = self.get(uri).into_iter().chain(&self.templates);
         let mut refused = None;
         for resource in candidates {
@@ -729,9 +789,37 @@ impl ResourceSet {
         self.open.load(Ordering::Acquire) || !self.listed().is_empty()
     }
 
-    /// Adds a resource; refused when its URI (or template) is taken.
+    /// Adds a resource; refused when its URI (or template) is taken, or when it would serve a
+    /// URI under a skill's root (or a skill's file would land under it).
     pub(crate) fn insert(&self, resource: Resource) -> Result<(), RegistryError> {
         let mut listed = write(&self.listed);
+        let intrusion = listed
+            .resources
+            .iter()
+            .chain(&listed.templates)
+            .find_map(|existing| {
+                let intruder = |intruder: &Resource, skill: &Resource| {
+                    intruder.intrudes_on(skill).map(|root| {
+                        (
+                            intruder.uri().to_owned(),
+                            intruder.place().to_owned(),
+                            root.to_owned(),
+                            skill.place().to_owned(),
+                        )
+                    })
+                };
+                intruder(&resource, existing).or_else(|| intruder(existing, &resource))
+            });
+        if let Some((uri, location, root, skill)) = intrusion {
+            return Err(RegistryError::InvalidResource {
+                uri,
+                location,
+                problem: format!(
+                    "it is under {root}, the root of a skill ({skill}), whose files are its \
+                     own: serve it at another URI"
+                ),
+            });
+        }
         if let Some((template, index)) = listed.position(resource.uri()) {
             let existing = if template {
                 &listed.templates[index]
@@ -751,11 +839,26 @@ impl ResourceSet {
         Ok(())
     }
 
-    /// Removes the resource or template registered under exactly `uri`, returning it.
-    pub(crate) fn remove(&self, uri: &str) -> Option<Resource> {
+    /// Removes the resource or template registered under exactly `uri`, returning it; a
+    /// skill's file is never removed (`Err`).
+    pub(crate) fn remove(&self, uri: &str) -> Result<Option<Resource>, RegistryError> {
         let mut listed = write(&self.listed);
-        let (template, index) = listed.position(uri)?;
-        Some(Arc::make_mut(&mut listed).list_of(template).remove(index))
+        let Some((template, index)) = listed.position(uri) else {
+            return Ok(None);
+        };
+        if let Some(root) = listed.list_of_ref(template)[index].skill_root() {
+            return Err(RegistryError::InvalidResource {
+                uri: uri.to_owned(),
+                location: ADDED_AT_RUN_TIME.to_owned(),
+                problem: format!(
+                    "it is a file of the skill at {root}, listed in its manifest: a skill's \
+                     files are served as long as the server"
+                ),
+            });
+        }
+        Ok(Some(
+            Arc::make_mut(&mut listed).list_of(template).remove(index),
+        ))
     }
 }
 
@@ -929,7 +1032,7 @@ mod tests {
         let listed = set.listed();
         let (resource, body) = listed.read("a://notes/7/v2").await.unwrap();
         assert_eq!(resource.listed_mime_type(), Some("text/plain"));
-        assert_eq!(body, ResourceBody::Text("7 2".into()));
+        assert_eq!(*body, ResourceBody::Text("7 2".into()));
         assert!(matches!(
             listed.read("a://notes/0/v1").await,
             Err(ReadError::NotFound(None))
@@ -945,8 +1048,8 @@ mod tests {
             "two resources have the URI `a://x`: one at r.rs:1, one added at run time; resource \
              URIs must be unique"
         );
-        assert!(set.remove("a://notes/{id}/v{version}").is_some());
-        assert!(set.remove("a://notes/{id}/v{version}").is_none());
+        assert!(set.remove("a://notes/{id}/v{version}").unwrap().is_some());
+        assert!(set.remove("a://notes/{id}/v{version}").unwrap().is_none());
         assert!(
             listed.read("a://notes/7/v2").await.is_ok(),
             "a snapshot stays whole"
@@ -966,15 +1069,48 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "skills")]
+    #[tokio::test]
+    async fn fixed_contents_are_shared_by_reads_and_by_changes_of_the_set() {
+        let body = ResourceBody::Text(Cow::Owned("x".repeat(1024)));
+        let fixed = Resource::fixed(
+            "skill://a/SKILL.md".into(),
+            "a".into(),
+            body,
+            "skill://a",
+            "here",
+        );
+        let set = ResourceSet::new(Listed::default());
+        set.insert(fixed).unwrap();
+        let address = |contents: &ResourceBody| match contents {
+            ResourceBody::Text(text) => text.as_ptr(),
+            ResourceBody::Blob(bytes) => bytes.as_ptr(),
+        };
+        let before = set.listed();
+        let (_, first) = before.read("skill://a/SKILL.md").await.unwrap();
+        assert!(matches!(first, Cow::Borrowed(_)), "read without a copy");
+        // A change copies the lists, not the contents.
+        set.insert(Resource::new("b://x", "x", |_| async { "" }).unwrap())
+            .unwrap();
+        assert!(set.remove("b://x").unwrap().is_some());
+        let after = set.listed();
+        let (_, second) = after.read("skill://a/SKILL.md").await.unwrap();
+        assert_eq!(address(&first), address(&second));
+        assert!(
+            set.remove("skill://a/SKILL.md").is_err(),
+            "a skill's file stays"
+        );
+    }
+
     #[tokio::test]
     async fn reads_go_to_the_exact_uri_then_the_templates() {
         let (set, problems) = build_all(vec![&A1, &T]);
         assert!(problems.is_empty(), "{problems:?}");
         let (_, body) = set.read("a://x").await.unwrap();
-        assert_eq!(body, text());
+        assert_eq!(*body, text());
         let (resource, body) = set.read("a://7/y").await.unwrap();
         assert_eq!(resource.uri(), "a://{id}/y");
-        assert_eq!(body, ResourceBody::Text("7".into()));
+        assert_eq!(*body, ResourceBody::Text("7".into()));
         assert!(matches!(
             set.read("a://7/z").await,
             Err(ReadError::NotFound(None))
@@ -987,7 +1123,7 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         let (resource, body) = set.read("a://7/w").await.unwrap();
         assert_eq!(resource.uri(), "a://{name}/w");
-        assert_eq!(body, ResourceBody::Text("7".into()));
+        assert_eq!(*body, ResourceBody::Text("7".into()));
         // Nothing serves it: the first refusal says why, and a fn's `None` gives no reason.
         let (set, problems) = build_all(vec![&REFUSE_W, &NONE]);
         assert!(problems.is_empty(), "{problems:?}");

@@ -1,22 +1,27 @@
 //! A `SKILL.md`'s YAML front matter, read as hosts read it: the block between the leading `---`
 //! lines (after an optional byte-order mark), parsed as YAML 1.2 into the JSON object that
 //! `skills/list` publishes verbatim, then checked against the Agent Skills rules the extension
-//! adopts (`name` and `description` present, the name's characters and length).
+//! adopts (`name` and `description` present, the name's characters and length). Aliases are
+//! refused (they can expand without bound); errors give the line and byte in the file.
 
 use serde_json::{Map, Number, Value};
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+use yaml_rust2::yaml::Hash;
+use yaml_rust2::{ScanError, Yaml, YamlLoader};
 
-/// A problem with the front matter: the field at fault (if one is) and what is wrong.
+/// A problem with the front matter: the field at fault (if one is: its key path,
+/// `metadata.version`) and what is wrong.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Problem {
-    pub(super) field: Option<&'static str>,
+    pub(super) field: Option<String>,
     pub(super) text: String,
 }
 
 impl Problem {
-    fn of(field: &'static str, text: impl Into<String>) -> Self {
+    fn of(field: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
-            field: Some(field),
+            field: Some(field.into()),
             text: text.into(),
         }
     }
@@ -40,14 +45,23 @@ pub(super) fn parse(skill_md: &str) -> Result<Map<String, Value>, Problem> {
              least `name` and `description`, then a closing `---` line",
         )
     })?;
-    let documents = YamlLoader::load_from_str(block)
-        .map_err(|error| Problem::whole(format!("its front matter is not valid YAML: {error}")))?;
+    // An alias copies its anchor's value where it stands: a few lines of them nest into
+    // billions of values. Front matter has no need of them, so they are refused before the
+    // document is built.
+    let mut aliases = Aliases(None);
+    Parser::new_from_str(block)
+        .load(&mut aliases, false)
+        .map_err(|error| not_yaml(skill_md, block, &error))?;
+    if let Some(at) = aliases.0 {
+        return Err(Problem::whole(format!(
+            "its front matter uses a YAML alias (`*name`, {}): write the value itself",
+            place(skill_md, block, at.index())
+        )));
+    }
+    let documents =
+        YamlLoader::load_from_str(block).map_err(|error| not_yaml(skill_md, block, &error))?;
     let object = match documents.into_iter().next() {
-        Some(Yaml::Hash(hash)) => match to_json(Yaml::Hash(hash)) {
-            Ok(Value::Object(object)) => object,
-            Ok(_) => unreachable!("a YAML mapping converts to a JSON object"),
-            Err(problem) => return Err(Problem::whole(format!("its front matter {problem}"))),
-        },
+        Some(Yaml::Hash(hash)) => object_of(hash, "")?,
         _ => {
             return Err(Problem::whole(
                 "its front matter is not a YAML mapping of fields (`name: …`, `description: …`)",
@@ -141,42 +155,104 @@ pub(super) fn is_valid_name(name: &str) -> bool {
         && !name.contains("--")
 }
 
+/// Notes the first alias of a document.
+struct Aliases(Option<Marker>);
+
+impl MarkedEventReceiver for Aliases {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        if matches!(event, Event::Alias(_)) && self.0.is_none() {
+            self.0 = Some(mark);
+        }
+    }
+}
+
+/// Where the `chars`-th character of `block` (a slice of `skill_md`) is in the file: its line
+/// and column (from 1), and its byte offset.
+fn place(skill_md: &str, block: &str, chars: usize) -> String {
+    let start = block.as_ptr() as usize - skill_md.as_ptr() as usize;
+    let in_block = block
+        .char_indices()
+        .nth(chars)
+        .map_or(block.len(), |(byte, _)| byte);
+    let byte = start + in_block;
+    let before = &skill_md[..byte];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count()
+        + 1;
+    format!("line {line}, column {column}, byte {byte} of SKILL.md")
+}
+
+fn not_yaml(skill_md: &str, block: &str, error: &ScanError) -> Problem {
+    Problem::whole(format!(
+        "its front matter is not valid YAML: {} ({})",
+        error.info(),
+        place(skill_md, block, error.marker().index())
+    ))
+}
+
+/// `key` under the key path `parent` (`metadata` and `version`: `metadata.version`).
+fn child_path(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+/// A YAML mapping as a JSON object, `path` its key path (empty at the top).
+fn object_of(hash: Hash, path: &str) -> Result<Map<String, Value>, Problem> {
+    let mut object = Map::new();
+    for (key, value) in hash {
+        let key = match key {
+            Yaml::String(key) | Yaml::Real(key) => key,
+            Yaml::Integer(key) => key.to_string(),
+            Yaml::Boolean(key) => key.to_string(),
+            Yaml::Null => "null".to_owned(),
+            _ => {
+                let problem = "has a key that is not a string";
+                return Err(if path.is_empty() {
+                    Problem::whole(format!("its front matter {problem}"))
+                } else {
+                    Problem::of(path, problem)
+                });
+            }
+        };
+        let path = child_path(path, &key);
+        let value = to_json(value, &path)?;
+        object.insert(key, value);
+    }
+    Ok(object)
+}
+
 /// A YAML value as the JSON a host's YAML reader gives: mapping keys as strings, numbers as
-/// numbers; an alias or a value YAML cannot represent is refused.
-fn to_json(yaml: Yaml) -> Result<Value, String> {
+/// numbers; a value JSON cannot hold is refused, naming its key path.
+fn to_json(yaml: Yaml, path: &str) -> Result<Value, Problem> {
     Ok(match yaml {
         Yaml::Null => Value::Null,
         Yaml::Boolean(value) => Value::Bool(value),
         Yaml::Integer(value) => Value::from(value),
         Yaml::Real(text) => {
-            let value: f64 = text
-                .parse()
-                .map_err(|_| format!("has a number JSON cannot hold: {text}"))?;
-            Value::Number(
-                Number::from_f64(value)
-                    .ok_or_else(|| format!("has a number JSON cannot hold: {text}"))?,
-            )
+            let number = text.parse().ok().and_then(Number::from_f64);
+            Value::Number(number.ok_or_else(|| {
+                Problem::of(path, format!("is a number JSON cannot hold: {text}"))
+            })?)
         }
         Yaml::String(text) => Value::String(text),
-        Yaml::Array(items) => {
-            Value::Array(items.into_iter().map(to_json).collect::<Result<_, _>>()?)
-        }
-        Yaml::Hash(hash) => {
-            let mut object = Map::new();
-            for (key, value) in hash {
-                let key = match key {
-                    Yaml::String(key) | Yaml::Real(key) => key,
-                    Yaml::Integer(key) => key.to_string(),
-                    Yaml::Boolean(key) => key.to_string(),
-                    Yaml::Null => "null".to_owned(),
-                    _ => return Err("has a key that is not a string".to_owned()),
-                };
-                object.insert(key, to_json(value)?);
-            }
-            Value::Object(object)
-        }
+        Yaml::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| to_json(item, &format!("{path}[{index}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        Yaml::Hash(hash) => Value::Object(object_of(hash, path)?),
         Yaml::Alias(_) | Yaml::BadValue => {
-            return Err("has a value YAML cannot resolve (an alias, or a bad value)".to_owned());
+            return Err(Problem::of(path, "is a value YAML cannot resolve"));
         }
     })
 }
@@ -208,6 +284,8 @@ mod tests {
     #[test]
     fn each_problem_names_its_field() {
         let field = |skill_md: &str| parse(skill_md).expect_err("refused").field;
+        let name = || Some("name".to_owned());
+        let description = || Some("description".to_owned());
         assert_eq!(field("# no front matter\n"), None);
         assert_eq!(
             field("---\nname: a\ndescription: b\n"),
@@ -215,17 +293,45 @@ mod tests {
             "never closed"
         );
         assert_eq!(field("---\n- a\n---\n"), None, "not a mapping");
-        assert_eq!(field("---\ndescription: b\n---\n"), Some("name"));
-        assert_eq!(
-            field("---\nname: Bad_Name\ndescription: b\n---\n"),
-            Some("name")
-        );
-        assert_eq!(field("---\nname: 7\ndescription: b\n---\n"), Some("name"));
-        assert_eq!(field("---\nname: a\n---\n"), Some("description"));
+        assert_eq!(field("---\ndescription: b\n---\n"), name());
+        assert_eq!(field("---\nname: Bad_Name\ndescription: b\n---\n"), name());
+        assert_eq!(field("---\nname: 7\ndescription: b\n---\n"), name());
+        assert_eq!(field("---\nname: a\n---\n"), description());
         assert_eq!(
             field("---\nname: a\ndescription: \"\"\n---\n"),
-            Some("description")
+            description()
         );
+    }
+
+    #[test]
+    fn values_json_cannot_hold_name_their_key_path_and_aliases_are_refused() {
+        let problem = parse("---\nname: a\ndescription: b\nmetadata:\n  version: .inf\n---\n")
+            .expect_err("refused");
+        assert_eq!(
+            problem.field.as_deref(),
+            Some("metadata.version"),
+            "{problem:?}"
+        );
+        let aliases = "---\nname: a\ndescription: b\nx: &x [1, 2]\ny: [*x, *x]\n---\n";
+        let problem = parse(aliases).expect_err("an alias is refused");
+        assert!(
+            problem.text.contains("alias") && problem.text.contains("line 5"),
+            "{problem:?}"
+        );
+    }
+
+    #[test]
+    fn a_yaml_error_gives_its_line_and_byte_in_the_file() {
+        // The bad line is the file's third (the `---` line first), its byte offset counted
+        // from the file's start, the byte-order mark included.
+        let skill_md = "---\nname: a\n  bad: indent\ndescription: b\n---\n";
+        let problem = parse(skill_md).expect_err("refused");
+        let want = "line 3, column 6, byte 17 of SKILL.md";
+        assert!(problem.text.contains(want), "{problem:?}");
+        let with_bom = format!("\u{feff}{skill_md}");
+        let problem = parse(&with_bom).expect_err("refused");
+        let want = "line 3, column 6, byte 20 of SKILL.md";
+        assert!(problem.text.contains(want), "{problem:?}");
     }
 
     #[test]

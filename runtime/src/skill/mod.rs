@@ -14,6 +14,14 @@
 //!     references/TAGS.md
 //! ```
 //!
+//! `path` is read as given: a relative one from the current directory, which a host picks
+//! when it launches a stdio server (often `/` or the home folder), so anchor it,
+//! `.skills_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/skills"))`, or embed the skills. Only
+//! regular files and folders are read: a symbolic link (which could lead out of the folder, or
+//! loop) or a special file (a FIFO, a device) is a start-up error naming it. A `SKILL.md` in a
+//! skill's sub-folder is one of that skill's files, not a skill of its own; a file beside the
+//! skills, at any level above them (a `README.md`), is neither served nor an error.
+//!
 //! Or build one in code, [`Skill::new`] with its `SKILL.md` and [`Skill::file`] for each other
 //! file, `include_str!`'d so that the server ships as one binary, and serve it with
 //! [`Server::skill`](crate::Server::skill):
@@ -47,7 +55,8 @@
 //! - `skills/get` with a `SKILL.md`'s URI gives that one entry; a URI that names no skill is
 //!   `-32602`;
 //! - `resources/directory/read` lists a directory's direct children (`skill://<name>`,
-//!   `skill://<name>/references`), a sub-folder as `inode/directory`; a URI that is no
+//!   `skill://<name>/references`), a file as `resources/list` lists it plus its `size`, a
+//!   sub-folder as `inode/directory`; a URI that is no
 //!   directory is `-32602`.
 //!
 //! At 2026-07-28, `skills/list`, `skills/get` and `resources/directory/read` carry the caching
@@ -64,10 +73,15 @@
 //! # Start-up errors
 //!
 //! Skills are read and checked when the server is built, never while a client waits: a
-//! `SKILL.md` without front matter, a `name` missing or not a skill name (1 to 64 lowercase
+//! `SKILL.md` without front matter, front matter that is not YAML (the error gives the line,
+//! column and byte in the file), that uses a YAML alias (`*anchor`: refused, as it can
+//! multiply a few lines into billions of values) or a value JSON cannot hold (named by its key
+//! path, `metadata.version`), a `name` missing or not a skill name (1 to 64 lowercase
 //! letters, digits and hyphens, no hyphen first, last or twice in a row) or unlike its folder's,
-//! a `description` missing or empty, a file path that leaves the skill, a sub-folder without a
-//! `SKILL.md`, a skill over the extension's limits (512 files, 16 MiB) stop the server at start-up
+//! a `description` missing or empty, a file path that leaves the skill, a sub-folder with no
+//! skill below it, a symbolic link or special file, a skill over the extension's limits (512
+//! files, 16 MiB, `SKILL.md` included, refused before a file is read past them), a skill whose
+//! root is inside another's stop the server at start-up
 //! ([`Server::check`](crate::Server::check), every `serve_*`, `into_router`, `run()`) with
 //! [`RegistryError::InvalidSkill`], naming the file and the field (every problem at once, in a
 //! [`RegistryError::Several`]):
@@ -104,12 +118,23 @@ use sha2::{Digest as _, Sha256};
 use crate::error::RegistryError;
 use crate::registry::{Resource, ResourceBody};
 
-pub(crate) use served::{SkillEntry, SkillSet};
+pub(crate) use served::{Child, SkillEntry, SkillSet};
 
 /// The most files one skill may have, `SKILL.md` included (the extension's limit).
 const MAX_FILES: usize = 512;
 /// The most bytes one skill's files may hold together (the extension's limit, 16 MiB).
 const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// One file of a skill but its `SKILL.md`.
+#[derive(Clone)]
+struct File {
+    /// Relative to the skill's root, `/`-separated.
+    path: String,
+    bytes: Cow<'static, [u8]>,
+    /// Where it comes from, for errors: the file on disk, or where `Skill::file` was called
+    /// (`file:line`).
+    origin: String,
+}
 
 /// A skill built in code: its `SKILL.md` and the files beside it, served with
 /// [`Server::skill`](crate::Server::skill). The front matter is read and checked when the
@@ -117,8 +142,9 @@ const MAX_BYTES: u64 = 16 * 1024 * 1024;
 #[derive(Clone)]
 pub struct Skill {
     markdown: Cow<'static, str>,
-    files: Vec<(String, Cow<'static, [u8]>)>,
-    /// Where it comes from, for errors: the `SKILL.md` on disk, or where `new` was called.
+    files: Vec<File>,
+    /// Where it comes from, for errors: the `SKILL.md` on disk, or where `new` was called
+    /// (`file:line`).
     origin: String,
     /// The folder it was read from, whose name must be the skill's.
     folder: Option<String>,
@@ -136,7 +162,7 @@ impl Skill {
         Self {
             markdown: markdown.into(),
             files: Vec::new(),
-            origin: format!("SKILL.md given at {}:{}", caller.file(), caller.line()),
+            origin: location(caller),
             folder: None,
             prefix: String::new(),
         }
@@ -145,23 +171,25 @@ impl Skill {
     /// A text file of the skill at `path`, relative to its `SKILL.md` with `/` between folders
     /// (`references/FORMS.md`), served at `skill://<name>/<path>`.
     #[must_use]
+    #[track_caller]
     pub fn file(self, path: impl Into<String>, text: impl Into<Cow<'static, str>>) -> Self {
-        let bytes = match text.into() {
-            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
-            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-        };
-        self.binary_file(path, bytes)
+        self.binary_file(path, bytes_of(text.into()))
     }
 
     /// A file of the skill given as bytes (`include_bytes!`): served as text when it is UTF-8,
     /// else as a base64 `blob`.
     #[must_use]
+    #[track_caller]
     pub fn binary_file(
         mut self,
         path: impl Into<String>,
         bytes: impl Into<Cow<'static, [u8]>>,
     ) -> Self {
-        self.files.push((path.into(), bytes.into()));
+        self.files.push(File {
+            path: path.into(),
+            bytes: bytes.into(),
+            origin: location(std::panic::Location::caller()),
+        });
         self
     }
 
@@ -181,7 +209,7 @@ impl Skill {
             problem,
         };
         let front_matter = front_matter::parse(&self.markdown)
-            .map_err(|problem| invalid(problem.field, problem.text))?;
+            .map_err(|problem| invalid(problem.field.as_deref(), problem.text))?;
         let text = |field: &str| {
             front_matter
                 .get(field)
@@ -209,52 +237,52 @@ impl Skill {
             format!("skill://{}/{name}", self.prefix)
         };
         let mut seen = BTreeSet::new();
-        let mut files = vec![("SKILL.md".to_owned(), bytes_of(self.markdown))];
-        for (path, bytes) in self.files {
-            check_path(&path).map_err(|problem| invalid(None, problem))?;
-            files.push((path, bytes));
-        }
-        if files.len() > MAX_FILES {
-            return Err(invalid(
-                None,
-                format!(
-                    "it has {} files; a skill may have at most {MAX_FILES}, SKILL.md included",
-                    files.len()
-                ),
-            ));
-        }
-        let total: u64 = files.iter().map(|(_, bytes)| bytes.len() as u64).sum();
-        if total > MAX_BYTES {
-            return Err(invalid(
-                None,
-                format!(
-                    "its files hold {total} bytes; a skill may hold at most {MAX_BYTES} (16 MiB)"
-                ),
-            ));
-        }
+        let files = all_files(self.markdown, self.files, &origin)?;
+        check_limits(&files).map_err(|problem| invalid(None, problem))?;
         let mut entries = Vec::with_capacity(files.len());
         let mut resources = Vec::with_capacity(files.len());
-        for (path, bytes) in files {
+        for File {
+            path,
+            bytes,
+            origin: file_origin,
+        } in files
+        {
             if !seen.insert(path.clone()) {
-                return Err(invalid(None, format!("it has two files at `{path}`")));
+                return Err(RegistryError::InvalidSkill {
+                    file: file_origin,
+                    field: None,
+                    problem: format!("it gives a second file at `{path}`"),
+                });
             }
             let uri = format!("{root}/{}", encode_path(&path));
-            let mime_type = mime_type(&path);
-            let file = served::FileEntry {
-                uri: uri.clone(),
-                path: path.clone(),
-                mime_type,
-                size: bytes.len() as u64,
-                digest: digest(&bytes),
-            };
-            let resource = if path == "SKILL.md" {
-                Resource::fixed(uri, name.clone(), body_of(bytes), &origin)
-                    .description(description.clone())
+            let mime_type = mime_type(&path, &bytes);
+            let size = bytes.len() as u64;
+            let digest = digest(&bytes);
+            let is_skill_md = path == "SKILL.md";
+            let resource_name = if is_skill_md {
+                name.clone()
             } else {
-                Resource::fixed(uri, format!("{name}/{path}"), body_of(bytes), &origin)
+                format!("{name}/{path}")
             };
-            resources.push(resource.mime_type(mime_type));
-            entries.push(file);
+            let mut resource = Resource::fixed(
+                uri.clone(),
+                resource_name,
+                body_of(bytes),
+                &root,
+                &file_origin,
+            )
+            .mime_type(mime_type);
+            if is_skill_md {
+                resource = resource.description(description.clone());
+            }
+            entries.push(served::FileEntry {
+                uri,
+                path,
+                size,
+                digest,
+                resource: resource.clone(),
+            });
+            resources.push(resource);
         }
         Ok((
             SkillEntry {
@@ -277,10 +305,50 @@ impl std::fmt::Debug for Skill {
             .field("origin", &self.origin)
             .field(
                 "files",
-                &self.files.iter().map(|(path, _)| path).collect::<Vec<_>>(),
+                &self.files.iter().map(|file| &file.path).collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
+}
+
+/// `SKILL.md` (from `origin`), then the other files, each path checked.
+fn all_files(
+    markdown: Cow<'static, str>,
+    others: Vec<File>,
+    origin: &str,
+) -> Result<Vec<File>, RegistryError> {
+    let mut files = Vec::with_capacity(others.len() + 1);
+    files.push(File {
+        path: "SKILL.md".to_owned(),
+        bytes: bytes_of(markdown),
+        origin: origin.to_owned(),
+    });
+    for file in others {
+        check_path(&file.path).map_err(|problem| RegistryError::InvalidSkill {
+            file: file.origin.clone(),
+            field: None,
+            problem,
+        })?;
+        files.push(file);
+    }
+    Ok(files)
+}
+
+/// The extension's limits on one skill's files, `SKILL.md` included: how many, how many bytes.
+fn check_limits(files: &[File]) -> Result<(), String> {
+    if files.len() > MAX_FILES {
+        return Err(format!(
+            "it has {} files; a skill may have at most {MAX_FILES}, SKILL.md included",
+            files.len()
+        ));
+    }
+    let total: u64 = files.iter().map(|file| file.bytes.len() as u64).sum();
+    if total > MAX_BYTES {
+        return Err(format!(
+            "its files hold {total} bytes; a skill may hold at most {MAX_BYTES} (16 MiB)"
+        ));
+    }
+    Ok(())
 }
 
 /// A relative path inside the skill: `/`-separated, no empty, `.` or `..` segment, not
@@ -317,6 +385,11 @@ fn encode_path(path: &str) -> String {
     encoded
 }
 
+/// `file:line` of a call.
+fn location(caller: &std::panic::Location<'_>) -> String {
+    format!("{}:{}", caller.file(), caller.line())
+}
+
 /// `sha256:` and the 64 lowercase hex digits of the SHA-256 of `bytes`.
 fn digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);
@@ -350,8 +423,9 @@ fn body_of(bytes: Cow<'static, [u8]>) -> ResourceBody {
     }
 }
 
-/// The MIME type of a skill file, by its extension.
-fn mime_type(path: &str) -> &'static str {
+/// The MIME type of a skill file, by its extension; an unknown one is `text/plain` when the
+/// bytes are UTF-8 (a `Makefile`, a `.cfg`), else `application/octet-stream`.
+fn mime_type(path: &str, bytes: &[u8]) -> &'static str {
     let extension = path
         .rsplit_once('.')
         .map(|(_, extension)| extension.to_ascii_lowercase())
@@ -375,6 +449,7 @@ fn mime_type(path: &str) -> &'static str {
         "gif" => "image/gif",
         "svg" => "image/svg+xml",
         "pdf" => "application/pdf",
+        _ if std::str::from_utf8(bytes).is_ok() => "text/plain",
         _ => "application/octet-stream",
     }
 }

@@ -5,7 +5,11 @@
 
 use std::collections::BTreeMap;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+use crate::error::RegistryError;
+use crate::registry::Resource;
 
 /// The MIME type of a directory resource.
 const DIRECTORY_MIME_TYPE: &str = "inode/directory";
@@ -25,26 +29,87 @@ pub(crate) struct SkillEntry {
     pub(crate) files: Vec<FileEntry>,
 }
 
+/// A folder of a skill, as a directory read lists it.
+fn directory(uri: &str, name: &str) -> Child {
+    Child::Directory(json!({"uri": uri, "name": name, "mimeType": DIRECTORY_MIME_TYPE}))
+}
+
+impl SkillEntry {
+    /// Why `self` cannot be served beside the skills already `served`: the same URI, or a root
+    /// inside another's (`skill://acme` and `skill://acme/billing/refunds`), where one skill's
+    /// directory would be the other's.
+    pub(crate) fn clash(&self, served: &[Self]) -> Option<RegistryError> {
+        let inside = |inner: &str, outer: &str| {
+            inner
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        served.iter().find_map(|other| {
+            let (field, problem) = if other.uri == self.uri {
+                (
+                    Some("name".to_owned()),
+                    format!(
+                        "is `{}`, so it would be served at {}, where another skill is ({}): a \
+                         URI names one skill, rename one",
+                        self.name, self.uri, other.origin,
+                    ),
+                )
+            } else if inside(&self.root, &other.root) || inside(&other.root, &self.root) {
+                (
+                    None,
+                    format!(
+                        "its root {} and the root {} of the skill at {} are one inside the \
+                         other: a skill's root may not be a prefix of another's (rename one)",
+                        self.root, other.root, other.origin,
+                    ),
+                )
+            } else {
+                return None;
+            };
+            Some(RegistryError::InvalidSkill {
+                file: self.origin.clone(),
+                field,
+                problem,
+            })
+        })
+    }
+}
+
 /// One file of a skill: where it is served and what a host checks it against.
 pub(crate) struct FileEntry {
     pub(crate) uri: String,
     /// Relative to the skill's root, `/`-separated, as given.
     pub(crate) path: String,
-    pub(crate) mime_type: &'static str,
     pub(crate) size: u64,
     pub(crate) digest: String,
+    /// The resource it is served as (its contents shared, not copied).
+    pub(crate) resource: Resource,
 }
 
-/// An item of a listing with the URI it is sorted and paged by.
+/// A child of a skill directory, with the URI it is sorted and paged by.
 pub(crate) struct Keyed {
     pub(crate) uri: String,
+    pub(crate) child: Child,
+}
+
+/// What a directory read lists: a folder (synthesized, as no resource is one), or a file,
+/// listed as `resources/list` lists its resource, plus its size.
+pub(crate) enum Child {
+    Directory(Value),
+    File { resource: Resource, size: u64 },
+}
+
+/// A skill's entry, as `skills/get` sends it and as `skills/list` writes it (serialized once).
+pub(crate) struct Listed {
+    pub(crate) uri: String,
     pub(crate) json: Value,
+    pub(crate) raw: Box<RawValue>,
 }
 
 /// Every skill of a server, sorted by URI, and every directory of their files.
 #[derive(Default)]
 pub(crate) struct SkillSet {
-    skills: Vec<Keyed>,
+    skills: Vec<Listed>,
     /// Each directory's direct children, sorted by URI.
     directories: BTreeMap<String, Vec<Keyed>>,
 }
@@ -52,7 +117,7 @@ pub(crate) struct SkillSet {
 impl SkillSet {
     pub(crate) fn new(entries: Vec<SkillEntry>) -> Self {
         let mut skills = Vec::with_capacity(entries.len());
-        let mut directories: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+        let mut directories: BTreeMap<String, BTreeMap<String, Child>> = BTreeMap::new();
         for entry in entries {
             // The prefix's folders (`skill://acme`, `skill://acme/billing`) are directories too,
             // each listing the next.
@@ -61,7 +126,7 @@ impl SkillSet {
             let mut parent = format!("skill://{}", segments.next().unwrap_or_default());
             for segment in segments {
                 let uri = format!("{parent}/{segment}");
-                let child = json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE});
+                let child = directory(&uri, segment);
                 directories
                     .entry(parent)
                     .or_default()
@@ -79,14 +144,12 @@ impl SkillSet {
                 {
                     let uri = format!("{parent}/{uri_segment}");
                     let child = if segments.peek().is_some() {
-                        json!({"uri": uri, "name": segment, "mimeType": DIRECTORY_MIME_TYPE})
+                        directory(&uri, segment)
                     } else {
-                        json!({
-                            "uri": uri,
-                            "name": segment,
-                            "mimeType": file.mime_type,
-                            "size": file.size,
-                        })
+                        Child::File {
+                            resource: file.resource.clone(),
+                            size: file.size,
+                        }
                     };
                     directories
                         .entry(parent.clone())
@@ -100,12 +163,14 @@ impl SkillSet {
                 .iter()
                 .map(|file| json!({"uri": file.uri, "digest": file.digest, "size": file.size}))
                 .collect();
-            skills.push(Keyed {
-                json: json!({
-                    "uri": entry.uri,
-                    "frontmatter": entry.front_matter,
-                    "resources": resources,
-                }),
+            let json = json!({
+                "uri": entry.uri,
+                "frontmatter": entry.front_matter,
+                "resources": resources,
+            });
+            skills.push(Listed {
+                raw: serde_json::value::to_raw_value(&json).expect("a JSON value serializes"),
+                json,
                 uri: entry.uri,
             });
         }
@@ -115,7 +180,7 @@ impl SkillSet {
             .map(|(uri, children)| {
                 let children = children
                     .into_iter()
-                    .map(|(uri, json)| Keyed { uri, json })
+                    .map(|(uri, child)| Keyed { uri, child })
                     .collect();
                 (uri, children)
             })
@@ -131,7 +196,7 @@ impl SkillSet {
     }
 
     /// Every skill's entry, sorted by URI.
-    pub(crate) fn entries(&self) -> &[Keyed] {
+    pub(crate) fn entries(&self) -> &[Listed] {
         &self.skills
     }
 
@@ -168,11 +233,11 @@ mod tests {
                 .expect("a directory")
                 .iter()
                 .map(|child| {
-                    format!(
-                        "{} {}",
-                        child.uri,
-                        child.json["mimeType"].as_str().unwrap_or("")
-                    )
+                    let mime_type = match &child.child {
+                        Child::Directory(json) => json["mimeType"].as_str().unwrap_or(""),
+                        Child::File { resource, .. } => resource.listed_mime_type().unwrap_or(""),
+                    };
+                    format!("{} {mime_type}", child.uri)
                 })
                 .collect()
         };

@@ -84,6 +84,13 @@ async fn until_cancelled(ctx: Context) -> String {
     "stopped".into()
 }
 
+/// Never returns, and ignores its cancellation
+#[tool(task = "required")]
+async fn hang() -> String {
+    std::future::pending::<()>().await;
+    unreachable!()
+}
+
 /// The `_meta` of a 2026-07-28 request; `tasks`: whether it declares the extension.
 fn meta(tasks: bool) -> Value {
     let mut capabilities = json!({"elicitation": {}});
@@ -344,13 +351,39 @@ async fn a_finished_task_is_dropped_after_its_ttl() {
     let id = created(&call(&client, "double", json!({"n": 2}), true).await);
     let task = poll_until(&client, &id, "completed").await;
     let ttl = task["ttlMs"].as_u64().unwrap();
-    assert!(
-        (200..1000).contains(&ttl),
-        "ttlMs counts from creation to expiry: {ttl}"
-    );
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // From creation, fixed: the run limit (the TTL by default) plus the TTL.
+    assert_eq!(ttl, 400, "ttlMs counts from creation to expiry: {task}");
+    tokio::time::sleep(Duration::from_millis(ttl + 100)).await;
     let gone = task_request(&client, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
+}
+
+#[tokio::test]
+async fn a_task_past_its_run_limit_is_failed_and_frees_its_place_and_its_ttl_never_grows() {
+    let server = Server::new("tasks", "1")
+        .task_timeout(Duration::from_millis(200))
+        .task_ttl(Duration::from_secs(60))
+        .max_tasks(1);
+    let client = TestClient::new(server);
+    let response = call(&client, "hang", json!({}), true).await;
+    let id = created(&response);
+    let ttl = response["result"]["ttlMs"].as_u64().unwrap();
+    assert_eq!(ttl, 60_200, "the run limit plus the TTL: {response}");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let working = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    assert_eq!(working["result"]["ttlMs"], ttl, "ttlMs is fixed: {working}");
+    // Past the limit and the second of grace, the hung tool is given up on.
+    tokio::time::sleep(Duration::from_millis(1_400)).await;
+    let task = task_request(&client, "tasks/get", json!({"taskId": id})).await["result"].clone();
+    assert_eq!(task["status"], "failed", "{task}");
+    let message = task["statusMessage"].as_str().unwrap_or_default();
+    assert!(message.contains("time limit"), "{task}");
+    assert_eq!(task["error"]["code"], -32603, "{task}");
+    assert_eq!(task["ttlMs"], ttl, "ttlMs is fixed: {task}");
+    // Its place is free again.
+    let next = call(&client, "double", json!({"n": 1}), true).await;
+    created_or_done(&next);
 }
 
 #[tokio::test]

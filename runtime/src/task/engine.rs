@@ -28,11 +28,25 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
+    /// `Server::task_timeout`: how long a task may run; `None`, its TTL.
+    pub(crate) timeout: Option<Duration>,
     pub(crate) poll_interval: Duration,
     /// `Limits::tasks`.
     pub(crate) max_tasks: usize,
     /// `Limits::tasks_per_principal`.
     pub(crate) max_tasks_per_principal: usize,
+}
+
+impl TaskSettings {
+    /// How long a task may run before it is stopped and failed.
+    pub(crate) fn run_limit(&self) -> Duration {
+        self.timeout.unwrap_or(self.ttl)
+    }
+
+    /// A task's whole life from its creation (its `ttlMs`, fixed): its run limit, then its TTL.
+    pub(crate) fn lifetime(&self) -> Duration {
+        self.run_limit().saturating_add(self.ttl)
+    }
 }
 
 impl Default for TaskSettings {
@@ -41,6 +55,7 @@ impl Default for TaskSettings {
         Self {
             budget: Duration::ZERO,
             ttl: Duration::from_hours(1),
+            timeout: None,
             poll_interval: Duration::from_secs(1),
             max_tasks: limits.tasks,
             max_tasks_per_principal: limits.tasks_per_principal,
@@ -169,7 +184,7 @@ impl Tasks {
             status_message: None,
             created_at: now,
             last_updated_at: now,
-            expires_at: None,
+            expires_at: Some(now + self.settings.lifetime()),
             poll_interval: self.settings.poll_interval,
             input_requests: Map::new(),
             result: None,
@@ -185,7 +200,7 @@ impl Tasks {
 
     /// The `CreateTaskResult` of `record`.
     pub(crate) fn created(&self, record: &TaskRecord) -> Value {
-        wire::created(record, self.settings.ttl)
+        wire::created(record, self.settings.lifetime())
     }
 
     /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
@@ -223,6 +238,9 @@ impl Tasks {
     ) {
         let mut job = std::pin::pin!(job);
         let lease = self.store.lease();
+        let run_limit = self.settings.run_limit();
+        let deadline = tokio::time::sleep(run_limit);
+        let mut deadline = std::pin::pin!(deadline);
         let finished = loop {
             let renew = async {
                 match lease {
@@ -235,6 +253,15 @@ impl Tasks {
                 biased;
                 () = cancel.cancelled() => break None,
                 finished = &mut job => break Some(finished),
+                () = &mut deadline => {
+                    // A hung tool does not hold its slot forever: stopped as if cancelled.
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+                    let message = format!(
+                        "The task ran past its time limit ({run_limit:?}) and was stopped."
+                    );
+                    break Some(Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message)));
+                }
                 () = board.changed() => {
                     let open = board.open();
                     record.status = if open.is_empty() {
@@ -272,12 +299,13 @@ impl Tasks {
         self.finish(&mut record).await;
     }
 
-    /// Writes a task that is over, kept until its TTL passes.
+    /// Writes a task that is over, kept until its expiry (fixed at its creation).
     async fn finish(&self, record: &mut TaskRecord) {
         record.input_requests.clear();
         record.lease_until = None;
-        let now = SystemTime::now();
-        record.expires_at = Some(now + self.settings.ttl);
+        if record.expires_at.is_none() {
+            record.expires_at = Some(record.created_at + self.settings.lifetime());
+        }
         self.write(record).await;
     }
 
@@ -287,7 +315,7 @@ impl Tasks {
         self.write_quietly(record).await;
         let _ = self
             .changes
-            .send(Arc::new(wire::detailed(record, self.settings.ttl)));
+            .send(Arc::new(wire::detailed(record, self.settings.lifetime())));
     }
 
     async fn write_quietly(&self, record: &TaskRecord) {
@@ -320,7 +348,7 @@ impl Tasks {
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let record = self.record(id, owner).await?;
-        Ok(Value::Object(wire::detailed(&record, self.settings.ttl)))
+        Ok(Value::Object(wire::detailed(&record, self.settings.lifetime())))
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement.

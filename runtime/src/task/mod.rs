@@ -85,15 +85,18 @@
 //! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
 //! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.
 //! Once a task, it sends no progress or logs (the extension has none for tasks), and it is not
-//! bound by [`Server::call_timeout`](crate::Server::call_timeout): it runs until it returns or is
-//! cancelled.
+//! bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
+//! [`Server::task_timeout`](crate::Server::task_timeout) (its TTL by default): past it the tool is
+//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so.
 //!
 //! # Ownership, lifetime, caps
 //!
 //! A task id is 128 random bits. With bearer auth a task belongs to the principal that created
 //! it: another principal's `tasks/get`, `tasks/update` or `tasks/cancel` is answered as for an
-//! unknown id, `-32602`. A finished task is kept for [`Server::task_ttl`](crate::Server::task_ttl)
-//! (1 hour), then dropped. [`Server::max_tasks`](crate::Server::max_tasks) and
+//! unknown id, `-32602`. A task's `ttlMs` is fixed at its creation: its run limit
+//! ([`Server::task_timeout`](crate::Server::task_timeout)) plus
+//! [`Server::task_ttl`](crate::Server::task_ttl) (1 hour each); past it the task is dropped.
+//! [`Server::max_tasks`](crate::Server::max_tasks) and
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
 //! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)).
 //!

@@ -66,7 +66,8 @@ pub struct TaskRecord {
     pub created_at: SystemTime,
     /// When its status last changed.
     pub last_updated_at: SystemTime,
-    /// When the store may drop it; `None` while it runs.
+    /// When the store may drop it: fixed at its creation (the run limit, then the TTL: its
+    /// `ttlMs`); `None` only in records written by older versions.
     pub expires_at: Option<SystemTime>,
     /// How often the client should poll.
     pub poll_interval: Duration,

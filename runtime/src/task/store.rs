@@ -1,6 +1,6 @@
 //! Where tasks are kept: the [`TaskStore`] trait and the default [`MemoryTaskStore`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
@@ -132,11 +132,79 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 }
 
-/// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (swept
-/// as new tasks are created).
-#[derive(Debug, Default)]
+/// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (an
+/// index in expiry order is swept from its front at each create, get and put, so expired tasks
+/// are freed without new ones), and at most [`max_finished`](Self::max_finished) finished tasks
+/// kept (past it, the oldest finished is dropped first).
+#[derive(Debug)]
 pub struct MemoryTaskStore {
-    tasks: Mutex<HashMap<String, TaskRecord>>,
+    tasks: Mutex<Kept>,
+    max_finished: usize,
+}
+
+/// The records, their expiry order, and how many are finished.
+#[derive(Debug, Default)]
+struct Kept {
+    records: HashMap<String, TaskRecord>,
+    by_expiry: BTreeSet<(SystemTime, String)>,
+    finished: usize,
+}
+
+impl Kept {
+    /// Drops every record whose expiry has passed: the front of the index.
+    fn sweep(&mut self, now: SystemTime) {
+        while let Some((expiry, id)) = self.by_expiry.first().cloned() {
+            if expiry > now {
+                break;
+            }
+            self.remove(&id);
+        }
+    }
+
+    fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+        let record = self.records.remove(id)?;
+        if let Some(expiry) = record.expires_at {
+            self.by_expiry.remove(&(expiry, record.id.clone()));
+        }
+        if record.status.is_terminal() {
+            self.finished -= 1;
+        }
+        Some(record)
+    }
+
+    fn insert(&mut self, record: TaskRecord, max_finished: usize) {
+        self.remove(&record.id);
+        if let Some(expiry) = record.expires_at {
+            self.by_expiry.insert((expiry, record.id.clone()));
+        }
+        if record.status.is_terminal() {
+            self.finished += 1;
+        }
+        self.records.insert(record.id.clone(), record);
+        while self.finished > max_finished {
+            // The finished task that expires first (expiry is fixed at creation: the oldest).
+            let oldest = self
+                .by_expiry
+                .iter()
+                .find(|(_, id)| self.records[id].status.is_terminal())
+                .map(|(_, id)| id.clone());
+            match oldest {
+                Some(id) => {
+                    self.remove(&id);
+                }
+                None => break,
+            }
+        }
+    }
+}
+
+impl Default for MemoryTaskStore {
+    fn default() -> Self {
+        Self {
+            tasks: Mutex::default(),
+            max_finished: 10_000,
+        }
+    }
 }
 
 impl MemoryTaskStore {
@@ -145,36 +213,106 @@ impl MemoryTaskStore {
     pub fn new() -> Self {
         Self::default()
     }
-}
 
-fn expired(record: &TaskRecord, now: SystemTime) -> bool {
-    record.expires_at.is_some_and(|expiry| expiry <= now)
+    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
+    /// finished task is dropped before its expiry, so that finished results never fill the
+    /// memory. Running tasks are capped apart (`Server::max_tasks`).
+    #[must_use]
+    pub fn max_finished(mut self, max: usize) -> Self {
+        self.max_finished = max.max(1);
+        self
+    }
 }
 
 impl TaskStore for MemoryTaskStore {
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        let now = SystemTime::now();
         let mut tasks = lock(&self.tasks);
-        tasks.retain(|_, kept| !expired(kept, now));
-        tasks.insert(record.id.clone(), record);
+        tasks.sweep(SystemTime::now());
+        tasks.insert(record, self.max_finished);
         Box::pin(std::future::ready(Ok(())))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
-        let now = SystemTime::now();
         let mut tasks = lock(&self.tasks);
-        let found = match tasks.get(id) {
-            Some(record) if expired(record, now) => {
-                tasks.remove(id);
-                None
-            }
-            found => found.cloned(),
-        };
+        tasks.sweep(SystemTime::now());
+        let found = tasks.records.get(id).cloned();
         Box::pin(std::future::ready(Ok(found)))
     }
 
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        lock(&self.tasks).insert(record.id.clone(), record);
+        let mut tasks = lock(&self.tasks);
+        tasks.sweep(SystemTime::now());
+        tasks.insert(record, self.max_finished);
         Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, status: TaskStatus, expires_in: Duration) -> TaskRecord {
+        let now = SystemTime::now();
+        TaskRecord {
+            id: id.into(),
+            owner: None,
+            status,
+            status_message: None,
+            created_at: now,
+            last_updated_at: now,
+            expires_at: Some(now + expires_in),
+            poll_interval: Duration::from_secs(1),
+            input_requests: Map::new(),
+            result: None,
+            error: None,
+            lease_until: None,
+        }
+    }
+
+    fn get(store: &MemoryTaskStore, id: &str) -> Option<TaskRecord> {
+        futures_util::FutureExt::now_or_never(store.get(id))
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn expired_tasks_are_freed_by_any_read_without_new_creates() {
+        let store = MemoryTaskStore::new();
+        for id in ["a", "b", "c"] {
+            let _ = futures_util::FutureExt::now_or_never(store.put(record(
+                id,
+                TaskStatus::Completed,
+                Duration::from_millis(10),
+            )));
+        }
+        let _ = futures_util::FutureExt::now_or_never(store.put(record(
+            "kept",
+            TaskStatus::Working,
+            Duration::from_secs(60),
+        )));
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(get(&store, "kept").is_some());
+        let kept = lock(&store.tasks);
+        assert_eq!(kept.records.len(), 1, "the expired ones are freed");
+        assert_eq!(kept.by_expiry.len(), 1);
+        assert_eq!(kept.finished, 0);
+    }
+
+    #[test]
+    fn past_max_finished_the_oldest_finished_task_is_dropped_and_running_ones_kept() {
+        let store = MemoryTaskStore::new().max_finished(2);
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(record("running", TaskStatus::Working, Duration::from_secs(1)));
+        put(record("old", TaskStatus::Completed, Duration::from_secs(2)));
+        put(record("mid", TaskStatus::Failed, Duration::from_secs(3)));
+        put(record("new", TaskStatus::Cancelled, Duration::from_secs(4)));
+        assert!(get(&store, "old").is_none(), "the oldest finished is dropped");
+        for id in ["running", "mid", "new"] {
+            assert!(get(&store, id).is_some(), "{id}");
+        }
+        // A running task that finishes counts, and pushes out the next oldest.
+        put(record("running", TaskStatus::Completed, Duration::from_secs(1)));
+        assert!(get(&store, "running").is_none());
+        assert!(get(&store, "mid").is_some() && get(&store, "new").is_some());
     }
 }

@@ -396,13 +396,63 @@ async fn past_the_task_caps_a_required_task_is_refused_and_an_optional_one_runs_
     assert!(message.contains("Too many tasks"), "{message}");
     let inline = call(&client, "wait_ms", json!({"ms": 1}), true).await;
     assert_eq!(inline["result"]["resultType"], "complete", "{inline}");
+    // Its place comes back once it is cancelled…
     task_request(&client, "tasks/cancel", json!({"taskId": first})).await;
-    poll_until(&client, &first, "cancelled").await;
-    let per_principal = TestClient::new(Server::new("tasks", "1").max_tasks_per_principal(1));
-    let first = created(&call(&per_principal, "until_cancelled", json!({}), true).await);
-    let refused = call(&per_principal, "double", json!({"n": 1}), true).await;
-    assert_eq!(refused["error"]["code"], -31000, "{refused}");
-    task_request(&per_principal, "tasks/cancel", json!({"taskId": first})).await;
+    assert_eq!(
+        poll_until(&client, &first, "cancelled").await["status"],
+        "cancelled"
+    );
+    let second = created_or_done(&call(&client, "double", json!({"n": 1}), true).await);
+    // …and once it completes: a finished task holds no place.
+    assert_eq!(
+        poll_until(&client, &second, "completed").await["status"],
+        "completed"
+    );
+    created_or_done(&call(&client, "double", json!({"n": 2}), true).await);
+}
+
+#[tokio::test]
+async fn concurrent_task_calls_never_overrun_the_cap() {
+    let client = TestClient::new(Server::new("tasks", "1").max_tasks(3));
+    let calls = (0..8).map(|_| call(&client, "until_cancelled", json!({}), true));
+    let answers = futures_util::future::join_all(calls).await;
+    let ids: Vec<String> = answers
+        .iter()
+        .filter(|answer| answer["result"]["resultType"] == "task")
+        .map(created)
+        .collect();
+    let busy = answers
+        .iter()
+        .filter(|answer| answer["error"]["code"] == -31000)
+        .count();
+    assert_eq!((ids.len(), busy), (3, 5), "{answers:?}");
+    for id in &ids {
+        task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
+    }
+}
+
+#[tokio::test]
+async fn the_per_principal_cap_holds_one_principal_back_and_not_another() {
+    let router = guarded(Server::new("tasks", "1").max_tasks_per_principal(1));
+    let call = |id| {
+        modern_request(
+            id,
+            "tools/call",
+            json!({"name": "until_cancelled", "arguments": {}}),
+            &meta(true),
+        )
+    };
+    let alice = send_as(&router, "token-a", &call(1), "tools/call", "until_cancelled").await;
+    assert_eq!(alice["result"]["resultType"], "task", "{alice}");
+    let again = send_as(&router, "token-a", &call(2), "tools/call", "until_cancelled").await;
+    assert_eq!(again["error"]["code"], -31000, "{again}");
+    let bob = send_as(&router, "token-b", &call(3), "tools/call", "until_cancelled").await;
+    assert_eq!(bob["result"]["resultType"], "task", "{bob}");
+    for (token, task) in [("token-a", &alice), ("token-b", &bob)] {
+        let id = task["result"]["taskId"].as_str().unwrap();
+        let cancel = modern_request(4, "tasks/cancel", json!({"taskId": id}), &meta(true));
+        send_as(&router, token, &cancel, "tasks/cancel", id).await;
+    }
 }
 
 #[tokio::test]
@@ -434,9 +484,14 @@ fn created_or_done(response: &Value) -> String {
 
 /// Over HTTP with bearer auth: `token-a` and `token-b` are two users of one client.
 fn guarded_router() -> Router {
+    guarded(Server::new("tasks", "1"))
+}
+
+/// `server` over HTTP with bearer auth: `token-a` is alice, `token-b` bob.
+fn guarded(server: Server) -> Router {
     let metadata =
         ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
-    Server::new("tasks", "1")
+    server
         .http_config(HttpConfig::new().bearer_auth(metadata, |token| async move {
             let subject = match token.as_str() {
                 "token-a" => "alice",

@@ -496,7 +496,7 @@ impl Dispatcher {
             arguments.as_ref(),
             &params,
         )?;
-        if let Some(required) = self.as_task(&tool, era, &client, &scope)? {
+        if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
             return self
                 .call_as_task(
                     id,
@@ -505,7 +505,7 @@ impl Dispatcher {
                     scope,
                     round,
                     (tool, arguments),
-                    required,
+                    (required, reservation),
                 )
                 .await;
         }
@@ -528,8 +528,9 @@ impl Dispatcher {
         Ok(downgrade::call_result(result, version))
     }
 
-    /// Whether a call of `tool` runs as a task: `Some(required)` for a task tool called by a
-    /// 2026-07-28 client that negotiated the extension (and may start one now), `None` for an
+    /// Whether a call of `tool` runs as a task: `Some((required, its place under the caps))` for
+    /// a task tool called by a 2026-07-28 client that negotiated the extension (and may start
+    /// one now), `None` for an
     /// ordinary call; `-32021` for a `task = "required"` tool without the extension, `-31000`
     /// for one past the task caps.
     fn as_task(
@@ -538,7 +539,7 @@ impl Dispatcher {
         era: &Era,
         client: &Client,
         scope: &RequestScope,
-    ) -> Result<Option<bool>, ErrorObject> {
+    ) -> Result<Option<(bool, task::Reservation)>, ErrorObject> {
         let required = match tool.task() {
             TaskSupport::Required => true,
             TaskSupport::Optional => false,
@@ -553,7 +554,7 @@ impl Dispatcher {
         }
         let owner = tasks::owner(scope.auth.as_ref());
         match self.state.tasks.admit(owner.as_deref()) {
-            Ok(()) => Ok(Some(required)),
+            Ok(reservation) => Ok(Some((required, reservation))),
             Err(busy) if required => Err(busy),
             // An optional task past the caps runs as an ordinary call.
             Err(_) => Ok(None),
@@ -574,7 +575,7 @@ impl Dispatcher {
         mut scope: RequestScope,
         round: Option<Arc<Round>>,
         (tool, arguments): (crate::registry::Tool, Option<Map<String, Value>>),
-        required: bool,
+        (required, reservation): (bool, task::Reservation),
     ) -> Result<Value, ErrorObject> {
         let owner = tasks::owner(scope.auth.as_ref());
         let cancel = CancellationToken::new();
@@ -609,6 +610,7 @@ impl Dispatcher {
         let call = tasks::TaskCall {
             owner,
             required,
+            reservation,
             context,
             cancel,
             request_cancel,

@@ -14,7 +14,7 @@ use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
 use crate::result::CallToolResult;
-use crate::task::{Finished, Tasks, extension_missing, negotiated};
+use crate::task::{Finished, Reservation, Tasks, extension_missing, negotiated};
 
 /// How a call's run ended.
 pub(crate) enum Ran {
@@ -31,6 +31,8 @@ pub(crate) struct TaskCall {
     pub(crate) owner: Option<String>,
     /// `task = "required"`: a task even when it finishes within the budget.
     pub(crate) required: bool,
+    /// Its place under the task caps: given back when the call ends, task or not.
+    pub(crate) reservation: Reservation,
     pub(crate) context: Context,
     /// Cancels the tool's context: the task's cancellation.
     pub(crate) cancel: CancellationToken,
@@ -92,6 +94,7 @@ pub(crate) async fn call(
     let TaskCall {
         owner,
         required,
+        reservation,
         context,
         cancel,
         request_cancel,
@@ -103,7 +106,7 @@ pub(crate) async fn call(
         let record = tasks.create(owner).await?;
         become_task(&context, &board);
         let created = tasks.created(&record);
-        tasks.spawn(record, cancel, board, async move {
+        tasks.spawn(record, cancel, board, reservation, async move {
             finished(job.await, version)
         });
         return Ok(created);
@@ -118,7 +121,8 @@ pub(crate) async fn call(
             ran @ Ran::Done(..) => {
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
-                tasks.spawn(record, cancel, board, std::future::ready(finished(ran, version)));
+                let ran = std::future::ready(finished(ran, version));
+                tasks.spawn(record, cancel, board, reservation, ran);
                 return Ok(created);
             }
         },
@@ -131,7 +135,7 @@ pub(crate) async fn call(
     become_task(&context, &board);
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
-    tasks.spawn(record, cancel, board, async move {
+    tasks.spawn(record, cancel, board, reservation, async move {
         finished(joined(&mut handle).await, version)
     });
     Ok(created)

@@ -73,9 +73,36 @@ pub(crate) enum Finished {
 
 /// A task running in this process.
 struct Running {
-    owner: Option<String>,
     cancel: CancellationToken,
     board: Arc<Board>,
+}
+
+/// The places taken by tasks (and calls that may become one), in all and per owner.
+#[derive(Default)]
+struct Slots {
+    total: usize,
+    per_owner: HashMap<Option<String>, usize>,
+}
+
+/// A task's place under the caps ([`Tasks::admit`]), given back when dropped: when its call
+/// ends (before its final write, so the client that reads it finished may start another), when
+/// it panics, or when the call never became a task.
+pub(crate) struct Reservation {
+    slots: Arc<Mutex<Slots>>,
+    owner: Option<String>,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        let mut slots = lock(&self.slots);
+        slots.total = slots.total.saturating_sub(1);
+        if let Some(own) = slots.per_owner.get_mut(&self.owner) {
+            *own = own.saturating_sub(1);
+            if *own == 0 {
+                slots.per_owner.remove(&self.owner);
+            }
+        }
+    }
 }
 
 /// The tasks of one server. Cheap to share (`Arc`).
@@ -83,6 +110,7 @@ pub(crate) struct Tasks {
     store: Arc<dyn TaskStore>,
     pub(crate) settings: TaskSettings,
     running: Mutex<HashMap<String, Running>>,
+    slots: Arc<Mutex<Slots>>,
     /// Each change of a task's status, as its `notifications/tasks` params (`DetailedTask`).
     changes: broadcast::Sender<Arc<Map<String, Value>>>,
 }
@@ -136,6 +164,7 @@ impl Tasks {
             store,
             settings,
             running: Mutex::default(),
+            slots: Arc::default(),
             changes: broadcast::channel(1024).0,
         }
     }
@@ -145,11 +174,13 @@ impl Tasks {
         self.changes.subscribe()
     }
 
-    /// `Err` (`-31000`, server busy) when `owner` may not start another task now: the server's
-    /// running tasks at `Limits::tasks`, or the principal's at `Limits::tasks_per_principal`.
-    pub(crate) fn admit(&self, owner: Option<&str>) -> Result<(), ErrorObject> {
-        let running = lock(&self.running);
-        if running.len() >= self.settings.max_tasks {
+    /// A place for a task of `owner`, held until the [`Reservation`] is dropped; `Err`
+    /// (`-31000`, server busy) when the server's tasks are at `Limits::tasks`, or the principal's
+    /// at `Limits::tasks_per_principal`. Counted and taken under one lock: concurrent calls never
+    /// overrun the caps.
+    pub(crate) fn admit(&self, owner: Option<&str>) -> Result<Reservation, ErrorObject> {
+        let mut slots = lock(&self.slots);
+        if slots.total >= self.settings.max_tasks {
             return Err(ErrorObject::new(
                 codes::SERVER_BUSY,
                 format!(
@@ -158,10 +189,8 @@ impl Tasks {
                 ),
             ));
         }
-        let own = running
-            .values()
-            .filter(|task| task.owner.as_deref() == owner)
-            .count();
+        let owner = owner.map(str::to_owned);
+        let own = slots.per_owner.get(&owner).copied().unwrap_or(0);
         if own >= self.settings.max_tasks_per_principal {
             return Err(ErrorObject::new(
                 codes::SERVER_BUSY,
@@ -171,7 +200,12 @@ impl Tasks {
                 ),
             ));
         }
-        Ok(())
+        slots.total += 1;
+        *slots.per_owner.entry(owner.clone()).or_default() += 1;
+        Ok(Reservation {
+            slots: Arc::clone(&self.slots),
+            owner,
+        })
     }
 
     /// A new `working` task of `owner`, kept in the store (readable once this returns).
@@ -210,12 +244,12 @@ impl Tasks {
         record: TaskRecord,
         cancel: CancellationToken,
         board: Arc<Board>,
+        reservation: Reservation,
         job: impl Future<Output = Finished> + Send + 'static,
     ) {
         lock(&self.running).insert(
             record.id.clone(),
             Running {
-                owner: record.owner.clone(),
                 cancel: cancel.clone(),
                 board: Arc::clone(&board),
             },
@@ -223,7 +257,7 @@ impl Tasks {
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
             let id = record.id.clone();
-            tasks.follow(record, cancel, board, job).await;
+            tasks.follow(record, cancel, board, reservation, job).await;
             lock(&tasks.running).remove(&id);
         });
     }
@@ -234,6 +268,7 @@ impl Tasks {
         mut record: TaskRecord,
         cancel: CancellationToken,
         board: Arc<Board>,
+        reservation: Reservation,
         job: impl Future<Output = Finished>,
     ) {
         let mut job = std::pin::pin!(job);
@@ -281,10 +316,12 @@ impl Tasks {
         let Some(finished) = finished else {
             // The tool sees its context cancelled; it may finish on its own, shortly.
             let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            drop(reservation);
             record.status = TaskStatus::Cancelled;
             record.status_message = Some("The task was cancelled.".into());
             return self.finish(&mut record).await;
         };
+        drop(reservation);
         match finished {
             Finished::Result(result) => {
                 record.status = TaskStatus::Completed;
@@ -433,6 +470,25 @@ mod tests {
         assert!(tasks.get(&record.id, Some("someone")).await.is_err());
     }
 
+    #[test]
+    fn a_place_is_taken_under_the_lock_and_given_back_when_dropped() {
+        let settings = TaskSettings {
+            max_tasks: 2,
+            max_tasks_per_principal: 1,
+            ..TaskSettings::default()
+        };
+        let tasks = Tasks::new(Arc::new(MemoryTaskStore::new()), settings);
+        let alice = tasks.admit(Some("alice")).unwrap();
+        assert!(tasks.admit(Some("alice")).is_err(), "one per principal");
+        let bob = tasks.admit(Some("bob")).unwrap();
+        assert!(tasks.admit(Some("carol")).is_err(), "two in all");
+        drop(alice);
+        let again = tasks.admit(Some("alice")).unwrap();
+        drop((again, bob));
+        assert_eq!(lock(&tasks.slots).total, 0);
+        assert!(lock(&tasks.slots).per_owner.is_empty());
+    }
+
     #[tokio::test]
     async fn a_running_task_keeps_its_lease() {
         let tasks = Arc::new(Tasks::new(
@@ -445,6 +501,7 @@ mod tests {
             record,
             CancellationToken::new(),
             Arc::new(Board::new(Duration::from_secs(1))),
+            tasks.admit(None).unwrap(),
             async {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 Finished::Result(json!({"content": []}))

@@ -74,6 +74,15 @@ async fn delete_all(ctx: Context) -> Result<String, ToolError> {
     })
 }
 
+/// Waits, asks, and waits again before it deletes
+#[tool(task = "required")]
+async fn ask_slowly(ctx: Context) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = delete_all(ctx).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    answer
+}
+
 static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// Runs until cancelled, and says it saw it
@@ -565,20 +574,10 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         .request(
             1,
             "tools/call",
-            json!({"name": "delete_all", "arguments": {}, "_meta": meta(true)}),
+            json!({"name": "ask_slowly", "arguments": {}, "_meta": meta(true)}),
         )
         .await;
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    // Its question is asked (an answer to a question not asked yet would be ignored).
-    let get = json!({"taskId": id, "_meta": meta(true)});
-    for attempt in 10.. {
-        let task = client.request(attempt, "tasks/get", get.clone()).await;
-        if task["result"]["status"] == "input_required" {
-            break;
-        }
-        assert!(attempt < 200, "never input_required: {task}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
     // Without the extension, listening to tasks is refused.
     let refused = client
         .request(
@@ -602,34 +601,39 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         json!([id]),
         "only the caller's own, known tasks: {acknowledged}"
     );
-    let answer = json!({"sure": {"action": "accept", "content": {"confirm": false}}});
+    // Its state right after the acknowledgement, then each change, in order, each once.
     let mut statuses = Vec::new();
-    let mut answered = false;
     while statuses.last().map(String::as_str) != Some("completed") {
-        if !answered {
-            let ack = client
-                .request(
-                    4,
-                    "tasks/update",
-                    json!({"taskId": id, "inputResponses": answer, "_meta": meta(true)}),
-                )
-                .await;
-            if ack.get("id") == Some(&json!(4)) {
-                answered = true;
-                continue;
-            }
-            // A notification came before the acknowledgement.
-            statuses.push(status_of(&ack, &id));
-            answered = true;
-            continue;
-        }
         let message = client.next_message().await;
         if message.get("id").is_some() {
             continue;
         }
-        statuses.push(status_of(&message, &id));
+        let status = status_of(&message, &id);
+        if status == "input_required" {
+            assert_eq!(
+                message["params"]["inputRequests"]["sure"]["method"], "elicitation/create",
+                "{message}"
+            );
+            let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
+            client
+                .send(&json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
+                    "taskId": id, "inputResponses": answer, "_meta": meta(true),
+                }}))
+                .await;
+        }
+        if status == "completed" {
+            assert_eq!(
+                message["params"]["result"]["content"][0]["text"], "deleted",
+                "{message}"
+            );
+        }
+        statuses.push(status);
     }
-    assert_eq!(statuses.last().unwrap(), "completed", "{statuses:?}");
+    assert_eq!(
+        statuses,
+        ["working", "input_required", "working", "completed"],
+        "{statuses:?}"
+    );
     client.cancel(3).await;
     client.assert_alive(5).await;
 }
@@ -638,9 +642,6 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
 fn status_of(message: &Value, id: &str) -> String {
     assert_eq!(message["method"], "notifications/tasks", "{message}");
     assert_eq!(message["params"]["taskId"], id, "{message}");
-    if message["params"]["status"] == "completed" {
-        assert_eq!(message["params"]["result"]["content"][0]["text"], "kept");
-    }
     message["params"]["status"].as_str().unwrap().to_owned()
 }
 

@@ -317,16 +317,25 @@ impl Dispatcher {
             &self.state.limits.subscription_memory,
         )?;
         let declared = Client::of(era, connection).capabilities;
+        // Subscribed before its tasks are read, so that no change between the two is lost; and
+        // only when it names some.
+        let task_changes = tasks::names_tasks(&params).then(|| self.state.tasks.changes());
         requested.task_ids =
             tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref()).await?;
+        let followed = task_changes
+            .filter(|_| requested.task_ids.as_ref().is_some_and(|ids| !ids.is_empty()))
+            .map(|changes| listen::FollowedTasks {
+                changes,
+                tasks: Arc::clone(&self.state.tasks),
+                owner: tasks::owner(scope.auth.as_ref()),
+            });
         // Nothing of the request outlives its start: a stream holds what it sends.
         drop((params, listed, declared));
         let changes = self.changes();
-        let task_changes = self.state.tasks.changes();
         listen::listen(
             id,
             requested,
-            (changes, task_changes),
+            (changes, followed),
             &self.state.closing,
             scope,
         )

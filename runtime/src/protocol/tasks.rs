@@ -189,6 +189,15 @@ pub(crate) async fn answer(
     }
 }
 
+/// Whether a `subscriptions/listen` request names some task ids.
+pub(crate) fn names_tasks(params: &Map<String, Value>) -> bool {
+    params
+        .get("notifications")
+        .and_then(|notifications| notifications.get("taskIds"))
+        .and_then(Value::as_array)
+        .is_some_and(|ids| !ids.is_empty())
+}
+
 /// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's
 /// own tasks among them (another's, or an unknown one, is left out of the acknowledgement).
 /// `None` when it names none; `-32021` when it names some without the extension.

@@ -111,8 +111,16 @@ pub(crate) struct Tasks {
     pub(crate) settings: TaskSettings,
     running: Mutex<HashMap<String, Running>>,
     slots: Arc<Mutex<Slots>>,
-    /// Each change of a task's status, as its `notifications/tasks` params (`DetailedTask`).
-    changes: broadcast::Sender<Arc<Map<String, Value>>>,
+    /// Each change of a task: which task, and its status (a listener reads the record itself,
+    /// so that nothing here holds a result).
+    changes: broadcast::Sender<TaskChange>,
+}
+
+/// A task that changed ([`Tasks::changes`]).
+#[derive(Clone, Debug)]
+pub(crate) struct TaskChange {
+    pub(crate) id: Arc<str>,
+    pub(crate) status: TaskStatus,
 }
 
 /// The `-32602` of a task id that is unknown, expired, or someone else's (told apart from none).
@@ -169,8 +177,8 @@ impl Tasks {
         }
     }
 
-    /// Listens to every task's status changes.
-    pub(crate) fn changes(&self) -> broadcast::Receiver<Arc<Map<String, Value>>> {
+    /// Listens to every task's changes.
+    pub(crate) fn changes(&self) -> broadcast::Receiver<TaskChange> {
         self.changes.subscribe()
     }
 
@@ -350,9 +358,10 @@ impl Tasks {
     async fn write(&self, record: &mut TaskRecord) {
         record.last_updated_at = SystemTime::now();
         self.write_quietly(record).await;
-        let _ = self
-            .changes
-            .send(Arc::new(wire::detailed(record, self.settings.lifetime())));
+        let _ = self.changes.send(TaskChange {
+            id: Arc::from(record.id.as_str()),
+            status: record.status,
+        });
     }
 
     async fn write_quietly(&self, record: &TaskRecord) {

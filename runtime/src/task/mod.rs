@@ -114,6 +114,8 @@ mod store;
 mod support;
 mod wire;
 
-pub(crate) use engine::{Finished, Reservation, TaskSettings, Tasks, extension_missing, negotiated};
+pub(crate) use engine::{
+    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing, negotiated,
+};
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 pub use support::TaskSupport;

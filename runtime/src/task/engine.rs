@@ -284,10 +284,19 @@ impl Tasks {
         let run_limit = self.settings.run_limit();
         let deadline = tokio::time::sleep(run_limit);
         let mut deadline = std::pin::pin!(deadline);
+        // One interval for the task's life: the other branches never delay its renewal.
+        let mut renew = lease.map(|lease| {
+            let period = (lease / 2).max(Duration::from_millis(1));
+            let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+            renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            renew
+        });
         let finished = loop {
-            let renew = async {
-                match lease {
-                    Some(lease) => tokio::time::sleep(lease / 2).await,
+            let renewed = async {
+                match &mut renew {
+                    Some(renew) => {
+                        renew.tick().await;
+                    }
                     None => std::future::pending().await,
                 }
             };
@@ -315,10 +324,7 @@ impl Tasks {
                     record.input_requests = open;
                     self.write(&mut record).await;
                 }
-                () = renew => {
-                    record.lease_until = lease.map(|lease| SystemTime::now() + lease);
-                    self.write_quietly(&record).await;
-                }
+                () = renewed => self.write_quietly(&mut record).await,
             }
         };
         let Some(finished) = finished else {
@@ -364,14 +370,18 @@ impl Tasks {
         });
     }
 
-    async fn write_quietly(&self, record: &TaskRecord) {
+    /// Writes `record`; a task not over has its lease renewed by every write.
+    async fn write_quietly(&self, record: &mut TaskRecord) {
+        if !record.status.is_terminal() {
+            record.lease_until = self.store.lease().map(|lease| SystemTime::now() + lease);
+        }
         if let Err(error) = self.store.put(record.clone()).await {
             tracing::error!(task = %record.id, %error, "a task's record could not be written");
         }
     }
 
     /// The task `id` of `owner`: `-32602` when unknown, expired or someone else's. A task not over
-    /// whose lease has passed is failed (its process stopped).
+    /// whose lease has passed is failed (its process stopped), unless it runs in this process.
     async fn record(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
         let mut record = self
             .store
@@ -381,12 +391,19 @@ impl Tasks {
             .filter(|record| record.owner.as_deref() == owner)
             .ok_or_else(|| unknown(id))?;
         let now = SystemTime::now();
-        if !record.status.is_terminal() && record.lease_until.is_some_and(|until| until < now) {
+        let lapsed = !record.status.is_terminal()
+            && record.lease_until.is_some_and(|until| until < now)
+            && !lock(&self.running).contains_key(id);
+        if lapsed {
             record.status = TaskStatus::Failed;
             let message = "The process running the task stopped before it finished.";
             record.status_message = Some(message.into());
             record.error = Some(json!({"code": codes::INTERNAL_ERROR, "message": message}));
             self.finish(&mut record).await;
+            // The store keeps a state that is over as first written: read back what it kept.
+            if let Ok(Some(kept)) = self.store.get(id).await {
+                record = kept;
+            }
         }
         Ok(record)
     }
@@ -432,8 +449,16 @@ mod tests {
     use super::*;
     use crate::task::MemoryTaskStore;
 
-    /// A store shared by processes: its records carry leases.
-    struct Leased(MemoryTaskStore);
+    /// A store shared by processes: its records carry leases. It counts the writes that only
+    /// renewed a lease.
+    #[derive(Default)]
+    struct Leased(MemoryTaskStore, Mutex<Option<TaskRecord>>, std::sync::atomic::AtomicUsize);
+
+    impl Leased {
+        fn renewals(&self) -> usize {
+            self.2.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
 
     impl TaskStore for Leased {
         fn create(
@@ -453,6 +478,15 @@ mod tests {
             &self,
             record: TaskRecord,
         ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            let mut last = lock(&self.1);
+            let renewal = last.as_ref().is_some_and(|last| TaskRecord {
+                lease_until: record.lease_until,
+                ..last.clone()
+            } == record);
+            if renewal {
+                self.2.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            *last = Some(record.clone());
             self.0.put(record)
         }
         fn lease(&self) -> Option<Duration> {
@@ -463,7 +497,7 @@ mod tests {
     #[tokio::test]
     async fn a_task_whose_process_stopped_renewing_its_lease_is_failed() {
         let tasks = Tasks::new(
-            Arc::new(Leased(MemoryTaskStore::new())),
+            Arc::new(Leased::default()),
             TaskSettings::default(),
         );
         // Created by a process that then died: nothing renews its lease.
@@ -498,10 +532,62 @@ mod tests {
         assert!(lock(&tasks.slots).per_owner.is_empty());
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn a_task_running_here_is_not_failed_for_a_lapsed_lease() {
+        let tasks = Arc::new(Tasks::new(
+            Arc::new(Leased::default()),
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        tasks.spawn(
+            record.clone(),
+            CancellationToken::new(),
+            Arc::new(Board::new(Duration::from_secs(1))),
+            tasks.admit(None).unwrap(),
+            std::future::pending(),
+        );
+        // Its renewal late (a busy runtime): the record's lease has passed.
+        let lapsed = TaskRecord {
+            lease_until: Some(SystemTime::now() - Duration::from_secs(1)),
+            ..record
+        };
+        tasks.store.put(lapsed).await.unwrap();
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn questions_asked_all_the_time_do_not_starve_the_lease_renewal() {
+        let store = Arc::new(Leased::default());
+        let tasks = Arc::new(Tasks::new(
+            Arc::clone(&store) as Arc<dyn TaskStore>,
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let board = Arc::new(Board::new(Duration::from_secs(60)));
+        let asking = Arc::clone(&board);
+        tasks.spawn(
+            record,
+            CancellationToken::new(),
+            board,
+            tasks.admit(None).unwrap(),
+            async move {
+                // A question every 10 ms, for a second; the lease (50 ms) renews every 25 ms.
+                for _ in 0..100 {
+                    let question = asking.ask(None, &crate::jsonrpc::Method::Elicit, json!({}));
+                    let _ = tokio::time::timeout(Duration::from_millis(10), question).await;
+                }
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        assert!(store.renewals() >= 20, "renewed {} times", store.renewals());
+    }
+
     #[tokio::test]
     async fn a_running_task_keeps_its_lease() {
         let tasks = Arc::new(Tasks::new(
-            Arc::new(Leased(MemoryTaskStore::new())),
+            Arc::new(Leased::default()),
             TaskSettings::default(),
         ));
         let record = tasks.create(None).await.unwrap();

@@ -122,7 +122,10 @@ pub trait TaskStore: Send + Sync + 'static {
     /// The task `id`, unless unknown or expired (past its `expires_at`).
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
-    /// Replaces the task of `record.id` with `record`.
+    /// Replaces the task of `record.id` with `record`, unless the task kept is over: a terminal
+    /// state (completed, failed, cancelled) is never overwritten (a shared store does it
+    /// atomically, e.g. a conditional write), so that a process that finds a task's lease lapsed
+    /// cannot turn a result just written into a failure.
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// How long a running task's lease lasts (see "A process that dies"); `None` (the default):
@@ -242,7 +245,13 @@ impl TaskStore for MemoryTaskStore {
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
-        tasks.insert(record, self.max_finished);
+        let over = tasks
+            .records
+            .get(&record.id)
+            .is_some_and(|kept| kept.status.is_terminal());
+        if !over {
+            tasks.insert(record, self.max_finished);
+        }
         Box::pin(std::future::ready(Ok(())))
     }
 }
@@ -296,6 +305,17 @@ mod tests {
         assert_eq!(kept.records.len(), 1, "the expired ones are freed");
         assert_eq!(kept.by_expiry.len(), 1);
         assert_eq!(kept.finished, 0);
+    }
+
+    #[test]
+    fn a_task_that_is_over_is_never_overwritten() {
+        let store = MemoryTaskStore::new();
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(record("t", TaskStatus::Working, Duration::from_secs(60)));
+        put(record("t", TaskStatus::Completed, Duration::from_secs(60)));
+        put(record("t", TaskStatus::Failed, Duration::from_secs(60)));
+        put(record("t", TaskStatus::Working, Duration::from_secs(60)));
+        assert_eq!(get(&store, "t").unwrap().status, TaskStatus::Completed);
     }
 
     #[test]

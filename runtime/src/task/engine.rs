@@ -232,6 +232,7 @@ impl Tasks {
             result: None,
             error: None,
             lease_until: self.store.lease().map(|lease| now + lease),
+            cancel_requested: false,
         };
         self.store
             .create(record.clone())
@@ -324,7 +325,13 @@ impl Tasks {
                     record.input_requests = open;
                     self.write(&mut record).await;
                 }
-                () = renewed => self.write_quietly(&mut record).await,
+                () = renewed => {
+                    self.write_quietly(&mut record).await;
+                    // Cancelled through another process: seen here at the renewal.
+                    if record.cancel_requested {
+                        cancel.cancel();
+                    }
+                }
             }
         };
         let Some(finished) = finished else {
@@ -372,8 +379,14 @@ impl Tasks {
 
     /// Writes `record`; a task not over has its lease renewed by every write.
     async fn write_quietly(&self, record: &mut TaskRecord) {
-        if !record.status.is_terminal() {
-            record.lease_until = self.store.lease().map(|lease| SystemTime::now() + lease);
+        if !record.status.is_terminal()
+            && let Some(lease) = self.store.lease()
+        {
+            record.lease_until = Some(SystemTime::now() + lease);
+            // A shared store: another process may have asked for its cancellation meanwhile.
+            if let Ok(Some(kept)) = self.store.get(&record.id).await {
+                record.cancel_requested |= kept.cancel_requested;
+            }
         }
         if let Err(error) = self.store.put(record.clone()).await {
             tracing::error!(task = %record.id, %error, "a task's record could not be written");
@@ -425,20 +438,43 @@ impl Tasks {
         let board = lock(&self.running)
             .get(&record.id)
             .map(|running| Arc::clone(&running.board));
-        if let Some(board) = board {
-            board
+        match board {
+            Some(board) => board
                 .answer(responses)
-                .map_err(ErrorObject::invalid_params)?;
+                .map_err(ErrorObject::invalid_params)?,
+            // Its questions wait in the process that runs it, not in the store.
+            None if !record.status.is_terminal() && self.store.lease().is_some() => {
+                return Err(ErrorObject::new(
+                    codes::INTERNAL_ERROR,
+                    format!(
+                        "Task {id} runs in another process of this server: send its tasks/update \
+                         there (requests for a task carry its id in the Mcp-Name header, for routing)"
+                    ),
+                ));
+            }
+            None => {}
         }
         Ok(json!({}))
     }
 
     /// `tasks/cancel`: cancels the task's tool (its `Context`); the acknowledgement, also for a
-    /// task already over.
+    /// task already over. A task running in another process is marked in the store, and
+    /// cancelled there at its next lease renewal.
     pub(crate) async fn cancel(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
-        let record = self.record(id, owner).await?;
-        if let Some(running) = lock(&self.running).get(&record.id) {
-            running.cancel.cancel();
+        let mut record = self.record(id, owner).await?;
+        let local = lock(&self.running)
+            .get(&record.id)
+            .map(|running| running.cancel.clone());
+        match local {
+            Some(cancel) => cancel.cancel(),
+            None if !record.status.is_terminal() => {
+                record.cancel_requested = true;
+                self.store
+                    .put(record)
+                    .await
+                    .map_err(|error| store_failed(&error))?;
+            }
+            None => {}
         }
         Ok(json!({}))
     }
@@ -582,6 +618,32 @@ mod tests {
         );
         tokio::time::sleep(Duration::from_millis(900)).await;
         assert!(store.renewals() >= 20, "renewed {} times", store.renewals());
+    }
+
+    #[tokio::test]
+    async fn a_task_is_cancelled_through_another_process_and_not_answered_there() {
+        let store: Arc<dyn TaskStore> = Arc::new(Leased::default());
+        let runner = Arc::new(Tasks::new(Arc::clone(&store), TaskSettings::default()));
+        let other = Tasks::new(store, TaskSettings::default());
+        let record = runner.create(None).await.unwrap();
+        let id = record.id.clone();
+        let cancel = CancellationToken::new();
+        let seen = cancel.clone();
+        runner.spawn(
+            record,
+            cancel,
+            Arc::new(Board::new(Duration::from_secs(60))),
+            runner.admit(None).unwrap(),
+            async move {
+                seen.cancelled().await;
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        let update = other.update(&id, None, &Map::new()).await.unwrap_err();
+        assert!(update.message.contains("another process"), "{update:?}");
+        other.cancel(&id, None).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(other.get(&id, None).await.unwrap()["status"], "cancelled");
     }
 
     #[tokio::test]

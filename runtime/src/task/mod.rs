@@ -98,7 +98,9 @@
 //! [`Server::task_ttl`](crate::Server::task_ttl) (1 hour each); past it the task is dropped.
 //! [`Server::max_tasks`](crate::Server::max_tasks) and
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
-//! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)).
+//! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)). The
+//! caps count the tasks of one process: with a store shared by several, each process counts its
+//! own.
 //!
 //! # Where tasks are kept
 //!
@@ -107,7 +109,10 @@
 //! store shared by several processes plugs in with [`Server::task_store`](crate::Server::task_store)
 //! (its trait docs say how a task whose process died is reported `failed`). What runs (the
 //! tool's future, its cancellation, its open questions) stays in the process that runs it: route
-//! a task's requests to it (the `Mcp-Name` header names the task).
+//! a task's requests to it (the `Mcp-Name` header names the task). Elsewhere, `tasks/get` reads
+//! the store; `tasks/cancel` marks the record ([`TaskRecord::cancel_requested`]) and the process
+//! running the task cancels it at its next lease renewal; `tasks/update` of a task running
+//! elsewhere is refused (`-32603`, saying so), since its questions wait where it runs.
 
 mod engine;
 mod store;

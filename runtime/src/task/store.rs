@@ -80,6 +80,10 @@ pub struct TaskRecord {
     /// For a store shared by processes ([`TaskStore::lease`]): until when the process running
     /// the task has vouched for it. A task not over whose lease has passed is reported failed.
     pub lease_until: Option<SystemTime>,
+    /// A client asked to cancel the task through a process that does not run it: the process
+    /// running it reads this at each lease renewal and cancels the tool.
+    #[serde(default)]
+    pub cancel_requested: bool,
 }
 
 /// A store's failure: it could not keep or read a task. A client is answered `-32603` with
@@ -275,6 +279,7 @@ mod tests {
             result: None,
             error: None,
             lease_until: None,
+            cancel_requested: false,
         }
     }
 

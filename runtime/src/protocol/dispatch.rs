@@ -596,6 +596,7 @@ impl Dispatcher {
         let hooks = Arc::clone(&self.state.hooks);
         let sealer = Arc::clone(&self.state.sealer);
         let running = context.clone();
+        let asked_round = round.clone();
         let job = Box::pin(
             async move {
                 let call = hook::run(&hooks, tool, arguments, running.clone());
@@ -624,6 +625,7 @@ impl Dispatcher {
             cancel,
             request_cancel,
             version,
+            round: asked_round,
         };
         tasks::call(&self.state.tasks, call, job).await
     }

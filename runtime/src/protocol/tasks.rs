@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{ProtocolVersion, downgrade};
 use crate::ask::board::Board;
+use crate::ask::round::Round;
 use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
@@ -39,6 +40,9 @@ pub(crate) struct TaskCall {
     /// The request's own cancellation (the client left, or cancelled it) while it waits.
     pub(crate) request_cancel: CancellationToken,
     pub(crate) version: ProtocolVersion,
+    /// The request's 2026-07-28 round: a question asked there before the call became a task is
+    /// answered on the request.
+    pub(crate) round: Option<Arc<Round>>,
 }
 
 /// The caller's key as a task's owner.
@@ -99,6 +103,7 @@ pub(crate) async fn call(
         cancel,
         request_cancel,
         version,
+        round,
     } = call;
     let board = Arc::new(Board::new(tasks.settings.ttl));
     let budget = tasks.settings.budget;
@@ -132,7 +137,21 @@ pub(crate) async fn call(
             return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
         }
     }
+    // Questions move to the board first: from now on none reaches the request's round.
     become_task(&context, &board);
+    if round.as_ref().is_some_and(|round| round.has_asked()) {
+        // One was asked there just before: its call ends with `input_required` (at its next
+        // poll), which the request answers, as within the budget.
+        let ran = joined(&mut handle).await;
+        if let Ran::InputRequired(input_required) = ran {
+            return Ok(input_required);
+        }
+        let record = tasks.create(owner).await?;
+        let created = tasks.created(&record);
+        let ran = std::future::ready(finished(ran, version));
+        tasks.spawn(record, cancel, board, reservation, ran);
+        return Ok(created);
+    }
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
     tasks.spawn(record, cancel, board, reservation, async move {

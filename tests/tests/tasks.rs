@@ -83,6 +83,21 @@ async fn ask_slowly(ctx: Context) -> Result<String, ToolError> {
     answer
 }
 
+/// Asks the same question twice
+#[tool(task)]
+async fn confirm_twice(ctx: Context) -> Result<String, ToolError> {
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let answer = ctx
+            .question("sure")
+            .elicit::<Confirm>("Sure?")
+            .await
+            .map_err(|error| ToolError::new(error.to_string()))?;
+        answers.push(matches!(answer, Elicitation::Accept(Confirm { confirm: true })).to_string());
+    }
+    Ok(answers.join(","))
+}
+
 static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// Runs until cancelled, and says it saw it
@@ -234,6 +249,52 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
     let task = poll_until(&client, &id, "completed").await;
     assert_eq!(task["result"]["content"][0]["text"], "deleted", "{task}");
     assert!(task.get("inputRequests").is_none(), "{task}");
+}
+
+#[tokio::test]
+async fn a_question_key_asked_again_is_a_new_question_in_a_task_and_works_outside_one() {
+    let client = TestClient::new(Server::new("tasks", "1"));
+    let id = created(&call(&client, "confirm_twice", json!({}), true).await);
+    for (key, confirm) in [("sure", true), ("sure-2", false)] {
+        let task = poll_until(&client, &id, "input_required").await;
+        assert_eq!(task["status"], "input_required", "{task}");
+        let asked: Vec<&String> = task["inputRequests"].as_object().unwrap().keys().collect();
+        assert_eq!(asked, [key], "{task}");
+        let answer = json!({key: {"action": "accept", "content": {"confirm": confirm}}});
+        let ack = task_request(
+            &client,
+            "tasks/update",
+            json!({"taskId": id, "inputResponses": answer}),
+        )
+        .await;
+        assert!(ack["result"].is_object(), "{ack}");
+        // Answered: the next poll sees the next question, or the result.
+        for _ in 0..100 {
+            let now = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+            if now["result"]["inputRequests"].get(key).is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "true,false", "{task}");
+    // Not a task (no extension): the round asks it once, and both asks read its answer.
+    let first = call(&client, "confirm_twice", json!({}), false).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let retry = client
+        .request(
+            "tools/call",
+            json!({
+                "name": "confirm_twice",
+                "arguments": {},
+                "inputResponses": {"sure": {"action": "accept", "content": {"confirm": true}}},
+                "requestState": first["result"]["requestState"],
+                "_meta": meta(false),
+            }),
+        )
+        .await;
+    assert_eq!(retry["result"]["content"][0]["text"], "true,true", "{retry}");
 }
 
 #[tokio::test]

@@ -361,6 +361,23 @@ async fn a_required_task_tool_needs_the_extension_and_a_legacy_client_never_gets
 }
 
 #[tokio::test]
+async fn invalid_arguments_are_refused_on_the_request_and_create_no_task() {
+    let client = TestClient::new(Server::new("tasks", "1").max_tasks(1));
+    let refused = call(&client, "double", json!({"n": "twenty"}), true).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("Invalid arguments for tool double") && message.contains('n'),
+        "{message}"
+    );
+    let id = created_or_done(&call(&client, "double", json!({"n": 2}), true).await);
+    assert_eq!(
+        poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
+        "4"
+    );
+}
+
+#[tokio::test]
 async fn an_unknown_task_is_invalid_params() {
     let client = TestClient::new(Server::new("tasks", "1"));
     for method in ["tasks/get", "tasks/update", "tasks/cancel"] {

@@ -586,6 +586,13 @@ impl Dispatcher {
         (tool, arguments): (crate::registry::Tool, Option<Map<String, Value>>),
         (required, reservation): (bool, task::Reservation),
     ) -> Result<Value, ErrorObject> {
+        // Refused arguments are the request's error, not a failed task: checked before any
+        // task exists (when no call hook may still change them).
+        if self.state.hooks.is_empty()
+            && let Some(refusal) = tool.refusal(arguments.as_ref())
+        {
+            return Err(ErrorObject::invalid_params(refusal));
+        }
         let owner = tasks::owner(scope.auth.as_ref());
         let cancel = CancellationToken::new();
         let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());

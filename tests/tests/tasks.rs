@@ -4,7 +4,7 @@
 //! a task), tasks owned by their principal, dropped after their TTL, capped.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -98,13 +98,10 @@ async fn confirm_twice(ctx: Context) -> Result<String, ToolError> {
     Ok(answers.join(","))
 }
 
-static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
-
-/// Runs until cancelled, and says it saw it
+/// Runs until cancelled
 #[tool(task = "required")]
 async fn until_cancelled(ctx: Context) -> String {
     ctx.cancelled().await;
-    SAW_CANCEL.store(true, Ordering::SeqCst);
     "stopped".into()
 }
 
@@ -235,10 +232,9 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
     )
     .await;
     assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
-    assert_eq!(
-        poll_until(&client, &id, "input_required").await["status"],
-        "input_required"
-    );
+    let still = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(still["result"]["status"], "input_required", "{still}");
+    assert!(still["result"]["inputRequests"].get("sure").is_some(), "{still}");
     let ack = task_request(
         &client,
         "tasks/update",
@@ -299,21 +295,42 @@ async fn a_question_key_asked_again_is_a_new_question_in_a_task_and_works_outsid
 
 #[tokio::test]
 async fn tasks_cancel_cancels_the_tools_context() {
-    let client = TestClient::new(Server::new("tasks", "1"));
-    let id = created(&call(&client, "until_cancelled", json!({}), true).await);
-    assert_eq!(
-        poll_until(&client, &id, "working").await["status"],
-        "working"
-    );
+    // This test's own tool, telling this test alone what it saw.
+    let (saw, mut seen) = tokio::sync::mpsc::unbounded_channel();
+    let server = Server::new("tasks", "1");
+    let tool = Tool::new(
+        "wait_for_cancel",
+        "Runs until cancelled, and says it saw it",
+        json!({"type": "object"}),
+        move |_arguments, context: Context| {
+            let saw = saw.clone();
+            async move {
+                let _ = saw.send("started");
+                context.cancelled().await;
+                let _ = saw.send("cancelled");
+                CallToolResult::text("stopped")
+            }
+        },
+    )
+    .unwrap()
+    .task_support(TaskSupport::Required);
+    server.tools().add(tool).unwrap();
+    let client = TestClient::new(server);
+    let id = created(&call(&client, "wait_for_cancel", json!({}), true).await);
+    assert_eq!(seen.recv().await, Some("started"));
+    let task = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(task["result"]["status"], "working", "{task}");
     let ack = task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(
         ack["result"],
         json!({"resultType": "complete", "_meta": ack["result"]["_meta"]})
     );
     let task = poll_until(&client, &id, "cancelled").await;
-    assert_eq!(task["status"], "cancelled");
-    assert!(
-        SAW_CANCEL.load(Ordering::SeqCst),
+    assert_eq!(task["status"], "cancelled", "{task}");
+    let saw_it = tokio::time::timeout(Duration::from_secs(1), seen.recv()).await;
+    assert_eq!(
+        saw_it,
+        Ok(Some("cancelled")),
         "the tool saw its context cancelled"
     );
     // Cancelling a task that is over is acknowledged the same way.
@@ -756,7 +773,11 @@ async fn a_tool_built_at_run_time_runs_as_a_task_when_it_says_so() {
 
 #[tokio::test]
 async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
-    let client = TestClient::new(Server::new("tasks", "1").task_ttl(Duration::from_millis(300)));
+    // A run limit past the TTL: the question's own wait ends the task, not the limit.
+    let server = Server::new("tasks", "1")
+        .task_ttl(Duration::from_millis(300))
+        .task_timeout(Duration::from_secs(10));
+    let client = TestClient::new(server);
     let id = created(&call(&client, "delete_all", json!({}), true).await);
     assert_eq!(
         poll_until(&client, &id, "input_required").await["status"],

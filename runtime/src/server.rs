@@ -211,11 +211,12 @@ impl Server {
     }
 
     /// How long a task is kept for `tasks/get` past its run limit ([`Server::task_timeout`];
-    /// 1 hour by default, at least 1 ms). Its `ttlMs`, counted from its creation and fixed then,
-    /// is the run limit plus this; past it, the task is unknown (`-32602`).
+    /// 1 hour by default; at least 100 ms, so that a finished task can be read at all). Its
+    /// `ttlMs`, counted from its creation and fixed then, is the run limit plus this; past it,
+    /// the task is unknown (`-32602`).
     #[must_use]
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
-        self.task_settings.ttl = ttl.max(Duration::from_millis(1));
+        self.task_settings.ttl = ttl.max(Duration::from_millis(100));
         self
     }
 

@@ -48,7 +48,7 @@ pub struct ToolDefinition {
 pub struct ToolExecution {
     /// `"optional"` or `"required"` (absent: `"forbidden"`, the tool never runs as a task).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task_support: Option<String>,
+    pub task_support: Option<crate::task::TaskSupport>,
 }
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and

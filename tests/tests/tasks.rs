@@ -491,6 +491,19 @@ async fn a_task_past_its_run_limit_is_failed_and_frees_its_place_and_its_ttl_nev
 }
 
 #[tokio::test]
+async fn a_zero_ttl_is_clamped_so_a_finished_task_can_be_read() {
+    let server = Server::new("tasks", "1")
+        .task_ttl(Duration::ZERO)
+        .task_timeout(Duration::from_secs(5));
+    let client = TestClient::new(server);
+    let response = call(&client, "double", json!({"n": 3}), true).await;
+    assert_eq!(response["result"]["ttlMs"], 5_100, "{response}");
+    let id = created_or_done(&response);
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "6", "{task}");
+}
+
+#[tokio::test]
 async fn past_the_task_caps_a_required_task_is_refused_and_an_optional_one_runs_inline() {
     let client = TestClient::new(Server::new("tasks", "1").max_tasks(1));
     let first = created(&call(&client, "until_cancelled", json!({}), true).await);
@@ -835,15 +848,15 @@ struct Broken;
 
 impl TaskStore for Broken {
     fn create(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 
     fn get<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 
     fn put(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 }
 

@@ -194,7 +194,7 @@ impl Tool {
         Arc::make_mut(&mut self.definition).execution = match support {
             TaskSupport::Forbidden => None,
             _ => Some(ToolExecution {
-                task_support: Some(support.wire_name().to_owned()),
+                task_support: Some(support),
             }),
         };
         self

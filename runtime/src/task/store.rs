@@ -89,14 +89,30 @@ pub struct TaskRecord {
 /// A store's failure: it could not keep or read a task. A client is answered `-32603` with
 /// its text (`the task store failed: …`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskStoreError(
-    /// What failed, for the client and the logs (no secrets: the client reads it).
-    pub String,
-);
+pub struct TaskStoreError {
+    message: String,
+}
+
+impl TaskStoreError {
+    /// A failure saying `message`: what failed, for the client and the logs (no secrets: the
+    /// client reads it).
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// What failed, as given to [`new`](Self::new).
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
 
 impl fmt::Display for TaskStoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the task store failed: {}", self.0)
+        write!(f, "the task store failed: {}", self.message)
     }
 }
 

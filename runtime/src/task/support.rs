@@ -1,9 +1,14 @@
 //! Whether a tool may run as a task.
 
+use serde::{Deserialize, Serialize};
+
 /// Whether a tool may run as a task: `#[tool(task)]` is [`Optional`](Self::Optional),
 /// `#[tool(task = "required")]` is [`Required`](Self::Required); a tool built at run time says it
 /// with [`Tool::task_support`](crate::tool::Tool::task_support).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// It is `execution.taskSupport` in `tools/list` (`"forbidden"`, `"optional"`, `"required"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum TaskSupport {
     /// The tool always answers within its request (the default).
@@ -15,15 +20,4 @@ pub enum TaskSupport {
     /// The tool always runs as a task: a client that did not negotiate the extension is refused
     /// with `-32021` (missing required client capability).
     Required,
-}
-
-impl TaskSupport {
-    /// The value of `execution.taskSupport` in `tools/list`.
-    pub(crate) const fn wire_name(self) -> &'static str {
-        match self {
-            Self::Forbidden => "forbidden",
-            Self::Optional => "optional",
-            Self::Required => "required",
-        }
-    }
 }

@@ -22,12 +22,7 @@ impl Principal {
     pub(crate) fn key(&self) -> String {
         let mut bytes = Vec::new();
         Self::write_bound(Some(self), &mut bytes);
-        bytes
-            .iter()
-            .fold(String::with_capacity(2 * bytes.len()), |mut hex, byte| {
-                let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
-                hex
-            })
+        crate::random::hex(&bytes)
     }
 
     /// Appends the caller, or `None` (no token), as bytes that no other caller writes: each

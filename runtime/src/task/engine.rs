@@ -151,19 +151,12 @@ pub(crate) fn negotiated(declared: &Value) -> bool {
 
 /// A new task id: 128 random bits, hex.
 fn new_id() -> Result<String, ErrorObject> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|error| {
+    crate::random::id().map_err(|error| {
         ErrorObject::new(
             codes::INTERNAL_ERROR,
             format!("no randomness for a task id: {error}"),
         )
-    })?;
-    Ok(bytes
-        .iter()
-        .fold(String::with_capacity(32), |mut hex, byte| {
-            let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
-            hex
-        }))
+    })
 }
 
 impl Tasks {

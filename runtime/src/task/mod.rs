@@ -116,11 +116,10 @@
 
 mod engine;
 mod store;
-mod support;
 mod wire;
 
 pub(crate) use engine::{
     Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing, negotiated,
 };
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
-pub use support::TaskSupport;
+pub use crate::types::TaskSupport;

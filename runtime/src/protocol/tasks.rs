@@ -189,16 +189,17 @@ pub(crate) async fn answer(
     match method {
         Method::TasksGet => tasks.get(id, owner).await,
         Method::TasksUpdate => {
+            let none = Map::new();
             let responses = match params.get("inputResponses") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(responses)) => responses.clone(),
+                None | Some(Value::Null) => &none,
+                Some(Value::Object(responses)) => responses,
                 Some(_) => {
                     return Err(ErrorObject::invalid_params(
                         "`inputResponses` must be an object",
                     ));
                 }
             };
-            tasks.update(id, owner, &responses).await
+            tasks.update(id, owner, responses).await
         }
         Method::TasksCancel => tasks.cancel(id, owner).await,
         other => Err(ErrorObject::new(

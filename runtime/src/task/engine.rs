@@ -344,7 +344,9 @@ impl Tasks {
             Finished::Error(error) => {
                 record.status = TaskStatus::Failed;
                 record.status_message = Some(error.message.clone());
-                record.error = Some(serde_json::to_value(&error).unwrap_or_default());
+                record.error = Some(serde_json::to_value(&error).unwrap_or_else(|_| {
+                    json!({"code": error.code, "message": error.message})
+                }));
             }
         }
         self.finish(&mut record).await;

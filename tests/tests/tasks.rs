@@ -234,7 +234,10 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
     assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
     let still = task_request(&client, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(still["result"]["status"], "input_required", "{still}");
-    assert!(still["result"]["inputRequests"].get("sure").is_some(), "{still}");
+    assert!(
+        still["result"]["inputRequests"].get("sure").is_some(),
+        "{still}"
+    );
     let ack = task_request(
         &client,
         "tasks/update",
@@ -290,7 +293,10 @@ async fn a_question_key_asked_again_is_a_new_question_in_a_task_and_works_outsid
             }),
         )
         .await;
-    assert_eq!(retry["result"]["content"][0]["text"], "true,true", "{retry}");
+    assert_eq!(
+        retry["result"]["content"][0]["text"], "true,true",
+        "{retry}"
+    );
 }
 
 #[tokio::test]
@@ -466,7 +472,7 @@ async fn a_finished_task_is_dropped_after_its_ttl() {
 async fn a_task_past_its_run_limit_is_failed_and_frees_its_place_and_its_ttl_never_grows() {
     let server = Server::new("tasks", "1")
         .task_timeout(Duration::from_millis(200))
-        .task_ttl(Duration::from_secs(60))
+        .task_ttl(Duration::from_mins(1))
         .max_tasks(1);
     let client = TestClient::new(server);
     let response = call(&client, "hang", json!({}), true).await;
@@ -559,11 +565,32 @@ async fn the_per_principal_cap_holds_one_principal_back_and_not_another() {
             &meta(true),
         )
     };
-    let alice = send_as(&router, "token-a", &call(1), "tools/call", "until_cancelled").await;
+    let alice = send_as(
+        &router,
+        "token-a",
+        &call(1),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
     assert_eq!(alice["result"]["resultType"], "task", "{alice}");
-    let again = send_as(&router, "token-a", &call(2), "tools/call", "until_cancelled").await;
+    let again = send_as(
+        &router,
+        "token-a",
+        &call(2),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
     assert_eq!(again["error"]["code"], -31000, "{again}");
-    let bob = send_as(&router, "token-b", &call(3), "tools/call", "until_cancelled").await;
+    let bob = send_as(
+        &router,
+        "token-b",
+        &call(3),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
     assert_eq!(bob["result"]["resultType"], "task", "{bob}");
     for (token, task) in [("token-a", &alice), ("token-b", &bob)] {
         let id = task["result"]["taskId"].as_str().unwrap();
@@ -724,9 +751,11 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
             );
             let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
             client
-                .send(&json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
-                    "taskId": id, "inputResponses": answer, "_meta": meta(true),
-                }}))
+                .send(
+                    &json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
+                        "taskId": id, "inputResponses": answer, "_meta": meta(true),
+                    }}),
+                )
                 .await;
         }
         if status == "completed" {

@@ -60,13 +60,14 @@ impl Board {
             let mut questions = lock(&self.questions);
             let key = match key {
                 // A key the tool uses again names a new question: `key-2`, `key-3`, …
-                Some(key) => (1..)
-                    .map(|n| match n {
-                        1 => key.to_owned(),
-                        n => format!("{key}-{n}"),
-                    })
-                    .find(|candidate| !questions.used.contains(candidate))
-                    .unwrap_or_else(|| key.to_owned()),
+                Some(key) if !questions.used.contains(key) => key.to_owned(),
+                Some(key) => {
+                    let mut n = 2;
+                    while questions.used.contains(&format!("{key}-{n}")) {
+                        n += 1;
+                    }
+                    format!("{key}-{n}")
+                }
                 None => loop {
                     questions.next += 1;
                     let name = method.as_str();

@@ -323,7 +323,12 @@ impl Dispatcher {
         requested.task_ids =
             tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref()).await?;
         let followed = task_changes
-            .filter(|_| requested.task_ids.as_ref().is_some_and(|ids| !ids.is_empty()))
+            .filter(|_| {
+                requested
+                    .task_ids
+                    .as_ref()
+                    .is_some_and(|ids| !ids.is_empty())
+            })
             .map(|changes| listen::FollowedTasks {
                 changes,
                 tasks: Arc::clone(&self.state.tasks),

@@ -344,9 +344,10 @@ impl Tasks {
             Finished::Error(error) => {
                 record.status = TaskStatus::Failed;
                 record.status_message = Some(error.message.clone());
-                record.error = Some(serde_json::to_value(&error).unwrap_or_else(|_| {
-                    json!({"code": error.code, "message": error.message})
-                }));
+                record.error = Some(
+                    serde_json::to_value(&error)
+                        .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
+                );
             }
         }
         self.finish(&mut record).await;
@@ -419,7 +420,10 @@ impl Tasks {
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let record = self.record(id, owner).await?;
-        Ok(Value::Object(wire::detailed(&record, self.settings.lifetime())))
+        Ok(Value::Object(wire::detailed(
+            &record,
+            self.settings.lifetime(),
+        )))
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement.
@@ -483,7 +487,11 @@ mod tests {
     /// A store shared by processes: its records carry leases. It counts the writes that only
     /// renewed a lease.
     #[derive(Default)]
-    struct Leased(MemoryTaskStore, Mutex<Option<TaskRecord>>, std::sync::atomic::AtomicUsize);
+    struct Leased(
+        MemoryTaskStore,
+        Mutex<Option<TaskRecord>>,
+        std::sync::atomic::AtomicUsize,
+    );
 
     impl Leased {
         fn renewals(&self) -> usize {
@@ -510,10 +518,12 @@ mod tests {
             record: TaskRecord,
         ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
             let mut last = lock(&self.1);
-            let renewal = last.as_ref().is_some_and(|last| TaskRecord {
-                lease_until: record.lease_until,
-                ..last.clone()
-            } == record);
+            let renewal = last.as_ref().is_some_and(|last| {
+                TaskRecord {
+                    lease_until: record.lease_until,
+                    ..last.clone()
+                } == record
+            });
             if renewal {
                 self.2.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             }
@@ -527,10 +537,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_task_whose_process_stopped_renewing_its_lease_is_failed() {
-        let tasks = Tasks::new(
-            Arc::new(Leased::default()),
-            TaskSettings::default(),
-        );
+        let tasks = Tasks::new(Arc::new(Leased::default()), TaskSettings::default());
         // Created by a process that then died: nothing renews its lease.
         let record = tasks.create(None).await.unwrap();
         assert!(record.lease_until.is_some());
@@ -595,7 +602,7 @@ mod tests {
             TaskSettings::default(),
         ));
         let record = tasks.create(None).await.unwrap();
-        let board = Arc::new(Board::new(Duration::from_secs(60)));
+        let board = Arc::new(Board::new(Duration::from_mins(1)));
         let asking = Arc::clone(&board);
         tasks.spawn(
             record,
@@ -627,7 +634,7 @@ mod tests {
         runner.spawn(
             record,
             cancel,
-            Arc::new(Board::new(Duration::from_secs(60))),
+            Arc::new(Board::new(Duration::from_mins(1))),
             runner.admit(None).unwrap(),
             async move {
                 seen.cancelled().await;

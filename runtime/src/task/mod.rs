@@ -118,8 +118,8 @@ mod engine;
 mod store;
 mod wire;
 
+pub use crate::types::TaskSupport;
 pub(crate) use engine::{
     Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing, negotiated,
 };
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
-pub use crate::types::TaskSupport;

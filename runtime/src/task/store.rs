@@ -318,7 +318,7 @@ mod tests {
         let _ = futures_util::FutureExt::now_or_never(store.put(record(
             "kept",
             TaskStatus::Working,
-            Duration::from_secs(60),
+            Duration::from_mins(1),
         )));
         std::thread::sleep(Duration::from_millis(20));
         assert!(get(&store, "kept").is_some());
@@ -332,10 +332,10 @@ mod tests {
     fn a_task_that_is_over_is_never_overwritten() {
         let store = MemoryTaskStore::new();
         let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
-        put(record("t", TaskStatus::Working, Duration::from_secs(60)));
-        put(record("t", TaskStatus::Completed, Duration::from_secs(60)));
-        put(record("t", TaskStatus::Failed, Duration::from_secs(60)));
-        put(record("t", TaskStatus::Working, Duration::from_secs(60)));
+        put(record("t", TaskStatus::Working, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Completed, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Failed, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Working, Duration::from_mins(1)));
         assert_eq!(get(&store, "t").unwrap().status, TaskStatus::Completed);
     }
 
@@ -343,16 +343,27 @@ mod tests {
     fn past_max_finished_the_oldest_finished_task_is_dropped_and_running_ones_kept() {
         let store = MemoryTaskStore::new().max_finished(2);
         let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
-        put(record("running", TaskStatus::Working, Duration::from_secs(1)));
+        put(record(
+            "running",
+            TaskStatus::Working,
+            Duration::from_secs(1),
+        ));
         put(record("old", TaskStatus::Completed, Duration::from_secs(2)));
         put(record("mid", TaskStatus::Failed, Duration::from_secs(3)));
         put(record("new", TaskStatus::Cancelled, Duration::from_secs(4)));
-        assert!(get(&store, "old").is_none(), "the oldest finished is dropped");
+        assert!(
+            get(&store, "old").is_none(),
+            "the oldest finished is dropped"
+        );
         for id in ["running", "mid", "new"] {
             assert!(get(&store, id).is_some(), "{id}");
         }
         // A running task that finishes counts, and pushes out the next oldest.
-        put(record("running", TaskStatus::Completed, Duration::from_secs(1)));
+        put(record(
+            "running",
+            TaskStatus::Completed,
+            Duration::from_secs(1),
+        ));
         assert!(get(&store, "running").is_none());
         assert!(get(&store, "mid").is_some() && get(&store, "new").is_some());
     }

@@ -11,6 +11,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use futures_util::future::BoxFuture;
 use mcp_toolbelt::ask::Elicitation;
+use mcp_toolbelt::hook::{CallOutcome, Next, ToolCall};
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
 use mcp_toolbelt::task::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError, TaskSupport};
 use mcp_toolbelt::testing::TestClient;
@@ -398,6 +399,42 @@ async fn invalid_arguments_are_refused_on_the_request_and_create_no_task() {
         poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
         "4"
     );
+}
+
+/// Refuses `double` of 13, and fills in `n` when absent.
+async fn refuse_thirteen(mut call: ToolCall, next: Next) -> CallOutcome {
+    if call.name() == "double" {
+        if call.arguments().and_then(|arguments| arguments.get("n")) == Some(&json!(13)) {
+            return Ok(CallToolResult::error("13 is unlucky"));
+        }
+        call.arguments_mut().entry("n").or_insert(json!(5));
+    }
+    next.run(call).await
+}
+
+#[tokio::test]
+async fn a_hooks_refusal_and_arguments_it_leaves_invalid_answer_the_request_and_create_no_task() {
+    let client = TestClient::new(Server::new("tasks", "1").hook(refuse_thirteen));
+    let refused = call(&client, "double", json!({"n": 13}), true).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(refused["result"]["content"][0]["text"], "13 is unlucky");
+    assert!(refused["result"].get("taskId").is_none(), "{refused}");
+    let invalid = call(&client, "double", json!({"n": "x"}), true).await;
+    assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
+    // Arguments the hook completes are valid: a task.
+    let id = created_or_done(&call(&client, "double", json!({}), true).await);
+    assert_eq!(
+        poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
+        "10"
+    );
+    // Within a budget too, a required task tool refused before its fn ran is no task.
+    let server = Server::new("tasks", "1")
+        .hook(refuse_thirteen)
+        .task_budget(Duration::from_millis(300));
+    let client = TestClient::new(server);
+    let refused = call(&client, "double", json!({"n": 13}), true).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(refused["result"].get("taskId").is_none(), "{refused}");
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ use super::{
     Change, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
     resources, tasks, trace,
 };
+use crate::ask::board::Board;
 use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
@@ -592,7 +593,7 @@ impl Dispatcher {
         (required, reservation): (bool, task::Reservation),
     ) -> Result<Value, ErrorObject> {
         // Refused arguments are the request's error, not a failed task: checked before any
-        // task exists (when no call hook may still change them).
+        // task exists (when no call hook may still change them; else once the hooks ran).
         if self.state.hooks.is_empty()
             && let Some(refusal) = tool.refusal(arguments.as_ref())
         {
@@ -605,7 +606,18 @@ impl Dispatcher {
         let version = client.version;
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
-        let hooks = Arc::clone(&self.state.hooks);
+        let board = Arc::new(Board::new(self.state.tasks.settings.ttl));
+        let (started, fn_started) = tokio::sync::oneshot::channel();
+        let at_once = self.state.tasks.settings.budget.is_zero();
+        let (starting, its_board) = (context.clone(), Arc::clone(&board));
+        let on_start = Box::new(move || {
+            // With no budget, a task from its fn's first step: its questions go to the board.
+            if at_once {
+                tasks::become_task(&starting, &its_board);
+            }
+            let _ = started.send(());
+        });
+        let hooks = hook::then_started(&self.state.hooks, on_start);
         let sealer = Arc::clone(&self.state.sealer);
         let running = context.clone();
         let asked_round = round.clone();
@@ -638,6 +650,8 @@ impl Dispatcher {
             request_cancel,
             version,
             round: asked_round,
+            fn_started,
+            board,
         };
         tasks::call(&self.state.tasks, call, job).await
     }

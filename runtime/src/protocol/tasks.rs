@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
+use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -43,6 +44,10 @@ pub(crate) struct TaskCall {
     /// The request's 2026-07-28 round: a question asked there before the call became a task is
     /// answered on the request.
     pub(crate) round: Option<Arc<Round>>,
+    /// Resolves once the hooks let the call through to the tool's fn, its arguments valid.
+    pub(crate) fn_started: oneshot::Receiver<()>,
+    /// Where its questions wait once it is a task.
+    pub(crate) board: Arc<Board>,
 }
 
 /// The caller's key as a task's owner.
@@ -104,23 +109,42 @@ pub(crate) async fn call(
         request_cancel,
         version,
         round,
+        mut fn_started,
+        board,
     } = call;
-    let board = Arc::new(Board::new(tasks.settings.ttl));
     let budget = tasks.settings.budget;
-    if budget.is_zero() {
-        let record = tasks.create(owner).await?;
-        become_task(&context, &board);
-        let created = tasks.created(&record);
-        tasks.spawn(record, cancel, board, reservation, async move {
-            finished(job.await, version)
-        });
-        return Ok(created);
-    }
     let mut handle = Aborting(tokio::spawn(job));
+    if budget.is_zero() {
+        // A task once the hooks let it through to the fn: a refusal answers the request.
+        tokio::select! {
+            started = fn_started => if started.is_err() {
+                // The call ended before its fn ran: refused (a hook, its arguments).
+                return match joined(&mut handle).await {
+                    Ran::InputRequired(input_required) => Ok(input_required),
+                    Ran::Done(outcome, _) => {
+                        outcome.map(|result| downgrade::call_result(result, version))
+                    }
+                };
+            },
+            () = request_cancel.cancelled() => {
+                cancel.cancel();
+                return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
+            }
+        }
+        return into_task(
+            tasks,
+            (owner, reservation),
+            (context, cancel, board, round),
+            handle,
+            version,
+        )
+        .await;
+    }
     tokio::select! {
         ran = joined(&mut handle) => match ran {
             Ran::InputRequired(input_required) => return Ok(input_required),
-            Ran::Done(outcome, _) if !required => {
+            // An optional task, or a call refused before its fn ran (a hook, its arguments).
+            Ran::Done(outcome, _) if !required || fn_started.try_recv().is_err() => {
                 return outcome.map(|result| downgrade::call_result(result, version));
             }
             ran @ Ran::Done(..) => {
@@ -137,6 +161,25 @@ pub(crate) async fn call(
             return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
         }
     }
+    into_task(
+        tasks,
+        (owner, reservation),
+        (context, cancel, board, round),
+        handle,
+        version,
+    )
+    .await
+}
+
+/// The running call `handle` becomes a task: its record created, followed by the engine; the
+/// `CreateTaskResult` (or, when a question reached the request just before, `input_required`).
+async fn into_task(
+    tasks: &Arc<Tasks>,
+    (owner, reservation): (Option<String>, Reservation),
+    (context, cancel, board, round): (Context, CancellationToken, Arc<Board>, Option<Arc<Round>>),
+    mut handle: Aborting,
+    version: ProtocolVersion,
+) -> Result<Value, ErrorObject> {
     // Questions move to the board first: from now on none reaches the request's round.
     become_task(&context, &board);
     if round.as_ref().is_some_and(|round| round.has_asked()) {
@@ -162,7 +205,7 @@ pub(crate) async fn call(
 
 /// From now on the call's questions wait on the task's board, and nothing more goes to the
 /// request (the extension sends no progress or logs for a task).
-fn become_task(context: &Context, board: &Arc<Board>) {
+pub(crate) fn become_task(context: &Context, board: &Arc<Board>) {
     context.to_board(Arc::clone(board));
     context.finish();
 }

@@ -67,6 +67,9 @@
 //! - `tools/call` answers a `CreateTaskResult`: `resultType: "task"`, `taskId`, `status`,
 //!   `createdAt`, `lastUpdatedAt`, `ttlMs`, `pollIntervalMs`. The task exists (a `tasks/get`
 //!   finds it) before the answer leaves.
+//!   The task is created once the call hooks let the call through and its arguments are valid:
+//!   a hook's refusal answers the request, invalid arguments are `-32602`; no task, no place
+//!   taken.
 //! - `tasks/get` answers the task: `working`; `input_required` with `inputRequests` while the
 //!   tool waits on `ctx.elicit` (`sample`, `roots`), each under its key
 //!   ([`Context::question`](crate::Context::question), or `elicitation-1`, …); `completed` with

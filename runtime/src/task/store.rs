@@ -158,11 +158,19 @@ pub trait TaskStore: Send + Sync + 'static {
 /// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (an
 /// index in expiry order is swept from its front at each create, get and put, so expired tasks
 /// are freed without new ones), and at most [`max_finished`](Self::max_finished) finished tasks
-/// kept (past it, the oldest finished is dropped first).
+/// kept, [`max_finished_per_owner`](Self::max_finished_per_owner) of one owner (past either, the
+/// oldest finished is dropped first).
 #[derive(Debug)]
 pub struct MemoryTaskStore {
     tasks: Mutex<Kept>,
-    max_finished: usize,
+    caps: Caps,
+}
+
+/// How many finished tasks are kept, in all and per owner.
+#[derive(Clone, Copy, Debug)]
+struct Caps {
+    all: usize,
+    per_owner: usize,
 }
 
 /// The records, their expiry order, and how many are finished.
@@ -171,6 +179,7 @@ struct Kept {
     records: HashMap<String, TaskRecord>,
     by_expiry: BTreeSet<(SystemTime, String)>,
     finished: usize,
+    finished_per_owner: HashMap<Option<String>, usize>,
 }
 
 impl Kept {
@@ -191,33 +200,51 @@ impl Kept {
         }
         if record.status.is_terminal() {
             self.finished -= 1;
+            if let Some(own) = self.finished_per_owner.get_mut(&record.owner) {
+                *own -= 1;
+                if *own == 0 {
+                    self.finished_per_owner.remove(&record.owner);
+                }
+            }
         }
         Some(record)
     }
 
-    fn insert(&mut self, record: TaskRecord, max_finished: usize) {
+    fn insert(&mut self, record: TaskRecord, caps: Caps) {
         self.remove(&record.id);
         if let Some(expiry) = record.expires_at {
             self.by_expiry.insert((expiry, record.id.clone()));
         }
+        let owner = record.owner.clone();
         if record.status.is_terminal() {
             self.finished += 1;
+            *self.finished_per_owner.entry(owner.clone()).or_default() += 1;
         }
         self.records.insert(record.id.clone(), record);
-        while self.finished > max_finished {
-            // The finished task that expires first (expiry is fixed at creation: the oldest).
-            let oldest = self
-                .by_expiry
-                .iter()
-                .find(|(_, id)| self.records[id].status.is_terminal())
-                .map(|(_, id)| id.clone());
-            match oldest {
-                Some(id) => {
-                    self.remove(&id);
-                }
-                None => break,
+        while self.finished_per_owner.get(&owner).copied().unwrap_or(0) > caps.per_owner {
+            if !self.drop_oldest_finished(Some(&owner)) {
+                break;
             }
         }
+        while self.finished > caps.all {
+            if !self.drop_oldest_finished(None) {
+                break;
+            }
+        }
+    }
+
+    /// Drops the finished task (of `owner`, when given) that expires first: expiry is fixed at
+    /// creation, so the oldest. `false` when there is none.
+    fn drop_oldest_finished(&mut self, owner: Option<&Option<String>>) -> bool {
+        let oldest = self
+            .by_expiry
+            .iter()
+            .map(|(_, id)| &self.records[id])
+            .find(|record| {
+                record.status.is_terminal() && owner.is_none_or(|owner| record.owner == *owner)
+            })
+            .map(|record| record.id.clone());
+        oldest.is_some_and(|id| self.remove(&id).is_some())
     }
 }
 
@@ -225,7 +252,10 @@ impl Default for MemoryTaskStore {
     fn default() -> Self {
         Self {
             tasks: Mutex::default(),
-            max_finished: 10_000,
+            caps: Caps {
+                all: 10_000,
+                per_owner: 1_000,
+            },
         }
     }
 }
@@ -242,7 +272,16 @@ impl MemoryTaskStore {
     /// memory. Running tasks are capped apart (`Server::max_tasks`).
     #[must_use]
     pub fn max_finished(mut self, max: usize) -> Self {
-        self.max_finished = max.max(1);
+        self.caps.all = max.max(1);
+        self
+    }
+
+    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
+    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
+    /// dropped first, so that one caller cannot push out everyone else's results.
+    #[must_use]
+    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
+        self.caps.per_owner = max.max(1);
         self
     }
 }
@@ -251,7 +290,7 @@ impl TaskStore for MemoryTaskStore {
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
-        tasks.insert(record, self.max_finished);
+        tasks.insert(record, self.caps);
         Box::pin(std::future::ready(Ok(())))
     }
 
@@ -270,7 +309,7 @@ impl TaskStore for MemoryTaskStore {
             .get(&record.id)
             .is_some_and(|kept| kept.status.is_terminal());
         if !over {
-            tasks.insert(record, self.max_finished);
+            tasks.insert(record, self.caps);
         }
         Box::pin(std::future::ready(Ok(())))
     }
@@ -326,6 +365,24 @@ mod tests {
         assert_eq!(kept.records.len(), 1, "the expired ones are freed");
         assert_eq!(kept.by_expiry.len(), 1);
         assert_eq!(kept.finished, 0);
+    }
+
+    #[test]
+    fn past_max_finished_per_owner_that_owners_oldest_is_dropped_not_anothers() {
+        let store = MemoryTaskStore::new().max_finished_per_owner(1);
+        let owned = |id: &str, owner: &str, expires_in| TaskRecord {
+            owner: Some(owner.into()),
+            ..record(id, TaskStatus::Completed, expires_in)
+        };
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(owned("bob-1", "bob", Duration::from_secs(1)));
+        put(owned("alice-1", "alice", Duration::from_secs(2)));
+        put(owned("alice-2", "alice", Duration::from_secs(3)));
+        assert!(
+            get(&store, "alice-1").is_none(),
+            "alice's oldest is dropped"
+        );
+        assert!(get(&store, "alice-2").is_some() && get(&store, "bob-1").is_some());
     }
 
     #[test]

@@ -61,6 +61,14 @@ impl Callee<'_> {
         self.checked_output(result)
     }
 
+    /// Why `arguments` are refused (the `isError` result's text), checked as
+    /// [`call`](Self::call) checks them; `None` when valid.
+    pub(crate) fn refusal(&self, arguments: Option<&Map<String, Value>>) -> Option<String> {
+        self.checked_arguments(arguments.cloned())
+            .err()
+            .map(|refused| refused.text_content())
+    }
+
     /// The arguments, prepared ([`prepare_instance`]) and valid against the input schema.
     fn checked_arguments(
         &self,

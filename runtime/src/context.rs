@@ -357,8 +357,6 @@ impl Context {
         Question::new(&self.inner.asker, &self.inner.notifications, key)
     }
 
-    /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol
-    /// requires, from this context or any clone of it.
     /// The call became a task: its questions now wait on the task's `board`.
     pub(crate) fn to_board(&self, board: Arc<crate::ask::board::Board>) {
         self.inner.asker.to_board(board);
@@ -378,6 +376,8 @@ impl Context {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol
+    /// requires, from this context or any clone of it.
     pub(crate) fn finish(&self) {
         lock(&self.inner.notifications).take();
     }

@@ -155,6 +155,31 @@ impl fmt::Debug for Next {
     }
 }
 
+/// `hooks`, then one that calls `on_start` once every hook has let the call through and its
+/// arguments (as the hooks left them) are valid, just before the tool's fn runs: the call of a
+/// task tool becomes a task only then, so that a refusal answers its request. Invalid arguments
+/// are `-32602`.
+pub(crate) fn then_started(
+    hooks: &Arc<[Hook]>,
+    on_start: Box<dyn FnOnce() + Send + 'static>,
+) -> Arc<[Hook]> {
+    let on_start = Arc::new(std::sync::Mutex::new(Some(on_start)));
+    let marker: Hook = Arc::new(move |call: ToolCall, next: Next| {
+        let on_start = Arc::clone(&on_start);
+        Box::pin(async move {
+            if let Some(refusal) = call.tool.refusal(call.arguments.as_ref()) {
+                return Err(ErrorObject::invalid_params(refusal));
+            }
+            let on_start = crate::sync::lock(&on_start).take();
+            if let Some(on_start) = on_start {
+                on_start();
+            }
+            next.run(call).await
+        })
+    });
+    hooks.iter().cloned().chain([marker]).collect()
+}
+
 /// Runs `tool` through every hook of `hooks`; a hook's panic becomes an `isError` result.
 pub(crate) async fn run(
     hooks: &Arc<[Hook]>,

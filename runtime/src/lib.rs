@@ -156,6 +156,7 @@ mod host_config;
 mod jsonrpc;
 mod limits;
 mod principal;
+mod random;
 mod registry;
 mod schema;
 mod server;

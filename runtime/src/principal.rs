@@ -18,20 +18,15 @@ impl Principal {
         }
     }
 
-    /// Appends the caller, or `None` (no token), as bytes that no other caller writes: each
-    /// part tagged present or absent, each text length-prefixed.
     /// The principal as an opaque text key (a task's owner): the bytes `write_bound` writes, hex.
     pub(crate) fn key(&self) -> String {
         let mut bytes = Vec::new();
         Self::write_bound(Some(self), &mut bytes);
-        bytes
-            .iter()
-            .fold(String::with_capacity(2 * bytes.len()), |mut hex, byte| {
-                let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
-                hex
-            })
+        crate::random::hex(&bytes)
     }
 
+    /// Appends the caller, or `None` (no token), as bytes that no other caller writes: each
+    /// part tagged present or absent, each text length-prefixed.
     pub(crate) fn write_bound(principal: Option<&Self>, out: &mut Vec<u8>) {
         let Some(principal) = principal else {
             out.push(0);

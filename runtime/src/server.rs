@@ -64,9 +64,10 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
-/// | [`Server::max_tasks`] (tasks running at once, server-wide; the tasks extension, [`task`](crate::task)) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
-/// | [`Server::max_tasks_per_principal`] (tasks running at once for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
-/// | [`Server::task_ttl`] (how long a finished task is kept) | 1 hour after it finished (its `ttlMs` counts from its creation) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
+/// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
+/// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
+/// | [`Server::task_timeout`] (how long a task may run) | its TTL (1 hour) | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
+/// | [`Server::task_ttl`] (how long a task is kept past its run limit) | 1 hour: its `ttlMs`, fixed at its creation, is `task_timeout` + `task_ttl` (2 hours) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -202,11 +203,22 @@ impl Server {
         self
     }
 
-    /// How long a finished task is kept for `tasks/get` (its `ttlMs`, counted from when it
-    /// finished; 1 hour by default). Past it, the task is unknown (`-32602`).
+    /// How long a task is kept for `tasks/get` past its run limit ([`Server::task_timeout`];
+    /// 1 hour by default; at least 100 ms, so that a finished task can be read at all). Its
+    /// `ttlMs`, counted from its creation and fixed then, is the run limit plus this; past it,
+    /// the task is unknown (`-32602`).
     #[must_use]
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
-        self.task_settings.ttl = ttl;
+        self.task_settings.ttl = ttl.max(Duration::from_millis(100));
+        self
+    }
+
+    /// How long a task may run (its TTL, [`Server::task_ttl`], by default). Past it the tool's
+    /// `Context` is cancelled, it has a second to return, and the task is `failed` with a
+    /// `statusMessage` saying so: a hung tool never holds its place for ever.
+    #[must_use]
+    pub fn task_timeout(mut self, timeout: Duration) -> Self {
+        self.task_settings.timeout = Some(timeout.max(Duration::from_millis(1)));
         self
     }
 

@@ -41,6 +41,26 @@ pub struct ToolDefinition {
     pub meta: Option<serde_json::Map<String, Value>>,
 }
 
+/// Whether a tool may run as a task: `#[tool(task)]` is [`Optional`](Self::Optional),
+/// `#[tool(task = "required")]` is [`Required`](Self::Required); a tool built at run time says it
+/// with [`Tool::task_support`](crate::tool::Tool::task_support).
+///
+/// It is `execution.taskSupport` in `tools/list` (`"forbidden"`, `"optional"`, `"required"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// The tool always answers within its request (the default).
+    #[default]
+    Forbidden,
+    /// The tool runs as a task when the client negotiated the extension (at once, or once the
+    /// call outlives the server's `task_budget`); otherwise it answers within its request.
+    Optional,
+    /// The tool always runs as a task: a client that did not negotiate the extension is refused
+    /// with `-32021` (missing required client capability).
+    Required,
+}
+
 /// How a tool runs, as `tools/list` says it (`execution`): whether it may run as a task.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -48,7 +68,7 @@ pub struct ToolDefinition {
 pub struct ToolExecution {
     /// `"optional"` or `"required"` (absent: `"forbidden"`, the tool never runs as a task).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task_support: Option<String>,
+    pub task_support: Option<TaskSupport>,
 }
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and

@@ -4,13 +4,14 @@
 //! a task), tasks owned by their principal, dropped after their TTL, capped.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
 use futures_util::future::BoxFuture;
 use mcp_toolbelt::ask::Elicitation;
+use mcp_toolbelt::hook::{CallOutcome, Next, ToolCall};
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
 use mcp_toolbelt::task::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError, TaskSupport};
 use mcp_toolbelt::testing::TestClient;
@@ -74,14 +75,42 @@ async fn delete_all(ctx: Context) -> Result<String, ToolError> {
     })
 }
 
-static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+/// Waits, asks, and waits again before it deletes
+#[tool(task = "required")]
+async fn ask_slowly(ctx: Context) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = delete_all(ctx).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    answer
+}
 
-/// Runs until cancelled, and says it saw it
+/// Asks the same question twice
+#[tool(task)]
+async fn confirm_twice(ctx: Context) -> Result<String, ToolError> {
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let answer = ctx
+            .question("sure")
+            .elicit::<Confirm>("Sure?")
+            .await
+            .map_err(|error| ToolError::new(error.to_string()))?;
+        answers.push(matches!(answer, Elicitation::Accept(Confirm { confirm: true })).to_string());
+    }
+    Ok(answers.join(","))
+}
+
+/// Runs until cancelled
 #[tool(task = "required")]
 async fn until_cancelled(ctx: Context) -> String {
     ctx.cancelled().await;
-    SAW_CANCEL.store(true, Ordering::SeqCst);
     "stopped".into()
+}
+
+/// Never returns, and ignores its cancellation
+#[tool(task = "required")]
+async fn hang() -> String {
+    std::future::pending::<()>().await;
+    unreachable!()
 }
 
 /// The `_meta` of a 2026-07-28 request; `tasks`: whether it declares the extension.
@@ -204,9 +233,11 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
     )
     .await;
     assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
-    assert_eq!(
-        poll_until(&client, &id, "input_required").await["status"],
-        "input_required"
+    let still = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(still["result"]["status"], "input_required", "{still}");
+    assert!(
+        still["result"]["inputRequests"].get("sure").is_some(),
+        "{still}"
     );
     let ack = task_request(
         &client,
@@ -221,22 +252,92 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
 }
 
 #[tokio::test]
-async fn tasks_cancel_cancels_the_tools_context() {
+async fn a_question_key_asked_again_is_a_new_question_in_a_task_and_works_outside_one() {
     let client = TestClient::new(Server::new("tasks", "1"));
-    let id = created(&call(&client, "until_cancelled", json!({}), true).await);
+    let id = created(&call(&client, "confirm_twice", json!({}), true).await);
+    for (key, confirm) in [("sure", true), ("sure-2", false)] {
+        let task = poll_until(&client, &id, "input_required").await;
+        assert_eq!(task["status"], "input_required", "{task}");
+        let asked: Vec<&String> = task["inputRequests"].as_object().unwrap().keys().collect();
+        assert_eq!(asked, [key], "{task}");
+        let answer = json!({key: {"action": "accept", "content": {"confirm": confirm}}});
+        let ack = task_request(
+            &client,
+            "tasks/update",
+            json!({"taskId": id, "inputResponses": answer}),
+        )
+        .await;
+        assert!(ack["result"].is_object(), "{ack}");
+        // Answered: the next poll sees the next question, or the result.
+        for _ in 0..100 {
+            let now = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+            if now["result"]["inputRequests"].get(key).is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "true,false", "{task}");
+    // Not a task (no extension): the round asks it once, and both asks read its answer.
+    let first = call(&client, "confirm_twice", json!({}), false).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let retry = client
+        .request(
+            "tools/call",
+            json!({
+                "name": "confirm_twice",
+                "arguments": {},
+                "inputResponses": {"sure": {"action": "accept", "content": {"confirm": true}}},
+                "requestState": first["result"]["requestState"],
+                "_meta": meta(false),
+            }),
+        )
+        .await;
     assert_eq!(
-        poll_until(&client, &id, "working").await["status"],
-        "working"
+        retry["result"]["content"][0]["text"], "true,true",
+        "{retry}"
     );
+}
+
+#[tokio::test]
+async fn tasks_cancel_cancels_the_tools_context() {
+    // This test's own tool, telling this test alone what it saw.
+    let (saw, mut seen) = tokio::sync::mpsc::unbounded_channel();
+    let server = Server::new("tasks", "1");
+    let tool = Tool::new(
+        "wait_for_cancel",
+        "Runs until cancelled, and says it saw it",
+        json!({"type": "object"}),
+        move |_arguments, context: Context| {
+            let saw = saw.clone();
+            async move {
+                let _ = saw.send("started");
+                context.cancelled().await;
+                let _ = saw.send("cancelled");
+                CallToolResult::text("stopped")
+            }
+        },
+    )
+    .unwrap()
+    .task_support(TaskSupport::Required);
+    server.tools().add(tool).unwrap();
+    let client = TestClient::new(server);
+    let id = created(&call(&client, "wait_for_cancel", json!({}), true).await);
+    assert_eq!(seen.recv().await, Some("started"));
+    let task = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(task["result"]["status"], "working", "{task}");
     let ack = task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(
         ack["result"],
         json!({"resultType": "complete", "_meta": ack["result"]["_meta"]})
     );
     let task = poll_until(&client, &id, "cancelled").await;
-    assert_eq!(task["status"], "cancelled");
-    assert!(
-        SAW_CANCEL.load(Ordering::SeqCst),
+    assert_eq!(task["status"], "cancelled", "{task}");
+    let saw_it = tokio::time::timeout(Duration::from_secs(1), seen.recv()).await;
+    assert_eq!(
+        saw_it,
+        Ok(Some("cancelled")),
         "the tool saw its context cancelled"
     );
     // Cancelling a task that is over is acknowledged the same way.
@@ -281,6 +382,59 @@ async fn a_required_task_tool_needs_the_extension_and_a_legacy_client_never_gets
         .request("tasks/get", json!({"taskId": "x", "_meta": meta(false)}))
         .await;
     assert_eq!(get["error"]["code"], -32021, "{get}");
+}
+
+#[tokio::test]
+async fn invalid_arguments_are_refused_on_the_request_and_create_no_task() {
+    let client = TestClient::new(Server::new("tasks", "1").max_tasks(1));
+    let refused = call(&client, "double", json!({"n": "twenty"}), true).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("Invalid arguments for tool double") && message.contains('n'),
+        "{message}"
+    );
+    let id = created_or_done(&call(&client, "double", json!({"n": 2}), true).await);
+    assert_eq!(
+        poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
+        "4"
+    );
+}
+
+/// Refuses `double` of 13, and fills in `n` when absent.
+async fn refuse_thirteen(mut call: ToolCall, next: Next) -> CallOutcome {
+    if call.name() == "double" {
+        if call.arguments().and_then(|arguments| arguments.get("n")) == Some(&json!(13)) {
+            return Ok(CallToolResult::error("13 is unlucky"));
+        }
+        call.arguments_mut().entry("n").or_insert(json!(5));
+    }
+    next.run(call).await
+}
+
+#[tokio::test]
+async fn a_hooks_refusal_and_arguments_it_leaves_invalid_answer_the_request_and_create_no_task() {
+    let client = TestClient::new(Server::new("tasks", "1").hook(refuse_thirteen));
+    let refused = call(&client, "double", json!({"n": 13}), true).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(refused["result"]["content"][0]["text"], "13 is unlucky");
+    assert!(refused["result"].get("taskId").is_none(), "{refused}");
+    let invalid = call(&client, "double", json!({"n": "x"}), true).await;
+    assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
+    // Arguments the hook completes are valid: a task.
+    let id = created_or_done(&call(&client, "double", json!({}), true).await);
+    assert_eq!(
+        poll_until(&client, &id, "completed").await["result"]["content"][0]["text"],
+        "10"
+    );
+    // Within a budget too, a required task tool refused before its fn ran is no task.
+    let server = Server::new("tasks", "1")
+        .hook(refuse_thirteen)
+        .task_budget(Duration::from_millis(300));
+    let client = TestClient::new(server);
+    let refused = call(&client, "double", json!({"n": 13}), true).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(refused["result"].get("taskId").is_none(), "{refused}");
 }
 
 #[tokio::test]
@@ -344,13 +498,52 @@ async fn a_finished_task_is_dropped_after_its_ttl() {
     let id = created(&call(&client, "double", json!({"n": 2}), true).await);
     let task = poll_until(&client, &id, "completed").await;
     let ttl = task["ttlMs"].as_u64().unwrap();
-    assert!(
-        (200..1000).contains(&ttl),
-        "ttlMs counts from creation to expiry: {ttl}"
-    );
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // From creation, fixed: the run limit (the TTL by default) plus the TTL.
+    assert_eq!(ttl, 400, "ttlMs counts from creation to expiry: {task}");
+    tokio::time::sleep(Duration::from_millis(ttl + 100)).await;
     let gone = task_request(&client, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
+}
+
+#[tokio::test]
+async fn a_task_past_its_run_limit_is_failed_and_frees_its_place_and_its_ttl_never_grows() {
+    let server = Server::new("tasks", "1")
+        .task_timeout(Duration::from_millis(200))
+        .task_ttl(Duration::from_mins(1))
+        .max_tasks(1);
+    let client = TestClient::new(server);
+    let response = call(&client, "hang", json!({}), true).await;
+    let id = created(&response);
+    let ttl = response["result"]["ttlMs"].as_u64().unwrap();
+    assert_eq!(ttl, 60_200, "the run limit plus the TTL: {response}");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let working = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    assert_eq!(working["result"]["ttlMs"], ttl, "ttlMs is fixed: {working}");
+    // Past the limit and the second of grace, the hung tool is given up on.
+    tokio::time::sleep(Duration::from_millis(1_400)).await;
+    let task = task_request(&client, "tasks/get", json!({"taskId": id})).await["result"].clone();
+    assert_eq!(task["status"], "failed", "{task}");
+    let message = task["statusMessage"].as_str().unwrap_or_default();
+    assert!(message.contains("time limit"), "{task}");
+    assert_eq!(task["error"]["code"], -32603, "{task}");
+    assert_eq!(task["ttlMs"], ttl, "ttlMs is fixed: {task}");
+    // Its place is free again.
+    let next = call(&client, "double", json!({"n": 1}), true).await;
+    created_or_done(&next);
+}
+
+#[tokio::test]
+async fn a_zero_ttl_is_clamped_so_a_finished_task_can_be_read() {
+    let server = Server::new("tasks", "1")
+        .task_ttl(Duration::ZERO)
+        .task_timeout(Duration::from_secs(5));
+    let client = TestClient::new(server);
+    let response = call(&client, "double", json!({"n": 3}), true).await;
+    assert_eq!(response["result"]["ttlMs"], 5_100, "{response}");
+    let id = created_or_done(&response);
+    let task = poll_until(&client, &id, "completed").await;
+    assert_eq!(task["result"]["content"][0]["text"], "6", "{task}");
 }
 
 #[tokio::test]
@@ -363,13 +556,84 @@ async fn past_the_task_caps_a_required_task_is_refused_and_an_optional_one_runs_
     assert!(message.contains("Too many tasks"), "{message}");
     let inline = call(&client, "wait_ms", json!({"ms": 1}), true).await;
     assert_eq!(inline["result"]["resultType"], "complete", "{inline}");
+    // Its place comes back once it is cancelled…
     task_request(&client, "tasks/cancel", json!({"taskId": first})).await;
-    poll_until(&client, &first, "cancelled").await;
-    let per_principal = TestClient::new(Server::new("tasks", "1").max_tasks_per_principal(1));
-    let first = created(&call(&per_principal, "until_cancelled", json!({}), true).await);
-    let refused = call(&per_principal, "double", json!({"n": 1}), true).await;
-    assert_eq!(refused["error"]["code"], -31000, "{refused}");
-    task_request(&per_principal, "tasks/cancel", json!({"taskId": first})).await;
+    assert_eq!(
+        poll_until(&client, &first, "cancelled").await["status"],
+        "cancelled"
+    );
+    let second = created_or_done(&call(&client, "double", json!({"n": 1}), true).await);
+    // …and once it completes: a finished task holds no place.
+    assert_eq!(
+        poll_until(&client, &second, "completed").await["status"],
+        "completed"
+    );
+    created_or_done(&call(&client, "double", json!({"n": 2}), true).await);
+}
+
+#[tokio::test]
+async fn concurrent_task_calls_never_overrun_the_cap() {
+    let client = TestClient::new(Server::new("tasks", "1").max_tasks(3));
+    let calls = (0..8).map(|_| call(&client, "until_cancelled", json!({}), true));
+    let answers = futures_util::future::join_all(calls).await;
+    let ids: Vec<String> = answers
+        .iter()
+        .filter(|answer| answer["result"]["resultType"] == "task")
+        .map(created)
+        .collect();
+    let busy = answers
+        .iter()
+        .filter(|answer| answer["error"]["code"] == -31000)
+        .count();
+    assert_eq!((ids.len(), busy), (3, 5), "{answers:?}");
+    for id in &ids {
+        task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
+    }
+}
+
+#[tokio::test]
+async fn the_per_principal_cap_holds_one_principal_back_and_not_another() {
+    let router = guarded(Server::new("tasks", "1").max_tasks_per_principal(1));
+    let call = |id| {
+        modern_request(
+            id,
+            "tools/call",
+            json!({"name": "until_cancelled", "arguments": {}}),
+            &meta(true),
+        )
+    };
+    let alice = send_as(
+        &router,
+        "token-a",
+        &call(1),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
+    assert_eq!(alice["result"]["resultType"], "task", "{alice}");
+    let again = send_as(
+        &router,
+        "token-a",
+        &call(2),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
+    assert_eq!(again["error"]["code"], -31000, "{again}");
+    let bob = send_as(
+        &router,
+        "token-b",
+        &call(3),
+        "tools/call",
+        "until_cancelled",
+    )
+    .await;
+    assert_eq!(bob["result"]["resultType"], "task", "{bob}");
+    for (token, task) in [("token-a", &alice), ("token-b", &bob)] {
+        let id = task["result"]["taskId"].as_str().unwrap();
+        let cancel = modern_request(4, "tasks/cancel", json!({"taskId": id}), &meta(true));
+        send_as(&router, token, &cancel, "tasks/cancel", id).await;
+    }
 }
 
 #[tokio::test]
@@ -401,9 +665,14 @@ fn created_or_done(response: &Value) -> String {
 
 /// Over HTTP with bearer auth: `token-a` and `token-b` are two users of one client.
 fn guarded_router() -> Router {
+    guarded(Server::new("tasks", "1"))
+}
+
+/// `server` over HTTP with bearer auth: `token-a` is alice, `token-b` bob.
+fn guarded(server: Server) -> Router {
     let metadata =
         ProtectedResourceMetadata::new("http://localhost:3000/mcp", "https://auth.example.com");
-    Server::new("tasks", "1")
+    server
         .http_config(HttpConfig::new().bearer_auth(metadata, |token| async move {
             let subject = match token.as_str() {
                 "token-a" => "alice",
@@ -477,20 +746,10 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         .request(
             1,
             "tools/call",
-            json!({"name": "delete_all", "arguments": {}, "_meta": meta(true)}),
+            json!({"name": "ask_slowly", "arguments": {}, "_meta": meta(true)}),
         )
         .await;
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    // Its question is asked (an answer to a question not asked yet would be ignored).
-    let get = json!({"taskId": id, "_meta": meta(true)});
-    for attempt in 10.. {
-        let task = client.request(attempt, "tasks/get", get.clone()).await;
-        if task["result"]["status"] == "input_required" {
-            break;
-        }
-        assert!(attempt < 200, "never input_required: {task}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
     // Without the extension, listening to tasks is refused.
     let refused = client
         .request(
@@ -514,34 +773,41 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         json!([id]),
         "only the caller's own, known tasks: {acknowledged}"
     );
-    let answer = json!({"sure": {"action": "accept", "content": {"confirm": false}}});
+    // Its state right after the acknowledgement, then each change, in order, each once.
     let mut statuses = Vec::new();
-    let mut answered = false;
     while statuses.last().map(String::as_str) != Some("completed") {
-        if !answered {
-            let ack = client
-                .request(
-                    4,
-                    "tasks/update",
-                    json!({"taskId": id, "inputResponses": answer, "_meta": meta(true)}),
-                )
-                .await;
-            if ack.get("id") == Some(&json!(4)) {
-                answered = true;
-                continue;
-            }
-            // A notification came before the acknowledgement.
-            statuses.push(status_of(&ack, &id));
-            answered = true;
-            continue;
-        }
         let message = client.next_message().await;
         if message.get("id").is_some() {
             continue;
         }
-        statuses.push(status_of(&message, &id));
+        let status = status_of(&message, &id);
+        if status == "input_required" {
+            assert_eq!(
+                message["params"]["inputRequests"]["sure"]["method"], "elicitation/create",
+                "{message}"
+            );
+            let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
+            client
+                .send(
+                    &json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
+                        "taskId": id, "inputResponses": answer, "_meta": meta(true),
+                    }}),
+                )
+                .await;
+        }
+        if status == "completed" {
+            assert_eq!(
+                message["params"]["result"]["content"][0]["text"], "deleted",
+                "{message}"
+            );
+        }
+        statuses.push(status);
     }
-    assert_eq!(statuses.last().unwrap(), "completed", "{statuses:?}");
+    assert_eq!(
+        statuses,
+        ["working", "input_required", "working", "completed"],
+        "{statuses:?}"
+    );
     client.cancel(3).await;
     client.assert_alive(5).await;
 }
@@ -550,9 +816,6 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
 fn status_of(message: &Value, id: &str) -> String {
     assert_eq!(message["method"], "notifications/tasks", "{message}");
     assert_eq!(message["params"]["taskId"], id, "{message}");
-    if message["params"]["status"] == "completed" {
-        assert_eq!(message["params"]["result"]["content"][0]["text"], "kept");
-    }
     message["params"]["status"].as_str().unwrap().to_owned()
 }
 
@@ -589,7 +852,11 @@ async fn a_tool_built_at_run_time_runs_as_a_task_when_it_says_so() {
 
 #[tokio::test]
 async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
-    let client = TestClient::new(Server::new("tasks", "1").task_ttl(Duration::from_millis(300)));
+    // A run limit past the TTL: the question's own wait ends the task, not the limit.
+    let server = Server::new("tasks", "1")
+        .task_ttl(Duration::from_millis(300))
+        .task_timeout(Duration::from_secs(10));
+    let client = TestClient::new(server);
     let id = created(&call(&client, "delete_all", json!({}), true).await);
     assert_eq!(
         poll_until(&client, &id, "input_required").await["status"],
@@ -647,15 +914,15 @@ struct Broken;
 
 impl TaskStore for Broken {
     fn create(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 
     fn get<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 
     fn put(&self, _: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        Box::pin(async { Err(TaskStoreError("the database is down".into())) })
+        Box::pin(async { Err(TaskStoreError::new("the database is down")) })
     }
 }
 

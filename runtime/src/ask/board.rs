@@ -46,8 +46,9 @@ impl Board {
         }
     }
 
-    /// Asks `method` under `key` (or the next `elicitation-N`, `sampling-N`, `roots-N`) and waits
-    /// for the client's answer.
+    /// Asks `method` under `key` (or the next `elicitation-N`, `sampling-N`, `roots-N`; a key
+    /// used before in the task becomes `key-2`, `key-3`, …: a wire key names one question over
+    /// the task's life) and waits for the client's answer.
     pub(crate) async fn ask(
         &self,
         key: Option<&str>,
@@ -58,7 +59,15 @@ impl Board {
         let key = {
             let mut questions = lock(&self.questions);
             let key = match key {
-                Some(key) => key.to_owned(),
+                // A key the tool uses again names a new question: `key-2`, `key-3`, …
+                Some(key) if !questions.used.contains(key) => key.to_owned(),
+                Some(key) => {
+                    let mut n = 2;
+                    while questions.used.contains(&format!("{key}-{n}")) {
+                        n += 1;
+                    }
+                    format!("{key}-{n}")
+                }
                 None => loop {
                     questions.next += 1;
                     let name = method.as_str();
@@ -69,11 +78,7 @@ impl Board {
                     }
                 },
             };
-            if !questions.used.insert(key.clone()) {
-                return Err(AskError::BadAnswer(format!(
-                    "the question key {key:?} was used before in this task: a key names one question"
-                )));
-            }
+            questions.used.insert(key.clone());
             let request = json!({"method": method.as_str(), "params": params});
             questions.open.insert(key.clone(), Open { request, answer });
             key

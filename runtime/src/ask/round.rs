@@ -147,6 +147,11 @@ impl Round {
         None
     }
 
+    /// Whether a question was asked in this round (its call then ends with `input_required`).
+    pub(crate) fn has_asked(&self) -> bool {
+        !lock(&self.asked).is_empty()
+    }
+
     /// Records that a question needed `capability` (`elicitation.url`, `sampling`, …), which
     /// the client did not declare.
     pub(crate) fn lacks(&self, capability: &'static str) {

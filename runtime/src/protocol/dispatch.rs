@@ -17,6 +17,7 @@ use super::{
     Change, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
     resources, tasks, trace,
 };
+use crate::ask::board::Board;
 use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
@@ -322,16 +323,30 @@ impl Dispatcher {
             &self.state.limits.subscription_memory,
         )?;
         let declared = Client::of(era, connection).capabilities;
+        // Subscribed before its tasks are read, so that no change between the two is lost; and
+        // only when it names some.
+        let task_changes = tasks::names_tasks(&params).then(|| self.state.tasks.changes());
         requested.task_ids =
             tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref()).await?;
+        let followed = task_changes
+            .filter(|_| {
+                requested
+                    .task_ids
+                    .as_ref()
+                    .is_some_and(|ids| !ids.is_empty())
+            })
+            .map(|changes| listen::FollowedTasks {
+                changes,
+                tasks: Arc::clone(&self.state.tasks),
+                owner: tasks::owner(scope.auth.as_ref()),
+            });
         // Nothing of the request outlives its start: a stream holds what it sends.
         drop((params, listed, declared));
         let changes = self.changes();
-        let task_changes = self.state.tasks.changes();
         listen::listen(
             id,
             requested,
-            (changes, task_changes),
+            (changes, followed),
             &self.state.closing,
             scope,
         )
@@ -501,7 +516,7 @@ impl Dispatcher {
             arguments.as_ref(),
             &params,
         )?;
-        if let Some(required) = self.as_task(&tool, era, &client, &scope)? {
+        if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
             return self
                 .call_as_task(
                     id,
@@ -510,7 +525,7 @@ impl Dispatcher {
                     scope,
                     round,
                     (tool, arguments),
-                    required,
+                    (required, reservation),
                 )
                 .await;
         }
@@ -533,8 +548,9 @@ impl Dispatcher {
         Ok(downgrade::call_result(result, version))
     }
 
-    /// Whether a call of `tool` runs as a task: `Some(required)` for a task tool called by a
-    /// 2026-07-28 client that negotiated the extension (and may start one now), `None` for an
+    /// Whether a call of `tool` runs as a task: `Some((required, its place under the caps))` for
+    /// a task tool called by a 2026-07-28 client that negotiated the extension (and may start
+    /// one now), `None` for an
     /// ordinary call; `-32021` for a `task = "required"` tool without the extension, `-31000`
     /// for one past the task caps.
     fn as_task(
@@ -543,7 +559,7 @@ impl Dispatcher {
         era: &Era,
         client: &Client,
         scope: &RequestScope,
-    ) -> Result<Option<bool>, ErrorObject> {
+    ) -> Result<Option<(bool, task::Reservation)>, ErrorObject> {
         let required = match tool.task() {
             TaskSupport::Required => true,
             TaskSupport::Optional => false,
@@ -558,7 +574,7 @@ impl Dispatcher {
         }
         let owner = tasks::owner(scope.auth.as_ref());
         match self.state.tasks.admit(owner.as_deref()) {
-            Ok(()) => Ok(Some(required)),
+            Ok(reservation) => Ok(Some((required, reservation))),
             Err(busy) if required => Err(busy),
             // An optional task past the caps runs as an ordinary call.
             Err(_) => Ok(None),
@@ -579,8 +595,15 @@ impl Dispatcher {
         mut scope: RequestScope,
         round: Option<Arc<Round>>,
         (tool, arguments): (crate::registry::Tool, Option<Map<String, Value>>),
-        required: bool,
+        (required, reservation): (bool, task::Reservation),
     ) -> Result<Value, ErrorObject> {
+        // Refused arguments are the request's error, not a failed task: checked before any
+        // task exists (when no call hook may still change them; else once the hooks ran).
+        if self.state.hooks.is_empty()
+            && let Some(refusal) = tool.refusal(arguments.as_ref())
+        {
+            return Err(ErrorObject::invalid_params(refusal));
+        }
         let owner = tasks::owner(scope.auth.as_ref());
         let cancel = CancellationToken::new();
         let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());
@@ -588,9 +611,21 @@ impl Dispatcher {
         let version = client.version;
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
-        let hooks = Arc::clone(&self.state.hooks);
+        let board = Arc::new(Board::new(self.state.tasks.settings.ttl));
+        let (started, fn_started) = tokio::sync::oneshot::channel();
+        let at_once = self.state.tasks.settings.budget.is_zero();
+        let (starting, its_board) = (context.clone(), Arc::clone(&board));
+        let on_start = Box::new(move || {
+            // With no budget, a task from its fn's first step: its questions go to the board.
+            if at_once {
+                tasks::become_task(&starting, &its_board);
+            }
+            let _ = started.send(());
+        });
+        let hooks = hook::then_started(&self.state.hooks, on_start);
         let sealer = Arc::clone(&self.state.sealer);
         let running = context.clone();
+        let asked_round = round.clone();
         let job = Box::pin(
             async move {
                 let call = hook::run(&hooks, tool, arguments, running.clone());
@@ -614,10 +649,14 @@ impl Dispatcher {
         let call = tasks::TaskCall {
             owner,
             required,
+            reservation,
             context,
             cancel,
             request_cancel,
             version,
+            round: asked_round,
+            fn_started,
+            board,
         };
         tasks::call(&self.state.tasks, call, job).await
     }

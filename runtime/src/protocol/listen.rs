@@ -1,19 +1,50 @@
 //! `subscriptions/listen` (2026-07-28): a request that stays open and carries notifications of
 //! what the client subscribed to, until the client cancels it or the server shuts down.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 use super::changes::Heard;
 use super::scope::RequestScope;
 use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
+use crate::task::{TaskChange, Tasks};
 
-/// Every task's status changes, as `notifications/tasks` params.
-pub(crate) type TaskChanges = broadcast::Receiver<Arc<Map<String, Value>>>;
+/// The tasks a stream follows: every task's changes, and how to read the caller's own.
+pub(crate) struct FollowedTasks {
+    pub(crate) changes: broadcast::Receiver<TaskChange>,
+    pub(crate) tasks: Arc<Tasks>,
+    pub(crate) owner: Option<String>,
+}
+
+impl FollowedTasks {
+    /// The task `id` as `tasks/get` answers it now; `None` once it is gone.
+    async fn read(&self, id: &str) -> Option<Value> {
+        self.tasks.get(id, self.owner.as_deref()).await.ok()
+    }
+
+    async fn next(&mut self) -> Result<TaskChange, broadcast::error::RecvError> {
+        self.changes.recv().await
+    }
+}
+
+/// Waits until the output has room for one more notification; `false` when the stream ends
+/// meanwhile.
+async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
+    let Some(room) = &scope.room else {
+        return true;
+    };
+    tokio::select! {
+        () = room.take() => true,
+        () = closing.cancelled() => false,
+        () = scope.cancellation.cancelled() => false,
+    }
+}
 
 /// Acknowledges the notifications it will send (`requested`, as far as honoured), then sends
 /// each change it heard as `requested` hears it (`notifications/{tools,prompts,resources}/list_changed`,
@@ -27,13 +58,15 @@ pub(crate) type TaskChanges = broadcast::Receiver<Arc<Map<String, Value>>>;
 /// hears and every URI it subscribed to; or, when it subscribed to a template (whose changed
 /// URIs cannot be named), it ends with its result, for the client to listen again.
 ///
-/// With the tasks extension, it also sends `notifications/tasks` (each a `DetailedTask`) when a
-/// task of `requested.task_ids` changes status.
+/// With the tasks extension, it also sends `notifications/tasks` (each a `DetailedTask`, read
+/// from the store as `tasks/get` answers it) for each task of `requested.task_ids`: its state
+/// right after the acknowledgement, then at each change (a state already sent is not sent
+/// again); a stream that fell behind the changes reads all its tasks anew.
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,
-    (mut changes, mut task_changes): (Changes, TaskChanges),
-    closing: &tokio_util::sync::CancellationToken,
+    (mut changes, mut followed): (Changes, Option<FollowedTasks>),
+    closing: &CancellationToken,
     scope: RequestScope,
 ) -> Result<Value, ErrorObject> {
     let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
@@ -63,31 +96,60 @@ pub(crate) async fn listen(
     let hears_anything = lists != Lists::default() || honoured_uris.is_some();
     drop(honoured_uris);
     let task_ids = task_ids.unwrap_or_default();
-    let mut hears_tasks = !task_ids.is_empty();
+    let mut hears_tasks = followed.is_some() && !task_ids.is_empty();
+    // Each task's last state sent (status and `lastUpdatedAt`).
+    let mut sent: HashMap<String, (Value, Value)> = HashMap::new();
+    let mut to_read: Vec<String> = if hears_tasks {
+        task_ids.clone()
+    } else {
+        Vec::new()
+    };
     let listener = Listener {
         lists,
         subscriptions: &subscriptions,
     };
     'listening: loop {
+        if let Some(followed) = &followed {
+            for task_id in std::mem::take(&mut to_read) {
+                let Some(task) = followed.read(&task_id).await else {
+                    continue;
+                };
+                let state = (task["status"].clone(), task["lastUpdatedAt"].clone());
+                if sent.get(&task_id) == Some(&state) {
+                    continue;
+                }
+                if !room_for(&scope, closing).await {
+                    break 'listening;
+                }
+                sent.insert(task_id, state);
+                notify(Method::TaskStatus, Some(task));
+            }
+        }
         let heard = tokio::select! {
             heard = changes.next(), if hears_anything => match heard {
                 Some(heard) => heard,
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },
-            task = task_changes.recv(), if hears_tasks => {
-                match task {
-                    Ok(task) if task_ids.iter().any(|id| task.get("taskId") == Some(&json!(id))) => {
-                        if let Some(room) = &scope.room {
-                            tokio::select! {
-                                () = room.take() => {}
-                                () = closing.cancelled() => break 'listening,
-                                () = scope.cancellation.cancelled() => break 'listening,
-                            }
+            change = async {
+                match &mut followed {
+                    Some(followed) => followed.next().await,
+                    None => std::future::pending().await,
+                }
+            }, if hears_tasks => {
+                match change {
+                    Ok(change) if task_ids.iter().any(|id| **id == *change.id) => {
+                        // A task over and already sent so has nothing more to say.
+                        let said = sent.get(&*change.id).is_some_and(|(status, _)| {
+                            change.status.is_terminal() && *status == change.status.as_str()
+                        });
+                        if !said {
+                            to_read.push(change.id.to_string());
                         }
-                        notify(Method::TaskStatus, Some(Value::Object((*task).clone())));
                     }
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Ok(_) => {}
+                    // Changes were missed: every followed task is read anew.
+                    Err(broadcast::error::RecvError::Lagged(_)) => to_read.clone_from(&task_ids),
                     Err(broadcast::error::RecvError::Closed) => hears_tasks = false,
                 }
                 continue;

@@ -5,16 +5,18 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
+use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::{ProtocolVersion, downgrade};
 use crate::ask::board::Board;
+use crate::ask::round::Round;
 use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
 use crate::result::CallToolResult;
-use crate::task::{Finished, Tasks, extension_missing, negotiated};
+use crate::task::{Finished, Reservation, Tasks, extension_missing, negotiated};
 
 /// How a call's run ended.
 pub(crate) enum Ran {
@@ -31,12 +33,21 @@ pub(crate) struct TaskCall {
     pub(crate) owner: Option<String>,
     /// `task = "required"`: a task even when it finishes within the budget.
     pub(crate) required: bool,
+    /// Its place under the task caps: given back when the call ends, task or not.
+    pub(crate) reservation: Reservation,
     pub(crate) context: Context,
     /// Cancels the tool's context: the task's cancellation.
     pub(crate) cancel: CancellationToken,
     /// The request's own cancellation (the client left, or cancelled it) while it waits.
     pub(crate) request_cancel: CancellationToken,
     pub(crate) version: ProtocolVersion,
+    /// The request's 2026-07-28 round: a question asked there before the call became a task is
+    /// answered on the request.
+    pub(crate) round: Option<Arc<Round>>,
+    /// Resolves once the hooks let the call through to the tool's fn, its arguments valid.
+    pub(crate) fn_started: oneshot::Receiver<()>,
+    /// Where its questions wait once it is a task.
+    pub(crate) board: Arc<Board>,
 }
 
 /// The caller's key as a task's owner.
@@ -92,33 +103,55 @@ pub(crate) async fn call(
     let TaskCall {
         owner,
         required,
+        reservation,
         context,
         cancel,
         request_cancel,
         version,
+        round,
+        mut fn_started,
+        board,
     } = call;
-    let board = Arc::new(Board::new(tasks.settings.ttl));
     let budget = tasks.settings.budget;
-    if budget.is_zero() {
-        let record = tasks.create(owner).await?;
-        become_task(&context, &board);
-        let created = tasks.created(&record);
-        tasks.spawn(record, cancel, board, async move {
-            finished(job.await, version)
-        });
-        return Ok(created);
-    }
     let mut handle = Aborting(tokio::spawn(job));
+    if budget.is_zero() {
+        // A task once the hooks let it through to the fn: a refusal answers the request.
+        tokio::select! {
+            started = fn_started => if started.is_err() {
+                // The call ended before its fn ran: refused (a hook, its arguments).
+                return match joined(&mut handle).await {
+                    Ran::InputRequired(input_required) => Ok(input_required),
+                    Ran::Done(outcome, _) => {
+                        outcome.map(|result| downgrade::call_result(result, version))
+                    }
+                };
+            },
+            () = request_cancel.cancelled() => {
+                cancel.cancel();
+                return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
+            }
+        }
+        return into_task(
+            tasks,
+            (owner, reservation),
+            (context, cancel, board, round),
+            handle,
+            version,
+        )
+        .await;
+    }
     tokio::select! {
         ran = joined(&mut handle) => match ran {
             Ran::InputRequired(input_required) => return Ok(input_required),
-            Ran::Done(outcome, _) if !required => {
+            // An optional task, or a call refused before its fn ran (a hook, its arguments).
+            Ran::Done(outcome, _) if !required || fn_started.try_recv().is_err() => {
                 return outcome.map(|result| downgrade::call_result(result, version));
             }
             ran @ Ran::Done(..) => {
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
-                tasks.spawn(record, cancel, board, std::future::ready(finished(ran, version)));
+                let ran = std::future::ready(finished(ran, version));
+                tasks.spawn(record, cancel, board, reservation, ran);
                 return Ok(created);
             }
         },
@@ -128,10 +161,43 @@ pub(crate) async fn call(
             return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
         }
     }
+    into_task(
+        tasks,
+        (owner, reservation),
+        (context, cancel, board, round),
+        handle,
+        version,
+    )
+    .await
+}
+
+/// The running call `handle` becomes a task: its record created, followed by the engine; the
+/// `CreateTaskResult` (or, when a question reached the request just before, `input_required`).
+async fn into_task(
+    tasks: &Arc<Tasks>,
+    (owner, reservation): (Option<String>, Reservation),
+    (context, cancel, board, round): (Context, CancellationToken, Arc<Board>, Option<Arc<Round>>),
+    mut handle: Aborting,
+    version: ProtocolVersion,
+) -> Result<Value, ErrorObject> {
+    // Questions move to the board first: from now on none reaches the request's round.
     become_task(&context, &board);
+    if round.as_ref().is_some_and(|round| round.has_asked()) {
+        // One was asked there just before: its call ends with `input_required` (at its next
+        // poll), which the request answers, as within the budget.
+        let ran = joined(&mut handle).await;
+        if let Ran::InputRequired(input_required) = ran {
+            return Ok(input_required);
+        }
+        let record = tasks.create(owner).await?;
+        let created = tasks.created(&record);
+        let ran = std::future::ready(finished(ran, version));
+        tasks.spawn(record, cancel, board, reservation, ran);
+        return Ok(created);
+    }
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
-    tasks.spawn(record, cancel, board, async move {
+    tasks.spawn(record, cancel, board, reservation, async move {
         finished(joined(&mut handle).await, version)
     });
     Ok(created)
@@ -139,7 +205,7 @@ pub(crate) async fn call(
 
 /// From now on the call's questions wait on the task's board, and nothing more goes to the
 /// request (the extension sends no progress or logs for a task).
-fn become_task(context: &Context, board: &Arc<Board>) {
+pub(crate) fn become_task(context: &Context, board: &Arc<Board>) {
     context.to_board(Arc::clone(board));
     context.finish();
 }
@@ -166,16 +232,17 @@ pub(crate) async fn answer(
     match method {
         Method::TasksGet => tasks.get(id, owner).await,
         Method::TasksUpdate => {
+            let none = Map::new();
             let responses = match params.get("inputResponses") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(responses)) => responses.clone(),
+                None | Some(Value::Null) => &none,
+                Some(Value::Object(responses)) => responses,
                 Some(_) => {
                     return Err(ErrorObject::invalid_params(
                         "`inputResponses` must be an object",
                     ));
                 }
             };
-            tasks.update(id, owner, &responses).await
+            tasks.update(id, owner, responses).await
         }
         Method::TasksCancel => tasks.cancel(id, owner).await,
         other => Err(ErrorObject::new(
@@ -183,6 +250,15 @@ pub(crate) async fn answer(
             format!("Method not found: {other}"),
         )),
     }
+}
+
+/// Whether a `subscriptions/listen` request names some task ids.
+pub(crate) fn names_tasks(params: &Map<String, Value>) -> bool {
+    params
+        .get("notifications")
+        .and_then(|notifications| notifications.get("taskIds"))
+        .and_then(Value::as_array)
+        .is_some_and(|ids| !ids.is_empty())
 }
 
 /// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's

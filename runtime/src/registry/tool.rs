@@ -194,7 +194,7 @@ impl Tool {
         Arc::make_mut(&mut self.definition).execution = match support {
             TaskSupport::Forbidden => None,
             _ => Some(ToolExecution {
-                task_support: Some(support.wire_name().to_owned()),
+                task_support: Some(support),
             }),
         };
         self
@@ -325,15 +325,24 @@ impl Tool {
         arguments: Option<Map<String, Value>>,
         context: Context,
     ) -> CallToolResult {
-        let callee = Callee {
+        self.callee().call(arguments, context).await
+    }
+
+    /// Why `arguments` would be refused by [`call`](Self::call) (its validation error's text);
+    /// `None` when they are valid.
+    pub(crate) fn refusal(&self, arguments: Option<&Map<String, Value>>) -> Option<String> {
+        self.callee().refusal(arguments)
+    }
+
+    fn callee(&self) -> Callee<'_> {
+        Callee {
             name: self.name(),
             input_schema: &self.definition.input_schema,
             input: &self.input,
             output: self.output.as_deref(),
             wraps_output: self.wraps_output,
             handler: &self.handler,
-        };
-        callee.call(arguments, context).await
+        }
     }
 
     /// The definition, shared with `tools/list` answers rather than copied.

@@ -392,13 +392,7 @@ fn location(caller: &std::panic::Location<'_>) -> String {
 
 /// `sha256:` and the 64 lowercase hex digits of the SHA-256 of `bytes`.
 fn digest(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in hash {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
+    format!("sha256:{}", crate::random::hex(&Sha256::digest(bytes)))
 }
 
 fn bytes_of(text: Cow<'static, str>) -> Cow<'static, [u8]> {

@@ -28,11 +28,25 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
+    /// `Server::task_timeout`: how long a task may run; `None`, its TTL.
+    pub(crate) timeout: Option<Duration>,
     pub(crate) poll_interval: Duration,
     /// `Limits::tasks`.
     pub(crate) max_tasks: usize,
     /// `Limits::tasks_per_principal`.
     pub(crate) max_tasks_per_principal: usize,
+}
+
+impl TaskSettings {
+    /// How long a task may run before it is stopped and failed.
+    pub(crate) fn run_limit(&self) -> Duration {
+        self.timeout.unwrap_or(self.ttl)
+    }
+
+    /// A task's whole life from its creation (its `ttlMs`, fixed): its run limit, then its TTL.
+    pub(crate) fn lifetime(&self) -> Duration {
+        self.run_limit().saturating_add(self.ttl)
+    }
 }
 
 impl Default for TaskSettings {
@@ -41,6 +55,7 @@ impl Default for TaskSettings {
         Self {
             budget: Duration::ZERO,
             ttl: Duration::from_hours(1),
+            timeout: None,
             poll_interval: Duration::from_secs(1),
             max_tasks: limits.tasks,
             max_tasks_per_principal: limits.tasks_per_principal,
@@ -58,9 +73,36 @@ pub(crate) enum Finished {
 
 /// A task running in this process.
 struct Running {
-    owner: Option<String>,
     cancel: CancellationToken,
     board: Arc<Board>,
+}
+
+/// The places taken by tasks (and calls that may become one), in all and per owner.
+#[derive(Default)]
+struct Slots {
+    total: usize,
+    per_owner: HashMap<Option<String>, usize>,
+}
+
+/// A task's place under the caps ([`Tasks::admit`]), given back when dropped: when its call
+/// ends (before its final write, so the client that reads it finished may start another), when
+/// it panics, or when the call never became a task.
+pub(crate) struct Reservation {
+    slots: Arc<Mutex<Slots>>,
+    owner: Option<String>,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        let mut slots = lock(&self.slots);
+        slots.total = slots.total.saturating_sub(1);
+        if let Some(own) = slots.per_owner.get_mut(&self.owner) {
+            *own = own.saturating_sub(1);
+            if *own == 0 {
+                slots.per_owner.remove(&self.owner);
+            }
+        }
+    }
 }
 
 /// The tasks of one server. Cheap to share (`Arc`).
@@ -68,8 +110,17 @@ pub(crate) struct Tasks {
     store: Arc<dyn TaskStore>,
     pub(crate) settings: TaskSettings,
     running: Mutex<HashMap<String, Running>>,
-    /// Each change of a task's status, as its `notifications/tasks` params (`DetailedTask`).
-    changes: broadcast::Sender<Arc<Map<String, Value>>>,
+    slots: Arc<Mutex<Slots>>,
+    /// Each change of a task: which task, and its status (a listener reads the record itself,
+    /// so that nothing here holds a result).
+    changes: broadcast::Sender<TaskChange>,
+}
+
+/// A task that changed ([`Tasks::changes`]).
+#[derive(Clone, Debug)]
+pub(crate) struct TaskChange {
+    pub(crate) id: Arc<str>,
+    pub(crate) status: TaskStatus,
 }
 
 /// The `-32602` of a task id that is unknown, expired, or someone else's (told apart from none).
@@ -100,19 +151,12 @@ pub(crate) fn negotiated(declared: &Value) -> bool {
 
 /// A new task id: 128 random bits, hex.
 fn new_id() -> Result<String, ErrorObject> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|error| {
+    crate::random::id().map_err(|error| {
         ErrorObject::new(
             codes::INTERNAL_ERROR,
             format!("no randomness for a task id: {error}"),
         )
-    })?;
-    Ok(bytes
-        .iter()
-        .fold(String::with_capacity(32), |mut hex, byte| {
-            let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
-            hex
-        }))
+    })
 }
 
 impl Tasks {
@@ -121,20 +165,23 @@ impl Tasks {
             store,
             settings,
             running: Mutex::default(),
+            slots: Arc::default(),
             changes: broadcast::channel(1024).0,
         }
     }
 
-    /// Listens to every task's status changes.
-    pub(crate) fn changes(&self) -> broadcast::Receiver<Arc<Map<String, Value>>> {
+    /// Listens to every task's changes.
+    pub(crate) fn changes(&self) -> broadcast::Receiver<TaskChange> {
         self.changes.subscribe()
     }
 
-    /// `Err` (`-31000`, server busy) when `owner` may not start another task now: the server's
-    /// running tasks at `Limits::tasks`, or the principal's at `Limits::tasks_per_principal`.
-    pub(crate) fn admit(&self, owner: Option<&str>) -> Result<(), ErrorObject> {
-        let running = lock(&self.running);
-        if running.len() >= self.settings.max_tasks {
+    /// A place for a task of `owner`, held until the [`Reservation`] is dropped; `Err`
+    /// (`-31000`, server busy) when the server's tasks are at `Limits::tasks`, or the principal's
+    /// at `Limits::tasks_per_principal`. Counted and taken under one lock: concurrent calls never
+    /// overrun the caps.
+    pub(crate) fn admit(&self, owner: Option<&str>) -> Result<Reservation, ErrorObject> {
+        let mut slots = lock(&self.slots);
+        if slots.total >= self.settings.max_tasks {
             return Err(ErrorObject::new(
                 codes::SERVER_BUSY,
                 format!(
@@ -143,10 +190,8 @@ impl Tasks {
                 ),
             ));
         }
-        let own = running
-            .values()
-            .filter(|task| task.owner.as_deref() == owner)
-            .count();
+        let owner = owner.map(str::to_owned);
+        let own = slots.per_owner.get(&owner).copied().unwrap_or(0);
         if own >= self.settings.max_tasks_per_principal {
             return Err(ErrorObject::new(
                 codes::SERVER_BUSY,
@@ -156,7 +201,12 @@ impl Tasks {
                 ),
             ));
         }
-        Ok(())
+        slots.total += 1;
+        *slots.per_owner.entry(owner.clone()).or_default() += 1;
+        Ok(Reservation {
+            slots: Arc::clone(&self.slots),
+            owner,
+        })
     }
 
     /// A new `working` task of `owner`, kept in the store (readable once this returns).
@@ -169,12 +219,13 @@ impl Tasks {
             status_message: None,
             created_at: now,
             last_updated_at: now,
-            expires_at: None,
+            expires_at: Some(now + self.settings.lifetime()),
             poll_interval: self.settings.poll_interval,
             input_requests: Map::new(),
             result: None,
             error: None,
             lease_until: self.store.lease().map(|lease| now + lease),
+            cancel_requested: false,
         };
         self.store
             .create(record.clone())
@@ -185,7 +236,7 @@ impl Tasks {
 
     /// The `CreateTaskResult` of `record`.
     pub(crate) fn created(&self, record: &TaskRecord) -> Value {
-        wire::created(record, self.settings.ttl)
+        wire::created(record, self.settings.lifetime())
     }
 
     /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
@@ -195,12 +246,12 @@ impl Tasks {
         record: TaskRecord,
         cancel: CancellationToken,
         board: Arc<Board>,
+        reservation: Reservation,
         job: impl Future<Output = Finished> + Send + 'static,
     ) {
         lock(&self.running).insert(
             record.id.clone(),
             Running {
-                owner: record.owner.clone(),
                 cancel: cancel.clone(),
                 board: Arc::clone(&board),
             },
@@ -208,7 +259,7 @@ impl Tasks {
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
             let id = record.id.clone();
-            tasks.follow(record, cancel, board, job).await;
+            tasks.follow(record, cancel, board, reservation, job).await;
             lock(&tasks.running).remove(&id);
         });
     }
@@ -219,14 +270,27 @@ impl Tasks {
         mut record: TaskRecord,
         cancel: CancellationToken,
         board: Arc<Board>,
+        reservation: Reservation,
         job: impl Future<Output = Finished>,
     ) {
         let mut job = std::pin::pin!(job);
         let lease = self.store.lease();
+        let run_limit = self.settings.run_limit();
+        let deadline = tokio::time::sleep(run_limit);
+        let mut deadline = std::pin::pin!(deadline);
+        // One interval for the task's life: the other branches never delay its renewal.
+        let mut renew = lease.map(|lease| {
+            let period = (lease / 2).max(Duration::from_millis(1));
+            let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+            renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            renew
+        });
         let finished = loop {
-            let renew = async {
-                match lease {
-                    Some(lease) => tokio::time::sleep(lease / 2).await,
+            let renewed = async {
+                match &mut renew {
+                    Some(renew) => {
+                        renew.tick().await;
+                    }
                     None => std::future::pending().await,
                 }
             };
@@ -235,6 +299,15 @@ impl Tasks {
                 biased;
                 () = cancel.cancelled() => break None,
                 finished = &mut job => break Some(finished),
+                () = &mut deadline => {
+                    // A hung tool does not hold its slot forever: stopped as if cancelled.
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+                    let message = format!(
+                        "The task ran past its time limit ({run_limit:?}) and was stopped."
+                    );
+                    break Some(Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message)));
+                }
                 () = board.changed() => {
                     let open = board.open();
                     record.status = if open.is_empty() {
@@ -245,19 +318,24 @@ impl Tasks {
                     record.input_requests = open;
                     self.write(&mut record).await;
                 }
-                () = renew => {
-                    record.lease_until = lease.map(|lease| SystemTime::now() + lease);
-                    self.write_quietly(&record).await;
+                () = renewed => {
+                    self.write_quietly(&mut record).await;
+                    // Cancelled through another process: seen here at the renewal.
+                    if record.cancel_requested {
+                        cancel.cancel();
+                    }
                 }
             }
         };
         let Some(finished) = finished else {
             // The tool sees its context cancelled; it may finish on its own, shortly.
             let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            drop(reservation);
             record.status = TaskStatus::Cancelled;
             record.status_message = Some("The task was cancelled.".into());
             return self.finish(&mut record).await;
         };
+        drop(reservation);
         match finished {
             Finished::Result(result) => {
                 record.status = TaskStatus::Completed;
@@ -266,18 +344,22 @@ impl Tasks {
             Finished::Error(error) => {
                 record.status = TaskStatus::Failed;
                 record.status_message = Some(error.message.clone());
-                record.error = Some(serde_json::to_value(&error).unwrap_or_default());
+                record.error = Some(
+                    serde_json::to_value(&error)
+                        .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
+                );
             }
         }
         self.finish(&mut record).await;
     }
 
-    /// Writes a task that is over, kept until its TTL passes.
+    /// Writes a task that is over, kept until its expiry (fixed at its creation).
     async fn finish(&self, record: &mut TaskRecord) {
         record.input_requests.clear();
         record.lease_until = None;
-        let now = SystemTime::now();
-        record.expires_at = Some(now + self.settings.ttl);
+        if record.expires_at.is_none() {
+            record.expires_at = Some(record.created_at + self.settings.lifetime());
+        }
         self.write(record).await;
     }
 
@@ -285,19 +367,30 @@ impl Tasks {
     async fn write(&self, record: &mut TaskRecord) {
         record.last_updated_at = SystemTime::now();
         self.write_quietly(record).await;
-        let _ = self
-            .changes
-            .send(Arc::new(wire::detailed(record, self.settings.ttl)));
+        let _ = self.changes.send(TaskChange {
+            id: Arc::from(record.id.as_str()),
+            status: record.status,
+        });
     }
 
-    async fn write_quietly(&self, record: &TaskRecord) {
+    /// Writes `record`; a task not over has its lease renewed by every write.
+    async fn write_quietly(&self, record: &mut TaskRecord) {
+        if !record.status.is_terminal()
+            && let Some(lease) = self.store.lease()
+        {
+            record.lease_until = Some(SystemTime::now() + lease);
+            // A shared store: another process may have asked for its cancellation meanwhile.
+            if let Ok(Some(kept)) = self.store.get(&record.id).await {
+                record.cancel_requested |= kept.cancel_requested;
+            }
+        }
         if let Err(error) = self.store.put(record.clone()).await {
             tracing::error!(task = %record.id, %error, "a task's record could not be written");
         }
     }
 
     /// The task `id` of `owner`: `-32602` when unknown, expired or someone else's. A task not over
-    /// whose lease has passed is failed (its process stopped).
+    /// whose lease has passed is failed (its process stopped), unless it runs in this process.
     async fn record(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
         let mut record = self
             .store
@@ -307,12 +400,19 @@ impl Tasks {
             .filter(|record| record.owner.as_deref() == owner)
             .ok_or_else(|| unknown(id))?;
         let now = SystemTime::now();
-        if !record.status.is_terminal() && record.lease_until.is_some_and(|until| until < now) {
+        let lapsed = !record.status.is_terminal()
+            && record.lease_until.is_some_and(|until| until < now)
+            && !lock(&self.running).contains_key(id);
+        if lapsed {
             record.status = TaskStatus::Failed;
             let message = "The process running the task stopped before it finished.";
             record.status_message = Some(message.into());
             record.error = Some(json!({"code": codes::INTERNAL_ERROR, "message": message}));
             self.finish(&mut record).await;
+            // The store keeps a state that is over as first written: read back what it kept.
+            if let Ok(Some(kept)) = self.store.get(id).await {
+                record = kept;
+            }
         }
         Ok(record)
     }
@@ -320,7 +420,10 @@ impl Tasks {
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let record = self.record(id, owner).await?;
-        Ok(Value::Object(wire::detailed(&record, self.settings.ttl)))
+        Ok(Value::Object(wire::detailed(
+            &record,
+            self.settings.lifetime(),
+        )))
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement.
@@ -334,20 +437,43 @@ impl Tasks {
         let board = lock(&self.running)
             .get(&record.id)
             .map(|running| Arc::clone(&running.board));
-        if let Some(board) = board {
-            board
+        match board {
+            Some(board) => board
                 .answer(responses)
-                .map_err(ErrorObject::invalid_params)?;
+                .map_err(ErrorObject::invalid_params)?,
+            // Its questions wait in the process that runs it, not in the store.
+            None if !record.status.is_terminal() && self.store.lease().is_some() => {
+                return Err(ErrorObject::new(
+                    codes::INTERNAL_ERROR,
+                    format!(
+                        "Task {id} runs in another process of this server: send its tasks/update \
+                         there (requests for a task carry its id in the Mcp-Name header, for routing)"
+                    ),
+                ));
+            }
+            None => {}
         }
         Ok(json!({}))
     }
 
     /// `tasks/cancel`: cancels the task's tool (its `Context`); the acknowledgement, also for a
-    /// task already over.
+    /// task already over. A task running in another process is marked in the store, and
+    /// cancelled there at its next lease renewal.
     pub(crate) async fn cancel(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
-        let record = self.record(id, owner).await?;
-        if let Some(running) = lock(&self.running).get(&record.id) {
-            running.cancel.cancel();
+        let mut record = self.record(id, owner).await?;
+        let local = lock(&self.running)
+            .get(&record.id)
+            .map(|running| running.cancel.clone());
+        match local {
+            Some(cancel) => cancel.cancel(),
+            None if !record.status.is_terminal() => {
+                record.cancel_requested = true;
+                self.store
+                    .put(record)
+                    .await
+                    .map_err(|error| store_failed(&error))?;
+            }
+            None => {}
         }
         Ok(json!({}))
     }
@@ -358,8 +484,20 @@ mod tests {
     use super::*;
     use crate::task::MemoryTaskStore;
 
-    /// A store shared by processes: its records carry leases.
-    struct Leased(MemoryTaskStore);
+    /// A store shared by processes: its records carry leases. It counts the writes that only
+    /// renewed a lease.
+    #[derive(Default)]
+    struct Leased(
+        MemoryTaskStore,
+        Mutex<Option<TaskRecord>>,
+        std::sync::atomic::AtomicUsize,
+    );
+
+    impl Leased {
+        fn renewals(&self) -> usize {
+            self.2.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
 
     impl TaskStore for Leased {
         fn create(
@@ -379,6 +517,17 @@ mod tests {
             &self,
             record: TaskRecord,
         ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            let mut last = lock(&self.1);
+            let renewal = last.as_ref().is_some_and(|last| {
+                TaskRecord {
+                    lease_until: record.lease_until,
+                    ..last.clone()
+                } == record
+            });
+            if renewal {
+                self.2.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            *last = Some(record.clone());
             self.0.put(record)
         }
         fn lease(&self) -> Option<Duration> {
@@ -388,10 +537,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_task_whose_process_stopped_renewing_its_lease_is_failed() {
-        let tasks = Tasks::new(
-            Arc::new(Leased(MemoryTaskStore::new())),
-            TaskSettings::default(),
-        );
+        let tasks = Tasks::new(Arc::new(Leased::default()), TaskSettings::default());
         // Created by a process that then died: nothing renews its lease.
         let record = tasks.create(None).await.unwrap();
         assert!(record.lease_until.is_some());
@@ -405,10 +551,107 @@ mod tests {
         assert!(tasks.get(&record.id, Some("someone")).await.is_err());
     }
 
+    #[test]
+    fn a_place_is_taken_under_the_lock_and_given_back_when_dropped() {
+        let settings = TaskSettings {
+            max_tasks: 2,
+            max_tasks_per_principal: 1,
+            ..TaskSettings::default()
+        };
+        let tasks = Tasks::new(Arc::new(MemoryTaskStore::new()), settings);
+        let alice = tasks.admit(Some("alice")).unwrap();
+        assert!(tasks.admit(Some("alice")).is_err(), "one per principal");
+        let bob = tasks.admit(Some("bob")).unwrap();
+        assert!(tasks.admit(Some("carol")).is_err(), "two in all");
+        drop(alice);
+        let again = tasks.admit(Some("alice")).unwrap();
+        drop((again, bob));
+        assert_eq!(lock(&tasks.slots).total, 0);
+        assert!(lock(&tasks.slots).per_owner.is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_task_running_here_is_not_failed_for_a_lapsed_lease() {
+        let tasks = Arc::new(Tasks::new(
+            Arc::new(Leased::default()),
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        tasks.spawn(
+            record.clone(),
+            CancellationToken::new(),
+            Arc::new(Board::new(Duration::from_secs(1))),
+            tasks.admit(None).unwrap(),
+            std::future::pending(),
+        );
+        // Its renewal late (a busy runtime): the record's lease has passed.
+        let lapsed = TaskRecord {
+            lease_until: Some(SystemTime::now() - Duration::from_secs(1)),
+            ..record
+        };
+        tasks.store.put(lapsed).await.unwrap();
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn questions_asked_all_the_time_do_not_starve_the_lease_renewal() {
+        let store = Arc::new(Leased::default());
+        let tasks = Arc::new(Tasks::new(
+            Arc::clone(&store) as Arc<dyn TaskStore>,
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let board = Arc::new(Board::new(Duration::from_mins(1)));
+        let asking = Arc::clone(&board);
+        tasks.spawn(
+            record,
+            CancellationToken::new(),
+            board,
+            tasks.admit(None).unwrap(),
+            async move {
+                // A question every 10 ms, for a second; the lease (50 ms) renews every 25 ms.
+                for _ in 0..100 {
+                    let question = asking.ask(None, &crate::jsonrpc::Method::Elicit, json!({}));
+                    let _ = tokio::time::timeout(Duration::from_millis(10), question).await;
+                }
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        assert!(store.renewals() >= 20, "renewed {} times", store.renewals());
+    }
+
+    #[tokio::test]
+    async fn a_task_is_cancelled_through_another_process_and_not_answered_there() {
+        let store: Arc<dyn TaskStore> = Arc::new(Leased::default());
+        let runner = Arc::new(Tasks::new(Arc::clone(&store), TaskSettings::default()));
+        let other = Tasks::new(store, TaskSettings::default());
+        let record = runner.create(None).await.unwrap();
+        let id = record.id.clone();
+        let cancel = CancellationToken::new();
+        let seen = cancel.clone();
+        runner.spawn(
+            record,
+            cancel,
+            Arc::new(Board::new(Duration::from_mins(1))),
+            runner.admit(None).unwrap(),
+            async move {
+                seen.cancelled().await;
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        let update = other.update(&id, None, &Map::new()).await.unwrap_err();
+        assert!(update.message.contains("another process"), "{update:?}");
+        other.cancel(&id, None).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(other.get(&id, None).await.unwrap()["status"], "cancelled");
+    }
+
     #[tokio::test]
     async fn a_running_task_keeps_its_lease() {
         let tasks = Arc::new(Tasks::new(
-            Arc::new(Leased(MemoryTaskStore::new())),
+            Arc::new(Leased::default()),
             TaskSettings::default(),
         ));
         let record = tasks.create(None).await.unwrap();
@@ -417,6 +660,7 @@ mod tests {
             record,
             CancellationToken::new(),
             Arc::new(Board::new(Duration::from_secs(1))),
+            tasks.admit(None).unwrap(),
             async {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 Finished::Result(json!({"content": []}))

@@ -67,6 +67,9 @@
 //! - `tools/call` answers a `CreateTaskResult`: `resultType: "task"`, `taskId`, `status`,
 //!   `createdAt`, `lastUpdatedAt`, `ttlMs`, `pollIntervalMs`. The task exists (a `tasks/get`
 //!   finds it) before the answer leaves.
+//!   The task is created once the call hooks let the call through and its arguments are valid:
+//!   a hook's refusal answers the request, invalid arguments are `-32602`; no task, no place
+//!   taken.
 //! - `tasks/get` answers the task: `working`; `input_required` with `inputRequests` while the
 //!   tool waits on `ctx.elicit` (`sample`, `roots`), each under its key
 //!   ([`Context::question`](crate::Context::question), or `elicitation-1`, …); `completed` with
@@ -85,17 +88,22 @@
 //! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
 //! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.
 //! Once a task, it sends no progress or logs (the extension has none for tasks), and it is not
-//! bound by [`Server::call_timeout`](crate::Server::call_timeout): it runs until it returns or is
-//! cancelled.
+//! bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
+//! [`Server::task_timeout`](crate::Server::task_timeout) (its TTL by default): past it the tool is
+//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so.
 //!
 //! # Ownership, lifetime, caps
 //!
 //! A task id is 128 random bits. With bearer auth a task belongs to the principal that created
 //! it: another principal's `tasks/get`, `tasks/update` or `tasks/cancel` is answered as for an
-//! unknown id, `-32602`. A finished task is kept for [`Server::task_ttl`](crate::Server::task_ttl)
-//! (1 hour), then dropped. [`Server::max_tasks`](crate::Server::max_tasks) and
+//! unknown id, `-32602`. A task's `ttlMs` is fixed at its creation: its run limit
+//! ([`Server::task_timeout`](crate::Server::task_timeout)) plus
+//! [`Server::task_ttl`](crate::Server::task_ttl) (1 hour each); past it the task is dropped.
+//! [`Server::max_tasks`](crate::Server::max_tasks) and
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
-//! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)).
+//! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)). The
+//! caps count the tasks of one process: with a store shared by several, each process counts its
+//! own.
 //!
 //! # Where tasks are kept
 //!
@@ -104,13 +112,17 @@
 //! store shared by several processes plugs in with [`Server::task_store`](crate::Server::task_store)
 //! (its trait docs say how a task whose process died is reported `failed`). What runs (the
 //! tool's future, its cancellation, its open questions) stays in the process that runs it: route
-//! a task's requests to it (the `Mcp-Name` header names the task).
+//! a task's requests to it (the `Mcp-Name` header names the task). Elsewhere, `tasks/get` reads
+//! the store; `tasks/cancel` marks the record ([`TaskRecord::cancel_requested`]) and the process
+//! running the task cancels it at its next lease renewal; `tasks/update` of a task running
+//! elsewhere is refused (`-32603`, saying so), since its questions wait where it runs.
 
 mod engine;
 mod store;
-mod support;
 mod wire;
 
-pub(crate) use engine::{Finished, TaskSettings, Tasks, extension_missing, negotiated};
+pub use crate::types::TaskSupport;
+pub(crate) use engine::{
+    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing, negotiated,
+};
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
-pub use support::TaskSupport;

@@ -1,6 +1,6 @@
 //! Where tasks are kept: the [`TaskStore`] trait and the default [`MemoryTaskStore`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
@@ -66,7 +66,8 @@ pub struct TaskRecord {
     pub created_at: SystemTime,
     /// When its status last changed.
     pub last_updated_at: SystemTime,
-    /// When the store may drop it; `None` while it runs.
+    /// When the store may drop it: fixed at its creation (the run limit, then the TTL: its
+    /// `ttlMs`); `None` only in records written by older versions.
     pub expires_at: Option<SystemTime>,
     /// How often the client should poll.
     pub poll_interval: Duration,
@@ -79,19 +80,39 @@ pub struct TaskRecord {
     /// For a store shared by processes ([`TaskStore::lease`]): until when the process running
     /// the task has vouched for it. A task not over whose lease has passed is reported failed.
     pub lease_until: Option<SystemTime>,
+    /// A client asked to cancel the task through a process that does not run it: the process
+    /// running it reads this at each lease renewal and cancels the tool.
+    #[serde(default)]
+    pub cancel_requested: bool,
 }
 
 /// A store's failure: it could not keep or read a task. A client is answered `-32603` with
 /// its text (`the task store failed: …`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskStoreError(
-    /// What failed, for the client and the logs (no secrets: the client reads it).
-    pub String,
-);
+pub struct TaskStoreError {
+    message: String,
+}
+
+impl TaskStoreError {
+    /// A failure saying `message`: what failed, for the client and the logs (no secrets: the
+    /// client reads it).
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// What failed, as given to [`new`](Self::new).
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
 
 impl fmt::Display for TaskStoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the task store failed: {}", self.0)
+        write!(f, "the task store failed: {}", self.message)
     }
 }
 
@@ -121,7 +142,10 @@ pub trait TaskStore: Send + Sync + 'static {
     /// The task `id`, unless unknown or expired (past its `expires_at`).
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
-    /// Replaces the task of `record.id` with `record`.
+    /// Replaces the task of `record.id` with `record`, unless the task kept is over: a terminal
+    /// state (completed, failed, cancelled) is never overwritten (a shared store does it
+    /// atomically, e.g. a conditional write), so that a process that finds a task's lease lapsed
+    /// cannot turn a result just written into a failure.
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// How long a running task's lease lasts (see "A process that dies"); `None` (the default):
@@ -131,11 +155,109 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 }
 
-/// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (swept
-/// as new tasks are created).
-#[derive(Debug, Default)]
+/// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (an
+/// index in expiry order is swept from its front at each create, get and put, so expired tasks
+/// are freed without new ones), and at most [`max_finished`](Self::max_finished) finished tasks
+/// kept, [`max_finished_per_owner`](Self::max_finished_per_owner) of one owner (past either, the
+/// oldest finished is dropped first).
+#[derive(Debug)]
 pub struct MemoryTaskStore {
-    tasks: Mutex<HashMap<String, TaskRecord>>,
+    tasks: Mutex<Kept>,
+    caps: Caps,
+}
+
+/// How many finished tasks are kept, in all and per owner.
+#[derive(Clone, Copy, Debug)]
+struct Caps {
+    all: usize,
+    per_owner: usize,
+}
+
+/// The records, their expiry order, and how many are finished.
+#[derive(Debug, Default)]
+struct Kept {
+    records: HashMap<String, TaskRecord>,
+    by_expiry: BTreeSet<(SystemTime, String)>,
+    finished: usize,
+    finished_per_owner: HashMap<Option<String>, usize>,
+}
+
+impl Kept {
+    /// Drops every record whose expiry has passed: the front of the index.
+    fn sweep(&mut self, now: SystemTime) {
+        while let Some((expiry, id)) = self.by_expiry.first().cloned() {
+            if expiry > now {
+                break;
+            }
+            self.remove(&id);
+        }
+    }
+
+    fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+        let record = self.records.remove(id)?;
+        if let Some(expiry) = record.expires_at {
+            self.by_expiry.remove(&(expiry, record.id.clone()));
+        }
+        if record.status.is_terminal() {
+            self.finished -= 1;
+            if let Some(own) = self.finished_per_owner.get_mut(&record.owner) {
+                *own -= 1;
+                if *own == 0 {
+                    self.finished_per_owner.remove(&record.owner);
+                }
+            }
+        }
+        Some(record)
+    }
+
+    fn insert(&mut self, record: TaskRecord, caps: Caps) {
+        self.remove(&record.id);
+        if let Some(expiry) = record.expires_at {
+            self.by_expiry.insert((expiry, record.id.clone()));
+        }
+        let owner = record.owner.clone();
+        if record.status.is_terminal() {
+            self.finished += 1;
+            *self.finished_per_owner.entry(owner.clone()).or_default() += 1;
+        }
+        self.records.insert(record.id.clone(), record);
+        while self.finished_per_owner.get(&owner).copied().unwrap_or(0) > caps.per_owner {
+            if !self.drop_oldest_finished(Some(&owner)) {
+                break;
+            }
+        }
+        while self.finished > caps.all {
+            if !self.drop_oldest_finished(None) {
+                break;
+            }
+        }
+    }
+
+    /// Drops the finished task (of `owner`, when given) that expires first: expiry is fixed at
+    /// creation, so the oldest. `false` when there is none.
+    fn drop_oldest_finished(&mut self, owner: Option<&Option<String>>) -> bool {
+        let oldest = self
+            .by_expiry
+            .iter()
+            .map(|(_, id)| &self.records[id])
+            .find(|record| {
+                record.status.is_terminal() && owner.is_none_or(|owner| record.owner == *owner)
+            })
+            .map(|record| record.id.clone());
+        oldest.is_some_and(|id| self.remove(&id).is_some())
+    }
+}
+
+impl Default for MemoryTaskStore {
+    fn default() -> Self {
+        Self {
+            tasks: Mutex::default(),
+            caps: Caps {
+                all: 10_000,
+                per_owner: 1_000,
+            },
+        }
+    }
 }
 
 impl MemoryTaskStore {
@@ -144,36 +266,162 @@ impl MemoryTaskStore {
     pub fn new() -> Self {
         Self::default()
     }
-}
 
-fn expired(record: &TaskRecord, now: SystemTime) -> bool {
-    record.expires_at.is_some_and(|expiry| expiry <= now)
+    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
+    /// finished task is dropped before its expiry, so that finished results never fill the
+    /// memory. Running tasks are capped apart (`Server::max_tasks`).
+    #[must_use]
+    pub fn max_finished(mut self, max: usize) -> Self {
+        self.caps.all = max.max(1);
+        self
+    }
+
+    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
+    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
+    /// dropped first, so that one caller cannot push out everyone else's results.
+    #[must_use]
+    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
+        self.caps.per_owner = max.max(1);
+        self
+    }
 }
 
 impl TaskStore for MemoryTaskStore {
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        let now = SystemTime::now();
         let mut tasks = lock(&self.tasks);
-        tasks.retain(|_, kept| !expired(kept, now));
-        tasks.insert(record.id.clone(), record);
+        tasks.sweep(SystemTime::now());
+        tasks.insert(record, self.caps);
         Box::pin(std::future::ready(Ok(())))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
-        let now = SystemTime::now();
         let mut tasks = lock(&self.tasks);
-        let found = match tasks.get(id) {
-            Some(record) if expired(record, now) => {
-                tasks.remove(id);
-                None
-            }
-            found => found.cloned(),
-        };
+        tasks.sweep(SystemTime::now());
+        let found = tasks.records.get(id).cloned();
         Box::pin(std::future::ready(Ok(found)))
     }
 
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        lock(&self.tasks).insert(record.id.clone(), record);
+        let mut tasks = lock(&self.tasks);
+        tasks.sweep(SystemTime::now());
+        let over = tasks
+            .records
+            .get(&record.id)
+            .is_some_and(|kept| kept.status.is_terminal());
+        if !over {
+            tasks.insert(record, self.caps);
+        }
         Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, status: TaskStatus, expires_in: Duration) -> TaskRecord {
+        let now = SystemTime::now();
+        TaskRecord {
+            id: id.into(),
+            owner: None,
+            status,
+            status_message: None,
+            created_at: now,
+            last_updated_at: now,
+            expires_at: Some(now + expires_in),
+            poll_interval: Duration::from_secs(1),
+            input_requests: Map::new(),
+            result: None,
+            error: None,
+            lease_until: None,
+            cancel_requested: false,
+        }
+    }
+
+    fn get(store: &MemoryTaskStore, id: &str) -> Option<TaskRecord> {
+        futures_util::FutureExt::now_or_never(store.get(id))
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn expired_tasks_are_freed_by_any_read_without_new_creates() {
+        let store = MemoryTaskStore::new();
+        for id in ["a", "b", "c"] {
+            let _ = futures_util::FutureExt::now_or_never(store.put(record(
+                id,
+                TaskStatus::Completed,
+                Duration::from_millis(10),
+            )));
+        }
+        let _ = futures_util::FutureExt::now_or_never(store.put(record(
+            "kept",
+            TaskStatus::Working,
+            Duration::from_mins(1),
+        )));
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(get(&store, "kept").is_some());
+        let kept = lock(&store.tasks);
+        assert_eq!(kept.records.len(), 1, "the expired ones are freed");
+        assert_eq!(kept.by_expiry.len(), 1);
+        assert_eq!(kept.finished, 0);
+    }
+
+    #[test]
+    fn past_max_finished_per_owner_that_owners_oldest_is_dropped_not_anothers() {
+        let store = MemoryTaskStore::new().max_finished_per_owner(1);
+        let owned = |id: &str, owner: &str, expires_in| TaskRecord {
+            owner: Some(owner.into()),
+            ..record(id, TaskStatus::Completed, expires_in)
+        };
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(owned("bob-1", "bob", Duration::from_secs(1)));
+        put(owned("alice-1", "alice", Duration::from_secs(2)));
+        put(owned("alice-2", "alice", Duration::from_secs(3)));
+        assert!(
+            get(&store, "alice-1").is_none(),
+            "alice's oldest is dropped"
+        );
+        assert!(get(&store, "alice-2").is_some() && get(&store, "bob-1").is_some());
+    }
+
+    #[test]
+    fn a_task_that_is_over_is_never_overwritten() {
+        let store = MemoryTaskStore::new();
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(record("t", TaskStatus::Working, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Completed, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Failed, Duration::from_mins(1)));
+        put(record("t", TaskStatus::Working, Duration::from_mins(1)));
+        assert_eq!(get(&store, "t").unwrap().status, TaskStatus::Completed);
+    }
+
+    #[test]
+    fn past_max_finished_the_oldest_finished_task_is_dropped_and_running_ones_kept() {
+        let store = MemoryTaskStore::new().max_finished(2);
+        let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
+        put(record(
+            "running",
+            TaskStatus::Working,
+            Duration::from_secs(1),
+        ));
+        put(record("old", TaskStatus::Completed, Duration::from_secs(2)));
+        put(record("mid", TaskStatus::Failed, Duration::from_secs(3)));
+        put(record("new", TaskStatus::Cancelled, Duration::from_secs(4)));
+        assert!(
+            get(&store, "old").is_none(),
+            "the oldest finished is dropped"
+        );
+        for id in ["running", "mid", "new"] {
+            assert!(get(&store, id).is_some(), "{id}");
+        }
+        // A running task that finishes counts, and pushes out the next oldest.
+        put(record(
+            "running",
+            TaskStatus::Completed,
+            Duration::from_secs(1),
+        ));
+        assert!(get(&store, "running").is_none());
+        assert!(get(&store, "mid").is_some() && get(&store, "new").is_some());
     }
 }

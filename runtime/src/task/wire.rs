@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 
 use super::store::{TaskRecord, TaskStatus};
 
-/// The `Task` fields of `record` (`taskId`, `status`, times, `ttlMs`, `pollIntervalMs`), as of
-/// `now`; `ttl` is how long a finished task is kept.
-fn task(record: &TaskRecord, ttl: Duration, now: SystemTime) -> Map<String, Value> {
-    // While the task runs, it is kept for `ttl` past now at least; once over, until its expiry.
-    let expiry = record.expires_at.unwrap_or(now + ttl);
+/// The `Task` fields of `record` (`taskId`, `status`, times, `ttlMs`, `pollIntervalMs`); `ttl` is
+/// its life from creation when its record has no expiry.
+fn task(record: &TaskRecord, ttl: Duration) -> Map<String, Value> {
+    // Fixed from creation: the record's expiry, set when it was created.
+    let expiry = record.expires_at.unwrap_or(record.created_at + ttl);
     let ttl_ms = expiry
         .duration_since(record.created_at)
         .unwrap_or_default()
@@ -40,7 +40,7 @@ fn task(record: &TaskRecord, ttl: Duration, now: SystemTime) -> Map<String, Valu
 
 /// The `DetailedTask`: the task, with `inputRequests`, `result` or `error` as its status has.
 pub(crate) fn detailed(record: &TaskRecord, ttl: Duration) -> Map<String, Value> {
-    let mut fields = task(record, ttl, SystemTime::now());
+    let mut fields = task(record, ttl);
     match record.status {
         TaskStatus::InputRequired => {
             fields.insert(
@@ -69,7 +69,7 @@ pub(crate) fn detailed(record: &TaskRecord, ttl: Duration) -> Map<String, Value>
 
 /// The `CreateTaskResult` a `tools/call` is answered with: the task, `resultType: "task"`.
 pub(crate) fn created(record: &TaskRecord, ttl: Duration) -> Value {
-    let mut fields = task(record, ttl, SystemTime::now());
+    let mut fields = task(record, ttl);
     fields.insert("resultType".into(), json!("task"));
     Value::Object(fields)
 }

@@ -5,7 +5,6 @@
 //! never did anything first.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -287,16 +286,7 @@ pub(super) async fn delete(
 /// 128 bits from the operating system's cryptographic generator, as hex; `None` when the OS
 /// cannot provide them (then no guessable id is minted instead).
 fn new_session_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(
-        bytes
-            .iter()
-            .fold(String::with_capacity(32), |mut hex, byte| {
-                let _ = write!(hex, "{byte:02x}");
-                hex
-            }),
-    )
+    crate::random::id().ok()
 }
 
 #[cfg(test)]

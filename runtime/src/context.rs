@@ -233,13 +233,27 @@ impl Context {
     /// `progress` is greater than the last value sent, as the protocol requires: a value that does
     /// not increase (or is not a finite number) is dropped. Returns whether a notification was
     /// sent. A client of protocol 2024-11-05, which has no progress messages, gets no message.
+    ///
+    /// Once the call runs as a task ([`task`](crate::task)), which has no progress
+    /// notifications, the message (or "`progress` of `total`") becomes the task's
+    /// `statusMessage`, read by whoever polls it.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
-        let Some(token) = &self.inner.progress_token else {
-            return false;
-        };
         if self.is_cancelled() || !progress.is_finite() {
             return false;
         }
+        if let Some(board) = self.inner.asker.board() {
+            // A task has no progress notifications: its poller reads the status message.
+            let status = match (message, total.filter(|total| total.is_finite())) {
+                (Some(message), _) => message.to_owned(),
+                (None, Some(total)) => format!("{progress} of {total}"),
+                (None, None) => progress.to_string(),
+            };
+            board.report(status);
+            return true;
+        }
+        let Some(token) = &self.inner.progress_token else {
+            return false;
+        };
         {
             let mut last = lock(&self.inner.last_progress);
             if last.is_some_and(|last| progress <= last) {

@@ -17,6 +17,9 @@ use crate::sync::lock;
 /// task's whole life, as the extension requires).
 pub(crate) struct Board {
     questions: Mutex<Questions>,
+    /// What the tool last said of its progress (`Context::progress`): the task's
+    /// `statusMessage` while it works, as a task has no progress notifications.
+    status: Mutex<Option<String>>,
     /// Woken when a question is asked or answered: the task's record then changes status.
     changed: Notify,
     /// How long a question waits for its answer (the task's TTL): past it, the tool's question
@@ -41,6 +44,7 @@ impl Board {
     pub(crate) fn new(wait: Duration) -> Self {
         Self {
             questions: Mutex::default(),
+            status: Mutex::default(),
             changed: Notify::new(),
             wait,
         }
@@ -127,7 +131,18 @@ impl Board {
         Ok(())
     }
 
-    /// Waits until a question is asked or answered.
+    /// Records the tool's progress as the task's status message, for its poller.
+    pub(crate) fn report(&self, status: String) {
+        *lock(&self.status) = Some(status);
+        self.changed.notify_one();
+    }
+
+    /// What the tool last reported of its progress.
+    pub(crate) fn status(&self) -> Option<String> {
+        lock(&self.status).clone()
+    }
+
+    /// Waits until a question is asked or answered, or the tool reports progress.
     pub(crate) async fn changed(&self) {
         self.changed.notified().await;
     }

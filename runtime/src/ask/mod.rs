@@ -547,6 +547,11 @@ impl Asker {
         let _ = self.board.set(board);
     }
 
+    /// The task's board, once the call became a task.
+    pub(crate) fn board(&self) -> Option<&Arc<board::Board>> {
+        self.board.get()
+    }
+
     /// Checks the client declared `capability` (and, when named, its `sub` part). An
     /// `elicitation: {}` declares forms only, as the spec says.
     /// Where no answer can come back, that is the error, whatever the client declared (a

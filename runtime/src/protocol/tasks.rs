@@ -63,7 +63,15 @@ fn finished(ran: Ran, version: ProtocolVersion) -> Finished {
             codes::INTERNAL_ERROR,
             result.text_content(),
         )),
-        Ran::Done(Ok(result), false) => Finished::Result(downgrade::call_result(result, version)),
+        Ran::Done(Ok(result), false) => {
+            // The result the call would have answered, `resultType` and all (tasks are
+            // 2026-07-28 only, where every result carries it).
+            let mut result = downgrade::call_result(result, version);
+            if let Value::Object(result) = &mut result {
+                result.insert("resultType".into(), Value::from("complete"));
+            }
+            Finished::Result(result)
+        }
         Ran::Done(Err(error), _) => Finished::Error(error),
         Ran::InputRequired(_) => Finished::Error(ErrorObject::new(
             codes::INTERNAL_ERROR,

@@ -316,6 +316,9 @@ impl Tasks {
                         TaskStatus::InputRequired
                     };
                     record.input_requests = open;
+                    if let Some(status) = board.status() {
+                        record.status_message = Some(status);
+                    }
                     self.write(&mut record).await;
                 }
                 () = renewed => {

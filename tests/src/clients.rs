@@ -29,22 +29,20 @@ pub struct Scripts {
     pub python: &'static str,
 }
 
-/// The interpreter and script of `sdk`, or `None` when it is not installed (a failure under
-/// `CI`).
-fn installed(sdk: Sdk, scripts: Scripts) -> Option<(PathBuf, PathBuf)> {
+/// The interpreter of `sdk` and the path of `script`, or `None` when the SDK is not installed
+/// (a failure under `CI`).
+fn installed(sdk: Sdk, script: &str) -> Option<(PathBuf, PathBuf)> {
     let clients = repo_root().join("tests/clients");
     let command = match sdk {
         Sdk::TypeScript => {
             let package = clients.join("node_modules/@modelcontextprotocol/client/package.json");
             node22()
                 .filter(|_| package.exists())
-                .map(|node| (node, clients.join(scripts.typescript)))
+                .map(|node| (node, clients.join(script)))
         }
         Sdk::Python => {
             let python = clients.join(".venv/bin/python");
-            python
-                .exists()
-                .then(|| (python, clients.join(scripts.python)))
+            python.exists().then(|| (python, clients.join(script)))
         }
     };
     if command.is_none() {
@@ -63,7 +61,17 @@ fn installed(sdk: Sdk, scripts: Scripts) -> Option<(PathBuf, PathBuf)> {
 /// over stdio or (`http`) Streamable HTTP, and fails the test with the script's output (and the
 /// server's log) unless every check passed.
 pub fn check_example(sdk: Sdk, scripts: Scripts, example: &str, mode: &str, http: bool) {
-    let Some((interpreter, script)) = installed(sdk, scripts) else {
+    let script = match sdk {
+        Sdk::TypeScript => scripts.typescript,
+        Sdk::Python => scripts.python,
+    };
+    check_script(sdk, script, example, mode, http);
+}
+
+/// Runs one script of `tests/clients/` (`script`, written for `sdk`: a suite with no
+/// counterpart in the other SDK, such as `ts_tasks.mjs`) as [`check_example`] runs a suite's.
+pub fn check_script(sdk: Sdk, script: &str, example: &str, mode: &str, http: bool) {
+    let Some((interpreter, script)) = installed(sdk, script) else {
         return;
     };
     let server =

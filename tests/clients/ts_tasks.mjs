@@ -43,6 +43,15 @@ const MODES = {
 const CLIENT_INFO = { name: 'mcp-toolbelt-ts-tasks', version: '0.0.0' };
 const CLIENT_CAPABILITIES = { elicitation: { form: {} } };
 
+// The `_meta` of a 2026-07-28 request from this client, with the tasks extension.
+function framing(version) {
+    return {
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+        'io.modelcontextprotocol/clientCapabilities': { ...CLIENT_CAPABILITIES, extensions: { [TASKS]: {} } }
+    };
+}
+
 const [modeName, command, ...args] = process.argv.slice(2);
 const mode = MODES[modeName];
 const url = command === '--url' ? args[0] : undefined;
@@ -55,6 +64,13 @@ const label = `ts-tasks/${url ? 'http' : 'stdio'}/${modeName}`;
 const checks = new Checks(label);
 const check = checks.check;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+// An outcome as a check's detail: a failure's error says why (and what it was caused by).
+function described(outcome) {
+    if (outcome?.status !== 'failed') return outcome;
+    const { error } = outcome;
+    return { ...outcome, error: { message: error?.message, code: error?.code, data: error?.data, cause: error?.cause?.message ?? error?.cause } };
+}
 
 // Headers the SDK's transport derives itself and refuses from a caller.
 const RESERVED_HEADERS = new Set(['authorization', 'dpop', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id']);
@@ -142,10 +158,21 @@ async function main() {
         check('server/discover declares the tasks extension', same(capabilities.extensions?.[TASKS], {}), capabilities);
     }
 
-    const { tools } = await client.listTools();
+    // tools/list as sent: the SDK's schema of a 2026-07-28 tool has no `execution` (the
+    // extension's `taskSupport`), so its listTools would drop it.
+    const listed = await channel.dispatch({
+        method: 'tools/list',
+        params: modeName === 'modern' ? { _meta: framing(mode.version) } : {}
+    });
+    const tools = listed.kind === 'result' ? listed.result.tools : [];
+    check('tools/list', tools.length > 0, listed);
     const byName = Object.fromEntries(tools.map(tool => [tool.name, tool]));
-    check('build_report may run as a task', byName.build_report?.execution?.taskSupport === 'optional', byName.build_report);
-    check('import_rows always runs as a task', byName.import_rows?.execution?.taskSupport === 'required', byName.import_rows);
+    check('build_report is listed', Boolean(byName.build_report), tools);
+    check('import_rows is listed', Boolean(byName.import_rows), tools);
+    if (modeName === 'modern') {
+        check('build_report may run as a task', byName.build_report?.execution?.taskSupport === 'optional', byName.build_report);
+        check('import_rows always runs as a task', byName.import_rows?.execution?.taskSupport === 'required', byName.import_rows);
+    }
 
     // The plain SDK client, which does not declare the extension: never a task.
     try {
@@ -209,7 +236,7 @@ async function modern(session) {
     let execution = await session.callTool('build_report', { topic: 'quick', sections: 1, section_ms: 1 });
     check('a call within the task budget is answered inline', execution.kind === 'immediate', execution.kind);
     let { outcome } = await execution.settle();
-    check('the inline report is complete', outcome.status === 'completed' && text(outcome.result).includes('quick'), outcome);
+    check('the inline report is complete', outcome.status === 'completed' && text(outcome.result).includes('quick'), described(outcome));
 
     execution = await session.callTool(
         'build_report',
@@ -225,7 +252,7 @@ async function modern(session) {
     }));
     const statuses = [...new Set(views.map(view => view.status))];
     check('the task was polled while working', statuses.includes('working'), statuses);
-    check('the task completed', outcome.status === 'completed', outcome);
+    check('the task completed', outcome.status === 'completed', described(outcome));
     const report = outcome.status === 'completed' ? text(outcome.result) : '';
     check('the result is the report, all six sections', report.includes('tides') && report.includes('Section 6'), report);
     check('the task carried its times and polling hints', views.every(view => view.createdAt && view.lastUpdatedAt && 'retentionMs' in view), views[0]);
@@ -246,7 +273,7 @@ async function modern(session) {
         check('the long report is working', working.status === 'working', working);
         await execution.cancel();
         ({ outcome } = await execution.settle());
-        check('the requester sees the cancellation', outcome.status === 'cancelled', outcome);
+        check('the requester sees the cancellation', outcome.status === 'cancelled', described(outcome));
         const view = await terminal(controller);
         check('tasks/get says cancelled', view.status === 'cancelled', view);
         await sleep(600);
@@ -278,7 +305,7 @@ async function legacy(client, session) {
     const execution = await session.callTool('build_report', { topic: 'inline', sections: 2, section_ms: 20 });
     check('the requester gets an immediate result', execution.kind === 'immediate', execution.kind);
     const { outcome } = await execution.settle();
-    check('and the report', outcome.status === 'completed' && text(outcome.result).includes('inline'), outcome);
+    check('and the report', outcome.status === 'completed' && text(outcome.result).includes('inline'), described(outcome));
 }
 
 // import_rows: a task that asks midway (modern), or is refused (legacy).
@@ -287,7 +314,7 @@ async function importRows(session, questions, answerWith) {
         try {
             const execution = await session.callTool('import_rows', { rows: 20, row_ms: 1 });
             const { outcome } = await execution.settle();
-            check('import_rows is refused on a legacy connection', false, outcome);
+            check('import_rows is refused on a legacy connection', false, described(outcome));
         } catch (error) {
             check('import_rows on a legacy connection is -32021', error?.code === -32021, { code: error?.code, message: error?.message });
         }
@@ -306,21 +333,21 @@ async function importRows(session, questions, answerWith) {
     check('the task asked for input', statuses.includes('input_required'), statuses);
     check('the user was asked about the duplicates', same(questions, ['2 rows look like duplicates: skip them?']), questions);
     let result = outcome.status === 'completed' ? resultFromTaskOutcome(outcome) : undefined;
-    check('the answer reached the tool: duplicates skipped', text(result ?? {}) === 'Imported 18 rows; skipped 2 duplicates', outcome);
+    check('the answer reached the tool: duplicates skipped', text(result ?? {}) === 'Imported 18 rows; skipped 2 duplicates', described(outcome));
 
     questions.length = 0;
     answerWith({ action: 'accept', content: { skip: false } });
     execution = await session.callTool('import_rows', { rows: 30, row_ms: 2 });
     ({ outcome } = await execution.settle());
     result = outcome.status === 'completed' ? resultFromTaskOutcome(outcome) : undefined;
-    check('another answer, another result: duplicates kept', text(result ?? {}) === 'Imported 30 rows, 3 duplicates included', outcome);
+    check('another answer, another result: duplicates kept', text(result ?? {}) === 'Imported 30 rows, 3 duplicates included', described(outcome));
 
     questions.length = 0;
     answerWith({ action: 'decline' });
     execution = await session.callTool('import_rows', { rows: 10, row_ms: 1 });
     ({ outcome } = await execution.settle());
     result = outcome.status === 'completed' ? outcome.result : undefined;
-    check('a declined question is a tool error in a completed task', result?.isError === true && /nothing imported/i.test(text(result)), outcome);
+    check('a declined question is a tool error in a completed task', result?.isError === true && /nothing imported/i.test(text(result)), described(outcome));
 }
 
 const watchdog = setTimeout(() => {

@@ -31,6 +31,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) asks: Vec<Type>,
     /// `icons(…)`, in order.
     pub(crate) icons: Vec<crate::icons::Icon>,
+    /// `task` / `task = "required"`; `None`: the tool never runs as a task.
+    pub(crate) task: Option<crate::attr::TaskKey>,
 }
 
 /// Where a tool's input schema comes from.

@@ -12,7 +12,7 @@ use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
 /// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app),
-/// icons(…)…)]`
+/// icons(…)…, task = "required")]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -48,6 +48,45 @@ pub(crate) struct ToolArgs {
     /// `icons(src = "…", …)`, once per icon.
     #[darling(multiple, with = crate::icons::icon)]
     pub(crate) icons: Vec<crate::icons::Icon>,
+    /// `task`, `task = "optional"` or `task = "required"`: the tool may (must) run as a task.
+    #[darling(default, with = task_support)]
+    pub(crate) task: Option<TaskKey>,
+}
+
+/// `task` (the same as `task = "optional"`) or `task = "required"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TaskKey {
+    /// The tool may run as a task: the runtime makes it one when the client negotiated the
+    /// extension (at once, or past the server's budget).
+    Optional,
+    /// The tool always runs as a task; a client without the extension is refused.
+    Required,
+}
+
+/// `task`, `task = "optional"` or `task = "required"`; any other value is an error at the value.
+fn task_support(meta: &Meta) -> darling::Result<Option<TaskKey>> {
+    let usage = "write `task` (the tool may run as a task), `task = \"optional\"` (the same) or `task = \"required\"` (always a task)";
+    match meta {
+        Meta::Path(_) => Ok(Some(TaskKey::Optional)),
+        Meta::NameValue(name_value) => {
+            if let Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) = &name_value.value
+            {
+                return match text.value().as_str() {
+                    "optional" => Ok(Some(TaskKey::Optional)),
+                    "required" => Ok(Some(TaskKey::Required)),
+                    other => Err(
+                        Error::custom(format!("unknown task support {other:?}: {usage}"))
+                            .with_span(&text.span()),
+                    ),
+                };
+            }
+            Err(Error::custom(usage).with_span(&name_value.value.span()))
+        }
+        Meta::List(_) => Err(Error::custom(usage).with_span(meta)),
+    }
 }
 
 /// `output_schema = …`: the derived schema on or off, or a fn returning a hand-written one.
@@ -206,7 +245,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 12] = [
+    const KEYS: [&str; 13] = [
         "name",
         "title",
         "description",
@@ -219,6 +258,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "ui",
         "visibility",
         "icons",
+        "task",
     ];
     if KEYS.contains(&key) {
         return None;

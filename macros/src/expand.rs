@@ -28,7 +28,7 @@ use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::apps::ToolUi;
 use crate::ast::{InlineParam, Input, InputSchema, Param, ToolFn};
-use crate::attr::{Keys, ToolArgs};
+use crate::attr::{Keys, TaskKey, ToolArgs};
 use crate::{attr, fallback, icons, valid};
 
 /// `#[tool(args)] item` → the expansion, or the fn and every error.
@@ -528,6 +528,11 @@ fn registration(
         .iter()
         .map(|ty| quote_spanned!(ty.span()=> #private::form_check::<#ty>));
     let icons = icons::registrations(&tool.icons, private);
+    let task = match tool.task {
+        None => quote!(#private::TaskSupport::Forbidden),
+        Some(TaskKey::Optional) => quote!(#private::TaskSupport::Optional),
+        Some(TaskKey::Required) => quote!(#private::TaskSupport::Required),
+    };
     quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
@@ -546,6 +551,7 @@ fn registration(
                 file: ::core::file!(),
                 line: ::core::line!(),
                 icons: #icons,
+                task: #task,
             }
         }
     }

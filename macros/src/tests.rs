@@ -104,6 +104,20 @@ fn expand_no_args_with_annotations() {
 }
 
 #[test]
+fn expand_task_required() {
+    snapshot(
+        "task_required",
+        quote!(task = "required"),
+        quote! {
+            /// Build the quarterly report
+            async fn build_report(ctx: Context, quarter: u8) -> String {
+                format!("Q{quarter}")
+            }
+        },
+    );
+}
+
+#[test]
 fn expand_renamed_crate() {
     let expansion = snapshot(
         "renamed_crate",

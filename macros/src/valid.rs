@@ -83,6 +83,7 @@ pub(crate) fn check<'a>(
         output_schema,
         asks: args.asks.unwrap_or_default(),
         icons: args.icons,
+        task: args.task,
     };
     outer.handle(errors.finish_with(model))
 }

@@ -17,6 +17,7 @@ pub use crate::registry::{
 };
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
+pub use crate::task::TaskSupport;
 pub use crate::types::IconTheme;
 
 use serde::de::DeserializeOwned;

@@ -177,6 +177,7 @@ pub mod prompt;
 pub mod protocol;
 pub mod resource;
 pub mod result;
+pub mod task;
 pub mod testing;
 pub mod tool;
 

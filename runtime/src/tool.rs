@@ -42,4 +42,4 @@
 
 pub use crate::registry::Tool;
 pub use crate::server::Tools;
-pub use crate::types::{ListToolsResult, ToolAnnotations, ToolDefinition};
+pub use crate::types::{ListToolsResult, ToolAnnotations, ToolDefinition, ToolExecution};

@@ -33,9 +33,22 @@ pub struct ToolDefinition {
     /// Icons a client may show beside it (since 2025-11-25).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icons: Vec<Icon>,
+    /// How it runs: `execution.taskSupport` for a tool that may run as a task (`#[tool(task)]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<ToolExecution>,
     /// Extensions' data, such as the MCP Apps `ui` (`resourceUri`, `visibility`).
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+/// How a tool runs, as `tools/list` says it (`execution`): whether it may run as a task.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolExecution {
+    /// `"optional"` or `"required"` (absent: `"forbidden"`, the tool never runs as a task).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_support: Option<String>,
 }
 
 /// The MCP tool hints. Absent hints take the protocol's defaults (`destructiveHint` and
@@ -94,6 +107,7 @@ impl ToolDefinition {
             output_schema: None,
             annotations: None,
             icons: Vec::new(),
+            execution: None,
             meta: None,
         }
     }

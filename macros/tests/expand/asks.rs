@@ -32,6 +32,7 @@ const _: () = {
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [__tool_private::form_check:: < ConfirmDelete >,
         __tool_private::form_check:: < forms::Missing >], call : __tool_wipe_call, file :
-        ::core::file!(), line : ::core::line!(), icons : & [], }
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
 };

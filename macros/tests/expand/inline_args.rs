@@ -75,6 +75,6 @@ const _: () = {
         __tool_add_arguments > (); input_schema() }, output_schema : < String as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
         : __tool_add_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
-        }
+        task : __tool_private::TaskSupport::Forbidden, }
     }
 };

@@ -60,6 +60,6 @@ const _: () = {
         __tool_argument_type:: < __tool_product_details_arguments > (); input_schema() },
         output_schema : || ::core::option::Option::None, state : & [], asks : & [], call
         : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(),
-        icons : & [], }
+        icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
 };

@@ -82,6 +82,6 @@ const _: () = {
         __tool_argument_type:: < __tool_greet_arguments > (); input_schema() },
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], call : __tool_greet_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [], }
+        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
 };

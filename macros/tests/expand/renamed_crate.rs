@@ -52,7 +52,7 @@ const _: () = {
         __tool_private::lone_parameter_schema(input_schema, parse, "args") },
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], call : __tool_echo_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [], }
+        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -59,6 +59,6 @@ const _: () = {
         output_schema : < Result < Json < Product >, ToolError > as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
         : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(),
-        icons : & [], }
+        icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
 };

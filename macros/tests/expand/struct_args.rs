@@ -53,7 +53,8 @@ const _: () = {
         __tool_private::lone_parameter_schema(input_schema, parse, "args") },
         output_schema : < Json < Weather > as __tool_private::IntoToolResult >
         ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
-        : ::core::file!(), line : ::core::line!(), icons : & [], }
+        : ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

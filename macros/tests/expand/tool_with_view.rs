@@ -25,7 +25,8 @@ const _: () = {
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], call : __tool_show_albums_call, file :
-        ::core::file!(), line : ::core::line!(), icons : & [], }
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolUiRegistration { tool : "show-albums", resource_uri :

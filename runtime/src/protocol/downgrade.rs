@@ -21,6 +21,8 @@ pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> Too
     }
     if !version.has_icons() {
         tool.icons.clear();
+        // `execution.taskSupport` came with 2025-11-25, as icons did.
+        tool.execution = None;
     }
     tool
 }

@@ -84,6 +84,8 @@ pub struct ToolRegistration {
     pub line: u32,
     /// `icons(…)`.
     pub icons: &'static [IconRegistration],
+    /// `task` / `task = "required"`.
+    pub task: crate::task::TaskSupport,
 }
 
 inventory::collect!(ToolRegistration);
@@ -439,6 +441,7 @@ mod tests {
             file: "f.rs",
             line,
             icons: &[],
+            task: crate::task::TaskSupport::Forbidden,
         }
     }
 

@@ -13,7 +13,8 @@ use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema::{self, HeaderParam};
 use crate::state::{StateKey, StateMap};
-use crate::types::{Icon, ToolAnnotations, ToolDefinition};
+use crate::task::TaskSupport;
+use crate::types::{Icon, ToolAnnotations, ToolDefinition, ToolExecution};
 use crate::validate::SchemaValidator;
 
 /// A servable tool: its definition, its compiled validators and its handler.
@@ -37,6 +38,8 @@ pub struct Tool {
         allow(dead_code, reason = "only HTTP carries `Mcp-Param-*` headers")
     )]
     header_params: Arc<[HeaderParam]>,
+    /// Whether it may run as a task.
+    task_support: TaskSupport,
 }
 
 impl Tool {
@@ -61,6 +64,7 @@ impl Tool {
             output_schema: None,
             annotations: None,
             icons: Vec::new(),
+            execution: None,
             meta: None,
         };
         let handler: Handler =
@@ -102,6 +106,7 @@ impl Tool {
                 .iter()
                 .map(IconRegistration::icon)
                 .collect(),
+            execution: None,
             meta: None,
         };
         // A form the tool says it asks for must be one: told now, not at its first call.
@@ -120,7 +125,7 @@ impl Tool {
             wraps_output,
         )?;
         tool.required_state = registration.state.iter().map(|key| key()).collect();
-        Ok(tool)
+        Ok(tool.task_support(registration.task))
     }
 
     /// The one constructor: checks the name and schemas, compiles the validators.
@@ -176,7 +181,28 @@ impl Tool {
             required_capabilities: None,
             required_state: Arc::new([]),
             header_params: header_params.into(),
+            task_support: TaskSupport::Forbidden,
         })
+    }
+
+    /// Whether the tool may run as a task (what `#[tool(task)]` and `#[tool(task = "required")]`
+    /// say for a `#[tool]` fn); `tools/list` shows it as `execution.taskSupport`. See
+    /// [`task`](crate::task).
+    #[must_use]
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        Arc::make_mut(&mut self.definition).execution = match support {
+            TaskSupport::Forbidden => None,
+            _ => Some(ToolExecution {
+                task_support: Some(support.wire_name().to_owned()),
+            }),
+        };
+        self
+    }
+
+    /// Whether the tool may run as a task.
+    pub(crate) fn task(&self) -> TaskSupport {
+        self.task_support
     }
 
     /// Sets the display title.

@@ -1,0 +1,65 @@
+/// Build the quarterly report
+#[allow(
+    clippy::needless_pass_by_value,
+    clippy::too_many_arguments,
+    clippy::implicit_hasher,
+    clippy::option_option
+)]
+async fn build_report(ctx: Context, quarter: u8) -> String {
+    format!("Q{quarter}")
+}
+const _: () = {
+    use ::mcp_toolbelt::__private as __tool_private;
+    #[allow(non_camel_case_types, clippy::option_option)]
+    #[derive(__tool_private::serde::Deserialize, __tool_private::schemars::JsonSchema)]
+    #[serde(crate = "__tool_private::serde")]
+    #[schemars(crate = "__tool_private::schemars")]
+    struct __tool_build_report_arguments {
+        quarter: u8,
+    }
+    fn __tool_argument_type<T: __tool_private::ToolArguments>() -> (
+        fn() -> __tool_private::serde_json::Value,
+        fn(
+            &str,
+            __tool_private::serde_json::Value,
+        ) -> ::core::result::Result<T, ::std::boxed::Box<__tool_private::CallToolResult>>,
+    ) {
+        (__tool_private::input_schema::<T>, __tool_private::parse_arguments::<T>)
+    }
+    #[allow(deprecated)]
+    fn __tool_build_report_call(
+        __tool_arguments: __tool_private::serde_json::Value,
+        __tool_context: __tool_private::Context,
+    ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        ::std::boxed::Box::pin(async move {
+            let (_, parse) = __tool_argument_type::<__tool_build_report_arguments>();
+            let __tool_arguments = match parse("build_report", __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return *error,
+            };
+            let __tool_output = {
+                let __tool_fn = build_report;
+                __tool_private::assert_send(
+                        __tool_fn(
+                            __tool_private::context_value::<Context>(&__tool_context),
+                            __tool_arguments.quarter,
+                        ),
+                    )
+                    .await
+            };
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
+    }
+    __tool_private::inventory::submit! {
+        __tool_private::ToolRegistration { name : "build_report", title :
+        ::core::option::Option::None, description : "Build the quarterly report",
+        read_only : ::core::option::Option::None, destructive :
+        ::core::option::Option::None, idempotent : ::core::option::Option::None,
+        open_world : ::core::option::Option::None, input_schema : || { let (input_schema,
+        _) = __tool_argument_type:: < __tool_build_report_arguments > (); input_schema()
+        }, output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        state : & [], asks : & [], call : __tool_build_report_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Required, }
+    }
+};

@@ -20,6 +20,8 @@ use mcp_toolbelt::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod tasks;
+
 /// A 1×1 red PNG.
 const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
@@ -610,6 +612,7 @@ fn server() -> Result<Server, mcp_toolbelt::error::RegistryError> {
     let early_answers = std::env::var_os("CONFORMANCE_EARLY_ANSWERS").is_some();
     let server = Server::new("mcp-toolbelt-conformance", env!("CARGO_PKG_VERSION"))
         .accept_early_answers(early_answers);
+    let server = tasks::configure(server);
     let _ = TOOLS.set(server.tools());
     let _ = PROMPTS.set(server.prompts());
     let _ = RESOURCES.set(server.resources());

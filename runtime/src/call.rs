@@ -123,10 +123,10 @@ async fn run_guarded(
     let finish = FinishOnDrop(context.clone());
     let call = async { handler(arguments, context).await };
     let result = AssertUnwindSafe(call).catch_unwind().await;
-    drop(finish);
     result.unwrap_or_else(|panic| {
         let message = panic_message(panic.as_ref());
         tracing::error!(tool = name, panic = message, "tool panicked");
+        finish.0.mark_panicked();
         CallToolResult::error(format!(
             "Error executing tool {name}: the tool panicked: {message}"
         ))

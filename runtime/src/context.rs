@@ -73,6 +73,8 @@ struct Inner {
     /// The client declared the MCP Apps extension.
     apps: bool,
     asker: Asker,
+    /// The tool panicked (see [`Context::mark_panicked`]).
+    panicked: std::sync::atomic::AtomicBool,
 }
 
 /// What an authenticated HTTP caller presented, as the server's token verifier saw it: built
@@ -174,6 +176,7 @@ impl Context {
                 states,
                 apps,
                 asker,
+                panicked: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -356,6 +359,25 @@ impl Context {
 
     /// Marks the request answered (or dropped): nothing more is sent for it, as the protocol
     /// requires, from this context or any clone of it.
+    /// The call became a task: its questions now wait on the task's `board`.
+    pub(crate) fn to_board(&self, board: Arc<crate::ask::board::Board>) {
+        self.inner.asker.to_board(board);
+    }
+
+    /// Records that the tool panicked: as a task, that is a failure (`failed`), not a result.
+    pub(crate) fn mark_panicked(&self) {
+        self.inner
+            .panicked
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the tool panicked.
+    pub(crate) fn panicked(&self) -> bool {
+        self.inner
+            .panicked
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     pub(crate) fn finish(&self) {
         lock(&self.inner.notifications).take();
     }

@@ -20,6 +20,13 @@ impl Principal {
 
     /// Appends the caller, or `None` (no token), as bytes that no other caller writes: each
     /// part tagged present or absent, each text length-prefixed.
+    /// The principal as an opaque text key (a task's owner): the bytes `write_bound` writes, hex.
+    pub(crate) fn key(&self) -> String {
+        let mut bytes = Vec::new();
+        Self::write_bound(Some(self), &mut bytes);
+        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+
     pub(crate) fn write_bound(principal: Option<&Self>, out: &mut Vec<u8>) {
         let Some(principal) = principal else {
             out.push(0);

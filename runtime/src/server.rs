@@ -22,6 +22,7 @@ use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
 };
 use crate::state::StateMap;
+use crate::task::{MemoryTaskStore, TaskSettings, TaskStore, Tasks};
 #[cfg(feature = "http")]
 use crate::transport::http::{self, HttpConfig};
 use crate::transport::stdio;
@@ -118,6 +119,10 @@ pub struct Server {
     previous_request_state_key: Option<[u8; 32]>,
     /// See [`Server::accept_early_answers`].
     early_answers: bool,
+    /// Where tasks are kept ([`Server::task_store`]).
+    task_store: Arc<dyn TaskStore>,
+    /// The `task_*` settings and the task caps.
+    task_settings: TaskSettings,
 }
 
 impl Server {
@@ -171,7 +176,59 @@ impl Server {
             request_state_key: None,
             previous_request_state_key: None,
             early_answers: false,
+            task_store: Arc::new(MemoryTaskStore::new()),
+            task_settings: TaskSettings::default(),
         }
+    }
+
+    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set. A
+    /// store shared by several processes lets any of them answer `tasks/get`.
+    #[must_use]
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.task_store = Arc::new(store);
+        self
+    }
+
+    /// How long a call of a `#[tool(task)]` tool may run within its request before it becomes a
+    /// task, for a client that negotiated the extension. `Duration::ZERO` (the default): it is a
+    /// task at once. Within the budget the call is an ordinary one: it answers with its result
+    /// (a `task = "required"` tool with a task already completed), and its questions take the
+    /// request's own way (a 2026-07-28 `input_required` round).
+    #[must_use]
+    pub fn task_budget(mut self, budget: Duration) -> Self {
+        self.task_settings.budget = budget;
+        self
+    }
+
+    /// How long a finished task is kept for `tasks/get` (its `ttlMs`, counted from when it
+    /// finished; 1 hour by default). Past it, the task is unknown (`-32602`).
+    #[must_use]
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_settings.ttl = ttl;
+        self
+    }
+
+    /// How often a client should poll a task (its `pollIntervalMs`; 1 s by default).
+    #[must_use]
+    pub fn task_poll_interval(mut self, interval: Duration) -> Self {
+        self.task_settings.poll_interval = interval;
+        self
+    }
+
+    /// The most tasks that may run at once, server-wide (1,024 by default; see the Limits
+    /// table).
+    #[must_use]
+    pub fn max_tasks(mut self, max: usize) -> Self {
+        self.task_settings.max_tasks = max.max(1);
+        self
+    }
+
+    /// The most tasks one principal (one authenticated caller; all unauthenticated callers
+    /// together) may run at once (64 by default; see the Limits table).
+    #[must_use]
+    pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
+        self.task_settings.max_tasks_per_principal = max.max(1);
+        self
     }
 
     /// A display name for hosts.
@@ -682,6 +739,7 @@ impl Server {
             }),
             listings,
             limits: self.limits,
+            tasks: Arc::new(Tasks::new(self.task_store, self.task_settings)),
         }))
     }
 

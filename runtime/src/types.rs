@@ -280,7 +280,10 @@ impl ServerCapabilities {
                 subscribe: true,
                 list_changed: true,
             }),
-            extensions: apps.then_some(Extensions { ui: Empty {} }),
+            extensions: apps.then_some(Extensions {
+                ui: Some(Empty {}),
+                tasks: None,
+            }),
             ..Self::SERVED
         }
     }
@@ -321,13 +324,37 @@ impl ServerCapabilities {
             ..self
         }
     }
+
+    /// These capabilities with the tasks extension (2026-07-28: a tool may run as a task).
+    pub(crate) fn with_tasks(self) -> Self {
+        let extensions = self.extensions.unwrap_or(Extensions {
+            ui: None,
+            tasks: None,
+        });
+        Self {
+            extensions: Some(Extensions {
+                tasks: Some(Empty {}),
+                ..extensions
+            }),
+            ..self
+        }
+    }
 }
 
-/// `capabilities.extensions`: the MCP Apps extension, which takes no settings.
+/// `capabilities.extensions`: the MCP Apps extension and the tasks extension, which take no
+/// settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct Extensions {
-    #[serde(rename = "io.modelcontextprotocol/ui")]
-    pub(crate) ui: Empty,
+    #[serde(
+        rename = "io.modelcontextprotocol/ui",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) ui: Option<Empty>,
+    #[serde(
+        rename = "io.modelcontextprotocol/tasks",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) tasks: Option<Empty>,
 }
 
 /// The `tools` capability.

@@ -149,13 +149,14 @@
 // same `ctx.elicit` then reads the same in both eras. The cost is the rule the docs state:
 // ask before acting, as what runs before a question may run again.
 
+pub(crate) mod board;
 mod form;
 pub(crate) mod pending;
 pub(crate) mod round;
 pub(crate) mod seal;
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use schemars::JsonSchema;
@@ -386,6 +387,9 @@ pub(crate) struct Asker {
     modes: bool,
     /// The call's time against its limit, stopped while a question waits for its answer.
     clock: Arc<CallClock>,
+    /// Once the call runs as a task: its questions wait on the task's board (`inputRequests`),
+    /// whatever the channel.
+    board: OnceLock<Arc<board::Board>>,
 }
 
 /// Where a question goes.
@@ -496,6 +500,9 @@ impl<'a> Question<'a> {
     /// Asks `method`: on a legacy connection, a request; on 2026-07-28, this round's answer,
     /// or the end of the round.
     async fn ask(self, method: Method, params: Value) -> Result<Value, AskError> {
+        if let Some(board) = self.asker.board.get() {
+            return board.ask(self.key, &method, params).await;
+        }
         match &self.asker.channel {
             Channel::Legacy(pending) => {
                 let pending = pending.as_ref().ok_or(AskError::NoChannel)?;
@@ -531,7 +538,13 @@ impl Asker {
             channel,
             modes,
             clock,
+            board: OnceLock::new(),
         }
+    }
+
+    /// From now on the call's questions wait on `board`: the call became a task.
+    pub(crate) fn to_board(&self, board: Arc<board::Board>) {
+        let _ = self.board.set(board);
     }
 
     /// Checks the client declared `capability` (and, when named, its `sub` part). An
@@ -542,8 +555,8 @@ impl Asker {
     /// ([`Round::unless_lacking`]).
     fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
         let checked = self.check(capability, sub);
-        if let (Err(AskError::MissingCapability(missing)), Channel::Modern(round)) =
-            (&checked, &self.channel)
+        if let (Err(AskError::MissingCapability(missing)), Channel::Modern(round), None) =
+            (&checked, &self.channel, self.board.get())
         {
             round.lacks(missing);
         }
@@ -552,7 +565,7 @@ impl Asker {
 
     /// [`require`](Self::require)'s check.
     fn check(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
-        if matches!(self.channel, Channel::Legacy(None)) {
+        if matches!(self.channel, Channel::Legacy(None)) && self.board.get().is_none() {
             return Err(AskError::NoChannel);
         }
         let Some(declared) = self.capabilities.get(capability).filter(|c| c.is_object()) else {

@@ -61,12 +61,20 @@ pub(crate) enum Method {
     ResourceUpdated,
     /// `notifications/subscriptions/acknowledged`: the first message of a listen stream.
     SubscriptionAcknowledged,
+    /// `tasks/get` (the tasks extension): a task's status, its result once over.
+    TasksGet,
+    /// `tasks/update` (the tasks extension): answers to a task's questions.
+    TasksUpdate,
+    /// `tasks/cancel` (the tasks extension).
+    TasksCancel,
+    /// `notifications/tasks` (the tasks extension): a task's status changed.
+    TaskStatus,
     /// Any other method, as the client wrote it.
     Other(String),
 }
 
 /// Every known method with its text: the one table both directions read.
-const KNOWN: [(Method, &str); 27] = [
+const KNOWN: [(Method, &str); 31] = [
     (Method::Initialize, "initialize"),
     (Method::Ping, "ping"),
     (Method::SetLogLevel, "logging/setLevel"),
@@ -103,6 +111,10 @@ const KNOWN: [(Method, &str); 27] = [
         Method::SubscriptionAcknowledged,
         "notifications/subscriptions/acknowledged",
     ),
+    (Method::TasksGet, "tasks/get"),
+    (Method::TasksUpdate, "tasks/update"),
+    (Method::TasksCancel, "tasks/cancel"),
+    (Method::TaskStatus, "notifications/tasks"),
 ];
 
 impl Method {

@@ -40,11 +40,12 @@ enum Member {
 /// The members of `params` that some method reads (`_meta` everywhere, `tools/call`'s `name`,
 /// `arguments`, `requestState` and `inputResponses`, the lists' `cursor`, `resources/read`'s `uri`,
 /// `subscriptions/listen`'s `notifications`, `initialize`'s, `logging/setLevel`'s `level`,
-/// `completion/complete`'s `ref`, `argument` and `context`; `prompts/get` reads `name`,
+/// `completion/complete`'s `ref`, `argument` and `context`, the tasks extension's `taskId`;
+/// `prompts/get` reads `name`,
 /// `arguments` and a round's members as `tools/call` does): the
 /// others are skipped as they are read, so that what a request holds is what it needs, never a
 /// member nobody reads (a 4 MiB array of it would cost some 150 MiB built).
-const PARAMS_READ: [&str; 15] = [
+const PARAMS_READ: [&str; 16] = [
     "_meta",
     "name",
     "arguments",
@@ -60,6 +61,7 @@ const PARAMS_READ: [&str; 15] = [
     "ref",
     "argument",
     "context",
+    "taskId",
 ];
 
 impl<'de> Deserialize<'de> for Member {

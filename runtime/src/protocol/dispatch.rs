@@ -15,7 +15,7 @@ use super::scope::RequestScope;
 use super::subscriptions::{self, Lists, Requested};
 use super::{
     Change, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
-    resources, trace,
+    resources, tasks, trace,
 };
 use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{Binding, Sealer, Subject};
@@ -27,6 +27,7 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json}
 use crate::limits::{CallClock, Limits};
 use crate::registry::{PromptSet, ResourceSet, ToolSet, apps};
 use crate::state::StateMap;
+use crate::task::{self, TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 /// What a running server shares between all its connections: fixed once serving starts,
@@ -75,6 +76,8 @@ pub(crate) struct ServerState {
     pub(crate) listings: Listings,
     /// What one connection may ask at once, and for how long.
     pub(crate) limits: Limits,
+    /// The tasks extension: the store, the tasks running here.
+    pub(crate) tasks: Arc<Tasks>,
 }
 
 /// Drives the protocol for every transport. Cheap to clone.
@@ -116,6 +119,10 @@ impl Dispatcher {
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
             limits: Limits::default(),
+            tasks: Arc::new(Tasks::new(
+                Arc::new(crate::task::MemoryTaskStore::new()),
+                crate::task::TaskSettings::default(),
+            )),
         })
     }
 
@@ -235,6 +242,17 @@ impl Dispatcher {
                 return page.map(Payload::Shared);
             }
             (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
+            (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
+                let declared = Client::of(&era, connection).capabilities;
+                tasks::answer(
+                    &self.state.tasks,
+                    method,
+                    &params,
+                    &declared,
+                    scope.auth.as_ref(),
+                )
+                .await
+            }
             (_, Method::ListPrompts) if self.serves_prompts() => prompts::list(
                 &self.state.prompts,
                 &params,
@@ -394,7 +412,15 @@ impl Dispatcher {
     fn discover(&self) -> Value {
         to_json(&DiscoverResult {
             supported_versions: ProtocolVersion::names(&ProtocolVersion::MODERN),
-            capabilities: self.capabilities().modern(),
+            capabilities: if self
+                .state
+                .tools
+                .any(|tool| tool.task() != TaskSupport::Forbidden)
+            {
+                self.capabilities().modern().with_tasks()
+            } else {
+                self.capabilities().modern()
+            },
             ttl_ms: self.state.ttl_ms,
             cache_scope: "public",
             instructions: self.state.instructions.as_deref(),
@@ -429,6 +455,19 @@ impl Dispatcher {
             arguments.as_ref(),
             &params,
         )?;
+        if let Some(required) = self.as_task(&tool, era, &client, &scope)? {
+            return self
+                .call_as_task(
+                    id,
+                    params,
+                    client,
+                    scope,
+                    round,
+                    (tool, arguments),
+                    required,
+                )
+                .await;
+        }
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
@@ -446,6 +485,91 @@ impl Dispatcher {
             None => call.await?,
         };
         Ok(downgrade::call_result(result, version))
+    }
+
+    /// Whether a call of `tool` runs as a task: `Some(required)` for a task tool called by a
+    /// 2026-07-28 client that negotiated the extension (and may start one now), `None` for an
+    /// ordinary call; `-32021` for a `task = "required"` tool without the extension, `-31000`
+    /// for one past the task caps.
+    fn as_task(
+        &self,
+        tool: &crate::registry::Tool,
+        era: &Era,
+        client: &Client,
+        scope: &RequestScope,
+    ) -> Result<Option<bool>, ErrorObject> {
+        let required = match tool.task() {
+            TaskSupport::Required => true,
+            TaskSupport::Optional => false,
+            _ => return Ok(None),
+        };
+        if !(era.is_modern() && task::negotiated(&client.capabilities)) {
+            return if required {
+                Err(task::extension_missing())
+            } else {
+                Ok(None)
+            };
+        }
+        let owner = tasks::owner(scope.auth.as_ref());
+        match self.state.tasks.admit(owner.as_deref()) {
+            Ok(()) => Ok(Some(required)),
+            Err(busy) if required => Err(busy),
+            // An optional task past the caps runs as an ordinary call.
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// A call that may become a task ([`tasks::call`]): its context cancelled by the task, not
+    /// the request, and no time limit but the client's cancelling it.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the parts of one call, taken apart by call_tool"
+    )]
+    async fn call_as_task(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        client: Client,
+        mut scope: RequestScope,
+        round: Option<Arc<Round>>,
+        (tool, arguments): (crate::registry::Tool, Option<Map<String, Value>>),
+        required: bool,
+    ) -> Result<Value, ErrorObject> {
+        let owner = tasks::owner(scope.auth.as_ref());
+        let cancel = CancellationToken::new();
+        let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());
+        let clock = Arc::new(CallClock::default());
+        let version = client.version;
+        let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
+        drop(params);
+        let hooks = Arc::clone(&self.state.hooks);
+        let sealer = Arc::clone(&self.state.sealer);
+        let running = context.clone();
+        let job = Box::pin(async move {
+            let call = hook::run(&hooks, tool, arguments, running.clone());
+            let outcome = match round {
+                Some(round) => match round.run(&sealer, call).await {
+                    Err(error) => Err(error),
+                    Ok(Outcome::InputRequired(input_required)) => {
+                        return tasks::Ran::InputRequired(input_required);
+                    }
+                    Ok(Outcome::Completed(result)) => {
+                        result.and_then(|result| round.unless_lacking(result))
+                    }
+                },
+                None => call.await,
+            };
+            tasks::Ran::Done(outcome, running.panicked())
+        });
+        let call = tasks::TaskCall {
+            owner,
+            required,
+            context,
+            cancel,
+            request_cancel,
+            version,
+        };
+        tasks::call(&self.state.tasks, call, job).await
     }
 
     /// How long user code may run for a request: the server's call time limit, or the

@@ -27,6 +27,7 @@ mod prompts;
 pub(crate) mod resources;
 mod scope;
 mod subscriptions;
+mod tasks;
 mod trace;
 mod version;
 

@@ -173,6 +173,8 @@ fn check_headers(
     let name_key = match method {
         Method::CallTool | Method::GetPrompt => "name",
         Method::ReadResource => "uri",
+        // The tasks extension routes a task's requests by its id.
+        Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => "taskId",
         _ => return Ok(()),
     };
     let body_name = params

@@ -1,0 +1,182 @@
+//! The tasks extension on the protocol's side: a `tools/call` that becomes a task (at once, or
+//! past the server's budget), and `tasks/get`, `tasks/update`, `tasks/cancel`.
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::{ProtocolVersion, downgrade};
+use crate::ask::board::Board;
+use crate::context::{AuthInfo, Context};
+use crate::jsonrpc::{ErrorObject, Method, codes};
+use crate::principal::Principal;
+use crate::result::CallToolResult;
+use crate::task::{Finished, Tasks, extension_missing, negotiated};
+
+/// How a call's run ended.
+pub(crate) enum Ran {
+    /// Its outcome, and whether the tool panicked (as a task, a failure).
+    Done(Result<CallToolResult, ErrorObject>, bool),
+    /// It asked, before it became a task, what its 2026-07-28 round cannot answer: the
+    /// `input_required` result.
+    InputRequired(Value),
+}
+
+/// A call that may become a task.
+pub(crate) struct TaskCall {
+    /// The caller's key: only it may reach the task.
+    pub(crate) owner: Option<String>,
+    /// `task = "required"`: a task even when it finishes within the budget.
+    pub(crate) required: bool,
+    pub(crate) context: Context,
+    /// Cancels the tool's context: the task's cancellation.
+    pub(crate) cancel: CancellationToken,
+    /// The request's own cancellation (the client left, or cancelled it) while it waits.
+    pub(crate) request_cancel: CancellationToken,
+    pub(crate) version: ProtocolVersion,
+}
+
+/// The caller's key as a task's owner.
+pub(crate) fn owner(auth: Option<&AuthInfo>) -> Option<String> {
+    auth.map(|auth| Principal::key(&auth.principal()))
+}
+
+/// What a task's call comes to: a result (`completed`) or a JSON-RPC error (`failed`; a panic is
+/// one).
+fn finished(ran: Ran, version: ProtocolVersion) -> Finished {
+    match ran {
+        Ran::Done(Ok(result), true) => Finished::Error(ErrorObject::new(
+            codes::INTERNAL_ERROR,
+            result.text_content(),
+        )),
+        Ran::Done(Ok(result), false) => Finished::Result(downgrade::call_result(result, version)),
+        Ran::Done(Err(error), _) => Finished::Error(error),
+        Ran::InputRequired(_) => Finished::Error(ErrorObject::new(
+            codes::INTERNAL_ERROR,
+            "the tool asked its client a question just as its call became a task; call it again",
+        )),
+    }
+}
+
+/// A spawned call, aborted when dropped (a cancelled task's tool past its grace).
+struct Aborting(JoinHandle<Ran>);
+
+impl Drop for Aborting {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+async fn joined(handle: &mut Aborting) -> Ran {
+    (&mut handle.0).await.unwrap_or_else(|error| {
+        Ran::Done(
+            Err(ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                format!("the tool's call stopped: {error}"),
+            )),
+            false,
+        )
+    })
+}
+
+/// Runs `job`, a call of a task tool for a client that negotiated the extension: a task at once
+/// (no budget), or within the request for the budget and then a task.
+pub(crate) async fn call(
+    tasks: &Arc<Tasks>,
+    call: TaskCall,
+    job: BoxFuture<'static, Ran>,
+) -> Result<Value, ErrorObject> {
+    let TaskCall {
+        owner,
+        required,
+        context,
+        cancel,
+        request_cancel,
+        version,
+    } = call;
+    let board = Arc::new(Board::default());
+    let budget = tasks.settings.budget;
+    if budget.is_zero() {
+        let record = tasks.create(owner).await?;
+        become_task(&context, &board);
+        let created = tasks.created(&record);
+        tasks.spawn(record, cancel, board, async move {
+            finished(job.await, version)
+        });
+        return Ok(created);
+    }
+    let mut handle = Aborting(tokio::spawn(job));
+    tokio::select! {
+        ran = joined(&mut handle) => match ran {
+            Ran::InputRequired(input_required) => return Ok(input_required),
+            Ran::Done(outcome, _) if !required => {
+                return outcome.map(|result| downgrade::call_result(result, version));
+            }
+            ran => {
+                let record = tasks.create(owner).await?;
+                let created = tasks.created(&record);
+                tasks.spawn(record, cancel, board, std::future::ready(finished(ran, version)));
+                return Ok(created);
+            }
+        },
+        () = tokio::time::sleep(budget) => {}
+        () = request_cancel.cancelled() => {
+            cancel.cancel();
+            return Err(ErrorObject::new(codes::INTERNAL_ERROR, "the request was cancelled"));
+        }
+    }
+    become_task(&context, &board);
+    let record = tasks.create(owner).await?;
+    let created = tasks.created(&record);
+    tasks.spawn(record, cancel, board, async move {
+        finished(joined(&mut handle).await, version)
+    });
+    Ok(created)
+}
+
+/// From now on the call's questions wait on the task's board, and nothing more goes to the
+/// request (the extension sends no progress or logs for a task).
+fn become_task(context: &Context, board: &Arc<Board>) {
+    context.to_board(Arc::clone(board));
+    context.finish();
+}
+
+/// `tasks/get`, `tasks/update` and `tasks/cancel` of a 2026-07-28 client with capabilities
+/// `declared`.
+pub(crate) async fn answer(
+    tasks: &Tasks,
+    method: &Method,
+    params: &Map<String, Value>,
+    declared: &Value,
+    auth: Option<&AuthInfo>,
+) -> Result<Value, ErrorObject> {
+    if !negotiated(declared) {
+        return Err(extension_missing());
+    }
+    let Some(id) = params.get("taskId").and_then(Value::as_str) else {
+        return Err(ErrorObject::invalid_params(format!(
+            "{method} requires a string `taskId`"
+        )));
+    };
+    let owner = owner(auth);
+    let owner = owner.as_deref();
+    match method {
+        Method::TasksGet => tasks.get(id, owner).await,
+        Method::TasksUpdate => {
+            let responses = match params.get("inputResponses") {
+                None | Some(Value::Null) => Map::new(),
+                Some(Value::Object(responses)) => responses.clone(),
+                Some(_) => {
+                    return Err(ErrorObject::invalid_params(
+                        "`inputResponses` must be an object",
+                    ));
+                }
+            };
+            tasks.update(id, owner, &responses).await
+        }
+        _ => tasks.cancel(id, owner).await,
+    }
+}

@@ -320,9 +320,11 @@ async function importRows(session, questions, answerWith) {
         }
         return;
     }
+    // Checking 20 rows takes 1.2 s, past the server's one-second budget: the question comes
+    // while the call is already a task, as its `inputRequests`, answered with `tasks/update`.
     questions.length = 0;
     answerWith({ action: 'accept', content: { skip: true } });
-    let execution = await session.callTool('import_rows', { rows: 20, row_ms: 5 });
+    let execution = await session.callTool('import_rows', { rows: 20, row_ms: 60 });
     check('import_rows is a task', execution.kind === 'task', execution.kind);
     const statuses = [];
     let { outcome } = await execution.settle({
@@ -335,10 +337,14 @@ async function importRows(session, questions, answerWith) {
     let result = outcome.status === 'completed' ? resultFromTaskOutcome(outcome) : undefined;
     check('the answer reached the tool: duplicates skipped', text(result ?? {}) === 'Imported 18 rows; skipped 2 duplicates', described(outcome));
 
+    // Within the budget the question is the call's own `input_required` round (the requester
+    // answers and retries), and the task comes back already completed.
     questions.length = 0;
     answerWith({ action: 'accept', content: { skip: false } });
     execution = await session.callTool('import_rows', { rows: 30, row_ms: 2 });
+    check('a quick import_rows is still a task', execution.kind === 'task', execution.kind);
     ({ outcome } = await execution.settle());
+    check('the user was asked within the budget too', same(questions, ['3 rows look like duplicates: skip them?']), questions);
     result = outcome.status === 'completed' ? resultFromTaskOutcome(outcome) : undefined;
     check('another answer, another result: duplicates kept', text(result ?? {}) === 'Imported 30 rows, 3 duplicates included', described(outcome));
 

@@ -220,13 +220,14 @@ fn tasks(c: &mut Criterion) {
     let task_id = created["result"]["taskId"].clone();
     assert_eq!(created["result"]["resultType"], "task", "a task: {created}");
     let completed = runtime.block_on(async {
-        loop {
+        for _ in 0..1000 {
             let got = client.request("tasks/get", task_get(&task_id)).await;
             if got["result"]["status"] == "completed" {
-                break got;
+                return got;
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
+        panic!("the echo task did not complete within a second");
     });
     assert_eq!(completed["result"]["result"]["content"][0]["text"], "hello", "{completed}");
 

@@ -58,6 +58,7 @@
 //! | reporting progress, logging to the client, cancellation, the caller's auth | [`Context`] |
 //! | asking the user (forms, URLs), the client's model, its roots, in both eras | [`ask`] |
 //! | MCP Apps: tools with a view | [`apps`] |
+//! | long-running tools as tasks (the tasks extension): `#[tool(task)]`, the store, the budget, TTL and caps | [`task`] |
 //! | app state (a pool, a client, configuration given once) | [`State`] |
 //! | code around every call (access checks, rate limits, metrics) | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
@@ -140,10 +141,9 @@
 //!
 //! # What is not served
 //!
-//! Prompts, completions and the
-//! 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`: a call runs to its result within
-//! its request). The official conformance suite's scenarios for them fail, each listed with this
-//! reason in the repository's `tests/conformance/`.
+//! The experimental tasks of 2025-11-25 (SEP-1686: `tools/call`'s `task` param, `tasks/result`,
+//! `tasks/list`): a legacy client's call runs to its result within its request. Tasks are served
+//! as the 2026-07-28 extension ([`task`]).
 
 #![warn(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -302,6 +302,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
+/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the

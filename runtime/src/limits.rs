@@ -1,7 +1,8 @@
 //! The limits every transport shares, in one place: set on [`crate::Server`], read by the
 //! dispatcher (a call's time limit), the call lifecycle (calls in flight, batch items) and stdio
-//! (line length, output queue), and the transports (the memory requests in flight hold
-//! together, a [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. The tables on `Server` and
+//! (line length, output queue), the tasks extension (tasks running at once, in all and per
+//! principal), and the transports (the memory requests in flight hold together, a
+//! [`MemoryBudget`]). HTTP's own limits are in `HttpConfig`. The tables on `Server` and
 //! `HttpConfig` list them all. A call's time against its limit is a [`CallClock`], which stops while
 //! the call waits for its client's answer.
 
@@ -38,6 +39,11 @@ pub(crate) struct Limits {
     /// as `memory`, counted apart, so that subscriptions never crowd out requests); past it a
     /// subscription is refused as past a listener's own cap.
     pub(crate) subscription_memory: MemoryBudget,
+    /// Tasks (the tasks extension) running at once, server-wide; past it a required task is
+    /// refused with `codes::SERVER_BUSY` and an optional one runs as an ordinary call.
+    pub(crate) tasks: usize,
+    /// Tasks one principal runs at once (every unauthenticated caller counted as one).
+    pub(crate) tasks_per_principal: usize,
 }
 
 impl Default for Limits {
@@ -50,6 +56,8 @@ impl Default for Limits {
             max_queued_messages: 1024,
             memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
             subscription_memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
+            tasks: 1024,
+            tasks_per_principal: 64,
         }
     }
 }

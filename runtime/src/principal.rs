@@ -24,7 +24,12 @@ impl Principal {
     pub(crate) fn key(&self) -> String {
         let mut bytes = Vec::new();
         Self::write_bound(Some(self), &mut bytes);
-        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+        bytes
+            .iter()
+            .fold(String::with_capacity(2 * bytes.len()), |mut hex, byte| {
+                let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
+                hex
+            })
     }
 
     pub(crate) fn write_bound(principal: Option<&Self>, out: &mut Vec<u8>) {

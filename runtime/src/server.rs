@@ -64,6 +64,9 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
+/// | [`Server::max_tasks`] (tasks running at once, server-wide; the tasks extension, [`task`](crate::task)) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
+/// | [`Server::max_tasks_per_principal`] (tasks running at once for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
+/// | [`Server::task_ttl`] (how long a finished task is kept) | 1 hour after it finished (its `ttlMs` counts from its creation) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -219,7 +222,7 @@ impl Server {
     /// table).
     #[must_use]
     pub fn max_tasks(mut self, max: usize) -> Self {
-        self.task_settings.max_tasks = max.max(1);
+        self.limits.tasks = max.max(1);
         self
     }
 
@@ -227,7 +230,7 @@ impl Server {
     /// together) may run at once (64 by default; see the Limits table).
     #[must_use]
     pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
-        self.task_settings.max_tasks_per_principal = max.max(1);
+        self.limits.tasks_per_principal = max.max(1);
         self
     }
 
@@ -737,9 +740,16 @@ impl Server {
                 }
                 None => Sealer::new(None),
             }),
+            tasks: Arc::new(Tasks::new(
+                self.task_store,
+                TaskSettings {
+                    max_tasks: self.limits.tasks,
+                    max_tasks_per_principal: self.limits.tasks_per_principal,
+                    ..self.task_settings
+                },
+            )),
             listings,
             limits: self.limits,
-            tasks: Arc::new(Tasks::new(self.task_store, self.task_settings)),
         }))
     }
 

@@ -45,6 +45,19 @@ async fn search(args: SearchArgs, context: &Context) -> String {
     format!("{} {}", args.query, args.limit.unwrap_or(10))
 }
 
+/// Import a file, as a task when the client can poll one
+#[tool(task)]
+async fn import_file(context: Context, path: String) -> Result<String, std::io::Error> {
+    context.cancelled().await;
+    Ok(path)
+}
+
+/// Rebuild the index, always as a task
+#[tool(task = "required")]
+fn reindex() -> String {
+    "reindexed".into()
+}
+
 /// Add two numbers
 #[tool(
     name = "add",
@@ -219,7 +232,7 @@ mod renamed {
 }
 
 /// Every tool above, by name.
-const SERVED: [&str; 21] = [
+const SERVED: [&str; 23] = [
     "add",
     "app_only",
     "as_generated",
@@ -230,6 +243,7 @@ const SERVED: [&str; 21] = [
     "full",
     "hand_written",
     "hello",
+    "import_file",
     "io",
     "kind",
     "old",
@@ -237,6 +251,7 @@ const SERVED: [&str; 21] = [
     "opaque_plain",
     "pong",
     "product-details",
+    "reindex",
     "retitle",
     "search",
     "shout",

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
@@ -14,11 +15,13 @@ use crate::sync::lock;
 
 /// The open questions of one task, and the keys it has used (a key names one question over the
 /// task's whole life, as the extension requires).
-#[derive(Default)]
 pub(crate) struct Board {
     questions: Mutex<Questions>,
     /// Woken when a question is asked or answered: the task's record then changes status.
     changed: Notify,
+    /// How long a question waits for its answer (the task's TTL): past it, the tool's question
+    /// fails (`AskError::TimedOut`), so that a task nobody answers ends.
+    wait: Duration,
 }
 
 #[derive(Default)]
@@ -34,6 +37,15 @@ struct Open {
 }
 
 impl Board {
+    /// A board whose questions wait at most `wait` for their answers.
+    pub(crate) fn new(wait: Duration) -> Self {
+        Self {
+            questions: Mutex::default(),
+            changed: Notify::new(),
+            wait,
+        }
+    }
+
     /// Asks `method` under `key` (or the next `elicitation-N`, `sampling-N`, `roots-N`) and waits
     /// for the client's answer.
     pub(crate) async fn ask(
@@ -43,7 +55,7 @@ impl Board {
         params: Value,
     ) -> Result<Value, AskError> {
         let (answer, answered) = oneshot::channel();
-        {
+        let key = {
             let mut questions = lock(&self.questions);
             let key = match key {
                 Some(key) => key.to_owned(),
@@ -63,10 +75,16 @@ impl Board {
                 )));
             }
             let request = json!({"method": method.as_str(), "params": params});
-            questions.open.insert(key, Open { request, answer });
-        }
+            questions.open.insert(key.clone(), Open { request, answer });
+            key
+        };
         self.changed.notify_one();
-        answered.await.map_err(|_| AskError::NoChannel)
+        if let Ok(answer) = tokio::time::timeout(self.wait, answered).await {
+            return answer.map_err(|_| AskError::NoChannel);
+        }
+        lock(&self.questions).open.remove(&key);
+        self.changed.notify_one();
+        Err(AskError::TimedOut(self.wait))
     }
 
     /// The questions waiting for an answer (`inputRequests`).

@@ -120,8 +120,8 @@ impl Dispatcher {
             early_answers: false,
             limits: Limits::default(),
             tasks: Arc::new(Tasks::new(
-                Arc::new(crate::task::MemoryTaskStore::new()),
-                crate::task::TaskSettings::default(),
+                Arc::new(task::MemoryTaskStore::new()),
+                task::TaskSettings::default(),
             )),
         })
     }
@@ -210,24 +210,7 @@ impl Dispatcher {
                 meta::PROTOCOL_VERSION
             ))),
             (true, Method::Discover) => Ok(self.discover()),
-            (true, Method::Listen) => {
-                let offered = Lists::declared(&self.capabilities());
-                let listed = self
-                    .state
-                    .resources
-                    .is_served()
-                    .then(|| self.state.resources.listed());
-                let requested = Requested::of(
-                    &params,
-                    offered,
-                    listed.as_deref(),
-                    &self.state.limits.subscription_memory,
-                )?;
-                // Nothing of the request outlives its start: a stream holds what it sends.
-                drop((params, listed));
-                let changes = self.changes();
-                listen::listen(id, requested, changes, &self.state.closing, scope).await
-            }
+            (true, Method::Listen) => self.listen(id, params, &era, connection, scope).await,
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
@@ -294,6 +277,45 @@ impl Dispatcher {
             meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
         Ok(Payload::Built(result))
+    }
+
+    /// `subscriptions/listen` (2026-07-28): what it asks for, honoured as far as served (its
+    /// `taskIds` only the caller's own), then the stream ([`listen::listen`]).
+    async fn listen(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let offered = Lists::declared(&self.capabilities());
+        let listed = self
+            .state
+            .resources
+            .is_served()
+            .then(|| self.state.resources.listed());
+        let mut requested = Requested::of(
+            &params,
+            offered,
+            listed.as_deref(),
+            &self.state.limits.subscription_memory,
+        )?;
+        let declared = Client::of(era, connection).capabilities;
+        requested.task_ids =
+            tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref()).await?;
+        // Nothing of the request outlives its start: a stream holds what it sends.
+        drop((params, listed, declared));
+        let changes = self.changes();
+        let task_changes = self.state.tasks.changes();
+        listen::listen(
+            id,
+            requested,
+            (changes, task_changes),
+            &self.state.closing,
+            scope,
+        )
+        .await
     }
 
     fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Value {
@@ -545,22 +567,26 @@ impl Dispatcher {
         let hooks = Arc::clone(&self.state.hooks);
         let sealer = Arc::clone(&self.state.sealer);
         let running = context.clone();
-        let job = Box::pin(async move {
-            let call = hook::run(&hooks, tool, arguments, running.clone());
-            let outcome = match round {
-                Some(round) => match round.run(&sealer, call).await {
-                    Err(error) => Err(error),
-                    Ok(Outcome::InputRequired(input_required)) => {
-                        return tasks::Ran::InputRequired(input_required);
-                    }
-                    Ok(Outcome::Completed(result)) => {
-                        result.and_then(|result| round.unless_lacking(result))
-                    }
-                },
-                None => call.await,
-            };
-            tasks::Ran::Done(outcome, running.panicked())
-        });
+        let job = Box::pin(
+            async move {
+                let call = hook::run(&hooks, tool, arguments, running.clone());
+                let outcome = match round {
+                    Some(round) => match round.run(&sealer, call).await {
+                        Err(error) => Err(error),
+                        Ok(Outcome::InputRequired(input_required)) => {
+                            return tasks::Ran::InputRequired(input_required);
+                        }
+                        Ok(Outcome::Completed(result)) => {
+                            result.and_then(|result| round.unless_lacking(result))
+                        }
+                    },
+                    None => call.await,
+                };
+                tasks::Ran::Done(outcome, running.panicked())
+            }
+            // The request's span: the tool's logs say which call they belong to.
+            .instrument(tracing::Span::current()),
+        );
         let call = tasks::TaskCall {
             owner,
             required,

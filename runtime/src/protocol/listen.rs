@@ -1,13 +1,19 @@
 //! `subscriptions/listen` (2026-07-28): a request that stays open and carries notifications of
 //! what the client subscribed to, until the client cancels it or the server shuts down.
 
-use serde_json::{Value, json};
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
 
 use super::changes::Heard;
 use super::scope::RequestScope;
 use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
+
+/// Every task's status changes, as `notifications/tasks` params.
+pub(crate) type TaskChanges = broadcast::Receiver<Arc<Map<String, Value>>>;
 
 /// Acknowledges the notifications it will send (`requested`, as far as honoured), then sends
 /// each change it heard as `requested` hears it (`notifications/{tools,prompts,resources}/list_changed`,
@@ -20,10 +26,13 @@ use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 /// and the stream falls behind the server's changes, then is told what it missed: every list it
 /// hears and every URI it subscribed to; or, when it subscribed to a template (whose changed
 /// URIs cannot be named), it ends with its result, for the client to listen again.
+///
+/// With the tasks extension, it also sends `notifications/tasks` (each a `DetailedTask`) when a
+/// task of `requested.task_ids` changes status.
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,
-    mut changes: Changes,
+    (mut changes, mut task_changes): (Changes, TaskChanges),
     closing: &tokio_util::sync::CancellationToken,
     scope: RequestScope,
 ) -> Result<Value, ErrorObject> {
@@ -49,9 +58,12 @@ pub(crate) async fn listen(
         lists,
         subscriptions,
         honoured_uris,
+        task_ids,
     } = requested;
     let hears_anything = lists != Lists::default() || honoured_uris.is_some();
     drop(honoured_uris);
+    let task_ids = task_ids.unwrap_or_default();
+    let mut hears_tasks = !task_ids.is_empty();
     let listener = Listener {
         lists,
         subscriptions: &subscriptions,
@@ -63,6 +75,23 @@ pub(crate) async fn listen(
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },
+            task = task_changes.recv(), if hears_tasks => {
+                match task {
+                    Ok(task) if task_ids.iter().any(|id| task.get("taskId") == Some(&json!(id))) => {
+                        if let Some(room) = &scope.room {
+                            tokio::select! {
+                                () = room.take() => {}
+                                () = closing.cancelled() => break 'listening,
+                                () = scope.cancellation.cancelled() => break 'listening,
+                            }
+                        }
+                        notify(Method::TaskStatus, Some(Value::Object((*task).clone())));
+                    }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => hears_tasks = false,
+                }
+                continue;
+            }
             () = closing.cancelled() => break,
             () = scope.cancellation.cancelled() => break,
         };

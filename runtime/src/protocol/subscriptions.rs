@@ -277,6 +277,9 @@ pub(crate) struct Requested {
     pub(crate) subscriptions: Subscriptions,
     /// The URIs of `resourceSubscriptions` honoured, for the acknowledgement.
     pub(crate) honoured_uris: Option<Vec<String>>,
+    /// The tasks extension's `taskIds` honoured (the caller's own tasks): their
+    /// `notifications/tasks`.
+    pub(crate) task_ids: Option<Vec<String>>,
 }
 
 impl Requested {
@@ -332,6 +335,7 @@ impl Requested {
             lists,
             subscriptions,
             honoured_uris,
+            task_ids: None,
         })
     }
 
@@ -349,6 +353,9 @@ impl Requested {
         }
         if let Some(uris) = &self.honoured_uris {
             honoured.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        if let Some(ids) = &self.task_ids {
+            honoured.insert("taskIds".into(), json!(ids));
         }
         Value::Object(honoured)
     }

@@ -97,7 +97,7 @@ pub(crate) async fn call(
         request_cancel,
         version,
     } = call;
-    let board = Arc::new(Board::default());
+    let board = Arc::new(Board::new(tasks.settings.ttl));
     let budget = tasks.settings.budget;
     if budget.is_zero() {
         let record = tasks.create(owner).await?;
@@ -115,7 +115,7 @@ pub(crate) async fn call(
             Ran::Done(outcome, _) if !required => {
                 return outcome.map(|result| downgrade::call_result(result, version));
             }
-            ran => {
+            ran @ Ran::Done(..) => {
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
                 tasks.spawn(record, cancel, board, std::future::ready(finished(ran, version)));
@@ -177,6 +177,48 @@ pub(crate) async fn answer(
             };
             tasks.update(id, owner, &responses).await
         }
-        _ => tasks.cancel(id, owner).await,
+        Method::TasksCancel => tasks.cancel(id, owner).await,
+        other => Err(ErrorObject::new(
+            codes::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        )),
     }
+}
+
+/// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's
+/// own tasks among them (another's, or an unknown one, is left out of the acknowledgement).
+/// `None` when it names none; `-32021` when it names some without the extension.
+pub(crate) async fn listened(
+    tasks: &Tasks,
+    params: &Map<String, Value>,
+    declared: &Value,
+    auth: Option<&AuthInfo>,
+) -> Result<Option<Vec<String>>, ErrorObject> {
+    let Some(ids) = params
+        .get("notifications")
+        .and_then(|notifications| notifications.get("taskIds"))
+    else {
+        return Ok(None);
+    };
+    let Value::Array(ids) = ids else {
+        return Err(ErrorObject::invalid_params(
+            "`taskIds` must be a list of task ids (strings)",
+        ));
+    };
+    if !negotiated(declared) {
+        return Err(extension_missing());
+    }
+    let owner = owner(auth);
+    let mut followed = Vec::new();
+    for id in ids {
+        let Value::String(id) = id else {
+            return Err(ErrorObject::invalid_params(
+                "`taskIds` must be a list of task ids (strings)",
+            ));
+        };
+        if !followed.contains(id) && tasks.get(id, owner.as_deref()).await.is_ok() {
+            followed.push(id.clone());
+        }
+    }
+    Ok(Some(followed))
 }

@@ -23,24 +23,27 @@ pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// its future is dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
-/// The settings of `Server::task_*` and `Limits`' task caps.
+/// The settings of `Server::task_*`, and the task caps of its `Limits`.
 #[derive(Clone, Debug)]
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
     pub(crate) poll_interval: Duration,
+    /// `Limits::tasks`.
     pub(crate) max_tasks: usize,
+    /// `Limits::tasks_per_principal`.
     pub(crate) max_tasks_per_principal: usize,
 }
 
 impl Default for TaskSettings {
     fn default() -> Self {
+        let limits = crate::limits::Limits::default();
         Self {
             budget: Duration::ZERO,
             ttl: Duration::from_hours(1),
             poll_interval: Duration::from_secs(1),
-            max_tasks: 1024,
-            max_tasks_per_principal: 64,
+            max_tasks: limits.tasks,
+            max_tasks_per_principal: limits.tasks_per_principal,
         }
     }
 }
@@ -104,7 +107,12 @@ fn new_id() -> Result<String, ErrorObject> {
             format!("no randomness for a task id: {error}"),
         )
     })?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(bytes
+        .iter()
+        .fold(String::with_capacity(32), |mut hex, byte| {
+            let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{byte:02x}"));
+            hex
+        }))
 }
 
 impl Tasks {
@@ -223,8 +231,10 @@ impl Tasks {
                 }
             };
             tokio::select! {
-                finished = &mut job => break Some(finished),
+                // A cancelled task is `cancelled`, even when its tool, seeing it, returns.
+                biased;
                 () = cancel.cancelled() => break None,
+                finished = &mut job => break Some(finished),
                 () = board.changed() => {
                     let open = board.open();
                     record.status = if open.is_empty() {
@@ -241,15 +251,12 @@ impl Tasks {
                 }
             }
         };
-        let finished = match finished {
-            Some(finished) => finished,
-            None => {
-                // The tool sees its context cancelled; it may finish on its own, shortly.
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-                record.status = TaskStatus::Cancelled;
-                record.status_message = Some("The task was cancelled.".into());
-                return self.finish(&mut record).await;
-            }
+        let Some(finished) = finished else {
+            // The tool sees its context cancelled; it may finish on its own, shortly.
+            let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            record.status = TaskStatus::Cancelled;
+            record.status_message = Some("The task was cancelled.".into());
+            return self.finish(&mut record).await;
         };
         match finished {
             Finished::Result(result) => {
@@ -343,5 +350,81 @@ impl Tasks {
             running.cancel.cancel();
         }
         Ok(json!({}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::MemoryTaskStore;
+
+    /// A store shared by processes: its records carry leases.
+    struct Leased(MemoryTaskStore);
+
+    impl TaskStore for Leased {
+        fn create(
+            &self,
+            record: TaskRecord,
+        ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            self.0.create(record)
+        }
+        fn get<'a>(
+            &'a self,
+            id: &'a str,
+        ) -> futures_util::future::BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>
+        {
+            self.0.get(id)
+        }
+        fn put(
+            &self,
+            record: TaskRecord,
+        ) -> futures_util::future::BoxFuture<'_, Result<(), TaskStoreError>> {
+            self.0.put(record)
+        }
+        fn lease(&self) -> Option<Duration> {
+            Some(Duration::from_millis(50))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_task_whose_process_stopped_renewing_its_lease_is_failed() {
+        let tasks = Tasks::new(
+            Arc::new(Leased(MemoryTaskStore::new())),
+            TaskSettings::default(),
+        );
+        // Created by a process that then died: nothing renews its lease.
+        let record = tasks.create(None).await.unwrap();
+        assert!(record.lease_until.is_some());
+        let task = tasks.get(&record.id, None).await.unwrap();
+        assert_eq!(task["status"], "working");
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        let task = tasks.get(&record.id, None).await.unwrap();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert_eq!(task["error"]["code"], codes::INTERNAL_ERROR);
+        // Another owner does not see it at all.
+        assert!(tasks.get(&record.id, Some("someone")).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_running_task_keeps_its_lease() {
+        let tasks = Arc::new(Tasks::new(
+            Arc::new(Leased(MemoryTaskStore::new())),
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        tasks.spawn(
+            record,
+            CancellationToken::new(),
+            Arc::new(Board::new(Duration::from_secs(1))),
+            async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "completed");
     }
 }

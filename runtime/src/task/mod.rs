@@ -1,7 +1,110 @@
-//! Long-running tools as tasks: the Tasks extension (`io.modelcontextprotocol/tasks`).
+//! Long-running tools as tasks: the tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663).
 //!
-//! A tool opts in with one key: `#[tool(task)]` (it may run as a task) or
-//! `#[tool(task = "required")]` (it always does). Its fn does not change.
+//! A tool that takes minutes should not hold its request open: with the extension, the call is
+//! answered at once with a *task* the client polls (`tasks/get`), answers questions through
+//! (`tasks/update`) and may cancel (`tasks/cancel`). A tool opts in with one key; its fn does not
+//! change: the same `async fn`, its [`Context`](crate::Context) (its questions, its cancellation),
+//! its result or error.
+//!
+//! ```
+//! use std::time::Duration;
+//! use mcp_toolbelt::{Context, Server, ToolError, tool};
+//! use mcp_toolbelt::testing::TestClient;
+//! use serde_json::json;
+//!
+//! /// Builds the quarterly report
+//! #[tool(task)]
+//! async fn build_report(ctx: Context, quarter: u8) -> Result<String, ToolError> {
+//!     tokio::select! {
+//!         () = tokio::time::sleep(Duration::from_millis(50)) => Ok(format!("Q{quarter}: done")),
+//!         () = ctx.cancelled() => Err(ToolError::new("cancelled")),
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let server = Server::new("reports", "1.0.0").task_poll_interval(Duration::from_millis(500));
+//! let client = TestClient::new(server);
+//! // A 2026-07-28 request whose client declares the extension.
+//! let meta = json!({
+//!     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+//!     "io.modelcontextprotocol/clientCapabilities": {
+//!         "extensions": {"io.modelcontextprotocol/tasks": {}}
+//!     }
+//! });
+//! let created = client
+//!     .request("tools/call", json!({"name": "build_report", "arguments": {"quarter": 3}, "_meta": meta}))
+//!     .await;
+//! assert_eq!(created["result"]["resultType"], "task");
+//! assert_eq!(created["result"]["status"], "working");
+//! assert_eq!(created["result"]["pollIntervalMs"], 500);
+//! let id = created["result"]["taskId"].clone();
+//! let task = loop {
+//!     let task = client.request("tasks/get", json!({"taskId": id, "_meta": meta})).await;
+//!     if task["result"]["status"] == "completed" {
+//!         break task;
+//!     }
+//!     tokio::time::sleep(Duration::from_millis(10)).await;
+//! };
+//! assert_eq!(task["result"]["result"]["content"][0]["text"], "Q3: done");
+//! # }
+//! ```
+//!
+//! # When a call is a task
+//!
+//! | the tool | a 2026-07-28 client that declares the extension | any other client (2026-07-28 without it, every legacy one) |
+//! | --- | --- | --- |
+//! | `#[tool]` | an ordinary call | an ordinary call |
+//! | `#[tool(task)]` | a task: at once, or once the call outlives [`Server::task_budget`](crate::Server::task_budget) (within it, it answers as an ordinary call) | an ordinary call |
+//! | `#[tool(task = "required")]` | a task (one that finished within the budget is a task already `completed`) | refused: `-32021`, `data.requiredCapabilities.extensions["io.modelcontextprotocol/tasks"] = {}` |
+//!
+//! `tools/list` shows `execution.taskSupport` (`"optional"`, `"required"`); `server/discover`
+//! declares the extension while some tool may run as a task. A tool built at run time says it
+//! with [`Tool::task_support`](crate::tool::Tool::task_support).
+//!
+//! # What the client sees
+//!
+//! - `tools/call` answers a `CreateTaskResult`: `resultType: "task"`, `taskId`, `status`,
+//!   `createdAt`, `lastUpdatedAt`, `ttlMs`, `pollIntervalMs`. The task exists (a `tasks/get`
+//!   finds it) before the answer leaves.
+//! - `tasks/get` answers the task: `working`; `input_required` with `inputRequests` while the
+//!   tool waits on `ctx.elicit` (`sample`, `roots`), each under its key
+//!   ([`Context::question`](crate::Context::question), or `elicitation-1`, …); `completed` with
+//!   the tool's `result` (an `isError` result too: a tool's failure is a result); `failed` with
+//!   the JSON-RPC `error` (a panic: `-32603`); `cancelled`.
+//! - `tasks/update` answers the open questions (`inputResponses`, keyed as asked; others are
+//!   ignored); the tool's `ctx.elicit` returns the answer. A question waits at most the task's
+//!   TTL ([`Server::task_ttl`](crate::Server::task_ttl)); then `ctx.elicit` fails
+//!   (`AskError::TimedOut`), so a task nobody answers ends.
+//! - `tasks/cancel` cancels the tool's `Context` (its `ctx.cancelled()` resolves); the tool has
+//!   a second to return, then its future is dropped; the task is `cancelled`.
+//! - `subscriptions/listen` with `notifications.taskIds` hears `notifications/tasks`, the task as
+//!   `tasks/get` would answer it, at each change of status.
+//! - Over HTTP, `tasks/*` requests carry `Mcp-Name: <taskId>` (checked, `-32020`).
+//!
+//! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
+//! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.
+//! Once a task, it sends no progress or logs (the extension has none for tasks), and it is not
+//! bound by [`Server::call_timeout`](crate::Server::call_timeout): it runs until it returns or is
+//! cancelled.
+//!
+//! # Ownership, lifetime, caps
+//!
+//! A task id is 128 random bits. With bearer auth a task belongs to the principal that created
+//! it: another principal's `tasks/get`, `tasks/update` or `tasks/cancel` is answered as for an
+//! unknown id, `-32602`. A finished task is kept for [`Server::task_ttl`](crate::Server::task_ttl)
+//! (1 hour), then dropped. [`Server::max_tasks`](crate::Server::max_tasks) and
+//! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
+//! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)).
+//!
+//! # Where tasks are kept
+//!
+//! A [`TaskStore`] keeps each task's [`TaskRecord`] between requests, so the task outlives the
+//! request (and the HTTP connection) that created it; [`MemoryTaskStore`] is the default, and a
+//! store shared by several processes plugs in with [`Server::task_store`](crate::Server::task_store)
+//! (its trait docs say how a task whose process died is reported `failed`). What runs (the
+//! tool's future, its cancellation, its open questions) stays in the process that runs it: route
+//! a task's requests to it (the `Mcp-Name` header names the task).
 
 mod engine;
 mod store;

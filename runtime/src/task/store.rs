@@ -81,9 +81,13 @@ pub struct TaskRecord {
     pub lease_until: Option<SystemTime>,
 }
 
-/// A store's failure: it could not keep or read a task. A client is answered `-32603`.
+/// A store's failure: it could not keep or read a task. A client is answered `-32603` with
+/// its text (`the task store failed: …`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskStoreError(pub String);
+pub struct TaskStoreError(
+    /// What failed, for the client and the logs (no secrets: the client reads it).
+    pub String,
+);
 
 impl fmt::Display for TaskStoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

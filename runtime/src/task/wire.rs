@@ -112,7 +112,7 @@ mod tests {
         assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
         let time = UNIX_EPOCH + Duration::from_millis(1_785_234_600_123);
         assert_eq!(timestamp(time), "2026-07-28T10:30:00.123Z");
-        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        let leap = UNIX_EPOCH + Duration::from_hours(264_384);
         assert_eq!(timestamp(leap), "2000-02-29T00:00:00.000Z");
     }
 }

@@ -13,12 +13,12 @@
 //! - `#[tool(task = "required")]`: it *always* runs as a task. A client without the extension
 //!   is refused with `-32021`, the error naming the extension it lacks.
 //!
-//! The tool's [`Context`] works as in any call: [`Context::progress`] is a progress
-//! notification for a client that waits, and what a task's poller sees as its status message;
-//! [`Context::question`] asks the user (the task turns `input_required`, its `tasks/get` carries
-//! the question, and the client answers with `tasks/update`); and `tasks/cancel` cancels the
-//! `Context`, so the tool stops at its next `.await` (or when it checks
-//! [`Context::is_cancelled`]).
+//! The tool's [`Context`] works as in any call: [`Context::progress`] sends progress
+//! notifications to a client that waits for the result; [`Context::question`] asks the user
+//! (within the budget, as the call's own `input_required` round; once the call is a task, the
+//! task turns `input_required`, its `tasks/get` carries the question, and the client answers
+//! with `tasks/update`), so ask before acting; and `tasks/cancel` cancels the `Context`, so the
+//! tool stops at its next `.await` (or when it checks [`Context::is_cancelled`]).
 //!
 //! Both tools take how long each step lasts as an argument, so a test runs them in milliseconds.
 //!

@@ -54,13 +54,13 @@ async fn build_report(
 ) -> Result<String, ToolError> {
     let sections = sections.unwrap_or(5);
     let pause = Duration::from_millis(section_ms.unwrap_or(1000));
-    let mut report = format!("# Report on {topic}\n");
+    let mut report = vec![format!("# Report on {topic}")];
     for section in 1..=sections {
         // The slow part. Cancelling the call (or the task) drops this future here, at the
         // `.await`; work that never awaits would check `context.is_cancelled()` instead.
         tokio::time::sleep(pause).await;
-        report.push_str(&format!(
-            "\n## Section {section}\n\nWhat we found about {topic}, part {section}.\n"
+        report.push(format!(
+            "## Section {section}\n\nWhat we found about {topic}, part {section}."
         ));
         context.progress(
             f64::from(section),
@@ -68,7 +68,7 @@ async fn build_report(
             Some(&format!("Wrote section {section} of {sections}")),
         );
     }
-    Ok(report)
+    Ok(report.join("\n\n"))
 }
 
 /// The question `import_rows` asks when rows look like duplicates.

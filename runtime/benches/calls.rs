@@ -229,7 +229,10 @@ fn tasks(c: &mut Criterion) {
         }
         panic!("the echo task did not complete within a second");
     });
-    assert_eq!(completed["result"]["result"]["content"][0]["text"], "hello", "{completed}");
+    assert_eq!(
+        completed["result"]["result"]["content"][0]["text"], "hello",
+        "{completed}"
+    );
 
     let mut group = c.benchmark_group("tasks");
     group.bench_function("tools/call echo (2026-07-28, answered inline)", |b| {

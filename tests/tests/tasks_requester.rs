@@ -82,7 +82,10 @@ async fn a_completed_tasks_result_carries_its_result_type() {
 async fn a_tasks_progress_is_its_status_message() {
     let client = TestClient::new(Server::new("tasks", "1.0.0"));
     let task_id = created(&client, "halfway", json!({})).await;
-    let answer = poll_until(&client, &task_id, |task| task.get("statusMessage").is_some()).await;
+    let answer = poll_until(&client, &task_id, |task| {
+        task.get("statusMessage").is_some()
+    })
+    .await;
     assert_eq!(
         answer["result"]["statusMessage"], "Halfway there",
         "the tool's progress message, for the task's poller: {answer}"

@@ -1,9 +1,14 @@
 //! What one tool call costs on the dispatch path every transport shares: JSON-RPC request in,
 //! schema validation, deserialization, the tool, result conversion, output validation, JSON out;
 //! and beside it a prompt's get (arguments read from strings, the fn, messages out) and a
-//! completion (known values of an enum, and a completer fn).
+//! completion (known values of an enum, and a completer fn). The group `tasks` puts the Tasks
+//! extension beside a plain 2026-07-28 call of the same tool: a `tools/call` answered with a
+//! task (the task stored, the tool spawned), and `tasks/get` of a completed task (its result
+//! inline).
 //!
 //! `cargo bench -p mcp-toolbelt --bench calls`
+
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_toolbelt::completion::CompletionContext;
@@ -11,7 +16,7 @@ use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Json, Server, prompt, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[derive(Deserialize, JsonSchema)]
 struct EchoArgs {
@@ -22,6 +27,12 @@ struct EchoArgs {
 /// Echo the message back
 #[tool]
 async fn echo(args: EchoArgs) -> String {
+    args.message
+}
+
+/// Echo the message back, as a task when the client speaks the Tasks extension
+#[tool(task)]
+async fn echo_task(args: EchoArgs) -> String {
     args.message
 }
 
@@ -165,5 +176,79 @@ fn calls(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, calls);
+/// A 2026-07-28 `tools/call` of `tool` by a client that declared the Tasks extension.
+fn modern_call(tool: &str) -> Value {
+    json!({
+        "name": tool,
+        "arguments": {"message": "hello"},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            }
+        }
+    })
+}
+
+/// `tasks/get` of `task_id`, at 2026-07-28 with the Tasks extension.
+fn task_get(task_id: &Value) -> Value {
+    json!({
+        "taskId": task_id,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            }
+        }
+    })
+}
+
+fn tasks(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    // Tasks are created by the hundred thousand here: kept only briefly, with room for them all.
+    let client = TestClient::new(
+        Server::new("bench", "1.0.0")
+            .task_ttl(Duration::from_secs(1))
+            .max_tasks(10_000_000)
+            .max_tasks_per_principal(10_000_000),
+    );
+    // One completed task to poll.
+    let created = runtime.block_on(client.request("tools/call", modern_call("echo_task")));
+    let task_id = created["result"]["taskId"].clone();
+    assert_eq!(created["result"]["resultType"], "task", "a task: {created}");
+    let completed = runtime.block_on(async {
+        for _ in 0..1000 {
+            let got = client.request("tasks/get", task_get(&task_id)).await;
+            if got["result"]["status"] == "completed" {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        panic!("the echo task did not complete within a second");
+    });
+    assert_eq!(
+        completed["result"]["result"]["content"][0]["text"], "hello",
+        "{completed}"
+    );
+
+    let mut group = c.benchmark_group("tasks");
+    group.bench_function("tools/call echo (2026-07-28, answered inline)", |b| {
+        b.to_async(&runtime)
+            .iter(|| client.request("tools/call", modern_call("echo")));
+    });
+    group.bench_function("tools/call echo_task (answered with a task)", |b| {
+        b.to_async(&runtime)
+            .iter(|| client.request("tools/call", modern_call("echo_task")));
+    });
+    group.bench_function("tasks/get (completed, result inline)", |b| {
+        b.to_async(&runtime)
+            .iter(|| client.request("tasks/get", task_get(&task_id)));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, calls, tasks);
 criterion_main!(benches);

@@ -3,7 +3,8 @@
 # into ignored folders of this repo, from the package registries only:
 #
 #   tests/clients/.venv          Python venv with PyPI `mcp` (tests/clients/requirements.txt, pinned)
-#   tests/clients/node_modules   npm `@modelcontextprotocol/client` (tests/clients/package-lock.json)
+#   tests/clients/node_modules   npm `@modelcontextprotocol/client` and the Tasks requester
+#                                `@modelcontextprotocol/ext-tasks` (tests/clients/package-lock.json)
 #   tests/views/node_modules     the MCP Apps host of tests/tests/views.rs: npm
 #                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
 #                                playwright-core (tests/views/package-lock.json; the browser is the
@@ -42,12 +43,15 @@ say "Python: mcp $("$venv/bin/python" -c 'from importlib.metadata import version
 # TypeScript: exactly what package-lock.json says, redone when it (or package.json) changes.
 stamp="$clients/node_modules/.installed-from"
 want="$(fingerprint "$clients/package.json" "$clients/package-lock.json")"
-if [[ ! -f "$clients/node_modules/@modelcontextprotocol/client/package.json" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+if [[ ! -f "$clients/node_modules/@modelcontextprotocol/client/package.json"
+    || ! -f "$clients/node_modules/@modelcontextprotocol/ext-tasks/package.json"
+    || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
     say "npm: installing tests/clients/node_modules"
     (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$want" >"$stamp"
 fi
 say "npm: @modelcontextprotocol/client $(node -p 'require(process.argv[1]).version' "$clients/node_modules/@modelcontextprotocol/client/package.json")"
+say "npm: @modelcontextprotocol/ext-tasks $(node -p 'require(process.argv[1]).version' "$clients/node_modules/@modelcontextprotocol/ext-tasks/package.json")"
 
 # The views' host: the same, for tests/views.
 views="$root/tests/views"

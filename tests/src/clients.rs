@@ -30,22 +30,20 @@ pub struct Scripts {
     pub python: &'static str,
 }
 
-/// The interpreter and script of `sdk`, or `None` when it is not installed (a failure under
-/// `CI`).
-fn installed(sdk: Sdk, scripts: Scripts) -> Option<(PathBuf, PathBuf)> {
+/// The interpreter of `sdk` and the path of `script`, or `None` when the SDK is not installed
+/// (a failure under `CI`).
+fn installed(sdk: Sdk, script: &str) -> Option<(PathBuf, PathBuf)> {
     let clients = repo_root().join("tests/clients");
     let command = match sdk {
         Sdk::TypeScript => {
             let package = clients.join("node_modules/@modelcontextprotocol/client/package.json");
             node22()
                 .filter(|_| package.exists())
-                .map(|node| (node, clients.join(scripts.typescript)))
+                .map(|node| (node, clients.join(script)))
         }
         Sdk::Python => {
             let python = clients.join(".venv/bin/python");
-            python
-                .exists()
-                .then(|| (python, clients.join(scripts.python)))
+            python.exists().then(|| (python, clients.join(script)))
         }
     };
     if command.is_none() {
@@ -67,6 +65,12 @@ pub fn check_example(sdk: Sdk, scripts: Scripts, example: &str, mode: &str, http
     check_binary(sdk, scripts, &example_binary(example), &[], mode, http);
 }
 
+/// Runs one script of `tests/clients/` (`script`, written for `sdk`: a suite with no
+/// counterpart in the other SDK, such as `ts_tasks.mjs`) as [`check_example`] runs a suite's.
+pub fn check_script(sdk: Sdk, script: &str, example: &str, mode: &str, http: bool) {
+    run(sdk, script, &example_binary(example), &[], mode, http);
+}
+
 /// [`check_example`] for any server binary (the notes example, a package of its own), started
 /// with `arguments` after its `--http ADDRESS` (HTTP) or alone (stdio).
 pub fn check_binary(
@@ -77,7 +81,16 @@ pub fn check_binary(
     mode: &str,
     http: bool,
 ) {
-    let Some((interpreter, script)) = installed(sdk, scripts) else {
+    let script = match sdk {
+        Sdk::TypeScript => scripts.typescript,
+        Sdk::Python => scripts.python,
+    };
+    run(sdk, script, binary, arguments, mode, http);
+}
+
+/// Runs `script` with `sdk`'s interpreter against `binary`; see [`check_binary`].
+fn run(sdk: Sdk, script: &str, binary: &Path, arguments: &[&OsStr], mode: &str, http: bool) {
+    let Some((interpreter, script)) = installed(sdk, script) else {
         return;
     };
     let example = binary

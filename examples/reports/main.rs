@@ -14,11 +14,13 @@
 //!   is refused with `-32021`, the error naming the extension it lacks.
 //!
 //! The tool's [`Context`] works as in any call: [`Context::progress`] sends progress
-//! notifications to a client that waits for the result; [`Context::question`] asks the user
+//! notifications to a client that waits for the result (once the call is a task, its message
+//! is the task's `statusMessage`); [`Context::question`] asks the user
 //! (within the budget, as the call's own `input_required` round; once the call is a task, the
 //! task turns `input_required`, its `tasks/get` carries the question, and the client answers
-//! with `tasks/update`), so ask before acting; and `tasks/cancel` cancels the `Context`, so the
-//! tool stops at its next `.await` (or when it checks [`Context::is_cancelled`]).
+//! with `tasks/update`), so ask before acting; and `tasks/cancel` cancels the `Context`: the
+//! tool stops where it waits on [`Context::cancelled`] (a task's future is dropped a second
+//! later if it has not returned).
 //!
 //! Both tools take how long each step lasts as an argument, so a test runs them in milliseconds.
 //!
@@ -38,8 +40,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// Writes a report on `topic`, one section at a time, reporting progress after each
-///
-/// A report of a few sections comes back inline; a longer one becomes a task the client polls.
+// With the one-second budget, one short section comes back inline; more become a task.
 #[tool(task, annotations(read_only))]
 async fn build_report(
     context: Context,
@@ -56,9 +57,13 @@ async fn build_report(
     let pause = Duration::from_millis(section_ms.unwrap_or(1000));
     let mut report = vec![format!("# Report on {topic}")];
     for section in 1..=sections {
-        // The slow part. Cancelling the call (or the task) drops this future here, at the
-        // `.await`; work that never awaits would check `context.is_cancelled()` instead.
-        tokio::time::sleep(pause).await;
+        // The slow part. Cancelling the call (or `tasks/cancel`) cancels the `Context`: stop
+        // here. (A task's future is dropped a second later anyway; stopping yourself is how
+        // cleanup runs.)
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            () = context.cancelled() => return Err(ToolError::new("Report cancelled")),
+        }
         report.push(format!(
             "## Section {section}\n\nWhat we found about {topic}, part {section}."
         ));
@@ -126,7 +131,8 @@ async fn import_rows(
         tokio::time::sleep(pause).await;
         context.progress(
             f64::from(rows + row),
-            Some(f64::from(rows) * 2.0),
+            // Skipped rows shorten the job: the total is what is left to do now.
+            Some(f64::from(rows + imported)),
             Some(&format!("Imported row {row} of {imported}")),
         );
     }

@@ -64,7 +64,7 @@
 //! | tools added and removed while serving | [`tool`](mod@tool) |
 //! | icons beside tools, resources and the server, the server's description and web site | [`icon`] |
 //! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
-//! | skills: a folder of `SKILL.md`s or skills built in code, served as the Skills extension | `skill` |
+//! | skills: a folder of `SKILL.md`s or skills built in code, served as the Skills extension (the `skills` feature) | `skill` |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
@@ -100,6 +100,8 @@
 //! - `http` (default): Streamable HTTP (`Server::serve_http`, `Server::serve_http_app`,
 //!   `Server::into_service`, `Server::into_router`, `http::HttpConfig`, `run()`'s `--http`). Without it
 //!   (`default-features = false`) a stdio server compiles none of axum, hyper or tower-http.
+//! - `skills` (default): the Skills extension (`skill`, `Server::skills_dir`, `Server::skill`);
+//!   it brings `yaml-rust2` (the front matter) and `sha2` (the files' digests).
 //! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
 //!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
 //!   `tracing-opentelemetry`. Add a `tracing_opentelemetry::layer()` to your subscriber to export
@@ -136,6 +138,9 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | a `u128`/`i128` past `i64::MIN..=u64::MAX`, a NaN or infinite float in a `Json<T>` result | `isError: true` naming the field (in an `Option<f64>` a NaN is sent as `null`): JSON numbers cannot carry them; send such values as strings |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
+//! | a `task = "required"` tool called by a client without the tasks extension (every legacy client) | `-32021` with `data.requiredCapabilities.extensions` ([`task`]) |
+//! | a task past [`Server::max_tasks`] or [`Server::max_tasks_per_principal`] | `-31000` `Too many tasks: …` for a required-task tool; a `#[tool(task)]` call runs within its request |
+//! | `tasks/get`, `tasks/update`, `tasks/cancel` of an unknown, expired or another caller's task | `-32602` `Failed to retrieve task: Task not found: …` |
 //!
 //! A string holding a lone UTF-16 surrogate (`"\ud83d"`, a truncated emoji JavaScript and
 //! Python write) is read as they read it, the surrogate become U+FFFD.

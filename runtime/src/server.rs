@@ -66,7 +66,7 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
 /// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
 /// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
-/// | [`Server::task_timeout`] (how long a task may run) | its TTL (1 hour) | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
+/// | [`Server::task_timeout`] (how long a task may run) | 1 hour | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
 /// | [`Server::task_ttl`] (how long a task is kept past its run limit) | 1 hour: its `ttlMs`, fixed at its creation, is `task_timeout` + `task_ttl` (2 hours) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
@@ -213,12 +213,13 @@ impl Server {
         self
     }
 
-    /// How long a task may run (its TTL, [`Server::task_ttl`], by default). Past it the tool's
+    /// How long a task may run (1 hour by default, apart from [`Server::task_ttl`], which only
+    /// says how long a finished task is kept). Past it the tool's
     /// `Context` is cancelled, it has a second to return, and the task is `failed` with a
     /// `statusMessage` saying so: a hung tool never holds its place for ever.
     #[must_use]
     pub fn task_timeout(mut self, timeout: Duration) -> Self {
-        self.task_settings.timeout = Some(timeout.max(Duration::from_millis(1)));
+        self.task_settings.timeout = timeout.max(Duration::from_millis(1));
         self
     }
 

@@ -362,6 +362,14 @@ async fn a_required_task_tool_needs_the_extension_and_a_legacy_client_never_gets
         )
         .await;
     assert_eq!(legacy["error"]["code"], -32021, "{legacy}");
+    // … saying what would help: declaring the extension alone cannot, at 2025-11-25.
+    let message = legacy["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("2026-07-28"), "{legacy}");
+    assert_eq!(
+        legacy["error"]["data"]["requiredCapabilities"]["extensions"][EXTENSION],
+        json!({}),
+        "{legacy}"
+    );
     // … and an optional one answers within its request.
     let legacy = client
         .request(
@@ -494,15 +502,28 @@ async fn tools_list_and_discover_show_the_task_support() {
 
 #[tokio::test]
 async fn a_finished_task_is_dropped_after_its_ttl() {
-    let client = TestClient::new(Server::new("tasks", "1").task_ttl(Duration::from_millis(200)));
+    let server = Server::new("tasks", "1")
+        .task_timeout(Duration::from_millis(200))
+        .task_ttl(Duration::from_millis(200));
+    let client = TestClient::new(server);
     let id = created(&call(&client, "double", json!({"n": 2}), true).await);
     let task = poll_until(&client, &id, "completed").await;
     let ttl = task["ttlMs"].as_u64().unwrap();
-    // From creation, fixed: the run limit (the TTL by default) plus the TTL.
+    // From creation, fixed: the run limit plus the TTL.
     assert_eq!(ttl, 400, "ttlMs counts from creation to expiry: {task}");
     tokio::time::sleep(Duration::from_millis(ttl + 100)).await;
     let gone = task_request(&client, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
+}
+
+#[tokio::test]
+async fn a_short_ttl_keeps_finished_tasks_briefly_and_leaves_the_run_limit_at_an_hour() {
+    let client = TestClient::new(Server::new("tasks", "1").task_ttl(Duration::from_mins(1)));
+    let response = call(&client, "double", json!({"n": 2}), true).await;
+    assert_eq!(
+        response["result"]["ttlMs"], 3_660_000,
+        "an hour's run limit, apart from the TTL, plus a minute: {response}"
+    );
 }
 
 #[tokio::test]

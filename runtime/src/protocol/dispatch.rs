@@ -566,7 +566,10 @@ impl Dispatcher {
             _ => return Ok(None),
         };
         if !(era.is_modern() && task::negotiated(&client.capabilities)) {
-            return if required {
+            return if required && !era.is_modern() {
+                // Declaring the extension cannot help a legacy client: say what would.
+                Err(task::extension_missing_legacy())
+            } else if required {
                 Err(task::extension_missing())
             } else {
                 Ok(None)

@@ -28,8 +28,8 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
-    /// `Server::task_timeout`: how long a task may run; `None`, its TTL.
-    pub(crate) timeout: Option<Duration>,
+    /// `Server::task_timeout`: how long a task may run.
+    pub(crate) timeout: Duration,
     pub(crate) poll_interval: Duration,
     /// `Limits::tasks`.
     pub(crate) max_tasks: usize,
@@ -40,7 +40,7 @@ pub(crate) struct TaskSettings {
 impl TaskSettings {
     /// How long a task may run before it is stopped and failed.
     pub(crate) fn run_limit(&self) -> Duration {
-        self.timeout.unwrap_or(self.ttl)
+        self.timeout
     }
 
     /// A task's whole life from its creation (its `ttlMs`, fixed): its run limit, then its TTL.
@@ -55,7 +55,7 @@ impl Default for TaskSettings {
         Self {
             budget: Duration::ZERO,
             ttl: Duration::from_hours(1),
-            timeout: None,
+            timeout: Duration::from_hours(1),
             poll_interval: Duration::from_secs(1),
             max_tasks: limits.tasks,
             max_tasks_per_principal: limits.tasks_per_principal,
@@ -139,6 +139,16 @@ pub(crate) fn extension_missing() -> ErrorObject {
         format!("Missing required client capability: the extension {EXTENSION}"),
     )
     .data(json!({"requiredCapabilities": {"extensions": {EXTENSION: {}}}}))
+}
+
+/// [`extension_missing`] for a legacy client, which declaring the extension cannot help: a
+/// task is 2026-07-28 only.
+pub(crate) fn extension_missing_legacy() -> ErrorObject {
+    let mut error = extension_missing();
+    error.message = format!(
+        "This tool always runs as a task: it needs protocol 2026-07-28 and the extension {EXTENSION}"
+    );
+    error
 }
 
 /// Whether the client capabilities `declared` negotiate the extension.

@@ -70,7 +70,8 @@
 //!   The task is created once the call hooks let the call through and its arguments are valid:
 //!   a hook's refusal answers the request, invalid arguments are `-32602`; no task, no place
 //!   taken.
-//! - `tasks/get` answers the task: `working`; `input_required` with `inputRequests` while the
+//! - `tasks/get` answers the task: `working` (with the tool's last
+//!   [`Context::progress`](crate::Context::progress) message as its `statusMessage`); `input_required` with `inputRequests` while the
 //!   tool waits on `ctx.elicit` (`sample`, `roots`), each under its key
 //!   ([`Context::question`](crate::Context::question), or `elicitation-1`, …); `completed` with
 //!   the tool's `result` (an `isError` result too: a tool's failure is a result); `failed` with
@@ -85,11 +86,16 @@
 //!   `tasks/get` would answer it, at each change of status.
 //! - Over HTTP, `tasks/*` requests carry `Mcp-Name: <taskId>` (checked, `-32020`).
 //!
+//! Prefer `#[tool(task)]` to `task = "required"`: hosts that speak 2025-11-25 (most of them
+//! today) never get a task, so they see a required-task tool listed and get `-32021` when they
+//! call it, while a `#[tool(task)]` tool answers them within the request.
+//!
 //! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
 //! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.
-//! Once a task, it sends no progress or logs (the extension has none for tasks), and it is not
-//! bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
-//! [`Server::task_timeout`](crate::Server::task_timeout) (its TTL by default): past it the tool is
+//! Once a task, it sends no notifications (the extension has none for tasks): its progress
+//! becomes the task's `statusMessage`, its logs ([`Context::log`](crate::Context::log)) are
+//! dropped. It is not bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
+//! [`Server::task_timeout`](crate::Server::task_timeout) (1 hour by default): past it the tool is
 //! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so.
 //!
 //! # Ownership, lifetime, caps
@@ -123,6 +129,7 @@ mod wire;
 
 pub use crate::types::TaskSupport;
 pub(crate) use engine::{
-    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing, negotiated,
+    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing,
+    extension_missing_legacy, negotiated,
 };
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

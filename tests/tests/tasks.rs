@@ -84,6 +84,19 @@ async fn ask_slowly(ctx: Context) -> Result<String, ToolError> {
     answer
 }
 
+/// Asks two questions at once
+#[tool(task = "required")]
+async fn two_at_once(ctx: Context) -> Result<String, ToolError> {
+    let (first, second) = tokio::join!(
+        ctx.question("first").elicit::<Confirm>("First?"),
+        ctx.question("second").elicit::<Confirm>("Second?"),
+    );
+    let yes = |answer: Result<Elicitation<Confirm>, _>| {
+        matches!(answer, Ok(Elicitation::Accept(Confirm { confirm: true })))
+    };
+    Ok(format!("{},{}", yes(first), yes(second)))
+}
+
 /// Asks the same question twice
 #[tool(task)]
 async fn confirm_twice(ctx: Context) -> Result<String, ToolError> {
@@ -249,6 +262,54 @@ async fn a_question_makes_the_task_input_required_and_tasks_update_answers_it() 
     let task = poll_until(&client, &id, "completed").await;
     assert_eq!(task["result"]["content"][0]["text"], "deleted", "{task}");
     assert!(task.get("inputRequests").is_none(), "{task}");
+}
+
+#[tokio::test]
+async fn an_acknowledged_partial_answer_shows_in_the_very_next_tasks_get() {
+    let client = TestClient::new(Server::new("tasks", "1"));
+    let id = created(&call(&client, "two_at_once", json!({}), true).await);
+    let mut task = poll_until(&client, &id, "input_required").await;
+    for _ in 0..100 {
+        if task["inputRequests"]
+            .as_object()
+            .map_or(0, |open| open.len())
+            == 2
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        task = task_request(&client, "tasks/get", json!({"taskId": id})).await["result"].clone();
+    }
+    assert_eq!(
+        task["inputRequests"].as_object().unwrap().len(),
+        2,
+        "{task}"
+    );
+    let yes = json!({"action": "accept", "content": {"confirm": true}});
+    task_request(
+        &client,
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {"first": yes}}),
+    )
+    .await;
+    // No wait: the acknowledged answer is gone from the very next read, the other one open.
+    let now = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(now["result"]["status"], "input_required", "{now}");
+    let open: Vec<&String> = now["result"]["inputRequests"]
+        .as_object()
+        .map(|open| open.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(open, ["second"], "{now}");
+    task_request(
+        &client,
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {"second": yes}}),
+    )
+    .await;
+    let now = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_ne!(now["result"]["status"], "input_required", "{now}");
+    let done = poll_until(&client, &id, "completed").await;
+    assert_eq!(done["result"]["content"][0]["text"], "true,true", "{done}");
 }
 
 #[tokio::test]

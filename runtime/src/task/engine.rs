@@ -432,7 +432,29 @@ impl Tasks {
 
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
-        let record = self.record(id, owner).await?;
+        let mut record = self.record(id, owner).await?;
+        // A task running here is read as its board stands now, not as last written: a
+        // `tasks/update` just acknowledged shows in the next `tasks/get`, before the task's
+        // record catches up.
+        let board = (!record.status.is_terminal())
+            .then(|| {
+                lock(&self.running)
+                    .get(id)
+                    .map(|running| Arc::clone(&running.board))
+            })
+            .flatten();
+        if let Some(board) = board {
+            let open = board.open();
+            record.status = if open.is_empty() {
+                TaskStatus::Working
+            } else {
+                TaskStatus::InputRequired
+            };
+            record.input_requests = open;
+            if let Some(status) = board.status() {
+                record.status_message = Some(status);
+            }
+        }
         Ok(Value::Object(wire::detailed(
             &record,
             self.settings.lifetime(),

@@ -272,7 +272,7 @@ async fn an_acknowledged_partial_answer_shows_in_the_very_next_tasks_get() {
     for _ in 0..100 {
         if task["inputRequests"]
             .as_object()
-            .map_or(0, |open| open.len())
+            .map_or(0, serde_json::Map::len)
             == 2
         {
             break;

@@ -64,6 +64,9 @@ struct HttpState {
     streams: Places,
     /// Places for the other POSTs being answered.
     requests: Places,
+    /// The Redis shared with the other replicas, if any.
+    #[cfg(feature = "redis")]
+    redis: Option<crate::replicas::Redis>,
     config: HttpConfig,
 }
 
@@ -94,8 +97,14 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
+        #[cfg(feature = "redis")]
+        redis: config.redis_connected().cloned(),
         config,
     });
+    #[cfg(feature = "redis")]
+    if let Some(redis) = &state.redis {
+        redis.start(state.dispatcher.closing());
+    }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
     Router::new()

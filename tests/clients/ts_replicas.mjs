@@ -137,9 +137,12 @@ async function modern() {
     // asked on one replica is surely answered on another.
     let crossed = false;
     for (let round = 0; round < 3 && !crossed; round++) {
+        // The question names the replica whose round asked it; the result the one whose round
+        // (the retry, with the answer) finished the call.
         const result = await askName(client, asked);
-        const [, askedOn, answeredOn] = /asked on pid (\d+), answered on pid (\d+)/.exec(text(result)) ?? [];
-        crossed = askedOn !== undefined && askedOn !== answeredOn;
+        const askedOn = pidIn(asked[0]);
+        const answeredOn = Number(/answered on pid (\d+)/.exec(text(result))?.[1]);
+        crossed = Number.isInteger(askedOn) && Number.isInteger(answeredOn) && askedOn !== answeredOn;
     }
     check('a round asked on one replica was answered on another', crossed);
     check('the SDK reported no errors', complaints.length === 0, complaints);

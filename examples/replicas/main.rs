@@ -87,7 +87,9 @@ async fn ask_name(context: Context) -> Result<String, ToolError> {
     match answer {
         // At 2026-07-28 the answer comes with a retry that the balancer may send to another
         // replica: the question names the replica whose round asked, this the one that finished.
-        Elicitation::Accept(Name { name }) => Ok(format!("Hello, {name}! (answered on {asked_on})")),
+        Elicitation::Accept(Name { name }) => {
+            Ok(format!("Hello, {name}! (answered on {asked_on})"))
+        }
         _ => Err(ToolError::new("No name given")),
     }
 }
@@ -106,9 +108,12 @@ async fn change_tools() -> Result<String, ToolError> {
     }
     let schema =
         serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
-    let extra = Tool::new("extra", "Here between two change_tools calls", schema, |_, _| async {
-        CallToolResult::text("extra")
-    })
+    let extra = Tool::new(
+        "extra",
+        "Here between two change_tools calls",
+        schema,
+        |_, _| async { CallToolResult::text("extra") },
+    )
     .map_err(|error| ToolError::new(error.to_string()))?;
     tools
         .add(extra)

@@ -8,7 +8,7 @@
 //!   (elicitation) answered through the balancer;
 //! - 2026-07-28 with each client: a question round whose retry lands on another replica (the
 //!   shared `requestState` key);
-//! - a replica SIGKILLed or SIGTERMed while a call streams progress: the client resumes through
+//! - a replica killed (SIGKILL) or stopped (SIGTERM) while a call streams progress: the client resumes through
 //!   nginx with `Last-Event-ID` and sees every event (SIGTERM: and the result; SIGKILL: the
 //!   events kept, then the `-32603` error response);
 //! - a task created through one replica, polled, answered and cancelled through the others (raw
@@ -145,10 +145,7 @@ fn replica_lost_mid_call(sdk: Sdk, mode: &str) {
             "the script signalled no replica of ours ({signalled:?}, replicas {pids:?}):\n{stdout}"
         ));
     };
-    if !deployment
-        .replicas
-        .exited(index, Duration::from_secs(30))
-    {
+    if !deployment.replicas.exited(index, Duration::from_secs(30)) {
         deployment.fail(&format!("replica {index} did not exit after SIG{mode}"));
     }
 }
@@ -204,7 +201,10 @@ async fn poll_until(replicas: &[SocketAddr], id: &str, wanted: &str) -> Value {
         let replica = replicas[turn % replicas.len()];
         task = to_replica(replica, "tasks/get", json!({"taskId": id})).await;
         let status = task["result"]["status"].as_str().unwrap_or_default();
-        if task.get("error").is_some() || status == wanted || ["completed", "failed", "cancelled"].contains(&status) {
+        if task.get("error").is_some()
+            || status == wanted
+            || ["completed", "failed", "cancelled"].contains(&status)
+        {
             return task;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -217,8 +217,8 @@ async fn a_task_created_on_one_replica_is_polled_answered_and_cancelled_on_the_o
     let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
         return;
     };
-    let [first, second, third] = <[SocketAddr; 3]>::try_from(deployment.replicas.addresses())
-        .expect("three replicas");
+    let [first, second, third] =
+        <[SocketAddr; 3]>::try_from(deployment.replicas.addresses()).expect("three replicas");
     let first_pid = deployment.replicas.pid(0).expect("the first replica runs");
     let outcome = async {
         // Created on the first (it asks for a confirmation first: input_required), seen from the
@@ -301,7 +301,12 @@ async fn the_balancer_spreads_calls_over_every_replica_and_redis_restarts() {
     let balancer = deployment.nginx.address();
     let mut pids = Vec::new();
     for id in 0..6 {
-        let body = modern_request(id, "tools/call", json!({"name": "whoami", "arguments": {}}), &json!({}));
+        let body = modern_request(
+            id,
+            "tools/call",
+            json!({"name": "whoami", "arguments": {}}),
+            &json!({}),
+        );
         let mut request = post(&body, &modern_headers("tools/call", Some("whoami")));
         *request.uri_mut() = "/mcp".parse().unwrap();
         let reply = send_over_socket(balancer, request).await;
@@ -346,7 +351,11 @@ async fn modern_whoami(address: SocketAddr, id: u64) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("{} {}", reply.status, String::from_utf8_lossy(&reply.body)))
+        Err(format!(
+            "{} {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body)
+        ))
     }
 }
 
@@ -403,6 +412,59 @@ async fn health(replica: SocketAddr) -> (StatusCode, Value) {
     (reply.status, body)
 }
 
+/// Asks each of `replicas` directly for a new legacy session until it is refused as it must be
+/// while Redis is down (`503`, `Retry-After`, `-32603`), within 15 s of `down_at`.
+async fn refused_while_down(replicas: &[SocketAddr], down_at: Instant) -> Result<(), String> {
+    // Each replica finds out at its next use of Redis (its bus at once, or a request's
+    // command within the 2 s response timeout): a new session is refused with 503 while it
+    // is down, by every replica (asked one by one, not through the balancer).
+    for replica in replicas {
+        let reply = loop {
+            let reply = initialize(*replica).await;
+            if reply.status == StatusCode::SERVICE_UNAVAILABLE
+                || down_at.elapsed() > Duration::from_secs(15)
+            {
+                break reply;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        if reply.status != StatusCode::SERVICE_UNAVAILABLE {
+            return Err(format!(
+                "initialize on {replica} with Redis down: {reply:?}"
+            ));
+        }
+        if reply.header("retry-after").is_none() {
+            return Err(format!("a 503 without Retry-After: {reply:?}"));
+        }
+        let error = reply.json()["error"].clone();
+        let says = error["message"]
+            .as_str()
+            .is_some_and(|message| message.starts_with("session store unavailable"));
+        if error["code"] != -32603 || !says {
+            return Err(format!("the 503's JSON-RPC error: {error}"));
+        }
+    }
+    Ok(())
+}
+
+/// Waits (15 s at most after `back_at`) until each of `replicas` says Redis is up.
+async fn healthy_again(replicas: &[SocketAddr], back_at: Instant) -> Result<(), String> {
+    // Each replica sees Redis back at its next command (its heartbeat within a second).
+    for replica in replicas {
+        let (status, body) = loop {
+            let (status, body) = health(*replica).await;
+            if body["redis"] == "up" || back_at.elapsed() > Duration::from_secs(15) {
+                break (status, body);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        if status != StatusCode::OK || body != json!({"status": "serving", "redis": "up"}) {
+            return Err(format!("/healthz once Redis is back: {status} {body}"));
+        }
+    }
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn redis_stopped_and_started_under_load() {
     let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
@@ -412,7 +474,10 @@ async fn redis_stopped_and_started_under_load() {
     let replicas = deployment.replicas.addresses().to_vec();
     // The load: 2026-07-28 calls through the balancer, one after the other, all along.
     let stop = Arc::new(AtomicBool::new(false));
-    let (answered, failures) = (Arc::new(AtomicUsize::new(0)), Arc::new(std::sync::Mutex::new(Vec::new())));
+    let (answered, failures) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(std::sync::Mutex::new(Vec::new())),
+    );
     let load = tokio::spawn({
         let (stop, answered, failures) = (stop.clone(), answered.clone(), failures.clone());
         async move {
@@ -440,33 +505,7 @@ async fn redis_stopped_and_started_under_load() {
 
         tokio::task::block_in_place(|| deployment.redis.stop());
         let down_at = Instant::now();
-        // Each replica finds out at its next use of Redis (its bus at once, or a request's
-        // command within the 2 s response timeout): a new session is refused with 503 while it
-        // is down, by every replica (asked one by one, not through the balancer).
-        for replica in &replicas {
-            let reply = loop {
-                let reply = initialize(*replica).await;
-                if reply.status == StatusCode::SERVICE_UNAVAILABLE
-                    || down_at.elapsed() > Duration::from_secs(15)
-                {
-                    break reply;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            };
-            if reply.status != StatusCode::SERVICE_UNAVAILABLE {
-                return Err(format!("initialize on {replica} with Redis down: {reply:?}"));
-            }
-            if reply.header("retry-after").is_none() {
-                return Err(format!("a 503 without Retry-After: {reply:?}"));
-            }
-            let error = reply.json()["error"].clone();
-            let says = error["message"]
-                .as_str()
-                .is_some_and(|message| message.starts_with("session store unavailable"));
-            if error["code"] != -32603 || !says {
-                return Err(format!("the 503's JSON-RPC error: {error}"));
-            }
-        }
+        refused_while_down(&replicas, down_at).await?;
         let answered_while_down = answered.load(Ordering::SeqCst);
         tokio::time::sleep(Duration::from_secs(1)).await;
         if answered.load(Ordering::SeqCst) <= answered_while_down {
@@ -486,17 +525,14 @@ async fn redis_stopped_and_started_under_load() {
             match legacy_session(balancer, 3).await {
                 Ok(pids) => break pids,
                 Err(failure) if back_at.elapsed() > Duration::from_secs(15) => {
-                    return Err(format!("no legacy session 15 s after Redis returned: {failure}"));
+                    return Err(format!(
+                        "no legacy session 15 s after Redis returned: {failure}"
+                    ));
                 }
                 Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
             }
         };
-        for replica in &replicas {
-            let (status, body) = health(*replica).await;
-            if status != StatusCode::OK || body["redis"] != "up" {
-                return Err(format!("/healthz once Redis is back: {status} {body}"));
-            }
-        }
+        healthy_again(&replicas, back_at).await?;
         Ok::<_, String>((before, after))
     }
     .await;
@@ -515,7 +551,10 @@ async fn redis_stopped_and_started_under_load() {
                 let mut distinct = pids.clone();
                 distinct.sort();
                 distinct.dedup();
-                assert!(distinct.len() >= 2, "one replica served the whole session: {pids:?}");
+                assert!(
+                    distinct.len() >= 2,
+                    "one replica served the whole session: {pids:?}"
+                );
             }
         }
     }

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use std::future::Future;
@@ -16,7 +15,7 @@ use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{
-    CHANNEL_CAPACITY, Change, Dispatcher, Listings, ProtocolVersion, ServerState,
+    CHANNEL_CAPACITY, Change, ChangeSender, Dispatcher, Listings, ProtocolVersion, ServerState,
 };
 use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
@@ -114,7 +113,7 @@ pub struct Server {
     prompts_handle: std::sync::atomic::AtomicBool,
     resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
     states: StateMap,
     hooks: Vec<Hook>,
     /// The key that seals `requestState`.
@@ -171,7 +170,7 @@ impl Server {
             prompts_handle: std::sync::atomic::AtomicBool::new(false),
             resources: Arc::new(resources),
             startup_error,
-            changes: broadcast::channel(CHANNEL_CAPACITY).0,
+            changes: ChangeSender::new(CHANNEL_CAPACITY),
             states: StateMap::default(),
             hooks: Vec::new(),
             request_state_key: None,
@@ -886,14 +885,14 @@ impl std::fmt::Debug for Server {
 #[derive(Clone)]
 pub struct Tools {
     tools: Arc<ToolSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Tools {
     /// Adds a tool; `Err` if one of its name is served already.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
-        let _ = self.changes.send(Change::Tools);
+        let _ = self.changes.raise(Change::Tools);
         Ok(())
     }
 
@@ -902,7 +901,7 @@ impl Tools {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {
-            let _ = self.changes.send(Change::Tools);
+            let _ = self.changes.raise(Change::Tools);
         }
         removed
     }
@@ -946,14 +945,14 @@ impl std::fmt::Debug for Tools {
 #[derive(Clone)]
 pub struct Prompts {
     prompts: Arc<PromptSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Prompts {
     /// Adds a prompt; `Err` if one of its name is served already.
     pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
         self.prompts.insert(prompt)?;
-        let _ = self.changes.send(Change::Prompts);
+        let _ = self.changes.raise(Change::Prompts);
         Ok(())
     }
 
@@ -962,7 +961,7 @@ impl Prompts {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.prompts.remove(name).is_some();
         if removed {
-            let _ = self.changes.send(Change::Prompts);
+            let _ = self.changes.raise(Change::Prompts);
         }
         removed
     }
@@ -1011,7 +1010,7 @@ impl std::fmt::Debug for Prompts {
 #[derive(Clone)]
 pub struct Resources {
     resources: Arc<ResourceSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Resources {
@@ -1020,7 +1019,7 @@ impl Resources {
     /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
-        let _ = self.changes.send(Change::Resources);
+        let _ = self.changes.raise(Change::Resources);
         Ok(())
     }
 
@@ -1037,7 +1036,7 @@ impl Resources {
             }
         };
         if removed {
-            let _ = self.changes.send(Change::Resources);
+            let _ = self.changes.raise(Change::Resources);
         }
         removed
     }
@@ -1063,7 +1062,7 @@ impl Resources {
     /// your own, as often as the contents change.
     pub fn notify_updated(&self, uri: impl Into<String>) {
         let uri: String = uri.into();
-        let _ = self.changes.send(Change::ResourceUpdated(uri.into()));
+        let _ = self.changes.raise(Change::ResourceUpdated(uri.into()));
     }
 }
 

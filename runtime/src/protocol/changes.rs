@@ -44,6 +44,58 @@ pub(crate) enum Heard {
 /// faster than a connection writes them out.
 pub(crate) const CHANNEL_CAPACITY: usize = 1024;
 
+/// The server's one channel of changes, and beside it the changes raised in this process: what
+/// is told to this process's listeners, and what a transport relays to other processes (the
+/// replicas of `crate::replicas`). A change heard from another process is announced here
+/// ([`ChangeSender::announce`]) and never raised again, so nothing echoes back.
+#[derive(Debug, Clone)]
+pub(crate) struct ChangeSender {
+    listeners: broadcast::Sender<Change>,
+    raised: broadcast::Sender<Change>,
+}
+
+impl ChangeSender {
+    /// A channel holding `capacity` changes for each listener.
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self {
+            listeners: broadcast::channel(capacity).0,
+            raised: broadcast::channel(capacity).0,
+        }
+    }
+
+    /// A change made in this process (the `Tools`, `Prompts`, `Resources` handles): told to
+    /// its listeners and to whoever relays it (nobody, most of the time: then it costs nothing).
+    pub(crate) fn raise(&self, change: Change) {
+        if self.raised.receiver_count() > 0 {
+            let _ = self.raised.send(change.clone());
+        }
+        let _ = self.listeners.send(change);
+    }
+
+    /// A change made elsewhere (another replica): told to this process's listeners only.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas relay changes")
+    )]
+    pub(crate) fn announce(&self, change: Change) {
+        let _ = self.listeners.send(change);
+    }
+
+    /// What this process's listeners hear: every change, raised here or announced.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.listeners.subscribe()
+    }
+
+    /// The changes raised in this process from now on (not those announced).
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas relay changes")
+    )]
+    pub(crate) fn raised(&self) -> broadcast::Receiver<Change> {
+        self.raised.subscribe()
+    }
+}
+
 /// One listener's view of the server's changes.
 pub(crate) struct Changes(broadcast::Receiver<Change>);
 

@@ -9,6 +9,7 @@
 )]
 
 mod bus;
+mod sessions;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +23,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
     reason = "scaffold: the sessions, streams and tasks branches use them"
 )]
 pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
+pub(crate) use self::sessions::{SessionRecord, SharedSessions};
 use crate::error::Error;
 
 /// How long a command may take before it fails: a slow Redis (a `DEBUG SLEEP`, a failover)
@@ -141,6 +143,60 @@ impl Redis {
                     .query_async(&mut redis.connection())
                     .await;
                 redis.outcome(&said);
+            }
+        });
+    }
+
+    /// Relays the server's changes between the replicas until `closing`: a change raised here
+    /// (the `Tools`, `Prompts`, `Resources` handles) is published on the bus; one heard from
+    /// the bus is announced to this replica's listeners (legacy GET streams, `subscriptions/listen`
+    /// streams), never published again.
+    pub(crate) fn relay_changes(
+        &self,
+        changes: &crate::protocol::ChangeSender,
+        closing: &tokio_util::sync::CancellationToken,
+    ) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let mut raised = changes.raised();
+        let redis = self.clone();
+        let stop = closing.clone();
+        tokio::spawn(async move {
+            loop {
+                let change = tokio::select! {
+                    change = raised.recv() => change,
+                    () = stop.cancelled() => return,
+                };
+                match change {
+                    Ok(change) => redis.bus().publish(BusMessage::Change {
+                        change: SharedChange::from(&change),
+                    }),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "changes not told to the other replicas");
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+        let mut heard = self.bus().subscribe();
+        let changes = changes.clone();
+        let stop = closing.clone();
+        tokio::spawn(async move {
+            loop {
+                let message = tokio::select! {
+                    message = heard.recv() => message,
+                    () = stop.cancelled() => return,
+                };
+                match message {
+                    Ok(message) => {
+                        if let BusMessage::Change { change } = &*message {
+                            changes.announce(change.into());
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
             }
         });
     }

@@ -27,6 +27,7 @@ mod auth;
 mod config;
 mod cors;
 pub(crate) mod headers;
+mod health;
 mod places;
 mod post;
 mod reply;
@@ -81,10 +82,13 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
 fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
-        sessions: SessionTable::new(
-            config.max_sessions,
-            config.principal_sessions,
-            config.session_idle_timeout,
+        sessions: shared(
+            SessionTable::new(
+                config.max_sessions,
+                config.principal_sessions,
+                config.session_idle_timeout,
+            ),
+            &config,
         ),
         subscriptions: Places::new(
             "subscriptions/listen streams",
@@ -104,6 +108,8 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     #[cfg(feature = "redis")]
     if let Some(redis) = &state.redis {
         redis.start(state.dispatcher.closing());
+        redis.relay_changes(state.dispatcher.change_sender(), state.dispatcher.closing());
+        hear_replicas(&state, redis);
     }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
@@ -124,6 +130,46 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         // an unknown path is a plain 404, with no CORS grant.
         .route_layer(cors::WithOrigin::new(cors))
         .with_state(state)
+}
+
+/// The session table, shared through Redis when there is one.
+fn shared(table: SessionTable, config: &HttpConfig) -> SessionTable {
+    #[cfg(feature = "redis")]
+    let table = table.shared_through(config.redis_connected().cloned());
+    let _ = config;
+    table
+}
+
+/// Hands what the other replicas say about sessions to this endpoint's table until the server
+/// closes (or the endpoint is dropped).
+#[cfg(feature = "redis")]
+fn hear_replicas(state: &Arc<HttpState>, redis: &crate::replicas::Redis) {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return;
+    }
+    let mut heard = redis.bus().subscribe();
+    let endpoint = Arc::downgrade(state);
+    let closing = state.dispatcher.closing().clone();
+    tokio::spawn(async move {
+        loop {
+            let message = tokio::select! {
+                message = heard.recv() => message,
+                () = closing.cancelled() => return,
+            };
+            let message = match message {
+                Ok(message) => message,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "messages from the other replicas were missed");
+                    continue;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            let Some(state) = endpoint.upgrade() else {
+                return;
+            };
+            state.sessions.hear(&message, &state.dispatcher);
+        }
+    });
 }
 
 /// GET and DELETE without a legacy session: they work with one, unless the server is

@@ -263,7 +263,10 @@ pub(super) async fn get_stream(
             "Not Acceptable: Accept must include text/event-stream",
         ));
     }
-    let session = state.sessions.find(&headers, auth.as_ref())?;
+    let session = state
+        .sessions
+        .find_for(&state.dispatcher, &headers, auth.as_ref(), true)
+        .await?;
     let Some(guard) = session.open_stream() else {
         return Err(Refusal::new(
             StatusCode::CONFLICT,

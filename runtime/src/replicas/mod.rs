@@ -9,6 +9,7 @@
 )]
 
 mod bus;
+pub(crate) mod tasks;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -713,7 +713,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
 
@@ -752,7 +757,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");

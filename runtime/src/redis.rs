@@ -28,3 +28,4 @@
 //! a 2026-07-28 client's retry after a question may land on another replica.
 
 pub use crate::replicas::Redis;
+pub use crate::replicas::tasks::RedisTaskStore;

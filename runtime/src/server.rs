@@ -126,8 +126,9 @@ pub struct Server {
     /// `resources`.
     #[cfg(feature = "skills")]
     skills: Vec<crate::skill::SkillEntry>,
-    /// Where tasks are kept ([`Server::task_store`]).
-    task_store: Arc<dyn TaskStore>,
+    /// Where tasks are kept ([`Server::task_store`]); `None`: in memory, or in Redis when
+    /// served over HTTP with one.
+    task_store: Option<Arc<dyn TaskStore>>,
     /// The `task_*` settings and the task caps.
     task_settings: TaskSettings,
 }
@@ -178,7 +179,7 @@ impl Server {
             early_answers: false,
             #[cfg(feature = "skills")]
             skills: Vec::new(),
-            task_store: Arc::new(MemoryTaskStore::new()),
+            task_store: None,
             task_settings: TaskSettings::default(),
         }
     }
@@ -187,7 +188,7 @@ impl Server {
     /// store shared by several processes lets any of them answer `tasks/get`.
     #[must_use]
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
-        self.task_store = Arc::new(store);
+        self.task_store = Some(Arc::new(store));
         self
     }
 
@@ -711,7 +712,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
 
@@ -750,7 +756,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");
@@ -795,6 +806,32 @@ impl Server {
         #[cfg(not(feature = "http"))]
         let legacy_changes = true;
         let listings = Listings::new(self.page_size, ttl_ms, &info);
+        // Served over HTTP with Redis, the replicas share their tasks there.
+        #[cfg(feature = "redis")]
+        let redis = (network_transport == Some("tcp"))
+            .then(|| self.http.redis_connected().cloned())
+            .flatten();
+        #[cfg(feature = "redis")]
+        let task_store = self.task_store.or_else(|| {
+            redis.as_ref().map(|redis| {
+                Arc::new(crate::redis::RedisTaskStore::new(redis)) as Arc<dyn TaskStore>
+            })
+        });
+        #[cfg(not(feature = "redis"))]
+        let task_store = self.task_store;
+        let tasks = Arc::new(Tasks::new(
+            task_store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new())),
+            TaskSettings {
+                max_tasks: self.limits.tasks,
+                max_tasks_per_principal: self.limits.tasks_per_principal,
+                ..self.task_settings
+            },
+        ));
+        let closing = CancellationToken::new();
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &redis {
+            crate::replicas::tasks::join(redis, &tasks, &closing);
+        }
         Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,
@@ -806,7 +843,7 @@ impl Server {
             prompts_handle: self.prompts_handle.into_inner(),
             resources: self.resources,
             changes: self.changes,
-            closing: CancellationToken::new(),
+            closing,
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
@@ -818,14 +855,7 @@ impl Server {
                 }
                 None => Sealer::new(None),
             }),
-            tasks: Arc::new(Tasks::new(
-                self.task_store,
-                TaskSettings {
-                    max_tasks: self.limits.tasks,
-                    max_tasks_per_principal: self.limits.tasks_per_principal,
-                    ..self.task_settings
-                },
-            )),
+            tasks,
             listings,
             limits: self.limits,
             #[cfg(feature = "skills")]

@@ -10,6 +10,7 @@
 
 mod bus;
 mod sessions;
+pub(crate) mod tasks;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,13 +3,14 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use super::peers::TaskPeers;
 use super::store::{TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
@@ -114,6 +115,9 @@ pub(crate) struct Tasks {
     /// Each change of a task: which task, and its status (a listener reads the record itself,
     /// so that nothing here holds a result).
     changes: broadcast::Sender<TaskChange>,
+    /// The other processes of this server, when it runs as replicas
+    /// ([`join_peers`](Self::join_peers)).
+    peers: OnceLock<Arc<dyn TaskPeers>>,
 }
 
 /// A task that changed ([`Tasks::changes`]).
@@ -177,7 +181,57 @@ impl Tasks {
             running: Mutex::default(),
             slots: Arc::default(),
             changes: broadcast::channel(1024).0,
+            peers: OnceLock::new(),
         }
+    }
+
+    /// Runs beside the other processes of this server reached through `peers`: the tasks
+    /// created from now on name this process as theirs, their answers and cancellations received
+    /// elsewhere are sent here, and their changes told there. Once; later calls are ignored.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    pub(crate) fn join_peers(&self, peers: Arc<dyn TaskPeers>) {
+        let _ = self.peers.set(peers);
+    }
+
+    /// Another process received answers to task `id`'s questions: given to its tool, if it
+    /// runs here.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    pub(crate) fn answered_elsewhere(&self, id: &str, answers: &Map<String, Value>) {
+        let board = lock(&self.running)
+            .get(id)
+            .map(|running| Arc::clone(&running.board));
+        if let Some(board) = board
+            && let Err(error) = board.answer(answers)
+        {
+            tracing::warn!(task = %id, %error, "answers sent by another replica were refused");
+        }
+    }
+
+    /// Another process received a cancellation of task `id`: its tool is cancelled, if it runs
+    /// here.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    pub(crate) fn cancelled_elsewhere(&self, id: &str) {
+        if let Some(running) = lock(&self.running).get(id) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Task `id`, running in another process, changed to `status`: this process's listeners
+    /// hear it (and read its record from the shared store).
+    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    pub(crate) fn changed_elsewhere(&self, id: &str, status: TaskStatus) {
+        let _ = self.changes.send(TaskChange {
+            id: Arc::from(id),
+            status,
+        });
+    }
+
+    /// The process running `record`'s task, when it is another one reachable through the peers.
+    fn elsewhere<'a>(&'a self, record: &'a TaskRecord) -> Option<(&'a dyn TaskPeers, &'a str)> {
+        let peers = self.peers.get()?;
+        let replica = record.replica.as_deref()?;
+        (!record.status.is_terminal() && replica != peers.replica())
+            .then_some((peers.as_ref(), replica))
     }
 
     /// Listens to every task's changes.
@@ -236,6 +290,7 @@ impl Tasks {
             error: None,
             lease_until: self.store.lease().map(|lease| now + lease),
             cancel_requested: false,
+            replica: self.peers.get().map(|peers| peers.replica().to_owned()),
         };
         self.store
             .create(record.clone())
@@ -384,6 +439,9 @@ impl Tasks {
             id: Arc::from(record.id.as_str()),
             status: record.status,
         });
+        if let Some(peers) = self.peers.get() {
+            peers.changed(&record.id, record.status);
+        }
     }
 
     /// Writes `record`; a task not over has its lease renewed by every write.
@@ -476,6 +534,10 @@ impl Tasks {
             Some(board) => board
                 .answer(responses)
                 .map_err(ErrorObject::invalid_params)?,
+            // Its questions wait in the process that runs it: sent there.
+            None if let Some((peers, replica)) = self.elsewhere(&record) => {
+                peers.answer(replica, id, responses);
+            }
             // Its questions wait in the process that runs it, not in the store.
             None if !record.status.is_terminal() && self.store.lease().is_some() => {
                 return Err(ErrorObject::new(
@@ -502,6 +564,11 @@ impl Tasks {
         match local {
             Some(cancel) => cancel.cancel(),
             None if !record.status.is_terminal() => {
+                // Told at once to the process running it, and marked in the store: read there at
+                // the next lease renewal if the message is lost.
+                if let Some((peers, replica)) = self.elsewhere(&record) {
+                    peers.cancel(replica, id);
+                }
                 record.cancel_requested = true;
                 self.store
                     .put(record)

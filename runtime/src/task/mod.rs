@@ -124,6 +124,7 @@
 //! elsewhere is refused (`-32603`, saying so), since its questions wait where it runs.
 
 mod engine;
+mod peers;
 mod store;
 mod wire;
 
@@ -132,4 +133,9 @@ pub(crate) use engine::{
     Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing,
     extension_missing_legacy, negotiated,
 };
+#[cfg_attr(
+    not(feature = "redis"),
+    allow(unused_imports, reason = "the replicas' bus plugs in with `redis`")
+)]
+pub(crate) use peers::TaskPeers;
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

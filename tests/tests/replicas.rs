@@ -439,7 +439,7 @@ async fn refused_while_down(replicas: &[SocketAddr], down_at: Instant) -> Result
         let error = reply.json()["error"].clone();
         let says = error["message"]
             .as_str()
-            .is_some_and(|message| message.starts_with("session store unavailable"));
+            .is_some_and(|message| message.contains("session store unavailable"));
         if error["code"] != -32603 || !says {
             return Err(format!("the 503's JSON-RPC error: {error}"));
         }

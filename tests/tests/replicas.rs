@@ -278,6 +278,48 @@ async fn a_task_created_on_one_replica_is_polled_answered_and_cancelled_on_the_o
     }
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_whose_replica_is_killed_is_failed_with_a_reason_seen_from_the_others() {
+    let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
+        return;
+    };
+    let [first, second, third] =
+        <[SocketAddr; 3]>::try_from(deployment.replicas.addresses()).expect("three replicas");
+    let call = json!({"name": "slow_job", "arguments": {"seconds": 60}});
+    let created = to_replica(first, "tools/call", call).await;
+    let Some(id) = created["result"]["taskId"].as_str().map(str::to_owned) else {
+        let failure = format!("no task created: {created}");
+        tokio::task::block_in_place(|| deployment.fail(&failure))
+    };
+    let working = to_replica(second, "tasks/get", json!({"taskId": id})).await;
+    tokio::task::block_in_place(|| deployment.replicas.kill(0));
+    let killed_at = Instant::now();
+    let task = poll_until(&[second, third], &id, "failed").await;
+    let elapsed = killed_at.elapsed();
+    eprintln!("failed {elapsed:?} after its replica died: {task}");
+    let reason = task["result"]["error"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    let failure = if working["result"]["status"] != "working" {
+        Some(format!(
+            "the task was not working before its replica died: {working}"
+        ))
+    } else if task["result"]["status"] != "failed" || reason.is_empty() {
+        Some(format!(
+            "the task of a dead replica is not failed with a reason: {task}"
+        ))
+    } else if elapsed > Duration::from_secs(15) {
+        Some(format!(
+            "the task was failed only {elapsed:?} after its replica died"
+        ))
+    } else {
+        None
+    };
+    if let Some(failure) = failure {
+        tokio::task::block_in_place(|| deployment.fail(&failure));
+    }
+}
+
 /// The official Tasks requester (`ts_tasks.mjs`: create, poll, answer with `tasks/update`,
 /// cancel) through the balancer, against three replicas of the reports example: every request
 /// of a task round-robined over them.

@@ -29,6 +29,7 @@ mod cors;
 pub(crate) mod headers;
 mod places;
 mod post;
+mod replay;
 mod reply;
 mod room;
 mod serve;
@@ -46,6 +47,7 @@ use axum::routing::get;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
+use self::replay::EventLog;
 use self::reply::Refusal;
 pub(crate) use self::serve::{serve, serve_app};
 pub use self::service::{HttpBody, HttpService};
@@ -64,7 +66,22 @@ struct HttpState {
     streams: Places,
     /// Places for the other POSTs being answered.
     requests: Places,
+    /// The legacy sessions' streams, kept for resumption.
+    log: Arc<EventLog>,
     config: HttpConfig,
+}
+
+impl HttpState {
+    /// What ends the connections following call streams (not the calls): nothing in memory
+    /// (a client resuming here would find the server gone); with Redis, the server closing, so
+    /// that its clients resume on another replica.
+    fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
+        #[cfg(feature = "redis")]
+        if self.log.shared.is_some() {
+            return vec![self.dispatcher.closing().clone()];
+        }
+        Vec::new()
+    }
 }
 
 /// The endpoint at path `/`. Cancelling the dispatcher's `closing` token ends its GET and
@@ -94,6 +111,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
+        log: Arc::new(EventLog::new(config.max_replay_events, config.replay_ttl)),
         config,
     });
     let max_body = state.config.max_body_bytes;

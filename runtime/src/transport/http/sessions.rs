@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use super::HttpState;
 use super::admission::Admitted;
 use super::headers::{self, SESSION_ID};
+use super::replay::LoggedStream;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
@@ -39,6 +40,10 @@ pub(super) struct HttpSession {
     /// did is one a client opened and left (or a flood of `initialize`s), the first to make room
     /// and short-lived.
     active: AtomicBool,
+    /// The log of its GET stream, written from its first GET until the session ends.
+    pub(super) get_log: Mutex<Option<Arc<LoggedStream>>>,
+    /// Cancels the connection following its GET stream, when another takes over.
+    get_follower: Mutex<CancellationToken>,
 }
 
 impl HttpSession {
@@ -82,6 +87,15 @@ impl HttpSession {
             && self.calls.is_idle()
     }
 
+    /// A token for the connection that now follows the session's GET stream: the one that
+    /// followed it so far ends (a resuming client's old connection may not have been seen to
+    /// close yet).
+    pub(super) fn follow_get(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        std::mem::replace(&mut *lock(&self.get_follower), token.clone()).cancel();
+        token
+    }
+
     /// Takes the session's one GET stream; `None` when it is already open.
     pub(super) fn open_stream(self: &Arc<Self>) -> Option<StreamGuard> {
         let mut open = lock(&self.stream_open);
@@ -96,12 +110,6 @@ impl HttpSession {
 
 /// The session's GET stream, open while this lives.
 pub(super) struct StreamGuard(Arc<HttpSession>);
-
-impl StreamGuard {
-    pub(super) fn session(&self) -> &HttpSession {
-        &self.0
-    }
-}
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
@@ -228,6 +236,8 @@ impl SessionTable {
             ended: CancellationToken::new(),
             owner,
             active: AtomicBool::new(false),
+            get_log: Mutex::new(None),
+            get_follower: Mutex::new(CancellationToken::new()),
         });
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))

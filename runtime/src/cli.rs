@@ -45,6 +45,8 @@ struct HttpOptions<'a> {
     /// `--request-state-key-file PATH` (else `MCP_REQUEST_STATE_KEY`, read where it is used, so
     /// that the key is held nowhere else).
     request_state_key_file: Option<&'a str>,
+    /// `--redis URL`, then `MCP_REDIS_URL`.
+    redis: Option<String>,
 }
 
 impl Command<'_> {
@@ -72,11 +74,12 @@ impl Command<'_> {
                 "--allow-origin" => options.origins.push(value()?.to_owned()),
                 "--stateless" => options.stateless = true,
                 "--request-state-key-file" => options.request_state_key_file = Some(value()?),
+                "--redis" => options.redis = Some(value()?.to_owned()),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
         options.address = address.ok_or(
-            "--allow-host, --allow-origin, --stateless and --request-state-key-file go with --http ADDR",
+            "--allow-host, --allow-origin, --stateless, --request-state-key-file and --redis go with --http ADDR",
         )?;
         Ok(Command::Http(options))
     }
@@ -127,6 +130,9 @@ impl HttpOptions<'_> {
         };
         self.hosts.extend(list("MCP_ALLOWED_HOSTS"));
         self.origins.extend(list("MCP_ALLOWED_ORIGINS"));
+        if self.redis.is_none() {
+            self.redis = variable("MCP_REDIS_URL").filter(|url| !url.trim().is_empty());
+        }
         self.stateless |= variable("MCP_STATELESS").is_some_and(|value| {
             matches!(
                 value.trim().to_ascii_lowercase().as_str(),
@@ -446,15 +452,29 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
 async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Error> {
     let address = http_address(options.address)?;
     init_stderr_logging();
+    #[cfg(not(feature = "redis"))]
+    if options.redis.is_some() {
+        return Err(Error::Arguments(
+            "--redis (or MCP_REDIS_URL): this server was built without the `redis` feature of \
+             mcp-toolbelt (mcp-toolbelt = { features = [\"redis\"] })"
+                .into(),
+        ));
+    }
     let server = server.update_http_config(|config| {
         let config = config
             .allow_hosts(options.hosts)
             .allow_origins(options.origins);
-        if options.stateless {
+        let config = if options.stateless {
             config.stateless(true)
         } else {
             config
-        }
+        };
+        #[cfg(feature = "redis")]
+        let config = match options.redis {
+            Some(url) => config.redis(url),
+            None => config,
+        };
+        config
     });
     if !address.ip().is_loopback() && server.serves_only_localhost() {
         tracing::warn!(
@@ -558,11 +578,14 @@ fn usage(server: &Server) -> String {
              --allow-host NAME       also answer requests for NAME (the name clients use; repeatable)\n    \
              --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
              --stateless             keep no sessions (any replica answers any request)\n    \
+             --redis URL             share sessions, streams, tasks and notifications with the\n                            \
+             other replicas through this Redis (redis://host:6379)\n    \
              --request-state-key-file PATH\n                            \
              the key sealing 2026-07-28 requestState: give replicas the same one\n                            \
              (32 bytes in base64; a second key after it: also opened, the previous or next)\n                            \
              (in MCP_REQUEST_STATE_KEY: CURRENT,PREVIOUS, a comma or a newline between)\n                            \
-             (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY)\n"
+             (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY,\n                            \
+             MCP_REDIS_URL)\n"
         )
     } else {
         String::new()
@@ -759,6 +782,8 @@ mod tests {
             "mcp",
             "--request-state-key-file",
             "/run/secrets/mcp-state-key",
+            "--redis",
+            "redis://redis:6379",
         ]);
         assert_eq!(
             deployed,
@@ -768,6 +793,7 @@ mod tests {
                 origins: vec!["https://app.example.com".into()],
                 stateless: true,
                 request_state_key_file: Some("/run/secrets/mcp-state-key"),
+                redis: Some("redis://redis:6379".into()),
             }))
         );
         assert!(
@@ -783,6 +809,7 @@ mod tests {
             "MCP_ALLOWED_HOSTS" => Some("a.internal, b.internal,".to_owned()),
             "MCP_ALLOWED_ORIGINS" => Some("https://app.example.com".to_owned()),
             "MCP_STATELESS" => Some("TRUE".to_owned()),
+            "MCP_REDIS_URL" => Some("redis://redis:6379".to_owned()),
             _ => None,
         };
         let options = HttpOptions {
@@ -794,6 +821,17 @@ mod tests {
         assert_eq!(options.hosts, ["flag.internal", "a.internal", "b.internal"]);
         assert_eq!(options.origins, ["https://app.example.com"]);
         assert!(options.stateless);
+        assert_eq!(options.redis.as_deref(), Some("redis://redis:6379"));
+        let flagged = HttpOptions {
+            redis: Some("redis://flag:6379".into()),
+            ..HttpOptions::default()
+        }
+        .with_environment(environment);
+        assert_eq!(
+            flagged.redis.as_deref(),
+            Some("redis://flag:6379"),
+            "the flag wins"
+        );
         let nothing = HttpOptions::default().with_environment(|_| None);
         assert_eq!(nothing, HttpOptions::default());
     }

@@ -37,6 +37,9 @@ pub enum Error {
     /// The `requestState` key given to [`Server::run`](crate::Server::run) (a file or
     /// `MCP_REQUEST_STATE_KEY`) cannot be used; the text says why, never what the key is.
     RequestStateKey(String),
+    /// Redis could not be reached or used at start-up (`HttpConfig::redis`, `--redis`): the
+    /// text names its URL (without the password) and why.
+    Redis(String),
 }
 
 impl fmt::Display for Error {
@@ -44,7 +47,9 @@ impl fmt::Display for Error {
         match self {
             Self::Registry(error) => error.fmt(f),
             Self::Io(error) => error.fmt(f),
-            Self::Arguments(problem) | Self::RequestStateKey(problem) => f.write_str(problem),
+            Self::Arguments(problem) | Self::RequestStateKey(problem) | Self::Redis(problem) => {
+                f.write_str(problem)
+            }
         }
     }
 }
@@ -57,7 +62,7 @@ impl std::error::Error for Error {
         match self {
             Self::Registry(error) => error.source(),
             Self::Io(error) => error.source(),
-            Self::Arguments(_) | Self::RequestStateKey(_) => None,
+            Self::Arguments(_) | Self::RequestStateKey(_) | Self::Redis(_) => None,
         }
     }
 }

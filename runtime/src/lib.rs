@@ -163,6 +163,8 @@ mod limits;
 mod principal;
 mod random;
 mod registry;
+#[cfg(feature = "redis")]
+mod replicas;
 mod schema;
 mod server;
 mod session;
@@ -182,6 +184,9 @@ pub mod icon;
 pub mod lint;
 pub mod prompt;
 pub mod protocol;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 pub mod resource;
 pub mod result;
 #[cfg(feature = "skills")]

@@ -658,6 +658,8 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_service(self) -> Result<http::HttpService, Error> {
         let config = self.http.clone();
+        #[cfg(feature = "redis")]
+        config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         let closing = dispatcher.closing().clone();
         Ok(http::HttpService::new(
@@ -692,6 +694,8 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_router(self) -> Result<axum::Router, Error> {
         let config = self.http.clone();
+        #[cfg(feature = "redis")]
+        config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         Ok(http::router(dispatcher, config))
     }
@@ -706,6 +710,8 @@ impl Server {
     #[cfg(feature = "http")]
     pub async fn serve_http(self, address: std::net::SocketAddr) -> Result<(), Error> {
         let config = self.http.clone();
+        #[cfg(feature = "redis")]
+        let config = config.connected().await?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
@@ -743,6 +749,8 @@ impl Server {
         app: impl FnOnce(axum::Router) -> axum::Router,
     ) -> Result<(), Error> {
         let config = self.http.clone();
+        #[cfg(feature = "redis")]
+        let config = config.connected().await?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));

@@ -487,3 +487,288 @@ async fn events_past_max_replay_events_are_not_replayed() {
     assert_eq!(split(events[0].id.as_deref().unwrap()).1, 5);
     assert_eq!(events[1].json()["id"], 4);
 }
+
+// ---- across replicas, on Redis ---------------------------------------------------------------
+//
+// A minimal `redis-server` of the test's own (the harness branch's `tests/src/services.rs` is not
+// on this branch): a free port, its own folder, nothing saved, killed (by its PID) when dropped.
+// Each replica runs on a Tokio runtime of its own, in a thread of its own, so that dropping that
+// runtime stops the replica as a crash would (its tasks gone, its heartbeat silent).
+
+mod on_redis {
+    use std::io::{Read as _, Write as _};
+    use std::net::{SocketAddr, TcpStream};
+    use std::process::{Child, Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use mcp_toolbelt::http::{HttpConfig, HttpService};
+    use mcp_toolbelt::redis::Redis;
+    use mcp_toolbelt_tests::http::server;
+
+    /// A `redis-server` of this test alone.
+    pub(super) struct RedisServer {
+        child: Child,
+        pub(super) url: String,
+        dir: std::path::PathBuf,
+    }
+
+    impl RedisServer {
+        /// `None` (SKIPPED) when `redis-server` is not installed, a failure under `CI`.
+        pub(super) fn start() -> Option<Self> {
+            let installed = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+                .into_iter()
+                .find(|path| std::path::Path::new(path).is_file());
+            let Some(binary) = installed else {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "redis-server is not installed"
+                );
+                eprintln!("SKIPPED: redis-server is not installed");
+                return None;
+            };
+            for _ in 0..5 {
+                let port = std::net::TcpListener::bind("127.0.0.1:0")
+                    .unwrap()
+                    .local_addr()
+                    .unwrap()
+                    .port();
+                let dir = std::env::temp_dir().join(format!(
+                    "mcp-toolbelt-resume-redis-{}-{port}",
+                    std::process::id()
+                ));
+                std::fs::create_dir_all(&dir).unwrap();
+                let child = Command::new(binary)
+                    .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                    .args(["--save", "", "--appendonly", "no"])
+                    .arg("--dir")
+                    .arg(&dir)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("redis-server starts");
+                let server = Self {
+                    child,
+                    url: format!("redis://127.0.0.1:{port}"),
+                    dir,
+                };
+                if server.answers(port) {
+                    return Some(server);
+                }
+            }
+            panic!("redis-server did not answer on a free port");
+        }
+
+        fn answers(&self, port: u16) -> bool {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) {
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+                    let mut reply = [0; 7];
+                    if stream.write_all(b"PING\r\n").is_ok()
+                        && stream.read_exact(&mut reply).is_ok()
+                        && &reply == b"+PONG\r\n"
+                    {
+                        return true;
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            false
+        }
+    }
+
+    impl Drop for RedisServer {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    /// One replica: the test tools served over hyper on a free port, sharing `url`'s Redis.
+    pub(super) struct Replica {
+        pub(super) address: SocketAddr,
+        service: HttpService,
+        stop: Option<std::sync::mpsc::Sender<()>>,
+        thread: Option<std::thread::JoinHandle<()>>,
+    }
+
+    impl Replica {
+        pub(super) fn start(url: &str) -> Self {
+            let (ready, started) = std::sync::mpsc::channel();
+            let (stop, stopped) = std::sync::mpsc::channel::<()>();
+            let url = url.to_owned();
+            let thread = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                let serving = runtime.block_on(async {
+                    let redis = Redis::connect(&url).await.expect("Redis answers");
+                    let service = server()
+                        .http_config(HttpConfig::new().redis_store(redis))
+                        .into_service()
+                        .unwrap();
+                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                    let address = listener.local_addr().unwrap();
+                    let serving = axum::Router::new().nest_service("/mcp", service.clone());
+                    tokio::spawn(async move {
+                        loop {
+                            let Ok((stream, _)) = listener.accept().await else {
+                                return;
+                            };
+                            let service =
+                                hyper_util::service::TowerToHyperService::new(serving.clone());
+                            tokio::spawn(
+                                hyper::server::conn::http1::Builder::new().serve_connection(
+                                    hyper_util::rt::TokioIo::new(stream),
+                                    service,
+                                ),
+                            );
+                        }
+                    });
+                    (address, service)
+                });
+                ready.send(serving).unwrap();
+                // Until stopped; then the runtime goes, and every task of the replica with it.
+                let _ = stopped.recv();
+                runtime.shutdown_background();
+            });
+            let (address, service) = started.recv().expect("the replica starts");
+            Self {
+                address,
+                service,
+                stop: Some(stop),
+                thread: Some(thread),
+            }
+        }
+
+        /// Stops as a crash would: its runtime dropped, nothing finished.
+        pub(super) fn kill(&mut self) {
+            if let Some(stop) = self.stop.take() {
+                let _ = stop.send(());
+            }
+            if let Some(thread) = self.thread.take() {
+                let _ = thread.join();
+            }
+        }
+
+        /// Starts a graceful stop: its streams end, its calls run on.
+        pub(super) fn shut_down(&self) {
+            self.service.shutdown();
+        }
+    }
+
+    impl Drop for Replica {
+        fn drop(&mut self) {
+            self.kill();
+        }
+    }
+}
+
+use on_redis::{RedisServer, Replica};
+
+/// A `stepped` call on `first`, read up to its first progress notification (its id returned),
+/// then the connection dropped.
+async fn start_and_drop(first: &Replica, session: &str, id: u64, tag: &str) -> String {
+    let call = legacy_call(id, "stepped", &json!({"tag": tag, "steps": 3}), Some("p"));
+    let mut stream = Exchange::send(first.address, post(&call, &headers(session, LEGACY))).await;
+    assert_eq!(stream.next().await.unwrap().data, "", "the priming event");
+    let progress = stream.next().await.unwrap();
+    assert_eq!(progress_of(&progress), 1.0);
+    drop(stream);
+    // Its events reach Redis through a writer of their own.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    progress.id.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_started_on_one_replica_resumes_on_another() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let (first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let session = open_session(first.address, LEGACY).await;
+    let last_seen = start_and_drop(&first, &session, 5, "across").await;
+
+    let mut resumed = Exchange::send(second.address, get(&session, Some(&last_seen))).await;
+    assert_eq!(resumed.status, StatusCode::OK);
+    // The call goes on on the first replica; the second follows it.
+    gate("across").add_permits(1);
+    let events = resumed.rest().await;
+    assert_eq!(
+        events.len(),
+        3,
+        "progress 2, 3 and the response: {events:#?}"
+    );
+    assert_eq!(progress_of(&events[0]), 2.0);
+    assert_eq!(progress_of(&events[1]), 3.0);
+    assert_eq!(
+        events[2].json()["result"]["content"][0]["text"],
+        "across done"
+    );
+    let seqs: Vec<u64> = events
+        .iter()
+        .map(|event| split(event.id.as_deref().unwrap()).1)
+        .collect();
+    assert_eq!(seqs, [2, 3, 4], "each event once, in order");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_whose_replica_died_ends_with_an_error_response() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let (mut first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let session = open_session(first.address, LEGACY).await;
+    let last_seen = start_and_drop(&first, &session, 6, "dies").await;
+    first.kill();
+
+    let mut resumed = Exchange::send(second.address, get(&session, Some(&last_seen))).await;
+    assert_eq!(resumed.status, StatusCode::OK);
+    // Within the replica's liveness (5 s) and one look (1 s): an error, never silence.
+    let events = resumed.rest().await;
+    assert_eq!(events.len(), 1, "{events:#?}");
+    let response = events[0].json();
+    assert_eq!(response["id"], 6, "{response}");
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("stopped before it answered"),
+        "{response}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_stopping_ends_its_streams_and_their_calls_finish_for_another() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let (first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let session = open_session(first.address, LEGACY).await;
+    let call = legacy_call(
+        9,
+        "stepped",
+        &json!({"tag": "stopping", "steps": 2}),
+        Some("p"),
+    );
+    let mut stream = Exchange::send(first.address, post(&call, &headers(&session, LEGACY))).await;
+    let priming = stream.next().await.unwrap();
+    assert_eq!(progress_of(&stream.next().await.unwrap()), 1.0);
+    // SIGTERM: the stream ends without the response (its client resumes elsewhere)...
+    first.shut_down();
+    assert!(stream.next().await.is_none(), "the stream ends");
+    // ...and the call runs on, its events written to the shared log.
+    gate("stopping").add_permits(1);
+    let mut resumed = Exchange::send(second.address, get(&session, priming.id.as_deref())).await;
+    let events = resumed.rest().await;
+    assert_eq!(events.len(), 3, "{events:#?}");
+    assert_eq!(progress_of(&events[1]), 2.0);
+    assert_eq!(
+        events[2].json()["result"]["content"][0]["text"],
+        "stopping done"
+    );
+}

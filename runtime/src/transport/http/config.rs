@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::http::{HeaderName, Method, header};
 use futures_util::future::BoxFuture;
 use serde::Serialize;
+use tokio_util::task::TaskTracker;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use super::headers::{MCP_METHOD, MCP_NAME, PROTOCOL_VERSION, SESSION_ID};
@@ -85,7 +86,22 @@ pub struct HttpConfig {
     pub(super) principal_sessions: usize,
     pub(super) max_replay_events: usize,
     pub(super) replay_ttl: Duration,
+    /// The tasks that write logged streams (calls whose client may resume them): the server
+    /// waits for them at shutdown, within the grace time. Clones share it.
+    pub(super) running: TaskTracker,
     pub(super) auth: Option<BearerAuth>,
+    /// Where replicas share what lives between requests (`redis`, `redis_store`).
+    #[cfg(feature = "redis")]
+    pub(super) redis: Option<RedisSetting>,
+}
+
+/// The Redis a server shares with its replicas: to connect to when serving starts, or
+/// connected.
+#[cfg(feature = "redis")]
+#[derive(Clone)]
+pub(crate) enum RedisSetting {
+    Url(String),
+    Connected(crate::replicas::Redis),
 }
 
 #[derive(Clone)]
@@ -182,7 +198,10 @@ impl Default for HttpConfig {
             principal_sessions: 32,
             max_replay_events: 1000,
             replay_ttl: Duration::from_mins(5),
+            running: TaskTracker::new(),
             auth: None,
+            #[cfg(feature = "redis")]
+            redis: None,
         }
     }
 }
@@ -429,6 +448,67 @@ impl HttpConfig {
         let verifier: Verifier = Arc::new(move |token| Box::pin(verify(token)));
         self.auth = Some(BearerAuth { verifier, metadata });
         self
+    }
+
+    /// Shares legacy sessions, resumable streams, tasks and change notifications with the other
+    /// replicas through the Redis at `url` (`redis://[user:password@]host:port[/db]`), connected
+    /// when serving starts ([`Server::serve_http`](crate::Server::serve_http),
+    /// [`Server::serve_http_app`](crate::Server::serve_http_app), `run()`): a Redis that cannot
+    /// be reached then is a start-up error naming the URL. [`Server::into_router`](crate::Server::into_router)
+    /// and [`Server::into_service`](crate::Server::into_service) cannot wait for a connection:
+    /// give them one with [`redis_store`](Self::redis_store). See [`crate::redis`].
+    ///
+    /// Requires the `redis` feature.
+    #[cfg(feature = "redis")]
+    #[must_use]
+    pub fn redis(mut self, url: impl Into<String>) -> Self {
+        self.redis = Some(RedisSetting::Url(url.into()));
+        self
+    }
+
+    /// Shares what lives between requests with the other replicas through `redis`, already
+    /// connected ([`Redis::connect`](crate::redis::Redis::connect)). See [`crate::redis`].
+    ///
+    /// Requires the `redis` feature.
+    #[cfg(feature = "redis")]
+    #[must_use]
+    pub fn redis_store(mut self, redis: crate::redis::Redis) -> Self {
+        self.redis = Some(RedisSetting::Connected(redis));
+        self
+    }
+}
+
+#[cfg(feature = "redis")]
+impl HttpConfig {
+    /// The configuration with its Redis connected (a URL given by [`redis`](Self::redis) is
+    /// connected to now). `Err` names the URL and why.
+    pub(crate) async fn connected(mut self) -> Result<Self, crate::Error> {
+        if let Some(RedisSetting::Url(url)) = &self.redis {
+            let redis = crate::replicas::Redis::connect(url).await?;
+            self.redis = Some(RedisSetting::Connected(redis));
+        }
+        Ok(self)
+    }
+
+    /// `Err` when a Redis URL was given that nobody connected to (`into_router`).
+    pub(crate) fn check_connected(&self) -> Result<(), crate::Error> {
+        match &self.redis {
+            Some(RedisSetting::Url(url)) => Err(crate::Error::Redis(format!(
+                "HttpConfig::redis({:?}) is connected when serve_http or serve_http_app starts; \
+                 for into_router or into_service, connect first with mcp_toolbelt::redis::Redis::connect \
+                 and pass it to HttpConfig::redis_store",
+                crate::replicas::redacted(url)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The connected Redis, if any.
+    pub(crate) fn redis_connected(&self) -> Option<&crate::replicas::Redis> {
+        match &self.redis {
+            Some(RedisSetting::Connected(redis)) => Some(redis),
+            _ => None,
+        }
     }
 }
 

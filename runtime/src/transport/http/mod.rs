@@ -68,6 +68,9 @@ struct HttpState {
     requests: Places,
     /// The legacy sessions' streams, kept for resumption.
     log: Arc<EventLog>,
+    /// The Redis shared with the other replicas, if any.
+    #[cfg(feature = "redis")]
+    redis: Option<crate::replicas::Redis>,
     config: HttpConfig,
 }
 
@@ -75,6 +78,13 @@ impl HttpState {
     /// What ends the connections following call streams (not the calls): nothing in memory
     /// (a client resuming here would find the server gone); with Redis, the server closing, so
     /// that its clients resume on another replica.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            clippy::unused_self,
+            reason = "only the shared log stops its followers"
+        )
+    )]
     fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
         #[cfg(feature = "redis")]
         if self.log.shared.is_some() {
@@ -111,9 +121,15 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
-        log: Arc::new(EventLog::new(config.max_replay_events, config.replay_ttl)),
+        log: Arc::new(event_log(&config)),
+        #[cfg(feature = "redis")]
+        redis: config.redis_connected().cloned(),
         config,
     });
+    #[cfg(feature = "redis")]
+    if let Some(redis) = &state.redis {
+        redis.start(state.dispatcher.closing());
+    }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
     Router::new()
@@ -133,6 +149,25 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         // an unknown path is a plain 404, with no CORS grant.
         .route_layer(cors::WithOrigin::new(cors))
         .with_state(state)
+}
+
+/// The log of the endpoint's legacy streams: in memory, and with Redis also shared.
+fn event_log(config: &HttpConfig) -> EventLog {
+    #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+    let mut log = EventLog::new(
+        config.max_replay_events,
+        config.replay_ttl,
+        config.running.clone(),
+    );
+    #[cfg(feature = "redis")]
+    if let Some(redis) = config.redis_connected() {
+        log.shared = Some(crate::replicas::events::SharedEvents::new(
+            redis.clone(),
+            config.max_replay_events,
+            config.replay_ttl,
+        ));
+    }
+    log
 }
 
 /// GET and DELETE without a legacy session: they work with one, unless the server is

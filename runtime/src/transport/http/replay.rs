@@ -28,6 +28,10 @@ use axum::response::Response;
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+#[cfg(feature = "redis")]
+use crate::replicas::events::{Shared, SharedEvents};
 
 use crate::jsonrpc::{Id, Outgoing};
 use crate::sync::lock;
@@ -45,8 +49,12 @@ pub(super) struct EventLog {
     max_events: usize,
     ttl: Duration,
     max_bytes: usize,
+    /// Where the tasks that write streams run: the server waits for them at shutdown (within
+    /// its grace time), as for requests in flight.
+    pub(super) running: TaskTracker,
+    /// The log shared with the other replicas, with Redis.
     #[cfg(feature = "redis")]
-    pub(super) shared: Option<crate::replicas::events::SharedEvents>,
+    pub(super) shared: Option<SharedEvents>,
 }
 
 #[derive(Default)]
@@ -58,8 +66,14 @@ struct Index {
 #[derive(Clone, Debug)]
 pub(crate) enum StreamKind {
     /// The request-scoped stream of a POST: its notifications, requests to the client, then its
-    /// response (which ends it).
-    Call(Id),
+    /// response (which ends it). Its request's id is kept with it in the shared log.
+    Call(
+        #[cfg_attr(
+            not(feature = "redis"),
+            expect(dead_code, reason = "read by the shared log")
+        )]
+        Id,
+    ),
     /// The session's GET stream of server-initiated messages.
     Get,
 }
@@ -74,6 +88,9 @@ pub(crate) struct LoggedStream {
     /// The sequence number of the last event written: followers wait on it.
     written: watch::Sender<u64>,
     max_events: usize,
+    /// Its copy in the shared log, with Redis.
+    #[cfg(feature = "redis")]
+    mirror: Option<crate::replicas::events::Mirror>,
 }
 
 struct State {
@@ -92,12 +109,13 @@ pub(crate) struct Logged {
 }
 
 impl EventLog {
-    pub(super) fn new(max_events: usize, ttl: Duration) -> Self {
+    pub(super) fn new(max_events: usize, ttl: Duration, running: TaskTracker) -> Self {
         Self {
             index: Mutex::default(),
             max_events: max_events.max(1),
             ttl,
             max_bytes: MAX_LOGGED_BYTES,
+            running,
             #[cfg(feature = "redis")]
             shared: None,
         }
@@ -111,6 +129,14 @@ impl EventLog {
             StreamKind::Call(_) => random,
             StreamKind::Get => format!("get-{random}"),
         };
+        #[cfg(feature = "redis")]
+        let mirror = self.shared.as_ref().map(|shared| {
+            let request = match &kind {
+                StreamKind::Call(request) => Some(request.to_value()),
+                StreamKind::Get => None,
+            };
+            shared.mirror(&id, session, request, &self.running)
+        });
         let stream = Arc::new(LoggedStream {
             id: id.clone(),
             session: session.to_owned(),
@@ -124,6 +150,8 @@ impl EventLog {
             }),
             written: watch::Sender::new(0),
             max_events: self.max_events,
+            #[cfg(feature = "redis")]
+            mirror,
         });
         let mut index = lock(&self.index);
         self.sweep(&mut index);
@@ -194,6 +222,10 @@ impl LoggedStream {
             let seq = state.next;
             state.next += 1;
             state.bytes += data.len();
+            #[cfg(feature = "redis")]
+            if let Some(mirror) = &self.mirror {
+                mirror.event(seq, Arc::clone(&data));
+            }
             state.events.push_back(Logged { seq, data });
             while state.events.len() > self.max_events {
                 if let Some(old) = state.events.pop_front() {
@@ -213,6 +245,10 @@ impl LoggedStream {
             let mut state = lock(&self.state);
             state.ended = true;
             state.last_event = Instant::now();
+            #[cfg(feature = "redis")]
+            if let Some(mirror) = &self.mirror {
+                mirror.end();
+            }
         }
         self.written.send_modify(|_| {});
     }
@@ -220,11 +256,6 @@ impl LoggedStream {
     /// The sequence number of the last event written (0 before any).
     pub(crate) fn last_seq(&self) -> u64 {
         *self.written.borrow()
-    }
-
-    /// Whether it ended (a call's stream: its response, or none, was written).
-    pub(crate) fn is_ended(&self) -> bool {
-        lock(&self.state).ended
     }
 
     /// Whether it ended `ttl` ago or more (a running stream is kept: its client may resume it
@@ -324,6 +355,25 @@ impl Follower {
     }
 }
 
+/// A stream another replica writes, followed from the shared log: its events as SSE, and a
+/// keep-alive comment while it is quiet. `keep` is held as long as the body lives.
+#[cfg(feature = "redis")]
+pub(crate) fn follow_shared(
+    stream: String,
+    events: futures_util::stream::BoxStream<'static, Shared>,
+    keep: Vec<Box<dyn std::any::Any + Send>>,
+) -> Body {
+    use futures_util::StreamExt as _;
+    let frames = events.map(move |event| {
+        let _held = &keep;
+        Ok::<_, std::convert::Infallible>(match event {
+            Shared::Event(seq, data) => frame(&format!("{stream}-{seq}"), &data),
+            Shared::Idle => Bytes::from_static(b":\n\n"),
+        })
+    });
+    Body::from_stream(frames)
+}
+
 /// Completes when any of `tokens` is cancelled; never without one.
 async fn any_cancelled(tokens: &[CancellationToken]) {
     if tokens.is_empty() {
@@ -374,7 +424,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_stream_keeps_its_last_events_and_only_its_session_finds_it() {
-        let log = EventLog::new(2, Duration::from_secs(60));
+        let log = EventLog::new(2, Duration::from_mins(1), TaskTracker::new());
         let stream = log.open("s1", StreamKind::Get).unwrap();
         for n in 0..3 {
             stream.push_serialized(format!("{{\"n\":{n}}}").into());
@@ -395,7 +445,7 @@ mod tests {
 
     #[tokio::test]
     async fn past_the_total_the_stream_quiet_longest_is_forgotten_first() {
-        let mut log = EventLog::new(100, Duration::from_secs(60));
+        let mut log = EventLog::new(100, Duration::from_mins(1), TaskTracker::new());
         log.max_bytes = 10;
         let old = log.open("s", StreamKind::Get).unwrap();
         old.push_serialized("12345678".into());

@@ -144,7 +144,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         if let Some((resumable, (session, prime))) = logged
             && let Some(stream) = resumable.log.open(&session, StreamKind::Call(id))
         {
-            return logged_stream(&stream, first, receiver, ticket, prime, resumable.stop);
+            return logged_stream(&stream, first, receiver, ticket, prime, resumable);
         }
         return event_stream(first, bounded(receiver, max_queued), ticket, room);
     };
@@ -204,11 +204,12 @@ fn logged_stream(
     mut receiver: mpsc::UnboundedReceiver<Outgoing>,
     ticket: Ticket,
     prime: bool,
-    stop: Option<CancellationToken>,
+    resumable: Resumable,
 ) -> Response {
+    let (running, stop) = (resumable.log.running.clone(), resumable.stop);
     stream.push(&first);
     let logging = Arc::clone(stream);
-    tokio::spawn(async move {
+    running.spawn(async move {
         while let Some(message) = receiver.recv().await {
             if matches!(message, Outgoing::Response(_)) {
                 // Cancelled after it answered, before the answer was written: none is.
@@ -380,7 +381,7 @@ fn session_stream(
     let mut changes = state.dispatcher.changes();
     let connection = session.calls.shared_connection();
     let (ended, closing) = (session.ended.clone(), state.dispatcher.closing().clone());
-    tokio::spawn(async move {
+    state.log.running.spawn(async move {
         loop {
             let heard = tokio::select! {
                 heard = changes.next() => heard,
@@ -403,6 +404,10 @@ fn session_stream(
 /// POST's until its response; the GET stream as long as it lasts). An id this session cannot
 /// resume (unknown, expired, another session's) is `400`, as the TypeScript SDK answers it: a
 /// `404` would tell the client its session is gone.
+#[cfg_attr(
+    not(feature = "redis"),
+    expect(clippy::unused_async, reason = "the shared log is read with an await")
+)]
 async fn resume(
     state: &HttpState,
     session: &Arc<HttpSession>,
@@ -419,13 +424,8 @@ async fn resume(
     let found = state.log.find(event_id, &session_id);
     let Some((stream, after)) = found else {
         #[cfg(feature = "redis")]
-        if let Some(shared) = &state.log.shared
-            && let Some(body) = shared
-                .resume(event_id, &session_id, state.dispatcher.closing())
-                .await
-        {
-            let place = state.streams.take(auth)?;
-            return Ok(replay::sse_response(body.holding(place)));
+        if let Some(response) = resume_shared(state, event_id, &session_id, auth).await? {
+            return Ok(response);
         }
         return Err(Refusal::new(
             StatusCode::BAD_REQUEST,
@@ -441,4 +441,41 @@ async fn resume(
     };
     let body = stream.follow(after, false, stops, vec![Box::new(place)]);
     Ok(replay::sse_response(body))
+}
+
+/// A stream this replica does not know, from the log shared in Redis: another replica runs it
+/// (or ran it, and died). `Ok(None)` when the shared log has no such stream of this session.
+#[cfg(feature = "redis")]
+async fn resume_shared(
+    state: &HttpState,
+    event_id: &str,
+    session_id: &str,
+    auth: Option<&AuthInfo>,
+) -> Result<Option<Response>, Refusal> {
+    let (Some(shared), Some((stream, after))) =
+        (&state.log.shared, replay::parse_event_id(event_id))
+    else {
+        return Ok(None);
+    };
+    let closing = state.dispatcher.closing().clone();
+    let events = shared
+        .resume(stream, after, session_id, closing)
+        .await
+        .map_err(|error| {
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                codes::INTERNAL_ERROR,
+                format!("Service Unavailable: the shared event log cannot be read now ({error}); retry shortly"),
+            )
+            .with_header(
+                axum::http::header::RETRY_AFTER,
+                HeaderValue::from_static("1"),
+            )
+        })?;
+    let Some(events) = events else {
+        return Ok(None);
+    };
+    let place = state.streams.take(auth)?;
+    let body = replay::follow_shared(stream.to_owned(), events, vec![Box::new(place)]);
+    Ok(Some(replay::sse_response(body)))
 }

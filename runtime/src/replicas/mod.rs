@@ -1,0 +1,275 @@
+//! What replicas of one server share through Redis (feature `redis`): the connection and its
+//! health, this process's id among the replicas and its liveness, and the [`Bus`] they tell each
+//! other things on. Legacy sessions, resumable streams and tasks build on it in their own
+//! modules.
+
+#![allow(
+    dead_code,
+    reason = "scaffold: the sessions, streams and tasks branches of issue 25 use it"
+)]
+
+mod bus;
+pub(crate) mod events;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use redis::AsyncCommands as _;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+#[allow(
+    unused_imports,
+    reason = "scaffold: the sessions, streams and tasks branches use them"
+)]
+pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
+use crate::error::Error;
+
+/// How long a command may take before it fails: a slow Redis (a `DEBUG SLEEP`, a failover)
+/// delays the requests that need it, never wedges the replica.
+pub(crate) const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long connecting may take, at start-up and on each reconnection.
+const CONNECTION_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How often a replica says it is alive, and how long the word lasts: a replica that stopped
+/// (killed, its host gone) is known to be gone within [`ALIVE_FOR`].
+const HEARTBEAT: Duration = Duration::from_secs(1);
+const ALIVE_FOR: Duration = Duration::from_secs(5);
+
+/// A connection to the Redis that replicas of one server share: legacy sessions, the events of
+/// resumable streams, tasks, and the notifications one replica raises for clients listening on
+/// another. Cheap to clone (clones share one multiplexed connection, which reconnects by itself
+/// when Redis comes back).
+///
+/// Give it to [`HttpConfig::redis_store`](crate::http::HttpConfig::redis_store), or let the
+/// server connect with [`HttpConfig::redis`](crate::http::HttpConfig::redis) (or `run()`'s
+/// `--redis URL`, `MCP_REDIS_URL`).
+#[derive(Clone)]
+pub struct Redis {
+    inner: Arc<Inner>,
+    prefix: Arc<str>,
+}
+
+struct Inner {
+    connection: ConnectionManager,
+    client: redis::Client,
+    /// The URL without its password: what messages show.
+    url: String,
+    /// This process among the replicas: 128 random bits, hex.
+    replica: String,
+    /// Whether the last command succeeded.
+    up: AtomicBool,
+    bus: Bus,
+}
+
+impl Redis {
+    /// Connects to the Redis at `url` (`redis://[user:password@]host:port[/db]`,
+    /// `rediss://` is not supported by this build). `Err` names the URL (its password left out)
+    /// and why, within a few seconds when Redis does not answer.
+    ///
+    /// # Errors
+    ///
+    /// The URL is not a Redis URL, or Redis cannot be reached (or refused the credentials).
+    pub async fn connect(url: &str) -> Result<Self, Error> {
+        let shown = redacted(url);
+        let failed = |why: String| Error::Redis(format!("Redis at {shown}: {why}"));
+        let client = redis::Client::open(url).map_err(|error| failed(error.to_string()))?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECTION_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_secs(1));
+        let connecting = ConnectionManager::new_with_config(client.clone(), config);
+        let mut connection = tokio::time::timeout(CONNECTION_TIMEOUT * 2, connecting)
+            .await
+            .map_err(|_| failed("no answer within 4 s".into()))?
+            .map_err(|error| failed(error.to_string()))?;
+        let _: () = redis::cmd("PING")
+            .query_async(&mut connection)
+            .await
+            .map_err(|error| failed(error.to_string()))?;
+        let replica = crate::random::id().map_err(|error| failed(error.to_string()))?;
+        let prefix: Arc<str> = Arc::from("mcp:");
+        let inner = Arc::new(Inner {
+            connection,
+            client,
+            url: shown,
+            replica,
+            up: AtomicBool::new(true),
+            bus: Bus::default(),
+        });
+        let redis = Self { inner, prefix };
+        Ok(redis)
+    }
+
+    /// Puts every key under `prefix` (default `mcp:`), so several servers share one Redis.
+    /// Replicas of one server must use the same prefix.
+    #[must_use]
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = Arc::from(prefix.into());
+        self
+    }
+
+    /// Starts what runs beside the server while it serves: the bus's subscription and this
+    /// replica's heartbeat. Ends when `closing` is cancelled.
+    pub(crate) fn start(&self, closing: &tokio_util::sync::CancellationToken) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::error!(
+                "the Redis handle was given to a server built outside a Tokio runtime: \
+                 the other replicas' messages will not be heard"
+            );
+            return;
+        }
+        self.inner.bus.start(self.clone(), closing.clone());
+        let redis = self.clone();
+        let closing = closing.clone();
+        tokio::spawn(async move {
+            let key = redis.key("replica", redis.replica());
+            let mut beat = tokio::time::interval(HEARTBEAT);
+            beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = beat.tick() => {}
+                    () = closing.cancelled() => return,
+                }
+                let ms = u64::try_from(ALIVE_FOR.as_millis()).unwrap_or(u64::MAX);
+                let said: redis::RedisResult<()> = redis::cmd("SET")
+                    .arg(&key)
+                    .arg(1)
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async(&mut redis.connection())
+                    .await;
+                redis.outcome(&said);
+            }
+        });
+    }
+
+    /// `{prefix}{kind}:{id}`: every key this crate writes.
+    pub(crate) fn key(&self, kind: &str, id: &str) -> String {
+        format!("{}{kind}:{id}", self.prefix)
+    }
+
+    /// The shared connection (a clone: commands on clones are pipelined on one connection).
+    pub(crate) fn connection(&self) -> ConnectionManager {
+        self.inner.connection.clone()
+    }
+
+    /// A client for connections of their own (the bus's subscription).
+    pub(crate) fn client(&self) -> &redis::Client {
+        &self.inner.client
+    }
+
+    /// This process's id among the replicas.
+    pub(crate) fn replica(&self) -> &str {
+        &self.inner.replica
+    }
+
+    /// The URL, its password left out.
+    pub(crate) fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// The channel of the bus, under the prefix.
+    pub(crate) fn bus_channel(&self) -> String {
+        format!("{}bus", self.prefix)
+    }
+
+    pub(crate) fn bus(&self) -> &Bus {
+        &self.inner.bus
+    }
+
+    /// Whether the last command succeeded: `false` while Redis is down.
+    pub(crate) fn is_up(&self) -> bool {
+        self.inner.up.load(Ordering::Relaxed)
+    }
+
+    /// A command failed: Redis is down (logged once per outage).
+    pub(crate) fn failed(&self, error: &redis::RedisError) {
+        if self.inner.up.swap(false, Ordering::Relaxed) {
+            tracing::error!(url = self.url(), %error, "Redis is unavailable: new legacy sessions are refused (503) until it returns");
+        }
+    }
+
+    /// A command succeeded: Redis is up (its return logged).
+    pub(crate) fn succeeded(&self) {
+        if !self.inner.up.swap(true, Ordering::Relaxed) {
+            tracing::info!(url = self.url(), "Redis is available again");
+        }
+    }
+
+    /// Records the outcome of a command ([`failed`](Self::failed) or
+    /// [`succeeded`](Self::succeeded)).
+    pub(crate) fn outcome<T>(&self, result: &redis::RedisResult<T>) {
+        match result {
+            Ok(_) => self.succeeded(),
+            Err(error) => self.failed(error),
+        }
+    }
+
+    /// Whether the replica `id` said it was alive within the last few seconds.
+    pub(crate) async fn replica_alive(&self, id: &str) -> redis::RedisResult<bool> {
+        if id == self.replica() {
+            return Ok(true);
+        }
+        let alive: redis::RedisResult<bool> =
+            self.connection().exists(self.key("replica", id)).await;
+        self.outcome(&alive);
+        alive
+    }
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis")
+            .field("url", &self.inner.url)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `url` with its password (if any) replaced by `***`.
+pub(crate) fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((credentials, host)) = rest.rsplit_once('@') else {
+        return url.to_owned();
+    };
+    let user = credentials
+        .split_once(':')
+        .map_or(credentials, |(user, _)| user);
+    format!("{scheme}://{user}:***@{host}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_never_shows() {
+        assert_eq!(
+            redacted("redis://:secret@h:6379/0"),
+            "redis://:***@h:6379/0"
+        );
+        assert_eq!(redacted("redis://me:secret@h"), "redis://me:***@h");
+        assert_eq!(redacted("redis://h:6379"), "redis://h:6379");
+    }
+
+    #[tokio::test]
+    async fn a_redis_that_is_not_there_is_an_error_naming_its_url() {
+        // A port nothing listens on (bound, then let go).
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("redis://:pw@127.0.0.1:{port}");
+        let error = Redis::connect(&url).await.unwrap_err().to_string();
+        assert!(
+            error.starts_with(&format!("Redis at redis://:***@127.0.0.1:{port}: ")),
+            "{error}"
+        );
+    }
+}

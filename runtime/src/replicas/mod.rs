@@ -11,6 +11,7 @@
 mod bus;
 mod sessions;
 pub(crate) mod tasks;
+pub(crate) mod events;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::http::{HeaderName, Method, header};
 use futures_util::future::BoxFuture;
 use serde::Serialize;
+use tokio_util::task::TaskTracker;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use super::headers::{MCP_METHOD, MCP_NAME, PROTOCOL_VERSION, SESSION_ID};
@@ -48,6 +49,9 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`min_body_rate`](Self::min_body_rate), [`body_rate_grace`](Self::body_rate_grace) (`serve_http`, `serve_http_app`) | 1 KiB/s on average, after 5 s | `408` and the connection closed |
 /// | [`max_arriving_bodies`](Self::max_arriving_bodies) (`serve_http`, `serve_http_app`) | a quarter of `max_connections` (128) | a body past the share must arrive whole within 1 s (as one sent with its headers does), else `503` with `Retry-After` and the connection closed |
 /// | [`shutdown_grace`](Self::shutdown_grace) | 10 s | calls still running at SIGINT/SIGTERM are dropped |
+/// | [`max_replay_events`](Self::max_replay_events) (legacy session streams, for `Last-Event-ID`) | the last 1,000 events of each stream | older events are dropped: a client resuming from before them gets what is kept (a stream's response is its last event, never dropped for an older one) |
+/// | [`replay_ttl`](Self::replay_ttl) | 5 min after a stream's last event, once it ended (a stream still running is kept) | resuming it is `400` (unknown event) |
+/// | the in-memory log, all streams together | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed) |
 ///
 /// [`Server::into_router`](crate::Server::into_router) served by `axum::serve` keeps the limits
 /// on requests, bodies and sessions, but not those marked (`serve_http`, `serve_http_app`): they
@@ -80,6 +84,11 @@ pub struct HttpConfig {
     pub(super) body_grace: Duration,
     pub(super) principal_requests: usize,
     pub(super) principal_sessions: usize,
+    pub(super) max_replay_events: usize,
+    pub(super) replay_ttl: Duration,
+    /// The tasks that write logged streams (calls whose client may resume them): the server
+    /// waits for them at shutdown, within the grace time. Clones share it.
+    pub(super) running: TaskTracker,
     pub(super) auth: Option<BearerAuth>,
     /// Where replicas share what lives between requests (`redis`, `redis_store`).
     #[cfg(feature = "redis")]
@@ -187,6 +196,9 @@ impl Default for HttpConfig {
             body_grace: Duration::from_secs(5),
             principal_requests: 64,
             principal_sessions: 32,
+            max_replay_events: 1000,
+            replay_ttl: Duration::from_mins(5),
+            running: TaskTracker::new(),
             auth: None,
             #[cfg(feature = "redis")]
             redis: None,
@@ -386,6 +398,23 @@ impl HttpConfig {
         self
     }
 
+    /// How many events of each legacy session stream are kept for a client that resumes it
+    /// with `Last-Event-ID` (default 1,000): past it the oldest are dropped. See the
+    /// [`http`](crate::http) guide's "Resumable streams".
+    #[must_use]
+    pub fn max_replay_events(mut self, max: usize) -> Self {
+        self.max_replay_events = max.max(1);
+        self
+    }
+
+    /// How long a legacy session stream's events are kept after its last one, once the stream
+    /// ended (default 5 minutes); a stream still running is kept while it runs.
+    #[must_use]
+    pub fn replay_ttl(mut self, ttl: Duration) -> Self {
+        self.replay_ttl = ttl;
+        self
+    }
+
     /// How long in-flight requests may take to finish after SIGINT/SIGTERM.
     #[must_use]
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
@@ -555,6 +584,8 @@ impl std::fmt::Debug for HttpConfig {
             .field("body_grace", &self.body_grace)
             .field("principal_requests", &self.principal_requests)
             .field("principal_sessions", &self.principal_sessions)
+            .field("max_replay_events", &self.max_replay_events)
+            .field("replay_ttl", &self.replay_ttl)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()
     }

@@ -30,6 +30,7 @@ pub(crate) mod headers;
 mod health;
 mod places;
 mod post;
+mod replay;
 mod reply;
 mod room;
 mod serve;
@@ -47,6 +48,7 @@ use axum::routing::get;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
+use self::replay::EventLog;
 use self::reply::Refusal;
 pub(crate) use self::serve::{serve, serve_app};
 pub use self::service::{HttpBody, HttpService};
@@ -65,10 +67,32 @@ struct HttpState {
     streams: Places,
     /// Places for the other POSTs being answered.
     requests: Places,
+    /// The legacy sessions' streams, kept for resumption.
+    log: Arc<EventLog>,
     /// The Redis shared with the other replicas, if any.
     #[cfg(feature = "redis")]
     redis: Option<crate::replicas::Redis>,
     config: HttpConfig,
+}
+
+impl HttpState {
+    /// What ends the connections following call streams (not the calls): nothing in memory
+    /// (a client resuming here would find the server gone); with Redis, the server closing, so
+    /// that its clients resume on another replica.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            clippy::unused_self,
+            reason = "only the shared log stops its followers"
+        )
+    )]
+    fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
+        #[cfg(feature = "redis")]
+        if self.log.shared.is_some() {
+            return vec![self.dispatcher.closing().clone()];
+        }
+        Vec::new()
+    }
 }
 
 /// The endpoint at path `/`. Cancelling the dispatcher's `closing` token ends its GET and
@@ -101,6 +125,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
+        log: Arc::new(event_log(&config)),
         #[cfg(feature = "redis")]
         redis: config.redis_connected().cloned(),
         config,
@@ -170,6 +195,25 @@ fn hear_replicas(state: &Arc<HttpState>, redis: &crate::replicas::Redis) {
             state.sessions.hear(&message, &state.dispatcher);
         }
     });
+}
+
+/// The log of the endpoint's legacy streams: in memory, and with Redis also shared.
+fn event_log(config: &HttpConfig) -> EventLog {
+    #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+    let mut log = EventLog::new(
+        config.max_replay_events,
+        config.replay_ttl,
+        config.running.clone(),
+    );
+    #[cfg(feature = "redis")]
+    if let Some(redis) = config.redis_connected() {
+        log.shared = Some(crate::replicas::events::SharedEvents::new(
+            redis.clone(),
+            config.max_replay_events,
+            config.replay_ttl,
+        ));
+    }
+    log
 }
 
 /// GET and DELETE without a legacy session: they work with one, unless the server is

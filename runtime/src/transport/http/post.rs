@@ -20,7 +20,7 @@ use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
 use super::reply::{self, Refusal, Stage, StatusTable};
 use super::sessions::HttpSession;
-use super::stream::{Accepts, HttpCall, answer};
+use super::stream::{Accepts, HttpCall, Resumable, answer};
 use crate::context::AuthInfo;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
@@ -275,6 +275,7 @@ async fn modern_post(
         statuses: StatusTable::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
+        log: None,
     })
     .await)
 }
@@ -474,6 +475,11 @@ async fn legacy_message(
 ) -> Response {
     match message {
         Incoming::Request(request) => {
+            // A session's streams are logged, so that its client can resume them.
+            let log = in_session.is_some().then(|| Resumable {
+                log: Arc::clone(&state.log),
+                stop: state.call_stops().into_iter().next(),
+            });
             answer(HttpCall {
                 request,
                 calls,
@@ -483,6 +489,7 @@ async fn legacy_message(
                 statuses: StatusTable::Legacy,
                 timeout: Some(state.config.request_timeout),
                 place: post.place,
+                log,
             })
             .await
         }

@@ -92,7 +92,15 @@ pub(crate) async fn serve_app(
     let connections = accept_until(&listener, &shared, &limits, &shutdown).await;
     drop(listener);
     connections.close();
-    if tokio::time::timeout(config.shutdown_grace, connections.wait())
+    // Requests in flight, and the calls whose streams are logged (their clients may resume
+    // them, here or, with Redis, on another replica), get the grace time.
+    let running = config.running.clone();
+    running.close();
+    let finishing = async {
+        connections.wait().await;
+        running.wait().await;
+    };
+    if tokio::time::timeout(config.shutdown_grace, finishing)
         .await
         .is_err()
     {

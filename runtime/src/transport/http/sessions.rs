@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use super::HttpState;
 use super::admission::Admitted;
 use super::headers::SESSION_ID;
+use super::replay::LoggedStream;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
@@ -49,6 +50,10 @@ pub(super) struct HttpSession {
     /// unchanged applies nothing.
     #[cfg(feature = "redis")]
     record: Mutex<String>,
+    /// The log of its GET stream, written from its first GET until the session ends.
+    pub(super) get_log: Mutex<Option<Arc<LoggedStream>>>,
+    /// Cancels the connection following its GET stream, when another takes over.
+    get_follower: Mutex<CancellationToken>,
 }
 
 impl HttpSession {
@@ -115,6 +120,15 @@ impl HttpSession {
         text
     }
 
+    /// A token for the connection that now follows the session's GET stream: the one that
+    /// followed it so far ends (a resuming client's old connection may not have been seen to
+    /// close yet).
+    pub(super) fn follow_get(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        std::mem::replace(&mut *lock(&self.get_follower), token.clone()).cancel();
+        token
+    }
+
     /// Takes the session's one GET stream; `None` when it is already open.
     pub(super) fn open_stream(self: &Arc<Self>) -> Option<StreamGuard> {
         let mut open = lock(&self.stream_open);
@@ -129,12 +143,6 @@ impl HttpSession {
 
 /// The session's GET stream, open while this lives.
 pub(super) struct StreamGuard(Arc<HttpSession>);
-
-impl StreamGuard {
-    pub(super) fn session(&self) -> &HttpSession {
-        &self.0
-    }
-}
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
@@ -440,6 +448,8 @@ impl SessionTable {
             active: AtomicBool::new(false),
             #[cfg(feature = "redis")]
             record: Mutex::default(),
+            get_log: Mutex::new(None),
+            get_follower: Mutex::new(CancellationToken::new()),
         })
     }
 

@@ -82,7 +82,11 @@ fn deploy(example: &str) -> Option<Deployment> {
 /// with its output and every part's log. `None` when the client is not installed (SKIPPED).
 fn client(deployment: &mut Deployment, sdk: Sdk, script: &str, mode: &str) -> Option<String> {
     match run_against(sdk, script, mode, &deployment.nginx.url())? {
-        Ok(stdout) => Some(stdout),
+        Ok(stdout) => {
+            // Each check on a line of its own, for `--nocapture`.
+            eprint!("{stdout}");
+            Some(stdout)
+        }
         Err(failure) => deployment.fail(&failure),
     }
 }

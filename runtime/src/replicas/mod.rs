@@ -9,9 +9,9 @@
 )]
 
 mod bus;
+pub(crate) mod events;
 mod sessions;
 pub(crate) mod tasks;
-pub(crate) mod events;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

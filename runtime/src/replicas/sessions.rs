@@ -139,7 +139,12 @@ impl SharedSessions {
     }
 
     /// Writes session `id`'s record, to live `ttl` from now.
-    pub(crate) async fn save(&self, id: &str, record: &str, ttl: Duration) -> redis::RedisResult<()> {
+    pub(crate) async fn save(
+        &self,
+        id: &str,
+        record: &str,
+        ttl: Duration,
+    ) -> redis::RedisResult<()> {
         let saved: redis::RedisResult<()> = redis::cmd("SET")
             .arg(self.redis.key("session", id))
             .arg(record)

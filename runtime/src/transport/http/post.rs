@@ -440,7 +440,12 @@ async fn legacy_session(
     let refresh = matches!(message, Incoming::Request(_) | Incoming::Batch(_));
     let session = state
         .sessions
-        .find_for(&state.dispatcher, &post.headers, post.auth.as_ref(), refresh)
+        .find_for(
+            &state.dispatcher,
+            &post.headers,
+            post.auth.as_ref(),
+            refresh,
+        )
         .await?;
     // The version header, when sent, must be the one the session negotiated.
     let negotiated = session.calls.connection().version();

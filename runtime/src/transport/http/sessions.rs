@@ -23,10 +23,10 @@ use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 #[cfg(feature = "redis")]
 use crate::jsonrpc::{Id, Incoming, Reply};
-#[cfg(feature = "redis")]
-use crate::replicas::{BusMessage, Redis, SessionRecord, SharedSessions};
 use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
+#[cfg(feature = "redis")]
+use crate::replicas::{BusMessage, Redis, SessionRecord, SharedSessions};
 use crate::session::Calls;
 use crate::sync::lock;
 

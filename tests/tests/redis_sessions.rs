@@ -370,6 +370,36 @@ async fn delete_on_one_replica_ends_the_session_on_the_others() {
     }
 }
 
+/// A session whose client only listens (its GET stream open, no request for longer than the
+/// idle timeout) is kept alive in Redis by the replica holding the stream; once the stream is
+/// closed and the idle time has passed, it is gone on every replica.
+#[tokio::test]
+async fn a_session_listening_on_its_get_stream_outlives_its_idle_timeout() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let idle = Duration::from_secs(1);
+    let a = replica_with(&redis.url(), HttpConfig::new().session_idle_timeout(idle)).await;
+    let b = replica_with(&redis.url(), HttpConfig::new().session_idle_timeout(idle)).await;
+    let session = open_session(&a.router).await;
+    let stream = get_stream(&a.router, &session).await;
+    tokio::time::sleep(idle * 3).await;
+    let reply = send(
+        &b.router,
+        post(&legacy(2, "ping", &json!({})), &in_session(&session)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "kept alive: {reply:?}");
+    drop(stream);
+    tokio::time::sleep(idle * 2).await;
+    let reply = send(
+        &b.router,
+        post(&legacy(3, "ping", &json!({})), &in_session(&session)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "expired: {reply:?}");
+}
+
 /// An id no replica opened is `404` on each; a session is its principal's only: another's
 /// token gets `404` on every replica, its own works on every one.
 #[tokio::test]

@@ -77,7 +77,24 @@
 //! legacy sessions are kept, so any replica can answer any request (2026-07-28 clients are
 //! stateless anyway; legacy clients then get no GET stream and no `Mcp-Session-Id`), and give
 //! them one `requestState` key (see [`ask`](crate::ask), "The `requestState` key") so that a
-//! tool's questions can be answered on any of them.
+//! tool's questions can be answered on any of them. Or keep legacy sessions and share them
+//! through Redis (`HttpConfig::redis`, `--redis URL`, feature `redis`): any replica then serves
+//! any request of any session, with no sticky routing (see the `redis` module).
+//!
+//! # Health
+//!
+//! `serve_http` and `serve_http_app` answer `GET /healthz` beside the MCP endpoint (no `Host`
+//! check, no auth, never routed to your app): `200 {"status":"serving","redis":"off"}` while
+//! serving (`"up"` or `"down"` with Redis: a Redis that is down does not make it fail, since
+//! 2026-07-28 requests still work), `503 {"status":"closing",…}` once SIGINT/SIGTERM started
+//! the shutdown, so a load balancer sends no new client to a replica that is stopping. In
+//! Kubernetes, make it the readiness probe:
+//!
+//! ```yaml
+//! readinessProbe:
+//!   httpGet: { path: /healthz, port: 8080 }
+//!   periodSeconds: 2
+//! ```
 //!
 //! A load balancer can route on an argument without reading the body: mark it
 //! (`#[header("Region")]`), and 2026-07-28 clients send it again as a header

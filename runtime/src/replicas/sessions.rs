@@ -156,6 +156,27 @@ impl SharedSessions {
         saved
     }
 
+    /// Keeps the sessions `ids` alive for `ttl` from now (in one round trip): those with a
+    /// stream open or a call running here, which may send no request for longer than their
+    /// TTL. For each, whether it still exists.
+    pub(crate) async fn keep(
+        &self,
+        ids: &[String],
+        ttl: Duration,
+    ) -> redis::RedisResult<Vec<bool>> {
+        let mut pipeline = redis::pipe();
+        for id in ids {
+            pipeline
+                .cmd("PEXPIRE")
+                .arg(self.redis.key("session", id))
+                .arg(millis(ttl));
+        }
+        let kept: redis::RedisResult<Vec<bool>> =
+            pipeline.query_async(&mut self.redis.connection()).await;
+        self.redis.outcome(&kept);
+        kept
+    }
+
     /// Tells the other replicas that session `id`'s record changed (they apply `record`).
     pub(crate) fn changed(&self, id: &str, record: &str) {
         self.redis.bus().publish(BusMessage::SessionChanged {

@@ -56,3 +56,38 @@ impl Health {
         (status, axum::Json(json!({"status": word, "redis": redis}))).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body(response: Response) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(response.into_body(), 4096)
+            .await
+            .unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[tokio::test]
+    async fn serving_then_closing() {
+        let closing = CancellationToken::new();
+        let health = Health::of(&HttpConfig::new(), closing.clone());
+        let answer = health.answer();
+        assert_eq!(answer.status(), StatusCode::OK);
+        assert_eq!(
+            body(answer).await,
+            json!({"status": "serving", "redis": "off"})
+        );
+        closing.cancel();
+        let answer = health.answer();
+        assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            body(answer).await,
+            json!({"status": "closing", "redis": "off"})
+        );
+        let asked = Request::get(PATH).body(()).unwrap();
+        assert!(Health::asked(&asked));
+        assert!(!Health::asked(&Request::post(PATH).body(()).unwrap()));
+        assert!(!Health::asked(&Request::get("/mcp").body(()).unwrap()));
+    }
+}

@@ -59,7 +59,7 @@ use crate::protocol::Dispatcher;
 /// What every request of one endpoint shares.
 struct HttpState {
     dispatcher: Dispatcher,
-    sessions: SessionTable,
+    sessions: Arc<SessionTable>,
     /// Places for `subscriptions/listen` streams.
     subscriptions: Places,
     /// Places for long-lived streams, GET and `subscriptions/listen` together: a share of the
@@ -106,14 +106,14 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
 fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
-        sessions: shared(
+        sessions: Arc::new(shared(
             SessionTable::new(
                 config.max_sessions,
                 config.principal_sessions,
                 config.session_idle_timeout,
             ),
             &config,
-        ),
+        )),
         subscriptions: Places::new(
             "subscriptions/listen streams",
             config.max_subscriptions,
@@ -172,6 +172,10 @@ fn hear_replicas(state: &Arc<HttpState>, redis: &crate::replicas::Redis) {
     if tokio::runtime::Handle::try_current().is_err() {
         return;
     }
+    tokio::spawn(SessionTable::keep_alive(
+        Arc::downgrade(&state.sessions),
+        state.dispatcher.closing().clone(),
+    ));
     let mut heard = redis.bus().subscribe();
     let endpoint = Arc::downgrade(state);
     let closing = state.dispatcher.closing().clone();

@@ -279,6 +279,46 @@ impl SessionTable {
         Ok(session)
     }
 
+    /// Keeps alive in Redis, until `closing`, the sessions in use here (a GET stream open, a call
+    /// running): a client that only listens sends no request that would. A session whose record
+    /// is gone (expired, or ended while this replica missed the word) ends here too.
+    #[cfg(feature = "redis")]
+    pub(super) async fn keep_alive(table: std::sync::Weak<Self>, closing: CancellationToken) {
+        let every = table
+            .upgrade()
+            .map_or(Duration::from_secs(1), |table| table.idle_timeout / 4)
+            .clamp(Duration::from_millis(250), Duration::from_mins(1));
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                () = closing.cancelled() => return,
+            }
+            let Some(table) = table.upgrade() else {
+                return;
+            };
+            let Some(shared) = table.shared.clone() else {
+                return;
+            };
+            let busy: Vec<String> = lock(&table.sessions)
+                .iter()
+                .filter(|(_, session)| *lock(&session.stream_open) || !session.calls.is_idle())
+                .map(|(id, _)| id.clone())
+                .collect();
+            if busy.is_empty() {
+                continue;
+            }
+            if let Ok(kept) = shared.keep(&busy, table.idle_timeout).await {
+                for (id, kept) in busy.iter().zip(kept) {
+                    if !kept {
+                        table.close(id);
+                    }
+                }
+            }
+        }
+    }
+
     /// What another replica said about a session this one may hold.
     #[cfg(feature = "redis")]
     pub(super) fn hear(&self, message: &BusMessage, dispatcher: &Dispatcher) {

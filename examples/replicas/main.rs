@@ -107,9 +107,12 @@ async fn change_tools() -> Result<String, ToolError> {
     }
     let schema =
         serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
-    let extra = Tool::new("extra", "Here between two change_tools calls", schema, |_, _| async {
-        CallToolResult::text("extra")
-    })
+    let extra = Tool::new(
+        "extra",
+        "Here between two change_tools calls",
+        schema,
+        |_, _| async { CallToolResult::text("extra") },
+    )
     .map_err(|error| ToolError::new(error.to_string()))?;
     tools
         .add(extra)

@@ -48,10 +48,13 @@
 //!   has passed is reported `failed` by any replica that reads it (`statusMessage` and `error`:
 //!   "The process running the task stopped before it finished."), so **within 4 seconds of the
 //!   death** (plus the difference between the replicas' clocks). A replica stopped gracefully
-//!   (SIGTERM) lets its calls finish within its grace time first.
+//!   (SIGTERM) does not wait for its tasks (only for requests in flight): they are reported
+//!   `failed` the same way.
 //! - **Redis unavailable**: `tasks/*` requests are answered `-32603` (`the task store failed:
 //!   Redis could not read the task (…)`, naming no address or key) and no task can be created
 //!   until it is back; a running task goes on, its writes failing (logged) until Redis returns.
+//!   An outage longer than the lease may get it reported `failed` when Redis returns, before its
+//!   replica renews it: that replica then stops the tool (a record over is never overwritten).
 //!   A message of the bus lost meanwhile leaves its fallback: a cancellation is also written in
 //!   the task's record, read by the running replica at its next lease renewal (2 s).
 //! - **Redis restarted without persistence**: the tasks are forgotten (`tasks/get` answers

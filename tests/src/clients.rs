@@ -132,7 +132,12 @@ fn run(sdk: Sdk, script: &str, binary: &Path, arguments: &[&OsStr], mode: &str, 
 /// (replicas behind a balancer): `None` when the SDK is not installed (a failure under `CI`),
 /// else `Ok` with what the script printed when every check passed, or `Err` with its output.
 #[must_use]
-pub fn run_against(sdk: Sdk, script: &str, mode: &str, url: &str) -> Option<Result<String, String>> {
+pub fn run_against(
+    sdk: Sdk,
+    script: &str,
+    mode: &str,
+    url: &str,
+) -> Option<Result<String, String>> {
     let (interpreter, script) = installed(sdk, script)?;
     let arguments = [mode.to_owned(), "--url".to_owned(), url.to_owned()];
     let (status, stdout, stderr) = run_script(&interpreter, &script, &arguments);

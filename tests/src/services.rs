@@ -7,6 +7,7 @@
 //! them [`RedisServer::start`] and [`Nginx::start`] say SKIPPED and give `None`, unless `CI` is
 //! set: then they fail the test.
 
+use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -265,8 +266,11 @@ impl Nginx {
         for _ in 0..5 {
             let prefix = temp_dir("nginx");
             let address = SocketAddr::from((Ipv4Addr::LOCALHOST, free_port()));
-            std::fs::write(prefix.join("nginx.conf"), config(&prefix, address, upstreams))
-                .expect("nginx.conf written");
+            std::fs::write(
+                prefix.join("nginx.conf"),
+                config(&prefix, address, upstreams),
+            )
+            .expect("nginx.conf written");
             let mut child = Command::new(&binary)
                 .arg("-p")
                 .arg(&prefix)
@@ -350,10 +354,12 @@ impl Drop for Nginx {
 
 /// The configuration of an nginx listening on `address`, its files under `prefix`.
 fn config(prefix: &Path, address: SocketAddr, upstreams: &[SocketAddr]) -> String {
-    let servers: String = upstreams
+    let servers = upstreams
         .iter()
-        .map(|upstream| format!("        server {upstream} max_fails=0;\n"))
-        .collect();
+        .fold(String::new(), |mut servers, upstream| {
+            let _ = writeln!(servers, "        server {upstream} max_fails=0;");
+            servers
+        });
     let prefix = prefix.display();
     format!(
         r#"# Written by tests/src/services.rs for one test.
@@ -411,7 +417,7 @@ http {{
 /// `count` replicas of one example server (`--http 127.0.0.1:PORT --redis URL`), sharing the
 /// `requestState` key (`--request-state-key-file`, one file for all), each killed when dropped.
 pub struct Replicas {
-    replicas: Vec<Option<CatalogHttp>>,
+    running: Vec<Option<CatalogHttp>>,
     addresses: Vec<SocketAddr>,
     /// What the replicas stopped or killed so far wrote to stderr, by index.
     logs: Vec<String>,
@@ -434,7 +440,10 @@ impl Replicas {
         let key_dir = temp_dir("replica-key");
         let key_file = key_dir.join("request-state.key");
         std::fs::write(&key_file, SHARED_KEY).expect("the key file written");
-        let key_file = key_file.to_str().expect("a UTF-8 temporary path").to_owned();
+        let key_file = key_file
+            .to_str()
+            .expect("a UTF-8 temporary path")
+            .to_owned();
         let replicas: Vec<_> = (0..count)
             .map(|_| {
                 let mut all = vec!["--redis", redis_url, "--request-state-key-file", &key_file];
@@ -453,7 +462,7 @@ impl Replicas {
             .map(|replica: &CatalogHttp| replica.address)
             .collect();
         Self {
-            replicas,
+            running: replicas,
             addresses,
             logs: vec![String::new(); count],
             key_dir,
@@ -469,7 +478,7 @@ impl Replicas {
     /// The index of the running replica whose process is `pid`.
     #[must_use]
     pub fn index_of(&self, pid: u32) -> Option<usize> {
-        self.replicas
+        self.running
             .iter()
             .position(|replica| replica.as_ref().is_some_and(|r| r.child.id() == pid))
     }
@@ -477,12 +486,14 @@ impl Replicas {
     /// The process id of replica `index`, while it runs.
     #[must_use]
     pub fn pid(&self, index: usize) -> Option<u32> {
-        self.replicas[index].as_ref().map(|replica| replica.child.id())
+        self.running[index]
+            .as_ref()
+            .map(|replica| replica.child.id())
     }
 
     /// Kills replica `index` with SIGKILL (a crash: nothing of it runs after this).
     pub fn kill(&mut self, index: usize) {
-        if let Some(replica) = self.replicas[index].take() {
+        if let Some(replica) = self.running[index].take() {
             signal(replica.child.id(), "KILL");
             self.logs[index] = replica.stop();
         }
@@ -491,7 +502,7 @@ impl Replicas {
     /// Stops replica `index` with SIGTERM (a rolling update), and waits until it exits; its
     /// exit status (`None`: it did not exit within 30 s, and was killed).
     pub fn stop(&mut self, index: usize) -> Option<ExitStatus> {
-        let mut replica = self.replicas[index].take()?;
+        let mut replica = self.running[index].take()?;
         signal(replica.child.id(), "TERM");
         let status = wait_for(&mut replica.child, STOP_TIMEOUT);
         self.logs[index] = replica.stop();
@@ -501,7 +512,7 @@ impl Replicas {
     /// Whether replica `index` has exited (killed by a test, or by itself) — waiting for it
     /// at most `timeout`.
     pub fn exited(&mut self, index: usize, timeout: Duration) -> bool {
-        match &mut self.replicas[index] {
+        match &mut self.running[index] {
             None => true,
             Some(replica) => wait_for(&mut replica.child, timeout).is_some(),
         }
@@ -512,11 +523,11 @@ impl Replicas {
     #[must_use]
     pub fn logs(&mut self) -> String {
         let mut text = String::new();
-        for index in 0..self.replicas.len() {
-            if let Some(replica) = self.replicas[index].take() {
+        for index in 0..self.running.len() {
+            if let Some(replica) = self.running[index].take() {
                 self.logs[index] = replica.stop();
             }
-            text.push_str(&format!("--- replica {index} stderr\n{}", self.logs[index]));
+            let _ = write!(text, "--- replica {index} stderr\n{}", self.logs[index]);
         }
         text
     }

@@ -112,16 +112,20 @@ async fn contract<S: TaskStore>(store: &S) {
     assert_eq!(store.get("unknown").await.unwrap(), None);
     // A second create of the same id is refused, and leaves the first.
     let again = changed(&created, |record| record.owner = Some("mallory".into()));
-    assert!(store.create(again).await.is_err(), "create of an existing id");
+    assert!(
+        store.create(again).await.is_err(),
+        "create of an existing id"
+    );
     assert_eq!(store.get(&id).await.unwrap(), Some(created.clone()));
     // A put replaces it.
     let asking = changed(&created, |record| {
         record.status = TaskStatus::InputRequired;
         record.status_message = Some("asking".into());
-        record.input_requests = json!({"sure": {"method": "elicitation/create"}})
-            .as_object()
-            .unwrap()
-            .clone();
+        record.input_requests.clone_from(
+            json!({"sure": {"method": "elicitation/create"}})
+                .as_object()
+                .unwrap(),
+        );
     });
     store.put(asking.clone()).await.unwrap();
     assert_eq!(store.get(&id).await.unwrap(), Some(asking.clone()));
@@ -142,7 +146,11 @@ async fn contract<S: TaskStore>(store: &S) {
         record.lease_until = None;
     });
     store.put(completed.clone()).await.unwrap();
-    for later in [TaskStatus::Failed, TaskStatus::Working, TaskStatus::Cancelled] {
+    for later in [
+        TaskStatus::Failed,
+        TaskStatus::Working,
+        TaskStatus::Cancelled,
+    ] {
         store
             .put(changed(&renewed, |record| record.status = later))
             .await
@@ -344,7 +352,10 @@ async fn a_task_created_on_one_replica_is_polled_on_another_until_completed() {
     assert_eq!(working["status"], "working", "{working}");
     let done = b.poll_until(&id, "completed", Duration::from_secs(5)).await;
     assert_eq!(done["status"], "completed", "{done}");
-    assert_eq!(done["result"]["content"][0]["text"], "slept 300 ms", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "slept 300 ms",
+        "{done}"
+    );
     // Another replica's tasks are no one else's: an unknown id is still -32602 on B.
     let unknown = b
         .request("tasks/get", "nope", json!({"taskId": "nope"}))
@@ -404,13 +415,9 @@ async fn a_task_cancelled_through_another_replica_is_cancelled_at_once() {
     // longer than the bound below.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let started = Instant::now();
-    let acknowledged = b
-        .request("tasks/cancel", &id, json!({"taskId": id}))
-        .await;
+    let acknowledged = b.request("tasks/cancel", &id, json!({"taskId": id})).await;
     assert_acknowledged(&acknowledged);
-    let cancelled = b
-        .poll_until(&id, "cancelled", Duration::from_secs(1))
-        .await;
+    let cancelled = b.poll_until(&id, "cancelled", Duration::from_secs(1)).await;
     assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
     assert!(
         started.elapsed() < Duration::from_secs(1),

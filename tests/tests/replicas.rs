@@ -138,10 +138,7 @@ fn replica_lost_mid_call(sdk: Sdk, mode: &str) {
             "the script signalled no replica of ours ({signalled:?}, replicas {pids:?}):\n{stdout}"
         ));
     };
-    if !deployment
-        .replicas
-        .exited(index, Duration::from_secs(30))
-    {
+    if !deployment.replicas.exited(index, Duration::from_secs(30)) {
         deployment.fail(&format!("replica {index} did not exit after SIG{mode}"));
     }
 }
@@ -210,8 +207,8 @@ async fn a_task_created_on_one_replica_is_polled_answered_and_cancelled_on_the_o
     let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
         return;
     };
-    let [first, second, third] = <[SocketAddr; 3]>::try_from(deployment.replicas.addresses())
-        .expect("three replicas");
+    let [first, second, third] =
+        <[SocketAddr; 3]>::try_from(deployment.replicas.addresses()).expect("three replicas");
     let outcome = async {
         // Created on the first (it asks for a confirmation first: input_required), seen from the
         // second, answered on the third, completed as seen from the second.
@@ -300,7 +297,11 @@ async fn modern_whoami(address: SocketAddr, id: u64) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("{} {}", reply.status, String::from_utf8_lossy(&reply.body)))
+        Err(format!(
+            "{} {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body)
+        ))
     }
 }
 
@@ -366,7 +367,10 @@ async fn redis_stopped_and_started_under_load() {
     let replicas = deployment.replicas.addresses().to_vec();
     // The load: 2026-07-28 calls through the balancer, one after the other, all along.
     let stop = Arc::new(AtomicBool::new(false));
-    let (answered, failures) = (Arc::new(AtomicUsize::new(0)), Arc::new(std::sync::Mutex::new(Vec::new())));
+    let (answered, failures) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(std::sync::Mutex::new(Vec::new())),
+    );
     let load = tokio::spawn({
         let (stop, answered, failures) = (stop.clone(), answered.clone(), failures.clone());
         async move {
@@ -418,7 +422,9 @@ async fn redis_stopped_and_started_under_load() {
             }
         }
         if refused < REPLICAS {
-            return Err("new legacy sessions were not refused with 503 while Redis was down".into());
+            return Err(
+                "new legacy sessions were not refused with 503 while Redis was down".into(),
+            );
         }
         let answered_while_down = answered.load(Ordering::SeqCst);
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -439,7 +445,9 @@ async fn redis_stopped_and_started_under_load() {
             match legacy_session(balancer, 3).await {
                 Ok(pids) => break pids,
                 Err(failure) if back_at.elapsed() > Duration::from_secs(15) => {
-                    return Err(format!("no legacy session 15 s after Redis returned: {failure}"));
+                    return Err(format!(
+                        "no legacy session 15 s after Redis returned: {failure}"
+                    ));
                 }
                 Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
             }
@@ -468,7 +476,10 @@ async fn redis_stopped_and_started_under_load() {
                 let mut distinct = pids.clone();
                 distinct.sort();
                 distinct.dedup();
-                assert!(distinct.len() >= 2, "one replica served the whole session: {pids:?}");
+                assert!(
+                    distinct.len() >= 2,
+                    "one replica served the whole session: {pids:?}"
+                );
             }
         }
     }

@@ -92,9 +92,7 @@ fn stored(record: &TaskRecord) -> Result<(String, u64), TaskStoreError> {
     let text = serde_json::to_string(record)
         .map_err(|error| TaskStoreError::new(format!("a task record as JSON: {error}")))?;
     let left = match record.expires_at {
-        Some(expiry) => expiry
-            .duration_since(SystemTime::now())
-            .unwrap_or_default(),
+        Some(expiry) => expiry.duration_since(SystemTime::now()).unwrap_or_default(),
         None => UNBOUNDED_RECORD_TTL,
     };
     let ms = u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1);

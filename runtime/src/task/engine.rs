@@ -192,14 +192,20 @@ impl Tasks {
     /// Runs beside the other processes of this server reached through `peers`: the tasks
     /// created from now on name this process as theirs, their answers and cancellations received
     /// elsewhere are sent here, and their changes told there. Once; later calls are ignored.
-    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
     pub(crate) fn join_peers(&self, peers: Arc<dyn TaskPeers>) {
         let _ = self.peers.set(peers);
     }
 
     /// Another process received answers to task `id`'s questions: given to its tool, if it
     /// runs here.
-    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
     pub(crate) fn answered_elsewhere(&self, id: &str, answers: &Map<String, Value>) {
         let board = lock(&self.running)
             .get(id)
@@ -213,7 +219,10 @@ impl Tasks {
 
     /// Another process received a cancellation of task `id`: its tool is cancelled, if it runs
     /// here.
-    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
     pub(crate) fn cancelled_elsewhere(&self, id: &str) {
         if let Some(running) = lock(&self.running).get(id) {
             running.cancel.cancel();
@@ -222,7 +231,10 @@ impl Tasks {
 
     /// Task `id`, running in another process, changed to `status`: this process's listeners
     /// hear it (and read its record from the shared store).
-    #[cfg_attr(not(feature = "redis"), allow(dead_code, reason = "the replicas' bus calls it"))]
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
     pub(crate) fn changed_elsewhere(&self, id: &str, status: TaskStatus) {
         let _ = self.changes.send(TaskChange {
             id: Arc::from(id),
@@ -480,8 +492,10 @@ impl Tasks {
         {
             record.lease_until = Some(SystemTime::now() + lease);
             // A shared store: another process may have asked for its cancellation meanwhile.
+            // Or found it lapsed (this process too slow to renew, the store unreachable too
+            // long) and wrote it failed: the tool is stopped, its work is lost anyway.
             if let Ok(Some(kept)) = self.store.get(&record.id).await {
-                record.cancel_requested |= kept.cancel_requested;
+                record.cancel_requested |= kept.cancel_requested || kept.status.is_terminal();
             }
         }
         if let Err(error) = self.store.put(record.clone()).await {

@@ -117,7 +117,7 @@
 //! request (and the HTTP connection) that created it; [`MemoryTaskStore`] is the default, and a
 //! store shared by several processes plugs in with [`Server::task_store`](crate::Server::task_store)
 //! (its trait docs say how a task whose process died is reported `failed`). A server that serves
-//! HTTP with Redis (feature `redis`, [`HttpConfig::redis`](crate::http::HttpConfig::redis)) and no
+//! HTTP with Redis (feature `redis`, `HttpConfig::redis`) and no
 //! store set keeps its tasks in Redis by itself (`RedisTaskStore`; see the `redis` module for what
 //! a task there survives).
 //!

@@ -184,8 +184,9 @@ impl Server {
         }
     }
 
-    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set. A
-    /// store shared by several processes lets any of them answer `tasks/get`.
+    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set, or,
+    /// serving HTTP with Redis (feature `redis`), `RedisTaskStore` in that Redis. A store shared
+    /// by several processes lets any of them answer `tasks/get`.
     #[must_use]
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
         self.task_store = Some(Arc::new(store));

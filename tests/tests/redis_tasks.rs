@@ -121,10 +121,11 @@ async fn contract<S: TaskStore>(store: &S) {
     let asking = changed(&created, |record| {
         record.status = TaskStatus::InputRequired;
         record.status_message = Some("asking".into());
-        record.input_requests = json!({"sure": {"method": "elicitation/create"}})
-            .as_object()
-            .unwrap()
-            .clone();
+        record.input_requests.clone_from(
+            json!({"sure": {"method": "elicitation/create"}})
+                .as_object()
+                .unwrap(),
+        );
     });
     store.put(asking.clone()).await.unwrap();
     assert_eq!(store.get(&id).await.unwrap(), Some(asking.clone()));
@@ -385,8 +386,23 @@ async fn a_question_of_a_task_on_one_replica_is_answered_with_tasks_update_on_an
         )
         .await;
     assert_acknowledged(&acknowledged);
+    // As on the replica running it, the very next `tasks/get` shows the answer taken.
+    let next = b.task(&id).await;
+    assert_ne!(next["status"], "input_required", "{next}");
     let done = b.poll_until(&id, "completed", Duration::from_secs(5)).await;
     assert_eq!(done["result"]["content"][0]["text"], "deleted", "{done}");
+    // An answer that is not an object is refused on B as it would be on A.
+    let id = a.create("delete_all", json!({})).await;
+    b.poll_until(&id, "input_required", Duration::from_secs(5))
+        .await;
+    let refused = b
+        .request(
+            "tasks/update",
+            &id,
+            json!({"taskId": id, "inputResponses": {"sure": "yes"}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
 
 #[tokio::test]

@@ -11,13 +11,16 @@
 //!
 //! Cancellation: a 2026-07-28 client cancels by closing the response; a legacy one by posting
 //! `notifications/cancelled` (its POST's event stream then ends without a response).
-//! A legacy client that disconnects before its answer also cancels the call: the legacy spec
-//! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
-//! not offer) its answer could never be delivered, so the work would be wasted.
+//! A legacy client that disconnects does not cancel a call whose stream started (the spec: a
+//! disconnect SHOULD NOT mean cancellation): the stream is logged ([`replay`]), the call runs
+//! on within its time limit, and the client resumes it with `GET` + `Last-Event-ID`. A call
+//! still unanswered as JSON (nothing streamed yet) is cancelled when its client goes away: there
+//! is nothing it could resume.
 //!
 //! The modules, in the order a request meets them: [`serve`] (connections, with [`room`] and
 //! [`arrival`]), [`admission`] (Host, Origin, then [`auth`]),
-//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
+//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer, a legacy session's
+//! streams logged by [`replay`] for resumption); [`reply`] builds the
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
 //! application sets; [`service`] is the endpoint as a tower service of `http` 1 types.
 

@@ -19,6 +19,7 @@
 //! shared log (`replicas::events`), so any replica resumes it.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -49,6 +50,8 @@ pub(super) struct EventLog {
     max_events: usize,
     ttl: Duration,
     max_bytes: usize,
+    /// The bytes of messages the streams hold, all together.
+    held: Arc<AtomicUsize>,
     /// Where the tasks that write streams run: the server waits for them at shutdown (within
     /// its grace time), as for requests in flight.
     pub(super) running: TaskTracker,
@@ -57,10 +60,15 @@ pub(super) struct EventLog {
     pub(super) shared: Option<SharedEvents>,
 }
 
-#[derive(Default)]
 struct Index {
     streams: HashMap<String, Arc<LoggedStream>>,
+    /// When the expired streams were last forgotten: at most once per [`SWEEP_EVERY`], so that
+    /// opening a stream costs the same with ten thousand open.
+    swept: Instant,
 }
+
+/// How often the expired streams are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 /// Which stream of a session.
 #[derive(Clone, Debug)]
@@ -88,6 +96,8 @@ pub(crate) struct LoggedStream {
     /// The sequence number of the last event written: followers wait on it.
     written: watch::Sender<u64>,
     max_events: usize,
+    /// The log's count of the bytes all streams hold.
+    held: Arc<AtomicUsize>,
     /// Its copy in the shared log, with Redis.
     #[cfg(feature = "redis")]
     mirror: Option<crate::replicas::events::Mirror>,
@@ -111,7 +121,11 @@ pub(crate) struct Logged {
 impl EventLog {
     pub(super) fn new(max_events: usize, ttl: Duration, running: TaskTracker) -> Self {
         Self {
-            index: Mutex::default(),
+            index: Mutex::new(Index {
+                streams: HashMap::new(),
+                swept: Instant::now(),
+            }),
+            held: Arc::default(),
             max_events: max_events.max(1),
             ttl,
             max_bytes: MAX_LOGGED_BYTES,
@@ -150,6 +164,7 @@ impl EventLog {
             }),
             written: watch::Sender::new(0),
             max_events: self.max_events,
+            held: Arc::clone(&self.held),
             #[cfg(feature = "redis")]
             mirror,
         });
@@ -172,12 +187,15 @@ impl EventLog {
     /// Forgets the streams past their time (ended `ttl` ago), then, past the total,
     /// the streams whose last event is oldest.
     fn sweep(&self, index: &mut Index) {
-        let ttl = self.ttl;
-        index.streams.retain(|_, stream| !stream.expired(ttl));
-        let mut total: usize = index.streams.values().map(|s| s.bytes()).sum();
-        if total <= self.max_bytes {
+        if index.swept.elapsed() >= SWEEP_EVERY {
+            let ttl = self.ttl;
+            index.streams.retain(|_, stream| !stream.expired(ttl));
+            index.swept = Instant::now();
+        }
+        if self.held.load(Ordering::Relaxed) <= self.max_bytes {
             return;
         }
+        let mut total: usize = index.streams.values().map(|s| s.bytes()).sum();
         let mut by_age: Vec<(Instant, String, usize)> = index
             .streams
             .iter()
@@ -222,6 +240,7 @@ impl LoggedStream {
             let seq = state.next;
             state.next += 1;
             state.bytes += data.len();
+            self.held.fetch_add(data.len(), Ordering::Relaxed);
             #[cfg(feature = "redis")]
             if let Some(mirror) = &self.mirror {
                 mirror.event(seq, Arc::clone(&data));
@@ -230,6 +249,7 @@ impl LoggedStream {
             while state.events.len() > self.max_events {
                 if let Some(old) = state.events.pop_front() {
                     state.bytes -= old.data.len();
+                    self.held.fetch_sub(old.data.len(), Ordering::Relaxed);
                 }
             }
             state.last_event = Instant::now();
@@ -382,6 +402,13 @@ async fn any_cancelled(tokens: &[CancellationToken]) {
     futures_util::future::select_all(tokens.iter().map(|token| Box::pin(token.cancelled()))).await;
 }
 
+impl Drop for LoggedStream {
+    fn drop(&mut self) {
+        let bytes = lock(&self.state).bytes;
+        self.held.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
 enum Next {
     Event(Logged),
     End,
@@ -454,5 +481,20 @@ mod tests {
         new.push_serialized("12345678".into());
         assert!(log.find(&new.event_id(1), "s").is_some());
         assert!(log.find(&old.event_id(1), "s").is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_ended_stream_is_forgotten_replay_ttl_after_its_end_and_a_running_one_is_kept() {
+        let log = EventLog::new(10, Duration::from_secs(5), TaskTracker::new());
+        let ended = log.open("s", StreamKind::Get).unwrap();
+        ended.push_serialized("1".into());
+        ended.end();
+        let running = log.open("s", StreamKind::Get).unwrap();
+        running.push_serialized("1".into());
+        tokio::time::advance(Duration::from_secs(4)).await;
+        assert!(log.find(&ended.event_id(1), "s").is_some());
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert!(log.find(&ended.event_id(1), "s").is_none());
+        assert!(log.find(&running.event_id(1), "s").is_some());
     }
 }

@@ -411,9 +411,27 @@ async fn initialize(address: SocketAddr) -> Reply {
     send_over_socket(address, request).await
 }
 
+/// A legacy `whoami` (id `id`) in `session` through `address`: the reply, and the JSON-RPC
+/// message it carried (from its JSON body or its SSE stream).
+async fn session_whoami(address: SocketAddr, session: &str, id: u64) -> (Reply, Value) {
+    let headers = [
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", LEGACY),
+    ];
+    let mut request = post(&legacy_call(id, "whoami", &json!({}), None), &headers);
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    let reply = send_over_socket(address, request).await;
+    let message = if reply.content_type().starts_with("text/event-stream") {
+        reply.events().pop().unwrap_or_default()
+    } else {
+        serde_json::from_slice(&reply.body).unwrap_or_default()
+    };
+    (reply, message)
+}
+
 /// Opens a legacy session through `address` and calls `whoami` in it `calls` times (each call
-/// through the balancer, so on every replica); the pids that answered.
-async fn legacy_session(address: SocketAddr, calls: u64) -> Result<Vec<String>, String> {
+/// through the balancer, so on every replica): the session, and the pids that answered.
+async fn legacy_session(address: SocketAddr, calls: u64) -> Result<(String, Vec<String>), String> {
     let reply = initialize(address).await;
     let session = reply
         .header("mcp-session-id")
@@ -432,20 +450,92 @@ async fn legacy_session(address: SocketAddr, calls: u64) -> Result<Vec<String>, 
     }
     let mut pids = Vec::new();
     for id in 0..calls {
-        let mut request = post(&legacy_call(10 + id, "whoami", &json!({}), None), &headers);
-        *request.uri_mut() = "/mcp".parse().unwrap();
-        let reply = send_over_socket(address, request).await;
-        let message = if reply.content_type().starts_with("text/event-stream") {
-            reply.events().pop().unwrap_or_default()
-        } else {
-            reply.json()
-        };
+        let (reply, message) = session_whoami(address, &session, 10 + id).await;
         let text = message["result"]["content"][0]["text"]
             .as_str()
             .ok_or_else(|| format!("whoami in the session: {} {message}", reply.status))?;
         pids.push(text.to_owned());
     }
-    Ok(pids)
+    let mut distinct = pids.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() < 2 {
+        return Err(format!("one replica served the whole session: {pids:?}"));
+    }
+    Ok((session, pids))
+}
+
+/// Whether `reply` refuses as the contract says while Redis is down: `503`, `Retry-After`, and a
+/// JSON-RPC `-32603` saying the session store is unavailable.
+fn refused_for_redis(reply: &Reply) -> Result<(), String> {
+    if reply.status != StatusCode::SERVICE_UNAVAILABLE {
+        return Err(format!("not a 503: {reply:?}"));
+    }
+    if reply.header("retry-after").is_none() {
+        return Err(format!("a 503 without Retry-After: {reply:?}"));
+    }
+    let error = reply.json()["error"].clone();
+    let says = error["message"]
+        .as_str()
+        .is_some_and(|message| message.contains("session store unavailable"));
+    if error["code"] != -32603 || !says {
+        return Err(format!("the 503's JSON-RPC error: {error}"));
+    }
+    Ok(())
+}
+
+/// 2026-07-28 calls through the balancer from a few clients at once, all along a test: how many
+/// were answered, and what went wrong with the others.
+struct Load {
+    stop: Arc<AtomicBool>,
+    answered: Arc<AtomicUsize>,
+    failures: Arc<std::sync::Mutex<Vec<String>>>,
+    clients: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Load {
+    /// Starts `clients` clients calling `whoami` through `balancer`, one call after another.
+    fn start(balancer: SocketAddr, clients: u64) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicUsize::new(0));
+        let failures = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let clients = (0..clients)
+            .map(|client| {
+                let (stop, answered, failures) = (stop.clone(), answered.clone(), failures.clone());
+                tokio::spawn(async move {
+                    let mut id = client * 1_000_000;
+                    while !stop.load(Ordering::SeqCst) {
+                        id += 1;
+                        match modern_whoami(balancer, id).await {
+                            Ok(()) => {
+                                answered.fetch_add(1, Ordering::SeqCst);
+                            }
+                            Err(failure) => failures.lock().unwrap().push(failure),
+                        }
+                    }
+                })
+            })
+            .collect();
+        Self {
+            stop,
+            answered,
+            failures,
+            clients,
+        }
+    }
+
+    fn answered(&self) -> usize {
+        self.answered.load(Ordering::SeqCst)
+    }
+
+    /// Stops the clients: the failures they met.
+    async fn stop(self) -> Vec<String> {
+        self.stop.store(true, Ordering::SeqCst);
+        for client in self.clients {
+            let _ = client.await;
+        }
+        self.failures.lock().unwrap().clone()
+    }
 }
 
 /// `GET /healthz` of `replica`: its status and body.
@@ -473,21 +563,8 @@ async fn refused_while_down(replicas: &[SocketAddr], down_at: Instant) -> Result
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
-        if reply.status != StatusCode::SERVICE_UNAVAILABLE {
-            return Err(format!(
-                "initialize on {replica} with Redis down: {reply:?}"
-            ));
-        }
-        if reply.header("retry-after").is_none() {
-            return Err(format!("a 503 without Retry-After: {reply:?}"));
-        }
-        let error = reply.json()["error"].clone();
-        let says = error["message"]
-            .as_str()
-            .is_some_and(|message| message.contains("session store unavailable"));
-        if error["code"] != -32603 || !says {
-            return Err(format!("the 503's JSON-RPC error: {error}"));
-        }
+        refused_for_redis(&reply)
+            .map_err(|failure| format!("initialize on {replica} with Redis down: {failure}"))?;
     }
     Ok(())
 }
@@ -517,30 +594,9 @@ async fn redis_stopped_and_started_under_load() {
     };
     let balancer = deployment.nginx.address();
     let replicas = deployment.replicas.addresses().to_vec();
-    // The load: 2026-07-28 calls through the balancer, one after the other, all along.
-    let stop = Arc::new(AtomicBool::new(false));
-    let (answered, failures) = (
-        Arc::new(AtomicUsize::new(0)),
-        Arc::new(std::sync::Mutex::new(Vec::new())),
-    );
-    let load = tokio::spawn({
-        let (stop, answered, failures) = (stop.clone(), answered.clone(), failures.clone());
-        async move {
-            let mut id = 100;
-            while !stop.load(Ordering::SeqCst) {
-                id += 1;
-                match modern_whoami(balancer, id).await {
-                    Ok(()) => answered.fetch_add(1, Ordering::SeqCst),
-                    Err(failure) => {
-                        failures.lock().unwrap().push(failure);
-                        0
-                    }
-                };
-            }
-        }
-    });
+    let load = Load::start(balancer, 4);
     let outcome = async {
-        let before = legacy_session(balancer, 3).await?;
+        let (session, _) = legacy_session(balancer, 3).await?;
         for replica in &replicas {
             let (status, body) = health(*replica).await;
             if status != StatusCode::OK || body != json!({"status": "serving", "redis": "up"}) {
@@ -549,11 +605,14 @@ async fn redis_stopped_and_started_under_load() {
         }
 
         tokio::task::block_in_place(|| deployment.redis.stop());
-        let down_at = Instant::now();
-        refused_while_down(&replicas, down_at).await?;
-        let answered_while_down = answered.load(Ordering::SeqCst);
+        refused_while_down(&replicas, Instant::now()).await?;
+        // A session opened before: refused likewise, on whichever replica.
+        let (reply, _) = session_whoami(balancer, &session, 50).await;
+        refused_for_redis(&reply)
+            .map_err(|failure| format!("a session's call with Redis down: {failure}"))?;
+        let answered_while_down = load.answered();
         tokio::time::sleep(Duration::from_secs(1)).await;
-        if answered.load(Ordering::SeqCst) <= answered_while_down {
+        if load.answered() <= answered_while_down {
             return Err("2026-07-28 calls stopped being answered while Redis was down".into());
         }
         for replica in &replicas {
@@ -564,11 +623,11 @@ async fn redis_stopped_and_started_under_load() {
         }
 
         tokio::task::block_in_place(|| deployment.redis.start_again());
-        // Back without a restart: new sessions work again on every replica.
+        // Back without a restart: new sessions work again, spread over the replicas.
         let back_at = Instant::now();
-        let after = loop {
+        loop {
             match legacy_session(balancer, 3).await {
-                Ok(pids) => break pids,
+                Ok(_) => break,
                 Err(failure) if back_at.elapsed() > Duration::from_secs(15) => {
                     return Err(format!(
                         "no legacy session 15 s after Redis returned: {failure}"
@@ -576,31 +635,37 @@ async fn redis_stopped_and_started_under_load() {
                 }
                 Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
             }
-        };
+        }
         healthy_again(&replicas, back_at).await?;
-        Ok::<_, String>((before, after))
+        // Redis came back empty (nothing saved): the old session is unknown, its client
+        // initializes again.
+        let (reply, _) = session_whoami(balancer, &session, 51).await;
+        if reply.status != StatusCode::NOT_FOUND {
+            return Err(format!("a session Redis lost, after: {reply:?}"));
+        }
+        Ok::<_, String>(())
     }
     .await;
-    stop.store(true, Ordering::SeqCst);
-    let _ = load.await;
-    let failures = failures.lock().unwrap().clone();
-    match outcome {
-        Err(failure) => tokio::task::block_in_place(|| deployment.fail(&failure)),
-        Ok(_) if !failures.is_empty() => tokio::task::block_in_place(|| {
-            deployment.fail(&format!(
-                "2026-07-28 calls failed under load while Redis was away: {failures:?}"
-            ))
-        }),
-        Ok((before, after)) => {
-            for pids in [before, after] {
-                let mut distinct = pids.clone();
-                distinct.sort();
-                distinct.dedup();
-                assert!(
-                    distinct.len() >= 2,
-                    "one replica served the whole session: {pids:?}"
-                );
-            }
+    let failures = load.stop().await;
+    let failure = match outcome {
+        Err(failure) => Some(failure),
+        Ok(()) if !failures.is_empty() => Some(format!(
+            "2026-07-28 calls failed under load while Redis was away: {failures:?}"
+        )),
+        Ok(()) => None,
+    };
+    tokio::task::block_in_place(|| {
+        if let Some(failure) = failure {
+            deployment.fail(&failure);
         }
-    }
+        // Each replica said so in its log, once for the outage, and said it was back.
+        let logs = deployment.replicas.logs();
+        let lost = logs.matches("Redis is unavailable").count();
+        let back = logs.matches("Redis is available again").count();
+        if lost != REPLICAS || back < REPLICAS {
+            deployment.fail(&format!(
+                "{lost} log lines of Redis lost and {back} of it back, for {REPLICAS} replicas:\n{logs}"
+            ));
+        }
+    });
 }

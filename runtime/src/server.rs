@@ -892,7 +892,7 @@ impl Tools {
     /// Adds a tool; `Err` if one of its name is served already.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
-        let _ = self.changes.raise(Change::Tools);
+        self.changes.raise(Change::Tools);
         Ok(())
     }
 
@@ -901,7 +901,7 @@ impl Tools {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {
-            let _ = self.changes.raise(Change::Tools);
+            self.changes.raise(Change::Tools);
         }
         removed
     }
@@ -952,7 +952,7 @@ impl Prompts {
     /// Adds a prompt; `Err` if one of its name is served already.
     pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
         self.prompts.insert(prompt)?;
-        let _ = self.changes.raise(Change::Prompts);
+        self.changes.raise(Change::Prompts);
         Ok(())
     }
 
@@ -961,7 +961,7 @@ impl Prompts {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.prompts.remove(name).is_some();
         if removed {
-            let _ = self.changes.raise(Change::Prompts);
+            self.changes.raise(Change::Prompts);
         }
         removed
     }
@@ -1019,7 +1019,7 @@ impl Resources {
     /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
-        let _ = self.changes.raise(Change::Resources);
+        self.changes.raise(Change::Resources);
         Ok(())
     }
 
@@ -1036,7 +1036,7 @@ impl Resources {
             }
         };
         if removed {
-            let _ = self.changes.raise(Change::Resources);
+            self.changes.raise(Change::Resources);
         }
         removed
     }
@@ -1062,7 +1062,7 @@ impl Resources {
     /// your own, as often as the contents change.
     pub fn notify_updated(&self, uri: impl Into<String>) {
         let uri: String = uri.into();
-        let _ = self.changes.raise(Change::ResourceUpdated(uri.into()));
+        self.changes.raise(Change::ResourceUpdated(uri.into()));
     }
 }
 

@@ -670,7 +670,7 @@ async fn a_slow_redis_delays_legacy_requests_and_never_the_others() {
         "the legacy request waited {waited:?} ({status})"
     );
     assert!(
-        waited > Duration::from_millis(1_000),
+        waited > Duration::from_secs(1),
         "the legacy request did not wait for Redis: {waited:?} ({status})"
     );
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);

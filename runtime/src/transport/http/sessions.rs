@@ -457,7 +457,10 @@ impl SessionTable {
     /// A session `id` of `owner`, not yet in the table.
     #[cfg_attr(
         not(feature = "redis"),
-        expect(clippy::unused_self, reason = "with Redis, its questions' ids name the replica")
+        expect(
+            clippy::unused_self,
+            reason = "with Redis, its questions' ids name the replica"
+        )
     )]
     fn new_session(
         &self,

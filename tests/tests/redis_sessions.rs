@@ -407,7 +407,7 @@ async fn a_session_record_lives_its_idle_timeout_in_redis() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let idle = Duration::from_secs(600);
+    let idle = Duration::from_mins(10);
     let a = replica_with(&redis.url(), HttpConfig::new().session_idle_timeout(idle)).await;
     let session = open_session(&a.router).await;
     let key = format!("mcp:session:{session}");

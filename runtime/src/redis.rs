@@ -47,8 +47,8 @@
 //!
 //! A question a tool asks a legacy client (elicitation, sampling, roots) travels on the POST
 //! stream of the call that asked, as without Redis; its request id is `"{replica}-{n}"`, so the
-//! client's answer, POSTed to whichever replica the balancer picks, is sent to the replica
-//! whose call waits for it. A `notifications/cancelled` POSTed to another replica cancels the
+//! client's answer, posted to whichever replica the balancer picks, is sent to the replica
+//! whose call waits for it. A `notifications/cancelled` posted to another replica cancels the
 //! call where it runs. `tools/list_changed`, `prompts/list_changed`, `resources/list_changed`
 //! and `resources/updated` raised on one replica (the [`Tools`](crate::tool::Tools),
 //! [`Prompts`](crate::prompt::Prompts) and [`Resources`](crate::resource::Resources) handles)

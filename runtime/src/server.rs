@@ -923,7 +923,7 @@ impl Tools {
     /// Adds a tool; `Err` if one of its name is served already.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
-        let _ = self.changes.raise(Change::Tools);
+        self.changes.raise(Change::Tools);
         Ok(())
     }
 
@@ -932,7 +932,7 @@ impl Tools {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {
-            let _ = self.changes.raise(Change::Tools);
+            self.changes.raise(Change::Tools);
         }
         removed
     }
@@ -983,7 +983,7 @@ impl Prompts {
     /// Adds a prompt; `Err` if one of its name is served already.
     pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
         self.prompts.insert(prompt)?;
-        let _ = self.changes.raise(Change::Prompts);
+        self.changes.raise(Change::Prompts);
         Ok(())
     }
 
@@ -992,7 +992,7 @@ impl Prompts {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.prompts.remove(name).is_some();
         if removed {
-            let _ = self.changes.raise(Change::Prompts);
+            self.changes.raise(Change::Prompts);
         }
         removed
     }
@@ -1050,7 +1050,7 @@ impl Resources {
     /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
-        let _ = self.changes.raise(Change::Resources);
+        self.changes.raise(Change::Resources);
         Ok(())
     }
 
@@ -1067,7 +1067,7 @@ impl Resources {
             }
         };
         if removed {
-            let _ = self.changes.raise(Change::Resources);
+            self.changes.raise(Change::Resources);
         }
         removed
     }
@@ -1093,7 +1093,7 @@ impl Resources {
     /// your own, as often as the contents change.
     pub fn notify_updated(&self, uri: impl Into<String>) {
         let uri: String = uri.into();
-        let _ = self.changes.raise(Change::ResourceUpdated(uri.into()));
+        self.changes.raise(Change::ResourceUpdated(uri.into()));
     }
 }
 

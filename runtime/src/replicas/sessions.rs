@@ -120,17 +120,14 @@ impl SharedSessions {
         ttl: Option<Duration>,
     ) -> redis::RedisResult<Option<String>> {
         let key = self.redis.key("session", id);
-        let command = match ttl {
-            Some(ttl) => {
-                let mut command = redis::cmd("GETEX");
-                command.arg(&key).arg("PX").arg(millis(ttl));
-                command
-            }
-            None => {
-                let mut command = redis::cmd("GET");
-                command.arg(&key);
-                command
-            }
+        let command = if let Some(ttl) = ttl {
+            let mut command = redis::cmd("GETEX");
+            command.arg(&key).arg("PX").arg(millis(ttl));
+            command
+        } else {
+            let mut command = redis::cmd("GET");
+            command.arg(&key);
+            command
         };
         let loaded: redis::RedisResult<Option<String>> =
             command.query_async(&mut self.redis.connection()).await;

@@ -19,8 +19,8 @@
 //! - `change_tools`: adds the tool `extra`, or removes it, so that `tools/list_changed` is raised
 //!   on this replica (each replica's tool set is its own: in a real deployment every replica
 //!   changes its tools the same way; here only the notification matters);
-//! - `slow_job`: a task tool (the Tasks extension): asks for a confirmation when told to, then
-//!   works for `seconds`, stopping when cancelled.
+//! - `slow_job`: a task tool (the Tasks extension): prepares for a second (a task by then), asks
+//!   for a confirmation when told to, then works for `seconds`, stopping when cancelled.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -85,10 +85,11 @@ async fn ask_name(context: Context) -> Result<String, ToolError> {
         .await
         .map_err(|error| ToolError::new(format!("Cannot ask: {error}")))?;
     match answer {
-        Elicitation::Accept(Name { name }) => Ok(format!(
-            "Hello, {name}! (asked on {asked_on}, answered on {})",
-            replica()
-        )),
+        // At 2026-07-28 the answer comes with a retry that the balancer may send to another
+        // replica: the question names the replica whose round asked, this the one that finished.
+        Elicitation::Accept(Name { name }) => {
+            Ok(format!("Hello, {name}! (answered on {asked_on})"))
+        }
         _ => Err(ToolError::new("No name given")),
     }
 }
@@ -127,7 +128,11 @@ struct Confirm {
     start: bool,
 }
 
-/// Works for `seconds` (after a confirmation, when `confirm` is set), stopping when cancelled
+/// How long `slow_job` prepares before it asks or works: past the server's task budget.
+const PREPARING: Duration = Duration::from_secs(1);
+
+/// Prepares for a second, then works for `seconds` (after a confirmation, when `confirm` is
+/// set), stopping when cancelled
 #[tool(task, asks(Confirm))]
 async fn slow_job(
     context: Context,
@@ -138,6 +143,12 @@ async fn slow_job(
     confirm: Option<bool>,
 ) -> Result<String, ToolError> {
     let started_on = replica();
+    // Preparing takes longer than the task budget: a client with the Tasks extension has its
+    // task by then, and the question goes on the task (`tasks/get`, answered by `tasks/update`).
+    tokio::select! {
+        () = tokio::time::sleep(PREPARING) => {}
+        () = context.cancelled() => return Err(ToolError::new("Job cancelled")),
+    }
     if confirm == Some(true) {
         let answer = context
             .question("start")

@@ -53,6 +53,25 @@ return 1
 /// (its `ttlMs` from creation). A running task holds a lease of 4 seconds, renewed every 2 by
 /// the replica running it: a task whose replica died is reported `failed` ("the process running
 /// the task stopped …") within 4 seconds of its death. See [`crate::redis`].
+///
+/// Set it yourself to keep the tasks under a prefix of their own, or in another Redis than the
+/// sessions:
+///
+/// ```no_run
+/// use mcp_toolbelt::Server;
+/// use mcp_toolbelt::http::HttpConfig;
+/// use mcp_toolbelt::redis::{Redis, RedisTaskStore};
+///
+/// # async fn serve() -> Result<(), mcp_toolbelt::Error> {
+/// let redis = Redis::connect("redis://redis.internal:6379").await?;
+/// let tasks = Redis::connect("redis://tasks.internal:6379").await?.prefix("reports:");
+/// Server::new("reports", "1.0.0")
+///     .task_store(RedisTaskStore::new(&tasks))
+///     .http_config(HttpConfig::new().redis_store(redis))
+///     .serve_http("0.0.0.0:8080".parse().unwrap())
+///     .await
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct RedisTaskStore {
     redis: Redis,

@@ -145,8 +145,9 @@ impl SharedEvents {
                 pipe.pexpire(&meta, ttl).ignore();
                 let written: redis::RedisResult<()> =
                     pipe.query_async(&mut shared.redis.connection()).await;
+                // The outage is logged once (`Redis::failed`); each lost write only at debug.
                 if let Err(error) = &written {
-                    tracing::warn!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
+                    tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
                 }
                 shared.redis.outcome(&written);
                 if ended {

@@ -145,8 +145,9 @@ impl SharedEvents {
                 pipe.pexpire(&meta, ttl).ignore();
                 let written: redis::RedisResult<()> =
                     pipe.query_async(&mut shared.redis.connection()).await;
+                // The outage is logged once (`Redis::failed`); each lost write only at debug.
                 if let Err(error) = &written {
-                    tracing::warn!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
+                    tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
                 }
                 shared.redis.outcome(&written);
                 if ended {
@@ -158,9 +159,11 @@ impl SharedEvents {
     }
 
     /// The events of stream `stream` after `after`, for a client of `session` resuming it on
-    /// this replica: what is kept, then what is written, until the stream ends (or, its replica
-    /// gone before it ended, a `-32603` response for its request), or `stop` is cancelled.
-    /// `Ok(None)` when the shared log has no such stream of this session.
+    /// this replica: what is kept, then, for a call's stream, what is written, until the stream
+    /// ends (or, its replica gone before it ended, a `-32603` response for its request), or
+    /// `stop` is cancelled. A GET stream's events end with what is kept (the session's messages
+    /// go on in this replica's own GET stream). `Ok(None)` when the shared log has no such
+    /// stream of this session; the `bool` says whether it is a call's.
     ///
     /// # Errors
     ///
@@ -171,7 +174,7 @@ impl SharedEvents {
         after: u64,
         session: &str,
         stop: CancellationToken,
-    ) -> redis::RedisResult<Option<BoxStream<'static, Shared>>> {
+    ) -> redis::RedisResult<Option<(BoxStream<'static, Shared>, bool)>> {
         let meta_key = self.redis.key("stream", stream);
         let meta: HashMap<String, String> = redis::cmd("HGETALL")
             .arg(&meta_key)
@@ -181,24 +184,25 @@ impl SharedEvents {
         if meta.get("session").map(String::as_str) != Some(session) {
             return Ok(None);
         }
+        let request: Option<Value> = meta
+            .get("request")
+            .and_then(|request| serde_json::from_str(request).ok());
+        let call = request.is_some();
         let follower = Follower {
             redis: self.redis.clone(),
             events: self.redis.key("events", stream),
             meta: meta_key,
             replica: meta.get("replica").cloned().unwrap_or_default(),
-            request: meta
-                .get("request")
-                .and_then(|request| serde_json::from_str(request).ok()),
+            request,
             after,
             ready: Vec::new(),
             stop,
             quiet_since: tokio::time::Instant::now(),
             done: false,
         };
-        Ok(Some(Box::pin(futures_util::stream::unfold(
-            follower,
-            Follower::next,
-        ))))
+        let events: BoxStream<'static, Shared> =
+            Box::pin(futures_util::stream::unfold(follower, Follower::next));
+        Ok(Some((events, call)))
     }
 }
 
@@ -233,6 +237,8 @@ impl Follower {
                     self.quiet_since = tokio::time::Instant::now();
                     continue;
                 }
+                // A GET stream: what was kept, and no more.
+                Ok(false) if self.request.is_none() => return None,
                 Ok(false) => {}
                 // Redis unreachable: the stream ends, the client resumes again later.
                 Err(_) => return None,

@@ -316,6 +316,17 @@ impl LoggedStream {
         stops: Vec<CancellationToken>,
         keep: Vec<Box<dyn std::any::Any + Send>>,
     ) -> Body {
+        Body::from_stream(self.frames(after, prime, stops, keep))
+    }
+
+    /// What [`follow`](Self::follow) sends, as a stream of SSE frames.
+    pub(crate) fn frames(
+        self: Arc<Self>,
+        after: u64,
+        prime: bool,
+        stops: Vec<CancellationToken>,
+        keep: Vec<Box<dyn std::any::Any + Send>>,
+    ) -> Frames {
         let priming =
             prime.then(|| Bytes::from(format!("id: {}\ndata: \n\n", self.event_id(after))));
         let follower = Follower {
@@ -326,9 +337,13 @@ impl LoggedStream {
             stops,
             _keep: keep,
         };
-        Body::from_stream(futures_util::stream::unfold(follower, Follower::next))
+        Box::pin(futures_util::stream::unfold(follower, Follower::next))
     }
 }
+
+/// SSE frames, as a response body takes them.
+pub(crate) type Frames =
+    futures_util::stream::BoxStream<'static, Result<Bytes, std::convert::Infallible>>;
 
 /// One connection following a stream.
 struct Follower {
@@ -375,23 +390,22 @@ impl Follower {
     }
 }
 
-/// A stream another replica writes, followed from the shared log: its events as SSE, and a
-/// keep-alive comment while it is quiet. `keep` is held as long as the body lives.
+/// A stream another replica writes, followed from the shared log: its events as SSE frames,
+/// and a keep-alive comment while it is quiet. `keep` is held as long as the frames live.
 #[cfg(feature = "redis")]
-pub(crate) fn follow_shared(
+pub(crate) fn shared_frames(
     stream: String,
     events: futures_util::stream::BoxStream<'static, Shared>,
     keep: Vec<Box<dyn std::any::Any + Send>>,
-) -> Body {
+) -> Frames {
     use futures_util::StreamExt as _;
-    let frames = events.map(move |event| {
+    Box::pin(events.map(move |event| {
         let _held = &keep;
-        Ok::<_, std::convert::Infallible>(match event {
+        Ok(match event {
             Shared::Event(seq, data) => frame(&format!("{stream}-{seq}"), &data),
             Shared::Idle => Bytes::from_static(b":\n\n"),
         })
-    });
-    Body::from_stream(frames)
+    }))
 }
 
 /// Completes when any of `tokens` is cancelled; never without one.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Extension;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -332,28 +333,58 @@ pub(super) async fn get_stream(
         .sessions
         .find_for(&state.dispatcher, &headers, auth.as_ref(), true)
         .await?;
-    if let Some(last) = headers.get(LAST_EVENT_ID) {
-        return resume(&state, &session, last, auth.as_ref()).await;
+    let resuming = headers.get(LAST_EVENT_ID);
+    let mut replayed = None;
+    if let Some(last) = resuming {
+        match resume(&state, &session, last, auth.as_ref()).await? {
+            Resumed::Stream(response) => return Ok(response),
+            // Another replica's GET stream: what it kept, then this replica's GET stream.
+            Resumed::Replayed(frames) => replayed = Some(frames),
+            // A GET stream no longer known: a fresh one rather than none (its client wants the
+            // session's messages; those of the gap are lost).
+            Resumed::Unknown if is_get_stream(last) => {}
+            Resumed::Unknown => return Err(unknown_event()),
+        }
     }
-    let Some(guard) = session.open_stream() else {
+    let guard = session.open_stream();
+    // A resuming client takes the stream over from a connection not yet seen to close.
+    if guard.is_none() && resuming.is_none() {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
             codes::INVALID_REQUEST,
             "Conflict: this session already has a GET stream open",
         ));
-    };
+    }
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
     let place = state.streams.take(auth.as_ref())?;
     let stream = session_stream(&state, &session)?;
-    let prime = session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
+    let prime =
+        replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
     let stops = vec![session.follow_get(), state.dispatcher.closing().clone()];
-    let body = stream.clone().follow(
-        stream.last_seq(),
-        prime,
-        stops,
-        vec![Box::new(guard), Box::new(place)],
-    );
+    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
+    if let Some(guard) = guard {
+        keep.push(Box::new(guard));
+    }
+    let frames = stream.clone().frames(stream.last_seq(), prime, stops, keep);
+    let body = match replayed {
+        Some(replayed) => Body::from_stream(replayed.chain(frames)),
+        None => Body::from_stream(frames),
+    };
     Ok(replay::sse_response(body))
+}
+
+/// Whether an event id names a GET stream (`get-{random}-{seq}`).
+fn is_get_stream(last: &HeaderValue) -> bool {
+    last.as_bytes().starts_with(b"get-")
+}
+
+/// The answer to an id no stream of the session has.
+fn unknown_event() -> Refusal {
+    Refusal::new(
+        StatusCode::BAD_REQUEST,
+        codes::INVALID_REQUEST,
+        "Bad Request: Last-Event-ID names no event this session can resume (unknown, or expired: HttpConfig::replay_ttl)",
+    )
 }
 
 /// The session's GET stream: its log, written from the first GET until the session ends (so a
@@ -403,6 +434,23 @@ fn session_stream(
     Ok(stream)
 }
 
+/// What a `Last-Event-ID` resumes.
+enum Resumed {
+    /// A stream, answered: a call's, or this replica's GET stream.
+    Stream(Response),
+    /// What another replica's GET stream kept after the id.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            dead_code,
+            reason = "only the shared log holds other replicas' streams"
+        )
+    )]
+    Replayed(replay::Frames),
+    /// No stream this session can resume.
+    Unknown,
+}
+
 /// GET with `Last-Event-ID`: the events of that stream after it, then the stream goes on (a
 /// POST's until its response; the GET stream as long as it lasts). An id this session cannot
 /// resume (unknown, expired, another session's) is `400`, as the TypeScript SDK answers it: a
@@ -416,7 +464,7 @@ async fn resume(
     session: &Arc<HttpSession>,
     last: &HeaderValue,
     auth: Option<&AuthInfo>,
-) -> Result<Response, Refusal> {
+) -> Result<Resumed, Refusal> {
     let session_id = session
         .calls
         .connection()
@@ -424,17 +472,11 @@ async fn resume(
         .clone()
         .unwrap_or_default();
     let event_id = last.to_str().unwrap_or_default();
-    let found = state.log.find(event_id, &session_id);
-    let Some((stream, after)) = found else {
+    let Some((stream, after)) = state.log.find(event_id, &session_id) else {
         #[cfg(feature = "redis")]
-        if let Some(response) = resume_shared(state, event_id, &session_id, auth).await? {
-            return Ok(response);
-        }
-        return Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            codes::INVALID_REQUEST,
-            "Bad Request: Last-Event-ID names no event this session can resume (unknown, or expired: HttpConfig::replay_ttl)",
-        ));
+        return resume_shared(state, event_id, &session_id, auth).await;
+        #[cfg(not(feature = "redis"))]
+        return Ok(Resumed::Unknown);
     };
     let place = state.streams.take(auth)?;
     let stops = match stream.kind {
@@ -443,22 +485,22 @@ async fn resume(
         StreamKind::Call(_) => state.call_stops(),
     };
     let body = stream.follow(after, false, stops, vec![Box::new(place)]);
-    Ok(replay::sse_response(body))
+    Ok(Resumed::Stream(replay::sse_response(body)))
 }
 
 /// A stream this replica does not know, from the log shared in Redis: another replica runs it
-/// (or ran it, and died). `Ok(None)` when the shared log has no such stream of this session.
+/// (or ran it, and died), or kept a GET stream of the session.
 #[cfg(feature = "redis")]
 async fn resume_shared(
     state: &HttpState,
     event_id: &str,
     session_id: &str,
     auth: Option<&AuthInfo>,
-) -> Result<Option<Response>, Refusal> {
+) -> Result<Resumed, Refusal> {
     let (Some(shared), Some((stream, after))) =
         (&state.log.shared, replay::parse_event_id(event_id))
     else {
-        return Ok(None);
+        return Ok(Resumed::Unknown);
     };
     let closing = state.dispatcher.closing().clone();
     let events = shared
@@ -475,10 +517,19 @@ async fn resume_shared(
                 HeaderValue::from_static("1"),
             )
         })?;
-    let Some(events) = events else {
-        return Ok(None);
-    };
-    let place = state.streams.take(auth)?;
-    let body = replay::follow_shared(stream.to_owned(), events, vec![Box::new(place)]);
-    Ok(Some(replay::sse_response(body)))
+    match events {
+        None => Ok(Resumed::Unknown),
+        Some((events, false)) => Ok(Resumed::Replayed(replay::shared_frames(
+            stream.to_owned(),
+            events,
+            Vec::new(),
+        ))),
+        Some((events, true)) => {
+            let place = state.streams.take(auth)?;
+            let frames = replay::shared_frames(stream.to_owned(), events, vec![Box::new(place)]);
+            Ok(Resumed::Stream(replay::sse_response(Body::from_stream(
+                frames,
+            ))))
+        }
+    }
 }

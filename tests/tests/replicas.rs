@@ -337,16 +337,10 @@ fn the_typescript_tasks_requester_through_the_balancer() {
 
 // ---- the harness itself ---------------------------------------------------------------------
 
-/// The parts every test here relies on: nginx spreads requests over every replica (round robin,
-/// no stickiness), and Redis stops and starts again on its port.
-#[tokio::test(flavor = "multi_thread")]
-async fn the_balancer_spreads_calls_over_every_replica_and_redis_restarts() {
-    let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
-        return;
-    };
-    let balancer = deployment.nginx.address();
+/// `whoami` called `times` times through `balancer` with 2026-07-28 requests: the answers.
+async fn whoami_through(balancer: SocketAddr, times: u64) -> Vec<Value> {
     let mut pids = Vec::new();
-    for id in 0..6 {
+    for id in 0..times {
         let body = modern_request(
             id,
             "tools/call",
@@ -358,6 +352,19 @@ async fn the_balancer_spreads_calls_over_every_replica_and_redis_restarts() {
         let reply = send_over_socket(balancer, request).await;
         pids.push(reply.json()["result"]["content"][0]["text"].clone());
     }
+    pids
+}
+
+/// The parts every test here relies on: nginx spreads requests over every replica (round robin,
+/// no stickiness) and sends none to a stopped one; a replica stops at SIGTERM; Redis stops and
+/// starts again on its port.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_balancer_spreads_calls_over_every_replica_and_redis_restarts() {
+    let Some(mut deployment) = tokio::task::block_in_place(|| deploy("replicas")) else {
+        return;
+    };
+    let balancer = deployment.nginx.address();
+    let pids = whoami_through(balancer, 6).await;
     let expected: Vec<Value> = (0..REPLICAS)
         .map(|index| json!(format!("pid {}", deployment.replicas.pid(index).unwrap())))
         .collect();
@@ -366,6 +373,16 @@ async fn the_balancer_spreads_calls_over_every_replica_and_redis_restarts() {
             let failure = format!("six calls, not one on {pid}: {pids:?} ({expected:?})");
             tokio::task::block_in_place(|| deployment.fail(&failure));
         }
+    }
+    let stopped = tokio::task::block_in_place(|| deployment.replicas.stop(2));
+    if !stopped.is_some_and(|status| status.success()) {
+        let failure = format!("the replica stopped with SIGTERM exited with {stopped:?}");
+        tokio::task::block_in_place(|| deployment.fail(&failure));
+    }
+    let pids = whoami_through(balancer, 4).await;
+    if pids.contains(&expected[2]) || pids.iter().any(|pid| !expected.contains(pid)) {
+        let failure = format!("calls with a replica stopped: {pids:?} ({expected:?})");
+        tokio::task::block_in_place(|| deployment.fail(&failure));
     }
     tokio::task::block_in_place(|| {
         assert!(deployment.redis.answers());

@@ -168,6 +168,19 @@ pub(crate) fn is_change(method: &Method) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_change_announced_from_elsewhere_is_heard_here_and_never_raised_again() {
+        let sender = ChangeSender::new(8);
+        let mut heard = sender.subscribe();
+        let mut raised = sender.raised();
+        sender.raise(Change::Tools);
+        sender.announce(Change::Prompts);
+        assert_eq!(heard.try_recv(), Ok(Change::Tools));
+        assert_eq!(heard.try_recv(), Ok(Change::Prompts));
+        assert_eq!(raised.try_recv(), Ok(Change::Tools));
+        assert!(raised.try_recv().is_err(), "announced: not relayed back");
+    }
+
     #[tokio::test]
     async fn a_burst_that_overflows_is_told_as_missed_and_a_closed_channel_ends() {
         let (sender, receiver) = broadcast::channel(1);

@@ -245,7 +245,7 @@ impl Redis {
     /// A command failed: Redis is down (logged once per outage).
     pub(crate) fn failed(&self, error: &redis::RedisError) {
         if self.inner.up.swap(false, Ordering::Relaxed) {
-            tracing::error!(url = self.url(), %error, "Redis is unavailable: new legacy sessions are refused (503) until it returns");
+            tracing::error!(url = self.url(), %error, "Redis is unavailable: legacy sessions (new ones and their requests) are refused with 503 until it returns; 2026-07-28 requests go on");
         }
     }
 

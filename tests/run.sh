@@ -14,6 +14,22 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null 
     echo "run.sh: could not install chromium: the MCP Apps view tests will be skipped (failed under CI)" >&2
   fi
 fi
+# Redis and nginx for the replica tests (tests/tests/replicas.rs): Debian's `redis-server` and
+# `nginx`, each test starting its own instances on free ports (never the system services, which
+# are left stopped). Without them (no apt-get, not root) those tests say SKIPPED, and fail under CI.
+missing=()
+command -v redis-server >/dev/null || [[ -x /usr/bin/redis-server ]] || missing+=(redis-server)
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+if (( ${#missing[@]} )); then
+  sudo=""; [[ "$(id -u)" == 0 ]] || sudo="sudo"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >&2; then
+    echo "run.sh: could not install ${missing[*]}: the replica tests will be skipped (failed under CI)" >&2
+  fi
+  # Debian starts the services it installs: the tests need neither (they start their own).
+  for service in "${missing[@]}"; do
+    $sudo systemctl disable --now "$service" >/dev/null 2>&1 || $sudo service "$service" stop >/dev/null 2>&1 || true
+  done
+fi
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.

@@ -21,7 +21,48 @@
 //! `_meta`) statelessly, legacy clients with `initialize` and an `Mcp-Session-Id` session.
 //!
 //! On SIGINT/SIGTERM, `serve_http` (and `serve_http_app`) stops accepting, lets calls in flight
-//! finish (up to `HttpConfig::shutdown_grace`, 10 s) and closes the streams.
+//! finish (up to `HttpConfig::shutdown_grace`, 10 s; a streamed legacy call whose client went
+//! away too) and closes the streams. With Redis it also ends its legacy POST streams at once,
+//! so that their clients resume on another replica while the calls finish here.
+//!
+//! # Resumable streams
+//!
+//! A legacy client (2025-03-26 … 2025-11-25, with an `Mcp-Session-Id` session) that loses its
+//! connection resumes: every event of its session's streams carries an id, `{stream}-{seq}`, and
+//! a `GET` with its `Mcp-Session-Id` and `Last-Event-ID` replays that stream's events after the
+//! id, then goes on with it: a POST's stream until its response (which ends it), the GET stream
+//! as a GET stream does. At 2025-11-25 a stream starts with a priming event (an id and empty
+//! data), so that the client holds an id before anything else is sent. A call that answers
+//! before sending anything is still answered as plain JSON, and nothing is kept for it.
+//!
+//! - A client that disconnects from a call's stream does not cancel the call (the protocol says
+//!   it SHOULD NOT): the call runs on within its time limit, its events kept for the client to
+//!   resume. A call answered as JSON is still cancelled when its client goes away (nothing was
+//!   sent that it could resume from); `notifications/cancelled` still cancels.
+//! - An id the session cannot resume (unknown, expired, another session's) is `400`, `-32600`:
+//!   the TypeScript SDK's server answers so, and a `404` would tell the client its session is gone.
+//! - Each stream keeps its last `HttpConfig::max_replay_events` (1,000),
+//!   for `replay_ttl` (5 min) after it ended; a client resuming from
+//!   an event older than what is kept gets what is kept.
+//! - In memory (one process), 64 MiB of events in all, the streams quiet longest forgotten first.
+//!   With Redis (`HttpConfig::redis`, the `redis` feature), every event is also written to
+//!   Redis, so a client resumes on any replica; when the replica that ran its call died before
+//!   it answered, the resumed stream ends with a `-32603` error response for the request (within
+//!   about 6 s: the replica's liveness), never in silence.
+//! - 2026-07-28 has no resumability: its events carry no id, `Last-Event-ID` means nothing, and
+//!   closing a stream cancels its call (its way to cancel). Stateless mode keeps nothing.
+//!
+//! ```
+//! # #[cfg(feature = "http")] {
+//! use std::time::Duration;
+//! use mcp_toolbelt::http::HttpConfig;
+//!
+//! // Long jobs whose clients reconnect slowly: keep fewer events, longer.
+//! let config = HttpConfig::new()
+//!     .max_replay_events(200)
+//!     .replay_ttl(Duration::from_mins(30));
+//! # }
+//! ```
 //!
 //! # Safe to expose by default
 //!
@@ -77,7 +118,24 @@
 //! legacy sessions are kept, so any replica can answer any request (2026-07-28 clients are
 //! stateless anyway; legacy clients then get no GET stream and no `Mcp-Session-Id`), and give
 //! them one `requestState` key (see [`ask`](crate::ask), "The `requestState` key") so that a
-//! tool's questions can be answered on any of them.
+//! tool's questions can be answered on any of them. Or keep legacy sessions and share them
+//! through Redis (`HttpConfig::redis`, `--redis URL`, feature `redis`): any replica then serves
+//! any request of any session, with no sticky routing (see the `redis` module).
+//!
+//! # Health
+//!
+//! `serve_http` and `serve_http_app` answer `GET /healthz` beside the MCP endpoint (no `Host`
+//! check, no auth, never routed to your app): `200 {"status":"serving","redis":"off"}` while
+//! serving (`"up"` or `"down"` with Redis: a Redis that is down does not make it fail, since
+//! 2026-07-28 requests still work), `503 {"status":"closing",…}` once SIGINT/SIGTERM started
+//! the shutdown, so a load balancer sends no new client to a replica that is stopping. In
+//! Kubernetes, make it the readiness probe:
+//!
+//! ```yaml
+//! readinessProbe:
+//!   httpGet: { path: /healthz, port: 8080 }
+//!   periodSeconds: 2
+//! ```
 //!
 //! A load balancer can route on an argument without reading the body: mark it
 //! (`#[header("Region")]`), and 2026-07-28 clients send it again as a header

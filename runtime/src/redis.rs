@@ -26,5 +26,89 @@
 //! Give every replica the same `requestState` key
 //! ([`Server::request_state_key`](crate::Server::request_state_key), `--request-state-key-file`):
 //! a 2026-07-28 client's retry after a question may land on another replica.
+//!
+//! # Legacy sessions
+//!
+//! What `initialize` settled (the negotiated version, the client's capabilities, the lists it
+//! hears of, its log level, its resource subscriptions, and with bearer auth the principal that
+//! opened it) is a JSON record at `{prefix}session:{id}`, changed by `logging/setLevel`,
+//! `resources/subscribe` and `resources/unsubscribe` (the replicas holding the session are told
+//! at once). Its TTL is the session idle timeout (one minute for a session that never did
+//! anything after `initialize`), refreshed by each request in the one Redis round trip a legacy
+//! request costs (`GETEX`), and kept alive while a replica holds its GET stream or one of its
+//! calls. Any replica serves a request naming it (round-robin balancing, no sticky sessions);
+//! each replica caches the sessions it serves (their calls in flight, their questions, their
+//! GET stream) within `HttpConfig::max_sessions`. Session ids stay 128 random bits, bound to
+//! their principal: another principal's id, an unknown one, an expired one are `404` on every
+//! replica. DELETE on any replica ends the session everywhere: its calls are cancelled and its
+//! GET stream closes wherever they run. 2026-07-28 requests never touch Redis.
+//!
+//! # Answers, cancellations and changes
+//!
+//! A question a tool asks a legacy client (elicitation, sampling, roots) travels on the POST
+//! stream of the call that asked, as without Redis; its request id is `"{replica}-{n}"`, so the
+//! client's answer, posted to whichever replica the balancer picks, is sent to the replica
+//! whose call waits for it. A `notifications/cancelled` posted to another replica cancels the
+//! call where it runs. `tools/list_changed`, `prompts/list_changed`, `resources/list_changed`
+//! and `resources/updated` raised on one replica (the [`Tools`](crate::tool::Tools),
+//! [`Prompts`](crate::prompt::Prompts) and [`Resources`](crate::resource::Resources) handles)
+//! reach the listeners of every replica: legacy GET streams and 2026-07-28
+//! `subscriptions/listen` streams. These travel on Redis pub/sub: a replica that is not
+//! connected to Redis at that moment misses them.
+//!
+//! # Faults
+//!
+//! | what happens | what a client sees |
+//! | --- | --- |
+//! | Redis cannot be reached at start-up | the server does not start: [`Error::Redis`](crate::Error::Redis) names the URL (password left out); `run()` prints it and exits non-zero |
+//! | Redis lost while serving | `initialize` and the requests of legacy sessions: `503`, `Retry-After: 1`, JSON-RPC `-32603` "session store unavailable: …"; one log line per outage; 2026-07-28 requests that need no state keep working; `GET /healthz` says `"redis":"down"` (still `200`) |
+//! | Redis back | everything works again without a restart (the connection and the pub/sub subscription reconnect by themselves); sessions Redis lost (a restart without persistence) are `404`, and their clients initialize again |
+//! | Redis slow (`DEBUG SLEEP`, a failover) | a request that needs it waits at most the 2 s response timeout (then `503`); other requests go on |
+//! | a replica stops | its sessions live on in Redis and are served by the others; the calls it ran are gone (their clients get no answer) |
+//!
+//! # Health
+//!
+//! `serve_http` and `serve_http_app` answer `GET /healthz`: `200
+//! {"status":"serving","redis":"up"}` (or `"down"`), `503 {"status":"closing",…}` once shutting
+//! down. Make it the Kubernetes readiness probe of every replica (see [`crate::http`],
+//! "Health"), behind a Service that balances with no session affinity.
+//!
+//! # Tasks
+//!
+//! A server serving HTTP with Redis and no [`Server::task_store`](crate::Server::task_store) keeps
+//! its [tasks](crate::task) in Redis ([`RedisTaskStore`]): each task is one JSON record at
+//! `{prefix}task:{id}`, dropped by Redis at the task's expiry (its `ttlMs`). A task created on
+//! one replica is polled (`tasks/get`), answered (`tasks/update`), cancelled (`tasks/cancel`)
+//! and followed (`subscriptions/listen`) through any replica: the tool itself runs on the replica
+//! that created the task, and the others reach it over the replicas' bus (Redis pub/sub). A
+//! `tasks/update` sent to another replica is acknowledged once the running one took the answers
+//! (the next `tasks/get`, anywhere, shows them), a `tasks/cancel` cancels the tool at once.
+//!
+//! What a task on Redis survives, and what it does not:
+//!
+//! - **The client going away, or its requests landing on other replicas**: nothing of the task
+//!   depends on them.
+//! - **A replica other than its own stopping**: nothing changes.
+//! - **Its own replica dying** (killed, its host gone): the tool is gone with it. The replica
+//!   renews a lease on each of its running tasks every 2 seconds; a task whose lease (4 seconds)
+//!   has passed is reported `failed` by any replica that reads it (`statusMessage` and `error`:
+//!   "The process running the task stopped before it finished."), so **within 4 seconds of the
+//!   death** (plus the difference between the replicas' clocks). A replica stopped gracefully
+//!   (SIGTERM) does not wait for its tasks (only for requests in flight): they are reported
+//!   `failed` the same way.
+//! - **Redis unavailable**: `tasks/*` requests are answered `-32603` (`the task store failed:
+//!   Redis could not read the task (…)`, naming no address or key) and no task can be created
+//!   until it is back; a running task goes on, its writes failing (logged) until Redis returns.
+//!   An outage longer than the lease may get it reported `failed` when Redis returns, before its
+//!   replica renews it: that replica then stops the tool (a record over is never overwritten).
+//!   A message of the bus lost meanwhile leaves its fallback: a cancellation is also written in
+//!   the task's record, read by the running replica at its next lease renewal (2 s).
+//! - **Redis restarted without persistence**: the tasks are forgotten (`tasks/get` answers
+//!   `-32602`, unknown task). Turn on Redis persistence (AOF) if tasks must outlive that.
+//!
+//! The task caps ([`Server::max_tasks`](crate::Server::max_tasks),
+//! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal)) count the tasks
+//! running on one replica: three replicas run up to three times the cap in all.
 
 pub use crate::replicas::Redis;
+pub use crate::replicas::tasks::RedisTaskStore;

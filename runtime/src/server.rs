@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use std::future::Future;
@@ -16,7 +15,7 @@ use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{
-    CHANNEL_CAPACITY, Change, Dispatcher, Listings, ProtocolVersion, ServerState,
+    CHANNEL_CAPACITY, Change, ChangeSender, Dispatcher, Listings, ProtocolVersion, ServerState,
 };
 use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
@@ -114,7 +113,7 @@ pub struct Server {
     prompts_handle: std::sync::atomic::AtomicBool,
     resources: Arc<ResourceSet>,
     startup_error: Option<RegistryError>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
     states: StateMap,
     hooks: Vec<Hook>,
     /// The key that seals `requestState`.
@@ -127,8 +126,9 @@ pub struct Server {
     /// `resources`.
     #[cfg(feature = "skills")]
     skills: Vec<crate::skill::SkillEntry>,
-    /// Where tasks are kept ([`Server::task_store`]).
-    task_store: Arc<dyn TaskStore>,
+    /// Where tasks are kept ([`Server::task_store`]); `None`: in memory, or in Redis when
+    /// served over HTTP with one.
+    task_store: Option<Arc<dyn TaskStore>>,
     /// The `task_*` settings and the task caps.
     task_settings: TaskSettings,
 }
@@ -171,7 +171,7 @@ impl Server {
             prompts_handle: std::sync::atomic::AtomicBool::new(false),
             resources: Arc::new(resources),
             startup_error,
-            changes: broadcast::channel(CHANNEL_CAPACITY).0,
+            changes: ChangeSender::new(CHANNEL_CAPACITY),
             states: StateMap::default(),
             hooks: Vec::new(),
             request_state_key: None,
@@ -179,16 +179,17 @@ impl Server {
             early_answers: false,
             #[cfg(feature = "skills")]
             skills: Vec::new(),
-            task_store: Arc::new(MemoryTaskStore::new()),
+            task_store: None,
             task_settings: TaskSettings::default(),
         }
     }
 
-    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set. A
-    /// store shared by several processes lets any of them answer `tasks/get`.
+    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set, or,
+    /// serving HTTP with Redis (feature `redis`), `RedisTaskStore` in that Redis. A store shared
+    /// by several processes lets any of them answer `tasks/get`.
     #[must_use]
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
-        self.task_store = Arc::new(store);
+        self.task_store = Some(Arc::new(store));
         self
     }
 
@@ -712,7 +713,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
 
@@ -751,7 +757,12 @@ impl Server {
         let config = self.http.clone();
         #[cfg(feature = "redis")]
         let config = config.connected().await?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        // The dispatcher sees the connected Redis too (its tasks are kept there).
+        #[cfg(feature = "redis")]
+        let server = self.update_http_config(|_| config.clone());
+        #[cfg(not(feature = "redis"))]
+        let server = self;
+        let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");
@@ -796,6 +807,32 @@ impl Server {
         #[cfg(not(feature = "http"))]
         let legacy_changes = true;
         let listings = Listings::new(self.page_size, ttl_ms, &info);
+        // Served over HTTP with Redis, the replicas share their tasks there.
+        #[cfg(feature = "redis")]
+        let redis = (network_transport == Some("tcp"))
+            .then(|| self.http.redis_connected().cloned())
+            .flatten();
+        #[cfg(feature = "redis")]
+        let task_store = self.task_store.or_else(|| {
+            redis.as_ref().map(|redis| {
+                Arc::new(crate::redis::RedisTaskStore::new(redis)) as Arc<dyn TaskStore>
+            })
+        });
+        #[cfg(not(feature = "redis"))]
+        let task_store = self.task_store;
+        let tasks = Arc::new(Tasks::new(
+            task_store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new())),
+            TaskSettings {
+                max_tasks: self.limits.tasks,
+                max_tasks_per_principal: self.limits.tasks_per_principal,
+                ..self.task_settings
+            },
+        ));
+        let closing = CancellationToken::new();
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &redis {
+            crate::replicas::tasks::join(redis, &tasks, &closing);
+        }
         Ok(Dispatcher::new(ServerState {
             info,
             instructions: self.instructions,
@@ -807,7 +844,7 @@ impl Server {
             prompts_handle: self.prompts_handle.into_inner(),
             resources: self.resources,
             changes: self.changes,
-            closing: CancellationToken::new(),
+            closing,
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
             network_transport,
@@ -819,14 +856,7 @@ impl Server {
                 }
                 None => Sealer::new(None),
             }),
-            tasks: Arc::new(Tasks::new(
-                self.task_store,
-                TaskSettings {
-                    max_tasks: self.limits.tasks,
-                    max_tasks_per_principal: self.limits.tasks_per_principal,
-                    ..self.task_settings
-                },
-            )),
+            tasks,
             listings,
             limits: self.limits,
             #[cfg(feature = "skills")]
@@ -886,14 +916,14 @@ impl std::fmt::Debug for Server {
 #[derive(Clone)]
 pub struct Tools {
     tools: Arc<ToolSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Tools {
     /// Adds a tool; `Err` if one of its name is served already.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
         self.tools.insert(tool)?;
-        let _ = self.changes.send(Change::Tools);
+        self.changes.raise(Change::Tools);
         Ok(())
     }
 
@@ -902,7 +932,7 @@ impl Tools {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         if removed {
-            let _ = self.changes.send(Change::Tools);
+            self.changes.raise(Change::Tools);
         }
         removed
     }
@@ -946,14 +976,14 @@ impl std::fmt::Debug for Tools {
 #[derive(Clone)]
 pub struct Prompts {
     prompts: Arc<PromptSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Prompts {
     /// Adds a prompt; `Err` if one of its name is served already.
     pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
         self.prompts.insert(prompt)?;
-        let _ = self.changes.send(Change::Prompts);
+        self.changes.raise(Change::Prompts);
         Ok(())
     }
 
@@ -962,7 +992,7 @@ impl Prompts {
     pub fn remove(&self, name: &str) -> bool {
         let removed = self.prompts.remove(name).is_some();
         if removed {
-            let _ = self.changes.send(Change::Prompts);
+            self.changes.raise(Change::Prompts);
         }
         removed
     }
@@ -1011,7 +1041,7 @@ impl std::fmt::Debug for Prompts {
 #[derive(Clone)]
 pub struct Resources {
     resources: Arc<ResourceSet>,
-    changes: broadcast::Sender<Change>,
+    changes: ChangeSender,
 }
 
 impl Resources {
@@ -1020,7 +1050,7 @@ impl Resources {
     /// the ones its manifest lists, fixed at start-up).
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
         self.resources.insert(resource)?;
-        let _ = self.changes.send(Change::Resources);
+        self.changes.raise(Change::Resources);
         Ok(())
     }
 
@@ -1037,7 +1067,7 @@ impl Resources {
             }
         };
         if removed {
-            let _ = self.changes.send(Change::Resources);
+            self.changes.raise(Change::Resources);
         }
         removed
     }
@@ -1063,7 +1093,7 @@ impl Resources {
     /// your own, as often as the contents change.
     pub fn notify_updated(&self, uri: impl Into<String>) {
         let uri: String = uri.into();
-        let _ = self.changes.send(Change::ResourceUpdated(uri.into()));
+        self.changes.raise(Change::ResourceUpdated(uri.into()));
     }
 }
 

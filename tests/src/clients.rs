@@ -110,10 +110,60 @@ fn run(sdk: Sdk, script: &str, binary: &Path, arguments: &[&OsStr], mode: &str, 
             .map(|part| part.to_string_lossy().into_owned())
             .collect(),
     };
-    let mut child = Command::new(&interpreter)
-        .arg(&script)
-        .arg(mode)
-        .args(&target)
+    let mut arguments = vec![mode.to_owned()];
+    arguments.extend(target.iter().cloned());
+    let (status, stdout, stderr) = run_script(&interpreter, &script, &arguments);
+    if status.is_some_and(|status| status.success()) {
+        return;
+    }
+    let outcome = status.map_or_else(
+        || format!("took longer than {RUN_TIMEOUT:?}"),
+        |status| format!("failed ({status})"),
+    );
+    let log = server.map(CatalogHttp::stop).unwrap_or_default();
+    panic!(
+        "`{} {mode} {}` {outcome}\n--- stdout\n{stdout}--- stderr\n{stderr}--- {example} stderr\n{log}",
+        script.display(),
+        target.join(" ")
+    );
+}
+
+/// Runs `sdk`'s `script` of `tests/clients/` in `mode` against `url`, a server the caller runs
+/// (replicas behind a balancer): `None` when the SDK is not installed (a failure under `CI`),
+/// else `Ok` with what the script printed when every check passed, or `Err` with its output.
+#[must_use]
+pub fn run_against(
+    sdk: Sdk,
+    script: &str,
+    mode: &str,
+    url: &str,
+) -> Option<Result<String, String>> {
+    let (interpreter, script) = installed(sdk, script)?;
+    let arguments = [mode.to_owned(), "--url".to_owned(), url.to_owned()];
+    let (status, stdout, stderr) = run_script(&interpreter, &script, &arguments);
+    if status.is_some_and(|status| status.success()) {
+        return Some(Ok(stdout));
+    }
+    let outcome = status.map_or_else(
+        || format!("took longer than {RUN_TIMEOUT:?}"),
+        |status| format!("failed ({status})"),
+    );
+    Some(Err(format!(
+        "`{} {mode} --url {url}` {outcome}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+        script.display()
+    )))
+}
+
+/// Runs `interpreter script arguments…`, killed after [`RUN_TIMEOUT`]: its exit status (`None`:
+/// it timed out), stdout and stderr.
+fn run_script(
+    interpreter: &Path,
+    script: &Path,
+    arguments: &[String],
+) -> (Option<std::process::ExitStatus>, String, String) {
+    let mut child = Command::new(interpreter)
+        .arg(script)
+        .args(arguments)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -133,18 +183,5 @@ fn run(sdk: Sdk, script: &str, binary: &Path, arguments: &[&OsStr], mode: &str, 
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let (stdout, stderr) = (collect(stdout), collect(stderr));
-    if status.is_some_and(|status| status.success()) {
-        return;
-    }
-    let outcome = status.map_or_else(
-        || format!("took longer than {RUN_TIMEOUT:?}"),
-        |status| format!("failed ({status})"),
-    );
-    let log = server.map(CatalogHttp::stop).unwrap_or_default();
-    panic!(
-        "`{} {mode} {}` {outcome}\n--- stdout\n{stdout}--- stderr\n{stderr}--- {example} stderr\n{log}",
-        script.display(),
-        target.join(" ")
-    );
+    (status, collect(stdout), collect(stderr))
 }

@@ -100,7 +100,8 @@ impl Reply {
     }
 }
 
-/// The `data` of each complete event in `text`, parsed as JSON (comments and keep-alives skipped).
+/// The `data` of each complete event in `text`, parsed as JSON (comments, keep-alives and
+/// priming events, an id with empty data, skipped: as the SDKs' clients skip them).
 ///
 /// # Panics
 ///
@@ -118,8 +119,8 @@ pub fn sse_messages(text: &str) -> Vec<Value> {
                 .filter_map(|line| line.strip_prefix("data:"))
                 .map(|data| data.strip_prefix(' ').unwrap_or(data))
                 .collect();
-            (!data.is_empty())
-                .then(|| serde_json::from_str(&data.join("\n")).expect("SSE data is JSON"))
+            let data = data.join("\n");
+            (!data.is_empty()).then(|| serde_json::from_str(&data).expect("SSE data is JSON"))
         })
         .collect()
 }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 pub mod clients;
 pub mod http;
 pub mod in_process;
+pub mod services;
 pub mod stdio;
 
 /// The path of example `name` (`catalog`, `conformance`, `weather`, `axum-app`), built first so

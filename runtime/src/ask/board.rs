@@ -108,11 +108,7 @@ impl Board {
     /// Answers the open questions `responses` names; a response to a key not open is ignored,
     /// as the extension says. `Err` names a response that is not an object.
     pub(crate) fn answer(&self, responses: &Map<String, Value>) -> Result<(), String> {
-        if let Some((key, _)) = responses.iter().find(|(_, response)| !response.is_object()) {
-            return Err(format!(
-                "`inputResponses.{key}` must be the result object of the request it answers"
-            ));
-        }
+        Self::check(responses)?;
         let mut answered = false;
         {
             let mut questions = lock(&self.questions);
@@ -129,6 +125,17 @@ impl Board {
             self.changed.notify_one();
         }
         Ok(())
+    }
+
+    /// `Err` names a response of `responses` that is not an object (what [`answer`](Self::answer)
+    /// refuses), for answers checked where the board is not (another process runs the task).
+    pub(crate) fn check(responses: &Map<String, Value>) -> Result<(), String> {
+        match responses.iter().find(|(_, response)| !response.is_object()) {
+            Some((key, _)) => Err(format!(
+                "`inputResponses.{key}` must be the result object of the request it answers"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Records the tool's progress as the task's status message, for its poller.

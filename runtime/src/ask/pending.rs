@@ -17,6 +17,9 @@ use crate::sync::lock;
 #[derive(Default)]
 pub(crate) struct Pending {
     next: AtomicU64,
+    /// Put before each id (`"{prefix}-{n}"`, a string) when the client's answer may reach
+    /// another process than the one that asked (replicas: the prefix names the replica).
+    prefix: Option<Arc<str>>,
     waiting: Mutex<HashMap<String, oneshot::Sender<Result<Value, ErrorObject>>>>,
 }
 
@@ -34,9 +37,25 @@ pub(crate) struct Waiting {
 }
 
 impl Pending {
+    /// Requests whose ids are `"{prefix}-{n}"` strings.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "replicas name themselves in their ids")
+    )]
+    pub(crate) fn prefixed(prefix: &str) -> Self {
+        Self {
+            prefix: Some(Arc::from(prefix)),
+            ..Self::default()
+        }
+    }
+
     /// A fresh id, registered as waiting for its answer.
     pub(crate) fn register(self: &Arc<Self>) -> Waiting {
-        let id = Id::from(self.next.fetch_add(1, Ordering::Relaxed) + 1);
+        let n = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = match &self.prefix {
+            Some(prefix) => Id::from_value(&Value::String(format!("{prefix}-{n}"))),
+            None => Id::from(n),
+        };
         let key = id.key();
         let (sender, receiver) = oneshot::channel();
         lock(&self.waiting).insert(key.clone(), sender);

@@ -44,6 +44,58 @@ pub(crate) enum Heard {
 /// faster than a connection writes them out.
 pub(crate) const CHANNEL_CAPACITY: usize = 1024;
 
+/// The server's one channel of changes, and beside it the changes raised in this process: what
+/// is told to this process's listeners, and what a transport relays to other processes (the
+/// replicas of `crate::replicas`). A change heard from another process is announced here
+/// ([`ChangeSender::announce`]) and never raised again, so nothing echoes back.
+#[derive(Debug, Clone)]
+pub(crate) struct ChangeSender {
+    listeners: broadcast::Sender<Change>,
+    raised: broadcast::Sender<Change>,
+}
+
+impl ChangeSender {
+    /// A channel holding `capacity` changes for each listener.
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self {
+            listeners: broadcast::channel(capacity).0,
+            raised: broadcast::channel(capacity).0,
+        }
+    }
+
+    /// A change made in this process (the `Tools`, `Prompts`, `Resources` handles): told to
+    /// its listeners and to whoever relays it (nobody, most of the time: then it costs nothing).
+    pub(crate) fn raise(&self, change: Change) {
+        if self.raised.receiver_count() > 0 {
+            let _ = self.raised.send(change.clone());
+        }
+        let _ = self.listeners.send(change);
+    }
+
+    /// A change made elsewhere (another replica): told to this process's listeners only.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas relay changes")
+    )]
+    pub(crate) fn announce(&self, change: Change) {
+        let _ = self.listeners.send(change);
+    }
+
+    /// What this process's listeners hear: every change, raised here or announced.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.listeners.subscribe()
+    }
+
+    /// The changes raised in this process from now on (not those announced).
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas relay changes")
+    )]
+    pub(crate) fn raised(&self) -> broadcast::Receiver<Change> {
+        self.raised.subscribe()
+    }
+}
+
 /// One listener's view of the server's changes.
 pub(crate) struct Changes(broadcast::Receiver<Change>);
 
@@ -115,6 +167,19 @@ pub(crate) fn is_change(method: &Method) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_announced_from_elsewhere_is_heard_here_and_never_raised_again() {
+        let sender = ChangeSender::new(8);
+        let mut heard = sender.subscribe();
+        let mut raised = sender.raised();
+        sender.raise(Change::Tools);
+        sender.announce(Change::Prompts);
+        assert_eq!(heard.try_recv(), Ok(Change::Tools));
+        assert_eq!(heard.try_recv(), Ok(Change::Prompts));
+        assert_eq!(raised.try_recv(), Ok(Change::Tools));
+        assert!(raised.try_recv().is_err(), "announced: not relayed back");
+    }
 
     #[tokio::test]
     async fn a_burst_that_overflows_is_told_as_missed_and_a_closed_channel_ends() {

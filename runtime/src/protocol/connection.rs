@@ -73,6 +73,24 @@ impl Connection {
         *lock(&self.lists) = lists;
     }
 
+    /// The lists `hear` recorded.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "a shared session's record holds them")
+    )]
+    pub(crate) fn lists(&self) -> Lists {
+        *lock(&self.lists)
+    }
+
+    /// The negotiated version; `None` before `initialize`.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "a shared session's record holds it")
+    )]
+    pub(crate) fn negotiated(&self) -> Option<ProtocolVersion> {
+        *lock(&self.version)
+    }
+
     /// What `resources/subscribe` and `resources/unsubscribe` change.
     pub(crate) fn subscriptions(&self) -> &Subscriptions {
         &self.subscriptions

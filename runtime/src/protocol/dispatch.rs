@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
@@ -14,7 +13,7 @@ use super::listing::Listings;
 use super::scope::RequestScope;
 use super::subscriptions::{self, Lists, Requested};
 use super::{
-    Change, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
+    ChangeSender, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
     resources, tasks, trace,
 };
 use crate::ask::board::Board;
@@ -54,7 +53,7 @@ pub(crate) struct ServerState {
     /// Whether a tool or resource uses the MCP Apps extension: then it is advertised.
     pub(crate) apps: bool,
     /// Sends what changes: a tool, prompt or resource added or removed, a resource's contents.
-    pub(crate) changes: broadcast::Sender<Change>,
+    pub(crate) changes: ChangeSender,
     /// Cancelled when the transport shuts down: `subscriptions/listen` streams then close with
     /// their result.
     pub(crate) closing: CancellationToken,
@@ -114,7 +113,7 @@ impl Dispatcher {
             prompts_handle: false,
             resources: Arc::default(),
             apps: false,
-            changes: broadcast::channel(1).0,
+            changes: ChangeSender::new(1),
             closing: CancellationToken::new(),
             states: Arc::default(),
             hooks: Arc::new([]),
@@ -140,6 +139,22 @@ impl Dispatcher {
     /// A new view of the server's changes, for a transport that announces them.
     pub(crate) fn changes(&self) -> Changes {
         Changes::new(self.state.changes.subscribe())
+    }
+
+    /// The server's channel of changes: for a transport that relays them to other processes
+    /// (`ChangeSender::raised`) and announces theirs (`ChangeSender::announce`).
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas relay changes")
+    )]
+    pub(crate) fn change_sender(&self) -> &ChangeSender {
+        &self.state.changes
+    }
+
+    /// The resources served now (what a restored session's subscriptions are checked against).
+    #[cfg(feature = "redis")]
+    pub(crate) fn listed_resources(&self) -> Arc<crate::registry::Listed> {
+        self.state.resources.listed()
     }
 
     /// Cancelled when the server is closing.

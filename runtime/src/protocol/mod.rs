@@ -33,7 +33,7 @@ mod tasks;
 mod trace;
 mod version;
 
-pub(crate) use changes::{CHANNEL_CAPACITY, Change, Changes, Room};
+pub(crate) use changes::{CHANNEL_CAPACITY, Change, ChangeSender, Changes, Room};
 pub(crate) use connection::Connection;
 pub(crate) use dispatch::{Dispatcher, ServerState};
 pub(crate) use era::claims_modern;
@@ -41,6 +41,8 @@ pub(crate) use era::claims_modern;
 pub(crate) use era::envelope_error;
 pub(crate) use listing::Listings;
 pub(crate) use scope::RequestScope;
+#[cfg(feature = "redis")]
+pub(crate) use subscriptions::Lists;
 pub(crate) use version::ProtocolVersion;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.

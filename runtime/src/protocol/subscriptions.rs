@@ -186,6 +186,19 @@ impl Subscriptions {
         !lock(&self.0).templates.is_empty()
     }
 
+    /// The templates subscribed to, as written.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "a shared session's record holds them")
+    )]
+    pub(crate) fn templates(&self) -> Vec<String> {
+        lock(&self.0)
+            .templates
+            .iter()
+            .map(|(written, _)| written.clone())
+            .collect()
+    }
+
     /// The URIs subscribed to (not the templates), in order.
     pub(crate) fn uris(&self) -> Vec<String> {
         lock(&self.0).uris.iter().cloned().collect()

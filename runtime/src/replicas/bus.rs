@@ -13,6 +13,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::Redis;
+use crate::protocol::Change;
 
 /// How many messages a subscriber may be behind before it misses some.
 const CAPACITY: usize = 1024;
@@ -36,6 +37,9 @@ pub(crate) enum BusMessage {
     Cancel { session: String, request: Value },
     /// A legacy session was ended (DELETE): its calls and GET stream end everywhere.
     SessionEnded { session: String },
+    /// What a legacy session settled changed (`logging/setLevel`, `resources/subscribe`): the
+    /// replicas that hold it apply `record` (its JSON text, as kept in Redis).
+    SessionChanged { session: String, record: String },
     /// A list changed, or a resource's contents.
     Change { change: SharedChange },
     /// A task's status changed (for `subscriptions/listen` streams following it).
@@ -58,6 +62,30 @@ pub(crate) enum SharedChange {
     Prompts,
     Resources,
     ResourceUpdated { uri: String },
+}
+
+impl From<&Change> for SharedChange {
+    fn from(change: &Change) -> Self {
+        match change {
+            Change::Tools => Self::Tools,
+            Change::Prompts => Self::Prompts,
+            Change::Resources => Self::Resources,
+            Change::ResourceUpdated(uri) => Self::ResourceUpdated {
+                uri: uri.to_string(),
+            },
+        }
+    }
+}
+
+impl From<&SharedChange> for Change {
+    fn from(change: &SharedChange) -> Self {
+        match change {
+            SharedChange::Tools => Self::Tools,
+            SharedChange::Prompts => Self::Prompts,
+            SharedChange::Resources => Self::Resources,
+            SharedChange::ResourceUpdated { uri } => Self::ResourceUpdated(uri.as_str().into()),
+        }
+    }
 }
 
 /// A message on the wire: who sent it, and what.

@@ -9,6 +9,9 @@
 )]
 
 mod bus;
+pub(crate) mod events;
+mod sessions;
+pub(crate) mod tasks;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +25,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
     reason = "scaffold: the sessions, streams and tasks branches use them"
 )]
 pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
+pub(crate) use self::sessions::{SessionRecord, SharedSessions};
 use crate::error::Error;
 
 /// How long a command may take before it fails: a slow Redis (a `DEBUG SLEEP`, a failover)
@@ -145,6 +149,60 @@ impl Redis {
         });
     }
 
+    /// Relays the server's changes between the replicas until `closing`: a change raised here
+    /// (the `Tools`, `Prompts`, `Resources` handles) is published on the bus; one heard from
+    /// the bus is announced to this replica's listeners (legacy GET streams, `subscriptions/listen`
+    /// streams), never published again.
+    pub(crate) fn relay_changes(
+        &self,
+        changes: &crate::protocol::ChangeSender,
+        closing: &tokio_util::sync::CancellationToken,
+    ) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let mut raised = changes.raised();
+        let redis = self.clone();
+        let stop = closing.clone();
+        tokio::spawn(async move {
+            loop {
+                let change = tokio::select! {
+                    change = raised.recv() => change,
+                    () = stop.cancelled() => return,
+                };
+                match change {
+                    Ok(change) => redis.bus().publish(BusMessage::Change {
+                        change: SharedChange::from(&change),
+                    }),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "changes not told to the other replicas");
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+        let mut heard = self.bus().subscribe();
+        let changes = changes.clone();
+        let stop = closing.clone();
+        tokio::spawn(async move {
+            loop {
+                let message = tokio::select! {
+                    message = heard.recv() => message,
+                    () = stop.cancelled() => return,
+                };
+                match message {
+                    Ok(message) => {
+                        if let BusMessage::Change { change } = &*message {
+                            changes.announce(change.into());
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
     /// `{prefix}{kind}:{id}`: every key this crate writes.
     pub(crate) fn key(&self, kind: &str, id: &str) -> String {
         format!("{}{kind}:{id}", self.prefix)
@@ -187,7 +245,7 @@ impl Redis {
     /// A command failed: Redis is down (logged once per outage).
     pub(crate) fn failed(&self, error: &redis::RedisError) {
         if self.inner.up.swap(false, Ordering::Relaxed) {
-            tracing::error!(url = self.url(), %error, "Redis is unavailable: new legacy sessions are refused (503) until it returns");
+            tracing::error!(url = self.url(), %error, "Redis is unavailable: legacy sessions (new ones and their requests) are refused with 503 until it returns; 2026-07-28 requests go on");
         }
     }
 

@@ -93,6 +93,18 @@ impl Calls {
         self
     }
 
+    /// [`answering`](Self::answering), the ids of its questions `"{prefix}-{n}"`: a client's
+    /// answer names the process (the replica) that asked.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "replicas name themselves in their ids")
+    )]
+    #[must_use]
+    pub(crate) fn answering_as(mut self, prefix: &str) -> Self {
+        self.pending = Some(Arc::new(Pending::prefixed(prefix)));
+        self
+    }
+
     /// The same calls, for a call whose questions cannot reach the client (the transport has
     /// no channel for a request to the client to travel on). A tool that asks is told so at
     /// once (`AskError::NoChannel`), rather than waiting out the ask timeout for an answer that

@@ -3,13 +3,14 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use super::peers::TaskPeers;
 use super::store::{TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
@@ -22,6 +23,10 @@ pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// How long a cancelled tool has to finish on its own (it sees its `Context` cancelled) before
 /// its future is dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// How long a `tasks/update` of a task running in another process waits for that process to
+/// write the task its answers changed, before it is acknowledged all the same.
+const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(1);
 
 /// The settings of `Server::task_*`, and the task caps of its `Limits`.
 #[derive(Clone, Debug)]
@@ -114,6 +119,9 @@ pub(crate) struct Tasks {
     /// Each change of a task: which task, and its status (a listener reads the record itself,
     /// so that nothing here holds a result).
     changes: broadcast::Sender<TaskChange>,
+    /// The other processes of this server, when it runs as replicas
+    /// ([`join_peers`](Self::join_peers)).
+    peers: OnceLock<Arc<dyn TaskPeers>>,
 }
 
 /// A task that changed ([`Tasks::changes`]).
@@ -177,7 +185,94 @@ impl Tasks {
             running: Mutex::default(),
             slots: Arc::default(),
             changes: broadcast::channel(1024).0,
+            peers: OnceLock::new(),
         }
+    }
+
+    /// Runs beside the other processes of this server reached through `peers`: the tasks
+    /// created from now on name this process as theirs, their answers and cancellations received
+    /// elsewhere are sent here, and their changes told there. Once; later calls are ignored.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
+    pub(crate) fn join_peers(&self, peers: Arc<dyn TaskPeers>) {
+        let _ = self.peers.set(peers);
+    }
+
+    /// Another process received answers to task `id`'s questions: given to its tool, if it
+    /// runs here.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
+    pub(crate) fn answered_elsewhere(&self, id: &str, answers: &Map<String, Value>) {
+        let board = lock(&self.running)
+            .get(id)
+            .map(|running| Arc::clone(&running.board));
+        if let Some(board) = board
+            && let Err(error) = board.answer(answers)
+        {
+            tracing::warn!(task = %id, %error, "answers sent by another replica were refused");
+        }
+    }
+
+    /// Another process received a cancellation of task `id`: its tool is cancelled, if it runs
+    /// here.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
+    pub(crate) fn cancelled_elsewhere(&self, id: &str) {
+        if let Some(running) = lock(&self.running).get(id) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Task `id`, running in another process, changed to `status`: this process's listeners
+    /// hear it (and read its record from the shared store).
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas' bus calls it")
+    )]
+    pub(crate) fn changed_elsewhere(&self, id: &str, status: TaskStatus) {
+        let _ = self.changes.send(TaskChange {
+            id: Arc::from(id),
+            status,
+        });
+    }
+
+    /// Resolves once task `id`, as the store keeps it, has none of `responses`' questions open
+    /// (or is over, or gone): read again at each of its changes heard on `changes`.
+    async fn taken(
+        &self,
+        mut changes: broadcast::Receiver<TaskChange>,
+        id: &str,
+        responses: &Map<String, Value>,
+    ) {
+        loop {
+            match changes.recv().await {
+                Ok(change) if &*change.id == id => {}
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+            match self.store.get(id).await {
+                Ok(Some(record))
+                    if !record.status.is_terminal()
+                        && responses
+                            .keys()
+                            .any(|key| record.input_requests.contains_key(key)) => {}
+                _ => return,
+            }
+        }
+    }
+
+    /// The process running `record`'s task, when it is another one reachable through the peers.
+    fn elsewhere<'a>(&'a self, record: &'a TaskRecord) -> Option<(&'a dyn TaskPeers, &'a str)> {
+        let peers = self.peers.get()?;
+        let replica = record.replica.as_deref()?;
+        (!record.status.is_terminal() && replica != peers.replica())
+            .then_some((peers.as_ref(), replica))
     }
 
     /// Listens to every task's changes.
@@ -236,6 +331,7 @@ impl Tasks {
             error: None,
             lease_until: self.store.lease().map(|lease| now + lease),
             cancel_requested: false,
+            replica: self.peers.get().map(|peers| peers.replica().to_owned()),
         };
         self.store
             .create(record.clone())
@@ -384,6 +480,9 @@ impl Tasks {
             id: Arc::from(record.id.as_str()),
             status: record.status,
         });
+        if let Some(peers) = self.peers.get() {
+            peers.changed(&record.id, record.status);
+        }
     }
 
     /// Writes `record`; a task not over has its lease renewed by every write.
@@ -393,8 +492,10 @@ impl Tasks {
         {
             record.lease_until = Some(SystemTime::now() + lease);
             // A shared store: another process may have asked for its cancellation meanwhile.
+            // Or found it lapsed (this process too slow to renew, the store unreachable too
+            // long) and wrote it failed: the tool is stopped, its work is lost anyway.
             if let Ok(Some(kept)) = self.store.get(&record.id).await {
-                record.cancel_requested |= kept.cancel_requested;
+                record.cancel_requested |= kept.cancel_requested || kept.status.is_terminal();
             }
         }
         if let Err(error) = self.store.put(record.clone()).await {
@@ -461,7 +562,9 @@ impl Tasks {
         )))
     }
 
-    /// `tasks/update`: answers the task's open questions; the acknowledgement.
+    /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a
+    /// task running in another process are sent there through the peers; without peers, that is
+    /// refused (`-32603`).
     pub(crate) async fn update(
         &self,
         id: &str,
@@ -476,6 +579,21 @@ impl Tasks {
             Some(board) => board
                 .answer(responses)
                 .map_err(ErrorObject::invalid_params)?,
+            // Its questions wait in the process that runs it: sent there.
+            None if let Some((peers, replica)) = self.elsewhere(&record) => {
+                Board::check(responses).map_err(ErrorObject::invalid_params)?;
+                let answers_some = responses
+                    .keys()
+                    .any(|key| record.input_requests.contains_key(key));
+                let changes = self.changes.subscribe();
+                peers.answer(replica, id, responses);
+                if answers_some {
+                    // As when it runs here, the next `tasks/get` shows the answers taken: wait
+                    // (briefly) for that process to write the task they changed.
+                    let taken = self.taken(changes, id, responses);
+                    let _ = tokio::time::timeout(FORWARDED_ANSWERS_WAIT, taken).await;
+                }
+            }
             // Its questions wait in the process that runs it, not in the store.
             None if !record.status.is_terminal() && self.store.lease().is_some() => {
                 return Err(ErrorObject::new(
@@ -492,8 +610,9 @@ impl Tasks {
     }
 
     /// `tasks/cancel`: cancels the task's tool (its `Context`); the acknowledgement, also for a
-    /// task already over. A task running in another process is marked in the store, and
-    /// cancelled there at its next lease renewal.
+    /// task already over. A task running in another process is cancelled there at once through
+    /// the peers (when the server runs as replicas), and marked in the store, which that process
+    /// reads at its next lease renewal (if the message was lost, or there are no peers).
     pub(crate) async fn cancel(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let mut record = self.record(id, owner).await?;
         let local = lock(&self.running)
@@ -502,6 +621,11 @@ impl Tasks {
         match local {
             Some(cancel) => cancel.cancel(),
             None if !record.status.is_terminal() => {
+                // Told at once to the process running it, and marked in the store: read there at
+                // the next lease renewal if the message is lost.
+                if let Some((peers, replica)) = self.elsewhere(&record) {
+                    peers.cancel(replica, id);
+                }
                 record.cancel_requested = true;
                 self.store
                     .put(record)
@@ -681,6 +805,134 @@ mod tests {
         other.cancel(&id, None).await.unwrap();
         tokio::time::sleep(Duration::from_millis(150)).await;
         assert_eq!(other.get(&id, None).await.unwrap()["status"], "cancelled");
+    }
+
+    /// Two processes' peers, joined: what one sends reaches the other after `delay` (a bus).
+    struct Link {
+        me: &'static str,
+        other: OnceLock<std::sync::Weak<Tasks>>,
+        delay: Duration,
+    }
+
+    impl Link {
+        fn deliver(&self, deliver: impl FnOnce(&Tasks) + Send + 'static) {
+            let other = self.other.get().cloned().unwrap();
+            let delay = self.delay;
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                if let Some(other) = other.upgrade() {
+                    deliver(&other);
+                }
+            });
+        }
+    }
+
+    impl TaskPeers for Link {
+        fn replica(&self) -> &str {
+            self.me
+        }
+        fn answer(&self, _: &str, task: &str, answers: &Map<String, Value>) {
+            let (task, answers) = (task.to_owned(), answers.clone());
+            self.deliver(move |other| other.answered_elsewhere(&task, &answers));
+        }
+        fn cancel(&self, _: &str, task: &str) {
+            let task = task.to_owned();
+            self.deliver(move |other| other.cancelled_elsewhere(&task));
+        }
+        fn changed(&self, task: &str, status: TaskStatus) {
+            let task = task.to_owned();
+            self.deliver(move |other| other.changed_elsewhere(&task, status));
+        }
+    }
+
+    /// Two processes sharing one store, their peers linked with `delay`.
+    fn linked(delay: Duration) -> (Arc<Tasks>, Arc<Tasks>) {
+        let store: Arc<dyn TaskStore> = Arc::new(Leased::default());
+        let a = Arc::new(Tasks::new(Arc::clone(&store), TaskSettings::default()));
+        let b = Arc::new(Tasks::new(store, TaskSettings::default()));
+        for (this, other, me) in [(&a, &b, "a"), (&b, &a, "b")] {
+            let link = Link {
+                me,
+                other: OnceLock::new(),
+                delay,
+            };
+            let _ = link.other.set(Arc::downgrade(other));
+            this.join_peers(Arc::new(link));
+        }
+        (a, b)
+    }
+
+    #[tokio::test]
+    async fn answers_sent_to_the_process_running_the_task_show_in_the_next_get_there_and_here() {
+        let (a, b) = linked(Duration::from_millis(100));
+        let record = a.create(None).await.unwrap();
+        assert_eq!(record.replica.as_deref(), Some("a"));
+        let id = record.id.clone();
+        let board = Arc::new(Board::new(Duration::from_mins(1)));
+        let asking = Arc::clone(&board);
+        a.spawn(
+            record,
+            CancellationToken::new(),
+            board,
+            a.admit(None).unwrap(),
+            async move {
+                let answer = asking
+                    .ask(Some("sure"), &crate::jsonrpc::Method::Elicit, json!({}))
+                    .await;
+                // Long enough that only the answer's write, not the result's, is waited for.
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                Finished::Result(json!({"answer": answer.ok()}))
+            },
+        );
+        let mut task = b.get(&id, None).await.unwrap();
+        for _ in 0..100 {
+            if task["status"] == "input_required" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            task = b.get(&id, None).await.unwrap();
+        }
+        assert_eq!(task["status"], "input_required", "{task}");
+        let refused = b
+            .update(&id, None, json!({"sure": "yes"}).as_object().unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, codes::INVALID_PARAMS, "{refused:?}");
+        let answers = json!({"sure": {"action": "accept"}});
+        b.update(&id, None, answers.as_object().unwrap())
+            .await
+            .unwrap();
+        let task = b.get(&id, None).await.unwrap();
+        assert_eq!(task["status"], "working", "the very next get: {task}");
+    }
+
+    #[tokio::test]
+    async fn a_task_cancelled_through_another_process_is_heard_cancelled_there() {
+        let (a, b) = linked(Duration::from_millis(10));
+        let record = a.create(None).await.unwrap();
+        let id = record.id.clone();
+        let cancel = CancellationToken::new();
+        let seen = cancel.clone();
+        a.spawn(
+            record,
+            cancel,
+            Arc::new(Board::new(Duration::from_mins(1))),
+            a.admit(None).unwrap(),
+            async move {
+                seen.cancelled().await;
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        b.cancel(&id, None).await.unwrap();
+        // Heard by B from A: its change, over the link.
+        let mut changes = b.changes();
+        let change = tokio::time::timeout(Duration::from_secs(1), changes.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(&*change.id, id.as_str());
+        assert_eq!(change.status, TaskStatus::Cancelled);
+        assert_eq!(b.get(&id, None).await.unwrap()["status"], "cancelled");
     }
 
     #[tokio::test]

@@ -108,22 +108,31 @@
 //! [`Server::max_tasks`](crate::Server::max_tasks) and
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
 //! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)). The
-//! caps count the tasks of one process: with a store shared by several, each process counts its
-//! own.
+//! caps count the tasks of one process: with a store shared by several (Redis too), each process
+//! counts its own, so three replicas run up to three times `max_tasks` in all.
 //!
 //! # Where tasks are kept
 //!
 //! A [`TaskStore`] keeps each task's [`TaskRecord`] between requests, so the task outlives the
 //! request (and the HTTP connection) that created it; [`MemoryTaskStore`] is the default, and a
 //! store shared by several processes plugs in with [`Server::task_store`](crate::Server::task_store)
-//! (its trait docs say how a task whose process died is reported `failed`). What runs (the
-//! tool's future, its cancellation, its open questions) stays in the process that runs it: route
-//! a task's requests to it (the `Mcp-Name` header names the task). Elsewhere, `tasks/get` reads
-//! the store; `tasks/cancel` marks the record ([`TaskRecord::cancel_requested`]) and the process
-//! running the task cancels it at its next lease renewal; `tasks/update` of a task running
-//! elsewhere is refused (`-32603`, saying so), since its questions wait where it runs.
+//! (its trait docs say how a task whose process died is reported `failed`). A server that serves
+//! HTTP with Redis (feature `redis`, `HttpConfig::redis`) and no
+//! store set keeps its tasks in Redis by itself (`RedisTaskStore`; see the `redis` module for what
+//! a task there survives).
+//!
+//! What runs (the tool's future, its cancellation, its open questions) stays in the process that
+//! runs it. Elsewhere, `tasks/get` reads the store. With Redis, the replicas reach each other:
+//! `tasks/update` received by another replica is sent to the one running the task, and
+//! acknowledged once that one took the answers (the next `tasks/get` shows them, anywhere);
+//! `tasks/cancel` reaches it at once; `subscriptions/listen` streams on every replica hear the
+//! task's changes. Without that (a shared store of your own), `tasks/cancel` marks the record
+//! ([`TaskRecord::cancel_requested`]) and the process running the task cancels it at its next
+//! lease renewal, and `tasks/update` of a task running elsewhere is refused (`-32603`, saying so):
+//! route a task's requests to its process (the `Mcp-Name` header names the task).
 
 mod engine;
+mod peers;
 mod store;
 mod wire;
 
@@ -132,4 +141,9 @@ pub(crate) use engine::{
     Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing,
     extension_missing_legacy, negotiated,
 };
+#[cfg_attr(
+    not(feature = "redis"),
+    allow(unused_imports, reason = "the replicas' bus plugs in with `redis`")
+)]
+pub(crate) use peers::TaskPeers;
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

@@ -84,6 +84,11 @@ pub struct TaskRecord {
     /// running it reads this at each lease renewal and cancels the tool.
     #[serde(default)]
     pub cancel_requested: bool,
+    /// The process running the task, among the replicas of one server sharing a store (its
+    /// id); `None` without replicas, and in records written by older versions. Another
+    /// replica sends the task's answers and cancellation there.
+    #[serde(default)]
+    pub replica: Option<String>,
 }
 
 /// A store's failure: it could not keep or read a task. A client is answered `-32603` with
@@ -136,16 +141,24 @@ impl std::error::Error for TaskStoreError {}
 /// and needs no lease; within a process, a tool that panics is a `failed` task, never a lost one.
 pub trait TaskStore: Send + Sync + 'static {
     /// Keeps a new task. It must be readable by [`get`](Self::get) when this returns: the client
-    /// is told the task's id only then.
+    /// is told the task's id only then. `Err` when a task of that id is kept already (ids are
+    /// 128 random bits: a collision), which is never overwritten.
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// The task `id`, unless unknown or expired (past its `expires_at`).
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
-    /// Replaces the task of `record.id` with `record`, unless the task kept is over: a terminal
-    /// state (completed, failed, cancelled) is never overwritten (a shared store does it
-    /// atomically, e.g. a conditional write), so that a process that finds a task's lease lapsed
-    /// cannot turn a result just written into a failure.
+    /// Replaces the task of `record.id` with `record`, with two exceptions, checked and written
+    /// as one step (a shared store does it atomically: a conditional write, a script):
+    ///
+    /// - a task kept that is over (completed, failed, cancelled) is never overwritten, so that
+    ///   a process that finds a task's lease lapsed cannot turn a result just written into a
+    ///   failure;
+    /// - a task kept with [`cancel_requested`](TaskRecord::cancel_requested) set keeps it set
+    ///   (`record` is written with it `true`), so that a cancellation asked through another
+    ///   process is not lost by the running process's next write.
+    ///
+    /// A task not kept (never created, or expired) is written as given.
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// How long a running task's lease lasts (see "A process that dies"); `None` (the default):
@@ -290,6 +303,10 @@ impl TaskStore for MemoryTaskStore {
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
+        if tasks.records.contains_key(&record.id) {
+            let exists = TaskStoreError::new(format!("a task {} exists already", record.id));
+            return Box::pin(std::future::ready(Err(exists)));
+        }
         tasks.insert(record, self.caps);
         Box::pin(std::future::ready(Ok(())))
     }
@@ -304,11 +321,12 @@ impl TaskStore for MemoryTaskStore {
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
-        let over = tasks
-            .records
-            .get(&record.id)
-            .is_some_and(|kept| kept.status.is_terminal());
+        let kept = tasks.records.get(&record.id);
+        let over = kept.is_some_and(|kept| kept.status.is_terminal());
+        let cancel_requested = kept.is_some_and(|kept| kept.cancel_requested);
         if !over {
+            let mut record = record;
+            record.cancel_requested |= cancel_requested;
             tasks.insert(record, self.caps);
         }
         Box::pin(std::future::ready(Ok(())))
@@ -335,6 +353,7 @@ mod tests {
             error: None,
             lease_until: None,
             cancel_requested: false,
+            replica: None,
         }
     }
 

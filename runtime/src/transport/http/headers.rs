@@ -12,6 +12,8 @@ use crate::protocol::{ProtocolVersion, meta};
 use crate::schema::HeaderParam;
 
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+/// The id of the last SSE event a resuming client saw.
+pub(super) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 pub(super) const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 pub(super) const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");

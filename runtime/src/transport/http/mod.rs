@@ -11,13 +11,16 @@
 //!
 //! Cancellation: a 2026-07-28 client cancels by closing the response; a legacy one by posting
 //! `notifications/cancelled` (its POST's event stream then ends without a response).
-//! A legacy client that disconnects before its answer also cancels the call: the legacy spec
-//! says a disconnect SHOULD NOT mean cancellation, but without resumable streams (which we do
-//! not offer) its answer could never be delivered, so the work would be wasted.
+//! A legacy client that disconnects does not cancel a call whose stream started (the spec: a
+//! disconnect SHOULD NOT mean cancellation): the stream is logged ([`replay`]), the call runs
+//! on within its time limit, and the client resumes it with `GET` + `Last-Event-ID`. A call
+//! still unanswered as JSON (nothing streamed yet) is cancelled when its client goes away: there
+//! is nothing it could resume.
 //!
 //! The modules, in the order a request meets them: [`serve`] (connections, with [`room`] and
 //! [`arrival`]), [`admission`] (Host, Origin, then [`auth`]),
-//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer); [`reply`] builds the
+//! [`post`] (with [`headers`] and [`sessions`]), [`stream`] (the answer, a legacy session's
+//! streams logged by [`replay`] for resumption); [`reply`] builds the
 //! error answers and decides the status of a request's JSON-RPC error; [`config`] is what the
 //! application sets; [`service`] is the endpoint as a tower service of `http` 1 types.
 
@@ -27,8 +30,10 @@ mod auth;
 mod config;
 mod cors;
 pub(crate) mod headers;
+mod health;
 mod places;
 mod post;
+mod replay;
 mod reply;
 mod room;
 mod serve;
@@ -46,6 +51,7 @@ use axum::routing::get;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
+use self::replay::EventLog;
 use self::reply::Refusal;
 pub(crate) use self::serve::{serve, serve_app};
 pub use self::service::{HttpBody, HttpService};
@@ -56,7 +62,7 @@ use crate::protocol::Dispatcher;
 /// What every request of one endpoint shares.
 struct HttpState {
     dispatcher: Dispatcher,
-    sessions: SessionTable,
+    sessions: Arc<SessionTable>,
     /// Places for `subscriptions/listen` streams.
     subscriptions: Places,
     /// Places for long-lived streams, GET and `subscriptions/listen` together: a share of the
@@ -64,10 +70,32 @@ struct HttpState {
     streams: Places,
     /// Places for the other POSTs being answered.
     requests: Places,
+    /// The legacy sessions' streams, kept for resumption.
+    log: Arc<EventLog>,
     /// The Redis shared with the other replicas, if any.
     #[cfg(feature = "redis")]
     redis: Option<crate::replicas::Redis>,
     config: HttpConfig,
+}
+
+impl HttpState {
+    /// What ends the connections following call streams (not the calls): nothing in memory
+    /// (a client resuming here would find the server gone); with Redis, the server closing, so
+    /// that its clients resume on another replica.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            clippy::unused_self,
+            reason = "only the shared log stops its followers"
+        )
+    )]
+    fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
+        #[cfg(feature = "redis")]
+        if self.log.shared.is_some() {
+            return vec![self.dispatcher.closing().clone()];
+        }
+        Vec::new()
+    }
 }
 
 /// The endpoint at path `/`. Cancelling the dispatcher's `closing` token ends its GET and
@@ -81,11 +109,14 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
 fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     let state = Arc::new(HttpState {
         dispatcher,
-        sessions: SessionTable::new(
-            config.max_sessions,
-            config.principal_sessions,
-            config.session_idle_timeout,
-        ),
+        sessions: Arc::new(shared(
+            SessionTable::new(
+                config.max_sessions,
+                config.principal_sessions,
+                config.session_idle_timeout,
+            ),
+            &config,
+        )),
         subscriptions: Places::new(
             "subscriptions/listen streams",
             config.max_subscriptions,
@@ -97,6 +128,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
             config.principal_requests,
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
+        log: Arc::new(event_log(&config)),
         #[cfg(feature = "redis")]
         redis: config.redis_connected().cloned(),
         config,
@@ -104,6 +136,8 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     #[cfg(feature = "redis")]
     if let Some(redis) = &state.redis {
         redis.start(state.dispatcher.closing());
+        redis.relay_changes(state.dispatcher.change_sender(), state.dispatcher.closing());
+        hear_replicas(&state, redis);
     }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
@@ -124,6 +158,69 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         // an unknown path is a plain 404, with no CORS grant.
         .route_layer(cors::WithOrigin::new(cors))
         .with_state(state)
+}
+
+/// The session table, shared through Redis when there is one.
+fn shared(table: SessionTable, config: &HttpConfig) -> SessionTable {
+    #[cfg(feature = "redis")]
+    let table = table.shared_through(config.redis_connected().cloned());
+    let _ = config;
+    table
+}
+
+/// Hands what the other replicas say about sessions to this endpoint's table until the server
+/// closes (or the endpoint is dropped).
+#[cfg(feature = "redis")]
+fn hear_replicas(state: &Arc<HttpState>, redis: &crate::replicas::Redis) {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return;
+    }
+    tokio::spawn(SessionTable::keep_alive(
+        Arc::downgrade(&state.sessions),
+        state.dispatcher.closing().clone(),
+    ));
+    let mut heard = redis.bus().subscribe();
+    let endpoint = Arc::downgrade(state);
+    let closing = state.dispatcher.closing().clone();
+    tokio::spawn(async move {
+        loop {
+            let message = tokio::select! {
+                message = heard.recv() => message,
+                () = closing.cancelled() => return,
+            };
+            let message = match message {
+                Ok(message) => message,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "messages from the other replicas were missed");
+                    continue;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            let Some(state) = endpoint.upgrade() else {
+                return;
+            };
+            state.sessions.hear(&message, &state.dispatcher);
+        }
+    });
+}
+
+/// The log of the endpoint's legacy streams: in memory, and with Redis also shared.
+fn event_log(config: &HttpConfig) -> EventLog {
+    #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+    let mut log = EventLog::new(
+        config.max_replay_events,
+        config.replay_ttl,
+        config.running.clone(),
+    );
+    #[cfg(feature = "redis")]
+    if let Some(redis) = config.redis_connected() {
+        log.shared = Some(crate::replicas::events::SharedEvents::new(
+            redis.clone(),
+            config.max_replay_events,
+            config.replay_ttl,
+        ));
+    }
+    log
 }
 
 /// GET and DELETE without a legacy session: they work with one, unless the server is

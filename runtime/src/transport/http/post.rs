@@ -20,7 +20,7 @@ use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
 use super::reply::{self, Refusal, Stage, StatusTable};
 use super::sessions::HttpSession;
-use super::stream::{Accepts, HttpCall, answer};
+use super::stream::{Accepts, HttpCall, Resumable, answer};
 use crate::context::AuthInfo;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
@@ -275,6 +275,7 @@ async fn modern_post(
         statuses: StatusTable::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
         place,
+        log: None,
     })
     .await)
 }
@@ -338,14 +339,63 @@ async fn legacy_post(
     post: Post,
 ) -> Result<Response, Refusal> {
     let joined = legacy_session(state, &message, &post)
+        .await
         .map_err(|refusal| refusal.to(&request_id(&message)))?;
+    #[cfg(feature = "redis")]
+    let settles = settles_session(&message).then(|| (request_id(&message), joined.session.clone()));
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
+    #[cfg(feature = "redis")]
+    if let Some((request, Some(session))) = settles {
+        save_session(state, &session, joined.new_id.is_some())
+            .await
+            .map_err(|refusal| refusal.to(&request))?;
+    }
     if let Some(id) = joined.new_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
         response.headers_mut().insert(SESSION_ID, value);
     }
     Ok(response)
+}
+
+/// Whether a legacy message changes what its session settled (kept in Redis): `initialize`,
+/// `logging/setLevel`, `resources/subscribe` and `unsubscribe`.
+#[cfg(feature = "redis")]
+fn settles_session(message: &Incoming) -> bool {
+    matches!(message, Incoming::Request(request) if matches!(
+        request.method,
+        Method::Initialize | Method::SetLogLevel | Method::Subscribe | Method::Unsubscribe
+    ))
+}
+
+/// Writes what `session` settled to Redis (with Redis), and tells the replicas holding it. A
+/// session `initialize` just opened that cannot be written is closed: its client gets `503`
+/// and tries again.
+#[cfg(feature = "redis")]
+async fn save_session(
+    state: &HttpState,
+    session: &HttpSession,
+    opened: bool,
+) -> Result<(), Refusal> {
+    let Some(shared) = state.sessions.shared() else {
+        return Ok(());
+    };
+    let record = session.record();
+    let life = state.sessions.record_life(!opened);
+    match shared.save(&session.id, &record, life).await {
+        Ok(()) => {
+            if !opened {
+                shared.changed(&session.id, &record);
+            }
+            Ok(())
+        }
+        Err(error) => {
+            if opened {
+                state.sessions.close(&session.id);
+            }
+            Err(super::sessions::unavailable(&error))
+        }
+    }
 }
 
 /// What a legacy message joins.
@@ -360,7 +410,11 @@ struct Joined {
 
 /// The calls a legacy message joins: a new session for `initialize`, the one the request names,
 /// or (stateless) calls of its own.
-fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<Joined, Refusal> {
+async fn legacy_session(
+    state: &HttpState,
+    message: &Incoming,
+    post: &Post,
+) -> Result<Joined, Refusal> {
     let bad_request =
         |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
     let header_version = headers::legacy_version(&post.headers).map_err(bad_request)?;
@@ -375,11 +429,7 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
     }
     if is_initialize {
         let Some((id, session)) = state.sessions.open(&state.dispatcher, post.auth.as_ref()) else {
-            return Err(Refusal::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                codes::INTERNAL_ERROR,
-                "Service Unavailable: no session can be opened now (too many are open)",
-            ));
+            return Err(super::sessions::full());
         };
         return Ok(Joined {
             calls: session.calls.clone(),
@@ -387,7 +437,17 @@ fn legacy_session(state: &HttpState, message: &Incoming, post: &Post) -> Result<
             new_id: Some(id),
         });
     }
-    let session = state.sessions.find(&post.headers, post.auth.as_ref())?;
+    // A request keeps its session alive; a notification or a client's response does not.
+    let refresh = matches!(message, Incoming::Request(_) | Incoming::Batch(_));
+    let session = state
+        .sessions
+        .find_for(
+            &state.dispatcher,
+            &post.headers,
+            post.auth.as_ref(),
+            refresh,
+        )
+        .await?;
     // The version header, when sent, must be the one the session negotiated.
     let negotiated = session.calls.connection().version();
     if post.headers.contains_key(PROTOCOL_VERSION)
@@ -415,6 +475,11 @@ async fn legacy_message(
 ) -> Response {
     match message {
         Incoming::Request(request) => {
+            // A session's streams are logged, so that its client can resume them.
+            let log = in_session.is_some().then(|| Resumable {
+                log: Arc::clone(&state.log),
+                stop: state.call_stops().into_iter().next(),
+            });
             answer(HttpCall {
                 request,
                 calls,
@@ -424,6 +489,7 @@ async fn legacy_message(
                 statuses: StatusTable::Legacy,
                 timeout: Some(state.config.request_timeout),
                 place: post.place,
+                log,
             })
             .await
         }
@@ -432,10 +498,27 @@ async fn legacy_message(
             params,
             cancels,
         } => {
-            calls.notification(&method, params.as_ref(), cancels.as_ref());
+            match (&cancels, &in_session) {
+                // Not running here: with Redis, it may run on another replica.
+                #[cfg(feature = "redis")]
+                (Some(request), Some(session)) if !calls.cancel(request) => {
+                    state.sessions.relay_cancel(session, request);
+                }
+                _ => calls.notification(&method, params.as_ref(), cancels.as_ref()),
+            }
             StatusCode::ACCEPTED.into_response()
         }
         Incoming::Response(reply) => {
+            // With Redis, an answer to a question another replica asked goes there.
+            #[cfg(feature = "redis")]
+            let reply = match &in_session {
+                Some(session) => state.sessions.relay_reply(session, reply),
+                None => Err(reply),
+            };
+            #[cfg(feature = "redis")]
+            let Err(reply) = reply else {
+                return StatusCode::ACCEPTED.into_response();
+            };
             calls.reply(reply);
             StatusCode::ACCEPTED.into_response()
         }

@@ -34,6 +34,7 @@ use tokio_util::task::TaskTracker;
 use tower::ServiceExt as _;
 
 use super::arrival::Arrivals;
+use super::health::Health;
 use super::room::{IDLE_ENOUGH, Member, Room};
 use super::{HttpConfig, endpoint};
 use crate::protocol::Dispatcher;
@@ -81,6 +82,7 @@ pub(crate) async fn serve_app(
         }
     });
     let shared = Arc::new(Shared {
+        health: Health::of(config, shutdown.clone()),
         app,
         room: Arc::default(),
         arrivals: Arrivals::of(config),
@@ -90,7 +92,15 @@ pub(crate) async fn serve_app(
     let connections = accept_until(&listener, &shared, &limits, &shutdown).await;
     drop(listener);
     connections.close();
-    if tokio::time::timeout(config.shutdown_grace, connections.wait())
+    // Requests in flight, and the calls whose streams are logged (their clients may resume
+    // them, here or, with Redis, on another replica), get the grace time.
+    let running = config.running.clone();
+    running.close();
+    let finishing = async {
+        connections.wait().await;
+        running.wait().await;
+    };
+    if tokio::time::timeout(config.shutdown_grace, finishing)
         .await
         .is_err()
     {
@@ -134,6 +144,8 @@ impl ConnectionLimits {
 /// What the connections of one listener share.
 struct Shared {
     app: Router,
+    /// `GET /healthz`, answered before the app.
+    health: Health,
     room: Arc<Room>,
     arrivals: Arrivals,
     body_rate: u64,
@@ -380,7 +392,11 @@ impl hyper::service::Service<Request<Incoming>> for Connection {
         let Self { shared, member } = self.clone();
         Box::pin(async move {
             let (request, arrival) = shared.arrivals.watch(request);
-            let response = shared.app.clone().oneshot(request).await?;
+            let response = if Health::asked(&request) {
+                shared.health.answer()
+            } else {
+                shared.app.clone().oneshot(request).await?
+            };
             let (mut response, close) = arrival.answer(response, shared.body_rate);
             // Only a response of known length gives way: a stream's `Connection: close` would
             // keep the waiting client waiting for as long as the stream lasts.

@@ -17,17 +17,24 @@ use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::headers::{self, SESSION_ID};
+use super::headers::SESSION_ID;
+use super::replay::LoggedStream;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
+#[cfg(feature = "redis")]
+use crate::jsonrpc::{Id, Incoming, Reply};
 use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
+#[cfg(feature = "redis")]
+use crate::replicas::{BusMessage, Redis, SessionRecord, SharedSessions};
 use crate::session::Calls;
 use crate::sync::lock;
 
 /// A legacy session: its calls, and what the table needs to know to expire it.
 pub(super) struct HttpSession {
+    /// Its id (`Mcp-Session-Id`).
+    pub(super) id: String,
     pub(super) calls: Calls,
     last_seen: Mutex<Instant>,
     stream_open: Mutex<bool>,
@@ -39,6 +46,14 @@ pub(super) struct HttpSession {
     /// did is one a client opened and left (or a flood of `initialize`s), the first to make room
     /// and short-lived.
     active: AtomicBool,
+    /// With Redis: the text of its record as last read or written, so a request that finds it
+    /// unchanged applies nothing.
+    #[cfg(feature = "redis")]
+    record: Mutex<String>,
+    /// The log of its GET stream, written from its first GET until the session ends.
+    pub(super) get_log: Mutex<Option<Arc<LoggedStream>>>,
+    /// Cancels the connection following its GET stream, when another takes over.
+    get_follower: Mutex<CancellationToken>,
 }
 
 impl HttpSession {
@@ -82,6 +97,38 @@ impl HttpSession {
             && self.calls.is_idle()
     }
 
+    /// Makes the session what its record in Redis says, when it changed since last seen.
+    #[cfg(feature = "redis")]
+    fn apply(&self, text: &str, dispatcher: &Dispatcher) {
+        let mut seen = lock(&self.record);
+        if *seen == text {
+            return;
+        }
+        text.clone_into(&mut seen);
+        match serde_json::from_str::<SessionRecord>(text) {
+            Ok(record) => record.apply(self.calls.connection(), &dispatcher.listed_resources()),
+            Err(error) => tracing::warn!(%error, "a session record this version cannot read"),
+        }
+    }
+
+    /// The text of its record, as written now.
+    #[cfg(feature = "redis")]
+    pub(super) fn record(&self) -> String {
+        let record = SessionRecord::of(self.calls.connection(), self.owner.as_ref());
+        let text = serde_json::to_string(&record).unwrap_or_default();
+        lock(&self.record).clone_from(&text);
+        text
+    }
+
+    /// A token for the connection that now follows the session's GET stream: the one that
+    /// followed it so far ends (a resuming client's old connection may not have been seen to
+    /// close yet).
+    pub(super) fn follow_get(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        std::mem::replace(&mut *lock(&self.get_follower), token.clone()).cancel();
+        token
+    }
+
     /// Takes the session's one GET stream; `None` when it is already open.
     pub(super) fn open_stream(self: &Arc<Self>) -> Option<StreamGuard> {
         let mut open = lock(&self.stream_open);
@@ -97,12 +144,6 @@ impl HttpSession {
 /// The session's GET stream, open while this lives.
 pub(super) struct StreamGuard(Arc<HttpSession>);
 
-impl StreamGuard {
-    pub(super) fn session(&self) -> &HttpSession {
-        &self.0
-    }
-}
-
 impl Drop for StreamGuard {
     fn drop(&mut self) {
         // Idle time counts from here (a client that listened for an hour is not idle): marked
@@ -116,13 +157,17 @@ impl Drop for StreamGuard {
 /// lives once left alone.
 pub(crate) const INACTIVE_LIFE: Duration = Duration::from_mins(1);
 
-/// Every open session, by id.
+/// Every open session, by id (with Redis: the sessions this replica served lately, a cache of
+/// those kept in Redis).
 pub(super) struct SessionTable {
     sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
     max: usize,
     /// The most one principal may hold (bearer auth).
     per_principal: usize,
     idle_timeout: Duration,
+    /// Where the sessions are shared with the other replicas.
+    #[cfg(feature = "redis")]
+    shared: Option<SharedSessions>,
 }
 
 impl SessionTable {
@@ -132,6 +177,226 @@ impl SessionTable {
             max,
             per_principal,
             idle_timeout,
+            #[cfg(feature = "redis")]
+            shared: None,
+        }
+    }
+
+    /// Sessions kept in Redis, shared with the other replicas.
+    #[cfg(feature = "redis")]
+    pub(super) fn shared_through(mut self, redis: Option<Redis>) -> Self {
+        self.shared = redis.map(SharedSessions::new);
+        self
+    }
+
+    /// Where the sessions are shared, if they are.
+    #[cfg(feature = "redis")]
+    pub(super) fn shared(&self) -> Option<&SharedSessions> {
+        self.shared.as_ref()
+    }
+
+    /// How long a session's record lives from now: a session that never did anything,
+    /// [`INACTIVE_LIFE`].
+    #[cfg(feature = "redis")]
+    pub(super) fn record_life(&self, active: bool) -> Duration {
+        if active {
+            self.idle_timeout
+        } else {
+            self.idle_timeout.min(INACTIVE_LIFE)
+        }
+    }
+
+    /// The session the request names, as [`find`](Self::find); with Redis, read there (one
+    /// round trip), so that a session opened on another replica is served here, and one ended
+    /// elsewhere is not. `refresh`: the request is one that keeps the session alive (not a
+    /// notification or a response), its record's TTL starts again.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(clippy::unused_async, reason = "with Redis, the session is read there")
+    )]
+    pub(super) async fn find_for(
+        &self,
+        dispatcher: &Dispatcher,
+        headers: &HeaderMap,
+        auth: Option<&AuthInfo>,
+        refresh: bool,
+    ) -> Result<Arc<HttpSession>, Refusal> {
+        #[cfg(feature = "redis")]
+        if let Some(shared) = &self.shared {
+            return self
+                .find_shared(shared, dispatcher, headers, auth, refresh)
+                .await;
+        }
+        let _ = (dispatcher, refresh);
+        self.find(headers, auth)
+    }
+
+    #[cfg(feature = "redis")]
+    async fn find_shared(
+        &self,
+        shared: &SharedSessions,
+        dispatcher: &Dispatcher,
+        headers: &HeaderMap,
+        auth: Option<&AuthInfo>,
+        refresh: bool,
+    ) -> Result<Arc<HttpSession>, Refusal> {
+        let id = session_id(headers)?;
+        let principal = auth.map(AuthInfo::principal);
+        let text = shared
+            .load(id, refresh.then_some(self.idle_timeout))
+            .await
+            .map_err(|error| unavailable(&error))?;
+        let Some(text) = text else {
+            // Ended on another replica, or expired.
+            self.close(id);
+            return Err(not_found());
+        };
+        let cached = lock(&self.sessions).get(id).cloned();
+        if let Some(session) = cached {
+            if session.owner != principal {
+                return Err(not_found());
+            }
+            session.apply(&text, dispatcher);
+            session.touch();
+            return Ok(session);
+        }
+        let record: SessionRecord = serde_json::from_str(&text).map_err(|_| not_found())?;
+        if !record.belongs_to(principal.as_ref()) {
+            return Err(not_found());
+        }
+        let session = {
+            let mut sessions = lock(&self.sessions);
+            if let Some(session) = sessions.get(id) {
+                // Another request loaded it meanwhile.
+                Arc::clone(session)
+            } else {
+                self.make_room(&mut sessions, principal.as_ref())
+                    .ok_or_else(full)?;
+                let session = self.new_session(id, principal, dispatcher);
+                sessions.insert(id.to_owned(), Arc::clone(&session));
+                session
+            }
+        };
+        session.apply(&text, dispatcher);
+        // Loaded because it is used: it did something.
+        session.activate();
+        Ok(session)
+    }
+
+    /// Keeps alive in Redis, until `closing`, the sessions in use here (a GET stream open, a call
+    /// running): a client that only listens sends no request that would. A session whose record
+    /// is gone (expired, or ended while this replica missed the word) ends here too.
+    #[cfg(feature = "redis")]
+    pub(super) async fn keep_alive(table: std::sync::Weak<Self>, closing: CancellationToken) {
+        let every = table
+            .upgrade()
+            .map_or(Duration::from_secs(1), |table| table.idle_timeout / 4)
+            .clamp(Duration::from_millis(250), Duration::from_mins(1));
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                () = closing.cancelled() => return,
+            }
+            let Some(table) = table.upgrade() else {
+                return;
+            };
+            let Some(shared) = table.shared.clone() else {
+                return;
+            };
+            let busy: Vec<String> = lock(&table.sessions)
+                .iter()
+                .filter(|(_, session)| *lock(&session.stream_open) || !session.calls.is_idle())
+                .map(|(id, _)| id.clone())
+                .collect();
+            if busy.is_empty() {
+                continue;
+            }
+            if let Ok(kept) = shared.keep(&busy, table.idle_timeout).await {
+                for (id, kept) in busy.iter().zip(kept) {
+                    if !kept {
+                        table.close(id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What another replica said about a session this one may hold.
+    #[cfg(feature = "redis")]
+    pub(super) fn hear(&self, message: &BusMessage, dispatcher: &Dispatcher) {
+        let held = |id: &str| lock(&self.sessions).get(id).cloned();
+        match message {
+            BusMessage::SessionEnded { session } => self.close(session),
+            BusMessage::SessionChanged { session, record } => {
+                if let Some(held) = held(session) {
+                    held.apply(record, dispatcher);
+                }
+            }
+            BusMessage::Answer {
+                replica,
+                session,
+                reply,
+            } if self
+                .shared
+                .as_ref()
+                .is_some_and(|shared| shared.redis().replica() == replica) =>
+            {
+                let Some(held) = held(session) else {
+                    return;
+                };
+                let bytes = serde_json::to_vec(reply).unwrap_or_default();
+                if let Ok(Incoming::Response(reply)) = crate::jsonrpc::parse(&bytes) {
+                    held.calls.reply(reply);
+                }
+            }
+            BusMessage::Cancel { session, request } => {
+                if let Some(held) = held(session)
+                    && held.calls.cancel(&Id::from_value(request))
+                {
+                    tracing::debug!("a request cancelled through another replica");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A client's answer to a question another replica asked (its id names that replica):
+    /// sent there. `Err` gives it back: this replica asked it (or nobody).
+    #[cfg(feature = "redis")]
+    pub(super) fn relay_reply(&self, session: &HttpSession, reply: Reply) -> Result<(), Reply> {
+        let Some(shared) = &self.shared else {
+            return Err(reply);
+        };
+        let replica = match serde_json::from_str::<String>(&reply.id.key()) {
+            Ok(id) => id.rsplit_once('-').map(|(replica, _)| replica.to_owned()),
+            Err(_) => None,
+        };
+        let Some(replica) = replica.filter(|replica| replica != shared.redis().replica()) else {
+            return Err(reply);
+        };
+        let mut message = serde_json::json!({"jsonrpc": "2.0", "id": reply.id.to_value()});
+        match reply.outcome {
+            Ok(result) => message["result"] = result,
+            Err(error) => message["error"] = serde_json::to_value(error).unwrap_or_default(),
+        }
+        shared.redis().bus().publish(BusMessage::Answer {
+            replica,
+            session: session.id.clone(),
+            reply: message,
+        });
+        Ok(())
+    }
+
+    /// A `notifications/cancelled` of a request not running here: told to the other replicas.
+    #[cfg(feature = "redis")]
+    pub(super) fn relay_cancel(&self, session: &HttpSession, request: &Id) {
+        if let Some(shared) = &self.shared {
+            shared.redis().bus().publish(BusMessage::Cancel {
+                session: session.id.clone(),
+                request: request.to_value(),
+            });
         }
     }
 
@@ -142,25 +407,7 @@ impl SessionTable {
         headers: &HeaderMap,
         auth: Option<&AuthInfo>,
     ) -> Result<Arc<HttpSession>, Refusal> {
-        let bad_request =
-            |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
-        let Some(value) = headers.get(SESSION_ID) else {
-            return Err(bad_request(
-                "Bad Request: Mcp-Session-Id header is required",
-            ));
-        };
-        let Ok(id) = value.to_str() else {
-            return Err(bad_request(
-                "Bad Request: the Mcp-Session-Id header is not visible ASCII (send the id the server gave)",
-            ));
-        };
-        let not_found = || {
-            Refusal::new(
-                StatusCode::NOT_FOUND,
-                codes::INVALID_REQUEST,
-                "Session not found",
-            )
-        };
+        let id = session_id(headers)?;
         let session = {
             let mut sessions = lock(&self.sessions);
             let expired = sessions
@@ -179,6 +426,84 @@ impl SessionTable {
         Ok(session)
     }
 
+    /// Makes room for one more session of `owner`: expired ones are closed; at a cap, the least
+    /// recently used session not in use goes. `None` when every candidate is in use.
+    fn make_room(
+        &self,
+        sessions: &mut HashMap<String, Arc<HttpSession>>,
+        owner: Option<&Principal>,
+    ) -> Option<()> {
+        let idle = self.idle_timeout;
+        sessions.retain(|_, session| {
+            let expired = session.expired(idle);
+            if expired {
+                session.end();
+            }
+            !expired
+        });
+        if owner.is_some() {
+            // A principal at its cap makes room among its own sessions: one not in use.
+            let held = sessions
+                .values()
+                .filter(|s| s.owner.as_ref() == owner)
+                .count();
+            if held >= self.per_principal {
+                let own = |session: &HttpSession| session.owner.as_ref() == owner;
+                evict_least_recently_used(sessions, Duration::ZERO, own)?;
+            }
+        }
+        if sessions.len() >= self.max {
+            // First a session that never did anything since its `initialize`, then any not in use.
+            let inactive = |session: &HttpSession| !session.is_active();
+            if evict_least_recently_used(sessions, Duration::ZERO, inactive).is_none() {
+                evict_least_recently_used(sessions, Duration::ZERO, |_| true)?;
+            }
+        }
+        Some(())
+    }
+
+    /// A session `id` of `owner`, not yet in the table.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            clippy::unused_self,
+            reason = "with Redis, its questions' ids name the replica"
+        )
+    )]
+    fn new_session(
+        &self,
+        id: &str,
+        owner: Option<Principal>,
+        dispatcher: &Dispatcher,
+    ) -> Arc<HttpSession> {
+        let calls = Calls::new(
+            dispatcher.clone(),
+            ProtocolVersion::HTTP_DEFAULT,
+            Some(id.to_owned()),
+        );
+        // With Redis, a question's id names this replica: an answer posted to another comes here.
+        #[cfg(feature = "redis")]
+        let calls = match &self.shared {
+            Some(shared) => calls.answering_as(shared.redis().replica()),
+            None => calls.answering(),
+        };
+        #[cfg(not(feature = "redis"))]
+        let calls = calls.answering();
+        Arc::new(HttpSession {
+            id: id.to_owned(),
+            calls,
+            last_seen: Mutex::new(Instant::now()),
+            stream_open: Mutex::new(false),
+            ended: CancellationToken::new(),
+            owner,
+            active: AtomicBool::new(false),
+            #[cfg(feature = "redis")]
+            record: Mutex::default(),
+            get_log: Mutex::new(None),
+            get_follower: Mutex::new(CancellationToken::new()),
+        })
+    }
+
     /// Opens a session. Expired ones are closed first; when the table is still full, the least
     /// recently used session not in use makes room (its client gets `404` and opens another, as
     /// the protocol says), among those that never did anything first: a flood of `initialize`s
@@ -190,55 +515,68 @@ impl SessionTable {
         auth: Option<&AuthInfo>,
     ) -> Option<(String, Arc<HttpSession>)> {
         let mut sessions = lock(&self.sessions);
-        let idle = self.idle_timeout;
-        sessions.retain(|_, session| {
-            let expired = session.expired(idle);
-            if expired {
-                session.end();
-            }
-            !expired
-        });
         let owner = auth.map(AuthInfo::principal);
-        if owner.is_some() {
-            // A principal at its cap makes room among its own sessions: one not in use.
-            let held = sessions.values().filter(|s| s.owner == owner).count();
-            if held >= self.per_principal {
-                let own = |session: &HttpSession| session.owner == owner;
-                evict_least_recently_used(&mut sessions, Duration::ZERO, own)?;
-            }
-        }
-        if sessions.len() >= self.max {
-            // First a session that never did anything since its `initialize`, then any not in use.
-            let inactive = |session: &HttpSession| !session.is_active();
-            if evict_least_recently_used(&mut sessions, Duration::ZERO, inactive).is_none() {
-                evict_least_recently_used(&mut sessions, Duration::ZERO, |_| true)?;
-            }
-        }
+        self.make_room(&mut sessions, owner.as_ref())?;
         let id = new_session_id()?;
-        let calls = Calls::new(
-            dispatcher.clone(),
-            ProtocolVersion::HTTP_DEFAULT,
-            Some(id.clone()),
-        )
-        .answering();
-        let session = Arc::new(HttpSession {
-            calls,
-            last_seen: Mutex::new(Instant::now()),
-            stream_open: Mutex::new(false),
-            ended: CancellationToken::new(),
-            owner,
-            active: AtomicBool::new(false),
-        });
+        let session = self.new_session(&id, owner, dispatcher);
         sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
     }
 
-    /// Ends session `id`.
-    fn close(&self, id: &str) {
+    /// Ends session `id` here.
+    pub(super) fn close(&self, id: &str) {
         if let Some(session) = lock(&self.sessions).remove(id) {
             session.end();
         }
     }
+}
+
+/// The session id a request names. `Err` (`400`) when it names none or an unreadable one.
+fn session_id(headers: &HeaderMap) -> Result<&str, Refusal> {
+    let bad_request =
+        |message| Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message);
+    let Some(value) = headers.get(SESSION_ID) else {
+        return Err(bad_request(
+            "Bad Request: Mcp-Session-Id header is required",
+        ));
+    };
+    value.to_str().map_err(|_| {
+        bad_request(
+            "Bad Request: the Mcp-Session-Id header is not visible ASCII (send the id the server gave)",
+        )
+    })
+}
+
+/// An unknown session, or another principal's (ids are not disclosed).
+fn not_found() -> Refusal {
+    Refusal::new(
+        StatusCode::NOT_FOUND,
+        codes::INVALID_REQUEST,
+        "Session not found",
+    )
+}
+
+/// The session table is full of sessions in use.
+pub(super) fn full() -> Refusal {
+    Refusal::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        codes::INTERNAL_ERROR,
+        "Service Unavailable: no session can be opened now (too many are open)",
+    )
+}
+
+/// Redis, where sessions are kept, cannot be used now: the client tries again in a second.
+#[cfg(feature = "redis")]
+pub(super) fn unavailable(error: &redis::RedisError) -> Refusal {
+    Refusal::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        codes::INTERNAL_ERROR,
+        format!("Service Unavailable: session store unavailable: {error}"),
+    )
+    .with_header(
+        axum::http::header::RETRY_AFTER,
+        axum::http::HeaderValue::from_static("1"),
+    )
 }
 
 /// Whether a request holds `session`: between [`SessionTable::find`] (or `open`) and the end of
@@ -275,10 +613,18 @@ pub(super) async fn delete(
     if state.config.stateless || !headers.contains_key(SESSION_ID) {
         return Err(super::method_not_allowed(state.config.stateless));
     }
-    let session = state.sessions.find(&headers, auth.as_ref())?;
-    state
+    let session = state
         .sessions
-        .close(headers::text(&headers, &SESSION_ID).unwrap_or(""));
+        .find_for(&state.dispatcher, &headers, auth.as_ref(), false)
+        .await?;
+    #[cfg(feature = "redis")]
+    if let Some(shared) = state.sessions.shared() {
+        shared
+            .end(&session.id)
+            .await
+            .map_err(|error| unavailable(&error))?;
+    }
+    state.sessions.close(&session.id);
     session.end();
     Ok(StatusCode::NO_CONTENT)
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Extension;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -13,17 +14,21 @@ use axum::response::{IntoResponse as _, Response};
 use futures_util::StreamExt as _;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
+use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::headers::{self, SESSION_ID};
+use super::headers::{self, LAST_EVENT_ID, SESSION_ID};
 use super::places::Place;
+use super::replay::{self, EventLog, LoggedStream, StreamKind};
 use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{Method, Outgoing, Request, codes};
+use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
 use crate::session::{Caller, Calls, Ticket};
+use crate::sync::lock;
 
 /// One request to answer over HTTP.
 pub(super) struct HttpCall {
@@ -43,6 +48,18 @@ pub(super) struct HttpCall {
     /// The request's place among those open (`max_requests`, or `max_subscriptions`), held
     /// until the call ends.
     pub(super) place: Place,
+    /// Where a legacy session's streams are logged for resumption; `None` for a request of no
+    /// session (2026-07-28, stateless).
+    pub(super) log: Option<Resumable>,
+}
+
+/// What a call needs to log its stream.
+#[derive(Clone)]
+pub(super) struct Resumable {
+    pub(super) log: Arc<EventLog>,
+    /// Cancelled when the endpoint's followers of call streams must end (a replica sharing its
+    /// log in Redis stopping: its clients resume elsewhere). The calls run on.
+    pub(super) stop: Option<CancellationToken>,
 }
 
 /// What a client takes as an answer (its `Accept`).
@@ -56,9 +73,10 @@ pub(super) enum Accepts {
 
 /// Runs one request. The answer is JSON, unless the call sends notifications (progress, logs)
 /// before its result and the client accepts SSE: then a request-scoped event stream carries them
-/// and the result. Dropping the response (the client went away) cancels the call. A call
-/// cancelled before it answered gets no JSON-RPC response: its event stream ends without one
-/// (`202 Accepted` for a client that takes JSON only).
+/// and the result. Dropping the response (the client went away) cancels the call, unless it is
+/// a legacy session's stream (logged, so resumable): that call runs on, its events kept for the
+/// client to resume. A call cancelled before it answered gets no JSON-RPC response: its event
+/// stream ends without one (`202 Accepted` for a client that takes JSON only).
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let max_queued = call.calls.dispatcher().limits().max_queued_messages;
@@ -70,6 +88,16 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         room: room.clone(),
     };
     let id = call.request.id.clone();
+    // A legacy session's stream is logged: its session id, and whether it starts with a
+    // priming event (2025-11-25; older clients may not take an event with empty data).
+    let logged = call
+        .log
+        .clone()
+        .zip(call.in_session.as_ref().and_then(|session| {
+            let connection = session.calls.connection();
+            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
+            connection.session_id.clone().map(|id| (id, prime))
+        }));
     if let Some(session) = &call.in_session
         && call.request.method != Method::Initialize
     {
@@ -114,6 +142,11 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
+        if let Some((resumable, (session, prime))) = logged
+            && let Some(stream) = resumable.log.open(&session, StreamKind::Call(id))
+        {
+            return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+        }
         return event_stream(first, bounded(receiver, max_queued), ticket, room);
     };
     // Cancelled after it answered, before the answer left: it still gets none.
@@ -160,6 +193,38 @@ fn no_response(accepts: Accepts) -> Response {
         }
         Accepts::Json => StatusCode::ACCEPTED.into_response(),
     }
+}
+
+/// A legacy session's request-scoped event stream, logged: the call's messages go to the log
+/// (through a task of their own, which holds the call's ticket: a client that goes away does
+/// not cancel the call), and the response follows the log from its start, after the priming
+/// event when `prime`.
+fn logged_stream(
+    stream: &Arc<LoggedStream>,
+    first: Outgoing,
+    mut receiver: mpsc::UnboundedReceiver<Outgoing>,
+    ticket: Ticket,
+    prime: bool,
+    resumable: Resumable,
+) -> Response {
+    let (running, stop) = (resumable.log.running.clone(), resumable.stop);
+    stream.push(&first);
+    let logging = Arc::clone(stream);
+    running.spawn(async move {
+        while let Some(message) = receiver.recv().await {
+            if matches!(message, Outgoing::Response(_)) {
+                // Cancelled after it answered, before the answer was written: none is.
+                if ticket.complete() {
+                    logging.push(&message);
+                }
+                break;
+            }
+            logging.push(&message);
+        }
+        logging.end();
+    });
+    let stops = stop.into_iter().collect();
+    replay::sse_response(Arc::clone(stream).follow(0, prime, stops, Vec::new()))
 }
 
 /// A request-scoped event stream: the request's notifications, then its response, which ends
@@ -247,7 +312,8 @@ fn bounded(
 
 /// GET opens the session's stream of server-initiated messages (`list_changed` of the lists
 /// `initialize` declared, `resources/updated` of what the session subscribed to); without a
-/// legacy session there is none (`405`).
+/// legacy session there is none (`405`). With `Last-Event-ID`, it resumes the stream that event
+/// belongs to instead (a POST's, or the GET stream), from the event after it.
 pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,
     Extension(Admitted(auth)): Extension<Admitted>,
@@ -263,61 +329,207 @@ pub(super) async fn get_stream(
             "Not Acceptable: Accept must include text/event-stream",
         ));
     }
-    let session = state.sessions.find(&headers, auth.as_ref())?;
-    let Some(guard) = session.open_stream() else {
+    let session = state
+        .sessions
+        .find_for(&state.dispatcher, &headers, auth.as_ref(), true)
+        .await?;
+    let resuming = headers.get(LAST_EVENT_ID);
+    let mut replayed = None;
+    if let Some(last) = resuming {
+        match resume(&state, &session, last, auth.as_ref()).await? {
+            Resumed::Stream(response) => return Ok(response),
+            // Another replica's GET stream: what it kept, then this replica's GET stream.
+            Resumed::Replayed(frames) => replayed = Some(frames),
+            // A GET stream no longer known: a fresh one rather than none (its client wants the
+            // session's messages; those of the gap are lost).
+            Resumed::Unknown if is_get_stream(last) => {}
+            Resumed::Unknown => return Err(unknown_event()),
+        }
+    }
+    let guard = session.open_stream();
+    // A resuming client takes the stream over from a connection not yet seen to close.
+    if guard.is_none() && resuming.is_none() {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
             codes::INVALID_REQUEST,
             "Conflict: this session already has a GET stream open",
         ));
-    };
+    }
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
     let place = state.streams.take(auth.as_ref())?;
-    let changes = state.dispatcher.changes();
-    let shutdown = state.dispatcher.closing().clone();
-    let stream = futures_util::stream::unfold(
-        (changes, (guard, place), shutdown),
-        |(mut changes, (guard, place), shutdown)| async move {
-            loop {
-                let heard = async {
-                    // The server keeps a sender, so the changes do not end; if they did, the
-                    // stream would stay open all the same (a client whose stream ends reconnects).
-                    match changes.next().await {
-                        Some(heard) => heard,
-                        None => std::future::pending().await,
-                    }
-                };
-                let heard = tokio::select! {
-                    heard = heard => heard,
-                    // Shutting down: the stream ends, so that its connection can close.
-                    () = shutdown.cancelled() => return None,
-                    () = guard.session().ended.cancelled() => return None,
-                };
-                // What the session's client hears of it: the lists `initialize` declared, the
-                // resources it subscribed to (several events when it missed changes).
-                let events: Vec<_> = guard
-                    .session()
-                    .calls
-                    .connection()
-                    .listener()
-                    .notifications(&heard)
-                    .into_iter()
-                    .map(|notification| {
-                        let message = Outgoing::Notification(notification);
-                        Event::default().event("message").json_data(message)
-                    })
-                    .collect();
-                if !events.is_empty() {
-                    return Some((
-                        futures_util::stream::iter(events),
-                        (changes, (guard, place), shutdown),
-                    ));
-                }
-            }
-        },
+    let stream = session_stream(&state, &session)?;
+    let prime =
+        replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
+    let stops = vec![session.follow_get(), state.dispatcher.closing().clone()];
+    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
+    if let Some(guard) = guard {
+        keep.push(Box::new(guard));
+    }
+    let frames = stream.clone().frames(stream.last_seq(), prime, stops, keep);
+    let body = match replayed {
+        Some(replayed) => Body::from_stream(replayed.chain(frames)),
+        None => Body::from_stream(frames),
+    };
+    Ok(replay::sse_response(body))
+}
+
+/// Whether an event id names a GET stream (`get-{random}-{seq}`).
+fn is_get_stream(last: &HeaderValue) -> bool {
+    last.as_bytes().starts_with(b"get-")
+}
+
+/// The answer to an id no stream of the session has.
+fn unknown_event() -> Refusal {
+    Refusal::new(
+        StatusCode::BAD_REQUEST,
+        codes::INVALID_REQUEST,
+        "Bad Request: Last-Event-ID names no event this session can resume (unknown, or expired: HttpConfig::replay_ttl)",
     )
-    .flatten();
-    Ok(Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response())
+}
+
+/// The session's GET stream: its log, written from the first GET until the session ends (so a
+/// client that lost its GET stream gets what it missed), or the server closes.
+fn session_stream(
+    state: &HttpState,
+    session: &Arc<HttpSession>,
+) -> Result<Arc<LoggedStream>, Refusal> {
+    let mut slot = lock(&session.get_log);
+    if let Some(stream) = &*slot {
+        return Ok(Arc::clone(stream));
+    }
+    let opened = session
+        .calls
+        .connection()
+        .session_id
+        .as_deref()
+        .and_then(|id| state.log.open(id, StreamKind::Get));
+    let Some(stream) = opened else {
+        return Err(Refusal::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            codes::INTERNAL_ERROR,
+            "Internal error: no stream id could be made",
+        ));
+    };
+    *slot = Some(Arc::clone(&stream));
+    let writing = Arc::clone(&stream);
+    let mut changes = state.dispatcher.changes();
+    let connection = session.calls.shared_connection();
+    let (ended, closing) = (session.ended.clone(), state.dispatcher.closing().clone());
+    state.log.running.spawn(async move {
+        loop {
+            let heard = tokio::select! {
+                heard = changes.next() => heard,
+                () = closing.cancelled() => None,
+                () = ended.cancelled() => None,
+            };
+            let Some(heard) = heard else { break };
+            // What the session's client hears of it: the lists `initialize` declared, the
+            // resources it subscribed to (several events when it missed changes).
+            for notification in connection.listener().notifications(&heard) {
+                writing.push(&Outgoing::Notification(notification));
+            }
+        }
+        writing.end();
+    });
+    Ok(stream)
+}
+
+/// What a `Last-Event-ID` resumes.
+enum Resumed {
+    /// A stream, answered: a call's, or this replica's GET stream.
+    Stream(Response),
+    /// What another replica's GET stream kept after the id.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(
+            dead_code,
+            reason = "only the shared log holds other replicas' streams"
+        )
+    )]
+    Replayed(replay::Frames),
+    /// No stream this session can resume.
+    Unknown,
+}
+
+/// GET with `Last-Event-ID`: the events of that stream after it, then the stream goes on (a
+/// POST's until its response; the GET stream as long as it lasts). An id this session cannot
+/// resume (unknown, expired, another session's) is `400`, as the TypeScript SDK answers it: a
+/// `404` would tell the client its session is gone.
+#[cfg_attr(
+    not(feature = "redis"),
+    expect(clippy::unused_async, reason = "the shared log is read with an await")
+)]
+async fn resume(
+    state: &HttpState,
+    session: &Arc<HttpSession>,
+    last: &HeaderValue,
+    auth: Option<&AuthInfo>,
+) -> Result<Resumed, Refusal> {
+    let session_id = session
+        .calls
+        .connection()
+        .session_id
+        .clone()
+        .unwrap_or_default();
+    let event_id = last.to_str().unwrap_or_default();
+    let Some((stream, after)) = state.log.find(event_id, &session_id) else {
+        #[cfg(feature = "redis")]
+        return resume_shared(state, event_id, &session_id, auth).await;
+        #[cfg(not(feature = "redis"))]
+        return Ok(Resumed::Unknown);
+    };
+    let place = state.streams.take(auth)?;
+    let stops = match stream.kind {
+        // A session has one GET stream: the resumed one takes over.
+        StreamKind::Get => vec![session.follow_get(), state.dispatcher.closing().clone()],
+        StreamKind::Call(_) => state.call_stops(),
+    };
+    let body = stream.follow(after, false, stops, vec![Box::new(place)]);
+    Ok(Resumed::Stream(replay::sse_response(body)))
+}
+
+/// A stream this replica does not know, from the log shared in Redis: another replica runs it
+/// (or ran it, and died), or kept a GET stream of the session.
+#[cfg(feature = "redis")]
+async fn resume_shared(
+    state: &HttpState,
+    event_id: &str,
+    session_id: &str,
+    auth: Option<&AuthInfo>,
+) -> Result<Resumed, Refusal> {
+    let (Some(shared), Some((stream, after))) =
+        (&state.log.shared, replay::parse_event_id(event_id))
+    else {
+        return Ok(Resumed::Unknown);
+    };
+    let closing = state.dispatcher.closing().clone();
+    let events = shared
+        .resume(stream, after, session_id, closing)
+        .await
+        .map_err(|error| {
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                codes::INTERNAL_ERROR,
+                format!("Service Unavailable: the shared event log cannot be read now ({error}); retry shortly"),
+            )
+            .with_header(
+                axum::http::header::RETRY_AFTER,
+                HeaderValue::from_static("1"),
+            )
+        })?;
+    match events {
+        None => Ok(Resumed::Unknown),
+        Some((events, false)) => Ok(Resumed::Replayed(replay::shared_frames(
+            stream.to_owned(),
+            events,
+            Vec::new(),
+        ))),
+        Some((events, true)) => {
+            let place = state.streams.take(auth)?;
+            let frames = replay::shared_frames(stream.to_owned(), events, vec![Box::new(place)]);
+            Ok(Resumed::Stream(replay::sse_response(Body::from_stream(
+                frames,
+            ))))
+        }
+    }
 }

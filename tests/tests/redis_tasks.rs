@@ -1,0 +1,521 @@
+//! Tasks on Redis, across replicas: the `TaskStore` contract held by both stores
+//! (`MemoryTaskStore`, `RedisTaskStore`), and two servers in this process sharing one
+//! `redis-server` (started here, on a free port) with `HttpConfig::redis`: a task created on
+//! replica A is polled, answered (`tasks/update`), cancelled (at once, over the bus) and followed
+//! (`subscriptions/listen`) through replica B; a task whose replica dies is reported `failed` by
+//! B within the documented bound (the 4 s lease).
+//!
+//! Each replica runs on a Tokio runtime of its own, so that "A dies" is its runtime shut down:
+//! nothing of A runs any more, and nothing of it tells the others.
+//!
+//! Without `redis-server` the Redis tests print SKIPPED (and fail when `CI` is set).
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::body::Body;
+use axum::http::{StatusCode, header};
+use mcp_toolbelt::ask::Elicitation;
+use mcp_toolbelt::http::HttpConfig;
+use mcp_toolbelt::redis::{Redis, RedisTaskStore};
+use mcp_toolbelt::task::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore};
+use mcp_toolbelt::{Context, Server, ToolError, tool};
+use mcp_toolbelt_tests::http::{
+    Events, connect, listening, modern_headers, modern_request, post, send_over_socket,
+};
+use mcp_toolbelt_tests::services::RedisServer;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// How long after its replica died a task is reported `failed`: the `RedisTaskStore` lease
+/// (documented), plus room for a loaded machine.
+const DEATH_BOUND: Duration = Duration::from_secs(4);
+const SLACK: Duration = Duration::from_millis(1500);
+
+/// Sleeps the given milliseconds, then answers
+#[tool(task = "required")]
+async fn sleep_ms(ctx: Context, ms: u64) -> Result<String, ToolError> {
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(ms)) => Ok(format!("slept {ms} ms")),
+        () = ctx.cancelled() => Err(ToolError::new("cancelled")),
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    /// Whether to go on
+    confirm: bool,
+}
+
+/// Asks before it deletes
+#[tool(task = "required")]
+async fn delete_all(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx
+        .question("sure")
+        .elicit::<Confirm>("Delete everything?")
+        .await
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(match answer {
+        Elicitation::Accept(Confirm { confirm: true }) => "deleted".into(),
+        _ => "kept".into(),
+    })
+}
+
+/// Runs until cancelled
+#[tool(task = "required")]
+async fn until_cancelled(ctx: Context) -> String {
+    ctx.cancelled().await;
+    "stopped".into()
+}
+
+// ---- the store contract ---------------------------------------------------------------------
+
+/// A record as the runtime writes it (built from JSON: `TaskRecord` is non-exhaustive).
+fn record(id: &str, status: &str, expires_in: Duration) -> TaskRecord {
+    let now = SystemTime::now();
+    serde_json::from_value(json!({
+        "id": id,
+        "owner": "alice",
+        "status": status,
+        "status_message": null,
+        "created_at": now,
+        "last_updated_at": now,
+        "expires_at": now + expires_in,
+        "poll_interval": Duration::from_secs(1),
+        "input_requests": {},
+        "result": null,
+        "error": null,
+        "lease_until": now + Duration::from_secs(4),
+        "cancel_requested": false,
+        "replica": "r1",
+    }))
+    .unwrap()
+}
+
+/// `record` changed by `change`.
+fn changed(record: &TaskRecord, change: impl FnOnce(&mut TaskRecord)) -> TaskRecord {
+    let mut record = record.clone();
+    change(&mut record);
+    record
+}
+
+/// What every `TaskStore` must do, whatever keeps the tasks.
+async fn contract<S: TaskStore>(store: &S) {
+    let id = format!("t{}", std::process::id());
+    // Created, read back as written; an unknown id is none.
+    let created = record(&id, "working", Duration::from_mins(1));
+    store.create(created.clone()).await.unwrap();
+    assert_eq!(store.get(&id).await.unwrap(), Some(created.clone()));
+    assert_eq!(store.get("unknown").await.unwrap(), None);
+    // A second create of the same id is refused, and leaves the first.
+    let again = changed(&created, |record| record.owner = Some("mallory".into()));
+    assert!(
+        store.create(again).await.is_err(),
+        "create of an existing id"
+    );
+    assert_eq!(store.get(&id).await.unwrap(), Some(created.clone()));
+    // A put replaces it.
+    let asking = changed(&created, |record| {
+        record.status = TaskStatus::InputRequired;
+        record.status_message = Some("asking".into());
+        record.input_requests.clone_from(
+            json!({"sure": {"method": "elicitation/create"}})
+                .as_object()
+                .unwrap(),
+        );
+    });
+    store.put(asking.clone()).await.unwrap();
+    assert_eq!(store.get(&id).await.unwrap(), Some(asking.clone()));
+    // A cancellation asked (by another process) survives the running process's next write.
+    let cancel = changed(&asking, |record| record.cancel_requested = true);
+    store.put(cancel).await.unwrap();
+    let renewed = changed(&created, |record| {
+        record.status_message = Some("renewed".into());
+    });
+    store.put(renewed.clone()).await.unwrap();
+    let kept = store.get(&id).await.unwrap().unwrap();
+    assert!(kept.cancel_requested, "cancel_requested is kept: {kept:?}");
+    assert_eq!(kept.status_message.as_deref(), Some("renewed"));
+    // A task over is never overwritten.
+    let completed = changed(&renewed, |record| {
+        record.status = TaskStatus::Completed;
+        record.result = Some(json!({"content": []}));
+        record.lease_until = None;
+    });
+    store.put(completed.clone()).await.unwrap();
+    for later in [
+        TaskStatus::Failed,
+        TaskStatus::Working,
+        TaskStatus::Cancelled,
+    ] {
+        store
+            .put(changed(&renewed, |record| record.status = later))
+            .await
+            .unwrap();
+    }
+    let kept = store.get(&id).await.unwrap().unwrap();
+    assert_eq!(kept.status, TaskStatus::Completed, "{kept:?}");
+    assert_eq!(kept.result, completed.result);
+    // Expiry is honoured.
+    let brief = format!("{id}-brief");
+    store
+        .create(record(&brief, "working", Duration::from_millis(300)))
+        .await
+        .unwrap();
+    assert!(store.get(&brief).await.unwrap().is_some());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(store.get(&brief).await.unwrap(), None, "expired");
+}
+
+#[tokio::test]
+async fn the_memory_store_keeps_the_store_contract() {
+    contract(&MemoryTaskStore::new()).await;
+    assert_eq!(MemoryTaskStore::new().lease(), None);
+}
+
+#[tokio::test]
+async fn the_redis_store_keeps_the_store_contract() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let redis = Redis::connect(&server.url())
+        .await
+        .unwrap()
+        .prefix("contract:");
+    let store = RedisTaskStore::new(&redis);
+    contract(&store).await;
+    assert_eq!(store.lease(), Some(DEATH_BOUND), "the documented lease");
+    // Its records are under the prefix, with a TTL.
+    let key = format!("contract:task:t{}", std::process::id());
+    let ttl = redis_cli(&server, &["PTTL", &key]);
+    let ttl: i64 = ttl.trim().parse().unwrap();
+    assert!(ttl > 0 && ttl <= 60_000, "PTTL {ttl}");
+}
+
+#[tokio::test]
+async fn a_redis_store_that_cannot_be_reached_names_no_secret() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let url = format!("redis://:hunter2@127.0.0.1:{}", server.port());
+    redis_cli(&server, &["CONFIG", "SET", "requirepass", "hunter2"]);
+    let redis = Redis::connect(&url).await.unwrap();
+    let store = RedisTaskStore::new(&redis);
+    server.stop();
+    let error = store.get("some-task").await.unwrap_err().to_string();
+    assert!(error.starts_with("the task store failed: "), "{error}");
+    for secret in ["hunter2", "127.0.0.1", "task:"] {
+        assert!(!error.contains(secret), "{secret} in {error}");
+    }
+}
+
+/// `redis-cli -p PORT ARGS…`'s output (with the password the test may have set).
+fn redis_cli(server: &RedisServer, arguments: &[&str]) -> String {
+    let output = std::process::Command::new("redis-cli")
+        .arg("-p")
+        .arg(server.port().to_string())
+        .args(arguments)
+        .output()
+        .expect("redis-cli runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+// ---- two replicas ---------------------------------------------------------------------------
+
+/// A server sharing `redis` with the others, on a runtime of its own.
+struct Replica {
+    address: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Replica {
+    async fn start(redis: &str) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let address = SocketAddr::from(([127, 0, 0, 1], port));
+        let server = Server::new("tasks", "1")
+            .task_poll_interval(Duration::from_millis(100))
+            .http_config(HttpConfig::new().redis(redis));
+        runtime.spawn(async move {
+            if let Err(error) = server.serve_http(address).await {
+                panic!("the replica did not serve: {error}");
+            }
+        });
+        listening(address).await;
+        Self {
+            address,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// Dies: its runtime stops, whatever ran on it.
+    fn die(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+
+    /// A 2026-07-28 request with the extension declared; the JSON-RPC response. `name` is the
+    /// `Mcp-Name` header (the tool, the task).
+    async fn request(&self, method: &str, name: &str, params: Value) -> Value {
+        let body = modern_request(1, method, params, &meta());
+        let mut request = post(&body, &modern_headers(method, Some(name)));
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        send_over_socket(self.address, request).await.json()
+    }
+
+    /// Calls task tool `tool`; the task's id.
+    async fn create(&self, tool: &str, arguments: Value) -> String {
+        let created = self
+            .request(
+                "tools/call",
+                tool,
+                json!({"name": tool, "arguments": arguments}),
+            )
+            .await;
+        assert_eq!(created["result"]["resultType"], "task", "{created}");
+        created["result"]["taskId"].as_str().unwrap().to_owned()
+    }
+
+    async fn task(&self, id: &str) -> Value {
+        let task = self.request("tasks/get", id, json!({"taskId": id})).await;
+        assert!(task["result"].is_object(), "{task}");
+        task["result"].clone()
+    }
+
+    /// Polls `tasks/get` until the task is `wanted` (or over), for at most `within`.
+    async fn poll_until(&self, id: &str, wanted: &str, within: Duration) -> Value {
+        let deadline = Instant::now() + within;
+        loop {
+            let task = self.task(id).await;
+            let status = task["status"].as_str().unwrap_or_default();
+            if status == wanted || ["completed", "failed", "cancelled"].contains(&status) {
+                return task;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "task {id} not {wanted} within {within:?}: {task}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        self.die();
+    }
+}
+
+/// A `tasks/update` or `tasks/cancel` acknowledged: an empty complete result.
+fn assert_acknowledged(response: &Value) {
+    assert_eq!(response["result"]["resultType"], "complete", "{response}");
+    assert!(response.get("error").is_none(), "{response}");
+}
+
+/// The `_meta` of a 2026-07-28 client that declares the extension and elicitation.
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/clientCapabilities": {
+            "elicitation": {},
+            "extensions": {EXTENSION: {}},
+        }
+    })
+}
+
+/// A Redis and two replicas on it; `None` (SKIPPED) without `redis-server`.
+async fn two_replicas() -> Option<(RedisServer, Replica, Replica)> {
+    let redis = RedisServer::start()?;
+    let a = Replica::start(&redis.url()).await;
+    let b = Replica::start(&redis.url()).await;
+    Some((redis, a, b))
+}
+
+#[tokio::test]
+async fn a_task_created_on_one_replica_is_polled_on_another_until_completed() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let id = a.create("sleep_ms", json!({"ms": 300})).await;
+    let working = b.task(&id).await;
+    assert_eq!(working["status"], "working", "{working}");
+    let done = b.poll_until(&id, "completed", Duration::from_secs(5)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "slept 300 ms",
+        "{done}"
+    );
+    // Another replica's tasks are no one else's: an unknown id is still -32602 on B.
+    let unknown = b
+        .request("tasks/get", "nope", json!({"taskId": "nope"}))
+        .await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+}
+
+#[tokio::test]
+async fn a_question_of_a_task_on_one_replica_is_answered_with_tasks_update_on_another() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let id = a.create("delete_all", json!({})).await;
+    let asking = b
+        .poll_until(&id, "input_required", Duration::from_secs(5))
+        .await;
+    assert_eq!(asking["status"], "input_required", "{asking}");
+    assert_eq!(
+        asking["inputRequests"]["sure"]["method"], "elicitation/create",
+        "{asking}"
+    );
+    let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
+    let acknowledged = b
+        .request(
+            "tasks/update",
+            &id,
+            json!({"taskId": id, "inputResponses": answer}),
+        )
+        .await;
+    assert_acknowledged(&acknowledged);
+    // As on the replica running it, the very next `tasks/get` shows the answer taken.
+    let next = b.task(&id).await;
+    assert_ne!(next["status"], "input_required", "{next}");
+    let done = b.poll_until(&id, "completed", Duration::from_secs(5)).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted", "{done}");
+    // An answer that is not an object is refused on B as it would be on A.
+    let id = a.create("delete_all", json!({})).await;
+    b.poll_until(&id, "input_required", Duration::from_secs(5))
+        .await;
+    let refused = b
+        .request(
+            "tasks/update",
+            &id,
+            json!({"taskId": id, "inputResponses": {"sure": "yes"}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[tokio::test]
+async fn a_task_cancelled_through_another_replica_is_cancelled_at_once() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let id = a.create("until_cancelled", json!({})).await;
+    // Well before its first lease renewal (2 s): a cancellation only read there would take
+    // longer than the bound below.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = Instant::now();
+    let acknowledged = b.request("tasks/cancel", &id, json!({"taskId": id})).await;
+    assert_acknowledged(&acknowledged);
+    let cancelled = b.poll_until(&id, "cancelled", Duration::from_secs(1)).await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "cancelled after {:?}",
+        started.elapsed()
+    );
+    // A reads it so too.
+    assert_eq!(a.task(&id).await["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn a_listen_stream_on_one_replica_hears_the_changes_of_a_task_on_another() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let id = a.create("delete_all", json!({})).await;
+    // B's stream, following A's task.
+    let body = modern_request(
+        2,
+        "subscriptions/listen",
+        json!({"notifications": {"taskIds": [id]}}),
+        &meta(),
+    );
+    let mut request = post(&body, &modern_headers("subscriptions/listen", None));
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    request.headers_mut().insert(
+        header::HOST,
+        format!("localhost:{}", b.address.port()).parse().unwrap(),
+    );
+    let (mut sender, _driver) = connect(b.address).await;
+    let response = sender.send_request(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut events = Events::of(response.map(Body::new));
+    let acknowledged = events.next().await.unwrap();
+    assert_eq!(
+        acknowledged["params"]["notifications"]["taskIds"],
+        json!([id]),
+        "{acknowledged}"
+    );
+    let mut statuses = Vec::new();
+    while statuses.last().map(String::as_str) != Some("completed") {
+        let message = events.next().await.expect("the stream goes on");
+        if message["method"] != "notifications/tasks" {
+            continue;
+        }
+        assert_eq!(message["params"]["taskId"], id, "{message}");
+        let status = message["params"]["status"].as_str().unwrap().to_owned();
+        if status == "input_required" && !statuses.contains(&status) {
+            // Answered on A this time: the change is heard on B all the same.
+            let answer = json!({"sure": {"action": "accept", "content": {"confirm": false}}});
+            let acknowledged = a
+                .request(
+                    "tasks/update",
+                    &id,
+                    json!({"taskId": id, "inputResponses": answer}),
+                )
+                .await;
+            assert_acknowledged(&acknowledged);
+        }
+        if status == "completed" {
+            assert_eq!(
+                message["params"]["result"]["content"][0]["text"], "kept",
+                "{message}"
+            );
+        }
+        statuses.push(status);
+    }
+    assert!(
+        statuses.contains(&"input_required".to_owned()),
+        "heard {statuses:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_task_whose_replica_died_is_reported_failed_by_another_within_the_bound() {
+    let Some((_redis, mut a, b)) = two_replicas().await else {
+        return;
+    };
+    let id = a.create("until_cancelled", json!({})).await;
+    assert_eq!(b.task(&id).await["status"], "working");
+    a.die();
+    let died = Instant::now();
+    let failed = b
+        .poll_until(&id, "failed", DEATH_BOUND + SLACK + SLACK)
+        .await;
+    let after = died.elapsed();
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    assert!(
+        failed["statusMessage"]
+            .as_str()
+            .is_some_and(|message| message.contains("stopped")),
+        "a reason: {failed}"
+    );
+    assert!(
+        after <= DEATH_BOUND + SLACK,
+        "reported failed {after:?} after its replica died"
+    );
+    // It stays failed, read again.
+    assert_eq!(b.task(&id).await["status"], "failed");
+}

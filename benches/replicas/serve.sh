@@ -45,7 +45,7 @@ $upstreams    keepalive 64;
       proxy_pass http://mcp;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
-      proxy_set_header Host \$host;
+      proxy_set_header Host \$http_host;
       proxy_buffering off;
       proxy_cache off;
       proxy_read_timeout 1h;

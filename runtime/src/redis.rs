@@ -27,6 +27,101 @@
 //! ([`Server::request_state_key`](crate::Server::request_state_key), `--request-state-key-file`):
 //! a 2026-07-28 client's retry after a question may land on another replica.
 //!
+//! # What each way of running keeps
+//!
+//! | | one process | `--stateless` replicas | replicas on Redis (`--redis URL`) |
+//! | --- | --- | --- | --- |
+//! | 2026-07-28 clients (calls, a tool's questions) | yes | yes (one `requestState` key) | yes (one `requestState` key) |
+//! | legacy sessions (`Mcp-Session-Id`: every 2025-11-25 host) | yes | no: every request stands alone, no GET stream | yes, on any replica, no sticky routing |
+//! | a legacy tool's questions (elicitation, sampling, roots) | yes | no (the tool is told it cannot ask) | yes: the answer may reach any replica |
+//! | `list_changed`, `resources/updated` | to this process's listeners | 2026-07-28 listeners of the replica that raised it | to every listener on every replica |
+//! | resuming a legacy stream (`Last-Event-ID`) | yes, while the process lives | no | yes, on any replica; a call whose replica died ends with an error response |
+//! | tasks (`#[tool(task)]`) | in memory | on the replica that made them | polled, answered and cancelled on any replica; a task whose replica died is `failed` |
+//!
+//! # Running replicas
+//!
+//! Every replica gets the same flags (or variables, in a container):
+//!
+//! | flag | variable | what |
+//! | --- | --- | --- |
+//! | `--http 0.0.0.0:8080` | | where to listen (path `/mcp`; `/healthz` beside it) |
+//! | `--allow-host mcp.example.com` | `MCP_ALLOWED_HOSTS` | the name clients use (else only localhost is answered) |
+//! | `--redis redis://redis:6379` | `MCP_REDIS_URL` | the Redis every replica shares |
+//! | `--request-state-key-file /run/secrets/state-key` | `MCP_REQUEST_STATE_KEY` | the same 32-byte key on every replica (`openssl rand -base64 32`): a 2026-07-28 client's retry after a question may land on another replica, which must open the `requestState` the first one sealed. Rotate it by giving `CURRENT,PREVIOUS` to every replica, then dropping `PREVIOUS` |
+//!
+//! # Behind nginx
+//!
+//! Round robin, no sticky sessions; nothing buffered (events must leave as they are written),
+//! long reads (a GET or `subscriptions/listen` stream stays open for hours):
+//!
+//! ```nginx
+//! upstream mcp {
+//!     server 10.0.0.11:8080;
+//!     server 10.0.0.12:8080;
+//!     server 10.0.0.13:8080;
+//!     keepalive 64;
+//! }
+//! server {
+//!     listen 443 ssl;
+//!     server_name mcp.example.com;
+//!     location /mcp {
+//!         proxy_pass http://mcp;
+//!         proxy_http_version 1.1;          # keep-alive to the replicas, chunked streams
+//!         proxy_set_header Connection "";
+//!         proxy_set_header Host $http_host; # the name --allow-host allows
+//!         proxy_buffering off;             # server-sent events leave at once
+//!         proxy_cache off;
+//!         proxy_read_timeout 1h;           # long-lived streams (keep-alive comments every 15 s)
+//!         proxy_next_upstream error timeout;
+//!     }
+//! }
+//! ```
+//!
+//! `benches/replicas/serve.sh` in the repository starts three replicas behind exactly this
+//! (on localhost), and the scale-out tests run the official clients through it.
+//!
+//! # On Kubernetes
+//!
+//! A `Deployment` of N replicas, a `Service` in front (no session affinity needed), the Redis
+//! URL and the `requestState` key from a `Secret`, and `/healthz` as the readiness probe: it
+//! answers `503` from the moment a replica starts shutting down (SIGTERM), so the Service stops
+//! sending it new clients while its calls finish (`HttpConfig::shutdown_grace`, 10 s; set the
+//! pod's `terminationGracePeriodSeconds` above it).
+//!
+//! ```yaml
+//! apiVersion: apps/v1
+//! kind: Deployment
+//! metadata: { name: mcp }
+//! spec:
+//!   replicas: 3
+//!   selector: { matchLabels: { app: mcp } }
+//!   template:
+//!     metadata: { labels: { app: mcp } }
+//!     spec:
+//!       terminationGracePeriodSeconds: 30
+//!       containers:
+//!         - name: mcp
+//!           image: registry.example.com/mcp:1.0.0
+//!           args: ["--http", "0.0.0.0:8080"]
+//!           env:
+//!             - { name: MCP_ALLOWED_HOSTS, value: "mcp.example.com" }
+//!             - name: MCP_REDIS_URL
+//!               valueFrom: { secretKeyRef: { name: mcp, key: redis-url } }
+//!             - name: MCP_REQUEST_STATE_KEY
+//!               valueFrom: { secretKeyRef: { name: mcp, key: request-state-key } }
+//!           ports: [{ containerPort: 8080 }]
+//!           readinessProbe:
+//!             httpGet: { path: /healthz, port: 8080 }
+//!             periodSeconds: 2
+//! ---
+//! apiVersion: v1
+//! kind: Service
+//! metadata: { name: mcp }
+//! spec:
+//!   selector: { app: mcp }
+//!   ports: [{ port: 80, targetPort: 8080 }]
+//! ```
+//!
 //! # Legacy sessions
 //!
 //! What `initialize` settled (the negotiated version, the client's capabilities, the lists it
@@ -64,7 +159,7 @@
 //! | Redis lost while serving | `initialize` and the requests of legacy sessions: `503`, `Retry-After: 1`, JSON-RPC `-32603` "session store unavailable: …"; one log line per outage; 2026-07-28 requests that need no state keep working; `GET /healthz` says `"redis":"down"` (still `200`) |
 //! | Redis back | everything works again without a restart (the connection and the pub/sub subscription reconnect by themselves); sessions Redis lost (a restart without persistence) are `404`, and their clients initialize again |
 //! | Redis slow (`DEBUG SLEEP`, a failover) | a request that needs it waits at most the 2 s response timeout (then `503`); other requests go on |
-//! | a replica stops | its sessions live on in Redis and are served by the others; the calls it ran are gone (their clients get no answer) |
+//! | a replica stops | its sessions live on in Redis and are served by the others. A legacy client whose call's answer was streaming resumes through another replica (`GET` with `Last-Event-ID`, as the SDK clients do by themselves): after SIGTERM the call finishes on the stopping replica (within `HttpConfig::shutdown_grace`) and the client gets every event and the result; after a kill it gets every event kept, then a `-32603` error response saying the server running the request stopped before it answered (about 6 s after the death). Its tasks are `failed` within 4 s (see Tasks) |
 //!
 //! # Health
 //!

@@ -83,7 +83,7 @@
 //! that created the task, and the others reach it over the replicas' bus (Redis pub/sub). A
 //! `tasks/update` sent to another replica is acknowledged once the running one took the answers
 //! (the next `tasks/get`, anywhere, shows them), and answered `-32603` ("… send the tasks/update
-//! again") when they were not taken within a second (a message of the bus lost, that replica
+//! again") when they were not taken within 2 seconds (a message of the bus lost, that replica
 //! gone): never acknowledged for answers not taken. A `tasks/cancel` cancels the tool at once.
 //!
 //! What a task on Redis survives, and what it does not:

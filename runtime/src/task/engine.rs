@@ -26,8 +26,9 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
 /// How long a `tasks/update` of a task running in another process waits for that process to
 /// write the task its answers changed; past it, still not taken, it is refused (`-32603`: send
-/// it again), never acknowledged.
-const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(1);
+/// it again), never acknowledged. As long as a command of Redis may take: a slow store delays the
+/// acknowledgement rather than refusing answers that were taken.
+const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(2);
 
 /// The settings of `Server::task_*`, and the task caps of its `Limits`.
 #[derive(Clone, Debug)]
@@ -586,7 +587,7 @@ impl Tasks {
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a
     /// task running in another process are sent there through the peers, and acknowledged once
-    /// that process took them (`-32603` when it did not within a second); without peers, that
+    /// that process took them (`-32603` when it did not within 2 seconds); without peers, that
     /// is refused (`-32603`).
     pub(crate) async fn update(
         &self,

@@ -1000,6 +1000,52 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_task_failed_elsewhere_while_its_process_was_cut_off_stays_failed() {
+        let store = Arc::new(Leased::default());
+        let tasks = Arc::new(Tasks::new(
+            Arc::clone(&store) as Arc<dyn TaskStore>,
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        let cancel = CancellationToken::new();
+        let seen = cancel.clone();
+        let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Arc::clone(&stopped);
+        tasks.spawn(
+            record.clone(),
+            cancel,
+            Arc::new(Board::new(Duration::from_mins(1))),
+            tasks.admit(None).unwrap(),
+            async move {
+                tokio::select! {
+                    () = seen.cancelled() => stop.store(true, std::sync::atomic::Ordering::SeqCst),
+                    () = tokio::time::sleep(Duration::from_millis(300)) => {}
+                }
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        // Another process found its lease lapsed (this one cut off from the store) and failed it.
+        let failed = TaskRecord {
+            status: TaskStatus::Failed,
+            status_message: Some("The process running the task stopped before it finished.".into()),
+            lease_until: None,
+            ..record
+        };
+        store.put(failed).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        // Back in touch: its tool was stopped at its next renewal, and nothing it wrote since
+        // overwrote the failure.
+        assert!(
+            stopped.load(std::sync::atomic::Ordering::SeqCst),
+            "the tool was stopped"
+        );
+        let task = tasks.get(&id, None).await.unwrap();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert!(task.get("result").is_none(), "{task}");
+    }
+
+    #[tokio::test]
     async fn a_task_cancelled_through_another_process_is_heard_cancelled_there() {
         let (a, b) = linked(Duration::from_millis(10));
         let record = a.create(None).await.unwrap();

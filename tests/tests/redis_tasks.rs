@@ -376,6 +376,31 @@ impl Drop for Replica {
     }
 }
 
+impl Replica {
+    /// A `subscriptions/listen` stream following task `id`; its events, and the connection's
+    /// driver (kept while the stream is read).
+    async fn listen(&self, id: &str) -> (Events, impl Sized) {
+        let body = modern_request(
+            2,
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": [id]}}),
+            &meta(),
+        );
+        let mut request = post(&body, &modern_headers("subscriptions/listen", None));
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        request.headers_mut().insert(
+            header::HOST,
+            format!("localhost:{}", self.address.port())
+                .parse()
+                .unwrap(),
+        );
+        let (mut sender, driver) = connect(self.address).await;
+        let response = sender.send_request(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        (Events::of(response.map(Body::new)), (sender, driver))
+    }
+}
+
 /// A `tasks/update` or `tasks/cancel` acknowledged: an empty complete result.
 fn assert_acknowledged(response: &Value) {
     assert_eq!(response["result"]["resultType"], "complete", "{response}");
@@ -493,22 +518,7 @@ async fn a_listen_stream_on_one_replica_hears_the_changes_of_a_task_on_another()
     };
     let id = a.create("delete_all", json!({})).await;
     // B's stream, following A's task.
-    let body = modern_request(
-        2,
-        "subscriptions/listen",
-        json!({"notifications": {"taskIds": [id]}}),
-        &meta(),
-    );
-    let mut request = post(&body, &modern_headers("subscriptions/listen", None));
-    *request.uri_mut() = "/mcp".parse().unwrap();
-    request.headers_mut().insert(
-        header::HOST,
-        format!("localhost:{}", b.address.port()).parse().unwrap(),
-    );
-    let (mut sender, _driver) = connect(b.address).await;
-    let response = sender.send_request(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let mut events = Events::of(response.map(Body::new));
+    let (mut events, _driver) = b.listen(&id).await;
     let acknowledged = events.next().await.unwrap();
     assert_eq!(
         acknowledged["params"]["notifications"]["taskIds"],
@@ -621,22 +631,7 @@ async fn a_listen_stream_on_one_replica_hears_that_a_task_whose_replica_died_fai
         return;
     };
     let id = a.create("until_cancelled", json!({})).await;
-    let body = modern_request(
-        2,
-        "subscriptions/listen",
-        json!({"notifications": {"taskIds": [id]}}),
-        &meta(),
-    );
-    let mut request = post(&body, &modern_headers("subscriptions/listen", None));
-    *request.uri_mut() = "/mcp".parse().unwrap();
-    request.headers_mut().insert(
-        header::HOST,
-        format!("localhost:{}", b.address.port()).parse().unwrap(),
-    );
-    let (mut sender, _driver) = connect(b.address).await;
-    let response = sender.send_request(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let mut events = Events::of(response.map(Body::new));
+    let (mut events, _driver) = b.listen(&id).await;
     let mut status = String::new();
     while status != "working" {
         let message = events.next().await.expect("the stream goes on");

@@ -909,9 +909,9 @@ mod tests {
         (a, b)
     }
 
-    #[tokio::test]
-    async fn answers_sent_to_the_process_running_the_task_show_in_the_next_get_there_and_here() {
-        let (a, b) = linked(Duration::from_millis(100));
+    /// A task created on `a` (process "a") that asks its question `sure`, seen asking from `b`:
+    /// its id. Once answered, its tool works 2 s more.
+    async fn asking(a: &Arc<Tasks>, b: &Tasks) -> String {
         let record = a.create(None).await.unwrap();
         assert_eq!(record.replica.as_deref(), Some("a"));
         let id = record.id.clone();
@@ -940,6 +940,13 @@ mod tests {
             task = b.get(&id, None).await.unwrap();
         }
         assert_eq!(task["status"], "input_required", "{task}");
+        id
+    }
+
+    #[tokio::test]
+    async fn answers_sent_to_the_process_running_the_task_show_in_the_next_get_there_and_here() {
+        let (a, b) = linked(Duration::from_millis(100));
+        let id = asking(&a, &b).await;
         let refused = b
             .update(&id, None, json!({"sure": "yes"}).as_object().unwrap())
             .await
@@ -956,31 +963,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn answers_lost_on_the_way_to_the_process_running_the_task_are_not_acknowledged() {
         let (a, b) = linked_losing(Duration::from_millis(10), true);
-        let record = a.create(None).await.unwrap();
-        let id = record.id.clone();
-        let board = Arc::new(Board::new(Duration::from_mins(1)));
-        let asking = Arc::clone(&board);
-        a.spawn(
-            record,
-            CancellationToken::new(),
-            board,
-            a.admit(None).unwrap(),
-            async move {
-                let answer = asking
-                    .ask(Some("sure"), &crate::jsonrpc::Method::Elicit, json!({}))
-                    .await;
-                Finished::Result(json!({"answer": answer.ok()}))
-            },
-        );
-        let mut task = b.get(&id, None).await.unwrap();
-        for _ in 0..100 {
-            if task["status"] == "input_required" {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            task = b.get(&id, None).await.unwrap();
-        }
-        assert_eq!(task["status"], "input_required", "{task}");
+        let id = asking(&a, &b).await;
         let answers = json!({"sure": {"action": "accept"}});
         let lost = b
             .update(&id, None, answers.as_object().unwrap())

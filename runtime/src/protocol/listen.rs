@@ -80,6 +80,42 @@ impl FollowedTasks {
     }
 }
 
+/// Adds to `to_read` the followed tasks (`task_ids`) that `news` says to read again, given
+/// each one's last state `sent`; `false` once no change can come any more.
+fn followed_tasks_to_read(
+    news: TaskNews,
+    task_ids: &[String],
+    sent: &HashMap<String, (Value, Value)>,
+    to_read: &mut Vec<String>,
+) -> bool {
+    match news {
+        TaskNews::Changed(Ok(change)) if task_ids.iter().any(|id| **id == *change.id) => {
+            // A task over and already sent so has nothing more to say.
+            let said = sent.get(&*change.id).is_some_and(|(status, _)| {
+                change.status.is_terminal() && *status == change.status.as_str()
+            });
+            if !said {
+                to_read.push(change.id.to_string());
+            }
+        }
+        TaskNews::Changed(Ok(_)) => {}
+        // Changes were missed: every followed task is read anew.
+        TaskNews::Changed(Err(broadcast::error::RecvError::Lagged(_))) => {
+            *to_read = task_ids.to_vec();
+        }
+        TaskNews::Changed(Err(broadcast::error::RecvError::Closed)) => return false,
+        // Those not over (a state already sent is not sent again).
+        TaskNews::ReadAgain => {
+            *to_read = task_ids
+                .iter()
+                .filter(|id| !sent.get(*id).is_some_and(|(status, _)| is_over(status)))
+                .cloned()
+                .collect();
+        }
+    }
+    true
+}
+
 /// Whether `status`, as sent in a `notifications/tasks`, is over.
 fn is_over(status: &Value) -> bool {
     matches!(status.as_str(), Some("completed" | "failed" | "cancelled"))
@@ -191,33 +227,7 @@ pub(crate) async fn listen(
                     None => std::future::pending().await,
                 }
             }, if hears_tasks => {
-                let change = match news {
-                    TaskNews::Changed(change) => change,
-                    TaskNews::ReadAgain => {
-                        // A state already sent is not sent again.
-                        to_read = task_ids
-                            .iter()
-                            .filter(|id| !sent.get(*id).is_some_and(|(status, _)| is_over(status)))
-                            .cloned()
-                            .collect();
-                        continue;
-                    }
-                };
-                match change {
-                    Ok(change) if task_ids.iter().any(|id| **id == *change.id) => {
-                        // A task over and already sent so has nothing more to say.
-                        let said = sent.get(&*change.id).is_some_and(|(status, _)| {
-                            change.status.is_terminal() && *status == change.status.as_str()
-                        });
-                        if !said {
-                            to_read.push(change.id.to_string());
-                        }
-                    }
-                    Ok(_) => {}
-                    // Changes were missed: every followed task is read anew.
-                    Err(broadcast::error::RecvError::Lagged(_)) => to_read.clone_from(&task_ids),
-                    Err(broadcast::error::RecvError::Closed) => hears_tasks = false,
-                }
+                hears_tasks = followed_tasks_to_read(news, &task_ids, &sent, &mut to_read);
                 continue;
             }
             () = closing.cancelled() => break,

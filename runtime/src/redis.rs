@@ -177,7 +177,9 @@
 //! and followed (`subscriptions/listen`) through any replica: the tool itself runs on the replica
 //! that created the task, and the others reach it over the replicas' bus (Redis pub/sub). A
 //! `tasks/update` sent to another replica is acknowledged once the running one took the answers
-//! (the next `tasks/get`, anywhere, shows them), a `tasks/cancel` cancels the tool at once.
+//! (the next `tasks/get`, anywhere, shows them), and answered `-32603` ("… send the tasks/update
+//! again") when they were not taken within 2 seconds (a message of the bus lost, that replica
+//! gone): never acknowledged for answers not taken. A `tasks/cancel` cancels the tool at once.
 //!
 //! What a task on Redis survives, and what it does not:
 //!
@@ -188,7 +190,9 @@
 //!   renews a lease on each of its running tasks every 2 seconds; a task whose lease (4 seconds)
 //!   has passed is reported `failed` by any replica that reads it (`statusMessage` and `error`:
 //!   "The process running the task stopped before it finished."), so **within 4 seconds of the
-//!   death** (plus the difference between the replicas' clocks). A replica stopped gracefully
+//!   death** (plus the difference between the replicas' clocks). A `subscriptions/listen`
+//!   stream following it, with nothing told of the death, reads its tasks not over again every
+//!   2 seconds: it hears the task `failed` within 6 seconds of the death. A replica stopped gracefully
 //!   (SIGTERM) does not wait for its tasks (only for requests in flight): they are reported
 //!   `failed` the same way.
 //! - **Redis unavailable**: `tasks/*` requests are answered `-32603` (`the task store failed:
@@ -197,7 +201,9 @@
 //!   An outage longer than the lease may get it reported `failed` when Redis returns, before its
 //!   replica renews it: that replica then stops the tool (a record over is never overwritten).
 //!   A message of the bus lost meanwhile leaves its fallback: a cancellation is also written in
-//!   the task's record, read by the running replica at its next lease renewal (2 s).
+//!   the task's record, read by the running replica at its next lease renewal (2 s); answers
+//!   not taken are refused, for the client to send again; a change not told is read by the
+//!   `subscriptions/listen` streams within 2 s.
 //! - **Redis restarted without persistence**: the tasks are forgotten (`tasks/get` answers
 //!   `-32602`, unknown task). Turn on Redis persistence (AOF) if tasks must outlive that.
 //!

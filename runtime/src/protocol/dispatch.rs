@@ -350,10 +350,12 @@ impl Dispatcher {
                     .as_ref()
                     .is_some_and(|ids| !ids.is_empty())
             })
-            .map(|changes| listen::FollowedTasks {
-                changes,
-                tasks: Arc::clone(&self.state.tasks),
-                owner: tasks::owner(scope.auth.as_ref()),
+            .map(|changes| {
+                listen::FollowedTasks::new(
+                    changes,
+                    Arc::clone(&self.state.tasks),
+                    tasks::owner(scope.auth.as_ref()),
+                )
             });
         // Nothing of the request outlives its start: a stream holds what it sends.
         drop((params, listed, declared));

@@ -17,20 +17,108 @@ use crate::task::{TaskChange, Tasks};
 
 /// The tasks a stream follows: every task's changes, and how to read the caller's own.
 pub(crate) struct FollowedTasks {
-    pub(crate) changes: broadcast::Receiver<TaskChange>,
-    pub(crate) tasks: Arc<Tasks>,
-    pub(crate) owner: Option<String>,
+    changes: broadcast::Receiver<TaskChange>,
+    tasks: Arc<Tasks>,
+    owner: Option<String>,
+    /// With a store shared by processes, when to read the followed tasks again
+    /// ([`Tasks::read_again_every`]): a task whose process died has no change to tell.
+    read_again: Option<tokio::time::Interval>,
+}
+
+/// What a stream following tasks hears next.
+enum TaskNews {
+    Changed(Result<TaskChange, broadcast::error::RecvError>),
+    /// Time to read again the tasks not over.
+    ReadAgain,
 }
 
 impl FollowedTasks {
+    /// Follows `tasks`' changes heard on `changes` (subscribed before the tasks were first
+    /// read), reading them as `owner`.
+    pub(crate) fn new(
+        changes: broadcast::Receiver<TaskChange>,
+        tasks: Arc<Tasks>,
+        owner: Option<String>,
+    ) -> Self {
+        let read_again = tasks.read_again_every().map(|period| {
+            let mut interval =
+                tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            interval
+        });
+        Self {
+            changes,
+            tasks,
+            owner,
+            read_again,
+        }
+    }
+
     /// The task `id` as `tasks/get` answers it now; `None` once it is gone.
     async fn read(&self, id: &str) -> Option<Value> {
         self.tasks.get(id, self.owner.as_deref()).await.ok()
     }
 
-    async fn next(&mut self) -> Result<TaskChange, broadcast::error::RecvError> {
-        self.changes.recv().await
+    async fn next(&mut self) -> TaskNews {
+        let Self {
+            changes,
+            read_again,
+            ..
+        } = self;
+        let due = async {
+            match read_again {
+                Some(read_again) => {
+                    read_again.tick().await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            change = changes.recv() => TaskNews::Changed(change),
+            () = due => TaskNews::ReadAgain,
+        }
     }
+}
+
+/// Adds to `to_read` the followed tasks (`task_ids`) that `news` says to read again, given
+/// each one's last state `sent`; `false` once no change can come any more.
+fn followed_tasks_to_read(
+    news: TaskNews,
+    task_ids: &[String],
+    sent: &HashMap<String, (Value, Value)>,
+    to_read: &mut Vec<String>,
+) -> bool {
+    match news {
+        TaskNews::Changed(Ok(change)) if task_ids.iter().any(|id| **id == *change.id) => {
+            // A task over and already sent so has nothing more to say.
+            let said = sent.get(&*change.id).is_some_and(|(status, _)| {
+                change.status.is_terminal() && *status == change.status.as_str()
+            });
+            if !said {
+                to_read.push(change.id.to_string());
+            }
+        }
+        TaskNews::Changed(Ok(_)) => {}
+        // Changes were missed: every followed task is read anew.
+        TaskNews::Changed(Err(broadcast::error::RecvError::Lagged(_))) => {
+            *to_read = task_ids.to_vec();
+        }
+        TaskNews::Changed(Err(broadcast::error::RecvError::Closed)) => return false,
+        // Those not over (a state already sent is not sent again).
+        TaskNews::ReadAgain => {
+            *to_read = task_ids
+                .iter()
+                .filter(|id| !sent.get(*id).is_some_and(|(status, _)| is_over(status)))
+                .cloned()
+                .collect();
+        }
+    }
+    true
+}
+
+/// Whether `status`, as sent in a `notifications/tasks`, is over.
+fn is_over(status: &Value) -> bool {
+    matches!(status.as_str(), Some("completed" | "failed" | "cancelled"))
 }
 
 /// Waits until the output has room for one more notification; `false` when the stream ends
@@ -61,7 +149,9 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
 /// With the tasks extension, it also sends `notifications/tasks` (each a `DetailedTask`, read
 /// from the store as `tasks/get` answers it) for each task of `requested.task_ids`: its state
 /// right after the acknowledgement, then at each change (a state already sent is not sent
-/// again); a stream that fell behind the changes reads all its tasks anew.
+/// again); a stream that fell behind the changes reads all its tasks anew. With a store shared
+/// by processes it also reads its tasks not over again every half lease: a task whose process
+/// died is heard `failed` though nothing tells its change.
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,
@@ -131,27 +221,13 @@ pub(crate) async fn listen(
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },
-            change = async {
+            news = async {
                 match &mut followed {
                     Some(followed) => followed.next().await,
                     None => std::future::pending().await,
                 }
             }, if hears_tasks => {
-                match change {
-                    Ok(change) if task_ids.iter().any(|id| **id == *change.id) => {
-                        // A task over and already sent so has nothing more to say.
-                        let said = sent.get(&*change.id).is_some_and(|(status, _)| {
-                            change.status.is_terminal() && *status == change.status.as_str()
-                        });
-                        if !said {
-                            to_read.push(change.id.to_string());
-                        }
-                    }
-                    Ok(_) => {}
-                    // Changes were missed: every followed task is read anew.
-                    Err(broadcast::error::RecvError::Lagged(_)) => to_read.clone_from(&task_ids),
-                    Err(broadcast::error::RecvError::Closed) => hears_tasks = false,
-                }
+                hears_tasks = followed_tasks_to_read(news, &task_ids, &sent, &mut to_read);
                 continue;
             }
             () = closing.cancelled() => break,

@@ -25,8 +25,10 @@ pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
 /// How long a `tasks/update` of a task running in another process waits for that process to
-/// write the task its answers changed, before it is acknowledged all the same.
-const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(1);
+/// write the task its answers changed; past it, still not taken, it is refused (`-32603`: send
+/// it again), never acknowledged. As long as a command of Redis may take: a slow store delays the
+/// acknowledgement rather than refusing answers that were taken.
+const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(2);
 
 /// The settings of `Server::task_*`, and the task caps of its `Limits`.
 #[derive(Clone, Debug)]
@@ -243,7 +245,8 @@ impl Tasks {
     }
 
     /// Resolves once task `id`, as the store keeps it, has none of `responses`' questions open
-    /// (or is over, or gone): read again at each of its changes heard on `changes`.
+    /// (or is over, or gone): read again at each of its changes heard on `changes` (a change
+    /// missed is read at the end of the wait, by [`still_asks`](Self::still_asks)).
     async fn taken(
         &self,
         mut changes: broadcast::Receiver<TaskChange>,
@@ -256,14 +259,24 @@ impl Tasks {
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(broadcast::error::RecvError::Closed) => return,
             }
-            match self.store.get(id).await {
-                Ok(Some(record))
-                    if !record.status.is_terminal()
-                        && responses
-                            .keys()
-                            .any(|key| record.input_requests.contains_key(key)) => {}
-                _ => return,
+            if !self.still_asks(id, responses).await {
+                return;
             }
+        }
+    }
+
+    /// Whether task `id`, as the store keeps it, still waits on one of `responses`' questions
+    /// (a store that cannot be read: as if it did, nothing shows the answers taken).
+    async fn still_asks(&self, id: &str, responses: &Map<String, Value>) -> bool {
+        match self.store.get(id).await {
+            Ok(Some(record)) => {
+                !record.status.is_terminal()
+                    && responses
+                        .keys()
+                        .any(|key| record.input_requests.contains_key(key))
+            }
+            Ok(None) => false,
+            Err(_) => true,
         }
     }
 
@@ -278,6 +291,16 @@ impl Tasks {
     /// Listens to every task's changes.
     pub(crate) fn changes(&self) -> broadcast::Receiver<TaskChange> {
         self.changes.subscribe()
+    }
+
+    /// How often a listener reads again the tasks it follows that are not over, with a store
+    /// shared by processes (half its lease): no change is told of a task whose process died (it
+    /// is failed by the first read past its lease), and one told by another process may be lost
+    /// on the way. `None` with a store of this process only: every change is heard here.
+    pub(crate) fn read_again_every(&self) -> Option<Duration> {
+        self.store
+            .lease()
+            .map(|lease| (lease / 2).max(Duration::from_millis(1)))
     }
 
     /// A place for a task of `owner`, held until the [`Reservation`] is dropped; `Err`
@@ -563,8 +586,9 @@ impl Tasks {
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a
-    /// task running in another process are sent there through the peers; without peers, that is
-    /// refused (`-32603`).
+    /// task running in another process are sent there through the peers, and acknowledged once
+    /// that process took them (`-32603` when it did not within 2 seconds); without peers, that
+    /// is refused (`-32603`).
     pub(crate) async fn update(
         &self,
         id: &str,
@@ -589,9 +613,21 @@ impl Tasks {
                 peers.answer(replica, id, responses);
                 if answers_some {
                     // As when it runs here, the next `tasks/get` shows the answers taken: wait
-                    // (briefly) for that process to write the task they changed.
+                    // (briefly) for that process to write the task they changed. Never
+                    // acknowledged when they were not taken (the message lost, that process
+                    // gone or cut from the others): the client sends them again.
                     let taken = self.taken(changes, id, responses);
-                    let _ = tokio::time::timeout(FORWARDED_ANSWERS_WAIT, taken).await;
+                    let waited = tokio::time::timeout(FORWARDED_ANSWERS_WAIT, taken).await;
+                    if waited.is_err() && self.still_asks(id, responses).await {
+                        return Err(ErrorObject::new(
+                            codes::INTERNAL_ERROR,
+                            format!(
+                                "The answers to task {id} did not reach the process running it \
+                                 within {FORWARDED_ANSWERS_WAIT:?} and were not taken: send the \
+                                 tasks/update again"
+                            ),
+                        ));
+                    }
                 }
             }
             // Its questions wait in the process that runs it, not in the store.
@@ -812,6 +848,8 @@ mod tests {
         me: &'static str,
         other: OnceLock<std::sync::Weak<Tasks>>,
         delay: Duration,
+        /// Answers sent are lost on the way (a bus message lost).
+        loses_answers: bool,
     }
 
     impl Link {
@@ -832,6 +870,9 @@ mod tests {
             self.me
         }
         fn answer(&self, _: &str, task: &str, answers: &Map<String, Value>) {
+            if self.loses_answers {
+                return;
+            }
             let (task, answers) = (task.to_owned(), answers.clone());
             self.deliver(move |other| other.answered_elsewhere(&task, &answers));
         }
@@ -847,6 +888,11 @@ mod tests {
 
     /// Two processes sharing one store, their peers linked with `delay`.
     fn linked(delay: Duration) -> (Arc<Tasks>, Arc<Tasks>) {
+        linked_losing(delay, false)
+    }
+
+    /// [`linked`], the answers sent either way lost when `loses_answers`.
+    fn linked_losing(delay: Duration, loses_answers: bool) -> (Arc<Tasks>, Arc<Tasks>) {
         let store: Arc<dyn TaskStore> = Arc::new(Leased::default());
         let a = Arc::new(Tasks::new(Arc::clone(&store), TaskSettings::default()));
         let b = Arc::new(Tasks::new(store, TaskSettings::default()));
@@ -855,6 +901,7 @@ mod tests {
                 me,
                 other: OnceLock::new(),
                 delay,
+                loses_answers,
             };
             let _ = link.other.set(Arc::downgrade(other));
             this.join_peers(Arc::new(link));
@@ -862,9 +909,9 @@ mod tests {
         (a, b)
     }
 
-    #[tokio::test]
-    async fn answers_sent_to_the_process_running_the_task_show_in_the_next_get_there_and_here() {
-        let (a, b) = linked(Duration::from_millis(100));
+    /// A task created on `a` (process "a") that asks its question `sure`, seen asking from `b`:
+    /// its id. Once answered, its tool works 2 s more.
+    async fn asking(a: &Arc<Tasks>, b: &Tasks) -> String {
         let record = a.create(None).await.unwrap();
         assert_eq!(record.replica.as_deref(), Some("a"));
         let id = record.id.clone();
@@ -893,6 +940,13 @@ mod tests {
             task = b.get(&id, None).await.unwrap();
         }
         assert_eq!(task["status"], "input_required", "{task}");
+        id
+    }
+
+    #[tokio::test]
+    async fn answers_sent_to_the_process_running_the_task_show_in_the_next_get_there_and_here() {
+        let (a, b) = linked(Duration::from_millis(100));
+        let id = asking(&a, &b).await;
         let refused = b
             .update(&id, None, json!({"sure": "yes"}).as_object().unwrap())
             .await
@@ -904,6 +958,74 @@ mod tests {
             .unwrap();
         let task = b.get(&id, None).await.unwrap();
         assert_eq!(task["status"], "working", "the very next get: {task}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn answers_lost_on_the_way_to_the_process_running_the_task_are_not_acknowledged() {
+        let (a, b) = linked_losing(Duration::from_millis(10), true);
+        let id = asking(&a, &b).await;
+        let answers = json!({"sure": {"action": "accept"}});
+        let lost = b
+            .update(&id, None, answers.as_object().unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(lost.code, codes::INTERNAL_ERROR, "{lost:?}");
+        assert!(
+            lost.message.contains("send the tasks/update again"),
+            "{lost:?}"
+        );
+        let task = b.get(&id, None).await.unwrap();
+        assert_eq!(task["status"], "input_required", "still asking: {task}");
+        // Sent again where it runs, it is taken.
+        a.update(&id, None, answers.as_object().unwrap())
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_task_failed_elsewhere_while_its_process_was_cut_off_stays_failed() {
+        let store = Arc::new(Leased::default());
+        let tasks = Arc::new(Tasks::new(
+            Arc::clone(&store) as Arc<dyn TaskStore>,
+            TaskSettings::default(),
+        ));
+        let record = tasks.create(None).await.unwrap();
+        let id = record.id.clone();
+        let cancel = CancellationToken::new();
+        let seen = cancel.clone();
+        let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Arc::clone(&stopped);
+        tasks.spawn(
+            record.clone(),
+            cancel,
+            Arc::new(Board::new(Duration::from_mins(1))),
+            tasks.admit(None).unwrap(),
+            async move {
+                tokio::select! {
+                    () = seen.cancelled() => stop.store(true, std::sync::atomic::Ordering::SeqCst),
+                    () = tokio::time::sleep(Duration::from_millis(300)) => {}
+                }
+                Finished::Result(json!({"content": []}))
+            },
+        );
+        // Another process found its lease lapsed (this one cut off from the store) and failed it.
+        let failed = TaskRecord {
+            status: TaskStatus::Failed,
+            status_message: Some("The process running the task stopped before it finished.".into()),
+            lease_until: None,
+            ..record
+        };
+        store.put(failed).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        // Back in touch: its tool was stopped at its next renewal, and nothing it wrote since
+        // overwrote the failure.
+        assert!(
+            stopped.load(std::sync::atomic::Ordering::SeqCst),
+            "the tool was stopped"
+        );
+        let task = tasks.get(&id, None).await.unwrap();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert!(task.get("result").is_none(), "{task}");
     }
 
     #[tokio::test]

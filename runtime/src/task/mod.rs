@@ -124,7 +124,8 @@
 //! What runs (the tool's future, its cancellation, its open questions) stays in the process that
 //! runs it. Elsewhere, `tasks/get` reads the store. With Redis, the replicas reach each other:
 //! `tasks/update` received by another replica is sent to the one running the task, and
-//! acknowledged once that one took the answers (the next `tasks/get` shows them, anywhere);
+//! acknowledged once that one took the answers (the next `tasks/get` shows them, anywhere), or
+//! refused (`-32603`, to be sent again) when it did not within 2 seconds;
 //! `tasks/cancel` reaches it at once; `subscriptions/listen` streams on every replica hear the
 //! task's changes. Without that (a shared store of your own), `tasks/cancel` marks the record
 //! ([`TaskRecord::cancel_requested`]) and the process running the task cancels it at its next

@@ -101,6 +101,8 @@ pub(crate) struct LoggedStream {
     /// Its copy in the shared log, with Redis.
     #[cfg(feature = "redis")]
     mirror: Option<crate::replicas::events::Mirror>,
+    /// Ends the connection that follows it now, when another takes over.
+    follower: Mutex<CancellationToken>,
 }
 
 struct State {
@@ -167,6 +169,7 @@ impl EventLog {
             held: Arc::clone(&self.held),
             #[cfg(feature = "redis")]
             mirror,
+            follower: Mutex::new(CancellationToken::new()),
         });
         let mut index = lock(&self.index);
         self.sweep(&mut index);
@@ -271,6 +274,15 @@ impl LoggedStream {
             }
         }
         self.written.send_modify(|_| {});
+    }
+
+    /// A token for the connection that now follows the stream: the one that followed it so far
+    /// ends (a message goes out on one connection, never two: a client resuming while its old
+    /// connection is not yet seen to close, or resuming twice).
+    pub(crate) fn take_over(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        std::mem::replace(&mut *lock(&self.follower), token.clone()).cancel();
+        token
     }
 
     /// The sequence number of the last event written (0 before any).

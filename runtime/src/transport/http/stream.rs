@@ -223,7 +223,8 @@ fn logged_stream(
         }
         logging.end();
     });
-    let stops = stop.into_iter().collect();
+    let mut stops: Vec<CancellationToken> = stop.into_iter().collect();
+    stops.push(stream.take_over());
     replay::sse_response(Arc::clone(stream).follow(0, prime, stops, Vec::new()))
 }
 
@@ -346,25 +347,25 @@ pub(super) async fn get_stream(
             Resumed::Unknown => return Err(unknown_event()),
         }
     }
-    let guard = session.open_stream();
     // A resuming client takes the stream over from a connection not yet seen to close.
-    if guard.is_none() && resuming.is_none() {
-        return Err(Refusal::new(
-            StatusCode::CONFLICT,
-            codes::INVALID_REQUEST,
-            "Conflict: this session already has a GET stream open",
-        ));
-    }
+    let guard = if resuming.is_some() {
+        session.take_over_stream()
+    } else {
+        session.open_stream().ok_or_else(|| {
+            Refusal::new(
+                StatusCode::CONFLICT,
+                codes::INVALID_REQUEST,
+                "Conflict: this session already has a GET stream open",
+            )
+        })?
+    };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
     let place = state.streams.take(auth.as_ref())?;
     let stream = session_stream(&state, &session)?;
     let prime =
         replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
     let stops = vec![session.follow_get(), state.dispatcher.closing().clone()];
-    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
-    if let Some(guard) = guard {
-        keep.push(Box::new(guard));
-    }
+    let keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place), Box::new(guard)];
     let frames = stream.clone().frames(stream.last_seq(), prime, stops, keep);
     let body = match replayed {
         Some(replayed) => Body::from_stream(replayed.chain(frames)),
@@ -479,12 +480,21 @@ async fn resume(
         return Ok(Resumed::Unknown);
     };
     let place = state.streams.take(auth)?;
+    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
+    // One connection follows a stream (the protocol: a message is never sent on two): the
+    // resuming one takes over.
     let stops = match stream.kind {
-        // A session has one GET stream: the resumed one takes over.
-        StreamKind::Get => vec![session.follow_get(), state.dispatcher.closing().clone()],
-        StreamKind::Call(_) => state.call_stops(),
+        StreamKind::Get => {
+            keep.push(Box::new(session.take_over_stream()));
+            vec![session.follow_get(), state.dispatcher.closing().clone()]
+        }
+        StreamKind::Call(_) => {
+            let mut stops = state.call_stops();
+            stops.push(stream.take_over());
+            stops
+        }
     };
-    let body = stream.follow(after, false, stops, vec![Box::new(place)]);
+    let body = stream.follow(after, false, stops, keep);
     Ok(Resumed::Stream(replay::sse_response(body)))
 }
 

@@ -114,33 +114,47 @@ impl SharedEvents {
         }
         tracker.spawn(async move {
             let ttl = shared.ttl_ms();
-            let mut first = Some(fields);
+            let mut written_meta = false;
             loop {
                 // Quiet for half the TTL: the keys are renewed while the stream runs.
                 let write = tokio::time::timeout(shared.ttl / 2, pending.recv()).await;
                 let mut pipe = redis::pipe();
-                if let Some(fields) = first.take() {
+                if !written_meta {
                     pipe.hset_multiple(&meta, &fields).ignore();
                 }
-                let ended = match write {
-                    Ok(Some(Write::Event(seq, data))) => {
-                        pipe.cmd("XADD")
-                            .arg(&events)
-                            .arg("MAXLEN")
-                            .arg("~")
-                            .arg(shared.max_events)
-                            .arg(format!("0-{seq}"))
-                            .arg("d")
-                            .arg(&*data)
-                            .ignore();
-                        false
-                    }
-                    Ok(Some(Write::End) | None) => {
-                        pipe.hset(&meta, "ended", "1").ignore();
-                        true
-                    }
-                    Err(_) => false,
+                // What came meanwhile goes in the same round trip: a slow Redis makes the
+                // batches bigger, never the queue longer than one round trip's worth.
+                let mut ended = false;
+                let mut next = match write {
+                    Ok(Some(write)) => Some(write),
+                    Ok(None) => Some(Write::End),
+                    Err(_) => None,
                 };
+                let mut batched = 0;
+                while let Some(write) = next.take() {
+                    match write {
+                        Write::Event(seq, data) => {
+                            pipe.cmd("XADD")
+                                .arg(&events)
+                                .arg("MAXLEN")
+                                .arg("~")
+                                .arg(shared.max_events)
+                                .arg(format!("0-{seq}"))
+                                .arg("d")
+                                .arg(&*data)
+                                .ignore();
+                        }
+                        Write::End => {
+                            pipe.hset(&meta, "ended", "1").ignore();
+                            ended = true;
+                            break;
+                        }
+                    }
+                    batched += 1;
+                    if batched < BATCH {
+                        next = pending.try_recv().ok();
+                    }
+                }
                 pipe.pexpire(&events, ttl).ignore();
                 pipe.pexpire(&meta, ttl).ignore();
                 let written: redis::RedisResult<()> =
@@ -149,6 +163,9 @@ impl SharedEvents {
                 if let Err(error) = &written {
                     tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
                 }
+                // The metadata is written again until it is in (without it no replica can
+                // resume the stream).
+                written_meta |= written.is_ok();
                 shared.redis.outcome(&written);
                 if ended {
                     return;
@@ -199,6 +216,7 @@ impl SharedEvents {
             stop,
             quiet_since: tokio::time::Instant::now(),
             done: false,
+            ttl_ms: self.ttl_ms(),
         };
         let events: BoxStream<'static, Shared> =
             Box::pin(futures_util::stream::unfold(follower, Follower::next));
@@ -220,6 +238,8 @@ struct Follower {
     stop: CancellationToken,
     quiet_since: tokio::time::Instant,
     done: bool,
+    /// How long the keys it writes live (`replay_ttl`), in milliseconds.
+    ttl_ms: i64,
 }
 
 impl Follower {
@@ -333,6 +353,9 @@ impl Follower {
             .arg(&*data)
             .ignore();
         pipe.hset(&self.meta, "ended", "1").ignore();
+        // Whatever it writes expires too, should the keys have expired meanwhile.
+        pipe.pexpire(&self.events, self.ttl_ms).ignore();
+        pipe.pexpire(&self.meta, self.ttl_ms).ignore();
         // Another follower may have written it first: then its id is taken, and that is fine.
         let _: redis::RedisResult<()> = pipe.query_async(&mut self.redis.connection()).await;
         Some(Shared::Event(seq, data))

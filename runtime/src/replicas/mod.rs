@@ -121,7 +121,7 @@ impl Redis {
     pub(crate) fn start(
         &self,
         closing: &tokio_util::sync::CancellationToken,
-        drained: impl std::future::Future<Output = ()> + Send + 'static,
+        drained: impl Future<Output = ()> + Send + 'static,
     ) {
         if tokio::runtime::Handle::try_current().is_err() {
             tracing::error!(

@@ -89,12 +89,12 @@ impl HttpState {
             reason = "only the shared log stops its followers"
         )
     )]
-    fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
+    fn call_stop(&self) -> Option<tokio_util::sync::CancellationToken> {
         #[cfg(feature = "redis")]
         if self.log.shared.is_some() {
-            return vec![self.dispatcher.closing().clone()];
+            return Some(self.dispatcher.closing().clone());
         }
-        Vec::new()
+        None
     }
 }
 
@@ -171,7 +171,7 @@ fn shared(table: SessionTable, config: &HttpConfig) -> SessionTable {
 /// Completes once the endpoint closed and the calls that run on after it (their streams
 /// logged, for clients resuming on another replica) ended, or the shutdown grace passed.
 #[cfg(feature = "redis")]
-fn drained(state: &HttpState) -> impl std::future::Future<Output = ()> + Send + 'static {
+fn drained(state: &HttpState) -> impl Future<Output = ()> + Send + 'static {
     let closing = state.dispatcher.closing().clone();
     let (running, grace) = (state.config.running.clone(), state.config.shutdown_grace);
     async move {

@@ -88,16 +88,9 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         room: room.clone(),
     };
     let id = call.request.id.clone();
-    // A legacy session's stream is logged: its session id, and whether it starts with a
-    // priming event (2025-11-25; older clients may not take an event with empty data).
-    let logged = call
-        .log
-        .clone()
-        .zip(call.in_session.as_ref().and_then(|session| {
-            let connection = session.calls.connection();
-            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
-            connection.session_id.clone().map(|id| (id, prime))
-        }));
+    // A legacy session's stream is logged (looked at only once the call streams: nothing is
+    // allocated for a call answered as JSON).
+    let logged = call.log.clone().zip(call.in_session.clone());
     if let Some(session) = &call.in_session
         && call.request.method != Method::Initialize
     {
@@ -142,10 +135,17 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
-        if let Some((resumable, (session, prime))) = logged
-            && let Some(stream) = resumable.log.open(&session, StreamKind::Call(id))
-        {
-            return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+        if let Some((resumable, session)) = logged {
+            let connection = session.calls.connection();
+            // 2025-11-25 starts with a priming event; older clients may not take empty data.
+            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
+            let opened = connection
+                .session_id
+                .as_deref()
+                .and_then(|session| resumable.log.open(session, StreamKind::Call(id)));
+            if let Some(stream) = opened {
+                return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+            }
         }
         return event_stream(first, bounded(receiver, max_queued), ticket, room);
     };
@@ -489,8 +489,8 @@ async fn resume(
             vec![session.follow_get(), state.dispatcher.closing().clone()]
         }
         StreamKind::Call(_) => {
-            let mut stops = state.call_stops();
-            stops.push(stream.take_over());
+            let mut stops = vec![stream.take_over()];
+            stops.extend(state.call_stop());
             stops
         }
     };

@@ -33,6 +33,9 @@ pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// How often, while nothing is written, a follower asks whether the running replica lives.
 const LIVENESS: Duration = Duration::from_secs(1);
 
+/// How many more times, [`POLL`] apart, a stream not (yet) in Redis is looked for.
+const UNSEEN_LOOKS: u32 = 5;
+
 /// The most entries one `XRANGE` reads.
 const BATCH: usize = 256;
 
@@ -193,11 +196,23 @@ impl SharedEvents {
         stop: CancellationToken,
     ) -> redis::RedisResult<Option<(BoxStream<'static, Shared>, bool)>> {
         let meta_key = self.redis.key("stream", stream);
-        let meta: HashMap<String, String> = redis::cmd("HGETALL")
-            .arg(&meta_key)
-            .query_async(&mut self.redis.connection())
-            .await
-            .inspect_err(|error| self.redis.failed(error))?;
+        let mut meta: HashMap<String, String> = HashMap::new();
+        // A stream that another replica opened a moment ago may not be in Redis yet (its
+        // writer writes in the background): a client quick to resume here waits a little
+        // rather than be told the stream is unknown.
+        for look in 0..=UNSEEN_LOOKS {
+            if look > 0 {
+                tokio::time::sleep(POLL).await;
+            }
+            meta = redis::cmd("HGETALL")
+                .arg(&meta_key)
+                .query_async(&mut self.redis.connection())
+                .await
+                .inspect_err(|error| self.redis.failed(error))?;
+            if !meta.is_empty() {
+                break;
+            }
+        }
         if meta.get("session").map(String::as_str) != Some(session) {
             return Ok(None);
         }

@@ -39,6 +39,8 @@
 //!   it SHOULD NOT): the call runs on within its time limit, its events kept for the client to
 //!   resume. A call answered as JSON is still cancelled when its client goes away (nothing was
 //!   sent that it could resume from); `notifications/cancelled` still cancels.
+//! - One connection follows a stream at a time (a message is never sent on two): a client that
+//!   resumes takes the stream over from its older connection, which ends.
 //! - An id the session cannot resume (unknown, expired, another session's) is `400`, `-32600`:
 //!   the TypeScript SDK's server answers so, and a `404` would tell the client its session is gone.
 //! - Each stream keeps its last `HttpConfig::max_replay_events` (1,000),
@@ -48,7 +50,9 @@
 //!   With Redis (`HttpConfig::redis`, the `redis` feature), every event is also written to
 //!   Redis, so a client resumes on any replica; when the replica that ran its call died before
 //!   it answered, the resumed stream ends with a `-32603` error response for the request (within
-//!   about 6 s: the replica's liveness), never in silence.
+//!   about 6 s: the replica's liveness), never in silence. A replica stopping (SIGTERM) ends its
+//!   call streams, so their clients resume elsewhere, and stays alive for the others while those
+//!   calls run on (at most the shutdown grace).
 //! - 2026-07-28 has no resumability: its events carry no id, `Last-Event-ID` means nothing, and
 //!   closing a stream cancels its call (its way to cancel). Stateless mode keeps nothing.
 //!

@@ -479,6 +479,60 @@ async fn a_disconnect_cancels_a_json_answer_but_not_a_streamed_call() {
 }
 
 #[tokio::test]
+async fn a_resuming_connection_takes_a_call_stream_over_from_the_one_still_open() {
+    let (address, _) = serve(HttpConfig::new()).await;
+    let session = open_session(address, LEGACY).await;
+    let call = legacy_call(
+        10,
+        "stepped",
+        &json!({"tag": "takeover", "steps": 2}),
+        Some("p"),
+    );
+    let mut first = Exchange::send(address, post(&call, &headers(&session, LEGACY))).await;
+    assert_eq!(first.next().await.unwrap().data, "", "the priming event");
+    let progress = first.next().await.unwrap();
+    assert_eq!(progress_of(&progress), 1);
+    // The client resumes while its first connection is still open, then resumes once more.
+    let second = Exchange::send(address, get(&session, progress.id.as_deref())).await;
+    assert_eq!(second.status, StatusCode::OK);
+    let mut third = Exchange::send(address, get(&session, progress.id.as_deref())).await;
+    assert_eq!(third.status, StatusCode::OK);
+    gate("takeover").add_permits(1);
+    let events = third.rest().await;
+    assert_eq!(events.len(), 2, "progress 2 and the response: {events:#?}");
+    assert_eq!(progress_of(&events[0]), 2);
+    assert_eq!(events[1].json()["id"], 10);
+    // A message goes out on one connection, never on two: the others ended without it.
+    let mut others = [first, second];
+    for (n, other) in others.iter_mut().enumerate() {
+        let rest = other.rest().await;
+        assert!(rest.is_empty(), "connection {n} got {rest:#?}");
+    }
+}
+
+#[tokio::test]
+async fn a_resumed_get_stream_keeps_its_session_in_use() {
+    let config = HttpConfig::new().session_idle_timeout(Duration::from_secs(1));
+    let (address, _) = serve(config).await;
+    let session = open_session(address, LEGACY).await;
+    let mut stream = Exchange::send(address, get(&session, None)).await;
+    let priming = stream.next().await.unwrap();
+    let resumed = Exchange::send(address, get(&session, priming.id.as_deref())).await;
+    assert_eq!(resumed.status, StatusCode::OK);
+    // The connection it took over ends.
+    assert!(stream.rest().await.is_empty());
+    // Past the idle timeout, with the resumed GET stream open: the session is not idle.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let call = legacy_call(2, "whoami", &json!({}), None);
+    let reply = Exchange::send(address, post(&call, &headers(&session, LEGACY))).await;
+    assert_eq!(reply.status, StatusCode::OK, "the session is still there");
+    // It holds the session's one GET stream.
+    let reply = Exchange::send(address, get(&session, None)).await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
+    drop(resumed);
+}
+
+#[tokio::test]
 async fn events_past_max_replay_events_are_not_replayed() {
     let (address, _) = serve(HttpConfig::new().max_replay_events(2)).await;
     let session = open_session(address, LEGACY).await;
@@ -504,100 +558,16 @@ async fn events_past_max_replay_events_are_not_replayed() {
 
 // ---- across replicas, on Redis ---------------------------------------------------------------
 //
-// A minimal `redis-server` of the test's own (the harness branch's `tests/src/services.rs` is not
-// on this branch): a free port, its own folder, nothing saved, killed (by its PID) when dropped.
-// Each replica runs on a Tokio runtime of its own, in a thread of its own, so that dropping that
+// Redis is `services::RedisServer` (a `redis-server` of the test's own on a free port, SKIPPED
+// when not installed, a failure under `CI`). Each replica runs on a Tokio runtime of its own, in a thread of its own, so that dropping that
 // runtime stops the replica as a crash would (its tasks gone, its heartbeat silent).
 
 mod on_redis {
-    use std::io::{Read as _, Write as _};
-    use std::net::{SocketAddr, TcpStream};
-    use std::process::{Child, Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::net::SocketAddr;
 
     use mcp_toolbelt::http::{HttpConfig, HttpService};
     use mcp_toolbelt::redis::Redis;
     use mcp_toolbelt_tests::http::server;
-
-    /// A `redis-server` of this test alone.
-    pub(super) struct RedisServer {
-        child: Child,
-        pub(super) url: String,
-        dir: std::path::PathBuf,
-    }
-
-    impl RedisServer {
-        /// `None` (SKIPPED) when `redis-server` is not installed, a failure under `CI`.
-        pub(super) fn start() -> Option<Self> {
-            let installed = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
-                .into_iter()
-                .find(|path| std::path::Path::new(path).is_file());
-            let Some(binary) = installed else {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "redis-server is not installed"
-                );
-                eprintln!("SKIPPED: redis-server is not installed");
-                return None;
-            };
-            for _ in 0..5 {
-                let port = std::net::TcpListener::bind("127.0.0.1:0")
-                    .unwrap()
-                    .local_addr()
-                    .unwrap()
-                    .port();
-                let dir = std::env::temp_dir().join(format!(
-                    "mcp-toolbelt-resume-redis-{}-{port}",
-                    std::process::id()
-                ));
-                std::fs::create_dir_all(&dir).unwrap();
-                let child = Command::new(binary)
-                    .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                    .args(["--save", "", "--appendonly", "no"])
-                    .arg("--dir")
-                    .arg(&dir)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .expect("redis-server starts");
-                let server = Self {
-                    child,
-                    url: format!("redis://127.0.0.1:{port}"),
-                    dir,
-                };
-                if Self::answers(port) {
-                    return Some(server);
-                }
-            }
-            panic!("redis-server did not answer on a free port");
-        }
-
-        fn answers(port: u16) -> bool {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) {
-                    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-                    let mut reply = [0; 7];
-                    if stream.write_all(b"PING\r\n").is_ok()
-                        && stream.read_exact(&mut reply).is_ok()
-                        && &reply == b"+PONG\r\n"
-                    {
-                        return true;
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            false
-        }
-    }
-
-    impl Drop for RedisServer {
-        fn drop(&mut self) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
 
     /// One replica: the test tools served over hyper on a free port, sharing `url`'s Redis.
     pub(super) struct Replica {
@@ -681,7 +651,8 @@ mod on_redis {
     }
 }
 
-use on_redis::{RedisServer, Replica};
+use mcp_toolbelt_tests::services::RedisServer;
+use on_redis::Replica;
 
 /// Opens a legacy session on `first`, and checks that `second` knows it (legacy sessions kept in
 /// Redis: on this branch alone, before the sessions branch is merged, this is what fails).
@@ -716,7 +687,7 @@ async fn a_stream_started_on_one_replica_resumes_on_another() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let (first, second) = (Replica::start(&redis.url()), Replica::start(&redis.url()));
     let session = shared_session(&first, &second).await;
     let last_seen = start_and_drop(&first, &session, 5, "across").await;
 
@@ -748,7 +719,7 @@ async fn a_stream_whose_replica_died_ends_with_an_error_response() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (mut first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let (mut first, second) = (Replica::start(&redis.url()), Replica::start(&redis.url()));
     let session = shared_session(&first, &second).await;
     let last_seen = start_and_drop(&first, &session, 6, "dies").await;
     first.kill();
@@ -775,7 +746,7 @@ async fn a_replica_stopping_ends_its_streams_and_their_calls_finish_for_another(
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (first, second) = (Replica::start(&redis.url), Replica::start(&redis.url));
+    let (first, second) = (Replica::start(&redis.url()), Replica::start(&redis.url()));
     let session = shared_session(&first, &second).await;
     let call = legacy_call(
         9,
@@ -798,5 +769,39 @@ async fn a_replica_stopping_ends_its_streams_and_their_calls_finish_for_another(
     assert_eq!(
         events[2].json()["result"]["content"][0]["text"],
         "stopping done"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_replica_is_not_taken_for_dead_while_its_calls_run_on() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let (first, second) = (Replica::start(&redis.url()), Replica::start(&redis.url()));
+    let session = shared_session(&first, &second).await;
+    let call = legacy_call(
+        11,
+        "stepped",
+        &json!({"tag": "draining", "steps": 2}),
+        Some("p"),
+    );
+    let mut stream = Exchange::send(first.address, post(&call, &headers(&session, LEGACY))).await;
+    let priming = stream.next().await.unwrap();
+    assert_eq!(progress_of(&stream.next().await.unwrap()), 1);
+    first.shut_down();
+    assert!(stream.next().await.is_none(), "the stream ends");
+    let mut resumed = Exchange::send(second.address, get(&session, priming.id.as_deref())).await;
+    assert_eq!(resumed.status, StatusCode::OK);
+    assert_eq!(progress_of(&resumed.next().await.unwrap()), 1);
+    // Past a dead replica's liveness (5 s) and one look (1 s), within the shutdown grace
+    // (10 s): the call still runs, and its own response comes, not a "stopped" error.
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    gate("draining").add_permits(1);
+    let events = resumed.rest().await;
+    assert_eq!(events.len(), 2, "{events:#?}");
+    assert_eq!(progress_of(&events[0]), 2);
+    assert_eq!(
+        events[1].json()["result"]["content"][0]["text"],
+        "draining done"
     );
 }

@@ -33,6 +33,9 @@ pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// How often, while nothing is written, a follower asks whether the running replica lives.
 const LIVENESS: Duration = Duration::from_secs(1);
 
+/// How many more times, [`POLL`] apart, a stream not (yet) in Redis is looked for.
+const UNSEEN_LOOKS: u32 = 5;
+
 /// The most entries one `XRANGE` reads.
 const BATCH: usize = 256;
 
@@ -114,33 +117,47 @@ impl SharedEvents {
         }
         tracker.spawn(async move {
             let ttl = shared.ttl_ms();
-            let mut first = Some(fields);
+            let mut written_meta = false;
             loop {
                 // Quiet for half the TTL: the keys are renewed while the stream runs.
                 let write = tokio::time::timeout(shared.ttl / 2, pending.recv()).await;
                 let mut pipe = redis::pipe();
-                if let Some(fields) = first.take() {
+                if !written_meta {
                     pipe.hset_multiple(&meta, &fields).ignore();
                 }
-                let ended = match write {
-                    Ok(Some(Write::Event(seq, data))) => {
-                        pipe.cmd("XADD")
-                            .arg(&events)
-                            .arg("MAXLEN")
-                            .arg("~")
-                            .arg(shared.max_events)
-                            .arg(format!("0-{seq}"))
-                            .arg("d")
-                            .arg(&*data)
-                            .ignore();
-                        false
-                    }
-                    Ok(Some(Write::End) | None) => {
-                        pipe.hset(&meta, "ended", "1").ignore();
-                        true
-                    }
-                    Err(_) => false,
+                // What came meanwhile goes in the same round trip: a slow Redis makes the
+                // batches bigger, never the queue longer than one round trip's worth.
+                let mut ended = false;
+                let mut next = match write {
+                    Ok(Some(write)) => Some(write),
+                    Ok(None) => Some(Write::End),
+                    Err(_) => None,
                 };
+                let mut batched = 0;
+                while let Some(write) = next.take() {
+                    match write {
+                        Write::Event(seq, data) => {
+                            pipe.cmd("XADD")
+                                .arg(&events)
+                                .arg("MAXLEN")
+                                .arg("~")
+                                .arg(shared.max_events)
+                                .arg(format!("0-{seq}"))
+                                .arg("d")
+                                .arg(&*data)
+                                .ignore();
+                        }
+                        Write::End => {
+                            pipe.hset(&meta, "ended", "1").ignore();
+                            ended = true;
+                            break;
+                        }
+                    }
+                    batched += 1;
+                    if batched < BATCH {
+                        next = pending.try_recv().ok();
+                    }
+                }
                 pipe.pexpire(&events, ttl).ignore();
                 pipe.pexpire(&meta, ttl).ignore();
                 let written: redis::RedisResult<()> =
@@ -149,6 +166,9 @@ impl SharedEvents {
                 if let Err(error) = &written {
                     tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
                 }
+                // The metadata is written again until it is in (without it no replica can
+                // resume the stream).
+                written_meta |= written.is_ok();
                 shared.redis.outcome(&written);
                 if ended {
                     return;
@@ -176,11 +196,23 @@ impl SharedEvents {
         stop: CancellationToken,
     ) -> redis::RedisResult<Option<(BoxStream<'static, Shared>, bool)>> {
         let meta_key = self.redis.key("stream", stream);
-        let meta: HashMap<String, String> = redis::cmd("HGETALL")
-            .arg(&meta_key)
-            .query_async(&mut self.redis.connection())
-            .await
-            .inspect_err(|error| self.redis.failed(error))?;
+        let mut meta: HashMap<String, String> = HashMap::new();
+        // A stream that another replica opened a moment ago may not be in Redis yet (its
+        // writer writes in the background): a client quick to resume here waits a little
+        // rather than be told the stream is unknown.
+        for look in 0..=UNSEEN_LOOKS {
+            if look > 0 {
+                tokio::time::sleep(POLL).await;
+            }
+            meta = redis::cmd("HGETALL")
+                .arg(&meta_key)
+                .query_async(&mut self.redis.connection())
+                .await
+                .inspect_err(|error| self.redis.failed(error))?;
+            if !meta.is_empty() {
+                break;
+            }
+        }
         if meta.get("session").map(String::as_str) != Some(session) {
             return Ok(None);
         }
@@ -199,6 +231,7 @@ impl SharedEvents {
             stop,
             quiet_since: tokio::time::Instant::now(),
             done: false,
+            ttl_ms: self.ttl_ms(),
         };
         let events: BoxStream<'static, Shared> =
             Box::pin(futures_util::stream::unfold(follower, Follower::next));
@@ -220,6 +253,8 @@ struct Follower {
     stop: CancellationToken,
     quiet_since: tokio::time::Instant,
     done: bool,
+    /// How long the keys it writes live (`replay_ttl`), in milliseconds.
+    ttl_ms: i64,
 }
 
 impl Follower {
@@ -333,6 +368,9 @@ impl Follower {
             .arg(&*data)
             .ignore();
         pipe.hset(&self.meta, "ended", "1").ignore();
+        // Whatever it writes expires too, should the keys have expired meanwhile.
+        pipe.pexpire(&self.events, self.ttl_ms).ignore();
+        pipe.pexpire(&self.meta, self.ttl_ms).ignore();
         // Another follower may have written it first: then its id is taken, and that is fine.
         let _: redis::RedisResult<()> = pipe.query_async(&mut self.redis.connection()).await;
         Some(Shared::Event(seq, data))

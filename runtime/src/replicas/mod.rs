@@ -114,9 +114,15 @@ impl Redis {
         self
     }
 
-    /// Starts what runs beside the server while it serves: the bus's subscription and this
-    /// replica's heartbeat. Ends when `closing` is cancelled.
-    pub(crate) fn start(&self, closing: &tokio_util::sync::CancellationToken) {
+    /// Starts what runs beside the server while it serves: the bus's subscription, which ends
+    /// when `closing` is cancelled, and this replica's heartbeat, which ends when `drained`
+    /// completes (after `closing`, once the calls that run on through the shutdown grace are
+    /// done: until then the other replicas must not take this one for dead).
+    pub(crate) fn start(
+        &self,
+        closing: &tokio_util::sync::CancellationToken,
+        drained: impl Future<Output = ()> + Send + 'static,
+    ) {
         if tokio::runtime::Handle::try_current().is_err() {
             tracing::error!(
                 "the Redis handle was given to a server built outside a Tokio runtime: \
@@ -126,15 +132,15 @@ impl Redis {
         }
         self.inner.bus.start(self.clone(), closing.clone());
         let redis = self.clone();
-        let closing = closing.clone();
         tokio::spawn(async move {
             let key = redis.key("replica", redis.replica());
             let mut beat = tokio::time::interval(HEARTBEAT);
             beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut drained = std::pin::pin!(drained);
             loop {
                 tokio::select! {
                     _ = beat.tick() => {}
-                    () = closing.cancelled() => return,
+                    () = &mut drained => return,
                 }
                 let ms = u64::try_from(ALIVE_FOR.as_millis()).unwrap_or(u64::MAX);
                 let said: redis::RedisResult<()> = redis::cmd("SET")

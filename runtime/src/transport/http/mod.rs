@@ -89,12 +89,12 @@ impl HttpState {
             reason = "only the shared log stops its followers"
         )
     )]
-    fn call_stops(&self) -> Vec<tokio_util::sync::CancellationToken> {
+    fn call_stop(&self) -> Option<tokio_util::sync::CancellationToken> {
         #[cfg(feature = "redis")]
         if self.log.shared.is_some() {
-            return vec![self.dispatcher.closing().clone()];
+            return Some(self.dispatcher.closing().clone());
         }
-        Vec::new()
+        None
     }
 }
 
@@ -135,7 +135,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     });
     #[cfg(feature = "redis")]
     if let Some(redis) = &state.redis {
-        redis.start(state.dispatcher.closing());
+        redis.start(state.dispatcher.closing(), drained(&state));
         redis.relay_changes(state.dispatcher.change_sender(), state.dispatcher.closing());
         hear_replicas(&state, redis);
     }
@@ -166,6 +166,20 @@ fn shared(table: SessionTable, config: &HttpConfig) -> SessionTable {
     let table = table.shared_through(config.redis_connected().cloned());
     let _ = config;
     table
+}
+
+/// Completes once the endpoint closed and the calls that run on after it (their streams
+/// logged, for clients resuming on another replica) ended, or the shutdown grace passed.
+#[cfg(feature = "redis")]
+fn drained(state: &HttpState) -> impl Future<Output = ()> + Send + 'static {
+    let closing = state.dispatcher.closing().clone();
+    let (running, grace) = (state.config.running.clone(), state.config.shutdown_grace);
+    async move {
+        closing.cancelled().await;
+        // Closing lets `wait` end once the tracker is empty (`serve` closes it as well).
+        running.close();
+        let _ = tokio::time::timeout(grace, running.wait()).await;
+    }
 }
 
 /// Hands what the other replicas say about sessions to this endpoint's table until the server

@@ -478,7 +478,7 @@ async fn legacy_message(
             // A session's streams are logged, so that its client can resume them.
             let log = in_session.is_some().then(|| Resumable {
                 log: Arc::clone(&state.log),
-                stop: state.call_stops().into_iter().next(),
+                stop: state.call_stop(),
             });
             answer(HttpCall {
                 request,

@@ -46,7 +46,10 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// What the log of one endpoint keeps: its streams, by id.
 pub(super) struct EventLog {
-    index: Mutex<Index>,
+    /// Shared with the task that forgets expired streams while no request comes.
+    index: Arc<Mutex<Index>>,
+    /// Whether that task was started (by the first stream opened: a runtime runs it).
+    sweeping: std::sync::atomic::AtomicBool,
     max_events: usize,
     ttl: Duration,
     max_bytes: usize,
@@ -101,6 +104,8 @@ pub(crate) struct LoggedStream {
     /// Its copy in the shared log, with Redis.
     #[cfg(feature = "redis")]
     mirror: Option<crate::replicas::events::Mirror>,
+    /// Ends the connection that follows it now, when another takes over.
+    follower: Mutex<CancellationToken>,
 }
 
 struct State {
@@ -121,10 +126,11 @@ pub(crate) struct Logged {
 impl EventLog {
     pub(super) fn new(max_events: usize, ttl: Duration, running: TaskTracker) -> Self {
         Self {
-            index: Mutex::new(Index {
+            index: Arc::new(Mutex::new(Index {
                 streams: HashMap::new(),
                 swept: Instant::now(),
-            }),
+            })),
+            sweeping: std::sync::atomic::AtomicBool::new(false),
             held: Arc::default(),
             max_events: max_events.max(1),
             ttl,
@@ -167,11 +173,32 @@ impl EventLog {
             held: Arc::clone(&self.held),
             #[cfg(feature = "redis")]
             mirror,
+            follower: Mutex::new(CancellationToken::new()),
         });
         let mut index = lock(&self.index);
         self.sweep(&mut index);
         index.streams.insert(id, Arc::clone(&stream));
+        drop(index);
+        self.keep_sweeping();
         Some(stream)
+    }
+
+    /// Forgets the expired streams every [`SWEEP_EVERY`] from now on, requests or none (an idle
+    /// server keeps nothing past `replay_ttl`), until the log is dropped.
+    fn keep_sweeping(&self) {
+        if self.sweeping.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let (index, ttl) = (Arc::downgrade(&self.index), self.ttl);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let Some(index) = index.upgrade() else { return };
+                forget_expired(&mut lock(&index), ttl);
+            }
+        });
     }
 
     /// The stream `event_id` names and the sequence number it names, if this log knows it and
@@ -188,9 +215,7 @@ impl EventLog {
     /// the streams whose last event is oldest.
     fn sweep(&self, index: &mut Index) {
         if index.swept.elapsed() >= SWEEP_EVERY {
-            let ttl = self.ttl;
-            index.streams.retain(|_, stream| !stream.expired(ttl));
-            index.swept = Instant::now();
+            forget_expired(index, self.ttl);
         }
         if self.held.load(Ordering::Relaxed) <= self.max_bytes {
             return;
@@ -210,6 +235,12 @@ impl EventLog {
             total -= bytes;
         }
     }
+}
+
+/// Forgets the streams that ended `ttl` ago.
+fn forget_expired(index: &mut Index, ttl: Duration) {
+    index.streams.retain(|_, stream| !stream.expired(ttl));
+    index.swept = Instant::now();
 }
 
 /// `{stream}-{seq}` into its parts.
@@ -271,6 +302,15 @@ impl LoggedStream {
             }
         }
         self.written.send_modify(|_| {});
+    }
+
+    /// A token for the connection that now follows the stream: the one that followed it so far
+    /// ends (a message goes out on one connection, never two: a client resuming while its old
+    /// connection is not yet seen to close, or resuming twice).
+    pub(crate) fn take_over(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        std::mem::replace(&mut *lock(&self.follower), token.clone()).cancel();
+        token
     }
 
     /// The sequence number of the last event written (0 before any).
@@ -510,5 +550,17 @@ mod tests {
         tokio::time::advance(Duration::from_secs(2)).await;
         assert!(log.find(&ended.event_id(1), "s").is_none());
         assert!(log.find(&running.event_id(1), "s").is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_ended_stream_is_forgotten_even_when_no_request_comes() {
+        let log = EventLog::new(10, Duration::from_secs(5), TaskTracker::new());
+        let ended = log.open("s", StreamKind::Get).unwrap();
+        ended.push_serialized("1".into());
+        ended.end();
+        drop(ended);
+        tokio::time::sleep(Duration::from_secs(7)).await;
+        assert!(lock(&log.index).streams.is_empty());
+        assert_eq!(log.held.load(Ordering::Relaxed), 0, "its events are freed");
     }
 }

@@ -37,7 +37,9 @@ pub(super) struct HttpSession {
     pub(super) id: String,
     pub(super) calls: Calls,
     last_seen: Mutex<Instant>,
-    stream_open: Mutex<bool>,
+    /// The connections holding its GET stream: one, or, while a resuming client takes it over
+    /// from a connection not yet seen to close, two.
+    streams_open: Mutex<usize>,
     /// Cancelled when the session ends: its GET stream closes, calls starting late are dropped.
     pub(super) ended: CancellationToken,
     /// With bearer auth, who opened it: nobody else may use it.
@@ -93,7 +95,7 @@ impl HttpSession {
     /// stream open and no call running.
     fn idle_for(&self, timeout: Duration) -> bool {
         lock(&self.last_seen).elapsed() >= timeout
-            && !*lock(&self.stream_open)
+            && *lock(&self.streams_open) == 0
             && self.calls.is_idle()
     }
 
@@ -131,13 +133,21 @@ impl HttpSession {
 
     /// Takes the session's one GET stream; `None` when it is already open.
     pub(super) fn open_stream(self: &Arc<Self>) -> Option<StreamGuard> {
-        let mut open = lock(&self.stream_open);
-        if *open {
+        let mut open = lock(&self.streams_open);
+        if *open > 0 {
             return None;
         }
-        *open = true;
+        *open += 1;
         self.activate();
         Some(StreamGuard(Arc::clone(self)))
+    }
+
+    /// Holds the session's GET stream for a connection resuming it (`Last-Event-ID`), even while
+    /// the connection it takes over still holds it: the session stays in use, never idle.
+    pub(super) fn take_over_stream(self: &Arc<Self>) -> StreamGuard {
+        *lock(&self.streams_open) += 1;
+        self.activate();
+        StreamGuard(Arc::clone(self))
     }
 }
 
@@ -149,7 +159,7 @@ impl Drop for StreamGuard {
         // Idle time counts from here (a client that listened for an hour is not idle): marked
         // before the stream is free, so the session never looks idle with an old mark.
         self.0.touch();
-        *lock(&self.0.stream_open) = false;
+        *lock(&self.0.streams_open) -= 1;
     }
 }
 
@@ -307,7 +317,7 @@ impl SessionTable {
             };
             let busy: Vec<String> = lock(&table.sessions)
                 .iter()
-                .filter(|(_, session)| *lock(&session.stream_open) || !session.calls.is_idle())
+                .filter(|(_, session)| *lock(&session.streams_open) > 0 || !session.calls.is_idle())
                 .map(|(id, _)| id.clone())
                 .collect();
             if busy.is_empty() {
@@ -493,7 +503,7 @@ impl SessionTable {
             id: id.to_owned(),
             calls,
             last_seen: Mutex::new(Instant::now()),
-            stream_open: Mutex::new(false),
+            streams_open: Mutex::new(0),
             ended: CancellationToken::new(),
             owner,
             active: AtomicBool::new(false),

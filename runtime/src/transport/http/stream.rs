@@ -88,16 +88,9 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         room: room.clone(),
     };
     let id = call.request.id.clone();
-    // A legacy session's stream is logged: its session id, and whether it starts with a
-    // priming event (2025-11-25; older clients may not take an event with empty data).
-    let logged = call
-        .log
-        .clone()
-        .zip(call.in_session.as_ref().and_then(|session| {
-            let connection = session.calls.connection();
-            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
-            connection.session_id.clone().map(|id| (id, prime))
-        }));
+    // A legacy session's stream is logged (looked at only once the call streams: nothing is
+    // allocated for a call answered as JSON).
+    let logged = call.log.clone().zip(call.in_session.clone());
     if let Some(session) = &call.in_session
         && call.request.method != Method::Initialize
     {
@@ -142,10 +135,17 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
-        if let Some((resumable, (session, prime))) = logged
-            && let Some(stream) = resumable.log.open(&session, StreamKind::Call(id))
-        {
-            return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+        if let Some((resumable, session)) = logged {
+            let connection = session.calls.connection();
+            // 2025-11-25 starts with a priming event; older clients may not take empty data.
+            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
+            let opened = connection
+                .session_id
+                .as_deref()
+                .and_then(|session| resumable.log.open(session, StreamKind::Call(id)));
+            if let Some(stream) = opened {
+                return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+            }
         }
         return event_stream(first, bounded(receiver, max_queued), ticket, room);
     };
@@ -223,7 +223,8 @@ fn logged_stream(
         }
         logging.end();
     });
-    let stops = stop.into_iter().collect();
+    let mut stops: Vec<CancellationToken> = stop.into_iter().collect();
+    stops.push(stream.take_over());
     replay::sse_response(Arc::clone(stream).follow(0, prime, stops, Vec::new()))
 }
 
@@ -346,25 +347,25 @@ pub(super) async fn get_stream(
             Resumed::Unknown => return Err(unknown_event()),
         }
     }
-    let guard = session.open_stream();
     // A resuming client takes the stream over from a connection not yet seen to close.
-    if guard.is_none() && resuming.is_none() {
-        return Err(Refusal::new(
-            StatusCode::CONFLICT,
-            codes::INVALID_REQUEST,
-            "Conflict: this session already has a GET stream open",
-        ));
-    }
+    let guard = if resuming.is_some() {
+        session.take_over_stream()
+    } else {
+        session.open_stream().ok_or_else(|| {
+            Refusal::new(
+                StatusCode::CONFLICT,
+                codes::INVALID_REQUEST,
+                "Conflict: this session already has a GET stream open",
+            )
+        })?
+    };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
     let place = state.streams.take(auth.as_ref())?;
     let stream = session_stream(&state, &session)?;
     let prime =
         replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
     let stops = vec![session.follow_get(), state.dispatcher.closing().clone()];
-    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
-    if let Some(guard) = guard {
-        keep.push(Box::new(guard));
-    }
+    let keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place), Box::new(guard)];
     let frames = stream.clone().frames(stream.last_seq(), prime, stops, keep);
     let body = match replayed {
         Some(replayed) => Body::from_stream(replayed.chain(frames)),
@@ -479,12 +480,21 @@ async fn resume(
         return Ok(Resumed::Unknown);
     };
     let place = state.streams.take(auth)?;
+    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
+    // One connection follows a stream (the protocol: a message is never sent on two): the
+    // resuming one takes over.
     let stops = match stream.kind {
-        // A session has one GET stream: the resumed one takes over.
-        StreamKind::Get => vec![session.follow_get(), state.dispatcher.closing().clone()],
-        StreamKind::Call(_) => state.call_stops(),
+        StreamKind::Get => {
+            keep.push(Box::new(session.take_over_stream()));
+            vec![session.follow_get(), state.dispatcher.closing().clone()]
+        }
+        StreamKind::Call(_) => {
+            let mut stops = vec![stream.take_over()];
+            stops.extend(state.call_stop());
+            stops
+        }
     };
-    let body = stream.follow(after, false, stops, vec![Box::new(place)]);
+    let body = stream.follow(after, false, stops, keep);
     Ok(Resumed::Stream(replay::sse_response(body)))
 }
 

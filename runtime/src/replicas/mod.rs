@@ -3,11 +3,6 @@
 //! other things on. Legacy sessions, resumable streams and tasks build on it in their own
 //! modules.
 
-#![allow(
-    dead_code,
-    reason = "scaffold: the sessions, streams and tasks branches of issue 25 use it"
-)]
-
 mod bus;
 pub(crate) mod events;
 mod sessions;
@@ -20,10 +15,6 @@ use std::time::Duration;
 use redis::AsyncCommands as _;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-#[allow(
-    unused_imports,
-    reason = "scaffold: the sessions, streams and tasks branches use them"
-)]
 pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
 pub(crate) use self::sessions::{SessionRecord, SharedSessions};
 use crate::error::Error;

@@ -277,18 +277,38 @@ impl std::fmt::Debug for Redis {
     }
 }
 
-/// `url` with its password (if any) replaced by `***`.
+/// `url` with its password (if any) replaced by `***`: the one in its authority
+/// (`redis://user:password@host`) and the one a Unix socket's URL carries in its query
+/// (`redis+unix:///run/redis.sock?pass=password`).
 pub(crate) fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+    let (url, query) = match url.split_once('?') {
+        Some((url, query)) => (url, Some(query)),
+        None => (url, None),
     };
-    let Some((credentials, host)) = rest.rsplit_once('@') else {
-        return url.to_owned();
+    let mut shown = match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((credentials, host)) => {
+                let user = credentials
+                    .split_once(':')
+                    .map_or(credentials, |(user, _)| user);
+                format!("{scheme}://{user}:***@{host}")
+            }
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
     };
-    let user = credentials
-        .split_once(':')
-        .map_or(credentials, |(user, _)| user);
-    format!("{scheme}://{user}:***@{host}")
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key @ ("pass" | "password"), _)) => format!("{key}=***"),
+                _ => pair.to_owned(),
+            })
+            .collect();
+        shown.push('?');
+        shown.push_str(&pairs.join("&"));
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -303,6 +323,14 @@ mod tests {
         );
         assert_eq!(redacted("redis://me:secret@h"), "redis://me:***@h");
         assert_eq!(redacted("redis://h:6379"), "redis://h:6379");
+        assert_eq!(
+            redacted("redis+unix:///run/redis.sock?db=1&pass=secret"),
+            "redis+unix:///run/redis.sock?db=1&pass=***"
+        );
+        assert_eq!(
+            redacted("redis://u:secret@h/0?protocol=resp3"),
+            "redis://u:***@h/0?protocol=resp3"
+        );
     }
 
     #[tokio::test]

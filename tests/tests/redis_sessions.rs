@@ -22,11 +22,11 @@ use mcp_toolbelt::prompt::{Prompt, Prompts};
 use mcp_toolbelt::redis::Redis;
 use mcp_toolbelt::resource::{Resource, Resources};
 use mcp_toolbelt::{Context, Server, tool};
-use mcp_toolbelt_tests::services::RedisServer;
 use mcp_toolbelt_tests::http::{
     Events, LEGACY, TIMEOUT, bodiless, in_session, legacy_call, modern_call, modern_headers,
     modern_request, post, result_text, send, send_over_socket,
 };
+use mcp_toolbelt_tests::services::RedisServer;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -496,6 +496,38 @@ async fn a_list_change_on_one_replica_is_heard_on_every_replica() {
     assert_eq!(b_stream.next().await, Some(list_changed("prompts")));
 }
 
+/// A burst of changes raised on A reaches B's listeners complete and in the order raised
+/// (the bus publishes in order; a runtime with several threads would otherwise reorder them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_changes_reaches_the_other_replicas_in_order() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let [a, b] = <[Replica; 2]>::try_from(replicas(&redis.url(), 2).await)
+        .ok()
+        .unwrap();
+    let on_b = open_session(&b.router).await;
+    let mut b_stream = get_stream(&b.router, &on_b).await;
+    const PAIRS: usize = 200;
+    for n in 0..PAIRS {
+        change_prompts(&a.prompts);
+        let uri = format!("extra://{n}");
+        a.resources
+            .add(Resource::new(&uri, "extra", |_| async { "x" }).unwrap())
+            .unwrap();
+    }
+    for n in 0..PAIRS {
+        for list in ["prompts", "resources"] {
+            let heard = tokio::time::timeout(TIMEOUT, b_stream.next()).await;
+            assert_eq!(
+                heard,
+                Ok(Some(list_changed(list))),
+                "change {n} ({list}) of the burst"
+            );
+        }
+    }
+}
+
 /// Redis stopped: `initialize` and a session's requests get `503` + `Retry-After: 1` and a
 /// JSON-RPC error saying the session store is unavailable; a 2026-07-28 call still works.
 /// Redis started again on its port: a new session works, the server never restarted.
@@ -534,9 +566,18 @@ async fn redis_lost_while_serving_and_back() {
     assert_eq!(reply.header("retry-after"), Some("1"));
     // An id no replica ever mints is not looked up in Redis (no key is built from the
     // client's text): `404` at once, down or not.
-    for never_ours in ["x", "events:abc", &session.to_uppercase(), &"a".repeat(4096)] {
+    for never_ours in [
+        "x",
+        "events:abc",
+        &session.to_uppercase(),
+        &"a".repeat(4096),
+    ] {
         let reply = send(&a.router, post(&call, &in_session(never_ours))).await;
-        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{never_ours}: {reply:?}");
+        assert_eq!(
+            reply.status,
+            StatusCode::NOT_FOUND,
+            "{never_ours}: {reply:?}"
+        );
     }
 
     let modern = modern_call(3, "chatty", &json!({}), &json!({}));

@@ -552,7 +552,7 @@ fn session_id(headers: &HeaderMap) -> Result<&str, Refusal> {
 }
 
 /// An unknown session, or another principal's (ids are not disclosed).
-fn not_found() -> Refusal {
+pub(super) fn not_found() -> Refusal {
     Refusal::new(
         StatusCode::NOT_FOUND,
         codes::INVALID_REQUEST,

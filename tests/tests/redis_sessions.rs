@@ -500,6 +500,7 @@ async fn a_list_change_on_one_replica_is_heard_on_every_replica() {
 /// (the bus publishes in order; a runtime with several threads would otherwise reorder them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_of_changes_reaches_the_other_replicas_in_order() {
+    const PAIRS: usize = 200;
     let Some(redis) = RedisServer::start() else {
         return;
     };
@@ -508,7 +509,6 @@ async fn a_burst_of_changes_reaches_the_other_replicas_in_order() {
         .unwrap();
     let on_b = open_session(&b.router).await;
     let mut b_stream = get_stream(&b.router, &on_b).await;
-    const PAIRS: usize = 200;
     for n in 0..PAIRS {
         change_prompts(&a.prompts);
         let uri = format!("extra://{n}");

@@ -496,6 +496,48 @@ async fn a_list_change_on_one_replica_is_heard_on_every_replica() {
     assert_eq!(b_stream.next().await, Some(list_changed("prompts")));
 }
 
+/// A DELETE that ends the session while a `logging/setLevel` of it is under way (its record
+/// read, not yet written): the session stays ended, the `setLevel` gets `404`, its record is
+/// not written back. (Redis held by `DEBUG SLEEP` so that both requests wait on it: the
+/// DELETE's read first, then the setLevel's; both on the replica's one connection, in order.)
+#[tokio::test]
+async fn a_session_deleted_while_its_log_level_changes_stays_ended() {
+    let Some(redis) = RedisServer::start().map(std::sync::Arc::new) else {
+        return;
+    };
+    let [a] = <[Replica; 1]>::try_from(replicas(&redis.url(), 1).await)
+        .ok()
+        .unwrap();
+    let session = open_session(&a.router).await;
+    let sleeper = std::thread::spawn({
+        let redis = std::sync::Arc::clone(&redis);
+        move || redis.command("DEBUG SLEEP 1")
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let delete = tokio::spawn({
+        let (router, session) = (a.router.clone(), session.clone());
+        async move { send(&router, bodiless(Method::DELETE, &in_session(&session))).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let set_level = tokio::spawn({
+        let (router, session) = (a.router.clone(), session.clone());
+        async move {
+            let set = legacy(2, "logging/setLevel", &json!({"level": "debug"}));
+            send(&router, post(&set, &in_session(&session))).await
+        }
+    });
+    let deleted = delete.await.unwrap();
+    let set = set_level.await.unwrap();
+    assert_eq!(sleeper.join().unwrap(), "+OK");
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{deleted:?}");
+    assert_eq!(
+        redis.command(&format!("EXISTS mcp:session:{session}")),
+        ":0",
+        "the record came back: {set:?}"
+    );
+    assert_eq!(set.status, StatusCode::NOT_FOUND, "{set:?}");
+}
+
 /// A burst of changes raised on A reaches B's listeners complete and in the order raised
 /// (the bus publishes in order; a runtime with several threads would otherwise reorder them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,12 +21,24 @@ pub(crate) fn id() -> Result<String, getrandom::Error> {
     Ok(hex(&bytes))
 }
 
+/// Whether `text` has the shape of an id [`id`] mints (32 lowercase hex digits): text a client
+/// sends as one of our ids is checked with it before it becomes part of a Redis key.
+#[cfg_attr(
+    not(feature = "redis"),
+    allow(dead_code, reason = "only Redis keys are built from client ids")
+)]
+pub(crate) fn is_id(text: &str) -> bool {
+    text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn ids_are_128_bits_of_hex_and_differ() {
         let (a, b) = (super::id().unwrap(), super::id().unwrap());
         assert_eq!(a.len(), 32);
+        assert!(super::is_id(&a) && super::is_id(&b));
+        assert!(!super::is_id(&a.to_uppercase()) && !super::is_id(&a[1..]));
         assert!(
             a.bytes()
                 .all(|byte| byte.is_ascii_hexdigit() && !byte.is_ascii_uppercase())

@@ -148,8 +148,19 @@
 //! and `resources/updated` raised on one replica (the [`Tools`](crate::tool::Tools),
 //! [`Prompts`](crate::prompt::Prompts) and [`Resources`](crate::resource::Resources) handles)
 //! reach the listeners of every replica: legacy GET streams and 2026-07-28
-//! `subscriptions/listen` streams. These travel on Redis pub/sub: a replica that is not
-//! connected to Redis at that moment misses them.
+//! `subscriptions/listen` streams. These travel on Redis pub/sub, in the order they were raised.
+//!
+//! Pub/sub keeps nothing: a message published while Redis cannot be reached, or while a
+//! replica's subscription reconnects, is lost (and logged), as is one that finds 1,024 others
+//! still waiting to be published. What each loss costs, and what repairs it:
+//!
+//! | lost | what the client sees |
+//! | --- | --- |
+//! | a change | the other replicas' listeners do not hear that `list_changed` or `resources/updated`; their next `tools/list` (or read) shows the new state |
+//! | an answer to a question | the tool's question waits on until the call's time limit (`HttpConfig::request_timeout`) ends it |
+//! | a cancellation | the call runs on until it ends, or its time limit |
+//! | a log level or subscription set through another replica | the replica holding the session's GET stream applies it at the session's next request there |
+//! | a DELETE | the other replicas close the session at its next request there (`404`) or, for one with a GET stream or a call running, at their next keep-alive (a quarter of the idle timeout) |
 //!
 //! # Faults
 //!

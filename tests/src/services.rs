@@ -171,6 +171,25 @@ impl RedisServer {
         ping(self.port)
     }
 
+    /// Sends one inline command (`PTTL key`, `DEBUG SLEEP 3`) and waits for its reply; its
+    /// first line (`""` when Redis cannot be reached).
+    #[must_use]
+    pub fn command(&self, command: &str) -> String {
+        let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)) else {
+            return String::new();
+        };
+        let _ = stream.set_read_timeout(Some(START_TIMEOUT));
+        if stream
+            .write_all(format!("{command}\r\n").as_bytes())
+            .is_err()
+        {
+            return String::new();
+        }
+        let mut reply = [0; 256];
+        let read = stream.read(&mut reply).unwrap_or(0);
+        String::from_utf8_lossy(&reply[..read]).trim().to_owned()
+    }
+
     /// What it logged so far (every run of it).
     #[must_use]
     pub fn logs(&self) -> String {
@@ -188,6 +207,8 @@ impl RedisServer {
             .args(["--bind", "127.0.0.1"])
             .args(["--save", ""])
             .args(["--appendonly", "no"])
+            // `DEBUG SLEEP`: the tests of a slow Redis.
+            .args(["--enable-debug-command", "yes"])
             .arg("--dir")
             .arg(&self.dir)
             .arg("--logfile")

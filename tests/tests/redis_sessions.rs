@@ -7,15 +7,11 @@
 //! and recovers by itself; `GET /healthz` says how the server is.
 //!
 //! Without `redis-server` on this machine the tests print SKIPPED (and fail when `CI` is set).
-//! (`tests/src/services.rs` of the harness branch has a `RedisServer` too; this file keeps its
-//! own minimal one, which also turns on `DEBUG` for the slow-Redis test.)
+//! Redis is `tests/src/services.rs`'s `RedisServer`, as for every test of real parts.
 
 mod http_tools;
 
-use std::io::{Read as _, Write as _};
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -30,110 +26,11 @@ use mcp_toolbelt_tests::http::{
     Events, LEGACY, TIMEOUT, bodiless, in_session, legacy_call, modern_call, modern_headers,
     modern_request, post, result_text, send, send_over_socket,
 };
+use mcp_toolbelt_tests::services::RedisServer;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
-
-// ---- a redis-server of this test's own -------------------------------------------------------
-
-/// A `redis-server` on a free port of 127.0.0.1, in a folder of its own, nothing saved; killed
-/// when dropped.
-struct RedisServer {
-    port: u16,
-    dir: PathBuf,
-    child: Option<Child>,
-}
-
-impl RedisServer {
-    /// `None` (SKIPPED) when `redis-server` is not installed; a failure under `CI`.
-    fn start() -> Option<Self> {
-        let installed = Command::new("redis-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !installed {
-            let missing = "redis-server is not installed (apt-get install redis-server)";
-            assert!(std::env::var_os("CI").is_none(), "{missing}");
-            eprintln!("SKIPPED: {missing}");
-            return None;
-        }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let dir = std::env::temp_dir().join(format!(
-            "mcp-toolbelt-redis-sessions-{}-{port}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut redis = Self {
-            port,
-            dir,
-            child: None,
-        };
-        redis.start_again();
-        Some(redis)
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    /// Starts it (again, on the same port, empty) and waits until it answers.
-    fn start_again(&mut self) {
-        let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .args(["--enable-debug-command", "yes"])
-            .arg("--dir")
-            .arg(&self.dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        self.child = Some(child);
-        let deadline = Instant::now() + TIMEOUT;
-        while self.command("PING") != "+PONG" {
-            assert!(Instant::now() < deadline, "redis-server did not answer");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Kills it (an outage) and waits until it is gone.
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-
-    /// Sends one inline command; its first reply line (`""` when Redis cannot be reached).
-    fn command(&self, command: &str) -> String {
-        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
-            return String::new();
-        };
-        let _ = stream.set_read_timeout(Some(TIMEOUT));
-        if stream
-            .write_all(format!("{command}\r\n").as_bytes())
-            .is_err()
-        {
-            return String::new();
-        }
-        let mut reply = [0; 256];
-        let read = stream.read(&mut reply).unwrap_or(0);
-        String::from_utf8_lossy(&reply[..read]).trim().to_owned()
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 // ---- the replicas ----------------------------------------------------------------------------
 
@@ -599,6 +496,80 @@ async fn a_list_change_on_one_replica_is_heard_on_every_replica() {
     assert_eq!(b_stream.next().await, Some(list_changed("prompts")));
 }
 
+/// A DELETE that ends the session while a `logging/setLevel` of it is under way (its record
+/// read, not yet written): the session stays ended, the `setLevel` gets `404`, its record is
+/// not written back. (Redis held by `DEBUG SLEEP` so that both requests wait on it: the
+/// DELETE's read first, then the setLevel's; both on the replica's one connection, in order.)
+#[tokio::test]
+async fn a_session_deleted_while_its_log_level_changes_stays_ended() {
+    let Some(redis) = RedisServer::start().map(std::sync::Arc::new) else {
+        return;
+    };
+    let [a] = <[Replica; 1]>::try_from(replicas(&redis.url(), 1).await)
+        .ok()
+        .unwrap();
+    let session = open_session(&a.router).await;
+    let sleeper = std::thread::spawn({
+        let redis = std::sync::Arc::clone(&redis);
+        move || redis.command("DEBUG SLEEP 1")
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let delete = tokio::spawn({
+        let (router, session) = (a.router.clone(), session.clone());
+        async move { send(&router, bodiless(Method::DELETE, &in_session(&session))).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let set_level = tokio::spawn({
+        let (router, session) = (a.router.clone(), session.clone());
+        async move {
+            let set = legacy(2, "logging/setLevel", &json!({"level": "debug"}));
+            send(&router, post(&set, &in_session(&session))).await
+        }
+    });
+    let deleted = delete.await.unwrap();
+    let set = set_level.await.unwrap();
+    assert_eq!(sleeper.join().unwrap(), "+OK");
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{deleted:?}");
+    assert_eq!(
+        redis.command(&format!("EXISTS mcp:session:{session}")),
+        ":0",
+        "the record came back: {set:?}"
+    );
+    assert_eq!(set.status, StatusCode::NOT_FOUND, "{set:?}");
+}
+
+/// A burst of changes raised on A reaches B's listeners complete and in the order raised
+/// (the bus publishes in order; a runtime with several threads would otherwise reorder them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_changes_reaches_the_other_replicas_in_order() {
+    const PAIRS: usize = 200;
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let [a, b] = <[Replica; 2]>::try_from(replicas(&redis.url(), 2).await)
+        .ok()
+        .unwrap();
+    let on_b = open_session(&b.router).await;
+    let mut b_stream = get_stream(&b.router, &on_b).await;
+    for n in 0..PAIRS {
+        change_prompts(&a.prompts);
+        let uri = format!("extra://{n}");
+        a.resources
+            .add(Resource::new(&uri, "extra", |_| async { "x" }).unwrap())
+            .unwrap();
+    }
+    for n in 0..PAIRS {
+        for list in ["prompts", "resources"] {
+            let heard = tokio::time::timeout(TIMEOUT, b_stream.next()).await;
+            assert_eq!(
+                heard,
+                Ok(Some(list_changed(list))),
+                "change {n} ({list}) of the burst"
+            );
+        }
+    }
+}
+
 /// Redis stopped: `initialize` and a session's requests get `503` + `Retry-After: 1` and a
 /// JSON-RPC error saying the session store is unavailable; a 2026-07-28 call still works.
 /// Redis started again on its port: a new session works, the server never restarted.
@@ -635,6 +606,21 @@ async fn redis_lost_while_serving_and_back() {
     let reply = send(&a.router, post(&call, &in_session(&session))).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
     assert_eq!(reply.header("retry-after"), Some("1"));
+    // An id no replica ever mints is not looked up in Redis (no key is built from the
+    // client's text): `404` at once, down or not.
+    for never_ours in [
+        "x",
+        "events:abc",
+        &session.to_uppercase(),
+        &"a".repeat(4096),
+    ] {
+        let reply = send(&a.router, post(&call, &in_session(never_ours))).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::NOT_FOUND,
+            "{never_ours}: {reply:?}"
+        );
+    }
 
     let modern = modern_call(3, "chatty", &json!({}), &json!({}));
     let reply = send(
@@ -662,20 +648,16 @@ async fn redis_lost_while_serving_and_back() {
 /// timeout (2 s), while a 2026-07-28 call made meanwhile answers at once.
 #[tokio::test]
 async fn a_slow_redis_delays_legacy_requests_and_never_the_others() {
-    let Some(redis) = RedisServer::start() else {
+    let Some(redis) = RedisServer::start().map(std::sync::Arc::new) else {
         return;
     };
     let [a] = <[Replica; 1]>::try_from(replicas(&redis.url(), 1).await)
         .ok()
         .unwrap();
     let session = open_session(&a.router).await;
-    let port = redis.port;
-    let sleeper = std::thread::spawn(move || {
-        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        stream.write_all(b"DEBUG SLEEP 3\r\n").unwrap();
-        let mut reply = [0; 64];
-        let read = stream.read(&mut reply).unwrap();
-        String::from_utf8_lossy(&reply[..read]).trim().to_owned()
+    let sleeper = std::thread::spawn({
+        let redis = std::sync::Arc::clone(&redis);
+        move || redis.command("DEBUG SLEEP 3")
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
 

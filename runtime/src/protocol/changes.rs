@@ -17,17 +17,9 @@ pub(crate) enum Change {
     /// The prompt set (`notifications/prompts/list_changed`).
     Prompts,
     /// The resource or resource-template set (`notifications/resources/list_changed`).
-    #[allow(
-        dead_code,
-        reason = "scaffold: announced by the resource handle being built (issue 23)"
-    )]
     Resources,
     /// The contents of the resource at this URI (`notifications/resources/updated`, to its
     /// subscribers).
-    #[allow(
-        dead_code,
-        reason = "scaffold: announced by the resource handle being built (issue 23)"
-    )]
     ResourceUpdated(Arc<str>),
 }
 

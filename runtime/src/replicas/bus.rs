@@ -3,19 +3,21 @@
 //! moved on). Fire and forget: a message is for the replicas subscribed now; what must survive a
 //! replica is written to keys, not only told here.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use super::Redis;
 use crate::protocol::Change;
+use crate::sync::lock;
 
-/// How many messages a subscriber may be behind before it misses some.
+/// How many messages a subscriber may be behind before it misses some, and how many may wait
+/// to be published before more are dropped.
 const CAPACITY: usize = 1024;
 
 /// How long the subscription waits before it tries again after losing Redis.
@@ -99,45 +101,44 @@ struct Envelope {
 /// The replicas' bus.
 pub(crate) struct Bus {
     heard: broadcast::Sender<Arc<BusMessage>>,
+    /// What waits to be published, in order, by one task ([`send_out`]): bounded, so a burst
+    /// or a slow Redis drops messages (logged) instead of holding them without bound.
+    outbox: mpsc::Sender<BusMessage>,
+    /// Its other end, until the bus starts.
+    unsent: Mutex<Option<mpsc::Receiver<BusMessage>>>,
     /// The connection it publishes and subscribes with, once started.
     redis: OnceLock<Redis>,
 }
 
 impl Default for Bus {
     fn default() -> Self {
+        let (outbox, unsent) = mpsc::channel(CAPACITY);
         Self {
             heard: broadcast::channel(CAPACITY).0,
+            outbox,
+            unsent: Mutex::new(Some(unsent)),
             redis: OnceLock::new(),
         }
     }
 }
 
 impl Bus {
-    /// Tells the other replicas `message`; returns at once (a failure is logged and marks Redis
-    /// down).
+    /// Tells the other replicas `message`; returns at once. Messages are published in the
+    /// order given; one that finds [`CAPACITY`] others still waiting (a burst, a slow Redis) is
+    /// dropped, and a failure to publish marks Redis down: both are logged.
     pub(crate) fn publish(&self, message: BusMessage) {
-        let Some(redis) = self.redis.get().cloned() else {
+        let Some(redis) = self.redis.get() else {
             tracing::debug!("a bus message before the bus started; dropped");
             return;
         };
-        let envelope = Envelope {
-            from: redis.replica().to_owned(),
-            message,
-        };
-        let Ok(text) = serde_json::to_string(&envelope) else {
-            return;
-        };
-        tokio::spawn(async move {
-            let published: redis::RedisResult<()> = redis::cmd("PUBLISH")
-                .arg(redis.bus_channel())
-                .arg(text)
-                .query_async(&mut redis.connection())
-                .await;
-            if let Err(error) = &published {
-                tracing::warn!(%error, "a message to the other replicas was lost");
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.outbox.try_send(message) {
+            if redis.is_up() {
+                tracing::warn!("too many messages to the other replicas waiting: one was dropped");
+            } else {
+                // The outage was logged once; each message it drops is not.
+                tracing::debug!("Redis is down: a message to the other replicas was dropped");
             }
-            redis.outcome(&published);
-        });
+        }
     }
 
     /// What the other replicas say from now on (never this replica's own messages).
@@ -150,6 +151,9 @@ impl Bus {
     pub(super) fn start(&self, redis: Redis, closing: CancellationToken) {
         if self.redis.set(redis.clone()).is_err() {
             return; // started already (one Redis handle serving twice)
+        }
+        if let Some(unsent) = lock(&self.unsent).take() {
+            tokio::spawn(send_out(redis.clone(), unsent, closing.clone()));
         }
         let heard = self.heard.clone();
         tokio::spawn(async move {
@@ -164,6 +168,44 @@ impl Bus {
                 }
             }
         });
+    }
+}
+
+/// How many waiting messages one round trip publishes.
+const BATCH: usize = 64;
+
+/// Publishes what waits in `unsent`, in order, until `closing`: what waits is sent in one
+/// pipeline (one round trip, however many).
+async fn send_out(
+    redis: Redis,
+    mut unsent: mpsc::Receiver<BusMessage>,
+    closing: CancellationToken,
+) {
+    let channel = redis.bus_channel();
+    let mut batch = Vec::with_capacity(BATCH);
+    loop {
+        let taken = tokio::select! {
+            taken = unsent.recv_many(&mut batch, BATCH) => taken,
+            () = closing.cancelled() => return,
+        };
+        if taken == 0 {
+            return;
+        }
+        let mut pipeline = redis::pipe();
+        for message in batch.drain(..) {
+            let envelope = Envelope {
+                from: redis.replica().to_owned(),
+                message,
+            };
+            if let Ok(text) = serde_json::to_string(&envelope) {
+                pipeline.cmd("PUBLISH").arg(&channel).arg(text).ignore();
+            }
+        }
+        let published: redis::RedisResult<()> = pipeline.query_async(&mut redis.connection()).await;
+        if let Err(error) = &published {
+            tracing::warn!(%error, lost = taken, "messages to the other replicas were lost");
+        }
+        redis.outcome(&published);
     }
 }
 

@@ -3,11 +3,6 @@
 //! other things on. Legacy sessions, resumable streams and tasks build on it in their own
 //! modules.
 
-#![allow(
-    dead_code,
-    reason = "scaffold: the sessions, streams and tasks branches of issue 25 use it"
-)]
-
 mod bus;
 pub(crate) mod events;
 mod sessions;
@@ -20,10 +15,6 @@ use std::time::Duration;
 use redis::AsyncCommands as _;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-#[allow(
-    unused_imports,
-    reason = "scaffold: the sessions, streams and tasks branches use them"
-)]
 pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
 pub(crate) use self::sessions::{SessionRecord, SharedSessions};
 use crate::error::Error;
@@ -202,7 +193,12 @@ impl Redis {
                             changes.announce(change.into());
                         }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(
+                            missed,
+                            "messages from the other replicas missed: changes among them not announced here"
+                        );
+                    }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 }
             }
@@ -292,18 +288,38 @@ impl std::fmt::Debug for Redis {
     }
 }
 
-/// `url` with its password (if any) replaced by `***`.
+/// `url` with its password (if any) replaced by `***`: the one in its authority
+/// (`redis://user:password@host`) and the one a Unix socket's URL carries in its query
+/// (`redis+unix:///run/redis.sock?pass=password`).
 pub(crate) fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+    let (url, query) = match url.split_once('?') {
+        Some((url, query)) => (url, Some(query)),
+        None => (url, None),
     };
-    let Some((credentials, host)) = rest.rsplit_once('@') else {
-        return url.to_owned();
+    let mut shown = match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((credentials, host)) => {
+                let user = credentials
+                    .split_once(':')
+                    .map_or(credentials, |(user, _)| user);
+                format!("{scheme}://{user}:***@{host}")
+            }
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
     };
-    let user = credentials
-        .split_once(':')
-        .map_or(credentials, |(user, _)| user);
-    format!("{scheme}://{user}:***@{host}")
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key @ ("pass" | "password"), _)) => format!("{key}=***"),
+                _ => pair.to_owned(),
+            })
+            .collect();
+        shown.push('?');
+        shown.push_str(&pairs.join("&"));
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -318,6 +334,14 @@ mod tests {
         );
         assert_eq!(redacted("redis://me:secret@h"), "redis://me:***@h");
         assert_eq!(redacted("redis://h:6379"), "redis://h:6379");
+        assert_eq!(
+            redacted("redis+unix:///run/redis.sock?db=1&pass=secret"),
+            "redis+unix:///run/redis.sock?db=1&pass=***"
+        );
+        assert_eq!(
+            redacted("redis://u:secret@h/0?protocol=resp3"),
+            "redis://u:***@h/0?protocol=resp3"
+        );
     }
 
     #[tokio::test]

@@ -135,22 +135,29 @@ impl SharedSessions {
         loaded
     }
 
-    /// Writes session `id`'s record, to live `ttl` from now.
+    /// Writes session `id`'s record, to live `ttl` from now: a new session's (`opened`), or
+    /// one that still exists (never one ended or expired meanwhile, which would bring it
+    /// back). `false` when it no longer exists.
     pub(crate) async fn save(
         &self,
         id: &str,
         record: &str,
         ttl: Duration,
-    ) -> redis::RedisResult<()> {
-        let saved: redis::RedisResult<()> = redis::cmd("SET")
+        opened: bool,
+    ) -> redis::RedisResult<bool> {
+        let mut command = redis::cmd("SET");
+        command
             .arg(self.redis.key("session", id))
             .arg(record)
             .arg("PX")
-            .arg(millis(ttl))
-            .query_async(&mut self.redis.connection())
-            .await;
+            .arg(millis(ttl));
+        if !opened {
+            command.arg("XX");
+        }
+        let saved: redis::RedisResult<Option<String>> =
+            command.query_async(&mut self.redis.connection()).await;
         self.redis.outcome(&saved);
-        saved
+        saved.map(|reply| reply.is_some())
     }
 
     /// Keeps the sessions `ids` alive for `ttl` from now (in one round trip): those with a

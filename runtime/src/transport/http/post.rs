@@ -382,12 +382,17 @@ async fn save_session(
     };
     let record = session.record();
     let life = state.sessions.record_life(!opened);
-    match shared.save(&session.id, &record, life).await {
-        Ok(()) => {
+    match shared.save(&session.id, &record, life, opened).await {
+        Ok(true) => {
             if !opened {
                 shared.changed(&session.id, &record);
             }
             Ok(())
+        }
+        Ok(false) => {
+            // Ended (DELETE on another replica) or expired while this request ran.
+            state.sessions.close(&session.id);
+            Err(super::sessions::not_found())
         }
         Err(error) => {
             if opened {

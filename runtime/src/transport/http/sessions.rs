@@ -251,6 +251,10 @@ impl SessionTable {
         refresh: bool,
     ) -> Result<Arc<HttpSession>, Refusal> {
         let id = session_id(headers)?;
+        if !crate::random::is_id(id) {
+            // Never one of ours: no Redis key is built from it (nor a round trip spent on it).
+            return Err(not_found());
+        }
         let principal = auth.map(AuthInfo::principal);
         let text = shared
             .load(id, refresh.then_some(self.idle_timeout))
@@ -558,7 +562,7 @@ fn session_id(headers: &HeaderMap) -> Result<&str, Refusal> {
 }
 
 /// An unknown session, or another principal's (ids are not disclosed).
-fn not_found() -> Refusal {
+pub(super) fn not_found() -> Refusal {
     Refusal::new(
         StatusCode::NOT_FOUND,
         codes::INVALID_REQUEST,

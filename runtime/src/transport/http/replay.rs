@@ -243,11 +243,13 @@ fn forget_expired(index: &mut Index, ttl: Duration) {
     index.swept = Instant::now();
 }
 
-/// `{stream}-{seq}` into its parts.
+/// `{stream}-{seq}` into its parts; `None` for a stream id not of the shape we mint (so a
+/// client's text never becomes a key, in memory or in Redis).
 pub(super) fn parse_event_id(event_id: &str) -> Option<(&str, u64)> {
     let (stream, seq) = event_id.rsplit_once('-')?;
     let seq = seq.parse().ok()?;
-    (!stream.is_empty()).then_some((stream, seq))
+    let random = stream.strip_prefix("get-").unwrap_or(stream);
+    crate::random::is_id(random).then_some((stream, seq))
 }
 
 impl LoggedStream {
@@ -496,8 +498,12 @@ mod tests {
 
     #[test]
     fn event_ids_name_their_stream_and_sequence() {
-        assert_eq!(parse_event_id("ab12-7"), Some(("ab12", 7)));
-        assert_eq!(parse_event_id("get-ab12-0"), Some(("get-ab12", 0)));
+        let id = "0123456789abcdef0123456789abcdef";
+        assert_eq!(parse_event_id(&format!("{id}-7")), Some((id, 7)));
+        let get = format!("get-{id}");
+        assert_eq!(parse_event_id(&format!("{get}-0")), Some((get.as_str(), 0)));
+        assert_eq!(parse_event_id("ab12-7"), None, "not an id we mint");
+        assert_eq!(parse_event_id("events:x-7"), None);
         assert_eq!(parse_event_id("ab12"), None);
         assert_eq!(parse_event_id("-3"), None);
         assert_eq!(parse_event_id("ab-x"), None);

@@ -710,14 +710,7 @@ impl Server {
     /// Requires the `http` feature (on by default).
     #[cfg(feature = "http")]
     pub async fn serve_http(self, address: std::net::SocketAddr) -> Result<(), Error> {
-        let config = self.http.clone();
-        #[cfg(feature = "redis")]
-        let config = config.connected().await?;
-        // The dispatcher sees the connected Redis too (its tasks are kept there).
-        #[cfg(feature = "redis")]
-        let server = self.update_http_config(|_| config.clone());
-        #[cfg(not(feature = "redis"))]
-        let server = self;
+        let (server, config) = self.connected_http().await?;
         let dispatcher = server.into_dispatcher(Some("tcp"))?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
@@ -754,19 +747,28 @@ impl Server {
         listener: tokio::net::TcpListener,
         app: impl FnOnce(axum::Router) -> axum::Router,
     ) -> Result<(), Error> {
-        let config = self.http.clone();
-        #[cfg(feature = "redis")]
-        let config = config.connected().await?;
-        // The dispatcher sees the connected Redis too (its tasks are kept there).
-        #[cfg(feature = "redis")]
-        let server = self.update_http_config(|_| config.clone());
-        #[cfg(not(feature = "redis"))]
-        let server = self;
+        let (server, config) = self.connected_http().await?;
         let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");
         Ok(http::serve_app(listener, app, &config, shutdown).await?)
+    }
+
+    /// The server and its HTTP configuration with Redis connected, if one is configured: the
+    /// dispatcher sees the connected Redis too (its tasks are kept there). `Err` names the URL.
+    #[cfg(feature = "http")]
+    async fn connected_http(self) -> Result<(Self, HttpConfig), Error> {
+        #[cfg(feature = "redis")]
+        {
+            let config = self.http.clone().connected().await?;
+            Ok((self.update_http_config(|_| config.clone()), config))
+        }
+        #[cfg(not(feature = "redis"))]
+        {
+            let config = self.http.clone();
+            std::future::ready(Ok((self, config))).await
+        }
     }
 
     /// The HTTP configuration changed by `change` (what `run()`'s flags add).

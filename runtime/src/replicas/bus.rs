@@ -146,6 +146,37 @@ impl Bus {
         self.heard.subscribe()
     }
 
+    /// Hands each message the other replicas send from now on to `hear`, until `closing` or
+    /// until `hear` returns `false` (what it served is gone). Messages missed by falling behind
+    /// are logged as what `lost` names.
+    pub(crate) fn listen(
+        &self,
+        closing: CancellationToken,
+        lost: &'static str,
+        mut hear: impl FnMut(&BusMessage) -> bool + Send + 'static,
+    ) {
+        let mut heard = self.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let message = tokio::select! {
+                    message = heard.recv() => message,
+                    () = closing.cancelled() => return,
+                };
+                match message {
+                    Ok(message) => {
+                        if !hear(&message) {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "messages from the other replicas missed: {lost}");
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
     /// Subscribes to the channel until `closing`, subscribing again whenever the connection is
     /// lost.
     pub(super) fn start(&self, redis: Redis, closing: CancellationToken) {

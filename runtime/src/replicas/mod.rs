@@ -178,30 +178,13 @@ impl Redis {
                 }
             }
         });
-        let mut heard = self.bus().subscribe();
         let changes = changes.clone();
-        let stop = closing.clone();
-        tokio::spawn(async move {
-            loop {
-                let message = tokio::select! {
-                    message = heard.recv() => message,
-                    () = stop.cancelled() => return,
-                };
-                match message {
-                    Ok(message) => {
-                        if let BusMessage::Change { change } = &*message {
-                            changes.announce(change.into());
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::warn!(
-                            missed,
-                            "messages from the other replicas missed: changes among them not announced here"
-                        );
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-                }
+        let lost = "changes among them not announced here";
+        self.bus().listen(closing.clone(), lost, move |message| {
+            if let BusMessage::Change { change } = message {
+                changes.announce(change.into());
             }
+            true
         });
     }
 

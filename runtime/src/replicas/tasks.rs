@@ -2,12 +2,11 @@
 //! Redis, and the bus carries what must reach the replica running a task (its answers, its
 //! cancellation) and what listeners on every replica hear (its changes).
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
-use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::{BusMessage, Redis};
@@ -248,52 +247,34 @@ pub(crate) fn join(redis: &Redis, tasks: &Arc<Tasks>, closing: &CancellationToke
     tasks.join_peers(Arc::new(BusPeers {
         redis: redis.clone(),
     }));
-    let heard = redis.bus().subscribe();
     let me = redis.replica().to_owned();
-    tokio::spawn(hear(heard, Arc::downgrade(tasks), me, closing.clone()));
+    let tasks = Arc::downgrade(tasks);
+    let lost = "tasks' answers, cancellations or changes";
+    redis.bus().listen(closing.clone(), lost, move |message| {
+        let Some(tasks) = tasks.upgrade() else {
+            return false;
+        };
+        hear(&tasks, &me, message);
+        true
+    });
 }
 
-/// Applies what the other replicas say about tasks to `tasks`.
-async fn hear(
-    mut heard: tokio::sync::broadcast::Receiver<Arc<BusMessage>>,
-    tasks: Weak<Tasks>,
-    me: String,
-    closing: CancellationToken,
-) {
-    loop {
-        let message = tokio::select! {
-            message = heard.recv() => message,
-            () = closing.cancelled() => return,
-        };
-        let message = match message {
-            Ok(message) => message,
-            Err(RecvError::Lagged(missed)) => {
-                tracing::warn!(
-                    missed,
-                    "missed messages of the other replicas (tasks' answers, cancellations, changes)"
-                );
-                continue;
-            }
-            Err(RecvError::Closed) => return,
-        };
-        let Some(tasks) = tasks.upgrade() else {
-            return;
-        };
-        match &*message {
-            BusMessage::TaskAnswers {
-                replica,
-                task,
-                answers: Value::Object(answers),
-            } if *replica == me => tasks.answered_elsewhere(task, answers),
-            BusMessage::TaskCancel { replica, task } if *replica == me => {
-                tasks.cancelled_elsewhere(task);
-            }
-            BusMessage::TaskChanged { task, status } => {
-                if let Ok(status) = serde_json::from_value::<TaskStatus>(status.clone()) {
-                    tasks.changed_elsewhere(task, status);
-                }
-            }
-            _ => {}
+/// Applies what another replica said about tasks to `tasks` (this replica is `me`).
+fn hear(tasks: &Tasks, me: &str, message: &BusMessage) {
+    match message {
+        BusMessage::TaskAnswers {
+            replica,
+            task,
+            answers: Value::Object(answers),
+        } if *replica == me => tasks.answered_elsewhere(task, answers),
+        BusMessage::TaskCancel { replica, task } if *replica == me => {
+            tasks.cancelled_elsewhere(task);
         }
+        BusMessage::TaskChanged { task, status } => {
+            if let Ok(status) = serde_json::from_value::<TaskStatus>(status.clone()) {
+                tasks.changed_elsewhere(task, status);
+            }
+        }
+        _ => {}
     }
 }

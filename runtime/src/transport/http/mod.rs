@@ -193,29 +193,17 @@ fn hear_replicas(state: &Arc<HttpState>, redis: &crate::replicas::Redis) {
         Arc::downgrade(&state.sessions),
         state.dispatcher.closing().clone(),
     ));
-    let mut heard = redis.bus().subscribe();
     let endpoint = Arc::downgrade(state);
-    let closing = state.dispatcher.closing().clone();
-    tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                message = heard.recv() => message,
-                () = closing.cancelled() => return,
-            };
-            let message = match message {
-                Ok(message) => message,
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "messages from the other replicas were missed");
-                    continue;
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            };
+    let lost = "sessions' answers, cancellations or changes";
+    redis
+        .bus()
+        .listen(state.dispatcher.closing().clone(), lost, move |message| {
             let Some(state) = endpoint.upgrade() else {
-                return;
+                return false;
             };
-            state.sessions.hear(&message, &state.dispatcher);
-        }
-    });
+            state.sessions.hear(message, &state.dispatcher);
+            true
+        });
 }
 
 /// The log of the endpoint's legacy streams: in memory, and with Redis also shared.

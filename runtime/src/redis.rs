@@ -78,7 +78,16 @@
 //! ```
 //!
 //! `benches/replicas/serve.sh` in the repository starts three replicas behind exactly this
-//! (on localhost), and the scale-out tests run the official clients through it.
+//! (on localhost), and the scale-out tests run the official clients through it. Only `/mcp`
+//! passes through the balancer: probe `/healthz` on each replica's own address (as Kubernetes
+//! does, below), since through nginx it would say how one replica, any one, is doing.
+//!
+//! The Redis URL is `redis://[user:password@]host:port[/db]` or
+//! `redis+unix:///path/to/redis.sock`. TLS to Redis (`rediss://`) is not built in: keep Redis on
+//! the replicas' private network, or, for a managed Redis that only speaks TLS, run a TLS tunnel
+//! beside each replica (stunnel, a sidecar) and give the replica its local `redis://` address.
+//! `MCP_REDIS_URL` is read only when serving HTTP (`--http`): a stdio server has one client and
+//! nothing to share.
 //!
 //! # On Kubernetes
 //!

@@ -58,8 +58,9 @@ struct Inner {
 }
 
 impl Redis {
-    /// Connects to the Redis at `url` (`redis://[user:password@]host:port[/db]`,
-    /// `rediss://` is not supported by this build). `Err` names the URL (its password left out)
+    /// Connects to the Redis at `url` (`redis://[user:password@]host:port[/db]`, or
+    /// `redis+unix:///path/to/redis.sock`; TLS, `rediss://`, is not built in: see the
+    /// [deployment guide](crate::redis)). `Err` names the URL (its password left out)
     /// and why, within a few seconds when Redis does not answer.
     ///
     /// # Errors
@@ -68,7 +69,10 @@ impl Redis {
     pub async fn connect(url: &str) -> Result<Self, Error> {
         let shown = redacted(url);
         let failed = |why: String| Error::Redis(format!("Redis at {shown}: {why}"));
-        let client = redis::Client::open(url).map_err(|error| failed(error.to_string()))?;
+        if url.starts_with("rediss://") {
+            return Err(failed(NO_TLS.into()));
+        }
+        let client = redis::Client::open(url).map_err(|error| failed(unopened(&error)))?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(CONNECTION_TIMEOUT))
             .set_response_timeout(Some(RESPONSE_TIMEOUT))
@@ -78,11 +82,11 @@ impl Redis {
         let mut connection = tokio::time::timeout(CONNECTION_TIMEOUT * 2, connecting)
             .await
             .map_err(|_| failed("no answer within 4 s".into()))?
-            .map_err(|error| failed(error.to_string()))?;
+            .map_err(|error| failed(unanswered(&error)))?;
         let _: () = redis::cmd("PING")
             .query_async(&mut connection)
             .await
-            .map_err(|error| failed(error.to_string()))?;
+            .map_err(|error| failed(unanswered(&error)))?;
         let replica = crate::random::id().map_err(|error| failed(error.to_string()))?;
         let prefix: Arc<str> = Arc::from("mcp:");
         let inner = Arc::new(Inner {
@@ -94,6 +98,11 @@ impl Redis {
             bus: Bus::default(),
         });
         let redis = Self { inner, prefix };
+        tracing::info!(
+            url = redis.url(),
+            replica = redis.replica(),
+            "connected to Redis"
+        );
         Ok(redis)
     }
 
@@ -262,6 +271,34 @@ impl Redis {
     }
 }
 
+/// Why `rediss://` is refused: TLS to Redis is not built in.
+const NO_TLS: &str = "TLS (rediss://) is not built into mcp-toolbelt: use redis:// on a private \
+     network, or reach a TLS-only Redis through a local TLS tunnel (stunnel, a sidecar) that \
+     this server connects to with redis://";
+
+/// What a URL the `redis` crate refused should have been.
+fn unopened(error: &redis::RedisError) -> String {
+    if error.kind() == redis::ErrorKind::InvalidClientConfig {
+        format!(
+            "{error}: write redis://[user:password@]host:port[/db] (or \
+             redis+unix:///path/to/redis.sock for a Unix socket)"
+        )
+    } else {
+        error.to_string()
+    }
+}
+
+/// Why connecting failed: a server that answers in another protocol (an HTTP server, say, on
+/// the port given) is named as such, not left as the parser's complaint.
+fn unanswered(error: &redis::RedisError) -> String {
+    match error.kind() {
+        redis::ErrorKind::Parse | redis::ErrorKind::UnexpectedReturnType => {
+            format!("the server there does not answer as Redis does (is the port right?): {error}")
+        }
+        _ => error.to_string(),
+    }
+}
+
 impl std::fmt::Debug for Redis {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Redis")
@@ -339,6 +376,56 @@ mod tests {
         let error = Redis::connect(&url).await.unwrap_err().to_string();
         assert!(
             error.starts_with(&format!("Redis at redis://:***@127.0.0.1:{port}: ")),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_url_that_is_not_one_says_how_to_write_it() {
+        let error = Redis::connect("localhost:6379")
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("Redis at localhost:6379: ")
+                && error.ends_with("write redis://[user:password@]host:port[/db] (or redis+unix:///path/to/redis.sock for a Unix socket)"),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn tls_is_refused_saying_what_to_do_instead() {
+        let error = Redis::connect("rediss://:pw@cache.example.com:6380")
+            .await
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            format!("Redis at rediss://:***@cache.example.com:6380: {NO_TLS}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_is_not_redis_is_named_as_such() {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        // What an HTTP server answers to bytes it cannot read.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut buffer = [0; 256];
+                let _ = socket.read(&mut buffer).await;
+                let _ = socket
+                    .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+                    .await;
+            }
+        });
+        let error = Redis::connect(&format!("redis://127.0.0.1:{port}"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("the server there does not answer as Redis does (is the port right?)"),
             "{error}"
         );
     }

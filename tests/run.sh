@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs the real MCP clients the tests drive (into
-# ignored folders of this repo), runs every Rust test (unit, integration, ui, doc), the runtime's
-# own tests once more without its `http` feature (a stdio-only server), then the official MCP
+# ignored folders of this repo), runs every Rust test (unit, integration, ui, doc), the tool-call
+# tests once more as a release build runs them, the runtime's own tests once more without its
+# `http` feature (a stdio-only server), then the official MCP
 # conformance suite over HTTP for both protocol revisions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,13 @@ if (( ${#missing[@]} )); then
 fi
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+# The code paths only release builds take (the argument parse and the result's serialization at
+# full speed, tracked only on failure): the runtime's tests and the tool-call tests again, built
+# with debug assertions off (the `release-paths` profile: no optimisation, no debug info).
+cargo build --profile release-paths -p mcp-toolbelt-examples --example catalog
+cargo test --profile release-paths -p mcp-toolbelt --lib -p mcp-toolbelt-tests --test validation \
+  --test results --test properties --test schemas --test schema_hatches --test stdio_wire \
+  --test output_schema_off
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.
 if cargo tree -p mcp-toolbelt --no-default-features -e normal | grep -E '^[^a-z]*(axum|hyper|tower-http) '; then
   echo "run.sh: --no-default-features still pulls in an HTTP stack" >&2

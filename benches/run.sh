@@ -6,6 +6,7 @@
 #   bash benches/run.sh                 # about five minutes
 #   ROUNDS=3 CALLS=5000 bash benches/run.sh
 #   PEERS="rmcp node python" bash benches/run.sh   # also the official TypeScript and Python SDKs
+#   BEFORE=/tmp/catalog-old bash benches/run.sh      # and an earlier build of the catalog, alternating
 #
 # Results, one JSON line a run, go to results/ (ignored by git).
 set -euo pipefail
@@ -34,6 +35,16 @@ servers=(
   "mcp-toolbelt|http|legacy|1|$catalog --http 127.0.0.1:{port}"
   "mcp-toolbelt|http|modern|1|$catalog --http 127.0.0.1:{port}"
 )
+# BEFORE=path/to/an/earlier/catalog: that build too, in the same rounds (rows `before`), so a
+# change is measured against what it changed under the same load.
+if [[ -n "${BEFORE:-}" ]]; then
+  servers+=(
+    "before|stdio|legacy|1|$BEFORE"
+    "before|stdio|modern|1|$BEFORE"
+    "before|http|legacy|1|$BEFORE --http 127.0.0.1:{port}"
+    "before|http|modern|1|$BEFORE --http 127.0.0.1:{port}"
+  )
+fi
 for peer in $PEERS; do
   case $peer in
     rmcp)

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
@@ -87,14 +88,20 @@ pub(crate) struct ServerState {
 #[derive(Clone)]
 pub(crate) struct Dispatcher {
     state: Arc<ServerState>,
+    /// The `_meta` of every 2026-07-28 result (the server's info), serialized once.
+    modern_meta: Arc<RawValue>,
 }
 
 impl Dispatcher {
     /// A dispatcher for `state`, its first `tools/list` pages built.
     pub(crate) fn new(state: ServerState) -> Self {
         state.listings.warm(&state.tools);
+        let modern_meta = json!({ meta::SERVER_INFO: state.info });
+        let modern_meta =
+            serde_json::value::to_raw_value(&modern_meta).expect("a JSON value serializes");
         Self {
             state: Arc::new(state),
+            modern_meta: Arc::from(modern_meta),
         }
     }
 
@@ -305,6 +312,11 @@ impl Dispatcher {
             _ => Err(method_not_found(method)),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
+            if !result.contains_key("_meta") {
+                // Stamped as it is written: nothing built per answer.
+                let result = std::mem::take(result);
+                return Ok(Payload::Stamped(result, Arc::clone(&self.modern_meta)));
+            }
             // A call that asks the client has said `input_required` already.
             result
                 .entry("resultType")

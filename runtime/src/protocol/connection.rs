@@ -1,7 +1,7 @@
 //! [`Connection`]: what a legacy client builds with `initialize`, one per stdio process or HTTP
 //! session.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::{Value, json};
 
@@ -10,6 +10,10 @@ use super::subscriptions::{Listener, Lists, Subscriptions};
 use crate::context::LogLevel;
 use crate::limits::MemoryBudget;
 use crate::sync::lock;
+
+/// The capabilities of a client before `initialize`, shared by every connection: a 2026-07-28
+/// HTTP request makes a connection of its own, which then allocates nothing for them.
+static NONE_DECLARED: LazyLock<Arc<Value>> = LazyLock::new(|| Arc::new(json!({})));
 
 /// The state of one legacy connection.
 #[derive(Debug)]
@@ -44,7 +48,7 @@ impl Connection {
             default_version,
             log_level: Mutex::new(LogLevel::Debug),
             session_id,
-            client_capabilities: Mutex::new(Arc::new(json!({}))),
+            client_capabilities: Mutex::new(Arc::clone(&NONE_DECLARED)),
             lists: Mutex::default(),
             subscriptions: Subscriptions::new(subscription_memory),
         }

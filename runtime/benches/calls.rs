@@ -127,7 +127,8 @@ fn calls(c: &mut Criterion) {
             )
         });
     });
-    // The same call at 2026-07-28: its `_meta` envelope read, no task tool on the server.
+    // The same call at 2026-07-28 (its `_meta` envelope read), by a client that declares no
+    // extension: the server has the task tool and the prompt, as in every bench here.
     c.bench_function("tools/call echo (2026-07-28)", |b| {
         b.to_async(&runtime)
             .iter(|| client.request("tools/call", modern_call("echo", &json!({}))));

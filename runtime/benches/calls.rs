@@ -127,6 +127,12 @@ fn calls(c: &mut Criterion) {
             )
         });
     });
+    // The same call at 2026-07-28 (its `_meta` envelope read), by a client that declares no
+    // extension: the server has the task tool and the prompt, as in every bench here.
+    c.bench_function("tools/call echo (2026-07-28)", |b| {
+        b.to_async(&runtime)
+            .iter(|| client.request("tools/call", modern_call("echo", &json!({}))));
+    });
     c.bench_function(
         "tools/call place_order (10 items, structured output)",
         |b| {
@@ -176,18 +182,21 @@ fn calls(c: &mut Criterion) {
     });
 }
 
-/// A 2026-07-28 `tools/call` of `tool` by a client that declared the Tasks extension.
-fn modern_call(tool: &str) -> Value {
+/// A 2026-07-28 `tools/call` of `tool` by a client that declared `capabilities`.
+fn modern_call(tool: &str, capabilities: &Value) -> Value {
     json!({
         "name": tool,
         "arguments": {"message": "hello"},
         "_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {
-                "extensions": {"io.modelcontextprotocol/tasks": {}}
-            }
+            "io.modelcontextprotocol/clientCapabilities": capabilities
         }
     })
+}
+
+/// The capabilities of a client that declared the Tasks extension.
+fn with_tasks() -> Value {
+    json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
 }
 
 /// `tasks/get` of `task_id`, at 2026-07-28 with the Tasks extension.
@@ -216,7 +225,8 @@ fn tasks(c: &mut Criterion) {
             .max_tasks_per_principal(10_000_000),
     );
     // One completed task to poll.
-    let created = runtime.block_on(client.request("tools/call", modern_call("echo_task")));
+    let created =
+        runtime.block_on(client.request("tools/call", modern_call("echo_task", &with_tasks())));
     let task_id = created["result"]["taskId"].clone();
     assert_eq!(created["result"]["resultType"], "task", "a task: {created}");
     let completed = runtime.block_on(async {
@@ -237,11 +247,11 @@ fn tasks(c: &mut Criterion) {
     let mut group = c.benchmark_group("tasks");
     group.bench_function("tools/call echo (2026-07-28, answered inline)", |b| {
         b.to_async(&runtime)
-            .iter(|| client.request("tools/call", modern_call("echo")));
+            .iter(|| client.request("tools/call", modern_call("echo", &with_tasks())));
     });
     group.bench_function("tools/call echo_task (answered with a task)", |b| {
         b.to_async(&runtime)
-            .iter(|| client.request("tools/call", modern_call("echo_task")));
+            .iter(|| client.request("tools/call", modern_call("echo_task", &with_tasks())));
     });
     group.bench_function("tasks/get (completed, result inline)", |b| {
         b.to_async(&runtime)

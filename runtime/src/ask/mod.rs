@@ -379,8 +379,8 @@ pub struct Root {
 
 /// How one call reaches its client with questions: what a [`Context`](crate::Context) holds.
 pub(crate) struct Asker {
-    /// What the client declared it can answer.
-    capabilities: Value,
+    /// What the client declared it can answer (shared with the connection or the request).
+    capabilities: Arc<Value>,
     channel: Channel,
     /// Whether the protocol version names an elicitation's `mode` (2025-11-25 on): an older
     /// client gets a form request without it.
@@ -528,7 +528,7 @@ pub(crate) fn form_check<T: JsonSchema + 'static>() -> Result<(), String> {
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
     pub(crate) fn new(
-        capabilities: Value,
+        capabilities: Arc<Value>,
         channel: Channel,
         modes: bool,
         clock: Arc<CallClock>,
@@ -684,7 +684,7 @@ mod tests {
 
     fn asker(capabilities: Value) -> Asker {
         Asker::new(
-            capabilities,
+            Arc::new(capabilities),
             Channel::Legacy(Some(Arc::default())),
             true,
             Arc::default(),
@@ -717,7 +717,7 @@ mod tests {
             Err(AskError::MissingCapability("elicitation"))
         );
         let stateless = Asker::new(
-            json!({"roots": {}}),
+            Arc::new(json!({"roots": {}})),
             Channel::Legacy(None),
             true,
             Arc::default(),

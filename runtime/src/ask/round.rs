@@ -25,7 +25,7 @@ use std::task::{Poll, Waker};
 use serde_json::{Map, Value, json};
 
 use super::AskError;
-use super::seal::{Binding, Carried, Sealer};
+use super::seal::{Carried, LazyBinding, Sealer};
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::result::CallToolResult;
 use crate::sync::lock;
@@ -54,7 +54,8 @@ pub(crate) fn missing_capabilities(missing: &Map<String, Value>) -> ErrorObject 
 
 /// A call's round: the answers it has, and the questions it asked.
 pub(crate) struct Round {
-    binding: Binding,
+    /// Made only when state is opened or sealed: a call that asks nothing never needs it.
+    binding: LazyBinding,
     /// From the opened `requestState`, and this request's `inputResponses` to the questions
     /// the previous round asked.
     answers: Map<String, Value>,
@@ -83,12 +84,12 @@ impl Round {
     pub(crate) fn start(
         sealer: &Sealer,
         params: &Map<String, Value>,
-        binding: Binding,
+        binding: LazyBinding,
         early: bool,
     ) -> Result<Self, ErrorObject> {
         let Carried { mut answers, asked } = match params.get("requestState") {
             None | Some(Value::Null) => Carried::default(),
-            Some(Value::String(state)) => sealer.open(state, &binding)?,
+            Some(Value::String(state)) => sealer.open(state, binding.get())?,
             Some(_) => {
                 return Err(ErrorObject::invalid_params(
                     "Invalid or expired requestState",
@@ -223,7 +224,7 @@ impl Round {
             answers: std::mem::take(&mut *lock(&self.used)),
             asked: requests.keys().cloned().collect(),
         };
-        let state = sealer.seal(carried, &self.binding)?;
+        let state = sealer.seal(carried, self.binding.get())?;
         Ok(to_json(&InputRequiredResult {
             result_type: "input_required",
             input_requests: requests,
@@ -263,10 +264,12 @@ fn take_answers(
 mod tests {
     use std::sync::Arc;
 
+    use super::super::seal::Subject;
     use super::*;
+    use crate::principal::Principal;
 
     fn round(params: &Value) -> Round {
-        let binding = Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
+        let binding = LazyBinding::new(None, Subject::Tool("tool"), None);
         Round::start(
             &Sealer::new(None),
             params.as_object().unwrap(),
@@ -309,12 +312,12 @@ mod tests {
     #[test]
     fn answers_to_questions_asked_that_are_not_results_are_refused_and_others_ignored() {
         let sealer = Sealer::new(None);
-        let binding = || Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
+        let binding = || LazyBinding::new(None, Subject::Tool("tool"), None);
         let asked = Carried {
             answers: Map::new(),
             asked: BTreeSet::from(["confirm".to_owned()]),
         };
-        let state = sealer.seal(asked, &binding()).unwrap();
+        let state = sealer.seal(asked, binding().get()).unwrap();
         let start = |responses: Value| {
             let params = json!({"inputResponses": responses, "requestState": state});
             Round::start(&sealer, params.as_object().unwrap(), binding(), false)
@@ -351,7 +354,7 @@ mod tests {
     #[test]
     fn early_answers_are_taken_only_when_the_server_accepts_them() {
         let sealer = Sealer::new(None);
-        let binding = || Binding::new(None, super::super::seal::Subject::Tool("tool"), None);
+        let binding = || LazyBinding::new(None, Subject::Tool("tool"), None);
         let early = |accepted| {
             Round::start(
                 &sealer,
@@ -394,5 +397,62 @@ mod tests {
             let refused = take_answers(&mut answers, &asked, early, responses.as_object().unwrap());
             assert!(refused.is_err(), "{early}");
         }
+    }
+
+    /// The binding is made only once a question is asked: the state that round seals still
+    /// opens only for the same caller, tool and arguments (in any order of their keys).
+    #[tokio::test]
+    async fn state_sealed_by_a_round_bound_late_opens_only_for_its_caller_and_arguments() {
+        let sealer = Sealer::new(None);
+        let arguments = |value: Value| value.as_object().cloned();
+        let bound = |principal: Option<Principal>, value: Value| {
+            LazyBinding::new(principal, Subject::Tool("delete"), arguments(value))
+        };
+        let first = Round::start(
+            &sealer,
+            &Map::new(),
+            bound(None, json!({"path": "/a", "force": true})),
+            false,
+        )
+        .unwrap();
+        assert!(!first.binding.is_made(), "nothing asked, nothing bound");
+        let asking = async {
+            let asked = first.answer_or_ask("confirm".into(), Method::Elicit, json!({}));
+            assert_eq!(asked, None);
+            std::future::pending::<()>().await;
+        };
+        let Ok(Outcome::InputRequired(input_required)) = first.run(&sealer, asking).await else {
+            panic!("an input_required result");
+        };
+        assert!(first.binding.is_made());
+        let retry = |binding| {
+            let params = json!({
+                "requestState": input_required["requestState"],
+                "inputResponses": {"confirm": {"action": "accept"}},
+            });
+            Round::start(&sealer, params.as_object().unwrap(), binding, false)
+        };
+        let same = retry(bound(None, json!({"force": true, "path": "/a"}))).unwrap();
+        assert!(same.binding.is_made(), "bound to open its state");
+        assert_eq!(
+            same.answers,
+            *json!({"confirm": {"action": "accept"}})
+                .as_object()
+                .unwrap()
+        );
+        let refused = Some("Invalid or expired requestState".to_owned());
+        let other_arguments = retry(bound(None, json!({"path": "/b", "force": true})));
+        assert_eq!(other_arguments.err().map(|error| error.message), refused);
+        let other_caller = retry(bound(
+            Some(Principal::new("app", None)),
+            json!({"path": "/a", "force": true}),
+        ));
+        assert_eq!(other_caller.err().map(|error| error.message), refused);
+        let other_tool = retry(LazyBinding::new(
+            None,
+            Subject::Prompt("delete"),
+            arguments(json!({"path": "/a", "force": true})),
+        ));
+        assert_eq!(other_tool.err().map(|error| error.message), refused);
     }
 }

@@ -9,6 +9,7 @@
 //! is sealed with the current one.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
@@ -82,6 +83,59 @@ impl Binding {
             write_text(part, &mut data);
         }
         Self(data)
+    }
+}
+
+/// What a request's state is bound to, kept as the request brought it until a [`Binding`] is
+/// needed: most calls never ask the client, so the arguments are made canonical and serialized
+/// only for a round that opens state or seals it. The binding is then the one
+/// [`Binding::new`] makes of the same parts.
+pub(crate) struct LazyBinding {
+    principal: Option<Principal>,
+    /// Whether the subject is a tool (else a prompt).
+    tool: bool,
+    name: String,
+    arguments: Option<Map<String, Value>>,
+    made: OnceLock<Binding>,
+}
+
+impl LazyBinding {
+    /// The binding of a request for `subject` with `arguments` by `principal`, made when first
+    /// asked for ([`get`](Self::get)).
+    pub(crate) fn new(
+        principal: Option<Principal>,
+        subject: Subject<'_>,
+        arguments: Option<Map<String, Value>>,
+    ) -> Self {
+        let (tool, name) = match subject {
+            Subject::Tool(name) => (true, name),
+            Subject::Prompt(name) => (false, name),
+        };
+        Self {
+            principal,
+            tool,
+            name: name.to_owned(),
+            arguments,
+            made: OnceLock::new(),
+        }
+    }
+
+    /// The binding, made on the first call.
+    pub(crate) fn get(&self) -> &Binding {
+        self.made.get_or_init(|| {
+            let subject = if self.tool {
+                Subject::Tool(&self.name)
+            } else {
+                Subject::Prompt(&self.name)
+            };
+            Binding::new(self.principal.as_ref(), subject, self.arguments.as_ref())
+        })
+    }
+
+    /// Whether the binding was made.
+    #[cfg(test)]
+    pub(crate) fn is_made(&self) -> bool {
+        self.made.get().is_some()
     }
 }
 

@@ -98,6 +98,10 @@ pub(crate) struct Response {
 pub(crate) enum Payload {
     Built(Value),
     Shared(Arc<RawValue>),
+    /// A 2026-07-28 result with no `_meta` of its own: written with `_meta` (the server's
+    /// info, serialized once) and `"resultType": "complete"` when it has none, as if both were
+    /// its last members, without building either for each answer.
+    Stamped(Map<String, Value>, Arc<RawValue>),
 }
 
 impl Payload {
@@ -108,9 +112,28 @@ impl Payload {
             Self::Shared(raw) => {
                 serde_json::from_str(raw.get()).expect("shared results are serialized JSON")
             }
+            Self::Stamped(mut result, meta) => {
+                result
+                    .entry("resultType")
+                    .or_insert_with(|| Value::from(COMPLETE));
+                let meta = serde_json::from_str(meta.get()).expect("`_meta` is serialized JSON");
+                result.insert("_meta".into(), meta);
+                Value::Object(result)
+            }
+        }
+    }
+
+    /// The result when it is built: the test of an error result (`isError`) reads it.
+    pub(crate) fn built(&self) -> Option<&Map<String, Value>> {
+        match self {
+            Self::Built(Value::Object(result)) | Self::Stamped(result, _) => Some(result),
+            _ => None,
         }
     }
 }
+
+/// The `resultType` of a 2026-07-28 result that is neither a task nor a request for input.
+const COMPLETE: &str = "complete";
 
 impl PartialEq for Payload {
     fn eq(&self, other: &Self) -> bool {
@@ -123,6 +146,19 @@ impl Serialize for Payload {
         match self {
             Self::Built(value) => value.serialize(serializer),
             Self::Shared(raw) => raw.serialize(serializer),
+            Self::Stamped(result, meta) => {
+                let typed = result.contains_key("resultType");
+                let mut map =
+                    serializer.serialize_map(Some(result.len() + 2 - usize::from(typed)))?;
+                for (key, value) in result {
+                    map.serialize_entry(key, value)?;
+                }
+                if !typed {
+                    map.serialize_entry("resultType", COMPLETE)?;
+                }
+                map.serialize_entry("_meta", &**meta)?;
+                map.end()
+            }
         }
     }
 }
@@ -192,6 +228,38 @@ mod tests {
 
     use super::*;
     use crate::jsonrpc::codes;
+
+    /// A stamped result is written as the value it stands for: `resultType` and `_meta` last,
+    /// a `resultType` of its own kept.
+    #[test]
+    fn a_stamped_result_is_written_as_its_value() {
+        let meta: Arc<RawValue> =
+            Arc::from(serde_json::value::to_raw_value(&json!({"info": {"name": "s"}})).unwrap());
+        for (result, written) in [
+            (
+                json!({"content": [], "isError": false}),
+                r#"{"content":[],"isError":false,"resultType":"complete","_meta":{"info":{"name":"s"}}}"#,
+            ),
+            (
+                json!({"resultType": "task", "task": {}}),
+                r#"{"resultType":"task","task":{},"_meta":{"info":{"name":"s"}}}"#,
+            ),
+        ] {
+            let Value::Object(result) = result else {
+                unreachable!()
+            };
+            let stamped = Payload::Stamped(result, Arc::clone(&meta));
+            assert_eq!(serde_json::to_string(&stamped).unwrap(), written);
+            assert_eq!(
+                serde_json::to_string(&stamped.clone().into_value()).unwrap(),
+                written
+            );
+            assert_eq!(
+                serde_json::to_value(&stamped).unwrap(),
+                stamped.into_value()
+            );
+        }
+    }
 
     #[test]
     fn outgoing_messages_serialize_as_json_rpc() {

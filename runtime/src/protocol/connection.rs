@@ -1,7 +1,7 @@
 //! [`Connection`]: what a legacy client builds with `initialize`, one per stdio process or HTTP
 //! session.
 
-use std::sync::Mutex;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::{Value, json};
 
@@ -10,6 +10,10 @@ use super::subscriptions::{Listener, Lists, Subscriptions};
 use crate::context::LogLevel;
 use crate::limits::MemoryBudget;
 use crate::sync::lock;
+
+/// The capabilities of a client before `initialize`, shared by every connection: a 2026-07-28
+/// HTTP request makes a connection of its own, which then allocates nothing for them.
+static NONE_DECLARED: LazyLock<Arc<Value>> = LazyLock::new(|| Arc::new(json!({})));
 
 /// The state of one legacy connection.
 #[derive(Debug)]
@@ -22,8 +26,8 @@ pub(crate) struct Connection {
     log_level: Mutex<LogLevel>,
     /// The session id on HTTP.
     pub(crate) session_id: Option<String>,
-    /// What the client declared in `initialize`.
-    client_capabilities: Mutex<Value>,
+    /// What the client declared in `initialize`, shared with each call rather than copied.
+    client_capabilities: Mutex<Arc<Value>>,
     /// The lists whose changes `initialize` told the client it would hear of.
     lists: Mutex<Lists>,
     /// What `resources/subscribe` subscribed to.
@@ -44,7 +48,7 @@ impl Connection {
             default_version,
             log_level: Mutex::new(LogLevel::Debug),
             session_id,
-            client_capabilities: Mutex::new(json!({})),
+            client_capabilities: Mutex::new(Arc::clone(&NONE_DECLARED)),
             lists: Mutex::default(),
             subscriptions: Subscriptions::new(subscription_memory),
         }
@@ -64,7 +68,7 @@ impl Connection {
     /// Records what `initialize` settled.
     pub(crate) fn initialize(&self, version: ProtocolVersion, client_capabilities: Value) {
         *lock(&self.version) = Some(version);
-        *lock(&self.client_capabilities) = client_capabilities;
+        *lock(&self.client_capabilities) = Arc::new(client_capabilities);
     }
 
     /// Records the lists whose changes the server's capabilities, as `initialize` sent them,
@@ -116,7 +120,7 @@ impl Connection {
     }
 
     /// What the client declared in `initialize` (`{}` before it).
-    pub(crate) fn client_capabilities(&self) -> Value {
-        lock(&self.client_capabilities).clone()
+    pub(crate) fn client_capabilities(&self) -> Arc<Value> {
+        Arc::clone(&lock(&self.client_capabilities))
     }
 }

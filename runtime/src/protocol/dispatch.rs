@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
@@ -18,7 +19,7 @@ use super::{
 };
 use crate::ask::board::Board;
 use crate::ask::round::{self, Outcome, Round};
-use crate::ask::seal::{Binding, Sealer, Subject};
+use crate::ask::seal::{LazyBinding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
@@ -87,14 +88,20 @@ pub(crate) struct ServerState {
 #[derive(Clone)]
 pub(crate) struct Dispatcher {
     state: Arc<ServerState>,
+    /// The `_meta` of every 2026-07-28 result (the server's info), serialized once.
+    modern_meta: Arc<RawValue>,
 }
 
 impl Dispatcher {
     /// A dispatcher for `state`, its first `tools/list` pages built.
     pub(crate) fn new(state: ServerState) -> Self {
         state.listings.warm(&state.tools);
+        let modern_meta = json!({ meta::SERVER_INFO: state.info });
+        let modern_meta =
+            serde_json::value::to_raw_value(&modern_meta).expect("a JSON value serializes");
         Self {
             state: Arc::new(state),
+            modern_meta: Arc::from(modern_meta),
         }
     }
 
@@ -216,11 +223,11 @@ impl Dispatcher {
         &self,
         id: &Id,
         method: &Method,
-        params: Map<String, Value>,
+        mut params: Map<String, Value>,
         connection: &Connection,
         scope: RequestScope,
     ) -> Result<Payload, ErrorObject> {
-        let era = Era::of(&params, connection)?;
+        let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
         let mut result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
@@ -305,6 +312,11 @@ impl Dispatcher {
             _ => Err(method_not_found(method)),
         }?;
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
+            if !result.contains_key("_meta") {
+                // Stamped as it is written: nothing built per answer.
+                let result = std::mem::take(result);
+                return Ok(Payload::Stamped(result, Arc::clone(&self.modern_meta)));
+            }
             // A call that asks the client has said `input_required` already.
             result
                 .entry("resultType")
@@ -693,7 +705,8 @@ impl Dispatcher {
 
     /// 2026-07-28: the round of a call (or a prompt's get), with the answers it has from
     /// `requestState` (sealed for this caller, subject and arguments) and `inputResponses`.
-    /// `None` for a legacy request.
+    /// `None` for a legacy request. The round keeps what it is bound to, and binds only when it
+    /// opens or seals state ([`LazyBinding`]).
     fn round(
         &self,
         era: &Era,
@@ -706,7 +719,7 @@ impl Dispatcher {
             return Ok(None);
         }
         let principal = scope.auth.as_ref().map(AuthInfo::principal);
-        let binding = Binding::new(principal.as_ref(), subject, arguments);
+        let binding = LazyBinding::new(principal, subject, arguments.cloned());
         let round = Round::start(
             &self.state.sealer,
             params,
@@ -757,12 +770,13 @@ impl Dispatcher {
 }
 
 /// What a call knows of its client: its version, its session, the log level it asked for and
-/// the capabilities it declared (the connection's, or the request's own in 2026-07-28).
+/// the capabilities it declared (the connection's, or the request's own in 2026-07-28), shared
+/// with the connection or taken out of the request, never copied.
 struct Client {
     version: ProtocolVersion,
     session_id: Option<String>,
     log_level: Option<LogLevel>,
-    capabilities: Value,
+    capabilities: Arc<Value>,
 }
 
 impl Client {
@@ -776,7 +790,7 @@ impl Client {
                 log_level,
                 client_capabilities,
                 ..
-            } => (*log_level, client_capabilities.clone()),
+            } => (*log_level, Arc::clone(client_capabilities)),
         };
         Self {
             version: era.version(),

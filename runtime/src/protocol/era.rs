@@ -1,6 +1,9 @@
 //! Which era a request belongs to, decided from the request itself: modern (2026-07-28) when its
 //! `_meta` names a protocol version, otherwise the legacy connection's.
 
+use std::sync::Arc;
+
+use serde::Deserialize as _;
 use serde_json::{Map, Value, json};
 
 use super::{Connection, ProtocolVersion, meta};
@@ -15,20 +18,31 @@ pub(crate) enum Era {
     Modern {
         version: ProtocolVersion,
         log_level: Option<LogLevel>,
-        client_capabilities: Value,
+        /// Taken out of the request's `_meta` (not copied), shared with the call's context.
+        client_capabilities: Arc<Value>,
     },
 }
 
 impl Era {
     /// Decides the era of a request on `connection`; `Err` for a modern envelope that is wrong.
+    /// A modern request's declared capabilities are moved out of its `_meta` (`null` is left in
+    /// their place): the request hands them on rather than a copy.
     pub(crate) fn of(
-        params: &Map<String, Value>,
+        params: &mut Map<String, Value>,
         connection: &Connection,
     ) -> Result<Self, ErrorObject> {
-        match modern_meta(Some(params)) {
-            Some(request_meta) => modern_era(request_meta),
-            None => Ok(Self::Legacy(connection.version())),
-        }
+        let Some(request_meta) = modern_meta_mut(params) else {
+            return Ok(Self::Legacy(connection.version()));
+        };
+        let (version, log_level) = checked_envelope(request_meta)?;
+        let client_capabilities = request_meta
+            .get_mut(meta::CLIENT_CAPABILITIES)
+            .map_or(Value::Null, Value::take);
+        Ok(Self::Modern {
+            version,
+            log_level,
+            client_capabilities: Arc::new(client_capabilities),
+        })
     }
 
     /// The version whose shapes the answer takes.
@@ -52,6 +66,14 @@ fn modern_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value
         .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
 }
 
+/// [`modern_meta`], to take from.
+fn modern_meta_mut(params: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
+    params
+        .get_mut("_meta")
+        .and_then(Value::as_object_mut)
+        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+}
+
 /// Whether a request claims the modern era: its `_meta` names a protocol version.
 #[cfg_attr(
     not(feature = "http"),
@@ -68,12 +90,15 @@ pub(crate) fn claims_modern(params: Option<&Map<String, Value>>) -> bool {
     allow(dead_code, reason = "the HTTP transport uses it")
 )]
 pub(crate) fn envelope_error(params: Option<&Map<String, Value>>) -> Option<ErrorObject> {
-    modern_meta(params).and_then(|request_meta| modern_era(request_meta).err())
+    modern_meta(params).and_then(|request_meta| checked_envelope(request_meta).err())
 }
 
 /// Checks a modern request's envelope: the version first (a client falls back to another
-/// version on -32022 alone), then the required capabilities, then the optional log level.
-fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
+/// version on -32022 alone), then the required capabilities, then the optional log level; the
+/// version and the level when it is right.
+fn checked_envelope(
+    request_meta: &Map<String, Value>,
+) -> Result<(ProtocolVersion, Option<LogLevel>), ErrorObject> {
     let Some(text) = request_meta[meta::PROTOCOL_VERSION].as_str() else {
         return Err(ErrorObject::invalid_params(format!(
             "`_meta.{}` must be a string",
@@ -88,8 +113,8 @@ fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
         )
         .data(json!({"supported": supported, "requested": text})));
     };
-    let client_capabilities = match request_meta.get(meta::CLIENT_CAPABILITIES) {
-        Some(capabilities) if capabilities.is_object() => capabilities,
+    match request_meta.get(meta::CLIENT_CAPABILITIES) {
+        Some(capabilities) if capabilities.is_object() => {}
         Some(other) => {
             return Err(ErrorObject::invalid_params(format!(
                 "`_meta.{}` must be an object, got {other}",
@@ -102,21 +127,17 @@ fn modern_era(request_meta: &Map<String, Value>) -> Result<Era, ErrorObject> {
                 meta::CLIENT_CAPABILITIES
             )));
         }
-    };
+    }
     let log_level = request_meta
         .get(meta::LOG_LEVEL)
         .map(parse_log_level)
         .transpose()?;
-    Ok(Era::Modern {
-        version,
-        log_level,
-        client_capabilities: client_capabilities.clone(),
-    })
+    Ok((version, log_level))
 }
 
-/// A log level as `logging/setLevel` and `_meta` name it.
+/// A log level as `logging/setLevel` and `_meta` name it (read in place, not copied).
 pub(crate) fn parse_log_level(level: &Value) -> Result<LogLevel, ErrorObject> {
-    serde_json::from_value(level.clone())
+    LogLevel::deserialize(level)
         .map_err(|_| ErrorObject::invalid_params(format!("Invalid log level: {level}")))
 }
 
@@ -140,7 +161,11 @@ mod tests {
 
     #[test]
     fn a_request_without_a_version_in_meta_is_the_connections() {
-        let era = Era::of(&params(json!({"_meta": {"progressToken": 1}})), &legacy()).unwrap();
+        let era = Era::of(
+            &mut params(json!({"_meta": {"progressToken": 1}})),
+            &legacy(),
+        )
+        .unwrap();
         assert!(!era.is_modern());
         assert_eq!(era.version(), ProtocolVersion::V2025_06_18);
     }
@@ -148,15 +173,21 @@ mod tests {
     #[test]
     fn a_modern_envelope_is_checked_version_first() {
         let envelope = |meta: Value| params(json!({"_meta": meta}));
-        let ok = envelope(json!({
+        let mut ok = envelope(json!({
             meta::PROTOCOL_VERSION: "2026-07-28",
-            meta::CLIENT_CAPABILITIES: {},
+            meta::CLIENT_CAPABILITIES: {"roots": {}},
             meta::LOG_LEVEL: "warning",
         }));
-        let Ok(Era::Modern { log_level, .. }) = Era::of(&ok, &legacy()) else {
+        let Ok(Era::Modern {
+            log_level,
+            client_capabilities,
+            ..
+        }) = Era::of(&mut ok, &legacy())
+        else {
             panic!("modern");
         };
         assert_eq!(log_level, Some(LogLevel::Warning));
+        assert_eq!(*client_capabilities, json!({"roots": {}}));
         // An unknown version wins over the missing capabilities: the client retries on -32022.
         let unknown = envelope(json!({meta::PROTOCOL_VERSION: "2099-01-01"}));
         let error = envelope_error(Some(&unknown)).unwrap();

@@ -46,7 +46,7 @@ impl SessionRecord {
             version: connection
                 .negotiated()
                 .map(|version| version.as_str().to_owned()),
-            capabilities: connection.client_capabilities(),
+            capabilities: Value::clone(&connection.client_capabilities()),
             log_level: connection.log_level(),
             hears: HeardLists {
                 tools: lists.tools,
@@ -241,6 +241,6 @@ mod tests {
         assert_eq!(loaded.version(), ProtocolVersion::V2025_11_25);
         assert_eq!(loaded.log_level(), LogLevel::Warning);
         assert_eq!(loaded.lists(), opened.lists());
-        assert_eq!(loaded.client_capabilities(), json!({"roots": {}}));
+        assert_eq!(*loaded.client_capabilities(), json!({"roots": {}}));
     }
 }

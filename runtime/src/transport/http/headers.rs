@@ -1,6 +1,8 @@
 //! The MCP headers and the media-type headers: their names, what they must say, and how
 //! their values are read. `Mcp-Param-*` headers are checked against the arguments they mirror.
 
+use std::borrow::Cow;
+
 use axum::http::{HeaderMap, HeaderName, header};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -150,13 +152,13 @@ fn check_headers(
     method_required: bool,
 ) -> Result<(), ErrorObject> {
     // A version that is not a string is shown as the JSON it is.
-    let body_version = match params
+    let body_version: Cow<'_, str> = match params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(meta::PROTOCOL_VERSION))
     {
-        Some(Value::String(version)) => version.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
+        Some(Value::String(version)) => Cow::Borrowed(version),
+        Some(other) => Cow::Owned(other.to_string()),
+        None => Cow::Borrowed(""),
     };
     let raw = |name: &HeaderName, label: &str| match headers.get(name) {
         None => Ok(None),

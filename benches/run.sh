@@ -18,7 +18,8 @@ PEERS=${PEERS:-rmcp}
 export CARGO_TERM_COLOR=never
 
 cargo build --quiet --release -p mcp-toolbelt-benches --bins
-cargo build --quiet --release -p mcp-toolbelt-examples --example catalog
+# The catalog as a server on mcp-toolbelt's default features is built: without `redis`.
+cargo build --quiet --release -p mcp-toolbelt-examples --no-default-features --example catalog
 bench=target/release/mcp-bench
 floor_stdio=target/release/floor-stdio
 floor_http=target/release/floor-http

@@ -18,7 +18,7 @@ TRANSPORTS=${TRANSPORTS:-stdio http}
 export CARGO_TERM_COLOR=never
 
 cargo build --quiet --release -p mcp-toolbelt-benches --bins
-cargo build --quiet --release -p mcp-toolbelt-examples --example catalog
+cargo build --quiet --release -p mcp-toolbelt-examples --no-default-features --example catalog
 bench=target/release/mcp-bench
 catalog=target/release/examples/catalog
 

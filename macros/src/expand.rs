@@ -13,7 +13,8 @@
 //!     struct __tool_echo_arguments { /// The message\n message: String }
 //!     fn __tool_argument_type<T: ToolArguments>() -> (input schema fn, parse fn) { … }
 //!     fn __tool_echo_call(arguments: Value, context: Context) -> BoxFuture<'static, CallToolResult> {
-//!         Box::pin(async move { /* parse, `assert_send(echo(…)).await`, `into_tool_result` */ })
+//!         let arguments = /* parse */;
+//!         __private::call(arguments, context, |a, c| tool_future(echo(a.message), into_tool_result))
 //!     }
 //!     __tool_private::inventory::submit! { ToolRegistration { name: "echo", … } }
 //! };
@@ -177,10 +178,8 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
                 __tool_arguments: #private::serde_json::Value,
                 __tool_context: #private::Context,
             ) -> #private::BoxFuture<'static, #private::CallToolResult> {
-                ::std::boxed::Box::pin(async move {
-                    #parse
-                    #call
-                })
+                #parse
+                #call
             }
 
             #registration
@@ -270,7 +269,7 @@ struct Arguments {
     items: TokenStream,
     /// The registration's `input_schema` fn.
     input_schema: TokenStream,
-    /// Statements that turn `__tool_arguments` from JSON into the argument type (or return).
+    /// Statements that turn `__tool_arguments` from JSON into `Result<argument type, refusal>`.
     parse: TokenStream,
 }
 
@@ -281,7 +280,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             return Arguments {
                 items: TokenStream::new(),
                 input_schema: quote!(#private::empty_input_schema),
-                parse: TokenStream::new(),
+                parse: quote!(let __tool_arguments = ::core::result::Result::Ok(());),
             };
         }
         // Named by the user's tokens: a type that cannot be the arguments is reported at them,
@@ -310,10 +309,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         parse: quote! {
             let #parse_fns = __tool_argument_type::<#arguments_type>();
             #read_arguments
-            let __tool_arguments = match parse(#name, __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
+            let __tool_arguments = parse(#name, __tool_arguments);
         },
     }
 }
@@ -474,29 +470,51 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
     // fn, an argument that is not) is reported there ("future returned by `name` is not `Send`").
     let span = tool.ident_span();
     let tool_fn = quote_spanned!(span=> __tool_fn);
-    // The `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()`
-    // must not trip `clippy::let_unit_value` in the user's crate.
+    // The adapter itself is the runtime's (`call`, `call_blocking`), type-checked once for
+    // every tool; here are only the closures that call this fn and convert its output. The
+    // `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()` must
+    // not trip `clippy::let_unit_value` in the user's crate.
+    let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
     if tool.is_async() {
-        let output = quote_spanned! {span=> {
-            let #tool_fn = #fn_ident;
-            #private::assert_send(#tool_fn(#(#call_args),*)).await
-        }};
+        // A parameter that borrows from the context (`&Context`, `&State<T>`) needs the context
+        // kept for as long as the fn's future runs: an `async move` block owns it. Otherwise
+        // the fn's future is the call's, mapped by the conversion.
+        let borrows = tool.params.iter().any(|arg| {
+            matches!(
+                arg.param,
+                Param::Context { by_ref: true, .. } | Param::State { by_ref: true, .. }
+            )
+        });
+        let future = if borrows {
+            let output = quote_spanned!(span=> #private::assert_send(#output).await);
+            quote! {
+                ::std::boxed::Box::pin(async move {
+                    let __tool_output = #output;
+                    #convert
+                })
+            }
+        } else {
+            let tool_future = quote_spanned!(span=> #private::tool_future);
+            quote!(#tool_future(#output, |__tool_output| #convert))
+        };
         quote! {
-            let __tool_output = #output;
-            #convert
+            let #tool_fn = #fn_ident;
+            #private::call(
+                __tool_arguments,
+                __tool_context,
+                move |__tool_arguments, __tool_context| #future,
+            )
         }
     } else {
         // Converted on the blocking thread too: only the `CallToolResult` crosses back, so the
         // fn's own output (a `Box<dyn Error>`, say) need not be `Send`.
-        let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
-        let run = quote_spanned!(span=> #private::run_blocking);
+        let run = quote_spanned!(span=> #private::call_blocking);
         quote! {
             let #tool_fn = #fn_ident;
-            #run(move || {
+            #run(__tool_arguments, __tool_context, move |__tool_arguments, __tool_context| {
                 let __tool_output = #output;
                 #convert
             })
-            .await
         }
     }
 }

@@ -210,6 +210,60 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
 
+/// The adapter of an `async` `#[tool]` fn, written once for every tool: `arguments` are the
+/// parsed arguments (or the `isError` result refusing them), `run` calls the fn with them and
+/// the context ([`tool_future`]).
+pub fn call<A, F>(
+    arguments: Result<A, Box<CallToolResult>>,
+    context: Context,
+    run: F,
+) -> BoxFuture<'static, CallToolResult>
+where
+    F: FnOnce(A, Context) -> BoxFuture<'static, CallToolResult>,
+{
+    match arguments {
+        Ok(arguments) => run(arguments, context),
+        Err(refused) => refused_call(*refused),
+    }
+}
+
+/// Checks, at the user's fn, that its future can run on a multi-threaded server, and makes it
+/// the call's future, its output turned into the result by `convert`. Not an `async` block: a
+/// tool compiles no coroutine of its own besides the user's fn (one whose parameters borrow the
+/// context, `&Context`, gets an `async move` block that owns it instead).
+pub fn tool_future<F: Future + Send + 'static, C>(
+    future: F,
+    convert: C,
+) -> BoxFuture<'static, CallToolResult>
+where
+    C: FnOnce(F::Output) -> CallToolResult + Send + 'static,
+{
+    use futures_util::FutureExt as _;
+    Box::pin(future.map(convert))
+}
+
+/// [`call`] for a plain (not `async`) `#[tool]` fn: `run` calls it and converts its output on
+/// tokio's blocking threads ([`run_blocking`]), so only the result crosses back.
+pub fn call_blocking<A, F>(
+    arguments: Result<A, Box<CallToolResult>>,
+    context: Context,
+    run: F,
+) -> BoxFuture<'static, CallToolResult>
+where
+    A: Send + 'static,
+    F: FnOnce(A, Context) -> CallToolResult + Send + 'static,
+{
+    match arguments {
+        Ok(arguments) => Box::pin(run_blocking(move || run(arguments, context))),
+        Err(refused) => refused_call(*refused),
+    }
+}
+
+/// The call of refused arguments: their `isError` result. One copy for every tool.
+fn refused_call(refused: CallToolResult) -> BoxFuture<'static, CallToolResult> {
+    Box::pin(std::future::ready(refused))
+}
+
 /// The request's `Context`: the only type a `#[tool]` fn's `Context` parameter can be.
 #[diagnostic::on_unimplemented(
     message = "this `{Self}` is not `mcp_toolbelt::Context`",

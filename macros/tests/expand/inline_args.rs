@@ -42,15 +42,14 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<__tool_add_arguments>();
-            let __tool_arguments = match parse("add", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = add;
-                __tool_private::assert_send(
+        let (_, parse) = __tool_argument_type::<__tool_add_arguments>();
+        let __tool_arguments = parse("add", __tool_arguments);
+        let __tool_fn = add;
+        __tool_private::call(
+            __tool_arguments,
+            __tool_context,
+            move |__tool_arguments, __tool_context| ::std::boxed::Box::pin(async move {
+                let __tool_output = __tool_private::assert_send(
                         __tool_fn(
                             __tool_private::context_value::<Context>(&__tool_context),
                             __tool_arguments.left,
@@ -60,10 +59,12 @@ const _: () = {
                             >(&__tool_context),
                         ),
                     )
-                    .await
-            };
-            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+                    .await;
+                <String as __tool_private::IntoToolResult>::into_tool_result(
+                    __tool_output,
+                )
+            }),
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "add", title :

@@ -13,8 +13,8 @@
 //!     struct __tool_echo_arguments { /// The message\n message: String }
 //!     fn __tool_argument_type<T: ToolArguments>() -> (input schema fn, parse fn) { … }
 //!     fn __tool_echo_call(arguments: Value, context: Context) -> BoxFuture<'static, CallToolResult> {
-//!         let arguments = /* parse */;
-//!         __private::call(arguments, context, |a, c| tool_future(echo(a.message), into_tool_result))
+//!         let arguments = match parse("echo", arguments) { Ok(a) => a, Err(e) => return refused(e) };
+//!         tool_future(echo(arguments.message), |output| into_tool_result(output))
 //!     }
 //!     __tool_private::inventory::submit! { ToolRegistration { name: "echo", … } }
 //! };
@@ -269,7 +269,8 @@ struct Arguments {
     items: TokenStream,
     /// The registration's `input_schema` fn.
     input_schema: TokenStream,
-    /// Statements that turn `__tool_arguments` from JSON into `Result<argument type, refusal>`.
+    /// Statements that turn `__tool_arguments` from JSON into the argument type (or return the
+    /// refusal's future).
     parse: TokenStream,
 }
 
@@ -280,7 +281,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             return Arguments {
                 items: TokenStream::new(),
                 input_schema: quote!(#private::empty_input_schema),
-                parse: quote!(let __tool_arguments = ::core::result::Result::Ok(());),
+                parse: TokenStream::new(),
             };
         }
         // Named by the user's tokens: a type that cannot be the arguments is reported at them,
@@ -309,7 +310,10 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         parse: quote! {
             let #parse_fns = __tool_argument_type::<#arguments_type>();
             #read_arguments
-            let __tool_arguments = parse(#name, __tool_arguments);
+            let __tool_arguments = match parse(#name, __tool_arguments) {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(refused) => return #private::refused(refused),
+            };
         },
     }
 }
@@ -470,8 +474,8 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
     // fn, an argument that is not) is reported there ("future returned by `name` is not `Send`").
     let span = tool.ident_span();
     let tool_fn = quote_spanned!(span=> __tool_fn);
-    // The adapter itself is the runtime's (`call`, `call_blocking`), type-checked once for
-    // every tool; here are only the closures that call this fn and convert its output. The
+    // The adapter's future is the runtime's (`tool_future`, `blocking_future`), type-checked
+    // once for every tool; here is only the call of this fn and the conversion of its output. The
     // `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()` must
     // not trip `clippy::let_unit_value` in the user's crate.
     let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
@@ -499,19 +503,15 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
         };
         quote! {
             let #tool_fn = #fn_ident;
-            #private::call(
-                __tool_arguments,
-                __tool_context,
-                move |__tool_arguments, __tool_context| #future,
-            )
+            #future
         }
     } else {
         // Converted on the blocking thread too: only the `CallToolResult` crosses back, so the
         // fn's own output (a `Box<dyn Error>`, say) need not be `Send`.
-        let run = quote_spanned!(span=> #private::call_blocking);
+        let run = quote_spanned!(span=> #private::blocking_future);
         quote! {
             let #tool_fn = #fn_ident;
-            #run(__tool_arguments, __tool_context, move |__tool_arguments, __tool_context| {
+            #run(move || {
                 let __tool_output = #output;
                 #convert
             })

@@ -210,58 +210,53 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
 
-/// The adapter of an `async` `#[tool]` fn, written once for every tool: `arguments` are the
-/// parsed arguments (or the `isError` result refusing them), `run` calls the fn with them and
-/// the context ([`tool_future`]).
-pub fn call<A, F>(
-    arguments: Result<A, Box<CallToolResult>>,
-    context: Context,
-    run: F,
-) -> BoxFuture<'static, CallToolResult>
-where
-    F: FnOnce(A, Context) -> BoxFuture<'static, CallToolResult>,
-{
-    match arguments {
-        Ok(arguments) => run(arguments, context),
-        Err(refused) => refused_call(*refused),
-    }
+/// The call of arguments serde refused ([`parse_arguments`]): their `isError` result. One copy
+/// for every tool.
+#[must_use]
+pub fn refused(refused: Box<CallToolResult>) -> BoxFuture<'static, CallToolResult> {
+    Box::pin(std::future::ready(*refused))
 }
 
 /// Checks, at the user's fn, that its future can run on a multi-threaded server, and makes it
 /// the call's future, its output turned into the result by `convert`. Not an `async` block: a
 /// tool compiles no coroutine of its own besides the user's fn (one whose parameters borrow the
 /// context, `&Context`, gets an `async move` block that owns it instead).
-pub fn tool_future<F: Future + Send + 'static, C>(
+pub fn tool_future<F: Future + Send + 'static>(
     future: F,
-    convert: C,
-) -> BoxFuture<'static, CallToolResult>
-where
-    C: FnOnce(F::Output) -> CallToolResult + Send + 'static,
-{
-    use futures_util::FutureExt as _;
-    Box::pin(future.map(convert))
+    convert: fn(F::Output) -> CallToolResult,
+) -> BoxFuture<'static, CallToolResult> {
+    Box::pin(Converted {
+        future: Box::pin(future),
+        convert,
+    })
 }
 
-/// [`call`] for a plain (not `async`) `#[tool]` fn: `run` calls it and converts its output on
-/// tokio's blocking threads ([`run_blocking`]), so only the result crosses back.
-pub fn call_blocking<A, F>(
-    arguments: Result<A, Box<CallToolResult>>,
-    context: Context,
-    run: F,
-) -> BoxFuture<'static, CallToolResult>
-where
-    A: Send + 'static,
-    F: FnOnce(A, Context) -> CallToolResult + Send + 'static,
-{
-    match arguments {
-        Ok(arguments) => Box::pin(run_blocking(move || run(arguments, context))),
-        Err(refused) => refused_call(*refused),
+/// A tool fn's future and the conversion of its output. Generic over the output type only (the
+/// fn's future is boxed): every tool returning a `String` shares one `poll`.
+struct Converted<R> {
+    future: BoxFuture<'static, R>,
+    convert: fn(R) -> CallToolResult,
+}
+
+impl<R> Future for Converted<R> {
+    type Output = CallToolResult;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<CallToolResult> {
+        let convert = self.convert;
+        self.future.as_mut().poll(cx).map(convert)
     }
 }
 
-/// The call of refused arguments: their `isError` result. One copy for every tool.
-fn refused_call(refused: CallToolResult) -> BoxFuture<'static, CallToolResult> {
-    Box::pin(std::future::ready(refused))
+/// [`tool_future`] for a plain (not `async`) `#[tool]` fn: `call` calls it and converts its
+/// output on tokio's blocking threads ([`run_blocking`]), so only the result crosses back.
+pub fn blocking_future<F>(call: F) -> BoxFuture<'static, CallToolResult>
+where
+    F: FnOnce() -> CallToolResult + Send + 'static,
+{
+    Box::pin(run_blocking(call))
 }
 
 /// The request's `Context`: the only type a `#[tool]` fn's `Context` parameter can be.

@@ -9,16 +9,11 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let __tool_arguments = ::core::result::Result::Ok(());
         let __tool_fn = wipe;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(__tool_private::context_value::<Context>(&__tool_context)),
-                |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
-                ),
+        __tool_private::tool_future(
+            __tool_fn(__tool_private::context_value::<Context>(&__tool_context)),
+            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
             ),
         )
     }

@@ -20,17 +20,18 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<Sku>();
-        let __tool_arguments = parse("lookup", __tool_arguments);
+        let __tool_arguments = match parse("lookup", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = lookup;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(__tool_arguments),
-                |__tool_output| <Json<
-                    Item,
-                > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
-            ),
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments),
+            |__tool_output| <Json<
+                Item,
+            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
         )
     }
     __tool_private::inventory::submit! {

@@ -9,18 +9,13 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let __tool_arguments = ::core::result::Result::Ok(());
         let __tool_fn = clear_catalog;
-        __tool_private::call_blocking(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| {
-                let __tool_output = __tool_fn();
-                <&'static str as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
-                )
-            },
-        )
+        __tool_private::blocking_future(move || {
+            let __tool_output = __tool_fn();
+            <&'static str as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
+            )
+        })
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "clear-catalog", title :

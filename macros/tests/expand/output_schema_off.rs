@@ -33,19 +33,20 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<__tool_product_details_arguments>();
-        let __tool_arguments = parse("product-details", __tool_arguments);
+        let __tool_arguments = match parse("product-details", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = product_details;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(__tool_arguments.name),
-                |__tool_output| __tool_private::text_only(
-                    <Result<
-                        Json<Product>,
-                        ToolError,
-                    > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
-                ),
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments.name),
+            |__tool_output| __tool_private::text_only(
+                <Result<
+                    Json<Product>,
+                    ToolError,
+                > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
             ),
         )
     }

@@ -50,29 +50,28 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<__tool_greet_arguments>();
-        let __tool_arguments = parse("greet", __tool_arguments);
+        let __tool_arguments = match parse("greet", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = greet;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| ::std::boxed::Box::pin(async move {
-                let __tool_output = __tool_private::assert_send(
-                        __tool_fn(
-                            __tool_arguments.name,
-                            __tool_arguments.times,
-                            #[cfg(feature = "loud")]
-                            __tool_arguments.loud,
-                            #[cfg(feature = "loud")]
-                            __tool_private::context_ref::<Context>(&__tool_context),
-                            __tool_private::context_value::<Ctx>(&__tool_context),
-                        ),
-                    )
-                    .await;
-                <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
+        ::std::boxed::Box::pin(async move {
+            let __tool_output = __tool_private::assert_send(
+                    __tool_fn(
+                        __tool_arguments.name,
+                        __tool_arguments.times,
+                        #[cfg(feature = "loud")]
+                        __tool_arguments.loud,
+                        #[cfg(feature = "loud")]
+                        __tool_private::context_ref::<Context>(&__tool_context),
+                        __tool_private::context_value::<Ctx>(&__tool_context),
+                    ),
                 )
-            }),
-        )
+                .await;
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "greet", title :

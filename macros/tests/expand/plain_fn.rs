@@ -33,23 +33,20 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<__tool_shout_arguments>();
-        let __tool_arguments = parse("shout", __tool_arguments);
+        let __tool_arguments = match parse("shout", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = shout;
-        __tool_private::call_blocking(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| {
-                let __tool_output = __tool_fn(
-                    __tool_arguments.message,
-                    __tool_private::context_value::<
-                        mcp_toolbelt::Context,
-                    >(&__tool_context),
-                );
-                <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
-                )
-            },
-        )
+        __tool_private::blocking_future(move || {
+            let __tool_output = __tool_fn(
+                __tool_arguments.message,
+                __tool_private::context_value::<mcp_toolbelt::Context>(&__tool_context),
+            );
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "shout", title :

@@ -36,16 +36,17 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<__tool_book_arguments>();
-        let __tool_arguments = parse("book", __tool_arguments);
+        let __tool_arguments = match parse("book", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = book;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(__tool_arguments.row),
-                |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
-                ),
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments.row),
+            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
             ),
         )
     }

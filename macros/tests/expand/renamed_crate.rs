@@ -24,24 +24,23 @@ const _: () = {
             "args",
             __tool_arguments,
         );
-        let __tool_arguments = parse("echo", __tool_arguments);
+        let __tool_arguments = match parse("echo", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = echo;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| ::std::boxed::Box::pin(async move {
-                let __tool_output = __tool_private::assert_send(
-                        __tool_fn(
-                            __tool_arguments,
-                            __tool_private::context_ref::<rt::Context>(&__tool_context),
-                        ),
-                    )
-                    .await;
-                <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
+        ::std::boxed::Box::pin(async move {
+            let __tool_output = __tool_private::assert_send(
+                    __tool_fn(
+                        __tool_arguments,
+                        __tool_private::context_ref::<rt::Context>(&__tool_context),
+                    ),
                 )
-            }),
-        )
+                .await;
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
+        })
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "echo", title :

@@ -28,17 +28,18 @@ const _: () = {
             "args",
             __tool_arguments,
         );
-        let __tool_arguments = parse("get_weather", __tool_arguments);
+        let __tool_arguments = match parse("get_weather", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = get_weather;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(__tool_arguments),
-                |__tool_output| <Json<
-                    Weather,
-                > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
-            ),
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments),
+            |__tool_output| <Json<
+                Weather,
+            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
         )
     }
     __tool_private::inventory::submit! {

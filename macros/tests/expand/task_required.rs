@@ -32,19 +32,20 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (_, parse) = __tool_argument_type::<__tool_build_report_arguments>();
-        let __tool_arguments = parse("build_report", __tool_arguments);
+        let __tool_arguments = match parse("build_report", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
         let __tool_fn = build_report;
-        __tool_private::call(
-            __tool_arguments,
-            __tool_context,
-            move |__tool_arguments, __tool_context| __tool_private::tool_future(
-                __tool_fn(
-                    __tool_private::context_value::<Context>(&__tool_context),
-                    __tool_arguments.quarter,
-                ),
-                |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                    __tool_output,
-                ),
+        __tool_private::tool_future(
+            __tool_fn(
+                __tool_private::context_value::<Context>(&__tool_context),
+                __tool_arguments.quarter,
+            ),
+            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
             ),
         )
     }

@@ -312,7 +312,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(refused) => return #private::refused(*refused),
+                ::core::result::Result::Err(refused) => return #private::refused(refused),
             };
         },
     }

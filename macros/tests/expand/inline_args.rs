@@ -46,7 +46,7 @@ const _: () = {
         let __tool_arguments = match parse("add", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
-                return __tool_private::refused(*refused);
+                return __tool_private::refused(refused);
             }
         };
         let __tool_fn = add;

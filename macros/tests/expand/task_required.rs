@@ -35,7 +35,7 @@ const _: () = {
         let __tool_arguments = match parse("build_report", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
-                return __tool_private::refused(*refused);
+                return __tool_private::refused(refused);
             }
         };
         let __tool_fn = build_report;

@@ -499,7 +499,9 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
             }
         } else {
             let tool_future = quote_spanned!(span=> #private::tool_future);
-            quote!(#tool_future(#output, |__tool_output| #convert))
+            let convert =
+                conversion_fn(tool, private).unwrap_or_else(|| quote!(|__tool_output| #convert));
+            quote!(#tool_future(#output, #convert))
         };
         quote! {
             let #tool_fn = #fn_ident;
@@ -613,6 +615,22 @@ fn result_conversion(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, T
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::output_schema),
         ),
+    }
+}
+
+/// The conversion as a fn, when it is the return type's own `into_tool_result` (not for
+/// `output_schema = false`, nor for an `impl IntoToolResult` rustc cannot name): one fn for every
+/// tool returning that type, where a closure would be one more fn per tool. At the return type,
+/// as [`result_conversion`]'s.
+fn conversion_fn(tool: &ToolFn<'_>, private: &syn::Ident) -> Option<TokenStream> {
+    let text_only = !tool.structured && tool.output_schema.is_none();
+    match tool.output {
+        _ if text_only => None,
+        ReturnType::Default => Some(quote!(<() as #private::IntoToolResult>::into_tool_result)),
+        ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => None,
+        ReturnType::Type(_, ty) => {
+            Some(quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result))
+        }
     }
 }
 

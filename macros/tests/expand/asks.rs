@@ -12,9 +12,7 @@ const _: () = {
         let __tool_fn = wipe;
         __tool_private::tool_future(
             __tool_fn(__tool_private::context_value::<Context>(&__tool_context)),
-            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                __tool_output,
-            ),
+            <String as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

@@ -14,9 +14,7 @@ const _: () = {
         let __tool_fn = documented;
         __tool_private::tool_future(
             __tool_fn(),
-            |__tool_output| <() as __tool_private::IntoToolResult>::into_tool_result(
-                __tool_output,
-            ),
+            <() as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

@@ -29,9 +29,7 @@ const _: () = {
         let __tool_fn = lookup;
         __tool_private::tool_future(
             __tool_fn(__tool_arguments),
-            |__tool_output| <Json<
-                Item,
-            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
+            <Json<Item> as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

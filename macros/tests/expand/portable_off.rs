@@ -45,9 +45,7 @@ const _: () = {
         let __tool_fn = book;
         __tool_private::tool_future(
             __tool_fn(__tool_arguments.row),
-            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                __tool_output,
-            ),
+            <String as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

@@ -42,10 +42,10 @@ const _: () = {
         let __tool_fn = product_details;
         __tool_private::tool_future(
             __tool_fn(__tool_arguments.name),
-            |__tool_output| <Result<
+            <Result<
                 Json<Product>,
                 ToolError,
-            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output),
+            > as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

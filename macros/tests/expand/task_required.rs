@@ -44,9 +44,7 @@ const _: () = {
                 __tool_private::context_value::<Context>(&__tool_context),
                 __tool_arguments.quarter,
             ),
-            |__tool_output| <String as __tool_private::IntoToolResult>::into_tool_result(
-                __tool_output,
-            ),
+            <String as __tool_private::IntoToolResult>::into_tool_result,
         )
     }
     __tool_private::inventory::submit! {

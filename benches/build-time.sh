@@ -64,7 +64,7 @@ RUST
       done
       echo
       echo '#[tokio::main]'
-      echo 'async fn main() -> std::io::Result<()> {'
+      echo 'async fn main() -> std::process::ExitCode {'
       echo '    Server::new("gen", "0.1.0").run().await'
       echo '}'
     } >"$dir/src/main.rs"

@@ -13,7 +13,8 @@
 //!     struct __tool_echo_arguments { /// The message\n message: String }
 //!     fn __tool_argument_type<T: ToolArguments>() -> (input schema fn, parse fn) { … }
 //!     fn __tool_echo_call(arguments: Value, context: Context) -> BoxFuture<'static, CallToolResult> {
-//!         Box::pin(async move { /* parse, `assert_send(echo(…)).await`, `into_tool_result` */ })
+//!         let arguments = match parse("echo", arguments) { Ok(a) => a, Err(e) => return refused(e) };
+//!         tool_future(echo(arguments.message), |output| into_tool_result(output))
 //!     }
 //!     __tool_private::inventory::submit! { ToolRegistration { name: "echo", … } }
 //! };
@@ -177,10 +178,8 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
                 __tool_arguments: #private::serde_json::Value,
                 __tool_context: #private::Context,
             ) -> #private::BoxFuture<'static, #private::CallToolResult> {
-                ::std::boxed::Box::pin(async move {
-                    #parse
-                    #call
-                })
+                #parse
+                #call
             }
 
             #registration
@@ -270,7 +269,8 @@ struct Arguments {
     items: TokenStream,
     /// The registration's `input_schema` fn.
     input_schema: TokenStream,
-    /// Statements that turn `__tool_arguments` from JSON into the argument type (or return).
+    /// Statements that turn `__tool_arguments` from JSON into the argument type (or return the
+    /// refusal's future).
     parse: TokenStream,
 }
 
@@ -312,7 +312,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
             #read_arguments
             let __tool_arguments = match parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
+                ::core::result::Result::Err(refused) => return #private::refused(refused),
             };
         },
     }
@@ -474,29 +474,49 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
     // fn, an argument that is not) is reported there ("future returned by `name` is not `Send`").
     let span = tool.ident_span();
     let tool_fn = quote_spanned!(span=> __tool_fn);
-    // The `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()`
-    // must not trip `clippy::let_unit_value` in the user's crate.
+    // The adapter's future is the runtime's (`tool_future`, `blocking_future`), type-checked
+    // once for every tool; here is only the call of this fn and the conversion of its output. The
+    // `let`s are the adapter's own (not spanned at the user's fn): a tool returning `()` must
+    // not trip `clippy::let_unit_value` in the user's crate.
+    let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
     if tool.is_async() {
-        let output = quote_spanned! {span=> {
-            let #tool_fn = #fn_ident;
-            #private::assert_send(#tool_fn(#(#call_args),*)).await
-        }};
+        // A parameter that borrows from the context (`&Context`, `&State<T>`) needs the context
+        // kept for as long as the fn's future runs: an `async move` block owns it. Otherwise
+        // the fn's future is the call's, mapped by the conversion.
+        let borrows = tool.params.iter().any(|arg| {
+            matches!(
+                arg.param,
+                Param::Context { by_ref: true, .. } | Param::State { by_ref: true, .. }
+            )
+        });
+        let future = if borrows {
+            let output = quote_spanned!(span=> #private::assert_send(#output).await);
+            quote! {
+                ::std::boxed::Box::pin(async move {
+                    let __tool_output = #output;
+                    #convert
+                })
+            }
+        } else {
+            let tool_future = quote_spanned!(span=> #private::tool_future);
+            let convert =
+                conversion_fn(tool, private).unwrap_or_else(|| quote!(|__tool_output| #convert));
+            quote!(#tool_future(#output, #convert))
+        };
         quote! {
-            let __tool_output = #output;
-            #convert
+            let #tool_fn = #fn_ident;
+            #future
         }
     } else {
         // Converted on the blocking thread too: only the `CallToolResult` crosses back, so the
         // fn's own output (a `Box<dyn Error>`, say) need not be `Send`.
-        let output = quote_spanned!(span=> #tool_fn(#(#call_args),*));
-        let run = quote_spanned!(span=> #private::run_blocking);
+        let run = quote_spanned!(span=> #private::blocking_future);
         quote! {
             let #tool_fn = #fn_ident;
             #run(move || {
                 let __tool_output = #output;
                 #convert
             })
-            .await
         }
     }
 }
@@ -595,6 +615,22 @@ fn result_conversion(tool: &ToolFn<'_>, private: &syn::Ident) -> (TokenStream, T
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result(__tool_output)),
             quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::output_schema),
         ),
+    }
+}
+
+/// The conversion as a fn, when it is the return type's own `into_tool_result` (not for
+/// `output_schema = false`, nor for an `impl IntoToolResult` rustc cannot name): one fn for every
+/// tool returning that type, where a closure would be one more fn per tool. At the return type,
+/// as [`result_conversion`]'s.
+fn conversion_fn(tool: &ToolFn<'_>, private: &syn::Ident) -> Option<TokenStream> {
+    let text_only = !tool.structured && tool.output_schema.is_none();
+    match tool.output {
+        _ if text_only => None,
+        ReturnType::Default => Some(quote!(<() as #private::IntoToolResult>::into_tool_result)),
+        ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => None,
+        ReturnType::Type(_, ty) => {
+            Some(quote_spanned!(ty.span()=> <#ty as #private::IntoToolResult>::into_tool_result))
+        }
     }
 }
 

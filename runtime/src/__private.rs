@@ -210,6 +210,59 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
 
+/// The call of arguments serde refused ([`parse_arguments`]): their `isError` result. One copy
+/// for every tool.
+#[must_use]
+#[allow(
+    clippy::boxed_local,
+    reason = "unboxed here, once, rather than in every tool's adapter (28 LLVM lines each)"
+)]
+pub fn refused(refused: Box<CallToolResult>) -> BoxFuture<'static, CallToolResult> {
+    Box::pin(std::future::ready(*refused))
+}
+
+/// Checks, at the user's fn, that its future can run on a multi-threaded server, and makes it
+/// the call's future, its output turned into the result by `convert`. Not an `async` block: a
+/// tool compiles no coroutine of its own besides the user's fn (one whose parameters borrow the
+/// context, `&Context`, gets an `async move` block that owns it instead).
+pub fn tool_future<F: Future + Send + 'static>(
+    future: F,
+    convert: fn(F::Output) -> CallToolResult,
+) -> BoxFuture<'static, CallToolResult> {
+    Box::pin(Converted {
+        future: Box::pin(future),
+        convert,
+    })
+}
+
+/// A tool fn's future and the conversion of its output. Generic over the output type only (the
+/// fn's future is boxed): every tool returning a `String` shares one `poll`.
+struct Converted<R> {
+    future: BoxFuture<'static, R>,
+    convert: fn(R) -> CallToolResult,
+}
+
+impl<R> Future for Converted<R> {
+    type Output = CallToolResult;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<CallToolResult> {
+        let convert = self.convert;
+        self.future.as_mut().poll(cx).map(convert)
+    }
+}
+
+/// [`tool_future`] for a plain (not `async`) `#[tool]` fn: `call` calls it and converts its
+/// output on tokio's blocking threads ([`run_blocking`]), so only the result crosses back.
+pub fn blocking_future<F>(call: F) -> BoxFuture<'static, CallToolResult>
+where
+    F: FnOnce() -> CallToolResult + Send + 'static,
+{
+    Box::pin(run_blocking(call))
+}
+
 /// The request's `Context`: the only type a `#[tool]` fn's `Context` parameter can be.
 #[diagnostic::on_unimplemented(
     message = "this `{Self}` is not `mcp_toolbelt::Context`",

@@ -19,20 +19,18 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<Sku>();
-            let __tool_arguments = match parse("lookup", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = lookup;
-                __tool_private::assert_send(__tool_fn(__tool_arguments)).await
-            };
-            <Json<
-                Item,
-            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+        let (_, parse) = __tool_argument_type::<Sku>();
+        let __tool_arguments = match parse("lookup", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = lookup;
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments),
+            <Json<Item> as __tool_private::IntoToolResult>::into_tool_result,
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "lookup", title :

@@ -37,23 +37,23 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        let (_, parse) = __tool_argument_type::<__tool_query_arguments>();
+        let __tool_arguments = match parse("query", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = query;
         ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<__tool_query_arguments>();
-            let __tool_arguments = match parse("query", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = query;
-                __tool_private::assert_send(
-                        __tool_fn(
-                            __tool_arguments.region,
-                            __tool_arguments.limit,
-                            __tool_private::context_ref::<Ctx>(&__tool_context),
-                        ),
-                    )
-                    .await
-            };
+            let __tool_output = __tool_private::assert_send(
+                    __tool_fn(
+                        __tool_arguments.region,
+                        __tool_arguments.limit,
+                        __tool_private::context_ref::<Ctx>(&__tool_context),
+                    ),
+                )
+                .await;
             <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
         })
     }

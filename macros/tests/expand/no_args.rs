@@ -9,15 +9,12 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let __tool_fn = clear_catalog;
-            __tool_private::run_blocking(move || {
-                    let __tool_output = __tool_fn();
-                    <&'static str as __tool_private::IntoToolResult>::into_tool_result(
-                        __tool_output,
-                    )
-                })
-                .await
+        let __tool_fn = clear_catalog;
+        __tool_private::blocking_future(move || {
+            let __tool_output = __tool_fn();
+            <&'static str as __tool_private::IntoToolResult>::into_tool_result(
+                __tool_output,
+            )
         })
     }
     __tool_private::inventory::submit! {

@@ -32,25 +32,20 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<__tool_shout_arguments>();
-            let __tool_arguments = match parse("shout", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_fn = shout;
-            __tool_private::run_blocking(move || {
-                    let __tool_output = __tool_fn(
-                        __tool_arguments.message,
-                        __tool_private::context_value::<
-                            mcp_toolbelt::Context,
-                        >(&__tool_context),
-                    );
-                    <String as __tool_private::IntoToolResult>::into_tool_result(
-                        __tool_output,
-                    )
-                })
-                .await
+        let (_, parse) = __tool_argument_type::<__tool_shout_arguments>();
+        let __tool_arguments = match parse("shout", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = shout;
+        __tool_private::blocking_future(move || {
+            let __tool_output = __tool_fn(
+                __tool_arguments.message,
+                __tool_private::context_value::<mcp_toolbelt::Context>(&__tool_context),
+            );
+            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
         })
     }
     __tool_private::inventory::submit! {

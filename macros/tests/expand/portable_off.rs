@@ -35,18 +35,18 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<__tool_book_arguments>();
-            let __tool_arguments = match parse("book", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = book;
-                __tool_private::assert_send(__tool_fn(__tool_arguments.row)).await
-            };
-            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+        let (_, parse) = __tool_argument_type::<__tool_book_arguments>();
+        let __tool_arguments = match parse("book", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = book;
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments.row),
+            <String as __tool_private::IntoToolResult>::into_tool_result,
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "book", title :

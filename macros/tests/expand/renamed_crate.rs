@@ -18,27 +18,27 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
+        let (input_schema, parse) = __tool_argument_type::<EchoArgs>();
+        let __tool_arguments = __tool_private::lone_parameter_arguments(
+            input_schema,
+            "args",
+            __tool_arguments,
+        );
+        let __tool_arguments = match parse("echo", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = echo;
         ::std::boxed::Box::pin(async move {
-            let (input_schema, parse) = __tool_argument_type::<EchoArgs>();
-            let __tool_arguments = __tool_private::lone_parameter_arguments(
-                input_schema,
-                "args",
-                __tool_arguments,
-            );
-            let __tool_arguments = match parse("echo", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = echo;
-                __tool_private::assert_send(
-                        __tool_fn(
-                            __tool_arguments,
-                            __tool_private::context_ref::<rt::Context>(&__tool_context),
-                        ),
-                    )
-                    .await
-            };
+            let __tool_output = __tool_private::assert_send(
+                    __tool_fn(
+                        __tool_arguments,
+                        __tool_private::context_ref::<rt::Context>(&__tool_context),
+                    ),
+                )
+                .await;
             <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
         })
     }

@@ -32,21 +32,21 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (_, parse) = __tool_argument_type::<__tool_product_details_arguments>();
-            let __tool_arguments = match parse("product-details", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = product_details;
-                __tool_private::assert_send(__tool_fn(__tool_arguments.name)).await
-            };
+        let (_, parse) = __tool_argument_type::<__tool_product_details_arguments>();
+        let __tool_arguments = match parse("product-details", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = product_details;
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments.name),
             <Result<
                 Json<Product>,
                 ToolError,
-            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+            > as __tool_private::IntoToolResult>::into_tool_result,
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "product-details", title :

@@ -22,25 +22,23 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let (input_schema, parse) = __tool_argument_type::<WeatherArgs>();
-            let __tool_arguments = __tool_private::lone_parameter_arguments(
-                input_schema,
-                "args",
-                __tool_arguments,
-            );
-            let __tool_arguments = match parse("get_weather", __tool_arguments) {
-                ::core::result::Result::Ok(arguments) => arguments,
-                ::core::result::Result::Err(error) => return *error,
-            };
-            let __tool_output = {
-                let __tool_fn = get_weather;
-                __tool_private::assert_send(__tool_fn(__tool_arguments)).await
-            };
-            <Json<
-                Weather,
-            > as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+        let (input_schema, parse) = __tool_argument_type::<WeatherArgs>();
+        let __tool_arguments = __tool_private::lone_parameter_arguments(
+            input_schema,
+            "args",
+            __tool_arguments,
+        );
+        let __tool_arguments = match parse("get_weather", __tool_arguments) {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(refused) => {
+                return __tool_private::refused(refused);
+            }
+        };
+        let __tool_fn = get_weather;
+        __tool_private::tool_future(
+            __tool_fn(__tool_arguments),
+            <Json<Weather> as __tool_private::IntoToolResult>::into_tool_result,
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "get_weather", title :

@@ -9,13 +9,11 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        ::std::boxed::Box::pin(async move {
-            let __tool_output = {
-                let __tool_fn = show_albums;
-                __tool_private::assert_send(__tool_fn()).await
-            };
-            <String as __tool_private::IntoToolResult>::into_tool_result(__tool_output)
-        })
+        let __tool_fn = show_albums;
+        __tool_private::tool_future(
+            __tool_fn(),
+            <String as __tool_private::IntoToolResult>::into_tool_result,
+        )
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolRegistration { name : "show-albums", title :

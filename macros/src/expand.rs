@@ -13,7 +13,7 @@
 //!     struct __tool_echo_arguments { /// The message\n message: String }
 //!     fn __tool_argument_type<T: ToolArguments>() -> (input schema fn, parse fn) { … }
 //!     fn __tool_echo_call(arguments: Value, context: Context) -> BoxFuture<'static, CallToolResult> {
-//!         let arguments = match parse("echo", arguments) { Ok(a) => a, Err(e) => return refused(e) };
+//!         let arguments = match __tool_parse("echo", arguments) { Ok(a) => a, Err(e) => return refused(e) };
 //!         tool_future(echo(arguments.message), |output| into_tool_result(output))
 //!     }
 //!     __tool_private::inventory::submit! { ToolRegistration { name: "echo", … } }
@@ -310,7 +310,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         parse: quote! {
             let #parse_fns = __tool_argument_type::<#arguments_type>();
             #read_arguments
-            let __tool_arguments = match parse(#name, __tool_arguments) {
+            let __tool_arguments = match __tool_parse(#name, __tool_arguments) {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(refused) => return #private::refused(refused),
             };
@@ -403,10 +403,13 @@ impl<'a> SchemaSource<'a> {
                 quote_spanned!(path.span()=> #private::hand_written_schema(#path)),
             ),
             Self::LoneParameter(param) => (
-                quote!((input_schema, parse)),
-                quote!(#private::lone_parameter_schema(input_schema, parse, #param)),
+                quote!((__tool_input_schema, __tool_parse)),
+                quote!(#private::lone_parameter_schema(__tool_input_schema, __tool_parse, #param)),
             ),
-            Self::Derived => (quote!((input_schema, _)), quote!(input_schema())),
+            Self::Derived => (
+                quote!((__tool_input_schema, _)),
+                quote!(__tool_input_schema()),
+            ),
         }
     }
 
@@ -416,10 +419,10 @@ impl<'a> SchemaSource<'a> {
     fn reading(&self, private: &syn::Ident) -> (TokenStream, TokenStream) {
         match self {
             Self::LoneParameter(param) => (
-                quote!((input_schema, parse)),
-                quote!(let __tool_arguments = #private::lone_parameter_arguments(input_schema, #param, __tool_arguments);),
+                quote!((__tool_input_schema, __tool_parse)),
+                quote!(let __tool_arguments = #private::lone_parameter_arguments(__tool_input_schema, #param, __tool_arguments);),
             ),
-            Self::HandWritten(_) | Self::Derived => (quote!((_, parse)), TokenStream::new()),
+            Self::HandWritten(_) | Self::Derived => (quote!((_, __tool_parse)), TokenStream::new()),
         }
     }
 }

@@ -19,8 +19,8 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (_, parse) = __tool_argument_type::<Sku>();
-        let __tool_arguments = match parse("lookup", __tool_arguments) {
+        let (_, __tool_parse) = __tool_argument_type::<Sku>();
+        let __tool_arguments = match __tool_parse("lookup", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);

@@ -42,8 +42,8 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (_, parse) = __tool_argument_type::<__tool_add_arguments>();
-        let __tool_arguments = match parse("add", __tool_arguments) {
+        let (_, __tool_parse) = __tool_argument_type::<__tool_add_arguments>();
+        let __tool_arguments = match __tool_parse("add", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);
@@ -71,8 +71,8 @@ const _: () = {
         "Add two numbers, reporting progress.", read_only : ::core::option::Option::None,
         destructive : ::core::option::Option::None, idempotent :
         ::core::option::Option::None, open_world : ::core::option::Option::None,
-        input_schema : || { let (input_schema, _) = __tool_argument_type:: <
-        __tool_add_arguments > (); input_schema() }, output_schema : < String as
+        input_schema : || { let (__tool_input_schema, _) = __tool_argument_type:: <
+        __tool_add_arguments > (); __tool_input_schema() }, output_schema : < String as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
         : __tool_add_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
         task : __tool_private::TaskSupport::Forbidden, }

@@ -18,13 +18,13 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (input_schema, parse) = __tool_argument_type::<EchoArgs>();
+        let (__tool_input_schema, __tool_parse) = __tool_argument_type::<EchoArgs>();
         let __tool_arguments = __tool_private::lone_parameter_arguments(
-            input_schema,
+            __tool_input_schema,
             "args",
             __tool_arguments,
         );
-        let __tool_arguments = match parse("echo", __tool_arguments) {
+        let __tool_arguments = match __tool_parse("echo", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);
@@ -47,10 +47,10 @@ const _: () = {
         ::core::option::Option::None, description : "Echo the message back", read_only :
         ::core::option::Option::None, destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
-        ::core::option::Option::None, input_schema : || { let (input_schema, parse) =
-        __tool_argument_type:: < EchoArgs > ();
-        __tool_private::lone_parameter_schema(input_schema, parse, "args") },
-        output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
+        ::core::option::Option::None, input_schema : || { let (__tool_input_schema,
+        __tool_parse) = __tool_argument_type:: < EchoArgs > ();
+        __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args")
+        }, output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], call : __tool_echo_call, file : ::core::file!(), line
         : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }

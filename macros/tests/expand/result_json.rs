@@ -32,8 +32,10 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (_, parse) = __tool_argument_type::<__tool_product_details_arguments>();
-        let __tool_arguments = match parse("product-details", __tool_arguments) {
+        let (_, __tool_parse) = __tool_argument_type::<
+            __tool_product_details_arguments,
+        >();
+        let __tool_arguments = match __tool_parse("product-details", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);
@@ -54,11 +56,11 @@ const _: () = {
         "Look up one product by its exact name", read_only :
         ::core::option::Option::None, destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
-        ::core::option::Option::None, input_schema : || { let (input_schema, _) =
-        __tool_argument_type:: < __tool_product_details_arguments > (); input_schema() },
-        output_schema : < Result < Json < Product >, ToolError > as
-        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
-        : __tool_product_details_call, file : ::core::file!(), line : ::core::line!(),
-        icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        ::core::option::Option::None, input_schema : || { let (__tool_input_schema, _) =
+        __tool_argument_type:: < __tool_product_details_arguments > ();
+        __tool_input_schema() }, output_schema : < Result < Json < Product >, ToolError >
+        as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
+        call : __tool_product_details_call, file : ::core::file!(), line :
+        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
 };

@@ -22,13 +22,13 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (input_schema, parse) = __tool_argument_type::<WeatherArgs>();
+        let (__tool_input_schema, __tool_parse) = __tool_argument_type::<WeatherArgs>();
         let __tool_arguments = __tool_private::lone_parameter_arguments(
-            input_schema,
+            __tool_input_schema,
             "args",
             __tool_arguments,
         );
-        let __tool_arguments = match parse("get_weather", __tool_arguments) {
+        let __tool_arguments = match __tool_parse("get_weather", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);
@@ -46,10 +46,10 @@ const _: () = {
         "Get current weather for a location", read_only :
         ::core::option::Option::Some(true), destructive : ::core::option::Option::None,
         idempotent : ::core::option::Option::None, open_world :
-        ::core::option::Option::Some(false), input_schema : || { let (input_schema,
-        parse) = __tool_argument_type:: < WeatherArgs > ();
-        __tool_private::lone_parameter_schema(input_schema, parse, "args") },
-        output_schema : < Json < Weather > as __tool_private::IntoToolResult >
+        ::core::option::Option::Some(false), input_schema : || { let
+        (__tool_input_schema, __tool_parse) = __tool_argument_type:: < WeatherArgs > ();
+        __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args")
+        }, output_schema : < Json < Weather > as __tool_private::IntoToolResult >
         ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
         : ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, }

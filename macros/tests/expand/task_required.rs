@@ -31,8 +31,8 @@ const _: () = {
         __tool_arguments: __tool_private::serde_json::Value,
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
-        let (_, parse) = __tool_argument_type::<__tool_build_report_arguments>();
-        let __tool_arguments = match parse("build_report", __tool_arguments) {
+        let (_, __tool_parse) = __tool_argument_type::<__tool_build_report_arguments>();
+        let __tool_arguments = match __tool_parse("build_report", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {
                 return __tool_private::refused(refused);
@@ -52,11 +52,11 @@ const _: () = {
         ::core::option::Option::None, description : "Build the quarterly report",
         read_only : ::core::option::Option::None, destructive :
         ::core::option::Option::None, idempotent : ::core::option::Option::None,
-        open_world : ::core::option::Option::None, input_schema : || { let (input_schema,
-        _) = __tool_argument_type:: < __tool_build_report_arguments > (); input_schema()
-        }, output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], asks : & [], call : __tool_build_report_call, file :
-        ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Required, }
+        open_world : ::core::option::Option::None, input_schema : || { let
+        (__tool_input_schema, _) = __tool_argument_type:: < __tool_build_report_arguments
+        > (); __tool_input_schema() }, output_schema : < String as
+        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
+        : __tool_build_report_call, file : ::core::file!(), line : ::core::line!(), icons
+        : & [], task : __tool_private::TaskSupport::Required, }
     }
 };

@@ -105,6 +105,16 @@ pub(crate) enum Payload {
 }
 
 impl Payload {
+    /// A 2026-07-28 result to be written with the server's `_meta` (`meta`, serialized once).
+    /// Only for a result without a `_meta` of its own, which would otherwise be written twice.
+    pub(crate) fn stamped(result: Map<String, Value>, meta: Arc<RawValue>) -> Self {
+        debug_assert!(
+            !result.contains_key("_meta"),
+            "a result with a _meta of its own is built, not stamped"
+        );
+        Self::Stamped(result, meta)
+    }
+
     /// The result as a JSON value (a shared one is parsed back: only the test client asks).
     pub(crate) fn into_value(self) -> Value {
         match self {
@@ -248,7 +258,7 @@ mod tests {
             let Value::Object(result) = result else {
                 unreachable!()
             };
-            let stamped = Payload::Stamped(result, Arc::clone(&meta));
+            let stamped = Payload::stamped(result, Arc::clone(&meta));
             assert_eq!(serde_json::to_string(&stamped).unwrap(), written);
             assert_eq!(
                 serde_json::to_string(&stamped.clone().into_value()).unwrap(),

@@ -315,7 +315,7 @@ impl Dispatcher {
             if !result.contains_key("_meta") {
                 // Stamped as it is written: nothing built per answer.
                 let result = std::mem::take(result);
-                return Ok(Payload::Stamped(result, Arc::clone(&self.modern_meta)));
+                return Ok(Payload::stamped(result, Arc::clone(&self.modern_meta)));
             }
             // A call that asks the client has said `input_required` already.
             result

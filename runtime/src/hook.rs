@@ -200,7 +200,8 @@ pub(crate) async fn run(
         hooks: Arc::clone(hooks),
         index: 0,
     };
-    AssertUnwindSafe(next.run(call))
+    // Boxed: the chain of hooks would otherwise widen the future of every call, hooked or not.
+    AssertUnwindSafe(Box::pin(next.run(call)))
         .catch_unwind()
         .await
         .unwrap_or_else(|panic| {

@@ -238,7 +238,10 @@ impl Dispatcher {
                 meta::PROTOCOL_VERSION
             ))),
             (true, Method::Discover) => Ok(self.discover()),
-            (true, Method::Listen) => self.listen(id, params, &era, connection, scope).await,
+            // Boxed, as every arm but the tool call's: each would widen the future of every call.
+            (true, Method::Listen) => {
+                Box::pin(self.listen(id, params, &era, connection, scope)).await
+            }
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
@@ -272,7 +275,7 @@ impl Dispatcher {
                 self.state.ttl_ms,
             ),
             (_, Method::GetPrompt) if self.serves_prompts() => {
-                self.get_prompt(id, params, &era, connection, scope).await
+                Box::pin(self.get_prompt(id, params, &era, connection, scope)).await
             }
             // `completions` came with 2025-03-26: an older client was not offered it.
             (_, Method::Complete)
@@ -546,17 +549,17 @@ impl Dispatcher {
             &params,
         )?;
         if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
-            return self
-                .call_as_task(
-                    id,
-                    params,
-                    client,
-                    scope,
-                    round,
-                    (tool, arguments),
-                    (required, reservation),
-                )
-                .await;
+            // Boxed: a task's start is rare, and its future would otherwise widen every call's.
+            return Box::pin(self.call_as_task(
+                id,
+                params,
+                client,
+                scope,
+                round,
+                (tool, arguments),
+                (required, reservation),
+            ))
+            .await;
         }
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
@@ -565,10 +568,19 @@ impl Dispatcher {
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         // What is left of the request (`_meta`, the round's answers) is not held while it runs.
         drop(params);
-        let call = hook::run(&self.state.hooks, tool, arguments, context);
-        let call = call::time_limited(call, &name, time_limit, &clock, &cancellation);
+        // Pinned here, once: the layers around it (the time limit, the round) hold a pointer to
+        // it, not a copy each (an async fn keeps its future argument and the local it pins, so
+        // passing the future itself down made this call's future ten kilobytes).
+        let call = std::pin::pin!(hook::run(&self.state.hooks, tool, arguments, context));
+        let mut call = std::pin::pin!(call::time_limited(
+            call,
+            &name,
+            time_limit,
+            &clock,
+            &cancellation
+        ));
         let result = match round {
-            Some(round) => match round.run(&self.state.sealer, call).await? {
+            Some(round) => match round.run(&self.state.sealer, call.as_mut()).await? {
                 Outcome::Completed(result) => round.unless_lacking(result?)?,
                 Outcome::InputRequired(input_required) => return Ok(input_required),
             },

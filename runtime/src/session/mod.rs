@@ -188,10 +188,14 @@ impl Calls {
         let timeout = timeout.filter(|_| method != Method::CallTool);
         let session = self.clone();
         let answer = async move {
-            let call =
-                session
-                    .dispatcher
-                    .request(id.clone(), &method, params, &session.connection, scope);
+            // Pinned once, here: `with_timeout` holds a pointer, not two copies of it.
+            let call = std::pin::pin!(session.dispatcher.request(
+                id.clone(),
+                &method,
+                params,
+                &session.connection,
+                scope
+            ));
             let call = with_timeout(call, timeout, id, cancellation);
             // A cancelled call is dropped at its next await and answers nothing.
             Abortable::new(call, registration).await.ok()

@@ -1,8 +1,13 @@
 //! A tool that computes without awaiting (a long synchronous loop that polls
 //! `Context::is_cancelled`, as the `Context` docs suggest) must not stop a stdio server from
-//! reading its next lines: a `ping` is answered meanwhile, and the `notifications/cancelled`
-//! the loop waits for reaches it.
+//! reading its next lines: a `ping` is answered meanwhile, a call read after it is answered,
+//! and the `notifications/cancelled` the loop waits for reaches it. Calls read together start
+//! together, once every line read is taken: a cancellation read with its call stops it before
+//! it runs.
 
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_toolbelt::{Context, Server, tool};
@@ -17,6 +22,22 @@ async fn busy_until_cancelled(context: &Context) -> String {
         std::hint::spin_loop();
     }
     format!("cancelled: {}", context.is_cancelled())
+}
+
+/// Says `text` back
+#[tool]
+async fn say(text: String) -> String {
+    text
+}
+
+/// How many times `counted` ran.
+static COUNTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its runs
+#[tool]
+async fn counted() -> String {
+    COUNTED.fetch_add(1, Ordering::SeqCst);
+    "counted".to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -55,6 +76,13 @@ async fn a_busy_tool_does_not_stop_the_connection_reading() {
         next().await,
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
     );
+    // A call read after the busy one runs apart from it, on the other worker.
+    send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                "params": {"name": "say", "arguments": {"text": "meanwhile"}}}))
+    .await;
+    let answer = next().await;
+    assert_eq!(answer["id"], 4);
+    assert_eq!(answer["result"]["content"][0]["text"], "meanwhile");
     send(
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                 "params": {"requestId": 1, "reason": "enough"}}),
@@ -66,6 +94,70 @@ async fn a_busy_tool_does_not_stop_the_connection_reading() {
         next().await,
         json!({"jsonrpc": "2.0", "id": 3, "result": {}})
     );
+    drop(client_write);
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with_its_call_stops_it()
+{
+    let (mut client_write, server_read) = tokio::io::duplex(256 * 1024);
+    let (server_write, client_read) = tokio::io::duplex(256 * 1024);
+    let serving = tokio::spawn(Server::new("bursts", "1.0.0").serve_io(server_read, server_write));
+    let mut lines = BufReader::new(client_read).lines();
+    let mut next = async || -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+            .await
+            .expect("an answer within 5 s")
+            .unwrap()
+            .expect("a line");
+        serde_json::from_str(&line).unwrap()
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "bursts", "version": "1"}}});
+    client_write
+        .write_all(format!("{initialize}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(next().await["id"], 0);
+    // One write, read at once: more calls than one task runs (`MAX_BURST`, 16), a call and its
+    // cancellation, and a ping.
+    let mut text = String::new();
+    for id in 1..=40 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                          "params": {"name": "say", "arguments": {"text": format!("call {id}")}}});
+        writeln!(text, "{call}").unwrap();
+    }
+    let cancelled = json!({"jsonrpc": "2.0", "id": 100, "method": "tools/call",
+                           "params": {"name": "counted", "arguments": {}}});
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 100}});
+    let ping = json!({"jsonrpc": "2.0", "id": 200, "method": "ping"});
+    write!(text, "{cancelled}\n{cancel}\n{ping}\n").unwrap();
+    client_write.write_all(text.as_bytes()).await.unwrap();
+    let mut answered = BTreeSet::new();
+    for _ in 0..41 {
+        let answer = next().await;
+        let id = answer["id"].as_i64().expect("an id");
+        if id != 200 {
+            assert_eq!(answer["result"]["content"][0]["text"], format!("call {id}"));
+        }
+        assert!(answered.insert(id), "{id} answered twice");
+    }
+    let expected: BTreeSet<i64> = (1..=40).chain([200]).collect();
+    assert_eq!(answered, expected);
+    // The cancelled call never ran, and answers nothing: the next line answers the next ping.
+    let ping = json!({"jsonrpc": "2.0", "id": 201, "method": "ping"});
+    client_write
+        .write_all(format!("{ping}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(
+        next().await,
+        json!({"jsonrpc": "2.0", "id": 201, "result": {}})
+    );
+    assert_eq!(COUNTED.load(Ordering::SeqCst), 0);
     drop(client_write);
     serving.await.unwrap().unwrap();
 }

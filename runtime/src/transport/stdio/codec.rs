@@ -83,6 +83,13 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     }
 }
 
+impl<R: tokio::io::AsyncRead> LineReader<tokio::io::BufReader<R>> {
+    /// Whether a whole line is buffered: the next line can be read without waiting.
+    pub(crate) fn has_line(&self) -> bool {
+        self.input.buffer().contains(&b'\n')
+    }
+}
+
 /// Appends `message` and its newline to `buffer`.
 pub(crate) fn encode(message: &Outgoing, buffer: &mut Vec<u8>) -> io::Result<()> {
     serde_json::to_writer(&mut *buffer, message)?;
@@ -119,6 +126,11 @@ impl Backlog {
             }
             room.await;
         }
+    }
+
+    /// Whether fewer than `max` answers wait to be written (or nothing more can be).
+    pub(crate) fn has_room(&self, max: usize) -> bool {
+        self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled()
     }
 
     /// Resolves once nothing more can be written.

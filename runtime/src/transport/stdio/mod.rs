@@ -5,6 +5,14 @@
 //! `subscriptions/listen` calls answer and the calls still running get [`SHUTDOWN_GRACE`] to
 //! finish.
 //!
+//! The calls read together (the whole lines one read brought, up to [`MAX_BURST`]) start
+//! together, as one task apart from the reading: they run concurrently at their `.await`s, and
+//! the reading goes on meanwhile. A task per call would wake another worker thread for every
+//! call and hand each request and answer across threads: that cost stdio calls 40% more CPU
+//! (BENCHMARKS.md, "Speed II"). So a tool that computes for long without awaiting holds up the
+//! calls read with it (never the reading, a `ping`, or a cancellation); a plain `fn` tool runs on
+//! the blocking threads and holds up nothing.
+//!
 //! Back-pressure, so that a client that sends without reading cannot make the server grow:
 //! past `max_calls_in_flight` a request is refused at once with an error, and reading goes on
 //! (so the `notifications/cancelled` that would free a place are read); while
@@ -25,11 +33,14 @@ mod pipes;
 
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 use std::time::Duration;
 
+use futures_util::stream::FuturesUnordered;
+use futures_util::{FutureExt as _, StreamExt as _};
 use serde_json::value::RawValue;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
@@ -38,7 +49,7 @@ use tokio::task::JoinSet;
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, codes};
+use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, Response, codes};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion, Room};
 use crate::session::{Caller, Calls};
@@ -53,6 +64,13 @@ fn message_id(message: &Incoming) -> Id {
 
 /// How long calls still running at end of input may take before they are dropped.
 pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// The most calls one task runs: past it, the calls read next start as a task of their own,
+/// which another worker thread may take.
+pub(crate) const MAX_BURST: usize = 16;
+
+/// A call read but not answered on its first poll: its response, unless it was cancelled.
+type Answer = Pin<Box<dyn Future<Output = Option<Response>> + Send>>;
 
 /// Serves one client on `input` and `output` until the input ends.
 pub(crate) async fn serve<R, W>(dispatcher: Dispatcher, input: R, output: W) -> io::Result<()>
@@ -81,6 +99,7 @@ where
             room: Some(room.clone()),
         },
         calls: JoinSet::new(),
+        burst: Vec::new(),
         announce_changes: Arc::default(),
         backlog,
         max_queued_messages: limits.max_queued_messages,
@@ -107,6 +126,9 @@ struct StdioConnection {
     /// Where every message goes: the writer task.
     caller: Caller,
     calls: JoinSet<()>,
+    /// The calls read since the last burst started: they start together, once the reading
+    /// could wait.
+    burst: Vec<Answer>,
     /// Set once a legacy client has the answer to its `initialize`: from then on it is told of
     /// changes.
     announce_changes: Arc<AtomicBool>,
@@ -121,10 +143,18 @@ struct StdioConnection {
 impl StdioConnection {
     async fn run(
         mut self,
-        mut lines: LineReader<impl tokio::io::AsyncBufRead + Unpin>,
+        mut lines: LineReader<BufReader<impl AsyncRead + Unpin>>,
         max_line_bytes: usize,
     ) -> io::Result<()> {
         loop {
+            // The calls read so far start before anything is awaited that could wait: more
+            // input, or room while the client does not read.
+            let next_is_read = lines.has_line()
+                && self.backlog.has_room(self.max_queued_messages)
+                && self.burst.len() < MAX_BURST;
+            if !next_is_read {
+                self.start_burst();
+            }
             let backlog = &self.backlog;
             let next = async {
                 backlog.room_for(self.max_queued_messages).await;
@@ -150,6 +180,7 @@ impl StdioConnection {
                 Line::Complete(line) => self.take_line(line).await,
             }
         }
+        self.start_burst();
         self.drain().await;
         Ok(())
     }
@@ -215,11 +246,11 @@ impl StdioConnection {
 
     /// Runs a request concurrently with the next lines. A request that runs no code of the
     /// user's (`ping`, the lists, `initialize`) is polled once right here: it is answered on that
-    /// first poll, without the task spawn and the wake-up of another thread it would take to
-    /// run it apart. A tool call, a resource read, a prompt's get or a completion becomes a task at once, so that a tool that
-    /// computes before its first `.await` never stops this loop from reading the next line (a
-    /// `ping`, or the `notifications/cancelled` its own `Context::is_cancelled` waits for); so
-    /// does a request that waits for something.
+    /// first poll, without the task it would take to run it apart. A tool call, a resource
+    /// read, a prompt's get or a completion joins the burst at once, never polled here, so
+    /// that a tool that computes before its first `.await` never stops this loop from reading
+    /// the next line (a `ping`, or the `notifications/cancelled` its own
+    /// `Context::is_cancelled` waits for); so does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
         let runs_user_code = matches!(
             request.method,
@@ -233,7 +264,7 @@ impl StdioConnection {
             Err(refused) => return self.send(Outgoing::Response(refused)),
         };
         // The memory the request holds is given back once it is answered.
-        let mut answer = Box::pin(async move {
+        let mut answer: Answer = Box::pin(async move {
             let answer = call.finish().await;
             drop(held);
             answer
@@ -259,12 +290,17 @@ impl StdioConnection {
                 Ok(Poll::Pending) => {}
             }
         }
-        let outgoing = self.caller.notifications.clone();
-        self.calls.spawn(async move {
-            if let Some(response) = answer.await {
-                let _ = outgoing.send(Outgoing::Response(response));
-            }
-        });
+        self.burst.push(answer);
+    }
+
+    /// Starts the calls of the burst as one task.
+    fn start_burst(&mut self) {
+        if self.burst.is_empty() {
+            return;
+        }
+        let calls = std::mem::take(&mut self.burst);
+        self.calls
+            .spawn(answer_together(calls, self.caller.notifications.clone()));
         self.reap();
     }
 
@@ -327,6 +363,25 @@ impl StdioConnection {
             self.session.cancel_all();
             self.calls.abort_all();
             while self.calls.join_next().await.is_some() {}
+        }
+    }
+}
+
+/// Runs `calls` concurrently, each response sent as soon as it is made. A call that panics
+/// outside its tool (whose panics are its call's error result) is the runtime's own fault: it
+/// gets no answer, said where the logs go, and the others run on.
+async fn answer_together(calls: Vec<Answer>, outgoing: mpsc::UnboundedSender<Outgoing>) {
+    let mut calls: FuturesUnordered<_> = calls
+        .into_iter()
+        .map(|call| AssertUnwindSafe(call).catch_unwind())
+        .collect();
+    while let Some(answered) = calls.next().await {
+        match answered {
+            Ok(Some(response)) => {
+                let _ = outgoing.send(Outgoing::Response(response));
+            }
+            Ok(None) => {}
+            Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
         }
     }
 }

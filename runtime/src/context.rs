@@ -217,6 +217,11 @@ impl Context {
 
     /// Whether the client cancelled the request. The future of a cancelled call is dropped at its
     /// next `.await`, so only long synchronous loops need to poll this.
+    ///
+    /// Such a loop runs on the task that read its request: over stdio it holds up the calls
+    /// read with it (never the reading, so a `ping` or a cancellation still arrives), and over
+    /// HTTP its connection, which sees the client go away only once the loop returns. A plain
+    /// (not `async`) `#[tool]` fn runs on tokio's blocking threads and holds up neither.
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancellation.is_cancelled()

@@ -2,7 +2,9 @@
 //! notifications before its result; and the legacy GET stream of server-initiated messages.
 
 use std::convert::Infallible;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::Extension;
@@ -24,7 +26,7 @@ use super::replay::{self, EventLog, LoggedStream, StreamKind};
 use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{Method, Outgoing, Request, codes};
+use crate::jsonrpc::{self, Method, Outgoing, Request, codes};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
 use crate::session::{Caller, Calls, Ticket};
@@ -76,7 +78,8 @@ pub(super) enum Accepts {
 /// and the result. Dropping the response (the client went away) cancels the call, unless it is
 /// a legacy session's stream (logged, so resumable): that call runs on, its events kept for the
 /// client to resume. A call cancelled before it answered gets no JSON-RPC response: its event
-/// stream ends without one (`202 Accepted` for a client that takes JSON only).
+/// stream ends without one (`202 Accepted` for a client that takes JSON only). The call is
+/// polled first on the connection's task, and runs as a task of its own only if it waits.
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let max_queued = call.calls.dispatcher().limits().max_queued_messages;
@@ -117,10 +120,9 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         call.calls.cancel(&id);
     }
     let ticket = started.ticket;
-    let (answer, place, in_session) = (started.answer, call.place, call.in_session);
-    tokio::spawn(async move {
-        let _place = place;
-        let answered = answer.await;
+    let (mut answer, place, in_session) = (started.answer, call.place, call.in_session);
+    let answered = move |answered: Option<jsonrpc::Response>| {
+        drop(place);
         // Idle time counts from the end of its last call: marked before the answer lets the
         // handler take the call out of the session's table.
         if let Some(session) = in_session {
@@ -129,7 +131,32 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         if let Some(response) = answered {
             let _ = events.send(Outgoing::Response(response));
         }
-    });
+    };
+    // Polled once here, on the connection's task: most calls answer on that poll, without the
+    // task, and the wake-up of this one, that running them apart takes. A panic here is the
+    // runtime's own (a tool's is its call's error result): this request alone is answered with
+    // an internal error.
+    let first = std::future::poll_fn(|context| {
+        Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
+            answer.as_mut().poll(context)
+        })))
+    })
+    .await;
+    match first {
+        Ok(Poll::Ready(response)) => answered(response),
+        Ok(Poll::Pending) => {
+            tokio::spawn(async move { answered(answer.await) });
+        }
+        Err(_) => {
+            tracing::error!(?id, "handling a request panicked");
+            return Refusal::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                codes::INTERNAL_ERROR,
+                "Internal error",
+            )
+            .into_response();
+        }
+    }
     let first = match first_message(&mut receiver, call.accepts, &ticket).await {
         Ok(first) => first,
         Err(response) => return response,

@@ -1,13 +1,16 @@
 //! Who may reach the endpoint at all, decided from the headers before any body is read:
 //! DNS-rebinding protection (`Host`, `Origin`), then the bearer token.
 
+use std::convert::Infallible;
 use std::net::Ipv6Addr;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
-use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
+use futures_util::future::{BoxFuture, Either, Ready, ready};
+use tower::{Layer, Service};
 
 use super::HttpState;
 use super::auth::authenticate;
@@ -21,20 +24,75 @@ use crate::jsonrpc::codes;
 #[derive(Clone)]
 pub(super) struct Admitted(pub(super) Option<AuthInfo>);
 
-/// The middleware: admits a request before its handler reads the body, and hands the caller
-/// to the handler.
-pub(super) async fn admit(
-    State(state): State<Arc<HttpState>>,
-    mut request: Request,
-    next: Next,
-) -> Result<Response, Refusal> {
-    check(&state.config, &request)?;
-    let auth = match &state.config.auth {
-        Some(auth) => Some(authenticate(auth, request.headers()).await?),
-        None => None,
-    };
-    request.extensions_mut().insert(Admitted(auth));
-    Ok(next.run(request).await)
+/// The admission layer: admits a request before its handler reads the body, and hands the
+/// caller to the handler. A tower layer of its own, not `axum::middleware::from_fn`, which clones
+/// the route behind it and boxes a future for every request: without auth, admission decides
+/// from the headers alone and calls the route in place.
+#[derive(Clone)]
+pub(super) struct Admission(pub(super) Arc<HttpState>);
+
+impl<S> Layer<S> for Admission {
+    type Service = Admit<S>;
+
+    fn layer(&self, inner: S) -> Admit<S> {
+        Admit {
+            state: Arc::clone(&self.0),
+            inner,
+        }
+    }
+}
+
+/// The service of [`Admission`].
+#[derive(Clone)]
+pub(super) struct Admit<S> {
+    state: Arc<HttpState>,
+    inner: S,
+}
+
+/// A refusal, the route's own future, or (with auth) the token's check and then the route.
+type Admitting<F> = Either<
+    Ready<Result<Response, Infallible>>,
+    Either<F, BoxFuture<'static, Result<Response, Infallible>>>,
+>;
+
+impl<S> Service<Request> for Admit<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Admitting<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request) -> Self::Future {
+        if let Err(refused) = check(&self.state.config, &request) {
+            return Either::Left(ready(Ok(refused.into_response())));
+        }
+        if self.state.config.auth.is_none() {
+            request.extensions_mut().insert(Admitted(None));
+            return Either::Right(Either::Left(self.inner.call(request)));
+        }
+        // The clone that was made ready serves this request (tower's contract), a fresh one
+        // the next.
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        let state = Arc::clone(&self.state);
+        Either::Right(Either::Right(Box::pin(async move {
+            let admitted = match &state.config.auth {
+                Some(auth) => match authenticate(auth, request.headers()).await {
+                    Ok(admitted) => Some(admitted),
+                    Err(refused) => return Ok(refused.into_response()),
+                },
+                None => None,
+            };
+            request.extensions_mut().insert(Admitted(admitted));
+            inner.call(request).await
+        })))
+    }
 }
 
 /// One value per header that decides something, then Host, then Origin (the token comes

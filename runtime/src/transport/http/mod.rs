@@ -46,7 +46,6 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware;
 use axum::routing::get;
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
@@ -149,10 +148,7 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
                 .delete(sessions::delete),
         )
         // Host, Origin and the bearer token are checked before any body is read.
-        .route_layer(middleware::from_fn_with_state(
-            Arc::clone(&state),
-            admission::admit,
-        ))
+        .route_layer(admission::Admission(Arc::clone(&state)))
         .layer(DefaultBodyLimit::max(max_body))
         // Outside the admission check: a preflight carries no credentials. A route layer, so
         // an unknown path is a plain 404, with no CORS grant.

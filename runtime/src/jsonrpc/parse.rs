@@ -37,7 +37,7 @@ enum Member {
     Other,
 }
 
-/// The members of `params` that some method reads (`_meta` everywhere, `tools/call`'s `name`,
+/// The members of `params` that some method reads (`_meta` everywhere, of it only [`META_READ`], `tools/call`'s `name`,
 /// `arguments`, `requestState` and `inputResponses`, the lists' `cursor`, `resources/read`'s `uri`,
 /// `subscriptions/listen`'s `notifications`, `initialize`'s, `logging/setLevel`'s `level`,
 /// `completion/complete`'s `ref`, `argument` and `context`, the tasks extension's `taskId`;
@@ -64,13 +64,50 @@ const PARAMS_READ: [&str; 16] = [
     "taskId",
 ];
 
-impl<'de> Deserialize<'de> for Member {
+/// The members of `params._meta` that something reads: the 2026-07-28 envelope's protocol
+/// version, client capabilities and log level (`protocol::meta`), the progress token, and the
+/// trace context (`traceparent`, `tracestate`). The others (`clientInfo`, which every
+/// 2026-07-28 request carries and nothing reads, and whatever else a client adds) are skipped
+/// as they are read.
+const META_READ: [&str; 6] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/logLevel",
+    "progressToken",
+    "traceparent",
+    "tracestate",
+];
+
+/// A request's `_meta`: an object of the [`META_READ`] members; anything else, which carries
+/// nothing read (no era, no token), `null`.
+struct RequestMeta(Value);
+
+impl<'de> Deserialize<'de> for RequestMeta {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(MemberVisitor)
+        match deserializer.deserialize_any(MemberVisitor(Kept::Meta))? {
+            Member::Object(object) => Ok(Self(Value::Object(object))),
+            Member::String(_) | Member::Other => Ok(Self(Value::Null)),
+        }
     }
 }
 
-struct MemberVisitor;
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MemberVisitor(Kept::Params))
+    }
+}
+
+/// Which members of an object a [`Member`] keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    /// A message's `params`: [`PARAMS_READ`], its `_meta` read as [`RequestMeta`].
+    Params,
+    /// A request's `_meta`: [`META_READ`].
+    Meta,
+}
+
+/// Reads a [`Member`].
+struct MemberVisitor(Kept);
 
 impl<'de> serde::de::Visitor<'de> for MemberVisitor {
     type Value = Member;
@@ -90,7 +127,14 @@ impl<'de> serde::de::Visitor<'de> for MemberVisitor {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Member, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if PARAMS_READ.contains(&&*key) {
+            let read = match self.0 {
+                Kept::Params => &PARAMS_READ[..],
+                Kept::Meta => &META_READ[..],
+            };
+            if self.0 == Kept::Params && key == "_meta" {
+                let RequestMeta(meta) = map.next_value()?;
+                object.insert(key.into_owned(), meta);
+            } else if read.contains(&&*key) {
                 object.insert(key.into_owned(), map.next_value()?);
             } else {
                 map.next_value::<IgnoredAny>()?;
@@ -598,16 +642,17 @@ mod tests {
         let modern_meta = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "io.modelcontextprotocol/logLevel": "debug",
             "progressToken": "p1",
             "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "tracestate": "vendor=1",
         });
         let messages = [
             (
                 "initialize",
                 json!({"protocolVersion": "2025-11-25",
                     "capabilities": {"sampling": {}, "elicitation": {}, "roots": {"listChanged": true}},
-                    "clientInfo": {"name": "c", "version": "1"}, "_meta": {"k": 1}}),
+                    "clientInfo": {"name": "c", "version": "1"}, "_meta": {}}),
             ),
             ("ping", json!({"_meta": {"progressToken": 1}})),
             ("logging/setLevel", json!({"level": "debug", "_meta": {}})),
@@ -646,6 +691,32 @@ mod tests {
                 "{method}: a member it reads was dropped (add it to PARAMS_READ)"
             );
         }
+    }
+
+    #[test]
+    fn the_members_of_meta_nothing_reads_are_not_kept() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{
+            "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":{"x":{"y":[1]}},
+            "io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},
+            "progressToken":7,"vendor/extra":[1,2,3]}}}"#;
+        let Ok(Incoming::Request(request)) = classified(text) else {
+            panic!("a request");
+        };
+        assert_eq!(
+            request.params.unwrap()["_meta"],
+            json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"x": {"y": [1]}},
+                "progressToken": 7,
+            })
+        );
+        // A `_meta` that is no object carries nothing read.
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":"text"}}"#;
+        let Ok(Incoming::Request(request)) = classified(text) else {
+            panic!("a request");
+        };
+        assert_eq!(request.params.unwrap()["_meta"], Value::Null);
     }
 
     #[test]

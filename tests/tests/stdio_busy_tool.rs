@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use mcp_toolbelt::{Context, Server, tool};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
 
 /// Spins until its call is cancelled (at most ten seconds)
 #[tool]
@@ -40,6 +40,16 @@ async fn counted() -> String {
     "counted".to_owned()
 }
 
+/// The server's next message, within 5 s (while any tool still spins).
+async fn next_message(lines: &mut Lines<BufReader<DuplexStream>>) -> Value {
+    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .expect("an answer within 5 s")
+        .unwrap()
+        .expect("a line");
+    serde_json::from_str(&line).unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_tool_does_not_stop_the_connection_reading() {
     let (mut client_write, server_read) = tokio::io::duplex(64 * 1024);
@@ -63,14 +73,7 @@ async fn a_busy_tool_does_not_stop_the_connection_reading() {
                 "params": {"name": "busy_until_cancelled", "arguments": {}}}))
     .await;
     send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
-    let mut next = async || -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
-            .await
-            .expect("an answer within 5 s, while the tool still spins")
-            .unwrap()
-            .expect("a line");
-        serde_json::from_str(&line).unwrap()
-    };
+    let mut next = async || next_message(&mut lines).await;
     assert_eq!(next().await["id"], 0);
     assert_eq!(
         next().await,
@@ -105,14 +108,7 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
     let (server_write, client_read) = tokio::io::duplex(256 * 1024);
     let serving = tokio::spawn(Server::new("bursts", "1.0.0").serve_io(server_read, server_write));
     let mut lines = BufReader::new(client_read).lines();
-    let mut next = async || -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
-            .await
-            .expect("an answer within 5 s")
-            .unwrap()
-            .expect("a line");
-        serde_json::from_str(&line).unwrap()
-    };
+    let mut next = async || next_message(&mut lines).await;
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "bursts", "version": "1"}}});

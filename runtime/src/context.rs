@@ -218,10 +218,11 @@ impl Context {
     /// Whether the client cancelled the request. The future of a cancelled call is dropped at its
     /// next `.await`, so only long synchronous loops need to poll this.
     ///
-    /// Such a loop runs on the task that read its request: over stdio it holds up the calls
-    /// read with it (never the reading, so a `ping` or a cancellation still arrives), and over
-    /// HTTP its connection, which sees the client go away only once the loop returns. A plain
-    /// (not `async`) `#[tool]` fn runs on tokio's blocking threads and holds up neither.
+    /// Such a loop never runs on the task that watches the client, so the cancellation (or,
+    /// over HTTP, the client going away) reaches it. Over stdio the calls read together share a
+    /// task, and the loop holds up the others of its read (never the reading: a `ping` or a
+    /// cancellation still arrives). A plain (not `async`) `#[tool]` fn runs on tokio's blocking
+    /// threads and holds up nothing.
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancellation.is_cancelled()

@@ -117,8 +117,8 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
         .await
         .unwrap();
     assert_eq!(next().await["id"], 0);
-    // One write, read at once: more calls than one task runs (`MAX_BURST`, 16), a call and its
-    // cancellation, and a ping.
+    // One write of about 5 KB, read at once (a read takes up to 8 KiB): more calls than one
+    // task runs (`MAX_BURST`, 16), a call and its cancellation, and a ping.
     let mut text = String::new();
     for id in 1..=40 {
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",

@@ -163,6 +163,17 @@ impl Method {
         }
     }
 
+    /// Whether answering the method runs code of the user's (a tool, a resource's read, a
+    /// prompt, a completer): such a request never runs on the task that watches its client (the
+    /// stdio reader, an HTTP connection), which a tool computing before its first `.await`
+    /// would stop from seeing a cancellation or the client leaving.
+    pub(crate) fn runs_user_code(&self) -> bool {
+        matches!(
+            self,
+            Self::CallTool | Self::ReadResource | Self::GetPrompt | Self::Complete
+        )
+    }
+
     /// Whether the method is a `resources/…` one the dispatcher hands to its resources.
     pub(crate) fn is_resources(&self) -> bool {
         matches!(

@@ -78,8 +78,9 @@ pub(super) enum Accepts {
 /// and the result. Dropping the response (the client went away) cancels the call, unless it is
 /// a legacy session's stream (logged, so resumable): that call runs on, its events kept for the
 /// client to resume. A call cancelled before it answered gets no JSON-RPC response: its event
-/// stream ends without one (`202 Accepted` for a client that takes JSON only). The call is
-/// polled first on the connection's task, and runs as a task of its own only if it waits.
+/// stream ends without one (`202 Accepted` for a client that takes JSON only). A request that
+/// runs no code of the user's is polled first on the connection's task, and runs as a task of
+/// its own only if it waits; the others run as a task of their own at once.
 pub(super) async fn answer(call: HttpCall) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let max_queued = call.calls.dispatcher().limits().max_queued_messages;
@@ -91,6 +92,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         room: room.clone(),
     };
     let id = call.request.id.clone();
+    let method = call.request.method.clone();
     // A legacy session's stream is logged (looked at only once the call streams: nothing is
     // allocated for a call answered as JSON).
     let logged = call.log.clone().zip(call.in_session.clone());
@@ -132,29 +134,35 @@ pub(super) async fn answer(call: HttpCall) -> Response {
             let _ = events.send(Outgoing::Response(response));
         }
     };
-    // Polled once here, on the connection's task: most calls answer on that poll, without the
-    // task, and the wake-up of this one, that running them apart takes. A panic here is the
-    // runtime's own (a tool's is its call's error result): this request alone is answered with
-    // an internal error.
-    let first = std::future::poll_fn(|context| {
-        Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
-            answer.as_mut().poll(context)
-        })))
-    })
-    .await;
-    match first {
-        Ok(Poll::Ready(response)) => answered(response),
-        Ok(Poll::Pending) => {
-            tokio::spawn(async move { answered(answer.await) });
-        }
-        Err(_) => {
-            tracing::error!(?id, "handling a request panicked");
-            return Refusal::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                codes::INTERNAL_ERROR,
-                "Internal error",
-            )
-            .into_response();
+    // A request that runs no code of the user's (`ping`, the lists) is polled once here, on the
+    // connection's task: most answer on that poll, without the task and the wake-up of this one
+    // that running them apart takes. A panic there is the runtime's own: this request alone is
+    // answered with an internal error. The others run apart at once, so that a tool computing
+    // before its first `.await` never keeps this task from seeing the client leave (which
+    // cancels the call).
+    if method.runs_user_code() {
+        tokio::spawn(async move { answered(answer.await) });
+    } else {
+        let first = std::future::poll_fn(|context| {
+            Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
+                answer.as_mut().poll(context)
+            })))
+        })
+        .await;
+        match first {
+            Ok(Poll::Ready(response)) => answered(response),
+            Ok(Poll::Pending) => {
+                tokio::spawn(async move { answered(answer.await) });
+            }
+            Err(_) => {
+                tracing::error!(%method, ?id, "handling a request panicked");
+                return Refusal::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    codes::INTERNAL_ERROR,
+                    "Internal error",
+                )
+                .into_response();
+            }
         }
     }
     let first = match first_message(&mut receiver, call.accepts, &ticket).await {

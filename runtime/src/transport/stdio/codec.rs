@@ -128,11 +128,6 @@ impl Backlog {
         }
     }
 
-    /// Whether fewer than `max` answers wait to be written (or nothing more can be).
-    pub(crate) fn has_room(&self, max: usize) -> bool {
-        self.queued.load(Ordering::Acquire) < max || self.closed.is_cancelled()
-    }
-
     /// Resolves once nothing more can be written.
     pub(crate) async fn closed(&self) {
         self.closed.cancelled().await;

@@ -8,8 +8,8 @@
 //! The calls read together (the whole lines one read brought, up to [`MAX_BURST`]) start
 //! together, as one task apart from the reading: they run concurrently at their `.await`s, and
 //! the reading goes on meanwhile. A task per call would wake another worker thread for every
-//! call and hand each request and answer across threads: that cost stdio calls 40% more CPU
-//! (BENCHMARKS.md, "Speed II"). So a tool that computes for long without awaiting holds up the
+//! call and hand each request and answer across threads: that cost stdio calls three quarters
+//! more CPU (BENCHMARKS.md, "The hand-offs"). So a tool that computes for long without awaiting holds up the
 //! calls read with it (never the reading, a `ping`, or a cancellation); a plain `fn` tool runs on
 //! the blocking threads and holds up nothing.
 //!
@@ -148,16 +148,19 @@ impl StdioConnection {
     ) -> io::Result<()> {
         loop {
             // The calls read so far start before anything is awaited that could wait: more
-            // input, or room while the client does not read.
-            let next_is_read = lines.has_line()
-                && self.backlog.has_room(self.max_queued_messages)
-                && self.burst.len() < MAX_BURST;
-            if !next_is_read {
+            // input (no whole line left), or room while the client does not read (below).
+            if !lines.has_line() || self.burst.len() >= MAX_BURST {
                 self.start_burst();
             }
-            let backlog = &self.backlog;
+            let (backlog, burst, calls) = (&self.backlog, &mut self.burst, &mut self.calls);
+            let outgoing = &self.caller.notifications;
+            let max_queued_messages = self.max_queued_messages;
             let next = async {
-                backlog.room_for(self.max_queued_messages).await;
+                let mut room = std::pin::pin!(backlog.room_for(max_queued_messages));
+                if room.as_mut().now_or_never().is_none() {
+                    start_burst(burst, calls, outgoing);
+                    room.await;
+                }
                 lines.next_line().await
             };
             let line = tokio::select! {
@@ -252,10 +255,7 @@ impl StdioConnection {
     /// the next line (a `ping`, or the `notifications/cancelled` its own
     /// `Context::is_cancelled` waits for); so does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
-        let runs_user_code = matches!(
-            request.method,
-            Method::CallTool | Method::ReadResource | Method::GetPrompt | Method::Complete
-        );
+        let runs_user_code = request.method.runs_user_code();
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());
@@ -295,13 +295,7 @@ impl StdioConnection {
 
     /// Starts the calls of the burst as one task.
     fn start_burst(&mut self) {
-        if self.burst.is_empty() {
-            return;
-        }
-        let calls = std::mem::take(&mut self.burst);
-        self.calls
-            .spawn(answer_together(calls, self.caller.notifications.clone()));
-        self.reap();
+        start_burst(&mut self.burst, &mut self.calls, &self.caller.notifications);
     }
 
     /// JSON-RPC batches exist only in protocol 2025-03-26: their requests run as calls of this
@@ -356,7 +350,7 @@ impl StdioConnection {
         .await;
         if finished.is_err() {
             tracing::warn!(
-                calls = self.calls.len(),
+                tasks = self.calls.len(),
                 "input closed; dropping calls still running"
             );
             // Cancelled first, so that what a call's future drops sees why.
@@ -364,6 +358,21 @@ impl StdioConnection {
             self.calls.abort_all();
             while self.calls.join_next().await.is_some() {}
         }
+    }
+}
+
+/// Starts the calls of `burst` as one task of `calls`, and frees finished tasks' slots.
+fn start_burst(
+    burst: &mut Vec<Answer>,
+    calls: &mut JoinSet<()>,
+    outgoing: &mpsc::UnboundedSender<Outgoing>,
+) {
+    if burst.is_empty() {
+        return;
+    }
+    calls.spawn(answer_together(std::mem::take(burst), outgoing.clone()));
+    while let Some(ended) = calls.try_join_next() {
+        log_panic(ended);
     }
 }
 

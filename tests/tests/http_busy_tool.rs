@@ -13,26 +13,35 @@ use mcp_toolbelt_tests::http::{
 };
 use serde_json::json;
 
-/// How the spinning call ended: `None` while it runs, `Some(cancelled)` once it stopped.
-static ENDED: Mutex<Option<Option<bool>>> = Mutex::new(None);
+/// Where the spinning call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Spinning,
+    Ended { cancelled: bool },
+}
+
+/// The call, once it has started.
+static CALL: Mutex<Option<Call>> = Mutex::new(None);
 
 /// Spins until its call is cancelled (at most thirty seconds)
 #[tool]
 async fn busy_until_cancelled(context: &Context) -> String {
-    *ENDED.lock().unwrap() = Some(None);
+    *CALL.lock().unwrap() = Some(Call::Spinning);
     let started = Instant::now();
     while !context.is_cancelled() && started.elapsed() < Duration::from_secs(30) {
         std::hint::spin_loop();
     }
-    *ENDED.lock().unwrap() = Some(Some(context.is_cancelled()));
+    *CALL.lock().unwrap() = Some(Call::Ended {
+        cancelled: context.is_cancelled(),
+    });
     format!("cancelled: {}", context.is_cancelled())
 }
 
-/// How the call stands, once it has started (bounded by `TIMEOUT`).
-async fn ended(wanted: impl Fn(Option<bool>) -> bool) -> Option<bool> {
+/// Where the call is once `wanted` holds (bounded by `TIMEOUT`).
+async fn call(wanted: impl Fn(Call) -> bool) -> Call {
     tokio::time::timeout(TIMEOUT, async {
         loop {
-            if let Some(state) = *ENDED.lock().unwrap()
+            if let Some(state) = *CALL.lock().unwrap()
                 && wanted(state)
             {
                 return state;
@@ -58,10 +67,13 @@ async fn the_client_leaving_cancels_a_tool_that_computes_without_awaiting() {
     );
     *request.uri_mut() = "/mcp".parse().unwrap();
     let pending = tokio::spawn(sender.send_request(request));
-    assert_eq!(ended(|_| true).await, None, "the tool spins");
+    assert_eq!(call(|_| true).await, Call::Spinning);
 
     pending.abort();
     driver.abort();
     // Well before the loop's own thirty seconds: the server saw the connection close.
-    assert_eq!(ended(|state| state.is_some()).await, Some(true));
+    assert_eq!(
+        call(|state| state != Call::Spinning).await,
+        Call::Ended { cancelled: true }
+    );
 }

@@ -44,6 +44,10 @@ TOML
       echo 'use mcp_toolbelt::{Server, tool};'
       echo 'use schemars::JsonSchema;'
       echo 'use serde::Deserialize;'
+      # The argument structs first, then the tools, as the rmcp crate must lay them out (its
+      # tools are one impl block): the edit below shifts what follows it, and rustc checks
+      # again every item it shifted, so the two layouts must be the same for the edit to
+      # compare the libraries rather than where the structs stand.
       for i in $(seq "$TOOLS"); do
         cat <<RUST
 
@@ -54,6 +58,10 @@ struct Args$i {
     /// How many results at most
     limit: Option<u32>,
 }
+RUST
+      done
+      for i in $(seq "$TOOLS"); do
+        cat <<RUST
 
 /// Tool number $i: answers with its query
 #[tool]

@@ -330,6 +330,21 @@ impl Calls {
     }
 }
 
+/// Polls `call` once, where it stands (on the task that read the request, for a request that
+/// runs no code of the user's): most such requests answer on that poll, without the task and
+/// the wake-up running them apart takes. `Err` when the poll panicked: the runtime's own fault,
+/// which ends this request alone (answered as an internal error), not the task that polled it.
+pub(crate) async fn poll_once<F: Future + Unpin>(
+    call: &mut F,
+) -> std::thread::Result<std::task::Poll<F::Output>> {
+    std::future::poll_fn(|context| {
+        std::task::Poll::Ready(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+            || std::pin::Pin::new(&mut *call).poll(context),
+        )))
+    })
+    .await
+}
+
 /// Bounds a call by `timeout`: past it, the call's context is cancelled (as when the client
 /// cancels), its future dropped, and the answer is an error.
 async fn with_timeout(

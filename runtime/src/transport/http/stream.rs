@@ -2,7 +2,6 @@
 //! notifications before its result; and the legacy GET stream of server-initiated messages.
 
 use std::convert::Infallible;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
@@ -29,7 +28,7 @@ use crate::context::AuthInfo;
 use crate::jsonrpc::{self, Method, Outgoing, Request, codes};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
-use crate::session::{Caller, Calls, Ticket};
+use crate::session::{self, Caller, Calls, Ticket};
 use crate::sync::lock;
 
 /// One request to answer over HTTP.
@@ -135,21 +134,13 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         }
     };
     // A request that runs no code of the user's (`ping`, the lists) is polled once here, on the
-    // connection's task: most answer on that poll, without the task and the wake-up of this one
-    // that running them apart takes. A panic there is the runtime's own: this request alone is
-    // answered with an internal error. The others run apart at once, so that a tool computing
-    // before its first `.await` never keeps this task from seeing the client leave (which
-    // cancels the call).
+    // connection's task. The others run apart at once, so that a tool computing before its
+    // first `.await` never keeps this task from seeing the client leave (which cancels the
+    // call).
     if method.runs_user_code() {
         tokio::spawn(async move { answered(answer.await) });
     } else {
-        let first = std::future::poll_fn(|context| {
-            Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
-                answer.as_mut().poll(context)
-            })))
-        })
-        .await;
-        match first {
+        match session::poll_once(&mut answer).await {
             Ok(Poll::Ready(response)) => answered(response),
             Ok(Poll::Pending) => {
                 tokio::spawn(async move { answered(answer.await) });

@@ -9,9 +9,9 @@
 //! together, as one task apart from the reading: they run concurrently at their `.await`s, and
 //! the reading goes on meanwhile. A task per call would wake another worker thread for every
 //! call and hand each request and answer across threads: that cost stdio calls three quarters
-//! more CPU (BENCHMARKS.md, "The hand-offs"). So a tool that computes for long without awaiting holds up the
-//! calls read with it (never the reading, a `ping`, or a cancellation); a plain `fn` tool runs on
-//! the blocking threads and holds up nothing.
+//! more CPU (BENCHMARKS.md, "The hand-offs"). So a tool that computes for long without
+//! awaiting holds up the calls read with it (never the reading, a `ping`, or a cancellation); a
+//! plain `fn` tool runs on the blocking threads and holds up nothing.
 //!
 //! Back-pressure, so that a client that sends without reading cannot make the server grow:
 //! past `max_calls_in_flight` a request is refused at once with an error, and reading goes on
@@ -32,7 +32,7 @@ mod codec;
 mod pipes;
 
 use std::io;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,7 +52,7 @@ pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, Response, codes};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion, Room};
-use crate::session::{Caller, Calls};
+use crate::session::{self, Caller, Calls};
 
 /// The id of a request, `null` for any other message.
 fn message_id(message: &Incoming) -> Id {
@@ -270,15 +270,7 @@ impl StdioConnection {
             answer
         });
         if !runs_user_code {
-            // A panic here is the runtime's own: it ends this request alone, answered as an
-            // internal error, not the connection.
-            let first = std::future::poll_fn(|context| {
-                Poll::Ready(catch_unwind(AssertUnwindSafe(|| {
-                    answer.as_mut().poll(context)
-                })))
-            })
-            .await;
-            match first {
+            match session::poll_once(&mut answer).await {
                 Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
                 Ok(Poll::Ready(None)) => return,
                 Err(_) => {

@@ -550,6 +550,12 @@ fn registration(
         .asks
         .iter()
         .map(|ty| quote_spanned!(ty.span()=> #private::form_check::<#ty>));
+    // Whether the fn can ask the client (only through its `Context`); a `#[cfg]`-removed
+    // `Context` counts too, which costs only a round the call does not use.
+    let context = tool
+        .params
+        .iter()
+        .any(|arg| matches!(arg.param, Param::Context { .. }));
     let icons = icons::registrations(&tool.icons, private);
     let task = match tool.task {
         None => quote!(#private::TaskSupport::Forbidden),
@@ -570,6 +576,7 @@ fn registration(
                 output_schema: #output_schema,
                 state: &[#(#state),*],
                 asks: &[#(#asks),*],
+                context: #context,
                 call: #call_ident,
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -469,3 +469,70 @@ async fn a_call_that_needed_an_undeclared_capability_is_minus_32021() {
         "{own}"
     );
 }
+
+/// Says hello: a tool that takes no `Context`, so cannot ask the client anything
+#[tool]
+async fn hello(name: String) -> String {
+    format!("hello {name}")
+}
+
+/// A call of a tool that cannot ask starts no round of its own, but one that brings a round's
+/// state still has it checked: a forged `requestState` is refused, as for a tool that asks.
+#[tokio::test]
+async fn state_sent_to_a_tool_that_cannot_ask_is_still_checked() {
+    let client = TestClient::new(Server::new("asking", "1.0.0"));
+    let plain = modern_call("hello", json!({"name": "Ada"}), json!({}), json!({}));
+    let done = client.request("tools/call", plain).await;
+    assert_eq!(done["result"]["content"][0]["text"], "hello Ada", "{done}");
+    let forged = modern_call(
+        "hello",
+        json!({"name": "Ada"}),
+        json!({}),
+        json!({"requestState": "forged"}),
+    );
+    let refused = client.request("tools/call", forged).await;
+    assert_eq!(
+        refused["error"],
+        json!({"code": -32602, "message": "Invalid or expired requestState"}),
+        "{refused}"
+    );
+}
+
+/// A call hook is given the request's `Context`, so it may ask even when the tool cannot: at
+/// 2026-07-28 its question ends the round, and the retry answers it.
+#[tokio::test]
+async fn a_hook_asks_before_a_tool_that_cannot_ask() {
+    let server = Server::new("asking", "1.0.0").hook(|call, next| async move {
+        if call.name() == "hello" {
+            let answer = call
+                .context()
+                .question("confirm")
+                .elicit::<Confirmation>("Say hello?")
+                .await;
+            if !matches!(answer, Ok(Elicitation::Accept(Confirmation { confirm: true }))) {
+                return Ok(mcp_toolbelt::CallToolResult::error("not confirmed"));
+            }
+        }
+        next.run(call).await
+    });
+    let client = TestClient::new(server);
+    let capabilities = json!({"elicitation": {}});
+    let first = modern_call("hello", json!({"name": "Ada"}), capabilities.clone(), json!({}));
+    let first = client.request("tools/call", first).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["result"]["inputRequests"]["confirm"]["params"]["message"],
+        "Say hello?"
+    );
+    let retry = modern_call(
+        "hello",
+        json!({"name": "Ada"}),
+        capabilities,
+        json!({
+            "inputResponses": {"confirm": accept(json!({"confirm": true}))},
+            "requestState": state(&first)
+        }),
+    );
+    let done = client.request("tools/call", retry).await;
+    assert_eq!(done["result"]["content"][0]["text"], "hello Ada", "{done}");
+}

@@ -24,8 +24,8 @@ const _: () = {
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [__tool_private::form_check:: < ConfirmDelete >,
-        __tool_private::form_check:: < forms::Missing >], call : __tool_wipe_call, file :
-        ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, }
+        __tool_private::form_check:: < forms::Missing >], context : true, call :
+        __tool_wipe_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
+        task : __tool_private::TaskSupport::Forbidden, }
     }
 };

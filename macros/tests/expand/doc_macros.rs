@@ -26,7 +26,8 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < () as __tool_private::IntoToolResult > ::output_schema, state :
-        & [], asks : & [], call : __tool_documented_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        & [], asks : & [], context : false, call : __tool_documented_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
 };

@@ -41,8 +41,9 @@ const _: () = {
         __tool_argument_type:: < Sku > ();
         __tool_private::hand_written_schema(schemas::sku) }, output_schema : ||
         __tool_private::hand_written_output:: < Json < Item >, _ > (schemas::item), state
-        : & [], asks : & [], call : __tool_lookup_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        : & [], asks : & [], context : false, call : __tool_lookup_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -65,7 +65,8 @@ const _: () = {
         ::core::option::Option::None, input_schema : || { let (__tool_input_schema, _) =
         __tool_argument_type:: < __tool_query_arguments > (); __tool_input_schema() },
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], asks : & [], call : __tool_query_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        state : & [], asks : & [], context : true, call : __tool_query_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
 };

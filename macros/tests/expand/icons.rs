@@ -22,8 +22,9 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], asks : & [], call : __tool_paint_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [__tool_private::IconRegistration { src :
+        state : & [], asks : & [], context : false, call : __tool_paint_call, file :
+        ::core::file!(), line : ::core::line!(), icons : &
+        [__tool_private::IconRegistration { src :
         __tool_private::IconSource::Url("https://example.com/paint.png"), mime_type :
         ::core::option::Option::Some("image/png"), sizes : & ["48x48", "96x96"], theme :
         ::core::option::Option::Some(__tool_private::IconTheme::Light), },

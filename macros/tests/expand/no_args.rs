@@ -26,7 +26,8 @@ const _: () = {
         ::core::option::Option::Some(true), open_world : ::core::option::Option::None,
         input_schema : __tool_private::empty_input_schema, output_schema : < & 'static
         str as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : &
-        [], call : __tool_clear_catalog_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        [], context : false, call : __tool_clear_catalog_call, file : ::core::file!(),
+        line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
 };

@@ -61,8 +61,8 @@ const _: () = {
         ::core::option::Option::None, input_schema : || { let (__tool_input_schema, _) =
         __tool_argument_type:: < __tool_product_details_arguments > ();
         __tool_input_schema() }, output_schema : || ::core::option::Option::None, state :
-        & [], asks : & [], call : __tool_product_details_call, file : ::core::file!(),
-        line : ::core::line!(), icons : & [], task :
+        & [], asks : & [], context : false, call : __tool_product_details_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, }
     }
 };

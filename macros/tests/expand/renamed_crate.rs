@@ -51,8 +51,9 @@ const _: () = {
         __tool_parse) = __tool_argument_type:: < EchoArgs > ();
         __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args")
         }, output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], asks : & [], call : __tool_echo_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        state : & [], asks : & [], context : true, call : __tool_echo_call, file :
+        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        __tool_private::TaskSupport::Forbidden, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

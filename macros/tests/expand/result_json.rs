@@ -60,7 +60,7 @@ const _: () = {
         __tool_argument_type:: < __tool_product_details_arguments > ();
         __tool_input_schema() }, output_schema : < Result < Json < Product >, ToolError >
         as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
-        call : __tool_product_details_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        context : false, call : __tool_product_details_call, file : ::core::file!(), line
+        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
     }
 };

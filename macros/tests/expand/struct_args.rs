@@ -50,9 +50,9 @@ const _: () = {
         (__tool_input_schema, __tool_parse) = __tool_argument_type:: < WeatherArgs > ();
         __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args")
         }, output_schema : < Json < Weather > as __tool_private::IntoToolResult >
-        ::output_schema, state : & [], asks : & [], call : __tool_get_weather_call, file
-        : ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, }
+        ::output_schema, state : & [], asks : & [], context : false, call :
+        __tool_get_weather_call, file : ::core::file!(), line : ::core::line!(), icons :
+        & [], task : __tool_private::TaskSupport::Forbidden, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -55,8 +55,8 @@ const _: () = {
         open_world : ::core::option::Option::None, input_schema : || { let
         (__tool_input_schema, _) = __tool_argument_type:: < __tool_build_report_arguments
         > (); __tool_input_schema() }, output_schema : < String as
-        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [], call
-        : __tool_build_report_call, file : ::core::file!(), line : ::core::line!(), icons
-        : & [], task : __tool_private::TaskSupport::Required, }
+        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
+        context : true, call : __tool_build_report_call, file : ::core::file!(), line :
+        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Required, }
     }
 };

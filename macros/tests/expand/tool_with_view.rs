@@ -22,8 +22,8 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::None, input_schema : __tool_private::empty_input_schema,
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
-        state : & [], asks : & [], call : __tool_show_albums_call, file :
-        ::core::file!(), line : ::core::line!(), icons : & [], task :
+        state : & [], asks : & [], context : false, call : __tool_show_albums_call, file
+        : ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, }
     }
     __tool_private::inventory::submit! {

@@ -541,13 +541,23 @@ impl Dispatcher {
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
             return Err(round::missing_capabilities(&missing));
         }
-        let round = self.round(
-            era,
-            &scope,
-            Subject::Tool(&name),
-            arguments.as_ref(),
-            &params,
-        )?;
+        // A call that can ask nothing needs no round: neither the tool nor a hook is given a
+        // `Context`, it brings no answers, and a task of its own is never started.
+        let can_ask = tool.may_ask()
+            || !self.state.hooks.is_empty()
+            || tool.task() != TaskSupport::Forbidden
+            || brings_answers(&params);
+        let round = if can_ask {
+            self.round(
+                era,
+                &scope,
+                Subject::Tool(&name),
+                arguments.as_ref(),
+                &params,
+            )?
+        } else {
+            None
+        };
         if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
             // Boxed: a task's start is rare, and its future would otherwise widen every call's.
             return Box::pin(self.call_as_task(
@@ -811,6 +821,12 @@ impl Client {
             capabilities,
         }
     }
+}
+
+/// Whether a request carries what a round is made of: a `requestState` or `inputResponses`
+/// (checked by the round, whatever the tool).
+fn brings_answers(params: &Map<String, Value>) -> bool {
+    params.contains_key("requestState") || params.contains_key("inputResponses")
 }
 
 /// A `tools/call`'s `name` and `arguments`, taken out of its params.

@@ -76,6 +76,9 @@ pub struct ToolRegistration {
     /// The forms the fn elicits (`asks(…)`): each `Err` says why its type cannot be a form,
     /// a start-up error.
     pub asks: &'static [fn() -> Result<(), String>],
+    /// Whether the fn takes the request's `Context`: only then can it ask the client, so only
+    /// then does a 2026-07-28 call of it need a round of its own.
+    pub context: bool,
     /// Deserializes the (validated) arguments and runs the user's fn.
     pub call: fn(Value, Context) -> BoxFuture<'static, CallToolResult>,
     /// Where the fn is, for error messages.
@@ -478,6 +481,7 @@ mod tests {
             output_schema: || None,
             state: &[],
             asks: &[],
+            context: false,
             call,
             file: "f.rs",
             line,

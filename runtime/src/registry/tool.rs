@@ -40,6 +40,9 @@ pub struct Tool {
     header_params: Arc<[HeaderParam]>,
     /// Whether it may run as a task.
     task_support: TaskSupport,
+    /// Whether its handler is given a `Context` it can ask the client with (a `#[tool]` fn
+    /// without a `Context` parameter cannot).
+    may_ask: bool,
 }
 
 impl Tool {
@@ -125,6 +128,7 @@ impl Tool {
             wraps_output,
         )?;
         tool.required_state = registration.state.iter().map(|key| key()).collect();
+        tool.may_ask = registration.context;
         Ok(tool.task_support(registration.task))
     }
 
@@ -182,6 +186,7 @@ impl Tool {
             required_state: Arc::new([]),
             header_params: header_params.into(),
             task_support: TaskSupport::Forbidden,
+            may_ask: true,
         })
     }
 
@@ -203,6 +208,13 @@ impl Tool {
     /// Whether the tool may run as a task.
     pub(crate) fn task(&self) -> TaskSupport {
         self.task_support
+    }
+
+    /// Whether a call of the tool can ask the client anything: a handler given the request's
+    /// `Context` can (every tool added at run time, a `#[tool]` fn that takes one), one without
+    /// it cannot.
+    pub(crate) fn may_ask(&self) -> bool {
+        self.may_ask
     }
 
     /// Sets the display title.

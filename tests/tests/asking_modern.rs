@@ -509,7 +509,10 @@ async fn a_hook_asks_before_a_tool_that_cannot_ask() {
                 .question("confirm")
                 .elicit::<Confirmation>("Say hello?")
                 .await;
-            if !matches!(answer, Ok(Elicitation::Accept(Confirmation { confirm: true }))) {
+            if !matches!(
+                answer,
+                Ok(Elicitation::Accept(Confirmation { confirm: true }))
+            ) {
                 return Ok(mcp_toolbelt::CallToolResult::error("not confirmed"));
             }
         }
@@ -517,7 +520,12 @@ async fn a_hook_asks_before_a_tool_that_cannot_ask() {
     });
     let client = TestClient::new(server);
     let capabilities = json!({"elicitation": {}});
-    let first = modern_call("hello", json!({"name": "Ada"}), capabilities.clone(), json!({}));
+    let first = modern_call(
+        "hello",
+        json!({"name": "Ada"}),
+        capabilities.clone(),
+        json!({}),
+    );
     let first = client.request("tools/call", first).await;
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     assert_eq!(

@@ -44,9 +44,13 @@ mod stream;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::handler::Handler as _;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::Response;
 use axum::routing::get;
+use futures_util::future::BoxFuture;
+use tower::{Layer as _, ServiceExt as _};
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 use self::places::Places;
@@ -106,6 +110,15 @@ pub(crate) fn router(dispatcher: Dispatcher, config: HttpConfig) -> Router {
 /// The endpoint at `path`: `serve_http` routes `/mcp` itself rather than nesting [`router`],
 /// which would rebuild every request's URI and clone one more router per request.
 fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
+    endpoint_and_post(dispatcher, config, path).0
+}
+
+/// The endpoint at `path`, and its POST as a route of its own ([`PostRoute`]).
+fn endpoint_and_post(
+    dispatcher: Dispatcher,
+    config: HttpConfig,
+    path: &str,
+) -> (Router, PostRoute) {
     let state = Arc::new(HttpState {
         dispatcher,
         sessions: Arc::new(shared(
@@ -140,7 +153,8 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
     }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
-    Router::new()
+    let post_route = PostRoute::new(&state, max_body, cors.clone());
+    let router = Router::new()
         .route(
             path,
             get(stream::get_stream)
@@ -153,7 +167,46 @@ fn endpoint(dispatcher: Dispatcher, config: HttpConfig, path: &str) -> Router {
         // Outside the admission check: a preflight carries no credentials. A route layer, so
         // an unknown path is a plain 404, with no CORS grant.
         .route_layer(cors::WithOrigin::new(cors))
-        .with_state(state)
+        .with_state(state);
+    (router, post_route)
+}
+
+/// The endpoint's POST with the layers the router puts around it, in the router's order
+/// (outermost first): CORS for a request that carries `Origin`, the body limit, admission.
+/// `serve_http` answers `POST /mcp` with it, past axum's router: the router clones its boxed
+/// route services for every request and records the path in the request's extensions, a
+/// twentieth of an MCP call's CPU over HTTP (`BENCHMARKS.md`, "Over HTTP"). Every other request,
+/// and every request to [`Server::into_router`](crate::Server::into_router)'s endpoint, goes
+/// through the router; `tests/tests/http_post_route.rs` checks that both answer alike.
+#[derive(Clone)]
+pub(crate) struct PostRoute(Arc<dyn Fn(Request) -> BoxFuture<'static, Response> + Send + Sync>);
+
+impl PostRoute {
+    fn new(state: &Arc<HttpState>, max_body: usize, cors: tower_http::cors::CorsLayer) -> Self {
+        let service = post::post.with_state(Arc::clone(state));
+        let service = admission::Admission(Arc::clone(state)).layer(service);
+        let service = DefaultBodyLimit::max(max_body).layer(service);
+        let service = cors::WithOrigin::new(cors).layer(service);
+        Self(Arc::new(move |request| {
+            let answer = service.clone().oneshot(request);
+            Box::pin(async move {
+                match answer.await {
+                    Ok(response) => response,
+                    Err(never) => match never {},
+                }
+            })
+        }))
+    }
+
+    /// Whether `request` is one for this route: a POST of `/mcp`.
+    pub(crate) fn takes<B>(request: &axum::http::Request<B>) -> bool {
+        request.method() == Method::POST && request.uri().path() == "/mcp"
+    }
+
+    /// The answer to `request`.
+    pub(crate) fn answer(&self, request: Request) -> BoxFuture<'static, Response> {
+        (self.0)(request)
+    }
 }
 
 /// The session table, shared through Redis when there is one.

@@ -36,7 +36,7 @@ use tower::ServiceExt as _;
 use super::arrival::Arrivals;
 use super::health::Health;
 use super::room::{IDLE_ENOUGH, Member, Room};
-use super::{HttpConfig, endpoint};
+use super::{HttpConfig, PostRoute, endpoint_and_post};
 use crate::protocol::Dispatcher;
 
 /// The longest pause after a failed accept (too many open files, say): the pause doubles from
@@ -59,8 +59,8 @@ pub(crate) async fn serve(
     })?;
     tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
     let shutdown = dispatcher.closing().clone();
-    let app = app(dispatcher, config.clone());
-    serve_app(listener, app, &config, shutdown).await
+    let (app, post) = app(dispatcher, config.clone());
+    serve_app_with(listener, app, Some(post), &config, shutdown).await
 }
 
 /// Serves `app` on `listener` with the connection protections of `config` until SIGINT or
@@ -69,6 +69,17 @@ pub(crate) async fn serve(
 pub(crate) async fn serve_app(
     listener: TcpListener,
     app: Router,
+    config: &HttpConfig,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    serve_app_with(listener, app, None, config, shutdown).await
+}
+
+/// [`serve_app`], with `POST /mcp` answered by `post` when there is one.
+async fn serve_app_with(
+    listener: TcpListener,
+    app: Router,
+    post: Option<PostRoute>,
     config: &HttpConfig,
     shutdown: CancellationToken,
 ) -> io::Result<()> {
@@ -84,6 +95,7 @@ pub(crate) async fn serve_app(
     let shared = Arc::new(Shared {
         health: Health::of(config, shutdown.clone()),
         app,
+        post,
         room: Arc::default(),
         arrivals: Arrivals::of(config),
         body_rate: config.body_rate,
@@ -109,10 +121,11 @@ pub(crate) async fn serve_app(
     Ok(())
 }
 
-/// The endpoint at `/mcp`, with the RFC 9728 document beside it when auth is on.
-fn app(dispatcher: Dispatcher, config: HttpConfig) -> Router {
+/// The endpoint at `/mcp`, with the RFC 9728 document beside it when auth is on, and its POST
+/// route.
+fn app(dispatcher: Dispatcher, config: HttpConfig) -> (Router, PostRoute) {
     let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
-    let mut app = endpoint(dispatcher, config, "/mcp");
+    let (mut app, post) = endpoint_and_post(dispatcher, config, "/mcp");
     if let Some(metadata) = metadata {
         let path = metadata.well_known_path();
         let document = Arc::new(metadata);
@@ -121,7 +134,7 @@ fn app(dispatcher: Dispatcher, config: HttpConfig) -> Router {
             get(move || async move { axum::Json((*document).clone()) }),
         );
     }
-    app
+    (app, post)
 }
 
 /// What bounds the connections.
@@ -144,6 +157,8 @@ impl ConnectionLimits {
 /// What the connections of one listener share.
 struct Shared {
     app: Router,
+    /// `POST /mcp` past the router, when the app is `serve_http`'s own.
+    post: Option<PostRoute>,
     /// `GET /healthz`, answered before the app.
     health: Health,
     room: Arc<Room>,
@@ -394,6 +409,8 @@ impl hyper::service::Service<Request<Incoming>> for Connection {
             let (request, arrival) = shared.arrivals.watch(request);
             let response = if Health::asked(&request) {
                 shared.health.answer()
+            } else if let Some(post) = shared.post.as_ref().filter(|_| PostRoute::takes(&request)) {
+                post.answer(request).await
             } else {
                 shared.app.clone().oneshot(request).await?
             };

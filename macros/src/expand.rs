@@ -420,7 +420,14 @@ impl<'a> SchemaSource<'a> {
         match self {
             Self::LoneParameter(param) => (
                 quote!((__tool_input_schema, __tool_parse)),
-                quote!(let __tool_arguments = #private::lone_parameter_arguments(__tool_input_schema, #param, __tool_arguments);),
+                // The tool's own cell: whether its schema made the parameter a property,
+                // decided at its first call (first in its block, as clippy wants items).
+                quote! {
+                    let __tool_arguments = {
+                        static __TOOL_LONE_PROPERTY: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+                        #private::lone_parameter_arguments(&__TOOL_LONE_PROPERTY, __tool_input_schema, #param, __tool_arguments)
+                    };
+                },
             ),
             Self::HandWritten(_) | Self::Derived => (quote!((_, __tool_parse)), TokenStream::new()),
         }

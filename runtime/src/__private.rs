@@ -2,6 +2,8 @@
 //!
 //! Names here show up in compile errors of user code, so they are named for people.
 
+use std::sync::OnceLock;
+
 pub use futures_util::future::BoxFuture;
 pub use inventory;
 pub use schemars;
@@ -140,10 +142,16 @@ pub fn lone_parameter_schema<T>(
 }
 
 /// What the lone parameter `name` reads of the (validated) arguments: all of them, or the
-/// property `name` (see `call::lone_parameter_arguments`).
+/// property `name` (see `call::lone_parameter_arguments`); `is_property` is the tool's own,
+/// decided at its first call.
 #[must_use]
-pub fn lone_parameter_arguments(schema: fn() -> Value, name: &str, arguments: Value) -> Value {
-    crate::call::lone_parameter_arguments(schema, name, arguments)
+pub fn lone_parameter_arguments(
+    is_property: &OnceLock<bool>,
+    schema: fn() -> Value,
+    name: &str,
+    arguments: Value,
+) -> Value {
+    crate::call::lone_parameter_arguments(is_property, schema, name, arguments)
 }
 
 /// `#[tool(output_schema = false)]`: the result without its `structuredContent` (its text is

@@ -2,9 +2,8 @@
 //! caught) → its result → check its structured content. Every error text a client can get from
 //! that path is written here, once (the crate docs, "Errors, the contract").
 
-use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures_util::FutureExt as _;
@@ -20,7 +19,6 @@ use crate::context::Context;
 use crate::limits::CallClock;
 use crate::result::CallToolResult;
 use crate::schema;
-use crate::sync::{read, write};
 use crate::validate::{SchemaValidator, prepare_instance};
 
 /// What runs a tool: it gets the validated arguments and deserializes them itself (a `#[tool]`
@@ -268,22 +266,16 @@ pub(crate) fn lone_parameter_schema(
 
 /// The arguments of a lone parameter `name`, as its type reads them: the whole arguments for an
 /// object type, the property `name` (`null` when absent) for one that
-/// [`lone_parameter_schema`] made a property. The choice is made once per schema fn.
+/// [`lone_parameter_schema`] made a property. The choice is made once per tool, at its first
+/// call.
 pub(crate) fn lone_parameter_arguments(
+    is_property: &OnceLock<bool>,
     schema: fn() -> Value,
     name: &str,
     arguments: Value,
 ) -> Value {
-    static PROPERTIES: OnceLock<RwLock<HashMap<usize, bool>>> = OnceLock::new();
-    let properties = PROPERTIES.get_or_init(RwLock::default);
-    // The fn's address names the schema: two fns merged into one give the same schema.
-    let key = schema as usize;
-    let cached = read(properties).get(&key).copied();
-    let is_property = cached.unwrap_or_else(|| {
-        let is_property = !schema::is_object_schema(&schema());
-        write(properties).insert(key, is_property);
-        is_property
-    });
+    // Decided once per tool, in a cell of its own: a call reads it without a lock.
+    let is_property = *is_property.get_or_init(|| !schema::is_object_schema(&schema()));
     match arguments {
         Value::Object(mut object) if is_property => object.remove(name).unwrap_or(Value::Null),
         arguments => arguments,
@@ -516,16 +508,17 @@ mod tests {
             json!({"type": "integer"})
         }
         let arguments = json!({"query": 7});
+        let integer_cell = OnceLock::new();
         assert_eq!(
-            lone_parameter_arguments(object, "query", arguments.clone()),
+            lone_parameter_arguments(&OnceLock::new(), object, "query", arguments.clone()),
             arguments
         );
         assert_eq!(
-            lone_parameter_arguments(integer, "query", arguments),
+            lone_parameter_arguments(&integer_cell, integer, "query", arguments),
             json!(7)
         );
         assert_eq!(
-            lone_parameter_arguments(integer, "query", json!({})),
+            lone_parameter_arguments(&integer_cell, integer, "query", json!({})),
             Value::Null
         );
     }

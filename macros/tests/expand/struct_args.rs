@@ -23,11 +23,15 @@ const _: () = {
         __tool_context: __tool_private::Context,
     ) -> __tool_private::BoxFuture<'static, __tool_private::CallToolResult> {
         let (__tool_input_schema, __tool_parse) = __tool_argument_type::<WeatherArgs>();
-        let __tool_arguments = __tool_private::lone_parameter_arguments(
-            __tool_input_schema,
-            "args",
-            __tool_arguments,
-        );
+        let __tool_arguments = {
+            static __TOOL_LONE_PROPERTY: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+            __tool_private::lone_parameter_arguments(
+                &__TOOL_LONE_PROPERTY,
+                __tool_input_schema,
+                "args",
+                __tool_arguments,
+            )
+        };
         let __tool_arguments = match __tool_parse("get_weather", __tool_arguments) {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(refused) => {

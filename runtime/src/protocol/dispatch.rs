@@ -764,6 +764,9 @@ impl Dispatcher {
     ) -> Context {
         let channel = match round {
             Some(round) => Channel::Modern(Arc::clone(round)),
+            // A 2026-07-28 call without a round cannot ask: nothing may reach a connection's
+            // pending requests from it, which a legacy client alone answers.
+            None if client.version.is_modern() => Channel::Legacy(None),
             None => Channel::Legacy(scope.pending),
         };
         Context::new(ContextParts {

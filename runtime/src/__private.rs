@@ -398,11 +398,20 @@ pub fn not_borrowed_input<K: NotBorrowedInput>(kind: K) {
     label = "`#[tool]` takes a parameter of a type named `State<…>` as app state",
     note = "rename your type, or write its path (`crate::State`) to take it as the tool's input"
 )]
-pub trait ToolState: Sized {
+pub trait ToolState: Sized + sealed::Sealed {
     /// The type of the value, for the start-up check.
     fn key() -> StateKey;
     /// The value, from the request's context.
     fn from_context(context: &Context) -> Self;
+}
+
+/// Only the runtime's `State<T>` is app state: a type of the user's that implemented
+/// [`ToolState`] would reach the request's `Context` while its tool is registered as taking none
+/// (and so, at 2026-07-28, as one that cannot ask).
+mod sealed {
+    pub trait Sealed {}
+
+    impl<T> Sealed for crate::state::State<T> {}
 }
 
 impl<T: Send + Sync + 'static> ToolState for State<T> {

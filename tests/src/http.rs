@@ -426,6 +426,16 @@ pub async fn send_over_socket(address: SocketAddr, mut request: Request<Body>) -
         header::HOST,
         format!("localhost:{}", address.port()).parse().unwrap(),
     );
+    exchange_over_socket(address, request).await
+}
+
+/// Sends `request` over a fresh connection as it is, its `Host` included, and reads the whole
+/// response.
+///
+/// # Panics
+///
+/// When the response does not come, whole, within [`TIMEOUT`].
+pub async fn exchange_over_socket(address: SocketAddr, request: Request<Body>) -> Reply {
     let exchange = async {
         let (mut sender, _driver) = connect(address).await;
         let response = sender.send_request(request).await.unwrap();

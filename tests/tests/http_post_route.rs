@@ -12,7 +12,7 @@ use axum::http::Request;
 use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt::tool;
 use mcp_toolbelt_tests::http::{
-    Reply, TIMEOUT, connect, initialize_body, modern_call, modern_headers, router, serve_http,
+    Reply, exchange_over_socket, initialize_body, modern_call, modern_headers, router, serve_http,
     serve_on_socket, with_bearer_auth,
 };
 use serde_json::{Value, json};
@@ -96,24 +96,6 @@ impl Case {
     }
 }
 
-/// Sends `request` on a connection of its own, its `Host` as the request has it.
-async fn exchange(address: SocketAddr, request: Request<Body>) -> Reply {
-    let exchange = async {
-        let (mut sender, _driver) = connect(address).await;
-        let response = sender.send_request(request).await.unwrap();
-        let (parts, body) = response.into_parts();
-        let body = axum::body::to_bytes(Body::new(body), usize::MAX)
-            .await
-            .unwrap();
-        Reply {
-            status: parts.status,
-            headers: parts.headers,
-            body,
-        }
-    };
-    tokio::time::timeout(TIMEOUT, exchange).await.unwrap()
-}
-
 /// What a client sees of `reply`: status, the compared headers, whether a session id came, and
 /// the body (JSON when it is JSON; the events of an event stream as they are).
 fn seen(reply: &Reply) -> Value {
@@ -146,8 +128,8 @@ async fn both_alike(config: &HttpConfig, cases: &[Case]) -> Vec<Value> {
     let routed = serve_on_socket(router(config.clone())).await;
     let mut answers = Vec::new();
     for case in cases {
-        let by_route = seen(&exchange(direct, case.request(direct)).await);
-        let by_router = seen(&exchange(routed, case.request(routed)).await);
+        let by_route = seen(&exchange_over_socket(direct, case.request(direct)).await);
+        let by_router = seen(&exchange_over_socket(routed, case.request(routed)).await);
         assert_eq!(
             by_route, by_router,
             "{}: serve_http's POST route and the router answer differently",

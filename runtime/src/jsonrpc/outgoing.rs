@@ -102,6 +102,14 @@ pub(crate) enum Payload {
     /// info, serialized once) and `"resultType": "complete"` when it has none, as if both were
     /// its last members, without building either for each answer.
     Stamped(Map<String, Value>, Arc<RawValue>),
+    /// A tool's result written straight from its type (no `Value` built), with whether it is
+    /// an error result (`isError`), which the request's span records.
+    Written {
+        /// The result's JSON.
+        json: Box<RawValue>,
+        /// `isError`.
+        is_error: bool,
+    },
 }
 
 impl Payload {
@@ -130,14 +138,20 @@ impl Payload {
                 result.insert("_meta".into(), meta);
                 Value::Object(result)
             }
+            Self::Written { json, .. } => {
+                serde_json::from_str(json.get()).expect("written results are serialized JSON")
+            }
         }
     }
 
-    /// The result when it is built: the test of an error result (`isError`) reads it.
-    pub(crate) fn built(&self) -> Option<&Map<String, Value>> {
+    /// Whether the result is a tool's error result (`isError: true`).
+    pub(crate) fn is_error(&self) -> bool {
         match self {
-            Self::Built(Value::Object(result)) | Self::Stamped(result, _) => Some(result),
-            _ => None,
+            Self::Built(Value::Object(result)) | Self::Stamped(result, _) => {
+                result.get("isError") == Some(&Value::Bool(true))
+            }
+            Self::Written { is_error, .. } => *is_error,
+            _ => false,
         }
     }
 }
@@ -156,6 +170,7 @@ impl Serialize for Payload {
         match self {
             Self::Built(value) => value.serialize(serializer),
             Self::Shared(raw) => raw.serialize(serializer),
+            Self::Written { json, .. } => json.serialize(serializer),
             Self::Stamped(result, meta) => {
                 let typed = result.contains_key("resultType");
                 let mut map =

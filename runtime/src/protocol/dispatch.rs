@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -27,6 +28,7 @@ use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::{CallClock, Limits};
 use crate::registry::{PromptSet, ResourceSet, ToolSet, apps};
+use crate::result::CallToolResult;
 use crate::state::StateMap;
 use crate::task::{self, TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
@@ -229,7 +231,7 @@ impl Dispatcher {
     ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
-        let mut result = match (era.is_modern(), method) {
+        let result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
             (false, Method::Ping) => Ok(to_json(&Empty {})),
             (false, Method::SetLogLevel) => set_level(&params, connection),
@@ -255,7 +257,9 @@ impl Dispatcher {
                     .page(&self.state.tools, &params, era.version());
                 return page.map(Payload::Shared);
             }
-            (_, Method::CallTool) => self.call_tool(id, params, &era, connection, scope).await,
+            (_, Method::CallTool) => {
+                return self.call_tool(id, params, &era, connection, scope).await;
+            }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
                 let declared = Client::of(&era, connection).capabilities;
                 tasks::answer(
@@ -314,11 +318,17 @@ impl Dispatcher {
             }
             _ => Err(method_not_found(method)),
         }?;
+        Ok(self.payload(&era, result))
+    }
+
+    /// `result` as it is answered in `era`: at 2026-07-28 with its `resultType` and the
+    /// server's `_meta` (stamped as it is written when it has no `_meta` of its own).
+    fn payload(&self, era: &Era, mut result: Value) -> Payload {
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
             if !result.contains_key("_meta") {
                 // Stamped as it is written: nothing built per answer.
                 let result = std::mem::take(result);
-                return Ok(Payload::stamped(result, Arc::clone(&self.modern_meta)));
+                return Payload::stamped(result, Arc::clone(&self.modern_meta));
             }
             // A call that asks the client has said `input_required` already.
             result
@@ -327,7 +337,33 @@ impl Dispatcher {
             let meta = result.entry("_meta").or_insert_with(|| json!({}));
             meta[meta::SERVER_INFO] = to_json(&self.state.info);
         }
-        Ok(Payload::Built(result))
+        Payload::Built(result)
+    }
+
+    /// A tool's completed `result` as a client of `era` reads it, written straight from its
+    /// type: no `Value` is built for it (most of a small call's allocations were that tree).
+    /// A result with a `_meta` of its own is merged with the server's as JSON, as before.
+    fn tool_payload(&self, era: &Era, result: CallToolResult) -> Payload {
+        let result = downgrade::downgraded_result(result, era.version());
+        if era.is_modern() && result.meta.is_some() {
+            return self.payload(era, to_json(&result));
+        }
+        let is_error = result.is_error;
+        let written = if era.is_modern() {
+            serde_json::value::to_raw_value(&Complete {
+                result: &result,
+                result_type: "complete",
+                meta: &self.modern_meta,
+            })
+        } else {
+            serde_json::value::to_raw_value(&result)
+        };
+        match written {
+            Ok(json) => Payload::Written { json, is_error },
+            // Not reached (a result is a tree of strings, numbers and maps); the JSON path says
+            // the same thing the same way if it ever is.
+            Err(_) => self.payload(era, to_json(&result)),
+        }
     }
 
     /// `subscriptions/listen` (2026-07-28): what it asks for, honoured as far as served (its
@@ -530,7 +566,7 @@ impl Dispatcher {
         era: &Era,
         connection: &Connection,
         scope: RequestScope,
-    ) -> Result<Value, ErrorObject> {
+    ) -> Result<Payload, ErrorObject> {
         let (name, arguments) = tool_and_arguments(&mut params)?;
         let tool = self
             .state
@@ -560,7 +596,7 @@ impl Dispatcher {
         };
         if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
             // Boxed: a task's start is rare, and its future would otherwise widen every call's.
-            return Box::pin(self.call_as_task(
+            let answer = Box::pin(self.call_as_task(
                 id,
                 params,
                 client,
@@ -569,12 +605,12 @@ impl Dispatcher {
                 (tool, arguments),
                 (required, reservation),
             ))
-            .await;
+            .await?;
+            return Ok(self.payload(era, answer));
         }
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
         let clock = Arc::new(CallClock::default());
-        let version = client.version;
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         // What is left of the request (`_meta`, the round's answers) is not held while it runs.
         drop(params);
@@ -592,11 +628,13 @@ impl Dispatcher {
         let result = match round {
             Some(round) => match round.run(&self.state.sealer, call.as_mut()).await? {
                 Outcome::Completed(result) => round.unless_lacking(result?)?,
-                Outcome::InputRequired(input_required) => return Ok(input_required),
+                Outcome::InputRequired(input_required) => {
+                    return Ok(self.payload(era, input_required));
+                }
             },
             None => call.await?,
         };
-        Ok(downgrade::call_result(result, version))
+        Ok(self.tool_payload(era, result))
     }
 
     /// Whether a call of `tool` runs as a task: `Some((required, its place under the caps))` for
@@ -830,6 +868,18 @@ impl Client {
 /// (checked by the round, whatever the tool).
 fn brings_answers(params: &Map<String, Value>) -> bool {
     params.contains_key("requestState") || params.contains_key("inputResponses")
+}
+
+/// A 2026-07-28 tool result as it is written: its own members, then `resultType` and the
+/// server's `_meta`, as [`Payload::Stamped`] writes a built one.
+#[derive(Serialize)]
+struct Complete<'a> {
+    #[serde(flatten)]
+    result: &'a CallToolResult,
+    #[serde(rename = "resultType")]
+    result_type: &'static str,
+    #[serde(rename = "_meta")]
+    meta: &'a RawValue,
 }
 
 /// A `tools/call`'s `name` and `arguments`, taken out of its params.

@@ -33,15 +33,23 @@ pub(crate) fn icons(icons: &[Icon], version: ProtocolVersion) -> &[Icon] {
     if version.has_icons() { icons } else { &[] }
 }
 
+/// A tool result as a client of `version` expects it, as JSON.
+pub(crate) fn call_result(result: CallToolResult, version: ProtocolVersion) -> Value {
+    to_json(&downgraded_result(result, version))
+}
+
 /// A tool result as a client of `version` expects it.
-pub(crate) fn call_result(mut result: CallToolResult, version: ProtocolVersion) -> Value {
+pub(crate) fn downgraded_result(
+    mut result: CallToolResult,
+    version: ProtocolVersion,
+) -> CallToolResult {
     if !version.has_structured_content() {
         result.structured_content = None;
     }
     for block in &mut result.content {
         content(block, version);
     }
-    to_json(&result)
+    result
 }
 
 /// A content block (of a tool's result or a prompt's message) as a client of `version` reads

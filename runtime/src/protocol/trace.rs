@@ -74,11 +74,7 @@ pub(super) fn record_version(version: ProtocolVersion) {
 /// an error (`isError`), as the conventions ask; nothing for a success.
 pub(super) fn record_outcome(span: &Span, outcome: &Result<Payload, ErrorObject>) {
     match outcome {
-        Ok(payload)
-            if payload
-                .built()
-                .is_some_and(|result| result.get("isError") == Some(&Value::Bool(true))) =>
-        {
+        Ok(payload) if payload.is_error() => {
             span.record("error.type", "tool_error");
         }
         Ok(_) => {}

@@ -62,12 +62,21 @@ impl InProcess {
     ///
     /// When none comes in time, or it is not JSON.
     pub async fn next_message(&mut self) -> Value {
-        let line = tokio::time::timeout(WAIT, self.output.next_line())
+        serde_json::from_str(&self.next_line().await).unwrap()
+    }
+
+    /// The next line the server writes, as it is written (members in their order, any
+    /// duplicate kept).
+    ///
+    /// # Panics
+    ///
+    /// When none comes in time.
+    pub async fn next_line(&mut self) -> String {
+        tokio::time::timeout(WAIT, self.output.next_line())
             .await
             .expect("a message within 10 s")
             .unwrap()
-            .expect("the server is still writing");
-        serde_json::from_str(&line).unwrap()
+            .expect("the server is still writing")
     }
 
     /// The next message, however long it takes (for paused time, where a timeout would end

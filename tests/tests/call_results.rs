@@ -117,3 +117,54 @@ async fn a_version_before_structured_content_gets_none() {
         "{structured}"
     );
 }
+
+/// The members as written, in order, each once: the result's own, then (at 2026-07-28)
+/// `resultType` and the server's `_meta`.
+#[tokio::test]
+async fn the_members_are_written_in_order_each_once() {
+    let mut client = initialized("2025-11-25").await;
+    let send = |id: i64, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+    client
+        .send(&send(1, json!({"name": "failing", "arguments": {}})))
+        .await;
+    assert_eq!(
+        client.next_line().await,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"it failed"}],"isError":true}}"#
+    );
+    client.send(&send(2, modern("failing"))).await;
+    assert_eq!(
+        client.next_line().await,
+        r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"it failed"}],"isError":true,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"results","version":"1.0.0"}}}}"#
+    );
+    client.send(&send(3, modern("tagged"))).await;
+    assert_eq!(
+        client.next_line().await,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"tagged"}],"_meta":{"trace":"t-1","io.modelcontextprotocol/serverInfo":{"name":"results","version":"1.0.0"}},"resultType":"complete"}}"#
+    );
+}
+
+/// A result nested deeper than a JSON parser's usual limit (128) reaches the in-process test
+/// client whole.
+#[tokio::test]
+async fn a_deep_result_reaches_the_test_client() {
+    let client = mcp_toolbelt::testing::TestClient::new(Server::new("results", "1.0.0"));
+    let result = client.call_tool("deep", json!({})).await;
+    let structured = result.structured_content.expect("structured content");
+    let mut value = &structured["result"];
+    let mut depth = 0;
+    while let Some(inner) = value.get(0) {
+        value = inner;
+        depth += 1;
+    }
+    assert_eq!(depth, 200);
+}
+
+/// Answers with an array nested 200 deep
+#[tool]
+async fn deep() -> mcp_toolbelt::Json<Value> {
+    let mut value = json!(0);
+    for _ in 0..200 {
+        value = json!([value]);
+    }
+    mcp_toolbelt::Json(value)
+}

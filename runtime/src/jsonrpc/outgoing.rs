@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use serde::ser::SerializeMap as _;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize as _, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -139,7 +139,11 @@ impl Payload {
                 Value::Object(result)
             }
             Self::Written { json, .. } => {
-                serde_json::from_str(json.get()).expect("written results are serialized JSON")
+                // Read back whatever its depth: it was a tool's output, which the parser's usual
+                // limit (for what clients send) does not bound.
+                let mut reader = serde_json::Deserializer::from_str(json.get());
+                reader.disable_recursion_limit();
+                Value::deserialize(&mut reader).expect("written results are serialized JSON")
             }
         }
     }

@@ -153,7 +153,7 @@ fn endpoint_and_post(
     }
     let max_body = state.config.max_body_bytes;
     let cors = state.config.cors();
-    let post_route = PostRoute::new(&state, max_body, cors.clone());
+    let post_route = PostRoute::new(&state, path, max_body, cors.clone());
     let router = Router::new()
         .route(
             path,
@@ -178,16 +178,24 @@ fn endpoint_and_post(
 /// twentieth of an MCP call's CPU over HTTP (`BENCHMARKS.md`, "Over HTTP"). Every other request,
 /// and every request to [`Server::into_router`](crate::Server::into_router)'s endpoint, goes
 /// through the router; `tests/tests/http_post_route.rs` checks that both answer alike.
-#[derive(Clone)]
-pub(crate) struct PostRoute(Arc<dyn Fn(Request) -> BoxFuture<'static, Response> + Send + Sync>);
+pub(crate) struct PostRoute {
+    /// The endpoint's path, the router's own.
+    path: Box<str>,
+    answer: Box<dyn Fn(Request) -> BoxFuture<'static, Response> + Send + Sync>,
+}
 
 impl PostRoute {
-    fn new(state: &Arc<HttpState>, max_body: usize, cors: tower_http::cors::CorsLayer) -> Self {
+    fn new(
+        state: &Arc<HttpState>,
+        path: &str,
+        max_body: usize,
+        cors: tower_http::cors::CorsLayer,
+    ) -> Self {
         let service = post::post.with_state(Arc::clone(state));
         let service = admission::Admission(Arc::clone(state)).layer(service);
         let service = DefaultBodyLimit::max(max_body).layer(service);
         let service = cors::WithOrigin::new(cors).layer(service);
-        Self(Arc::new(move |request| {
+        let answer = move |request| -> BoxFuture<'static, Response> {
             let answer = service.clone().oneshot(request);
             Box::pin(async move {
                 match answer.await {
@@ -195,17 +203,21 @@ impl PostRoute {
                     Err(never) => match never {},
                 }
             })
-        }))
+        };
+        Self {
+            path: path.into(),
+            answer: Box::new(answer),
+        }
     }
 
-    /// Whether `request` is one for this route: a POST of `/mcp`.
-    pub(crate) fn takes<B>(request: &axum::http::Request<B>) -> bool {
-        request.method() == Method::POST && request.uri().path() == "/mcp"
+    /// Whether `request` is one for this route: a POST of the endpoint's path.
+    pub(crate) fn takes<B>(&self, request: &axum::http::Request<B>) -> bool {
+        request.method() == Method::POST && request.uri().path() == &*self.path
     }
 
     /// The answer to `request`.
     pub(crate) fn answer(&self, request: Request) -> BoxFuture<'static, Response> {
-        (self.0)(request)
+        (self.answer)(request)
     }
 }
 

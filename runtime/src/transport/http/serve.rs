@@ -409,7 +409,7 @@ impl hyper::service::Service<Request<Incoming>> for Connection {
             let (request, arrival) = shared.arrivals.watch(request);
             let response = if Health::asked(&request) {
                 shared.health.answer()
-            } else if let Some(post) = shared.post.as_ref().filter(|_| PostRoute::takes(&request)) {
+            } else if let Some(post) = shared.post.as_ref().filter(|post| post.takes(&request)) {
                 post.answer(request).await
             } else {
                 shared.app.clone().oneshot(request).await?

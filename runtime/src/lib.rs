@@ -156,6 +156,7 @@
 
 mod call;
 mod cli;
+mod client_capabilities;
 mod context;
 mod host_config;
 mod jsonrpc;

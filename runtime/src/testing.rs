@@ -114,6 +114,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::ProtocolVersion;
@@ -205,7 +206,9 @@ impl TestClient {
     {
         let calls = self.calls.answering();
         let version = calls.connection().version();
-        calls.connection().initialize(version, capabilities);
+        calls
+            .connection()
+            .initialize(version, ClientCapabilities::from_declared(&capabilities));
         Self {
             calls,
             answer: Some(Arc::new(answer)),

@@ -23,6 +23,7 @@ use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{LazyBinding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
 use crate::call;
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
@@ -426,11 +427,11 @@ impl Dispatcher {
         let version = requested
             .and_then(ProtocolVersion::parse_legacy)
             .unwrap_or(ProtocolVersion::LATEST_LEGACY);
-        let capabilities = params
+        let declared = params
             .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        connection.initialize(version, capabilities);
+            .map(ClientCapabilities::from_declared)
+            .unwrap_or_default();
+        connection.initialize(version, declared);
         tracing::debug!(requested, negotiated = %version, "initialize");
         let mut capabilities = self.capabilities();
         if version < ProtocolVersion::V2025_03_26 {
@@ -839,7 +840,7 @@ struct Client {
     version: ProtocolVersion,
     session_id: Option<String>,
     log_level: Option<LogLevel>,
-    capabilities: Arc<Value>,
+    capabilities: Arc<ClientCapabilities>,
 }
 
 impl Client {

@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{BusMessage, Redis};
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
 use crate::principal::Principal;
 use crate::protocol::{Connection, Lists, ProtocolVersion};
@@ -21,7 +21,8 @@ use crate::registry::Listed;
 pub(crate) struct SessionRecord {
     /// The negotiated version; `None` before `initialize` answered.
     version: Option<String>,
-    capabilities: Value,
+    /// What the server reads of the client's capabilities, never the client's tree.
+    capabilities: ClientCapabilities,
     log_level: LogLevel,
     hears: HeardLists,
     uris: Vec<String>,
@@ -46,7 +47,7 @@ impl SessionRecord {
             version: connection
                 .negotiated()
                 .map(|version| version.as_str().to_owned()),
-            capabilities: Value::clone(&connection.client_capabilities()),
+            capabilities: ClientCapabilities::clone(&connection.client_capabilities()),
             log_level: connection.log_level(),
             hears: HeardLists {
                 tools: lists.tools,
@@ -221,7 +222,10 @@ mod tests {
     fn a_record_restores_what_initialize_and_set_level_settled() {
         let budget = MemoryBudget::new(usize::MAX);
         let opened = Connection::new(ProtocolVersion::HTTP_DEFAULT, None, &budget);
-        opened.initialize(ProtocolVersion::V2025_11_25, json!({"roots": {}}));
+        opened.initialize(
+            ProtocolVersion::V2025_11_25,
+            ClientCapabilities::from_declared(&json!({"roots": {}, "experimental": {"x": [0]}})),
+        );
         opened.hear(Lists {
             tools: true,
             prompts: false,
@@ -241,6 +245,9 @@ mod tests {
         assert_eq!(loaded.version(), ProtocolVersion::V2025_11_25);
         assert_eq!(loaded.log_level(), LogLevel::Warning);
         assert_eq!(loaded.lists(), opened.lists());
-        assert_eq!(*loaded.client_capabilities(), json!({"roots": {}}));
+        assert_eq!(
+            serde_json::to_value(&*loaded.client_capabilities()).unwrap(),
+            json!({"roots": {}, "experimental": {}})
+        );
     }
 }

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use std::future::Future;
 
 use crate::ask::seal::Sealer;
+use crate::context::Context;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
@@ -154,7 +155,7 @@ impl Server {
                 PromptSet::default()
             }
         };
-        Self {
+        let mut server = Self {
             name: name.into(),
             version: version.into(),
             title: None,
@@ -182,7 +183,20 @@ impl Server {
             skills: Vec::new(),
             task_store: None,
             task_settings: TaskSettings::default(),
-        }
+        };
+        // The server's own handles are app state from the start: a call reaches them through
+        // its `Context` (`Context::resources`, …) or a `State<Resources>` parameter, with
+        // nothing to register. The prompts' is taken without declaring the capability, as
+        // `Server::prompts` would.
+        let handles = (
+            server.tools(),
+            server.prompts_unopened(),
+            server.resources(),
+        );
+        server.states.insert(handles.0);
+        server.states.insert(handles.1);
+        server.states.insert(handles.2);
+        server
     }
 
     /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set, or,
@@ -536,6 +550,10 @@ impl Server {
     /// a `#[tool]` takes it as a parameter `State<T>`, any tool through
     /// [`Context::state`](crate::Context::state). One value per type; a second value of a type
     /// replaces the first. See [`State`](crate::State).
+    ///
+    /// The server's own handles, [`Tools`], [`Prompts`] and [`Resources`], are in its app state
+    /// already: a tool takes `State<Resources>`, or calls
+    /// [`Context::resources`](crate::Context::resources), without giving them here.
     #[must_use]
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         if self.states.insert(value) {
@@ -577,6 +595,7 @@ impl Server {
         };
         problems.extend(self.tools.missing_state(&self.states));
         problems.extend(self.prompts.missing_state(&self.states));
+        problems.extend(self.resources.missing_state(&self.states));
         match problems.len() {
             0 => Ok(()),
             1 => Err(Error::Registry(problems.remove(0))),
@@ -602,6 +621,14 @@ impl Server {
     pub fn prompts(&self) -> Prompts {
         self.prompts_handle
             .store(true, std::sync::atomic::Ordering::Relaxed);
+        Prompts {
+            prompts: Arc::clone(&self.prompts),
+            changes: self.changes.clone(),
+        }
+    }
+
+    /// The handle to the prompts, leaving the `prompts` capability as it is.
+    fn prompts_unopened(&self) -> Prompts {
         Prompts {
             prompts: Arc::clone(&self.prompts),
             changes: self.changes.clone(),
@@ -912,7 +939,8 @@ impl std::fmt::Debug for Server {
 }
 
 /// The tools of a [`Server`], shared with it: add or remove one while it serves, or list them.
-/// Got from [`Server::tools`]; clones are handles to the same set.
+/// Got from [`Server::tools`], or in a call from its [`Context::tools`]; clones are handles to
+/// the same set.
 ///
 /// A change is told to connected clients with `notifications/tools/list_changed` (legacy
 /// clients that initialized, 2026-07-28 clients on a `subscriptions/listen` stream).
@@ -972,7 +1000,8 @@ impl std::fmt::Debug for Tools {
 }
 
 /// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
-/// them. Got from [`Server::prompts`]; clones are handles to the same set.
+/// them. Got from [`Server::prompts`], or in a call from its [`Context::prompts`]; clones are
+/// handles to the same set.
 ///
 /// A change is told to connected clients with `notifications/prompts/list_changed` (as the
 /// transports announce the server's changes).
@@ -1029,9 +1058,9 @@ impl std::fmt::Debug for Prompts {
 }
 
 /// The resources of a [`Server`], shared with it: add or remove a resource or template while it
-/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`];
-/// clones are handles to the same set, so a tool can hold one in app state
-/// ([`Server::state`]).
+/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`],
+/// or in a call from its [`Context::resources`] (or a `State<Resources>` parameter: the server
+/// holds it as app state itself); clones are handles to the same set.
 ///
 /// An addition or removal is told to connected clients with
 /// `notifications/resources/list_changed`; [`notify_updated`](Self::notify_updated) tells the
@@ -1110,6 +1139,66 @@ impl std::fmt::Debug for Resources {
         f.debug_struct("Resources")
             .field("uris", &uris)
             .finish_non_exhaustive()
+    }
+}
+
+/// The server's live handles, reached from a call's [`Context`]: written here rather than in
+/// `context.rs` so that the dependency points one way, from the server to the context.
+impl Context {
+    /// The server's resources: to say that a resource's contents changed
+    /// ([`Resources::notify_updated`]: the subscribed clients hear
+    /// `notifications/resources/updated`), or to add and remove resources while serving. The
+    /// same handle as [`Server::resources`], with nothing to register; a `#[tool]` may take it
+    /// as a `State<Resources>` parameter instead.
+    ///
+    /// ```
+    /// use mcp_toolbelt::{Context, tool};
+    ///
+    /// /// Rename a document
+    /// #[tool]
+    /// async fn context_docs_rename(/// The document's id
+    ///                              id: u32, /// Its new title
+    ///                              title: String, context: &Context) -> String {
+    ///     // … stores the new title, then tells whoever subscribed to the document:
+    ///     context.resources().notify_updated(format!("docs://{id}"));
+    ///     format!("renamed to {title}")
+    /// }
+    /// ```
+    #[must_use]
+    pub fn resources(&self) -> Resources {
+        self.handle(|| Resources {
+            resources: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The server's tools, to add or remove one while serving (the clients hear
+    /// `notifications/tools/list_changed`): the same handle as [`Server::tools`].
+    #[must_use]
+    pub fn tools(&self) -> Tools {
+        self.handle(|| Tools {
+            tools: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The server's prompts, to add or remove one while serving (the clients hear
+    /// `notifications/prompts/list_changed`): the same set as [`Server::prompts`]. A server that
+    /// serves no prompt when a client initializes declares no `prompts` capability: take
+    /// [`Server::prompts`] before serving when a tool may add the first.
+    #[must_use]
+    pub fn prompts(&self) -> Prompts {
+        self.handle(|| Prompts {
+            prompts: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The handle the server put in its app state; `detached` (a set of its own, which no
+    /// client sees) only for a context no server built.
+    fn handle<H: Clone + Send + Sync + 'static>(&self, detached: impl FnOnce() -> H) -> H {
+        self.state::<H>()
+            .map_or_else(detached, |handle| H::clone(&handle))
     }
 }
 

@@ -306,6 +306,9 @@ impl Dispatcher {
                 super::skills::answer(method, &params, &era, &served)
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
+            (_, Method::ReadResource) if self.state.resources.is_served() => {
+                Box::pin(self.read_resource(id, params, &era, connection, scope)).await
+            }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
                 let served = resources::Served {
@@ -314,7 +317,6 @@ impl Dispatcher {
                     ttl_ms: self.state.ttl_ms,
                 };
                 resources::answer(method, &params, &era, &served)
-                    .await
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
             _ => Err(method_not_found(method)),
@@ -533,6 +535,27 @@ impl Dispatcher {
         outcome
             .map(|result| downgrade::prompt_result(result, version))
             .map_err(prompts::error)
+    }
+
+    /// `resources/read`: a resource fn is given the request's `Context` (and through it the
+    /// app state), as a tool is; it asks nothing of a 2026-07-28 client (no round).
+    async fn read_resource(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let listed = self.state.resources.listed();
+        let client = Client::of(era, connection);
+        let context = self.context(id, &params, scope, client, None, &Arc::default());
+        let served = resources::Served {
+            resources: &listed,
+            page_size: self.state.page_size,
+            ttl_ms: self.state.ttl_ms,
+        };
+        resources::read(&params, era, &served, &context).await
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the

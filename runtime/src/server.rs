@@ -122,6 +122,8 @@ pub struct Server {
     request_state_key: Option<[u8; 32]>,
     /// The other key it opens during a rotation.
     previous_request_state_key: Option<[u8; 32]>,
+    /// Where the `requestState` key came from, when not from [`Server::request_state_key`].
+    request_state_key_source: Option<String>,
     /// See [`Server::accept_early_answers`].
     early_answers: bool,
     /// The skills served ([`Server::skills_dir`], [`Server::skill`]); their files are among
@@ -178,6 +180,7 @@ impl Server {
             hooks: Vec::new(),
             request_state_key: None,
             previous_request_state_key: None,
+            request_state_key_source: None,
             early_answers: false,
             #[cfg(feature = "skills")]
             skills: Vec::new(),
@@ -790,13 +793,51 @@ impl Server {
         #[cfg(feature = "redis")]
         {
             let config = self.http.clone().connected().await?;
-            Ok((self.update_http_config(|_| config.clone()), config))
+            let mut server = self.update_http_config(|_| config.clone());
+            if server.request_state_key.is_none()
+                && let Some(redis) = config.redis_connected()
+            {
+                // The operator said "these processes are one server": they share one key.
+                let ((current, previous), at) =
+                    redis.request_state_keys().await.map_err(|problem| {
+                        Error::RequestStateKey(format!(
+                            "{problem}; give every replica the same key with \
+                             --request-state-key-file (or MCP_REQUEST_STATE_KEY, \
+                             Server::request_state_key)"
+                        ))
+                    })?;
+                server.request_state_key = Some(current);
+                server.previous_request_state_key = previous;
+                server.request_state_key_source = Some(format!("shared through Redis at {at}"));
+            }
+            server.log_request_state_key();
+            Ok((server, config))
         }
         #[cfg(not(feature = "redis"))]
         {
             let config = self.http.clone();
+            self.log_request_state_key();
             std::future::ready(Ok((self, config))).await
         }
+    }
+
+    /// Says at start where the `requestState` key comes from.
+    #[cfg(feature = "http")]
+    fn log_request_state_key(&self) {
+        match (&self.request_state_key, &self.request_state_key_source) {
+            (Some(_), Some(source)) => tracing::info!("requestState key: {source}"),
+            (Some(_), None) => tracing::info!("requestState key: Server::request_state_key"),
+            (None, _) => tracing::info!(
+                "requestState key: drawn at start, known to this process only (replicas: \
+                 --request-state-key-file, or --redis to share one)"
+            ),
+        }
+    }
+
+    /// Where the `requestState` key was read from (`run()`), for the line at start.
+    pub(crate) fn request_state_key_from(mut self, source: String) -> Self {
+        self.request_state_key_source = Some(source);
+        self
     }
 
     /// The HTTP configuration changed by `change` (what `run()`'s flags add).

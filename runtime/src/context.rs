@@ -199,7 +199,7 @@ impl Context {
             states: Arc::new(states),
             apps: false,
             asker: Asker::new(
-                Arc::new(Value::Null),
+                Arc::default(),
                 crate::ask::Channel::Legacy(None),
                 false,
                 Arc::default(),

@@ -202,6 +202,11 @@ impl Redis {
         format!("{}{kind}:{id}", self.prefix)
     }
 
+    /// The prefix of every key ([`key`](Self::key)), for a script that builds keys itself.
+    pub(crate) fn key_prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// The shared connection (a clone: commands on clones are pipelined on one connection).
     pub(crate) fn connection(&self) -> ConnectionManager {
         self.inner.connection.clone()

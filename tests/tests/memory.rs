@@ -273,7 +273,8 @@ const ECHO_TASKS: usize = 30;
 const ECHO_BYTES: usize = 3_000_000;
 /// The most 15 more finished tasks may add to the process once its store is full (the default
 /// byte budget of one principal's finished results, 32 MiB, holds 11): room for the allocator
-/// (measured: 0 to 10 MiB). Kept, they would add some 48 MiB (measured before the budget: 49).
+/// (measured: 0 to 10 MiB). Kept, they would add some 48 MiB (before the budget, 20 tasks after
+/// the first 10 added 66 MiB).
 const FINISHED_GROWTH_KIB: u64 = 24 * 1024;
 
 /// The status of task `id` on `address`, as `tasks/get` answers it now (read from the start of

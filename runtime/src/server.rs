@@ -69,6 +69,8 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
 /// | [`Server::task_timeout`] (how long a task may run) | 1 hour | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
 /// | [`Server::task_ttl`] (how long a task is kept past its run limit) | 1 hour: its `ttlMs`, fixed at its creation, is `task_timeout` + `task_ttl` (2 hours) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
+/// | finished tasks kept until their TTL (in this process's memory, or in Redis with `redis::RedisTaskStore` (feature `redis`)): [`Server::max_finished_tasks`], [`Server::max_finished_task_bytes`] (each task counted as the memory its record holds, its result included; in Redis, its record's JSON text) | 10,000 tasks, 128 MiB | the oldest finished task is dropped first: its `tasks/get` answers `-32602`, as for an unknown id |
+/// | one principal's finished tasks (every unauthenticated caller counts as one): [`Server::max_finished_tasks_per_principal`], [`Server::max_finished_task_bytes_per_principal`] | 1,000 tasks, 32 MiB | that principal's oldest finished task is dropped first, no one else's. A task whose result alone is past either byte budget is kept as `failed`, `-32603` (`The task finished, but its result is too large to keep: N bytes, …`) |
 /// | `requestState` life (2026-07-28 rounds; not settable) | 10 min from the round that sealed it, usable any number of times within it; valid on every server holding its key ([`ask`](crate::ask)) | the retry is refused, `-32602` `Invalid or expired requestState`; the client calls again from the start |
 /// | 128-bit integers (`u128`, `i128`) as JSON numbers (not settable: what `serde_json` reads and writes exactly) | from `i64::MIN` to `u64::MAX`, as their input schema's `minimum`/`maximum` say | an argument past it is refused by validation; a `Json<T>` result past it is an `isError` result naming the field (`Output serialization error: entries.0.id: integer out of range: …`). Send larger ones as strings |
 /// | floats in a `Json<T>` result (not settable: JSON has no NaN or infinity) | finite | an `isError` result naming the field; in a field that may be `null` (`Option<f64>`) a NaN or infinity is sent as `null`, as `None` is |
@@ -246,6 +248,46 @@ impl Server {
     #[must_use]
     pub fn task_poll_interval(mut self, interval: Duration) -> Self {
         self.task_settings.poll_interval = interval;
+        self
+    }
+
+    /// The most finished tasks kept for `tasks/get` until their TTL (10,000 by default, at least
+    /// 1; see the Limits table): past it the oldest finished task is dropped first. It applies to
+    /// the store the server picks ([`MemoryTaskStore`], or with Redis
+    /// `redis::RedisTaskStore` (feature `redis`)); a store given to
+    /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::max_finished`, …).
+    #[must_use]
+    pub fn max_finished_tasks(mut self, max: usize) -> Self {
+        self.task_settings.finished.count = max.max(1);
+        self
+    }
+
+    /// The most finished tasks of one principal kept (1,000 by default, at least 1; every
+    /// unauthenticated caller counts as one): past it that principal's oldest finished task is
+    /// dropped first. As [`Server::max_finished_tasks`], for the store the server picks.
+    #[must_use]
+    pub fn max_finished_tasks_per_principal(mut self, max: usize) -> Self {
+        self.task_settings.finished.count_per_owner = max.max(1);
+        self
+    }
+
+    /// The most bytes the finished tasks kept hold together (128 MiB by default), each counted
+    /// as the memory its record holds, its result included (in Redis, its record's JSON text): past it the oldest finished tasks are
+    /// dropped first. As [`Server::max_finished_tasks`], for the store the server picks.
+    #[must_use]
+    pub fn max_finished_task_bytes(mut self, max: usize) -> Self {
+        self.task_settings.finished.bytes = max;
+        self
+    }
+
+    /// The most bytes one principal's finished tasks kept hold together (32 MiB by default):
+    /// past it that principal's oldest finished tasks are dropped first, and a task whose result
+    /// alone is larger (or larger than [`Server::max_finished_task_bytes`]) is kept as `failed`,
+    /// its `statusMessage` saying the result was too large to keep. As
+    /// [`Server::max_finished_tasks`], for the store the server picks.
+    #[must_use]
+    pub fn max_finished_task_bytes_per_principal(mut self, max: usize) -> Self {
+        self.task_settings.finished.bytes_per_owner = max;
         self
     }
 
@@ -886,13 +928,15 @@ impl Server {
         #[cfg(feature = "redis")]
         let task_store = self.task_store.or_else(|| {
             redis.as_ref().map(|redis| {
-                Arc::new(crate::redis::RedisTaskStore::new(redis)) as Arc<dyn TaskStore>
+                let store = crate::redis::RedisTaskStore::new(redis);
+                Arc::new(store.within(self.task_settings.finished)) as Arc<dyn TaskStore>
             })
         });
         #[cfg(not(feature = "redis"))]
         let task_store = self.task_store;
         let tasks = Arc::new(Tasks::new(
-            task_store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new())),
+            task_store
+                .unwrap_or_else(|| Arc::new(MemoryTaskStore::within(self.task_settings.finished))),
             TaskSettings {
                 max_tasks: self.limits.tasks,
                 max_tasks_per_principal: self.limits.tasks_per_principal,

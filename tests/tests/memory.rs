@@ -361,6 +361,102 @@ fn stdio_calls_hold_what_they_need_not_their_whole_line() {
     );
 }
 
+/// Tasks whose results are 3 MB (the `echo_tasks` binary's tool returns its input), made one
+/// after another by one client (every unauthenticated caller is one principal).
+const ECHO_TASKS: usize = 30;
+/// What one such task sends and gets back.
+const ECHO_BYTES: usize = 3_000_000;
+/// The most 15 more finished tasks may add to the process once its store is full (the default
+/// byte budget of one principal's finished results, 32 MiB, holds 11): room for the allocator
+/// (measured: 0 to 10 MiB). Kept, they would add some 48 MiB (before the budget, 20 tasks after
+/// the first 10 added 66 MiB).
+const FINISHED_GROWTH_KIB: u64 = 24 * 1024;
+
+/// The status of task `id` on `address`, as `tasks/get` answers it now (read from the start of
+/// the answer only: the result that follows may be megabytes).
+fn task_status(address: SocketAddr, id: &str) -> String {
+    let get = modern(0, "tasks/get", json!({"taskId": id}));
+    let mut get = get;
+    get["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let (_, answer) = post_until(
+        address,
+        "tasks/get",
+        Some(id),
+        &get.to_string(),
+        "\"status\":\"",
+    );
+    let status = answer.split("\"status\":\"").nth(1).unwrap_or_default();
+    status.split('"').next().unwrap_or_default().to_owned()
+}
+
+/// Finished tasks keep their results until their TTL (2 hours by default), within a byte budget:
+/// one client making task after task whose results are 3 MB grows the server's memory only until
+/// the budget is full, after which the oldest finished results go first (before, each finished
+/// task held about 4 MiB more, 1,000 of one principal allowed: some 4 GB).
+#[test]
+fn finished_tasks_results_are_bounded_in_bytes_not_only_in_count() {
+    let server = CatalogHttp::start_binary(
+        std::path::Path::new(env!("CARGO_BIN_EXE_echo_tasks")),
+        |address| address.to_string(),
+        &[],
+        &[],
+    );
+    let pid = server.child.id();
+    let text = "x".repeat(ECHO_BYTES);
+    let mut ids = Vec::new();
+    let mut full = 0;
+    for id in 0..ECHO_TASKS {
+        let mut call = modern(
+            id,
+            "tools/call",
+            json!({"name": "echo_task", "arguments": {"text": text}}),
+        );
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        let (_, answer) = post_until(
+            server.address,
+            "tools/call",
+            Some("echo_task"),
+            &call.to_string(),
+            "\"taskId\":\"",
+        );
+        let task = answer.split("\"taskId\":\"").nth(1).unwrap();
+        let task = task.split('"').next().unwrap().to_owned();
+        ids.push(task);
+        if id + 1 == ECHO_TASKS / 2 {
+            // 45 MB of results, past the budget: the store is full from here on.
+            wait_completed(server.address, &ids[id]);
+            full = status_kib(pid, "VmRSS");
+        }
+    }
+    wait_completed(server.address, &ids[ECHO_TASKS - 1]);
+    let now = status_kib(pid, "VmRSS");
+    eprintln!(
+        "{ECHO_TASKS} finished tasks of {ECHO_BYTES} bytes: RSS {} KiB after {}, {now} KiB after all \
+         (peak {} KiB)",
+        full,
+        ECHO_TASKS / 2,
+        status_kib(pid, "VmHWM")
+    );
+    assert!(
+        now.saturating_sub(full) < FINISHED_GROWTH_KIB,
+        "{} more finished tasks grew the server from {} to {} MiB",
+        ECHO_TASKS - ECHO_TASKS / 2,
+        full / 1024,
+        now / 1024
+    );
+}
+
+/// Waits until task `id` on `address` has completed (each is done a moment after it is made).
+fn wait_completed(address: SocketAddr, id: &str) {
+    let deadline = Instant::now() + TIMEOUT;
+    while task_status(address, id) != "completed" {
+        assert!(Instant::now() < deadline, "task {id} did not complete");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 // ---- the memory budget and the places of a batch, in process -------------------------------
 
 /// The budget of the in-process servers: one padded request fits, two do not.

@@ -131,9 +131,15 @@ async fn contract<S: TaskStore>(store: &S) {
     });
     store.put(asking.clone()).await.unwrap();
     assert_eq!(store.get(&id).await.unwrap(), Some(asking.clone()));
-    // A cancellation asked (by another process) survives the running process's next write.
-    let cancel = changed(&asking, |record| record.cancel_requested = true);
-    store.put(cancel).await.unwrap();
+    // A cancellation asked (by another process) marks the task as kept, nothing else of it,
+    // and survives the running process's next write, which knows nothing of it.
+    assert!(store.request_cancel(&id).await.unwrap(), "the task is kept");
+    let kept = store.get(&id).await.unwrap().unwrap();
+    assert!(kept.cancel_requested, "{kept:?}");
+    assert_eq!(
+        kept,
+        changed(&asking, |record| record.cancel_requested = true)
+    );
     let renewed = changed(&created, |record| {
         record.status_message = Some("renewed".into());
     });
@@ -141,6 +147,21 @@ async fn contract<S: TaskStore>(store: &S) {
     let kept = store.get(&id).await.unwrap().unwrap();
     assert!(kept.cancel_requested, "cancel_requested is kept: {kept:?}");
     assert_eq!(kept.status_message.as_deref(), Some("renewed"));
+    assert!(
+        !store.request_cancel("unknown").await.unwrap(),
+        "an unknown task is not made"
+    );
+    assert_eq!(store.get("unknown").await.unwrap(), None);
+    // Several read at once, in the order asked, an unknown one as none.
+    let read = store
+        .get_many(&[id.clone(), "unknown".into(), id.clone()])
+        .await
+        .unwrap();
+    assert_eq!(read.len(), 3);
+    assert_eq!(read[0].as_ref().map(|record| &record.id), Some(&id));
+    assert_eq!(read[1], None);
+    assert_eq!(read[0], read[2]);
+    assert!(store.get_many(&[]).await.unwrap().is_empty());
     // A task over is never overwritten.
     let completed = changed(&renewed, |record| {
         record.status = TaskStatus::Completed;
@@ -172,10 +193,101 @@ async fn contract<S: TaskStore>(store: &S) {
     assert_eq!(store.get(&brief).await.unwrap(), None, "expired");
 }
 
+/// A finished record of `owner` whose result is `bytes` of text, the `n`th to expire.
+fn finished(id: &str, owner: &str, bytes: usize, n: u64) -> TaskRecord {
+    let mut record = record(
+        id,
+        "completed",
+        Duration::from_mins(1) + Duration::from_secs(n),
+    );
+    record.owner = Some(owner.into());
+    record.lease_until = None;
+    record.result = Some(json!({"content": [{"type": "text", "text": "x".repeat(bytes)}]}));
+    record
+}
+
+/// The byte budgets [`budget_contract`] gives a store: 64 KiB of one owner's finished tasks,
+/// 160 KiB of everyone's.
+const OWNER_BUDGET: usize = 64 * 1024;
+const ALL_BUDGET: usize = 150 * 1024;
+
+/// What every store does with finished tasks past its byte budgets (`OWNER_BUDGET`,
+/// `ALL_BUDGET`): the oldest finished go first, an owner's before anyone else's; a result too
+/// large to keep at all is kept as a failure saying so; a task running is never dropped.
+async fn budget_contract<S: TaskStore>(store: &S) {
+    let tag = std::process::id();
+    let running = format!("running-{tag}");
+    store
+        .create(record(&running, "working", Duration::from_secs(30)))
+        .await
+        .unwrap();
+    // Alice's five results of 20 KB: her budget holds three.
+    for n in 0..5 {
+        let id = format!("alice-{n}-{tag}");
+        store.put(finished(&id, "alice", 20_000, n)).await.unwrap();
+    }
+    for n in 0..2 {
+        let id = format!("alice-{n}-{tag}");
+        assert_eq!(store.get(&id).await.unwrap(), None, "{id}: the oldest go");
+    }
+    for n in 2..5 {
+        let id = format!("alice-{n}-{tag}");
+        assert!(store.get(&id).await.unwrap().is_some(), "{id} is kept");
+    }
+    // Bob's three: everyone's budget holds them too, alice's left alone.
+    for n in 0..3 {
+        let id = format!("bob-{n}-{tag}");
+        store
+            .put(finished(&id, "bob", 20_000, 10 + n))
+            .await
+            .unwrap();
+    }
+    let alice = format!("alice-2-{tag}");
+    assert!(store.get(&alice).await.unwrap().is_some(), "{alice}");
+    // Carol's two take everyone's past its budget: the oldest finished, alice's, go first.
+    for n in 0..2 {
+        let id = format!("carol-{n}-{tag}");
+        store
+            .put(finished(&id, "carol", 20_000, 20 + n))
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.get(&alice).await.unwrap(), None, "{alice}");
+    for id in [
+        format!("bob-0-{tag}"),
+        format!("carol-1-{tag}"),
+        running.clone(),
+    ] {
+        assert!(store.get(&id).await.unwrap().is_some(), "{id} is kept");
+    }
+    // A result larger than one owner's whole budget is kept as a failure saying so.
+    let large = format!("large-{tag}");
+    store
+        .put(finished(&large, "dave", OWNER_BUDGET + 1, 30))
+        .await
+        .unwrap();
+    let kept = store.get(&large).await.unwrap().expect("the task is kept");
+    assert_eq!(kept.status, TaskStatus::Failed, "{:?}", kept.status_message);
+    assert_eq!(kept.result, None);
+    let message = kept.status_message.clone().unwrap();
+    assert!(message.contains("too large to keep"), "{message}");
+    assert_eq!(kept.error.as_ref().unwrap()["code"], -32603, "{kept:?}");
+    assert_eq!(kept.error.as_ref().unwrap()["message"], message.as_str());
+    // Nothing else went for it.
+    let bob = format!("bob-2-{tag}");
+    assert!(store.get(&bob).await.unwrap().is_some(), "{bob}");
+}
+
 #[tokio::test]
 async fn the_memory_store_keeps_the_store_contract() {
     contract(&MemoryTaskStore::new()).await;
     assert_eq!(MemoryTaskStore::new().lease(), None);
+    budget_contract(
+        &MemoryTaskStore::new()
+            .max_finished_bytes_per_owner(OWNER_BUDGET)
+            .max_finished_bytes(ALL_BUDGET),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -190,6 +302,28 @@ async fn the_redis_store_keeps_the_store_contract() {
     let store = RedisTaskStore::new(&redis);
     contract(&store).await;
     assert_eq!(store.lease(), Some(DEATH_BOUND), "the documented lease");
+    // A write sends its record once (before, twice: the copy with `cancel_requested` set).
+    let mut long = record(
+        &format!("long-{}", std::process::id()),
+        "working",
+        Duration::from_mins(1),
+    );
+    long.status_message = Some("x".repeat(1_000_000));
+    store.create(long.clone()).await.unwrap();
+    let before = net_input_bytes(&server);
+    store.put(long).await.unwrap();
+    let sent = net_input_bytes(&server) - before;
+    assert!(sent < 1_500_000, "a 1 MB record's write sent {sent} bytes");
+    let budgeted = Redis::connect(&server.url())
+        .await
+        .unwrap()
+        .prefix("budget:");
+    budget_contract(
+        &RedisTaskStore::new(&budgeted)
+            .max_finished_bytes_per_owner(OWNER_BUDGET)
+            .max_finished_bytes(ALL_BUDGET),
+    )
+    .await;
     // Its records are under the prefix, with a TTL.
     let key = format!("contract:task:t{}", std::process::id());
     let ttl = redis_cli(&server, &["PTTL", &key]);
@@ -223,6 +357,61 @@ fn redis_cli(server: &RedisServer, arguments: &[&str]) -> String {
         .output()
         .expect("redis-cli runs");
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `total_net_input_bytes` of `INFO stats`: what Redis received so far.
+fn net_input_bytes(server: &RedisServer) -> u64 {
+    let info = redis_cli(server, &["INFO", "stats"]);
+    info.lines()
+        .find_map(|line| line.strip_prefix("total_net_input_bytes:"))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no total_net_input_bytes in {info}"))
+}
+
+/// `used_memory` of `INFO memory`: what Redis holds, in bytes.
+fn used_memory(server: &RedisServer) -> u64 {
+    let info = redis_cli(server, &["INFO", "memory"]);
+    info.lines()
+        .find_map(|line| line.strip_prefix("used_memory:"))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no used_memory in {info}"))
+}
+
+/// Finished tasks of 3 MB results (a tool that echoes its input), one principal's: Redis keeps
+/// them within the store's default byte budget (32 MiB of one principal's finished results), the
+/// oldest dropped first (before, every one was kept for its 2-hour TTL: 3 MB each).
+#[tokio::test]
+async fn finished_results_in_redis_are_bounded_in_bytes() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let redis = Redis::connect(&server.url()).await.unwrap();
+    let store = RedisTaskStore::new(&redis);
+    let before = used_memory(&server);
+    for n in 0..40 {
+        let id = format!("echo-{n}");
+        store
+            .put(finished(&id, "alice", 3_000_000, n))
+            .await
+            .unwrap();
+    }
+    let after = used_memory(&server);
+    eprintln!("Redis used_memory: {before} bytes before, {after} after 40 results of 3 MB");
+    assert!(
+        after.saturating_sub(before) < 40 * 1024 * 1024,
+        "40 results of 3 MB grew Redis from {} to {} MiB",
+        before >> 20,
+        after >> 20
+    );
+    assert!(
+        store.get("echo-39").await.unwrap().is_some(),
+        "the newest is kept"
+    );
+    assert_eq!(
+        store.get("echo-0").await.unwrap(),
+        None,
+        "the oldest went first"
+    );
 }
 
 // ---- two replicas ---------------------------------------------------------------------------
@@ -380,10 +569,15 @@ impl Replica {
     /// A `subscriptions/listen` stream following task `id`; its events, and the connection's
     /// driver (kept while the stream is read).
     async fn listen(&self, id: &str) -> (Events, impl Sized) {
+        self.listen_all(json!([id])).await
+    }
+
+    /// [`listen`](Self::listen) naming the task ids `ids`.
+    async fn listen_all(&self, ids: Value) -> (Events, impl Sized) {
         let body = modern_request(
             2,
             "subscriptions/listen",
-            json!({"notifications": {"taskIds": [id]}}),
+            json!({"notifications": {"taskIds": ids}}),
             &meta(),
         );
         let mut request = post(&body, &modern_headers("subscriptions/listen", None));
@@ -557,6 +751,45 @@ async fn a_listen_stream_on_one_replica_hears_the_changes_of_a_task_on_another()
         statuses.contains(&"input_required".to_owned()),
         "heard {statuses:?}"
     );
+}
+
+/// `total_commands_processed` of `INFO stats`: the commands Redis ran so far.
+fn commands_processed(server: &RedisServer) -> u64 {
+    let info = redis_cli(server, &["INFO", "stats"]);
+    info.lines()
+        .find_map(|line| line.strip_prefix("total_commands_processed:"))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no total_commands_processed in {info}"))
+}
+
+/// A `subscriptions/listen` naming 100,000 task ids: the first 1,024 are read, together, in one
+/// Redis command (before: one `GET` per id, some 100,000 commands), and the acknowledgement lists
+/// the caller's tasks among those only (the one named past the cap is not followed).
+#[tokio::test]
+async fn a_listen_stream_naming_many_tasks_reads_them_together_up_to_its_cap() {
+    let Some((redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let first = a.create("until_cancelled", json!({})).await;
+    let past_cap = a.create("until_cancelled", json!({})).await;
+    let unknown = |n: usize| json!(format!("{n:032x}"));
+    let mut ids = vec![json!(first)];
+    ids.extend((1..1_024).map(unknown));
+    ids.push(json!(past_cap));
+    ids.extend((1_024..100_000).map(unknown));
+    let before = commands_processed(&redis);
+    let (mut events, _driver) = b.listen_all(Value::Array(ids)).await;
+    let acknowledged = events.next().await.unwrap();
+    let ran = commands_processed(&redis) - before;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["taskIds"],
+        json!([first]),
+        "{acknowledged}"
+    );
+    eprintln!("a listen naming 100,000 task ids: {ran} Redis commands");
+    assert!(ran < 100, "{ran} Redis commands for one listen request");
+    let task = events.next().await.unwrap();
+    assert_eq!(task["params"]["taskId"], first, "{task}");
 }
 
 #[tokio::test]

@@ -34,6 +34,15 @@ async fn double(
     (n * 2).to_string()
 }
 
+/// Returns the text it is given
+#[tool(task)]
+async fn echo_text(
+    /// The text
+    text: String,
+) -> String {
+    text
+}
+
 /// Waits the given milliseconds, then answers
 #[tool(task)]
 async fn wait_ms(ctx: Context, ms: u64) -> Result<String, ToolError> {
@@ -950,6 +959,42 @@ async fn a_question_nobody_answers_fails_once_the_ttl_has_passed() {
         task["result"]["isError"], true,
         "the tool's elicit failed: {task}"
     );
+}
+
+/// The `Server` settings of finished tasks reach the store it picks: a result past one
+/// principal's byte budget is kept as `failed`, saying so, and past the count the oldest finished
+/// task goes first.
+#[tokio::test]
+async fn finished_tasks_are_kept_within_the_servers_budgets() {
+    let server = Server::new("tasks", "1")
+        .max_finished_task_bytes_per_principal(10_000)
+        .max_finished_tasks_per_principal(2);
+    let client = TestClient::new(server);
+    let text = "x".repeat(20_000);
+    let large = created(&call(&client, "echo_text", json!({"text": text}), true).await);
+    let task = poll_until(&client, &large, "completed").await;
+    assert_eq!(task["status"], "failed", "{}", task["statusMessage"]);
+    let message = task["statusMessage"].as_str().unwrap();
+    assert!(message.contains("too large to keep"), "{message}");
+    assert!(task.get("result").is_none(), "no result kept");
+    let mut small = Vec::new();
+    for _ in 0..2 {
+        let id = created(&call(&client, "echo_text", json!({"text": "a"}), true).await);
+        assert_eq!(
+            poll_until(&client, &id, "completed").await["status"],
+            "completed"
+        );
+        small.push(id);
+    }
+    let gone = task_request(&client, "tasks/get", json!({"taskId": large})).await;
+    assert_eq!(
+        gone["error"]["code"], -32602,
+        "the oldest went first: {gone}"
+    );
+    for id in &small {
+        let kept = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+        assert_eq!(kept["result"]["status"], "completed", "{kept}");
+    }
 }
 
 /// A store that counts what it is given, keeping it in a `MemoryTaskStore`.

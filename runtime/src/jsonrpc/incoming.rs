@@ -58,7 +58,7 @@ impl Request {
 }
 
 /// The heap `value` holds beyond its own node.
-fn value_bytes(value: &Value) -> usize {
+pub(crate) fn value_bytes(value: &Value) -> usize {
     match value {
         Value::String(text) => text.capacity(),
         Value::Array(items) => {
@@ -70,7 +70,7 @@ fn value_bytes(value: &Value) -> usize {
 }
 
 /// The heap an object holds: per member, its key, its value and the map's index of it.
-fn map_bytes(map: &Map<String, Value>) -> usize {
+pub(crate) fn map_bytes(map: &Map<String, Value>) -> usize {
     const ENTRY: usize = size_of::<String>() + size_of::<Value>() + 2 * size_of::<usize>();
     map.iter()
         .map(|(key, value)| ENTRY + key.capacity() + value_bytes(value))

@@ -15,7 +15,7 @@ mod parse;
 
 pub use error::{ErrorObject, codes};
 pub(crate) use id::Id;
-pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request};
+pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request, map_bytes, value_bytes};
 pub(crate) use method::Method;
 pub(crate) use outgoing::{Notification, Outgoing, Payload, Response};
 #[cfg(feature = "http")]

@@ -25,6 +25,10 @@ pub(crate) struct FollowedTasks {
     read_again: Option<tokio::time::Interval>,
 }
 
+/// How many followed tasks are read from the store in one call (up to
+/// `tasks::MAX_LISTENED_TASKS` follow one stream).
+const READ_TOGETHER: usize = 64;
+
 /// What a stream following tasks hears next.
 enum TaskNews {
     Changed(Result<TaskChange, broadcast::error::RecvError>),
@@ -54,9 +58,13 @@ impl FollowedTasks {
         }
     }
 
-    /// The task `id` as `tasks/get` answers it now; `None` once it is gone.
-    async fn read(&self, id: &str) -> Option<Value> {
-        self.tasks.get(id, self.owner.as_deref()).await.ok()
+    /// The tasks `ids` as `tasks/get` answers them now, read together (`None`: gone, or the
+    /// store failed).
+    async fn read(&self, ids: &[String]) -> Vec<Option<Value>> {
+        match self.tasks.get_many(ids, self.owner.as_deref()).await {
+            Ok(read) => read,
+            Err(_) => vec![None; ids.len()],
+        }
     }
 
     async fn next(&mut self) -> TaskNews {
@@ -200,19 +208,23 @@ pub(crate) async fn listen(
     };
     'listening: loop {
         if let Some(followed) = &followed {
-            for task_id in std::mem::take(&mut to_read) {
-                let Some(task) = followed.read(&task_id).await else {
-                    continue;
-                };
-                let state = (task["status"].clone(), task["lastUpdatedAt"].clone());
-                if sent.get(&task_id) == Some(&state) {
-                    continue;
+            let reading = std::mem::take(&mut to_read);
+            // Read together, a few at a time: what waits for room holds their results.
+            for ids in reading.chunks(READ_TOGETHER) {
+                for (task_id, task) in ids.iter().zip(followed.read(ids).await) {
+                    let Some(task) = task else {
+                        continue;
+                    };
+                    let state = (task["status"].clone(), task["lastUpdatedAt"].clone());
+                    if sent.get(task_id) == Some(&state) {
+                        continue;
+                    }
+                    if !room_for(&scope, closing).await {
+                        break 'listening;
+                    }
+                    sent.insert(task_id.clone(), state);
+                    notify(Method::TaskStatus, Some(task));
                 }
-                if !room_for(&scope, closing).await {
-                    break 'listening;
-                }
-                sent.insert(task_id, state);
-                notify(Method::TaskStatus, Some(task));
             }
         }
         let heard = tokio::select! {

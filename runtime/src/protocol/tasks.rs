@@ -270,9 +270,15 @@ pub(crate) fn names_tasks(params: &Map<String, Value>) -> bool {
         .is_some_and(|ids| !ids.is_empty())
 }
 
+/// How many tasks one `subscriptions/listen` stream follows at most: the first so many distinct
+/// ids of the shape the server mints are read (together, in one call to the store), the rest
+/// left out of the acknowledgement, as `resourceSubscriptions` past their cap are.
+pub(crate) const MAX_LISTENED_TASKS: usize = 1_024;
+
 /// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's
-/// own tasks among them (another's, or an unknown one, is left out of the acknowledgement).
-/// `None` when it names none; `-32021` when it names some without the extension.
+/// own tasks among the first [`MAX_LISTENED_TASKS`] it names (another's, an unknown one, one past
+/// the cap or not of the shape of our ids, is left out of the acknowledgement), read in one call
+/// to the store. `None` when it names none; `-32021` when it names some without the extension.
 pub(crate) async fn listened(
     tasks: &Tasks,
     params: &Map<String, Value>,
@@ -293,17 +299,23 @@ pub(crate) async fn listened(
     if !negotiated(declared) {
         return Err(extension_missing());
     }
-    let owner = owner(auth);
-    let mut followed = Vec::new();
+    let mut asked = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for id in ids {
         let Value::String(id) = id else {
             return Err(ErrorObject::invalid_params(
                 "`taskIds` must be a list of task ids (strings)",
             ));
         };
-        if !followed.contains(id) && tasks.get(id, owner.as_deref()).await.is_ok() {
-            followed.push(id.clone());
+        if asked.len() < MAX_LISTENED_TASKS && crate::random::is_id(id) && seen.insert(id) {
+            asked.push(id.clone());
         }
     }
+    let read = tasks.get_many(&asked, owner(auth).as_deref()).await?;
+    let followed = asked
+        .into_iter()
+        .zip(read)
+        .filter_map(|(id, task)| task.map(|_| id))
+        .collect();
     Ok(Some(followed))
 }

@@ -204,7 +204,7 @@ impl Redis {
         format!("{}{kind}:{id}", self.prefix)
     }
 
-    /// The prefix of every key.
+    /// The prefix of every key ([`key`](Self::key)), for a script that builds keys itself.
     pub(crate) fn key_prefix(&self) -> &str {
         &self.prefix
     }

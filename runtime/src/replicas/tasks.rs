@@ -10,7 +10,9 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{BusMessage, Redis};
-use crate::task::{TaskPeers, TaskRecord, TaskStatus, TaskStore, TaskStoreError, Tasks};
+use crate::task::{
+    FinishedCaps, TaskPeers, TaskRecord, TaskStatus, TaskStore, TaskStoreError, Tasks, too_large,
+};
 
 /// How long a running task's lease lasts: the replica running it renews it every half of it
 /// (2 s), so a task whose replica died is reported `failed` by any replica within this time
@@ -21,12 +23,18 @@ pub(crate) const LEASE: Duration = Duration::from_secs(4);
 const UNBOUNDED_RECORD_TTL: Duration = Duration::from_hours(24);
 
 /// The conditional write of [`TaskStore::put`], atomic in Redis: a task over (completed, failed,
-/// cancelled) is never overwritten; one whose cancellation was asked is written with
-/// `cancel_requested` kept (`ARGV[2]`, the record with it set, rather than `ARGV[1]`).
-/// `KEYS[1]`: the record's key; `ARGV[3]`: its TTL in milliseconds. 1 when written, 0 when not.
+/// cancelled) is never overwritten. A finished one written is counted against the budgets, and
+/// the oldest finished tasks past them are dropped (their owner's first, then anyone's).
+///
+/// `KEYS`: the record's key; the finished tasks by expiry (a sorted set of ids); their entries
+/// (a hash: id → `"{bytes} {owner}"`); what they hold (a hash: `count`, `bytes`, and
+/// `count:{owner}`, `bytes:{owner}`); the record's owner's finished tasks by expiry.
+/// `ARGV`: the record; its TTL in milliseconds; `1` when it is finished; the task id; its
+/// expiry and now, in milliseconds since the epoch; its owner (`-` for none, `=` and the owner);
+/// the key prefix; the caps (count, count per owner, bytes, bytes per owner).
+/// 1 when written, 0 when not.
 const PUT: &str = r"
 local kept = redis.call('GET', KEYS[1])
-local record = ARGV[1]
 if kept then
   local ok, decoded = pcall(cjson.decode, kept)
   if ok and type(decoded) == 'table' then
@@ -34,24 +42,102 @@ if kept then
     if status == 'completed' or status == 'failed' or status == 'cancelled' then
       return 0
     end
-    if decoded['cancel_requested'] == true then
-      record = ARGV[2]
-    end
   end
 end
-redis.call('SET', KEYS[1], record, 'PX', ARGV[3])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if ARGV[3] ~= '1' then
+  return 1
+end
+local id, expiry, now, owner, prefix = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local caps = {tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12])}
+local order, entries, usage = KEYS[2], KEYS[3], KEYS[4]
+local function owned(owner)
+  return prefix .. 'tasks-finished-of:' .. owner
+end
+-- Forgets what `id` counted (its record dropped by Redis, or to be dropped).
+local function forget(id)
+  local entry = redis.call('HGET', entries, id)
+  if not entry then
+    return
+  end
+  local bytes, owner = string.match(entry, '^(%d+) (.*)$')
+  redis.call('HDEL', entries, id)
+  redis.call('ZREM', order, id)
+  redis.call('ZREM', owned(owner), id)
+  redis.call('HINCRBY', usage, 'count', -1)
+  redis.call('HINCRBY', usage, 'bytes', -tonumber(bytes))
+  if redis.call('HINCRBY', usage, 'count:' .. owner, -1) <= 0 then
+    redis.call('HDEL', usage, 'count:' .. owner, 'bytes:' .. owner)
+  else
+    redis.call('HINCRBY', usage, 'bytes:' .. owner, -tonumber(bytes))
+  end
+end
+local function over(suffix, count, bytes)
+  local held = redis.call('HMGET', usage, 'count' .. suffix, 'bytes' .. suffix)
+  return tonumber(held[1] or '0') > count or tonumber(held[2] or '0') > bytes
+end
+local function drop_oldest(of)
+  local oldest = redis.call('ZRANGE', of, 0, 0)[1]
+  if not oldest then
+    return false
+  end
+  forget(oldest)
+  redis.call('DEL', prefix .. 'task:' .. oldest, prefix .. 'task-cancel:' .. oldest)
+  return true
+end
+-- The expired (Redis dropped their records), a hundred at a time at most.
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', order, '-inf', now, 'LIMIT', 0, 100)) do
+  forget(gone)
+end
+forget(id)
+local bytes = string.len(ARGV[1])
+redis.call('HSET', entries, id, bytes .. ' ' .. owner)
+redis.call('ZADD', order, expiry, id)
+redis.call('ZADD', KEYS[5], expiry, id)
+redis.call('HINCRBY', usage, 'count', 1)
+redis.call('HINCRBY', usage, 'bytes', bytes)
+redis.call('HINCRBY', usage, 'count:' .. owner, 1)
+redis.call('HINCRBY', usage, 'bytes:' .. owner, bytes)
+while over(':' .. owner, caps[2], caps[4]) and drop_oldest(KEYS[5]) do
+end
+while over('', caps[1], caps[3]) and drop_oldest(order) do
+end
+-- Kept no longer than the records they count (all live as long as this one, the newest).
+for i = 2, 5 do
+  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+end
+return 1
+";
+
+/// [`TaskStore::request_cancel`]: the mark at `KEYS[2]`, beside the record at `KEYS[1]` and
+/// dropped with it. 1 when the record is kept, 0 when not.
+const CANCEL: &str = r"
+local left = redis.call('PTTL', KEYS[1])
+if left == -2 then
+  return 0
+elseif left == -1 then
+  redis.call('SET', KEYS[2], '1')
+else
+  redis.call('SET', KEYS[2], '1', 'PX', left)
+end
 return 1
 ";
 
 /// A [`TaskStore`] in Redis, shared by the replicas of one server: a task created on one is
 /// polled, answered and cancelled on any other. Used by itself when a server serves HTTP with
 /// Redis ([`HttpConfig::redis`](crate::http::HttpConfig::redis)) and no
-/// [`Server::task_store`](crate::Server::task_store) was set.
+/// [`Server::task_store`](crate::Server::task_store) was set (then with the `Server`'s caps on
+/// finished tasks).
 ///
 /// Each task is one JSON record at `{prefix}task:{id}`, which Redis drops at the task's expiry
-/// (its `ttlMs` from creation). A running task holds a lease of 4 seconds, renewed every 2 by
+/// (its `ttlMs` from creation); a cancellation asked through another replica is a mark beside
+/// it, `{prefix}task-cancel:{id}`. A running task holds a lease of 4 seconds, renewed every 2 by
 /// the replica running it: a task whose replica died is reported `failed` ("the process running
-/// the task stopped …") within 4 seconds of its death. See [`crate::redis`].
+/// the task stopped …") within 4 seconds of its death. Finished tasks are kept within a count
+/// and a byte budget, in all and per owner, as [`MemoryTaskStore`](crate::task::MemoryTaskStore)
+/// keeps them (the same defaults and setters): past one the oldest finished are dropped first,
+/// and one too large to keep at all is kept as `failed`, saying so; what they hold is counted
+/// under `{prefix}tasks-finished*`. See [`crate::redis`].
 ///
 /// Set it yourself to keep the tasks under a prefix of their own, or in another Redis than the
 /// sessions:
@@ -65,7 +151,7 @@ return 1
 /// let redis = Redis::connect("redis://redis.internal:6379").await?;
 /// let tasks = Redis::connect("redis://tasks.internal:6379").await?.prefix("reports:");
 /// Server::new("reports", "1.0.0")
-///     .task_store(RedisTaskStore::new(&tasks))
+///     .task_store(RedisTaskStore::new(&tasks).max_finished_bytes(512 * 1024 * 1024))
 ///     .http_config(HttpConfig::new().redis_store(redis))
 ///     .serve_http("0.0.0.0:8080".parse().unwrap())
 ///     .await
@@ -75,6 +161,8 @@ return 1
 pub struct RedisTaskStore {
     redis: Redis,
     put: Arc<redis::Script>,
+    cancel: Arc<redis::Script>,
+    caps: FinishedCaps,
 }
 
 impl RedisTaskStore {
@@ -84,11 +172,59 @@ impl RedisTaskStore {
         Self {
             redis: redis.clone(),
             put: Arc::new(redis::Script::new(PUT)),
+            cancel: Arc::new(redis::Script::new(CANCEL)),
+            caps: FinishedCaps::default(),
         }
+    }
+
+    /// This store keeping finished tasks within `caps` (`Server`'s settings).
+    pub(crate) fn within(mut self, caps: FinishedCaps) -> Self {
+        self.caps = caps;
+        self
+    }
+
+    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
+    /// finished task is dropped before its expiry.
+    #[must_use]
+    pub fn max_finished(mut self, max: usize) -> Self {
+        self.caps.count = max.max(1);
+        self
+    }
+
+    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
+    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
+    /// dropped first.
+    #[must_use]
+    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
+        self.caps.count_per_owner = max.max(1);
+        self
+    }
+
+    /// The most bytes the finished tasks kept hold together, each counted as its record's
+    /// size (128 MiB by default): past it the oldest finished tasks are dropped first. A task
+    /// whose record alone is larger is kept as `failed`, saying its result was too large to
+    /// keep.
+    #[must_use]
+    pub fn max_finished_bytes(mut self, max: usize) -> Self {
+        self.caps.bytes = max;
+        self
+    }
+
+    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default): past it
+    /// that owner's oldest finished tasks are dropped first. A task whose record alone is larger
+    /// is kept as `failed`, saying its result was too large to keep.
+    #[must_use]
+    pub fn max_finished_bytes_per_owner(mut self, max: usize) -> Self {
+        self.caps.bytes_per_owner = max;
+        self
     }
 
     fn key(&self, id: &str) -> String {
         self.redis.key("task", id)
+    }
+
+    fn cancel_key(&self, id: &str) -> String {
+        self.redis.key("task-cancel", id)
     }
 
     /// A store error for the client, which names no secret (no URL, no key), and the whole error
@@ -103,6 +239,38 @@ impl RedisTaskStore {
         };
         TaskStoreError::new(format!("Redis could not {doing} the task ({why})"))
     }
+
+    /// Reads `ids`' records and cancellation marks in one `MGET`.
+    async fn read(&self, ids: &[String]) -> Result<Vec<Option<TaskRecord>>, TaskStoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut get = redis::cmd("MGET");
+        for id in ids {
+            get.arg(self.key(id)).arg(self.cancel_key(id));
+        }
+        let texts: Vec<Option<String>> = get
+            .query_async(&mut self.redis.connection())
+            .await
+            .map_err(|error| self.failed("read", &error))?;
+        self.redis.succeeded();
+        let now = SystemTime::now();
+        ids.iter()
+            .zip(texts.chunks(2))
+            .map(|(id, pair)| {
+                let Some(text) = pair.first().cloned().flatten() else {
+                    return Ok(None);
+                };
+                let mut record: TaskRecord = serde_json::from_str(&text).map_err(|error| {
+                    tracing::warn!(task = %id, %error, "a task record in Redis this version cannot read");
+                    TaskStoreError::new(format!("the record of task {id} cannot be read"))
+                })?;
+                record.cancel_requested |= pair.get(1).is_some_and(Option::is_some);
+                let expired = record.expires_at.is_some_and(|expiry| expiry <= now);
+                Ok((!expired).then_some(record))
+            })
+            .collect()
+    }
 }
 
 /// `record` as stored, and how long Redis keeps it (milliseconds, at least 1).
@@ -115,6 +283,14 @@ fn stored(record: &TaskRecord) -> Result<(String, u64), TaskStoreError> {
     };
     let ms = u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1);
     Ok((text, ms))
+}
+
+/// Milliseconds since the epoch.
+fn epoch_ms(time: SystemTime) -> u64 {
+    let since = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }
 
 impl TaskStore for RedisTaskStore {
@@ -148,46 +324,49 @@ impl TaskStore for RedisTaskStore {
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
         Box::pin(async move {
-            let text: Option<String> = redis::cmd("GET")
-                .arg(self.key(id))
-                .query_async(&mut self.redis.connection())
-                .await
-                .map_err(|error| self.failed("read", &error))?;
-            self.redis.succeeded();
-            let Some(text) = text else {
-                return Ok(None);
-            };
-            let record: TaskRecord = serde_json::from_str(&text).map_err(|error| {
-                tracing::warn!(task = %id, %error, "a task record in Redis this version cannot read");
-                TaskStoreError::new(format!("the record of task {id} cannot be read"))
-            })?;
-            let expired = record
-                .expires_at
-                .is_some_and(|expiry| expiry <= SystemTime::now());
-            Ok((!expired).then_some(record))
+            let mut read = self.read(&[id.to_owned()]).await?;
+            Ok(read.pop().flatten())
         })
+    }
+
+    fn get_many<'a>(
+        &'a self,
+        ids: &'a [String],
+    ) -> BoxFuture<'a, Result<Vec<Option<TaskRecord>>, TaskStoreError>> {
+        Box::pin(self.read(ids))
     }
 
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         Box::pin(async move {
-            let (text, ms) = stored(&record)?;
-            let cancelled = if record.cancel_requested {
-                text.clone()
-            } else {
-                stored(&TaskRecord {
-                    cancel_requested: true,
-                    ..record.clone()
-                })?
-                .0
+            let finished = record.status.is_terminal();
+            let (mut text, mut ms) = stored(&record)?;
+            let largest = self.caps.largest();
+            if finished && text.len() > largest {
+                (text, ms) = stored(&too_large(record.clone(), text.len(), largest))?;
+            }
+            let owner = match &record.owner {
+                Some(owner) => format!("={owner}"),
+                None => "-".to_owned(),
             };
-            let written: redis::RedisResult<i64> = self
-                .put
-                .key(self.key(&record.id))
+            let mut put = self.put.key(self.key(&record.id));
+            put.key(self.redis.key("tasks-finished", "order"))
+                .key(self.redis.key("tasks-finished", "entries"))
+                .key(self.redis.key("tasks-finished", "usage"))
+                .key(self.redis.key("tasks-finished-of", &owner))
                 .arg(text)
-                .arg(cancelled)
                 .arg(ms)
-                .invoke_async(&mut self.redis.connection())
-                .await;
+                .arg(u8::from(finished))
+                .arg(&record.id)
+                .arg(epoch_ms(record.expires_at.unwrap_or(record.created_at)))
+                .arg(epoch_ms(SystemTime::now()))
+                .arg(&owner)
+                .arg(self.redis.key_prefix())
+                .arg(self.caps.count)
+                .arg(self.caps.count_per_owner)
+                .arg(self.caps.bytes)
+                .arg(self.caps.bytes_per_owner);
+            let written: redis::RedisResult<i64> =
+                put.invoke_async(&mut self.redis.connection()).await;
             match written {
                 Ok(_) => {
                     self.redis.succeeded();
@@ -195,6 +374,20 @@ impl TaskStore for RedisTaskStore {
                 }
                 Err(error) => Err(self.failed("write", &error)),
             }
+        })
+    }
+
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, TaskStoreError>> {
+        Box::pin(async move {
+            let marked: i64 = self
+                .cancel
+                .key(self.key(id))
+                .key(self.cancel_key(id))
+                .invoke_async(&mut self.redis.connection())
+                .await
+                .map_err(|error| self.failed("cancel", &error))?;
+            self.redis.succeeded();
+            Ok(marked == 1)
         })
     }
 

@@ -11,7 +11,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::peers::TaskPeers;
-use super::store::{TaskRecord, TaskStatus, TaskStore, TaskStoreError};
+use super::store::{FinishedCaps, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
 use crate::client_capabilities::ClientCapabilities;
@@ -43,6 +43,9 @@ pub(crate) struct TaskSettings {
     pub(crate) max_tasks: usize,
     /// `Limits::tasks_per_principal`.
     pub(crate) max_tasks_per_principal: usize,
+    /// What the store the server picks keeps of finished tasks (`Server::max_finished_tasks`
+    /// and its kin).
+    pub(crate) finished: FinishedCaps,
 }
 
 impl TaskSettings {
@@ -67,6 +70,7 @@ impl Default for TaskSettings {
             poll_interval: Duration::from_secs(1),
             max_tasks: limits.tasks,
             max_tasks_per_principal: limits.tasks_per_principal,
+            finished: FinishedCaps::default(),
         }
     }
 }
@@ -527,17 +531,22 @@ impl Tasks {
     /// The task `id` of `owner`: `-32602` when unknown, expired or someone else's. A task not over
     /// whose lease has passed is failed (its process stopped), unless it runs in this process.
     async fn record(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
-        let mut record = self
+        let read = self
             .store
             .get(id)
             .await
-            .map_err(|error| store_failed(&error))?
-            .filter(|record| record.owner.as_deref() == owner)
-            .ok_or_else(|| unknown(id))?;
+            .map_err(|error| store_failed(&error))?;
+        self.owned(read, owner).await.ok_or_else(|| unknown(id))
+    }
+
+    /// `read` when it is `owner`'s task (`None` otherwise); one not over whose lease has passed
+    /// is failed (its process stopped), unless it runs in this process.
+    async fn owned(&self, read: Option<TaskRecord>, owner: Option<&str>) -> Option<TaskRecord> {
+        let mut record = read.filter(|record| record.owner.as_deref() == owner)?;
         let now = SystemTime::now();
         let lapsed = !record.status.is_terminal()
             && record.lease_until.is_some_and(|until| until < now)
-            && !lock(&self.running).contains_key(id);
+            && !lock(&self.running).contains_key(&record.id);
         if lapsed {
             record.status = TaskStatus::Failed;
             let message = "The process running the task stopped before it finished.";
@@ -545,23 +554,47 @@ impl Tasks {
             record.error = Some(json!({"code": codes::INTERNAL_ERROR, "message": message}));
             self.finish(&mut record).await;
             // The store keeps a state that is over as first written: read back what it kept.
-            if let Ok(Some(kept)) = self.store.get(id).await {
+            if let Ok(Some(kept)) = self.store.get(&record.id).await {
                 record = kept;
             }
         }
-        Ok(record)
+        Some(record)
     }
 
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
-        let mut record = self.record(id, owner).await?;
-        // A task running here is read as its board stands now, not as last written: a
-        // `tasks/update` just acknowledged shows in the next `tasks/get`, before the task's
-        // record catches up.
+        let record = self.record(id, owner).await?;
+        Ok(self.detailed(record))
+    }
+
+    /// The tasks `ids` of `owner`, each as `tasks/get` answers it (`None`: unknown, expired or
+    /// someone else's), read from the store in one call.
+    pub(crate) async fn get_many(
+        &self,
+        ids: &[String],
+        owner: Option<&str>,
+    ) -> Result<Vec<Option<Value>>, ErrorObject> {
+        let read = self
+            .store
+            .get_many(ids)
+            .await
+            .map_err(|error| store_failed(&error))?;
+        let mut tasks = Vec::with_capacity(read.len());
+        for record in read {
+            let theirs = self.owned(record, owner).await;
+            tasks.push(theirs.map(|record| self.detailed(record)));
+        }
+        Ok(tasks)
+    }
+
+    /// The `DetailedTask` of `record`. A task running here is read as its board stands now, not
+    /// as last written: a `tasks/update` just acknowledged shows in the next `tasks/get`, before
+    /// the task's record catches up.
+    fn detailed(&self, mut record: TaskRecord) -> Value {
         let board = (!record.status.is_terminal())
             .then(|| {
                 lock(&self.running)
-                    .get(id)
+                    .get(&record.id)
                     .map(|running| Arc::clone(&running.board))
             })
             .flatten();
@@ -577,10 +610,7 @@ impl Tasks {
                 record.status_message = Some(status);
             }
         }
-        Ok(Value::Object(wire::detailed(
-            &record,
-            self.settings.lifetime(),
-        )))
+        Value::Object(wire::detailed(&record, self.settings.lifetime()))
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a
@@ -648,7 +678,7 @@ impl Tasks {
     /// the peers (when the server runs as replicas), and marked in the store, which that process
     /// reads at its next lease renewal (if the message was lost, or there are no peers).
     pub(crate) async fn cancel(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
-        let mut record = self.record(id, owner).await?;
+        let record = self.record(id, owner).await?;
         let local = lock(&self.running)
             .get(&record.id)
             .map(|running| running.cancel.clone());
@@ -660,9 +690,9 @@ impl Tasks {
                 if let Some((peers, replica)) = self.elsewhere(&record) {
                     peers.cancel(replica, id);
                 }
-                record.cancel_requested = true;
+                // Only the mark: the record is the running process's to write.
                 self.store
-                    .put(record)
+                    .request_cancel(id)
                     .await
                     .map_err(|error| store_failed(&error))?;
             }
@@ -722,6 +752,19 @@ mod tests {
             }
             *last = Some(record.clone());
             self.0.put(record)
+        }
+        fn get_many<'a>(
+            &'a self,
+            ids: &'a [String],
+        ) -> futures_util::future::BoxFuture<'a, Result<Vec<Option<TaskRecord>>, TaskStoreError>>
+        {
+            self.0.get_many(ids)
+        }
+        fn request_cancel<'a>(
+            &'a self,
+            id: &'a str,
+        ) -> futures_util::future::BoxFuture<'a, Result<bool, TaskStoreError>> {
+            self.0.request_cancel(id)
         }
         fn lease(&self) -> Option<Duration> {
             Some(Duration::from_millis(50))

@@ -147,4 +147,9 @@ pub(crate) use engine::{
     allow(unused_imports, reason = "the replicas' bus plugs in with `redis`")
 )]
 pub(crate) use peers::TaskPeers;
+#[cfg_attr(
+    not(feature = "redis"),
+    allow(unused_imports, reason = "the Redis store keeps the same budget")
+)]
+pub(crate) use store::{FinishedCaps, too_large};
 pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

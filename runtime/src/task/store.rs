@@ -1,14 +1,15 @@
 //! Where tasks are kept: the [`TaskStore`] trait and the default [`MemoryTaskStore`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
+use crate::jsonrpc::{codes, map_bytes, value_bytes};
 use crate::sync::lock;
 
 /// The status of a task, as `tasks/get` reports it.
@@ -128,8 +129,10 @@ impl std::error::Error for TaskStoreError {}
 /// The runtime writes a task's whole [`TaskRecord`] each time it changes (created, asking,
 /// answered, finished, cancelled) and reads it for `tasks/get`; what runs (the tool's future, its
 /// cancellation, its open questions) stays in the process that runs it. The default is
-/// [`MemoryTaskStore`]; a store shared by several processes (Redis, say) implements the same
-/// four methods.
+/// [`MemoryTaskStore`]; a store shared by several processes (Redis, say) implements `create`,
+/// `get` and `put`, and overrides [`get_many`](Self::get_many) (one round trip for a
+/// `subscriptions/listen` naming many tasks) and [`request_cancel`](Self::request_cancel) (a
+/// cancellation asked through another process, set apart from the record).
 ///
 /// # A process that dies
 ///
@@ -148,18 +151,51 @@ pub trait TaskStore: Send + Sync + 'static {
     /// The task `id`, unless unknown or expired (past its `expires_at`).
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
-    /// Replaces the task of `record.id` with `record`, with two exceptions, checked and written
-    /// as one step (a shared store does it atomically: a conditional write, a script):
-    ///
-    /// - a task kept that is over (completed, failed, cancelled) is never overwritten, so that
-    ///   a process that finds a task's lease lapsed cannot turn a result just written into a
-    ///   failure;
-    /// - a task kept with [`cancel_requested`](TaskRecord::cancel_requested) set keeps it set
-    ///   (`record` is written with it `true`), so that a cancellation asked through another
-    ///   process is not lost by the running process's next write.
-    ///
+    /// Replaces the task of `record.id` with `record`, unless the task kept is over
+    /// (completed, failed, cancelled): that one is never overwritten, so that a process that
+    /// finds a task's lease lapsed cannot turn a result just written into a failure. Checked and
+    /// written as one step (a shared store does it atomically: a conditional write, a script).
     /// A task not kept (never created, or expired) is written as given.
+    ///
+    /// A store bounds what finished tasks keep: past its budget it drops the oldest finished
+    /// tasks first, and a finished task too large to keep at all is kept as `failed`, saying so
+    /// (as [`MemoryTaskStore`] does).
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
+
+    /// The tasks `ids`, in the order given, each as [`get`](Self::get) reads it (`None`: unknown
+    /// or expired). The default reads them one by one; a store across a network reads them in
+    /// one round trip.
+    fn get_many<'a>(
+        &'a self,
+        ids: &'a [String],
+    ) -> BoxFuture<'a, Result<Vec<Option<TaskRecord>>, TaskStoreError>> {
+        Box::pin(async move {
+            let mut read = Vec::with_capacity(ids.len());
+            for id in ids {
+                read.push(self.get(id).await?);
+            }
+            Ok(read)
+        })
+    }
+
+    /// Marks the task `id` as asked to be cancelled through a process that does not run it:
+    /// from then on [`get`](Self::get) reads it with
+    /// [`cancel_requested`](TaskRecord::cancel_requested) set, whatever [`put`](Self::put)
+    /// writes later, and nothing else of it changes. `false` when no such task is kept.
+    ///
+    /// The default reads the task and writes it back marked, which a write of the process
+    /// running it may undo meanwhile: a store shared by processes keeps the mark apart from the
+    /// record, set in one step.
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, TaskStoreError>> {
+        Box::pin(async move {
+            let Some(mut record) = self.get(id).await? else {
+                return Ok(false);
+            };
+            record.cancel_requested = true;
+            self.put(record).await?;
+            Ok(true)
+        })
+    }
 
     /// How long a running task's lease lasts (see "A process that dies"); `None` (the default):
     /// the store dies with the process, no lease.
@@ -168,31 +204,119 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 }
 
+/// How much of the finished tasks a store keeps, in all and per owner: how many, and how many
+/// bytes (a record's size, its result or error included: the memory it holds in
+/// [`MemoryTaskStore`], its JSON text in Redis). Running tasks are capped
+/// apart (`Server::max_tasks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FinishedCaps {
+    pub(crate) count: usize,
+    pub(crate) count_per_owner: usize,
+    pub(crate) bytes: usize,
+    pub(crate) bytes_per_owner: usize,
+}
+
+impl Default for FinishedCaps {
+    fn default() -> Self {
+        Self {
+            count: 10_000,
+            count_per_owner: 1_000,
+            bytes: 128 * 1024 * 1024,
+            bytes_per_owner: 32 * 1024 * 1024,
+        }
+    }
+}
+
+impl FinishedCaps {
+    /// The most bytes one finished record may take and be kept: within both budgets.
+    pub(crate) fn largest(&self) -> usize {
+        self.bytes.min(self.bytes_per_owner)
+    }
+}
+
+/// How many bytes of memory `record` holds: its own node and its heap (its result, in a
+/// finished task), as [`MemoryTaskStore`] counts it.
+fn held_bytes(record: &TaskRecord) -> usize {
+    let text = |text: &Option<String>| text.as_ref().map_or(0, String::capacity);
+    let value = |value: &Option<Value>| value.as_ref().map_or(0, value_bytes);
+    size_of::<TaskRecord>()
+        + record.id.capacity()
+        + text(&record.owner)
+        + text(&record.status_message)
+        + text(&record.replica)
+        + map_bytes(&record.input_requests)
+        + value(&record.result)
+        + value(&record.error)
+}
+
+/// A finished `record` of `bytes` (as a store counts them) past `largest`, the most a store keeps of one: kept
+/// instead as `failed`, saying why, its result and error dropped.
+pub(crate) fn too_large(record: TaskRecord, bytes: usize, largest: usize) -> TaskRecord {
+    let message = format!(
+        "The task finished, but its result is too large to keep: {bytes} bytes, past the \
+         {largest} bytes the server keeps of one caller's finished tasks."
+    );
+    TaskRecord {
+        status: TaskStatus::Failed,
+        error: Some(json!({"code": codes::INTERNAL_ERROR, "message": message})),
+        status_message: Some(message),
+        result: None,
+        input_requests: Map::new(),
+        ..record
+    }
+}
+
 /// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (an
 /// index in expiry order is swept from its front at each create, get and put, so expired tasks
-/// are freed without new ones), and at most [`max_finished`](Self::max_finished) finished tasks
-/// kept, [`max_finished_per_owner`](Self::max_finished_per_owner) of one owner (past either, the
-/// oldest finished is dropped first).
-#[derive(Debug)]
+/// are freed without new ones), and finished tasks kept within a count and a byte budget, in
+/// all and per owner ([`max_finished`](Self::max_finished),
+/// [`max_finished_bytes`](Self::max_finished_bytes) and their `_per_owner` twins): past one, the
+/// oldest finished tasks are dropped first; a finished task larger than a budget by itself is
+/// kept as `failed`, saying so.
+#[derive(Debug, Default)]
 pub struct MemoryTaskStore {
     tasks: Mutex<Kept>,
-    caps: Caps,
+    caps: FinishedCaps,
 }
 
-/// How many finished tasks are kept, in all and per owner.
-#[derive(Clone, Copy, Debug)]
-struct Caps {
-    all: usize,
-    per_owner: usize,
+/// A record kept, and its size as JSON when finished (0 while it runs: only finished tasks
+/// count against the budget).
+#[derive(Debug)]
+struct Entry {
+    record: TaskRecord,
+    bytes: usize,
 }
 
-/// The records, their expiry order, and how many are finished.
+/// Finished tasks, oldest first (by expiry: fixed at creation), and what they hold.
+#[derive(Debug, Default)]
+struct Finished {
+    order: BTreeSet<(SystemTime, String)>,
+    bytes: usize,
+}
+
+impl Finished {
+    fn over(&self, count: usize, bytes: usize) -> bool {
+        self.order.len() > count || self.bytes > bytes
+    }
+}
+
+/// The records, their expiry order, the finished ones in all and per owner, and the tasks whose
+/// cancellation was asked (apart from the records, which writes replace whole).
 #[derive(Debug, Default)]
 struct Kept {
-    records: HashMap<String, TaskRecord>,
+    records: HashMap<String, Entry>,
     by_expiry: BTreeSet<(SystemTime, String)>,
-    finished: usize,
-    finished_per_owner: HashMap<Option<String>, usize>,
+    finished: Finished,
+    finished_per_owner: HashMap<Option<String>, Finished>,
+    cancel_requested: HashSet<String>,
+}
+
+/// Where a finished record stands in the order its owner's and everyone's are dropped in.
+fn age(record: &TaskRecord) -> (SystemTime, String) {
+    (
+        record.expires_at.unwrap_or(record.created_at),
+        record.id.clone(),
+    )
 }
 
 impl Kept {
@@ -206,69 +330,71 @@ impl Kept {
         }
     }
 
-    fn remove(&mut self, id: &str) -> Option<TaskRecord> {
-        let record = self.records.remove(id)?;
+    /// `id`'s record as [`TaskStore::get`] reads it.
+    fn read(&self, id: &str) -> Option<TaskRecord> {
+        let mut record = self.records.get(id)?.record.clone();
+        record.cancel_requested |= self.cancel_requested.contains(id);
+        Some(record)
+    }
+
+    fn remove(&mut self, id: &str) {
+        self.cancel_requested.remove(id);
+        self.forget(id);
+    }
+
+    /// Drops `id`'s record (not its cancellation, when the record is replaced).
+    fn forget(&mut self, id: &str) {
+        let Some(Entry { record, bytes }) = self.records.remove(id) else {
+            return;
+        };
         if let Some(expiry) = record.expires_at {
             self.by_expiry.remove(&(expiry, record.id.clone()));
         }
         if record.status.is_terminal() {
-            self.finished -= 1;
+            let age = age(&record);
+            self.finished.order.remove(&age);
+            self.finished.bytes -= bytes;
             if let Some(own) = self.finished_per_owner.get_mut(&record.owner) {
-                *own -= 1;
-                if *own == 0 {
+                own.order.remove(&age);
+                own.bytes -= bytes;
+                if own.order.is_empty() {
                     self.finished_per_owner.remove(&record.owner);
                 }
             }
         }
-        Some(record)
     }
 
-    fn insert(&mut self, record: TaskRecord, caps: Caps) {
-        self.remove(&record.id);
+    /// Keeps `record` (of `bytes` as JSON when finished), then drops the oldest finished tasks
+    /// past `caps`: its owner's first, then anyone's.
+    fn insert(&mut self, record: TaskRecord, bytes: usize, caps: FinishedCaps) {
+        self.forget(&record.id);
         if let Some(expiry) = record.expires_at {
             self.by_expiry.insert((expiry, record.id.clone()));
         }
         let owner = record.owner.clone();
-        if record.status.is_terminal() {
-            self.finished += 1;
-            *self.finished_per_owner.entry(owner.clone()).or_default() += 1;
+        let bytes = if record.status.is_terminal() {
+            let age = age(&record);
+            self.finished.order.insert(age.clone());
+            self.finished.bytes += bytes;
+            let own = self.finished_per_owner.entry(owner.clone()).or_default();
+            own.order.insert(age);
+            own.bytes += bytes;
+            bytes
+        } else {
+            0
+        };
+        self.records
+            .insert(record.id.clone(), Entry { record, bytes });
+        while let Some(own) = self.finished_per_owner.get(&owner)
+            && own.over(caps.count_per_owner, caps.bytes_per_owner)
+            && let Some((_, oldest)) = own.order.first().cloned()
+        {
+            self.remove(&oldest);
         }
-        self.records.insert(record.id.clone(), record);
-        while self.finished_per_owner.get(&owner).copied().unwrap_or(0) > caps.per_owner {
-            if !self.drop_oldest_finished(Some(&owner)) {
-                break;
-            }
-        }
-        while self.finished > caps.all {
-            if !self.drop_oldest_finished(None) {
-                break;
-            }
-        }
-    }
-
-    /// Drops the finished task (of `owner`, when given) that expires first: expiry is fixed at
-    /// creation, so the oldest. `false` when there is none.
-    fn drop_oldest_finished(&mut self, owner: Option<&Option<String>>) -> bool {
-        let oldest = self
-            .by_expiry
-            .iter()
-            .map(|(_, id)| &self.records[id])
-            .find(|record| {
-                record.status.is_terminal() && owner.is_none_or(|owner| record.owner == *owner)
-            })
-            .map(|record| record.id.clone());
-        oldest.is_some_and(|id| self.remove(&id).is_some())
-    }
-}
-
-impl Default for MemoryTaskStore {
-    fn default() -> Self {
-        Self {
-            tasks: Mutex::default(),
-            caps: Caps {
-                all: 10_000,
-                per_owner: 1_000,
-            },
+        while self.finished.over(caps.count, caps.bytes)
+            && let Some((_, oldest)) = self.finished.order.first().cloned()
+        {
+            self.remove(&oldest);
         }
     }
 }
@@ -280,12 +406,20 @@ impl MemoryTaskStore {
         Self::default()
     }
 
+    /// An empty store keeping finished tasks within `caps` (`Server`'s settings).
+    pub(crate) fn within(caps: FinishedCaps) -> Self {
+        Self {
+            tasks: Mutex::default(),
+            caps,
+        }
+    }
+
     /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
     /// finished task is dropped before its expiry, so that finished results never fill the
     /// memory. Running tasks are capped apart (`Server::max_tasks`).
     #[must_use]
     pub fn max_finished(mut self, max: usize) -> Self {
-        self.caps.all = max.max(1);
+        self.caps.count = max.max(1);
         self
     }
 
@@ -294,42 +428,98 @@ impl MemoryTaskStore {
     /// dropped first, so that one caller cannot push out everyone else's results.
     #[must_use]
     pub fn max_finished_per_owner(mut self, max: usize) -> Self {
-        self.caps.per_owner = max.max(1);
+        self.caps.count_per_owner = max.max(1);
+        self
+    }
+
+    /// The most bytes of memory the finished tasks kept hold together, their results included
+    /// (128 MiB by default): past it the oldest finished tasks are dropped first. A
+    /// task whose record alone is larger is kept as `failed`, saying its result was too large
+    /// to keep.
+    #[must_use]
+    pub fn max_finished_bytes(mut self, max: usize) -> Self {
+        self.caps.bytes = max;
+        self
+    }
+
+    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default): past it
+    /// that owner's oldest finished tasks are dropped first. A task whose record alone is larger
+    /// is kept as `failed`, saying its result was too large to keep.
+    #[must_use]
+    pub fn max_finished_bytes_per_owner(mut self, max: usize) -> Self {
+        self.caps.bytes_per_owner = max;
         self
     }
 }
 
 impl TaskStore for MemoryTaskStore {
     fn create(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        let bytes = if record.status.is_terminal() {
+            held_bytes(&record)
+        } else {
+            0
+        };
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
         if tasks.records.contains_key(&record.id) {
             let exists = TaskStoreError::new(format!("a task {} exists already", record.id));
             return Box::pin(std::future::ready(Err(exists)));
         }
-        tasks.insert(record, self.caps);
+        tasks.insert(record, bytes, self.caps);
         Box::pin(std::future::ready(Ok(())))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
-        let found = tasks.records.get(id).cloned();
-        Box::pin(std::future::ready(Ok(found)))
+        Box::pin(std::future::ready(Ok(tasks.read(id))))
+    }
+
+    fn get_many<'a>(
+        &'a self,
+        ids: &'a [String],
+    ) -> BoxFuture<'a, Result<Vec<Option<TaskRecord>>, TaskStoreError>> {
+        let mut tasks = lock(&self.tasks);
+        tasks.sweep(SystemTime::now());
+        let read = ids.iter().map(|id| tasks.read(id)).collect();
+        Box::pin(std::future::ready(Ok(read)))
     }
 
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
+        // Measured before the lock: a result may be megabytes.
+        let (record, bytes) = if record.status.is_terminal() {
+            let bytes = held_bytes(&record);
+            let largest = self.caps.largest();
+            if bytes > largest {
+                let record = too_large(record, bytes, largest);
+                let bytes = held_bytes(&record);
+                (record, bytes)
+            } else {
+                (record, bytes)
+            }
+        } else {
+            (record, 0)
+        };
         let mut tasks = lock(&self.tasks);
         tasks.sweep(SystemTime::now());
-        let kept = tasks.records.get(&record.id);
-        let over = kept.is_some_and(|kept| kept.status.is_terminal());
-        let cancel_requested = kept.is_some_and(|kept| kept.cancel_requested);
+        let over = tasks
+            .records
+            .get(&record.id)
+            .is_some_and(|kept| kept.record.status.is_terminal());
         if !over {
-            let mut record = record;
-            record.cancel_requested |= cancel_requested;
-            tasks.insert(record, self.caps);
+            tasks.insert(record, bytes, self.caps);
         }
         Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, TaskStoreError>> {
+        let mut tasks = lock(&self.tasks);
+        tasks.sweep(SystemTime::now());
+        let kept = tasks.records.contains_key(id);
+        if kept {
+            tasks.cancel_requested.insert(id.to_owned());
+        }
+        Box::pin(std::future::ready(Ok(kept)))
     }
 }
 
@@ -383,7 +573,8 @@ mod tests {
         let kept = lock(&store.tasks);
         assert_eq!(kept.records.len(), 1, "the expired ones are freed");
         assert_eq!(kept.by_expiry.len(), 1);
-        assert_eq!(kept.finished, 0);
+        assert!(kept.finished.order.is_empty() && kept.finished_per_owner.is_empty());
+        assert_eq!(kept.finished.bytes, 0);
     }
 
     #[test]

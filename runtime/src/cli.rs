@@ -227,11 +227,18 @@ impl Server {
                         request_state_keys(options.request_state_key_file, variable.as_deref())
                     })
                     .map_err(Error::RequestStateKey)?;
+                let source = match options.request_state_key_file {
+                    Some(path) => format!("--request-state-key-file {path}"),
+                    None => "MCP_REQUEST_STATE_KEY".to_owned(),
+                };
                 let server = match keys {
                     Some((current, Some(previous))) => self
                         .request_state_key(current)
-                        .previous_request_state_key(previous),
-                    Some((current, None)) => self.request_state_key(current),
+                        .previous_request_state_key(previous)
+                        .request_state_key_from(source),
+                    Some((current, None)) => self
+                        .request_state_key(current)
+                        .request_state_key_from(source),
                     None => self,
                 };
                 serve_http(server, options).await?;
@@ -346,16 +353,13 @@ fn read_key_file(path: &str) -> io::Result<String> {
     Ok(text)
 }
 
-/// The current `requestState` key and, during a rotation, the other key it opens.
-type StateKeys = ([u8; 32], Option<[u8; 32]>);
-
 /// The current `requestState` key and the other one it opens, from `--request-state-key-file`'s
 /// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
 /// drawn at start). `Err` says what is wrong, never what the key is.
 fn request_state_keys(
     file: Option<&str>,
     variable: Option<&str>,
-) -> Result<Option<StateKeys>, String> {
+) -> Result<Option<crate::ask::seal::StateKeys>, String> {
     let (text, source) = match (file, variable) {
         (None, None) => return Ok(None),
         (Some(_), Some(_)) => {
@@ -373,48 +377,9 @@ fn request_state_keys(
         }
         (None, Some(value)) => (value.to_owned(), "MCP_REQUEST_STATE_KEY".to_owned()),
     };
-    parse_state_keys(&text)
+    crate::ask::seal::parse_state_keys(&text)
         .map(Some)
         .map_err(|problem| format!("{source}: {problem}"))
-}
-
-/// One key, or two (the current one, then the other one opened while rotating), each 32 bytes in base64,
-/// separated by white space (a file of one or two lines) or a comma.
-fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
-    use base64::Engine as _;
-    use base64::engine::DecodePaddingMode;
-    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-
-    const HOW: &str = "a key is 32 random bytes in base64 (`openssl rand -base64 32`)";
-    let config =
-        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
-    let engines = [
-        GeneralPurpose::new(&base64::alphabet::STANDARD, config),
-        GeneralPurpose::new(&base64::alphabet::URL_SAFE, config),
-    ];
-    let decode = |text: &str| engines.iter().find_map(|engine| engine.decode(text).ok());
-    let key = |text: &str, which: &str| -> Result<[u8; 32], String> {
-        let bytes = decode(text).ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
-        let length = bytes.len();
-        bytes
-            .try_into()
-            .map_err(|_| format!("the {which} key is {length} bytes; {HOW}"))
-    };
-    let keys: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|key| !key.is_empty())
-        .collect();
-    match keys.as_slice() {
-        [] => Err(format!("no key; {HOW}")),
-        [current] => Ok((key(current, "current")?, None)),
-        [current, previous] => Ok((key(current, "current")?, Some(key(previous, "previous")?))),
-        // Words of a sentence, not three keys.
-        more if more.iter().any(|text| decode(text).is_none()) => Err(format!("not base64; {HOW}")),
-        more => Err(format!(
-            "{} keys; write the current key, then (while rotating) the previous or next one",
-            more.len()
-        )),
-    }
 }
 
 /// `--lint`: the report on stdout; an error in it is [`ExitCode::FAILURE`], said on stderr.
@@ -672,6 +637,7 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
+    use crate::ask::seal::parse_state_keys;
 
     /// What the logger of `run()` writes for an `info` and a `debug` event inside a request span,
     /// and whether that span exists at all.

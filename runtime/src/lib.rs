@@ -156,6 +156,7 @@
 
 mod call;
 mod cli;
+mod client_capabilities;
 mod context;
 mod host_config;
 mod jsonrpc;
@@ -275,12 +276,14 @@ pub use mcp_toolbelt_macros::prompt;
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
 /// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
 /// An fn (plain or `async`) takes one parameter per template variable, named
-/// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
+/// after it, of any `FromStr` type, and, anywhere among them, the request's [`Context`] and app
+/// state ([`State<T>`](State)) as a `#[tool]` does; it returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
 /// `Vec<u8>`, an `Option` of one whose `None` tells the client "Resource not found", a `Result`
 /// of one: `Err(ResourceError::NotFound(_))` is `-32602` "Resource not found", any other error
 /// `-32603` with its text). A template variable
-/// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
-/// errors; two resources of one URI stop the server at start-up, naming both places.
+/// that is not a parameter, a parameter that is not a variable (nor a `Context` or `State<T>`),
+/// and a malformed URI are compile errors; two resources of one URI, and a `State<T>` the server
+/// was not given, stop the server at start-up, naming the places.
 ///
 /// ```
 /// use mcp_toolbelt::resource;

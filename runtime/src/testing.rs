@@ -117,6 +117,7 @@ use std::task::{Context as TaskContext, Poll};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::ProtocolVersion;
@@ -210,7 +211,9 @@ impl TestClient {
     {
         let calls = self.calls.answering();
         let version = calls.connection().version();
-        calls.connection().initialize(version, capabilities);
+        calls
+            .connection()
+            .initialize(version, ClientCapabilities::from_declared(&capabilities));
         Self {
             calls,
             answer: Some(Arc::new(answer)),

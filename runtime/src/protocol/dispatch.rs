@@ -23,6 +23,7 @@ use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{LazyBinding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
 use crate::call;
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
@@ -305,6 +306,9 @@ impl Dispatcher {
                 super::skills::answer(method, &params, &era, &served)
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
+            (_, Method::ReadResource) if self.state.resources.is_served() => {
+                Box::pin(self.read_resource(id, params, &era, connection, scope)).await
+            }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
                 let served = resources::Served {
@@ -313,7 +317,6 @@ impl Dispatcher {
                     ttl_ms: self.state.ttl_ms,
                 };
                 resources::answer(method, &params, &era, &served)
-                    .await
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
             _ => Err(method_not_found(method)),
@@ -426,11 +429,11 @@ impl Dispatcher {
         let version = requested
             .and_then(ProtocolVersion::parse_legacy)
             .unwrap_or(ProtocolVersion::LATEST_LEGACY);
-        let capabilities = params
+        let declared = params
             .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        connection.initialize(version, capabilities);
+            .map(ClientCapabilities::from_declared)
+            .unwrap_or_default();
+        connection.initialize(version, declared);
         tracing::debug!(requested, negotiated = %version, "initialize");
         let mut capabilities = self.capabilities();
         if version < ProtocolVersion::V2025_03_26 {
@@ -536,6 +539,27 @@ impl Dispatcher {
                 }
                 .unwrap_or_else(|| prompts::error(error))
             })
+    }
+
+    /// `resources/read`: a resource fn is given the request's `Context` (and through it the
+    /// app state), as a tool is; it asks nothing of a 2026-07-28 client (no round).
+    async fn read_resource(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let listed = self.state.resources.listed();
+        let client = Client::of(era, connection);
+        let context = self.context(id, &params, scope, client, None, &Arc::default());
+        let served = resources::Served {
+            resources: &listed,
+            page_size: self.state.page_size,
+            ttl_ms: self.state.ttl_ms,
+        };
+        resources::read(&params, era, &served, &context).await
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the
@@ -843,7 +867,7 @@ struct Client {
     version: ProtocolVersion,
     session_id: Option<String>,
     log_level: Option<LogLevel>,
-    capabilities: Arc<Value>,
+    capabilities: Arc<ClientCapabilities>,
 }
 
 impl Client {

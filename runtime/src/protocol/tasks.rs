@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::{ProtocolVersion, downgrade};
 use crate::ask::board::Board;
 use crate::ask::round::Round;
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
@@ -224,7 +225,7 @@ pub(crate) async fn answer(
     tasks: &Tasks,
     method: &Method,
     params: &Map<String, Value>,
-    declared: &Value,
+    declared: &ClientCapabilities,
     auth: Option<&AuthInfo>,
 ) -> Result<Value, ErrorObject> {
     if !negotiated(declared) {
@@ -275,7 +276,7 @@ pub(crate) fn names_tasks(params: &Map<String, Value>) -> bool {
 pub(crate) async fn listened(
     tasks: &Tasks,
     params: &Map<String, Value>,
-    declared: &Value,
+    declared: &ClientCapabilities,
     auth: Option<&AuthInfo>,
 ) -> Result<Option<Vec<String>>, ErrorObject> {
     let Some(ids) = params

@@ -204,7 +204,8 @@ fn one_or_several(mut problems: Vec<RegistryError>) -> Result<(), RegistryError>
 }
 
 /// What kind of named item a [`RegistryError`] is about: a tool or a prompt, which share the
-/// errors of a name taken twice and of app state missing.
+/// errors of a name taken twice and of app state missing, or a resource (app state missing,
+/// named by its URI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ItemKind {
@@ -212,6 +213,8 @@ pub enum ItemKind {
     Tool,
     /// A `#[prompt]` or a [`Prompt`](crate::prompt::Prompt) built at run time.
     Prompt,
+    /// A `#[resource]` fn.
+    Resource,
 }
 
 impl ItemKind {
@@ -221,6 +224,7 @@ impl ItemKind {
         match self {
             Self::Tool => "tool",
             Self::Prompt => "prompt",
+            Self::Resource => "resource",
         }
     }
 }
@@ -257,14 +261,14 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
-    /// A tool or a prompt takes a `State<T>` the server was not given.
+    /// A tool, prompt or resource takes a `State<T>` the server was not given.
     #[non_exhaustive]
     MissingState {
-        /// A tool or a prompt.
+        /// A tool, a prompt or a resource.
         kind: ItemKind,
-        /// The tool's or prompt's name.
+        /// The tool's or prompt's name, the resource's URI (or URI template).
         name: String,
-        /// Where it is defined (`file:line`), for a `#[tool]` or `#[prompt]` fn.
+        /// Where it is defined (`file:line`), for a `#[tool]`, `#[prompt]` or `#[resource]` fn.
         location: Option<String>,
         /// The type of the missing value, as Rust names it.
         type_name: String,

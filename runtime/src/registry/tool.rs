@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{IconRegistration, ItemKind, RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema::{self, HeaderParam};
@@ -280,12 +281,15 @@ impl Tool {
     }
 
     /// The required capabilities the client's `declared` ones lack, if any.
-    pub(crate) fn missing_capabilities(&self, declared: &Value) -> Option<Map<String, Value>> {
+    pub(crate) fn missing_capabilities(
+        &self,
+        declared: &ClientCapabilities,
+    ) -> Option<Map<String, Value>> {
         let missing: Map<String, Value> = self
             .required_capabilities
             .as_deref()?
             .iter()
-            .filter(|(name, _)| declared.get(name.as_str()).is_none())
+            .filter(|(name, _)| !declared.has(name))
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         (!missing.is_empty()).then_some(missing)

@@ -14,6 +14,7 @@ use super::peers::TaskPeers;
 use super::store::{TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::sync::lock;
 
@@ -162,11 +163,8 @@ pub(crate) fn extension_missing_legacy() -> ErrorObject {
 }
 
 /// Whether the client capabilities `declared` negotiate the extension.
-pub(crate) fn negotiated(declared: &Value) -> bool {
-    declared
-        .get("extensions")
-        .and_then(|extensions| extensions.get(EXTENSION))
-        .is_some_and(Value::is_object)
+pub(crate) fn negotiated(declared: &ClientCapabilities) -> bool {
+    declared.has_extension(EXTENSION)
 }
 
 /// A new task id: 128 random bits, hex.

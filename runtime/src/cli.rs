@@ -47,6 +47,8 @@ struct HttpOptions<'a> {
     request_state_key_file: Option<&'a str>,
     /// `--redis URL`, then `MCP_REDIS_URL`.
     redis: Option<String>,
+    /// `--resource URL`: the bearer-auth metadata's `resource`, the URL clients use.
+    resource: Option<&'a str>,
 }
 
 impl Command<'_> {
@@ -75,6 +77,7 @@ impl Command<'_> {
                 "--stateless" => options.stateless = true,
                 "--request-state-key-file" => options.request_state_key_file = Some(value()?),
                 "--redis" => options.redis = Some(value()?.to_owned()),
+                "--resource" => options.resource = Some(value()?),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
@@ -287,9 +290,10 @@ fn print_config_for(
         },
         Command::Http(options) => {
             let options = options.with_environment(|name| std::env::var(name).ok());
-            host_config::Reach::Http(
-                host_config::url(options.address, &options.hosts).map_err(invalid)?,
-            )
+            host_config::Reach::Http {
+                url: host_config::url(options.address, &options.hosts).map_err(invalid)?,
+                bearer: server.wants_bearer_token(),
+            }
         }
         _ => {
             return Err(invalid(
@@ -302,7 +306,10 @@ fn print_config_for(
     write!(io::stdout().lock(), "{snippet}")?;
     let mut err = io::stderr().lock();
     writeln!(err, "{}", host_config::placement(host, &reach))?;
-    if let host_config::Reach::Http(_) = reach {
+    if let host_config::Reach::Http { bearer, .. } = reach {
+        if bearer {
+            writeln!(err, "{}", host_config::token_note(host))?;
+        }
         writeln!(
             err,
             "and keep the server running: {}",
@@ -425,6 +432,13 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
                 .into(),
         ));
     }
+    if options.resource.is_some() && !server.wants_bearer_token() {
+        return Err(Error::Arguments(
+            "--resource names the URL in the bearer-auth metadata: this server has no \
+             HttpConfig::bearer_auth"
+                .into(),
+        ));
+    }
     let server = server.update_http_config(|config| {
         let config = config
             .allow_hosts(options.hosts)
@@ -439,7 +453,10 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
             Some(url) => config.redis(url),
             None => config,
         };
-        config
+        match options.resource {
+            Some(url) => config.resource_url(url.to_owned(), true),
+            None => config,
+        }
     });
     if !address.ip().is_loopback() && server.serves_only_localhost() {
         tracing::warn!(
@@ -542,6 +559,8 @@ fn usage(server: &Server) -> String {
             "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n    \
              --allow-host NAME       also answer requests for NAME (the name clients use; repeatable)\n    \
              --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
+             --resource URL          the URL clients use, in the bearer-auth metadata\n                            \
+             (else http://HOST:PORT/mcp, HOST the first --allow-host)\n    \
              --stateless             keep no sessions (any replica answers any request)\n    \
              --redis URL             share sessions, streams, tasks and notifications with the\n                            \
              other replicas through this Redis (redis://host:6379)\n    \
@@ -760,6 +779,7 @@ mod tests {
                 stateless: true,
                 request_state_key_file: Some("/run/secrets/mcp-state-key"),
                 redis: Some("redis://redis:6379".into()),
+                resource: None,
             }))
         );
         assert!(

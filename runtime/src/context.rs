@@ -408,6 +408,12 @@ impl Context {
         self.inner.asker.to_board(board);
     }
 
+    /// `-32021` when the request's failure, whose text is `failure`, passes on what it was
+    /// told of a client capability the client did not declare.
+    pub(crate) fn lacking_behind(&self, failure: &str) -> Option<crate::jsonrpc::ErrorObject> {
+        self.inner.asker.lacking_behind(failure)
+    }
+
     /// Records that the tool panicked: as a task, that is a failure (`failed`), not a result.
     pub(crate) fn mark_panicked(&self) {
         self.inner

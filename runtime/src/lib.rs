@@ -138,7 +138,7 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | a `u128`/`i128` past `i64::MIN..=u64::MAX`, a NaN or infinite float in a `Json<T>` result | `isError: true` naming the field (in an `Option<f64>` a NaN is sent as `null`): JSON numbers cannot carry them; send such values as strings |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
-//! | a `task = "required"` tool called by a client without the tasks extension (every legacy client) | `-32021` with `data.requiredCapabilities.extensions` ([`task`]) |
+//! | a `task = "required"` tool called by a client without the tasks extension (every legacy client, whose `tools/list` leaves it out) | `-32021` with `data.requiredCapabilities.extensions` ([`task`]) |
 //! | a task past [`Server::max_tasks`] or [`Server::max_tasks_per_principal`] | `-31000` `Too many tasks: …` for a required-task tool; a `#[tool(task)]` call runs within its request |
 //! | `tasks/get`, `tasks/update`, `tasks/cancel` of an unknown, expired or another caller's task | `-32602` `Failed to retrieve task: Task not found: …` |
 //!
@@ -320,7 +320,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
-/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
+/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`, and a legacy client's `tools/list` leaves the tool out); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the

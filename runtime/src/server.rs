@@ -732,6 +732,7 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_service(self) -> Result<http::HttpService, Error> {
         let config = self.http.clone();
+        config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
@@ -768,6 +769,7 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_router(self) -> Result<axum::Router, Error> {
         let config = self.http.clone();
+        config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
@@ -820,6 +822,7 @@ impl Server {
         listener: tokio::net::TcpListener,
         app: impl FnOnce(axum::Router) -> axum::Router,
     ) -> Result<(), Error> {
+        self.http.check_resource()?;
         let (server, config) = self.connected_http().await?;
         let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
@@ -890,6 +893,15 @@ impl Server {
     ) -> Self {
         self.http = change(self.http);
         self
+    }
+
+    /// Whether requests over HTTP need `Authorization: Bearer <token>` (`--print-config` puts
+    /// the header in the snippet).
+    pub(crate) fn wants_bearer_token(&self) -> bool {
+        #[cfg(feature = "http")]
+        return self.http.wants_bearer_token();
+        #[cfg(not(feature = "http"))]
+        false
     }
 
     /// Whether only requests for localhost names would be answered over HTTP.

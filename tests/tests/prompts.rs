@@ -776,3 +776,46 @@ async fn a_prompts_missing_state_and_taken_name_are_the_tools_errors() {
         "{refused}"
     );
 }
+
+/// Issue 40, item 16: a prompt that failed because its question needed a capability the client
+/// did not declare is refused as a tool that needs it is, in both eras: `-32021` with the same
+/// `requiredCapabilities`.
+#[tokio::test]
+async fn a_prompt_refused_for_a_capability_answers_as_a_tool_does() {
+    let refused = json!({
+        "code": -32021,
+        "message": "Missing required client capability: elicitation",
+        "data": {"requiredCapabilities": {"elicitation": {}}}
+    });
+    let server = server();
+    let mut required = serde_json::Map::new();
+    required.insert("elicitation".into(), json!({}));
+    let tool = tool::Tool::new(
+        "needs_elicitation",
+        "Needs the client's elicitation capability",
+        json!({"type": "object"}),
+        |_, _| async { mcp_toolbelt::CallToolResult::text("asked") },
+    )
+    .unwrap()
+    .requires_client_capabilities(required);
+    server.tools().add(tool).unwrap();
+    // A legacy client (2025-11-25) that declared no capability.
+    let legacy = TestClient::new(server).answering(json!({}), |_, _| Ok(json!({})));
+    let call = legacy
+        .request(
+            "tools/call",
+            json!({"name": "needs_elicitation", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(call["error"], refused, "{call}");
+    let prompt = get(&legacy, "ask_topic", json!({})).await;
+    assert_eq!(prompt["error"], refused, "{prompt}");
+    // A 2026-07-28 request that declares none.
+    let modern = client()
+        .request(
+            "prompts/get",
+            modern(json!({"name": "ask_topic", "arguments": {}}), json!({})),
+        )
+        .await;
+    assert_eq!(modern["error"], refused, "{modern}");
+}

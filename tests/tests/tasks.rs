@@ -524,6 +524,48 @@ async fn an_unknown_task_is_invalid_params() {
     }
 }
 
+/// Issue 40, item 17: a legacy client has no tasks, so a `task = "required"` tool is not
+/// listed to it (at any legacy version, page after page), while a 2026-07-28 client sees it
+/// with what it needs (`execution.taskSupport`), the extension declared or not.
+#[tokio::test]
+async fn a_required_task_tool_is_not_listed_to_a_legacy_client() {
+    let required = ["delete_all", "double", "explode", "refuse"];
+    for version in ["2025-11-25", "2025-06-18", "2024-11-05"] {
+        let server = Server::new("tasks", "1").page_size(1);
+        let client = TestClient::with_protocol_version(server, version);
+        let names: Vec<String> = client
+            .list_tools()
+            .await
+            .tools
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        assert!(
+            names.iter().any(|name| name == "wait_ms"),
+            "{version}: {names:?}"
+        );
+        for name in required {
+            assert!(
+                !names.iter().any(|listed| listed == name),
+                "{version}: {names:?}"
+            );
+        }
+    }
+    let client = TestClient::new(Server::new("tasks", "1"));
+    let modern = client
+        .request("tools/list", json!({"_meta": meta(false)}))
+        .await;
+    let names: Vec<&str> = modern["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    for name in required {
+        assert!(names.contains(&name), "{modern}");
+    }
+}
+
 #[tokio::test]
 async fn tools_list_and_discover_show_the_task_support() {
     let client = TestClient::new(Server::new("tasks", "1"));

@@ -391,6 +391,9 @@ pub(crate) struct Asker {
     /// Once the call runs as a task: its questions wait on the task's board (`inputRequests`),
     /// whatever the channel.
     board: OnceLock<Arc<board::Board>>,
+    /// On a legacy connection, the capabilities its questions found undeclared (a 2026-07-28
+    /// call keeps them in its round): a prompt that fails for one is answered `-32021`.
+    lacking: round::Lacking,
 }
 
 /// Where a question goes.
@@ -540,6 +543,16 @@ impl Asker {
             modes,
             clock,
             board: OnceLock::new(),
+            lacking: round::Lacking::default(),
+        }
+    }
+
+    /// `-32021` when the call's failure, whose text is `failure`, passes on what it was told
+    /// of a capability the client did not declare ([`round::Lacking::behind`]).
+    pub(crate) fn lacking_behind(&self, failure: &str) -> Option<ErrorObject> {
+        match &self.channel {
+            Channel::Modern(round) => round.lacking_behind(failure),
+            Channel::Legacy(_) => self.lacking.behind(failure),
         }
     }
 
@@ -561,10 +574,11 @@ impl Asker {
     /// ([`Round::unless_lacking`]).
     fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
         let checked = self.check(capability, sub);
-        if let (Err(AskError::MissingCapability(missing)), Channel::Modern(round), None) =
-            (&checked, &self.channel, self.board.get())
-        {
-            round.lacks(missing);
+        if let (Err(AskError::MissingCapability(missing)), None) = (&checked, self.board.get()) {
+            match &self.channel {
+                Channel::Modern(round) => round.lacks(missing),
+                Channel::Legacy(_) => self.lacking.lacks(missing),
+            }
         }
         checked
     }

@@ -508,6 +508,7 @@ impl Dispatcher {
         let clock = Arc::new(CallClock::default());
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
+        let asked = context.clone();
         let get = prompt.get(arguments, context);
         // Bounded as a tool call is: a prompt that hangs gives its place back.
         let get = async {
@@ -522,19 +523,22 @@ impl Dispatcher {
         };
         let outcome = match round {
             Some(round) => match round.run(&self.state.sealer, get).await? {
-                Outcome::Completed(Err(crate::registry::PromptError::Failed(message))) => {
-                    return Err(round.lacking_behind(&message).unwrap_or_else(|| {
-                        prompts::error(crate::registry::PromptError::Failed(message))
-                    }));
-                }
                 Outcome::Completed(outcome) => outcome,
                 Outcome::InputRequired(input_required) => return Ok(input_required),
             },
             None => get.await,
         };
+        // A prompt that failed for want of a capability its question needed is refused as a
+        // tool's call is: `-32021`, with `requiredCapabilities`, in both eras.
         outcome
             .map(|result| downgrade::prompt_result(result, version))
-            .map_err(prompts::error)
+            .map_err(|error| {
+                match &error {
+                    crate::registry::PromptError::Failed(message) => asked.lacking_behind(message),
+                    _ => None,
+                }
+                .unwrap_or_else(|| prompts::error(error))
+            })
     }
 
     /// `resources/read`: a resource fn is given the request's `Context` (and through it the

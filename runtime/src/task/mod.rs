@@ -58,7 +58,11 @@
 //! | `#[tool(task)]` | a task: at once, or once the call outlives [`Server::task_budget`](crate::Server::task_budget) (within it, it answers as an ordinary call) | an ordinary call |
 //! | `#[tool(task = "required")]` | a task (one that finished within the budget is a task already `completed`) | refused: `-32021`, `data.requiredCapabilities.extensions["io.modelcontextprotocol/tasks"] = {}` |
 //!
-//! `tools/list` shows `execution.taskSupport` (`"optional"`, `"required"`); `server/discover`
+//! `tools/list` shows `execution.taskSupport` (`"optional"`, `"required"`), which says what a
+//! tool needs: a 2026-07-28 client that did not declare the extension still sees a required-task
+//! tool (it may declare the extension in its next request). A legacy client (2025-11-25 and
+//! before) can never run one, so its `tools/list` leaves `task = "required"` tools out; called
+//! by name anyway, such a tool answers `-32021`. `server/discover`
 //! declares the extension while some tool may run as a task. A tool built at run time says it
 //! with [`Tool::task_support`](crate::tool::Tool::task_support).
 //!
@@ -87,8 +91,8 @@
 //! - Over HTTP, `tasks/*` requests carry `Mcp-Name: <taskId>` (checked, `-32020`).
 //!
 //! Prefer `#[tool(task)]` to `task = "required"`: hosts that speak 2025-11-25 (most of them
-//! today) never get a task, so they see a required-task tool listed and get `-32021` when they
-//! call it, while a `#[tool(task)]` tool answers them within the request.
+//! today) never get a task, so a required-task tool is not theirs at all (not listed), while a
+//! `#[tool(task)]` tool answers them within the request.
 //!
 //! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
 //! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.

@@ -61,7 +61,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 #[derive(Clone)]
 pub struct HttpConfig {
     /// Hosts named by `allow_hosts` (localhost names are always served).
-    pub(super) allowed_hosts: Vec<String>,
+    pub(crate) allowed_hosts: Vec<String>,
     /// Every `Host` served (`allow_any_host`), whatever hosts are also named.
     pub(super) any_host: bool,
     /// Origins named by `allow_origins`: served, and granted CORS.
@@ -127,6 +127,10 @@ pub struct ProtectedResourceMetadata {
     pub scopes_supported: Vec<String>,
     /// Always `["header"]`: tokens come in the `Authorization` header.
     pub bearer_methods_supported: Vec<String>,
+    /// `resource` is the URL the server is served at, filled in when it binds
+    /// ([`ProtectedResourceMetadata::at_served_address`]).
+    #[serde(skip)]
+    follows_address: bool,
 }
 
 impl ProtectedResourceMetadata {
@@ -138,6 +142,31 @@ impl ProtectedResourceMetadata {
             authorization_servers: vec![authorization_server.into()],
             scopes_supported: Vec::new(),
             bearer_methods_supported: vec!["header".into()],
+            follows_address: false,
+        }
+    }
+
+    /// Metadata whose `resource` is the URL the server is served at, `http://HOST:PORT/mcp`,
+    /// filled in when [`Server::serve_http`](crate::Server::serve_http) (or `run()`'s `--http`)
+    /// binds: HOST the first name given with `--allow-host` ([`HttpConfig::allow_hosts`]: the
+    /// name clients use), else the address's own, and the port it listens on. `run()`'s
+    /// `--resource URL` names it instead (behind a proxy that terminates TLS, say). Only
+    /// `serve_http` knows its address: [`Server::into_router`](crate::Server::into_router),
+    /// [`into_service`](crate::Server::into_service) and
+    /// [`serve_http_app`](crate::Server::serve_http_app) refuse it at start-up; give them the
+    /// URL ([`ProtectedResourceMetadata::new`]).
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::ProtectedResourceMetadata;
+    ///
+    /// let metadata = ProtectedResourceMetadata::at_served_address("https://auth.example.com");
+    /// assert_eq!(metadata.resource, "");
+    /// ```
+    #[must_use]
+    pub fn at_served_address(authorization_server: impl Into<String>) -> Self {
+        Self {
+            follows_address: true,
+            ..Self::new("", authorization_server)
         }
     }
 
@@ -542,6 +571,38 @@ impl HttpConfig {
     /// Whether every request stands alone (no legacy session, no GET stream).
     pub(crate) fn is_stateless(&self) -> bool {
         self.stateless
+    }
+
+    /// The metadata's `resource` is `url`: `--resource URL` (`always`), or the URL served at,
+    /// when it follows that ([`ProtectedResourceMetadata::at_served_address`]).
+    pub(crate) fn resource_url(mut self, url: String, always: bool) -> Self {
+        if let Some(auth) = &mut self.auth
+            && (always || auth.metadata.follows_address)
+        {
+            auth.metadata.resource = url;
+            auth.metadata.follows_address = false;
+        }
+        self
+    }
+
+    /// `Err` when the metadata's `resource` waits for an address served, which the endpoint
+    /// mounted elsewhere (`into_router`, `into_service`, `serve_http_app`) never gets.
+    pub(crate) fn check_resource(&self) -> Result<(), crate::Error> {
+        match &self.auth {
+            Some(auth) if auth.metadata.follows_address => Err(crate::Error::Arguments(
+                "ProtectedResourceMetadata::at_served_address is filled in by serve_http (and \
+                 run()'s --http), which know the address they serve; for into_router, \
+                 into_service or serve_http_app, give the URL clients use: \
+                 ProtectedResourceMetadata::new(\"https://…/mcp\", …)"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether every request needs a bearer token ([`HttpConfig::bearer_auth`]).
+    pub(crate) fn wants_bearer_token(&self) -> bool {
+        self.auth.is_some()
     }
 
     /// Whether no `Host` but localhost's is served (the default, until hosts are named).

@@ -725,6 +725,7 @@ impl Dispatcher {
             return Err(ErrorObject::invalid_params(refusal));
         }
         let owner = tasks::owner(scope.auth.as_ref());
+        let stoppable = tool.stoppable();
         let cancel = CancellationToken::new();
         let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());
         let clock = Arc::new(CallClock::default());
@@ -767,6 +768,7 @@ impl Dispatcher {
             .instrument(tracing::Span::current()),
         );
         let call = tasks::TaskCall {
+            stoppable,
             owner,
             required,
             reservation,

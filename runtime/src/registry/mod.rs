@@ -27,6 +27,7 @@ pub(crate) use complete::known_values;
 pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
 pub use icon::{IconRegistration, IconSource};
 pub(crate) use prompt::collected as collected_prompts;
+pub(crate) use prompt::read_fields;
 pub use prompt::{
     GetPromptResult, IntoPromptResult, Prompt, PromptArgumentRegistration, PromptError, PromptGet,
     PromptMessage, PromptRegistration,
@@ -89,6 +90,9 @@ pub struct ToolRegistration {
     pub icons: &'static [IconRegistration],
     /// `task` / `task = "required"`.
     pub task: crate::task::TaskSupport,
+    /// A plain (not `async`) fn, run on tokio's blocking threads: it cannot be stopped midway,
+    /// so a task of it is cancelled (or failed past its run limit) only once it returns.
+    pub blocking: bool,
 }
 
 inventory::collect!(ToolRegistration);
@@ -491,6 +495,7 @@ mod tests {
             line,
             icons: &[],
             task: crate::task::TaskSupport::Forbidden,
+            blocking: false,
         }
     }
 

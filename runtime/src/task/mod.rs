@@ -85,7 +85,12 @@
 //!   TTL ([`Server::task_ttl`](crate::Server::task_ttl)); then `ctx.elicit` fails
 //!   (`AskError::TimedOut`), so a task nobody answers ends.
 //! - `tasks/cancel` cancels the tool's `Context` (its `ctx.cancelled()` resolves); the tool has
-//!   a second to return, then its future is dropped; the task is `cancelled`.
+//!   a second to return, then its future is dropped; the task is `cancelled`. A plain (not
+//!   `async`) `fn` cannot be stopped midway (it runs on a blocking thread): its task stays
+//!   `working`, its `statusMessage` saying it is being cancelled, until the fn returns, and is
+//!   `cancelled` then (its result dropped). A status never says a tool stopped while it runs.
+//!   A plain fn that should stop early takes the [`Context`](crate::Context) and checks
+//!   [`Context::is_cancelled`](crate::Context::is_cancelled) between steps.
 //! - `subscriptions/listen` with `notifications.taskIds` hears `notifications/tasks`, the task as
 //!   `tasks/get` would answer it, at each change of status.
 //! - Over HTTP, `tasks/*` requests carry `Mcp-Name: <taskId>` (checked, `-32020`).
@@ -100,7 +105,8 @@
 //! becomes the task's `statusMessage`, its logs ([`Context::log`](crate::Context::log)) are
 //! dropped. It is not bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
 //! [`Server::task_timeout`](crate::Server::task_timeout) (1 hour by default): past it the tool is
-//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so.
+//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so
+//! (a plain fn's once it returns, `working` until then).
 //!
 //! # Ownership, lifetime, caps
 //!

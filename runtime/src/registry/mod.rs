@@ -24,7 +24,10 @@ use crate::state::StateKey;
 
 pub use apps::ToolUiRegistration;
 pub(crate) use complete::known_values;
-pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
+pub use complete::{
+    Borrowing, BorrowingFn, Completer, CompleterFn, Completion, CompletionContext, IntoCompletion,
+    Owning, VariableCompleter,
+};
 pub use icon::{IconRegistration, IconSource};
 pub(crate) use prompt::collected as collected_prompts;
 pub use prompt::{

@@ -482,16 +482,8 @@ impl Named for Prompt {
     }
 
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
-        self.required_state
-            .iter()
-            .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::MissingState {
-                kind: ItemKind::Prompt,
-                name: self.name().to_owned(),
-                location: self.source.as_deref().map(str::to_owned),
-                type_name: missing.type_name().to_owned(),
-            })
-            .collect()
+        let (name, source) = (self.name(), self.source.as_deref());
+        RegistryError::missing_state(ItemKind::Prompt, name, source, &self.required_state, states)
     }
 }
 

@@ -632,20 +632,10 @@ impl Resource {
         !self.completers.is_empty()
     }
 
-    /// A start-up error for each app state its fn takes that `states` lacks.
-    fn missing_state<'a>(
-        &'a self,
-        states: &'a StateMap,
-    ) -> impl Iterator<Item = RegistryError> + 'a {
-        self.required_state
-            .iter()
-            .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::MissingState {
-                kind: ItemKind::Resource,
-                name: self.uri().to_owned(),
-                location: Some(self.place().to_owned()),
-                type_name: missing.type_name().to_owned(),
-            })
+    /// A start-up error for each app state its fn takes that `states` lacks, naming it by URI.
+    fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        let (uri, place) = (self.uri(), Some(self.place()));
+        RegistryError::missing_state(ItemKind::Resource, uri, place, &self.required_state, states)
     }
 
     /// The contents at `uri`, when this resource serves it (fixed ones borrowed, not copied);

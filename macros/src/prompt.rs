@@ -501,7 +501,7 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
 
     let run = run(is_async, &output, &convert, span, &private);
 
-    let (completer_fns, argument_registrations) = argument_registrations(prompt, &private);
+    let argument_registrations = argument_registrations(prompt, &private);
     let state = prompt.slots.iter().filter_map(|slot| match slot {
         Slot::Runtime(Param::State { ty, .. }) => Some(quote!(#private::state_key::<#ty>)),
         _ => None,
@@ -514,8 +514,6 @@ fn generate(prompt: &PromptFn<'_>) -> TokenStream {
 
         #const_underscore: () = {
             use #krate::__private as #private;
-
-            #(#completer_fns)*
 
             #[allow(deprecated)]
             fn #get_ident(
@@ -583,25 +581,12 @@ fn reads(prompt: &PromptFn<'_>, private: &syn::Ident) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The adapters of the completer fns, and the `PromptArgumentRegistration` of each argument.
-fn argument_registrations(
-    prompt: &PromptFn<'_>,
-    private: &syn::Ident,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let completer_fns = prompt
+/// The `PromptArgumentRegistration` of each argument.
+fn argument_registrations(prompt: &PromptFn<'_>, private: &syn::Ident) -> Vec<TokenStream> {
+    prompt
         .arguments
         .iter()
-        .enumerate()
-        .filter_map(|(index, argument)| {
-            let path = argument.completer.as_ref()?;
-            let ident = format_ident!("__prompt_complete_{}", index);
-            Some(completer_fn(private, &ident, path))
-        });
-    let argument_registrations = prompt
-        .arguments
-        .iter()
-        .enumerate()
-        .map(|(index, argument)| {
+        .map(|argument| {
             let name = &argument.name;
             let description = option(argument.docs.clone());
             let required = argument.how == Presence::Required;
@@ -610,10 +595,7 @@ fn argument_registrations(
                 quote!(|| #schema)
             }));
             let complete = match &argument.completer {
-                Some(_) => {
-                    let ident = format_ident!("__prompt_complete_{}", index);
-                    quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
-                }
+                Some(path) => completer(private, path),
                 None => known_values(private, argument.value_ty),
             };
             quote! {
@@ -625,8 +607,8 @@ fn argument_registrations(
                     fields: #fields,
                 }
             }
-        });
-    (completer_fns.collect(), argument_registrations.collect())
+        })
+        .collect()
 }
 
 /// The call of the user's fn and the conversion of its output. A plain fn may block (a
@@ -655,24 +637,12 @@ fn run(
     }
 }
 
-/// The adapter of a completer fn (`async fn(&str, &CompletionContext) -> impl IntoCompletion`),
-/// spanned at its path: a fn of the wrong shape is reported there.
-pub(crate) fn completer_fn(private: &syn::Ident, ident: &syn::Ident, path: &Path) -> TokenStream {
-    // The fn is taken as a value first, as `#[tool]` takes its fn: its `async` is then required
-    // by the caller, which keeps `clippy::unused_async` quiet about completers that await
-    // nothing.
-    let call = quote_spanned! {path.span()=>
-        let __complete_fn = #path;
-        #private::completion(__complete_fn(&__complete_value, &__complete_context).await)
-    };
-    quote! {
-        fn #ident(
-            __complete_value: ::std::string::String,
-            __complete_context: #private::CompletionContext,
-        ) -> #private::BoxFuture<'static, ::core::result::Result<#private::Completion, ::std::string::String>> {
-            ::std::boxed::Box::pin(async move { #call })
-        }
-    }
+/// The completer of a completer fn, `|| Some(completer(path))`: the runtime's one bound on
+/// completers (`async fn(&str, &CompletionContext) -> impl IntoCompletion`, or a closure of the
+/// same values owned), spanned at the path, so a fn of another shape is told the shape there.
+pub(crate) fn completer(private: &syn::Ident, path: &Path) -> TokenStream {
+    let completer = quote_spanned!(path.span()=> #private::completer(#path));
+    quote!(|| ::core::option::Option::Some(#completer))
 }
 
 /// The known values of `ty` (a unit enum deriving `JsonSchema`, `bool`), as a completer.

@@ -115,10 +115,7 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
         Source::Static(..) => Vec::new(),
     };
     let mut read = read(&mut errors, &source, variables.as_deref(), &slots);
-    let (completer_items, completer_list) =
-        completers(&mut errors, &args, variables.as_deref(), &slots);
-    read.items.extend(completer_items);
-    read.completers = completer_list;
+    read.completers = completers(&mut errors, &args, variables.as_deref(), &slots);
     if let Some(app) = &args.app {
         check_app(&mut errors, app);
         if let Some(mime_type) = &args.mime_type {
@@ -280,7 +277,7 @@ fn completers(
     args: &ResourceArgs,
     variables: Option<&[String]>,
     slots: &[Slot<'_>],
-) -> (TokenStream, TokenStream) {
+) -> TokenStream {
     let private = private_alias();
     let named = args.complete.as_deref().unwrap_or_default();
     let variables = variables.unwrap_or_default();
@@ -300,7 +297,6 @@ fn completers(
             );
         }
     }
-    let mut items = Vec::new();
     let entries: Vec<TokenStream> = slots
         .iter()
         .filter_map(|slot| match slot {
@@ -312,17 +308,13 @@ fn completers(
                 .iter()
                 .find(|(ident, _)| valid::unraw(ident) == variable)
             {
-                Some((_, path)) => {
-                    let ident = format_ident!("__resource_complete_{}", variable);
-                    items.push(crate::prompt::completer_fn(&private, &ident, path));
-                    quote!(|| ::core::option::Option::Some(#private::Completer::Fn(#ident)))
-                }
+                Some((_, path)) => crate::prompt::completer(&private, path),
                 None => crate::prompt::known_values(&private, ty),
             };
             quote!(#private::VariableCompleter { variable: #variable, complete: #complete })
         })
         .collect();
-    (quote!(#(#items)*), quote!(&[#(#entries),*]))
+    quote!(&[#(#entries),*])
 }
 
 /// How the resource is read: the static's value, or the fn called with the template's values

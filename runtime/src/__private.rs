@@ -12,10 +12,11 @@ pub use serde_json;
 
 pub use crate::context::Context;
 pub use crate::registry::{
-    AppView, Completer, Completion, CompletionContext, GetPromptResult, IconRegistration,
-    IconSource, IntoCompletion, IntoPromptResult, IntoResourceBody, PromptArgumentRegistration,
-    PromptError, PromptGet, PromptRegistration, ResourceBody, ResourceError, ResourceRead,
-    ResourceRegistration, ToolRegistration, ToolUiRegistration, VariableCompleter,
+    AppView, Completer, CompleterFn, Completion, CompletionContext, GetPromptResult,
+    IconRegistration, IconSource, IntoCompletion, IntoPromptResult, IntoResourceBody,
+    PromptArgumentRegistration, PromptError, PromptGet, PromptRegistration, ResourceBody,
+    ResourceError, ResourceRead, ResourceRegistration, ToolRegistration, ToolUiRegistration,
+    VariableCompleter,
 };
 pub use crate::result::{CallToolResult, IntoToolResult};
 pub use crate::state::{State, StateKey};
@@ -549,13 +550,11 @@ pub fn prompt_result<T: IntoPromptResult>(output: T) -> Result<GetPromptResult, 
     output.into_prompt_result()
 }
 
-/// What a completer fn (`#[complete(path)]`, `complete(name = path)`) returned.
-///
-/// # Errors
-///
-/// The completer's own error, as its message.
-pub fn completion<T: IntoCompletion>(output: T) -> Result<Completion, String> {
-    output.into_completion()
+/// The completer of a completer fn (`#[complete(path)]`, `complete(name = path)`): the one
+/// bound every completer meets ([`CompleterFn`]), so a fn of another shape is told the shape at
+/// its path.
+pub fn completer<Shape>(complete: impl CompleterFn<Shape>) -> Completer {
+    complete.into_completer()
 }
 
 /// Names a prompt argument's type `T` for the choice of how its string value is read:

@@ -7,11 +7,16 @@
 //! `complete(param = path)` on [`#[prompt]`](macro@crate::prompt), `complete(var = path)` on
 //! [`#[resource]`](macro@crate::resource) for a template variable (each checked at compile time
 //! to name one that exists). A completer is an `async fn(&str, &CompletionContext) -> impl
-//! IntoCompletion`, given the partial value and the values the client already resolved:
+//! IntoCompletion`, given the partial value and the values the client already resolved; the
+//! same fn serves a prompt argument and a template variable alike, here and in the run-time
+//! builders, [`Prompt::complete`](crate::prompt::Prompt::complete) and
+//! [`Resource::complete`](crate::resource::Resource::complete) (which take a closure of the same
+//! values, owned, too: see [`CompleterFn`]):
 //!
 //! ```
 //! use mcp_toolbelt::completion::CompletionContext;
-//! use mcp_toolbelt::prompt;
+//! use mcp_toolbelt::resource::Resource;
+//! use mcp_toolbelt::{prompt, resource};
 //!
 //! async fn cities(partial: &str, context: &CompletionContext) -> Vec<String> {
 //!     let country = context.argument("country").unwrap_or("fr");
@@ -30,7 +35,21 @@
 //! ) -> String {
 //!     format!("Plan a trip to {city}, {country}")
 //! }
+//!
+//! /// A city's guide
+//! #[resource(uri = "guides://{country}/{city}", complete(city = cities))]
+//! async fn completion_docs_guide(country: String, city: String) -> String {
+//!     format!("The guide to {city}, {country}")
+//! }
+//!
+//! // And a template built at run time, with the same fn.
+//! let maps = Resource::new("maps://{country}/{city}", "map", |_| async { "a map" })?
+//!     .complete("city", cities);
+//! # let _ = maps;
+//! # Ok::<(), mcp_toolbelt::error::RegistryError>(())
 //! ```
+//!
+//! A completer of another shape is a compile error at its path, saying the shape.
 //!
 //! At most 100 values are sent; past that `total` says how many there are and `hasMore` that
 //! some were left out. A completer that can fail returns a `Result` (`Result<Vec<String>, E:
@@ -38,4 +57,6 @@
 //! mistaken for "no matches". The `completions` capability appears only when something
 //! completes; an unknown prompt, template or argument is `-32602`.
 
-pub use crate::registry::{Completion, CompletionContext, IntoCompletion};
+#[doc(hidden)]
+pub use crate::registry::{Borrowing, BorrowingFn, Owning};
+pub use crate::registry::{CompleterFn, Completion, CompletionContext, IntoCompletion};

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use mcp_toolbelt::ask::Elicitation;
 use mcp_toolbelt::completion::{Completion, CompletionContext};
 use mcp_toolbelt::prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
+use mcp_toolbelt::resource::Resource;
 use mcp_toolbelt::result::EmbeddedResource;
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Content, Context, Server, State, prompt, resource, tool};
@@ -571,6 +572,60 @@ async fn template_variables_complete_from_their_completer_and_their_type() {
     let response = complete(&client, template.clone(), ("id", ""), json!({"lang": "fr"})).await;
     assert_eq!(result(&response)["completion"]["values"], json!(["t1"]));
     let response = complete(&client, template, ("lang", "F"), json!({})).await;
+    assert_eq!(result(&response)["completion"]["values"], json!(["fr"]));
+}
+
+/// One completer fn, `note_ids`, serves every place a completer goes: the `#[resource]`
+/// template's `complete(id = …)` above, and a prompt and a template built at run time
+/// (`Prompt::complete`, `Resource::complete`); a closure still completes too.
+#[tokio::test]
+async fn one_completer_fn_serves_prompts_and_templates_alike() {
+    let server = server();
+    let by_id = Prompt::new("by-id", "A note by id", |arguments, _context| async move {
+        format!("note {}", arguments["id"])
+    })
+    .argument(PromptArgument::new("id").required(true))
+    .argument(PromptArgument::new("lang"))
+    .complete("id", note_ids)
+    .complete("lang", |partial, _context| async move {
+        ["en", "fr"]
+            .into_iter()
+            .filter(|lang| lang.starts_with(&partial))
+            .collect::<Vec<_>>()
+    });
+    server.prompts().add(by_id).expect("a new name");
+    let archive = Resource::new("archive://{lang}/{id}", "archived", |_| async { "old" })
+        .expect("a template")
+        .complete("id", note_ids);
+    server.resources().add(archive).expect("a new template");
+    let client = TestClient::new(server);
+
+    for reference in [
+        json!({"type": "ref/prompt", "name": "by-id"}),
+        json!({"type": "ref/resource", "uri": "archive://{lang}/{id}"}),
+        json!({"type": "ref/resource", "uri": "notes://{lang}/{id}"}),
+    ] {
+        let response = complete(&client, reference.clone(), ("id", "a"), json!({})).await;
+        assert_eq!(
+            result(&response)["completion"]["values"],
+            json!(["a1", "a2"]),
+            "{reference}"
+        );
+        let response = complete(
+            &client,
+            reference.clone(),
+            ("id", ""),
+            json!({"lang": "fr"}),
+        )
+        .await;
+        assert_eq!(
+            result(&response)["completion"]["values"],
+            json!(["t1"]),
+            "{reference}: the resolved arguments reach it"
+        );
+    }
+    let by_id = json!({"type": "ref/prompt", "name": "by-id"});
+    let response = complete(&client, by_id, ("lang", "f"), json!({})).await;
     assert_eq!(result(&response)["completion"]["values"], json!(["fr"]));
 }
 

@@ -329,10 +329,15 @@ async fn prompts_and_templates_built_at_run_time_complete() {
     )
     .argument(PromptArgument::new("name").required(true))
     .argument(PromptArgument::new("team"))
-    .complete("name", |partial, context| async move {
-        let team = context.argument("team").unwrap_or("all").to_owned();
-        vec![format!("{partial}-{team}")]
-    })
+    // A closure whose body calls the context's methods names its parameters' types: a completer
+    // has two shapes, which Rust cannot choose between before the body is checked.
+    .complete(
+        "name",
+        |partial: String, context: CompletionContext| async move {
+            let team = context.argument("team").unwrap_or("all").to_owned();
+            vec![format!("{partial}-{team}")]
+        },
+    )
     .complete("team", |_partial, _context| async move {
         Err::<Vec<String>, _>("the teams cannot be read")
     });

@@ -12,34 +12,6 @@ async fn summarise(
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __prompt_private;
-    fn __prompt_complete_0(
-        __complete_value: ::std::string::String,
-        __complete_context: __prompt_private::CompletionContext,
-    ) -> __prompt_private::BoxFuture<
-        'static,
-        ::core::result::Result<__prompt_private::Completion, ::std::string::String>,
-    > {
-        ::std::boxed::Box::pin(async move {
-            let __complete_fn = titles;
-            __prompt_private::completion(
-                __complete_fn(&__complete_value, &__complete_context).await,
-            )
-        })
-    }
-    fn __prompt_complete_3(
-        __complete_value: ::std::string::String,
-        __complete_context: __prompt_private::CompletionContext,
-    ) -> __prompt_private::BoxFuture<
-        'static,
-        ::core::result::Result<__prompt_private::Completion, ::std::string::String>,
-    > {
-        ::std::boxed::Box::pin(async move {
-            let __complete_fn = tags;
-            __prompt_private::completion(
-                __complete_fn(&__complete_value, &__complete_context).await,
-            )
-        })
-    }
     #[allow(deprecated)]
     fn __prompt_summarise_get(
         __prompt_arguments: ::std::collections::BTreeMap<
@@ -139,24 +111,19 @@ const _: () = {
         ::core::option::Option::Some("Summarise"), description : "Summarise a note",
         arguments : & [__prompt_private::PromptArgumentRegistration { name : "title",
         description : ::core::option::Option::Some("The note's title"), required : true,
-        complete : ||
-        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_0)),
-        fields : ::core::option::Option::None, },
-        __prompt_private::PromptArgumentRegistration { name : "tone", description :
+        complete : || ::core::option::Option::Some(__prompt_private::completer(titles)),
+        }, __prompt_private::PromptArgumentRegistration { name : "tone", description :
         ::core::option::Option::Some("How to write it"), required : false, complete : ||
         { #[allow(unused_imports)] use __prompt_private:: { KnownFromSchema as _,
         NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: < Tone > ::new())
-        .known() }, fields : ::core::option::Option::None, },
-        __prompt_private::PromptArgumentRegistration { name : "words", description :
-        ::core::option::Option::Some("At most this many words"), required : false,
-        complete : || { #[allow(unused_imports)] use __prompt_private:: { KnownFromSchema
-        as _, NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: < u32 > ::new())
-        .known() }, fields : ::core::option::Option::None, },
-        __prompt_private::PromptArgumentRegistration { name : "tag", description :
-        ::core::option::Option::Some("A tag"), required : false, complete : ||
-        ::core::option::Option::Some(__prompt_private::Completer::Fn(__prompt_complete_3)),
-        fields : ::core::option::Option::None, }], icons : & [], state : &
-        [__prompt_private::state_key:: < State < Notes > >], get :
-        __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
+        .known() }, }, __prompt_private::PromptArgumentRegistration { name : "words",
+        description : ::core::option::Option::Some("At most this many words"), required :
+        false, complete : || { #[allow(unused_imports)] use __prompt_private:: {
+        KnownFromSchema as _, NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: <
+        u32 > ::new()).known() }, }, __prompt_private::PromptArgumentRegistration { name
+        : "tag", description : ::core::option::Option::Some("A tag"), required : false,
+        complete : || ::core::option::Option::Some(__prompt_private::completer(tags)),
+        }], icons : & [], state : & [__prompt_private::state_key:: < State < Notes > >],
+        get : __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
     }
 };

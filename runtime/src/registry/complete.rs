@@ -206,6 +206,107 @@ impl std::fmt::Debug for CompletionContext {
     }
 }
 
+/// A completer: what completes a prompt argument or a template variable, one fn for both
+/// (`#[complete(f)]` and `complete(name = f)` on `#[prompt]` and `#[resource]`,
+/// [`Prompt::complete`](crate::prompt::Prompt::complete), `Resource::complete`). Two shapes are
+/// completers, and each serves everywhere:
+///
+/// - an `async fn(&str, &CompletionContext) -> impl IntoCompletion` (the partial value and the
+///   [`CompletionContext`], borrowed): the shape to write a completer fn in;
+/// - a closure `Fn(String, CompletionContext) -> impl Future<Output: IntoCompletion>` (the same,
+///   owned, which an `async move` block can keep): the shape for a closure. One whose body calls
+///   a method of its parameters names their types, `|partial: String, context:
+///   CompletionContext|`: with two shapes, Rust does not guess them before it reads the body.
+///
+/// ```
+/// use mcp_toolbelt::completion::CompletionContext;
+/// use mcp_toolbelt::prompt::{Prompt, PromptArgument};
+/// use mcp_toolbelt::resource::Resource;
+///
+/// /// The cities that begin with what was typed.
+/// async fn cities(partial: &str, _context: &CompletionContext) -> Vec<&'static str> {
+///     ["Paris", "Perth", "Porto"]
+///         .into_iter()
+///         .filter(|city| city.starts_with(partial))
+///         .collect()
+/// }
+///
+/// let weather = Resource::new("weather://{city}", "weather", |_| async { "sunny" })?
+///     .complete("city", cities);
+/// let trip = Prompt::new("trip", "Plan a trip", |_, _| async { "Plan it" })
+///     .argument(PromptArgument::new("city"))
+///     .complete("city", cities);
+/// # let _ = (weather, trip);
+/// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a completer",
+    label = "a completer is `async fn(&str, &CompletionContext) -> impl IntoCompletion`",
+    note = "write it `async fn name(partial: &str, context: &CompletionContext) -> Vec<String>`; it may return `Vec<String>`, `Vec<&'static str>`, `Completion`, or a `Result` of one of these"
+)]
+pub trait CompleterFn<Shape>: Send + Sync + 'static {
+    /// The completer the server keeps.
+    #[doc(hidden)]
+    fn into_completer(self) -> Completer;
+}
+
+/// The shape `async fn(&str, &CompletionContext)`, for [`CompleterFn`]'s impls.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Borrowing {}
+
+/// The shape `Fn(String, CompletionContext) -> impl Future`, for [`CompleterFn`]'s impls.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Owning {}
+
+/// An `async fn(&'a str, &'a CompletionContext)`: its future, which borrows them, named for
+/// every `'a` at once (what a bound on the fn alone cannot say).
+#[doc(hidden)]
+pub trait BorrowingFn<'a>:
+    Fn(&'a str, &'a CompletionContext) -> <Self as BorrowingFn<'a>>::Completing
+{
+    /// The fn's future.
+    type Completing: Future<Output = Self::Completion> + Send + 'a;
+    /// What it gives.
+    type Completion: IntoCompletion;
+}
+
+impl<'a, F, Fut> BorrowingFn<'a> for F
+where
+    F: Fn(&'a str, &'a CompletionContext) -> Fut,
+    Fut: Future<Output: IntoCompletion> + Send + 'a,
+{
+    type Completing = Fut;
+    type Completion = Fut::Output;
+}
+
+impl<F> CompleterFn<Borrowing> for F
+where
+    F: for<'a> BorrowingFn<'a> + Send + Sync + 'static,
+{
+    fn into_completer(self) -> Completer {
+        let complete = Arc::new(self);
+        Completer::Shared(Arc::new(move |partial, context| {
+            let complete = Arc::clone(&complete);
+            Box::pin(async move { complete(&partial, &context).await.into_completion() })
+        }))
+    }
+}
+
+impl<F, Fut> CompleterFn<Owning> for F
+where
+    F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output: IntoCompletion> + Send + 'static,
+{
+    fn into_completer(self) -> Completer {
+        Completer::Shared(Arc::new(move |partial, context| {
+            let completing = self(partial, context);
+            Box::pin(async move { completing.await.into_completion() })
+        }))
+    }
+}
+
 /// How one argument or variable completes. Not public API: generated code builds it.
 #[doc(hidden)]
 #[derive(Clone)]
@@ -213,38 +314,21 @@ pub enum Completer {
     /// The values of a type with a finite set of them (a unit enum, `bool`), filtered by the
     /// partial value's prefix.
     Known(Arc<[String]>),
-    /// A completer fn, given the partial value and the context.
-    Fn(fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>),
-    /// A completer closure of a prompt or template built at run time.
+    /// A completer fn or closure ([`CompleterFn`]), given the partial value and the context.
     Shared(SharedCompleter),
 }
 
-/// A completer closure, as `Prompt::complete` and `Resource::complete` keep it.
+/// A completer fn or closure, as the server keeps it.
 pub(crate) type SharedCompleter = Arc<
     dyn Fn(String, CompletionContext) -> BoxFuture<'static, Result<Completion, String>>
         + Send
         + Sync,
 >;
 
-impl Completer {
-    /// The completer of a closure given at run time.
-    pub(crate) fn shared<F, Fut>(complete: F) -> Self
-    where
-        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output: IntoCompletion> + Send + 'static,
-    {
-        Self::Shared(Arc::new(move |partial, context| {
-            let completing = complete(partial, context);
-            Box::pin(async move { completing.await.into_completion() })
-        }))
-    }
-}
-
 impl std::fmt::Debug for Completer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Known(values) => f.debug_tuple("Known").field(values).finish(),
-            Self::Fn(_) => f.write_str("Fn"),
             Self::Shared(_) => f.write_str("Shared"),
         }
     }
@@ -269,7 +353,6 @@ impl Completer {
                 ))
             }
             // A panic in a completer fn completes nothing.
-            Self::Fn(complete) => unwound(complete(partial, context)).await,
             Self::Shared(complete) => unwound(complete(partial, context)).await,
         }
     }

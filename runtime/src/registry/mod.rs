@@ -20,11 +20,14 @@ use serde_json::Value;
 
 use crate::context::Context;
 use crate::result::CallToolResult;
-use crate::state::StateKey;
+use crate::state::{StateKey, StateMap};
 
 pub use apps::ToolUiRegistration;
 pub(crate) use complete::known_values;
-pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
+pub use complete::{
+    Borrowing, BorrowingFn, Completer, CompleterFn, Completion, CompletionContext, IntoCompletion,
+    Owning, VariableCompleter,
+};
 pub use icon::{IconRegistration, IconSource};
 pub(crate) use prompt::collected as collected_prompts;
 pub(crate) use prompt::read_fields;
@@ -327,6 +330,27 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
+    /// A start-up error for each app state in `required` that `states` lacks, naming the tool,
+    /// prompt or resource (`name`, and where it is) that takes it.
+    pub(crate) fn missing_state(
+        kind: ItemKind,
+        name: &str,
+        location: Option<&str>,
+        required: &[StateKey],
+        states: &StateMap,
+    ) -> Vec<Self> {
+        required
+            .iter()
+            .filter(|key| !states.contains(key))
+            .map(|missing| Self::MissingState {
+                kind,
+                name: name.to_owned(),
+                location: location.map(str::to_owned),
+                type_name: missing.type_name().to_owned(),
+            })
+            .collect()
+    }
+
     /// `next` after the problems already found (`first`): one list of them all.
     pub(crate) fn joined(first: Option<Self>, next: Self) -> Self {
         match first {

@@ -15,7 +15,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::complete::{Completer, CompletionContext, IntoCompletion};
+use super::complete::{Completer, CompleterFn};
 use super::set::Named;
 use super::{IconRegistration, ItemKind, RegistryError};
 use crate::ask::Role;
@@ -416,9 +416,12 @@ impl Prompt {
     }
 
     /// Completes the argument `argument` (one added with [`argument`](Self::argument)) with
-    /// `complete`, given the partial value and the [`CompletionContext`]; it returns anything
-    /// [`IntoCompletion`](crate::completion::IntoCompletion), as a completer fn of `#[prompt]`
-    /// does. A second completer for one argument replaces the first.
+    /// `complete`, given the partial value and the
+    /// [`CompletionContext`](crate::completion::CompletionContext); it returns anything
+    /// [`IntoCompletion`](crate::completion::IntoCompletion). The completer fn of a `#[prompt]`
+    /// or `#[resource]` (`async fn(&str, &CompletionContext)`) serves here as it is, and so does
+    /// a closure of the same values owned ([`CompleterFn`]). A second completer for one argument
+    /// replaces the first.
     ///
     /// ```
     /// use mcp_toolbelt::prompt::{Prompt, PromptArgument};
@@ -436,12 +439,12 @@ impl Prompt {
     /// # let _ = greet;
     /// ```
     #[must_use]
-    pub fn complete<F, Fut>(mut self, argument: impl Into<String>, complete: F) -> Self
-    where
-        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output: IntoCompletion> + Send + 'static,
-    {
-        Arc::make_mut(&mut self.completers).insert(argument.into(), Completer::shared(complete));
+    pub fn complete<Shape>(
+        mut self,
+        argument: impl Into<String>,
+        complete: impl CompleterFn<Shape>,
+    ) -> Self {
+        Arc::make_mut(&mut self.completers).insert(argument.into(), complete.into_completer());
         self
     }
 
@@ -573,16 +576,8 @@ impl Named for Prompt {
     }
 
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
-        self.required_state
-            .iter()
-            .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::MissingState {
-                kind: ItemKind::Prompt,
-                name: self.name().to_owned(),
-                location: self.source.as_deref().map(str::to_owned),
-                type_name: missing.type_name().to_owned(),
-            })
-            .collect()
+        let (name, source) = (self.name(), self.source.as_deref());
+        RegistryError::missing_state(ItemKind::Prompt, name, source, &self.required_state, states)
     }
 }
 

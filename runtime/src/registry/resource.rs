@@ -15,7 +15,7 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::complete::{Completer, CompletionContext, IntoCompletion, VariableCompleter};
+use super::complete::{Completer, CompleterFn, VariableCompleter};
 use super::template::UriTemplate;
 use super::view::{self, AppView};
 use super::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError};
@@ -417,9 +417,12 @@ impl Resource {
     }
 
     /// Completes the template variable `variable` with `complete`, given the partial value
-    /// and the [`CompletionContext`] (the variables already resolved); it returns anything
-    /// [`IntoCompletion`], as a completer fn of `#[resource]` does. A completer for a name that is
-    /// no variable of the template is never asked.
+    /// and the [`CompletionContext`](crate::completion::CompletionContext) (the variables
+    /// already resolved); it returns anything
+    /// [`IntoCompletion`](crate::completion::IntoCompletion). The completer fn of a `#[prompt]`
+    /// or `#[resource]` (`async fn(&str, &CompletionContext)`) serves here as it is, and so does
+    /// a closure of the same values owned ([`CompleterFn`]). A completer for a name that is no
+    /// variable of the template is never asked.
     ///
     /// ```
     /// use mcp_toolbelt::resource::Resource;
@@ -434,12 +437,12 @@ impl Resource {
     /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
     /// ```
     #[must_use]
-    pub fn complete<F, Fut>(mut self, variable: impl Into<String>, complete: F) -> Self
-    where
-        F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output: IntoCompletion> + Send + 'static,
-    {
-        Arc::make_mut(&mut self.completers).insert(variable.into(), Completer::shared(complete));
+    pub fn complete<Shape>(
+        mut self,
+        variable: impl Into<String>,
+        complete: impl CompleterFn<Shape>,
+    ) -> Self {
+        Arc::make_mut(&mut self.completers).insert(variable.into(), complete.into_completer());
         self
     }
 
@@ -629,20 +632,10 @@ impl Resource {
         !self.completers.is_empty()
     }
 
-    /// A start-up error for each app state its fn takes that `states` lacks.
-    fn missing_state<'a>(
-        &'a self,
-        states: &'a StateMap,
-    ) -> impl Iterator<Item = RegistryError> + 'a {
-        self.required_state
-            .iter()
-            .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::MissingState {
-                kind: ItemKind::Resource,
-                name: self.uri().to_owned(),
-                location: Some(self.place().to_owned()),
-                type_name: missing.type_name().to_owned(),
-            })
+    /// A start-up error for each app state its fn takes that `states` lacks, naming it by URI.
+    fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        let (uri, place) = (self.uri(), Some(self.place()));
+        RegistryError::missing_state(ItemKind::Resource, uri, place, &self.required_state, states)
     }
 
     /// The contents at `uri`, when this resource serves it (fixed ones borrowed, not copied);

@@ -318,22 +318,6 @@ impl Tool {
         (!missing.is_empty()).then_some(missing)
     }
 
-    /// A start-up error for each app state the tool takes that `states` lacks.
-    pub(crate) fn missing_state<'a>(
-        &'a self,
-        states: &'a StateMap,
-    ) -> impl Iterator<Item = RegistryError> + 'a {
-        self.required_state
-            .iter()
-            .filter(|key| !states.contains(key))
-            .map(|missing| RegistryError::MissingState {
-                kind: ItemKind::Tool,
-                name: self.name().to_owned(),
-                location: self.source.as_deref().map(str::to_owned),
-                type_name: missing.type_name().to_owned(),
-            })
-    }
-
     /// The arguments marked `x-mcp-header`, which a 2026-07-28 HTTP client also sends as
     /// `Mcp-Param-{Name}` headers.
     #[cfg_attr(
@@ -421,7 +405,8 @@ impl super::set::Named for Tool {
     }
 
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
-        Self::missing_state(self, states).collect()
+        let (name, source) = (self.name(), self.source.as_deref());
+        RegistryError::missing_state(ItemKind::Tool, name, source, &self.required_state, states)
     }
 }
 

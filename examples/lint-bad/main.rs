@@ -34,6 +34,7 @@ enum Shape {
 #[tool]
 async fn draw(
     /// What to draw
+    #[property]
     shape: Shape,
 ) -> String {
     match shape {

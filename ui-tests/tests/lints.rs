@@ -508,6 +508,19 @@ fn lint_plain() -> &'static str {
     "plain"
 }
 
+/// A prompt's argument struct: its fields are the prompt's arguments
+#[derive(Deserialize, JsonSchema)]
+struct LintTriage {
+    /// The issue's number
+    issue: u32,
+}
+
+/// A prompt whose lone parameter is an argument struct
+#[mcp_toolbelt::prompt]
+async fn lint_triage(args: LintTriage) -> String {
+    args.issue.to_string()
+}
+
 #[tokio::test]
 async fn prompts_stay_gettable() {
     let client = TestClient::new(Server::new("lints", "0.0.0"));
@@ -525,4 +538,11 @@ async fn prompts_stay_gettable() {
         .request("prompts/get", json!({"name": "lint_plain"}))
         .await;
     assert_eq!(got["result"]["messages"][0]["content"]["text"], "plain");
+    let got = client
+        .request(
+            "prompts/get",
+            json!({"name": "lint_triage", "arguments": {"issue": "4"}}),
+        )
+        .await;
+    assert_eq!(got["result"]["messages"][0]["content"]["text"], "4");
 }

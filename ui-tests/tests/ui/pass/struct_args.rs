@@ -30,9 +30,19 @@ struct Filter {
     text: String,
 }
 
-/// A documented lone parameter is a property, even when its type is a struct
+/// A lone parameter marked `#[property]` is a property, even when its type is a struct
 #[tool]
 async fn filter(
+    /// What to keep
+    #[property]
+    filter: Filter,
+) -> String {
+    filter.text
+}
+
+/// A documented lone struct is still the argument struct: its doc comment changes no shape
+#[tool]
+async fn documented_filter(
     /// What to keep
     filter: Filter,
 ) -> String {

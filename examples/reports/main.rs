@@ -11,7 +11,8 @@
 //!   here): a short report comes back inline, a long one as a task. A client without it (every
 //!   2025-11-25 client) waits for the result as for any tool.
 //! - `#[tool(task = "required")]`: it *always* runs as a task. A client without the extension
-//!   is refused with `-32021`, the error naming the extension it lacks.
+//!   is refused with `-32021`, the error naming the extension it lacks; a 2025-11-25 client,
+//!   which has no tasks, does not see it in `tools/list`.
 //!
 //! The tool's [`Context`] works as in any call: [`Context::progress`] sends progress
 //! notifications to a client that waits for the result (once the call is a task, its message

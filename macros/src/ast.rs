@@ -58,8 +58,13 @@ pub(crate) struct Hints {
 pub(crate) enum Input<'a> {
     /// No parameters besides `Context`.
     None,
-    /// The only parameter is an argument struct.
-    Struct(&'a Type),
+    /// The only parameter is an argument struct (or, when the runtime finds its schema is no
+    /// object, one property named after it).
+    Struct {
+        ty: &'a Type,
+        /// The parameter's doc comment: the property's description when it is one.
+        description: Option<String>,
+    },
     /// Each parameter is one property.
     Inline(Vec<InlineParam<'a>>),
 }

@@ -192,7 +192,7 @@ fn generate(tool: &ToolFn<'_>, ui: Option<&ToolUi>) -> TokenStream {
 /// A lone argument struct written as a bare name (`ctx: Ctx`) may be the `Context` under another
 /// name, which `#[tool]` cannot see through: rustc then says to mark it `#[context]`, at it.
 fn aliased_context_check(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream {
-    let Input::Struct(ty) = &tool.input else {
+    let Input::Struct { ty, .. } = &tool.input else {
         return TokenStream::new();
     };
     if !valid::is_bare_name(ty) {
@@ -250,7 +250,9 @@ fn allowed_lints(input: &Input<'_>) -> Vec<syn::Attribute> {
         Input::None => Vec::new(),
         // The tool's input must be owned (it is deserialized from JSON), so clippy's advice to
         // take `&str` for a `String` the fn only reads cannot be followed.
-        Input::Struct(_) => vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])],
+        Input::Struct { .. } => {
+            vec![syn::parse_quote!(#[allow(clippy::needless_pass_by_value)])]
+        }
         // Each property is a parameter, however many there are, and a map property is
         // deserialized with the default hasher: no generic `S: BuildHasher` can be a tool's;
         // `Option<Option<T>>` is how a parameter says "`null` clears it".
@@ -286,7 +288,7 @@ fn arguments(tool: &ToolFn<'_>, private: &syn::Ident, args_ident: &syn::Ident) -
         }
         // Named by the user's tokens: a type that cannot be the arguments is reported at them,
         // with `ToolArguments`'s `on_unimplemented` message.
-        Input::Struct(ty) => (quote!(#ty), TokenStream::new()),
+        Input::Struct { ty, .. } => (quote!(#ty), TokenStream::new()),
         Input::Inline(params) => (
             quote!(#args_ident),
             inline_struct(params, &tool.krate, private, args_ident),
@@ -377,10 +379,11 @@ fn argument_type_fn(input_schema: &InputSchema, private: &syn::Ident) -> TokenSt
 enum SchemaSource<'a> {
     /// `input_schema = path`: it describes the arguments themselves, whatever the style.
     HandWritten(&'a syn::Path),
-    /// The derived schema of a lone parameter's type (named here), which may not be an object
-    /// (`uuid::Uuid`): the runtime decides at start-up, from that schema, whether the type is
-    /// the arguments or a property named after the parameter.
-    LoneParameter(String),
+    /// The derived schema of a lone parameter's type (named here, with its doc comment), which
+    /// may not be an object (`uuid::Uuid`): the runtime decides at start-up, from that schema,
+    /// whether the type is the arguments or a property named after the parameter (described by
+    /// the doc comment).
+    LoneParameter(String, Option<&'a str>),
     /// The derived schema of the argument type.
     Derived,
 }
@@ -389,7 +392,9 @@ impl<'a> SchemaSource<'a> {
     fn of(tool: &'a ToolFn<'_>) -> Self {
         match (&tool.input, &tool.input_schema) {
             (_, InputSchema::HandWritten(path)) => Self::HandWritten(path),
-            (Input::Struct(_), _) => Self::LoneParameter(lone_param_name(tool)),
+            (Input::Struct { description, .. }, _) => {
+                Self::LoneParameter(lone_param_name(tool), description.as_deref())
+            }
             _ => Self::Derived,
         }
     }
@@ -402,10 +407,13 @@ impl<'a> SchemaSource<'a> {
                 quote!((_, _)),
                 quote_spanned!(path.span()=> #private::hand_written_schema(#path)),
             ),
-            Self::LoneParameter(param) => (
-                quote!((__tool_input_schema, __tool_parse)),
-                quote!(#private::lone_parameter_schema(__tool_input_schema, __tool_parse, #param)),
-            ),
+            Self::LoneParameter(param, description) => {
+                let description = option(description.map(|text| quote!(#text)));
+                (
+                    quote!((__tool_input_schema, __tool_parse)),
+                    quote!(#private::lone_parameter_schema(__tool_input_schema, __tool_parse, #param, #description)),
+                )
+            }
             Self::Derived => (
                 quote!((__tool_input_schema, _)),
                 quote!(__tool_input_schema()),
@@ -418,7 +426,7 @@ impl<'a> SchemaSource<'a> {
     /// arguments when its schema made it one (none for the other sources).
     fn reading(&self, private: &syn::Ident) -> (TokenStream, TokenStream) {
         match self {
-            Self::LoneParameter(param) => (
+            Self::LoneParameter(param, _) => (
                 quote!((__tool_input_schema, __tool_parse)),
                 // The tool's own cell: whether its schema made the parameter a property,
                 // decided at its first call (first in its block, as clippy wants items).
@@ -564,6 +572,8 @@ fn registration(
         .iter()
         .any(|arg| matches!(arg.param, Param::Context { .. }));
     let icons = icons::registrations(&tool.icons, private);
+    // A plain fn runs on a blocking thread and cannot be stopped midway (its task waits for it).
+    let blocking = !tool.is_async();
     let task = match tool.task {
         None => quote!(#private::TaskSupport::Forbidden),
         Some(TaskKey::Optional) => quote!(#private::TaskSupport::Optional),
@@ -589,6 +599,7 @@ fn registration(
                 line: ::core::line!(),
                 icons: #icons,
                 task: #task,
+                blocking: #blocking,
             }
         }
     }

@@ -1,5 +1,6 @@
 //! What a `#[tool]` with mistakes expands to: the user's fn, unchanged but for the parameter
-//! attributes rustc would reject (doc comments, `serde`, `schemars`, `#[context]`, `#[header]`),
+//! attributes rustc would reject (doc comments, `serde`, `schemars`, `#[context]`, `#[header]`,
+//! `#[property]`),
 //! plus every error. No registration, so no cascade of errors.
 
 use proc_macro2::TokenStream;
@@ -26,8 +27,8 @@ pub(crate) fn without_errors(item: TokenStream) -> TokenStream {
     }
 }
 
-/// Doc comments, `serde` and `schemars` attributes and the `#[context]`, `#[header]` and
-/// `#[complete]` markers on parameters are `#[tool]` and `#[prompt]` syntax (property descriptions and shapes); rustc rejects them, so the re-emitted
+/// Doc comments, `serde` and `schemars` attributes and the `#[context]`, `#[header]`,
+/// `#[property]` and `#[complete]` markers on parameters are `#[tool]` and `#[prompt]` syntax (property descriptions and shapes); rustc rejects them, so the re-emitted
 /// fn goes without them. `#[cfg]` stays: rustc honours it on a parameter.
 pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
     for input in &mut item.sig.inputs {
@@ -37,6 +38,7 @@ pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
                     && !crate::valid::is_field_attr(attr)
                     && !crate::valid::is_context_marker(attr)
                     && !crate::valid::is_header_marker(attr)
+                    && !crate::valid::is_property_marker(attr)
                     && !crate::valid::is_complete_marker(attr)
             });
         }

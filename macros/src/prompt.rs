@@ -112,6 +112,10 @@ struct Argument<'a> {
     how: Presence,
     /// `#[complete(path)]` or `complete(name = path)`.
     completer: Option<Path>,
+    /// The lone argument, of a type of the user's, required, its own name, without a completer:
+    /// when its type's schema is an object (an argument struct), its fields are the prompt's
+    /// arguments in its place (decided by the runtime, which sees the schema).
+    fields: bool,
 }
 
 /// What an absent argument means.
@@ -177,6 +181,12 @@ pub(crate) fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
         &mut arguments,
         args.complete.as_deref().unwrap_or_default(),
     );
+    if let [only] = arguments.as_mut_slice() {
+        only.fields = only.how == Presence::Required
+            && only.completer.is_none()
+            && only.name == only.param
+            && !valid::is_std_type(only.value_ty);
+    }
     let name = if let Some(name) = &args.name {
         name.as_str().to_owned()
     } else {
@@ -307,7 +317,10 @@ fn argument<'a>(
                     ),
                 }
             }
-        } else if attr.path().is_ident("schemars") || valid::is_header_marker(attr) {
+        } else if attr.path().is_ident("schemars")
+            || valid::is_header_marker(attr)
+            || valid::is_property_marker(attr)
+        {
             errors.push(
                 Error::custom("a prompt argument is a string, not a JSON property: this attribute has no effect; remove it")
                     .with_span(attr.path()),
@@ -348,6 +361,7 @@ fn argument<'a>(
         docs: docs::description(&typed.attrs),
         how,
         completer,
+        fields: false,
     })
 }
 
@@ -554,7 +568,17 @@ fn reads(prompt: &PromptFn<'_>, private: &syn::Ident) -> Vec<TokenStream> {
                 Presence::Required => quote!(#private::required(#read, #name)?),
                 Presence::Defaulted => quote!(#read.unwrap_or_default()),
             };
-            quote!(let #local: #ty = #value;)
+            if !argument.fields {
+                return quote!(let #local: #ty = #value;);
+            }
+            // An argument struct is read from the arguments its fields are.
+            let fields = fields_probe(private, ty, &quote!(read(&__prompt_arguments)));
+            quote! {
+                let #local: #ty = match #fields {
+                    ::core::option::Option::Some(read) => read?,
+                    ::core::option::Option::None => #value,
+                };
+            }
         })
         .collect()
 }
@@ -581,6 +605,10 @@ fn argument_registrations(
             let name = &argument.name;
             let description = option(argument.docs.clone());
             let required = argument.how == Presence::Required;
+            let fields = option(argument.fields.then(|| {
+                let schema = fields_probe(private, argument.ty, &quote!(schema()));
+                quote!(|| #schema)
+            }));
             let complete = match &argument.completer {
                 Some(_) => {
                     let ident = format_ident!("__prompt_complete_{}", index);
@@ -594,6 +622,7 @@ fn argument_registrations(
                     description: #description,
                     required: #required,
                     complete: #complete,
+                    fields: #fields,
                 }
             }
         });
@@ -653,6 +682,18 @@ pub(crate) fn known_values(private: &syn::Ident, ty: &Type) -> TokenStream {
             #[allow(unused_imports)]
             use #private::{KnownFromSchema as _, NoKnownValues as _};
             (&&#private::ValuesProbe::<#ty>::new()).known()
+        }
+    }
+}
+
+/// `(&&FieldsProbe::<T>::new()).call`, with the traits that tell an argument struct (its fields
+/// the arguments) from a type read from one string.
+fn fields_probe(private: &syn::Ident, ty: &Type, call: &TokenStream) -> TokenStream {
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #private::{NoFields as _, ReadByFields as _};
+            (&&#private::FieldsProbe::<#ty>::new()).#call
         }
     }
 }

@@ -1,6 +1,8 @@
 //! `#[resource]`: a `static`/`const` of text or bytes (`include_str!`, `include_bytes!`), or an
 //! fn that reads the resource, whose parameters are the variables of its URI template (RFC 6570
-//! level 1). Generates, next to the item, an `inventory::submit!` of a `ResourceRegistration`.
+//! level 1), and the `Context` and `State<T>` it may take as a tool does (the same rules,
+//! `valid::runtime_param`). Generates, next to the item, an `inventory::submit!` of a
+//! `ResourceRegistration`.
 //!
 //! ```text
 //! #[resource(uri = "ui://albums/view.html", app(prefers_border))]
@@ -20,6 +22,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{FnArg, Item, ItemFn, LitStr, Pat, ReturnType, Type};
 
+use crate::ast::Param;
 use crate::{docs, fallback, valid};
 
 /// `#[resource(uri = "…", name = "…", title = "…", description = "…", mime_type = "…",
@@ -103,9 +106,17 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
         return with_errors(item, errors);
     };
     let variables = check_uri(&mut errors, &args);
-    let mut read = read(&mut errors, &source, variables.as_deref());
+    let krate = args
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::mcp_toolbelt));
+    let slots = match &source {
+        Source::Fn(item) => fn_params(&mut errors, item, variables.as_deref(), &krate),
+        Source::Static(..) => Vec::new(),
+    };
+    let mut read = read(&mut errors, &source, variables.as_deref(), &slots);
     let (completer_items, completer_list) =
-        completers(&mut errors, &args, &source, variables.as_deref());
+        completers(&mut errors, &args, variables.as_deref(), &slots);
     read.items.extend(completer_items);
     read.completers = completer_list;
     if let Some(app) = &args.app {
@@ -121,11 +132,12 @@ pub(crate) fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     match errors.finish() {
         Ok(()) => {
-            let registration = registration(&args, &source, &read);
+            let registration = registration(&args, &krate, &source, &read);
             let item = match source {
                 // Its parameters are owned values read from the URI: clippy's advice to borrow
                 // them cannot be followed.
                 Source::Fn(mut item_fn) => {
+                    fallback::strip_param_attrs(&mut item_fn);
                     item_fn
                         .attrs
                         .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
@@ -257,6 +269,8 @@ struct Reading {
     items: TokenStream,
     read: TokenStream,
     completers: TokenStream,
+    /// The `StateKey` fns of its `State<T>` parameters, checked at start-up.
+    state: TokenStream,
 }
 
 /// The `&[VariableCompleter]` of a template: `complete(var = path)`'s fns (each key checked to
@@ -264,8 +278,8 @@ struct Reading {
 fn completers(
     errors: &mut darling::error::Accumulator,
     args: &ResourceArgs,
-    source: &Source,
     variables: Option<&[String]>,
+    slots: &[Slot<'_>],
 ) -> (TokenStream, TokenStream) {
     let private = private_alias();
     let named = args.complete.as_deref().unwrap_or_default();
@@ -286,23 +300,14 @@ fn completers(
             );
         }
     }
-    let Source::Fn(item) = source else {
-        return (TokenStream::new(), quote!(&[]));
-    };
     let mut items = Vec::new();
-    let entries: Vec<TokenStream> = item
-        .sig
-        .inputs
+    let entries: Vec<TokenStream> = slots
         .iter()
-        .filter_map(|input| match input {
-            FnArg::Typed(typed) => match &*typed.pat {
-                Pat::Ident(pat) => Some((pat.ident.to_string(), &*typed.ty)),
-                _ => None,
-            },
-            FnArg::Receiver(_) => None,
+        .filter_map(|slot| match slot {
+            Slot::Template(param) => Some((param.variable.clone(), param.ty)),
+            Slot::Runtime(_) => None,
         })
         .map(|(variable, ty)| {
-            let variable = variable.strip_prefix("r#").unwrap_or(&variable).to_owned();
             let complete = match named
                 .iter()
                 .find(|(ident, _)| valid::unraw(ident) == variable)
@@ -320,11 +325,13 @@ fn completers(
     (quote!(#(#items)*), quote!(&[#(#entries),*]))
 }
 
-/// How the resource is read: the static's value, or the fn called with the template's values.
+/// How the resource is read: the static's value, or the fn called with the template's values
+/// and what the runtime provides.
 fn read(
     errors: &mut darling::error::Accumulator,
     source: &Source,
     variables: Option<&[String]>,
+    slots: &[Slot<'_>],
 ) -> Reading {
     let private = private_alias();
     match source {
@@ -344,33 +351,53 @@ fn read(
                 },
                 read: quote!(#private::ResourceRead::Static(__resource_static)),
                 completers: TokenStream::new(),
+                state: quote!(&[]),
             }
         }
-        Source::Fn(item) => read_fn(errors, item, variables),
+        Source::Fn(item) => read_fn(item, variables, slots),
     }
 }
 
-/// A parameter of a resource fn: the value of the URI template's variable it is named after.
-struct TemplateParam {
+/// A parameter of a resource fn that is a variable of its URI template: its value, named after
+/// it.
+struct TemplateParam<'a> {
     /// The variable, the parameter's name without its `r#`.
     variable: String,
-    ident: syn::Ident,
-    ty: Type,
+    ident: &'a syn::Ident,
+    ty: &'a Type,
 }
 
-/// A resource fn's parameters, checked against the URI template's `variables` (`None` when the
-/// template did not parse: then only the parameters' own shape is checked).
-fn template_params(
+/// What one parameter of a resource fn receives, in order.
+enum Slot<'a> {
+    /// The `Context` or app state, as a tool's.
+    Runtime(Param<'a>),
+    /// A variable of the URI template.
+    Template(TemplateParam<'a>),
+}
+
+/// A resource fn's parameters: what the runtime provides (checked as a tool's), and the
+/// variables, checked against the URI template's `variables` (`None` when the template did not
+/// parse: then only the parameters' own shape is checked).
+fn fn_params<'a>(
     errors: &mut darling::error::Accumulator,
-    item: &ItemFn,
+    item: &'a ItemFn,
     variables: Option<&[String]>,
-) -> Vec<TemplateParam> {
-    let mut params = Vec::new();
+    krate: &syn::Path,
+) -> Vec<Slot<'a>> {
+    let mut slots = Vec::new();
     for input in &item.sig.inputs {
         let FnArg::Typed(typed) = input else {
             errors.push(Error::custom("a resource fn is a free fn, not a method").with_span(input));
             continue;
         };
+        match valid::runtime_param(errors, typed, krate) {
+            valid::RuntimeParam::Given => {}
+            valid::RuntimeParam::Provided(param) => {
+                slots.push(Slot::Runtime(param));
+                continue;
+            }
+            valid::RuntimeParam::Refused => continue,
+        }
         let Pat::Ident(pat) = &*typed.pat else {
             errors.push(
                 Error::custom("name this parameter after a variable of the URI template")
@@ -378,26 +405,28 @@ fn template_params(
             );
             continue;
         };
-        let name = pat.ident.to_string();
-        let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+        let name = valid::unraw(&pat.ident);
         if let Some(variables) = variables
             && !variables.contains(&name)
         {
             errors.push(
                 Error::custom(format!(
-                    "`{name}` is not a variable of the URI template: every parameter of a resource fn is one (write `{{{name}}}` in `uri`)"
+                    "`{name}` is not a variable of the URI template: every parameter of a resource fn but its `Context` and `State<T>` is one (write `{{{name}}}` in `uri`)"
                 ))
                 .with_span(&pat.ident),
             );
         }
-        params.push(TemplateParam {
+        slots.push(Slot::Template(TemplateParam {
             variable: name,
-            ident: pat.ident.clone(),
-            ty: (*typed.ty).clone(),
-        });
+            ident: &pat.ident,
+            ty: &typed.ty,
+        }));
     }
     for variable in variables.unwrap_or_default() {
-        if !params.iter().any(|param| &param.variable == variable) {
+        let taken = slots
+            .iter()
+            .any(|slot| matches!(slot, Slot::Template(param) if &param.variable == variable));
+        if !taken {
             errors.push(
                 Error::custom(format!(
                     "the URI template's variable `{variable}` is not a parameter of `{}`: add `{variable}: String`",
@@ -410,31 +439,51 @@ fn template_params(
     if !item.sig.generics.params.is_empty() {
         errors.push(Error::custom("a resource fn cannot be generic").with_span(&item.sig.generics));
     }
-    params
+    slots
 }
 
-/// The read of a resource fn: its parameters bound from the template's values, the fn called,
-/// its output turned into the resource's body.
-fn read_fn(
-    errors: &mut darling::error::Accumulator,
-    item: &ItemFn,
-    variables: Option<&[String]>,
-) -> Reading {
+/// The read of a resource fn: its parameters bound from the template's values and the request's
+/// context, the fn called, its output turned into the resource's body.
+fn read_fn(item: &ItemFn, variables: Option<&[String]>, slots: &[Slot<'_>]) -> Reading {
     let private = private_alias();
-    let params = template_params(errors, item, variables);
     let variables = variables.unwrap_or_default();
     // The values arrive in the template's order; each parameter takes its own.
-    let bindings = params.iter().map(|TemplateParam { variable, ident, ty }| {
-        let index = variables
-            .iter()
-            .position(|name| name == variable)
-            .unwrap_or(0);
-        quote_spanned! {ty.span()=>
-            let #ident: #ty = #private::template_value::<#ty>(#variable, &__resource_values[#index])?;
+    let bindings = slots.iter().filter_map(|slot| match slot {
+        Slot::Template(TemplateParam { variable, ident, ty }) => {
+            let index = variables
+                .iter()
+                .position(|name| name == variable)
+                .unwrap_or(0);
+            Some(quote_spanned! {ty.span()=>
+                let #ident: #ty = #private::template_value::<#ty>(#variable, &__resource_values[#index])?;
+            })
         }
+        Slot::Runtime(_) => None,
+    });
+    let args = slots.iter().map(|slot| match slot {
+        Slot::Template(param) => {
+            let ident = &param.ident;
+            quote!(#ident)
+        }
+        Slot::Runtime(Param::Context { by_ref: true, ty }) => {
+            quote_spanned!(ty.span()=> #private::context_ref::<#ty>(&__resource_context))
+        }
+        Slot::Runtime(Param::Context { by_ref: false, ty }) => {
+            quote_spanned!(ty.span()=> #private::context_value::<#ty>(&__resource_context))
+        }
+        Slot::Runtime(Param::State { by_ref: false, ty }) => {
+            quote_spanned!(ty.span()=> #private::state_value::<#ty>(&__resource_context))
+        }
+        Slot::Runtime(Param::State { by_ref: true, ty }) => {
+            quote_spanned!(ty.span()=> &#private::state_value::<#ty>(&__resource_context))
+        }
+        Slot::Runtime(Param::Struct | Param::Inline(_)) => quote!(),
+    });
+    let state = slots.iter().filter_map(|slot| match slot {
+        Slot::Runtime(Param::State { ty, .. }) => Some(quote!(#private::state_key::<#ty>)),
+        _ => None,
     });
     let fn_ident = &item.sig.ident;
-    let args = params.iter().map(|param| &param.ident);
     // The fn is taken as a value first, as `#[tool]` does (its `async` is then required by the
     // caller, which keeps `clippy::unused_async` quiet about fns that do not await), and before
     // the parameters are bound, since one may share its name.
@@ -455,6 +504,7 @@ fn read_fn(
         items: quote! {
             fn __resource_read(
                 __resource_values: ::std::vec::Vec<::std::string::String>,
+                __resource_context: #private::Context,
             ) -> #private::BoxFuture<'static, ::core::result::Result<#private::ResourceBody, #private::ResourceError>> {
                 let __resource_fn = #fn_ident;
                 ::std::boxed::Box::pin(async move {
@@ -466,6 +516,7 @@ fn read_fn(
         },
         read: quote!(#private::ResourceRead::Dynamic(__resource_read)),
         completers: TokenStream::new(),
+        state: quote!(&[#(#state),*]),
     }
 }
 
@@ -502,12 +553,13 @@ fn option<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
 }
 
 /// The `inventory::submit!` of the registration, with the reading items, in a `const _`.
-fn registration(args: &ResourceArgs, source: &Source, read: &Reading) -> TokenStream {
+fn registration(
+    args: &ResourceArgs,
+    krate: &syn::Path,
+    source: &Source,
+    read: &Reading,
+) -> TokenStream {
     let private = private_alias();
-    let krate = args
-        .krate
-        .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::mcp_toolbelt));
     let uri = &args.uri;
     let ident = source.ident().to_string();
     let default_name = match source {
@@ -533,6 +585,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Reading) -> TokenSt
         items,
         read,
         completers,
+        state,
     } = read;
     quote! {
         const _: () = {
@@ -551,6 +604,7 @@ fn registration(args: &ResourceArgs, source: &Source, read: &Reading) -> TokenSt
                     line: ::core::line!(),
                     icons: #icons,
                     completers: #completers,
+                    state: #state,
                 }
             }
         };
@@ -660,7 +714,12 @@ mod tests {
                 ),
                 quote! {
                     /// One section of the manual
-                    async fn section(section: String, chapter: u32) -> String {
+                    async fn section(
+                        section: String,
+                        manual: State<Manual>,
+                        chapter: u32,
+                        context: &Context,
+                    ) -> String {
                         format!("{chapter}.{section}")
                     }
                 },

@@ -361,6 +361,8 @@ struct Candidate<'a> {
     ident: Option<&'a syn::Ident>,
     ty: &'a Type,
     docs: Option<String>,
+    /// `#[property]`: one property named after the parameter, whatever its type.
+    property: bool,
     pat: &'a Pat,
     /// Its doc comments and `serde`, `schemars` and `cfg` attributes.
     attrs: Vec<&'a Attribute>,
@@ -383,6 +385,27 @@ pub(crate) fn is_context_marker(attr: &Attribute) -> bool {
 /// Whether `attr` is `#[complete(path)]`, which names a prompt parameter's completer fn.
 pub(crate) fn is_complete_marker(attr: &Attribute) -> bool {
     attr.path().is_ident("complete")
+}
+
+/// Whether `attr` is `#[property]`, which makes a parameter one property named after it even
+/// when it is a lone parameter of a type of the user's (otherwise the whole argument object).
+pub(crate) fn is_property_marker(attr: &Attribute) -> bool {
+    attr.path().is_ident("property")
+}
+
+/// Whether the parameter is marked `#[property]`, checked: the marker takes nothing.
+fn property_marker(errors: &mut Accumulator, attrs: &[Attribute]) -> bool {
+    let mut marked = false;
+    for attr in attrs.iter().filter(|attr| is_property_marker(attr)) {
+        if !matches!(attr.meta, syn::Meta::Path(_)) {
+            errors.push(
+                Error::custom("`#[property]` takes nothing: write `#[property]` alone")
+                    .with_span(&attr.meta),
+            );
+        }
+        marked = true;
+    }
+    marked
 }
 
 /// Whether `attr` is `#[header("Name")]`, which mirrors an inline parameter into the HTTP header
@@ -429,10 +452,14 @@ fn header_name(errors: &mut Accumulator, attrs: &[Attribute]) -> Option<LitStr> 
     Some(name)
 }
 
+/// `&self` on a tool: where the fn goes, and how it reaches what `self` held (app state, the
+/// one line of a parameter, and the server given the value once).
+const METHOD_REFUSAL: &str = "`#[tool]` cannot be used on a method: a tool is a free fn; move it out of the `impl` or `trait` block, and reach what `self` held as app state: in place of `&self` write `this: mcp_toolbelt::State<T>` (`T` the type `self` is; it derefs to `&T`), and give the server the value once, `Server::new(…).state(value)`";
+
 /// Sorts the parameters into what the runtime provides (the `Context`, app state) and the input;
-/// see `mcp_toolbelt::tool` for the rule: no parameters → no input; one undocumented parameter
-/// of a non-standard type → the argument struct; otherwise every parameter is one property
-/// (inline style).
+/// see `mcp_toolbelt::tool` for the rule: no parameters → no input; one parameter of a
+/// non-standard type, not marked `#[property]` → the argument struct; otherwise every parameter
+/// is one property (inline style).
 fn check_params<'a>(
     errors: &mut Accumulator,
     deferred: &mut Vec<TokenStream>,
@@ -444,10 +471,7 @@ fn check_params<'a>(
     for input in &item.sig.inputs {
         let typed = match input {
             FnArg::Receiver(receiver) => {
-                errors.push(
-                    Error::custom("`#[tool]` cannot be used on a method: a tool is a free fn; move it out of the `impl` or `trait` block")
-                        .with_span(receiver),
-                );
+                errors.push(Error::custom(METHOD_REFUSAL).with_span(receiver));
                 continue;
             }
             FnArg::Typed(typed) => typed,
@@ -528,16 +552,24 @@ fn provided_param<'a>(
     provided: Provided,
     taken: Taken<'a>,
 ) -> Option<Param<'a>> {
+    let what = match provided {
+        Provided::State => "app state",
+        Provided::Context => "the `Context`",
+    };
     if let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr)) {
-        let what = match provided {
-            Provided::State => "app state",
-            Provided::Context => "the `Context`",
-        };
         errors.push(
             Error::custom(format!(
                 "`#[header]` mirrors an argument into an HTTP header; {what} is no argument"
             ))
             .with_span(header.path()),
+        );
+    }
+    if let Some(property) = typed.attrs.iter().find(|attr| is_property_marker(attr)) {
+        errors.push(
+            Error::custom(format!(
+                "`#[property]` makes an argument one property; {what} is no argument: remove it"
+            ))
+            .with_span(property.path()),
         );
     }
     let (by_ref, ty) = match taken {
@@ -610,6 +642,7 @@ fn candidate<'a>(
         ident,
         ty: &typed.ty,
         docs: docs::text(&typed.attrs).or_else(|| docs::has_macro(&typed.attrs).then(String::new)),
+        property: property_marker(errors, &typed.attrs),
         pat: &typed.pat,
         attrs,
         header: header_name(errors, &typed.attrs),
@@ -688,15 +721,20 @@ fn aliased_context_check(reference: &syn::TypeReference, krate: &Path) -> TokenS
     }
 }
 
-/// The style of the tool's input, from its input parameters: a lone undocumented parameter of
-/// a type of the user's is the argument struct; any other parameters (a lone `message: String`
-/// too, documented or not) are properties named after them.
+/// The style of the tool's input, from its input parameters' types (never their doc comments,
+/// so that documenting a parameter never changes the wire shape): a lone parameter of a type of
+/// the user's is the argument struct (the runtime makes it one property when its schema is no
+/// object), unless marked `#[property]`; any other parameters (a lone `message: String` too)
+/// are properties named after them.
 fn choose_input<'a>(errors: &mut Accumulator, candidates: &[Candidate<'a>]) -> Input<'a> {
     match candidates {
         [] => Input::None,
-        [only] if only.docs.is_none() && !is_std_type(only.ty) => {
+        [only] if !only.property && !is_std_type(only.ty) => {
             argument_struct_attrs(errors, only);
-            Input::Struct(only.ty)
+            Input::Struct {
+                ty: only.ty,
+                description: only.docs.clone().filter(|docs| !docs.is_empty()),
+            }
         }
         _ => Input::Inline(inline_params(errors, candidates)),
     }
@@ -708,7 +746,7 @@ fn argument_struct_attrs(errors: &mut Accumulator, only: &Candidate<'_>) {
     for attr in only.attrs.iter().filter(|attr| is_field_attr(attr)) {
         errors.push(
             Error::custom(
-                "this attribute has no effect on the argument struct's parameter: put it on the struct or its fields",
+                "this attribute has no effect on the argument struct's parameter: put it on the struct or its fields, or mark the parameter `#[property]` to make it one property named after it",
             )
             .with_span(attr.path()),
         );
@@ -716,7 +754,7 @@ fn argument_struct_attrs(errors: &mut Accumulator, only: &Candidate<'_>) {
     if let Some(header) = &only.header {
         errors.push(
             Error::custom(
-                "`#[header]` marks a property, and the argument struct's parameter is the whole input: mark the struct's field, `#[schemars(extend(\"x-mcp-header\" = \"Region\"))]`",
+                "`#[header]` marks a property, and the argument struct's parameter is the whole input: mark the struct's field, `#[schemars(extend(\"x-mcp-header\" = \"Region\"))]`, or mark the parameter `#[property]` to make it one property",
             )
             .with_span(header),
         );
@@ -730,10 +768,10 @@ fn inline_params<'a>(
 ) -> Vec<InlineParam<'a>> {
     let mut inline: Vec<InlineParam<'a>> = Vec::new();
     for candidate in candidates {
-        if candidate.docs.is_none() && !is_std_type(candidate.ty) {
+        if candidate.docs.is_none() && !candidate.property && !is_std_type(candidate.ty) {
             errors.push(
                 Error::custom(
-                    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property (the `Context` under another name, `use mcp_toolbelt::Context as Ctx`, is marked `#[context]`)",
+                    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or make each a property, documented with `///` or marked `#[property]` (the `Context` under another name, `use mcp_toolbelt::Context as Ctx`, is marked `#[context]`)",
                 )
                 .with_span(candidate.ty),
             );
@@ -885,7 +923,7 @@ const STD_NAMES_LIKE_A_STRUCT: &str = "
 /// Their schemas are a string, a number or an array, which cannot be a tool's whole input, or an
 /// object nobody means as one (`Duration`'s `secs` and `nanos`, a map): a lone parameter of such
 /// a type is a property named after it, never the argument struct.
-fn is_std_type(ty: &Type) -> bool {
+pub(crate) fn is_std_type(ty: &Type) -> bool {
     // Whitespace-separated last path segments: scalars and text, `std::num`, wrappers and
     // collections; and the names of `STD_NAMES_LIKE_A_STRUCT`.
     const STD: &str = "

@@ -130,15 +130,22 @@ pub fn parse_arguments<T: DeserializeOwned>(
     crate::call::deserialize_arguments(tool, arguments)
 }
 
-/// The input schema of a tool whose lone undocumented parameter is `name`: its type's schema
-/// when that is an object, otherwise one property `name` (see `call::lone_parameter_schema`).
+/// The input schema of a tool whose lone parameter (of a type of the user's) is `name`: its
+/// type's schema when that is an object, otherwise one property `name`, described by the
+/// parameter's doc comment (see `call::lone_parameter_schema`).
 pub fn lone_parameter_schema<T>(
     schema: fn() -> Value,
     parse: fn(&str, Value) -> Result<T, Box<CallToolResult>>,
     name: &str,
+    description: Option<&str>,
 ) -> Value {
     // Only this closure is compiled for each type `T`.
-    crate::call::lone_parameter_schema(schema, &|| parse(name, Value::Null).is_ok(), name)
+    crate::call::lone_parameter_schema(
+        schema,
+        &|| parse(name, Value::Null).is_ok(),
+        name,
+        description,
+    )
 }
 
 /// What the lone parameter `name` reads of the (validated) arguments: all of them, or the
@@ -678,6 +685,83 @@ pub fn prompt_argument<T, R: ReadArgument<T>>(
 pub fn required<T>(value: Option<T>, name: &str) -> Result<T, PromptError> {
     value.ok_or_else(|| PromptError::InvalidArgument(format!("Missing required argument `{name}`")))
 }
+
+/// Names a prompt's lone argument's type for its fields: `(&&FieldsProbe::<T>::new())` is
+/// [`ReadByFields`] when `T` deserializes and has a schema (an argument struct, whose fields are
+/// then the prompt's arguments, or a type that turns out to be one string, a unit enum), else
+/// [`NoFields`].
+pub struct FieldsProbe<T>(std::marker::PhantomData<T>);
+
+impl<T> FieldsProbe<T> {
+    /// The probe of `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T> std::fmt::Debug for FieldsProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FieldsProbe")
+    }
+}
+
+impl<T> Default for FieldsProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// [`FieldsProbe`] of a type that deserializes and has a schema.
+pub trait ReadByFields<T> {
+    /// Its input schema, whose properties (if it is an object) are the prompt's arguments.
+    fn schema(&self) -> Option<Value>;
+    /// `T` read from the prompt's arguments, when its schema lists properties; `None`
+    /// otherwise (the type is one argument, read from its string).
+    ///
+    /// # Errors
+    ///
+    /// An argument the type refuses (`-32602`).
+    fn read(
+        &self,
+        arguments: &std::collections::BTreeMap<String, String>,
+    ) -> Option<Result<T, PromptError>>;
+}
+
+impl<T: DeserializeOwned + schemars::JsonSchema> ReadByFields<T> for &FieldsProbe<T> {
+    fn schema(&self) -> Option<Value> {
+        Some(crate::schema::input_schema::<T>())
+    }
+
+    fn read(
+        &self,
+        arguments: &std::collections::BTreeMap<String, String>,
+    ) -> Option<Result<T, PromptError>> {
+        crate::registry::read_fields(&crate::schema::input_schema::<T>(), arguments)
+    }
+}
+
+/// [`FieldsProbe`] of any other type: one argument, read from its string.
+pub trait NoFields<T> {
+    /// `None`.
+    fn schema(&self) -> Option<Value> {
+        None
+    }
+    /// `None`.
+    ///
+    /// # Errors
+    ///
+    /// Never.
+    fn read(
+        &self,
+        arguments: &std::collections::BTreeMap<String, String>,
+    ) -> Option<Result<T, PromptError>> {
+        let _ = arguments;
+        None
+    }
+}
+
+impl<T> NoFields<T> for FieldsProbe<T> {}
 
 /// Names a prompt argument's (or template variable's) type for its known values:
 /// `(&&ValuesProbe::<T>::new()).known()` is its completer when `T: JsonSchema` and its schema

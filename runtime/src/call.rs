@@ -19,7 +19,7 @@ use crate::context::Context;
 use crate::limits::CallClock;
 use crate::result::CallToolResult;
 use crate::schema;
-use crate::validate::{SchemaValidator, prepare_instance};
+use crate::validate::{SchemaValidator, prepare_instance, prepare_keeping_nulls};
 
 /// What runs a tool: it gets the validated arguments and deserializes them itself (a `#[tool]`
 /// adapter through [`deserialize_arguments`]).
@@ -41,6 +41,10 @@ pub(crate) struct Callee<'a> {
     pub(crate) wraps_output: bool,
     /// The tool's handler.
     pub(crate) handler: &'a Handler,
+    /// Its handler reads the arguments with serde ([`deserialize_arguments`], a `#[tool]`
+    /// fn's): it is given the `null`s of optional properties, which validation leaves out (see
+    /// [`checked_arguments`](Self::checked_arguments)).
+    pub(crate) reads_nulls: bool,
 }
 
 impl Callee<'_> {
@@ -67,16 +71,23 @@ impl Callee<'_> {
             .map(|refused| refused.text_content())
     }
 
-    /// The arguments, prepared ([`prepare_instance`]) and valid against the input schema.
+    /// The arguments, prepared ([`prepare_instance`]) and valid against the input schema. A
+    /// `null` of an optional property (advertised as its type, not nullable) is validated as
+    /// left out; a handler that [`reads_nulls`](Self::reads_nulls) is given it all the same, for
+    /// the user's type to read (a double-option `deserialize_with`: `Some(None)`), or to refuse
+    /// and be given it left out ([`deserialize_arguments`]).
     fn checked_arguments(
         &self,
         arguments: Option<Map<String, Value>>,
     ) -> Result<Value, Box<CallToolResult>> {
         let mut arguments = Value::Object(arguments.unwrap_or_default());
+        let with_nulls = (self.reads_nulls
+            && prepare_keeping_nulls(self.input_schema, &mut arguments))
+        .then(|| arguments.clone());
         prepare_instance(self.input_schema, &mut arguments);
         let failures = self.input.failures(&arguments);
         if failures.is_empty() {
-            Ok(arguments)
+            Ok(with_nulls.unwrap_or(arguments))
         } else {
             Err(Box::new(invalid_arguments(self.name, &listed(&failures))))
         }
@@ -180,21 +191,80 @@ pub(crate) async fn within<T>(
 
 /// Turns validated arguments into `T`; a failure (rare after validation: a type serde checks
 /// more strictly than its schema says) is an `isError` result naming the field, as validation
-/// failures do: `<path>: <message>`.
+/// failures do: `<path>: <message>`. A `null` member the type refuses (one validation took as
+/// left out, [`Callee::checked_arguments`]: `#[serde(default)] count: u32`) is read as left
+/// out: removed where serde says, or, where it cannot say (an untagged enum), every one.
 pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
     tool: &str,
-    arguments: Value,
+    mut arguments: Value,
 ) -> Result<T, Box<CallToolResult>> {
-    // The common case at full speed; only a failure is parsed again to learn its path
-    // (tracking the path on every call costs a third of a small call). Not in debug builds,
-    // the edit-compile loop: there each argument type compiles one deserializer instead of
-    // two (a quarter of what a `#[tool]` costs to build), for the same result.
-    #[cfg(not(debug_assertions))]
-    if let Ok(parsed) = T::deserialize(&arguments) {
-        return Ok(parsed);
+    let mut nulls_left = true;
+    loop {
+        // The common case at full speed; only a failure is parsed again to learn its path
+        // (tracking the path on every call costs a third of a small call). Not in debug
+        // builds, the edit-compile loop: there each argument type compiles one deserializer
+        // instead of two (a quarter of what a `#[tool]` costs to build), for the same result.
+        #[cfg(not(debug_assertions))]
+        if let Ok(parsed) = T::deserialize(&arguments) {
+            return Ok(parsed);
+        }
+        let error = match serde_path_to_error::deserialize(&arguments) {
+            Ok(parsed) => return Ok(parsed),
+            Err(error) => error,
+        };
+        if remove_null_at(&mut arguments, error.path()) {
+            continue;
+        }
+        if nulls_left && remove_member_nulls(&mut arguments) {
+            nulls_left = false;
+            continue;
+        }
+        return Err(Box::new(refused(tool, &arguments, &error)));
     }
-    serde_path_to_error::deserialize(&arguments)
-        .map_err(|error| Box::new(refused(tool, &arguments, &error)))
+}
+
+/// Removes the `null` object member at `path`, if that is what is there.
+fn remove_null_at(arguments: &mut Value, path: &serde_path_to_error::Path) -> bool {
+    let mut segments: Vec<&Segment> = path.iter().collect();
+    let Some(Segment::Map { key }) = segments.pop() else {
+        return false;
+    };
+    let mut value = arguments;
+    for segment in segments {
+        let next = match segment {
+            Segment::Seq { index } => value.get_mut(*index),
+            Segment::Map { key } => value.get_mut(key),
+            _ => None,
+        };
+        let Some(next) = next else { return false };
+        value = next;
+    }
+    match value {
+        Value::Object(object) if object.get(key).is_some_and(Value::is_null) => {
+            object.remove(key);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Removes every `null` object member, at every depth; whether there was one.
+fn remove_member_nulls(arguments: &mut Value) -> bool {
+    let mut removed = false;
+    let mut pending = vec![arguments];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(object) => {
+                let before = object.len();
+                object.retain(|_, member| !member.is_null());
+                removed |= object.len() != before;
+                pending.extend(object.values_mut());
+            }
+            Value::Array(items) => pending.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    removed
 }
 
 /// The result for arguments serde refused at `error`'s path. Not generic: each argument type
@@ -243,20 +313,26 @@ fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<S
     })
 }
 
-/// The input schema of a tool whose lone parameter `name` is not documented: the schema of its
-/// type when that is an object (an argument struct), otherwise an object with one property
-/// named after the parameter, required unless the type takes `null` (an `Option`). Whether the
-/// type is an object is known only here, at start-up: the macro sees only its name.
+/// The input schema of a tool whose lone parameter `name` is of a type of the user's: the
+/// schema of its type when that is an object (an argument struct; the parameter's doc comment
+/// describes nothing there), otherwise an object with one property named after the parameter,
+/// described by `description` (its doc comment), required unless the type takes `null` (an
+/// `Option`). Whether the type is an object is known only here, at start-up: the macro sees
+/// only its name.
 pub(crate) fn lone_parameter_schema(
     schema: fn() -> Value,
     takes_null: &dyn Fn() -> bool,
     name: &str,
+    description: Option<&str>,
 ) -> Value {
     let schema = schema();
     if schema::is_object_schema(&schema) {
         return schema;
     }
     let mut wrapped = schema::wrap_in_property(schema, name);
+    if let Some(description) = description {
+        wrapped["properties"][name]["description"] = Value::String(description.to_owned());
+    }
     if takes_null() {
         wrapped["required"] = Value::Array(Vec::new());
     }
@@ -368,6 +444,7 @@ mod tests {
             output,
             wraps_output,
             handler,
+            reads_nulls: true,
         }
     }
 
@@ -483,11 +560,11 @@ mod tests {
     #[test]
     fn a_lone_object_parameter_is_the_arguments_and_any_other_a_required_property() {
         assert_eq!(
-            lone_parameter_schema(object_schema, &|| false, "query"),
+            lone_parameter_schema(object_schema, &|| false, "query", None),
             object_schema()
         );
         assert_eq!(
-            lone_parameter_schema(string_schema, &|| false, "query"),
+            lone_parameter_schema(string_schema, &|| false, "query", None),
             json!({
                 "type": "object",
                 "properties": {"query": {"type": "string"}},
@@ -495,7 +572,7 @@ mod tests {
                 "additionalProperties": false,
             })
         );
-        let optional = lone_parameter_schema(string_schema, &|| true, "query");
+        let optional = lone_parameter_schema(string_schema, &|| true, "query", None);
         assert_eq!(optional["required"], json!([]));
     }
 

@@ -47,6 +47,8 @@ struct HttpOptions<'a> {
     request_state_key_file: Option<&'a str>,
     /// `--redis URL`, then `MCP_REDIS_URL`.
     redis: Option<String>,
+    /// `--resource URL`: the bearer-auth metadata's `resource`, the URL clients use.
+    resource: Option<&'a str>,
 }
 
 impl Command<'_> {
@@ -75,6 +77,7 @@ impl Command<'_> {
                 "--stateless" => options.stateless = true,
                 "--request-state-key-file" => options.request_state_key_file = Some(value()?),
                 "--redis" => options.redis = Some(value()?.to_owned()),
+                "--resource" => options.resource = Some(value()?),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
@@ -224,11 +227,18 @@ impl Server {
                         request_state_keys(options.request_state_key_file, variable.as_deref())
                     })
                     .map_err(Error::RequestStateKey)?;
+                let source = match options.request_state_key_file {
+                    Some(path) => format!("--request-state-key-file {path}"),
+                    None => "MCP_REQUEST_STATE_KEY".to_owned(),
+                };
                 let server = match keys {
                     Some((current, Some(previous))) => self
                         .request_state_key(current)
-                        .previous_request_state_key(previous),
-                    Some((current, None)) => self.request_state_key(current),
+                        .previous_request_state_key(previous)
+                        .request_state_key_from(source),
+                    Some((current, None)) => self
+                        .request_state_key(current)
+                        .request_state_key_from(source),
                     None => self,
                 };
                 serve_http(server, options).await?;
@@ -280,9 +290,10 @@ fn print_config_for(
         },
         Command::Http(options) => {
             let options = options.with_environment(|name| std::env::var(name).ok());
-            host_config::Reach::Http(
-                host_config::url(options.address, &options.hosts).map_err(invalid)?,
-            )
+            host_config::Reach::Http {
+                url: host_config::url(options.address, &options.hosts).map_err(invalid)?,
+                bearer: server.wants_bearer_token(),
+            }
         }
         _ => {
             return Err(invalid(
@@ -295,7 +306,10 @@ fn print_config_for(
     write!(io::stdout().lock(), "{snippet}")?;
     let mut err = io::stderr().lock();
     writeln!(err, "{}", host_config::placement(host, &reach))?;
-    if let host_config::Reach::Http(_) = reach {
+    if let host_config::Reach::Http { bearer, .. } = reach {
+        if bearer {
+            writeln!(err, "{}", host_config::token_note(host))?;
+        }
         writeln!(
             err,
             "and keep the server running: {}",
@@ -339,16 +353,13 @@ fn read_key_file(path: &str) -> io::Result<String> {
     Ok(text)
 }
 
-/// The current `requestState` key and, during a rotation, the other key it opens.
-type StateKeys = ([u8; 32], Option<[u8; 32]>);
-
 /// The current `requestState` key and the other one it opens, from `--request-state-key-file`'s
 /// `file` or `MCP_REQUEST_STATE_KEY`'s `variable`; `None` when neither is given (a key is then
 /// drawn at start). `Err` says what is wrong, never what the key is.
 fn request_state_keys(
     file: Option<&str>,
     variable: Option<&str>,
-) -> Result<Option<StateKeys>, String> {
+) -> Result<Option<crate::ask::seal::StateKeys>, String> {
     let (text, source) = match (file, variable) {
         (None, None) => return Ok(None),
         (Some(_), Some(_)) => {
@@ -366,48 +377,9 @@ fn request_state_keys(
         }
         (None, Some(value)) => (value.to_owned(), "MCP_REQUEST_STATE_KEY".to_owned()),
     };
-    parse_state_keys(&text)
+    crate::ask::seal::parse_state_keys(&text)
         .map(Some)
         .map_err(|problem| format!("{source}: {problem}"))
-}
-
-/// One key, or two (the current one, then the other one opened while rotating), each 32 bytes in base64,
-/// separated by white space (a file of one or two lines) or a comma.
-fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
-    use base64::Engine as _;
-    use base64::engine::DecodePaddingMode;
-    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-
-    const HOW: &str = "a key is 32 random bytes in base64 (`openssl rand -base64 32`)";
-    let config =
-        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
-    let engines = [
-        GeneralPurpose::new(&base64::alphabet::STANDARD, config),
-        GeneralPurpose::new(&base64::alphabet::URL_SAFE, config),
-    ];
-    let decode = |text: &str| engines.iter().find_map(|engine| engine.decode(text).ok());
-    let key = |text: &str, which: &str| -> Result<[u8; 32], String> {
-        let bytes = decode(text).ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
-        let length = bytes.len();
-        bytes
-            .try_into()
-            .map_err(|_| format!("the {which} key is {length} bytes; {HOW}"))
-    };
-    let keys: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|key| !key.is_empty())
-        .collect();
-    match keys.as_slice() {
-        [] => Err(format!("no key; {HOW}")),
-        [current] => Ok((key(current, "current")?, None)),
-        [current, previous] => Ok((key(current, "current")?, Some(key(previous, "previous")?))),
-        // Words of a sentence, not three keys.
-        more if more.iter().any(|text| decode(text).is_none()) => Err(format!("not base64; {HOW}")),
-        more => Err(format!(
-            "{} keys; write the current key, then (while rotating) the previous or next one",
-            more.len()
-        )),
-    }
 }
 
 /// `--lint`: the report on stdout; an error in it is [`ExitCode::FAILURE`], said on stderr.
@@ -460,6 +432,13 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
                 .into(),
         ));
     }
+    if options.resource.is_some() && !server.wants_bearer_token() {
+        return Err(Error::Arguments(
+            "--resource names the URL in the bearer-auth metadata: this server has no \
+             HttpConfig::bearer_auth"
+                .into(),
+        ));
+    }
     let server = server.update_http_config(|config| {
         let config = config
             .allow_hosts(options.hosts)
@@ -474,7 +453,10 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
             Some(url) => config.redis(url),
             None => config,
         };
-        config
+        match options.resource {
+            Some(url) => config.resource_url(url.to_owned(), true),
+            None => config,
+        }
     });
     if !address.ip().is_loopback() && server.serves_only_localhost() {
         tracing::warn!(
@@ -577,6 +559,8 @@ fn usage(server: &Server) -> String {
             "  {program} --http ADDR     serve Streamable HTTP at ADDR (path /mcp): a port (8080, on\n                            127.0.0.1), localhost:PORT, or IP:PORT (0.0.0.0:8080 for all)\n    \
              --allow-host NAME       also answer requests for NAME (the name clients use; repeatable)\n    \
              --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
+             --resource URL          the URL clients use, in the bearer-auth metadata\n                            \
+             (else http://HOST:PORT/mcp, HOST the first --allow-host)\n    \
              --stateless             keep no sessions (any replica answers any request)\n    \
              --redis URL             share sessions, streams, tasks and notifications with the\n                            \
              other replicas through this Redis (redis://host:6379)\n    \
@@ -653,6 +637,7 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
+    use crate::ask::seal::parse_state_keys;
 
     /// What the logger of `run()` writes for an `info` and a `debug` event inside a request span,
     /// and whether that span exists at all.
@@ -794,6 +779,7 @@ mod tests {
                 stateless: true,
                 request_state_key_file: Some("/run/secrets/mcp-state-key"),
                 redis: Some("redis://redis:6379".into()),
+                resource: None,
             }))
         );
         assert!(

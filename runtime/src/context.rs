@@ -49,7 +49,9 @@ use crate::sync::lock;
 ///
 /// What the tool logs with `tracing` goes to the server's own log, inside the request's span;
 /// [`Context::log`] goes to the client. Asking the client (forms, the client's model, its roots)
-/// is in [`ask`](crate::ask); app state is [`Context::state`] or a [`State`] parameter.
+/// is in [`ask`](crate::ask); app state is [`Context::state`] or a [`State`] parameter; the
+/// server's live handles are [`Context::resources`] (to say a resource changed),
+/// [`Context::tools`] and [`Context::prompts`].
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,
@@ -179,6 +181,30 @@ impl Context {
                 panicked: std::sync::atomic::AtomicBool::new(false),
             }),
         }
+    }
+
+    /// A context of no request, for unit tests of what takes one: its notifications go
+    /// nowhere, it asks nothing, its app state is `states`.
+    #[cfg(test)]
+    pub(crate) fn detached(states: StateMap) -> Self {
+        Self::new(ContextParts {
+            request_id: Value::Null,
+            progress_token: None,
+            progress_messages: false,
+            log_level: None,
+            notifications: mpsc::unbounded_channel().0,
+            cancellation: CancellationToken::new(),
+            session_id: None,
+            auth: None,
+            states: Arc::new(states),
+            apps: false,
+            asker: Asker::new(
+                Arc::default(),
+                crate::ask::Channel::Legacy(None),
+                false,
+                Arc::default(),
+            ),
+        })
     }
 
     /// The JSON-RPC id of the `tools/call` request.
@@ -380,6 +406,12 @@ impl Context {
     /// The call became a task: its questions now wait on the task's `board`.
     pub(crate) fn to_board(&self, board: Arc<crate::ask::board::Board>) {
         self.inner.asker.to_board(board);
+    }
+
+    /// `-32021` when the request's failure, whose text is `failure`, passes on what it was
+    /// told of a client capability the client did not declare.
+    pub(crate) fn lacking_behind(&self, failure: &str) -> Option<crate::jsonrpc::ErrorObject> {
+        self.inner.asker.lacking_behind(failure)
     }
 
     /// Records that the tool panicked: as a task, that is a failure (`failed`), not a result.

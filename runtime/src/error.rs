@@ -31,8 +31,9 @@ pub enum Error {
     Registry(RegistryError),
     /// Binding, accepting, reading or writing failed (an address in use, stdin closed badly).
     Io(io::Error),
-    /// [`Server::run`](crate::Server::run)'s arguments or `MCP_*` variables ask for something
-    /// it cannot do; the text says what, and how to write it.
+    /// [`Server::run`](crate::Server::run)'s arguments or `MCP_*` variables (or the
+    /// `HttpConfig` a way of serving is given) ask for something it
+    /// cannot do; the text says what, and how to write it.
     Arguments(String),
     /// The `requestState` key given to [`Server::run`](crate::Server::run) (a file or
     /// `MCP_REQUEST_STATE_KEY`) cannot be used; the text says why, never what the key is.

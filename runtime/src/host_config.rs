@@ -13,6 +13,11 @@
 //!   `args`, or `url`.
 //! - `inspector`: `npx @modelcontextprotocol/inspector -- COMMAND ARGS…` (`--` separates the
 //!   Inspector's flags from the server's), or `--transport http --server-url URL`.
+//!
+//! With bearer auth on (`HttpConfig::bearer_auth`) each `--http` snippet sends the header:
+//! `--header 'Authorization: Bearer YOUR_TOKEN'` (Claude Code, the Inspector), `headers`
+//! (Cursor; VS Code's asks for the token, an `input` of its config), `mcp-remote --header`
+//! (Claude Desktop), and stderr says what to put there.
 
 use serde_json::{Value, json};
 
@@ -35,9 +40,18 @@ pub(crate) enum Reach<'a> {
         /// Its flags.
         args: &'a [&'a str],
     },
-    /// The URL of the server's `/mcp` endpoint.
-    Http(String),
+    /// A running server.
+    Http {
+        /// The URL of its `/mcp` endpoint.
+        url: String,
+        /// Whether it wants `Authorization: Bearer <token>` (`HttpConfig::bearer_auth`): the
+        /// snippet then sends one, where the host takes a header.
+        bearer: bool,
+    },
 }
+
+/// What stands for the token in a snippet, for the user to replace.
+pub(crate) const TOKEN: &str = "YOUR_TOKEN";
 
 /// The URL a client of `--http ADDRESS` uses: the first name given with `--allow-host` (the
 /// name clients use, with its own port when it has one, as behind a proxy), else the address's
@@ -99,12 +113,20 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
         })),
         // Claude Desktop's connectors connect from Anthropic's cloud, which cannot reach a
         // local URL: its config file starts the `mcp-remote` bridge, a stdio server.
-        ("claude-desktop", Reach::Http(url)) => {
+        ("claude-desktop", Reach::Http { url, bearer }) => {
             let mut args = vec!["-y", "mcp-remote", url.as_str()];
             if !is_loopback(url) {
                 args.push("--allow-http");
             }
-            json(json!({"mcpServers": {name: {"command": "npx", "args": args}}}))
+            let entry = if *bearer {
+                // As mcp-remote's README has it: the header's value from the environment, as a
+                // space in an argument is not passed whole on every platform.
+                args.extend(["--header", "Authorization:${AUTH_HEADER}"]);
+                json!({"command": "npx", "args": args, "env": {"AUTH_HEADER": format!("Bearer {TOKEN}")}})
+            } else {
+                json!({"command": "npx", "args": args})
+            };
+            json(json!({"mcpServers": {name: entry}}))
         }
         ("claude-code", Reach::Stdio { command, args }) => {
             format!(
@@ -113,29 +135,51 @@ pub(crate) fn snippet(host: &str, name: &str, reach: &Reach<'_>) -> Result<Strin
                 line(command, args)
             )
         }
-        ("claude-code", Reach::Http(url)) => {
+        ("claude-code", Reach::Http { url, bearer }) => {
             format!(
-                "claude mcp add --transport http {} {}\n",
+                "claude mcp add --transport http {} {}{}\n",
                 quote(name),
-                quote(url)
+                quote(url),
+                header_flag(*bearer)
             )
         }
         ("vscode", Reach::Stdio { command, args }) => json(json!({
             "servers": {name: {"type": "stdio", "command": command, "args": args}}
         })),
-        ("vscode", Reach::Http(url)) => json(json!({
+        ("vscode", Reach::Http { url, bearer: false }) => json(json!({
             "servers": {name: {"type": "http", "url": url}}
         })),
-        ("cursor", Reach::Http(url)) => json(json!({"mcpServers": {name: {"url": url}}})),
+        // VS Code asks for the token once and keeps it (an input of the config file).
+        ("vscode", Reach::Http { url, bearer: true }) => json(json!({
+            "inputs": [{
+                "type": "promptString",
+                "id": "token",
+                "description": format!("The bearer token for {name}"),
+                "password": true
+            }],
+            "servers": {name: {
+                "type": "http",
+                "url": url,
+                "headers": {"Authorization": "Bearer ${input:token}"}
+            }}
+        })),
+        ("cursor", Reach::Http { url, bearer: false }) => {
+            json(json!({"mcpServers": {name: {"url": url}}}))
+        }
+        ("cursor", Reach::Http { url, bearer: true }) => json(json!({"mcpServers": {name: {
+            "url": url,
+            "headers": {"Authorization": format!("Bearer {TOKEN}")}
+        }}})),
         ("inspector", Reach::Stdio { command, args }) => {
             format!(
                 "npx @modelcontextprotocol/inspector -- {}\n",
                 line(command, args)
             )
         }
-        ("inspector", Reach::Http(url)) => format!(
-            "npx @modelcontextprotocol/inspector --transport http --server-url {}\n",
-            quote(url)
+        ("inspector", Reach::Http { url, bearer }) => format!(
+            "npx @modelcontextprotocol/inspector --transport http --server-url {}{}\n",
+            quote(url),
+            header_flag(*bearer)
         ),
         (other, _) => {
             return Err(format!(
@@ -153,7 +197,7 @@ pub(crate) fn placement(host: &str, reach: &Reach<'_>) -> &'static str {
         ("claude-desktop", Reach::Stdio { .. }) => {
             "add this to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop"
         }
-        ("claude-desktop", Reach::Http(_)) => {
+        ("claude-desktop", Reach::Http { .. }) => {
             "Claude Desktop's custom connectors connect from Anthropic's cloud, which cannot reach this URL: this entry runs the mcp-remote bridge (npx -y mcp-remote URL, Node.js needed) as a stdio server; add it to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop"
         }
         ("claude-code", _) => "run this in your project",
@@ -161,6 +205,32 @@ pub(crate) fn placement(host: &str, reach: &Reach<'_>) -> &'static str {
         ("cursor", _) => "add this to .cursor/mcp.json (or ~/.cursor/mcp.json)",
         _ => "run this to open the Inspector on this server",
     }
+}
+
+/// ` --header 'Authorization: Bearer YOUR_TOKEN'` when the server wants a token, the flag of
+/// `claude mcp add` and of the Inspector alike.
+fn header_flag(bearer: bool) -> String {
+    if bearer {
+        format!(
+            " --header {}",
+            quote(&format!("Authorization: Bearer {TOKEN}"))
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// What the host must send, said on stderr: where the snippet carries a placeholder, to
+/// replace it.
+pub(crate) fn token_note(host: &str) -> String {
+    let how = if host == "vscode" {
+        "VS Code asks for it when it starts the server"
+    } else {
+        "replace YOUR_TOKEN in the snippet with one"
+    };
+    format!(
+        "this server wants `Authorization: Bearer <token>` on every request, a token its verifier accepts: {how}"
+    )
 }
 
 /// A command line: `command` and `args`, each quoted for a POSIX shell where needed.

@@ -105,6 +105,11 @@
 //! subject and scopes; tools read it as [`Context::auth`](crate::Context::auth), hooks as
 //! `call.context().auth()`), or `None`, answered `401` with a `WWW-Authenticate` header pointing
 //! at the RFC 9728 metadata document ([`ProtectedResourceMetadata`]) the server then serves.
+//! Its URLs name the server: give them (`ProtectedResourceMetadata::new`), or let
+//! [`Server::serve_http`] and `run()` fill them in from the address they serve
+//! (`ProtectedResourceMetadata::at_served_address`; `run()`'s `--resource URL` names the URL
+//! clients use behind a proxy). `--print-config` then puts the `Authorization` header in each
+//! snippet.
 //! Legacy sessions belong to the token's client and subject that opened them. The repository's
 //! `examples/axum-app` verifies tokens and refuses a tool to a token without its scope in a
 //! [`hook`](crate::hook).

@@ -138,7 +138,7 @@
 //! | `structuredContent` that fails the output schema | `isError: true`, `Output validation error: …` (logged as a server bug) |
 //! | a `u128`/`i128` past `i64::MIN..=u64::MAX`, a NaN or infinite float in a `Json<T>` result | `isError: true` naming the field (in an `Option<f64>` a NaN is sent as `null`): JSON numbers cannot carry them; send such values as strings |
 //! | 2026-07-28 over HTTP: an `Mcp-Param-*` header missing or unlike its argument | status 400, `-32020` `Header mismatch: …` ([`tool`](macro@tool), "Header-routed arguments") |
-//! | a `task = "required"` tool called by a client without the tasks extension (every legacy client) | `-32021` with `data.requiredCapabilities.extensions` ([`task`]) |
+//! | a `task = "required"` tool called by a client without the tasks extension (every legacy client, whose `tools/list` leaves it out) | `-32021` with `data.requiredCapabilities.extensions` ([`task`]) |
 //! | a task past [`Server::max_tasks`] or [`Server::max_tasks_per_principal`] | `-31000` `Too many tasks: …` for a required-task tool; a `#[tool(task)]` call runs within its request |
 //! | `tasks/get`, `tasks/update`, `tasks/cancel` of an unknown, expired or another caller's task | `-32602` `Failed to retrieve task: Task not found: …` |
 //!
@@ -156,6 +156,7 @@
 
 mod call;
 mod cli;
+mod client_capabilities;
 mod context;
 mod host_config;
 mod jsonrpc;
@@ -230,6 +231,34 @@ pub use error::Error;
 /// tool. A plain `fn` runs on tokio's blocking threads, as a plain `#[tool]` fn does, so it may
 /// block (a database read) without stalling other requests.
 ///
+/// An argument struct, as a tool takes one: a lone parameter (besides `Context` and app state)
+/// of a type of yours deriving `Deserialize` and `JsonSchema` whose schema is an object has its
+/// fields for arguments, in their order, each described by its `///` comment and required
+/// unless it is an `Option` or `#[serde(default)]`; each value is read as the field's JSON type
+/// (`"12"` a number, `"true"` a boolean, a unit enum's name), a value the field refuses is
+/// `-32602` naming the argument, and a unit enum field completes with its values. Any other
+/// lone type (a unit enum, your own `FromStr`) is one argument named after the parameter.
+///
+/// ```
+/// use mcp_toolbelt::prompt;
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct TriageArgs {
+///     /// The issue's number
+///     issue: u32,
+///     /// Who looks at it
+///     assignee: Option<String>,
+/// }
+///
+/// /// Triage an issue
+/// #[prompt]
+/// async fn triage(args: TriageArgs) -> String {
+///     format!("Triage #{} for {}", args.issue, args.assignee.as_deref().unwrap_or("anyone"))
+/// }
+/// ```
+///
 /// The fn returns `String` or `&'static str` (one user message), `Vec<PromptMessage>`, a
 /// [`GetPromptResult`](prompt::GetPromptResult) (with a description), or a `Result` of one of
 /// these: an `Err` of [`PromptError::invalid_argument`](prompt::PromptError::invalid_argument)
@@ -275,12 +304,14 @@ pub use mcp_toolbelt_macros::prompt;
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
 /// at all. A plain fn runs on the async worker, unlike a plain `#[tool]` fn: it must not block.
 /// An fn (plain or `async`) takes one parameter per template variable, named
-/// after it, of any `FromStr` type, and returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
+/// after it, of any `FromStr` type, and, anywhere among them, the request's [`Context`] and app
+/// state ([`State<T>`](State)) as a `#[tool]` does; it returns anything [`IntoResourceBody`](resource::IntoResourceBody) (`String`,
 /// `Vec<u8>`, an `Option` of one whose `None` tells the client "Resource not found", a `Result`
 /// of one: `Err(ResourceError::NotFound(_))` is `-32602` "Resource not found", any other error
 /// `-32603` with its text). A template variable
-/// that is not a parameter, a parameter that is not a variable, and a malformed URI are compile
-/// errors; two resources of one URI stop the server at start-up, naming both places.
+/// that is not a parameter, a parameter that is not a variable (nor a `Context` or `State<T>`),
+/// and a malformed URI are compile errors; two resources of one URI, and a `State<T>` the server
+/// was not given, stop the server at start-up, naming the places.
 ///
 /// ```
 /// use mcp_toolbelt::resource;
@@ -317,7 +348,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `crate = path` | where the runtime crate is, when you renamed it | `::mcp_toolbelt` |
 /// | `ui = "ui://…"` | MCP Apps: the tool's view, a [`resource`](macro@resource) marked `app` (`_meta.ui.resourceUri`, and the deprecated `_meta["ui/resourceUri"]`); a URI that is no app view stops the server at start-up | none |
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
-/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged. Any other value is a compile error | never a task |
+/// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`, and a legacy client's `tools/list` leaves the tool out); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged (a plain `fn`, which cannot be stopped midway, keeps its cancelled task `working` until it returns). Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
@@ -331,14 +362,22 @@ pub use mcp_toolbelt_macros::resource;
 /// | `#[serde(…)]`, `#[schemars(…)]` | apply to the property as on a struct field (`rename`, `default`, `range`, …) |
 /// | `#[cfg(…)]` | removes the parameter and its property |
 /// | `#[header("Name")]` | the argument also travels as the HTTP header `Mcp-Param-Name` (see "Header-routed arguments") |
+/// | `#[property]` | the parameter is one property named after it, whatever its type: a lone `filter: Filter` then takes `{"filter": {…}}` rather than `Filter`'s fields (see "Arguments") |
 /// | `#[context]` | the parameter is the request's [`Context`], under a name the macro cannot recognise (an alias) |
 ///
 /// # Arguments
 ///
-/// - **An argument struct**: the only parameter (besides [`Context`]), without a doc comment, of
-///   a type that derives `serde::Deserialize` and `schemars::JsonSchema` (schemars 1). Its
-///   fields' `///` comments become the properties' descriptions; serde (`rename_all`, `default`,
-///   `skip`, `flatten`) and schemars (`range`, `length`, `regex`) attributes are honoured.
+/// - **An argument struct**: the only parameter (besides [`Context`] and app state) of a type of
+///   yours that derives `serde::Deserialize` and `schemars::JsonSchema` (schemars 1): the
+///   arguments are its fields (`async fn list(filter: Filter)` takes `{…Filter's fields}`).
+///   The parameter's type decides, never its doc comment: documenting it changes no wire shape
+///   (a doc comment there describes nothing, unless the type's schema is no object, below).
+///   Mark it `#[property]` to take it as one property instead (`{"filter": {…}}`). Its fields'
+///   `///` comments become the properties' descriptions; serde (`rename_all`, `default`,
+///   `skip`, `flatten`) and schemars (`range`, `length`, `regex`) attributes are honoured. A
+///   lone type of yours whose schema is no object (a newtype of a string, `uuid::Uuid`) is one
+///   property named after the parameter, described by its doc comment; this is decided when
+///   the server starts, from the schema.
 /// - **Inline parameters**: otherwise each parameter is one property named after it, its `///`
 ///   comment its description (exactly as on a struct field), required unless it is an `Option`.
 ///   `#[serde(…)]` and `#[schemars(…)]` attributes on a parameter apply to its property
@@ -346,9 +385,11 @@ pub use mcp_toolbelt_macros::resource;
 ///   `#[cfg(…)]` removes a parameter and its property. An `Option<Option<T>>` parameter is
 ///   "left out = keep, `null` = clear": `null` arrives as `Some(None)`, and the property is
 ///   advertised nullable (`"type": [T, "null"]`) so that a model can send it. In an argument
-///   struct, a field reads `null` so when it says so: `#[serde(default)]` (left out reads
-///   `None`), a double-option `deserialize_with` (`serde_with::rust::double_option`) and
-///   `#[schemars(extend("x-mcp-nullable" = true))]`.
+///   struct, the serde pattern does the same: `#[serde(default)]` (left out reads `None`) and a
+///   double-option `deserialize_with` (`serde_with::rust::double_option`) read `null` as
+///   `Some(None)`; add `#[schemars(extend("x-mcp-nullable" = true))]` to advertise the
+///   property nullable too (without it, it is advertised as `T`, and a `null` still reaches the
+///   field).
 /// - A parameter of type `Context` or `&Context` is never part of the input, in any position.
 ///   The type is read as written: `Context`, `mcp_toolbelt::Context` and `<crate path>::Context`
 ///   are the request's context (a bare `Context` that is a type of yours is a compile error: write
@@ -356,9 +397,10 @@ pub use mcp_toolbelt_macros::resource;
 ///   (`use mcp_toolbelt::Context as Ctx`) cannot be recognised by its name: mark the parameter,
 ///   `#[context] ctx: &Ctx` (unmarked, the compile error says so at its type).
 ///
-/// A lone parameter of a standard type, documented or not, is a property
-/// (`async fn echo(message: String)` takes `{"message": …}`). An undocumented type of yours next
-/// to other parameters (a second argument struct) is a compile error that says what to write.
+/// A lone parameter of a standard type is a property (`async fn echo(message: String)` takes
+/// `{"message": …}`). A type of yours next to other parameters is a property when it is
+/// documented or marked `#[property]`; otherwise (a second argument struct) it is a compile
+/// error that says what to write.
 ///
 /// The fn itself must be a free fn (not a method), concrete (no generics, `where` clauses or
 /// `impl Trait` parameters), safe (not `unsafe`), and take its input by value (`String`, not
@@ -366,7 +408,8 @@ pub use mcp_toolbelt_macros::resource;
 /// `&Context`, never `&mut`. An `async fn`'s future must be `Send`, since calls run on a
 /// multi-threaded runtime. A plain `fn` runs on tokio's blocking threads
 /// (`tokio::task::spawn_blocking`), so it may block without stalling other requests; its
-/// parameters and result must then be `Send`, and a cancelled call cannot stop it midway.
+/// parameters and result must then be `Send`, and a cancelled call cannot stop it midway (as a
+/// task, it stays `working` until it returns: see [`task`]).
 ///
 /// The description is the fn's doc comment as rustdoc shows it, `#[doc = include_str!("…")]` and
 /// other macro-valued doc attributes included, or `description = "…"` (never empty).
@@ -420,7 +463,10 @@ pub use mcp_toolbelt_macros::resource;
 /// Hosts drop tools, or fail a whole request, for schemas they dislike, so schemas are
 /// **portable by default**: no `$schema`, no `$ref`/`$defs` (everything inlined, except
 /// recursive types), an optional *property* (`Option<T>`) advertised as `T` and not required (a
-/// `null` is accepted as absent; inside a list, map or tuple `null` stays a value), no
+/// `null` is accepted: validated as absent, then given to your type, which reads it (an
+/// `Option`: `None`; a double-option `deserialize_with`: `Some(None)`) or, refusing it (a
+/// `#[serde(default)] count: u32`), is given it absent; inside a list, map or tuple `null` stays
+/// a value), no
 /// `uint32`/`double` formats (integer widths become `minimum`/`maximum`), `type` on every
 /// property (a list of types for a mixed enum, every JSON type for `serde_json::Value`), `items`
 /// on every array, unit enums as string `enum`s. These are the shapes Claude, OpenAI, Cursor and

@@ -23,9 +23,15 @@
 //! # }
 //! ```
 //!
-//! Give every replica the same `requestState` key
-//! ([`Server::request_state_key`](crate::Server::request_state_key), `--request-state-key-file`):
-//! a 2026-07-28 client's retry after a question may land on another replica.
+//! Replicas share one `requestState` key: a 2026-07-28 client's retry after a question may land
+//! on another replica. Give every replica the same key
+//! ([`Server::request_state_key`](crate::Server::request_state_key), `--request-state-key-file`),
+//! or none: then `serve_http` and `serve_http_app` (`run()`'s `--http`) with Redis take the key at
+//! `{prefix}request-state-key:current`, drawn by the first replica to start (`SET NX`), in the key
+//! file's format (rotate it by writing `NEW,OLD` there and restarting the replicas, then `NEW`
+//! ten minutes after the last restart). A key there that cannot be read stops the server at
+//! start, naming `--request-state-key-file`. A line at start says which key is in use. (A server
+//! built with `into_router` or `into_service` takes no key from Redis: give it one.)
 //!
 //! # What each way of running keeps
 //!
@@ -47,7 +53,7 @@
 //! | `--http 0.0.0.0:8080` | | where to listen (path `/mcp`; `/healthz` beside it) |
 //! | `--allow-host mcp.example.com` | `MCP_ALLOWED_HOSTS` | the name clients use (else only localhost is answered) |
 //! | `--redis redis://redis:6379` | `MCP_REDIS_URL` | the Redis every replica shares |
-//! | `--request-state-key-file /run/secrets/state-key` | `MCP_REQUEST_STATE_KEY` | the same 32-byte key on every replica (`openssl rand -base64 32`): a 2026-07-28 client's retry after a question may land on another replica, which must open the `requestState` the first one sealed. Rotate it by giving `CURRENT,PREVIOUS` to every replica, then dropping `PREVIOUS` |
+//! | `--request-state-key-file /run/secrets/state-key` | `MCP_REQUEST_STATE_KEY` | the same 32-byte key on every replica (`openssl rand -base64 32`): a 2026-07-28 client's retry after a question may land on another replica, which must open the `requestState` the first one sealed. Rotate it by giving `CURRENT,PREVIOUS` to every replica, then dropping `PREVIOUS`. Without it, the replicas share one kept in Redis (above) |
 //!
 //! # Behind nginx
 //!
@@ -134,10 +140,11 @@
 //! # Legacy sessions
 //!
 //! What `initialize` settled (the negotiated version, the client's capabilities, the lists it
-//! hears of, its log level, its resource subscriptions, and with bearer auth the principal that
-//! opened it) is a JSON record at `{prefix}session:{id}`, changed by `logging/setLevel`,
-//! `resources/subscribe` and `resources/unsubscribe` (the replicas holding the session are told
-//! at once). Its TTL is the session idle timeout (one minute for a session that never did
+//! hears of, its log level, and with bearer auth the principal that opened it) is a JSON record
+//! at `{prefix}session:{id}`, changed by `logging/setLevel`; its resource subscriptions are a hash
+//! beside it, `{prefix}subscriptions:{id}`, changed one URI at a time by `resources/subscribe`
+//! and `resources/unsubscribe` (the replicas holding the session are told at once, of that URI
+//! only: a subscription costs the same whatever came before it). Its TTL is the session idle timeout (one minute for a session that never did
 //! anything after `initialize`), refreshed by each request in the one Redis round trip a legacy
 //! request costs (`GETEX`), and kept alive while a replica holds its GET stream or one of its
 //! calls. Any replica serves a request naming it (round-robin balancing, no sticky sessions);
@@ -146,6 +153,20 @@
 //! their principal: another principal's id, an unknown one, an expired one are `404` on every
 //! replica. DELETE on any replica ends the session everywhere: its calls are cancelled and its
 //! GET stream closes wherever they run. 2026-07-28 requests never touch Redis.
+//!
+//! # What Redis keeps, and its bounds
+//!
+//! Nothing a client sends is kept in Redis without a bound in bytes:
+//!
+//! | what | bound | past it |
+//! | --- | --- | --- |
+//! | a legacy session's record | 16 KiB | `initialize` refused: `400`, `-32602` |
+//! | legacy sessions, every replica together (`sessions:all`, scored by expiry) | `HttpConfig::max_sessions` (1,024): 16 MiB of records | `initialize`: `503` until one ends or expires (a session that never did anything lives a minute) |
+//! | a principal's legacy sessions (bearer auth; `sessions-of:{principal}`) | `HttpConfig::max_sessions_per_principal` (32) | its session that would expire first ends on every replica |
+//! | a session's resource subscriptions (`subscriptions:{id}`) | as on one replica (`Server`'s limits): 10,000, 1 MiB of URIs | `resources/subscribe` refused, `-32602` |
+//! | the events of resumable streams (`events:{stream}`, `stream:{stream}`), every replica together | `HttpConfig::max_replay_bytes` (64 MiB), `max_replay_events` a stream, `replay_ttl` after its last write | the streams written longest ago are forgotten first (a client resuming one gets `400`, unknown event) |
+//! | the events waiting to be written there, per stream | 256 | left out of the shared log (logged; the stream's end never is) |
+//! | the `requestState` key (`request-state-key:current`) | 32 bytes (two while rotating), no TTL | |
 //!
 //! # Answers, cancellations and changes
 //!

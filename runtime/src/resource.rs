@@ -5,7 +5,9 @@
 //! `#[resource]` serves a `static`/`const` of text or bytes, or an fn, as a resource
 //! (`resources/list`, `resources/read`, `resources/templates/list`, in both eras; the `resources`
 //! capability appears only when there are some). An fn's URI may be an RFC 6570 level-1 template
-//! whose variables are its parameters, checked at compile time:
+//! whose variables are its parameters, checked at compile time; besides them an fn may take the
+//! request's [`Context`](crate::Context) and app state ([`State<T>`](crate::State)), as a tool
+//! does (below):
 //!
 //! ```
 //! use mcp_toolbelt::resource::ResourceError;
@@ -37,6 +39,37 @@
 //! A resource marked `app` is an MCP Apps view, shown by the host beside a tool's result: see
 //! [`apps`](crate::apps).
 //!
+//! # Resources over app state
+//!
+//! A resource fn reaches the app's data as a tool does: a `State<T>` parameter (the value given
+//! to [`Server::state`](crate::Server::state)) and, if it needs the request, a `Context`, in any
+//! position; the template's variables are the other parameters. A `State<T>` the server was
+//! not given stops it at start-up, naming the resource and its place, never a failed read.
+//!
+//! ```standalone_crate
+//! // A crate of its own: its resource takes a state other examples' servers lack.
+//! use std::collections::HashMap;
+//!
+//! use mcp_toolbelt::{Context, Server, State};
+//!
+//! /// The issues, by id.
+//! struct Db(HashMap<u32, String>);
+//!
+//! /// One issue of the tracker
+//! #[mcp_toolbelt::resource(uri = "tracker://issues/{id}", mime_type = "text/plain")]
+//! async fn issue(id: u32, db: State<Db>, context: &Context) -> Option<String> {
+//!     let title = db.0.get(&id)?; // `None`: "Resource not found"
+//!     let caller = context.auth().map_or("anyone", |auth| auth.client_id.as_str());
+//!     Some(format!("#{id} {title} (for {caller})"))
+//! }
+//!
+//! # fn main() {
+//! let db = Db(HashMap::from([(1, "Crash on start".to_owned())]));
+//! let server = Server::new("tracker", "1.0.0").state(db);
+//! assert!(server.check().is_ok()); // without `.state(db)`: "resource `tracker://issues/{id}` … takes `State<…Db>`"
+//! # }
+//! ```
+//!
 //! # Subscriptions, and resources that change while serving
 //!
 //! Clients may subscribe to a resource: a legacy client with `resources/subscribe` (per
@@ -46,28 +79,36 @@
 //! nothing served is refused (`-32002` for a legacy client; left out of a 2026-07-28
 //! acknowledgement). The `resources` capability says so (`subscribe`, `listChanged`).
 //!
-//! When contents change, say so on the server's [`Resources`] handle
-//! ([`Server::resources`](crate::Server::resources), `Clone`: give a tool one through app
-//! state, keep one in a task of your own): [`Resources::notify_updated`] sends
-//! `notifications/resources/updated` to the clients subscribed to that URI, and only to them.
-//! The same handle adds and removes resources and templates built at run time ([`Resource`]),
-//! which clients hear of as `notifications/resources/list_changed`; `resources/list` pages and
-//! their 2026-07-28 caching hints follow the set as it is at each request. The repository's
-//! `examples/notes` serves each note so: a template built at run time over its database (app
-//! state a `#[resource]` fn could not reach), and `notify_updated` from the tools that change a
-//! note.
+//! When contents change, say so on the server's [`Resources`] handle: a tool (a prompt, a
+//! resource fn) has it from its [`Context::resources`](crate::Context::resources), or as a
+//! `State<Resources>` parameter, with nothing to register; code of your own keeps
+//! [`Server::resources`](crate::Server::resources) (`Clone`, one set for every handle).
+//! [`Resources::notify_updated`] sends `notifications/resources/updated` to the clients
+//! subscribed to that URI, and only to them. The same handle adds and removes resources and
+//! templates built at run time ([`Resource`]), which clients hear of as
+//! `notifications/resources/list_changed`; `resources/list` pages and their 2026-07-28 caching
+//! hints follow the set as it is at each request. The repository's `examples/notes` serves each
+//! note so: a `#[resource]` fn over its database (app state), and `notify_updated` from the
+//! tools that change a note.
 //!
 //! ```standalone_crate
-//! // A crate of its own: the tool it defines takes a state other examples' servers lack.
+//! // A crate of its own: the tools it defines change a resource other examples lack.
 //! use mcp_toolbelt::resource::{Resource, Resources};
-//! use mcp_toolbelt::{Server, State};
+//! use mcp_toolbelt::{Context, Server, State};
 //!
 //! /// Renames the board; subscribers of `board://title` are told it changed.
 //! #[mcp_toolbelt::tool]
-//! async fn rename_board(title: String, resources: State<Resources>) -> String {
+//! async fn rename_board(title: String, context: &Context) -> String {
 //!     // …store `title`…
-//!     resources.notify_updated("board://title");
+//!     context.resources().notify_updated("board://title");
 //!     format!("renamed to {title}")
+//! }
+//!
+//! /// Clears the board's title; the handle taken as app state, which the server holds itself.
+//! #[mcp_toolbelt::tool]
+//! async fn clear_board(resources: State<Resources>) -> &'static str {
+//!     resources.notify_updated("board://title");
+//!     "cleared"
 //! }
 //!
 //! # fn main() -> Result<(), mcp_toolbelt::error::RegistryError> {
@@ -77,10 +118,9 @@
 //!     Resource::new("board://title", "title", |_request| async { "The board" })?
 //!         .mime_type("text/plain"),
 //! )?;
-//! let server = server.state(resources.clone()); // what `rename_board` takes
+//! assert!(server.check().is_ok()); // nothing to register for `clear_board`'s `State<Resources>`
 //! assert_eq!(resources.list()[0].uri.as_deref(), Some("board://title"));
 //! assert!(resources.remove("board://title"));
-//! # drop(server);
 //! # Ok(())
 //! # }
 //! ```

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use std::future::Future;
 
 use crate::ask::seal::Sealer;
+use crate::context::Context;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
@@ -63,6 +64,7 @@ use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
+/// | a client's declared capabilities, as a legacy session, a running task or a session's Redis record keeps them (not settable) | what the server reads of them, never the client's tree: the names of at most 32 capabilities and 32 extensions, each at most 128 bytes, elicitation's modes and sampling's `tools` (a few hundred bytes, however large `capabilities` was) | names past those are not seen: a tool's `requires_client_capabilities` finds such a capability missing |
 /// | tasks one `subscriptions/listen` stream follows (its `taskIds`; not settable) | 1,024 ids: the first so many distinct ids of the shape the server mints, read from the store in one call | the rest are left out of its acknowledgement, as another's or an unknown task is |
 /// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
 /// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
@@ -123,6 +125,8 @@ pub struct Server {
     request_state_key: Option<[u8; 32]>,
     /// The other key it opens during a rotation.
     previous_request_state_key: Option<[u8; 32]>,
+    /// Where the `requestState` key came from, when not from [`Server::request_state_key`].
+    request_state_key_source: Option<String>,
     /// See [`Server::accept_early_answers`].
     early_answers: bool,
     /// The skills served ([`Server::skills_dir`], [`Server::skill`]); their files are among
@@ -156,7 +160,7 @@ impl Server {
                 PromptSet::default()
             }
         };
-        Self {
+        let mut server = Self {
             name: name.into(),
             version: version.into(),
             title: None,
@@ -179,12 +183,26 @@ impl Server {
             hooks: Vec::new(),
             request_state_key: None,
             previous_request_state_key: None,
+            request_state_key_source: None,
             early_answers: false,
             #[cfg(feature = "skills")]
             skills: Vec::new(),
             task_store: None,
             task_settings: TaskSettings::default(),
-        }
+        };
+        // The server's own handles are app state from the start: a call reaches them through
+        // its `Context` (`Context::resources`, …) or a `State<Resources>` parameter, with
+        // nothing to register. The prompts' is taken without declaring the capability, as
+        // `Server::prompts` would.
+        let handles = (
+            server.tools(),
+            server.prompts_unopened(),
+            server.resources(),
+        );
+        server.states.insert(handles.0);
+        server.states.insert(handles.1);
+        server.states.insert(handles.2);
+        server
     }
 
     /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set, or,
@@ -578,6 +596,10 @@ impl Server {
     /// a `#[tool]` takes it as a parameter `State<T>`, any tool through
     /// [`Context::state`](crate::Context::state). One value per type; a second value of a type
     /// replaces the first. See [`State`](crate::State).
+    ///
+    /// The server's own handles, [`Tools`], [`Prompts`] and [`Resources`], are in its app state
+    /// already: a tool takes `State<Resources>`, or calls
+    /// [`Context::resources`](crate::Context::resources), without giving them here.
     #[must_use]
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         if self.states.insert(value) {
@@ -619,6 +641,7 @@ impl Server {
         };
         problems.extend(self.tools.missing_state(&self.states));
         problems.extend(self.prompts.missing_state(&self.states));
+        problems.extend(self.resources.missing_state(&self.states));
         match problems.len() {
             0 => Ok(()),
             1 => Err(Error::Registry(problems.remove(0))),
@@ -644,6 +667,14 @@ impl Server {
     pub fn prompts(&self) -> Prompts {
         self.prompts_handle
             .store(true, std::sync::atomic::Ordering::Relaxed);
+        Prompts {
+            prompts: Arc::clone(&self.prompts),
+            changes: self.changes.clone(),
+        }
+    }
+
+    /// The handle to the prompts, leaving the `prompts` capability as it is.
+    fn prompts_unopened(&self) -> Prompts {
         Prompts {
             prompts: Arc::clone(&self.prompts),
             changes: self.changes.clone(),
@@ -702,6 +733,7 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_service(self) -> Result<http::HttpService, Error> {
         let config = self.http.clone();
+        config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
@@ -738,6 +770,7 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn into_router(self) -> Result<axum::Router, Error> {
         let config = self.http.clone();
+        config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
@@ -790,6 +823,7 @@ impl Server {
         listener: tokio::net::TcpListener,
         app: impl FnOnce(axum::Router) -> axum::Router,
     ) -> Result<(), Error> {
+        self.http.check_resource()?;
         let (server, config) = self.connected_http().await?;
         let dispatcher = server.into_dispatcher(Some("tcp"))?;
         let shutdown = dispatcher.closing().clone();
@@ -805,13 +839,51 @@ impl Server {
         #[cfg(feature = "redis")]
         {
             let config = self.http.clone().connected().await?;
-            Ok((self.update_http_config(|_| config.clone()), config))
+            let mut server = self.update_http_config(|_| config.clone());
+            if server.request_state_key.is_none()
+                && let Some(redis) = config.redis_connected()
+            {
+                // The operator said "these processes are one server": they share one key.
+                let ((current, previous), at) =
+                    redis.request_state_keys().await.map_err(|problem| {
+                        Error::RequestStateKey(format!(
+                            "{problem}; give every replica the same key with \
+                             --request-state-key-file (or MCP_REQUEST_STATE_KEY, \
+                             Server::request_state_key)"
+                        ))
+                    })?;
+                server.request_state_key = Some(current);
+                server.previous_request_state_key = previous;
+                server.request_state_key_source = Some(format!("shared through Redis at {at}"));
+            }
+            server.log_request_state_key();
+            Ok((server, config))
         }
         #[cfg(not(feature = "redis"))]
         {
             let config = self.http.clone();
+            self.log_request_state_key();
             std::future::ready(Ok((self, config))).await
         }
+    }
+
+    /// Says at start where the `requestState` key comes from.
+    #[cfg(feature = "http")]
+    fn log_request_state_key(&self) {
+        match (&self.request_state_key, &self.request_state_key_source) {
+            (Some(_), Some(source)) => tracing::info!("requestState key: {source}"),
+            (Some(_), None) => tracing::info!("requestState key: Server::request_state_key"),
+            (None, _) => tracing::info!(
+                "requestState key: drawn at start, known to this process only (replicas: \
+                 --request-state-key-file, or --redis to share one)"
+            ),
+        }
+    }
+
+    /// Where the `requestState` key was read from (`run()`), for the line at start.
+    pub(crate) fn request_state_key_from(mut self, source: String) -> Self {
+        self.request_state_key_source = Some(source);
+        self
     }
 
     /// The HTTP configuration changed by `change` (what `run()`'s flags add).
@@ -822,6 +894,15 @@ impl Server {
     ) -> Self {
         self.http = change(self.http);
         self
+    }
+
+    /// Whether requests over HTTP need `Authorization: Bearer <token>` (`--print-config` puts
+    /// the header in the snippet).
+    pub(crate) fn wants_bearer_token(&self) -> bool {
+        #[cfg(feature = "http")]
+        return self.http.wants_bearer_token();
+        #[cfg(not(feature = "http"))]
+        false
     }
 
     /// Whether only requests for localhost names would be answered over HTTP.
@@ -956,7 +1037,8 @@ impl std::fmt::Debug for Server {
 }
 
 /// The tools of a [`Server`], shared with it: add or remove one while it serves, or list them.
-/// Got from [`Server::tools`]; clones are handles to the same set.
+/// Got from [`Server::tools`], or in a call from its [`Context::tools`]; clones are handles to
+/// the same set.
 ///
 /// A change is told to connected clients with `notifications/tools/list_changed` (legacy
 /// clients that initialized, 2026-07-28 clients on a `subscriptions/listen` stream).
@@ -1016,7 +1098,8 @@ impl std::fmt::Debug for Tools {
 }
 
 /// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
-/// them. Got from [`Server::prompts`]; clones are handles to the same set.
+/// them. Got from [`Server::prompts`], or in a call from its [`Context::prompts`]; clones are
+/// handles to the same set.
 ///
 /// A change is told to connected clients with `notifications/prompts/list_changed` (as the
 /// transports announce the server's changes).
@@ -1073,9 +1156,9 @@ impl std::fmt::Debug for Prompts {
 }
 
 /// The resources of a [`Server`], shared with it: add or remove a resource or template while it
-/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`];
-/// clones are handles to the same set, so a tool can hold one in app state
-/// ([`Server::state`]).
+/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`],
+/// or in a call from its [`Context::resources`] (or a `State<Resources>` parameter: the server
+/// holds it as app state itself); clones are handles to the same set.
 ///
 /// An addition or removal is told to connected clients with
 /// `notifications/resources/list_changed`; [`notify_updated`](Self::notify_updated) tells the
@@ -1154,6 +1237,66 @@ impl std::fmt::Debug for Resources {
         f.debug_struct("Resources")
             .field("uris", &uris)
             .finish_non_exhaustive()
+    }
+}
+
+/// The server's live handles, reached from a call's [`Context`]: written here rather than in
+/// `context.rs` so that the dependency points one way, from the server to the context.
+impl Context {
+    /// The server's resources: to say that a resource's contents changed
+    /// ([`Resources::notify_updated`]: the subscribed clients hear
+    /// `notifications/resources/updated`), or to add and remove resources while serving. The
+    /// same handle as [`Server::resources`], with nothing to register; a `#[tool]` may take it
+    /// as a `State<Resources>` parameter instead.
+    ///
+    /// ```
+    /// use mcp_toolbelt::{Context, tool};
+    ///
+    /// /// Rename a document
+    /// #[tool]
+    /// async fn context_docs_rename(/// The document's id
+    ///                              id: u32, /// Its new title
+    ///                              title: String, context: &Context) -> String {
+    ///     // … stores the new title, then tells whoever subscribed to the document:
+    ///     context.resources().notify_updated(format!("docs://{id}"));
+    ///     format!("renamed to {title}")
+    /// }
+    /// ```
+    #[must_use]
+    pub fn resources(&self) -> Resources {
+        self.handle(|| Resources {
+            resources: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The server's tools, to add or remove one while serving (the clients hear
+    /// `notifications/tools/list_changed`): the same handle as [`Server::tools`].
+    #[must_use]
+    pub fn tools(&self) -> Tools {
+        self.handle(|| Tools {
+            tools: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The server's prompts, to add or remove one while serving (the clients hear
+    /// `notifications/prompts/list_changed`): the same set as [`Server::prompts`]. A server that
+    /// serves no prompt when a client initializes declares no `prompts` capability: take
+    /// [`Server::prompts`] before serving when a tool may add the first.
+    #[must_use]
+    pub fn prompts(&self) -> Prompts {
+        self.handle(|| Prompts {
+            prompts: Arc::default(),
+            changes: ChangeSender::new(1),
+        })
+    }
+
+    /// The handle the server put in its app state; `detached` (a set of its own, which no
+    /// client sees) only for a context no server built.
+    fn handle<H: Clone + Send + Sync + 'static>(&self, detached: impl FnOnce() -> H) -> H {
+        self.state::<H>()
+            .map_or_else(detached, |handle| H::clone(&handle))
     }
 }
 

@@ -107,13 +107,17 @@
 //! (`UPDATE_SNAPSHOTS=1` rewrites it), so that a schema change shows in review; the repository's
 //! `examples/catalog` and `examples/conformance` do both.
 
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
 use crate::protocol::ProtocolVersion;
@@ -161,6 +165,7 @@ impl TestClient {
     /// When the server's tools cannot be served (two tools share a name, …), with the reason: a
     /// test should fail loudly there. [`Server::check`] tells without panicking.
     #[must_use]
+    #[track_caller]
     pub fn new(server: Server) -> Self {
         Self::with_protocol_version(server, crate::protocol::LATEST_LEGACY_VERSION)
     }
@@ -172,6 +177,7 @@ impl TestClient {
     ///
     /// As [`TestClient::new`], and when `version` is not a version we speak.
     #[must_use]
+    #[track_caller]
     pub fn with_protocol_version(server: Server, version: &'static str) -> Self {
         let Some(version) = ProtocolVersion::parse(version) else {
             panic!(
@@ -205,7 +211,9 @@ impl TestClient {
     {
         let calls = self.calls.answering();
         let version = calls.connection().version();
-        calls.connection().initialize(version, capabilities);
+        calls
+            .connection()
+            .initialize(version, ClientCapabilities::from_declared(&capabilities));
         Self {
             calls,
             answer: Some(Arc::new(answer)),
@@ -298,16 +306,16 @@ impl TestClient {
         }
     }
 
-    /// Calls tool `name` with `arguments` (a JSON object).
+    /// Calls tool `name` with `arguments` (a JSON object): `.await` it for the result.
     ///
     /// # Panics
     ///
-    /// When the server answers with a JSON-RPC error (an unknown tool, …); use
-    /// [`try_call_tool`](Self::try_call_tool) to look at the error instead.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> CallToolResult {
-        match self.try_call_tool(name, arguments).await {
-            Ok(result) => result,
-            Err(error) => panic!("tools/call {name} failed: {error}"),
+    /// When the server answers with a JSON-RPC error (an unknown tool, …), reported at the
+    /// test's `.await`; use [`try_call_tool`](Self::try_call_tool) to look at the error instead.
+    pub fn call_tool<'a>(&'a self, name: &'a str, arguments: Value) -> CallTool<'a> {
+        CallTool {
+            name,
+            call: Box::pin(self.try_call_tool(name, arguments)),
         }
     }
 
@@ -343,6 +351,36 @@ impl TestClient {
     }
 }
 
+/// The future of [`TestClient::call_tool`]: its result, or a test failure at the `.await`.
+#[must_use = "the tool is called only when this is awaited"]
+pub struct CallTool<'a> {
+    name: &'a str,
+    call: Pin<Box<dyn Future<Output = Result<CallToolResult, ErrorObject>> + Send + 'a>>,
+}
+
+impl std::fmt::Debug for CallTool<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallTool")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Future for CallTool<'_> {
+    type Output = CallToolResult;
+
+    // `.await` polls this where the test wrote it, so a failure names the test's line (an
+    // `async fn` cannot pass its caller's place on: `#[track_caller]` is a no-op there).
+    #[track_caller]
+    fn poll(mut self: Pin<&mut Self>, context: &mut TaskContext<'_>) -> Poll<CallToolResult> {
+        match self.call.as_mut().poll(context) {
+            Poll::Ready(Ok(result)) => Poll::Ready(result),
+            Poll::Ready(Err(error)) => panic!("tools/call {} failed: {error}", self.name),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
 fn expect_result<T: serde::de::DeserializeOwned>(response: Value) -> T {
     let result = response.get("result").cloned();
     let Some(result) = result else {
@@ -365,6 +403,7 @@ pub const UPDATE_SNAPSHOTS: &str = "UPDATE_SNAPSHOTS";
 /// # Panics
 ///
 /// When the report has an error, with the report, one line per problem.
+#[track_caller]
 pub fn assert_portable(server: &Server) {
     assert_portable_for(server, &[]);
 }
@@ -375,6 +414,7 @@ pub fn assert_portable(server: &Server) {
 /// # Panics
 ///
 /// When a name is not a profile's, or when the report has an error.
+#[track_caller]
 pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
     let mut report = lint::lint(server.name(), &server.tools().list().tools, &profiles);
@@ -398,10 +438,13 @@ pub fn assert_portable_for(server: &Server, profiles: &[&str]) {
 /// # Panics
 ///
 /// When a name is not a profile's, or when the report has an error.
+#[track_caller]
 pub fn assert_result_portable(tool: &ToolDefinition, result: &CallToolResult, profiles: &[&str]) {
     let profiles = named_profiles(profiles);
-    let json = serde_json::to_value(result)
-        .unwrap_or_else(|error| panic!("the call result does not serialize: {error}"));
+    let json = match serde_json::to_value(result) {
+        Ok(json) => json,
+        Err(error) => panic!("the call result does not serialize: {error}"),
+    };
     let report = lint::lint_result(tool, &json, &profiles);
     assert!(
         !report.has_errors(),
@@ -410,15 +453,19 @@ pub fn assert_result_portable(tool: &ToolDefinition, result: &CallToolResult, pr
 }
 
 /// The profiles named, or the default ones for none.
+#[track_caller]
 fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
     if names.is_empty() {
-        lint::default_profiles()
-    } else {
-        names
-            .iter()
-            .map(|name| lint::profile(name).unwrap_or_else(|problem| panic!("{problem}")))
-            .collect()
+        return lint::default_profiles();
     }
+    let mut profiles = Vec::with_capacity(names.len());
+    for name in names {
+        match lint::profile(name) {
+            Ok(profile) => profiles.push(profile),
+            Err(problem) => panic!("{problem}"),
+        }
+    }
+    profiles
 }
 
 /// Compares the `tools/list` result of `server` (pretty JSON, as `--list-tools` prints it) with
@@ -427,6 +474,7 @@ fn named_profiles(names: &[&str]) -> Vec<&'static Profile> {
 /// # Panics
 ///
 /// When they differ (with both), or the file cannot be read or written.
+#[track_caller]
 pub fn assert_tools_snapshot(server: &Server, path: impl AsRef<Path>) {
     assert_listing_snapshot(&server.tools().list(), path);
 }
@@ -437,6 +485,7 @@ pub fn assert_tools_snapshot(server: &Server, path: impl AsRef<Path>) {
 /// # Panics
 ///
 /// As [`assert_tools_snapshot`].
+#[track_caller]
 pub fn assert_listing_snapshot(listing: &ListToolsResult, path: impl AsRef<Path>) {
     let path = path.as_ref();
     let actual = match serde_json::to_string_pretty(listing) {
@@ -444,20 +493,23 @@ pub fn assert_listing_snapshot(listing: &ListToolsResult, path: impl AsRef<Path>
         Err(error) => panic!("the tools/list result does not serialize: {error}"),
     };
     if std::env::var_os(UPDATE_SNAPSHOTS).is_some_and(|value| value == "1") {
-        if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder)
-                .unwrap_or_else(|e| panic!("cannot create {}: {e}", folder.display()));
+        if let Some(folder) = path.parent()
+            && let Err(e) = std::fs::create_dir_all(folder)
+        {
+            panic!("cannot create {}: {e}", folder.display());
         }
-        std::fs::write(path, &actual)
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        if let Err(e) = std::fs::write(path, &actual) {
+            panic!("cannot write {}: {e}", path.display());
+        }
         return;
     }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!(
+    let expected = match std::fs::read_to_string(path) {
+        Ok(expected) => expected,
+        Err(e) => panic!(
             "cannot read {} ({e}); create it with {UPDATE_SNAPSHOTS}=1",
             path.display()
-        )
-    });
+        ),
+    };
     assert!(
         actual == expected,
         "tools/list differs from {}; if the change is intended, rerun with {UPDATE_SNAPSHOTS}=1 and \

@@ -57,7 +57,8 @@ pub enum TaskSupport {
     /// call outlives the server's `task_budget`); otherwise it answers within its request.
     Optional,
     /// The tool always runs as a task: a client that did not negotiate the extension is refused
-    /// with `-32021` (missing required client capability).
+    /// with `-32021` (missing required client capability), and a legacy client, which has no
+    /// tasks, does not see it in `tools/list`.
     Required,
 }
 

@@ -190,6 +190,29 @@ impl RedisServer {
         String::from_utf8_lossy(&reply[..read]).trim().to_owned()
     }
 
+    /// The field `name` of `INFO section` (`used_memory` of `memory`, `total_net_input_bytes`
+    /// of `stats`) as a number; `0` when Redis cannot be reached or has no such field.
+    #[must_use]
+    pub fn info(&self, section: &str, name: &str) -> u64 {
+        let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)) else {
+            return 0;
+        };
+        let _ = stream.set_read_timeout(Some(START_TIMEOUT));
+        if stream
+            .write_all(format!("INFO {section}\r\nQUIT\r\n").as_bytes())
+            .is_err()
+        {
+            return 0;
+        }
+        let mut reply = String::new();
+        let _ = stream.read_to_string(&mut reply);
+        reply
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("{name}:")))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     /// What it logged so far (every run of it).
     #[must_use]
     pub fn logs(&self) -> String {

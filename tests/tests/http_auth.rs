@@ -215,3 +215,92 @@ async fn a_completer_sees_the_caller_the_token_speaks_for() {
         "{reply:?}"
     );
 }
+
+// ---- the metadata's URL, as served (issue 40, item 13) ---------------------------------------
+
+/// The answer to a raw HTTP/1.1 `method` of `path` at `address`: its head and body.
+fn raw(address: std::net::SocketAddr, method: &str, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let body = if method == "POST" { body } else { "" };
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/list\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+/// The `resource_metadata` URL of a `401`'s challenge.
+fn challenge_url(answer: &str) -> &str {
+    answer
+        .lines()
+        .find_map(|line| {
+            line.to_ascii_lowercase()
+                .starts_with("www-authenticate:")
+                .then(|| line.split("resource_metadata=\"").nth(1))
+                .flatten()
+        })
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no challenge in {answer}"))
+}
+
+#[test]
+fn the_metadata_follows_the_address_served_or_the_resource_named() {
+    let bearer = std::path::Path::new(env!("CARGO_BIN_EXE_bearer"));
+    let served = mcp_toolbelt_tests::CatalogHttp::start_binary(
+        bearer,
+        |address| address.to_string(),
+        &[],
+        &[],
+    );
+    let address = served.address;
+    let refused = raw(address, "POST", "/mcp");
+    assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    let document = format!("http://{address}/.well-known/oauth-protected-resource/mcp");
+    assert_eq!(challenge_url(&refused), document);
+    let got = raw(address, "GET", "/.well-known/oauth-protected-resource/mcp");
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    let json: serde_json::Value =
+        serde_json::from_str(got.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(json["resource"], format!("http://{address}/mcp"), "{got}");
+    drop(served);
+
+    // Behind a proxy, `--resource` names the URL clients use.
+    let named = mcp_toolbelt_tests::CatalogHttp::start_binary(
+        bearer,
+        |address| address.to_string(),
+        &["--resource", "https://mcp.example.com/mcp"],
+        &[],
+    );
+    assert_eq!(
+        challenge_url(&raw(named.address, "POST", "/mcp")),
+        "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+    );
+}
+
+#[test]
+fn metadata_waiting_for_an_address_is_refused_where_none_is_served() {
+    let config = HttpConfig::new().bearer_auth(
+        ProtectedResourceMetadata::at_served_address("https://auth.example.com"),
+        |_token: String| async { None::<AuthInfo> },
+    );
+    let refused = mcp_toolbelt::Server::new("guarded", "1.0.0")
+        .http_config(config)
+        .into_router()
+        .expect_err("no address is served");
+    assert!(
+        refused
+            .to_string()
+            .contains("ProtectedResourceMetadata::new"),
+        "{refused}"
+    );
+}

@@ -14,6 +14,8 @@ use mcp_toolbelt::lint::{self, Severity};
 use mcp_toolbelt::testing::{assert_portable_for, assert_result_portable, assert_tools_snapshot};
 use mcp_toolbelt::{Server, tool, tool::ToolDefinition};
 use mcp_toolbelt_tests::example_binary;
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// A tool that every profile accepts, but for what `change` does to its definition.
@@ -246,7 +248,7 @@ fn keywords_per_profile() {
     let constant = property(json!({"type": "string", "description": "Its color", "const": "red"}));
     assert_eq!(
         lines("gemini", std::slice::from_ref(&constant))[0],
-        "error[keyword] paint /inputSchema/properties/color: `const` is used (gemini); fix: drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+        "error[keyword] paint /inputSchema/properties/color: `const` is used (gemini); fix: drop the attribute that adds it (#[schemars(...)]), or the key from a hand-written schema"
     );
     assert_eq!(lines("cursor", &[constant]), Vec::<String>::new());
     // 2020-12, MCP's default, is fine with Anthropic; VS Code drops any declared dialect.
@@ -850,7 +852,7 @@ async fn locate(
 
 #[test]
 fn assert_portable_fails_with_the_report() {
-    let server = Server::new("points", "1.0.0");
+    let server = only(&["locate"]);
     let panic = std::panic::catch_unwind(AssertUnwindSafe(|| {
         assert_portable_for(&server, &["cursor"]);
     }))
@@ -883,4 +885,146 @@ fn assert_tools_snapshot_shows_drift() {
     std::fs::write(&path, listing).unwrap();
     assert_tools_snapshot(&server, &path);
     std::fs::remove_file(&path).unwrap();
+}
+
+/// `server`'s tools but those named `names` removed: the tools of this binary, one at a time.
+fn only(names: &[&str]) -> Server {
+    let server = Server::new("points", "1.0.0");
+    for tool in server.tools().list().tools {
+        if !names.contains(&tool.name.as_str()) {
+            let _ = server.tools().remove(&tool.name);
+        }
+    }
+    server
+}
+
+/// The definition of this binary's tool `name`, as served.
+fn served(name: &str) -> ToolDefinition {
+    only(&[name]).tools().list().tools.remove(0)
+}
+
+/// Which issues to list: fields serde fills when they are absent.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Paging {
+    /// How many per page
+    #[serde(default = "twenty")]
+    per_page: u8,
+    /// Include closed issues
+    #[serde(default)]
+    closed: bool,
+}
+
+fn twenty() -> u8 {
+    20
+}
+
+/// List issues, a page at a time
+#[tool]
+async fn page(paging: Paging) -> String {
+    format!("{} {}", paging.per_page, paging.closed)
+}
+
+/// Issue 40, item 9: the Gemini API takes `default` and ignores it: no error, no advice that
+/// would make an optional argument required.
+#[test]
+fn serde_default_is_no_error_for_gemini() {
+    let page = served("page");
+    assert_eq!(
+        errors("gemini", std::slice::from_ref(&page)),
+        Vec::<String>::new()
+    );
+    let notes: Vec<String> = lines("gemini", &[page])
+        .into_iter()
+        .filter(|line| line.contains("`default`"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "note[keyword] page /inputSchema/properties/closed: `default` is used (gemini); fix: nothing to change: the Gemini API accepts `default` and ignores it (the argument stays optional, serde fills it)",
+            "note[keyword] page /inputSchema/properties/per_page: `default` is used (gemini); fix: nothing to change: the Gemini API accepts `default` and ignores it (the argument stays optional, serde fills it)",
+        ]
+    );
+    mcp_toolbelt::testing::assert_portable(&only(&["page"]));
+}
+
+/// How two issues are linked: serde's internally tagged enum, a `oneOf` of objects that each
+/// carry the tag `kind`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum Link {
+    /// This issue blocks another
+    Blocks {
+        /// The blocked issue
+        id: u32,
+    },
+    /// This issue relates to another
+    RelatesTo {
+        /// The related issue
+        id: u32,
+    },
+}
+
+/// Link an issue to another
+#[tool]
+async fn link(
+    /// The issue to link
+    issue: u32,
+    /// How it is linked
+    link: Link,
+) -> String {
+    match link {
+        Link::Blocks { id } | Link::RelatesTo { id } => format!("{issue} {id}"),
+    }
+}
+
+/// Issue 40, item 10: an internally tagged enum is a `oneOf` of objects (closed, as served:
+/// the portable rewrite closes every object), not a map; its tag is serde's, which no doc
+/// comment reaches.
+#[test]
+fn an_internally_tagged_enum_gets_fixes_for_an_enum() {
+    let closed = served("link");
+    for profile in ["openai-strict", "anthropic-strict", "mcp"] {
+        let found: Vec<String> = lines(profile, std::slice::from_ref(&closed))
+            .into_iter()
+            .filter(|line| !line.starts_with("error[unsupported-bound]"))
+            .collect();
+        assert_eq!(found, Vec::<String>::new(), "{profile}");
+    }
+    // A hand-written schema (or one served as schemars makes it) whose variants take unknown
+    // fields: the enum is what takes the attribute.
+    let variant = |kind: &str| {
+        json!({"type": "object", "description": kind, "required": ["kind", "id"], "properties": {
+            "kind": {"type": "string", "enum": [kind]},
+            "id": {"type": "integer", "description": "The other issue"}}})
+    };
+    let open = property(json!({"type": "object", "description": "How it is linked",
+        "oneOf": [variant("Blocks"), variant("RelatesTo")]}));
+    assert_eq!(
+        lines("openai-strict", std::slice::from_ref(&open)),
+        [
+            "error[closed-object] paint /inputSchema/properties/color/oneOf/0: an object without `additionalProperties: false` (openai-strict); fix: add #[serde(deny_unknown_fields)] to the enum (its tag stays allowed)",
+            "error[closed-object] paint /inputSchema/properties/color/oneOf/1: an object without `additionalProperties: false` (openai-strict); fix: add #[serde(deny_unknown_fields)] to the enum (its tag stays allowed)",
+        ]
+    );
+    assert_eq!(lines("mcp", &[open]), Vec::<String>::new());
+}
+
+/// Issue 40, item 11: an `f32` carries its width as bounds; `f64` has none.
+#[test]
+fn an_f32_is_told_to_be_an_f64() {
+    /// Paint a wall thinly
+    #[tool]
+    async fn thin(
+        /// How thick, in millimetres
+        thickness: f32,
+    ) -> String {
+        thickness.to_string()
+    }
+    assert_eq!(
+        lines("anthropic-strict", &[served("thin")]),
+        [
+            "error[unsupported-bound] thin /inputSchema/properties/thickness: `minimum`, `maximum` are not supported (anthropic-strict); fix: take an f64, which has no bounds: an f32's are its range (±3.4e38), which no attribute removes"
+        ]
+    );
 }

@@ -101,13 +101,19 @@ fn post_until(
     body: &str,
     until: &str,
 ) -> (TcpStream, String) {
+    let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
+    let headers = format!("MCP-Protocol-Version: {MODERN}\r\nMcp-Method: {method}\r\n{name}");
+    post_with(address, &headers, body, until)
+}
+
+/// Sends `body` as a POST with the header lines `headers` (each ending `\r\n`) on a connection
+/// of its own, and reads until `until` appears in what comes back.
+fn post_with(address: SocketAddr, headers: &str, body: &str, until: &str) -> (TcpStream, String) {
     let mut socket = TcpStream::connect(address).expect("the server accepts");
     socket.set_read_timeout(Some(TIMEOUT)).unwrap();
-    let name = name.map_or_else(String::new, |name| format!("Mcp-Name: {name}\r\n"));
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\n\
-         Mcp-Method: {method}\r\n{name}Content-Length: {}\r\n\r\n",
+         Accept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\r\n",
         body.len()
     );
     socket.write_all(head.as_bytes()).unwrap();
@@ -180,6 +186,95 @@ fn http_streams_and_calls_hold_what_they_need_not_their_whole_body() {
         status_kib(pid, "VmRSS")
     );
     drop(open);
+}
+
+/// The capabilities junk of one client: about 0.8 MB of zeros (before only what the server
+/// reads of them was kept, each session or task held some 28 MiB of it).
+const CAPABILITY_ZEROS: usize = 400_000;
+/// Sessions, and tasks, each opened with such capabilities.
+const KEEPERS: usize = 16;
+
+/// `message` as JSON text with `capabilities.experimental.junk` of `CAPABILITY_ZEROS` zeros, in
+/// the object member `capabilities` names.
+fn with_capability_junk(message: &Value, capabilities: &str) -> String {
+    let text = message.to_string();
+    let member = format!(r#""{capabilities}":{{"#);
+    let open = text.find(&member).expect("the message has the member") + member.len();
+    let junk = format!(
+        r#""experimental":{{"junk":[{}0]}},"#,
+        "0,".repeat(CAPABILITY_ZEROS - 1)
+    );
+    format!("{}{junk}{}", &text[..open], &text[open..])
+}
+
+/// A legacy session keeps what the server reads of its client's capabilities, never the tree:
+/// sessions opened with 0.8 MB of `experimental` each, then used, stay under the bound.
+#[test]
+fn legacy_sessions_keep_what_they_read_of_the_capabilities_not_the_tree() {
+    let server = CatalogHttp::start();
+    let pid = server.child.id();
+    let mut initialize = mcp_toolbelt_tests::http::initialize_body();
+    initialize["params"]["capabilities"] = json!({"roots": {}});
+    let body = with_capability_junk(&initialize, "capabilities");
+    for opened in 1..=KEEPERS {
+        let (_, answer) = post_with(
+            server.address,
+            "MCP-Protocol-Version: 2025-11-25\r\n",
+            &body,
+            "\"result\"",
+        );
+        let session = answer
+            .lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no session: {answer}"));
+        let headers = format!("MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: {session}\r\n");
+        let call = legacy_call(2, "echo", &json!({"message": "hi"}), None).to_string();
+        let (_, answer) = post_with(server.address, &headers, &call, "\"result\"");
+        assert!(answer.contains("hi"), "{answer}");
+        assert_bounded(pid, &format!("{opened} sessions"));
+    }
+    eprintln!(
+        "{KEEPERS} legacy sessions with 0.8 MB capabilities: peak RSS {} KiB, now {} KiB",
+        status_kib(pid, "VmHWM"),
+        status_kib(pid, "VmRSS")
+    );
+}
+
+/// A running task keeps what the server reads of its request's `_meta` client capabilities,
+/// never the tree: tasks each started with 0.8 MB of `experimental` stay under the bound.
+#[test]
+fn running_tasks_keep_what_they_read_of_the_capabilities_not_the_tree() {
+    let server = CatalogHttp::start_example("reports", |address| address.to_string(), &[], &[]);
+    let pid = server.child.id();
+    let mut call = modern(
+        0,
+        "tools/call",
+        json!({"name": "build_report", "arguments": {"topic": "memory", "sections": 50, "section_ms": 60000}}),
+    );
+    call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let body = with_capability_junk(&call, "io.modelcontextprotocol/clientCapabilities");
+    let mut running = Vec::new();
+    for started in 1..=KEEPERS {
+        let (socket, answer) = post_until(
+            server.address,
+            "tools/call",
+            Some("build_report"),
+            &body,
+            "\"taskId\"",
+        );
+        running.push(socket);
+        assert_bounded(pid, &format!("{started} running tasks: {answer}"));
+    }
+    eprintln!(
+        "{KEEPERS} running tasks with 0.8 MB capabilities: peak RSS {} KiB, now {} KiB",
+        status_kib(pid, "VmHWM"),
+        status_kib(pid, "VmRSS")
+    );
 }
 
 /// Junk in `arguments` is built whole while the body is parsed (about 35 times its text): such

@@ -199,3 +199,73 @@ fn the_command_to_keep_running_is_quoted_for_a_shell() {
         "{told}"
     );
 }
+
+/// Issue 40, item 12: a server with bearer auth gets snippets that send the header, a
+/// placeholder for the token where the host cannot ask for it, and stderr says what to put
+/// there.
+#[test]
+fn http_snippets_send_the_bearer_token_a_server_wants() {
+    let guarded = |host: &str| {
+        Command::new(env!("CARGO_BIN_EXE_bearer"))
+            .args(["--print-config", host, "--http", "8080"])
+            .output()
+            .expect("the binary runs")
+    };
+    let out = |output: &Output| {
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout.clone()).unwrap()
+    };
+    let url = "http://127.0.0.1:8080/mcp";
+    let code = guarded("claude-code");
+    assert_eq!(
+        out(&code),
+        format!(
+            "claude mcp add --transport http guarded {url} --header 'Authorization: Bearer YOUR_TOKEN'\n"
+        )
+    );
+    let told = String::from_utf8(code.stderr).unwrap();
+    assert!(
+        told.contains(
+            "this server wants `Authorization: Bearer <token>` on every request, a token its verifier accepts: replace YOUR_TOKEN in the snippet with one"
+        ),
+        "{told}"
+    );
+    assert_eq!(
+        out(&guarded("inspector")),
+        format!(
+            "npx @modelcontextprotocol/inspector --transport http --server-url {url} --header 'Authorization: Bearer YOUR_TOKEN'\n"
+        )
+    );
+    // VS Code asks for the token itself: an input of its config file.
+    let vscode = guarded("vscode");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out(&vscode)).unwrap(),
+        json!({
+            "inputs": [{"type": "promptString", "id": "token",
+                "description": "The bearer token for guarded", "password": true}],
+            "servers": {"guarded": {"type": "http", "url": url,
+                "headers": {"Authorization": "Bearer ${input:token}"}}}
+        })
+    );
+    assert!(
+        String::from_utf8(vscode.stderr)
+            .unwrap()
+            .contains("VS Code asks for it when it starts the server")
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&out(&guarded("cursor"))).unwrap(),
+        json!({"mcpServers": {"guarded": {"url": url,
+            "headers": {"Authorization": "Bearer YOUR_TOKEN"}}}})
+    );
+    // mcp-remote's own way: the header's value from the environment.
+    assert_eq!(
+        serde_json::from_str::<Value>(&out(&guarded("claude-desktop"))).unwrap(),
+        json!({"mcpServers": {"guarded": {"command": "npx",
+            "args": ["-y", "mcp-remote", url, "--header", "Authorization:${AUTH_HEADER}"],
+            "env": {"AUTH_HEADER": "Bearer YOUR_TOKEN"}}}})
+    );
+}

@@ -205,6 +205,30 @@ async fn note_ids(partial: &str, context: &CompletionContext) -> Vec<&'static st
         .collect()
 }
 
+/// What a triage is asked for: its documented fields are the prompt's arguments.
+#[derive(Deserialize, JsonSchema)]
+struct TriageArgs {
+    /// The issue's number
+    issue: u32,
+    /// How to write the triage
+    tone: Option<Tone>,
+    /// Who looks at it
+    #[serde(default)]
+    assignee: String,
+}
+
+/// Triages an issue
+#[prompt]
+async fn triage(args: TriageArgs) -> String {
+    let tone = match args.tone {
+        Some(Tone::Formal) => "formal",
+        Some(Tone::Friendly) => "friendly",
+        Some(Tone::Terse) => "terse",
+        None => "plain",
+    };
+    format!("Triage #{}, {tone}, for {:?}", args.issue, args.assignee)
+}
+
 fn server() -> Server {
     Server::new("prompts", "1.0.0")
         .page_size(3)
@@ -774,5 +798,112 @@ async fn a_prompts_missing_state_and_taken_name_are_the_tools_errors() {
     assert!(
         refused.to_string().contains("one added at run time;"),
         "{refused}"
+    );
+}
+
+/// Issue 40, item 16: a prompt that failed because its question needed a capability the client
+/// did not declare is refused as a tool that needs it is, in both eras: `-32021` with the same
+/// `requiredCapabilities`.
+#[tokio::test]
+async fn a_prompt_refused_for_a_capability_answers_as_a_tool_does() {
+    let refused = json!({
+        "code": -32021,
+        "message": "Missing required client capability: elicitation",
+        "data": {"requiredCapabilities": {"elicitation": {}}}
+    });
+    let server = server();
+    let mut required = serde_json::Map::new();
+    required.insert("elicitation".into(), json!({}));
+    let tool = tool::Tool::new(
+        "needs_elicitation",
+        "Needs the client's elicitation capability",
+        json!({"type": "object"}),
+        |_, _| async { mcp_toolbelt::CallToolResult::text("asked") },
+    )
+    .unwrap()
+    .requires_client_capabilities(required);
+    server.tools().add(tool).unwrap();
+    // A legacy client (2025-11-25) that declared no capability.
+    let legacy = TestClient::new(server).answering(json!({}), |_, _| Ok(json!({})));
+    let call = legacy
+        .request(
+            "tools/call",
+            json!({"name": "needs_elicitation", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(call["error"], refused, "{call}");
+    let prompt = get(&legacy, "ask_topic", json!({})).await;
+    assert_eq!(prompt["error"], refused, "{prompt}");
+    // A 2026-07-28 request that declares none.
+    let modern = client()
+        .request(
+            "prompts/get",
+            modern(json!({"name": "ask_topic", "arguments": {}}), json!({})),
+        )
+        .await;
+    assert_eq!(modern["error"], refused, "{modern}");
+}
+
+/// Issue 40 item 4: a prompt whose parameter is a struct takes the struct's fields as its
+/// arguments (as a tool does), each read from its string into the field's type.
+#[tokio::test]
+async fn an_argument_structs_fields_are_the_prompts_arguments() {
+    let client = client();
+    let listed = client.request("prompts/list", json!({})).await;
+    let mut prompts = result(&listed)["prompts"].as_array().unwrap().clone();
+    let mut cursor = result(&listed)["nextCursor"].clone();
+    while let Some(next) = cursor.as_str() {
+        let page = client
+            .request("prompts/list", json!({"cursor": next}))
+            .await;
+        prompts.extend(result(&page)["prompts"].as_array().unwrap().iter().cloned());
+        cursor = result(&page)["nextCursor"].clone();
+    }
+    let triage = prompts
+        .iter()
+        .find(|prompt| prompt["name"] == "triage")
+        .expect("triage is listed");
+    assert_eq!(
+        triage["arguments"],
+        json!([
+            {"name": "issue", "description": "The issue's number", "required": true},
+            {"name": "tone", "description": "How to write the triage", "required": false},
+            {"name": "assignee", "description": "Who looks at it", "required": false},
+        ])
+    );
+    let response = get(
+        &client,
+        "triage",
+        json!({"issue": "42", "tone": "terse", "assignee": "ada"}),
+    )
+    .await;
+    assert_eq!(
+        result(&response)["messages"][0]["content"]["text"],
+        "Triage #42, terse, for \"ada\""
+    );
+    let response = get(&client, "triage", json!({"issue": "7"})).await;
+    assert_eq!(
+        result(&response)["messages"][0]["content"]["text"],
+        "Triage #7, plain, for \"\""
+    );
+    let (code, message) = error(&get(&client, "triage", json!({"tone": "terse"})).await);
+    assert_eq!(code, -32602);
+    assert!(
+        message.contains("Missing required argument `issue`"),
+        "{message}"
+    );
+    let (code, message) = error(&get(&client, "triage", json!({"issue": "many"})).await);
+    assert_eq!(code, -32602);
+    assert!(message.contains("argument `issue`"), "{message}");
+    let completed = complete(
+        &client,
+        json!({"type": "ref/prompt", "name": "triage"}),
+        ("tone", "f"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        result(&completed)["completion"]["values"],
+        json!(["formal", "friendly"])
     );
 }

@@ -6,7 +6,7 @@
 //! `import_rows`'s question answered through `tasks/update`, the answer reaching the tool; a
 //! running task cancelled and staying cancelled; an unknown task id `-32602`; the required-task
 //! tool `-32021` for a client without the extension. At 2025-11-25 (`legacy`): no task ever, the
-//! report inline with its progress notifications, the required-task tool refused. The script
+//! report inline with its progress notifications, the required-task tool unlisted and refused. The script
 //! prints a line per check and exits non-zero when any fails.
 //!
 //! Without the clients installed these tests only say so, unless `CI` is set: then they fail.

@@ -742,3 +742,201 @@ fn run_with_a_redis_that_is_not_there_fails_at_start_up() {
     assert!(!output.status.success(), "{stderr}");
     assert!(stderr.contains("redis://127.0.0.1:1"), "{stderr}");
 }
+
+// ---- what Redis keeps, bounded (issue 39) ---------------------------------------------------
+
+/// Logs a line, then answers with `text`: a stream whose last event is as large as its input
+#[tool]
+async fn echo_streamed(
+    /// What to answer with
+    text: String,
+    context: &Context,
+) -> String {
+    context.log(mcp_toolbelt::LogLevel::Info, "echoing");
+    text
+}
+
+/// The bytes Redis holds (`INFO memory`).
+fn used_memory(redis: &RedisServer) -> u64 {
+    redis.info("memory", "used_memory")
+}
+
+/// The bytes Redis has read and written so far (`INFO stats`).
+fn traffic(redis: &RedisServer) -> u64 {
+    redis.info("stats", "total_net_input_bytes") + redis.info("stats", "total_net_output_bytes")
+}
+
+/// `initialize` of a client declaring `capabilities`, through `router` with `headers`.
+async fn initialize_with(
+    router: &Router,
+    capabilities: &Value,
+    headers: &[(&str, &str)],
+) -> mcp_toolbelt_tests::http::Reply {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY,
+        "capabilities": capabilities,
+        "clientInfo": {"name": "redis-sessions", "version": "1.0.0"},
+    }});
+    send(router, post(&initialize, headers)).await
+}
+
+/// A client that declares 0.8 MB of capabilities: what Redis keeps of its session is small (or
+/// the session is refused), never the client's tree (it was 2.1 MiB a record).
+#[tokio::test]
+async fn a_session_record_stays_small_whatever_the_client_declares() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let a = replica_with(&redis.url(), HttpConfig::new()).await;
+    let declared = json!({"experimental": {"zeros": vec![0; 400_000]}});
+    let before = used_memory(&redis);
+    for _ in 0..4 {
+        let reply = initialize_with(&a.router, &declared, &[]).await;
+        assert!(
+            matches!(reply.status.as_u16(), 200 | 400),
+            "kept small, or refused: {reply:?}"
+        );
+    }
+    let grown = used_memory(&redis).saturating_sub(before);
+    eprintln!("4 sessions of 0.8 MB capabilities: Redis grew by {grown} bytes");
+    assert!(
+        grown < 512 * 1024,
+        "Redis grew by {grown} bytes for 4 sessions"
+    );
+}
+
+/// `max_sessions` bounds what Redis holds, every replica together: a replica whose own cache has
+/// room opens no session past it; one ended makes room.
+#[tokio::test]
+async fn redis_holds_no_more_sessions_than_max_sessions() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let a = replica_with(&redis.url(), HttpConfig::new().max_sessions(3)).await;
+    let b = replica_with(&redis.url(), HttpConfig::new().max_sessions(3)).await;
+    let first = open_session(&a.router).await;
+    open_session(&b.router).await;
+    open_session(&a.router).await;
+    let reply = initialize_with(&b.router, &json!({}), &[]).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    let reply = send(&b.router, bodiless(Method::DELETE, &in_session(&first))).await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT, "{reply:?}");
+    open_session(&b.router).await;
+}
+
+/// `max_sessions_per_principal` bounds a principal's sessions in Redis, every replica together:
+/// its third, on a third replica, ends its first everywhere.
+#[tokio::test]
+async fn a_principal_holds_no_more_sessions_in_redis_than_its_cap() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let with_auth = || {
+        let metadata =
+            ProtectedResourceMetadata::new("http://localhost:3000/", "https://auth.example.com");
+        HttpConfig::new()
+            .max_sessions_per_principal(2)
+            .bearer_auth(metadata, |token| async move {
+                (token == "alice").then(|| AuthInfo::new(token))
+            })
+    };
+    let mut routers = Vec::new();
+    for _ in 0..3 {
+        routers.push(replica_with(&redis.url(), with_auth()).await.router);
+    }
+    let alice = [("authorization", "Bearer alice")];
+    let mut sessions = Vec::new();
+    for router in &routers {
+        let reply = initialize_with(router, &json!({}), &alice).await;
+        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+        sessions.push(reply.header("mcp-session-id").unwrap().to_owned());
+    }
+    for router in &routers {
+        for (index, session) in sessions.iter().enumerate() {
+            let mut headers = in_session(session).to_vec();
+            headers.extend(alice);
+            let reply = send(router, post(&legacy(2, "ping", &json!({})), &headers)).await;
+            let wanted = if index == 0 {
+                StatusCode::NOT_FOUND
+            } else {
+                StatusCode::OK
+            };
+            assert_eq!(reply.status, wanted, "session {index}: {reply:?}");
+        }
+    }
+}
+
+/// Subscribes `session` to `notes://{id}` for each of `ids`, through `router`.
+async fn subscribe_to(router: &Router, session: &str, ids: std::ops::Range<u64>) {
+    for id in ids {
+        let uri = format!("notes://{id}");
+        let subscribe = legacy(id, "resources/subscribe", &json!({"uri": uri}));
+        let reply = send(router, post(&subscribe, &in_session(session))).await;
+        assert_eq!(reply.json()["result"], json!({}), "{reply:?}");
+    }
+}
+
+/// A legacy subscription costs Redis the same whatever came before it (the URI stored and
+/// told, never the session's whole record: 50 subscriptions after 550 moved as many bytes as
+/// the first 50); the other replica holding the session applies each.
+#[tokio::test]
+async fn a_subscription_costs_redis_the_same_whatever_came_before_it() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let [a, b] = <[Replica; 2]>::try_from(replicas(&redis.url(), 2).await)
+        .ok()
+        .unwrap();
+    let session = open_session(&a.router).await;
+    let reply = send(
+        &b.router,
+        post(&legacy(1, "ping", &json!({})), &in_session(&session)),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "B holds it too: {reply:?}");
+    let before = traffic(&redis);
+    subscribe_to(&a.router, &session, 0..50).await;
+    let first = traffic(&redis) - before;
+    subscribe_to(&a.router, &session, 50..550).await;
+    let before = traffic(&redis);
+    subscribe_to(&a.router, &session, 550..600).await;
+    let last = traffic(&redis) - before;
+    eprintln!("Redis traffic: the first 50 subscriptions {first} bytes, 50 after 550 {last}");
+    assert!(
+        last < first * 3 / 2,
+        "50 subscriptions moved {first} bytes through Redis, 50 more after 550: {last}"
+    );
+    let mut stream = get_stream(&b.router, &session).await;
+    a.resources.notify_updated("notes://599");
+    assert_eq!(stream.next().await, Some(updated("notes://599")));
+}
+
+/// The replay log mirrored to Redis is bounded by bytes as the in-memory one is: 4 MiB of
+/// streamed answers with a 1 MiB bound leave Redis holding about 1 MiB.
+#[tokio::test]
+async fn the_shared_replay_log_is_bounded_by_bytes() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let bound = 1024 * 1024;
+    let a = replica_with(&redis.url(), HttpConfig::new().max_replay_bytes(bound)).await;
+    let session = open_session(&a.router).await;
+    let before = used_memory(&redis);
+    let text = "x".repeat(256 * 1024);
+    for id in 0..16 {
+        let call = legacy_call(id, "echo_streamed", &json!({"text": text}), None);
+        let reply = send(&a.router, post(&call, &in_session(&session))).await;
+        assert!(
+            reply.content_type().starts_with("text/event-stream"),
+            "{:?}",
+            reply.status
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let grown = used_memory(&redis).saturating_sub(before);
+    eprintln!("16 streamed answers of 256 KiB, bound 1 MiB: Redis grew by {grown} bytes");
+    assert!(
+        grown < 2 * bound as u64,
+        "16 answers of 256 KiB with a bound of 1 MiB: Redis grew by {grown} bytes"
+    );
+}

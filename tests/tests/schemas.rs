@@ -360,6 +360,49 @@ async fn fetch_item(id: ItemId) -> String {
     id.0
 }
 
+// ---- a lone parameter's shape is its type's, documented or not (issue 40, item 7) ----------
+
+#[derive(Deserialize, JsonSchema)]
+struct Filter {
+    /// Only open issues
+    open: bool,
+    label: Option<String>,
+}
+
+/// List issues
+#[tool]
+async fn list_issues(filter: Filter) -> String {
+    format!("{} {:?}", filter.open, filter.label)
+}
+
+/// List issues, the parameter documented
+#[tool]
+async fn list_issues_documented(
+    /// The filter
+    filter: Filter,
+) -> String {
+    format!("{} {:?}", filter.open, filter.label)
+}
+
+/// List issues, the filter one property of the arguments
+#[tool]
+async fn list_issues_wrapped(
+    /// The filter
+    #[property]
+    filter: Filter,
+) -> String {
+    format!("{} {:?}", filter.open, filter.label)
+}
+
+/// Fetch an item, the parameter documented
+#[tool]
+async fn fetch_item_documented(
+    /// The item's id
+    id: ItemId,
+) -> String {
+    id.0
+}
+
 // ---- helpers -------------------------------------------------------------------------------
 
 #[derive(Deserialize, JsonSchema)]
@@ -657,6 +700,67 @@ async fn a_lone_parameter_that_is_not_an_object_is_a_property() {
         result.text_content(),
         "Input validation error: Invalid arguments for tool fetch_item: id: required property is missing"
     );
+}
+
+/// Issue 40 item 7: a lone parameter of a type of yours is the whole argument object whether or
+/// not it has a doc comment (documenting it must not change the wire shape); a documented one
+/// that is no object is a property its doc comment describes.
+#[tokio::test]
+async fn a_doc_comment_never_changes_a_lone_parameters_shape() {
+    let whole = json!({
+        "type": "object",
+        "properties": {
+            "open": {"type": "boolean", "description": "Only open issues"},
+            "label": {"type": "string"}
+        },
+        "required": ["open"],
+        "additionalProperties": false
+    });
+    let client = client();
+    for name in ["list_issues", "list_issues_documented"] {
+        assert_eq!(input_schema(name).await, whole, "{name}");
+        let result = client
+            .call_tool(name, json!({"open": true, "label": "bug"}))
+            .await;
+        assert_eq!(
+            result.text_content(),
+            "true Some(\"bug\")",
+            "{name}: {result:?}"
+        );
+    }
+    // `#[property]` says otherwise: the filter is one property.
+    assert_eq!(
+        input_schema("list_issues_wrapped").await,
+        json!({
+            "type": "object",
+            "properties": {"filter": {
+                "type": "object",
+                "properties": whole["properties"],
+                "required": ["open"],
+                "additionalProperties": false,
+                "description": "The filter"
+            }},
+            "required": ["filter"],
+            "additionalProperties": false
+        })
+    );
+    let result = client
+        .call_tool("list_issues_wrapped", json!({"filter": {"open": false}}))
+        .await;
+    assert_eq!(result.text_content(), "false None", "{result:?}");
+    assert_eq!(
+        input_schema("fetch_item_documented").await,
+        json!({
+            "type": "object",
+            "properties": {"id": {"type": "string", "description": "The item's id"}},
+            "required": ["id"],
+            "additionalProperties": false
+        })
+    );
+    let result = client
+        .call_tool("fetch_item_documented", json!({"id": "a-2"}))
+        .await;
+    assert_eq!(result.text_content(), "a-2", "{result:?}");
 }
 
 /// A tagged enum whose every variant is an object is an argument type: an object root with the
@@ -1061,7 +1165,7 @@ fn portability_problems(path: &str, schema: &Value, allow: Allowances, problems:
 async fn every_schema_follows_the_portable_rules() {
     const RECURSIVE: &[&str] = &["tree", "forest", "expr"];
     let tools = client().list_tools().await.tools;
-    assert_eq!(tools.len(), 19, "every tool of this file is listed");
+    assert_eq!(tools.len(), 23, "every tool of this file is listed");
     let mut problems = Vec::new();
     for tool in &tools {
         let references = RECURSIVE.contains(&tool.name.as_str());

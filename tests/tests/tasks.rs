@@ -4,7 +4,7 @@
 //! a task), tasks owned by their principal, dropped after their TTL, capped.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -133,6 +133,22 @@ async fn until_cancelled(ctx: Context) -> String {
 async fn hang() -> String {
     std::future::pending::<()>().await;
     unreachable!()
+}
+
+/// Whether `import_rows` has started, and whether it may return.
+static IMPORT_STARTED: AtomicBool = AtomicBool::new(false);
+static IMPORT_RELEASED: AtomicBool = AtomicBool::new(false);
+
+/// Imports rows on a blocking thread, until released; it cannot be stopped midway
+#[tool(task = "required")]
+fn import_rows() -> String {
+    IMPORT_STARTED.store(true, Ordering::SeqCst);
+    let mut rows = 0;
+    while !IMPORT_RELEASED.load(Ordering::SeqCst) {
+        rows += 1;
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    format!("{rows} rows")
 }
 
 /// The `_meta` of a 2026-07-28 request; `tasks`: whether it declares the extension.
@@ -415,6 +431,41 @@ async fn tasks_cancel_cancels_the_tools_context() {
     assert_eq!(again["result"]["resultType"], "complete", "{again}");
 }
 
+/// Issue 40 item 6: a plain fn cannot be stopped midway, so its cancelled task stays `working`
+/// past the second a cancelled tool has to return, until the fn returns, and only then is
+/// `cancelled`. (Real time: a paused clock stands still while a blocking thread runs.)
+#[tokio::test]
+async fn a_plain_fns_cancelled_task_is_working_until_the_fn_returns() {
+    /// Lets the fn return when the test ends, passed or failed: the runtime waits for it.
+    struct Release;
+    impl Drop for Release {
+        fn drop(&mut self) {
+            IMPORT_RELEASED.store(true, Ordering::SeqCst);
+        }
+    }
+    let _release = Release;
+    let client = TestClient::new(Server::new("tasks", "1"));
+    let id = created(&call(&client, "import_rows", json!({}), true).await);
+    while !IMPORT_STARTED.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let ack = task_request(&client, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    // Past the second a cancelled tool has to return.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let task = task_request(&client, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(task["result"]["status"], "working", "{task}");
+    assert!(
+        task["result"]["statusMessage"]
+            .as_str()
+            .is_some_and(|message| message.contains("plain fn")),
+        "{task}"
+    );
+    IMPORT_RELEASED.store(true, Ordering::SeqCst);
+    let task = poll_until(&client, &id, "cancelled").await;
+    assert_eq!(task["status"], "cancelled", "{task}");
+}
+
 #[tokio::test]
 async fn a_required_task_tool_needs_the_extension_and_a_legacy_client_never_gets_a_task() {
     let client = TestClient::new(Server::new("tasks", "1"));
@@ -521,6 +572,48 @@ async fn an_unknown_task_is_invalid_params() {
     for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
         let response = task_request(&client, method, json!({"taskId": "no-such-task"})).await;
         assert_eq!(response["error"]["code"], -32602, "{method}: {response}");
+    }
+}
+
+/// Issue 40, item 17: a legacy client has no tasks, so a `task = "required"` tool is not
+/// listed to it (at any legacy version, page after page), while a 2026-07-28 client sees it
+/// with what it needs (`execution.taskSupport`), the extension declared or not.
+#[tokio::test]
+async fn a_required_task_tool_is_not_listed_to_a_legacy_client() {
+    let required = ["delete_all", "double", "explode", "refuse"];
+    for version in ["2025-11-25", "2025-06-18", "2024-11-05"] {
+        let server = Server::new("tasks", "1").page_size(1);
+        let client = TestClient::with_protocol_version(server, version);
+        let names: Vec<String> = client
+            .list_tools()
+            .await
+            .tools
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        assert!(
+            names.iter().any(|name| name == "wait_ms"),
+            "{version}: {names:?}"
+        );
+        for name in required {
+            assert!(
+                !names.iter().any(|listed| listed == name),
+                "{version}: {names:?}"
+            );
+        }
+    }
+    let client = TestClient::new(Server::new("tasks", "1"));
+    let modern = client
+        .request("tools/list", json!({"_meta": meta(false)}))
+        .await;
+    let names: Vec<&str> = modern["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    for name in required {
+        assert!(names.contains(&name), "{modern}");
     }
 }
 

@@ -425,6 +425,31 @@ async fn patch_ticket_struct(args: TicketPatch) -> String {
     format!("{} {:?}", args.id, args.assignee)
 }
 
+/// The serde double-option pattern as users write it, without telling the schema (issue 40,
+/// item 8): a `null` reaches the field's own deserializer.
+#[allow(
+    clippy::option_option,
+    reason = "absent, null and a value are three cases"
+)]
+#[derive(Deserialize, JsonSchema)]
+struct AssigneePatch {
+    id: u32,
+    #[serde(default, deserialize_with = "double_option")]
+    assignee: Option<Option<String>>,
+    #[serde(default)]
+    count: u32,
+    note: Option<String>,
+}
+
+/// Patches an assignee: `null` clears it
+#[tool]
+async fn patch_assignee(args: AssigneePatch) -> String {
+    format!(
+        "{} {:?} {} {:?}",
+        args.id, args.assignee, args.count, args.note
+    )
+}
+
 fn client() -> TestClient {
     TestClient::new(Server::new("validation", "0.0.0"))
 }
@@ -1228,4 +1253,36 @@ async fn a_double_option_takes_null_as_clear() {
         json!({"type": ["string", "null"]})
     );
     assert_eq!(structured["required"], json!(["id"]));
+}
+
+/// Issue 40 item 8: `{"assignee": null}` reaches a double-option `deserialize_with` as `null`
+/// (`Some(None)`, "clear"), not as left out (`None`, "keep"), though the schema says nothing of
+/// it; a `null` the field's type refuses (a `#[serde(default)] u32`) is read as left out, as
+/// before, and a plain `Option` reads it as `None`.
+#[tokio::test]
+async fn a_null_the_type_reads_reaches_it() {
+    let client = client();
+    let cases = [
+        (json!({"id": 1}), "1 None 0 None"),
+        (json!({"id": 1, "assignee": null}), "1 Some(None) 0 None"),
+        (
+            json!({"id": 1, "assignee": "ada"}),
+            "1 Some(Some(\"ada\")) 0 None",
+        ),
+        (
+            json!({"id": 1, "assignee": null, "count": null, "note": null}),
+            "1 Some(None) 0 None",
+        ),
+        (
+            json!({"id": 1, "count": 2, "note": "n"}),
+            "1 None 2 Some(\"n\")",
+        ),
+    ];
+    for (arguments, text) in cases {
+        assert_eq!(
+            call(&client, "patch_assignee", arguments.clone()).await,
+            json!({"content": [{"type": "text", "text": text}]}),
+            "{arguments}"
+        );
+    }
 }

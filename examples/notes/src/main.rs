@@ -3,10 +3,12 @@
 //! `summarise_note` asks for a summary of one, its `note` completed from the notes' ids and titles.
 //!
 //! It shows a tool reaching a database through app state: the connection is given once to
-//! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema.
+//! [`Server::state`] and every tool takes it as a `State<Notes>` parameter, never in its schema;
+//! so does the note's `#[resource]` fn, whose other parameter is its URI template's `{id}`.
 //! The tools are plain `fn`s, so their blocking SQLite calls run on tokio's blocking threads.
-//! The tools that change a note say so on the server's [`Resources`] handle, so a client
-//! subscribed to that note hears `notifications/resources/updated`.
+//! The tools that change a note say so on the server's [`Resources`] handle (a `State<Resources>`
+//! the server holds itself), so a client subscribed to that note hears
+//! `notifications/resources/updated`.
 //!
 //! ```text
 //! cargo run -p mcp-toolbelt-example-notes -- ~/notes.db     # serve over stdio
@@ -25,8 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use mcp_toolbelt::completion::{Completion, CompletionContext};
 use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::prompt::{GetPromptResult, PromptError, PromptMessage};
-use mcp_toolbelt::resource::{ReadRequest, Resource, ResourceError, Resources};
-use mcp_toolbelt::{Json, Server, State, ToolError, prompt, tool};
+use mcp_toolbelt::resource::{ResourceError, Resources};
+use mcp_toolbelt::{Json, Server, State, ToolError, prompt, resource, tool};
 use rusqlite::{Connection, OptionalExtension as _, Row, params};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -62,8 +64,7 @@ const NOTE_COLUMNS: &str = "id, title, body, created_at";
 /// The database, one connection behind a mutex. No pool: a stdio server serves one client (an
 /// HTTP one a few), each query takes microseconds, and SQLite lets one writer in at a time anyway; a
 /// `rusqlite::Connection` may move between threads but not be shared, which the mutex provides.
-/// Clones share the connection: the tools reach it through app state, the `notes://{id}`
-/// resource through the clone its reader holds.
+/// Clones share the connection (the async readers move one to a blocking thread).
 #[derive(Clone)]
 struct Notes(Arc<Mutex<Connection>>);
 
@@ -189,42 +190,21 @@ impl Note {
     }
 }
 
-/// The URI template of a note's resource.
-const NOTE_TEMPLATE: &str = "notes://{id}";
-
 /// The URI of note `id`'s resource.
 fn note_uri(id: i64) -> String {
     format!("notes://{id}")
 }
 
-/// Every note as a resource, `notes://{id}`: its markdown (title, body, when it was created).
-///
-/// A resource built at run time rather than a `#[resource]` fn: the database is app state,
-/// opened in `main`, and a `#[resource]` fn is given only its template's variables, so it could
-/// reach the database only through a global. The reader here holds a clone of [`Notes`] instead;
-/// the tools that change a note tell its subscribers through [`Resources::notify_updated`].
-fn note_resource(notes: Notes) -> Result<Resource, mcp_toolbelt::error::RegistryError> {
-    let resource = Resource::new(NOTE_TEMPLATE, "note", move |request: ReadRequest| {
-        let notes = notes.clone();
-        async move {
-            let id = request.variable("id").unwrap_or_default();
-            let Ok(id) = id.parse::<i64>() else {
-                return Err(ResourceError::NotFound(Some(format!(
-                    "a note's id is a number, not {id:?}"
-                ))));
-            };
-            let note = notes
-                .off_thread(move |notes| notes.note(id))
-                .await
-                .map_err(ResourceError::Failed)?;
-            note.map(|note| note.markdown())
-                .ok_or_else(|| ResourceError::NotFound(Some(format!("no note with id {id}"))))
-        }
-    })?;
-    Ok(resource
-        .title("Note")
-        .description("One note, by its id (as the tools give it): its title, text and creation date, in markdown")
-        .mime_type("text/markdown"))
+/// One note, by its id (as the tools give it): its title, text and creation date, in markdown
+#[resource(uri = "notes://{id}", title = "Note", mime_type = "text/markdown")]
+async fn note(id: i64, notes: State<Notes>) -> Result<String, ResourceError> {
+    // An id that is no number is "not found" before this runs, saying why.
+    let note = notes
+        .off_thread(move |notes| notes.note(id))
+        .await
+        .map_err(ResourceError::Failed)?;
+    note.map(|note| note.markdown())
+        .ok_or_else(|| ResourceError::NotFound(Some(format!("no note with id {id}"))))
 }
 
 /// Save a new note
@@ -511,13 +491,8 @@ async fn main() -> ExitCode {
             || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/skills")),
             PathBuf::from,
         ));
-    let resources = server.resources();
-    if let Err(error) = note_resource(notes.clone()).and_then(|note| resources.add(note)) {
-        eprintln!("notes: {error}");
-        return ExitCode::FAILURE;
-    }
-    // The tools take the database, and the handle they say a note changed on.
-    let server = server.state(notes).state(resources);
+    // The tools and the note's resource take the database.
+    let server = server.state(notes);
     let ended = match http {
         Some(address) => server.serve_http(address).await,
         None => server.serve_stdio().await,

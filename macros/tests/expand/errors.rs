@@ -20,7 +20,7 @@ async fn search<T>(query: &str, more: More) -> String {
     "a tool's input is deserialized from JSON into owned values: take `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`"
 }
 ::core::compile_error! {
-    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or document each with `///` to make it a property (the `Context` under another name, `use mcp_toolbelt::Context as Ctx`, is marked `#[context]`)"
+    "an argument struct must be the tool's only parameter (besides `Context`): merge the parameters into one struct, or make each a property, documented with `///` or marked `#[property]` (the `Context` under another name, `use mcp_toolbelt::Context as Ctx`, is marked `#[context]`)"
 }
 ::core::compile_error! {
     "`#[tool]` needs a description for the model: add a `///` doc comment to the fn or write `#[tool(description = \"…\")]`"

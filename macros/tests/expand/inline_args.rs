@@ -75,6 +75,7 @@ const _: () = {
         __tool_add_arguments > (); __tool_input_schema() }, output_schema : < String as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : true, call : __tool_add_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
+        blocking : false, }
     }
 };

@@ -1,12 +1,18 @@
 /// One section of the manual
 #[allow(clippy::needless_pass_by_value)]
-async fn section(section: String, chapter: u32) -> String {
+async fn section(
+    section: String,
+    manual: State<Manual>,
+    chapter: u32,
+    context: &Context,
+) -> String {
     format!("{chapter}.{section}")
 }
 const _: () = {
     use ::mcp_toolbelt::__private as __resource_private;
     fn __resource_read(
         __resource_values: ::std::vec::Vec<::std::string::String>,
+        __resource_context: __resource_private::Context,
     ) -> __resource_private::BoxFuture<
         'static,
         ::core::result::Result<
@@ -22,7 +28,15 @@ const _: () = {
             let chapter: u32 = __resource_private::template_value::<
                 u32,
             >("chapter", &__resource_values[0usize])?;
-            let __resource_output = __resource_fn(section, chapter).await;
+            let __resource_output = __resource_fn(
+                    section,
+                    __resource_private::state_value::<
+                        State<Manual>,
+                    >(&__resource_context),
+                    chapter,
+                    __resource_private::context_ref::<Context>(&__resource_context),
+                )
+                .await;
             __resource_private::resource_body::<String>(__resource_output)
         })
     }
@@ -45,6 +59,7 @@ const _: () = {
         .known() } }, __resource_private::VariableCompleter { variable : "chapter",
         complete : || { #[allow(unused_imports)] use __resource_private:: {
         KnownFromSchema as _, NoKnownValues as _ }; (&& __resource_private::ValuesProbe::
-        < u32 > ::new()).known() } }], }
+        < u32 > ::new()).known() } }], state : & [__resource_private::state_key:: < State
+        < Manual > >], }
     }
 };

@@ -16,6 +16,7 @@ const _: () = {
         ::core::option::Option::None, prefers_border :
         ::core::option::Option::Some(true), }), read :
         __resource_private::ResourceRead::Static(__resource_static), file :
-        ::core::file!(), line : ::core::line!(), icons : & [], completers : & [], }
+        ::core::file!(), line : ::core::line!(), icons : & [], completers : & [], state :
+        & [], }
     }
 };

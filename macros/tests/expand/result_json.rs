@@ -61,6 +61,7 @@ const _: () = {
         __tool_input_schema() }, output_schema : < Result < Json < Product >, ToolError >
         as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : false, call : __tool_product_details_call, file : ::core::file!(), line
-        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden, }
+        : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
+        blocking : false, }
     }
 };

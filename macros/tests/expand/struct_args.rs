@@ -52,11 +52,12 @@ const _: () = {
         idempotent : ::core::option::Option::None, open_world :
         ::core::option::Option::Some(false), input_schema : || { let
         (__tool_input_schema, __tool_parse) = __tool_argument_type:: < WeatherArgs > ();
-        __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args")
-        }, output_schema : < Json < Weather > as __tool_private::IntoToolResult >
-        ::output_schema, state : & [], asks : & [], context : false, call :
-        __tool_get_weather_call, file : ::core::file!(), line : ::core::line!(), icons :
-        & [], task : __tool_private::TaskSupport::Forbidden, }
+        __tool_private::lone_parameter_schema(__tool_input_schema, __tool_parse, "args",
+        ::core::option::Option::None) }, output_schema : < Json < Weather > as
+        __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
+        context : false, call : __tool_get_weather_call, file : ::core::file!(), line :
+        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
+        blocking : false, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -57,6 +57,7 @@ const _: () = {
         > (); __tool_input_schema() }, output_schema : < String as
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : true, call : __tool_build_report_call, file : ::core::file!(), line :
-        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Required, }
+        ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Required,
+        blocking : false, }
     }
 };

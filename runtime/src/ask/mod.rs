@@ -167,6 +167,7 @@ use tokio::sync::mpsc;
 
 use self::pending::Pending;
 use self::round::Round;
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, Method, Outgoing, Request};
 use crate::limits::CallClock;
 use crate::sync::lock;
@@ -380,7 +381,7 @@ pub struct Root {
 /// How one call reaches its client with questions: what a [`Context`](crate::Context) holds.
 pub(crate) struct Asker {
     /// What the client declared it can answer (shared with the connection or the request).
-    capabilities: Arc<Value>,
+    capabilities: Arc<ClientCapabilities>,
     channel: Channel,
     /// Whether the protocol version names an elicitation's `mode` (2025-11-25 on): an older
     /// client gets a form request without it.
@@ -390,6 +391,9 @@ pub(crate) struct Asker {
     /// Once the call runs as a task: its questions wait on the task's board (`inputRequests`),
     /// whatever the channel.
     board: OnceLock<Arc<board::Board>>,
+    /// On a legacy connection, the capabilities its questions found undeclared (a 2026-07-28
+    /// call keeps them in its round): a prompt that fails for one is answered `-32021`.
+    lacking: round::Lacking,
 }
 
 /// Where a question goes.
@@ -528,7 +532,7 @@ pub(crate) fn form_check<T: JsonSchema + 'static>() -> Result<(), String> {
 impl Asker {
     /// The questions of a call with a client that declared `capabilities`.
     pub(crate) fn new(
-        capabilities: Arc<Value>,
+        capabilities: Arc<ClientCapabilities>,
         channel: Channel,
         modes: bool,
         clock: Arc<CallClock>,
@@ -539,6 +543,16 @@ impl Asker {
             modes,
             clock,
             board: OnceLock::new(),
+            lacking: round::Lacking::default(),
+        }
+    }
+
+    /// `-32021` when the call's failure, whose text is `failure`, passes on what it was told
+    /// of a capability the client did not declare ([`round::Lacking::behind`]).
+    pub(crate) fn lacking_behind(&self, failure: &str) -> Option<ErrorObject> {
+        match &self.channel {
+            Channel::Modern(round) => round.lacking_behind(failure),
+            Channel::Legacy(_) => self.lacking.behind(failure),
         }
     }
 
@@ -560,10 +574,11 @@ impl Asker {
     /// ([`Round::unless_lacking`]).
     fn require(&self, capability: &'static str, sub: Option<&'static str>) -> Result<(), AskError> {
         let checked = self.check(capability, sub);
-        if let (Err(AskError::MissingCapability(missing)), Channel::Modern(round), None) =
-            (&checked, &self.channel, self.board.get())
-        {
-            round.lacks(missing);
+        if let (Err(AskError::MissingCapability(missing)), None) = (&checked, self.board.get()) {
+            match &self.channel {
+                Channel::Modern(round) => round.lacks(missing),
+                Channel::Legacy(_) => self.lacking.lacks(missing),
+            }
         }
         checked
     }
@@ -573,21 +588,9 @@ impl Asker {
         if matches!(self.channel, Channel::Legacy(None)) && self.board.get().is_none() {
             return Err(AskError::NoChannel);
         }
-        let Some(declared) = self.capabilities.get(capability).filter(|c| c.is_object()) else {
-            return Err(AskError::MissingCapability(capability));
-        };
-        let implied = capability == "elicitation"
-            && sub == Some("form")
-            && declared.as_object().is_some_and(serde_json::Map::is_empty);
-        match sub {
-            Some(sub) if !implied && declared.get(sub).is_none() => {
-                Err(AskError::MissingCapability(match (capability, sub) {
-                    ("elicitation", "url") => "elicitation.url",
-                    ("elicitation", _) => "elicitation.form",
-                    _ => "sampling.tools",
-                }))
-            }
-            _ => Ok(()),
+        match self.capabilities.lacks(capability, sub) {
+            Some(missing) => Err(AskError::MissingCapability(missing)),
+            None => Ok(()),
         }
     }
 }
@@ -684,7 +687,7 @@ mod tests {
 
     fn asker(capabilities: Value) -> Asker {
         Asker::new(
-            Arc::new(capabilities),
+            Arc::new(ClientCapabilities::from_declared(&capabilities)),
             Channel::Legacy(Some(Arc::default())),
             true,
             Arc::default(),
@@ -717,7 +720,7 @@ mod tests {
             Err(AskError::MissingCapability("elicitation"))
         );
         let stateless = Asker::new(
-            Arc::new(json!({"roots": {}})),
+            Arc::new(ClientCapabilities::from_declared(&json!({"roots": {}}))),
             Channel::Legacy(None),
             true,
             Arc::default(),

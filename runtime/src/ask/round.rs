@@ -52,6 +52,43 @@ pub(crate) fn missing_capabilities(missing: &Map<String, Value>) -> ErrorObject 
     .data(json!({"requiredCapabilities": missing}))
 }
 
+/// The client capabilities a request's questions needed and the client did not declare, and
+/// what the handler was told of each: a failure that passes that on is the capability's doing,
+/// answered `-32021` ([`missing_capabilities`]).
+#[derive(Default)]
+pub(crate) struct Lacking {
+    /// As `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
+    capabilities: Mutex<Map<String, Value>>,
+    /// What the handler was told each time ([`AskError::MissingCapability`]'s sentence).
+    told: Mutex<Vec<String>>,
+}
+
+impl Lacking {
+    /// Records that a question needed `capability` (`elicitation.url`, `sampling`, …), which
+    /// the client did not declare.
+    pub(crate) fn lacks(&self, capability: &'static str) {
+        lock(&self.told).push(AskError::MissingCapability(capability).to_string());
+        let (name, sub) = capability
+            .split_once('.')
+            .map_or((capability, None), |(name, sub)| (name, Some(sub)));
+        let mut lacking = lock(&self.capabilities);
+        let entry = lacking.entry(name).or_insert_with(|| json!({}));
+        if let (Some(sub), Some(entry)) = (sub, entry.as_object_mut()) {
+            entry.insert(sub.to_owned(), json!({}));
+        }
+    }
+
+    /// `-32021` when the failure whose text is `failure` passes on what the handler was told
+    /// of a capability the client did not declare (a prompt's `Err`, a tool's `isError`).
+    pub(crate) fn behind(&self, failure: &str) -> Option<ErrorObject> {
+        let lacking = lock(&self.capabilities);
+        let passed_on = lock(&self.told)
+            .iter()
+            .any(|told| failure.contains(told.as_str()));
+        passed_on.then(|| missing_capabilities(&lacking))
+    }
+}
+
 /// A call's round: the answers it has, and the questions it asked.
 pub(crate) struct Round {
     /// Made only when state is opened or sealed: a call that asks nothing never needs it.
@@ -68,12 +105,8 @@ pub(crate) struct Round {
     /// Wakes [`Round::run`] when a question is asked from outside the call's own future (a task
     /// it spawned), which would otherwise not wake it.
     waker: Mutex<Option<Waker>>,
-    /// The client capabilities questions needed and the client did not declare, as
-    /// `requiredCapabilities` (`{"elicitation": {"url": {}}}`).
-    lacking: Mutex<Map<String, Value>>,
-    /// What the tool was told each time ([`AskError::MissingCapability`]'s sentence): a
-    /// failure that passes one on is the missing capability's doing.
-    told: Mutex<Vec<String>>,
+    /// The client capabilities questions needed and the client did not declare.
+    lacking: Lacking,
 }
 
 impl Round {
@@ -112,8 +145,7 @@ impl Round {
             asked: Mutex::default(),
             next: AtomicUsize::new(0),
             waker: Mutex::default(),
-            lacking: Mutex::default(),
-            told: Mutex::default(),
+            lacking: Lacking::default(),
         })
     }
 
@@ -156,15 +188,7 @@ impl Round {
     /// Records that a question needed `capability` (`elicitation.url`, `sampling`, …), which
     /// the client did not declare.
     pub(crate) fn lacks(&self, capability: &'static str) {
-        lock(&self.told).push(AskError::MissingCapability(capability).to_string());
-        let (name, sub) = capability
-            .split_once('.')
-            .map_or((capability, None), |(name, sub)| (name, Some(sub)));
-        let mut lacking = lock(&self.lacking);
-        let entry = lacking.entry(name).or_insert_with(|| json!({}));
-        if let (Some(sub), Some(entry)) = (sub, entry.as_object_mut()) {
-            entry.insert(sub.to_owned(), json!({}));
-        }
+        self.lacking.lacks(capability);
     }
 
     /// The spec's answer to a request that needs a client capability not declared:
@@ -188,11 +212,7 @@ impl Round {
     /// `-32021` when the failure whose text is `failure` passes on what a request was told of
     /// a capability the client did not declare (a prompt's `Err`, a tool's `isError`).
     pub(crate) fn lacking_behind(&self, failure: &str) -> Option<ErrorObject> {
-        let lacking = lock(&self.lacking);
-        let passed_on = lock(&self.told)
-            .iter()
-            .any(|told| failure.contains(told.as_str()));
-        passed_on.then(|| missing_capabilities(&lacking))
+        self.lacking.behind(failure)
     }
 
     /// Runs `call` until it completes or waits on questions this round cannot answer. `Err`

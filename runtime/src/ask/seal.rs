@@ -257,6 +257,48 @@ fn now() -> u64 {
         .map_or(0, |since| since.as_secs())
 }
 
+/// The current `requestState` key and, during a rotation, the other key it opens.
+pub(crate) type StateKeys = ([u8; 32], Option<[u8; 32]>);
+
+/// One key, or two (the current one, then the other one opened while rotating), each 32 bytes in base64,
+/// separated by white space (a file of one or two lines) or a comma.
+pub(crate) fn parse_state_keys(text: &str) -> Result<StateKeys, String> {
+    use base64::Engine as _;
+    use base64::engine::DecodePaddingMode;
+    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+
+    const HOW: &str = "a key is 32 random bytes in base64 (`openssl rand -base64 32`)";
+    let config =
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    let engines = [
+        GeneralPurpose::new(&base64::alphabet::STANDARD, config),
+        GeneralPurpose::new(&base64::alphabet::URL_SAFE, config),
+    ];
+    let decode = |text: &str| engines.iter().find_map(|engine| engine.decode(text).ok());
+    let key = |text: &str, which: &str| -> Result<[u8; 32], String> {
+        let bytes = decode(text).ok_or_else(|| format!("the {which} key is not base64; {HOW}"))?;
+        let length = bytes.len();
+        bytes
+            .try_into()
+            .map_err(|_| format!("the {which} key is {length} bytes; {HOW}"))
+    };
+    let keys: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|key| !key.is_empty())
+        .collect();
+    match keys.as_slice() {
+        [] => Err(format!("no key; {HOW}")),
+        [current] => Ok((key(current, "current")?, None)),
+        [current, previous] => Ok((key(current, "current")?, Some(key(previous, "previous")?))),
+        // Words of a sentence, not three keys.
+        more if more.iter().any(|text| decode(text).is_none()) => Err(format!("not base64; {HOW}")),
+        more => Err(format!(
+            "{} keys; write the current key, then (while rotating) the previous or next one",
+            more.len()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -46,12 +46,15 @@
 //! Warnings (a missing description, a field a strict mode wants required) never fail. What needs
 //! no change is no warning: a keyword a host strips, or an open report against declaring an
 //! `outputSchema`, is a *note*, shown with `--verbose` (Gemini's `parameters` drops
-//! `additionalProperties`: nothing to change, the server still refuses unknown arguments). The
+//! `additionalProperties`: nothing to change, the server still refuses unknown arguments; it
+//! takes a `#[serde(default)]` field's `default` and ignores it). The
 //! strict modes (`anthropic-strict`, `openai-strict`) are checked only when named: they apply
 //! where whoever sends the tools to the model turns them on, and Anthropic's refuses every
 //! numeric or length bound (an integer's width included). A fix names what you can write for the
 //! type at hand, or says there is none (a map, `Duration` or `serde_json::Value` takes no
-//! `deny_unknown_fields`).
+//! `deny_unknown_fields`; an enum's variant takes it on the enum, and an `f32`'s bounds are its
+//! range, which an `f64` does not have). The tag of a tagged enum needs no description: serde
+//! writes it, and no doc comment reaches it.
 //!
 //! # Escape hatches, per tool
 //!

@@ -219,6 +219,9 @@ const ARRAY_ITEMS_VSCODE: &str =
     "mcp-spec.md §7.5; https://github.com/microsoft/vscode-copilot-release/issues/11478";
 const GEMINI_KEYWORDS: &str = "mcp-spec.md §7.7; https://github.com/promptfoo/promptfoo/issues/6902, \
     https://github.com/JetBrains/mcp-jetbrains/issues/71";
+const GEMINI_DEFAULT: &str = "Gemini API reference, Schema (default: \"included here and ignored so \
+    that developers who send schemas with a default field don't get unknown-field errors\"); \
+    mcp-spec.md §7.7 (converters that refused it)";
 const REF: &str = "mcp-spec.md §7.2; https://github.com/google-gemini/gemini-cli/issues/13326, \
     https://github.com/github/copilot-cli/issues/1876";
 const CURSOR_UNIONS: &str = "issue 12 (Cursor: oneOf/anyOf/allOf anywhere fails the request with a 400); \
@@ -383,7 +386,7 @@ const GEMINI: &[Rule] = &[
     error(Check::Keyword("const"), GEMINI_KEYWORDS),
     error(Check::Keyword("propertyNames"), GEMINI_KEYWORDS),
     error(Check::Keyword("patternProperties"), GEMINI_KEYWORDS),
-    error(Check::Keyword("default"), GEMINI_KEYWORDS),
+    note(Check::Keyword("default"), GEMINI_DEFAULT),
     note(Check::Keyword("additionalProperties"), GEMINI_KEYWORDS),
 ];
 

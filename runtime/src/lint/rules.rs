@@ -57,11 +57,14 @@ pub(super) fn fix(check: &Check) -> &'static str {
         Check::Keyword("additionalProperties") => {
             "nothing to change in the server, which still refuses unknown arguments: the host strips the keyword (Gemini CLI sends parametersJsonSchema, which accepts it)"
         }
+        Check::Keyword("default") => {
+            "nothing to change: the Gemini API accepts `default` and ignores it (the argument stays optional, serde fills it)"
+        }
         Check::Keyword("$ref" | "$defs") => {
             "make the type non-recursive (subschemas are inlined), or write the schema by hand"
         }
         Check::Keyword(_) => {
-            "drop the attribute that adds it (#[schemars(...)], #[serde(default)]), or the key from a hand-written schema"
+            "drop the attribute that adds it (#[schemars(...)]), or the key from a hand-written schema"
         }
         Check::TypeEverywhere => {
             "give it a concrete Rust type (not serde_json::Value), or a flatter type than an untagged enum"
@@ -200,9 +203,9 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         | Check::SchemaNeedsStructured
         | Check::DeclaredFields => {}
         _ => {
-            let mut visit = |pointer: &str, node: &Map<String, Value>, property: bool| {
-                if let Some(message) = check_node(check, node, property) {
-                    let fix = shape_fix(check, node);
+            let mut visit = |pointer: &str, node: &Map<String, Value>, place: Place| {
+                if let Some(message) = check_node(check, node, place) {
+                    let fix = shape_fix(check, node, place);
                     problems.push(Problem {
                         fix,
                         ..Problem::new(pointer.to_owned(), message)
@@ -290,9 +293,10 @@ const BOUNDS: [&str; 8] = [
 ];
 
 /// The fix for the shape of `node` where the rule's own fix cannot be written for it: an
-/// attribute on a struct does nothing for a map, a `Duration` or a `serde_json::Value`, and
-/// `Option<T>` does nothing for a list of types without `null`.
-fn shape_fix(check: &Check, node: &Map<String, Value>) -> Option<&'static str> {
+/// attribute on a struct does nothing for a map, a `Duration` or a `serde_json::Value`, an
+/// enum's variant is closed on the enum, `Option<T>` does nothing for a list of types without
+/// `null`, and an `f32`'s bounds are its range, which no attribute removes.
+fn shape_fix(check: &Check, node: &Map<String, Value>, place: Place) -> Option<&'static str> {
     let several_types = matches!(node.get("type"), Some(Value::Array(kinds)) if kinds.len() > 1);
     match check {
         Check::ArrayItems | Check::ClosedObjects | Check::TypedAdditionalProperties
@@ -312,7 +316,9 @@ fn shape_fix(check: &Check, node: &Map<String, Value>) -> Option<&'static str> {
                 names.sort_unstable();
                 names == ["nanos", "secs"]
             });
-            if duration {
+            if place == Place::Branch && tag(node).is_some() {
+                Some("add #[serde(deny_unknown_fields)] to the enum (its tag stays allowed)")
+            } else if duration {
                 Some(
                     "none for std::time::Duration (its `{secs, nanos}` cannot take serde attributes): take the duration as a number of seconds or milliseconds (u64) and convert it in the tool",
                 )
@@ -324,6 +330,9 @@ fn shape_fix(check: &Check, node: &Map<String, Value>) -> Option<&'static str> {
                 None
             }
         }
+        Check::UnsupportedBounds if is_f32(node) => Some(
+            "take an f64, which has no bounds: an f32's are its range (±3.4e38), which no attribute removes",
+        ),
         Check::ScalarType if !matches!(node.get("type"), Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null")) => {
             Some(
                 "one type per value: an untagged enum of several scalar types has no one-type form; take one type (a String the tool parses), or a struct with an optional field per kind",
@@ -333,16 +342,56 @@ fn shape_fix(check: &Check, node: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
-/// One subschema against a check that looks at subschemas one by one; `property` says the node
-/// is the schema of an object's property.
-fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Option<String> {
+/// Whether `node` is an `f32` as the portable rewrite advertises it: a number bounded by the
+/// type's range.
+fn is_f32(node: &Map<String, Value>) -> bool {
+    let bound = |keyword: &str| node.get(keyword).and_then(Value::as_f64);
+    bound("minimum") == Some(-f64::from(f32::MAX)) && bound("maximum") == Some(f64::from(f32::MAX))
+}
+
+/// The property that tells an enum's variant apart, when `node` is one (serde's `tag` of an
+/// internally or adjacently tagged enum): required, and one string value.
+fn tag(node: &Map<String, Value>) -> Option<&str> {
+    let (names, required) = object_properties(node)?;
+    let properties = node.get("properties")?.as_object()?;
+    names.into_iter().find(|name| {
+        required.contains(name)
+            && properties.get(*name).is_some_and(|schema| {
+                let one = match (schema.get("const"), schema.get("enum")) {
+                    (Some(value), _) => Some(value),
+                    (None, Some(Value::Array(values))) if values.len() == 1 => values.first(),
+                    _ => None,
+                };
+                one.is_some_and(Value::is_string)
+            })
+    })
+}
+
+/// Whether `node`'s `oneOf`/`anyOf` branches are all objects (a data-carrying enum): each is
+/// an object schema of its own, checked where it is, and the node itself no more than their
+/// union.
+fn branches_are_objects(node: &Map<String, Value>) -> bool {
+    ["oneOf", "anyOf"].into_iter().any(|keyword| {
+        node.get(keyword)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| {
+                !branches.is_empty()
+                    && branches
+                        .iter()
+                        .all(|branch| branch.get("type").and_then(Value::as_str) == Some("object"))
+            })
+    })
+}
+
+/// One subschema, at `place`, against a check that looks at subschemas one by one.
+fn check_node(check: &Check, node: &Map<String, Value>, place: Place) -> Option<String> {
     let type_is = |name: &str| match node.get("type") {
         Some(Value::String(kind)) => kind == name,
         Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == name),
         _ => false,
     };
     match *check {
-        Check::PropertyDescription => (property
+        Check::PropertyDescription => (place == Place::Property
             && node
                 .get("description")
                 .and_then(Value::as_str)
@@ -403,7 +452,8 @@ fn check_node(check: &Check, node: &Map<String, Value>, property: bool) -> Optio
             }
         }
         Check::ClosedObjects => (type_is("object")
-            && node.get("additionalProperties") != Some(&Value::Bool(false)))
+            && node.get("additionalProperties") != Some(&Value::Bool(false))
+            && !branches_are_objects(node))
         .then(|| "an object without `additionalProperties: false`".into()),
         Check::AllRequired => object_properties(node).and_then(|(names, required)| {
             let optional: Vec<&str> = names
@@ -461,21 +511,33 @@ fn object_properties(node: &Map<String, Value>) -> Option<(Vec<&str>, Vec<&str>)
     Some((names, required))
 }
 
-/// What [`walk`] calls on each subschema: its JSON pointer, the subschema, and whether it is a
-/// property's schema.
-type Visitor<'a> = dyn FnMut(&str, &Map<String, Value>, bool) + 'a;
-
-/// Calls `visit` on `schema` and every subschema below it, with its JSON pointer and whether it
-/// is a property's schema.
-fn walk(schema: &Value, pointer: &str, visit: &mut Visitor<'_>) {
-    walk_node(schema, pointer, false, visit);
+/// Where a subschema sits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// The root, or below any keyword but those below.
+    Schema,
+    /// A branch of a `oneOf`, `anyOf` or `allOf`.
+    Branch,
+    /// An object's property.
+    Property,
+    /// A branch's [`tag`]: serde's, which no doc comment reaches.
+    Tag,
 }
 
-fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<'_>) {
+/// What [`walk`] calls on each subschema: its JSON pointer, the subschema, and its place.
+type Visitor<'a> = dyn FnMut(&str, &Map<String, Value>, Place) + 'a;
+
+/// Calls `visit` on `schema` and every subschema below it, with its JSON pointer and place.
+fn walk(schema: &Value, pointer: &str, visit: &mut Visitor<'_>) {
+    walk_node(schema, pointer, Place::Schema, visit);
+}
+
+fn walk_node(schema: &Value, pointer: &str, place: Place, visit: &mut Visitor<'_>) {
     let Some(node) = schema.as_object() else {
         return;
     };
-    visit(pointer, node, property);
+    visit(pointer, node, place);
+    let tag = (place == Place::Branch).then(|| tag(node)).flatten();
     for (keyword, value) in node {
         let here = format!("{pointer}/{}", escape(keyword));
         match keyword.as_str() {
@@ -483,18 +545,28 @@ fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<
                 if let Some(children) = value.as_object() {
                     for (name, child) in children {
                         let child_pointer = format!("{here}/{}", escape(name));
-                        walk_node(child, &child_pointer, keyword == "properties", visit);
+                        let place = match keyword.as_str() {
+                            "properties" if tag == Some(name.as_str()) => Place::Tag,
+                            "properties" => Place::Property,
+                            _ => Place::Schema,
+                        };
+                        walk_node(child, &child_pointer, place, visit);
                     }
                 }
             }
             "items" | "prefixItems" | "additionalItems" | "anyOf" | "oneOf" | "allOf" => {
+                let place = if matches!(keyword.as_str(), "anyOf" | "oneOf" | "allOf") {
+                    Place::Branch
+                } else {
+                    Place::Schema
+                };
                 match value {
                     Value::Array(children) => {
                         for (index, child) in children.iter().enumerate() {
-                            walk_node(child, &format!("{here}/{index}"), false, visit);
+                            walk_node(child, &format!("{here}/{index}"), place, visit);
                         }
                     }
-                    child => walk_node(child, &here, false, visit),
+                    child => walk_node(child, &here, place, visit),
                 }
             }
             "additionalProperties"
@@ -506,7 +578,7 @@ fn walk_node(schema: &Value, pointer: &str, property: bool, visit: &mut Visitor<
             | "propertyNames"
             | "if"
             | "then"
-            | "else" => walk_node(value, &here, false, visit),
+            | "else" => walk_node(value, &here, Place::Schema, visit),
             _ => {}
         }
     }

@@ -3,17 +3,16 @@
 
 use std::sync::{Arc, LazyLock, Mutex};
 
-use serde_json::{Value, json};
-
 use super::ProtocolVersion;
 use super::subscriptions::{Listener, Lists, Subscriptions};
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
 use crate::limits::MemoryBudget;
 use crate::sync::lock;
 
 /// The capabilities of a client before `initialize`, shared by every connection: a 2026-07-28
 /// HTTP request makes a connection of its own, which then allocates nothing for them.
-static NONE_DECLARED: LazyLock<Arc<Value>> = LazyLock::new(|| Arc::new(json!({})));
+static NONE_DECLARED: LazyLock<Arc<ClientCapabilities>> = LazyLock::new(Arc::default);
 
 /// The state of one legacy connection.
 #[derive(Debug)]
@@ -26,8 +25,9 @@ pub(crate) struct Connection {
     log_level: Mutex<LogLevel>,
     /// The session id on HTTP.
     pub(crate) session_id: Option<String>,
-    /// What the client declared in `initialize`, shared with each call rather than copied.
-    client_capabilities: Mutex<Arc<Value>>,
+    /// What the server reads of what the client declared in `initialize` (never the client's
+    /// tree), shared with each call rather than copied.
+    client_capabilities: Mutex<Arc<ClientCapabilities>>,
     /// The lists whose changes `initialize` told the client it would hear of.
     lists: Mutex<Lists>,
     /// What `resources/subscribe` subscribed to.
@@ -66,7 +66,11 @@ impl Connection {
     }
 
     /// Records what `initialize` settled.
-    pub(crate) fn initialize(&self, version: ProtocolVersion, client_capabilities: Value) {
+    pub(crate) fn initialize(
+        &self,
+        version: ProtocolVersion,
+        client_capabilities: ClientCapabilities,
+    ) {
         *lock(&self.version) = Some(version);
         *lock(&self.client_capabilities) = Arc::new(client_capabilities);
     }
@@ -119,8 +123,8 @@ impl Connection {
         *lock(&self.log_level) = level;
     }
 
-    /// What the client declared in `initialize` (`{}` before it).
-    pub(crate) fn client_capabilities(&self) -> Arc<Value> {
+    /// What the client declared in `initialize` (nothing before it).
+    pub(crate) fn client_capabilities(&self) -> Arc<ClientCapabilities> {
         Arc::clone(&lock(&self.client_capabilities))
     }
 }

@@ -23,6 +23,7 @@ use crate::ask::round::{self, Outcome, Round};
 use crate::ask::seal::{LazyBinding, Sealer, Subject};
 use crate::ask::{Asker, Channel};
 use crate::call;
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook::{self, Hook};
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
@@ -305,6 +306,9 @@ impl Dispatcher {
                 super::skills::answer(method, &params, &era, &served)
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
+            (_, Method::ReadResource) if self.state.resources.is_served() => {
+                Box::pin(self.read_resource(id, params, &era, connection, scope)).await
+            }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
                 let listed = self.state.resources.listed();
                 let served = resources::Served {
@@ -313,7 +317,6 @@ impl Dispatcher {
                     ttl_ms: self.state.ttl_ms,
                 };
                 resources::answer(method, &params, &era, &served)
-                    .await
                     .unwrap_or_else(|| Err(method_not_found(method)))
             }
             _ => Err(method_not_found(method)),
@@ -426,11 +429,11 @@ impl Dispatcher {
         let version = requested
             .and_then(ProtocolVersion::parse_legacy)
             .unwrap_or(ProtocolVersion::LATEST_LEGACY);
-        let capabilities = params
+        let declared = params
             .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        connection.initialize(version, capabilities);
+            .map(ClientCapabilities::from_declared)
+            .unwrap_or_default();
+        connection.initialize(version, declared);
         tracing::debug!(requested, negotiated = %version, "initialize");
         let mut capabilities = self.capabilities();
         if version < ProtocolVersion::V2025_03_26 {
@@ -505,6 +508,7 @@ impl Dispatcher {
         let clock = Arc::new(CallClock::default());
         let context = self.context(id, &params, scope, client, round.as_ref(), &clock);
         drop(params);
+        let asked = context.clone();
         let get = prompt.get(arguments, context);
         // Bounded as a tool call is: a prompt that hangs gives its place back.
         let get = async {
@@ -519,19 +523,43 @@ impl Dispatcher {
         };
         let outcome = match round {
             Some(round) => match round.run(&self.state.sealer, get).await? {
-                Outcome::Completed(Err(crate::registry::PromptError::Failed(message))) => {
-                    return Err(round.lacking_behind(&message).unwrap_or_else(|| {
-                        prompts::error(crate::registry::PromptError::Failed(message))
-                    }));
-                }
                 Outcome::Completed(outcome) => outcome,
                 Outcome::InputRequired(input_required) => return Ok(input_required),
             },
             None => get.await,
         };
+        // A prompt that failed for want of a capability its question needed is refused as a
+        // tool's call is: `-32021`, with `requiredCapabilities`, in both eras.
         outcome
             .map(|result| downgrade::prompt_result(result, version))
-            .map_err(prompts::error)
+            .map_err(|error| {
+                match &error {
+                    crate::registry::PromptError::Failed(message) => asked.lacking_behind(message),
+                    _ => None,
+                }
+                .unwrap_or_else(|| prompts::error(error))
+            })
+    }
+
+    /// `resources/read`: a resource fn is given the request's `Context` (and through it the
+    /// app state), as a tool is; it asks nothing of a 2026-07-28 client (no round).
+    async fn read_resource(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        era: &Era,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let listed = self.state.resources.listed();
+        let client = Client::of(era, connection);
+        let context = self.context(id, &params, scope, client, None, &Arc::default());
+        let served = resources::Served {
+            resources: &listed,
+            page_size: self.state.page_size,
+            ttl_ms: self.state.ttl_ms,
+        };
+        resources::read(&params, era, &served, &context).await
     }
 
     /// The 2026-07-28 `DiscoverResult`, as the final revision (spec PR #3002) has it: the
@@ -697,6 +725,7 @@ impl Dispatcher {
             return Err(ErrorObject::invalid_params(refusal));
         }
         let owner = tasks::owner(scope.auth.as_ref());
+        let stoppable = tool.stoppable();
         let cancel = CancellationToken::new();
         let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());
         let clock = Arc::new(CallClock::default());
@@ -739,6 +768,7 @@ impl Dispatcher {
             .instrument(tracing::Span::current()),
         );
         let call = tasks::TaskCall {
+            stoppable,
             owner,
             required,
             reservation,
@@ -839,7 +869,7 @@ struct Client {
     version: ProtocolVersion,
     session_id: Option<String>,
     log_level: Option<LogLevel>,
-    capabilities: Arc<Value>,
+    capabilities: Arc<ClientCapabilities>,
 }
 
 impl Client {

@@ -7,6 +7,7 @@ use serde::Deserialize as _;
 use serde_json::{Map, Value, json};
 
 use super::{Connection, ProtocolVersion, meta};
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
 use crate::jsonrpc::{ErrorObject, codes};
 
@@ -18,15 +19,17 @@ pub(crate) enum Era {
     Modern {
         version: ProtocolVersion,
         log_level: Option<LogLevel>,
-        /// Taken out of the request's `_meta` (not copied), shared with the call's context.
-        client_capabilities: Arc<Value>,
+        /// What the server reads of the request's `_meta` client capabilities (the rest is
+        /// dropped with the request), shared with the call's context.
+        client_capabilities: Arc<ClientCapabilities>,
     },
 }
 
 impl Era {
     /// Decides the era of a request on `connection`; `Err` for a modern envelope that is wrong.
-    /// A modern request's declared capabilities are moved out of its `_meta` (`null` is left in
-    /// their place): the request hands them on rather than a copy.
+    /// A modern request's declared capabilities are taken out of its `_meta` (`null` is left in
+    /// their place) and only what the server reads of them kept: nothing the request or its
+    /// task keeps holds the client's tree.
     pub(crate) fn of(
         params: &mut Map<String, Value>,
         connection: &Connection,
@@ -37,7 +40,8 @@ impl Era {
         let (version, log_level) = checked_envelope(request_meta)?;
         let client_capabilities = request_meta
             .get_mut(meta::CLIENT_CAPABILITIES)
-            .map_or(Value::Null, Value::take);
+            .map(|declared| ClientCapabilities::from_declared(&declared.take()))
+            .unwrap_or_default();
         Ok(Self::Modern {
             version,
             log_level,
@@ -187,7 +191,10 @@ mod tests {
             panic!("modern");
         };
         assert_eq!(log_level, Some(LogLevel::Warning));
-        assert_eq!(*client_capabilities, json!({"roots": {}}));
+        assert_eq!(
+            Value::from(ClientCapabilities::clone(&client_capabilities)),
+            json!({"roots": {}})
+        );
         // An unknown version wins over the missing capabilities: the client retries on -32022.
         let unknown = envelope(json!({meta::PROTOCOL_VERSION: "2099-01-01"}));
         let error = envelope_error(Some(&unknown)).unwrap();

@@ -2,7 +2,8 @@
 //! or removed, so each page of each protocol version is built on its first request and then
 //! served as bytes: with 1,000 tools, building a page (cloning and downgrading each definition,
 //! then serializing its schemas) costs far more than writing it out. The first page at the
-//! newest version of each era is built when serving starts.
+//! newest version of each era is built when serving starts. A legacy client's pages leave out
+//! the tools it can never call (`task = "required"`: it has no tasks).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,7 +17,7 @@ use super::{ProtocolVersion, downgrade, meta};
 use crate::jsonrpc::{ErrorObject, to_json};
 use crate::registry::ToolSet;
 use crate::sync::lock;
-use crate::types::{Implementation, ListToolsResult};
+use crate::types::{Implementation, ListToolsResult, TaskSupport, ToolDefinition};
 
 /// The pages of one server's `tools/list`, for every version asked so far.
 pub(crate) struct Listings {
@@ -60,7 +61,10 @@ impl Listings {
         params: &Map<String, Value>,
         version: ProtocolVersion,
     ) -> Result<Arc<RawValue>, ErrorObject> {
-        let (generation, definitions) = tools.generation_and_definitions();
+        let (generation, mut definitions) = tools.generation_and_definitions();
+        if !version.is_modern() {
+            definitions.retain(|tool| !task_required(tool));
+        }
         let start = page_start(&definitions, |tool| &tool.name, params)?;
         let kept = start % self.page_size == 0;
         if kept {
@@ -101,6 +105,15 @@ impl Listings {
         }
         Ok(page)
     }
+}
+
+/// Whether `tool` runs only as a task (`task = "required"`): never listed to a legacy client,
+/// which has no tasks (the `task` module's docs).
+fn task_required(tool: &ToolDefinition) -> bool {
+    tool.execution
+        .as_ref()
+        .and_then(|execution| execution.task_support)
+        == Some(TaskSupport::Required)
 }
 
 /// Where the page `params.cursor` asks for starts in `items` (sorted by `key`): after the key

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::era::Era;
 use super::{ProtocolVersion, downgrade, listing};
+use crate::context::Context;
 use crate::jsonrpc::{ErrorObject, Method, codes, to_json};
 use crate::registry::{Listed, ReadError, Resource, ResourceBody};
 use crate::types::{
@@ -22,8 +23,9 @@ pub(super) struct Served<'a> {
     pub(super) ttl_ms: u64,
 }
 
-/// Answers one resource method; `None` for a method that is not one.
-pub(super) async fn answer(
+/// Answers one resource list method; `None` for a method that is not one (`resources/read`
+/// is [`read`]).
+pub(super) fn answer(
     method: &Method,
     params: &Map<String, Value>,
     era: &Era,
@@ -59,7 +61,6 @@ pub(super) async fn answer(
                 },
             )
         }
-        Method::ReadResource => read(params, era, served).await,
         _ => return None,
     };
     Some(answer)
@@ -99,33 +100,35 @@ fn page<'a>(
     listing::page(items, |resource| resource.uri(), params, page_size)
 }
 
-/// `resources/read`: the contents at `params.uri`.
-async fn read(
+/// `resources/read`: the contents at `params.uri`, a resource fn given `context`.
+pub(super) async fn read(
     params: &Map<String, Value>,
     era: &Era,
     served: &Served<'_>,
+    context: &Context,
 ) -> Result<Value, ErrorObject> {
     let Some(Value::String(uri)) = params.get("uri") else {
         return Err(ErrorObject::invalid_params(
             "resources/read requires a string `uri`",
         ));
     };
-    let (resource, body) = served
-        .resources
-        .read(uri)
-        .await
-        .map_err(|error| match error {
-            ReadError::NotFound(why) => {
-                let message = match why {
-                    Some(why) => format!("Resource not found: {uri} ({why})"),
-                    None => format!("Resource not found: {uri}"),
-                };
-                ErrorObject::invalid_params(message).data(json!({"uri": uri}))
-            }
-            ReadError::Failed(message) => {
-                ErrorObject::new(codes::INTERNAL_ERROR, message).data(json!({"uri": uri}))
-            }
-        })?;
+    let (resource, body) =
+        served
+            .resources
+            .read(uri, context)
+            .await
+            .map_err(|error| match error {
+                ReadError::NotFound(why) => {
+                    let message = match why {
+                        Some(why) => format!("Resource not found: {uri} ({why})"),
+                        None => format!("Resource not found: {uri}"),
+                    };
+                    ErrorObject::invalid_params(message).data(json!({"uri": uri}))
+                }
+                ReadError::Failed(message) => {
+                    ErrorObject::new(codes::INTERNAL_ERROR, message).data(json!({"uri": uri}))
+                }
+            })?;
     let (text, blob) = match &*body {
         ResourceBody::Text(text) => (Some(text.as_ref()), None),
         ResourceBody::Blob(bytes) => (None, Some(STANDARD.encode(bytes))),

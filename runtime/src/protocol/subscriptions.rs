@@ -169,6 +169,20 @@ impl Subscriptions {
         removed
     }
 
+    /// Whether `uri` (a URI or a template, as subscribed) is subscribed to.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "a shared session writes what it holds")
+    )]
+    pub(crate) fn holds(&self, uri: &str) -> bool {
+        let subscribed = lock(&self.0);
+        subscribed.uris.contains(uri)
+            || subscribed
+                .templates
+                .iter()
+                .any(|(written, _)| written == uri)
+    }
+
     /// Whether a change of the contents at `uri` is told: it was subscribed to, or a template
     /// subscribed to matches it.
     pub(crate) fn wants(&self, uri: &str) -> bool {

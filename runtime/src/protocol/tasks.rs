@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::{ProtocolVersion, downgrade};
 use crate::ask::board::Board;
 use crate::ask::round::Round;
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
@@ -48,6 +49,9 @@ pub(crate) struct TaskCall {
     pub(crate) fn_started: oneshot::Receiver<()>,
     /// Where its questions wait once it is a task.
     pub(crate) board: Arc<Board>,
+    /// Whether the tool stops when its future is dropped (not a plain fn's, on a blocking
+    /// thread): a cancelled task of one that cannot is `cancelled` only once it returns.
+    pub(crate) stoppable: bool,
 }
 
 /// The caller's key as a task's owner.
@@ -119,6 +123,7 @@ pub(crate) async fn call(
         round,
         mut fn_started,
         board,
+        stoppable,
     } = call;
     let budget = tasks.settings.budget;
     let mut handle = Aborting(tokio::spawn(job));
@@ -143,7 +148,7 @@ pub(crate) async fn call(
             tasks,
             (owner, reservation),
             (context, cancel, board, round),
-            handle,
+            (handle, stoppable),
             version,
         )
         .await;
@@ -173,7 +178,7 @@ pub(crate) async fn call(
         tasks,
         (owner, reservation),
         (context, cancel, board, round),
-        handle,
+        (handle, stoppable),
         version,
     )
     .await
@@ -185,7 +190,7 @@ async fn into_task(
     tasks: &Arc<Tasks>,
     (owner, reservation): (Option<String>, Reservation),
     (context, cancel, board, round): (Context, CancellationToken, Arc<Board>, Option<Arc<Round>>),
-    mut handle: Aborting,
+    (mut handle, stoppable): (Aborting, bool),
     version: ProtocolVersion,
 ) -> Result<Value, ErrorObject> {
     // Questions move to the board first: from now on none reaches the request's round.
@@ -205,9 +210,12 @@ async fn into_task(
     }
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
-    tasks.spawn(record, cancel, board, reservation, async move {
-        finished(joined(&mut handle).await, version)
-    });
+    let job = async move { finished(joined(&mut handle).await, version) };
+    if stoppable {
+        tasks.spawn(record, cancel, board, reservation, job);
+    } else {
+        tasks.spawn_unstoppable(record, cancel, board, reservation, job);
+    }
     Ok(created)
 }
 
@@ -224,7 +232,7 @@ pub(crate) async fn answer(
     tasks: &Tasks,
     method: &Method,
     params: &Map<String, Value>,
-    declared: &Value,
+    declared: &ClientCapabilities,
     auth: Option<&AuthInfo>,
 ) -> Result<Value, ErrorObject> {
     if !negotiated(declared) {
@@ -281,7 +289,7 @@ pub(crate) const MAX_LISTENED_TASKS: usize = 1_024;
 pub(crate) async fn listened(
     tasks: &Tasks,
     params: &Map<String, Value>,
-    declared: &Value,
+    declared: &ClientCapabilities,
     auth: Option<&AuthInfo>,
 ) -> Result<Option<Vec<String>>, ErrorObject> {
     let Some(ids) = params

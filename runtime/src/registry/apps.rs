@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use super::resource::{Listed, Resource};
 pub use super::view::VIEW_MIME_TYPE;
 use super::{RegistryError, Tool};
+use crate::client_capabilities::ClientCapabilities;
 use crate::types::ToolDefinition;
 
 /// The extension's identifier, in `capabilities.extensions`.
@@ -60,11 +61,8 @@ pub(crate) fn with_ui(mut tools: Vec<Tool>) -> Vec<Tool> {
 
 /// Whether a client's capabilities declare the extension (legacy `capabilities.extensions`, or
 /// the 2026 `_meta` client capabilities).
-pub(crate) fn client_declares(capabilities: &Value) -> bool {
-    capabilities
-        .get("extensions")
-        .and_then(|extensions| extensions.get(EXTENSION_ID))
-        .is_some()
+pub(crate) fn client_declares(capabilities: &ClientCapabilities) -> bool {
+    capabilities.has_extension(EXTENSION_ID)
 }
 
 /// Every tool whose view is not a registered app view, named with the URI.
@@ -138,7 +136,11 @@ mod tests {
             Value::Object(tool_meta(Some("ui://a.html"), &["app"])),
             json!({"ui": {"resourceUri": "ui://a.html", "visibility": ["app"]}, "ui/resourceUri": "ui://a.html"})
         );
-        assert!(client_declares(&json!({"extensions": {EXTENSION_ID: {}}})));
-        assert!(!client_declares(&json!({"extensions": {}})));
+        assert!(client_declares(&ClientCapabilities::from_declared(
+            &json!({"extensions": {EXTENSION_ID: {}}})
+        )));
+        assert!(!client_declares(&ClientCapabilities::from_declared(
+            &json!({"extensions": {}})
+        )));
     }
 }

@@ -27,6 +27,7 @@ pub(crate) use complete::known_values;
 pub use complete::{Completer, Completion, CompletionContext, IntoCompletion, VariableCompleter};
 pub use icon::{IconRegistration, IconSource};
 pub(crate) use prompt::collected as collected_prompts;
+pub(crate) use prompt::read_fields;
 pub use prompt::{
     GetPromptResult, IntoPromptResult, Prompt, PromptArgumentRegistration, PromptError, PromptGet,
     PromptMessage, PromptRegistration,
@@ -89,6 +90,9 @@ pub struct ToolRegistration {
     pub icons: &'static [IconRegistration],
     /// `task` / `task = "required"`.
     pub task: crate::task::TaskSupport,
+    /// A plain (not `async`) fn, run on tokio's blocking threads: it cannot be stopped midway,
+    /// so a task of it is cancelled (or failed past its run limit) only once it returns.
+    pub blocking: bool,
 }
 
 inventory::collect!(ToolRegistration);
@@ -204,7 +208,8 @@ fn one_or_several(mut problems: Vec<RegistryError>) -> Result<(), RegistryError>
 }
 
 /// What kind of named item a [`RegistryError`] is about: a tool or a prompt, which share the
-/// errors of a name taken twice and of app state missing.
+/// errors of a name taken twice and of app state missing, or a resource (app state missing,
+/// named by its URI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ItemKind {
@@ -212,6 +217,8 @@ pub enum ItemKind {
     Tool,
     /// A `#[prompt]` or a [`Prompt`](crate::prompt::Prompt) built at run time.
     Prompt,
+    /// A `#[resource]` fn.
+    Resource,
 }
 
 impl ItemKind {
@@ -221,6 +228,7 @@ impl ItemKind {
         match self {
             Self::Tool => "tool",
             Self::Prompt => "prompt",
+            Self::Resource => "resource",
         }
     }
 }
@@ -257,14 +265,14 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
-    /// A tool or a prompt takes a `State<T>` the server was not given.
+    /// A tool, prompt or resource takes a `State<T>` the server was not given.
     #[non_exhaustive]
     MissingState {
-        /// A tool or a prompt.
+        /// A tool, a prompt or a resource.
         kind: ItemKind,
-        /// The tool's or prompt's name.
+        /// The tool's or prompt's name, the resource's URI (or URI template).
         name: String,
-        /// Where it is defined (`file:line`), for a `#[tool]` or `#[prompt]` fn.
+        /// Where it is defined (`file:line`), for a `#[tool]`, `#[prompt]` or `#[resource]` fn.
         location: Option<String>,
         /// The type of the missing value, as Rust names it.
         type_name: String,
@@ -487,6 +495,7 @@ mod tests {
             line,
             icons: &[],
             task: crate::task::TaskSupport::Forbidden,
+            blocking: false,
         }
     }
 

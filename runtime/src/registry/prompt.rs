@@ -13,6 +13,7 @@ use std::panic::AssertUnwindSafe;
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::complete::{Completer, CompletionContext, IntoCompletion};
 use super::set::Named;
@@ -263,6 +264,89 @@ pub struct PromptArgumentRegistration {
     pub required: bool,
     /// How it completes: its completer fn, or its type's known values.
     pub complete: fn() -> Option<Completer>,
+    /// The lone argument of a type of the user's: its type's input schema, when the type has
+    /// one; an object's properties are then the prompt's arguments in its place
+    /// ([`field_arguments`]).
+    pub fields: Option<fn() -> Option<Value>>,
+}
+
+/// The arguments an argument struct's `schema` stands for, each with the completer of its
+/// known values: one per property, described by its doc comment, required as the schema says;
+/// `None` when the schema is no object (the type is then one argument).
+fn field_arguments(schema: &Value) -> Option<Vec<(PromptArgument, Option<Completer>)>> {
+    let properties = schema.get("properties").and_then(Value::as_object)?;
+    let required = schema.get("required").and_then(Value::as_array);
+    let fields = properties.iter().map(|(name, property)| {
+        let required = required.is_some_and(|required| required.iter().any(|r| r == name));
+        let mut argument = PromptArgument::new(name.clone()).required(required);
+        argument.description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let values = super::known_values(property);
+        let completer = (!values.is_empty()).then(|| Completer::Known(values.into()));
+        (argument, completer)
+    });
+    Some(fields.collect())
+}
+
+/// An argument struct read from a prompt's string arguments: each argument named by a property
+/// of `schema` taken as that property's JSON type (a number, a boolean, a list or object
+/// written as JSON; as the string itself otherwise), then the whole deserialized as `T`; a
+/// value the type refuses is `-32602`, naming the argument. Arguments the struct has no field
+/// for are ignored, as a prompt fn's parameters ignore them. `None` when the schema lists no
+/// properties (as [`field_arguments`]): the type is then one argument.
+pub(crate) fn read_fields<T: serde::de::DeserializeOwned>(
+    schema: &Value,
+    arguments: &BTreeMap<String, String>,
+) -> Option<Result<T, PromptError>> {
+    let properties = schema.get("properties").and_then(Value::as_object)?;
+    let mut object = Map::new();
+    for (name, value) in arguments {
+        if let Some(property) = properties.get(name) {
+            object.insert(name.clone(), typed_value(property, value));
+        }
+    }
+    let object = Value::Object(object);
+    let read = serde_path_to_error::deserialize(&object).map_err(|error| {
+        let name = match error.path().iter().next() {
+            Some(serde_path_to_error::Segment::Map { key }) => key.clone(),
+            _ => String::new(),
+        };
+        let why = error.inner().to_string();
+        PromptError::InvalidArgument(match arguments.get(&name) {
+            Some(value) => format!("Invalid value {value:?} for argument `{name}`: {why}"),
+            None => format!("Invalid arguments: {why}"),
+        })
+    });
+    Some(read)
+}
+
+/// A string argument as the JSON value its property's type wants: `"12"` is `12` for a number,
+/// `"true"` is `true` for a boolean, `"[1, 2]"` a list for an array; the string itself when it
+/// is not one (serde then says what it wanted).
+fn typed_value(property: &Value, value: &str) -> Value {
+    let kinds: Vec<&str> = match property.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let as_json = || serde_json::from_str::<Value>(value).ok();
+    let wanted = |parsed: &Value| match parsed {
+        Value::Number(number) => {
+            kinds.contains(&"number") || (kinds.contains(&"integer") && !number.is_f64())
+        }
+        Value::Bool(_) => kinds.contains(&"boolean"),
+        Value::Array(_) => kinds.contains(&"array"),
+        Value::Object(_) => kinds.contains(&"object"),
+        Value::Null | Value::String(_) => false,
+    };
+    if kinds.contains(&"string") {
+        return Value::String(value.to_owned());
+    }
+    as_json()
+        .filter(wanted)
+        .unwrap_or_else(|| Value::String(value.to_owned()))
 }
 
 /// What runs a prompt: the arguments as strings and the request's context in, the result out.
@@ -373,6 +457,16 @@ impl Prompt {
             .collect();
         let mut completers = BTreeMap::new();
         for argument in registration.arguments {
+            let fields = argument.fields.and_then(|schema| schema());
+            if let Some(fields) = fields.as_ref().and_then(field_arguments) {
+                for (entry, completer) in fields {
+                    if let Some(completer) = completer {
+                        completers.insert(entry.name.clone(), completer);
+                    }
+                    definition.arguments.push(entry);
+                }
+                continue;
+            }
             let mut entry = PromptArgument::new(argument.name).required(argument.required);
             entry.description = argument.description.map(str::to_owned);
             definition.arguments.push(entry);

@@ -18,7 +18,9 @@ use serde_json::{Map, Value};
 use super::complete::{Completer, CompletionContext, IntoCompletion, VariableCompleter};
 use super::template::UriTemplate;
 use super::view::{self, AppView};
-use super::{ADDED_AT_RUN_TIME, IconRegistration, RegistryError};
+use super::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError};
+use crate::context::Context;
+use crate::state::{StateKey, StateMap};
 use crate::sync::{read, write};
 use crate::types::Icon;
 
@@ -50,6 +52,8 @@ pub struct ResourceRegistration {
     /// How the template's variables complete (`completion/complete`): each variable's
     /// completer fn, or its type's known values.
     pub completers: &'static [VariableCompleter],
+    /// The app state its fn takes (`State<T>` parameters), checked at start-up.
+    pub state: &'static [fn() -> StateKey],
 }
 
 inventory::collect!(ResourceRegistration);
@@ -60,8 +64,9 @@ inventory::collect!(ResourceRegistration);
 pub enum ResourceRead {
     /// A `static`/`const` (`include_str!`, `include_bytes!`): the same contents every time.
     Static(fn() -> ResourceBody),
-    /// An fn, given the template's variables in order (none for a plain URI).
-    Dynamic(fn(Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>>),
+    /// An fn, given the template's variables in order (none for a plain URI) and the request's
+    /// context (for its `Context` and `State<T>` parameters).
+    Dynamic(fn(Vec<String>, Context) -> BoxFuture<'static, Result<ResourceBody, ResourceError>>),
 }
 
 /// A resource's contents: text, or bytes (sent base64-encoded as `blob`).
@@ -172,6 +177,8 @@ pub struct Resource {
     /// How the template's variables complete, by variable.
     completers: Arc<BTreeMap<String, Completer>>,
     reader: Reader,
+    /// The app state its fn takes, checked at start-up.
+    required_state: Arc<[StateKey]>,
     /// `file:line` of a `#[resource]`, or "added at run time", for error messages.
     place: Arc<str>,
 }
@@ -352,6 +359,7 @@ impl Resource {
             icons: Arc::new([]),
             completers: Arc::default(),
             reader: Reader::Handler(handler),
+            required_state: Arc::new([]),
             place: ADDED_AT_RUN_TIME.into(),
         })
     }
@@ -382,6 +390,7 @@ impl Resource {
                 body: Arc::new(body),
                 root: root.into(),
             },
+            required_state: Arc::new([]),
             place: place.into(),
         }
     }
@@ -488,6 +497,7 @@ impl Resource {
                 .collect(),
             completers: Arc::new(completers),
             reader: Reader::Registered(registration.read),
+            required_state: registration.state.iter().map(|key| key()).collect(),
             place: place(registration).into(),
         })
     }
@@ -619,8 +629,29 @@ impl Resource {
         !self.completers.is_empty()
     }
 
-    /// The contents at `uri`, when this resource serves it (fixed ones borrowed, not copied).
-    async fn read(&self, uri: &str) -> Option<Result<Cow<'_, ResourceBody>, ResourceError>> {
+    /// A start-up error for each app state its fn takes that `states` lacks.
+    fn missing_state<'a>(
+        &'a self,
+        states: &'a StateMap,
+    ) -> impl Iterator<Item = RegistryError> + 'a {
+        self.required_state
+            .iter()
+            .filter(|key| !states.contains(key))
+            .map(|missing| RegistryError::MissingState {
+                kind: ItemKind::Resource,
+                name: self.uri().to_owned(),
+                location: Some(self.place().to_owned()),
+                type_name: missing.type_name().to_owned(),
+            })
+    }
+
+    /// The contents at `uri`, when this resource serves it (fixed ones borrowed, not copied);
+    /// its fn is given `context`.
+    async fn read(
+        &self,
+        uri: &str,
+        context: &Context,
+    ) -> Option<Result<Cow<'_, ResourceBody>, ResourceError>> {
         let values = match &self.template {
             Some(template) => template.matches(uri)?,
             None if uri == self.uri() => Vec::new(),
@@ -630,7 +661,7 @@ impl Resource {
             Reader::Registered(ResourceRead::Static(body)) => return Some(Ok(Cow::Owned(body()))),
             #[cfg(feature = "skills")]
             Reader::Fixed { body, .. } => return Some(Ok(Cow::Borrowed(body))),
-            Reader::Registered(ResourceRead::Dynamic(read)) => read(values),
+            Reader::Registered(ResourceRead::Dynamic(read)) => read(values, context.clone()),
             Reader::Handler(handler) => {
                 let names = self.template.iter().flat_map(UriTemplate::variables);
                 handler(ReadRequest {
@@ -736,15 +767,17 @@ impl Listed {
     }
 
     /// The contents at `uri`: the plain resource of that URI, else the first template (in
-    /// template order) that matches it. Also says whether they may be cached.
+    /// template order) that matches it, its fn given `context`. Also says whether they may be
+    /// cached.
     pub(crate) async fn read(
         &self,
         uri: &str,
+        context: &Context,
     ) -> Result<(&Resource, Cow<'_, ResourceBody>), ReadError> {
         let candidates = self.get(uri).into_iter().chain(&self.templates);
         let mut refused = None;
         for resource in candidates {
-            match resource.read(uri).await {
+            match resource.read(uri, context).await {
                 None => {}
                 Some(Ok(body)) => return Ok((resource, body)),
                 Some(Err(ResourceError::Failed(message))) => {
@@ -782,6 +815,17 @@ impl ResourceSet {
     /// The resources as of now.
     pub(crate) fn listed(&self) -> Arc<Listed> {
         Arc::clone(&read(&self.listed))
+    }
+
+    /// A start-up error for each app state a resource's fn takes that `states` lacks.
+    pub(crate) fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
+        let listed = self.listed();
+        listed
+            .resources
+            .iter()
+            .chain(&listed.templates)
+            .flat_map(|resource| resource.missing_state(states))
+            .collect()
     }
 
     /// Whether resources are served: there are some, or were.
@@ -929,7 +973,12 @@ mod tests {
             line,
             icons: &[],
             completers: &[],
+            state: &[],
         }
+    }
+
+    fn context() -> Context {
+        Context::detached(StateMap::default())
     }
 
     fn text() -> ResourceBody {
@@ -972,17 +1021,26 @@ mod tests {
         );
     }
 
-    fn echo(values: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
+    fn echo(
+        values: Vec<String>,
+        _: Context,
+    ) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
         Box::pin(async move { Ok(ResourceBody::Text(values.join(",").into())) })
     }
 
     /// A fn returning `None`.
-    fn nothing(_: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
+    fn nothing(
+        _: Vec<String>,
+        _: Context,
+    ) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
         Box::pin(async { None::<String>.into_resource_body() })
     }
 
     /// A fn returning `Err(ResourceError::NotFound(…))`.
-    fn refuse(_: Vec<String>) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
+    fn refuse(
+        _: Vec<String>,
+        _: Context,
+    ) -> BoxFuture<'static, Result<ResourceBody, ResourceError>> {
         let why = ResourceError::NotFound(Some("no such name".into()));
         Box::pin(async { Err::<String, _>(why).into_resource_body() })
     }
@@ -1030,11 +1088,11 @@ mod tests {
         .mime_type("text/plain");
         set.insert(note.clone()).unwrap();
         let listed = set.listed();
-        let (resource, body) = listed.read("a://notes/7/v2").await.unwrap();
+        let (resource, body) = listed.read("a://notes/7/v2", &context()).await.unwrap();
         assert_eq!(resource.listed_mime_type(), Some("text/plain"));
         assert_eq!(*body, ResourceBody::Text("7 2".into()));
         assert!(matches!(
-            listed.read("a://notes/0/v1").await,
+            listed.read("a://notes/0/v1", &context()).await,
             Err(ReadError::NotFound(None))
         ));
         assert_eq!(
@@ -1051,10 +1109,15 @@ mod tests {
         assert!(set.remove("a://notes/{id}/v{version}").unwrap().is_some());
         assert!(set.remove("a://notes/{id}/v{version}").unwrap().is_none());
         assert!(
-            listed.read("a://notes/7/v2").await.is_ok(),
+            listed.read("a://notes/7/v2", &context()).await.is_ok(),
             "a snapshot stays whole"
         );
-        assert!(set.listed().read("a://notes/7/v2").await.is_err());
+        assert!(
+            set.listed()
+                .read("a://notes/7/v2", &context())
+                .await
+                .is_err()
+        );
         let bad = Resource::new("a://{", "x", |_| async { "" }).unwrap_err();
         assert!(
             bad.to_string().starts_with(
@@ -1087,14 +1150,14 @@ mod tests {
             ResourceBody::Blob(bytes) => bytes.as_ptr(),
         };
         let before = set.listed();
-        let (_, first) = before.read("skill://a/SKILL.md").await.unwrap();
+        let (_, first) = before.read("skill://a/SKILL.md", &context()).await.unwrap();
         assert!(matches!(first, Cow::Borrowed(_)), "read without a copy");
         // A change copies the lists, not the contents.
         set.insert(Resource::new("b://x", "x", |_| async { "" }).unwrap())
             .unwrap();
         assert!(set.remove("b://x").unwrap().is_some());
         let after = set.listed();
-        let (_, second) = after.read("skill://a/SKILL.md").await.unwrap();
+        let (_, second) = after.read("skill://a/SKILL.md", &context()).await.unwrap();
         assert_eq!(address(&first), address(&second));
         assert!(
             set.remove("skill://a/SKILL.md").is_err(),
@@ -1106,13 +1169,13 @@ mod tests {
     async fn reads_go_to_the_exact_uri_then_the_templates() {
         let (set, problems) = build_all(vec![&A1, &T]);
         assert!(problems.is_empty(), "{problems:?}");
-        let (_, body) = set.read("a://x").await.unwrap();
+        let (_, body) = set.read("a://x", &context()).await.unwrap();
         assert_eq!(*body, text());
-        let (resource, body) = set.read("a://7/y").await.unwrap();
+        let (resource, body) = set.read("a://7/y", &context()).await.unwrap();
         assert_eq!(resource.uri(), "a://{id}/y");
         assert_eq!(*body, ResourceBody::Text("7".into()));
         assert!(matches!(
-            set.read("a://7/z").await,
+            set.read("a://7/z", &context()).await,
             Err(ReadError::NotFound(None))
         ));
     }
@@ -1121,19 +1184,19 @@ mod tests {
     async fn a_template_that_finds_nothing_leaves_the_uri_to_the_next() {
         let (set, problems) = build_all(vec![&NONE, &ECHO_W]);
         assert!(problems.is_empty(), "{problems:?}");
-        let (resource, body) = set.read("a://7/w").await.unwrap();
+        let (resource, body) = set.read("a://7/w", &context()).await.unwrap();
         assert_eq!(resource.uri(), "a://{name}/w");
         assert_eq!(*body, ResourceBody::Text("7".into()));
         // Nothing serves it: the first refusal says why, and a fn's `None` gives no reason.
         let (set, problems) = build_all(vec![&REFUSE_W, &NONE]);
         assert!(problems.is_empty(), "{problems:?}");
         assert!(matches!(
-            set.read("a://7/w").await,
+            set.read("a://7/w", &context()).await,
             Err(ReadError::NotFound(None))
         ));
         let (set, _) = build_all(vec![&REFUSE_W]);
         assert!(matches!(
-            set.read("a://7/w").await,
+            set.read("a://7/w", &context()).await,
             Err(ReadError::NotFound(Some(why))) if why == "no such name"
         ));
     }

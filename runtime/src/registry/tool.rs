@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{IconRegistration, ItemKind, RegistryError, ToolRegistration};
 use crate::call::{Callee, Handler};
+use crate::client_capabilities::ClientCapabilities;
 use crate::context::Context;
 use crate::result::CallToolResult;
 use crate::schema::{self, HeaderParam};
@@ -43,6 +44,19 @@ pub struct Tool {
     /// Whether its handler is given a `Context` it can ask the client with (a `#[tool]` fn
     /// without a `Context` parameter cannot).
     may_ask: bool,
+    /// Whose handler it is: a `#[tool]` fn's or one given at run time.
+    kind: Kind,
+}
+
+/// Whose handler a tool has.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// A handler given at run time ([`Tool::new`]): it reads the validated arguments itself.
+    RunTime,
+    /// A `#[tool]` fn's adapter, which reads the arguments with serde and is then given the
+    /// `null`s validation leaves out (`call::Callee::reads_nulls`); `blocking`: a plain fn,
+    /// which cannot be stopped midway (`ToolRegistration::blocking`).
+    Fn { blocking: bool },
 }
 
 impl Tool {
@@ -129,6 +143,9 @@ impl Tool {
         )?;
         tool.required_state = registration.state.iter().map(|key| key()).collect();
         tool.may_ask = registration.context;
+        tool.kind = Kind::Fn {
+            blocking: registration.blocking,
+        };
         Ok(tool.task_support(registration.task))
     }
 
@@ -187,6 +204,7 @@ impl Tool {
             header_params: header_params.into(),
             task_support: TaskSupport::Forbidden,
             may_ask: true,
+            kind: Kind::RunTime,
         })
     }
 
@@ -208,6 +226,12 @@ impl Tool {
     /// Whether the tool may run as a task.
     pub(crate) fn task(&self) -> TaskSupport {
         self.task_support
+    }
+
+    /// Whether a call can be stopped midway (its future dropped): not a plain `#[tool]` fn's,
+    /// which runs on a blocking thread until it returns.
+    pub(crate) fn stoppable(&self) -> bool {
+        self.kind != Kind::Fn { blocking: true }
     }
 
     /// Whether a call of the tool can ask the client anything: a handler given the request's
@@ -280,12 +304,15 @@ impl Tool {
     }
 
     /// The required capabilities the client's `declared` ones lack, if any.
-    pub(crate) fn missing_capabilities(&self, declared: &Value) -> Option<Map<String, Value>> {
+    pub(crate) fn missing_capabilities(
+        &self,
+        declared: &ClientCapabilities,
+    ) -> Option<Map<String, Value>> {
         let missing: Map<String, Value> = self
             .required_capabilities
             .as_deref()?
             .iter()
-            .filter(|(name, _)| declared.get(name.as_str()).is_none())
+            .filter(|(name, _)| !declared.has(name))
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         (!missing.is_empty()).then_some(missing)
@@ -354,6 +381,7 @@ impl Tool {
             output: self.output.as_deref(),
             wraps_output: self.wraps_output,
             handler: &self.handler,
+            reads_nulls: self.kind != Kind::RunTime,
         }
     }
 

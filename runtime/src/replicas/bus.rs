@@ -39,9 +39,18 @@ pub(crate) enum BusMessage {
     Cancel { session: String, request: Value },
     /// A legacy session was ended (DELETE): its calls and GET stream end everywhere.
     SessionEnded { session: String },
-    /// What a legacy session settled changed (`logging/setLevel`, `resources/subscribe`): the
-    /// replicas that hold it apply `record` (its JSON text, as kept in Redis).
+    /// What a legacy session settled changed (`logging/setLevel`): the replicas that hold it
+    /// apply `record` (its JSON text, as kept in Redis).
     SessionChanged { session: String, record: String },
+    /// A legacy session subscribed to `uri` (or unsubscribed): its `generation`th change of
+    /// subscriptions. A replica that holds the session at the one before applies it; one that
+    /// missed a change reads them whole at the session's next request.
+    SessionSubscription {
+        session: String,
+        uri: String,
+        subscribed: bool,
+        generation: u64,
+    },
     /// A list changed, or a resource's contents.
     Change { change: SharedChange },
     /// A task's status changed (for `subscriptions/listen` streams following it).

@@ -9,6 +9,13 @@
 //! `ended` (`1` once its response, or its end, was written). Both expire `replay_ttl` after the
 //! last write; while the stream runs, its writer renews them.
 //!
+//! The whole log is bounded by bytes, every replica's streams together, as each replica's
+//! in-memory log is (64 MiB):
+//! `events-bytes:all` counts what the streams keep (each stream's share, the bytes of the events
+//! its replica keeps plus [`STREAM_OVERHEAD`], in the hash `events-sizes:all`), and
+//! `events-streams:all` orders them by their last write. Past the bound, the streams written
+//! longest ago go first (those expired meanwhile, then the oldest), as in memory.
+//!
 //! A replica following a stream it does not run reads it with `XRANGE` every
 //! [`POLL`] (its own connection is multiplexed: a blocking `XREAD` would stall every other
 //! command on it), and asks whether the running replica is still alive; when it is not, the
@@ -39,12 +46,53 @@ const UNSEEN_LOOKS: u32 = 5;
 /// The most entries one `XRANGE` reads.
 const BATCH: usize = 256;
 
+/// The most writes that wait for one stream's writer: past it (a slow Redis, a call writing
+/// faster than Redis takes it), events are dropped from the shared log (logged; the stream's
+/// end never is).
+const QUEUED: usize = 256;
+
+/// What a stream counts for beyond its events' bytes (its keys, its entries), so that streams
+/// without events are bounded too.
+pub(crate) const STREAM_OVERHEAD: usize = 256;
+
+/// Forgets streams until the shared log holds no more than `ARGV[1]` bytes: first those not
+/// written for `ARGV[3]` ms (expired), then those written longest ago. KEYS: the total, the
+/// streams by last write, their sizes; ARGV: the bound, the key prefix, the TTL in ms.
+const TRIM: &str = r"
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+local max = tonumber(ARGV[1])
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local function forget(id)
+  local bytes = tonumber(redis.call('HGET', KEYS[3], id) or '0')
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('DEL', ARGV[2] .. 'events:' .. id, ARGV[2] .. 'stream:' .. id)
+  total = redis.call('DECRBY', KEYS[1], bytes)
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]), 'LIMIT', 0, 1000)) do
+  forget(id)
+end
+while total > max do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if #oldest == 0 then
+    redis.call('SET', KEYS[1], 0)
+    break
+  end
+  forget(oldest[1])
+end
+return total
+";
+
 /// The shared log of one endpoint.
 #[derive(Clone)]
 pub(crate) struct SharedEvents {
     redis: Redis,
     max_events: usize,
     ttl: Duration,
+    /// The most bytes the whole shared log keeps.
+    max_bytes: usize,
+    trim: Arc<redis::Script>,
 }
 
 /// What a follower of a shared stream gets.
@@ -55,37 +103,79 @@ pub(crate) enum Shared {
     Idle,
 }
 
-/// What is written to the shared log, in order, by one stream's writer.
-enum Write {
-    Event(u64, Arc<str>),
-    End,
+/// What is written to the shared log, in order, by one stream's writer: event `seq`, and the
+/// bytes the stream keeps once it is written.
+struct Write {
+    seq: u64,
+    data: Arc<str>,
+    kept: usize,
 }
 
 /// The writer of one stream to the shared log: writes leave at once, in order, through a task
-/// of the stream's own (a slow Redis never delays the call or its connection).
+/// of the stream's own (a slow Redis never delays the call or its connection), from a queue of
+/// at most [`QUEUED`].
 pub(crate) struct Mirror {
-    writes: mpsc::UnboundedSender<Write>,
+    writes: mpsc::Sender<Write>,
+    /// Set when the stream ended: the writer marks it once it wrote what waits.
+    ended: Arc<std::sync::atomic::AtomicBool>,
+    /// Wakes the writer for the end.
+    end: Arc<tokio::sync::Notify>,
+    /// Whether an event was dropped already (logged once per stream).
+    dropped: std::sync::atomic::AtomicBool,
 }
 
 impl Mirror {
-    /// Writes event `seq`.
-    pub(crate) fn event(&self, seq: u64, data: Arc<str>) {
-        let _ = self.writes.send(Write::Event(seq, data));
+    /// Writes event `seq`; `kept`: the bytes the stream keeps with it.
+    pub(crate) fn event(&self, seq: u64, data: Arc<str>, kept: usize) {
+        if let Err(mpsc::error::TrySendError::Full(_)) =
+            self.writes.try_send(Write { seq, data, kept })
+            && !self
+                .dropped
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            tracing::warn!(
+                "a resumable stream's events come faster than Redis takes them: some are left \
+                 out of the shared log (resuming it on another replica misses them)"
+            );
+        }
     }
 
     /// The stream ended.
     pub(crate) fn end(&self) {
-        let _ = self.writes.send(Write::End);
+        self.ended.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.end.notify_one();
     }
 }
 
 impl SharedEvents {
-    pub(crate) fn new(redis: Redis, max_events: usize, ttl: Duration) -> Self {
+    /// The shared log in `redis`: `max_events` per stream, `max_bytes` in all, each stream
+    /// kept `ttl` after its last write.
+    pub(crate) fn new(redis: Redis, max_events: usize, max_bytes: usize, ttl: Duration) -> Self {
         Self {
             redis,
             max_events,
             ttl,
+            max_bytes,
+            trim: Arc::new(redis::Script::new(TRIM)),
         }
+    }
+
+    /// Forgets the streams written longest ago until the log holds at most its bound.
+    async fn trim(&self) {
+        let trimmed: redis::RedisResult<i64> = self
+            .trim
+            .key(self.redis.key("events-bytes", "all"))
+            .key(self.redis.key("events-streams", "all"))
+            .key(self.redis.key("events-sizes", "all"))
+            .arg(self.max_bytes)
+            .arg(self.redis.key_prefix())
+            .arg(self.ttl_ms())
+            .invoke_async(&mut self.redis.connection())
+            .await;
+        if let Err(error) = &trimmed {
+            tracing::debug!(%error, "the shared log of resumable streams was not trimmed");
+        }
+        self.redis.outcome(&trimmed);
     }
 
     fn ttl_ms(&self) -> i64 {
@@ -103,8 +193,17 @@ impl SharedEvents {
         request: Option<Value>,
         tracker: &TaskTracker,
     ) -> Mirror {
-        let (writes, mut pending) = mpsc::unbounded_channel();
+        let (writes, mut pending) = mpsc::channel(QUEUED);
+        let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let end = Arc::new(tokio::sync::Notify::new());
+        let (stream_ended, end_told) = (Arc::clone(&ended), Arc::clone(&end));
         let shared = self.clone();
+        let stream = id.to_owned();
+        let (total, streams, sizes) = (
+            self.redis.key("events-bytes", "all"),
+            self.redis.key("events-streams", "all"),
+            self.redis.key("events-sizes", "all"),
+        );
         let events = self.redis.key("events", id);
         let meta = self.redis.key("stream", id);
         let mut fields = vec![
@@ -118,50 +217,72 @@ impl SharedEvents {
         tracker.spawn(async move {
             let ttl = shared.ttl_ms();
             let mut written_meta = false;
+            // The bytes this stream counts for in the log's total, as last written.
+            let mut counted = 0;
+            let mut kept = STREAM_OVERHEAD;
             loop {
-                // Quiet for half the TTL: the keys are renewed while the stream runs.
-                let write = tokio::time::timeout(shared.ttl / 2, pending.recv()).await;
+                // The next write, the end, or, quiet for half the TTL, nothing: the keys are
+                // renewed while the stream runs.
+                let (mut next, closed) = tokio::select! {
+                    write = pending.recv() => {
+                        let closed = write.is_none();
+                        (write, closed)
+                    }
+                    () = end_told.notified() => (pending.try_recv().ok(), false),
+                    () = tokio::time::sleep(shared.ttl / 2) => (None, false),
+                };
                 let mut pipe = redis::pipe();
                 if !written_meta {
                     pipe.hset_multiple(&meta, &fields).ignore();
                 }
                 // What came meanwhile goes in the same round trip: a slow Redis makes the
                 // batches bigger, never the queue longer than one round trip's worth.
-                let mut ended = false;
-                let mut next = match write {
-                    Ok(Some(write)) => Some(write),
-                    Ok(None) => Some(Write::End),
-                    Err(_) => None,
-                };
                 let mut batched = 0;
-                while let Some(write) = next.take() {
-                    match write {
-                        Write::Event(seq, data) => {
-                            pipe.cmd("XADD")
-                                .arg(&events)
-                                .arg("MAXLEN")
-                                .arg("~")
-                                .arg(shared.max_events)
-                                .arg(format!("0-{seq}"))
-                                .arg("d")
-                                .arg(&*data)
-                                .ignore();
-                        }
-                        Write::End => {
-                            pipe.hset(&meta, "ended", "1").ignore();
-                            ended = true;
-                            break;
-                        }
-                    }
+                while let Some(Write { seq, data, kept: now_kept }) = next.take() {
+                    pipe.cmd("XADD")
+                        .arg(&events)
+                        .arg("MAXLEN")
+                        .arg("~")
+                        .arg(shared.max_events)
+                        .arg(format!("0-{seq}"))
+                        .arg("d")
+                        .arg(&*data)
+                        .ignore();
+                    kept = STREAM_OVERHEAD + now_kept;
                     batched += 1;
                     if batched < BATCH {
                         next = pending.try_recv().ok();
                     }
                 }
+                // Ended, and all it wrote is in this batch.
+                let ended = closed
+                    || (stream_ended.load(std::sync::atomic::Ordering::Relaxed)
+                        && pending.is_empty());
+                if ended {
+                    pipe.hset(&meta, "ended", "1").ignore();
+                }
                 pipe.pexpire(&events, ttl).ignore();
                 pipe.pexpire(&meta, ttl).ignore();
-                let written: redis::RedisResult<()> =
+                // Its share of the log's total, and its place among the streams by last write.
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |since| since.as_millis());
+                pipe.hset(&sizes, &stream, kept).ignore();
+                pipe.zadd(&streams, &stream, u64::try_from(now).unwrap_or(u64::MAX))
+                    .ignore();
+                let change = i64::try_from(kept).unwrap_or(i64::MAX)
+                    - i64::try_from(counted).unwrap_or(i64::MAX);
+                pipe.incr(&total, change);
+                let written: redis::RedisResult<(i64,)> =
                     pipe.query_async(&mut shared.redis.connection()).await;
+                if written.is_ok() {
+                    counted = kept;
+                }
+                if let Ok((all,)) = &written
+                    && usize::try_from(*all).unwrap_or(0) > shared.max_bytes
+                {
+                    shared.trim().await;
+                }
                 // The outage is logged once (`Redis::failed`); each lost write only at debug.
                 if let Err(error) = &written {
                     tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
@@ -175,7 +296,12 @@ impl SharedEvents {
                 }
             }
         });
-        Mirror { writes }
+        Mirror {
+            writes,
+            ended,
+            end,
+            dropped: std::sync::atomic::AtomicBool::new(false),
+        }
     }
 
     /// The events of stream `stream` after `after`, for a client of `session` resuming it on

@@ -16,7 +16,9 @@ use redis::AsyncCommands as _;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 pub(crate) use self::bus::{Bus, BusMessage, SharedChange};
-pub(crate) use self::sessions::{SessionRecord, SharedSessions};
+pub(crate) use self::sessions::{
+    MAX_RECORD_BYTES, NotOpened, SessionRecord, SharedSessions, apply_subscriptions,
+};
 use crate::error::Error;
 
 /// How long a command may take before it fails: a slow Redis (a `DEBUG SLEEP`, a failover)
@@ -262,6 +264,32 @@ impl Redis {
             Ok(_) => self.succeeded(),
             Err(error) => self.failed(error),
         }
+    }
+
+    /// The `requestState` key every replica of this server shares when none was given, at
+    /// `{prefix}request-state-key`: drawn by the first replica to start (`SET NX`), read by every
+    /// other, in the key file's format (so an operator rotates it by writing `NEW,OLD` there,
+    /// then `NEW`, restarting the replicas after each). The keys and where they are, or why they
+    /// cannot be used (never what they are).
+    pub(crate) async fn request_state_keys(
+        &self,
+    ) -> Result<(crate::ask::seal::StateKeys, String), String> {
+        use base64::Engine as _;
+        let key = self.key("request-state-key", "current");
+        let mut drawn = [0; 32];
+        getrandom::fill(&mut drawn).map_err(|error| format!("no random source: {error}"))?;
+        let drawn = base64::engine::general_purpose::STANDARD.encode(drawn);
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET").arg(&key).arg(drawn).arg("NX").ignore();
+        pipe.cmd("GET").arg(&key);
+        let read: redis::RedisResult<(Option<String>,)> =
+            pipe.query_async(&mut self.connection()).await;
+        self.outcome(&read);
+        let (text,) = read.map_err(|error| format!("Redis at {}: {error}", self.url()))?;
+        let text = text.unwrap_or_default();
+        let keys = crate::ask::seal::parse_state_keys(&text)
+            .map_err(|problem| format!("the requestState key in Redis at {key}: {problem}"))?;
+        Ok((keys, key))
     }
 
     /// Whether the replica `id` said it was alive within the last few seconds.

@@ -14,6 +14,7 @@ use super::peers::TaskPeers;
 use super::store::{FinishedCaps, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
+use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::sync::lock;
 
@@ -23,6 +24,9 @@ pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// How long a cancelled tool has to finish on its own (it sees its `Context` cancelled) before
 /// its future is dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// Why a task stopped is still `working`: its tool cannot be stopped midway.
+const UNSTOPPABLE: &str = "this tool is a plain fn, which cannot be stopped midway";
 
 /// How long a `tasks/update` of a task running in another process waits for that process to
 /// write the task its answers changed; past it, still not taken, it is refused (`-32603`: send
@@ -166,11 +170,8 @@ pub(crate) fn extension_missing_legacy() -> ErrorObject {
 }
 
 /// Whether the client capabilities `declared` negotiate the extension.
-pub(crate) fn negotiated(declared: &Value) -> bool {
-    declared
-        .get("extensions")
-        .and_then(|extensions| extensions.get(EXTENSION))
-        .is_some_and(Value::is_object)
+pub(crate) fn negotiated(declared: &ClientCapabilities) -> bool {
+    declared.has_extension(EXTENSION)
 }
 
 /// A new task id: 128 random bits, hex.
@@ -382,6 +383,31 @@ impl Tasks {
         reservation: Reservation,
         job: impl Future<Output = Finished> + Send + 'static,
     ) {
+        self.spawn_following(record, (cancel, board, reservation), job, true);
+    }
+
+    /// [`spawn`](Self::spawn) for the call of a tool that cannot be stopped midway (a plain fn,
+    /// on a blocking thread): cancelled, or past its run limit, its task stays `working` (its
+    /// `statusMessage` saying why) until the fn returns, so that no status says it stopped
+    /// while it runs.
+    pub(crate) fn spawn_unstoppable(
+        self: &Arc<Self>,
+        record: TaskRecord,
+        cancel: CancellationToken,
+        board: Arc<Board>,
+        reservation: Reservation,
+        job: impl Future<Output = Finished> + Send + 'static,
+    ) {
+        self.spawn_following(record, (cancel, board, reservation), job, false);
+    }
+
+    fn spawn_following(
+        self: &Arc<Self>,
+        record: TaskRecord,
+        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
+        job: impl Future<Output = Finished> + Send + 'static,
+        stoppable: bool,
+    ) {
         lock(&self.running).insert(
             record.id.clone(),
             Running {
@@ -392,19 +418,22 @@ impl Tasks {
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
             let id = record.id.clone();
-            tasks.follow(record, cancel, board, reservation, job).await;
+            tasks
+                .follow(record, (cancel, board, reservation), job, stoppable)
+                .await;
             lock(&tasks.running).remove(&id);
         });
     }
 
-    /// Keeps `record` in step with its call until the call ends or is cancelled.
+    /// Keeps `record` in step with its call until the call ends or is cancelled (`stoppable`:
+    /// its future may be dropped then; otherwise it is waited for, see
+    /// [`spawn_unstoppable`](Self::spawn_unstoppable)).
     async fn follow(
         &self,
         mut record: TaskRecord,
-        cancel: CancellationToken,
-        board: Arc<Board>,
-        reservation: Reservation,
+        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
         job: impl Future<Output = Finished>,
+        stoppable: bool,
     ) {
         let mut job = std::pin::pin!(job);
         let lease = self.store.lease();
@@ -418,6 +447,10 @@ impl Tasks {
             renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             renew
         });
+        // Stopped (cancelled: `None`; past the run limit: its error), the call of a tool that
+        // cannot be stopped waited for meanwhile; and whether the call returned.
+        let mut stopped: Option<Option<Finished>> = None;
+        let mut returned = false;
         let finished = loop {
             let renewed = async {
                 match &mut renew {
@@ -430,16 +463,30 @@ impl Tasks {
             tokio::select! {
                 // A cancelled task is `cancelled`, even when its tool, seeing it, returns.
                 biased;
-                () = cancel.cancelled() => break None,
-                finished = &mut job => break Some(finished),
-                () = &mut deadline => {
+                () = cancel.cancelled(), if stopped.is_none() => {
+                    if stoppable {
+                        break None;
+                    }
+                    stopped = Some(None);
+                    self.note(&mut record, format!("Cancelling; {UNSTOPPABLE}: the task is cancelled once it returns.")).await;
+                }
+                finished = &mut job => {
+                    returned = true;
+                    break stopped.take().unwrap_or(Some(finished));
+                }
+                () = &mut deadline, if stopped.is_none() => {
                     // A hung tool does not hold its slot forever: stopped as if cancelled.
                     cancel.cancel();
-                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
                     let message = format!(
                         "The task ran past its time limit ({run_limit:?}) and was stopped."
                     );
-                    break Some(Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message)));
+                    let error = Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message));
+                    if stoppable {
+                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+                        break Some(error);
+                    }
+                    stopped = Some(Some(error));
+                    self.note(&mut record, format!("Past its time limit ({run_limit:?}); {UNSTOPPABLE}: the task fails once it returns.")).await;
                 }
                 () = board.changed() => {
                     let open = board.open();
@@ -465,7 +512,9 @@ impl Tasks {
         };
         let Some(finished) = finished else {
             // The tool sees its context cancelled; it may finish on its own, shortly.
-            let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            if !returned {
+                let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
+            }
             drop(reservation);
             record.status = TaskStatus::Cancelled;
             record.status_message = Some("The task was cancelled.".into());
@@ -500,6 +549,12 @@ impl Tasks {
     }
 
     /// Writes `record` as changed now, and tells listeners.
+    /// Writes `record` with `message` for its `statusMessage` (a change listeners hear).
+    async fn note(&self, record: &mut TaskRecord, message: String) {
+        record.status_message = Some(message);
+        self.write(record).await;
+    }
+
     async fn write(&self, record: &mut TaskRecord) {
         record.last_updated_at = SystemTime::now();
         self.write_quietly(record).await;

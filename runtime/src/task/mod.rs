@@ -58,7 +58,11 @@
 //! | `#[tool(task)]` | a task: at once, or once the call outlives [`Server::task_budget`](crate::Server::task_budget) (within it, it answers as an ordinary call) | an ordinary call |
 //! | `#[tool(task = "required")]` | a task (one that finished within the budget is a task already `completed`) | refused: `-32021`, `data.requiredCapabilities.extensions["io.modelcontextprotocol/tasks"] = {}` |
 //!
-//! `tools/list` shows `execution.taskSupport` (`"optional"`, `"required"`); `server/discover`
+//! `tools/list` shows `execution.taskSupport` (`"optional"`, `"required"`), which says what a
+//! tool needs: a 2026-07-28 client that did not declare the extension still sees a required-task
+//! tool (it may declare the extension in its next request). A legacy client (2025-11-25 and
+//! before) can never run one, so its `tools/list` leaves `task = "required"` tools out; called
+//! by name anyway, such a tool answers `-32021`. `server/discover`
 //! declares the extension while some tool may run as a task. A tool built at run time says it
 //! with [`Tool::task_support`](crate::tool::Tool::task_support).
 //!
@@ -81,14 +85,19 @@
 //!   TTL ([`Server::task_ttl`](crate::Server::task_ttl)); then `ctx.elicit` fails
 //!   (`AskError::TimedOut`), so a task nobody answers ends.
 //! - `tasks/cancel` cancels the tool's `Context` (its `ctx.cancelled()` resolves); the tool has
-//!   a second to return, then its future is dropped; the task is `cancelled`.
+//!   a second to return, then its future is dropped; the task is `cancelled`. A plain (not
+//!   `async`) `fn` cannot be stopped midway (it runs on a blocking thread): its task stays
+//!   `working`, its `statusMessage` saying it is being cancelled, until the fn returns, and is
+//!   `cancelled` then (its result dropped). A status never says a tool stopped while it runs.
+//!   A plain fn that should stop early takes the [`Context`](crate::Context) and checks
+//!   [`Context::is_cancelled`](crate::Context::is_cancelled) between steps.
 //! - `subscriptions/listen` with `notifications.taskIds` hears `notifications/tasks`, the task as
 //!   `tasks/get` would answer it, at each change of status.
 //! - Over HTTP, `tasks/*` requests carry `Mcp-Name: <taskId>` (checked, `-32020`).
 //!
 //! Prefer `#[tool(task)]` to `task = "required"`: hosts that speak 2025-11-25 (most of them
-//! today) never get a task, so they see a required-task tool listed and get `-32021` when they
-//! call it, while a `#[tool(task)]` tool answers them within the request.
+//! today) never get a task, so a required-task tool is not theirs at all (not listed), while a
+//! `#[tool(task)]` tool answers them within the request.
 //!
 //! Before a call becomes a task (within the budget), it is an ordinary call: its questions take
 //! the request's way (a 2026-07-28 `input_required` round), its progress goes to the request.
@@ -96,7 +105,8 @@
 //! becomes the task's `statusMessage`, its logs ([`Context::log`](crate::Context::log)) are
 //! dropped. It is not bound by [`Server::call_timeout`](crate::Server::call_timeout) but by
 //! [`Server::task_timeout`](crate::Server::task_timeout) (1 hour by default): past it the tool is
-//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so.
+//! cancelled, has a second to return, and the task is `failed` with a `statusMessage` saying so
+//! (a plain fn's once it returns, `working` until then).
 //!
 //! # Ownership, lifetime, caps
 //!

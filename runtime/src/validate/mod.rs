@@ -8,7 +8,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value;
 
-pub(crate) use prepare::{drop_output_nulls, prepare_instance};
+pub(crate) use prepare::{drop_output_nulls, prepare_instance, prepare_keeping_nulls};
 
 /// A compiled schema, built once per tool for its input and once for its output, that lists
 /// every failure of an instance in words a model can act on.

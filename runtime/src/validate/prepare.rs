@@ -14,6 +14,16 @@ pub(crate) fn drop_output_nulls<T: JsonSchema + 'static>(value: &mut Value) {
     prepare_instance(&schema::cached_output_schema::<T>(), value);
 }
 
+/// What preparing does with the `null` of an optional property.
+#[derive(Clone, Copy)]
+enum Nulls {
+    /// Removes it (what validation is given).
+    Drop,
+    /// Keeps it (what serde is given: the user's type reads it, or refuses it and is given it
+    /// left out); `true` once one was kept.
+    Keep(bool),
+}
+
 /// Prepares a value for validation against `schema` (and for serde), at every depth `schema`
 /// describes (`properties`, `additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf` branches,
 /// local `$ref`s):
@@ -24,7 +34,17 @@ pub(crate) fn drop_output_nulls<T: JsonSchema + 'static>(value: &mut Value) {
 /// - turns a whole-number float where the schema wants an integer (`10.0`) into that integer,
 ///   which JSON Schema accepts already and serde then accepts too.
 pub(crate) fn prepare_instance(schema: &Value, instance: &mut Value) {
-    prepare(schema, schema, instance, 0);
+    prepare(schema, schema, instance, 0, &mut Nulls::Drop);
+}
+
+/// [`prepare_instance`], but the `null`s of optional properties kept: what serde is given, so
+/// that a type that reads `null` (a double-option `deserialize_with`: `Some(None)`, "clear")
+/// gets it. Whether there was such a `null` (if not, `instance` is as [`prepare_instance`]
+/// leaves it).
+pub(crate) fn prepare_keeping_nulls(schema: &Value, instance: &mut Value) -> bool {
+    let mut nulls = Nulls::Keep(false);
+    prepare(schema, schema, instance, 0, &mut nulls);
+    matches!(nulls, Nulls::Keep(true))
 }
 
 /// How deep [`prepare`] follows a schema: beyond any value `serde_json` parses (128 levels, each
@@ -32,7 +52,7 @@ pub(crate) fn prepare_instance(schema: &Value, instance: &mut Value) {
 const MAX_DEPTH: usize = 512;
 
 /// Prepares `instance` for `schema` (see [`prepare_instance`]), `depth` steps below `root`.
-fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
+fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize, nulls: &mut Nulls) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -41,12 +61,12 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
     };
     let target = resolve(root, schema);
     if !std::ptr::eq(target, schema) {
-        prepare(root, target, instance, depth + 1);
+        prepare(root, target, instance, depth + 1, nulls);
     }
-    prepare_branches(root, schema_object, instance, depth);
+    prepare_branches(root, schema_object, instance, depth, nulls);
     match instance {
-        Value::Object(object) => prepare_properties(root, schema_object, object, depth),
-        Value::Array(items) => prepare_items(root, schema_object, items, depth),
+        Value::Object(object) => prepare_properties(root, schema_object, object, depth, nulls),
+        Value::Array(items) => prepare_items(root, schema_object, items, depth, nulls),
         // Only a float: an integer is left exact (`as_f64` would round one above 2^53).
         Value::Number(number) if number.is_f64() && wants_integer(schema_object) => {
             if let Some(integer) = number.as_f64().and_then(whole_number) {
@@ -61,7 +81,13 @@ fn prepare(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
 /// as ([`chosen_branch`]): preparing it for a branch it does not match could drop a `null` that
 /// its own branch requires, or turn the float of an untagged `f64` variant into an integer;
 /// following one branch also keeps the walk linear.
-fn prepare_branches(root: &Value, schema: &Map<String, Value>, instance: &mut Value, depth: usize) {
+fn prepare_branches(
+    root: &Value,
+    schema: &Map<String, Value>,
+    instance: &mut Value,
+    depth: usize,
+    nulls: &mut Nulls,
+) {
     let branches = |keyword| {
         schema
             .get(keyword)
@@ -70,11 +96,11 @@ fn prepare_branches(root: &Value, schema: &Map<String, Value>, instance: &mut Va
             .flatten()
     };
     for part in branches("allOf") {
-        prepare(root, part, instance, depth + 1);
+        prepare(root, part, instance, depth + 1, nulls);
     }
     let alternatives: Vec<&Value> = branches("anyOf").chain(branches("oneOf")).collect();
     if let Some(branch) = chosen_branch(root, &alternatives, instance) {
-        prepare(root, branch, instance, depth + 1);
+        prepare(root, branch, instance, depth + 1, nulls);
     }
 }
 
@@ -85,6 +111,7 @@ fn prepare_properties(
     schema: &Map<String, Value>,
     object: &mut Map<String, Value>,
     depth: usize,
+    nulls: &mut Nulls,
 ) {
     let properties = schema.get("properties").and_then(Value::as_object);
     if let Some(properties) = properties {
@@ -94,20 +121,27 @@ fn prepare_properties(
         // A property advertised nullable (`Option<Option<T>>`) keeps its `null`: it means
         // something there, and validation accepts it.
         object.retain(|name, value| {
-            !(value.is_null()
+            let left_out = value.is_null()
                 && optional(name)
                 && properties
                     .get(name)
-                    .is_some_and(|property| !takes_null(root, property)))
+                    .is_some_and(|property| !takes_null(root, property));
+            match nulls {
+                Nulls::Drop => !left_out,
+                Nulls::Keep(kept) => {
+                    *kept |= left_out;
+                    true
+                }
+            }
         });
     }
     let additional = schema.get("additionalProperties");
     for (name, value) in object.iter_mut() {
         match properties.and_then(|properties| properties.get(name)) {
-            Some(property) => prepare(root, property, value, depth + 1),
+            Some(property) => prepare(root, property, value, depth + 1, nulls),
             None => {
                 if let Some(additional) = additional {
-                    prepare(root, additional, value, depth + 1);
+                    prepare(root, additional, value, depth + 1, nulls);
                 }
             }
         }
@@ -116,14 +150,20 @@ fn prepare_properties(
 
 /// Prepares each item: a tuple's leading items each have their schema (`prefixItems`); `items`
 /// is for the rest.
-fn prepare_items(root: &Value, schema: &Map<String, Value>, items: &mut [Value], depth: usize) {
+fn prepare_items(
+    root: &Value,
+    schema: &Map<String, Value>,
+    items: &mut [Value],
+    depth: usize,
+    nulls: &mut Nulls,
+) {
     let leading = schema
         .get("prefixItems")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     for (index, value) in items.iter_mut().enumerate() {
         if let Some(item) = leading.get(index).or_else(|| schema.get("items")) {
-            prepare(root, item, value, depth + 1);
+            prepare(root, item, value, depth + 1, nulls);
         }
     }
 }

@@ -41,7 +41,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`request_timeout`](Self::request_timeout) | 5 min | a tool call: an `isError` result (the shorter of this and [`Server::call_timeout`](crate::Server::call_timeout) applies); any other request: `-32603` `Request timed out after …`; a body that has not arrived within it (or 30 s): `408` |
 /// | [`max_requests`](Self::max_requests) (each item of a 2025-03-26 batch is one) | 1,024 | `503` with `Retry-After` (a batch without room for every item now: refused whole, none of it runs). A batch with more items than the cap (or, with bearer auth, than a principal's share) could ever allow: `413`, `-32600` (`at most N calls in one batch here`), for good |
 /// | [`max_sessions`](Self::max_sessions), [`session_idle_timeout`](Self::session_idle_timeout) (legacy sessions) | 1,024 sessions, closed after 1 h idle (1 min for one that never did anything after `initialize`: no call, no GET stream) | a full table closes the least recently used session not in use (no GET stream open, no call running), one that never did anything first (its client gets `404` and initializes again); if every session is in use, `503` |
-/// | legacy sessions with `redis` (feature `redis`: `HttpConfig::redis`, `redis_store`) | each a record in Redis at `{prefix}session:{id}`, its TTL the idle timeout (1 min until it did something), refreshed by each request (one `GETEX` round trip; a GET stream open or a call running keeps it alive); each replica caches those it serves within `max_sessions` (a session pushed out of the cache is loaded again from Redis by its next request) | the record expired or deleted: `404` on every replica; Redis unavailable or slower than its 2 s response timeout: `initialize` and the session's requests get `503`, `Retry-After: 1`, `-32603` "session store unavailable: …" (2026-07-28 requests are not affected) |
+/// | legacy sessions with `redis` (feature `redis`: `HttpConfig::redis`, `redis_store`) | each a record in Redis at `{prefix}session:{id}` of at most 16 KiB (what `initialize` and `logging/setLevel` settled), its resource subscriptions a hash beside it (`subscriptions:{id}`, within the per-connection bounds of `Server`'s table: 10,000, 1 MiB of URIs), its TTL the idle timeout (1 min until it did something), refreshed by each request (one round trip; a GET stream open or a call running keeps it alive); `max_sessions` bounds what Redis holds, every replica together, and `max_sessions_per_principal` each principal's there (sorted sets `sessions:all`, `sessions-of:{principal}`); each replica caches those it serves within `max_sessions` (a session pushed out of the cache is loaded again from Redis by its next request) | a record past 16 KiB: `initialize` refused, `400`, `-32602`; Redis holding `max_sessions`: `initialize` gets `503`; a principal at its cap: its session that would expire first is ended on every replica; the record expired or deleted: `404` on every replica; Redis unavailable or slower than its 2 s response timeout: `initialize` and the session's requests get `503`, `Retry-After: 1`, `-32603` "session store unavailable: …" (2026-07-28 requests are not affected) |
 /// | [`max_requests_per_principal`](Self::max_requests_per_principal), [`max_sessions_per_principal`](Self::max_sessions_per_principal) (with bearer auth; a batch item is a request) | 64 requests (and as many GET and `subscriptions/listen` streams), 32 sessions | the principal's own least recently used session not in use is closed, or `503`: one caller cannot take every slot |
 /// | [`max_subscriptions`](Self::max_subscriptions) (`subscriptions/listen` streams) | 1,024 | `503` |
 /// | [`max_streams`](Self::max_streams) (GET and `subscriptions/listen` streams together) | half of `max_connections` (256) | `503` with `Retry-After` |
@@ -52,7 +52,8 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`shutdown_grace`](Self::shutdown_grace) | 10 s | calls still running at SIGINT/SIGTERM are dropped |
 /// | [`max_replay_events`](Self::max_replay_events) (legacy session streams, for `Last-Event-ID`) | the last 1,000 events of each stream | older events are dropped: a client resuming from before them gets what is kept (a stream's response is its last event, never dropped for an older one) |
 /// | [`replay_ttl`](Self::replay_ttl) | 5 min after a stream's last event, once it ended (a stream still running is kept) | resuming it is `400` (unknown event) |
-/// | the in-memory log, all streams together | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed) |
+/// | [`max_replay_bytes`](Self::max_replay_bytes): the in-memory log, all streams together; with Redis, the shared log too, every replica's streams together (each stream counted as the events its replica keeps plus 256 bytes) | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed); the shared log forgets those expired first |
+/// | with Redis, what waits to be written to the shared log, per stream | 256 events | further events are left out of the shared log (logged once per stream; a client resuming on another replica misses them); the stream's end is never left out |
 ///
 /// [`Server::into_router`](crate::Server::into_router) served by `axum::serve` keeps the limits
 /// on requests, bodies and sessions, but not those marked (`serve_http`, `serve_http_app`): they
@@ -60,7 +61,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 #[derive(Clone)]
 pub struct HttpConfig {
     /// Hosts named by `allow_hosts` (localhost names are always served).
-    pub(super) allowed_hosts: Vec<String>,
+    pub(crate) allowed_hosts: Vec<String>,
     /// Every `Host` served (`allow_any_host`), whatever hosts are also named.
     pub(super) any_host: bool,
     /// Origins named by `allow_origins`: served, and granted CORS.
@@ -86,6 +87,7 @@ pub struct HttpConfig {
     pub(super) principal_requests: usize,
     pub(super) principal_sessions: usize,
     pub(super) max_replay_events: usize,
+    pub(super) max_replay_bytes: usize,
     pub(super) replay_ttl: Duration,
     /// The tasks that write logged streams (calls whose client may resume them): the server
     /// waits for them at shutdown, within the grace time. Clones share it.
@@ -125,6 +127,10 @@ pub struct ProtectedResourceMetadata {
     pub scopes_supported: Vec<String>,
     /// Always `["header"]`: tokens come in the `Authorization` header.
     pub bearer_methods_supported: Vec<String>,
+    /// `resource` is the URL the server is served at, filled in when it binds
+    /// ([`ProtectedResourceMetadata::at_served_address`]).
+    #[serde(skip)]
+    follows_address: bool,
 }
 
 impl ProtectedResourceMetadata {
@@ -136,6 +142,31 @@ impl ProtectedResourceMetadata {
             authorization_servers: vec![authorization_server.into()],
             scopes_supported: Vec::new(),
             bearer_methods_supported: vec!["header".into()],
+            follows_address: false,
+        }
+    }
+
+    /// Metadata whose `resource` is the URL the server is served at, `http://HOST:PORT/mcp`,
+    /// filled in when [`Server::serve_http`](crate::Server::serve_http) (or `run()`'s `--http`)
+    /// binds: HOST the first name given with `--allow-host` ([`HttpConfig::allow_hosts`]: the
+    /// name clients use), else the address's own, and the port it listens on. `run()`'s
+    /// `--resource URL` names it instead (behind a proxy that terminates TLS, say). Only
+    /// `serve_http` knows its address: [`Server::into_router`](crate::Server::into_router),
+    /// [`into_service`](crate::Server::into_service) and
+    /// [`serve_http_app`](crate::Server::serve_http_app) refuse it at start-up; give them the
+    /// URL ([`ProtectedResourceMetadata::new`]).
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::ProtectedResourceMetadata;
+    ///
+    /// let metadata = ProtectedResourceMetadata::at_served_address("https://auth.example.com");
+    /// assert_eq!(metadata.resource, "");
+    /// ```
+    #[must_use]
+    pub fn at_served_address(authorization_server: impl Into<String>) -> Self {
+        Self {
+            follows_address: true,
+            ..Self::new("", authorization_server)
         }
     }
 
@@ -198,6 +229,7 @@ impl Default for HttpConfig {
             principal_requests: 64,
             principal_sessions: 32,
             max_replay_events: 1000,
+            max_replay_bytes: super::replay::MAX_LOGGED_BYTES,
             replay_ttl: Duration::from_mins(5),
             running: TaskTracker::new(),
             auth: None,
@@ -408,6 +440,16 @@ impl HttpConfig {
         self
     }
 
+    /// How many bytes of events the legacy session streams keep for clients that resume them,
+    /// all streams together (default 64 MiB): past it the streams whose last event is oldest
+    /// are forgotten first. With Redis, the shared log is bounded by it too, every replica's
+    /// streams together.
+    #[must_use]
+    pub fn max_replay_bytes(mut self, bytes: usize) -> Self {
+        self.max_replay_bytes = bytes;
+        self
+    }
+
     /// How long a legacy session stream's events are kept after its last one, once the stream
     /// ended (default 5 minutes); a stream still running is kept while it runs.
     #[must_use]
@@ -531,6 +573,38 @@ impl HttpConfig {
         self.stateless
     }
 
+    /// The metadata's `resource` is `url`: `--resource URL` (`always`), or the URL served at,
+    /// when it follows that ([`ProtectedResourceMetadata::at_served_address`]).
+    pub(crate) fn resource_url(mut self, url: String, always: bool) -> Self {
+        if let Some(auth) = &mut self.auth
+            && (always || auth.metadata.follows_address)
+        {
+            auth.metadata.resource = url;
+            auth.metadata.follows_address = false;
+        }
+        self
+    }
+
+    /// `Err` when the metadata's `resource` waits for an address served, which the endpoint
+    /// mounted elsewhere (`into_router`, `into_service`, `serve_http_app`) never gets.
+    pub(crate) fn check_resource(&self) -> Result<(), crate::Error> {
+        match &self.auth {
+            Some(auth) if auth.metadata.follows_address => Err(crate::Error::Arguments(
+                "ProtectedResourceMetadata::at_served_address is filled in by serve_http (and \
+                 run()'s --http), which know the address they serve; for into_router, \
+                 into_service or serve_http_app, give the URL clients use: \
+                 ProtectedResourceMetadata::new(\"https://…/mcp\", …)"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether every request needs a bearer token ([`HttpConfig::bearer_auth`]).
+    pub(crate) fn wants_bearer_token(&self) -> bool {
+        self.auth.is_some()
+    }
+
     /// Whether no `Host` but localhost's is served (the default, until hosts are named).
     pub(crate) fn serves_only_localhost(&self) -> bool {
         !self.any_host && self.allowed_hosts.is_empty()
@@ -586,6 +660,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("principal_requests", &self.principal_requests)
             .field("principal_sessions", &self.principal_sessions)
             .field("max_replay_events", &self.max_replay_events)
+            .field("max_replay_bytes", &self.max_replay_bytes)
             .field("replay_ttl", &self.replay_ttl)
             .field("auth", &self.auth.as_ref().map(|auth| &auth.metadata))
             .finish_non_exhaustive()

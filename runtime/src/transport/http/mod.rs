@@ -272,6 +272,7 @@ fn event_log(config: &HttpConfig) -> EventLog {
     #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
     let mut log = EventLog::new(
         config.max_replay_events,
+        config.max_replay_bytes,
         config.replay_ttl,
         config.running.clone(),
     );
@@ -280,6 +281,7 @@ fn event_log(config: &HttpConfig) -> EventLog {
         log.shared = Some(crate::replicas::events::SharedEvents::new(
             redis.clone(),
             config.max_replay_events,
+            config.max_replay_bytes,
             config.replay_ttl,
         ));
     }

@@ -342,11 +342,18 @@ async fn legacy_post(
         .await
         .map_err(|refusal| refusal.to(&request_id(&message)))?;
     #[cfg(feature = "redis")]
-    let settles = settles_session(&message).then(|| (request_id(&message), joined.session.clone()));
+    let settles = settles_session(&message).map(|settled| {
+        (
+            request_id(&message),
+            settled,
+            joined.session.clone(),
+            joined.new_id.is_some(),
+        )
+    });
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
     #[cfg(feature = "redis")]
-    if let Some((request, Some(session))) = settles {
-        save_session(state, &session, joined.new_id.is_some())
+    if let Some((request, settled, Some(session), opened)) = settles {
+        save_session(state, &session, settled, opened)
             .await
             .map_err(|refusal| refusal.to(&request))?;
     }
@@ -358,49 +365,136 @@ async fn legacy_post(
     Ok(response)
 }
 
-/// Whether a legacy message changes what its session settled (kept in Redis): `initialize`,
-/// `logging/setLevel`, `resources/subscribe` and `unsubscribe`.
+/// What a legacy message changes of what its session settled (kept in Redis).
 #[cfg(feature = "redis")]
-fn settles_session(message: &Incoming) -> bool {
-    matches!(message, Incoming::Request(request) if matches!(
-        request.method,
-        Method::Initialize | Method::SetLogLevel | Method::Subscribe | Method::Unsubscribe
-    ))
+enum Settled {
+    /// `initialize`, `logging/setLevel`: the record.
+    Record,
+    /// `resources/subscribe` (`true`) or `unsubscribe` of a URI: that one subscription.
+    Subscription(String, bool),
 }
 
-/// Writes what `session` settled to Redis (with Redis), and tells the replicas holding it. A
-/// session `initialize` just opened that cannot be written is closed: its client gets `503`
-/// and tries again.
+/// What a legacy message changes of what its session settled, if anything.
+#[cfg(feature = "redis")]
+fn settles_session(message: &Incoming) -> Option<Settled> {
+    let Incoming::Request(request) = message else {
+        return None;
+    };
+    let uri = || match request.params.as_ref()?.get("uri")? {
+        Value::String(uri) => Some(uri.clone()),
+        _ => None,
+    };
+    match request.method {
+        Method::Initialize | Method::SetLogLevel => Some(Settled::Record),
+        Method::Subscribe => Some(Settled::Subscription(uri()?, true)),
+        Method::Unsubscribe => Some(Settled::Subscription(uri()?, false)),
+        _ => None,
+    }
+}
+
+/// Writes what `session` settled to Redis (with Redis), and tells the replicas holding it: the
+/// record, or the one subscription that changed. A session `initialize` just opened that cannot
+/// be written (Redis down, the server's sessions all taken, a record past
+/// [`MAX_RECORD_BYTES`](crate::replicas::MAX_RECORD_BYTES)) is closed: its client gets the
+/// refusal.
 #[cfg(feature = "redis")]
 async fn save_session(
     state: &HttpState,
     session: &HttpSession,
+    settled: Settled,
     opened: bool,
 ) -> Result<(), Refusal> {
     let Some(shared) = state.sessions.shared() else {
         return Ok(());
     };
-    let record = session.record();
     let life = state.sessions.record_life(!opened);
-    match shared.save(&session.id, &record, life, opened).await {
-        Ok(true) => {
-            if !opened {
+    let closed = |refusal: Refusal| {
+        if opened {
+            state.sessions.close(&session.id);
+        }
+        refusal
+    };
+    let saved = match settled {
+        Settled::Subscription(uri, subscribed) => {
+            // Only what this replica made of it: a refused subscription changes nothing.
+            let holds = session.calls.connection().subscriptions().holds(&uri);
+            if holds != subscribed {
+                return Ok(());
+            }
+            match shared.subscribe(&session.id, &uri, subscribed, life).await {
+                Ok(Some(generation)) => {
+                    if let Some(generation) = generation {
+                        session.subscription_changed(
+                            &uri,
+                            subscribed,
+                            generation,
+                            &state.dispatcher,
+                        );
+                    }
+                    Ok(true)
+                }
+                Ok(None) => Ok(false),
+                Err(error) => {
+                    // Redis may not hold what this replica does: read it whole next time.
+                    session.forget_subscriptions();
+                    Err(error)
+                }
+            }
+        }
+        Settled::Record => {
+            let record = session.record();
+            if record.len() > crate::replicas::MAX_RECORD_BYTES {
+                return Err(closed(record_too_large()));
+            }
+            if opened {
+                let caps = state.sessions.caps();
+                return match shared
+                    .open(&session.id, &record, session.owner(), life, caps)
+                    .await
+                {
+                    Ok(evicted) => {
+                        if let Some(evicted) = evicted {
+                            state.sessions.close(&evicted);
+                        }
+                        Ok(())
+                    }
+                    Err(crate::replicas::NotOpened::Full) => Err(closed(super::sessions::full())),
+                    Err(crate::replicas::NotOpened::Redis(error)) => {
+                        Err(closed(super::sessions::unavailable(&error)))
+                    }
+                };
+            }
+            let saved = shared
+                .save(&session.id, &record, session.owner(), life)
+                .await;
+            if let Ok(true) = saved {
                 shared.changed(&session.id, &record);
             }
-            Ok(())
+            saved
         }
+    };
+    match saved {
+        Ok(true) => Ok(()),
         Ok(false) => {
             // Ended (DELETE on another replica) or expired while this request ran.
             state.sessions.close(&session.id);
             Err(super::sessions::not_found())
         }
-        Err(error) => {
-            if opened {
-                state.sessions.close(&session.id);
-            }
-            Err(super::sessions::unavailable(&error))
-        }
+        Err(error) => Err(closed(super::sessions::unavailable(&error))),
     }
+}
+
+/// A session whose record would pass [`MAX_RECORD_BYTES`](crate::replicas::MAX_RECORD_BYTES).
+#[cfg(feature = "redis")]
+fn record_too_large() -> Refusal {
+    Refusal::new(
+        StatusCode::BAD_REQUEST,
+        codes::INVALID_PARAMS,
+        format!(
+            "what this session settles (its capabilities above all) is larger than the {} bytes              a session may keep: declare fewer capabilities",
+            crate::replicas::MAX_RECORD_BYTES
+        ),
+    )
 }
 
 /// What a legacy message joins.

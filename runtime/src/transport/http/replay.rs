@@ -124,7 +124,12 @@ pub(crate) struct Logged {
 }
 
 impl EventLog {
-    pub(super) fn new(max_events: usize, ttl: Duration, running: TaskTracker) -> Self {
+    pub(super) fn new(
+        max_events: usize,
+        max_bytes: usize,
+        ttl: Duration,
+        running: TaskTracker,
+    ) -> Self {
         Self {
             index: Arc::new(Mutex::new(Index {
                 streams: HashMap::new(),
@@ -134,7 +139,7 @@ impl EventLog {
             held: Arc::default(),
             max_events: max_events.max(1),
             ttl,
-            max_bytes: MAX_LOGGED_BYTES,
+            max_bytes,
             running,
             #[cfg(feature = "redis")]
             shared: None,
@@ -275,15 +280,17 @@ impl LoggedStream {
             state.bytes += data.len();
             self.held.fetch_add(data.len(), Ordering::Relaxed);
             #[cfg(feature = "redis")]
-            if let Some(mirror) = &self.mirror {
-                mirror.event(seq, Arc::clone(&data));
-            }
+            let mirrored = Arc::clone(&data);
             state.events.push_back(Logged { seq, data });
             while state.events.len() > self.max_events {
                 if let Some(old) = state.events.pop_front() {
                     state.bytes -= old.data.len();
                     self.held.fetch_sub(old.data.len(), Ordering::Relaxed);
                 }
+            }
+            #[cfg(feature = "redis")]
+            if let Some(mirror) = &self.mirror {
+                mirror.event(seq, mirrored, state.bytes);
             }
             state.last_event = Instant::now();
             seq
@@ -511,7 +518,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_stream_keeps_its_last_events_and_only_its_session_finds_it() {
-        let log = EventLog::new(2, Duration::from_mins(1), TaskTracker::new());
+        let log = EventLog::new(
+            2,
+            MAX_LOGGED_BYTES,
+            Duration::from_mins(1),
+            TaskTracker::new(),
+        );
         let stream = log.open("s1", StreamKind::Get).unwrap();
         for n in 0..3 {
             stream.push_serialized(format!("{{\"n\":{n}}}").into());
@@ -532,7 +544,12 @@ mod tests {
 
     #[tokio::test]
     async fn past_the_total_the_stream_quiet_longest_is_forgotten_first() {
-        let mut log = EventLog::new(100, Duration::from_mins(1), TaskTracker::new());
+        let mut log = EventLog::new(
+            100,
+            MAX_LOGGED_BYTES,
+            Duration::from_mins(1),
+            TaskTracker::new(),
+        );
         log.max_bytes = 10;
         let old = log.open("s", StreamKind::Get).unwrap();
         old.push_serialized("12345678".into());
@@ -545,7 +562,12 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_ended_stream_is_forgotten_replay_ttl_after_its_end_and_a_running_one_is_kept() {
-        let log = EventLog::new(10, Duration::from_secs(5), TaskTracker::new());
+        let log = EventLog::new(
+            10,
+            MAX_LOGGED_BYTES,
+            Duration::from_secs(5),
+            TaskTracker::new(),
+        );
         let ended = log.open("s", StreamKind::Get).unwrap();
         ended.push_serialized("1".into());
         ended.end();
@@ -560,7 +582,12 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_ended_stream_is_forgotten_even_when_no_request_comes() {
-        let log = EventLog::new(10, Duration::from_secs(5), TaskTracker::new());
+        let log = EventLog::new(
+            10,
+            MAX_LOGGED_BYTES,
+            Duration::from_secs(5),
+            TaskTracker::new(),
+        );
         let ended = log.open("s", StreamKind::Get).unwrap();
         ended.push_serialized("1".into());
         ended.end();

@@ -57,7 +57,13 @@ pub(crate) async fn serve(
     let listener = TcpListener::bind(address).await.map_err(|error| {
         io::Error::new(error.kind(), format!("cannot listen on {address}: {error}"))
     })?;
-    tracing::info!(address = %listener.local_addr()?, "serving MCP over Streamable HTTP at /mcp");
+    let local = listener.local_addr()?;
+    tracing::info!(address = %local, "serving MCP over Streamable HTTP at /mcp");
+    // The URL clients use, as `--print-config` names it: the metadata that follows it.
+    let config = match crate::host_config::url(&local.to_string(), &config.allowed_hosts) {
+        Ok(url) => config.resource_url(url, false),
+        Err(_) => config,
+    };
     let shutdown = dispatcher.closing().clone();
     let (app, post) = app(dispatcher, config.clone());
     serve_app_with(listener, app, Some(post), &config, shutdown).await

@@ -27,7 +27,7 @@ use crate::jsonrpc::{Id, Incoming, Reply};
 use crate::principal::Principal;
 use crate::protocol::{Dispatcher, ProtocolVersion};
 #[cfg(feature = "redis")]
-use crate::replicas::{BusMessage, Redis, SessionRecord, SharedSessions};
+use crate::replicas::{BusMessage, Redis, SessionRecord, SharedSessions, apply_subscriptions};
 use crate::session::Calls;
 use crate::sync::lock;
 
@@ -52,6 +52,10 @@ pub(super) struct HttpSession {
     /// unchanged applies nothing.
     #[cfg(feature = "redis")]
     record: Mutex<String>,
+    /// With Redis: the count of changes to its subscriptions its copy of them has seen (`None`
+    /// until they were read), so a request that finds it current reads none of them.
+    #[cfg(feature = "redis")]
+    generation: Mutex<Option<u64>>,
     /// The log of its GET stream, written from its first GET until the session ends.
     pub(super) get_log: Mutex<Option<Arc<LoggedStream>>>,
     /// Cancels the connection following its GET stream, when another takes over.
@@ -101,16 +105,70 @@ impl HttpSession {
 
     /// Makes the session what its record in Redis says, when it changed since last seen.
     #[cfg(feature = "redis")]
-    fn apply(&self, text: &str, dispatcher: &Dispatcher) {
+    fn apply(&self, text: &str) {
         let mut seen = lock(&self.record);
         if *seen == text {
             return;
         }
         text.clone_into(&mut seen);
         match serde_json::from_str::<SessionRecord>(text) {
-            Ok(record) => record.apply(self.calls.connection(), &dispatcher.listed_resources()),
+            Ok(record) => record.apply(self.calls.connection()),
             Err(error) => tracing::warn!(%error, "a session record this version cannot read"),
         }
+    }
+
+    /// Whether its copy of its subscriptions has seen the `generation`th change.
+    #[cfg(feature = "redis")]
+    fn subscriptions_at(&self, generation: u64) -> bool {
+        *lock(&self.generation) == Some(generation)
+    }
+
+    /// Makes its subscriptions `held` (read whole at their `generation`th change).
+    #[cfg(feature = "redis")]
+    fn apply_subscriptions(&self, generation: u64, held: &[String], dispatcher: &Dispatcher) {
+        let mut seen = lock(&self.generation);
+        apply_subscriptions(
+            self.calls.connection(),
+            held,
+            &dispatcher.listed_resources(),
+        );
+        *seen = Some(generation);
+    }
+
+    /// One change to its subscriptions, the `generation`th (made here, or told by another
+    /// replica): applied when its copy has seen the one before, else left for the next request
+    /// to read them whole.
+    #[cfg(feature = "redis")]
+    pub(super) fn subscription_changed(
+        &self,
+        uri: &str,
+        subscribed: bool,
+        generation: u64,
+        dispatcher: &Dispatcher,
+    ) {
+        let mut seen = lock(&self.generation);
+        if *seen != Some(generation.saturating_sub(1)) {
+            return;
+        }
+        let subscriptions = self.calls.connection().subscriptions();
+        if subscribed {
+            let _ = subscriptions.subscribe(uri, &dispatcher.listed_resources());
+        } else {
+            subscriptions.unsubscribe(uri);
+        }
+        *seen = Some(generation);
+    }
+
+    /// Its copy of its subscriptions may not be Redis's: the next request reads them whole.
+    #[cfg(feature = "redis")]
+    pub(super) fn forget_subscriptions(&self) {
+        *lock(&self.generation) = None;
+    }
+
+    /// Who opened it (bearer auth).
+    #[cfg(feature = "redis")]
+    pub(super) fn owner(&self) -> Option<&Principal> {
+        self.owner.as_ref()
     }
 
     /// The text of its record, as written now.
@@ -199,6 +257,13 @@ impl SessionTable {
         self
     }
 
+    /// The most sessions in all, and per principal (with Redis: what Redis holds, every replica
+    /// together).
+    #[cfg(feature = "redis")]
+    pub(super) fn caps(&self) -> (usize, usize) {
+        (self.max, self.per_principal)
+    }
+
     /// Where the sessions are shared, if they are.
     #[cfg(feature = "redis")]
     pub(super) fn shared(&self) -> Option<&SharedSessions> {
@@ -256,21 +321,34 @@ impl SessionTable {
             return Err(not_found());
         }
         let principal = auth.map(AuthInfo::principal);
-        let text = shared
-            .load(id, refresh.then_some(self.idle_timeout))
+        let cached = lock(&self.sessions).get(id).cloned();
+        let loaded = shared
+            .load(
+                id,
+                principal.as_ref(),
+                refresh.then_some(self.idle_timeout),
+                cached.is_none(),
+            )
             .await
             .map_err(|error| unavailable(&error))?;
-        let Some(text) = text else {
+        let Some(text) = loaded.record else {
             // Ended on another replica, or expired.
             self.close(id);
             return Err(not_found());
         };
-        let cached = lock(&self.sessions).get(id).cloned();
         if let Some(session) = cached {
             if session.owner != principal {
                 return Err(not_found());
             }
-            session.apply(&text, dispatcher);
+            session.apply(&text);
+            if !session.subscriptions_at(loaded.generation) {
+                // A change of its subscriptions this replica missed: read them whole.
+                let (generation, held) = shared
+                    .subscriptions(id)
+                    .await
+                    .map_err(|error| unavailable(&error))?;
+                session.apply_subscriptions(generation, &held, dispatcher);
+            }
             session.touch();
             return Ok(session);
         }
@@ -291,7 +369,12 @@ impl SessionTable {
                 session
             }
         };
-        session.apply(&text, dispatcher);
+        session.apply(&text);
+        session.apply_subscriptions(
+            loaded.generation,
+            loaded.subscriptions.as_deref().unwrap_or_default(),
+            dispatcher,
+        );
         // Loaded because it is used: it did something.
         session.activate();
         Ok(session)
@@ -319,16 +402,16 @@ impl SessionTable {
             let Some(shared) = table.shared.clone() else {
                 return;
             };
-            let busy: Vec<String> = lock(&table.sessions)
+            let busy: Vec<(String, Option<Principal>)> = lock(&table.sessions)
                 .iter()
                 .filter(|(_, session)| *lock(&session.streams_open) > 0 || !session.calls.is_idle())
-                .map(|(id, _)| id.clone())
+                .map(|(id, session)| (id.clone(), session.owner.clone()))
                 .collect();
             if busy.is_empty() {
                 continue;
             }
             if let Ok(kept) = shared.keep(&busy, table.idle_timeout).await {
-                for (id, kept) in busy.iter().zip(kept) {
+                for ((id, _), kept) in busy.iter().zip(kept) {
                     if !kept {
                         table.close(id);
                     }
@@ -345,7 +428,17 @@ impl SessionTable {
             BusMessage::SessionEnded { session } => self.close(session),
             BusMessage::SessionChanged { session, record } => {
                 if let Some(held) = held(session) {
-                    held.apply(record, dispatcher);
+                    held.apply(record);
+                }
+            }
+            BusMessage::SessionSubscription {
+                session,
+                uri,
+                subscribed,
+                generation,
+            } => {
+                if let Some(held) = held(session) {
+                    held.subscription_changed(uri, *subscribed, *generation, dispatcher);
                 }
             }
             BusMessage::Answer {
@@ -513,6 +606,8 @@ impl SessionTable {
             active: AtomicBool::new(false),
             #[cfg(feature = "redis")]
             record: Mutex::default(),
+            #[cfg(feature = "redis")]
+            generation: Mutex::new(Some(0)),
             get_log: Mutex::new(None),
             get_follower: Mutex::new(CancellationToken::new()),
         })
@@ -634,7 +729,7 @@ pub(super) async fn delete(
     #[cfg(feature = "redis")]
     if let Some(shared) = state.sessions.shared() {
         shared
-            .end(&session.id)
+            .end(&session.id, session.owner.as_ref())
             .await
             .map_err(|error| unavailable(&error))?;
     }

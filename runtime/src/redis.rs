@@ -248,6 +248,20 @@
 //! - **Redis restarted without persistence**: the tasks are forgotten (`tasks/get` answers
 //!   `-32602`, unknown task). Turn on Redis persistence (AOF) if tasks must outlive that.
 //!
+//! What Redis keeps of tasks, and its bounds (the same settings as in memory):
+//!
+//! | kept | bound (setter on `Server`, or on [`RedisTaskStore`] given to `Server::task_store`) | past it |
+//! | --- | --- | --- |
+//! | each task's record, `{prefix}task:{id}` (its JSON, the result included) | its TTL: `task_timeout` + `task_ttl` from its creation (2 hours) | dropped by Redis |
+//! | finished tasks, all principals' | 10,000 tasks and 128 MiB of their records' JSON (`max_finished_tasks`, `max_finished_task_bytes`) | the oldest finished are dropped first |
+//! | one principal's finished tasks (every unauthenticated caller is one) | 1,000 tasks and 32 MiB (`max_finished_tasks_per_principal`, `max_finished_task_bytes_per_principal`) | that principal's oldest finished are dropped first; a task whose record alone is larger than either byte budget is kept as `failed` (`The task finished, but its result is too large to keep: …`) |
+//! | what counts them, `{prefix}tasks-finished*` (sorted sets by expiry, per principal and in all, and their sizes) | an entry per finished task kept, swept as the tasks expire | |
+//! | a cancellation asked through another replica, `{prefix}task-cancel:{id}` | one flag per task, with its record's TTL | |
+//!
+//! A `tasks/cancel` received by a replica not running the task sets only the flag: it never
+//! writes back the task's record, which is the running replica's to write. A
+//! `subscriptions/listen` reads the tasks it follows (at most 1,024) with one `MGET`.
+//!
 //! The task caps ([`Server::max_tasks`](crate::Server::max_tasks),
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal)) count the tasks
 //! running on one replica: three replicas run up to three times the cap in all.

@@ -310,9 +310,9 @@ async fn the_redis_store_keeps_the_store_contract() {
     );
     long.status_message = Some("x".repeat(1_000_000));
     store.create(long.clone()).await.unwrap();
-    let before = net_input_bytes(&server);
+    let before = info(&server, "stats", "total_net_input_bytes");
     store.put(long).await.unwrap();
-    let sent = net_input_bytes(&server) - before;
+    let sent = info(&server, "stats", "total_net_input_bytes") - before;
     assert!(sent < 1_500_000, "a 1 MB record's write sent {sent} bytes");
     let budgeted = Redis::connect(&server.url())
         .await
@@ -359,22 +359,15 @@ fn redis_cli(server: &RedisServer, arguments: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// `total_net_input_bytes` of `INFO stats`: what Redis received so far.
-fn net_input_bytes(server: &RedisServer) -> u64 {
-    let info = redis_cli(server, &["INFO", "stats"]);
+/// Field `field` of `INFO section`, a number (`used_memory` of `memory`: what Redis holds, in
+/// bytes; `total_net_input_bytes` of `stats`: what it received so far; `total_commands_processed`
+/// of `stats`: the commands it ran so far).
+fn info(server: &RedisServer, section: &str, field: &str) -> u64 {
+    let info = redis_cli(server, &["INFO", section]);
     info.lines()
-        .find_map(|line| line.strip_prefix("total_net_input_bytes:"))
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|value| value.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no total_net_input_bytes in {info}"))
-}
-
-/// `used_memory` of `INFO memory`: what Redis holds, in bytes.
-fn used_memory(server: &RedisServer) -> u64 {
-    let info = redis_cli(server, &["INFO", "memory"]);
-    info.lines()
-        .find_map(|line| line.strip_prefix("used_memory:"))
-        .and_then(|value| value.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no used_memory in {info}"))
+        .unwrap_or_else(|| panic!("no {field} in {info}"))
 }
 
 /// Finished tasks of 3 MB results (a tool that echoes its input), one principal's: Redis keeps
@@ -387,7 +380,7 @@ async fn finished_results_in_redis_are_bounded_in_bytes() {
     };
     let redis = Redis::connect(&server.url()).await.unwrap();
     let store = RedisTaskStore::new(&redis);
-    let before = used_memory(&server);
+    let before = info(&server, "memory", "used_memory");
     for n in 0..40 {
         let id = format!("echo-{n}");
         store
@@ -395,7 +388,7 @@ async fn finished_results_in_redis_are_bounded_in_bytes() {
             .await
             .unwrap();
     }
-    let after = used_memory(&server);
+    let after = info(&server, "memory", "used_memory");
     eprintln!("Redis used_memory: {before} bytes before, {after} after 40 results of 3 MB");
     assert!(
         after.saturating_sub(before) < 40 * 1024 * 1024,
@@ -753,15 +746,6 @@ async fn a_listen_stream_on_one_replica_hears_the_changes_of_a_task_on_another()
     );
 }
 
-/// `total_commands_processed` of `INFO stats`: the commands Redis ran so far.
-fn commands_processed(server: &RedisServer) -> u64 {
-    let info = redis_cli(server, &["INFO", "stats"]);
-    info.lines()
-        .find_map(|line| line.strip_prefix("total_commands_processed:"))
-        .and_then(|value| value.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no total_commands_processed in {info}"))
-}
-
 /// A `subscriptions/listen` naming 100,000 task ids: the first 1,024 are read, together, in one
 /// Redis command (before: one `GET` per id, some 100,000 commands), and the acknowledgement lists
 /// the caller's tasks among those only (the one named past the cap is not followed).
@@ -777,10 +761,10 @@ async fn a_listen_stream_naming_many_tasks_reads_them_together_up_to_its_cap() {
     ids.extend((1..1_024).map(unknown));
     ids.push(json!(past_cap));
     ids.extend((1_024..100_000).map(unknown));
-    let before = commands_processed(&redis);
+    let before = info(&redis, "stats", "total_commands_processed");
     let (mut events, _driver) = b.listen_all(Value::Array(ids)).await;
     let acknowledged = events.next().await.unwrap();
-    let ran = commands_processed(&redis) - before;
+    let ran = info(&redis, "stats", "total_commands_processed") - before;
     assert_eq!(
         acknowledged["params"]["notifications"]["taskIds"],
         json!([first]),

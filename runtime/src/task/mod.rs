@@ -119,7 +119,14 @@
 //! [`Server::max_tasks_per_principal`](crate::Server::max_tasks_per_principal) cap the tasks
 //! running at once (`-31000` past them; see the Limits table on [`Server`](crate::Server)). The
 //! caps count the tasks of one process: with a store shared by several (Redis too), each process
-//! counts its own, so three replicas run up to three times `max_tasks` in all.
+//! counts its own, so three replicas run up to three times `max_tasks` in all. Finished tasks are
+//! kept until their TTL within a count and a byte budget, in all and per principal
+//! ([`Server::max_finished_tasks`](crate::Server::max_finished_tasks),
+//! [`Server::max_finished_task_bytes`](crate::Server::max_finished_task_bytes) and their
+//! `_per_principal` twins; 10,000 and 1,000 tasks, 128 MiB and 32 MiB): past one, the oldest
+//! finished go first (the principal's own before anyone else's), and a result too large to keep
+//! at all makes its task `failed`, saying so. With a shared store these count everything the
+//! store keeps.
 //!
 //! # Where tasks are kept
 //!
@@ -137,9 +144,9 @@
 //! acknowledged once that one took the answers (the next `tasks/get` shows them, anywhere), or
 //! refused (`-32603`, to be sent again) when it did not within 2 seconds;
 //! `tasks/cancel` reaches it at once; `subscriptions/listen` streams on every replica hear the
-//! task's changes. Without that (a shared store of your own), `tasks/cancel` marks the record
-//! ([`TaskRecord::cancel_requested`]) and the process running the task cancels it at its next
-//! lease renewal, and `tasks/update` of a task running elsewhere is refused (`-32603`, saying so):
+//! task's changes. Without that (a shared store of your own), `tasks/cancel` marks the task
+//! ([`TaskStore::request_cancel`], read back as [`TaskRecord::cancel_requested`]) and the process
+//! running the task cancels it at its next lease renewal, and `tasks/update` of a task running elsewhere is refused (`-32603`, saying so):
 //! route a task's requests to its process (the `Mcp-Name` header names the task).
 
 mod engine;

@@ -81,8 +81,9 @@ pub struct TaskRecord {
     /// For a store shared by processes ([`TaskStore::lease`]): until when the process running
     /// the task has vouched for it. A task not over whose lease has passed is reported failed.
     pub lease_until: Option<SystemTime>,
-    /// A client asked to cancel the task through a process that does not run it: the process
-    /// running it reads this at each lease renewal and cancels the tool.
+    /// A client asked to cancel the task through a process that does not run it
+    /// ([`TaskStore::request_cancel`], which a store keeps apart from the record it is given):
+    /// the process running it reads this at each lease renewal and cancels the tool.
     #[serde(default)]
     pub cancel_requested: bool,
     /// The process running the task, among the replicas of one server sharing a store (its

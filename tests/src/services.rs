@@ -480,6 +480,32 @@ impl Replicas {
     /// When one cannot be started.
     #[must_use]
     pub fn start(example: &str, count: usize, redis_url: &str, arguments: &[&str]) -> Self {
+        Self::start_keyed(example, count, redis_url, arguments, true)
+    }
+
+    /// As [`start`](Self::start), but given no `requestState` key: only `--redis` (the
+    /// replicas must agree on one through Redis).
+    ///
+    /// # Panics
+    ///
+    /// When one cannot be started.
+    #[must_use]
+    pub fn start_without_key(
+        example: &str,
+        count: usize,
+        redis_url: &str,
+        arguments: &[&str],
+    ) -> Self {
+        Self::start_keyed(example, count, redis_url, arguments, false)
+    }
+
+    fn start_keyed(
+        example: &str,
+        count: usize,
+        redis_url: &str,
+        arguments: &[&str],
+        keyed: bool,
+    ) -> Self {
         let binary = example_binary(example);
         let key_dir = temp_dir("replica-key");
         let key_file = key_dir.join("request-state.key");
@@ -490,7 +516,10 @@ impl Replicas {
             .to_owned();
         let replicas: Vec<_> = (0..count)
             .map(|_| {
-                let mut all = vec!["--redis", redis_url, "--request-state-key-file", &key_file];
+                let mut all = vec!["--redis", redis_url];
+                if keyed {
+                    all.extend(["--request-state-key-file", key_file.as_str()]);
+                }
                 all.extend_from_slice(arguments);
                 Some(CatalogHttp::start_binary(
                     &binary,

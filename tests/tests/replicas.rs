@@ -7,7 +7,8 @@
 //!   GET stream hearing `tools/list_changed` raised on every replica, a tool that asks
 //!   (elicitation) answered through the balancer;
 //! - 2026-07-28 with each client: a question round whose retry lands on another replica (the
-//!   shared `requestState` key);
+//!   shared `requestState` key; and, with replicas given only `--redis`, the key they agree on
+//!   through Redis, each saying so at start);
 //! - a replica killed (SIGKILL) or stopped (SIGTERM) while a call streams progress: the client resumes through
 //!   nginx with `Last-Event-ID` and sees every event (SIGTERM: and the result; SIGKILL: the
 //!   events kept, then the `-32603` error response);
@@ -125,6 +126,46 @@ fn typescript_modern_rounds_across_replicas() {
 #[test]
 fn python_modern_rounds_across_replicas() {
     through_the_balancer(Sdk::Python, "modern");
+}
+
+/// Replicas given only `--redis` (no `--request-state-key-file`) agree on one `requestState` key
+/// through Redis: `sdk`'s question round asked on one replica is finished on another; each
+/// replica said at start that its key is shared through Redis.
+fn modern_rounds_across_replicas_without_a_key(sdk: Sdk) {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let replicas = Replicas::start_without_key("replicas", REPLICAS, &redis.url(), &[]);
+    let Some(nginx) = Nginx::start(replicas.addresses()) else {
+        return;
+    };
+    let mut deployment = Deployment {
+        redis,
+        replicas,
+        nginx,
+    };
+    if client(&mut deployment, sdk, script(sdk), "modern").is_none() {
+        return;
+    }
+    let logs = deployment.replicas.logs();
+    let said = logs
+        .matches("requestState key: shared through Redis at mcp:request-state-key:current")
+        .count();
+    if said != REPLICAS {
+        deployment.fail(&format!(
+            "{said} of {REPLICAS} replicas said their requestState key is shared through Redis"
+        ));
+    }
+}
+
+#[test]
+fn typescript_modern_rounds_across_replicas_without_a_key_file() {
+    modern_rounds_across_replicas_without_a_key(Sdk::TypeScript);
+}
+
+#[test]
+fn python_modern_rounds_across_replicas_without_a_key_file() {
+    modern_rounds_across_replicas_without_a_key(Sdk::Python);
 }
 
 /// A call streaming progress whose replica the client's script signals (`kill`: SIGKILL,

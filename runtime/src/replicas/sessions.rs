@@ -165,6 +165,9 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[5])
 if KEYS[3] then
   redis.call('ZADD', KEYS[3], now + ttl, ARGV[5])
+  if redis.call('PTTL', KEYS[3]) < ttl then
+    redis.call('PEXPIRE', KEYS[3], ttl)
+  end
 end
 return evicted
 ";
@@ -276,8 +279,8 @@ impl SharedSessions {
         Ok((generation.unwrap_or(0), held))
     }
 
-    /// Moves session `id`'s expiry in the sorted sets to `ttl` from now (`XX`: never adds one
-    /// that is gone).
+    /// Moves session `id`'s expiry in the sorted sets to `ttl` (the idle timeout) from now
+    /// (`XX`: never adds one that is gone).
     fn place(
         &self,
         pipe: &mut redis::Pipeline,
@@ -294,11 +297,14 @@ impl SharedSessions {
             .ignore();
         if let Some(owned) = self.owned_by(owner) {
             pipe.cmd("ZADD")
-                .arg(owned)
+                .arg(&owned)
                 .arg("XX")
                 .arg(expiry)
                 .arg(id)
                 .ignore();
+            // `ttl` is the idle timeout, the longest any of its sessions lives from now: the
+            // set goes once they all have.
+            pipe.cmd("PEXPIRE").arg(owned).arg(millis(ttl)).ignore();
         }
     }
 

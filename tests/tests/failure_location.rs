@@ -45,22 +45,21 @@ fn panic_line(test: impl FnOnce()) -> Option<u32> {
     file.ends_with("failure_location.rs").then_some(line)
 }
 
+// Each call stands on the line after its `line!()`, where rustfmt leaves it.
+
 #[test]
 fn assert_portable_fails_at_the_tests_line() {
     let server = Server::new("points", "1.0.0");
-    let (line, at) = (line!(), panic_line(|| assert_portable(&server)));
-    assert_eq!(at, Some(line));
-    let (line, at) = (
-        line!(),
-        panic_line(|| assert_portable_for(&server, &["cursor"])),
-    );
-    assert_eq!(at, Some(line));
+    let line = line!();
+    let at = panic_line(|| assert_portable(&server));
+    assert_eq!(at, Some(line + 1));
+    let line = line!();
+    let at = panic_line(|| assert_portable_for(&server, &["cursor"]));
+    assert_eq!(at, Some(line + 1));
     // An unknown profile too.
-    let (line, at) = (
-        line!(),
-        panic_line(|| assert_portable_for(&server, &["emacs"])),
-    );
-    assert_eq!(at, Some(line));
+    let line = line!();
+    let at = panic_line(|| assert_portable_for(&server, &["emacs"]));
+    assert_eq!(at, Some(line + 1));
 }
 
 #[test]
@@ -68,18 +67,14 @@ fn assert_tools_snapshot_fails_at_the_tests_line() {
     let server = Server::new("points", "1.0.0");
     let path = std::env::temp_dir().join(format!("location-snapshot-{}.json", std::process::id()));
     std::fs::write(&path, "{\"tools\": []}\n").unwrap();
-    let (line, at) = (
-        line!(),
-        panic_line(|| assert_tools_snapshot(&server, &path)),
-    );
+    let line = line!();
+    let at = panic_line(|| assert_tools_snapshot(&server, &path));
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(at, Some(line));
+    assert_eq!(at, Some(line + 1));
     // A file that is not there.
-    let (line, at) = (
-        line!(),
-        panic_line(|| assert_tools_snapshot(&server, &path)),
-    );
-    assert_eq!(at, Some(line));
+    let line = line!();
+    let at = panic_line(|| assert_tools_snapshot(&server, &path));
+    assert_eq!(at, Some(line + 1));
 }
 
 #[test]
@@ -88,8 +83,8 @@ fn call_tool_fails_at_the_tests_await() {
         .build()
         .unwrap();
     let client = TestClient::new(Server::new("points", "1.0.0"));
+    let line = line!();
     let call = || runtime.block_on(async { client.call_tool("nowhere", json!({})).await });
-    let (line, at) = (line!(), panic_line(|| drop(call())));
-    // The `.await` is in `call`, the line before.
-    assert_eq!(at, Some(line - 1));
+    // Reported at the `.await`, in `call`.
+    assert_eq!(panic_line(|| drop(call())), Some(line + 1));
 }

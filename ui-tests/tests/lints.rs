@@ -264,7 +264,13 @@ async fn every_tool_is_served() {
     let client = TestClient::new(Server::new("lints", "0.0.0"));
     let tools = client.list_tools().await.tools;
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-    assert_eq!(names, SERVED);
+    // A legacy client (2025-11-25) has no tasks: a required-task tool is not listed to it.
+    let legacy: Vec<&str> = SERVED
+        .iter()
+        .copied()
+        .filter(|name| *name != "reindex")
+        .collect();
+    assert_eq!(names, legacy);
     assert_eq!(
         client.call_tool("old", json!({})).await.text_content(),
         "old"

@@ -112,18 +112,22 @@ const _: () = {
         arguments : & [__prompt_private::PromptArgumentRegistration { name : "title",
         description : ::core::option::Option::Some("The note's title"), required : true,
         complete : || ::core::option::Option::Some(__prompt_private::completer(titles)),
-        }, __prompt_private::PromptArgumentRegistration { name : "tone", description :
+        fields : ::core::option::Option::None, },
+        __prompt_private::PromptArgumentRegistration { name : "tone", description :
         ::core::option::Option::Some("How to write it"), required : false, complete : ||
         { #[allow(unused_imports)] use __prompt_private:: { KnownFromSchema as _,
         NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: < Tone > ::new())
-        .known() }, }, __prompt_private::PromptArgumentRegistration { name : "words",
-        description : ::core::option::Option::Some("At most this many words"), required :
-        false, complete : || { #[allow(unused_imports)] use __prompt_private:: {
-        KnownFromSchema as _, NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: <
-        u32 > ::new()).known() }, }, __prompt_private::PromptArgumentRegistration { name
-        : "tag", description : ::core::option::Option::Some("A tag"), required : false,
-        complete : || ::core::option::Option::Some(__prompt_private::completer(tags)),
-        }], icons : & [], state : & [__prompt_private::state_key:: < State < Notes > >],
-        get : __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
+        .known() }, fields : ::core::option::Option::None, },
+        __prompt_private::PromptArgumentRegistration { name : "words", description :
+        ::core::option::Option::Some("At most this many words"), required : false,
+        complete : || { #[allow(unused_imports)] use __prompt_private:: { KnownFromSchema
+        as _, NoKnownValues as _ }; (&& __prompt_private::ValuesProbe:: < u32 > ::new())
+        .known() }, fields : ::core::option::Option::None, },
+        __prompt_private::PromptArgumentRegistration { name : "tag", description :
+        ::core::option::Option::Some("A tag"), required : false, complete : ||
+        ::core::option::Option::Some(__prompt_private::completer(tags)), fields :
+        ::core::option::Option::None, }], icons : & [], state : &
+        [__prompt_private::state_key:: < State < Notes > >], get :
+        __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
     }
 };

@@ -898,6 +898,10 @@ impl Server {
 
     /// Whether requests over HTTP need `Authorization: Bearer <token>` (`--print-config` puts
     /// the header in the snippet).
+    #[cfg_attr(
+        not(feature = "http"),
+        expect(clippy::unused_self, reason = "only HTTP has bearer auth")
+    )]
     pub(crate) fn wants_bearer_token(&self) -> bool {
         #[cfg(feature = "http")]
         return self.http.wants_bearer_token();

@@ -79,70 +79,86 @@ pub(crate) enum Method {
     Other(String),
 }
 
-/// Every known method with its text: the one table both directions read.
-const KNOWN: [(Method, &str); 34] = [
-    (Method::Initialize, "initialize"),
-    (Method::Ping, "ping"),
-    (Method::SetLogLevel, "logging/setLevel"),
-    (Method::Discover, "server/discover"),
-    (Method::Listen, "subscriptions/listen"),
-    (Method::ListTools, "tools/list"),
-    (Method::CallTool, "tools/call"),
-    (Method::ListResources, "resources/list"),
-    (Method::ListResourceTemplates, "resources/templates/list"),
-    (Method::ReadResource, "resources/read"),
-    (Method::Subscribe, "resources/subscribe"),
-    (Method::Unsubscribe, "resources/unsubscribe"),
-    (Method::ListPrompts, "prompts/list"),
-    (Method::GetPrompt, "prompts/get"),
-    (Method::Complete, "completion/complete"),
-    (Method::ListSkills, "skills/list"),
-    (Method::GetSkill, "skills/get"),
-    (Method::ReadResourceDirectory, "resources/directory/read"),
-    (Method::Elicit, "elicitation/create"),
-    (Method::Sample, "sampling/createMessage"),
-    (Method::ListRoots, "roots/list"),
-    (Method::Initialized, "notifications/initialized"),
-    (Method::Cancelled, "notifications/cancelled"),
-    (Method::Progress, "notifications/progress"),
-    (Method::Log, "notifications/message"),
-    (Method::ToolsListChanged, "notifications/tools/list_changed"),
-    (
-        Method::PromptsListChanged,
-        "notifications/prompts/list_changed",
-    ),
-    (
-        Method::ResourcesListChanged,
-        "notifications/resources/list_changed",
-    ),
-    (Method::ResourceUpdated, "notifications/resources/updated"),
-    (
-        Method::SubscriptionAcknowledged,
-        "notifications/subscriptions/acknowledged",
-    ),
-    (Method::TasksGet, "tasks/get"),
-    (Method::TasksUpdate, "tasks/update"),
-    (Method::TasksCancel, "tasks/cancel"),
-    (Method::TaskStatus, "notifications/tasks"),
-];
-
 impl Method {
     /// The method named `text`.
     pub(crate) fn parse(text: String) -> Self {
-        KNOWN
-            .iter()
-            .find(|(_, name)| *name == text)
-            .map_or(Self::Other(text), |(method, _)| method.clone())
+        match text.as_str() {
+            "initialize" => Self::Initialize,
+            "ping" => Self::Ping,
+            "logging/setLevel" => Self::SetLogLevel,
+            "server/discover" => Self::Discover,
+            "subscriptions/listen" => Self::Listen,
+            "tools/list" => Self::ListTools,
+            "tools/call" => Self::CallTool,
+            "resources/list" => Self::ListResources,
+            "resources/templates/list" => Self::ListResourceTemplates,
+            "resources/read" => Self::ReadResource,
+            "resources/subscribe" => Self::Subscribe,
+            "resources/unsubscribe" => Self::Unsubscribe,
+            "prompts/list" => Self::ListPrompts,
+            "prompts/get" => Self::GetPrompt,
+            "completion/complete" => Self::Complete,
+            "skills/list" => Self::ListSkills,
+            "skills/get" => Self::GetSkill,
+            "resources/directory/read" => Self::ReadResourceDirectory,
+            "elicitation/create" => Self::Elicit,
+            "sampling/createMessage" => Self::Sample,
+            "roots/list" => Self::ListRoots,
+            "notifications/initialized" => Self::Initialized,
+            "notifications/cancelled" => Self::Cancelled,
+            "notifications/progress" => Self::Progress,
+            "notifications/message" => Self::Log,
+            "notifications/tools/list_changed" => Self::ToolsListChanged,
+            "notifications/prompts/list_changed" => Self::PromptsListChanged,
+            "notifications/resources/list_changed" => Self::ResourcesListChanged,
+            "notifications/resources/updated" => Self::ResourceUpdated,
+            "notifications/subscriptions/acknowledged" => Self::SubscriptionAcknowledged,
+            "tasks/get" => Self::TasksGet,
+            "tasks/update" => Self::TasksUpdate,
+            "tasks/cancel" => Self::TasksCancel,
+            "notifications/tasks" => Self::TaskStatus,
+            _ => Self::Other(text),
+        }
     }
 
     /// The method's name on the wire.
     pub(crate) fn as_str(&self) -> &str {
         match self {
+            Self::Initialize => "initialize",
+            Self::Ping => "ping",
+            Self::SetLogLevel => "logging/setLevel",
+            Self::Discover => "server/discover",
+            Self::Listen => "subscriptions/listen",
+            Self::ListTools => "tools/list",
+            Self::CallTool => "tools/call",
+            Self::ListResources => "resources/list",
+            Self::ListResourceTemplates => "resources/templates/list",
+            Self::ReadResource => "resources/read",
+            Self::Subscribe => "resources/subscribe",
+            Self::Unsubscribe => "resources/unsubscribe",
+            Self::ListPrompts => "prompts/list",
+            Self::GetPrompt => "prompts/get",
+            Self::Complete => "completion/complete",
+            Self::ListSkills => "skills/list",
+            Self::GetSkill => "skills/get",
+            Self::ReadResourceDirectory => "resources/directory/read",
+            Self::Elicit => "elicitation/create",
+            Self::Sample => "sampling/createMessage",
+            Self::ListRoots => "roots/list",
+            Self::Initialized => "notifications/initialized",
+            Self::Cancelled => "notifications/cancelled",
+            Self::Progress => "notifications/progress",
+            Self::Log => "notifications/message",
+            Self::ToolsListChanged => "notifications/tools/list_changed",
+            Self::PromptsListChanged => "notifications/prompts/list_changed",
+            Self::ResourcesListChanged => "notifications/resources/list_changed",
+            Self::ResourceUpdated => "notifications/resources/updated",
+            Self::SubscriptionAcknowledged => "notifications/subscriptions/acknowledged",
+            Self::TasksGet => "tasks/get",
+            Self::TasksUpdate => "tasks/update",
+            Self::TasksCancel => "tasks/cancel",
+            Self::TaskStatus => "notifications/tasks",
             Self::Other(text) => text,
-            known => KNOWN
-                .iter()
-                .find(|(method, _)| method == known)
-                .map_or("", |(_, name)| name),
         }
     }
 
@@ -205,9 +221,111 @@ impl Serialize for Method {
 mod tests {
     use super::*;
 
+    /// Every known method as the specification spells it.
+    const SPELLED: [(&str, Method); 34] = [
+        ("initialize", Method::Initialize),
+        ("ping", Method::Ping),
+        ("logging/setLevel", Method::SetLogLevel),
+        ("server/discover", Method::Discover),
+        ("subscriptions/listen", Method::Listen),
+        ("tools/list", Method::ListTools),
+        ("tools/call", Method::CallTool),
+        ("resources/list", Method::ListResources),
+        ("resources/templates/list", Method::ListResourceTemplates),
+        ("resources/read", Method::ReadResource),
+        ("resources/subscribe", Method::Subscribe),
+        ("resources/unsubscribe", Method::Unsubscribe),
+        ("prompts/list", Method::ListPrompts),
+        ("prompts/get", Method::GetPrompt),
+        ("completion/complete", Method::Complete),
+        ("skills/list", Method::ListSkills),
+        ("skills/get", Method::GetSkill),
+        ("resources/directory/read", Method::ReadResourceDirectory),
+        ("elicitation/create", Method::Elicit),
+        ("sampling/createMessage", Method::Sample),
+        ("roots/list", Method::ListRoots),
+        ("notifications/initialized", Method::Initialized),
+        ("notifications/cancelled", Method::Cancelled),
+        ("notifications/progress", Method::Progress),
+        ("notifications/message", Method::Log),
+        ("notifications/tools/list_changed", Method::ToolsListChanged),
+        (
+            "notifications/prompts/list_changed",
+            Method::PromptsListChanged,
+        ),
+        (
+            "notifications/resources/list_changed",
+            Method::ResourcesListChanged,
+        ),
+        ("notifications/resources/updated", Method::ResourceUpdated),
+        (
+            "notifications/subscriptions/acknowledged",
+            Method::SubscriptionAcknowledged,
+        ),
+        ("tasks/get", Method::TasksGet),
+        ("tasks/update", Method::TasksUpdate),
+        ("tasks/cancel", Method::TasksCancel),
+        ("notifications/tasks", Method::TaskStatus),
+    ];
+
+    /// The variant after `method`, in declaration order: an exhaustive `match`, so a new variant
+    /// does not compile until it is placed here, and the walk below reaches it.
+    fn after(method: &Method) -> Option<Method> {
+        match method {
+            Method::Initialize => Some(Method::Ping),
+            Method::Ping => Some(Method::SetLogLevel),
+            Method::SetLogLevel => Some(Method::Discover),
+            Method::Discover => Some(Method::Listen),
+            Method::Listen => Some(Method::ListTools),
+            Method::ListTools => Some(Method::CallTool),
+            Method::CallTool => Some(Method::ListResources),
+            Method::ListResources => Some(Method::ListResourceTemplates),
+            Method::ListResourceTemplates => Some(Method::ReadResource),
+            Method::ReadResource => Some(Method::Subscribe),
+            Method::Subscribe => Some(Method::Unsubscribe),
+            Method::Unsubscribe => Some(Method::ListPrompts),
+            Method::ListPrompts => Some(Method::GetPrompt),
+            Method::GetPrompt => Some(Method::Complete),
+            Method::Complete => Some(Method::ListSkills),
+            Method::ListSkills => Some(Method::GetSkill),
+            Method::GetSkill => Some(Method::ReadResourceDirectory),
+            Method::ReadResourceDirectory => Some(Method::Elicit),
+            Method::Elicit => Some(Method::Sample),
+            Method::Sample => Some(Method::ListRoots),
+            Method::ListRoots => Some(Method::Initialized),
+            Method::Initialized => Some(Method::Cancelled),
+            Method::Cancelled => Some(Method::Progress),
+            Method::Progress => Some(Method::Log),
+            Method::Log => Some(Method::ToolsListChanged),
+            Method::ToolsListChanged => Some(Method::PromptsListChanged),
+            Method::PromptsListChanged => Some(Method::ResourcesListChanged),
+            Method::ResourcesListChanged => Some(Method::ResourceUpdated),
+            Method::ResourceUpdated => Some(Method::SubscriptionAcknowledged),
+            Method::SubscriptionAcknowledged => Some(Method::TasksGet),
+            Method::TasksGet => Some(Method::TasksUpdate),
+            Method::TasksUpdate => Some(Method::TasksCancel),
+            Method::TasksCancel => Some(Method::TaskStatus),
+            Method::TaskStatus | Method::Other(_) => None,
+        }
+    }
+
     #[test]
-    fn every_known_method_reads_back_as_its_text_and_an_unknown_one_keeps_it() {
-        for (method, name) in KNOWN {
+    fn every_method_reads_back_from_its_text() {
+        let mut names = std::collections::BTreeSet::new();
+        let mut method = Some(Method::Initialize);
+        while let Some(known) = method {
+            let name = known.as_str().to_owned();
+            assert!(!name.is_empty(), "{known:?} has no name");
+            assert!(names.insert(name.clone()), "{name} names two methods");
+            assert_eq!(Method::parse(name), known);
+            method = after(&known);
+        }
+        assert_eq!(names.len(), SPELLED.len());
+    }
+
+    #[test]
+    fn every_known_method_is_spelled_as_the_specification_does_and_an_unknown_one_keeps_it() {
+        for (name, method) in SPELLED {
             assert_eq!(Method::from(name), method);
             assert_eq!(method.as_str(), name);
         }

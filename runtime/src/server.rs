@@ -17,6 +17,7 @@ use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
 use crate::protocol::{
     CHANNEL_CAPACITY, Change, ChangeSender, Dispatcher, Listings, ProtocolVersion, ServerState,
+    Transport,
 };
 use crate::registry::{
     self, Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet, apps,
@@ -717,7 +718,7 @@ impl Server {
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let dispatcher = self.into_dispatcher(Some("pipe"))?;
+        let dispatcher = self.into_dispatcher(Transport::Stdio)?;
         Ok(stdio::serve(dispatcher, input, output).await?)
     }
 
@@ -736,7 +737,7 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        let dispatcher = self.into_dispatcher(Transport::Http)?;
         let closing = dispatcher.closing().clone();
         Ok(http::HttpService::new(
             http::router(dispatcher, config),
@@ -773,7 +774,7 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
-        let dispatcher = self.into_dispatcher(Some("tcp"))?;
+        let dispatcher = self.into_dispatcher(Transport::Http)?;
         Ok(http::router(dispatcher, config))
     }
 
@@ -787,7 +788,7 @@ impl Server {
     #[cfg(feature = "http")]
     pub async fn serve_http(self, address: std::net::SocketAddr) -> Result<(), Error> {
         let (server, config) = self.connected_http().await?;
-        let dispatcher = server.into_dispatcher(Some("tcp"))?;
+        let dispatcher = server.into_dispatcher(Transport::Http)?;
         Ok(http::serve(dispatcher, config, address).await?)
     }
 
@@ -825,7 +826,7 @@ impl Server {
     ) -> Result<(), Error> {
         self.http.check_resource()?;
         let (server, config) = self.connected_http().await?;
-        let dispatcher = server.into_dispatcher(Some("tcp"))?;
+        let dispatcher = server.into_dispatcher(Transport::Http)?;
         let shutdown = dispatcher.closing().clone();
         let app = app(http::router(dispatcher, config.clone()));
         tracing::info!(address = %listener.local_addr()?, "serving HTTP");
@@ -915,12 +916,9 @@ impl Server {
         self.http.serves_only_localhost()
     }
 
-    /// What the transports drive; `Err` if the tools cannot be served. `network_transport` is
-    /// OpenTelemetry's name for how requests arrive (`pipe`, `tcp`; `None` in process).
-    pub(crate) fn into_dispatcher(
-        self,
-        network_transport: Option<&'static str>,
-    ) -> Result<Dispatcher, Error> {
+    /// What the transports drive, for requests arriving over `transport`; `Err` if the tools
+    /// cannot be served.
+    pub(crate) fn into_dispatcher(self, transport: Transport) -> Result<Dispatcher, Error> {
         self.check()?;
         let info = Implementation {
             title: self.title,
@@ -933,13 +931,13 @@ impl Server {
         // Stateless HTTP keeps no legacy session and has no GET stream: nothing could reach a
         // legacy client after its request was answered.
         #[cfg(feature = "http")]
-        let legacy_changes = network_transport != Some("tcp") || !self.http.is_stateless();
+        let legacy_changes = transport != Transport::Http || !self.http.is_stateless();
         #[cfg(not(feature = "http"))]
         let legacy_changes = true;
         let listings = Listings::new(self.page_size, ttl_ms, &info);
         // Served over HTTP with Redis, the replicas share their tasks there.
         #[cfg(feature = "redis")]
-        let redis = (network_transport == Some("tcp"))
+        let redis = (transport == Transport::Http)
             .then(|| self.http.redis_connected().cloned())
             .flatten();
         #[cfg(feature = "redis")]
@@ -979,7 +977,7 @@ impl Server {
             closing,
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
-            network_transport,
+            transport,
             early_answers: self.early_answers,
             legacy_changes,
             sealer: Arc::new(match self.request_state_key {

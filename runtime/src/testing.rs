@@ -120,7 +120,7 @@ use tokio::sync::mpsc;
 use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
 use crate::lint::{self, Profile};
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{ProtocolVersion, Transport};
 use crate::result::CallToolResult;
 use crate::server::Server;
 use crate::session::{Caller, Calls};
@@ -185,7 +185,7 @@ impl TestClient {
                 crate::protocol::LEGACY_VERSIONS
             );
         };
-        let dispatcher = match server.into_dispatcher(None) {
+        let dispatcher = match server.into_dispatcher(Transport::InProcess) {
             Ok(dispatcher) => dispatcher,
             Err(error) => panic!("the server cannot start: {error}"),
         };

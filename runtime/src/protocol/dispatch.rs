@@ -15,8 +15,8 @@ use super::listing::Listings;
 use super::scope::RequestScope;
 use super::subscriptions::{self, Lists, Requested};
 use super::{
-    ChangeSender, Changes, Connection, ProtocolVersion, complete, downgrade, listen, meta, prompts,
-    resources, tasks, trace,
+    ChangeSender, Changes, Connection, ProtocolVersion, Transport, complete, downgrade, listen,
+    meta, prompts, resources, tasks, trace,
 };
 use crate::ask::board::Board;
 use crate::ask::round::{self, Outcome, Round};
@@ -65,8 +65,8 @@ pub(crate) struct ServerState {
     pub(crate) states: Arc<StateMap>,
     /// The call hooks, outermost first.
     pub(crate) hooks: Arc<[Hook]>,
-    /// OpenTelemetry's `network.transport` of the requests (`pipe`, `tcp`), for their spans.
-    pub(crate) network_transport: Option<&'static str>,
+    /// How the requests arrive (named in their spans).
+    pub(crate) transport: Transport,
     /// Whether a legacy client can be told of changes after its request was answered (stdio,
     /// HTTP sessions; not stateless HTTP): if not, it is offered no `listChanged` and no
     /// `resources/subscribe`.
@@ -127,7 +127,7 @@ impl Dispatcher {
             closing: CancellationToken::new(),
             states: Arc::default(),
             hooks: Arc::new([]),
-            network_transport: None,
+            transport: Transport::InProcess,
             legacy_changes: true,
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
@@ -194,7 +194,7 @@ impl Dispatcher {
             &id,
             &params,
             connection.session_id.as_deref(),
-            self.state.network_transport,
+            self.state.transport.network_transport(),
             |method, name| match method {
                 Method::GetPrompt => self.state.prompts.contains(name),
                 _ => self.state.tools.contains(name),

@@ -31,6 +31,7 @@ mod skills;
 mod subscriptions;
 mod tasks;
 mod trace;
+mod transport;
 mod version;
 
 pub(crate) use changes::{CHANNEL_CAPACITY, Change, ChangeSender, Changes, Room};
@@ -43,6 +44,7 @@ pub(crate) use listing::Listings;
 pub(crate) use scope::RequestScope;
 #[cfg(feature = "redis")]
 pub(crate) use subscriptions::Lists;
+pub(crate) use transport::Transport;
 pub(crate) use version::ProtocolVersion;
 
 /// The legacy (`initialize`) protocol versions we speak, oldest first.

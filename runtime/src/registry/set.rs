@@ -1,14 +1,79 @@
-//! The live items of one server by name (its tools, its prompts): a name is taken once, and
-//! every change counts a generation, so what was built from the set (a listing page) knows
-//! when it is out of date.
+//! The live sets of one server: [`LiveSet`], the one shape every kind of item changes in (a
+//! snapshot readers share, copied on write, and a generation every change counts, so what was
+//! built from the set (a listing page) knows when it is out of date); [`NamedSet`], the items of
+//! one kind by name (its tools, its prompts; the resources are `resource/set.rs`'s, by URI).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
 use super::RegistryError;
 use crate::state::StateMap;
 use crate::sync::{read, write};
+
+/// The live contents `C` of one set: readers take a snapshot ([`LiveSet::snapshot`]) or look
+/// under the read lock and never hold it; a change (under the write lock) copies the contents
+/// only while a snapshot of them is still held, and counts a generation.
+#[derive(Debug, Default)]
+pub(crate) struct LiveSet<C> {
+    current: RwLock<Arc<C>>,
+    /// Counts the changes, each made under the write lock: what was built from the set (a
+    /// `tools/list` page) is current while the generation it was built at is.
+    generation: AtomicU64,
+}
+
+impl<C: Clone> LiveSet<C> {
+    /// A set holding `contents`, at generation 0.
+    pub(crate) fn new(contents: C) -> Self {
+        Self {
+            current: RwLock::new(Arc::new(contents)),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// The contents as of now, kept as long as the caller needs them.
+    pub(crate) fn snapshot(&self) -> Arc<C> {
+        Arc::clone(&read(&self.current))
+    }
+
+    /// What `look` finds in the contents, under the read lock (nothing cloned).
+    pub(crate) fn with<R>(&self, look: impl FnOnce(&C) -> R) -> R {
+        look(&read(&self.current))
+    }
+
+    /// The generation and what `look` finds in the contents, as of one moment.
+    pub(crate) fn with_generation<R>(&self, look: impl FnOnce(&C) -> R) -> (u64, R) {
+        let current = read(&self.current);
+        (self.generation.load(Ordering::Acquire), look(&current))
+    }
+
+    /// The contents under the write lock, to check and then change.
+    pub(crate) fn change(&self) -> Change<'_, C> {
+        Change {
+            current: write(&self.current),
+            generation: &self.generation,
+        }
+    }
+}
+
+/// A [`LiveSet`]'s contents under its write lock: read them, then [`Change::edit`] them.
+pub(crate) struct Change<'a, C> {
+    current: RwLockWriteGuard<'a, Arc<C>>,
+    generation: &'a AtomicU64,
+}
+
+impl<C: Clone> Change<'_, C> {
+    /// The contents as they are.
+    pub(crate) fn get(&self) -> &C {
+        &self.current
+    }
+
+    /// The contents to change (copied if a snapshot of them is held), counting a generation.
+    pub(crate) fn edit(&mut self) -> &mut C {
+        self.generation.fetch_add(1, Ordering::Release);
+        Arc::make_mut(&mut self.current)
+    }
+}
 
 /// What a [`NamedSet`] holds: an item with a name, a definition clients list, and a place in
 /// the source for messages.
@@ -28,17 +93,13 @@ pub(crate) trait Named: Clone {
 /// The live set of one kind of item: the collected ones plus those added at run time.
 #[derive(Debug)]
 pub(crate) struct NamedSet<T> {
-    items: RwLock<BTreeMap<String, T>>,
-    /// Counts the changes, each made under the write lock: what was built from the set (a
-    /// `tools/list` page) is current while the generation it was built at is.
-    generation: AtomicU64,
+    items: LiveSet<BTreeMap<String, T>>,
 }
 
 impl<T> Default for NamedSet<T> {
     fn default() -> Self {
         Self {
-            items: RwLock::default(),
-            generation: AtomicU64::new(0),
+            items: LiveSet::default(),
         }
     }
 }
@@ -52,77 +113,85 @@ impl<T: Named> NamedSet<T> {
             .map(|item| (item.name().to_owned(), item))
             .collect();
         Self {
-            items: RwLock::new(items),
-            generation: AtomicU64::new(0),
+            items: LiveSet::new(items),
         }
     }
 
     /// The item named `name`, cloned out of the lock (a few `Arc`s) so a call never holds it.
     pub(crate) fn get(&self, name: &str) -> Option<T> {
-        self.read().get(name).cloned()
+        self.items.with(|items| items.get(name).cloned())
     }
 
     /// Whether an item is named `name`.
     pub(crate) fn contains(&self, name: &str) -> bool {
-        self.read().contains_key(name)
+        self.items.with(|items| items.contains_key(name))
     }
 
     /// Whether the set is empty.
     pub(crate) fn is_empty(&self) -> bool {
-        self.read().is_empty()
+        self.items.with(BTreeMap::is_empty)
     }
 
     /// Whether some item is as `wanted` says, looked at under the lock (nothing cloned).
     pub(crate) fn any(&self, wanted: impl Fn(&T) -> bool) -> bool {
-        self.read().values().any(wanted)
+        self.items.with(|items| items.values().any(wanted))
     }
 
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<T::Definition>> {
-        self.read().values().map(T::shared_definition).collect()
+        self.items
+            .with(|items| items.values().map(T::shared_definition).collect())
     }
 
     /// The set's generation, and its definitions in name order, as of one moment.
     pub(crate) fn generation_and_definitions(&self) -> (u64, Vec<Arc<T::Definition>>) {
-        let items = self.read();
-        let generation = self.generation.load(Ordering::Acquire);
-        (
-            generation,
-            items.values().map(T::shared_definition).collect(),
-        )
+        self.items
+            .with_generation(|items| items.values().map(T::shared_definition).collect())
     }
 
     /// Every app state an item takes that `states` lacks, in name order.
     pub(crate) fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
-        self.read()
-            .values()
-            .flat_map(|item| item.missing_state(states))
-            .collect()
+        self.items.with(|items| {
+            items
+                .values()
+                .flat_map(|item| item.missing_state(states))
+                .collect()
+        })
     }
 
     /// Adds an item; refused when the name is taken.
     pub(crate) fn insert(&self, item: T) -> Result<(), RegistryError> {
-        let mut items = write(&self.items);
-        if let Some(existing) = items.get(item.name()) {
+        let mut items = self.items.change();
+        if let Some(existing) = items.get().get(item.name()) {
             return Err(T::duplicate(item.name(), existing.place(), item.place()));
         }
-        items.insert(item.name().to_owned(), item);
-        self.generation.fetch_add(1, Ordering::Release);
+        items.edit().insert(item.name().to_owned(), item);
         Ok(())
     }
 
     /// Removes the item named `name`, returning it.
     pub(crate) fn remove(&self, name: &str) -> Option<T> {
-        let mut items = write(&self.items);
-        let removed = items.remove(name);
-        if removed.is_some() {
-            self.generation.fetch_add(1, Ordering::Release);
+        let mut items = self.items.change();
+        if !items.get().contains_key(name) {
+            return None;
         }
-        removed
+        items.edit().remove(name)
     }
+}
 
-    /// The read lock, through the crate's one rule for poisoned locks.
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, T>> {
-        read(&self.items)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_counts_a_generation_and_leaves_a_held_snapshot_as_it_was() {
+        let set = LiveSet::new(vec![1]);
+        let before = set.snapshot();
+        set.change().edit().push(2);
+        let unchanged = set.change();
+        assert_eq!(unchanged.get(), &[1, 2]);
+        drop(unchanged);
+        assert_eq!(*before, [1]);
+        assert_eq!(set.with_generation(Vec::len), (1, 2));
     }
 }

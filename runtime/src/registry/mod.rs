@@ -1,6 +1,8 @@
-//! The tools a server serves: every `#[tool]` linked into the binary (collected once through
-//! `inventory`, [`collected`]), plus tools added at run time ([`ToolSet`]); and its resources
-//! (`resource.rs`, every `#[resource]`), with the MCP Apps views tools name (`apps.rs`).
+//! What a server serves: its tools (every `#[tool]` linked into the binary, collected once
+//! through `inventory`, [`collected`], plus those added at run time, [`ToolSet`]), its prompts
+//! (`prompt.rs`, [`PromptSet`]), its resources and templates (`resource/`, [`ResourceSet`]), each
+//! kind a live set of one shape (`set.rs`, `LiveSet`); the completers of prompts' arguments and
+//! templates' variables (`complete.rs`); and the MCP Apps views tools name (`apps.rs`).
 
 pub(crate) mod apps;
 mod complete;

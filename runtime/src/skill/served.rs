@@ -99,8 +99,9 @@ pub(crate) enum Child {
     File { resource: Resource, size: u64 },
 }
 
-/// A skill's entry, as `skills/get` sends it and as `skills/list` writes it (serialized once).
-pub(crate) struct Listed {
+/// A skill as served: its entry, as `skills/get` sends it and as `skills/list` writes it
+/// (serialized once).
+pub(crate) struct ServedSkill {
     pub(crate) uri: String,
     pub(crate) json: Value,
     pub(crate) raw: Box<RawValue>,
@@ -109,7 +110,7 @@ pub(crate) struct Listed {
 /// Every skill of a server, sorted by URI, and every directory of their files.
 #[derive(Default)]
 pub(crate) struct SkillSet {
-    skills: Vec<Listed>,
+    skills: Vec<ServedSkill>,
     /// Each directory's direct children, sorted by URI.
     directories: BTreeMap<String, Vec<Keyed>>,
 }
@@ -168,7 +169,7 @@ impl SkillSet {
                 "frontmatter": entry.front_matter,
                 "resources": resources,
             });
-            skills.push(Listed {
+            skills.push(ServedSkill {
                 raw: serde_json::value::to_raw_value(&json).expect("a JSON value serializes"),
                 json,
                 uri: entry.uri,
@@ -196,7 +197,7 @@ impl SkillSet {
     }
 
     /// Every skill's entry, sorted by URI.
-    pub(crate) fn entries(&self) -> &[Listed] {
+    pub(crate) fn entries(&self) -> &[ServedSkill] {
         &self.skills
     }
 

@@ -24,7 +24,7 @@ pub(super) const IDLE_ENOUGH: Duration = Duration::from_millis(250);
 
 /// The connections of one listener, as far as making room goes.
 #[derive(Default)]
-pub(super) struct Room {
+pub(super) struct Connections {
     state: Mutex<State>,
 }
 
@@ -71,7 +71,7 @@ impl State {
     }
 }
 
-impl Room {
+impl Connections {
     /// A connection joins, idle from now until its first request.
     pub(super) fn join(self: &Arc<Self>) -> Member {
         let seat = Arc::new(Seat::default());
@@ -119,7 +119,7 @@ impl Room {
 
 /// One connection of the room.
 pub(super) struct Member {
-    room: Arc<Room>,
+    room: Arc<Connections>,
     id: u64,
     seat: Arc<Seat>,
 }
@@ -216,7 +216,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_longest_idle_connection_makes_room_once_idle_long_enough() {
-        let room = Arc::new(Room::default());
+        let room = Arc::new(Connections::default());
         let old = room.join();
         tokio::time::advance(Duration::from_millis(100)).await;
         let recent = room.join();
@@ -232,7 +232,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_busy_connection_gives_way_after_its_response() {
-        let room = Arc::new(Room::default());
+        let room = Arc::new(Connections::default());
         let member = room.join();
         member.busy();
         room.wait();
@@ -245,7 +245,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_connection_slow_to_leave_stops_counting_and_another_is_asked() {
-        let room = Arc::new(Room::default());
+        let room = Arc::new(Connections::default());
         let first = room.join();
         first.idle();
         tokio::time::advance(Duration::from_millis(10)).await;
@@ -265,7 +265,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_connection_asked_with_a_request_in_flight_stays_and_its_response_decides() {
-        let room = Arc::new(Room::default());
+        let room = Arc::new(Connections::default());
         let member = room.join();
         assert!(!member.served(), "a fresh connection answered nothing yet");
         member.busy();

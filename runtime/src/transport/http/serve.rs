@@ -35,7 +35,7 @@ use tower::ServiceExt as _;
 
 use super::arrival::Arrivals;
 use super::health::Health;
-use super::room::{IDLE_ENOUGH, Member, Room};
+use super::room::{Connections, IDLE_ENOUGH, Member};
 use super::{HttpConfig, PostRoute, endpoint_and_post};
 use crate::protocol::Dispatcher;
 
@@ -167,7 +167,7 @@ struct Shared {
     post: Option<PostRoute>,
     /// `GET /healthz`, answered before the app.
     health: Health,
-    room: Arc<Room>,
+    room: Arc<Connections>,
     arrivals: Arrivals,
     body_rate: u64,
 }
@@ -257,7 +257,7 @@ enum Place {
 /// request its client may be sending. `None` at shutdown.
 async fn make_room(
     open: &Arc<Semaphore>,
-    room: &Room,
+    room: &Connections,
     shutdown: &CancellationToken,
 ) -> Option<OwnedSemaphorePermit> {
     room.wait();
@@ -298,7 +298,7 @@ async fn serve_connection(
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
     let member = Arc::new(member);
-    let service = Connection {
+    let service = ConnectionService {
         shared,
         member: Arc::clone(&member),
     };
@@ -398,12 +398,12 @@ impl AsyncWrite for Socket {
 /// and `Connection: close` on it when the body came late, or when a client waits for a place
 /// and the answer is not a stream.
 #[derive(Clone)]
-struct Connection {
+struct ConnectionService {
     shared: Arc<Shared>,
     member: Arc<Member>,
 }
 
-impl hyper::service::Service<Request<Incoming>> for Connection {
+impl hyper::service::Service<Request<Incoming>> for ConnectionService {
     type Response = Response;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;

@@ -47,7 +47,7 @@ pub use handles::{Prompts, Resources, Tools};
 ///
 /// | limit (setter) | default | past it |
 /// | --- | --- | --- |
-/// | [`Server::call_timeout`] | 5 min of the call's own time: waiting for the client's answer to a question (each bounded by [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT), 10 min) does not count | the call's `Context` is cancelled and its future dropped (the tool stops at its next `.await`); it answers `isError`: `Error executing tool NAME: it ran longer than its time limit of 300s and was stopped` |
+/// | [`Server::call_timeout`] | 5 min of the call's own time: waiting for the client's answer to a question (each bounded by [`ASK_TIMEOUT`](crate::ask::ASK_TIMEOUT), 10 min) does not count | the call's `Context` is cancelled and its future dropped (the tool stops at its next `.await`); it answers `isError`: `Error executing tool NAME: it ran longer than its time limit of 300s and was stopped`; a prompt's get or a resource's read, bounded alike, answers `-32603` saying the same |
 /// | [`Server::max_calls_in_flight`] (per connection: the stdio client, a legacy HTTP session) | 1,024 | the request is refused at once with JSON-RPC error `-31000` (`Server busy: …`); the connection goes on reading, so `notifications/cancelled` still arrive |
 /// | [`Server::max_batch_items`] (2025-03-26 batches) | 1,024 | the whole batch is refused, `-32600` (`a batch of N items; at most 1024 are taken`), none of it runs |
 /// | [`Server::max_line_bytes`] (stdio message size) | 4 MiB | the line is discarded whole, up to its newline, and answered `-32600` |
@@ -490,7 +490,8 @@ impl Server {
     /// Past it the call's [`Context`](crate::Context) is cancelled and its future dropped (a tool
     /// stopped at its next `.await`), and it answers an `isError` result naming the limit, so
     /// the model learns what happened: the protocol leaves a server's limits to it, and reports
-    /// a tool's failures as results.
+    /// a tool's failures as results. A prompt's `prompts/get` and a resource's `resources/read`
+    /// run within the same limit, and answer `-32603` past it.
     ///
     /// The time a call waits for the client's answer to a question
     /// ([`Context::elicit`](crate::Context::elicit), `sample`, `roots`) does not count: a person

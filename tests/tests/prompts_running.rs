@@ -1,6 +1,6 @@
 //! How prompts and completers run, as a client sees it: over stdio apart from the read loop (a
-//! `ping` is answered while a prompt computes), within the call time limit (a prompt or a
-//! completer that hangs is stopped with `-32603`), a plain `#[prompt] fn` on blocking threads;
+//! `ping` is answered while a prompt computes), within the call time limit (a prompt, a
+//! completer or a resource's read that hangs is stopped with `-32603`), a plain `#[prompt] fn` on blocking threads;
 //! and what a prompt returns shaped for the client's version, as a tool's result is.
 
 // Prompts are written as users write them, `async` even when they await nothing.
@@ -182,6 +182,29 @@ async fn a_prompt_or_completer_that_hangs_is_stopped_at_the_time_limit_over_stdi
         "{message}"
     );
     client.assert_alive(3).await;
+}
+
+/// Never gives its contents
+#[resource(uri = "hangs://forever")]
+async fn never_read() -> String {
+    std::future::pending().await
+}
+
+#[tokio::test]
+async fn a_resource_read_that_hangs_is_stopped_at_the_time_limit_over_stdio() {
+    let mut client = initialized(server()).await;
+    // `request` waits 10 s at most: a read the server never stops fails the test.
+    let response = client
+        .request(1, "resources/read", json!({"uri": "hangs://forever"}))
+        .await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let message = response["error"]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("hangs://forever") && message.contains("time limit"),
+        "{message}"
+    );
+    assert_eq!(response["error"]["data"]["uri"], "hangs://forever");
+    client.assert_alive(2).await;
 }
 
 /// One worker thread: a plain fn run on it would hold the whole runtime, the read loop

@@ -346,7 +346,8 @@ impl Dispatcher {
     }
 
     /// `resources/read`: a resource fn is given the request's `Context` (and through it the
-    /// app state), as a tool is; it asks nothing of a 2026-07-28 client (no round).
+    /// app state), as a tool is, within the same time limit; it asks nothing of a 2026-07-28
+    /// client (no round).
     pub(super) async fn read_resource(
         &self,
         id: &Id,
@@ -357,13 +358,34 @@ impl Dispatcher {
     ) -> Result<Value, ErrorObject> {
         let listed = self.state.resources.listed();
         let client = Client::of(era, connection);
-        let context = self.context(id, &params, scope, client, None, &Arc::default());
+        let time_limit = self.time_limit(&scope);
+        let cancellation = scope.cancellation.clone();
+        let clock = Arc::new(CallClock::default());
+        let context = self.context(id, &params, scope, client, None, &clock);
         let served = resources::Served {
             resources: &listed,
             page_size: self.state.page_size,
             ttl_ms: self.state.ttl_ms,
         };
-        resources::read(&params, era, &served, &context).await
+        let read = resources::read(&params, era, &served, &context);
+        // Bounded as a tool call is: a read that hangs gives its place back.
+        call::within(read, time_limit, &clock, &cancellation)
+            .await
+            .unwrap_or_else(|| {
+                let uri = params
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                tracing::warn!(uri, limit = ?time_limit, "resource read stopped at its time limit");
+                Err(ErrorObject::new(
+                    codes::INTERNAL_ERROR,
+                    format!(
+                        "Error reading resource {uri}: it ran longer than its time limit of \
+                         {time_limit:?} and was stopped"
+                    ),
+                )
+                .data(json!({"uri": uri})))
+            })
     }
 }
 

@@ -12,7 +12,7 @@ use super::scope::RequestScope;
 use crate::call;
 use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::limits::CallClock;
-use crate::registry::{CompletionContext, Listed, PromptSet};
+use crate::registry::{Completer, CompletionContext, Listed, PromptSet};
 use crate::state::StateMap;
 
 /// What `completion/complete` reads of the server.
@@ -63,6 +63,39 @@ pub(super) async fn complete(
         .and_then(|context| context.get("arguments"))
         .and_then(Value::as_object);
     let resolved = prompts::strings(resolved, "context.arguments")?;
+    let completer = referenced_completer(reference, name, completable)?;
+    let completion = match completer {
+        Some(completer) => {
+            let context = CompletionContext::new(resolved, Arc::clone(completable.states))
+                .caller(scope.auth.clone(), session_id);
+            let completing = completer.complete(partial.clone(), context);
+            let clock = CallClock::default();
+            call::within(completing, time_limit, &clock, &scope.cancellation)
+                .await
+                .ok_or_else(|| {
+                    tracing::warn!(argument = %name, limit = ?time_limit, "completer stopped at its time limit");
+                    ErrorObject::new(
+                        codes::INTERNAL_ERROR,
+                        format!(
+                            "Completing `{name}` ran longer than its time limit of {time_limit:?} and was stopped"
+                        ),
+                    )
+                })?
+                .map_err(|message| ErrorObject::new(codes::INTERNAL_ERROR, message))?
+                .capped()
+        }
+        None => crate::registry::Completion::default(),
+    };
+    Ok(json!({ "completion": to_json(&completion) }))
+}
+
+/// The completer of argument `name` of what `reference` names (a prompt, or a resource
+/// template); `None` when it has no completer. An unknown reference or argument is `-32602`.
+fn referenced_completer(
+    reference: &Map<String, Value>,
+    name: &str,
+    completable: &Completable<'_>,
+) -> Result<Option<Completer>, ErrorObject> {
     let text = |key: &str| reference.get(key).and_then(Value::as_str);
     let completer = match text("type") {
         Some("ref/prompt") => {
@@ -103,27 +136,5 @@ pub(super) async fn complete(
             ));
         }
     };
-    let completion = match completer {
-        Some(completer) => {
-            let context = CompletionContext::new(resolved, Arc::clone(completable.states))
-                .caller(scope.auth.clone(), session_id);
-            let completing = completer.complete(partial.clone(), context);
-            let clock = CallClock::default();
-            call::within(completing, time_limit, &clock, &scope.cancellation)
-                .await
-                .ok_or_else(|| {
-                    tracing::warn!(argument = %name, limit = ?time_limit, "completer stopped at its time limit");
-                    ErrorObject::new(
-                        codes::INTERNAL_ERROR,
-                        format!(
-                            "Completing `{name}` ran longer than its time limit of {time_limit:?} and was stopped"
-                        ),
-                    )
-                })?
-                .map_err(|message| ErrorObject::new(codes::INTERNAL_ERROR, message))?
-                .capped()
-        }
-        None => crate::registry::Completion::default(),
-    };
-    Ok(json!({ "completion": to_json(&completion) }))
+    Ok(completer)
 }

@@ -290,42 +290,73 @@ impl Dispatcher {
             (_, Method::Complete)
                 if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
             {
-                let time_limit = self.time_limit(&scope);
-                let session_id = connection.session_id.clone();
-                complete::complete(&params, &self.completable(), time_limit, &scope, session_id)
-                    .await
+                self.complete(&params, connection, &scope).await
             }
             #[cfg(feature = "skills")]
             (_, method) if method.is_skills() && !self.state.skills.is_empty() => {
-                let served = super::skills::Served {
-                    skills: &self.state.skills,
-                    page_size: self.state.page_size,
-                    ttl_ms: self.state.ttl_ms,
-                };
-                if *method == Method::ListSkills {
-                    let info = &self.state.info;
-                    return super::skills::list(&params, era.version(), &served, info)
-                        .map(Payload::Shared);
-                }
-                super::skills::answer(method, &params, &era, &served)
-                    .unwrap_or_else(|| Err(method_not_found(method)))
+                return self.skills(method, &params, &era);
             }
             (_, Method::ReadResource) if self.state.resources.is_served() => {
                 Box::pin(self.read_resource(id, params, &era, connection, scope)).await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
-                let listed = self.state.resources.listed();
-                let served = resources::Served {
-                    resources: &listed,
-                    page_size: self.state.page_size,
-                    ttl_ms: self.state.ttl_ms,
-                };
-                resources::answer(method, &params, &era, &served)
-                    .unwrap_or_else(|| Err(method_not_found(method)))
+                self.list_resources(method, &params, &era)
             }
             _ => Err(method_not_found(method)),
         }?;
         Ok(self.payload(&era, result))
+    }
+
+    /// `completion/complete`, within the time limit of a call.
+    async fn complete(
+        &self,
+        params: &Map<String, Value>,
+        connection: &Connection,
+        scope: &RequestScope,
+    ) -> Result<Value, ErrorObject> {
+        let time_limit = self.time_limit(scope);
+        let session_id = connection.session_id.clone();
+        complete::complete(params, &self.completable(), time_limit, scope, session_id).await
+    }
+
+    /// The Skills extension's methods: `skills/list` a shared page, the others answered in
+    /// `era`.
+    #[cfg(feature = "skills")]
+    fn skills(
+        &self,
+        method: &Method,
+        params: &Map<String, Value>,
+        era: &Era,
+    ) -> Result<Payload, ErrorObject> {
+        let served = super::skills::Served {
+            skills: &self.state.skills,
+            page_size: self.state.page_size,
+            ttl_ms: self.state.ttl_ms,
+        };
+        if *method == Method::ListSkills {
+            let info = &self.state.info;
+            return super::skills::list(params, era.version(), &served, info).map(Payload::Shared);
+        }
+        super::skills::answer(method, params, era, &served)
+            .unwrap_or_else(|| Err(method_not_found(method)))
+            .map(|result| self.payload(era, result))
+    }
+
+    /// `resources/list` and `resources/templates/list`, from the resources as of now.
+    fn list_resources(
+        &self,
+        method: &Method,
+        params: &Map<String, Value>,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
+        let listed = self.state.resources.listed();
+        let served = resources::Served {
+            resources: &listed,
+            page_size: self.state.page_size,
+            ttl_ms: self.state.ttl_ms,
+        };
+        resources::answer(method, params, era, &served)
+            .unwrap_or_else(|| Err(method_not_found(method)))
     }
 
     /// `result` as it is answered in `era`: at 2026-07-28 with its `resultType` and the

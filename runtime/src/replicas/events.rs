@@ -221,38 +221,15 @@ impl SharedEvents {
             let mut counted = 0;
             let mut kept = STREAM_OVERHEAD;
             loop {
-                // The next write, the end, or, quiet for half the TTL, nothing: the keys are
-                // renewed while the stream runs.
-                let (mut next, closed) = tokio::select! {
-                    write = pending.recv() => {
-                        let closed = write.is_none();
-                        (write, closed)
-                    }
-                    () = end_told.notified() => (pending.try_recv().ok(), false),
-                    () = tokio::time::sleep(shared.ttl / 2) => (None, false),
-                };
+                let (mut next, closed) = next_write(&mut pending, &end_told, shared.ttl / 2).await;
                 let mut pipe = redis::pipe();
                 if !written_meta {
                     pipe.hset_multiple(&meta, &fields).ignore();
                 }
-                // What came meanwhile goes in the same round trip: a slow Redis makes the
-                // batches bigger, never the queue longer than one round trip's worth.
-                let mut batched = 0;
-                while let Some(Write { seq, data, kept: now_kept }) = next.take() {
-                    pipe.cmd("XADD")
-                        .arg(&events)
-                        .arg("MAXLEN")
-                        .arg("~")
-                        .arg(shared.max_events)
-                        .arg(format!("0-{seq}"))
-                        .arg("d")
-                        .arg(&*data)
-                        .ignore();
+                if let Some(now_kept) =
+                    shared.add_writes(&mut pipe, &events, next.take(), &mut pending)
+                {
                     kept = STREAM_OVERHEAD + now_kept;
-                    batched += 1;
-                    if batched < BATCH {
-                        next = pending.try_recv().ok();
-                    }
                 }
                 // Ended, and all it wrote is in this batch.
                 let ended = closed
@@ -263,16 +240,7 @@ impl SharedEvents {
                 }
                 pipe.pexpire(&events, ttl).ignore();
                 pipe.pexpire(&meta, ttl).ignore();
-                // Its share of the log's total, and its place among the streams by last write.
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |since| since.as_millis());
-                pipe.hset(&sizes, &stream, kept).ignore();
-                pipe.zadd(&streams, &stream, u64::try_from(now).unwrap_or(u64::MAX))
-                    .ignore();
-                let change = i64::try_from(kept).unwrap_or(i64::MAX)
-                    - i64::try_from(counted).unwrap_or(i64::MAX);
-                pipe.incr(&total, change);
+                count_stream(&mut pipe, [&total, &streams, &sizes], &stream, kept, counted);
                 let written: redis::RedisResult<(i64,)> =
                     pipe.query_async(&mut shared.redis.connection()).await;
                 if written.is_ok() {
@@ -302,6 +270,42 @@ impl SharedEvents {
             end,
             dropped: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Adds `next` and what came meanwhile (up to [`BATCH`]) to `pipe`, as one round trip: a
+    /// slow Redis makes the batches bigger, never the queue longer than one round trip's worth.
+    /// Gives what the stream keeps as of the last write added, if any was.
+    fn add_writes(
+        &self,
+        pipe: &mut redis::Pipeline,
+        events: &str,
+        mut next: Option<Write>,
+        pending: &mut mpsc::Receiver<Write>,
+    ) -> Option<usize> {
+        let mut kept = None;
+        let mut batched = 0;
+        while let Some(Write {
+            seq,
+            data,
+            kept: now_kept,
+        }) = next.take()
+        {
+            pipe.cmd("XADD")
+                .arg(events)
+                .arg("MAXLEN")
+                .arg("~")
+                .arg(self.max_events)
+                .arg(format!("0-{seq}"))
+                .arg("d")
+                .arg(&*data)
+                .ignore();
+            kept = Some(now_kept);
+            batched += 1;
+            if batched < BATCH {
+                next = pending.try_recv().ok();
+            }
+        }
+        kept
     }
 
     /// The events of stream `stream` after `after`, for a client of `session` resuming it on
@@ -363,6 +367,44 @@ impl SharedEvents {
             Box::pin(futures_util::stream::unfold(follower, Follower::next));
         Ok(Some((events, call)))
     }
+}
+
+/// The next write of a stream, and whether its queue closed: at the end told, whatever is
+/// queued; quiet for `quiet`, nothing (the keys are renewed while the stream runs).
+async fn next_write(
+    pending: &mut mpsc::Receiver<Write>,
+    end_told: &tokio::sync::Notify,
+    quiet: Duration,
+) -> (Option<Write>, bool) {
+    tokio::select! {
+        write = pending.recv() => {
+            let closed = write.is_none();
+            (write, closed)
+        }
+        () = end_told.notified() => (pending.try_recv().ok(), false),
+        () = tokio::time::sleep(quiet) => (None, false),
+    }
+}
+
+/// Adds to `pipe` stream `stream`'s share of the log's total (`kept` bytes now, `counted` as
+/// last written) and its place among the streams by last write; `keys` are the total, the
+/// streams by last write and their sizes.
+fn count_stream(
+    pipe: &mut redis::Pipeline,
+    [total, streams, sizes]: [&str; 3],
+    stream: &str,
+    kept: usize,
+    counted: usize,
+) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    pipe.hset(sizes, stream, kept).ignore();
+    pipe.zadd(streams, stream, u64::try_from(now).unwrap_or(u64::MAX))
+        .ignore();
+    let change =
+        i64::try_from(kept).unwrap_or(i64::MAX) - i64::try_from(counted).unwrap_or(i64::MAX);
+    pipe.incr(total, change);
 }
 
 /// A connection following a stream another replica writes.

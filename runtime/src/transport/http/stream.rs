@@ -13,6 +13,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse as _, Response};
 use futures_util::StreamExt as _;
+use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio_util::sync::CancellationToken;
@@ -25,7 +26,7 @@ use super::replay::{self, EventLog, LoggedStream, StreamKind};
 use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, Method, Outgoing, Request, codes};
+use crate::jsonrpc::{self, Id, Method, Outgoing, Request, codes};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
 use crate::session::{self, Caller, Calls, Ticket};
@@ -121,7 +122,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         call.calls.cancel(&id);
     }
     let ticket = started.ticket;
-    let (mut answer, place, in_session) = (started.answer, call.place, call.in_session);
+    let (answer, place, in_session) = (started.answer, call.place, call.in_session);
     let answered = move |answered: Option<jsonrpc::Response>| {
         drop(place);
         // Idle time counts from the end of its last call: marked before the answer lets the
@@ -133,47 +134,21 @@ pub(super) async fn answer(call: HttpCall) -> Response {
             let _ = events.send(Outgoing::Response(response));
         }
     };
-    // A request that runs no code of the user's (`ping`, the lists) is polled once here, on the
-    // connection's task. The others run apart at once, so that a tool computing before its
-    // first `.await` never keeps this task from seeing the client leave (which cancels the
-    // call).
-    if method.runs_user_code() {
-        tokio::spawn(async move { answered(answer.await) });
-    } else {
-        match session::poll_once(&mut answer).await {
-            Ok(Poll::Ready(response)) => answered(response),
-            Ok(Poll::Pending) => {
-                tokio::spawn(async move { answered(answer.await) });
-            }
-            Err(_) => {
-                tracing::error!(%method, ?id, "handling a request panicked");
-                return Refusal::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    codes::INTERNAL_ERROR,
-                    "Internal error",
-                )
-                .into_response();
-            }
-        }
+    if let Err(panicked) = run(answer, &method, &id, answered).await {
+        return panicked;
     }
     let first = match first_message(&mut receiver, call.accepts, &ticket).await {
         Ok(first) => first,
         Err(response) => return response,
     };
     let Outgoing::Response(response) = first else {
-        if let Some((resumable, session)) = logged {
-            let connection = session.calls.connection();
-            // 2025-11-25 starts with a priming event; older clients may not take empty data.
-            let prime = connection.version() >= ProtocolVersion::V2025_11_25;
-            let opened = connection
-                .session_id
-                .as_deref()
-                .and_then(|session| resumable.log.open(session, StreamKind::Call(id)));
-            if let Some(stream) = opened {
-                return logged_stream(&stream, first, receiver, ticket, prime, resumable);
-            }
-        }
-        return event_stream(first, bounded(receiver, max_queued), ticket, room);
+        let stream = CallStream {
+            receiver,
+            ticket,
+            max_queued,
+            room,
+        };
+        return streamed(first, stream, logged, id);
     };
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
@@ -183,6 +158,76 @@ pub(super) async fn answer(call: HttpCall) -> Response {
         status_of(error, Stage::Answer(call.statuses))
     });
     reply::json(status, &response)
+}
+
+/// Runs a call's future, `answered` given its response. A request that runs no code of the
+/// user's (`ping`, the lists) is polled once here, on the connection's task. The others run
+/// apart at once, so that a tool computing before its first `.await` never keeps this task from
+/// seeing the client leave (which cancels the call). `Err`: the answer to a poll that panicked.
+async fn run(
+    mut answer: BoxFuture<'static, Option<jsonrpc::Response>>,
+    method: &Method,
+    id: &Id,
+    answered: impl FnOnce(Option<jsonrpc::Response>) + Send + 'static,
+) -> Result<(), Response> {
+    if method.runs_user_code() {
+        tokio::spawn(async move { answered(answer.await) });
+        return Ok(());
+    }
+    match session::poll_once(&mut answer).await {
+        Ok(Poll::Ready(response)) => answered(response),
+        Ok(Poll::Pending) => {
+            tokio::spawn(async move { answered(answer.await) });
+        }
+        Err(_) => {
+            tracing::error!(%method, ?id, "handling a request panicked");
+            return Err(Refusal::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                codes::INTERNAL_ERROR,
+                "Internal error",
+            )
+            .into_response());
+        }
+    }
+    Ok(())
+}
+
+/// What a call that streams carries on: the messages still to come, its ticket, and the room of
+/// its queue.
+struct CallStream {
+    receiver: mpsc::UnboundedReceiver<Outgoing>,
+    ticket: Ticket,
+    max_queued: usize,
+    room: Option<Room>,
+}
+
+/// The event stream of a call whose `first` message is no response: in a legacy session,
+/// logged (so resumable) when its log opens one; else request-scoped.
+fn streamed(
+    first: Outgoing,
+    stream: CallStream,
+    logged: Option<(Resumable, Arc<HttpSession>)>,
+    id: Id,
+) -> Response {
+    let CallStream {
+        receiver,
+        ticket,
+        max_queued,
+        room,
+    } = stream;
+    if let Some((resumable, session)) = logged {
+        let connection = session.calls.connection();
+        // 2025-11-25 starts with a priming event; older clients may not take empty data.
+        let prime = connection.version() >= ProtocolVersion::V2025_11_25;
+        let opened = connection
+            .session_id
+            .as_deref()
+            .and_then(|session| resumable.log.open(session, StreamKind::Call(id)));
+        if let Some(stream) = opened {
+            return logged_stream(&stream, first, receiver, ticket, prime, resumable);
+        }
+    }
+    event_stream(first, bounded(receiver, max_queued), ticket, room)
 }
 
 /// What decides the answer's form: the response (JSON), or a first notification the client

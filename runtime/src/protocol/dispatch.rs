@@ -2,7 +2,6 @@
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -18,20 +17,15 @@ use super::{
     ChangeSender, Changes, Connection, ProtocolVersion, Transport, complete, downgrade, listen,
     meta, prompts, resources, tasks, trace,
 };
-use crate::ask::board::Board;
-use crate::ask::round::{self, Outcome, Round};
-use crate::ask::seal::{LazyBinding, Sealer, Subject};
-use crate::ask::{Asker, Channel};
-use crate::call;
+use crate::ask::seal::Sealer;
 use crate::client_capabilities::ClientCapabilities;
-use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
-use crate::hook::{self, Hook};
+use crate::hook::Hook;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
-use crate::limits::{CallClock, Limits};
-use crate::registry::{PromptSet, ResourceSet, ToolSet, apps};
+use crate::limits::Limits;
+use crate::registry::{PromptSet, ResourceSet, ToolSet};
 use crate::result::CallToolResult;
 use crate::state::StateMap;
-use crate::task::{self, TaskSupport, Tasks};
+use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 mod run;
@@ -139,8 +133,8 @@ impl Dispatcher {
             #[cfg(feature = "skills")]
             skills: Arc::default(),
             tasks: Arc::new(Tasks::new(
-                Arc::new(task::MemoryTaskStore::new()),
-                task::TaskSettings::default(),
+                Arc::new(crate::task::MemoryTaskStore::new()),
+                crate::task::TaskSettings::default(),
             )),
         })
     }

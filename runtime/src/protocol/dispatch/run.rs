@@ -2,7 +2,30 @@
 //! `resources/read`, each with its `Context`, the round of a 2026-07-28 request that may ask,
 //! and its time limit.
 
-use super::*;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
+
+use super::Dispatcher;
+use crate::ask::board::Board;
+use crate::ask::round::{self, Outcome, Round};
+use crate::ask::seal::{LazyBinding, Subject};
+use crate::ask::{Asker, Channel};
+use crate::call;
+use crate::client_capabilities::ClientCapabilities;
+use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
+use crate::hook;
+use crate::jsonrpc::{ErrorObject, Id, Payload, codes};
+use crate::limits::CallClock;
+use crate::protocol::connection::Connection;
+use crate::protocol::era::Era;
+use crate::protocol::scope::RequestScope;
+use crate::protocol::{ProtocolVersion, downgrade, prompts, resources, tasks};
+use crate::registry::apps;
+use crate::task::{self, TaskSupport};
 
 impl Dispatcher {
     /// `tools/call`: the tool and its arguments read, the client's capabilities checked, the

@@ -24,6 +24,7 @@ pub(crate) use set::ResourceSet;
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "skills")]
     use std::borrow::Cow;
 
     use futures_util::future::BoxFuture;

@@ -736,6 +736,8 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
+        #[cfg(feature = "redis")]
+        self.warn_unshared_request_state_key(&config);
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         let closing = dispatcher.closing().clone();
         Ok(http::HttpService::new(
@@ -773,6 +775,8 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
+        #[cfg(feature = "redis")]
+        self.warn_unshared_request_state_key(&config);
         let dispatcher = self.into_dispatcher(Some("tcp"))?;
         Ok(http::router(dispatcher, config))
     }
@@ -864,6 +868,21 @@ impl Server {
             let config = self.http.clone();
             self.log_request_state_key();
             std::future::ready(Ok((self, config))).await
+        }
+    }
+
+    /// A router or service on Redis takes no key from it (it is built without an `await`):
+    /// without a key of its own, its replicas each draw one, and a 2026-07-28 question round
+    /// retried on another replica fails. Said at start rather than found by a client.
+    #[cfg(feature = "redis")]
+    fn warn_unshared_request_state_key(&self, config: &HttpConfig) {
+        if self.request_state_key.is_none() && config.redis_connected().is_some() {
+            tracing::warn!(
+                "requestState key: drawn at start, known to this process only, though Redis is \
+                 configured: replicas behind one balancer need one key; give it with \
+                 Server::request_state_key (or serve with serve_http or serve_http_app, which \
+                 take one from Redis)"
+            );
         }
     }
 

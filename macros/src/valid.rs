@@ -11,7 +11,7 @@ use syn::{
     Safety, Type, TypeParamBound, parse_quote,
 };
 
-use crate::ast::{CallArg, Hints, InlineParam, Input, InputSchema, Param, ToolFn};
+use crate::ast::{CallArg, Hints, InlineParam, Input, InputSchema, Param, Provided, ToolFn};
 use crate::attr::{self, Keys, OutputSchema, ToolArgs};
 use crate::docs;
 
@@ -193,11 +193,20 @@ fn tool_name(
     if let Some(name) = args.and_then(|args| args.name.as_ref()) {
         return name.as_str().to_owned();
     }
+    if keys.name {
+        return unraw(ident);
+    }
+    fn_name(errors, ident, "tool")
+}
+
+/// The name of a `#[tool]` or `#[prompt]` fn without `name = "…"`: the fn's, which must then be
+/// a valid name.
+pub(crate) fn fn_name(errors: &mut Accumulator, ident: &syn::Ident, attribute: &str) -> String {
     let name = unraw(ident);
-    if !keys.name && !attr::is_valid_name(&name) {
+    if !attr::is_valid_name(&name) {
         errors.push(
             Error::custom(format!(
-                "`{name}` is not a valid tool name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[tool(name = \"…\")]`"
+                "`{name}` is not a valid {attribute} name (1 to 64 characters from `A-Z a-z 0-9 _ . -`): set one with `#[{attribute}(name = \"…\")]`"
             ))
             .with_span(ident),
         );
@@ -489,8 +498,10 @@ fn check_params<'a>(
             .iter()
             .filter(|a| a.path().is_ident("cfg"))
             .collect();
-        let param = match Provided::of(typed, krate) {
-            Some((provided, taken)) => provided_param(errors, typed, provided, taken),
+        let param = match ProvidedKind::of(typed, krate) {
+            Some((provided, taken)) => {
+                provided_param(errors, typed, provided, taken).map(Param::Provided)
+            }
             // A parameter left to rustc's check takes no part in the style.
             None => candidate(errors, deferred, typed, krate).map(|candidate| {
                 candidates.push(candidate);
@@ -519,28 +530,39 @@ fn name_inline_params<'a>(input: &Input<'a>, params: &mut [CallArg<'a>]) {
     }
 }
 
-/// What a parameter is to the runtime, for `#[prompt]`.
-pub(crate) enum RuntimeParam<'a> {
-    /// The client gives it.
-    Given,
-    /// The runtime provides it (the `Context`, app state).
-    Provided(Param<'a>),
-    /// The runtime would provide it, but not as taken (its error pushed).
-    Refused,
+/// A parameter of a `#[prompt]` or `#[resource]` fn.
+pub(crate) enum FnParam<'a> {
+    /// What the runtime provides (the `Context`, app state), checked as a tool's.
+    Provided(Provided<'a>),
+    /// One the client gives, for the attribute's own rules.
+    Given(&'a syn::PatType),
 }
 
-/// A parameter the runtime provides (the `Context`, app state), checked as a tool's is.
-pub(crate) fn runtime_param<'a>(
+/// Visits the parameters of a `#[prompt]` or `#[resource]` fn in order: `self` is refused (with
+/// `method`, at it), and so is a provided one taken as it cannot be (not visited).
+pub(crate) fn each_param<'a>(
     errors: &mut Accumulator,
-    typed: &'a syn::PatType,
+    item: &'a ItemFn,
     krate: &Path,
-) -> RuntimeParam<'a> {
-    match Provided::of(typed, krate) {
-        None => RuntimeParam::Given,
-        Some((provided, taken)) => match provided_param(errors, typed, provided, taken) {
-            Some(param) => RuntimeParam::Provided(param),
-            None => RuntimeParam::Refused,
-        },
+    method: &str,
+    mut visit: impl FnMut(&mut Accumulator, FnParam<'a>),
+) {
+    for input in &item.sig.inputs {
+        let typed = match input {
+            FnArg::Receiver(receiver) => {
+                errors.push(Error::custom(method).with_span(receiver));
+                continue;
+            }
+            FnArg::Typed(typed) => typed,
+        };
+        match ProvidedKind::of(typed, krate) {
+            None => visit(errors, FnParam::Given(typed)),
+            Some((provided, taken)) => {
+                if let Some(provided) = provided_param(errors, typed, provided, taken) {
+                    visit(errors, FnParam::Provided(provided));
+                }
+            }
+        }
     }
 }
 
@@ -549,12 +571,12 @@ pub(crate) fn runtime_param<'a>(
 fn provided_param<'a>(
     errors: &mut Accumulator,
     typed: &syn::PatType,
-    provided: Provided,
+    provided: ProvidedKind,
     taken: Taken<'a>,
-) -> Option<Param<'a>> {
+) -> Option<Provided<'a>> {
     let what = match provided {
-        Provided::State => "app state",
-        Provided::Context => "the `Context`",
+        ProvidedKind::State => "app state",
+        ProvidedKind::Context => "the `Context`",
     };
     if let Some(header) = typed.attrs.iter().find(|attr| is_header_marker(attr)) {
         errors.push(
@@ -577,10 +599,10 @@ fn provided_param<'a>(
         Taken::Borrowed(ty) => (true, ty),
         Taken::BorrowedMut(mutability) => {
             let refusal = match provided {
-                Provided::State => {
+                ProvidedKind::State => {
                     "app state is shared by every call and cannot be borrowed mutably: take `State<T>` (it derefs to `&T`), and put a `Mutex` or an atomic inside what must change"
                 }
-                Provided::Context => {
+                ProvidedKind::Context => {
                     "the `Context` cannot be borrowed mutably: take `&Context` or `Context`"
                 }
             };
@@ -589,8 +611,8 @@ fn provided_param<'a>(
         }
     };
     Some(match provided {
-        Provided::State => Param::State { by_ref, ty },
-        Provided::Context => Param::Context { by_ref, ty },
+        ProvidedKind::State => Provided::State { by_ref, ty },
+        ProvidedKind::Context => Provided::Context { by_ref, ty },
     })
 }
 
@@ -812,14 +834,14 @@ fn inline_params<'a>(
 
 /// What the runtime provides a parameter with, rather than the client.
 #[derive(Clone, Copy)]
-enum Provided {
+enum ProvidedKind {
     /// The request's `Context`.
     Context,
     /// App state, `State<T>`.
     State,
 }
 
-impl Provided {
+impl ProvidedKind {
     /// What `typed` takes, if the runtime provides it, and how it takes it. App state is
     /// recognised first: `#[context]` on a `State<T>` does not make it the `Context`.
     fn of<'a>(typed: &'a syn::PatType, krate: &Path) -> Option<(Self, Taken<'a>)> {
@@ -862,7 +884,7 @@ fn taken<'a>(ty: &'a Type, is_it: &dyn Fn(&Type) -> bool) -> Option<Taken<'a>> {
 /// `mcp_toolbelt::Context`, `::mcp_toolbelt::Context` and `<crate path>::Context` are ours (the
 /// generated code checks that a bare `Context` really is), any other path (`crate::Context`) is
 /// the user's own type. `#[context]` makes any type the `Context` (an alias:
-/// `use …::Context as Ctx`); [`Provided::of`] applies it.
+/// `use …::Context as Ctx`); [`ProvidedKind::of`] applies it.
 fn is_context(ty: &Type, krate: &Path) -> bool {
     let Type::Path(path) = ty else { return false };
     path.qself.is_none()

@@ -29,35 +29,10 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
         .push(syn::parse_quote!(#[allow(clippy::needless_pass_by_value)]));
 
     let reads = reads(prompt, &private);
-    let call_args = prompt.slots.iter().map(|slot| match slot {
-        Slot::Argument(index) => {
-            let local = format_ident!("__prompt_arg_{}", index);
-            quote!(#local)
-        }
-        Slot::Runtime(provided) => provided_arg(provided, &private, "__prompt_context"),
-    });
     let fn_ident = &prompt.item.sig.ident;
     let span = prompt.item.sig.ident.span();
     let prompt_fn = quote_spanned!(span=> __prompt_fn);
-    let is_async = prompt.item.sig.asyncness.is_some();
-    let output = if is_async {
-        quote_spanned!(span=> #private::assert_send(#prompt_fn(#(#call_args),*)).await)
-    } else {
-        quote_spanned!(span=> #prompt_fn(#(#call_args),*))
-    };
-    let convert = match &prompt.item.sig.output {
-        ReturnType::Default => {
-            quote_spanned!(span=> #private::prompt_result::<()>(__prompt_output))
-        }
-        ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => {
-            quote_spanned!(ty.span()=> #private::prompt_result(__prompt_output))
-        }
-        ReturnType::Type(_, ty) => {
-            quote_spanned!(ty.span()=> #private::prompt_result::<#ty>(__prompt_output))
-        }
-    };
-
-    let run = run(is_async, &output, &convert, span, &private);
+    let run = call(prompt, &private, &prompt_fn);
 
     let argument_registrations = argument_registrations(prompt, &private);
     let state = prompt.slots.iter().filter_map(|slot| match slot {
@@ -101,6 +76,38 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
             }
         };
     }
+}
+
+/// The call of the user's fn (`prompt_fn`, spanned at its name) with each argument and what the
+/// runtime provides, and the conversion of its output into the prompt's result.
+fn call(prompt: &PromptFn<'_>, private: &syn::Ident, prompt_fn: &TokenStream) -> TokenStream {
+    let call_args = prompt.slots.iter().map(|slot| match slot {
+        Slot::Argument(index) => {
+            let local = format_ident!("__prompt_arg_{}", index);
+            quote!(#local)
+        }
+        Slot::Runtime(provided) => provided_arg(provided, private, "__prompt_context"),
+    });
+    let span = prompt.item.sig.ident.span();
+    let is_async = prompt.item.sig.asyncness.is_some();
+    let output = if is_async {
+        quote_spanned!(span=> #private::assert_send(#prompt_fn(#(#call_args),*)).await)
+    } else {
+        quote_spanned!(span=> #prompt_fn(#(#call_args),*))
+    };
+    let convert = match &prompt.item.sig.output {
+        ReturnType::Default => {
+            quote_spanned!(span=> #private::prompt_result::<()>(__prompt_output))
+        }
+        ReturnType::Type(_, ty) if matches!(**ty, Type::ImplTrait(_)) => {
+            quote_spanned!(ty.span()=> #private::prompt_result(__prompt_output))
+        }
+        ReturnType::Type(_, ty) => {
+            quote_spanned!(ty.span()=> #private::prompt_result::<#ty>(__prompt_output))
+        }
+    };
+
+    run(is_async, &output, &convert, span, private)
 }
 
 /// The statements that read each argument from the arguments' map into its parameter's type

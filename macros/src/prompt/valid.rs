@@ -129,53 +129,11 @@ fn argument<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Option<Arg
         errors.push(Error::custom(refused).with_span(value_ty));
         return None;
     }
-    let mut defaulted = false;
-    let mut renamed = None;
-    let mut completer = None;
-    for attr in &typed.attrs {
-        if attr.path().is_ident("serde") {
-            let metas = attr.parse_args_with(
-                syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
-            );
-            for meta in metas.into_iter().flatten() {
-                match &meta {
-                    Meta::Path(path) if path.is_ident("default") => defaulted = true,
-                    Meta::NameValue(pair) if pair.path.is_ident("rename") => {
-                        match attr::string_literal(&meta) {
-                            Ok(name) => renamed = Some(name.into_inner()),
-                            Err(error) => errors.push(error),
-                        }
-                    }
-                    _ => errors.push(
-                        Error::custom("only `#[serde(default)]` (absent: `Default::default()`) and `#[serde(rename = \"…\")]` (the argument's name) apply to a prompt argument")
-                            .with_span(&meta),
-                    ),
-                }
-            }
-        } else if attr.path().is_ident("schemars")
-            || valid::is_header_marker(attr)
-            || valid::is_property_marker(attr)
-        {
-            errors.push(
-                Error::custom("a prompt argument is a string, not a JSON property: this attribute has no effect; remove it")
-                    .with_span(attr.path()),
-            );
-        } else if valid::is_complete_marker(attr) {
-            match attr.parse_args::<Path>() {
-                Ok(path) if completer.is_none() => completer = Some(path),
-                Ok(_) => errors.push(
-                    Error::custom("an argument has one completer: remove this `#[complete]`")
-                        .with_span(attr),
-                ),
-                Err(_) => errors.push(
-                    Error::custom(
-                        "`#[complete]` takes the path of the completer fn: `#[complete(cities)]`",
-                    )
-                    .with_span(attr),
-                ),
-            }
-        }
-    }
+    let ArgumentAttrs {
+        defaulted,
+        renamed,
+        completer,
+    } = argument_attrs(errors, &typed.attrs);
     let how = match (optional, defaulted) {
         (true, true) => {
             errors.push(
@@ -198,6 +156,72 @@ fn argument<'a>(errors: &mut Accumulator, typed: &'a syn::PatType) -> Option<Arg
         completer,
         fields: false,
     })
+}
+
+/// What a prompt argument's attributes say of it.
+#[derive(Default)]
+struct ArgumentAttrs {
+    /// `#[serde(default)]`: `T::default()` when absent.
+    defaulted: bool,
+    /// `#[serde(rename = "…")]`: its name on the wire.
+    renamed: Option<String>,
+    /// `#[complete(path)]`.
+    completer: Option<Path>,
+}
+
+/// The attributes of a prompt argument, checked: the `serde` keys that apply to a string
+/// argument, one `#[complete]`, and none of a JSON property's.
+fn argument_attrs(errors: &mut Accumulator, attrs: &[syn::Attribute]) -> ArgumentAttrs {
+    let mut found = ArgumentAttrs::default();
+    for attr in attrs {
+        if attr.path().is_ident("serde") {
+            serde_keys(errors, attr, &mut found);
+        } else if attr.path().is_ident("schemars")
+            || valid::is_header_marker(attr)
+            || valid::is_property_marker(attr)
+        {
+            errors.push(
+                Error::custom("a prompt argument is a string, not a JSON property: this attribute has no effect; remove it")
+                    .with_span(attr.path()),
+            );
+        } else if valid::is_complete_marker(attr) {
+            match attr.parse_args::<Path>() {
+                Ok(path) if found.completer.is_none() => found.completer = Some(path),
+                Ok(_) => errors.push(
+                    Error::custom("an argument has one completer: remove this `#[complete]`")
+                        .with_span(attr),
+                ),
+                Err(_) => errors.push(
+                    Error::custom(
+                        "`#[complete]` takes the path of the completer fn: `#[complete(cities)]`",
+                    )
+                    .with_span(attr),
+                ),
+            }
+        }
+    }
+    found
+}
+
+/// `#[serde(default)]` and `#[serde(rename = "…")]`, the keys that apply to a prompt argument.
+fn serde_keys(errors: &mut Accumulator, attr: &syn::Attribute, found: &mut ArgumentAttrs) {
+    let metas =
+        attr.parse_args_with(syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated);
+    for meta in metas.into_iter().flatten() {
+        match &meta {
+            Meta::Path(path) if path.is_ident("default") => found.defaulted = true,
+            Meta::NameValue(pair) if pair.path.is_ident("rename") => {
+                match attr::string_literal(&meta) {
+                    Ok(name) => found.renamed = Some(name.into_inner()),
+                    Err(error) => errors.push(error),
+                }
+            }
+            _ => errors.push(
+                Error::custom("only `#[serde(default)]` (absent: `Default::default()`) and `#[serde(rename = \"…\")]` (the argument's name) apply to a prompt argument")
+                    .with_span(&meta),
+            ),
+        }
+    }
 }
 
 /// Why `ty` can never be one string's value, if it cannot: a borrow, a collection, a tuple.

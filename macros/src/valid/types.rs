@@ -13,16 +13,7 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else {
         return None;
     };
-    let last = path.path.segments.last()?;
-    match &last.arguments {
-        PathArguments::AngleBracketed(args) if last.ident == "Option" && args.args.len() == 1 => {
-            match &args.args[0] {
-                GenericArgument::Type(inner) => Some(inner),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
+    wrapped(path, "Option")
 }
 
 /// A bare name without generics (`Ctx`): what a `use … as` alias of the `Context` looks like.
@@ -102,9 +93,14 @@ pub(crate) fn is_std_type(ty: &Type) -> bool {
 
 /// The `T` of `Box<T>` (written bare or with its path, `std::boxed::Box<T>`).
 fn boxed(path: &syn::TypePath) -> Option<&Type> {
+    wrapped(path, "Box")
+}
+
+/// The `T` of `wrapper<T>` (`Option`, `Box`), written bare or with its path.
+fn wrapped<'a>(path: &'a syn::TypePath, wrapper: &str) -> Option<&'a Type> {
     let last = path.path.segments.last()?;
     match &last.arguments {
-        PathArguments::AngleBracketed(args) if last.ident == "Box" && args.args.len() == 1 => {
+        PathArguments::AngleBracketed(args) if last.ident == wrapper && args.args.len() == 1 => {
             match &args.args[0] {
                 GenericArgument::Type(inner) => Some(inner),
                 _ => None,

@@ -412,7 +412,11 @@ impl Server {
                     self.skills.push(entry);
                 }
             }
-            Err(problem) => self.add_startup_problem(problem),
+            Err(problems) => {
+                for problem in problems {
+                    self.add_startup_problem(problem);
+                }
+            }
         }
         self
     }

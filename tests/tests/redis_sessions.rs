@@ -953,8 +953,7 @@ fn warnings_of(build: impl FnOnce()) -> String {
         .with_writer(move || Sink(std::sync::Arc::clone(&sink)))
         .finish();
     tracing::subscriber::with_default(subscriber, build);
-    let text = String::from_utf8_lossy(&written.lock().unwrap()).into_owned();
-    text
+    String::from_utf8_lossy(&written.lock().unwrap()).into_owned()
 }
 
 /// A `MakeWriter` target appending to a shared buffer.

@@ -781,7 +781,7 @@ fn event_ids(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A legacy call streaming progress on replica 0 (directly), which is SIGKILLed once the client
+/// A legacy call streaming progress on replica 0 (directly), which is killed (`SIGKILL`) once the client
 /// has seen `seen` events with an id (1: the priming event, sent with the call's first
 /// message): `GET`s with `Last-Event-ID` through nginx, each read for at most 700 ms and sent
 /// again and again as a plain client with a short timeout would, get the call's `-32603` error

@@ -88,9 +88,12 @@ impl Provider {
             .spawn()
             .expect("node starts");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout is piped"))
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        stdout
             .read_line(&mut line)
             .expect("the provider says where it listens");
+        // Read on, so that what the provider prints later does not meet a closed pipe.
+        drop(mcp_toolbelt_tests::drain(stdout));
         let started: Value = serde_json::from_str(&line)
             .unwrap_or_else(|error| panic!("provider.mjs printed {line:?}: {error}"));
         let text = |name: &str| started[name].as_str().unwrap().to_owned();
@@ -437,4 +440,65 @@ fn an_http_issuer_off_loopback_is_a_start_up_error_naming_the_flag() {
         stderr.contains("--oauth-issuer") && stderr.contains("loopback"),
         "{stderr}"
     );
+}
+
+#[tokio::test]
+async fn opaque_tokens_are_introspected_with_the_servers_own_client() {
+    let Some(node) = node() else { return };
+    let provider = Provider::start(&node, 0);
+    let server = CatalogHttp::start_binary(
+        Path::new(env!("CARGO_BIN_EXE_oauth_server")),
+        |address| address.to_string(),
+        &["--oauth-issuer", &provider.issuer],
+        &[
+            ("MCP_OAUTH_CLIENT_ID", "resource-server"),
+            ("MCP_OAUTH_CLIENT_SECRET", "resource-secret"),
+        ],
+    );
+    let address = server.address;
+    let resource = format!("http://{address}/mcp");
+    let opaque = provider
+        .token("opaque-client", &resource, "notes:read")
+        .await;
+    assert!(!opaque.contains('.'), "an opaque token: {opaque}");
+    let elsewhere = provider
+        .token("opaque-client", "http://127.0.0.1:1/other", "notes:read")
+        .await;
+    let jwt = provider.token("jwt-client", &resource, "notes:write").await;
+    for era in ERAS {
+        // Twice: the second answered from the cache, the same.
+        for _ in 0..2 {
+            let reply = whoami(address, era, Some(&opaque)).await;
+            assert_eq!(reply.status, StatusCode::OK, "{era:?}: {reply:?}");
+            assert_eq!(
+                result_text(&reply.json()),
+                format!(
+                    "client=opaque-client subject=- scopes=notes:read iss={}",
+                    provider.issuer
+                )
+            );
+        }
+        let reply = whoami(address, era, Some(&jwt)).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{era:?}: JWTs still: {reply:?}"
+        );
+        for (case, token) in [
+            ("another resource's", elsewhere.as_str()),
+            ("unknown", "an-opaque-token-nobody-issued"),
+        ] {
+            let reply = whoami(address, era, Some(token)).await;
+            assert_refused(&reply, address, true, &format!("{era:?}, {case}"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_issuer_that_cannot_be_reached_is_a_503_not_a_401() {
+    // A port nothing listens on (the issuer's metadata cannot be read): the token may be good.
+    let (server, _) = serve("http://127.0.0.1:1");
+    let reply = whoami(server.address, Era::Modern, Some("e30.e30.sig")).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    assert_eq!(reply.header("retry-after"), Some("5"));
 }

@@ -70,9 +70,9 @@ impl Discovered {
 async fn discover(http: &reqwest::Client, issuer: &str) -> Result<Endpoints, String> {
     let mut failures = Vec::new();
     for url in well_known_urls(issuer) {
-        let read = match http.get(&url).send().await {
+        let read = match super::send(http.get(&url)).await {
             Ok(response) => read_json::<Endpoints>(response, &url).await,
-            Err(error) => Err(format!("{url}: {error}")),
+            Err(why) => Err(why),
         };
         match read {
             // RFC 8414 §3.3: the document's issuer is the one asked about, exactly.

@@ -38,13 +38,11 @@ pub(crate) async fn introspect(
             "the issuer {issuer} publishes no introspection_endpoint"
         ))
     })?;
-    let response = http
+    let request = http
         .post(uri)
         .basic_auth(&credentials.client_id, Some(&credentials.client_secret))
-        .form(&[("token", token), ("token_type_hint", "access_token")])
-        .send()
-        .await
-        .map_err(|error| Rejection::Unavailable(format!("{uri}: {error}")))?;
+        .form(&[("token", token), ("token_type_hint", "access_token")]);
+    let response = super::send(request).await.map_err(Rejection::Unavailable)?;
     let claims: Map<String, Value> = read_json(response, uri)
         .await
         .map_err(Rejection::Unavailable)?;

@@ -165,11 +165,7 @@ async fn fetch(http: &reqwest::Client, uri: &str) -> Result<Vec<Key>, String> {
     struct Set {
         keys: Vec<Value>,
     }
-    let response = http
-        .get(uri)
-        .send()
-        .await
-        .map_err(|error| format!("{uri}: {error}"))?;
+    let response = super::send(http.get(uri)).await?;
     let set: Set = read_json(response, uri).await?;
     Ok(set
         .keys

@@ -134,6 +134,37 @@ fn auth_info(claims: Map<String, Value>) -> AuthInfo {
     auth
 }
 
+/// Sends `request`, once more when it could not be sent (a kept-alive connection the
+/// authorization server had closed): every request made here only
+/// reads, so sending it twice is harmless.
+pub(crate) async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, String> {
+    let again = request.try_clone();
+    let url = |error: &reqwest::Error| error.url().map(ToString::to_string).unwrap_or_default();
+    match request.send().await {
+        Err(error) if error.is_request() && !error.is_timeout() => match again {
+            Some(again) => again
+                .send()
+                .await
+                .map_err(|error| format!("{}: {}", url(&error), described(&error))),
+            None => Err(format!("{}: {}", url(&error), described(&error))),
+        },
+        Err(error) => Err(format!("{}: {}", url(&error), described(&error))),
+        Ok(response) => Ok(response),
+    }
+}
+
+/// `error` with its causes (reqwest's own text names only the URL).
+pub(crate) fn described(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(error) = cause {
+        text.push_str(": ");
+        text.push_str(&error.to_string());
+        cause = error.source();
+    }
+    text
+}
+
 /// Reads at most [`MAX_DOCUMENT_BYTES`] of a `200` JSON answer.
 async fn read_json<T: serde::de::DeserializeOwned>(
     response: reqwest::Response,
@@ -154,7 +185,7 @@ async fn read_json<T: serde::de::DeserializeOwned>(
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|error| format!("{what}: {error}"))?
+        .map_err(|error| format!("{what}: {}", described(&error)))?
     {
         if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
             return Err(format!("{what}: larger than {MAX_DOCUMENT_BYTES} bytes"));

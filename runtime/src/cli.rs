@@ -166,7 +166,7 @@ impl Server {
     /// `--request-state-key-file PATH`, or the variables `MCP_ALLOWED_HOSTS`,
     /// `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`, `MCP_REQUEST_STATE_KEY`; with the `oauth`
     /// feature, `--oauth-issuer URL` or `MCP_OAUTH_ISSUER`: tokens verified by the server,
-    /// [`HttpConfig::oauth`](crate::http::HttpConfig), for the resource `--resource URL` or
+    /// `HttpConfig::oauth`, for the resource `--resource URL` or
     /// `MCP_RESOURCE`, by default `http://{--http address}/mcp`); `--list-tools` →
     /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
     /// [--format json] [--verbose]` → check the tools against host profiles ([`crate::lint`]),

@@ -8,6 +8,7 @@
 // Prints one JSON line on stdout once it listens: the issuer, and the signing key (a fresh RSA
 // key each start, its `kid` new: restarting on the same port is a key rotation) as PEM, private
 // and public, so the test forges tokens signed by the very key the JWKS publishes.
+// `GET /test/jwks-fetches` counts the JWKS fetches.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import Provider from 'oidc-provider';
 
@@ -66,7 +67,18 @@ const configure = (issuer) => new Provider(issuer, {
 // The issuer names the port, so listen first, then build the provider on that port.
 const { createServer } = await import('node:http');
 let handler = (_req, res) => { res.statusCode = 503; res.end(); };
-const server = createServer((req, res) => handler(req, res));
+// `GET /test/jwks-fetches`: how many times the JWKS was fetched since this start (the test
+// checks the server's re-fetches are rate-limited).
+let jwksFetches = 0;
+const server = createServer((req, res) => {
+  if (req.url === '/test/jwks-fetches') {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(jwksFetches));
+    return;
+  }
+  if (req.url.startsWith('/jwks')) jwksFetches += 1;
+  handler(req, res);
+});
 server.listen(port, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = configure(issuer);

@@ -131,6 +131,19 @@ impl Provider {
         reply.json()["access_token"].as_str().unwrap().to_owned()
     }
 
+    /// How many times the JWKS was fetched from this provider.
+    async fn jwks_fetches(&self) -> u64 {
+        let address = SocketAddr::from(([127, 0, 0, 1], self.port));
+        let request = Request::get("/test/jwks-fetches")
+            .body(Body::empty())
+            .unwrap();
+        send_over_socket(address, request)
+            .await
+            .json()
+            .as_u64()
+            .unwrap()
+    }
+
     /// A JWT with `claims`, signed RS256 by the provider's own key.
     fn sign(&self, claims: &Value) -> String {
         let mut header = Header::new(Algorithm::RS256);
@@ -413,12 +426,32 @@ async fn a_rotated_key_is_fetched_once_and_then_accepted() {
         assert_eq!(reply.status, StatusCode::OK, "{era:?}: {reply:?}");
         assert!(result_text(&reply.json()).contains("scopes=notes:write"));
     }
-    // The old key is gone from the set: its tokens are refused now.
+    assert_eq!(rotated.jwks_fetches().await, 1, "one fetch for the new kid");
+    // The old key is gone from the set: its tokens are refused now, and neither they nor a
+    // forged `kid` fetch the keys again within the rate limit.
     assert_refused(
         &whoami(address, Era::Modern, Some(&before)).await,
         address,
         true,
         "a token of the withdrawn key",
+    );
+    let mut header = Header::new(Algorithm::RS256);
+    header.kid = Some("a-kid-nobody-published".into());
+    let key = EncodingKey::from_rsa_pem(rotated.private_pem.as_bytes()).unwrap();
+    let claims = json!({"iss": rotated.issuer, "aud": resource, "exp": now() + 60});
+    let unknown_kid = jsonwebtoken::encode(&header, &claims, &key).unwrap();
+    for _ in 0..3 {
+        assert_refused(
+            &whoami(address, Era::Modern, Some(&unknown_kid)).await,
+            address,
+            true,
+            "an unknown kid",
+        );
+    }
+    assert_eq!(
+        rotated.jwks_fetches().await,
+        1,
+        "unknown kids fetch at most once per 30 s"
     );
 }
 

@@ -21,8 +21,8 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
-    Reply, initialize_body, legacy_call, modern_call, modern_headers, post, result_text,
-    send_over_socket,
+    Reply, initialize_body, legacy_call, modern_call, modern_headers, modern_request, post,
+    result_text, send_over_socket,
 };
 use serde_json::{Value, json};
 
@@ -302,6 +302,26 @@ async fn tokens_of_the_issuer_for_this_server_are_accepted_and_reach_the_tool() 
         assert_eq!(reply.status, StatusCode::OK, "{era:?}: {reply:?}");
         assert_eq!(result_text(&reply.json()), expected, "{era:?}");
     }
+
+    // A resource's read sees the same caller.
+    let read = modern_request(
+        2,
+        "resources/read",
+        json!({"uri": "oauth://caller"}),
+        &json!({}),
+    );
+    let authorization = format!("Bearer {token}");
+    let mut headers = modern_headers("resources/read", Some("oauth://caller"));
+    headers.push(("authorization", &authorization));
+    let mut request = post(&read, &headers);
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    let reply = send_over_socket(address, request).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.json().pointer("/result/contents/0/text"),
+        Some(&json!(expected)),
+        "{reply:?}"
+    );
 }
 
 #[tokio::test]

@@ -4,11 +4,21 @@
 // Tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
 
-use mcp_toolbelt::{Context, Server, tool};
+use mcp_toolbelt::{Context, Server, resource, tool};
 
 /// Says who called: the token's client, subject and scopes, and its issuer claim
 #[tool]
 async fn whoami(context: &Context) -> String {
+    caller(context)
+}
+
+/// Who reads it: the token's client, subject and scopes, and its issuer claim
+#[resource(uri = "oauth://caller", mime_type = "text/plain")]
+async fn caller_resource(context: &Context) -> String {
+    caller(context)
+}
+
+fn caller(context: &Context) -> String {
     context.auth().map_or_else(
         || "anonymous".into(),
         |auth| {

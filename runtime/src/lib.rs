@@ -102,6 +102,10 @@
 //!   (`default-features = false`) a stdio server compiles none of axum, hyper or tower-http.
 //! - `skills` (default): the Skills extension (`skill`, `Server::skills_dir`, `Server::skill`);
 //!   it brings `yaml-rust2` (the front matter) and `sha2` (the files' digests).
+//! - `oauth` (off; implies `http`): the server verifies OAuth access tokens itself
+//!   (`http::HttpConfig::oauth`, `run()`'s `--oauth-issuer URL`): JWTs against the issuer's JWKS,
+//!   opaque tokens by introspection; the `http` module's guide says how. It brings `jsonwebtoken`
+//!   (pure-Rust crypto) and `reqwest` (rustls) to fetch the issuer's keys.
 //! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
 //!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
 //!   `tracing-opentelemetry`. Add a `tracing_opentelemetry::layer()` to your subscriber to export

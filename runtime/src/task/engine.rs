@@ -14,6 +14,7 @@ use super::peers::TaskPeers;
 use super::store::{FinishedCaps, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
 use super::wire;
 use crate::ask::board::Board;
+use crate::caps::{Caps, Full, Permit};
 use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::sync::lock;
@@ -92,40 +93,18 @@ struct Running {
     board: Arc<Board>,
 }
 
-/// The places taken by tasks (and calls that may become one), in all and per owner.
-#[derive(Default)]
-struct Slots {
-    total: usize,
-    per_owner: HashMap<Option<String>, usize>,
-}
-
 /// A task's place under the caps ([`Tasks::admit`]), given back when dropped: when its call
 /// ends (before its final write, so the client that reads it finished may start another), when
 /// it panics, or when the call never became a task.
-pub(crate) struct Reservation {
-    slots: Arc<Mutex<Slots>>,
-    owner: Option<String>,
-}
-
-impl Drop for Reservation {
-    fn drop(&mut self) {
-        let mut slots = lock(&self.slots);
-        slots.total = slots.total.saturating_sub(1);
-        if let Some(own) = slots.per_owner.get_mut(&self.owner) {
-            *own = own.saturating_sub(1);
-            if *own == 0 {
-                slots.per_owner.remove(&self.owner);
-            }
-        }
-    }
-}
+pub(crate) type Reservation = Permit<String>;
 
 /// The tasks of one server. Cheap to share (`Arc`).
 pub(crate) struct Tasks {
     store: Arc<dyn TaskStore>,
     pub(crate) settings: TaskSettings,
     running: Mutex<HashMap<String, Running>>,
-    slots: Arc<Mutex<Slots>>,
+    /// The places of the tasks running (and of calls that may become one), keyed by owner.
+    caps: Caps<String>,
     /// Each change of a task: which task, and its status (a listener reads the record itself,
     /// so that nothing here holds a result).
     changes: broadcast::Sender<TaskChange>,
@@ -188,9 +167,9 @@ impl Tasks {
     pub(crate) fn new(store: Arc<dyn TaskStore>, settings: TaskSettings) -> Self {
         Self {
             store,
-            settings,
             running: Mutex::default(),
-            slots: Arc::default(),
+            caps: Caps::new(settings.max_tasks, settings.max_tasks_per_principal),
+            settings,
             changes: broadcast::channel(1024).0,
             peers: OnceLock::new(),
         }
@@ -310,36 +289,24 @@ impl Tasks {
 
     /// A place for a task of `owner`, held until the [`Reservation`] is dropped; `Err`
     /// (`-31000`, server busy) when the server's tasks are at `Limits::tasks`, or the principal's
-    /// at `Limits::tasks_per_principal`. Counted and taken under one lock: concurrent calls never
-    /// overrun the caps.
+    /// at `Limits::tasks_per_principal` (a caller without auth is bound by the first alone: the
+    /// caps' rule, `caps`). Taken at once: concurrent calls never overrun the caps.
     pub(crate) fn admit(&self, owner: Option<&str>) -> Result<Reservation, ErrorObject> {
-        let mut slots = lock(&self.slots);
-        if slots.total >= self.settings.max_tasks {
-            return Err(ErrorObject::new(
-                codes::SERVER_BUSY,
-                format!(
-                    "Too many tasks: the server runs {} at most; retry once one has finished",
-                    self.settings.max_tasks
-                ),
-            ));
-        }
-        let owner = owner.map(str::to_owned);
-        let own = slots.per_owner.get(&owner).copied().unwrap_or(0);
-        if own >= self.settings.max_tasks_per_principal {
-            return Err(ErrorObject::new(
-                codes::SERVER_BUSY,
-                format!(
-                    "Too many tasks: one principal runs {} at most; retry once one of yours has finished",
-                    self.settings.max_tasks_per_principal
-                ),
-            ));
-        }
-        slots.total += 1;
-        *slots.per_owner.entry(owner.clone()).or_default() += 1;
-        Ok(Reservation {
-            slots: Arc::clone(&self.slots),
-            owner,
-        })
+        self.caps
+            .take(owner.map(str::to_owned), 1)
+            .map_err(|full| {
+                let message = match full {
+                    Full::All => format!(
+                        "Too many tasks: the server runs {} at most; retry once one has finished",
+                        self.caps.max()
+                    ),
+                    Full::Key => format!(
+                        "Too many tasks: one principal runs {} at most; retry once one of yours has finished",
+                        self.caps.per_key()
+                    ),
+                };
+                ErrorObject::new(codes::SERVER_BUSY, message)
+            })
     }
 
     /// A new `working` task of `owner`, kept in the store (readable once this returns).
@@ -859,8 +826,23 @@ mod tests {
         drop(alice);
         let again = tasks.admit(Some("alice")).unwrap();
         drop((again, bob));
-        assert_eq!(lock(&tasks.slots).total, 0);
-        assert!(lock(&tasks.slots).per_owner.is_empty());
+        assert_eq!(tasks.caps.free(), 2);
+        assert_eq!(tasks.caps.keys_held(), 0);
+    }
+
+    /// The caps' one rule for anonymous callers (`caps`): the global cap alone.
+    #[test]
+    fn anonymous_tasks_are_bound_by_the_global_cap_alone() {
+        let settings = TaskSettings {
+            max_tasks: 3,
+            max_tasks_per_principal: 1,
+            ..TaskSettings::default()
+        };
+        let tasks = Tasks::new(Arc::new(MemoryTaskStore::new()), settings);
+        let held: Vec<_> = (0..3).map(|_| tasks.admit(None).unwrap()).collect();
+        assert!(tasks.admit(None).is_err(), "the global cap");
+        drop(held);
+        assert!(tasks.admit(None).is_ok());
     }
 
     #[tokio::test(start_paused = true)]

@@ -13,7 +13,7 @@ use super::scope::RequestScope;
 use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
-use crate::task::{TaskChange, Tasks};
+use crate::task::{DetailedTask, TaskChange, TaskStatus, Tasks, to_json};
 
 /// The tasks a stream follows: every task's changes, and how to read the caller's own.
 pub(crate) struct FollowedTasks {
@@ -60,10 +60,10 @@ impl FollowedTasks {
 
     /// The tasks `ids` as `tasks/get` answers them now, read together (`None`: gone, or the
     /// store failed).
-    async fn read(&self, ids: &[String]) -> Vec<Option<Value>> {
+    async fn read(&self, ids: &[String]) -> Vec<Option<DetailedTask>> {
         match self.tasks.get_many(ids, self.owner.as_deref()).await {
             Ok(read) => read,
-            Err(_) => vec![None; ids.len()],
+            Err(_) => ids.iter().map(|_| None).collect(),
         }
     }
 
@@ -93,15 +93,15 @@ impl FollowedTasks {
 fn followed_tasks_to_read(
     news: TaskNews,
     task_ids: &[String],
-    sent: &HashMap<String, (Value, Value)>,
+    sent: &HashMap<String, Sent>,
     to_read: &mut Vec<String>,
 ) -> bool {
     match news {
         TaskNews::Changed(Ok(change)) if task_ids.iter().any(|id| **id == *change.id) => {
             // A task over and already sent so has nothing more to say.
-            let said = sent.get(&*change.id).is_some_and(|(status, _)| {
-                change.status.is_terminal() && *status == change.status.as_str()
-            });
+            let said = sent
+                .get(&*change.id)
+                .is_some_and(|(status, _)| change.status.is_terminal() && *status == change.status);
             if !said {
                 to_read.push(change.id.to_string());
             }
@@ -116,7 +116,11 @@ fn followed_tasks_to_read(
         TaskNews::ReadAgain => {
             *to_read = task_ids
                 .iter()
-                .filter(|id| !sent.get(*id).is_some_and(|(status, _)| is_over(status)))
+                .filter(|id| {
+                    !sent
+                        .get(*id)
+                        .is_some_and(|(status, _)| status.is_terminal())
+                })
                 .cloned()
                 .collect();
         }
@@ -124,10 +128,8 @@ fn followed_tasks_to_read(
     true
 }
 
-/// Whether `status`, as sent in a `notifications/tasks`, is over.
-fn is_over(status: &Value) -> bool {
-    matches!(status.as_str(), Some("completed" | "failed" | "cancelled"))
-}
+/// A task's state last sent on a stream: its status and `lastUpdatedAt`.
+type Sent = (TaskStatus, String);
 
 /// Waits until the output has room for one more notification; `false` when the stream ends
 /// meanwhile.
@@ -196,7 +198,7 @@ pub(crate) async fn listen(
     let task_ids = task_ids.unwrap_or_default();
     let mut hears_tasks = followed.is_some() && !task_ids.is_empty();
     // Each task's last state sent (status and `lastUpdatedAt`).
-    let mut sent: HashMap<String, (Value, Value)> = HashMap::new();
+    let mut sent: HashMap<String, Sent> = HashMap::new();
     let mut to_read: Vec<String> = if hears_tasks {
         task_ids.clone()
     } else {
@@ -215,15 +217,17 @@ pub(crate) async fn listen(
                     let Some(task) = task else {
                         continue;
                     };
-                    let state = (task["status"].clone(), task["lastUpdatedAt"].clone());
-                    if sent.get(task_id) == Some(&state) {
+                    if sent.get(task_id).is_some_and(|(status, updated)| {
+                        *status == task.task.status && *updated == task.task.last_updated_at
+                    }) {
                         continue;
                     }
                     if !room_for(&scope, closing).await {
                         break 'listening;
                     }
+                    let state = (task.task.status, task.task.last_updated_at.clone());
                     sent.insert(task_id.clone(), state);
-                    notify(Method::TaskStatus, Some(task));
+                    notify(Method::TaskStatus, Some(to_json(&task)));
                 }
             }
         }

@@ -424,7 +424,7 @@ impl TaskPeers for BusPeers {
     fn changed(&self, task: &str, status: TaskStatus) {
         self.redis.bus().publish(BusMessage::TaskChanged {
             task: task.to_owned(),
-            status: Value::from(status.as_str()),
+            status,
         });
     }
 }
@@ -463,11 +463,25 @@ fn hear(tasks: &Tasks, me: &str, message: &BusMessage) {
         BusMessage::TaskCancel { replica, task } if *replica == me => {
             tasks.cancelled_elsewhere(task);
         }
-        BusMessage::TaskChanged { task, status } => {
-            if let Ok(status) = serde_json::from_value::<TaskStatus>(status.clone()) {
-                tasks.changed_elsewhere(task, status);
-            }
-        }
+        BusMessage::TaskChanged { task, status } => tasks.changed_elsewhere(task, *status),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The script's list of statuses that are over is this type's: no third encoding to drift.
+    #[test]
+    fn the_put_script_names_exactly_the_terminal_statuses() {
+        for status in TaskStatus::ALL {
+            let name = serde_json::to_string(&status).unwrap().replace('"', "'");
+            assert_eq!(
+                PUT.contains(&format!("status == {name}")),
+                status.is_terminal(),
+                "{name}"
+            );
+        }
     }
 }

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::peers::TaskPeers;
 use super::store::{FinishedCaps, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
-use super::wire;
+use super::wire::{CreateTaskResult, DetailedTask};
 use crate::ask::board::Board;
 use crate::caps::{Caps, Full, Permit};
 use crate::client_capabilities::ClientCapabilities;
@@ -40,7 +40,7 @@ const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(2);
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
-    /// `Server::task_timeout`: how long a task may run.
+    /// `Server::task_timeout`: how long a task may run before it is stopped and failed.
     pub(crate) timeout: Duration,
     pub(crate) poll_interval: Duration,
     /// `Limits::tasks`.
@@ -53,14 +53,9 @@ pub(crate) struct TaskSettings {
 }
 
 impl TaskSettings {
-    /// How long a task may run before it is stopped and failed.
-    pub(crate) fn run_limit(&self) -> Duration {
-        self.timeout
-    }
-
-    /// A task's whole life from its creation (its `ttlMs`, fixed): its run limit, then its TTL.
+    /// A task's whole life from its creation (its `ttlMs`, fixed): its `timeout`, then its TTL.
     pub(crate) fn lifetime(&self) -> Duration {
-        self.run_limit().saturating_add(self.ttl)
+        self.timeout.saturating_add(self.ttl)
     }
 }
 
@@ -118,6 +113,27 @@ pub(crate) struct Tasks {
 pub(crate) struct TaskChange {
     pub(crate) id: Arc<str>,
     pub(crate) status: TaskStatus,
+}
+
+/// `answer` as JSON, the edge where a task's typed answers are serialized.
+pub(crate) fn to_json(answer: &impl serde::Serialize) -> Value {
+    // Not reached: a task's answer is strings, numbers and maps with string keys.
+    serde_json::to_value(answer).unwrap_or_default()
+}
+
+/// Sets `record`'s status, questions and status message as `board` stands now: a task running
+/// in this process is `input_required` while a question waits, `working` otherwise.
+fn as_board_stands(record: &mut TaskRecord, board: &Board) {
+    let open = board.open();
+    record.status = if open.is_empty() {
+        TaskStatus::Working
+    } else {
+        TaskStatus::InputRequired
+    };
+    record.input_requests = open;
+    if let Some(status) = board.status() {
+        record.status_message = Some(status);
+    }
 }
 
 /// The `-32602` of a task id that is unknown, expired, or someone else's (told apart from none).
@@ -337,7 +353,7 @@ impl Tasks {
 
     /// The `CreateTaskResult` of `record`.
     pub(crate) fn created(&self, record: &TaskRecord) -> Value {
-        wire::created(record, self.settings.lifetime())
+        to_json(&CreateTaskResult::of(record, self.settings.lifetime()))
     }
 
     /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
@@ -354,7 +370,7 @@ impl Tasks {
     }
 
     /// [`spawn`](Self::spawn) for the call of a tool that cannot be stopped midway (a plain fn,
-    /// on a blocking thread): cancelled, or past its run limit, its task stays `working` (its
+    /// on a blocking thread): cancelled, or past its time limit (`Server::task_timeout`), its task stays `working` (its
     /// `statusMessage` saying why) until the fn returns, so that no status says it stopped
     /// while it runs.
     pub(crate) fn spawn_unstoppable(
@@ -404,8 +420,8 @@ impl Tasks {
     ) {
         let mut job = std::pin::pin!(job);
         let lease = self.store.lease();
-        let run_limit = self.settings.run_limit();
-        let deadline = tokio::time::sleep(run_limit);
+        let timeout = self.settings.timeout;
+        let deadline = tokio::time::sleep(timeout);
         let mut deadline = std::pin::pin!(deadline);
         // One interval for the task's life: the other branches never delay its renewal.
         let mut renew = lease.map(|lease| {
@@ -414,7 +430,7 @@ impl Tasks {
             renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             renew
         });
-        // Stopped (cancelled: `None`; past the run limit: its error), the call of a tool that
+        // Stopped (cancelled: `None`; past its time limit: its error), the call of a tool that
         // cannot be stopped waited for meanwhile; and whether the call returned.
         let mut stopped: Option<Option<Finished>> = None;
         let mut returned = false;
@@ -445,7 +461,7 @@ impl Tasks {
                     // A hung tool does not hold its slot forever: stopped as if cancelled.
                     cancel.cancel();
                     let message = format!(
-                        "The task ran past its time limit ({run_limit:?}) and was stopped."
+                        "The task ran past its time limit ({timeout:?}) and was stopped."
                     );
                     let error = Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message));
                     if stoppable {
@@ -453,19 +469,10 @@ impl Tasks {
                         break Some(error);
                     }
                     stopped = Some(Some(error));
-                    self.note(&mut record, format!("Past its time limit ({run_limit:?}); {UNSTOPPABLE}: the task fails once it returns.")).await;
+                    self.note(&mut record, format!("Past its time limit ({timeout:?}); {UNSTOPPABLE}: the task fails once it returns.")).await;
                 }
                 () = board.changed() => {
-                    let open = board.open();
-                    record.status = if open.is_empty() {
-                        TaskStatus::Working
-                    } else {
-                        TaskStatus::InputRequired
-                    };
-                    record.input_requests = open;
-                    if let Some(status) = board.status() {
-                        record.status_message = Some(status);
-                    }
+                    as_board_stands(&mut record, &board);
                     self.write(&mut record).await;
                 }
                 () = renewed => {
@@ -588,7 +595,7 @@ impl Tasks {
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let record = self.record(id, owner).await?;
-        Ok(self.detailed(record))
+        Ok(to_json(&self.detailed(record)))
     }
 
     /// The tasks `ids` of `owner`, each as `tasks/get` answers it (`None`: unknown, expired or
@@ -597,7 +604,7 @@ impl Tasks {
         &self,
         ids: &[String],
         owner: Option<&str>,
-    ) -> Result<Vec<Option<Value>>, ErrorObject> {
+    ) -> Result<Vec<Option<DetailedTask>>, ErrorObject> {
         let read = self
             .store
             .get_many(ids)
@@ -614,7 +621,7 @@ impl Tasks {
     /// The `DetailedTask` of `record`. A task running here is read as its board stands now, not
     /// as last written: a `tasks/update` just acknowledged shows in the next `tasks/get`, before
     /// the task's record catches up.
-    fn detailed(&self, mut record: TaskRecord) -> Value {
+    fn detailed(&self, mut record: TaskRecord) -> DetailedTask {
         let board = (!record.status.is_terminal())
             .then(|| {
                 lock(&self.running)
@@ -623,18 +630,9 @@ impl Tasks {
             })
             .flatten();
         if let Some(board) = board {
-            let open = board.open();
-            record.status = if open.is_empty() {
-                TaskStatus::Working
-            } else {
-                TaskStatus::InputRequired
-            };
-            record.input_requests = open;
-            if let Some(status) = board.status() {
-                record.status_message = Some(status);
-            }
+            as_board_stands(&mut record, &board);
         }
-        Value::Object(wire::detailed(&record, self.settings.lifetime()))
+        DetailedTask::of(record, self.settings.lifetime())
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a

@@ -36,16 +36,16 @@ impl TaskStatus {
         matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
     }
 
-    /// Its name on the wire.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Working => "working",
-            Self::InputRequired => "input_required",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
+    /// Every status, for the tests that check a list written elsewhere (a Redis script)
+    /// against this type; `every_status_is_listed` fails when one is left out.
+    #[cfg(test)]
+    pub(crate) const ALL: [Self; 5] = [
+        Self::Working,
+        Self::InputRequired,
+        Self::Completed,
+        Self::Failed,
+        Self::Cancelled,
+    ];
 }
 
 /// One task as a store keeps it: everything `tasks/get` answers, and who may ask. A store
@@ -67,7 +67,7 @@ pub struct TaskRecord {
     pub created_at: SystemTime,
     /// When its status last changed.
     pub last_updated_at: SystemTime,
-    /// When the store may drop it: fixed at its creation (the run limit, then the TTL: its
+    /// When the store may drop it: fixed at its creation (its time limit, `Server::task_timeout`, then the TTL: its
     /// `ttlMs`); `None` only in records written by older versions.
     pub expires_at: Option<SystemTime>,
     /// How often the client should poll.
@@ -552,6 +552,25 @@ mod tests {
         futures_util::FutureExt::now_or_never(store.get(id))
             .unwrap()
             .unwrap()
+    }
+
+    #[test]
+    fn every_status_is_listed() {
+        for status in TaskStatus::ALL {
+            // A status added to the type and not to `ALL` fails to compile here first.
+            match status {
+                TaskStatus::Working
+                | TaskStatus::InputRequired
+                | TaskStatus::Completed
+                | TaskStatus::Failed
+                | TaskStatus::Cancelled => {}
+            }
+        }
+        let names: HashSet<_> = TaskStatus::ALL
+            .iter()
+            .map(|status| serde_json::to_string(status).unwrap())
+            .collect();
+        assert_eq!(names.len(), 5);
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl Server {
     /// 1; see the Limits table): past it the oldest finished task is dropped first. It applies to
     /// the store the server picks ([`MemoryTaskStore`], or with Redis
     /// `redis::RedisTaskStore` (feature `redis`)); a store given to
-    /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::max_finished`, …).
+    /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::within`, `task::FinishedCaps`).
     #[must_use]
     pub fn max_finished_tasks(mut self, max: usize) -> Self {
         self.task_settings.finished.count = max.max(1);
@@ -953,8 +953,9 @@ impl Server {
         #[cfg(not(feature = "redis"))]
         let task_store = self.task_store;
         let tasks = Arc::new(Tasks::new(
-            task_store
-                .unwrap_or_else(|| Arc::new(MemoryTaskStore::within(self.task_settings.finished))),
+            task_store.unwrap_or_else(|| {
+                Arc::new(MemoryTaskStore::new().within(self.task_settings.finished))
+            }),
             TaskSettings {
                 max_tasks: self.limits.tasks,
                 max_tasks_per_principal: self.limits.tasks_per_principal,

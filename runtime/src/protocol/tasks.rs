@@ -17,7 +17,7 @@ use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
 use crate::result::CallToolResult;
-use crate::task::{Finished, Reservation, Tasks, extension_missing, negotiated};
+use crate::task::{Finished, Reservation, Stops, Tasks, extension_missing, negotiated};
 
 /// How a call's run ended.
 pub(crate) enum Ran {
@@ -164,7 +164,7 @@ pub(crate) async fn call(
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
                 let ran = std::future::ready(finished(ran, version));
-                tasks.spawn(record, cancel, board, reservation, ran);
+                tasks.spawn(record, (cancel, board, reservation), ran, Stops::WhenDropped);
                 return Ok(created);
             }
         },
@@ -205,17 +205,23 @@ async fn into_task(
         let record = tasks.create(owner).await?;
         let created = tasks.created(&record);
         let ran = std::future::ready(finished(ran, version));
-        tasks.spawn(record, cancel, board, reservation, ran);
+        tasks.spawn(
+            record,
+            (cancel, board, reservation),
+            ran,
+            Stops::WhenDropped,
+        );
         return Ok(created);
     }
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
     let job = async move { finished(joined(&mut handle).await, version) };
-    if stoppable {
-        tasks.spawn(record, cancel, board, reservation, job);
+    let stops = if stoppable {
+        Stops::WhenDropped
     } else {
-        tasks.spawn_unstoppable(record, cancel, board, reservation, job);
-    }
+        Stops::ByReturning
+    };
+    tasks.spawn(record, (cancel, board, reservation), job, stops);
     Ok(created)
 }
 

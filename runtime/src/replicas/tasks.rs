@@ -135,7 +135,7 @@ return 1
 /// the replica running it: a task whose replica died is reported `failed` ("the process running
 /// the task stopped …") within 4 seconds of its death. Finished tasks are kept within a count
 /// and a byte budget, in all and per owner, as [`MemoryTaskStore`](crate::task::MemoryTaskStore)
-/// keeps them (the same defaults and setters): past one the oldest finished are dropped first,
+/// keeps them (the same [`FinishedCaps`], given by [`within`](Self::within)): past one the oldest finished are dropped first,
 /// and one too large to keep at all is kept as `failed`, saying so; what they hold is counted
 /// under `{prefix}tasks-finished*`. See [`crate::redis`].
 ///
@@ -146,12 +146,13 @@ return 1
 /// use mcp_toolbelt::Server;
 /// use mcp_toolbelt::http::HttpConfig;
 /// use mcp_toolbelt::redis::{Redis, RedisTaskStore};
+/// use mcp_toolbelt::task::FinishedCaps;
 ///
 /// # async fn serve() -> Result<(), mcp_toolbelt::Error> {
 /// let redis = Redis::connect("redis://redis.internal:6379").await?;
 /// let tasks = Redis::connect("redis://tasks.internal:6379").await?.prefix("reports:");
 /// Server::new("reports", "1.0.0")
-///     .task_store(RedisTaskStore::new(&tasks).max_finished_bytes(512 * 1024 * 1024))
+///     .task_store(RedisTaskStore::new(&tasks).within(FinishedCaps::default().max_bytes(512 << 20)))
 ///     .http_config(HttpConfig::new().redis_store(redis))
 ///     .serve_http("0.0.0.0:8080".parse().unwrap())
 ///     .await
@@ -177,45 +178,11 @@ impl RedisTaskStore {
         }
     }
 
-    /// This store keeping finished tasks within `caps` (`Server`'s settings).
-    pub(crate) fn within(mut self, caps: FinishedCaps) -> Self {
+    /// This store keeping finished tasks within `caps` (by default, [`FinishedCaps`]'
+    /// defaults; each task counted as its record's JSON text).
+    #[must_use]
+    pub fn within(mut self, caps: FinishedCaps) -> Self {
         self.caps = caps;
-        self
-    }
-
-    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
-    /// finished task is dropped before its expiry.
-    #[must_use]
-    pub fn max_finished(mut self, max: usize) -> Self {
-        self.caps.count = max.max(1);
-        self
-    }
-
-    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
-    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
-    /// dropped first.
-    #[must_use]
-    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
-        self.caps.count_per_owner = max.max(1);
-        self
-    }
-
-    /// The most bytes the finished tasks kept hold together, each counted as its record's
-    /// size (128 MiB by default): past it the oldest finished tasks are dropped first. A task
-    /// whose record alone is larger is kept as `failed`, saying its result was too large to
-    /// keep.
-    #[must_use]
-    pub fn max_finished_bytes(mut self, max: usize) -> Self {
-        self.caps.bytes = max;
-        self
-    }
-
-    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default): past it
-    /// that owner's oldest finished tasks are dropped first. A task whose record alone is larger
-    /// is kept as `failed`, saying its result was too large to keep.
-    #[must_use]
-    pub fn max_finished_bytes_per_owner(mut self, max: usize) -> Self {
-        self.caps.bytes_per_owner = max;
         self
     }
 

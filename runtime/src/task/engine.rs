@@ -82,6 +82,18 @@ pub(crate) enum Finished {
     Error(ErrorObject),
 }
 
+/// How a task's tool stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stops {
+    /// When its future is dropped (an `async fn`'s): cancelled, or past its time limit, it is
+    /// given a second to return, then dropped.
+    WhenDropped,
+    /// Only by returning (a plain fn, on a blocking thread): cancelled, or past its time limit,
+    /// its task stays `working` (its `statusMessage` saying why) until the fn returns, so that
+    /// no status says it stopped while it runs.
+    ByReturning,
+}
+
 /// A task running in this process.
 struct Running {
     cancel: CancellationToken,
@@ -357,39 +369,14 @@ impl Tasks {
     }
 
     /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
-    /// questions on `board`), detached from the request that created it; its record follows it.
+    /// questions on `board`), detached from the request that created it; its record follows it,
+    /// as `stops` says its tool can be stopped.
     pub(crate) fn spawn(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        cancel: CancellationToken,
-        board: Arc<Board>,
-        reservation: Reservation,
-        job: impl Future<Output = Finished> + Send + 'static,
-    ) {
-        self.spawn_following(record, (cancel, board, reservation), job, true);
-    }
-
-    /// [`spawn`](Self::spawn) for the call of a tool that cannot be stopped midway (a plain fn,
-    /// on a blocking thread): cancelled, or past its time limit (`Server::task_timeout`), its task stays `working` (its
-    /// `statusMessage` saying why) until the fn returns, so that no status says it stopped
-    /// while it runs.
-    pub(crate) fn spawn_unstoppable(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        cancel: CancellationToken,
-        board: Arc<Board>,
-        reservation: Reservation,
-        job: impl Future<Output = Finished> + Send + 'static,
-    ) {
-        self.spawn_following(record, (cancel, board, reservation), job, false);
-    }
-
-    fn spawn_following(
         self: &Arc<Self>,
         record: TaskRecord,
         (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
         job: impl Future<Output = Finished> + Send + 'static,
-        stoppable: bool,
+        stops: Stops,
     ) {
         lock(&self.running).insert(
             record.id.clone(),
@@ -402,22 +389,22 @@ impl Tasks {
         tokio::spawn(async move {
             let id = record.id.clone();
             tasks
-                .follow(record, (cancel, board, reservation), job, stoppable)
+                .follow(record, (cancel, board, reservation), job, stops)
                 .await;
             lock(&tasks.running).remove(&id);
         });
     }
 
-    /// Keeps `record` in step with its call until the call ends or is cancelled (`stoppable`:
-    /// its future may be dropped then; otherwise it is waited for, see
-    /// [`spawn_unstoppable`](Self::spawn_unstoppable)).
+    /// Keeps `record` in step with its call until the call ends or is cancelled (its future
+    /// dropped then, or waited for, as `stops` says).
     async fn follow(
         &self,
         mut record: TaskRecord,
         (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
         job: impl Future<Output = Finished>,
-        stoppable: bool,
+        stops: Stops,
     ) {
+        let stoppable = stops == Stops::WhenDropped;
         let mut job = std::pin::pin!(job);
         let lease = self.store.lease();
         let timeout = self.settings.timeout;
@@ -853,10 +840,13 @@ mod tests {
         let id = record.id.clone();
         tasks.spawn(
             record.clone(),
-            CancellationToken::new(),
-            Arc::new(Board::new(Duration::from_secs(1))),
-            tasks.admit(None).unwrap(),
+            (
+                CancellationToken::new(),
+                Arc::new(Board::new(Duration::from_secs(1))),
+                tasks.admit(None).unwrap(),
+            ),
             std::future::pending(),
+            Stops::WhenDropped,
         );
         // Its renewal late (a busy runtime): the record's lease has passed.
         let lapsed = TaskRecord {
@@ -879,9 +869,7 @@ mod tests {
         let asking = Arc::clone(&board);
         tasks.spawn(
             record,
-            CancellationToken::new(),
-            board,
-            tasks.admit(None).unwrap(),
+            (CancellationToken::new(), board, tasks.admit(None).unwrap()),
             async move {
                 // A question every 10 ms, for a second; the lease (50 ms) renews every 25 ms.
                 for _ in 0..100 {
@@ -890,6 +878,7 @@ mod tests {
                 }
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         tokio::time::sleep(Duration::from_millis(900)).await;
         assert!(store.renewals() >= 20, "renewed {} times", store.renewals());
@@ -906,13 +895,16 @@ mod tests {
         let seen = cancel.clone();
         runner.spawn(
             record,
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            runner.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                runner.admit(None).unwrap(),
+            ),
             async move {
                 seen.cancelled().await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         let update = other.update(&id, None, &Map::new()).await.unwrap_err();
         assert!(update.message.contains("another process"), "{update:?}");
@@ -997,9 +989,7 @@ mod tests {
         let asking = Arc::clone(&board);
         a.spawn(
             record,
-            CancellationToken::new(),
-            board,
-            a.admit(None).unwrap(),
+            (CancellationToken::new(), board, a.admit(None).unwrap()),
             async move {
                 let answer = asking
                     .ask(Some("sure"), &crate::jsonrpc::Method::Elicit, json!({}))
@@ -1008,6 +998,7 @@ mod tests {
                 tokio::time::sleep(Duration::from_secs(2)).await;
                 Finished::Result(json!({"answer": answer.ok()}))
             },
+            Stops::WhenDropped,
         );
         let mut task = b.get(&id, None).await.unwrap();
         for _ in 0..100 {
@@ -1075,9 +1066,11 @@ mod tests {
         let stop = Arc::clone(&stopped);
         tasks.spawn(
             record.clone(),
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            tasks.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                tasks.admit(None).unwrap(),
+            ),
             async move {
                 tokio::select! {
                     () = seen.cancelled() => stop.store(true, std::sync::atomic::Ordering::SeqCst),
@@ -1085,6 +1078,7 @@ mod tests {
                 }
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         // Another process found its lease lapsed (this one cut off from the store) and failed it.
         let failed = TaskRecord {
@@ -1115,13 +1109,16 @@ mod tests {
         let seen = cancel.clone();
         a.spawn(
             record,
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            a.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                a.admit(None).unwrap(),
+            ),
             async move {
                 seen.cancelled().await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         b.cancel(&id, None).await.unwrap();
         // Heard by B from A: its change, over the link.
@@ -1145,13 +1142,16 @@ mod tests {
         let id = record.id.clone();
         tasks.spawn(
             record,
-            CancellationToken::new(),
-            Arc::new(Board::new(Duration::from_secs(1))),
-            tasks.admit(None).unwrap(),
+            (
+                CancellationToken::new(),
+                Arc::new(Board::new(Duration::from_secs(1))),
+                tasks.admit(None).unwrap(),
+            ),
             async {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");

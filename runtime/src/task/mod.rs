@@ -158,7 +158,7 @@ pub(crate) use wire::DetailedTask;
 
 pub use crate::types::TaskSupport;
 pub(crate) use engine::{
-    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing,
+    Finished, Reservation, Stops, TaskChange, TaskSettings, Tasks, extension_missing,
     extension_missing_legacy, negotiated, to_json,
 };
 #[cfg_attr(
@@ -170,5 +170,5 @@ pub(crate) use peers::TaskPeers;
     not(feature = "redis"),
     allow(unused_imports, reason = "the Redis store keeps the same budget")
 )]
-pub(crate) use store::{FinishedCaps, too_large};
-pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
+pub(crate) use store::too_large;
+pub use store::{FinishedCaps, MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

@@ -2,7 +2,6 @@
 //! open questions), the caps, and the status changes listeners hear.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
@@ -21,13 +20,6 @@ use crate::sync::lock;
 
 /// The extension's identifier.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
-/// How long a cancelled tool has to finish on its own (it sees its `Context` cancelled) before
-/// its future is dropped.
-const CANCEL_GRACE: Duration = Duration::from_secs(1);
-
-/// Why a task stopped is still `working`: its tool cannot be stopped midway.
-const UNSTOPPABLE: &str = "this tool is a plain fn, which cannot be stopped midway";
 
 /// How long a `tasks/update` of a task running in another process waits for that process to
 /// write the task its answers changed; past it, still not taken, it is refused (`-32603`: send
@@ -74,30 +66,10 @@ impl Default for TaskSettings {
     }
 }
 
-/// How a task's call ended.
-pub(crate) enum Finished {
-    /// The tool's result (`completed`, an `isError` one too).
-    Result(Value),
-    /// A JSON-RPC error (`failed`): a panic, a failure of the runtime.
-    Error(ErrorObject),
-}
-
-/// How a task's tool stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stops {
-    /// When its future is dropped (an `async fn`'s): cancelled, or past its time limit, it is
-    /// given a second to return, then dropped.
-    WhenDropped,
-    /// Only by returning (a plain fn, on a blocking thread): cancelled, or past its time limit,
-    /// its task stays `working` (its `statusMessage` saying why) until the fn returns, so that
-    /// no status says it stopped while it runs.
-    ByReturning,
-}
-
 /// A task running in this process.
-struct Running {
-    cancel: CancellationToken,
-    board: Arc<Board>,
+pub(super) struct Running {
+    pub(super) cancel: CancellationToken,
+    pub(super) board: Arc<Board>,
 }
 
 /// A task's place under the caps ([`Tasks::admit`]), given back when dropped: when its call
@@ -107,17 +79,17 @@ pub(crate) type Reservation = Permit<String>;
 
 /// The tasks of one server. Cheap to share (`Arc`).
 pub(crate) struct Tasks {
-    store: Arc<dyn TaskStore>,
+    pub(super) store: Arc<dyn TaskStore>,
     pub(crate) settings: TaskSettings,
-    running: Mutex<HashMap<String, Running>>,
+    pub(super) running: Mutex<HashMap<String, Running>>,
     /// The places of the tasks running (and of calls that may become one), keyed by owner.
     caps: Caps<String>,
     /// Each change of a task: which task, and its status (a listener reads the record itself,
     /// so that nothing here holds a result).
-    changes: broadcast::Sender<TaskChange>,
+    pub(super) changes: broadcast::Sender<TaskChange>,
     /// The other processes of this server, when it runs as replicas
     /// ([`join_peers`](Self::join_peers)).
-    peers: OnceLock<Arc<dyn TaskPeers>>,
+    pub(super) peers: OnceLock<Arc<dyn TaskPeers>>,
 }
 
 /// A task that changed ([`Tasks::changes`]).
@@ -135,7 +107,7 @@ pub(crate) fn to_json(answer: &impl serde::Serialize) -> Value {
 
 /// Sets `record`'s status, questions and status message as `board` stands now: a task running
 /// in this process is `input_required` while a question waits, `working` otherwise.
-fn as_board_stands(record: &mut TaskRecord, board: &Board) {
+pub(super) fn as_board_stands(record: &mut TaskRecord, board: &Board) {
     let open = board.open();
     record.status = if open.is_empty() {
         TaskStatus::Working
@@ -368,184 +340,6 @@ impl Tasks {
         to_json(&CreateTaskResult::of(record, self.settings.lifetime()))
     }
 
-    /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
-    /// questions on `board`), detached from the request that created it; its record follows it,
-    /// as `stops` says its tool can be stopped.
-    pub(crate) fn spawn(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
-        job: impl Future<Output = Finished> + Send + 'static,
-        stops: Stops,
-    ) {
-        lock(&self.running).insert(
-            record.id.clone(),
-            Running {
-                cancel: cancel.clone(),
-                board: Arc::clone(&board),
-            },
-        );
-        let tasks = Arc::clone(self);
-        tokio::spawn(async move {
-            let id = record.id.clone();
-            tasks
-                .follow(record, (cancel, board, reservation), job, stops)
-                .await;
-            lock(&tasks.running).remove(&id);
-        });
-    }
-
-    /// Keeps `record` in step with its call until the call ends or is cancelled (its future
-    /// dropped then, or waited for, as `stops` says).
-    async fn follow(
-        &self,
-        mut record: TaskRecord,
-        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
-        job: impl Future<Output = Finished>,
-        stops: Stops,
-    ) {
-        let stoppable = stops == Stops::WhenDropped;
-        let mut job = std::pin::pin!(job);
-        let lease = self.store.lease();
-        let timeout = self.settings.timeout;
-        let deadline = tokio::time::sleep(timeout);
-        let mut deadline = std::pin::pin!(deadline);
-        // One interval for the task's life: the other branches never delay its renewal.
-        let mut renew = lease.map(|lease| {
-            let period = (lease / 2).max(Duration::from_millis(1));
-            let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-            renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            renew
-        });
-        // Stopped (cancelled: `None`; past its time limit: its error), the call of a tool that
-        // cannot be stopped waited for meanwhile; and whether the call returned.
-        let mut stopped: Option<Option<Finished>> = None;
-        let mut returned = false;
-        let finished = loop {
-            let renewed = async {
-                match &mut renew {
-                    Some(renew) => {
-                        renew.tick().await;
-                    }
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                // A cancelled task is `cancelled`, even when its tool, seeing it, returns.
-                biased;
-                () = cancel.cancelled(), if stopped.is_none() => {
-                    if stoppable {
-                        break None;
-                    }
-                    stopped = Some(None);
-                    self.note(&mut record, format!("Cancelling; {UNSTOPPABLE}: the task is cancelled once it returns.")).await;
-                }
-                finished = &mut job => {
-                    returned = true;
-                    break stopped.take().unwrap_or(Some(finished));
-                }
-                () = &mut deadline, if stopped.is_none() => {
-                    // A hung tool does not hold its slot forever: stopped as if cancelled.
-                    cancel.cancel();
-                    let message = format!(
-                        "The task ran past its time limit ({timeout:?}) and was stopped."
-                    );
-                    let error = Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message));
-                    if stoppable {
-                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-                        break Some(error);
-                    }
-                    stopped = Some(Some(error));
-                    self.note(&mut record, format!("Past its time limit ({timeout:?}); {UNSTOPPABLE}: the task fails once it returns.")).await;
-                }
-                () = board.changed() => {
-                    as_board_stands(&mut record, &board);
-                    self.write(&mut record).await;
-                }
-                () = renewed => {
-                    self.write_quietly(&mut record).await;
-                    // Cancelled through another process: seen here at the renewal.
-                    if record.cancel_requested {
-                        cancel.cancel();
-                    }
-                }
-            }
-        };
-        let Some(finished) = finished else {
-            // The tool sees its context cancelled; it may finish on its own, shortly.
-            if !returned {
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-            }
-            drop(reservation);
-            record.status = TaskStatus::Cancelled;
-            record.status_message = Some("The task was cancelled.".into());
-            return self.finish(&mut record).await;
-        };
-        drop(reservation);
-        match finished {
-            Finished::Result(result) => {
-                record.status = TaskStatus::Completed;
-                record.result = Some(result);
-            }
-            Finished::Error(error) => {
-                record.status = TaskStatus::Failed;
-                record.status_message = Some(error.message.clone());
-                record.error = Some(
-                    serde_json::to_value(&error)
-                        .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
-                );
-            }
-        }
-        self.finish(&mut record).await;
-    }
-
-    /// Writes a task that is over, kept until its expiry (fixed at its creation).
-    async fn finish(&self, record: &mut TaskRecord) {
-        record.input_requests.clear();
-        record.lease_until = None;
-        if record.expires_at.is_none() {
-            record.expires_at = Some(record.created_at + self.settings.lifetime());
-        }
-        self.write(record).await;
-    }
-
-    /// Writes `record` as changed now, and tells listeners.
-    /// Writes `record` with `message` for its `statusMessage` (a change listeners hear).
-    async fn note(&self, record: &mut TaskRecord, message: String) {
-        record.status_message = Some(message);
-        self.write(record).await;
-    }
-
-    async fn write(&self, record: &mut TaskRecord) {
-        record.last_updated_at = SystemTime::now();
-        self.write_quietly(record).await;
-        let _ = self.changes.send(TaskChange {
-            id: Arc::from(record.id.as_str()),
-            status: record.status,
-        });
-        if let Some(peers) = self.peers.get() {
-            peers.changed(&record.id, record.status);
-        }
-    }
-
-    /// Writes `record`; a task not over has its lease renewed by every write.
-    async fn write_quietly(&self, record: &mut TaskRecord) {
-        if !record.status.is_terminal()
-            && let Some(lease) = self.store.lease()
-        {
-            record.lease_until = Some(SystemTime::now() + lease);
-            // A shared store: another process may have asked for its cancellation meanwhile.
-            // Or found it lapsed (this process too slow to renew, the store unreachable too
-            // long) and wrote it failed: the tool is stopped, its work is lost anyway.
-            if let Ok(Some(kept)) = self.store.get(&record.id).await {
-                record.cancel_requested |= kept.cancel_requested || kept.status.is_terminal();
-            }
-        }
-        if let Err(error) = self.store.put(record.clone()).await {
-            tracing::error!(task = %record.id, %error, "a task's record could not be written");
-        }
-    }
-
     /// The task `id` of `owner`: `-32602` when unknown, expired or someone else's. A task not over
     /// whose lease has passed is failed (its process stopped), unless it runs in this process.
     async fn record(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
@@ -715,6 +509,7 @@ impl Tasks {
 mod tests {
     use super::*;
     use crate::task::MemoryTaskStore;
+    use crate::task::follow::{Finished, Stops};
 
     /// A store shared by processes: its records carry leases. It counts the writes that only
     /// renewed a lease.

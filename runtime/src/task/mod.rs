@@ -150,6 +150,7 @@
 //! route a task's requests to its process (the `Mcp-Name` header names the task).
 
 mod engine;
+mod follow;
 mod peers;
 mod store;
 mod wire;
@@ -158,9 +159,10 @@ pub(crate) use wire::DetailedTask;
 
 pub use crate::types::TaskSupport;
 pub(crate) use engine::{
-    Finished, Reservation, Stops, TaskChange, TaskSettings, Tasks, extension_missing,
-    extension_missing_legacy, negotiated, to_json,
+    Reservation, TaskChange, TaskSettings, Tasks, extension_missing, extension_missing_legacy,
+    negotiated, to_json,
 };
+pub(crate) use follow::{Finished, Stops};
 #[cfg_attr(
     not(feature = "redis"),
     allow(unused_imports, reason = "the replicas' bus plugs in with `redis`")

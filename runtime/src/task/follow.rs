@@ -42,6 +42,33 @@ pub(crate) enum Stops {
     ByReturning,
 }
 
+/// One interval for a task's life, every half `lease`: the other branches of its loop never
+/// delay its renewal.
+fn renewals(lease: Duration) -> tokio::time::Interval {
+    let period = (lease / 2).max(Duration::from_millis(1));
+    let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    renew
+}
+
+/// `record` as its call `finished`: `completed` with its result, or `failed` with its error.
+fn ended(record: &mut TaskRecord, finished: Finished) {
+    match finished {
+        Finished::Result(result) => {
+            record.status = TaskStatus::Completed;
+            record.result = Some(result);
+        }
+        Finished::Error(error) => {
+            record.status = TaskStatus::Failed;
+            record.status_message = Some(error.message.clone());
+            record.error = Some(
+                serde_json::to_value(&error)
+                    .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
+            );
+        }
+    }
+}
+
 impl Tasks {
     /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
     /// questions on `board`), detached from the request that created it; its record follows it,
@@ -85,13 +112,7 @@ impl Tasks {
         let timeout = self.settings.timeout;
         let deadline = tokio::time::sleep(timeout);
         let mut deadline = std::pin::pin!(deadline);
-        // One interval for the task's life: the other branches never delay its renewal.
-        let mut renew = lease.map(|lease| {
-            let period = (lease / 2).max(Duration::from_millis(1));
-            let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-            renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            renew
-        });
+        let mut renew = lease.map(renewals);
         // Stopped (cancelled: `None`; past its time limit: its error), the call of a tool that
         // cannot be stopped waited for meanwhile; and whether the call returned.
         let mut stopped: Option<Option<Finished>> = None;
@@ -157,20 +178,7 @@ impl Tasks {
             return self.finish(&mut record).await;
         };
         drop(reservation);
-        match finished {
-            Finished::Result(result) => {
-                record.status = TaskStatus::Completed;
-                record.result = Some(result);
-            }
-            Finished::Error(error) => {
-                record.status = TaskStatus::Failed;
-                record.status_message = Some(error.message.clone());
-                record.error = Some(
-                    serde_json::to_value(&error)
-                        .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
-                );
-            }
-        }
+        ended(&mut record, finished);
         self.finish(&mut record).await;
     }
 

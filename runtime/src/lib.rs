@@ -162,6 +162,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod call;
+mod caps;
 mod cli;
 mod client_capabilities;
 mod context;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public API of `mcp-toolbelt` as `cargo public-api` lists it (features `http`, `otel` and `redis`, not
+# The public API of `mcp-toolbelt` as `cargo public-api` lists it (features `http`, `otel`, `redis` and `oauth`, not
 # `fuzzing`; `#[doc(hidden)]` items left out; blanket impls omitted, since they follow dependencies'
 # versions rather than ours), compared with the committed `runtime/public-api.txt`: a change to the
 # API shows in review as a change to that file. `UPDATE_PUBLIC_API=1` writes the file instead.
@@ -30,7 +30,7 @@ export RUSTUP_TOOLCHAIN=$toolchain
 expected=runtime/public-api.txt
 actual=target/public-api.txt
 mkdir -p target
-"$tool" public-api --package mcp-toolbelt --features http,otel,redis --simplified --color never \
+"$tool" public-api --package mcp-toolbelt --features http,otel,redis,oauth --simplified --color never \
     >"$actual"
 
 if [ "${UPDATE_PUBLIC_API:-}" = 1 ]; then

@@ -31,7 +31,13 @@ if (( ${#missing[@]} )); then
     $sudo systemctl disable --now "$service" >/dev/null 2>&1 || $sudo service "$service" stop >/dev/null 2>&1 || true
   done
 fi
-cargo test --workspace --all-targets
+# Every test (unit, integration, UI, the benchmarks' smoke runs) under cargo-nextest, several
+# at once (.config/nextest.toml), the examples they run built first; then the doc tests, which
+# nextest does not run.
+command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
+cargo build -p mcp-toolbelt-examples --examples
+cargo build -p mcp-toolbelt-example-notes --bins
+MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
 cargo test --workspace --doc
 # The code paths only release builds take (the argument parse and the result's serialization at
 # full speed, tracked only on failure): the runtime's tests and the tool-call tests again, built

@@ -1,4 +1,5 @@
-//! The validated model of a `#[tool]` fn; code generation reads only this.
+//! The validated model of a `#[tool]` fn (and the runtime-provided parameters every attribute
+//! shares); code generation reads only this.
 
 use proc_macro2::{Span, TokenStream};
 use syn::{Attribute, Ident, ItemFn, Path, ReturnType, Type};
@@ -89,16 +90,23 @@ pub(crate) struct CallArg<'a> {
 
 /// What one parameter of the user's fn receives.
 pub(crate) enum Param<'a> {
+    /// What the runtime provides: the request's `Context` or app state.
+    Provided(Provided<'a>),
+    /// The whole argument struct.
+    Struct,
+    /// One inline property.
+    Inline(&'a Ident),
+}
+
+/// A parameter the runtime provides rather than the client, taken the same way by `#[tool]`,
+/// `#[prompt]` and `#[resource]` fns.
+pub(crate) enum Provided<'a> {
     /// The request's `Context`, by value or by reference; `ty` is the type as written (without
     /// the `&`), checked at compile time to be the runtime's `Context`.
     Context { by_ref: bool, ty: &'a Type },
     /// App state, by value or by reference; `ty` is the `State<T>` as written (without the
     /// `&`), checked at compile time to be the runtime's `State`.
     State { by_ref: bool, ty: &'a Type },
-    /// The whole argument struct.
-    Struct,
-    /// One inline property.
-    Inline(&'a Ident),
 }
 
 impl ToolFn<'_> {

@@ -339,22 +339,35 @@ pub(crate) fn text(meta: &Meta) -> darling::Result<Option<String>> {
 
 /// `description = "…"`: text, as an empty `///` comment is not a description either.
 fn description_text(meta: &Meta) -> darling::Result<Option<String>> {
+    description(
+        meta,
+        "the model reads it to choose the tool; say what the tool does",
+    )
+}
+
+/// `description = "…"`, not empty; `why` says what to write instead. Shared by every attribute.
+pub(crate) fn description(meta: &Meta, why: &str) -> darling::Result<Option<String>> {
     let text = string_literal(meta)?;
     if text.trim().is_empty() {
-        return Err(Error::custom(
-            "`description` cannot be empty: the model reads it to choose the tool; say what the tool does",
-        )
-        .with_span(&text.span()));
+        return Err(
+            Error::custom(format!("`description` cannot be empty: {why}")).with_span(&text.span()),
+        );
     }
     Ok(Some(text.into_inner()))
 }
 
 /// `name = "…"`: checked against the MCP rule `^[A-Za-z0-9_.-]{1,64}$` here, at the literal.
 fn tool_name(meta: &Meta) -> darling::Result<Option<SpannedValue<String>>> {
+    name(meta, "tool")
+}
+
+/// `name = "…"` of a `kind` (`tool`, `prompt`): the MCP rule `^[A-Za-z0-9_.-]{1,64}$`, at the
+/// literal.
+pub(crate) fn name(meta: &Meta, kind: &str) -> darling::Result<Option<SpannedValue<String>>> {
     let name = string_literal(meta)?;
     if !is_valid_name(&name) {
         return Err(Error::custom(format!(
-            "invalid tool name {:?}: use 1 to 64 characters from `A-Z a-z 0-9 _ . -`",
+            "invalid {kind} name {:?}: use 1 to 64 characters from `A-Z a-z 0-9 _ . -`",
             name.as_str()
         ))
         .with_span(&name.span()));

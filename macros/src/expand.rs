@@ -28,7 +28,7 @@ use syn::spanned::Spanned as _;
 use syn::{Item, ItemFn, ReturnType, Type};
 
 use crate::apps::ToolUi;
-use crate::ast::{InlineParam, Input, InputSchema, Param, ToolFn};
+use crate::ast::{InlineParam, Input, InputSchema, Param, Provided, ToolFn};
 use crate::attr::{Keys, TaskKey, ToolArgs};
 use crate::{attr, fallback, icons, valid};
 
@@ -466,21 +466,7 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
     let call_args = tool.params.iter().map(|arg| {
         let cfg = &arg.cfg;
         let value = match &arg.param {
-            // Through the runtime's `ToolContext`, at the type as written: a type of the user's
-            // called `Context` is reported there, saying what to write.
-            Param::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
-                #private::context_ref::<#ty>(&__tool_context)
-            },
-            Param::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
-                #private::context_value::<#ty>(&__tool_context)
-            },
-            // Through the runtime's `ToolState`, at the type as written, like `Context`.
-            Param::State { by_ref: false, ty } => quote_spanned! {ty.span()=>
-                #private::state_value::<#ty>(&__tool_context)
-            },
-            Param::State { by_ref: true, ty } => quote_spanned! {ty.span()=>
-                &#private::state_value::<#ty>(&__tool_context)
-            },
+            Param::Provided(provided) => provided_arg(provided, private, "__tool_context"),
             Param::Struct => quote!(__tool_arguments),
             Param::Inline(ident) => quote!(__tool_arguments.#ident),
         };
@@ -504,7 +490,9 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
         let borrows = tool.params.iter().any(|arg| {
             matches!(
                 arg.param,
-                Param::Context { by_ref: true, .. } | Param::State { by_ref: true, .. }
+                Param::Provided(
+                    Provided::Context { by_ref: true, .. } | Provided::State { by_ref: true, .. }
+                )
             )
         });
         let future = if borrows {
@@ -539,6 +527,42 @@ fn call(tool: &ToolFn<'_>, private: &syn::Ident, convert: &TokenStream) -> Token
     }
 }
 
+/// The argument a parameter the runtime provides is given, from the adapter's `Context` (the
+/// local `context`): through the runtime's `ToolContext` and `ToolState`, at the type as written,
+/// so that a type of the user's called `Context` or `State` is reported there, saying what to
+/// write. The one rule for `#[tool]`, `#[prompt]` and `#[resource]` fns.
+pub(crate) fn provided_arg(
+    provided: &Provided<'_>,
+    private: &syn::Ident,
+    context: &str,
+) -> TokenStream {
+    let (Provided::Context { ty, .. } | Provided::State { ty, .. }) = provided;
+    let context = syn::Ident::new(context, ty.span());
+    match provided {
+        Provided::Context { by_ref: true, ty } => quote_spanned! {ty.span()=>
+            #private::context_ref::<#ty>(&#context)
+        },
+        Provided::Context { by_ref: false, ty } => quote_spanned! {ty.span()=>
+            #private::context_value::<#ty>(&#context)
+        },
+        Provided::State { by_ref: false, ty } => quote_spanned! {ty.span()=>
+            #private::state_value::<#ty>(&#context)
+        },
+        Provided::State { by_ref: true, ty } => quote_spanned! {ty.span()=>
+            &#private::state_value::<#ty>(&#context)
+        },
+    }
+}
+
+/// The `StateKey` fn of an app-state parameter, for the start-up check that the server was
+/// given that state (`Server::check`); none for the `Context`.
+pub(crate) fn state_key(provided: &Provided<'_>, private: &syn::Ident) -> Option<TokenStream> {
+    match provided {
+        Provided::State { ty, .. } => Some(quote!(#private::state_key::<#ty>)),
+        Provided::Context { .. } => None,
+    }
+}
+
 /// The `inventory` submission of the tool's `ToolRegistration`.
 fn registration(
     tool: &ToolFn<'_>,
@@ -553,10 +577,11 @@ fn registration(
     let (read_only, destructive) = (option_bool(hints.read_only), option_bool(hints.destructive));
     let (idempotent, open_world) = (option_bool(hints.idempotent), option_bool(hints.open_world));
     // The state a tool takes, for the start-up check; a `#[cfg]`-removed parameter takes none.
-    let state = tool.params.iter().filter_map(|arg| match arg.param {
-        Param::State { ty, .. } => {
+    let state = tool.params.iter().filter_map(|arg| match &arg.param {
+        Param::Provided(provided) => {
+            let key = state_key(provided, private)?;
             let cfg = &arg.cfg;
-            Some(quote!(#(#cfg)* #private::state_key::<#ty>))
+            Some(quote!(#(#cfg)* #key))
         }
         _ => None,
     });
@@ -570,7 +595,7 @@ fn registration(
     let context = tool
         .params
         .iter()
-        .any(|arg| matches!(arg.param, Param::Context { .. }));
+        .any(|arg| matches!(arg.param, Param::Provided(Provided::Context { .. })));
     let icons = icons::registrations(&tool.icons, private);
     // A plain fn runs on a blocking thread and cannot be stopped midway (its task waits for it).
     let blocking = !tool.is_async();
@@ -685,8 +710,8 @@ fn opaque_output_schema(tool: &ToolFn<'_>, private: &syn::Ident) -> TokenStream 
     }
 }
 
-/// `Some(value)` or `None`, as an absolute-path expression.
-fn option(value: Option<TokenStream>) -> TokenStream {
+/// `Some(value)` or `None`, as an absolute-path expression; shared by the three attributes.
+pub(crate) fn option<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
     value.map_or_else(
         || quote!(::core::option::Option::None),
         |value| quote!(::core::option::Option::Some(#value)),

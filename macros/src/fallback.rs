@@ -44,3 +44,12 @@ pub(crate) fn strip_param_attrs(item: &mut syn::ItemFn) {
         }
     }
 }
+
+/// Where an error about the item as a whole points when it is not what the attribute goes on:
+/// its first token.
+pub(crate) fn item_span(item: &TokenStream) -> proc_macro2::Span {
+    item.clone()
+        .into_iter()
+        .next()
+        .map_or_else(proc_macro2::Span::call_site, |token| token.span())
+}

@@ -4,6 +4,7 @@
 mod apps;
 mod ast;
 mod attr;
+mod complete;
 mod docs;
 mod expand;
 mod fallback;

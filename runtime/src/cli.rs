@@ -47,8 +47,12 @@ struct HttpOptions<'a> {
     request_state_key_file: Option<&'a str>,
     /// `--redis URL`, then `MCP_REDIS_URL`.
     redis: Option<String>,
-    /// `--resource URL`: the bearer-auth metadata's `resource`, the URL clients use.
-    resource: Option<&'a str>,
+    /// `--resource URL`, then `MCP_RESOURCE`: the bearer-auth metadata's `resource`, the URL
+    /// clients use (the audience of `--oauth-issuer`'s tokens).
+    resource: Option<String>,
+    /// `--oauth-issuer URL`, then `MCP_OAUTH_ISSUER`: tokens verified by this server
+    /// (`HttpConfig::oauth`).
+    oauth_issuer: Option<String>,
 }
 
 impl Command<'_> {
@@ -77,12 +81,14 @@ impl Command<'_> {
                 "--stateless" => options.stateless = true,
                 "--request-state-key-file" => options.request_state_key_file = Some(value()?),
                 "--redis" => options.redis = Some(value()?.to_owned()),
-                "--resource" => options.resource = Some(value()?),
+                "--resource" => options.resource = Some(value()?.to_owned()),
+                "--oauth-issuer" => options.oauth_issuer = Some(value()?.to_owned()),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
         options.address = address.ok_or(
-            "--allow-host, --allow-origin, --stateless, --request-state-key-file and --redis go with --http ADDR",
+            "--allow-host, --allow-origin, --stateless, --request-state-key-file, --redis, \
+             --resource and --oauth-issuer go with --http ADDR",
         )?;
         Ok(Command::Http(options))
     }
@@ -117,7 +123,8 @@ impl<'a> LintOptions<'a> {
 impl HttpOptions<'_> {
     /// Adds what the environment says (for containers, where flags are awkward):
     /// `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated), `MCP_STATELESS`
-    /// (`1` or `true`).
+    /// (`1` or `true`); `MCP_REDIS_URL`, `MCP_RESOURCE` and `MCP_OAUTH_ISSUER` when their flags
+    /// were not given.
     fn with_environment(mut self, variable: impl Fn(&str) -> Option<String>) -> Self {
         let list = |name: &str| -> Vec<String> {
             variable(name)
@@ -133,8 +140,15 @@ impl HttpOptions<'_> {
         };
         self.hosts.extend(list("MCP_ALLOWED_HOSTS"));
         self.origins.extend(list("MCP_ALLOWED_ORIGINS"));
+        let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
         if self.redis.is_none() {
-            self.redis = variable("MCP_REDIS_URL").filter(|url| !url.trim().is_empty());
+            self.redis = set("MCP_REDIS_URL");
+        }
+        if self.resource.is_none() {
+            self.resource = set("MCP_RESOURCE");
+        }
+        if self.oauth_issuer.is_none() {
+            self.oauth_issuer = set("MCP_OAUTH_ISSUER");
         }
         self.stateless |= variable("MCP_STATELESS").is_some_and(|value| {
             matches!(
@@ -150,7 +164,10 @@ impl Server {
     /// Reads the process arguments: none → stdio; `--http ADDR` → Streamable HTTP (with
     /// `--allow-host NAME`, `--allow-origin ORIGIN` (each repeatable), `--stateless` and
     /// `--request-state-key-file PATH`, or the variables `MCP_ALLOWED_HOSTS`,
-    /// `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`, `MCP_REQUEST_STATE_KEY`); `--list-tools` →
+    /// `MCP_ALLOWED_ORIGINS`, `MCP_STATELESS`, `MCP_REQUEST_STATE_KEY`; with the `oauth`
+    /// feature, `--oauth-issuer URL` or `MCP_OAUTH_ISSUER`: tokens verified by the server,
+    /// `HttpConfig::oauth`, for the resource `--resource URL` or
+    /// `MCP_RESOURCE`, by default `http://{--http address}/mcp`); `--list-tools` →
     /// print the `tools/list` result as JSON and exit; `--lint [--profile NAME]...
     /// [--format json] [--verbose]` → check the tools against host profiles ([`crate::lint`]),
     /// print the report, exit 1 on an error; `--print-config HOST` (with the flags the host
@@ -292,7 +309,7 @@ fn print_config_for(
             let options = options.with_environment(|name| std::env::var(name).ok());
             host_config::Reach::Http {
                 url: host_config::url(options.address, &options.hosts).map_err(invalid)?,
-                bearer: server.wants_bearer_token(),
+                bearer: server.wants_bearer_token() || options.oauth_issuer.is_some(),
             }
         }
         _ => {
@@ -432,10 +449,11 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
                 .into(),
         ));
     }
+    let server = with_oauth(server, options.oauth_issuer.as_deref())?;
     if options.resource.is_some() && !server.wants_bearer_token() {
         return Err(Error::Arguments(
             "--resource names the URL in the bearer-auth metadata: this server has no \
-             HttpConfig::bearer_auth"
+             HttpConfig::bearer_auth and no --oauth-issuer"
                 .into(),
         ));
     }
@@ -454,7 +472,7 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
             None => config,
         };
         match options.resource {
-            Some(url) => config.resource_url(url.to_owned(), true),
+            Some(url) => config.resource_url(url, true),
             None => config,
         }
     });
@@ -466,6 +484,38 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
         );
     }
     server.serve_http(address).await
+}
+
+/// The server with `--oauth-issuer URL` (or `MCP_OAUTH_ISSUER`): its tokens verified here,
+/// opaque ones introspected when `MCP_OAUTH_CLIENT_ID` and `MCP_OAUTH_CLIENT_SECRET` name this
+/// server's client at the issuer. `Err` for an issuer that is neither `https://` nor `http://`
+/// on loopback, or a build without the `oauth` feature.
+#[cfg(feature = "http")]
+fn with_oauth(server: Server, issuer: Option<&str>) -> Result<Server, Error> {
+    let Some(issuer) = issuer else {
+        return Ok(server);
+    };
+    #[cfg(feature = "oauth")]
+    {
+        crate::transport::http::check_issuer(issuer).map_err(|why| {
+            Error::Arguments(format!("--oauth-issuer (or MCP_OAUTH_ISSUER): {why}"))
+        })?;
+        let variable = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        let client = variable("MCP_OAUTH_CLIENT_ID").zip(variable("MCP_OAUTH_CLIENT_SECRET"));
+        Ok(server.update_http_config(|config| match client {
+            Some((id, secret)) => config.oauth_introspection(issuer, id, secret),
+            None => config.oauth(issuer),
+        }))
+    }
+    #[cfg(not(feature = "oauth"))]
+    {
+        let _ = (server, issuer);
+        Err(Error::Arguments(
+            "--oauth-issuer (or MCP_OAUTH_ISSUER): this server was built without the `oauth` \
+             feature of mcp-toolbelt (mcp-toolbelt = { features = [\"oauth\"] })"
+                .into(),
+        ))
+    }
 }
 
 #[cfg(not(feature = "http"))]
@@ -561,6 +611,8 @@ fn usage(server: &Server) -> String {
              --allow-origin ORIGIN   also serve browser pages from ORIGIN (repeatable)\n    \
              --resource URL          the URL clients use, in the bearer-auth metadata\n                            \
              (else http://HOST:PORT/mcp, HOST the first --allow-host)\n    \
+             --oauth-issuer URL      verify OAuth access tokens of this issuer (JWTs by its JWKS;\n                            \
+             opaque ones introspected as MCP_OAUTH_CLIENT_ID, MCP_OAUTH_CLIENT_SECRET)\n    \
              --stateless             keep no sessions (any replica answers any request)\n    \
              --redis URL             share sessions, streams, tasks and notifications with the\n                            \
              other replicas through this Redis (redis://host:6379)\n    \
@@ -569,7 +621,7 @@ fn usage(server: &Server) -> String {
              (32 bytes in base64; a second key after it: also opened, the previous or next)\n                            \
              (in MCP_REQUEST_STATE_KEY: CURRENT,PREVIOUS, a comma or a newline between)\n                            \
              (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY,\n                            \
-             MCP_REDIS_URL)\n"
+             MCP_REDIS_URL, MCP_RESOURCE, MCP_OAUTH_ISSUER)\n"
         )
     } else {
         String::new()
@@ -780,6 +832,7 @@ mod tests {
                 request_state_key_file: Some("/run/secrets/mcp-state-key"),
                 redis: Some("redis://redis:6379".into()),
                 resource: None,
+                oauth_issuer: None,
             }))
         );
         assert!(
@@ -820,6 +873,37 @@ mod tests {
         );
         let nothing = HttpOptions::default().with_environment(|_| None);
         assert_eq!(nothing, HttpOptions::default());
+    }
+
+    #[test]
+    fn the_oauth_issuer_and_resource_come_from_flags_then_the_environment() {
+        let environment = |name: &str| match name {
+            "MCP_OAUTH_ISSUER" => Some("https://env-issuer".to_owned()),
+            "MCP_RESOURCE" => Some("https://env/mcp".to_owned()),
+            _ => None,
+        };
+        let Ok(Command::Http(flagged)) = Command::parse(&[
+            "--http",
+            "80",
+            "--oauth-issuer",
+            "https://flag-issuer",
+            "--resource",
+            "https://flag/mcp",
+        ]) else {
+            panic!("--oauth-issuer and --resource are --http's flags")
+        };
+        let flagged = flagged.with_environment(environment);
+        assert_eq!(flagged.oauth_issuer.as_deref(), Some("https://flag-issuer"));
+        assert_eq!(flagged.resource.as_deref(), Some("https://flag/mcp"));
+        let from_environment = HttpOptions::default().with_environment(environment);
+        assert_eq!(
+            from_environment.oauth_issuer.as_deref(),
+            Some("https://env-issuer")
+        );
+        assert_eq!(
+            from_environment.resource.as_deref(),
+            Some("https://env/mcp")
+        );
     }
 
     #[test]

@@ -114,6 +114,38 @@
 //! `examples/axum-app` verifies tokens and refuses a tool to a token without its scope in a
 //! [`hook`](crate::hook).
 //!
+//! # OAuth: tokens verified by the server (feature `oauth`)
+//!
+//! With the `oauth` feature the server is an OAuth 2.1 resource server itself, as the MCP
+//! authorization spec describes it: `HttpConfig::oauth(issuer)` in code, or `run()`'s
+//! `--oauth-issuer URL` (`MCP_OAUTH_ISSUER`). Every request then needs a JWT access token of that
+//! issuer, signed by a key of its JWKS (`RS256`, `ES256` or `EdDSA`), whose `aud` names this server's
+//! resource URI: `http://HOST:PORT/mcp` where it is served, or `--resource URL`
+//! (`MCP_RESOURCE`), the public URL behind a proxy. Clients ask the authorization server for
+//! tokens of that resource (RFC 8707's `resource` parameter); the RFC 9728 document served names
+//! the issuer. Opaque tokens are introspected when the server has a client of its own at the
+//! issuer: `HttpConfig::oauth_introspection(issuer, client_id, client_secret)`, or
+//! `MCP_OAUTH_CLIENT_ID` and `MCP_OAUTH_CLIENT_SECRET` with `--oauth-issuer`. The token's
+//! client, subject, scopes and every claim reach tools, resources, prompts and hooks as
+//! [`Context::auth`](crate::Context::auth) (an [`AuthInfo`]: `client_id`, `subject`, `scopes`,
+//! the claims in `extra`).
+//!
+//! The issuer is the `issuer` of its metadata, exactly (the server reads
+//! `/.well-known/oauth-authorization-server`, else `/.well-known/openid-configuration`):
+//!
+//! | hosted identity provider | `--oauth-issuer` | the resource URI (`--resource`) is |
+//! | --- | --- | --- |
+//! | Keycloak | `https://id.example.com/realms/REALM` | a client scope with an audience mapper adding it to `aud` |
+//! | Auth0 | `https://TENANT.auth0.com/` (the trailing slash is part of it) | an API whose identifier is the URI (`audience=` in the token request) |
+//! | Okta | `https://ORG.okta.com/oauth2/default` (a custom authorization server) | the authorization server's audience |
+//! | Microsoft Entra ID | `https://login.microsoftonline.com/TENANT_ID/v2.0` | the application ID URI of the API registration (access tokens version 2) |
+//!
+//! ```sh
+//! my-server --http 0.0.0.0:8080 --allow-host mcp.example.com \
+//!     --resource https://mcp.example.com/mcp \
+//!     --oauth-issuer https://id.example.com/realms/notes
+//! ```
+//!
 //! # Deploying
 //!
 //! Deployed behind a name, tell `run()` which: `--http 0.0.0.0:8080 --allow-host mcp.internal`

@@ -66,6 +66,7 @@
 //! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
 //! | skills: a folder of `SKILL.md`s or skills built in code, served as the Skills extension (the `skills` feature) | `skill` |
 //! | serving over HTTP, its protections, bearer auth, load balancers | [`http`] |
+//! | replicas behind a load balancer, sharing sessions, streams and tasks through Redis (the `redis` feature) | `redis` |
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
 //! | testing tools in-process, schema snapshots | [`testing`] |
@@ -89,8 +90,7 @@
 //! use my_tools as _; // links `my_tools`, so its `#[tool]`s are served
 //! ```
 //!
-//! Without it the crate's tools are silently missing (`tests/tests/other_crate.rs` tests a
-//! tools-only crate linked with this line; the case without it is not tested).
+//! Without it the crate's tools are silently missing.
 //! `extern crate my_tools;` works too, but the `unused_extern_crates` lint suggests deleting it,
 //! which would drop the tools; prefer `use … as _`. Doc tests of one crate are merged into one
 //! binary (edition 2024), so their tools share one registry too: give each a distinct name.
@@ -102,10 +102,17 @@
 //!   (`default-features = false`) a stdio server compiles none of axum, hyper or tower-http.
 //! - `skills` (default): the Skills extension (`skill`, `Server::skills_dir`, `Server::skill`);
 //!   it brings `yaml-rust2` (the front matter) and `sha2` (the files' digests).
+//! - `oauth` (off; implies `http`): the server verifies OAuth access tokens itself
+//!   (`http::HttpConfig::oauth`, `run()`'s `--oauth-issuer URL`): JWTs against the issuer's JWKS,
+//!   opaque tokens by introspection; the `http` module's guide says how. It brings `jsonwebtoken`
+//!   (pure-Rust crypto) and `reqwest` (rustls) to fetch the issuer's keys.
 //! - `otel` (off): a request whose `params._meta` carries W3C trace context (`traceparent`,
 //!   `tracestate`) continues the client's trace: its span's parent is the client's span, through
 //!   `tracing-opentelemetry`. Add a `tracing_opentelemetry::layer()` to your subscriber to export
 //!   the spans.
+//! - `redis` (off; implies `http`): replicas behind a load balancer share legacy sessions,
+//!   resumable streams, tasks, change notifications and the `requestState` key through Redis
+//!   (`http::HttpConfig::redis`, `run()`'s `--redis URL`); see the `redis` module.
 //!
 //! # Logging and tracing
 //!
@@ -115,7 +122,7 @@
 //! your own: stdout carries only protocol messages. `RUST_LOG` set to valid directives is obeyed
 //! as written (invalid ones are reported and ignored), request spans included (`RUST_LOG=info`
 //! prints each event with its request's span); unset, events at `info` and above are written
-//! without span context and no request span is created, which saves about 4 µs a call.
+//! without span context and no request span is created, which makes each call cheaper.
 //!
 //! Every request is a `tracing` span named and attributed by the OpenTelemetry semantic
 //! conventions for MCP (`tools/call search`, with `mcp.method.name`, `mcp.protocol.version`,
@@ -155,6 +162,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod call;
+mod caps;
 mod cli;
 mod client_capabilities;
 mod context;

@@ -42,7 +42,7 @@ pub(crate) struct Limits {
     /// Tasks (the tasks extension) running at once, server-wide; past it a required task is
     /// refused with `codes::SERVER_BUSY` and an optional one runs as an ordinary call.
     pub(crate) tasks: usize,
-    /// Tasks one principal runs at once (every unauthenticated caller counted as one).
+    /// Tasks one principal runs at once (a caller without auth: `tasks` alone, `caps`' rule).
     pub(crate) tasks_per_principal: usize,
 }
 

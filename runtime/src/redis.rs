@@ -31,7 +31,8 @@
 //! file's format (rotate it by writing `NEW,OLD` there and restarting the replicas, then `NEW`
 //! ten minutes after the last restart). A key there that cannot be read stops the server at
 //! start, naming `--request-state-key-file`. A line at start says which key is in use. (A server
-//! built with `into_router` or `into_service` takes no key from Redis: give it one.)
+//! built with `into_router` or `into_service` takes no key from Redis: give it one; without one it
+//! says so in a warning at start.)
 //!
 //! # What each way of running keeps
 //!

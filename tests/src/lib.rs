@@ -30,8 +30,8 @@ pub fn package_binary(package: &str, name: &str) -> PathBuf {
     built(package, "--bin", name)
 }
 
-/// Builds target `name` (`kind` is `--example` or `--bin`) of `package` once per test process,
-/// and gives its path.
+/// Builds target `name` (`kind` is `--example` or `--bin`) of `package` once per test process
+/// (not at all with `MCP_TOOLBELT_TESTS_PREBUILT` set, when it is there), and gives its path.
 fn built(package: &str, kind: &str, name: &str) -> PathBuf {
     static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let target_dir = std::env::current_exe()
@@ -48,7 +48,11 @@ fn built(package: &str, kind: &str, name: &str) -> PathBuf {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let key = format!("{package} {kind} {name}");
-    if !built.contains(&key) {
+    // `tests/run.sh` builds every example before the tests start (a cargo call per test
+    // process would queue on the target directory's lock when tests run in processes of
+    // their own, as under nextest).
+    let prebuilt = std::env::var_os("MCP_TOOLBELT_TESTS_PREBUILT").is_some() && binary.exists();
+    if !prebuilt && !built.contains(&key) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
             .args(["build", "--quiet", kind, name, "-p", package])

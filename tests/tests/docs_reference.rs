@@ -1,5 +1,5 @@
 //! The rustdoc is the reference (issue 27): the key tables of `#[tool]` and `#[resource]` list
-//! every key the macros parse (`macros/src/attr.rs`, `macros/src/resource.rs`), and the limits
+//! every key the macros parse (`macros/src/attr.rs`, `macros/src/resource/attr.rs`), and the limits
 //! table on `HttpConfig` lists every limit it sets. A key or a limit added without its row fails
 //! here, not in a user's hands.
 
@@ -22,7 +22,10 @@ fn fields(source: &str, name: &str) -> Vec<String> {
         .map(str::trim)
         .filter(|line| !line.starts_with("//") && !line.starts_with('#'))
         .filter_map(|line| line.split_once(':'))
-        .map(|(field, _)| field.trim_start_matches("pub(crate) ").trim().to_owned())
+        .map(|(field, _)| {
+            let field = field.trim_start_matches("pub(crate) ");
+            field.trim_start_matches("pub(super) ").trim().to_owned()
+        })
         .map(|field| {
             if field == "krate" {
                 "crate".into()
@@ -86,7 +89,7 @@ fn the_tool_macro_docs_list_every_key_it_parses() {
 
 #[test]
 fn the_resource_macro_docs_list_every_key_it_parses() {
-    let source = read("macros/src/resource.rs");
+    let source = read("macros/src/resource/attr.rs");
     let docs = macro_docs("resource");
     let rows = table_keys(&docs);
     for key in fields(&source, "ResourceArgs") {
@@ -137,7 +140,7 @@ fn the_http_limits_table_lists_every_limit_httpconfig_sets() {
 
 #[test]
 fn the_prompt_macro_docs_list_every_key_it_parses() {
-    let keys = fields(&read("macros/src/prompt.rs"), "PromptArgs");
+    let keys = fields(&read("macros/src/prompt/attr.rs"), "PromptArgs");
     assert!(keys.len() >= 5, "PromptArgs read: {keys:?}");
     let docs = macro_docs("prompt");
     let rows = table_keys(&docs);

@@ -940,3 +940,64 @@ async fn the_shared_replay_log_is_bounded_by_bytes() {
         "16 answers of 256 KiB with a bound of 1 MiB: Redis grew by {grown} bytes"
     );
 }
+
+// ---- the requestState key of a router on Redis -------------------------------------------------
+
+/// What `build` logged at `warn` and above, as text.
+fn warnings_of(build: impl FnOnce()) -> String {
+    let written = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+    let sink = std::sync::Arc::clone(&written);
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::WARN)
+        .with_ansi(false)
+        .with_writer(move || Sink(std::sync::Arc::clone(&sink)))
+        .finish();
+    tracing::subscriber::with_default(subscriber, build);
+    String::from_utf8_lossy(&written.lock().unwrap()).into_owned()
+}
+
+/// A `MakeWriter` target appending to a shared buffer.
+struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `into_router` takes no key from Redis (it is built without an `await`): a replica built so
+/// without a key of its own says at start that its key is its own, naming what to do; given
+/// one, it says nothing.
+#[tokio::test]
+async fn a_router_on_redis_without_a_request_state_key_says_so_at_start() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let connected = Redis::connect(&redis.url()).await.expect("Redis answers");
+    let without = warnings_of(|| {
+        let _ = server()
+            .0
+            .http_config(HttpConfig::new().redis_store(connected.clone()))
+            .into_router()
+            .expect("the server can be built");
+    });
+    assert!(
+        without.contains("known to this process only, though Redis is configured")
+            && without.contains("Server::request_state_key"),
+        "{without}"
+    );
+    let with = warnings_of(|| {
+        let _ = server()
+            .0
+            .request_state_key([7; 32])
+            .http_config(HttpConfig::new().redis_store(connected.clone()))
+            .into_router()
+            .expect("the server can be built");
+    });
+    assert!(!with.contains("requestState"), "{with}");
+}

@@ -20,7 +20,7 @@ use axum::http::{StatusCode, header};
 use mcp_toolbelt::ask::Elicitation;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
 use mcp_toolbelt::redis::{Redis, RedisTaskStore};
-use mcp_toolbelt::task::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore};
+use mcp_toolbelt::task::{FinishedCaps, MemoryTaskStore, TaskRecord, TaskStatus, TaskStore};
 use mcp_toolbelt::{Context, Server, ToolError, tool};
 use mcp_toolbelt_tests::http::{
     Events, connect, listening, modern_headers, modern_request, post, send_over_socket,
@@ -283,9 +283,11 @@ async fn the_memory_store_keeps_the_store_contract() {
     contract(&MemoryTaskStore::new()).await;
     assert_eq!(MemoryTaskStore::new().lease(), None);
     budget_contract(
-        &MemoryTaskStore::new()
-            .max_finished_bytes_per_owner(OWNER_BUDGET)
-            .max_finished_bytes(ALL_BUDGET),
+        &MemoryTaskStore::new().within(
+            FinishedCaps::default()
+                .max_bytes_per_owner(OWNER_BUDGET)
+                .max_bytes(ALL_BUDGET),
+        ),
     )
     .await;
 }
@@ -319,9 +321,11 @@ async fn the_redis_store_keeps_the_store_contract() {
         .unwrap()
         .prefix("budget:");
     budget_contract(
-        &RedisTaskStore::new(&budgeted)
-            .max_finished_bytes_per_owner(OWNER_BUDGET)
-            .max_finished_bytes(ALL_BUDGET),
+        &RedisTaskStore::new(&budgeted).within(
+            FinishedCaps::default()
+                .max_bytes_per_owner(OWNER_BUDGET)
+                .max_bytes(ALL_BUDGET),
+        ),
     )
     .await;
     // Its records are under the prefix, with a TTL.

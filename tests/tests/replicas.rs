@@ -11,7 +11,9 @@
 //!   through Redis, each saying so at start);
 //! - a replica killed (SIGKILL) or stopped (SIGTERM) while a call streams progress: the client resumes through
 //!   nginx with `Last-Event-ID` and sees every event (SIGTERM: and the result; SIGKILL: the
-//!   events kept, then the `-32603` error response);
+//!   events kept, then the `-32603` error response); and a plain `GET` loop, each `GET` read
+//!   for less than a second, killed right after the priming event or a few events: the
+//!   `-32603` within about 6 s all the same;
 //! - a task created through one replica, polled, answered and cancelled through the others (raw
 //!   HTTP to each replica; and the official Tasks requester through nginx against `reports`);
 //! - Redis stopped and started under load: new legacy sessions get `503` + `Retry-After` while
@@ -729,4 +731,133 @@ async fn redis_stopped_and_started_under_load() {
             ));
         }
     });
+}
+
+// ---- a call whose replica dies: a plain GET loop -------------------------------------------
+
+/// What a `GET` with `Last-Event-ID` through `balancer` brings within `patience` (a client with
+/// a short read timeout, as a plain loop of `curl -m 1` is): its status and the body read.
+async fn get_for(
+    balancer: SocketAddr,
+    session: &str,
+    last: &str,
+    patience: Duration,
+) -> (StatusCode, String) {
+    use futures_util::StreamExt as _;
+    let mut request = bodiless(
+        Method::GET,
+        &[
+            ("mcp-session-id", session),
+            ("mcp-protocol-version", LEGACY),
+            ("last-event-id", last),
+            ("accept", "text/event-stream"),
+        ],
+    );
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    request.headers_mut().insert(
+        axum::http::header::HOST,
+        format!("localhost:{}", balancer.port()).parse().unwrap(),
+    );
+    let (mut sender, _driver) = mcp_toolbelt_tests::http::connect(balancer).await;
+    let Ok(Ok(response)) = tokio::time::timeout(patience, sender.send_request(request)).await
+    else {
+        return (StatusCode::REQUEST_TIMEOUT, String::new());
+    };
+    let status = response.status();
+    let mut body = axum::body::Body::new(response.into_body()).into_data_stream();
+    let mut text = String::new();
+    let until = tokio::time::Instant::now() + patience;
+    while let Ok(Some(Ok(chunk))) = tokio::time::timeout_at(until, body.next()).await {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    (status, text)
+}
+
+/// The ids of the SSE events in `text`.
+fn event_ids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix("id:"))
+        .map(|id| id.trim().to_owned())
+        .collect()
+}
+
+/// A legacy call streaming progress on replica 0 (directly), which is killed (`SIGKILL`) once the client
+/// has seen `seen` events with an id (1: the priming event, sent with the call's first
+/// message): `GET`s with `Last-Event-ID` through nginx, each read for at most 700 ms and sent
+/// again and again as a plain client with a short timeout would, get the call's `-32603` error
+/// response within about 6 s, as the `redis` guide says.
+async fn a_get_loop_hears_the_end_of_a_killed_call(seen: usize) {
+    use futures_util::StreamExt as _;
+    let Some(mut deployment) = deploy("replicas") else {
+        return;
+    };
+    let replica = deployment.replicas.addresses()[0];
+    let balancer = deployment.nginx.address();
+    let (session, _) = match legacy_session(replica, 0).await {
+        Ok(opened) => opened,
+        Err(error) => deployment.fail(&error),
+    };
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", LEGACY),
+    ];
+    let call = legacy_call(
+        7,
+        "count",
+        &json!({"steps": 100, "step_ms": 300}),
+        Some("counting"),
+    );
+    let mut request = post(&call, &headers);
+    *request.uri_mut() = "/mcp".parse().unwrap();
+    request.headers_mut().insert(
+        axum::http::header::HOST,
+        format!("localhost:{}", replica.port()).parse().unwrap(),
+    );
+    let (mut sender, _driver) = mcp_toolbelt_tests::http::connect(replica).await;
+    let response = sender.send_request(request).await.unwrap();
+    let mut body = axum::body::Body::new(response.into_body()).into_data_stream();
+    let mut text = String::new();
+    while event_ids(&text).len() < seen {
+        match tokio::time::timeout(Duration::from_secs(10), body.next()).await {
+            Ok(Some(Ok(chunk))) => text.push_str(&String::from_utf8_lossy(&chunk)),
+            other => deployment.fail(&format!("the call's stream: {other:?} after {text:?}")),
+        }
+    }
+    let mut last = event_ids(&text).pop().unwrap();
+    deployment.replicas.kill(0);
+    drop(body);
+    let killed = Instant::now();
+    let mut tries = Vec::new();
+    while killed.elapsed() < Duration::from_secs(15) {
+        let (status, body) = get_for(balancer, &session, &last, Duration::from_millis(700)).await;
+        tries.push(format!(
+            "{:.1}s {status} {body:?}",
+            killed.elapsed().as_secs_f64()
+        ));
+        if let Some(id) = event_ids(&body).pop() {
+            last = id;
+        }
+        let messages = mcp_toolbelt_tests::http::sse_messages(&body);
+        if let Some(error) = messages
+            .iter()
+            .find(|message| message["id"] == 7 && message.get("error").is_some())
+        {
+            assert_eq!(error["error"]["code"], -32603, "{error}");
+            return;
+        }
+    }
+    deployment.fail(&format!(
+        "no -32603 for the killed call within 15 s; the GETs:\n{}",
+        tries.join("\n")
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_get_loop_hears_a_call_killed_after_its_priming_event() {
+    a_get_loop_hears_the_end_of_a_killed_call(1).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_get_loop_hears_a_call_killed_after_a_few_events() {
+    a_get_loop_hears_the_end_of_a_killed_call(4).await;
 }

@@ -976,3 +976,28 @@ async fn every_listed_file_reads_as_its_listed_size_and_digest_percent_encoded_n
         "{directory}"
     );
 }
+
+#[test]
+fn every_problem_of_a_skill_is_reported_at_once() {
+    // A name that is no skill name, a path that leaves the skill, a file given twice: three
+    // problems, each named, in one start-up error.
+    let skill = Skill::new("---\nname: Release_Notes\ndescription: d\n---\n")
+        .file("../escape.md", "x")
+        .file("notes.md", "a")
+        .file("notes.md", "b");
+    let error = Server::new("skills", "1.0.0")
+        .skill(skill)
+        .check()
+        .expect_err("refused");
+    let Error::Registry(RegistryError::Several(problems)) = &error else {
+        panic!("every problem, not the first: {error}");
+    };
+    let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(texts.len(), 3, "{texts:#?}");
+    assert!(texts[0].contains("not a skill name"), "{texts:#?}");
+    assert!(
+        texts[1].contains("not a path inside the skill"),
+        "{texts:#?}"
+    );
+    assert!(texts[2].contains("second file at `notes.md`"), "{texts:#?}");
+}

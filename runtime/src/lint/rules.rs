@@ -122,103 +122,115 @@ pub(super) fn fix(check: &Check) -> &'static str {
 
 /// What `check` finds wrong with `tool`; `server` is the server's name (name prefixes).
 pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let mut report =
-        |pointer: String, message: String| problems.push(Problem::new(pointer, message));
+    if let Some(found) = check_definition(check, tool, server) {
+        return found
+            .into_iter()
+            .map(|(pointer, message)| Problem::new(pointer, message))
+            .collect();
+    }
     match *check {
-        Check::NameLength { max, prefix } => {
-            let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
-            let length = seen.chars().count();
-            if length > max {
-                report(
-                    "/name".into(),
-                    format!("`{seen}` is {length} characters, more than {max}"),
-                );
-            }
-        }
-        Check::NameCharacters => {
-            if let Some(bad) = tool
-                .name
-                .chars()
-                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-            {
-                report("/name".into(), format!("`{}` contains {bad:?}", tool.name));
-            }
-        }
-        Check::ValidSchema => {
-            for (pointer, message) in invalid_schemas(tool) {
-                report(pointer, message);
-            }
-        }
-        Check::Description => {
-            if tool
-                .description
-                .as_deref()
-                .is_none_or(|text| text.trim().is_empty())
-            {
-                report("/description".into(), "no description".into());
-            }
-        }
-        Check::OutputSchemaDeclared => {
-            if tool.output_schema.is_some() {
-                report("/outputSchema".into(), "an outputSchema is declared".into());
-            }
-        }
-        Check::ObjectOutputSchema => {
-            if let Some(schema) = &tool.output_schema
-                && schema.get("type").and_then(Value::as_str) != Some("object")
-            {
-                report(
-                    "/outputSchema".into(),
-                    "the outputSchema's root is not `type: \"object\"`".into(),
-                );
-            }
-        }
-        Check::Composition { root_only: true } => {
-            if let Some(object) = tool.input_schema.as_object() {
-                for keyword in COMPOSITION {
-                    if object.contains_key(keyword) {
-                        report(
-                            format!("/inputSchema/{keyword}"),
-                            format!("`{keyword}` at the root of the input schema"),
-                        );
-                    }
-                }
-            }
-        }
-        Check::OptionalProperties { max } => {
-            let optional = optional_properties(&tool.input_schema);
-            if optional > max {
-                report(
-                    "/inputSchema".into(),
-                    format!("{optional} optional properties, more than {max}"),
-                );
-            }
-        }
-        Check::IconSource | Check::IconFormat => {
-            problems.extend(super::icons::check(check, &tool.icons));
-        }
+        Check::IconSource | Check::IconFormat => super::icons::check(check, &tool.icons),
         Check::ListBytes { .. }
         | Check::StructuredNeedsSchema
         | Check::SchemaNeedsStructured
-        | Check::DeclaredFields => {}
-        _ => {
-            let mut visit = |pointer: &str, node: &Map<String, Value>, place: Place| {
-                if let Some(message) = check_node(check, node, place) {
-                    let fix = shape_fix(check, node, place);
-                    problems.push(Problem {
-                        fix,
-                        ..Problem::new(pointer.to_owned(), message)
-                    });
-                }
-            };
-            walk(&tool.input_schema, "/inputSchema", &mut visit);
-            if matches!(check, Check::Composition { root_only: false })
-                && let Some(output) = &tool.output_schema
-            {
-                walk(output, "/outputSchema", &mut visit);
-            }
+        | Check::DeclaredFields => Vec::new(),
+        _ => check_subschemas(check, tool),
+    }
+}
+
+/// What a check of the definition as a whole (its name, description, a schema's root) finds,
+/// as (JSON pointer, what is wrong) pairs; `None` for the other checks.
+fn check_definition(
+    check: &Check,
+    tool: &ToolDefinition,
+    server: &str,
+) -> Option<Vec<(String, String)>> {
+    let found = match *check {
+        Check::NameLength { max, prefix } => {
+            let seen = format!("{}{}", prefix.replace("{server}", server), tool.name);
+            let length = seen.chars().count();
+            (length > max).then(|| {
+                (
+                    "/name".into(),
+                    format!("`{seen}` is {length} characters, more than {max}"),
+                )
+            })
         }
+        Check::NameCharacters => tool
+            .name
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            .map(|bad| ("/name".into(), format!("`{}` contains {bad:?}", tool.name))),
+        Check::ValidSchema => return Some(invalid_schemas(tool)),
+        Check::Description => tool
+            .description
+            .as_deref()
+            .is_none_or(|text| text.trim().is_empty())
+            .then(|| ("/description".into(), "no description".into())),
+        Check::OutputSchemaDeclared => tool
+            .output_schema
+            .is_some()
+            .then(|| ("/outputSchema".into(), "an outputSchema is declared".into())),
+        Check::ObjectOutputSchema => tool
+            .output_schema
+            .as_ref()
+            .filter(|schema| schema.get("type").and_then(Value::as_str) != Some("object"))
+            .map(|_| {
+                (
+                    "/outputSchema".into(),
+                    "the outputSchema's root is not `type: \"object\"`".into(),
+                )
+            }),
+        Check::Composition { root_only: true } => return Some(root_composition(tool)),
+        Check::OptionalProperties { max } => {
+            let optional = optional_properties(&tool.input_schema);
+            (optional > max).then(|| {
+                (
+                    "/inputSchema".into(),
+                    format!("{optional} optional properties, more than {max}"),
+                )
+            })
+        }
+        _ => return None,
+    };
+    Some(found.into_iter().collect())
+}
+
+/// The composition keywords at the root of the input schema.
+fn root_composition(tool: &ToolDefinition) -> Vec<(String, String)> {
+    let Some(object) = tool.input_schema.as_object() else {
+        return Vec::new();
+    };
+    COMPOSITION
+        .into_iter()
+        .filter(|keyword| object.contains_key(*keyword))
+        .map(|keyword| {
+            (
+                format!("/inputSchema/{keyword}"),
+                format!("`{keyword}` at the root of the input schema"),
+            )
+        })
+        .collect()
+}
+
+/// What a check that looks at subschemas one by one finds in the input schema (and, for
+/// `Composition`, the output schema), each problem with its fix.
+fn check_subschemas(check: &Check, tool: &ToolDefinition) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut visit = |pointer: &str, node: &Map<String, Value>, place: Place| {
+        if let Some(message) = check_node(check, node, place) {
+            let fix = shape_fix(check, node, place);
+            problems.push(Problem {
+                fix,
+                ..Problem::new(pointer.to_owned(), message)
+            });
+        }
+    };
+    walk(&tool.input_schema, "/inputSchema", &mut visit);
+    if matches!(check, Check::Composition { root_only: false })
+        && let Some(output) = &tool.output_schema
+    {
+        walk(output, "/outputSchema", &mut visit);
     }
     problems
 }
@@ -433,57 +445,72 @@ fn check_node(check: &Check, node: &Map<String, Value>, place: Place) -> Option<
             .and_then(Value::as_u64)
             .filter(|value| *value > max)
             .map(|value| format!("`{keyword}: {value}` is more than {max}")),
-        Check::UnsupportedBounds => {
-            let used: Vec<&str> = BOUNDS
-                .into_iter()
-                .filter(|keyword| node.contains_key(*keyword))
-                .chain(
-                    // `minItems` of 0 or 1 is supported.
-                    node.get("minItems")
-                        .and_then(Value::as_u64)
-                        .filter(|minimum| *minimum > 1)
-                        .map(|_| "minItems"),
-                )
-                .collect();
-            match used.as_slice() {
-                [] => None,
-                [one] => Some(format!("`{one}` is not supported")),
-                several => Some(format!("`{}` are not supported", several.join("`, `"))),
-            }
-        }
+        Check::UnsupportedBounds => unsupported_bounds(node),
         Check::ClosedObjects => (type_is("object")
             && node.get("additionalProperties") != Some(&Value::Bool(false))
             && !branches_are_objects(node))
         .then(|| "an object without `additionalProperties: false`".into()),
-        Check::AllRequired => object_properties(node).and_then(|(names, required)| {
-            let optional: Vec<&str> = names
-                .iter()
-                .filter(|name| !required.contains(name))
-                .copied()
-                .collect();
-            (!optional.is_empty()).then(|| format!("not required: {}", optional.join(", ")))
-        }),
-        Check::EcmaPattern => {
-            let pattern = node.get("pattern").and_then(Value::as_str);
-            let keys = node
-                .get("patternProperties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(Map::keys)
-                .map(String::as_str);
-            pattern.into_iter().chain(keys).find_map(|regex| {
-                regress::Regex::with_flags(regex, "u")
-                    .err()
-                    .map(|error| format!("{regex:?} is not an ECMA-262 regex: {error}"))
-            })
+        Check::AllRequired => not_required(node),
+        Check::EcmaPattern => non_ecma_pattern(node),
+        Check::TypedAdditionalProperties => untyped_additional_properties(node),
+        _ => None,
+    }
+}
+
+/// The bounds `node` uses that strict hosts do not support (a `minItems` of 0 or 1 they do).
+fn unsupported_bounds(node: &Map<String, Value>) -> Option<String> {
+    let used: Vec<&str> = BOUNDS
+        .into_iter()
+        .filter(|keyword| node.contains_key(*keyword))
+        .chain(
+            node.get("minItems")
+                .and_then(Value::as_u64)
+                .filter(|minimum| *minimum > 1)
+                .map(|_| "minItems"),
+        )
+        .collect();
+    match used.as_slice() {
+        [] => None,
+        [one] => Some(format!("`{one}` is not supported")),
+        several => Some(format!("`{}` are not supported", several.join("`, `"))),
+    }
+}
+
+/// The properties of an object schema that are not required.
+fn not_required(node: &Map<String, Value>) -> Option<String> {
+    object_properties(node).and_then(|(names, required)| {
+        let optional: Vec<&str> = names
+            .iter()
+            .filter(|name| !required.contains(name))
+            .copied()
+            .collect();
+        (!optional.is_empty()).then(|| format!("not required: {}", optional.join(", ")))
+    })
+}
+
+/// The first `pattern` (or `patternProperties` key) that is no ECMA-262 regex, and why.
+fn non_ecma_pattern(node: &Map<String, Value>) -> Option<String> {
+    let pattern = node.get("pattern").and_then(Value::as_str);
+    let keys = node
+        .get("patternProperties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(Map::keys)
+        .map(String::as_str);
+    pattern.into_iter().chain(keys).find_map(|regex| {
+        regress::Regex::with_flags(regex, "u")
+            .err()
+            .map(|error| format!("{regex:?} is not an ECMA-262 regex: {error}"))
+    })
+}
+
+/// `additionalProperties` that lets any value in: `true`, or a schema without `type`.
+fn untyped_additional_properties(node: &Map<String, Value>) -> Option<String> {
+    match node.get("additionalProperties") {
+        Some(Value::Bool(true)) => Some("`additionalProperties: true`".into()),
+        Some(Value::Object(schema)) if !schema.contains_key("type") => {
+            Some("`additionalProperties` is a schema without `type`".into())
         }
-        Check::TypedAdditionalProperties => match node.get("additionalProperties") {
-            Some(Value::Bool(true)) => Some("`additionalProperties: true`".into()),
-            Some(Value::Object(schema)) if !schema.contains_key("type") => {
-                Some("`additionalProperties` is a schema without `type`".into())
-            }
-            _ => None,
-        },
         _ => None,
     }
 }

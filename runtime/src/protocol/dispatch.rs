@@ -12,7 +12,7 @@ use tracing::Instrument as _;
 use super::era::{Era, parse_log_level};
 use super::listing::Listings;
 use super::scope::RequestScope;
-use super::subscriptions::{self, Lists, Requested};
+use super::subscriptions::{self, ListenFilter, Lists, Requested};
 use super::{
     ChangeSender, Changes, Connection, ProtocolVersion, Transport, complete, downgrade, listen,
     meta, prompts, resources, tasks, trace,
@@ -414,18 +414,24 @@ impl Dispatcher {
             .resources
             .is_served()
             .then(|| self.state.resources.listed());
+        let mut filter = ListenFilter::parse(&params)?;
         let mut requested = Requested::of(
-            &params,
+            &filter,
             offered,
             listed.as_deref(),
             &self.state.limits.subscription_memory,
-        )?;
+        );
         let declared = Client::of(era, connection).capabilities;
         // Subscribed before its tasks are read, so that no change between the two is lost; and
         // only when it names some.
-        let task_changes = tasks::names_tasks(&params).then(|| self.state.tasks.changes());
-        requested.task_ids =
-            tasks::listened(&self.state.tasks, &params, &declared, scope.auth.as_ref()).await?;
+        let task_changes = filter.names_tasks().then(|| self.state.tasks.changes());
+        requested.task_ids = tasks::listened(
+            &self.state.tasks,
+            filter.task_ids.take(),
+            &declared,
+            scope.auth.as_ref(),
+        )
+        .await?;
         let followed = task_changes
             .filter(|_| {
                 requested
@@ -441,7 +447,7 @@ impl Dispatcher {
                 )
             });
         // Nothing of the request outlives its start: a stream holds what it sends.
-        drop((params, listed, declared));
+        drop((params, filter, listed, declared));
         let changes = self.changes();
         listen::listen(
             id,

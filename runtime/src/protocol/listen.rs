@@ -13,7 +13,7 @@ use super::scope::RequestScope;
 use super::subscriptions::{Listener, Lists, Requested};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
-use crate::task::{TaskChange, Tasks};
+use crate::task::{DetailedTask, TaskChange, TaskStatus, Tasks, to_json};
 
 /// The tasks a stream follows: every task's changes, and how to read the caller's own.
 pub(crate) struct FollowedTasks {
@@ -60,10 +60,10 @@ impl FollowedTasks {
 
     /// The tasks `ids` as `tasks/get` answers them now, read together (`None`: gone, or the
     /// store failed).
-    async fn read(&self, ids: &[String]) -> Vec<Option<Value>> {
+    async fn read(&self, ids: &[String]) -> Vec<Option<DetailedTask>> {
         match self.tasks.get_many(ids, self.owner.as_deref()).await {
             Ok(read) => read,
-            Err(_) => vec![None; ids.len()],
+            Err(_) => ids.iter().map(|_| None).collect(),
         }
     }
 
@@ -93,15 +93,15 @@ impl FollowedTasks {
 fn followed_tasks_to_read(
     news: TaskNews,
     task_ids: &[String],
-    sent: &HashMap<String, (Value, Value)>,
+    sent: &HashMap<String, Sent>,
     to_read: &mut Vec<String>,
 ) -> bool {
     match news {
         TaskNews::Changed(Ok(change)) if task_ids.iter().any(|id| **id == *change.id) => {
             // A task over and already sent so has nothing more to say.
-            let said = sent.get(&*change.id).is_some_and(|(status, _)| {
-                change.status.is_terminal() && *status == change.status.as_str()
-            });
+            let said = sent
+                .get(&*change.id)
+                .is_some_and(|(status, _)| change.status.is_terminal() && *status == change.status);
             if !said {
                 to_read.push(change.id.to_string());
             }
@@ -116,7 +116,11 @@ fn followed_tasks_to_read(
         TaskNews::ReadAgain => {
             *to_read = task_ids
                 .iter()
-                .filter(|id| !sent.get(*id).is_some_and(|(status, _)| is_over(status)))
+                .filter(|id| {
+                    !sent
+                        .get(*id)
+                        .is_some_and(|(status, _)| status.is_terminal())
+                })
                 .cloned()
                 .collect();
         }
@@ -124,10 +128,8 @@ fn followed_tasks_to_read(
     true
 }
 
-/// Whether `status`, as sent in a `notifications/tasks`, is over.
-fn is_over(status: &Value) -> bool {
-    matches!(status.as_str(), Some("completed" | "failed" | "cancelled"))
-}
+/// A task's state last sent on a stream: its status and `lastUpdatedAt`.
+type Sent = (TaskStatus, String);
 
 /// Waits until the output has room for one more notification; `false` when the stream ends
 /// meanwhile.
@@ -163,24 +165,15 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
 pub(crate) async fn listen(
     id: &Id,
     requested: Requested,
-    (mut changes, mut followed): (Changes, Option<FollowedTasks>),
+    (mut changes, followed): (Changes, Option<FollowedTasks>),
     closing: &CancellationToken,
     scope: RequestScope,
 ) -> Result<Value, ErrorObject> {
-    let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
-    let notify = |method: Method, params: Option<Value>| {
-        // Nothing more is sent for a cancelled request.
-        if scope.cancellation.is_cancelled() {
-            return;
-        }
-        let mut params = params.unwrap_or_else(|| json!({}));
-        params["_meta"] = tagged.clone();
-        let notification = Notification::new(method, params);
-        let _ = scope
-            .notifications
-            .send(Outgoing::Notification(notification));
+    let out = Tagged {
+        tagged: json!({meta::SUBSCRIPTION_ID: id.to_value()}),
+        scope: &scope,
     };
-    notify(
+    out.notify(
         Method::SubscriptionAcknowledged,
         Some(json!({"notifications": requested.acknowledged()})),
     );
@@ -193,39 +186,14 @@ pub(crate) async fn listen(
     } = requested;
     let hears_anything = lists != Lists::default() || honoured_uris.is_some();
     drop(honoured_uris);
-    let task_ids = task_ids.unwrap_or_default();
-    let mut hears_tasks = followed.is_some() && !task_ids.is_empty();
-    // Each task's last state sent (status and `lastUpdatedAt`).
-    let mut sent: HashMap<String, (Value, Value)> = HashMap::new();
-    let mut to_read: Vec<String> = if hears_tasks {
-        task_ids.clone()
-    } else {
-        Vec::new()
-    };
+    let mut tasks = TaskStream::new(followed, task_ids.unwrap_or_default());
     let listener = Listener {
         lists,
         subscriptions: &subscriptions,
     };
-    'listening: loop {
-        if let Some(followed) = &followed {
-            let reading = std::mem::take(&mut to_read);
-            // Read together, a few at a time: what waits for room holds their results.
-            for ids in reading.chunks(READ_TOGETHER) {
-                for (task_id, task) in ids.iter().zip(followed.read(ids).await) {
-                    let Some(task) = task else {
-                        continue;
-                    };
-                    let state = (task["status"].clone(), task["lastUpdatedAt"].clone());
-                    if sent.get(task_id) == Some(&state) {
-                        continue;
-                    }
-                    if !room_for(&scope, closing).await {
-                        break 'listening;
-                    }
-                    sent.insert(task_id.clone(), state);
-                    notify(Method::TaskStatus, Some(task));
-                }
-            }
+    loop {
+        if !tasks.send_news(&out, closing).await {
+            break;
         }
         let heard = tokio::select! {
             heard = changes.next(), if hears_anything => match heard {
@@ -233,13 +201,8 @@ pub(crate) async fn listen(
                 // No change can come any more: close the stream as at shutdown.
                 None => break,
             },
-            news = async {
-                match &mut followed {
-                    Some(followed) => followed.next().await,
-                    None => std::future::pending().await,
-                }
-            }, if hears_tasks => {
-                hears_tasks = followed_tasks_to_read(news, &task_ids, &sent, &mut to_read);
+            news = tasks.next(), if tasks.hears => {
+                tasks.heard(news);
                 continue;
             }
             () = closing.cancelled() => break,
@@ -251,19 +214,118 @@ pub(crate) async fn listen(
             tracing::debug!("a listen stream with templates fell behind; it ends");
             break;
         }
-        for notification in listener.notifications(&heard) {
-            // The next change is taken off the channel only once the output has room for
-            // this one: a client that does not read makes the stream fall behind the channel
-            // (and hear `Missed`), never the queue grow or a change be dropped.
-            if let Some(room) = &scope.room {
-                tokio::select! {
-                    () = room.take() => {}
-                    () = closing.cancelled() => break 'listening,
-                    () = scope.cancellation.cancelled() => break 'listening,
-                }
-            }
-            notify(notification.method, notification.params);
+        if !send_heard(&listener, &heard, &out, closing).await {
+            break;
         }
     }
-    Ok(json!({"_meta": tagged}))
+    Ok(json!({"_meta": out.tagged}))
+}
+
+/// Where a stream's notifications go, each tagged with its subscription id.
+struct Tagged<'a> {
+    tagged: Value,
+    scope: &'a RequestScope,
+}
+
+impl Tagged<'_> {
+    /// Sends `method` with `params` tagged; nothing once the request is cancelled.
+    fn notify(&self, method: Method, params: Option<Value>) {
+        if self.scope.cancellation.is_cancelled() {
+            return;
+        }
+        let mut params = params.unwrap_or_else(|| json!({}));
+        params["_meta"] = self.tagged.clone();
+        let notification = Notification::new(method, params);
+        let _ = self
+            .scope
+            .notifications
+            .send(Outgoing::Notification(notification));
+    }
+}
+
+/// Sends what `heard` becomes for `listener`, each notification once the output has room for
+/// it; `false` when the stream ends meanwhile.
+async fn send_heard(
+    listener: &Listener<'_>,
+    heard: &Heard,
+    out: &Tagged<'_>,
+    closing: &CancellationToken,
+) -> bool {
+    for notification in listener.notifications(heard) {
+        // The next change is taken off the channel only once the output has room for this
+        // one: a client that does not read makes the stream fall behind the channel (and hear
+        // `Missed`), never the queue grow or a change be dropped.
+        if !room_for(out.scope, closing).await {
+            return false;
+        }
+        out.notify(notification.method, notification.params);
+    }
+    true
+}
+
+/// The tasks one stream follows: what it last sent of each, and which to read next.
+struct TaskStream {
+    followed: Option<FollowedTasks>,
+    task_ids: Vec<String>,
+    /// Each task's last state sent.
+    sent: HashMap<String, Sent>,
+    to_read: Vec<String>,
+    /// Whether a change of its tasks may still come.
+    hears: bool,
+}
+
+impl TaskStream {
+    /// Follows `task_ids` (when `followed`): each read first right away.
+    fn new(followed: Option<FollowedTasks>, task_ids: Vec<String>) -> Self {
+        let hears = followed.is_some() && !task_ids.is_empty();
+        Self {
+            to_read: if hears { task_ids.clone() } else { Vec::new() },
+            followed,
+            task_ids,
+            sent: HashMap::new(),
+            hears,
+        }
+    }
+
+    /// What its tasks' changes say next (never, when it follows none).
+    async fn next(&mut self) -> TaskNews {
+        match &mut self.followed {
+            Some(followed) => followed.next().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Takes in `news`: the tasks to read next.
+    fn heard(&mut self, news: TaskNews) {
+        self.hears = followed_tasks_to_read(news, &self.task_ids, &self.sent, &mut self.to_read);
+    }
+
+    /// Reads the tasks to read and sends each whose state is new, as `notifications/tasks`;
+    /// `false` when the stream ends meanwhile.
+    async fn send_news(&mut self, out: &Tagged<'_>, closing: &CancellationToken) -> bool {
+        let Some(followed) = &self.followed else {
+            return true;
+        };
+        let reading = std::mem::take(&mut self.to_read);
+        // Read together, a few at a time: what waits for room holds their results.
+        for ids in reading.chunks(READ_TOGETHER) {
+            for (task_id, task) in ids.iter().zip(followed.read(ids).await) {
+                let Some(task) = task else {
+                    continue;
+                };
+                if self.sent.get(task_id).is_some_and(|(status, updated)| {
+                    *status == task.task.status && *updated == task.task.last_updated_at
+                }) {
+                    continue;
+                }
+                if !room_for(out.scope, closing).await {
+                    return false;
+                }
+                let state = (task.task.status, task.task.last_updated_at.clone());
+                self.sent.insert(task_id.clone(), state);
+                out.notify(Method::TaskStatus, Some(to_json(&task)));
+            }
+        }
+        true
+    }
 }

@@ -7,6 +7,8 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Mutex;
 
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use super::changes::{Change, Heard};
@@ -309,61 +311,99 @@ pub(crate) struct Requested {
     pub(crate) task_ids: Option<Vec<String>>,
 }
 
-impl Requested {
-    /// The filter of `params.notifications`, honoured where `offered` lists are declared and
-    /// `resources` serve the URIs; `Err` when it is missing or `resourceSubscriptions` is not a
-    /// list of strings.
-    pub(crate) fn of(
-        params: &Map<String, Value>,
-        offered: Lists,
-        resources: Option<&Listed>,
-        budget: &MemoryBudget,
-    ) -> Result<Self, ErrorObject> {
-        let Some(Value::Object(requested)) = params.get("notifications") else {
+/// The `notifications` filter of a `subscriptions/listen` request, read once: what it asks for,
+/// before the server honours what it can ([`Requested::of`], and the caller's own tasks among
+/// `taskIds`: `protocol/tasks.rs`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListenFilter {
+    /// Each list's changes, asked for with `true` (any other value asks for nothing).
+    #[serde(default, deserialize_with = "asked")]
+    tools_list_changed: bool,
+    #[serde(default, deserialize_with = "asked")]
+    prompts_list_changed: bool,
+    #[serde(default, deserialize_with = "asked")]
+    resources_list_changed: bool,
+    /// The URIs and templates to hear updated (`None`: absent, or `null`).
+    #[serde(default, deserialize_with = "uris")]
+    resource_subscriptions: Option<Vec<String>>,
+    /// The tasks extension's tasks to follow (`None`: absent).
+    #[serde(default, deserialize_with = "task_ids")]
+    pub(crate) task_ids: Option<Vec<String>>,
+}
+
+/// A list asked for: `true`, and nothing else.
+fn asked<'de, D: Deserializer<'de>>(value: D) -> Result<bool, D::Error> {
+    Ok(Value::deserialize(value)? == Value::Bool(true))
+}
+
+/// `resourceSubscriptions`: a list of strings, or `null`.
+fn uris<'de, D: Deserializer<'de>>(value: D) -> Result<Option<Vec<String>>, D::Error> {
+    Option::<Vec<String>>::deserialize(value)
+        .map_err(|_| D::Error::custom("`resourceSubscriptions` must be a list of URIs (strings)"))
+}
+
+/// `taskIds`: a list of strings (`null` is none).
+fn task_ids<'de, D: Deserializer<'de>>(value: D) -> Result<Option<Vec<String>>, D::Error> {
+    Vec::<String>::deserialize(value)
+        .map(Some)
+        .map_err(|_| D::Error::custom("`taskIds` must be a list of task ids (strings)"))
+}
+
+impl ListenFilter {
+    /// The filter of `params.notifications`; `Err` when it is missing or a member is not of
+    /// its type.
+    pub(crate) fn parse(params: &Map<String, Value>) -> Result<Self, ErrorObject> {
+        let Some(requested @ Value::Object(_)) = params.get("notifications") else {
             return Err(ErrorObject::invalid_params(
                 "subscriptions/listen requires `notifications`, an object naming what to send",
             ));
         };
-        let asked = |name: &str| requested.get(name) == Some(&Value::Bool(true));
+        Self::deserialize(requested).map_err(|error| ErrorObject::invalid_params(error.to_string()))
+    }
+
+    /// Whether it names some task ids.
+    pub(crate) fn names_tasks(&self) -> bool {
+        self.task_ids.as_ref().is_some_and(|ids| !ids.is_empty())
+    }
+}
+
+impl Requested {
+    /// What `filter` asks for, honoured where `offered` lists are declared and `resources`
+    /// serve the URIs (its tasks are `protocol/tasks.rs`'s: none here).
+    pub(crate) fn of(
+        filter: &ListenFilter,
+        offered: Lists,
+        resources: Option<&Listed>,
+        budget: &MemoryBudget,
+    ) -> Self {
         let lists = Lists {
-            tools: offered.tools && asked("toolsListChanged"),
-            prompts: offered.prompts && asked("promptsListChanged"),
-            resources: offered.resources && asked("resourcesListChanged"),
+            tools: offered.tools && filter.tools_list_changed,
+            prompts: offered.prompts && filter.prompts_list_changed,
+            resources: offered.resources && filter.resources_list_changed,
         };
         let subscriptions = Subscriptions::new(budget);
-        let honoured_uris = match (requested.get("resourceSubscriptions"), resources) {
-            (None | Some(Value::Null), _) => None,
-            (Some(Value::Array(uris)), resources) => {
-                let mut honoured = Vec::new();
+        let honoured_uris = match (&filter.resource_subscriptions, resources) {
+            (Some(uris), Some(resources)) => {
                 let mut seen = HashSet::new();
-                for uri in uris {
-                    let Value::String(uri) = uri else {
-                        return Err(ErrorObject::invalid_params(
-                            "`resourceSubscriptions` must be a list of URIs (strings)",
-                        ));
-                    };
-                    // Not served, or past the cap: left out of the acknowledgement.
-                    if seen.insert(uri.as_str())
-                        && let Some(resources) = resources
-                        && subscriptions.subscribe(uri, resources).is_ok()
-                    {
-                        honoured.push(uri.clone());
-                    }
-                }
-                resources.map(|_| honoured)
+                // Not served, or past the cap: left out of the acknowledgement.
+                let honoured = uris
+                    .iter()
+                    .filter(|uri| {
+                        seen.insert(uri.as_str()) && subscriptions.subscribe(uri, resources).is_ok()
+                    })
+                    .cloned()
+                    .collect();
+                Some(honoured)
             }
-            (Some(_), _) => {
-                return Err(ErrorObject::invalid_params(
-                    "`resourceSubscriptions` must be a list of URIs (strings)",
-                ));
-            }
+            (None, _) | (Some(_), None) => None,
         };
-        Ok(Self {
+        Self {
             lists,
             subscriptions,
             honoured_uris,
             task_ids: None,
-        })
+        }
     }
 
     /// The `notifications` of the acknowledgement: the subset honoured.
@@ -566,29 +606,26 @@ mod tests {
             prompts: false,
             resources: true,
         };
-        let requested = Requested::of(
-            params.as_object().unwrap(),
-            offered,
-            Some(&resources),
-            &unbounded(),
-        )
-        .unwrap();
+        let filter = ListenFilter::parse(params.as_object().unwrap()).unwrap();
+        let requested = Requested::of(&filter, offered, Some(&resources), &unbounded());
         assert_eq!(
             requested.acknowledged(),
             json!({"toolsListChanged": true, "resourceSubscriptions": ["a://plain"]})
         );
         let bad = json!({"notifications": {"resourceSubscriptions": "a://plain"}});
-        assert!(
-            Requested::of(
-                bad.as_object().unwrap(),
-                offered,
-                Some(&resources),
-                &unbounded()
-            )
-            .is_err()
+        let refused = ListenFilter::parse(bad.as_object().unwrap()).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "`resourceSubscriptions` must be a list of URIs (strings)"
         );
-        let no_resources =
-            Requested::of(params.as_object().unwrap(), offered, None, &unbounded()).unwrap();
+        let bad = json!({"notifications": {"taskIds": [7]}});
+        let refused = ListenFilter::parse(bad.as_object().unwrap()).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "`taskIds` must be a list of task ids (strings)"
+        );
+        assert!(ListenFilter::parse(&Map::new()).is_err(), "no filter");
+        let no_resources = Requested::of(&filter, offered, None, &unbounded());
         assert_eq!(
             no_resources.acknowledged(),
             json!({"toolsListChanged": true}),

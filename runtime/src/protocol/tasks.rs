@@ -17,7 +17,7 @@ use crate::context::{AuthInfo, Context};
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::principal::Principal;
 use crate::result::CallToolResult;
-use crate::task::{Finished, Reservation, Tasks, extension_missing, negotiated};
+use crate::task::{Finished, Reservation, Stops, Tasks, extension_missing, negotiated};
 
 /// How a call's run ended.
 pub(crate) enum Ran {
@@ -164,7 +164,7 @@ pub(crate) async fn call(
                 let record = tasks.create(owner).await?;
                 let created = tasks.created(&record);
                 let ran = std::future::ready(finished(ran, version));
-                tasks.spawn(record, cancel, board, reservation, ran);
+                tasks.spawn(record, (cancel, board, reservation), ran, Stops::WhenDropped);
                 return Ok(created);
             }
         },
@@ -205,17 +205,23 @@ async fn into_task(
         let record = tasks.create(owner).await?;
         let created = tasks.created(&record);
         let ran = std::future::ready(finished(ran, version));
-        tasks.spawn(record, cancel, board, reservation, ran);
+        tasks.spawn(
+            record,
+            (cancel, board, reservation),
+            ran,
+            Stops::WhenDropped,
+        );
         return Ok(created);
     }
     let record = tasks.create(owner).await?;
     let created = tasks.created(&record);
     let job = async move { finished(joined(&mut handle).await, version) };
-    if stoppable {
-        tasks.spawn(record, cancel, board, reservation, job);
+    let stops = if stoppable {
+        Stops::WhenDropped
     } else {
-        tasks.spawn_unstoppable(record, cancel, board, reservation, job);
-    }
+        Stops::ByReturning
+    };
+    tasks.spawn(record, (cancel, board, reservation), job, stops);
     Ok(created)
 }
 
@@ -268,40 +274,24 @@ pub(crate) async fn answer(
     }
 }
 
-/// Whether a `subscriptions/listen` request names some task ids.
-pub(crate) fn names_tasks(params: &Map<String, Value>) -> bool {
-    params
-        .get("notifications")
-        .and_then(|notifications| notifications.get("taskIds"))
-        .and_then(Value::as_array)
-        .is_some_and(|ids| !ids.is_empty())
-}
-
 /// How many tasks one `subscriptions/listen` stream follows at most: the first so many distinct
 /// ids of the shape the server mints are read (together, in one call to the store), the rest
 /// left out of the acknowledgement, as `resourceSubscriptions` past their cap are.
 pub(crate) const MAX_LISTENED_TASKS: usize = 1_024;
 
-/// The `taskIds` of a `subscriptions/listen` request that the stream will follow: the caller's
-/// own tasks among the first [`MAX_LISTENED_TASKS`] it names (another's, an unknown one, one past
-/// the cap or not of the shape of our ids, is left out of the acknowledgement), read in one call
-/// to the store. `None` when it names none; `-32021` when it names some without the extension.
+/// The `taskIds` of a `subscriptions/listen` request (`ids`, as its filter read them) that the
+/// stream will follow: the caller's own tasks among the first [`MAX_LISTENED_TASKS`] it names
+/// (another's, an unknown one, one past the cap or not of the shape of our ids, is left out of
+/// the acknowledgement), read in one call to the store. `None` when it names none; `-32021`
+/// when it names some without the extension.
 pub(crate) async fn listened(
     tasks: &Tasks,
-    params: &Map<String, Value>,
+    ids: Option<Vec<String>>,
     declared: &ClientCapabilities,
     auth: Option<&AuthInfo>,
 ) -> Result<Option<Vec<String>>, ErrorObject> {
-    let Some(ids) = params
-        .get("notifications")
-        .and_then(|notifications| notifications.get("taskIds"))
-    else {
+    let Some(ids) = ids else {
         return Ok(None);
-    };
-    let Value::Array(ids) = ids else {
-        return Err(ErrorObject::invalid_params(
-            "`taskIds` must be a list of task ids (strings)",
-        ));
     };
     if !negotiated(declared) {
         return Err(extension_missing());
@@ -309,13 +299,9 @@ pub(crate) async fn listened(
     let mut asked = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for id in ids {
-        let Value::String(id) = id else {
-            return Err(ErrorObject::invalid_params(
-                "`taskIds` must be a list of task ids (strings)",
-            ));
-        };
-        if asked.len() < MAX_LISTENED_TASKS && crate::random::is_id(id) && seen.insert(id) {
-            asked.push(id.clone());
+        if asked.len() < MAX_LISTENED_TASKS && crate::random::is_id(&id) && seen.insert(id.clone())
+        {
+            asked.push(id);
         }
     }
     let read = tasks.get_many(&asked, owner(auth).as_deref()).await?;

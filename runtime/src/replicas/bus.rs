@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::Redis;
 use crate::protocol::Change;
 use crate::sync::lock;
+use crate::task::TaskStatus;
 
 /// How many messages a subscriber may be behind before it misses some, and how many may wait
 /// to be published before more are dropped.
@@ -54,7 +55,7 @@ pub(crate) enum BusMessage {
     /// A list changed, or a resource's contents.
     Change { change: SharedChange },
     /// A task's status changed (for `subscriptions/listen` streams following it).
-    TaskChanged { task: String, status: Value },
+    TaskChanged { task: String, status: TaskStatus },
     /// A client's answers to the questions of task `task`, running on `replica`.
     TaskAnswers {
         replica: String,

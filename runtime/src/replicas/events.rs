@@ -40,6 +40,10 @@ pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// How often, while nothing is written, a follower asks whether the running replica lives.
 const LIVENESS: Duration = Duration::from_secs(1);
 
+/// The longest a new stream's first event waits for its metadata to be written (a slow or
+/// unreachable Redis delays a call's stream no more than this).
+const OPEN_WAIT: Duration = Duration::from_secs(1);
+
 /// How many more times, [`POLL`] apart, a stream not (yet) in Redis is looked for.
 const UNSEEN_LOOKS: u32 = 5;
 
@@ -122,6 +126,8 @@ pub(crate) struct Mirror {
     end: Arc<tokio::sync::Notify>,
     /// Whether an event was dropped already (logged once per stream).
     dropped: std::sync::atomic::AtomicBool,
+    /// Set once the stream's metadata was first written (or failed to be).
+    opened: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Mirror {
@@ -138,6 +144,14 @@ impl Mirror {
                  out of the shared log (resuming it on another replica misses them)"
             );
         }
+    }
+
+    /// Once the stream's metadata is in Redis (or [`OPEN_WAIT`] passed, or the write failed):
+    /// awaited before the client sees the stream's first event id, so that whichever replica
+    /// it resumes on knows the stream's request, and can answer it should this replica die.
+    pub(crate) async fn opened(&self) {
+        let mut opened = self.opened.clone();
+        let _ = tokio::time::timeout(OPEN_WAIT, opened.wait_for(|opened| *opened)).await;
     }
 
     /// The stream ended.
@@ -193,19 +207,10 @@ impl SharedEvents {
         request: Option<Value>,
         tracker: &TaskTracker,
     ) -> Mirror {
-        let (writes, mut pending) = mpsc::channel(QUEUED);
+        let (writes, pending) = mpsc::channel(QUEUED);
         let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let end = Arc::new(tokio::sync::Notify::new());
-        let (stream_ended, end_told) = (Arc::clone(&ended), Arc::clone(&end));
-        let shared = self.clone();
-        let stream = id.to_owned();
-        let (total, streams, sizes) = (
-            self.redis.key("events-bytes", "all"),
-            self.redis.key("events-streams", "all"),
-            self.redis.key("events-sizes", "all"),
-        );
-        let events = self.redis.key("events", id);
-        let meta = self.redis.key("stream", id);
+        let (opened_tx, opened) = tokio::sync::watch::channel(false);
         let mut fields = vec![
             ("session", session.to_owned()),
             ("replica", self.redis.replica().to_owned()),
@@ -214,98 +219,27 @@ impl SharedEvents {
         if let Some(request) = request {
             fields.push(("request", request.to_string()));
         }
-        tracker.spawn(async move {
-            let ttl = shared.ttl_ms();
-            let mut written_meta = false;
-            // The bytes this stream counts for in the log's total, as last written.
-            let mut counted = 0;
-            let mut kept = STREAM_OVERHEAD;
-            loop {
-                let (mut next, closed) = next_write(&mut pending, &end_told, shared.ttl / 2).await;
-                let mut pipe = redis::pipe();
-                if !written_meta {
-                    pipe.hset_multiple(&meta, &fields).ignore();
-                }
-                if let Some(now_kept) =
-                    shared.add_writes(&mut pipe, &events, next.take(), &mut pending)
-                {
-                    kept = STREAM_OVERHEAD + now_kept;
-                }
-                // Ended, and all it wrote is in this batch.
-                let ended = closed
-                    || (stream_ended.load(std::sync::atomic::Ordering::Relaxed)
-                        && pending.is_empty());
-                if ended {
-                    pipe.hset(&meta, "ended", "1").ignore();
-                }
-                pipe.pexpire(&events, ttl).ignore();
-                pipe.pexpire(&meta, ttl).ignore();
-                count_stream(&mut pipe, [&total, &streams, &sizes], &stream, kept, counted);
-                let written: redis::RedisResult<(i64,)> =
-                    pipe.query_async(&mut shared.redis.connection()).await;
-                if written.is_ok() {
-                    counted = kept;
-                }
-                if let Ok((all,)) = &written
-                    && usize::try_from(*all).unwrap_or(0) > shared.max_bytes
-                {
-                    shared.trim().await;
-                }
-                // The outage is logged once (`Redis::failed`); each lost write only at debug.
-                if let Err(error) = &written {
-                    tracing::debug!(%error, stream = %meta, "an event of a resumable stream was not written to Redis");
-                }
-                // The metadata is written again until it is in (without it no replica can
-                // resume the stream).
-                written_meta |= written.is_ok();
-                shared.redis.outcome(&written);
-                if ended {
-                    return;
-                }
-            }
-        });
+        let task = Writer {
+            shared: self.clone(),
+            stream: id.to_owned(),
+            events: self.redis.key("events", id),
+            meta: self.redis.key("stream", id),
+            fields,
+            pending,
+            ended: Arc::clone(&ended),
+            end: Arc::clone(&end),
+            opened: opened_tx,
+            counted: 0,
+            kept: STREAM_OVERHEAD,
+        };
+        tracker.spawn(task.run());
         Mirror {
             writes,
             ended,
             end,
             dropped: std::sync::atomic::AtomicBool::new(false),
+            opened,
         }
-    }
-
-    /// Adds `next` and what came meanwhile (up to [`BATCH`]) to `pipe`, as one round trip: a
-    /// slow Redis makes the batches bigger, never the queue longer than one round trip's worth.
-    /// Gives what the stream keeps as of the last write added, if any was.
-    fn add_writes(
-        &self,
-        pipe: &mut redis::Pipeline,
-        events: &str,
-        mut next: Option<Write>,
-        pending: &mut mpsc::Receiver<Write>,
-    ) -> Option<usize> {
-        let mut kept = None;
-        let mut batched = 0;
-        while let Some(Write {
-            seq,
-            data,
-            kept: now_kept,
-        }) = next.take()
-        {
-            pipe.cmd("XADD")
-                .arg(events)
-                .arg("MAXLEN")
-                .arg("~")
-                .arg(self.max_events)
-                .arg(format!("0-{seq}"))
-                .arg("d")
-                .arg(&*data)
-                .ignore();
-            kept = Some(now_kept);
-            batched += 1;
-            if batched < BATCH {
-                next = pending.try_recv().ok();
-            }
-        }
-        kept
     }
 
     /// The events of stream `stream` after `after`, for a client of `session` resuming it on
@@ -359,7 +293,7 @@ impl SharedEvents {
             after,
             ready: Vec::new(),
             stop,
-            quiet_since: tokio::time::Instant::now(),
+            ask_liveness_at: tokio::time::Instant::now(),
             done: false,
             ttl_ms: self.ttl_ms(),
         };
@@ -369,42 +303,134 @@ impl SharedEvents {
     }
 }
 
-/// The next write of a stream, and whether its queue closed: at the end told, whatever is
-/// queued; quiet for `quiet`, nothing (the keys are renewed while the stream runs).
-async fn next_write(
-    pending: &mut mpsc::Receiver<Write>,
-    end_told: &tokio::sync::Notify,
-    quiet: Duration,
-) -> (Option<Write>, bool) {
-    tokio::select! {
-        write = pending.recv() => {
-            let closed = write.is_none();
-            (write, closed)
-        }
-        () = end_told.notified() => (pending.try_recv().ok(), false),
-        () = tokio::time::sleep(quiet) => (None, false),
-    }
+/// The task writing one stream to the shared log, for its [`Mirror`].
+struct Writer {
+    shared: SharedEvents,
+    stream: String,
+    /// Its keys: the events, the metadata.
+    events: String,
+    meta: String,
+    /// The metadata, written until it is in (without it no replica can resume the stream).
+    fields: Vec<(&'static str, String)>,
+    pending: mpsc::Receiver<Write>,
+    ended: Arc<std::sync::atomic::AtomicBool>,
+    end: Arc<tokio::sync::Notify>,
+    /// Told once the metadata's first write was tried.
+    opened: tokio::sync::watch::Sender<bool>,
+    /// The bytes this stream counts for in the log's total, as last written.
+    counted: usize,
+    /// The bytes it keeps now.
+    kept: usize,
 }
 
-/// Adds to `pipe` stream `stream`'s share of the log's total (`kept` bytes now, `counted` as
-/// last written) and its place among the streams by last write; `keys` are the total, the
-/// streams by last write and their sizes.
-fn count_stream(
-    pipe: &mut redis::Pipeline,
-    [total, streams, sizes]: [&str; 3],
-    stream: &str,
-    kept: usize,
-    counted: usize,
-) {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_millis());
-    pipe.hset(sizes, stream, kept).ignore();
-    pipe.zadd(streams, stream, u64::try_from(now).unwrap_or(u64::MAX))
+impl Writer {
+    async fn run(mut self) {
+        // The metadata is written at once, before the client sees an id of the stream.
+        let mut first = true;
+        loop {
+            let (next, closed) = if std::mem::take(&mut first) {
+                (self.pending.try_recv().ok(), false)
+            } else {
+                self.next().await
+            };
+            let mut pipe = redis::pipe();
+            if !self.fields.is_empty() {
+                pipe.hset_multiple(&self.meta, &self.fields).ignore();
+            }
+            self.add_events(&mut pipe, next);
+            // Ended, and all it wrote is in this batch.
+            let ended = closed
+                || (self.ended.load(std::sync::atomic::Ordering::Relaxed)
+                    && self.pending.is_empty());
+            if ended {
+                pipe.hset(&self.meta, "ended", "1").ignore();
+            }
+            self.write(pipe).await;
+            self.opened.send_replace(true);
+            if ended {
+                return;
+            }
+        }
+    }
+
+    /// The next write, the end, or, quiet for half the TTL, nothing: the keys are renewed
+    /// while the stream runs. Whether the stream's queue closed.
+    async fn next(&mut self) -> (Option<Write>, bool) {
+        tokio::select! {
+            write = self.pending.recv() => {
+                let closed = write.is_none();
+                (write, closed)
+            }
+            () = self.end.notified() => (self.pending.try_recv().ok(), false),
+            () = tokio::time::sleep(self.shared.ttl / 2) => (None, false),
+        }
+    }
+
+    /// Adds `next` and what came meanwhile to `pipe`: a slow Redis makes the batches bigger,
+    /// never the queue longer than one round trip's worth.
+    fn add_events(&mut self, pipe: &mut redis::Pipeline, mut next: Option<Write>) {
+        let mut batched = 0;
+        while let Some(Write { seq, data, kept }) = next.take() {
+            pipe.cmd("XADD")
+                .arg(&self.events)
+                .arg("MAXLEN")
+                .arg("~")
+                .arg(self.shared.max_events)
+                .arg(format!("0-{seq}"))
+                .arg("d")
+                .arg(&*data)
+                .ignore();
+            self.kept = STREAM_OVERHEAD + kept;
+            batched += 1;
+            if batched < BATCH {
+                next = self.pending.try_recv().ok();
+            }
+        }
+    }
+
+    /// Sends `pipe` with the keys' renewal and the stream's share of the log's total, then
+    /// trims the log if it is past its bound.
+    async fn write(&mut self, mut pipe: redis::Pipeline) {
+        let shared = &self.shared;
+        let ttl = shared.ttl_ms();
+        pipe.pexpire(&self.events, ttl).ignore();
+        pipe.pexpire(&self.meta, ttl).ignore();
+        // Its share of the log's total, and its place among the streams by last write.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis());
+        pipe.hset(
+            shared.redis.key("events-sizes", "all"),
+            &self.stream,
+            self.kept,
+        )
         .ignore();
-    let change =
-        i64::try_from(kept).unwrap_or(i64::MAX) - i64::try_from(counted).unwrap_or(i64::MAX);
-    pipe.incr(total, change);
+        pipe.zadd(
+            shared.redis.key("events-streams", "all"),
+            &self.stream,
+            u64::try_from(now).unwrap_or(u64::MAX),
+        )
+        .ignore();
+        let change = i64::try_from(self.kept).unwrap_or(i64::MAX)
+            - i64::try_from(self.counted).unwrap_or(i64::MAX);
+        pipe.incr(shared.redis.key("events-bytes", "all"), change);
+        let written: redis::RedisResult<(i64,)> =
+            pipe.query_async(&mut shared.redis.connection()).await;
+        match &written {
+            Ok((all,)) => {
+                self.counted = self.kept;
+                self.fields.clear();
+                if usize::try_from(*all).unwrap_or(0) > shared.max_bytes {
+                    shared.trim().await;
+                }
+            }
+            // The outage is logged once (`Redis::failed`); each lost write only at debug.
+            Err(error) => {
+                tracing::debug!(%error, stream = %self.meta, "an event of a resumable stream was not written to Redis");
+            }
+        }
+        shared.redis.outcome(&written);
+    }
 }
 
 /// A connection following a stream another replica writes.
@@ -419,7 +445,10 @@ struct Follower {
     /// Read, not yet sent (in reverse order).
     ready: Vec<(u64, Arc<str>)>,
     stop: CancellationToken,
-    quiet_since: tokio::time::Instant,
+    /// When next, nothing being written, to ask whether the running replica lives: at once
+    /// for a new follower (a client that resumes again and again, each time for less than
+    /// [`LIVENESS`], must still learn its call is lost), then every [`LIVENESS`].
+    ask_liveness_at: tokio::time::Instant,
     done: bool,
     /// How long the keys it writes live (`replay_ttl`), in milliseconds.
     ttl_ms: i64,
@@ -437,7 +466,7 @@ impl Follower {
             }
             match self.read().await {
                 Ok(true) => {
-                    self.quiet_since = tokio::time::Instant::now();
+                    self.ask_liveness_at = tokio::time::Instant::now() + LIVENESS;
                     continue;
                 }
                 // A GET stream: what was kept, and no more.
@@ -446,7 +475,9 @@ impl Follower {
                 // Redis unreachable: the stream ends, the client resumes again later.
                 Err(_) => return None,
             }
-            if self.ended().await.unwrap_or(true) {
+            // Not known to have ended (Redis not answering included): the replica's liveness
+            // decides, never a silent end.
+            if self.ended().await.unwrap_or(false) {
                 // Whatever was written before the end mark.
                 if let Ok(true) = self.read().await {
                     self.done = true;
@@ -454,8 +485,8 @@ impl Follower {
                 }
                 return None;
             }
-            if self.quiet_since.elapsed() >= LIVENESS {
-                self.quiet_since = tokio::time::Instant::now();
+            if tokio::time::Instant::now() >= self.ask_liveness_at {
+                self.ask_liveness_at = tokio::time::Instant::now() + LIVENESS;
                 if !self
                     .redis
                     .replica_alive(&self.replica)

@@ -23,8 +23,10 @@ pub(crate) const LEASE: Duration = Duration::from_secs(4);
 const UNBOUNDED_RECORD_TTL: Duration = Duration::from_hours(24);
 
 /// The conditional write of [`TaskStore::put`], atomic in Redis: a task over (completed, failed,
-/// cancelled) is never overwritten. A finished one written is counted against the budgets, and
-/// the oldest finished tasks past them are dropped (their owner's first, then anyone's).
+/// cancelled: `TaskStatus::is_terminal`, `ARGV[3]`) is never overwritten. A finished one written
+/// is counted against the budgets (its entry, beside its record, is what says it is over: the
+/// record is never decoded here), and the oldest finished tasks past them are dropped (their
+/// owner's first, then anyone's).
 ///
 /// `KEYS`: the record's key; the finished tasks by expiry (a sorted set of ids); their entries
 /// (a hash: id → `"{bytes} {owner}"`); what they hold (a hash: `count`, `bytes`, and
@@ -34,15 +36,10 @@ const UNBOUNDED_RECORD_TTL: Duration = Duration::from_hours(24);
 /// the key prefix; the caps (count, count per owner, bytes, bytes per owner).
 /// 1 when written, 0 when not.
 const PUT: &str = r"
-local kept = redis.call('GET', KEYS[1])
-if kept then
-  local ok, decoded = pcall(cjson.decode, kept)
-  if ok and type(decoded) == 'table' then
-    local status = decoded['status']
-    if status == 'completed' or status == 'failed' or status == 'cancelled' then
-      return 0
-    end
-  end
+-- A finished task kept has its entry among the finished, beside its record: never overwritten,
+-- and the record itself never read here (a lease renewal does not parse it again).
+if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if ARGV[3] ~= '1' then
@@ -102,9 +99,12 @@ while over(':' .. owner, caps[2], caps[4]) and drop_oldest(KEYS[5]) do
 end
 while over('', caps[1], caps[3]) and drop_oldest(order) do
 end
--- Kept no longer than the records they count (all live as long as this one, the newest).
+-- Kept as long as the longest-lived record they count, and no longer (a task finished late
+-- may expire before one finished earlier: never shortened).
 for i = 2, 5 do
-  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  if redis.call('PTTL', KEYS[i]) < tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  end
 end
 return 1
 ";
@@ -135,7 +135,7 @@ return 1
 /// the replica running it: a task whose replica died is reported `failed` ("the process running
 /// the task stopped …") within 4 seconds of its death. Finished tasks are kept within a count
 /// and a byte budget, in all and per owner, as [`MemoryTaskStore`](crate::task::MemoryTaskStore)
-/// keeps them (the same defaults and setters): past one the oldest finished are dropped first,
+/// keeps them (the same [`FinishedCaps`], given by [`within`](Self::within)): past one the oldest finished are dropped first,
 /// and one too large to keep at all is kept as `failed`, saying so; what they hold is counted
 /// under `{prefix}tasks-finished*`. See [`crate::redis`].
 ///
@@ -146,12 +146,13 @@ return 1
 /// use mcp_toolbelt::Server;
 /// use mcp_toolbelt::http::HttpConfig;
 /// use mcp_toolbelt::redis::{Redis, RedisTaskStore};
+/// use mcp_toolbelt::task::FinishedCaps;
 ///
 /// # async fn serve() -> Result<(), mcp_toolbelt::Error> {
 /// let redis = Redis::connect("redis://redis.internal:6379").await?;
 /// let tasks = Redis::connect("redis://tasks.internal:6379").await?.prefix("reports:");
 /// Server::new("reports", "1.0.0")
-///     .task_store(RedisTaskStore::new(&tasks).max_finished_bytes(512 * 1024 * 1024))
+///     .task_store(RedisTaskStore::new(&tasks).within(FinishedCaps::default().max_bytes(512 << 20)))
 ///     .http_config(HttpConfig::new().redis_store(redis))
 ///     .serve_http("0.0.0.0:8080".parse().unwrap())
 ///     .await
@@ -177,45 +178,11 @@ impl RedisTaskStore {
         }
     }
 
-    /// This store keeping finished tasks within `caps` (`Server`'s settings).
-    pub(crate) fn within(mut self, caps: FinishedCaps) -> Self {
+    /// This store keeping finished tasks within `caps` (by default, [`FinishedCaps`]'
+    /// defaults; each task counted as its record's JSON text).
+    #[must_use]
+    pub fn within(mut self, caps: FinishedCaps) -> Self {
         self.caps = caps;
-        self
-    }
-
-    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
-    /// finished task is dropped before its expiry.
-    #[must_use]
-    pub fn max_finished(mut self, max: usize) -> Self {
-        self.caps.count = max.max(1);
-        self
-    }
-
-    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
-    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
-    /// dropped first.
-    #[must_use]
-    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
-        self.caps.count_per_owner = max.max(1);
-        self
-    }
-
-    /// The most bytes the finished tasks kept hold together, each counted as its record's
-    /// size (128 MiB by default): past it the oldest finished tasks are dropped first. A task
-    /// whose record alone is larger is kept as `failed`, saying its result was too large to
-    /// keep.
-    #[must_use]
-    pub fn max_finished_bytes(mut self, max: usize) -> Self {
-        self.caps.bytes = max;
-        self
-    }
-
-    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default): past it
-    /// that owner's oldest finished tasks are dropped first. A task whose record alone is larger
-    /// is kept as `failed`, saying its result was too large to keep.
-    #[must_use]
-    pub fn max_finished_bytes_per_owner(mut self, max: usize) -> Self {
-        self.caps.bytes_per_owner = max;
         self
     }
 
@@ -424,7 +391,7 @@ impl TaskPeers for BusPeers {
     fn changed(&self, task: &str, status: TaskStatus) {
         self.redis.bus().publish(BusMessage::TaskChanged {
             task: task.to_owned(),
-            status: Value::from(status.as_str()),
+            status,
         });
     }
 }
@@ -463,11 +430,24 @@ fn hear(tasks: &Tasks, me: &str, message: &BusMessage) {
         BusMessage::TaskCancel { replica, task } if *replica == me => {
             tasks.cancelled_elsewhere(task);
         }
-        BusMessage::TaskChanged { task, status } => {
-            if let Ok(status) = serde_json::from_value::<TaskStatus>(status.clone()) {
-                tasks.changed_elsewhere(task, status);
-            }
-        }
+        BusMessage::TaskChanged { task, status } => tasks.changed_elsewhere(task, *status),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a task is over is `TaskStatus::is_terminal`'s to say (`ARGV[3]`): the script
+    /// names no status, so there is no other list to drift; and it never decodes the record
+    /// kept, so a lease renewal of a task does not parse its record again in Redis.
+    #[test]
+    fn the_put_script_names_no_status_and_decodes_no_record() {
+        for status in TaskStatus::ALL {
+            let name = serde_json::to_string(&status).unwrap().replace('"', "");
+            assert!(!PUT.contains(&format!("'{name}'")), "{name}");
+        }
+        assert!(!PUT.contains("cjson"), "the record kept is decoded");
     }
 }

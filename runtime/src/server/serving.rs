@@ -62,6 +62,8 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
+        #[cfg(feature = "redis")]
+        self.warn_unshared_request_state_key(&config);
         let dispatcher = self.into_dispatcher(Transport::Http)?;
         let closing = dispatcher.closing().clone();
         Ok(http::HttpService::new(
@@ -99,6 +101,8 @@ impl Server {
         config.check_resource()?;
         #[cfg(feature = "redis")]
         config.check_connected()?;
+        #[cfg(feature = "redis")]
+        self.warn_unshared_request_state_key(&config);
         let dispatcher = self.into_dispatcher(Transport::Http)?;
         Ok(http::router(dispatcher, config))
     }
@@ -193,6 +197,21 @@ impl Server {
         }
     }
 
+    /// A router or service on Redis takes no key from it (it is built without an `await`):
+    /// without a key of its own, its replicas each draw one, and a 2026-07-28 question round
+    /// retried on another replica fails. Said at start rather than found by a client.
+    #[cfg(feature = "redis")]
+    fn warn_unshared_request_state_key(&self, config: &HttpConfig) {
+        if self.request_state_key.is_none() && config.redis_connected().is_some() {
+            tracing::warn!(
+                "requestState key: drawn at start, known to this process only, though Redis is \
+                 configured: replicas behind one balancer need one key; give it with \
+                 Server::request_state_key (or serve with serve_http or serve_http_app, which \
+                 take one from Redis)"
+            );
+        }
+    }
+
     /// Says at start where the `requestState` key comes from.
     #[cfg(feature = "http")]
     fn log_request_state_key(&self) {
@@ -240,8 +259,9 @@ impl Server {
         #[cfg(not(feature = "redis"))]
         let task_store = self.task_store;
         let tasks = Arc::new(Tasks::new(
-            task_store
-                .unwrap_or_else(|| Arc::new(MemoryTaskStore::within(self.task_settings.finished))),
+            task_store.unwrap_or_else(|| {
+                Arc::new(MemoryTaskStore::new().within(self.task_settings.finished))
+            }),
             TaskSettings {
                 max_tasks: self.limits.tasks,
                 max_tasks_per_principal: self.limits.tasks_per_principal,

@@ -37,39 +37,61 @@ impl Problem {
 /// The longest description the Agent Skills specification allows.
 const MAX_DESCRIPTION_CHARS: usize = 1024;
 
-/// The front matter of `skill_md` as a JSON object, its `name` and `description` checked.
-pub(super) fn parse(skill_md: &str) -> Result<Map<String, Value>, Problem> {
+/// The front matter of `skill_md` as a JSON object, its `name` and `description` checked; or
+/// every problem found (a front matter that cannot be read is one problem, its fields may be
+/// several).
+pub(super) fn parse(skill_md: &str) -> Result<Map<String, Value>, Vec<Problem>> {
+    let object = object(skill_md).map_err(|problem| vec![problem])?;
+    let problems: Vec<Problem> = [
+        check_name(object.get("name")),
+        check_description(object.get("description")),
+    ]
+    .into_iter()
+    .filter_map(Result::err)
+    .collect();
+    if problems.is_empty() {
+        Ok(object)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The front matter as a JSON object, read in one pass of the YAML parser.
+fn object(skill_md: &str) -> Result<Map<String, Value>, Problem> {
     let block = block(skill_md).ok_or_else(|| {
         Problem::whole(
             "it has no front matter: SKILL.md must begin with a `---` line, then YAML with at \
              least `name` and `description`, then a closing `---` line",
         )
     })?;
-    // An alias copies its anchor's value where it stands: a few lines of them nest into
-    // billions of values. Front matter has no need of them, so they are refused before the
-    // document is built.
-    let mut aliases = Aliases(None);
+    let mut loader = Loader::default();
     Parser::new_from_str(block)
-        .load(&mut aliases, false)
+        .load(&mut loader, true)
         .map_err(|error| not_yaml(skill_md, block, &error))?;
-    if let Some(at) = aliases.0 {
+    if let Some(at) = loader.alias {
         return Err(Problem::whole(format!(
             "its front matter uses a YAML alias (`*name`, {}): write the value itself",
             place(skill_md, block, at.index())
         )));
     }
-    let documents =
-        YamlLoader::load_from_str(block).map_err(|error| not_yaml(skill_md, block, &error))?;
-    let object = match documents.into_iter().next() {
-        Some(Yaml::Hash(hash)) => object_of(hash, "")?,
-        _ => {
-            return Err(Problem::whole(
-                "its front matter is not a YAML mapping of fields (`name: …`, `description: …`)",
-            ));
+    if loader.yaml.documents().len() < loader.documents {
+        // The loader refused a document (a key given twice): its error, and where, is read
+        // again, from a block now known to hold no alias.
+        if let Err(error) = YamlLoader::load_from_str(block) {
+            return Err(not_yaml(skill_md, block, &error));
         }
-    };
-    check_name(object.get("name"))?;
-    match object.get("description") {
+    }
+    match loader.yaml.documents().first() {
+        Some(Yaml::Hash(hash)) => object_of(hash.clone(), ""),
+        _ => Err(Problem::whole(
+            "its front matter is not a YAML mapping of fields (`name: …`, `description: …`)",
+        )),
+    }
+}
+
+/// A `description`: present, a string, not empty, not too long.
+fn check_description(description: Option<&Value>) -> Result<(), Problem> {
+    match description {
         Some(Value::String(text)) if !text.trim().is_empty() => {
             if text.chars().count() > MAX_DESCRIPTION_CHARS {
                 return Err(Problem::of(
@@ -77,17 +99,15 @@ pub(super) fn parse(skill_md: &str) -> Result<Map<String, Value>, Problem> {
                     format!("is longer than {MAX_DESCRIPTION_CHARS} characters"),
                 ));
             }
+            Ok(())
         }
-        Some(Value::String(_)) => return Err(Problem::of("description", "is empty")),
-        Some(_) => return Err(Problem::of("description", "must be a string")),
-        None => {
-            return Err(Problem::of(
-                "description",
-                "is missing: say what the skill does and when to use it",
-            ));
-        }
+        Some(Value::String(_)) => Err(Problem::of("description", "is empty")),
+        Some(_) => Err(Problem::of("description", "must be a string")),
+        None => Err(Problem::of(
+            "description",
+            "is missing: say what the skill does and when to use it",
+        )),
     }
-    Ok(object)
 }
 
 /// The YAML between the opening and closing `---` lines, as the suite's and hosts' readers
@@ -155,13 +175,27 @@ pub(super) fn is_valid_name(name: &str) -> bool {
         && !name.contains("--")
 }
 
-/// Notes the first alias of a document.
-struct Aliases(Option<Marker>);
+/// The one pass over the front matter: its events loaded into YAML documents, but for an
+/// alias, which is noted (the first) and never loaded: an alias copies its anchor's value where
+/// it stands, and a few lines of them nest into billions of values. Front matter has no need of
+/// them, so nothing is loaded past one.
+#[derive(Default)]
+struct Loader {
+    yaml: YamlLoader,
+    alias: Option<Marker>,
+    /// How many documents the parser ended: the loader keeps fewer when it refused one.
+    documents: usize,
+}
 
-impl MarkedEventReceiver for Aliases {
+impl MarkedEventReceiver for Loader {
     fn on_event(&mut self, event: Event, mark: Marker) {
-        if matches!(event, Event::Alias(_)) && self.0.is_none() {
-            self.0 = Some(mark);
+        match event {
+            _ if self.alias.is_some() => {}
+            Event::Alias(_) => self.alias = Some(mark),
+            event => {
+                self.documents += usize::from(matches!(event, Event::DocumentEnd));
+                self.yaml.on_event(event, mark);
+            }
         }
     }
 }
@@ -283,7 +317,7 @@ mod tests {
 
     #[test]
     fn each_problem_names_its_field() {
-        let field = |skill_md: &str| parse(skill_md).expect_err("refused").field;
+        let field = |skill_md: &str| parse(skill_md).expect_err("refused").remove(0).field;
         let name = || Some("name".to_owned());
         let description = || Some("description".to_owned());
         assert_eq!(field("# no front matter\n"), None);
@@ -306,14 +340,15 @@ mod tests {
     #[test]
     fn values_json_cannot_hold_name_their_key_path_and_aliases_are_refused() {
         let problem = parse("---\nname: a\ndescription: b\nmetadata:\n  version: .inf\n---\n")
-            .expect_err("refused");
+            .expect_err("refused")
+            .remove(0);
         assert_eq!(
             problem.field.as_deref(),
             Some("metadata.version"),
             "{problem:?}"
         );
         let aliases = "---\nname: a\ndescription: b\nx: &x [1, 2]\ny: [*x, *x]\n---\n";
-        let problem = parse(aliases).expect_err("an alias is refused");
+        let problem = parse(aliases).expect_err("an alias is refused").remove(0);
         assert!(
             problem.text.contains("alias") && problem.text.contains("line 5"),
             "{problem:?}"
@@ -325,13 +360,28 @@ mod tests {
         // The bad line is the file's third (the `---` line first), its byte offset counted
         // from the file's start, the byte-order mark included.
         let skill_md = "---\nname: a\n  bad: indent\ndescription: b\n---\n";
-        let problem = parse(skill_md).expect_err("refused");
+        let problem = parse(skill_md).expect_err("refused").remove(0);
         let want = "line 3, column 6, byte 17 of SKILL.md";
         assert!(problem.text.contains(want), "{problem:?}");
         let with_bom = format!("\u{feff}{skill_md}");
-        let problem = parse(&with_bom).expect_err("refused");
+        let problem = parse(&with_bom).expect_err("refused").remove(0);
         let want = "line 3, column 6, byte 20 of SKILL.md";
         assert!(problem.text.contains(want), "{problem:?}");
+    }
+
+    #[test]
+    fn every_field_problem_is_reported_at_once_and_a_key_given_twice_is_placed() {
+        let problems = parse("---\nname: Bad_Name\ndescription: \"\"\n---\n").expect_err("refused");
+        let fields: Vec<Option<&str>> = problems
+            .iter()
+            .map(|problem| problem.field.as_deref())
+            .collect();
+        assert_eq!(fields, [Some("name"), Some("description")], "{problems:?}");
+        let twice = parse("---\nname: a\nname: b\ndescription: c\n---\n").expect_err("refused");
+        assert!(
+            twice[0].text.contains("duplicated key") && twice[0].text.contains("line 3"),
+            "{twice:?}"
+        );
     }
 
     #[test]

@@ -112,7 +112,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
 use crate::error::RegistryError;
@@ -200,102 +200,149 @@ impl Skill {
     }
 
     /// The skill checked: its entry (what `skills/list` says of it) and a resource for each
-    /// file, or what is wrong.
-    pub(crate) fn prepare(self) -> Result<(SkillEntry, Vec<Resource>), RegistryError> {
-        let origin = self.origin;
+    /// file, or every problem found (its front matter's, its files' paths, its limits, a file
+    /// given twice), all at once.
+    pub(crate) fn prepare(self) -> Result<(SkillEntry, Vec<Resource>), Vec<RegistryError>> {
+        let mut problems = Vec::new();
+        let front_matter = self.front_matter(&mut problems);
+        let files = all_files(self.markdown, self.files, &self.origin, &mut problems);
+        match front_matter {
+            Some((front_matter, name)) if problems.is_empty() => Ok(serve(
+                Listing {
+                    root: root(&self.prefix, &name),
+                    name,
+                    origin: self.origin,
+                    front_matter,
+                },
+                files,
+            )),
+            _ => Err(problems),
+        }
+    }
+
+    /// The front matter and the skill's name, checked (its name is its folder's, when read
+    /// from one); `None` when a problem was found (pushed to `problems`).
+    fn front_matter(
+        &self,
+        problems: &mut Vec<RegistryError>,
+    ) -> Option<(Map<String, Value>, String)> {
         let invalid = |field: Option<&str>, problem: String| RegistryError::InvalidSkill {
-            file: origin.clone(),
+            file: self.origin.clone(),
             field: field.map(str::to_owned),
             problem,
         };
-        let front_matter = front_matter::parse(&self.markdown)
-            .map_err(|problem| invalid(problem.field.as_deref(), problem.text))?;
-        let text = |field: &str| {
-            front_matter
-                .get(field)
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
+        let front_matter = match front_matter::parse(&self.markdown) {
+            Ok(front_matter) => front_matter,
+            Err(found) => {
+                problems.extend(
+                    found
+                        .into_iter()
+                        .map(|problem| invalid(problem.field.as_deref(), problem.text)),
+                );
+                return None;
+            }
         };
-        // Both checked present and strings by `front_matter::parse`.
-        let name = text("name");
+        // Checked present and a string by `front_matter::parse`.
+        let name = front_matter
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
         if let Some(folder) = &self.folder
             && *folder != name
         {
-            return Err(invalid(
+            problems.push(invalid(
                 Some("name"),
                 format!(
                     "is `{name}`, but the skill's folder is `{folder}`: a skill's name is its \
                      folder's name (rename one)"
                 ),
             ));
+            return None;
         }
-        let description = text("description");
-        let root = if self.prefix.is_empty() {
-            format!("skill://{name}")
-        } else {
-            format!("skill://{}/{name}", self.prefix)
-        };
-        let mut seen = BTreeSet::new();
-        let files = all_files(self.markdown, self.files, &origin)?;
-        check_limits(&files).map_err(|problem| invalid(None, problem))?;
-        let mut entries = Vec::with_capacity(files.len());
-        let mut resources = Vec::with_capacity(files.len());
-        for File {
-            path,
-            bytes,
-            origin: file_origin,
-        } in files
-        {
-            if !seen.insert(path.clone()) {
-                return Err(RegistryError::InvalidSkill {
-                    file: file_origin,
-                    field: None,
-                    problem: format!("it gives a second file at `{path}`"),
-                });
-            }
-            let uri = format!("{root}/{}", encode_path(&path));
-            let mime_type = mime_type(&path, &bytes);
-            let size = bytes.len() as u64;
-            let digest = digest(&bytes);
-            let is_skill_md = path == "SKILL.md";
-            let resource_name = if is_skill_md {
-                name.clone()
-            } else {
-                format!("{name}/{path}")
-            };
-            let mut resource = Resource::fixed(
-                uri.clone(),
-                resource_name,
-                body_of(bytes),
-                &root,
-                &file_origin,
-            )
-            .mime_type(mime_type);
-            if is_skill_md {
-                resource = resource.description(description.clone());
-            }
-            entries.push(served::FileEntry {
-                uri,
-                path,
-                size,
-                digest,
-                resource: resource.clone(),
-            });
-            resources.push(resource);
-        }
-        Ok((
-            SkillEntry {
-                uri: format!("{root}/SKILL.md"),
-                name,
-                root,
-                origin,
-                front_matter,
-                files: entries,
-            },
-            resources,
-        ))
+        Some((front_matter, name))
     }
+}
+
+/// What a checked skill's entry says of it besides its files.
+struct Listing {
+    name: String,
+    /// `skill://<prefix>/<name>`.
+    root: String,
+    origin: String,
+    front_matter: Map<String, Value>,
+}
+
+/// `skill://<name>`, under its organizational prefix when it has one.
+fn root(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        format!("skill://{name}")
+    } else {
+        format!("skill://{prefix}/{name}")
+    }
+}
+
+/// The entry of a checked skill and a resource for each of its files (`SKILL.md` first, named
+/// after the skill and described by its front matter).
+fn serve(listing: Listing, files: Vec<File>) -> (SkillEntry, Vec<Resource>) {
+    let Listing {
+        name,
+        root,
+        origin,
+        front_matter,
+    } = listing;
+    // Checked present and a string by `front_matter::parse`.
+    let description = front_matter
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut entries = Vec::with_capacity(files.len());
+    let mut resources = Vec::with_capacity(files.len());
+    for File {
+        path,
+        bytes,
+        origin: file_origin,
+    } in files
+    {
+        let uri = format!("{root}/{}", encode_path(&path));
+        let mime_type = mime_type(&path, &bytes);
+        let size = bytes.len() as u64;
+        let digest = digest(&bytes);
+        let is_skill_md = path == "SKILL.md";
+        let resource_name = if is_skill_md {
+            name.clone()
+        } else {
+            format!("{name}/{path}")
+        };
+        let mut resource = Resource::fixed(
+            uri.clone(),
+            resource_name,
+            body_of(bytes),
+            &root,
+            &file_origin,
+        )
+        .mime_type(mime_type);
+        if is_skill_md {
+            resource = resource.description(description.to_owned());
+        }
+        entries.push(served::FileEntry {
+            uri,
+            path,
+            size,
+            digest,
+            resource: resource.clone(),
+        });
+        resources.push(resource);
+    }
+    let entry = SkillEntry {
+        uri: format!("{root}/SKILL.md"),
+        name,
+        root,
+        origin,
+        front_matter,
+        files: entries,
+    };
+    (entry, resources)
 }
 
 /// Where it comes from and its files' paths, not their contents.
@@ -311,27 +358,46 @@ impl std::fmt::Debug for Skill {
     }
 }
 
-/// `SKILL.md` (from `origin`), then the other files, each path checked.
+/// `SKILL.md` (from `origin`), then the other files; a file whose path is bad or given
+/// before is left out, and with the skill's limits, pushed to `problems`.
 fn all_files(
     markdown: Cow<'static, str>,
     others: Vec<File>,
     origin: &str,
-) -> Result<Vec<File>, RegistryError> {
+    problems: &mut Vec<RegistryError>,
+) -> Vec<File> {
     let mut files = Vec::with_capacity(others.len() + 1);
     files.push(File {
         path: "SKILL.md".to_owned(),
         bytes: bytes_of(markdown),
         origin: origin.to_owned(),
     });
+    let mut seen = BTreeSet::new();
     for file in others {
-        check_path(&file.path).map_err(|problem| RegistryError::InvalidSkill {
-            file: file.origin.clone(),
+        let problem = match check_path(&file.path) {
+            Err(problem) => problem,
+            Ok(()) if !seen.insert(file.path.clone()) => {
+                format!("it gives a second file at `{}`", file.path)
+            }
+            Ok(()) => {
+                files.push(file);
+                continue;
+            }
+        };
+        problems.push(RegistryError::InvalidSkill {
+            file: file.origin,
             field: None,
             problem,
-        })?;
-        files.push(file);
+        });
     }
-    Ok(files)
+    if let Err(problem) = check_limits(&files) {
+        problems.push(RegistryError::InvalidSkill {
+            file: origin.to_owned(),
+            field: None,
+            problem,
+        });
+    }
+    files
 }
 
 /// The extension's limits on one skill's files, `SKILL.md` included: how many, how many bytes.
@@ -491,6 +557,9 @@ mod tests {
             .file("x", "1")
             .file("x", "2")
             .prepare();
-        assert!(matches!(twice, Err(RegistryError::InvalidSkill { .. })));
+        assert!(matches!(
+            twice.as_ref().map_err(Vec::as_slice),
+            Err([RegistryError::InvalidSkill { .. }])
+        ));
     }
 }

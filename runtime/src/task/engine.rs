@@ -2,7 +2,6 @@
 //! open questions), the caps, and the status changes listeners hear.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
@@ -12,21 +11,15 @@ use tokio_util::sync::CancellationToken;
 
 use super::peers::TaskPeers;
 use super::store::{FinishedCaps, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
-use super::wire;
+use super::wire::{CreateTaskResult, DetailedTask};
 use crate::ask::board::Board;
+use crate::caps::{Caps, Full, Permit};
 use crate::client_capabilities::ClientCapabilities;
 use crate::jsonrpc::{ErrorObject, codes};
 use crate::sync::lock;
 
 /// The extension's identifier.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
-/// How long a cancelled tool has to finish on its own (it sees its `Context` cancelled) before
-/// its future is dropped.
-const CANCEL_GRACE: Duration = Duration::from_secs(1);
-
-/// Why a task stopped is still `working`: its tool cannot be stopped midway.
-const UNSTOPPABLE: &str = "this tool is a plain fn, which cannot be stopped midway";
 
 /// How long a `tasks/update` of a task running in another process waits for that process to
 /// write the task its answers changed; past it, still not taken, it is refused (`-32603`: send
@@ -39,7 +32,7 @@ const FORWARDED_ANSWERS_WAIT: Duration = Duration::from_secs(2);
 pub(crate) struct TaskSettings {
     pub(crate) budget: Duration,
     pub(crate) ttl: Duration,
-    /// `Server::task_timeout`: how long a task may run.
+    /// `Server::task_timeout`: how long a task may run before it is stopped and failed.
     pub(crate) timeout: Duration,
     pub(crate) poll_interval: Duration,
     /// `Limits::tasks`.
@@ -52,14 +45,9 @@ pub(crate) struct TaskSettings {
 }
 
 impl TaskSettings {
-    /// How long a task may run before it is stopped and failed.
-    pub(crate) fn run_limit(&self) -> Duration {
-        self.timeout
-    }
-
-    /// A task's whole life from its creation (its `ttlMs`, fixed): its run limit, then its TTL.
+    /// A task's whole life from its creation (its `ttlMs`, fixed): its `timeout`, then its TTL.
     pub(crate) fn lifetime(&self) -> Duration {
-        self.run_limit().saturating_add(self.ttl)
+        self.timeout.saturating_add(self.ttl)
     }
 }
 
@@ -78,60 +66,30 @@ impl Default for TaskSettings {
     }
 }
 
-/// How a task's call ended.
-pub(crate) enum Finished {
-    /// The tool's result (`completed`, an `isError` one too).
-    Result(Value),
-    /// A JSON-RPC error (`failed`): a panic, a failure of the runtime.
-    Error(ErrorObject),
-}
-
 /// A task running in this process.
-struct Running {
-    cancel: CancellationToken,
-    board: Arc<Board>,
-}
-
-/// The places taken by tasks (and calls that may become one), in all and per owner.
-#[derive(Default)]
-struct Slots {
-    total: usize,
-    per_owner: HashMap<Option<String>, usize>,
+pub(super) struct Running {
+    pub(super) cancel: CancellationToken,
+    pub(super) board: Arc<Board>,
 }
 
 /// A task's place under the caps ([`Tasks::admit`]), given back when dropped: when its call
 /// ends (before its final write, so the client that reads it finished may start another), when
 /// it panics, or when the call never became a task.
-pub(crate) struct Reservation {
-    slots: Arc<Mutex<Slots>>,
-    owner: Option<String>,
-}
-
-impl Drop for Reservation {
-    fn drop(&mut self) {
-        let mut slots = lock(&self.slots);
-        slots.total = slots.total.saturating_sub(1);
-        if let Some(own) = slots.per_owner.get_mut(&self.owner) {
-            *own = own.saturating_sub(1);
-            if *own == 0 {
-                slots.per_owner.remove(&self.owner);
-            }
-        }
-    }
-}
+pub(crate) type Reservation = Permit<String>;
 
 /// The tasks of one server. Cheap to share (`Arc`).
 pub(crate) struct Tasks {
-    store: Arc<dyn TaskStore>,
+    pub(super) store: Arc<dyn TaskStore>,
     pub(crate) settings: TaskSettings,
-    running: Mutex<HashMap<String, Running>>,
-    slots: Arc<Mutex<Slots>>,
+    pub(super) running: Mutex<HashMap<String, Running>>,
+    /// The places of the tasks running (and of calls that may become one), keyed by owner.
+    caps: Caps<String>,
     /// Each change of a task: which task, and its status (a listener reads the record itself,
     /// so that nothing here holds a result).
-    changes: broadcast::Sender<TaskChange>,
+    pub(super) changes: broadcast::Sender<TaskChange>,
     /// The other processes of this server, when it runs as replicas
     /// ([`join_peers`](Self::join_peers)).
-    peers: OnceLock<Arc<dyn TaskPeers>>,
+    pub(super) peers: OnceLock<Arc<dyn TaskPeers>>,
 }
 
 /// A task that changed ([`Tasks::changes`]).
@@ -139,6 +97,27 @@ pub(crate) struct Tasks {
 pub(crate) struct TaskChange {
     pub(crate) id: Arc<str>,
     pub(crate) status: TaskStatus,
+}
+
+/// `answer` as JSON, the edge where a task's typed answers are serialized.
+pub(crate) fn to_json(answer: &impl serde::Serialize) -> Value {
+    // Not reached: a task's answer is strings, numbers and maps with string keys.
+    serde_json::to_value(answer).unwrap_or_default()
+}
+
+/// Sets `record`'s status, questions and status message as `board` stands now: a task running
+/// in this process is `input_required` while a question waits, `working` otherwise.
+pub(super) fn as_board_stands(record: &mut TaskRecord, board: &Board) {
+    let open = board.open();
+    record.status = if open.is_empty() {
+        TaskStatus::Working
+    } else {
+        TaskStatus::InputRequired
+    };
+    record.input_requests = open;
+    if let Some(status) = board.status() {
+        record.status_message = Some(status);
+    }
 }
 
 /// The `-32602` of a task id that is unknown, expired, or someone else's (told apart from none).
@@ -188,9 +167,9 @@ impl Tasks {
     pub(crate) fn new(store: Arc<dyn TaskStore>, settings: TaskSettings) -> Self {
         Self {
             store,
-            settings,
             running: Mutex::default(),
-            slots: Arc::default(),
+            caps: Caps::new(settings.max_tasks, settings.max_tasks_per_principal),
+            settings,
             changes: broadcast::channel(1024).0,
             peers: OnceLock::new(),
         }
@@ -310,36 +289,24 @@ impl Tasks {
 
     /// A place for a task of `owner`, held until the [`Reservation`] is dropped; `Err`
     /// (`-31000`, server busy) when the server's tasks are at `Limits::tasks`, or the principal's
-    /// at `Limits::tasks_per_principal`. Counted and taken under one lock: concurrent calls never
-    /// overrun the caps.
+    /// at `Limits::tasks_per_principal` (a caller without auth is bound by the first alone: the
+    /// caps' rule, `caps`). Taken at once: concurrent calls never overrun the caps.
     pub(crate) fn admit(&self, owner: Option<&str>) -> Result<Reservation, ErrorObject> {
-        let mut slots = lock(&self.slots);
-        if slots.total >= self.settings.max_tasks {
-            return Err(ErrorObject::new(
-                codes::SERVER_BUSY,
-                format!(
-                    "Too many tasks: the server runs {} at most; retry once one has finished",
-                    self.settings.max_tasks
-                ),
-            ));
-        }
-        let owner = owner.map(str::to_owned);
-        let own = slots.per_owner.get(&owner).copied().unwrap_or(0);
-        if own >= self.settings.max_tasks_per_principal {
-            return Err(ErrorObject::new(
-                codes::SERVER_BUSY,
-                format!(
-                    "Too many tasks: one principal runs {} at most; retry once one of yours has finished",
-                    self.settings.max_tasks_per_principal
-                ),
-            ));
-        }
-        slots.total += 1;
-        *slots.per_owner.entry(owner.clone()).or_default() += 1;
-        Ok(Reservation {
-            slots: Arc::clone(&self.slots),
-            owner,
-        })
+        self.caps
+            .take(owner.map(str::to_owned), 1)
+            .map_err(|full| {
+                let message = match full {
+                    Full::All => format!(
+                        "Too many tasks: the server runs {} at most; retry once one has finished",
+                        self.caps.max()
+                    ),
+                    Full::Key => format!(
+                        "Too many tasks: one principal runs {} at most; retry once one of yours has finished",
+                        self.caps.per_key()
+                    ),
+                };
+                ErrorObject::new(codes::SERVER_BUSY, message)
+            })
     }
 
     /// A new `working` task of `owner`, kept in the store (readable once this returns).
@@ -370,219 +337,7 @@ impl Tasks {
 
     /// The `CreateTaskResult` of `record`.
     pub(crate) fn created(&self, record: &TaskRecord) -> Value {
-        wire::created(record, self.settings.lifetime())
-    }
-
-    /// Runs `job`, the call of task `record` (its tool's context cancelled by `cancel`, its
-    /// questions on `board`), detached from the request that created it; its record follows it.
-    pub(crate) fn spawn(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        cancel: CancellationToken,
-        board: Arc<Board>,
-        reservation: Reservation,
-        job: impl Future<Output = Finished> + Send + 'static,
-    ) {
-        self.spawn_following(record, (cancel, board, reservation), job, true);
-    }
-
-    /// [`spawn`](Self::spawn) for the call of a tool that cannot be stopped midway (a plain fn,
-    /// on a blocking thread): cancelled, or past its run limit, its task stays `working` (its
-    /// `statusMessage` saying why) until the fn returns, so that no status says it stopped
-    /// while it runs.
-    pub(crate) fn spawn_unstoppable(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        cancel: CancellationToken,
-        board: Arc<Board>,
-        reservation: Reservation,
-        job: impl Future<Output = Finished> + Send + 'static,
-    ) {
-        self.spawn_following(record, (cancel, board, reservation), job, false);
-    }
-
-    fn spawn_following(
-        self: &Arc<Self>,
-        record: TaskRecord,
-        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
-        job: impl Future<Output = Finished> + Send + 'static,
-        stoppable: bool,
-    ) {
-        lock(&self.running).insert(
-            record.id.clone(),
-            Running {
-                cancel: cancel.clone(),
-                board: Arc::clone(&board),
-            },
-        );
-        let tasks = Arc::clone(self);
-        tokio::spawn(async move {
-            let id = record.id.clone();
-            tasks
-                .follow(record, (cancel, board, reservation), job, stoppable)
-                .await;
-            lock(&tasks.running).remove(&id);
-        });
-    }
-
-    /// Keeps `record` in step with its call until the call ends or is cancelled (`stoppable`:
-    /// its future may be dropped then; otherwise it is waited for, see
-    /// [`spawn_unstoppable`](Self::spawn_unstoppable)).
-    async fn follow(
-        &self,
-        mut record: TaskRecord,
-        (cancel, board, reservation): (CancellationToken, Arc<Board>, Reservation),
-        job: impl Future<Output = Finished>,
-        stoppable: bool,
-    ) {
-        let mut job = std::pin::pin!(job);
-        let lease = self.store.lease();
-        let run_limit = self.settings.run_limit();
-        let deadline = tokio::time::sleep(run_limit);
-        let mut deadline = std::pin::pin!(deadline);
-        // One interval for the task's life: the other branches never delay its renewal.
-        let mut renew = lease.map(|lease| {
-            let period = (lease / 2).max(Duration::from_millis(1));
-            let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-            renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            renew
-        });
-        // Stopped (cancelled: `None`; past the run limit: its error), the call of a tool that
-        // cannot be stopped waited for meanwhile; and whether the call returned.
-        let mut stopped: Option<Option<Finished>> = None;
-        let mut returned = false;
-        let finished = loop {
-            let renewed = async {
-                match &mut renew {
-                    Some(renew) => {
-                        renew.tick().await;
-                    }
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                // A cancelled task is `cancelled`, even when its tool, seeing it, returns.
-                biased;
-                () = cancel.cancelled(), if stopped.is_none() => {
-                    if stoppable {
-                        break None;
-                    }
-                    stopped = Some(None);
-                    self.note(&mut record, format!("Cancelling; {UNSTOPPABLE}: the task is cancelled once it returns.")).await;
-                }
-                finished = &mut job => {
-                    returned = true;
-                    break stopped.take().unwrap_or(Some(finished));
-                }
-                () = &mut deadline, if stopped.is_none() => {
-                    // A hung tool does not hold its slot forever: stopped as if cancelled.
-                    cancel.cancel();
-                    let message = format!(
-                        "The task ran past its time limit ({run_limit:?}) and was stopped."
-                    );
-                    let error = Finished::Error(ErrorObject::new(codes::INTERNAL_ERROR, message));
-                    if stoppable {
-                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-                        break Some(error);
-                    }
-                    stopped = Some(Some(error));
-                    self.note(&mut record, format!("Past its time limit ({run_limit:?}); {UNSTOPPABLE}: the task fails once it returns.")).await;
-                }
-                () = board.changed() => {
-                    let open = board.open();
-                    record.status = if open.is_empty() {
-                        TaskStatus::Working
-                    } else {
-                        TaskStatus::InputRequired
-                    };
-                    record.input_requests = open;
-                    if let Some(status) = board.status() {
-                        record.status_message = Some(status);
-                    }
-                    self.write(&mut record).await;
-                }
-                () = renewed => {
-                    self.write_quietly(&mut record).await;
-                    // Cancelled through another process: seen here at the renewal.
-                    if record.cancel_requested {
-                        cancel.cancel();
-                    }
-                }
-            }
-        };
-        let Some(finished) = finished else {
-            // The tool sees its context cancelled; it may finish on its own, shortly.
-            if !returned {
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut job).await;
-            }
-            drop(reservation);
-            record.status = TaskStatus::Cancelled;
-            record.status_message = Some("The task was cancelled.".into());
-            return self.finish(&mut record).await;
-        };
-        drop(reservation);
-        match finished {
-            Finished::Result(result) => {
-                record.status = TaskStatus::Completed;
-                record.result = Some(result);
-            }
-            Finished::Error(error) => {
-                record.status = TaskStatus::Failed;
-                record.status_message = Some(error.message.clone());
-                record.error = Some(
-                    serde_json::to_value(&error)
-                        .unwrap_or_else(|_| json!({"code": error.code, "message": error.message})),
-                );
-            }
-        }
-        self.finish(&mut record).await;
-    }
-
-    /// Writes a task that is over, kept until its expiry (fixed at its creation).
-    async fn finish(&self, record: &mut TaskRecord) {
-        record.input_requests.clear();
-        record.lease_until = None;
-        if record.expires_at.is_none() {
-            record.expires_at = Some(record.created_at + self.settings.lifetime());
-        }
-        self.write(record).await;
-    }
-
-    /// Writes `record` as changed now, and tells listeners.
-    /// Writes `record` with `message` for its `statusMessage` (a change listeners hear).
-    async fn note(&self, record: &mut TaskRecord, message: String) {
-        record.status_message = Some(message);
-        self.write(record).await;
-    }
-
-    async fn write(&self, record: &mut TaskRecord) {
-        record.last_updated_at = SystemTime::now();
-        self.write_quietly(record).await;
-        let _ = self.changes.send(TaskChange {
-            id: Arc::from(record.id.as_str()),
-            status: record.status,
-        });
-        if let Some(peers) = self.peers.get() {
-            peers.changed(&record.id, record.status);
-        }
-    }
-
-    /// Writes `record`; a task not over has its lease renewed by every write.
-    async fn write_quietly(&self, record: &mut TaskRecord) {
-        if !record.status.is_terminal()
-            && let Some(lease) = self.store.lease()
-        {
-            record.lease_until = Some(SystemTime::now() + lease);
-            // A shared store: another process may have asked for its cancellation meanwhile.
-            // Or found it lapsed (this process too slow to renew, the store unreachable too
-            // long) and wrote it failed: the tool is stopped, its work is lost anyway.
-            if let Ok(Some(kept)) = self.store.get(&record.id).await {
-                record.cancel_requested |= kept.cancel_requested || kept.status.is_terminal();
-            }
-        }
-        if let Err(error) = self.store.put(record.clone()).await {
-            tracing::error!(task = %record.id, %error, "a task's record could not be written");
-        }
+        to_json(&CreateTaskResult::of(record, self.settings.lifetime()))
     }
 
     /// The task `id` of `owner`: `-32602` when unknown, expired or someone else's. A task not over
@@ -621,7 +376,7 @@ impl Tasks {
     /// `tasks/get`: the `DetailedTask`.
     pub(crate) async fn get(&self, id: &str, owner: Option<&str>) -> Result<Value, ErrorObject> {
         let record = self.record(id, owner).await?;
-        Ok(self.detailed(record))
+        Ok(to_json(&self.detailed(record)))
     }
 
     /// The tasks `ids` of `owner`, each as `tasks/get` answers it (`None`: unknown, expired or
@@ -630,7 +385,7 @@ impl Tasks {
         &self,
         ids: &[String],
         owner: Option<&str>,
-    ) -> Result<Vec<Option<Value>>, ErrorObject> {
+    ) -> Result<Vec<Option<DetailedTask>>, ErrorObject> {
         let read = self
             .store
             .get_many(ids)
@@ -647,7 +402,7 @@ impl Tasks {
     /// The `DetailedTask` of `record`. A task running here is read as its board stands now, not
     /// as last written: a `tasks/update` just acknowledged shows in the next `tasks/get`, before
     /// the task's record catches up.
-    fn detailed(&self, mut record: TaskRecord) -> Value {
+    fn detailed(&self, mut record: TaskRecord) -> DetailedTask {
         let board = (!record.status.is_terminal())
             .then(|| {
                 lock(&self.running)
@@ -656,18 +411,9 @@ impl Tasks {
             })
             .flatten();
         if let Some(board) = board {
-            let open = board.open();
-            record.status = if open.is_empty() {
-                TaskStatus::Working
-            } else {
-                TaskStatus::InputRequired
-            };
-            record.input_requests = open;
-            if let Some(status) = board.status() {
-                record.status_message = Some(status);
-            }
+            as_board_stands(&mut record, &board);
         }
-        Value::Object(wire::detailed(&record, self.settings.lifetime()))
+        DetailedTask::of(record, self.settings.lifetime())
     }
 
     /// `tasks/update`: answers the task's open questions; the acknowledgement. The answers to a
@@ -763,6 +509,7 @@ impl Tasks {
 mod tests {
     use super::*;
     use crate::task::MemoryTaskStore;
+    use crate::task::follow::{Finished, Stops};
 
     /// A store shared by processes: its records carry leases. It counts the writes that only
     /// renewed a lease.
@@ -859,8 +606,23 @@ mod tests {
         drop(alice);
         let again = tasks.admit(Some("alice")).unwrap();
         drop((again, bob));
-        assert_eq!(lock(&tasks.slots).total, 0);
-        assert!(lock(&tasks.slots).per_owner.is_empty());
+        assert_eq!(tasks.caps.free(), 2);
+        assert_eq!(tasks.caps.keys_held(), 0);
+    }
+
+    /// The caps' one rule for anonymous callers (`caps`): the global cap alone.
+    #[test]
+    fn anonymous_tasks_are_bound_by_the_global_cap_alone() {
+        let settings = TaskSettings {
+            max_tasks: 3,
+            max_tasks_per_principal: 1,
+            ..TaskSettings::default()
+        };
+        let tasks = Tasks::new(Arc::new(MemoryTaskStore::new()), settings);
+        let held: Vec<_> = (0..3).map(|_| tasks.admit(None).unwrap()).collect();
+        assert!(tasks.admit(None).is_err(), "the global cap");
+        drop(held);
+        assert!(tasks.admit(None).is_ok());
     }
 
     #[tokio::test(start_paused = true)]
@@ -873,10 +635,13 @@ mod tests {
         let id = record.id.clone();
         tasks.spawn(
             record.clone(),
-            CancellationToken::new(),
-            Arc::new(Board::new(Duration::from_secs(1))),
-            tasks.admit(None).unwrap(),
+            (
+                CancellationToken::new(),
+                Arc::new(Board::new(Duration::from_secs(1))),
+                tasks.admit(None).unwrap(),
+            ),
             std::future::pending(),
+            Stops::WhenDropped,
         );
         // Its renewal late (a busy runtime): the record's lease has passed.
         let lapsed = TaskRecord {
@@ -899,9 +664,7 @@ mod tests {
         let asking = Arc::clone(&board);
         tasks.spawn(
             record,
-            CancellationToken::new(),
-            board,
-            tasks.admit(None).unwrap(),
+            (CancellationToken::new(), board, tasks.admit(None).unwrap()),
             async move {
                 // A question every 10 ms, for a second; the lease (50 ms) renews every 25 ms.
                 for _ in 0..100 {
@@ -910,6 +673,7 @@ mod tests {
                 }
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         tokio::time::sleep(Duration::from_millis(900)).await;
         assert!(store.renewals() >= 20, "renewed {} times", store.renewals());
@@ -926,13 +690,16 @@ mod tests {
         let seen = cancel.clone();
         runner.spawn(
             record,
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            runner.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                runner.admit(None).unwrap(),
+            ),
             async move {
                 seen.cancelled().await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         let update = other.update(&id, None, &Map::new()).await.unwrap_err();
         assert!(update.message.contains("another process"), "{update:?}");
@@ -1017,9 +784,7 @@ mod tests {
         let asking = Arc::clone(&board);
         a.spawn(
             record,
-            CancellationToken::new(),
-            board,
-            a.admit(None).unwrap(),
+            (CancellationToken::new(), board, a.admit(None).unwrap()),
             async move {
                 let answer = asking
                     .ask(Some("sure"), &crate::jsonrpc::Method::Elicit, json!({}))
@@ -1028,6 +793,7 @@ mod tests {
                 tokio::time::sleep(Duration::from_secs(2)).await;
                 Finished::Result(json!({"answer": answer.ok()}))
             },
+            Stops::WhenDropped,
         );
         let mut task = b.get(&id, None).await.unwrap();
         for _ in 0..100 {
@@ -1095,9 +861,11 @@ mod tests {
         let stop = Arc::clone(&stopped);
         tasks.spawn(
             record.clone(),
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            tasks.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                tasks.admit(None).unwrap(),
+            ),
             async move {
                 tokio::select! {
                     () = seen.cancelled() => stop.store(true, std::sync::atomic::Ordering::SeqCst),
@@ -1105,6 +873,7 @@ mod tests {
                 }
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         // Another process found its lease lapsed (this one cut off from the store) and failed it.
         let failed = TaskRecord {
@@ -1135,13 +904,16 @@ mod tests {
         let seen = cancel.clone();
         a.spawn(
             record,
-            cancel,
-            Arc::new(Board::new(Duration::from_mins(1))),
-            a.admit(None).unwrap(),
+            (
+                cancel,
+                Arc::new(Board::new(Duration::from_mins(1))),
+                a.admit(None).unwrap(),
+            ),
             async move {
                 seen.cancelled().await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         b.cancel(&id, None).await.unwrap();
         // Heard by B from A: its change, over the link.
@@ -1165,13 +937,16 @@ mod tests {
         let id = record.id.clone();
         tasks.spawn(
             record,
-            CancellationToken::new(),
-            Arc::new(Board::new(Duration::from_secs(1))),
-            tasks.admit(None).unwrap(),
+            (
+                CancellationToken::new(),
+                Arc::new(Board::new(Duration::from_secs(1))),
+                tasks.admit(None).unwrap(),
+            ),
             async {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 Finished::Result(json!({"content": []}))
             },
+            Stops::WhenDropped,
         );
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(tasks.get(&id, None).await.unwrap()["status"], "working");

@@ -112,7 +112,7 @@
 //!
 //! A task id is 128 random bits. With bearer auth a task belongs to the principal that created
 //! it: another principal's `tasks/get`, `tasks/update` or `tasks/cancel` is answered as for an
-//! unknown id, `-32602`. A task's `ttlMs` is fixed at its creation: its run limit
+//! unknown id, `-32602`. A task's `ttlMs` is fixed at its creation: its time limit
 //! ([`Server::task_timeout`](crate::Server::task_timeout)) plus
 //! [`Server::task_ttl`](crate::Server::task_ttl) (1 hour each); past it the task is dropped.
 //! [`Server::max_tasks`](crate::Server::max_tasks) and
@@ -150,15 +150,19 @@
 //! route a task's requests to its process (the `Mcp-Name` header names the task).
 
 mod engine;
+mod follow;
 mod peers;
 mod store;
 mod wire;
 
+pub(crate) use wire::DetailedTask;
+
 pub use crate::types::TaskSupport;
 pub(crate) use engine::{
-    Finished, Reservation, TaskChange, TaskSettings, Tasks, extension_missing,
-    extension_missing_legacy, negotiated,
+    Reservation, TaskChange, TaskSettings, Tasks, extension_missing, extension_missing_legacy,
+    negotiated, to_json,
 };
+pub(crate) use follow::{Finished, Stops};
 #[cfg_attr(
     not(feature = "redis"),
     allow(unused_imports, reason = "the replicas' bus plugs in with `redis`")
@@ -168,5 +172,5 @@ pub(crate) use peers::TaskPeers;
     not(feature = "redis"),
     allow(unused_imports, reason = "the Redis store keeps the same budget")
 )]
-pub(crate) use store::{FinishedCaps, too_large};
-pub use store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};
+pub(crate) use store::too_large;
+pub use store::{FinishedCaps, MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, TaskStoreError};

@@ -36,16 +36,16 @@ impl TaskStatus {
         matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
     }
 
-    /// Its name on the wire.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Working => "working",
-            Self::InputRequired => "input_required",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
+    /// Every status, for the tests that check a list written elsewhere (a Redis script)
+    /// against this type; `every_status_is_listed` fails when one is left out.
+    #[cfg(test)]
+    pub(crate) const ALL: [Self; 5] = [
+        Self::Working,
+        Self::InputRequired,
+        Self::Completed,
+        Self::Failed,
+        Self::Cancelled,
+    ];
 }
 
 /// One task as a store keeps it: everything `tasks/get` answers, and who may ask. A store
@@ -67,7 +67,7 @@ pub struct TaskRecord {
     pub created_at: SystemTime,
     /// When its status last changed.
     pub last_updated_at: SystemTime,
-    /// When the store may drop it: fixed at its creation (the run limit, then the TTL: its
+    /// When the store may drop it: fixed at its creation (its time limit, `Server::task_timeout`, then the TTL: its
     /// `ttlMs`); `None` only in records written by older versions.
     pub expires_at: Option<SystemTime>,
     /// How often the client should poll.
@@ -207,10 +207,20 @@ pub trait TaskStore: Send + Sync + 'static {
 
 /// How much of the finished tasks a store keeps, in all and per owner: how many, and how many
 /// bytes (a record's size, its result or error included: the memory it holds in
-/// [`MemoryTaskStore`], its JSON text in Redis). Running tasks are capped
-/// apart (`Server::max_tasks`).
+/// [`MemoryTaskStore`], its JSON text in Redis). Given to a store by its `within`
+/// ([`MemoryTaskStore::within`], `RedisTaskStore::within`); a server's own store takes
+/// `Server::max_finished_tasks` and its kin. Past a budget the oldest finished tasks are dropped
+/// first (the owner's own first, when it is the owner's budget); a task whose record alone is
+/// larger than a byte budget is kept as `failed`, saying its result was too large to keep.
+/// Running tasks are capped apart (`Server::max_tasks`).
+///
+/// ```
+/// use mcp_toolbelt::task::{FinishedCaps, MemoryTaskStore};
+///
+/// let store = MemoryTaskStore::new().within(FinishedCaps::default().max_bytes(512 << 20));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FinishedCaps {
+pub struct FinishedCaps {
     pub(crate) count: usize,
     pub(crate) count_per_owner: usize,
     pub(crate) bytes: usize,
@@ -229,6 +239,39 @@ impl Default for FinishedCaps {
 }
 
 impl FinishedCaps {
+    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
+    /// finished task is dropped before its expiry, so that finished results never fill the
+    /// store.
+    #[must_use]
+    pub fn max_tasks(mut self, max: usize) -> Self {
+        self.count = max.max(1);
+        self
+    }
+
+    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
+    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
+    /// dropped first, so that one caller cannot push out everyone else's results.
+    #[must_use]
+    pub fn max_tasks_per_owner(mut self, max: usize) -> Self {
+        self.count_per_owner = max.max(1);
+        self
+    }
+
+    /// The most bytes the finished tasks kept hold together, their results included (128 MiB
+    /// by default).
+    #[must_use]
+    pub fn max_bytes(mut self, max: usize) -> Self {
+        self.bytes = max;
+        self
+    }
+
+    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default).
+    #[must_use]
+    pub fn max_bytes_per_owner(mut self, max: usize) -> Self {
+        self.bytes_per_owner = max;
+        self
+    }
+
     /// The most bytes one finished record may take and be kept: within both budgets.
     pub(crate) fn largest(&self) -> usize {
         self.bytes.min(self.bytes_per_owner)
@@ -270,10 +313,9 @@ pub(crate) fn too_large(record: TaskRecord, bytes: usize, largest: usize) -> Tas
 /// The default [`TaskStore`]: tasks in this process's memory, dropped past their expiry (an
 /// index in expiry order is swept from its front at each create, get and put, so expired tasks
 /// are freed without new ones), and finished tasks kept within a count and a byte budget, in
-/// all and per owner ([`max_finished`](Self::max_finished),
-/// [`max_finished_bytes`](Self::max_finished_bytes) and their `_per_owner` twins): past one, the
-/// oldest finished tasks are dropped first; a finished task larger than a budget by itself is
-/// kept as `failed`, saying so.
+/// all and per owner ([`within`](Self::within), [`FinishedCaps`]): past one, the oldest finished
+/// tasks are dropped first; a finished task larger than a budget by itself is kept as `failed`,
+/// saying so.
 #[derive(Debug, Default)]
 pub struct MemoryTaskStore {
     tasks: Mutex<Kept>,
@@ -407,48 +449,11 @@ impl MemoryTaskStore {
         Self::default()
     }
 
-    /// An empty store keeping finished tasks within `caps` (`Server`'s settings).
-    pub(crate) fn within(caps: FinishedCaps) -> Self {
-        Self {
-            tasks: Mutex::default(),
-            caps,
-        }
-    }
-
-    /// The most finished tasks kept (10,000 by default, at least 1): past it the oldest
-    /// finished task is dropped before its expiry, so that finished results never fill the
-    /// memory. Running tasks are capped apart (`Server::max_tasks`).
+    /// This store keeping finished tasks within `caps` (by default, [`FinishedCaps`]'
+    /// defaults).
     #[must_use]
-    pub fn max_finished(mut self, max: usize) -> Self {
-        self.caps.count = max.max(1);
-        self
-    }
-
-    /// The most finished tasks of one owner (one principal; every unauthenticated caller counts
-    /// as one) kept (1,000 by default, at least 1): past it that owner's oldest finished task is
-    /// dropped first, so that one caller cannot push out everyone else's results.
-    #[must_use]
-    pub fn max_finished_per_owner(mut self, max: usize) -> Self {
-        self.caps.count_per_owner = max.max(1);
-        self
-    }
-
-    /// The most bytes of memory the finished tasks kept hold together, their results included
-    /// (128 MiB by default): past it the oldest finished tasks are dropped first. A
-    /// task whose record alone is larger is kept as `failed`, saying its result was too large
-    /// to keep.
-    #[must_use]
-    pub fn max_finished_bytes(mut self, max: usize) -> Self {
-        self.caps.bytes = max;
-        self
-    }
-
-    /// The most bytes one owner's finished tasks kept hold together (32 MiB by default): past it
-    /// that owner's oldest finished tasks are dropped first. A task whose record alone is larger
-    /// is kept as `failed`, saying its result was too large to keep.
-    #[must_use]
-    pub fn max_finished_bytes_per_owner(mut self, max: usize) -> Self {
-        self.caps.bytes_per_owner = max;
+    pub fn within(mut self, caps: FinishedCaps) -> Self {
+        self.caps = caps;
         self
     }
 }
@@ -555,6 +560,25 @@ mod tests {
     }
 
     #[test]
+    fn every_status_is_listed() {
+        for status in TaskStatus::ALL {
+            // A status added to the type and not to `ALL` fails to compile here first.
+            match status {
+                TaskStatus::Working
+                | TaskStatus::InputRequired
+                | TaskStatus::Completed
+                | TaskStatus::Failed
+                | TaskStatus::Cancelled => {}
+            }
+        }
+        let names: HashSet<_> = TaskStatus::ALL
+            .iter()
+            .map(|status| serde_json::to_string(status).unwrap())
+            .collect();
+        assert_eq!(names.len(), 5);
+    }
+
+    #[test]
     fn expired_tasks_are_freed_by_any_read_without_new_creates() {
         let store = MemoryTaskStore::new();
         for id in ["a", "b", "c"] {
@@ -580,7 +604,7 @@ mod tests {
 
     #[test]
     fn past_max_finished_per_owner_that_owners_oldest_is_dropped_not_anothers() {
-        let store = MemoryTaskStore::new().max_finished_per_owner(1);
+        let store = MemoryTaskStore::new().within(FinishedCaps::default().max_tasks_per_owner(1));
         let owned = |id: &str, owner: &str, expires_in| TaskRecord {
             owner: Some(owner.into()),
             ..record(id, TaskStatus::Completed, expires_in)
@@ -609,7 +633,7 @@ mod tests {
 
     #[test]
     fn past_max_finished_the_oldest_finished_task_is_dropped_and_running_ones_kept() {
-        let store = MemoryTaskStore::new().max_finished(2);
+        let store = MemoryTaskStore::new().within(FinishedCaps::default().max_tasks(2));
         let put = |record| futures_util::FutureExt::now_or_never(store.put(record));
         put(record(
             "running",

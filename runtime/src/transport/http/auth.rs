@@ -3,7 +3,7 @@
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
-use super::config::BearerAuth;
+use super::config::{BearerAuth, TokenCheck};
 use super::headers;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
@@ -14,12 +14,31 @@ pub(super) async fn authenticate(
     auth: &BearerAuth,
     headers: &HeaderMap,
 ) -> Result<AuthInfo, Refusal> {
-    let token = bearer_token(headers);
-    let verified = match token {
-        Some(token) => (auth.verifier)(token.to_owned()).await,
-        None => None,
+    let Some(token) = bearer_token(headers) else {
+        return Err(unauthorized(auth, false));
     };
-    verified.ok_or_else(|| unauthorized(auth, token.is_some()))
+    match &auth.check {
+        TokenCheck::Custom(verify) => verify(token.to_owned())
+            .await
+            .ok_or_else(|| unauthorized(auth, true)),
+        #[cfg(feature = "oauth")]
+        TokenCheck::OAuth(verifier) => {
+            use super::oauth::Rejection;
+            match verifier.verify(token, &auth.metadata.resource).await {
+                Ok(granted) => Ok(granted),
+                Err(Rejection::Invalid(why)) => {
+                    tracing::debug!(%why, "refused a bearer token");
+                    Err(unauthorized(auth, true))
+                }
+                Err(Rejection::Unavailable(why)) => Err(Refusal::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    codes::INTERNAL_ERROR,
+                    format!("Service Unavailable: the token cannot be verified now ({why})"),
+                )
+                .with_header(header::RETRY_AFTER, HeaderValue::from_static("5"))),
+            }
+        }
+    }
 }
 
 /// The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 7235 §2.1).

@@ -53,6 +53,8 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`max_replay_events`](Self::max_replay_events) (legacy session streams, for `Last-Event-ID`) | the last 1,000 events of each stream | older events are dropped: a client resuming from before them gets what is kept (a stream's response is its last event, never dropped for an older one) |
 /// | [`replay_ttl`](Self::replay_ttl) | 5 min after a stream's last event, once it ended (a stream still running is kept) | resuming it is `400` (unknown event) |
 /// | [`max_replay_bytes`](Self::max_replay_bytes): the in-memory log, all streams together; with Redis, the shared log too, every replica's streams together (each stream counted as the events its replica keeps plus 256 bytes) | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed); the shared log forgets those expired first |
+/// | the issuer's keys (feature `oauth`: `HttpConfig::oauth`) | one JWKS of at most 1 MiB, its first 64 usable keys, fetched again after 1 h; an unknown `kid` fetches it again at most once per 30 s (the issuer's metadata and introspection answers: 1 MiB each too, 10 s per request) | a larger document is refused (`503`, as for an unreachable issuer, `Retry-After: 5`; a failed discovery is tried again after 5 s); a token whose `kid` is still unknown: `401` |
+/// | introspection answers kept (feature `oauth`: `HttpConfig::oauth_introspection`) | 10,000 tokens, 8 MiB (each its token, its claims as JSON and 128 bytes), each until its `exp`, at most 5 min | the oldest kept goes first; a token past its time is asked about again (refused tokens are never kept) |
 /// | with Redis, what waits to be written to the shared log, per stream | 256 events | further events are left out of the shared log (logged once per stream; a client resuming on another replica misses them); the stream's end is never left out |
 ///
 /// [`Server::into_router`](crate::Server::into_router) served by `axum::serve` keeps the limits
@@ -109,8 +111,18 @@ pub(crate) enum RedisSetting {
 
 #[derive(Clone)]
 pub(super) struct BearerAuth {
-    pub(super) verifier: Verifier,
+    pub(super) check: TokenCheck,
     pub(super) metadata: ProtectedResourceMetadata,
+}
+
+/// Who decides what a token grants.
+#[derive(Clone)]
+pub(super) enum TokenCheck {
+    /// The application's own `verify` ([`HttpConfig::bearer_auth`]).
+    Custom(Verifier),
+    /// The built-in resource server ([`HttpConfig::oauth`]).
+    #[cfg(feature = "oauth")]
+    OAuth(Arc<super::oauth::Verifier>),
 }
 
 /// The OAuth 2.0 Protected Resource Metadata document (RFC 9728) a server that verifies bearer
@@ -489,7 +501,102 @@ impl HttpConfig {
         Fut: Future<Output = Option<AuthInfo>> + Send + 'static,
     {
         let verifier: Verifier = Arc::new(move |token| Box::pin(verify(token)));
-        self.auth = Some(BearerAuth { verifier, metadata });
+        self.auth = Some(BearerAuth {
+            check: TokenCheck::Custom(verifier),
+            metadata,
+        });
+        self
+    }
+
+    /// Makes this server an OAuth 2.1 resource server whose tokens `issuer` issues: every
+    /// request needs `Authorization: Bearer <JWT>`, verified here, with no code of yours.
+    ///
+    /// - The token is signed by a key of the issuer's JWKS (its `jwks_uri`, read from
+    ///   `{issuer}/.well-known/oauth-authorization-server` (RFC 8414), else
+    ///   `{issuer}/.well-known/openid-configuration`), with `RS256`, `ES256` or `EdDSA` (never `none`,
+    ///   never an HMAC). The keys are fetched at the first token and kept (fetched again after an
+    ///   hour); a token whose `kid` is not among them fetches them again (the issuer rotated its
+    ///   keys), at most once every 30 s.
+    /// - Its `iss` is `issuer`, its `aud` contains this server's resource URI (RFC 8707: the
+    ///   metadata's `resource`, `http://HOST:PORT/mcp` where [`Server::serve_http`](crate::Server::serve_http)
+    ///   binds, or `run()`'s `--resource URL`), its `exp` and `nbf` hold, give or take 60 s.
+    /// - No token, or a bad one: `401` with `WWW-Authenticate: Bearer resource_metadata="…"`
+    ///   (and `error="invalid_token"` for a bad one). The RFC 9728 document served names `issuer`
+    ///   in `authorization_servers`. The issuer unreachable: `503`.
+    ///
+    /// What the token grants reaches tools, resources, prompts and hooks as
+    /// [`Context::auth`](crate::Context::auth): its `client_id` (else `azp`), `sub`, `scope`
+    /// (else `scp`), and every claim in [`AuthInfo::extra`]. `issuer` must be `https://`, or
+    /// `http://` on loopback (a development server): anything else is refused when serving
+    /// starts. For opaque tokens, see [`oauth_introspection`](Self::oauth_introspection).
+    ///
+    /// ```
+    /// use mcp_toolbelt::{http::HttpConfig, Server};
+    ///
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .http_config(HttpConfig::new().oauth("https://auth.example.com/realms/notes"));
+    /// ```
+    ///
+    /// Requires the `oauth` feature.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn oauth(self, issuer: impl Into<String>) -> Self {
+        self.with_oauth(issuer.into(), None)
+    }
+
+    /// [`oauth`](Self::oauth), and tokens that are not JWTs (opaque ones) asked about at the
+    /// issuer's `introspection_endpoint` (RFC 7662), this server authenticated as the client
+    /// `client_id` with `client_secret` (HTTP Basic). An answer is honoured when it says
+    /// `active`, names this server's resource URI in `aud` and, when it names one, the issuer
+    /// in `iss`, within its `exp` and `nbf`. Active answers are kept until their `exp`, at most
+    /// 5 minutes (a token revoked at the issuer is refused within that), within the bounds of
+    /// the Limits table; a refused token is asked about again each time.
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::HttpConfig;
+    ///
+    /// let secret = std::env::var("INTROSPECTION_SECRET").unwrap_or_default();
+    /// let config =
+    ///     HttpConfig::new().oauth_introspection("https://auth.example.com", "notes-mcp", secret);
+    /// ```
+    ///
+    /// Requires the `oauth` feature.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn oauth_introspection(
+        self,
+        issuer: impl Into<String>,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Self {
+        let credentials = super::oauth::Credentials {
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+        };
+        self.with_oauth(issuer.into(), Some(credentials))
+    }
+
+    #[cfg(feature = "oauth")]
+    fn with_oauth(
+        mut self,
+        issuer: String,
+        introspection: Option<super::oauth::Credentials>,
+    ) -> Self {
+        // The resource URI follows the address served unless one was named before.
+        let metadata = match self.auth.take() {
+            Some(auth) if !auth.metadata.follows_address && !auth.metadata.resource.is_empty() => {
+                ProtectedResourceMetadata {
+                    authorization_servers: vec![issuer.clone()],
+                    ..auth.metadata
+                }
+            }
+            _ => ProtectedResourceMetadata::at_served_address(issuer.clone()),
+        };
+        let verifier = super::oauth::Verifier::new(issuer, introspection);
+        self.auth = Some(BearerAuth {
+            check: TokenCheck::OAuth(Arc::new(verifier)),
+            metadata,
+        });
         self
     }
 
@@ -588,6 +695,15 @@ impl HttpConfig {
     /// `Err` when the metadata's `resource` waits for an address served, which the endpoint
     /// mounted elsewhere (`into_router`, `into_service`, `serve_http_app`) never gets.
     pub(crate) fn check_resource(&self) -> Result<(), crate::Error> {
+        #[cfg(feature = "oauth")]
+        if let Some(BearerAuth {
+            check: TokenCheck::OAuth(verifier),
+            ..
+        }) = &self.auth
+        {
+            super::oauth::check_issuer(verifier.issuer())
+                .map_err(|why| crate::Error::Arguments(format!("HttpConfig::oauth: {why}")))?;
+        }
         match &self.auth {
             Some(auth) if auth.metadata.follows_address => Err(crate::Error::Arguments(
                 "ProtectedResourceMetadata::at_served_address is filled in by serve_http (and \

@@ -31,6 +31,8 @@ mod config;
 mod cors;
 pub(crate) mod headers;
 mod health;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod places;
 mod post;
 mod replay;
@@ -53,6 +55,8 @@ use futures_util::future::BoxFuture;
 use tower::{Layer as _, ServiceExt as _};
 
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
+#[cfg(feature = "oauth")]
+pub(crate) use self::oauth::check_issuer;
 use self::places::Places;
 use self::replay::EventLog;
 use self::reply::Refusal;

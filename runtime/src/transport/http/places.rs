@@ -2,45 +2,36 @@
 //! so that one caller cannot take every place. A POST takes one place for its request, or one
 //! per item of its batch, so the caps bound calls, not envelopes. (A connection holds at most
 //! one POST's places at a time: HTTP/1 answers its requests one after another.) A place also
-//! keeps the memory its request holds (`limits::MemoryBudget`) until it is answered.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+//! keeps the memory its request holds (`limits::MemoryBudget`) until it is answered. The
+//! counting is `caps::Caps`, the tasks' too.
 
 use axum::http::StatusCode;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::reply::Refusal;
+use crate::caps::{Caps, Full, Permit};
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 use crate::limits::Held;
 use crate::principal::Principal;
-use crate::sync::lock;
 
-/// The places of one kind (requests, or `subscriptions/listen` streams).
+/// The places of one kind (requests, or `subscriptions/listen` streams): [`Caps`] keyed by
+/// principal (a caller without bearer auth is bound by the global cap alone, the caps' one
+/// rule), refused as HTTP answers.
 pub(super) struct Places {
     /// What is counted, for messages: "requests", "subscriptions/listen streams".
     what: &'static str,
-    all: Arc<Semaphore>,
-    /// The size of the global cap.
-    max: usize,
-    per_principal: usize,
-    taken: Taken,
+    caps: Caps<Principal>,
 }
-
-/// How many places each principal holds.
-type Taken = Arc<Mutex<HashMap<Principal, usize>>>;
 
 /// One place (or one per item of a batch), given back when dropped.
 pub(super) struct Place {
-    _all: OwnedSemaphorePermit,
-    principal: Option<(Principal, Taken)>,
-    /// How many places this is.
-    count: usize,
+    #[allow(dead_code, reason = "kept for its drop")]
+    permit: Permit<Principal>,
     /// The memory its request holds, given back with the place.
     #[allow(dead_code, reason = "kept for its drop")]
     held: Option<Held>,
     /// A place of another kind held with this one (a stream's place among the long-lived ones).
+    #[allow(dead_code, reason = "kept for its drop")]
     with: Option<Box<Place>>,
 }
 
@@ -48,16 +39,11 @@ impl Places {
     pub(super) fn new(what: &'static str, max: usize, per_principal: usize) -> Self {
         Self {
             what,
-            // A semaphore holds at most `MAX_PERMITS`: a larger limit ("no limit") is that many.
-            all: Arc::new(Semaphore::new(max.min(Semaphore::MAX_PERMITS))),
-            max: max.min(Semaphore::MAX_PERMITS),
-            per_principal,
-            taken: Arc::default(),
+            caps: Caps::new(max, per_principal),
         }
     }
 
-    /// A place for a request of `auth`'s principal (anonymous requests share the global cap
-    /// only); `Err` is the `503` to answer with.
+    /// A place for a request of `auth`'s principal; `Err` is the `503` to answer with.
     pub(super) fn take(&self, auth: Option<&AuthInfo>) -> Result<Place, Refusal> {
         self.take_many(auth, 1)
     }
@@ -69,10 +55,8 @@ impl Places {
         auth: Option<&AuthInfo>,
         count: usize,
     ) -> Result<Place, Refusal> {
-        let most = match auth {
-            Some(_) => self.max.min(self.per_principal),
-            None => self.max,
-        };
+        let principal = auth.map(AuthInfo::principal);
+        let most = self.caps.most(principal.as_ref());
         if count > 1 && count > most {
             return Err(Refusal::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -83,7 +67,11 @@ impl Places {
                 ),
             ));
         }
-        let full = |whose: &str| {
+        let permit = self.caps.take(principal, count).map_err(|full| {
+            let whose = match full {
+                Full::Key => " for this caller",
+                Full::All => "",
+            };
             Refusal::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 codes::INTERNAL_ERROR,
@@ -92,28 +80,9 @@ impl Places {
                     self.what
                 ),
             )
-        };
-        let principal = match auth.map(AuthInfo::principal) {
-            Some(principal) => {
-                let mut taken = lock(&self.taken);
-                let held = taken.entry(principal.clone()).or_default();
-                if held.saturating_add(count) > self.per_principal {
-                    return Err(full(" for this caller"));
-                }
-                *held += count;
-                Some((principal, Arc::clone(&self.taken)))
-            }
-            None => None,
-        };
-        let permits = u32::try_from(count).unwrap_or(u32::MAX);
-        let Ok(all) = Arc::clone(&self.all).try_acquire_many_owned(permits) else {
-            give_back(principal, count);
-            return Err(full(""));
-        };
+        })?;
         Ok(Place {
-            _all: all,
-            principal,
-            count,
+            permit,
             held: None,
             with: None,
         })
@@ -131,27 +100,6 @@ impl Place {
     pub(super) fn with(mut self, other: Place) -> Place {
         self.with = Some(Box::new(other));
         self
-    }
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        give_back(self.principal.take(), self.count);
-        // The place held with this one goes back with it.
-        drop(self.with.take());
-    }
-}
-
-fn give_back(principal: Option<(Principal, Taken)>, count: usize) {
-    let Some((principal, taken)) = principal else {
-        return;
-    };
-    let mut taken = lock(&taken);
-    if let Some(held) = taken.get_mut(&principal) {
-        *held -= count;
-        if *held == 0 {
-            taken.remove(&principal);
-        }
     }
 }
 
@@ -181,8 +129,8 @@ mod tests {
             "the global cap again"
         );
         assert_eq!(
-            lock(&places.taken).get(&caller("b").principal()),
-            None,
+            places.caps.keys_held(),
+            1,
             "b's refused place was given back"
         );
         drop(first);
@@ -211,7 +159,7 @@ mod tests {
             "fits later"
         );
         drop(batch);
-        assert_eq!(lock(&places.taken).get(&caller("a").principal()), None);
+        assert_eq!(places.caps.keys_held(), 0, "a's places were given back");
         assert!(places.take_many(None, 3).is_ok());
     }
 }

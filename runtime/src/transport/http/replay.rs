@@ -410,6 +410,11 @@ impl Follower {
     /// The next frame: the priming event, an event, or a keep-alive comment; `None` at the end.
     async fn next(mut self) -> Option<(Result<Bytes, std::convert::Infallible>, Self)> {
         if let Some(priming) = self.priming.take() {
+            // Its id reaches the client only once another replica could resume the stream.
+            #[cfg(feature = "redis")]
+            if let Some(mirror) = &self.stream.mirror {
+                mirror.opened().await;
+            }
             return Some((Ok(priming), self));
         }
         loop {

@@ -198,7 +198,7 @@ impl Server {
         server
     }
 
-    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`] unless set, or,
+    /// Where tasks are kept (see [`task`](crate::task)): [`MemoryTaskStore`](crate::task::MemoryTaskStore) unless set, or,
     /// serving HTTP with Redis (feature `redis`), `RedisTaskStore` in that Redis. A store shared
     /// by several processes lets any of them answer `tasks/get`.
     #[must_use]
@@ -247,7 +247,7 @@ impl Server {
 
     /// The most finished tasks kept for `tasks/get` until their TTL (10,000 by default, at least
     /// 1; see the Limits table): past it the oldest finished task is dropped first. It applies to
-    /// the store the server picks ([`MemoryTaskStore`], or with Redis
+    /// the store the server picks ([`MemoryTaskStore`](crate::task::MemoryTaskStore), or with Redis
     /// `redis::RedisTaskStore` (feature `redis`)); a store given to
     /// [`Server::task_store`] keeps its own settings (`MemoryTaskStore::within`, `task::FinishedCaps`).
     #[must_use]

@@ -1,4 +1,4 @@
-//! The live handles of a [`Server`](super::Server): [`Tools`], [`Prompts`], [`Resources`], each
+//! The live handles of a [`Server`](crate::Server)(super::Server): [`Tools`], [`Prompts`], [`Resources`], each
 //! adding to, removing from or listing one live set and raising its `Change` on the server's
 //! channel; reached from a call by [`Context::tools`], `prompts`, `resources`.
 
@@ -9,8 +9,8 @@ use crate::protocol::{Change, ChangeSender, ProtocolVersion};
 use crate::registry::{Prompt, PromptSet, RegistryError, Resource, ResourceSet, Tool, ToolSet};
 use crate::types::{ListPromptsResult, ListToolsResult, ResourceDefinition};
 
-/// The tools of a [`Server`], shared with it: add or remove one while it serves, or list them.
-/// Got from [`Server::tools`], or in a call from its [`Context::tools`]; clones are handles to
+/// The tools of a [`Server`](crate::Server), shared with it: add or remove one while it serves, or list them.
+/// Got from [`Server::tools`](crate::Server::tools), or in a call from its [`Context::tools`]; clones are handles to
 /// the same set.
 ///
 /// A change is told to connected clients with `notifications/tools/list_changed` (legacy
@@ -70,8 +70,8 @@ impl std::fmt::Debug for Tools {
     }
 }
 
-/// The prompts of a [`Server`], shared with it: add or remove one while it serves, or list
-/// them. Got from [`Server::prompts`], or in a call from its [`Context::prompts`]; clones are
+/// The prompts of a [`Server`](crate::Server), shared with it: add or remove one while it serves, or list
+/// them. Got from [`Server::prompts`](crate::Server::prompts), or in a call from its [`Context::prompts`]; clones are
 /// handles to the same set.
 ///
 /// A change is told to connected clients with `notifications/prompts/list_changed` (as the
@@ -128,8 +128,8 @@ impl std::fmt::Debug for Prompts {
     }
 }
 
-/// The resources of a [`Server`], shared with it: add or remove a resource or template while it
-/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`],
+/// The resources of a [`Server`](crate::Server), shared with it: add or remove a resource or template while it
+/// serves, list them, or say that a resource's contents changed. Got from [`Server::resources`](crate::Server::resources),
 /// or in a call from its [`Context::resources`] (or a `State<Resources>` parameter: the server
 /// holds it as app state itself); clones are handles to the same set.
 ///
@@ -219,7 +219,7 @@ impl Context {
     /// The server's resources: to say that a resource's contents changed
     /// ([`Resources::notify_updated`]: the subscribed clients hear
     /// `notifications/resources/updated`), or to add and remove resources while serving. The
-    /// same handle as [`Server::resources`], with nothing to register; a `#[tool]` may take it
+    /// same handle as [`Server::resources`](crate::Server::resources), with nothing to register; a `#[tool]` may take it
     /// as a `State<Resources>` parameter instead.
     ///
     /// ```
@@ -244,7 +244,7 @@ impl Context {
     }
 
     /// The server's tools, to add or remove one while serving (the clients hear
-    /// `notifications/tools/list_changed`): the same handle as [`Server::tools`].
+    /// `notifications/tools/list_changed`): the same handle as [`Server::tools`](crate::Server::tools).
     #[must_use]
     pub fn tools(&self) -> Tools {
         self.handle(|| Tools {
@@ -254,9 +254,9 @@ impl Context {
     }
 
     /// The server's prompts, to add or remove one while serving (the clients hear
-    /// `notifications/prompts/list_changed`): the same set as [`Server::prompts`]. A server that
+    /// `notifications/prompts/list_changed`): the same set as [`Server::prompts`](crate::Server::prompts). A server that
     /// serves no prompt when a client initializes declares no `prompts` capability: take
-    /// [`Server::prompts`] before serving when a tool may add the first.
+    /// [`Server::prompts`](crate::Server::prompts) before serving when a tool may add the first.
     #[must_use]
     pub fn prompts(&self) -> Prompts {
         self.handle(|| Prompts {

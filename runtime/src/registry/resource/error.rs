@@ -11,7 +11,7 @@ pub(crate) enum ReadError {
     Failed(String),
 }
 
-/// Why a resource gives no contents: what [`IntoResourceBody`] returns when there are none.
+/// Why a resource gives no contents: what [`IntoResourceBody`](crate::resource::IntoResourceBody) returns when there are none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ResourceError {

@@ -1,6 +1,6 @@
 //! [`ReadRequest`]: what a run-time resource's handler is given.
 
-/// What the handler of a run-time [`Resource`] is given: the URI read and, for a template, the
+/// What the handler of a run-time [`Resource`](crate::resource::Resource) is given: the URI read and, for a template, the
 /// values of its variables (percent-decoded, each one name: never a path).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

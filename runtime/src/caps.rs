@@ -78,6 +78,10 @@ impl<K: Eq + Hash + Clone> Caps<K> {
     }
 
     /// The most places one [`take`](Self::take) of `key` could ever get.
+    #[cfg_attr(
+        not(any(feature = "http", test)),
+        expect(dead_code, reason = "only HTTP takes several places at once")
+    )]
     pub(crate) fn most(&self, key: Option<&K>) -> usize {
         match key {
             Some(_) => self.per_key,

@@ -35,7 +35,10 @@ want="$(fingerprint "$clients/requirements.txt")"
 if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
     say "Python: creating $venv"
     rm -rf "$venv"
-    "$python" -m venv "$venv" || { say "$python -m venv failed (on Debian: apt-get install python3-venv)"; exit 1; }
+    # Once more when it fails: its `ensurepip` step has been seen failing once on a loaded
+    # machine and passing at once after.
+    "$python" -m venv "$venv" || { rm -rf "$venv"; say "$python -m venv failed; trying again"; "$python" -m venv "$venv"; } \
+        || { say "$python -m venv failed (on Debian: apt-get install python3-venv)"; exit 1; }
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$clients/requirements.txt"
     "$venv/bin/python" -c 'import mcp.client.stdio, mcp'
     echo "$want" >"$stamp"

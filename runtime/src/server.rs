@@ -311,7 +311,8 @@ impl Server {
     /// The selection applies to every item, whenever added: one added later through
     /// [`Server::tools`], [`Server::resources`], [`Server::prompts`] or a call's `Context` is
     /// served only if the selection serves it (`add` answers `Ok` either way). Calls add up:
-    /// `only_tags(["a"]).only_tags(["b"])` serves items tagged `a` or `b`. With
+    /// `only_tags(["a"]).only_tags(["b"])` serves items tagged `a` or `b`; an empty list changes
+    /// nothing. With
     /// [`without_tags`](Self::without_tags) too, an item is served when it has one of these tags
     /// and none of those. A skill's files are not tagged items: every selection serves them.
     /// `run()` adds `--only-tags a,b` (`MCP_ONLY_TAGS`) to what the code chose. Each `Server`

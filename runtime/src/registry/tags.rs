@@ -41,15 +41,16 @@ pub(crate) struct Selection {
 }
 
 impl Selection {
-    /// Adds `tags` to those an item needs one of.
+    /// Adds `tags` to those an item needs one of (none: nothing changes).
     pub(crate) fn only<I, S>(&mut self, tags: I)
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.only
-            .get_or_insert_with(BTreeSet::new)
-            .extend(tags.into_iter().map(Into::into));
+        let mut tags = tags.into_iter().map(Into::into).peekable();
+        if tags.peek().is_some() {
+            self.only.get_or_insert_with(BTreeSet::new).extend(tags);
+        }
     }
 
     /// Adds `tags` to those an item must have none of.
@@ -95,6 +96,13 @@ mod tests {
         assert!(selection.serves(&tags(&["admin", "public"])));
         assert!(!selection.serves(&tags(&["admin"])));
         assert!(!selection.serves(&tags(&[])));
+    }
+
+    #[test]
+    fn only_with_no_tags_changes_nothing() {
+        let mut selection = Selection::default();
+        selection.only(Vec::<String>::new());
+        assert_eq!(selection, Selection::default());
     }
 
     #[test]

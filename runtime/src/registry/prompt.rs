@@ -433,11 +433,6 @@ impl Prompt {
         self
     }
 
-    /// Its tags.
-    pub(crate) fn tag_list(&self) -> &super::Tags {
-        &self.tags
-    }
-
     /// Completes the argument `argument` (one added with [`argument`](Self::argument)) with
     /// `complete`, given the partial value and the
     /// [`CompletionContext`](crate::completion::CompletionContext); it returns anything
@@ -605,7 +600,7 @@ impl Named for Prompt {
     }
 
     fn tags(&self) -> &super::Tags {
-        self.tag_list()
+        &self.tags
     }
 }
 

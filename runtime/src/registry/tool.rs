@@ -307,11 +307,6 @@ impl Tool {
         self
     }
 
-    /// Its tags.
-    pub(crate) fn tag_list(&self) -> &super::Tags {
-        &self.tags
-    }
-
     /// Sets the tool's `_meta`, e.g. the MCP Apps `ui` (`{"ui": {"resourceUri": "ui://…"}}`).
     #[must_use]
     pub fn meta(mut self, meta: Map<String, Value>) -> Self {
@@ -444,7 +439,7 @@ impl super::set::Named for Tool {
     }
 
     fn tags(&self) -> &super::Tags {
-        self.tag_list()
+        &self.tags
     }
 }
 

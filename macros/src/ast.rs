@@ -34,6 +34,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) icons: Vec<crate::icons::Icon>,
     /// `task` / `task = "required"`; `None`: the tool never runs as a task.
     pub(crate) task: Option<crate::attr::TaskKey>,
+    /// `tags(…)`.
+    pub(crate) tags: crate::tags::Tags,
 }
 
 /// Where a tool's input schema comes from.

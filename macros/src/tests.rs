@@ -493,6 +493,20 @@ fn expand_icons() {
 }
 
 #[test]
+fn expand_tags() {
+    snapshot(
+        "tags",
+        quote!(tags("admin", "beta")),
+        quote! {
+            /// Purge the cache
+            async fn purge() -> String {
+                String::new()
+            }
+        },
+    );
+}
+
+#[test]
 fn expand_plain_fn_runs_blocking() {
     snapshot(
         "plain_fn",

@@ -55,6 +55,81 @@ struct HttpOptions<'a> {
     oauth_issuer: Option<String>,
 }
 
+/// `--only-tags a,b` and `--without-tags c` (each repeatable, anywhere among the arguments),
+/// then `MCP_ONLY_TAGS` and `MCP_WITHOUT_TAGS`: what the server serves, added to what its code
+/// chose ([`Server::only_tags`], [`Server::without_tags`]), for every command.
+#[derive(Debug, Default, PartialEq)]
+struct TagOptions {
+    only: Vec<String>,
+    without: Vec<String>,
+}
+
+impl TagOptions {
+    /// The tag flags, and the arguments without them.
+    fn take<'a>(arguments: &[&'a str]) -> Result<(Self, Vec<&'a str>), String> {
+        let mut options = Self::default();
+        let mut rest = Vec::with_capacity(arguments.len());
+        let mut arguments = arguments.iter();
+        while let Some(&argument) = arguments.next() {
+            let list = match argument {
+                "--only-tags" => &mut options.only,
+                "--without-tags" => &mut options.without,
+                _ => {
+                    rest.push(argument);
+                    continue;
+                }
+            };
+            let tags = arguments
+                .next()
+                .map(|value| comma_list(value))
+                .unwrap_or_default();
+            if tags.is_empty() {
+                return Err(format!(
+                    "{argument} needs tags, a comma between: {argument} admin,beta"
+                ));
+            }
+            list.extend(tags);
+        }
+        Ok((options, rest))
+    }
+
+    /// Adds `MCP_ONLY_TAGS` and `MCP_WITHOUT_TAGS` (comma-separated; empty counts as unset).
+    fn with_environment(mut self, variable: impl Fn(&str) -> Option<String>) -> Self {
+        let list = |name: &str| {
+            variable(name)
+                .map(|value| comma_list(&value))
+                .unwrap_or_default()
+        };
+        self.only.extend(list("MCP_ONLY_TAGS"));
+        self.without.extend(list("MCP_WITHOUT_TAGS"));
+        self
+    }
+
+    /// The server, serving what these options choose.
+    fn apply(self, server: Server) -> Server {
+        let server = if self.only.is_empty() {
+            server
+        } else {
+            server.only_tags(self.only)
+        };
+        if self.without.is_empty() {
+            server
+        } else {
+            server.without_tags(self.without)
+        }
+    }
+}
+
+/// The items of a comma-separated value, trimmed, the empty ones left out.
+fn comma_list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 impl Command<'_> {
     /// `Err` says what is wrong with the arguments.
     fn parse<'a>(arguments: &[&'a str]) -> Result<Command<'a>, String> {
@@ -128,14 +203,7 @@ impl HttpOptions<'_> {
     fn with_environment(mut self, variable: impl Fn(&str) -> Option<String>) -> Self {
         let list = |name: &str| -> Vec<String> {
             variable(name)
-                .map(|value| {
-                    value
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|item| !item.is_empty())
-                        .map(str::to_owned)
-                        .collect()
-                })
+                .map(|value| comma_list(&value))
                 .unwrap_or_default()
         };
         self.hosts.extend(list("MCP_ALLOWED_HOSTS"));
@@ -173,7 +241,10 @@ impl Server {
     /// print the report, exit 1 on an error; `--print-config HOST` (with the flags the host
     /// should start the server with, or `--http ADDR …` for the URL of a running one) → print
     /// what adds this server to `claude-desktop`, `claude-code`, `vscode`, `cursor` or
-    /// `inspector`, in that host's format; `--help`.
+    /// `inspector`, in that host's format; `--help`. With any of them, `--only-tags a,b` and
+    /// `--without-tags c` (each repeatable; or `MCP_ONLY_TAGS`, `MCP_WITHOUT_TAGS`) add to the
+    /// server's selection ([`Server::only_tags`], [`Server::without_tags`]): what it serves,
+    /// lists (`--list-tools`) and lints (`--lint`).
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes
@@ -207,36 +278,40 @@ impl Server {
             .map_err(|problem| Error::Arguments(format!("{problem}\n\n{}", usage(&self))))?;
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
         let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
-            Command::parse(&arguments).map(|command| (host, command, arguments))
+            let (tags, rest) = TagOptions::take(&arguments)?;
+            Command::parse(&rest).map(|command| (host, command, tags, arguments))
         });
-        let (print_config, command, arguments) = match parsed {
+        let (print_config, command, tags, arguments) = match parsed {
             Ok(parsed) => parsed,
             Err(problem) => {
                 return Err(Error::Arguments(format!("{problem}\n\n{}", usage(&self))));
             }
         };
+        let server = tags
+            .with_environment(|name| std::env::var(name).ok())
+            .apply(self);
         if command != Command::Help {
-            self.check()?;
+            server.check()?;
         }
         if let Some(host) = print_config {
-            print_config_for(&self, host, command, &arguments)?;
+            print_config_for(&server, host, command, &arguments)?;
             return Ok(ExitCode::SUCCESS);
         }
         match command {
             Command::Stdio => {
                 init_stderr_logging();
                 if io::stdin().is_terminal() {
-                    greet(&self);
+                    greet(&server);
                 }
-                self.serve_stdio().await?;
+                server.serve_stdio().await?;
             }
             Command::ListTools => {
-                let listing =
-                    serde_json::to_string_pretty(&self.tools().list()).map_err(io::Error::other)?;
+                let listing = serde_json::to_string_pretty(&server.tools().list())
+                    .map_err(io::Error::other)?;
                 writeln!(io::stdout().lock(), "{listing}")?;
             }
-            Command::Help => write!(io::stdout().lock(), "{}", usage(&self))?,
-            Command::Lint(options) => return lint(&self, &options),
+            Command::Help => write!(io::stdout().lock(), "{}", usage(&server))?,
+            Command::Lint(options) => return lint(&server, &options),
             Command::Http(options) => {
                 let options = options.with_environment(|name| std::env::var(name).ok());
                 let keys = state_key_variable()
@@ -249,14 +324,14 @@ impl Server {
                     None => "MCP_REQUEST_STATE_KEY".to_owned(),
                 };
                 let server = match keys {
-                    Some((current, Some(previous))) => self
+                    Some((current, Some(previous))) => server
                         .request_state_key(current)
                         .previous_request_state_key(previous)
                         .request_state_key_from(source),
-                    Some((current, None)) => self
+                    Some((current, None)) => server
                         .request_state_key(current)
                         .request_state_key_from(source),
-                    None => self,
+                    None => server,
                 };
                 serve_http(server, options).await?;
             }
@@ -637,7 +712,12 @@ fn usage(server: &Server) -> String {
          --verbose adds notes: what hosts do with the tools as they are)\n  \
          {program} --print-config HOST [--http ADDR ...]\n                            \
          print what adds this server to HOST ({hosts})\n  \
-         {program} --help          show this\n",
+         {program} --help          show this\n\n\
+         With any of them:\n  \
+         --only-tags TAG,...       serve only the tools, resources and prompts tagged with one\n                            \
+         of these (repeatable; or MCP_ONLY_TAGS)\n  \
+         --without-tags TAG,...    serve none tagged with one of these (repeatable; or\n                            \
+         MCP_WITHOUT_TAGS); it wins over --only-tags\n",
         name = server.name(),
         version = server.version(),
         count = server.tool_count(),
@@ -839,6 +919,43 @@ mod tests {
             Command::parse(&["--stateless"])
                 .unwrap_err()
                 .contains("go with --http ADDR")
+        );
+    }
+
+    #[test]
+    fn tag_flags_are_taken_anywhere_and_the_environment_adds_to_them() {
+        let (tags, rest) = TagOptions::take(&[
+            "--only-tags",
+            "beta, public",
+            "--list-tools",
+            "--without-tags",
+            "admin",
+            "--only-tags",
+            "x",
+        ])
+        .unwrap();
+        assert_eq!(rest, ["--list-tools"]);
+        assert_eq!(tags.only, ["beta", "public", "x"]);
+        assert_eq!(tags.without, ["admin"]);
+        let tags = tags.with_environment(|name| match name {
+            "MCP_ONLY_TAGS" => Some("ops,".to_owned()),
+            "MCP_WITHOUT_TAGS" => Some(String::new()),
+            _ => None,
+        });
+        assert_eq!(tags.only, ["beta", "public", "x", "ops"]);
+        assert_eq!(tags.without, ["admin"]);
+        assert_eq!(
+            TagOptions::take(&["--http", "8080", "--only-tags"]).unwrap_err(),
+            "--only-tags needs tags, a comma between: --only-tags admin,beta"
+        );
+        assert_eq!(
+            TagOptions::take(&["--without-tags", " , "]).unwrap_err(),
+            "--without-tags needs tags, a comma between: --without-tags admin,beta"
+        );
+        let (tags, rest) = TagOptions::take(&["--http", "8080"]).unwrap();
+        assert_eq!(
+            (tags, rest),
+            (TagOptions::default(), vec!["--http", "8080"])
         );
     }
 

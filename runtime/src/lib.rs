@@ -226,6 +226,7 @@ pub use error::Error;
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
 /// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the prompts tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
 /// On a parameter: its `///` comment is the argument's description; `#[serde(default)]` makes
@@ -307,6 +308,7 @@ pub use mcp_toolbelt_macros::prompt;
 /// | `complete(var = path, …)` | the completer fn of a template variable (see [`completion`]); a name that is no variable is a compile error | its parameter type's known values, if any (a unit enum deriving `JsonSchema`) |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the resources tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not
@@ -358,6 +360,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
 /// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`, and a legacy client's `tools/list` leaves the tool out); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged (a plain `fn`, which cannot be stopped midway, keeps its cancelled task `working` until it returns). Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the tools tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
 /// extension ([`Context::client_supports_apps`]) show only that (see [`apps`]).

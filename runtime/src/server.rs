@@ -302,6 +302,62 @@ impl Server {
         self
     }
 
+    /// Serves only the tools, resources and prompts tagged with at least one of `tags`
+    /// (`tags(…)` on the attributes, `.tags([…])` on the run-time builders); an untagged item is
+    /// not served. What a server does not serve is absent from its listings and unknown to
+    /// `tools/call`, `resources/read`, `prompts/get` and `completion/complete` (the same error as
+    /// for a name nothing registered), and unseen by `--lint` and `--list-tools`.
+    ///
+    /// The selection applies to every item, whenever added: one added later through
+    /// [`Server::tools`], [`Server::resources`], [`Server::prompts`] or a call's `Context` is
+    /// served only if the selection serves it (`add` answers `Ok` either way). Calls add up:
+    /// `only_tags(["a"]).only_tags(["b"])` serves items tagged `a` or `b`; an empty list changes
+    /// nothing. With
+    /// [`without_tags`](Self::without_tags) too, an item is served when it has one of these tags
+    /// and none of those. A skill's files are not tagged items: every selection serves them.
+    /// `run()` adds `--only-tags a,b` (`MCP_ONLY_TAGS`) to what the code chose. Each `Server`
+    /// has its own selection: two in one binary can serve two sets.
+    ///
+    /// ```no_run
+    /// use mcp_toolbelt::Server;
+    ///
+    /// // An endpoint for the beta tools, another for everything but the admin ones.
+    /// let beta = Server::new("beta", "1.0.0").only_tags(["beta"]);
+    /// let public = Server::new("public", "1.0.0").without_tags(["admin"]);
+    /// # let _ = (beta, public);
+    /// ```
+    #[must_use]
+    pub fn only_tags<I, S>(self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        self.select(|selection| selection.only(tags.iter().cloned()))
+    }
+
+    /// Serves no tool, resource or prompt tagged with any of `tags`; untagged items are
+    /// served. It wins over [`only_tags`](Self::only_tags) for an item tagged from both, and
+    /// applies as it does: to every item, whenever added; calls add up. `run()` adds
+    /// `--without-tags c` (`MCP_WITHOUT_TAGS`) to what the code chose.
+    #[must_use]
+    pub fn without_tags<I, S>(self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        self.select(|selection| selection.without(tags.iter().cloned()))
+    }
+
+    /// Narrows the selection of each live set the same way.
+    fn select(self, narrow: impl Fn(&mut registry::Selection)) -> Self {
+        self.tools.select(&narrow);
+        self.prompts.select(&narrow);
+        self.resources.select(&narrow);
+        self
+    }
+
     /// A display name for hosts.
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {

@@ -13,6 +13,8 @@ pub(super) struct PromptFn<'a> {
     pub(super) description: TokenStream,
     /// `icons(…)`, in order.
     pub(super) icons: Vec<crate::icons::Icon>,
+    /// `tags(…)`.
+    pub(super) tags: crate::tags::Tags,
     pub(super) krate: Path,
     pub(super) arguments: Vec<Argument<'a>>,
     pub(super) slots: Vec<Slot<'a>>,

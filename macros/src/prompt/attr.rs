@@ -7,7 +7,7 @@ use syn::{Meta, Path};
 
 use crate::{attr, icons};
 
-/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path)]`
+/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path, icons(…)…, tags("…", …))]`
 #[derive(Debug, Default, FromMeta)]
 pub(super) struct PromptArgs {
     #[darling(default, with = prompt_name)]
@@ -24,6 +24,9 @@ pub(super) struct PromptArgs {
     /// `icons(src = "…", …)`, once per icon.
     #[darling(multiple, with = icons::icon)]
     pub(super) icons: Vec<icons::Icon>,
+    /// `tags("admin", …)`: what a server's selection chooses the prompt by.
+    #[darling(default, with = crate::tags::list)]
+    pub(super) tags: crate::tags::Tags,
 }
 
 /// `name = "…"`: the MCP rule `^[A-Za-z0-9_.-]{1,64}$`, as a tool's, at the literal.

@@ -69,6 +69,7 @@ pub(super) fn check<'a>(
         title: args.title,
         description,
         icons: args.icons,
+        tags: args.tags,
         krate,
         arguments,
         slots,

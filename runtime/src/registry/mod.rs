@@ -10,6 +10,7 @@ mod icon;
 mod prompt;
 mod resource;
 mod set;
+mod tags;
 mod template;
 mod tool;
 mod view;
@@ -43,6 +44,7 @@ pub use resource::{
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
 pub(crate) use set::NamedSet;
+pub(crate) use tags::{Selection, Tags};
 pub(crate) use template::UriTemplate;
 
 /// The live tools of one server.
@@ -98,6 +100,8 @@ pub struct ToolRegistration {
     /// A plain (not `async`) fn, run on tokio's blocking threads: it cannot be stopped midway,
     /// so a task of it is cancelled (or failed past its run limit) only once it returns.
     pub blocking: bool,
+    /// `tags(…)`: what a server's selection chooses it by.
+    pub tags: &'static [&'static str],
 }
 
 inventory::collect!(ToolRegistration);
@@ -522,6 +526,7 @@ mod tests {
             icons: &[],
             task: crate::task::TaskSupport::Forbidden,
             blocking: false,
+            tags: &[],
         }
     }
 

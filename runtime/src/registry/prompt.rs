@@ -248,6 +248,8 @@ pub struct PromptRegistration {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// `tags(…)`: what a server's selection chooses it by.
+    pub tags: &'static [&'static str],
 }
 
 inventory::collect!(PromptRegistration);
@@ -370,6 +372,8 @@ pub struct Prompt {
     required_state: Arc<[StateKey]>,
     /// `file:line` of a `#[prompt]` fn.
     source: Option<Arc<str>>,
+    /// What a server's selection chooses it by.
+    tags: super::Tags,
 }
 
 impl Prompt {
@@ -391,6 +395,7 @@ impl Prompt {
             completers: Arc::default(),
             required_state: Arc::new([]),
             source: None,
+            tags: super::Tags::default(),
         }
     }
 
@@ -412,6 +417,19 @@ impl Prompt {
     #[must_use]
     pub fn icon(mut self, icon: Icon) -> Self {
         Arc::make_mut(&mut self.definition).icons.push(icon);
+        self
+    }
+
+    /// Tags the prompt, as `#[prompt(tags(…))]` does: a server's
+    /// [`only_tags`](crate::Server::only_tags) and [`without_tags`](crate::Server::without_tags)
+    /// choose by them whether it serves the prompt. A second call replaces the first's tags.
+    #[must_use]
+    pub fn tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags = super::Tags::new(tags);
         self
     }
 
@@ -484,6 +502,7 @@ impl Prompt {
             completers: Arc::new(completers),
             required_state: registration.state.iter().map(|key| key()).collect(),
             source: Some(format!("{}:{}", registration.file, registration.line).into()),
+            tags: super::Tags::from_static(registration.tags),
         }
     }
 
@@ -578,6 +597,10 @@ impl Named for Prompt {
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
         let (name, source) = (self.name(), self.source.as_deref());
         RegistryError::missing_state(ItemKind::Prompt, name, source, &self.required_state, states)
+    }
+
+    fn tags(&self) -> &super::Tags {
+        &self.tags
     }
 }
 

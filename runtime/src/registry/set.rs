@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
-use super::RegistryError;
+use super::{RegistryError, Selection, Tags};
 use crate::state::StateMap;
 use crate::sync::{read, write};
 
@@ -88,18 +88,23 @@ pub(crate) trait Named: Clone {
     fn duplicate(name: &str, first: &str, second: &str) -> RegistryError;
     /// Every app state it takes that `states` lacks.
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError>;
+    /// Its tags, which the set's [`Selection`] chooses by.
+    fn tags(&self) -> &Tags;
 }
 
 /// The live set of one kind of item: the collected ones plus those added at run time.
 #[derive(Debug)]
 pub(crate) struct NamedSet<T> {
     items: LiveSet<BTreeMap<String, T>>,
+    /// What the server serves: an item it leaves out is never in `items`.
+    selection: RwLock<Selection>,
 }
 
 impl<T> Default for NamedSet<T> {
     fn default() -> Self {
         Self {
             items: LiveSet::default(),
+            selection: RwLock::default(),
         }
     }
 }
@@ -114,6 +119,21 @@ impl<T: Named> NamedSet<T> {
             .collect();
         Self {
             items: LiveSet::new(items),
+            selection: RwLock::default(),
+        }
+    }
+
+    /// Narrows the selection as `narrow` says, and drops the items it no longer serves.
+    pub(crate) fn select(&self, narrow: impl FnOnce(&mut Selection)) {
+        let mut selection = write(&self.selection);
+        narrow(&mut selection);
+        let mut items = self.items.change();
+        if items
+            .get()
+            .values()
+            .any(|item| !selection.serves(item.tags()))
+        {
+            items.edit().retain(|_, item| selection.serves(item.tags()));
         }
     }
 
@@ -159,14 +179,19 @@ impl<T: Named> NamedSet<T> {
         })
     }
 
-    /// Adds an item; refused when the name is taken.
-    pub(crate) fn insert(&self, item: T) -> Result<(), RegistryError> {
+    /// Adds an item; refused when the name is taken; `Ok(false)`, and left out, when the
+    /// selection does not serve it.
+    pub(crate) fn insert(&self, item: T) -> Result<bool, RegistryError> {
+        let selection = read(&self.selection);
         let mut items = self.items.change();
         if let Some(existing) = items.get().get(item.name()) {
             return Err(T::duplicate(item.name(), existing.place(), item.place()));
         }
+        if !selection.serves(item.tags()) {
+            return Ok(false);
+        }
         items.edit().insert(item.name().to_owned(), item);
-        Ok(())
+        Ok(true)
     }
 
     /// Removes the item named `name`, returning it.

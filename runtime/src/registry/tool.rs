@@ -46,6 +46,8 @@ pub struct Tool {
     may_ask: bool,
     /// Whose handler it is: a `#[tool]` fn's or one given at run time.
     kind: Kind,
+    /// What a server's selection chooses it by.
+    tags: super::Tags,
 }
 
 /// Whose handler a tool has.
@@ -143,6 +145,7 @@ impl Tool {
         )?;
         tool.required_state = registration.state.iter().map(|key| key()).collect();
         tool.may_ask = registration.context;
+        tool.tags = super::Tags::from_static(registration.tags);
         tool.kind = Kind::Fn {
             blocking: registration.blocking,
         };
@@ -205,6 +208,7 @@ impl Tool {
             task_support: TaskSupport::Forbidden,
             may_ask: true,
             kind: Kind::RunTime,
+            tags: super::Tags::default(),
         })
     }
 
@@ -275,6 +279,31 @@ impl Tool {
     #[must_use]
     pub fn icon(mut self, icon: Icon) -> Self {
         Arc::make_mut(&mut self.definition).icons.push(icon);
+        self
+    }
+
+    /// Tags the tool, as `#[tool(tags(…))]` does: a server's
+    /// [`only_tags`](crate::Server::only_tags) and [`without_tags`](crate::Server::without_tags)
+    /// choose by them whether it serves the tool. A second call replaces the first's tags.
+    ///
+    /// ```
+    /// use mcp_toolbelt::tool::Tool;
+    /// use mcp_toolbelt::CallToolResult;
+    ///
+    /// let tool = Tool::new("purge", "Purge the cache", serde_json::json!({"type": "object"}), |_, _| async {
+    ///     CallToolResult::text("purged")
+    /// })?
+    /// .tags(["admin", "beta"]);
+    /// # let _ = tool;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags = super::Tags::new(tags);
         self
     }
 
@@ -407,6 +436,10 @@ impl super::set::Named for Tool {
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
         let (name, source) = (self.name(), self.source.as_deref());
         RegistryError::missing_state(ItemKind::Tool, name, source, &self.required_state, states)
+    }
+
+    fn tags(&self) -> &super::Tags {
+        &self.tags
     }
 }
 

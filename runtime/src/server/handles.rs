@@ -22,10 +22,14 @@ pub struct Tools {
 }
 
 impl Tools {
-    /// Adds a tool; `Err` if one of its name is served already.
+    /// Adds a tool; `Err` if one of its name is served already. A tool the server's tag
+    /// selection leaves out ([`Server::only_tags`](crate::Server::only_tags),
+    /// [`Server::without_tags`](crate::Server::without_tags)) is not served: `Ok`, and nothing
+    /// changes, as for a `#[tool]` it leaves out.
     pub fn add(&self, tool: Tool) -> Result<(), RegistryError> {
-        self.tools.insert(tool)?;
-        self.changes.raise(Change::Tools);
+        if self.tools.insert(tool)? {
+            self.changes.raise(Change::Tools);
+        }
         Ok(())
     }
 
@@ -83,10 +87,12 @@ pub struct Prompts {
 }
 
 impl Prompts {
-    /// Adds a prompt; `Err` if one of its name is served already.
+    /// Adds a prompt; `Err` if one of its name is served already. A prompt the server's tag
+    /// selection leaves out is not served: `Ok`, and nothing changes.
     pub fn add(&self, prompt: Prompt) -> Result<(), RegistryError> {
-        self.prompts.insert(prompt)?;
-        self.changes.raise(Change::Prompts);
+        if self.prompts.insert(prompt)? {
+            self.changes.raise(Change::Prompts);
+        }
         Ok(())
     }
 
@@ -150,10 +156,12 @@ pub struct Resources {
 impl Resources {
     /// Adds a resource or template; `Err` if one of its URI (or template) is served already,
     /// or if it would serve a URI under a skill's root (`skill://pdf/…`: a skill's files are
-    /// the ones its manifest lists, fixed at start-up).
+    /// the ones its manifest lists, fixed at start-up). A resource the server's tag selection
+    /// leaves out is not served: `Ok`, and nothing changes.
     pub fn add(&self, resource: Resource) -> Result<(), RegistryError> {
-        self.resources.insert(resource)?;
-        self.changes.raise(Change::Resources);
+        if self.resources.insert(resource)? {
+            self.changes.raise(Change::Resources);
+        }
         Ok(())
     }
 

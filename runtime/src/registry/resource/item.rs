@@ -19,7 +19,7 @@ use crate::context::Context;
 use crate::registry::complete::{Completer, CompleterFn};
 use crate::registry::template::UriTemplate;
 use crate::registry::view;
-use crate::registry::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError};
+use crate::registry::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError, Tags};
 use crate::state::{StateKey, StateMap};
 use crate::types::Icon;
 
@@ -47,6 +47,8 @@ pub struct Resource {
     required_state: Arc<[StateKey]>,
     /// `file:line` of a `#[resource]`, or "added at run time", for error messages.
     place: Arc<str>,
+    /// What a server's selection chooses it by.
+    tags: Tags,
 }
 
 /// Where a resource's contents come from.
@@ -135,6 +137,7 @@ impl Resource {
             reader: Reader::Handler(handler),
             required_state: Arc::new([]),
             place: ADDED_AT_RUN_TIME.into(),
+            tags: Tags::default(),
         })
     }
 
@@ -166,6 +169,7 @@ impl Resource {
             },
             required_state: Arc::new([]),
             place: place.into(),
+            tags: Tags::default(),
         }
     }
 
@@ -218,6 +222,24 @@ impl Resource {
     ) -> Self {
         Arc::make_mut(&mut self.completers).insert(variable.into(), complete.into_completer());
         self
+    }
+
+    /// Tags it, as `#[resource(tags(…))]` does: a server's
+    /// [`only_tags`](crate::Server::only_tags) and [`without_tags`](crate::Server::without_tags)
+    /// choose by them whether it serves the resource. A second call replaces the first's tags.
+    #[must_use]
+    pub fn tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags = Tags::new(tags);
+        self
+    }
+
+    /// Its tags (none for a skill's file).
+    pub(crate) fn tag_list(&self) -> &Tags {
+        &self.tags
     }
 
     /// An icon a client may show beside it (repeat for several). Unlike `icons(…)` on
@@ -276,6 +298,7 @@ impl Resource {
             reader: Reader::Registered(registration.read),
             required_state: registration.state.iter().map(|key| key()).collect(),
             place: place(registration).into(),
+            tags: Tags::from_static(registration.tags),
         })
     }
 

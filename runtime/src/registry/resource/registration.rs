@@ -41,6 +41,8 @@ pub struct ResourceRegistration {
     pub completers: &'static [VariableCompleter],
     /// The app state its fn takes (`State<T>` parameters), checked at start-up.
     pub state: &'static [fn() -> StateKey],
+    /// `tags(…)`: what a server's selection chooses it by.
+    pub tags: &'static [&'static str],
 }
 
 inventory::collect!(ResourceRegistration);

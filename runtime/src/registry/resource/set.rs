@@ -1,12 +1,18 @@
 //! [`ResourceSet`]: the live resources, a [`LiveSet`] of [`Listed`] snapshots.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
 
 use super::{Listed, Resource};
 use crate::registry::set::LiveSet;
-use crate::registry::{ADDED_AT_RUN_TIME, RegistryError};
+use crate::registry::{ADDED_AT_RUN_TIME, RegistryError, Selection};
 use crate::state::StateMap;
+use crate::sync::{read, write};
+
+/// Whether `selection` serves `resource` (a skill's file always).
+fn serves(selection: &Selection, resource: &Resource) -> bool {
+    resource.skill_root().is_some() || selection.serves(resource.tag_list())
+}
 
 /// The live resources of one server: the collected ones plus those added at run time. Readers
 /// take a snapshot ([`ResourceSet::listed`]) and never hold the lock; a change copies the lists
@@ -17,6 +23,9 @@ pub(crate) struct ResourceSet {
     /// Set once a resource was added: the server then serves resources (the capability, the
     /// methods) even after the last is removed.
     open: AtomicBool,
+    /// What the server serves: a resource it leaves out is never listed. A skill's files are
+    /// not tagged items: every selection serves them.
+    selection: RwLock<Selection>,
 }
 
 impl ResourceSet {
@@ -24,7 +33,23 @@ impl ResourceSet {
         Self {
             listed: LiveSet::new(listed),
             open: AtomicBool::new(false),
+            selection: RwLock::default(),
         }
+    }
+
+    /// Narrows the selection as `narrow` says, and drops the resources it no longer serves.
+    pub(crate) fn select(&self, narrow: impl FnOnce(&mut Selection)) {
+        let mut selection = write(&self.selection);
+        narrow(&mut selection);
+        let kept = |resource: &Resource| serves(&selection, resource);
+        let mut change = self.listed.change();
+        let listed = change.get();
+        if listed.resources.iter().chain(&listed.templates).all(kept) {
+            return;
+        }
+        let listed = change.edit();
+        listed.resources.retain(kept);
+        listed.templates.retain(kept);
     }
 
     /// The resources as of now.
@@ -51,7 +76,8 @@ impl ResourceSet {
 
     /// Adds a resource; refused when its URI (or template) is taken, or when it would serve a
     /// URI under a skill's root (or a skill's file would land under it).
-    pub(crate) fn insert(&self, resource: Resource) -> Result<(), RegistryError> {
+    pub(crate) fn insert(&self, resource: Resource) -> Result<bool, RegistryError> {
+        let selection = read(&self.selection);
         let mut change = self.listed.change();
         let listed = change.get();
         let intrusion = listed
@@ -89,11 +115,14 @@ impl ResourceSet {
                 second: resource.place().to_owned(),
             });
         }
+        if !serves(&selection, &resource) {
+            return Ok(false);
+        }
         let list = change.edit().list_of(resource.is_template());
         let index = list.partition_point(|existing| existing.uri() < resource.uri());
         list.insert(index, resource);
         self.open.store(true, Ordering::Release);
-        Ok(())
+        Ok(true)
     }
 
     /// Removes the resource or template registered under exactly `uri`, returning it; a

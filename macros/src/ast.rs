@@ -34,6 +34,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) icons: Vec<crate::icons::Icon>,
     /// `task` / `task = "required"`; `None`: the tool never runs as a task.
     pub(crate) task: Option<crate::attr::TaskKey>,
+    /// `scopes(…)`: the OAuth scopes a caller needs.
+    pub(crate) scopes: Vec<syn::LitStr>,
 }
 
 /// Where a tool's input schema comes from.

@@ -12,7 +12,7 @@ use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
 /// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app),
-/// icons(…)…, task = "required")]`
+/// icons(…)…, task = "required", scopes("…", …))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -51,6 +51,9 @@ pub(crate) struct ToolArgs {
     /// `task`, `task = "optional"` or `task = "required"`: the tool may (must) run as a task.
     #[darling(default, with = task_support)]
     pub(crate) task: Option<TaskKey>,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(crate) scopes: Vec<syn::LitStr>,
 }
 
 /// `task` (the same as `task = "optional"`) or `task = "required"`.
@@ -245,7 +248,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 13] = [
+    const KEYS: [&str; 14] = [
         "name",
         "title",
         "description",
@@ -259,6 +262,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "visibility",
         "icons",
         "task",
+        "scopes",
     ];
     if KEYS.contains(&key) {
         return None;

@@ -597,6 +597,7 @@ fn registration(
         .iter()
         .any(|arg| matches!(arg.param, Param::Provided(Provided::Context { .. })));
     let icons = icons::registrations(&tool.icons, private);
+    let scopes = crate::scopes::registrations(&tool.scopes);
     // A plain fn runs on a blocking thread and cannot be stopped midway (its task waits for it).
     let blocking = !tool.is_async();
     let task = match tool.task {
@@ -625,6 +626,7 @@ fn registration(
                 icons: #icons,
                 task: #task,
                 blocking: #blocking,
+                scopes: #scopes,
             }
         }
     }

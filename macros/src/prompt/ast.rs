@@ -13,6 +13,8 @@ pub(super) struct PromptFn<'a> {
     pub(super) description: TokenStream,
     /// `icons(…)`, in order.
     pub(super) icons: Vec<crate::icons::Icon>,
+    /// `scopes(…)`: the OAuth scopes a caller needs.
+    pub(super) scopes: Vec<syn::LitStr>,
     pub(super) krate: Path,
     pub(super) arguments: Vec<Argument<'a>>,
     pub(super) slots: Vec<Slot<'a>>,

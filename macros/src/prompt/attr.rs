@@ -7,7 +7,7 @@ use syn::{Meta, Path};
 
 use crate::{attr, icons};
 
-/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path)]`
+/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path, scopes("…", …))]`
 #[derive(Debug, Default, FromMeta)]
 pub(super) struct PromptArgs {
     #[darling(default, with = prompt_name)]
@@ -24,6 +24,9 @@ pub(super) struct PromptArgs {
     /// `icons(src = "…", …)`, once per icon.
     #[darling(multiple, with = icons::icon)]
     pub(super) icons: Vec<icons::Icon>,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(super) scopes: Vec<syn::LitStr>,
 }
 
 /// `name = "…"`: the MCP rule `^[A-Za-z0-9_.-]{1,64}$`, as a tool's, at the literal.

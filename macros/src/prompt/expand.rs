@@ -41,6 +41,7 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
     });
     let (name, description) = (&prompt.name, &prompt.description);
     let icons = icons::registrations(&prompt.icons, &private);
+    let scopes = crate::scopes::registrations(&prompt.scopes);
     let title = option(prompt.title.as_ref().map(|title| quote!(#title)));
     let const_underscore = quote_spanned!(span=> const _);
     quote! {
@@ -72,6 +73,7 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
                     get: #get_ident,
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    scopes: #scopes,
                 }
             }
         };

@@ -69,6 +69,7 @@ pub(super) fn check<'a>(
         title: args.title,
         description,
         icons: args.icons,
+        scopes: args.scopes,
         krate,
         arguments,
         slots,

@@ -6,7 +6,7 @@ use darling::{Error, FromMeta};
 use syn::LitStr;
 
 /// `#[resource(uri = "…", name = "…", title = "…", description = "…", mime_type = "…",
-/// app(…), crate = path, icons(…)…)]`
+/// app(…), crate = path, icons(…)…, scopes("…", …))]`
 #[derive(Debug, FromMeta)]
 pub(super) struct ResourceArgs {
     pub(super) uri: LitStr,
@@ -23,6 +23,9 @@ pub(super) struct ResourceArgs {
     /// `icons(src = "…", …)`, once per icon.
     #[darling(multiple, with = crate::icons::icon)]
     pub(super) icons: Vec<crate::icons::Icon>,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(super) scopes: Vec<LitStr>,
 }
 
 /// `app(csp(connect_domains = […], …), permissions(camera, …), domain = "…", prefers_border)`

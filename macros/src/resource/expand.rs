@@ -170,6 +170,7 @@ fn registration(resource: &ResourceItem<'_>, read: &Reading) -> TokenStream {
     let mime_type = option(args.mime_type.as_ref());
     let app = option(args.app.as_ref().map(|app| app_view(&private, app)));
     let icons = crate::icons::registrations(&args.icons, &private);
+    let scopes = crate::scopes::registrations(&args.scopes);
     let Reading {
         items,
         read,
@@ -194,6 +195,7 @@ fn registration(resource: &ResourceItem<'_>, read: &Reading) -> TokenStream {
                     icons: #icons,
                     completers: #completers,
                     state: #state,
+                    scopes: #scopes,
                 }
             }
         };

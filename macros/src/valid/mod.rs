@@ -99,6 +99,7 @@ pub(crate) fn check<'a>(
         asks: args.asks.unwrap_or_default(),
         icons: args.icons,
         task: args.task,
+        scopes: args.scopes,
     };
     outer.handle(errors.finish_with(model))
 }

@@ -128,6 +128,7 @@ const _: () = {
         ::core::option::Option::Some(__prompt_private::completer(tags)), fields :
         ::core::option::Option::None, }], icons : & [], state : &
         [__prompt_private::state_key:: < State < Notes > >], get :
-        __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), }
+        __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), scopes :
+        & [], }
     }
 };

@@ -29,6 +29,9 @@ use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 mod run;
+mod scopes;
+
+pub(crate) use scopes::refused;
 
 use run::Client;
 
@@ -230,6 +233,9 @@ impl Dispatcher {
     ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
+        if let Some(needed) = self.insufficient_scope(method, Some(&params), scope.auth.as_ref()) {
+            return Err(refused(&needed));
+        }
         let result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
             (false, Method::Ping) => Ok(to_json(&Empty {})),

@@ -9,6 +9,7 @@ mod complete;
 mod icon;
 mod prompt;
 mod resource;
+mod scopes;
 mod set;
 mod template;
 mod tool;
@@ -42,6 +43,7 @@ pub use resource::{
     ResourceRegistration,
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
+pub(crate) use scopes::Scopes;
 pub(crate) use set::NamedSet;
 pub(crate) use template::UriTemplate;
 
@@ -98,6 +100,8 @@ pub struct ToolRegistration {
     /// A plain (not `async`) fn, run on tokio's blocking threads: it cannot be stopped midway,
     /// so a task of it is cancelled (or failed past its run limit) only once it returns.
     pub blocking: bool,
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(ToolRegistration);
@@ -522,6 +526,7 @@ mod tests {
             icons: &[],
             task: crate::task::TaskSupport::Forbidden,
             blocking: false,
+            scopes: &[],
         }
     }
 

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::complete::{Completer, CompleterFn};
 use super::set::Named;
-use super::{IconRegistration, ItemKind, RegistryError};
+use super::{IconRegistration, ItemKind, RegistryError, Scopes};
 use crate::ask::Role;
 use crate::context::Context;
 use crate::result::Content;
@@ -248,6 +248,8 @@ pub struct PromptRegistration {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(PromptRegistration);
@@ -370,6 +372,8 @@ pub struct Prompt {
     required_state: Arc<[StateKey]>,
     /// `file:line` of a `#[prompt]` fn.
     source: Option<Arc<str>>,
+    /// The OAuth scopes a caller needs to see and get it.
+    scopes: Scopes,
 }
 
 impl Prompt {
@@ -391,6 +395,7 @@ impl Prompt {
             completers: Arc::default(),
             required_state: Arc::new([]),
             source: None,
+            scopes: Scopes::default(),
         }
     }
 
@@ -448,6 +453,29 @@ impl Prompt {
         self
     }
 
+    /// The OAuth scopes a caller's token must grant, all of them, to see the prompt listed and to
+    /// get (or complete) it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
+    /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
+    /// without auth) it is served to everyone. Replaces the scopes given before.
+    ///
+    /// ```
+    /// use mcp_toolbelt::prompt::Prompt;
+    ///
+    /// let summarise = Prompt::new("summarise", "Summarise the notes", |_, _| async { "Summarise" })
+    ///     .scopes(["notes:read"]);
+    /// # let _ = summarise;
+    /// ```
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Scopes::new(scopes);
+        self
+    }
+
+    /// The OAuth scopes a caller needs to see and get it.
+    pub(crate) fn needed_scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
     /// The prompt of one `#[prompt]` fn.
     fn from_registration(registration: &'static PromptRegistration) -> Self {
         let mut definition =
@@ -484,6 +512,7 @@ impl Prompt {
             completers: Arc::new(completers),
             required_state: registration.state.iter().map(|key| key()).collect(),
             source: Some(format!("{}:{}", registration.file, registration.line).into()),
+            scopes: Scopes::registered(registration.scopes),
         }
     }
 

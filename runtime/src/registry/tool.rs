@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{IconRegistration, ItemKind, RegistryError, ToolRegistration};
+use super::{IconRegistration, ItemKind, RegistryError, Scopes, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::Context;
@@ -46,6 +46,8 @@ pub struct Tool {
     may_ask: bool,
     /// Whose handler it is: a `#[tool]` fn's or one given at run time.
     kind: Kind,
+    /// The OAuth scopes a caller needs to see and call it.
+    scopes: Scopes,
 }
 
 /// Whose handler a tool has.
@@ -146,6 +148,7 @@ impl Tool {
         tool.kind = Kind::Fn {
             blocking: registration.blocking,
         };
+        tool.scopes = Scopes::registered(registration.scopes);
         Ok(tool.task_support(registration.task))
     }
 
@@ -205,6 +208,7 @@ impl Tool {
             task_support: TaskSupport::Forbidden,
             may_ask: true,
             kind: Kind::RunTime,
+            scopes: Scopes::default(),
         })
     }
 
@@ -221,6 +225,33 @@ impl Tool {
             }),
         };
         self
+    }
+
+    /// The OAuth scopes a caller's token must grant, all of them, to see the tool listed and to
+    /// call it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
+    /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
+    /// without auth) the tool is served to everyone. Replaces the scopes given before.
+    ///
+    /// ```
+    /// use mcp_toolbelt::tool::Tool;
+    /// use serde_json::json;
+    ///
+    /// let purge = Tool::new("purge", "Delete every note", json!({"type": "object"}), |_, _| async {
+    ///     mcp_toolbelt::CallToolResult::text("purged")
+    /// })?
+    /// .scopes(["notes:write", "notes:admin"]);
+    /// # let _ = purge;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Scopes::new(scopes);
+        self
+    }
+
+    /// The OAuth scopes a caller needs to see and call it.
+    pub(crate) fn needed_scopes(&self) -> &Scopes {
+        &self.scopes
     }
 
     /// Whether the tool may run as a task.

@@ -1,4 +1,4 @@
-//! The live handles of a [`Server`](crate::Server)(super::Server): [`Tools`], [`Prompts`], [`Resources`], each
+//! The live handles of a [`Server`](super::Server): [`Tools`], [`Prompts`], [`Resources`], each
 //! adding to, removing from or listing one live set and raising its `Change` on the server's
 //! channel; reached from a call by [`Context::tools`], `prompts`, `resources`.
 

@@ -81,13 +81,18 @@ impl Listed {
 
     /// The contents at `uri`: the plain resource of that URI, else the first template (in
     /// template order) that matches it, its fn given `context`. Also says whether they may be
-    /// cached.
+    /// cached. A later template the caller lacks the scopes of is passed over (the dispatcher
+    /// refused the request already if the first one that matches is such).
     pub(crate) async fn read(
         &self,
         uri: &str,
         context: &Context,
     ) -> Result<(&Resource, Cow<'_, ResourceBody>), ReadError> {
-        let candidates = self.get(uri).into_iter().chain(&self.templates);
+        let candidates = self
+            .get(uri)
+            .into_iter()
+            .chain(&self.templates)
+            .filter(|resource| resource.needed_scopes().allow(context.auth()));
         let mut refused = None;
         for resource in candidates {
             match resource.read(uri, context).await {

@@ -52,6 +52,7 @@ mod tests {
             icons: &[],
             completers: &[],
             state: &[],
+            scopes: &[],
         }
     }
 

@@ -41,6 +41,8 @@ pub struct ResourceRegistration {
     pub completers: &'static [VariableCompleter],
     /// The app state its fn takes (`State<T>` parameters), checked at start-up.
     pub state: &'static [fn() -> StateKey],
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(ResourceRegistration);

@@ -1,5 +1,6 @@
-//! Bearer tokens: who a request speaks for, checked by the application's verifier, and the
-//! `401` that tells a client where to get a token (RFC 6750, RFC 9728).
+//! Bearer tokens: who a request speaks for, checked by the application's verifier, the `401`
+//! that tells a client where to get a token (RFC 6750, RFC 9728), and the `403` that tells it
+//! which scopes to ask for (the 2025-11-25 scope challenge).
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
@@ -8,6 +9,8 @@ use super::headers;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
+use crate::protocol::refused;
+use crate::registry::Scopes;
 
 /// What the request's token grants; `Err` is the `401` to send.
 pub(super) async fn authenticate(
@@ -58,14 +61,30 @@ fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Refusal {
     } else {
         ""
     };
-    let challenge = format!(
-        "Bearer {error}resource_metadata=\"{}\"",
-        auth.metadata.url()
-    );
     let refusal = Refusal::new(
         StatusCode::UNAUTHORIZED,
         codes::INVALID_REQUEST,
         "Unauthorized: a valid bearer token is required",
+    );
+    challenge(refusal, auth, error)
+}
+
+/// `403`: the caller's token lacks a scope the item it names needs; the challenge names them
+/// all, so that the client asks for a token with them (step-up authorization).
+pub(super) fn insufficient_scope(auth: &BearerAuth, needed: &Scopes) -> Refusal {
+    let refusal = Refusal::of(StatusCode::FORBIDDEN, refused(needed));
+    let error = format!(
+        "error=\"insufficient_scope\", scope=\"{}\", ",
+        needed.needed().join(" ")
+    );
+    challenge(refusal, auth, &error)
+}
+
+/// `refusal` with `WWW-Authenticate: Bearer <error>resource_metadata="…"`.
+fn challenge(refusal: Refusal, auth: &BearerAuth, error: &str) -> Refusal {
+    let challenge = format!(
+        "Bearer {error}resource_metadata=\"{}\"",
+        auth.metadata.url()
     );
     match HeaderValue::from_str(&challenge) {
         Ok(value) => refusal.with_header(header::WWW_AUTHENTICATE, value),

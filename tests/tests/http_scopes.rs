@@ -294,3 +294,77 @@ async fn without_auth_there_is_no_caller_to_check_and_scoped_items_are_served() 
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(result_text(&reply.json()), "purged", "{reply:?}");
 }
+
+/// The names (or URIs) a listing shows, and its `cacheScope`.
+fn listed(reply: &Reply, list: &str, key: &str) -> (Vec<String>, Value) {
+    let body = reply.json();
+    let names = body["result"][list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {list}: {body}"))
+        .iter()
+        .map(|item| item[key].as_str().unwrap().to_owned())
+        .collect();
+    (names, body["result"]["cacheScope"].clone())
+}
+
+#[tokio::test]
+async fn listings_show_a_caller_only_what_its_scopes_allow_and_say_so() {
+    let router = router(scoped_auth());
+    let lists = [
+        ("tools/list", "tools", "name"),
+        ("prompts/list", "prompts", "name"),
+        ("resources/list", "resources", "uri"),
+        (
+            "resources/templates/list",
+            "resourceTemplates",
+            "uriTemplate",
+        ),
+    ];
+    let mut seen = Vec::new();
+    // Twice each, so that a kept page of one caller is never served to another.
+    for token in [
+        "none",
+        "notes:read",
+        "notes:read,notes:write,notes:admin",
+        "none",
+    ] {
+        let mut shown = Vec::new();
+        for (id, (method, list, key)) in (1..).zip(lists) {
+            let reply = modern(&router, id, method, &json!({}), None, token).await;
+            let (names, cache_scope) = listed(&reply, list, key);
+            assert_eq!(cache_scope, "private", "{method} varies by caller");
+            shown.push(names);
+        }
+        let session = legacy_session(&router, token).await;
+        let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"});
+        let (legacy_tools, _) = listed(
+            &legacy(&router, &session, &body, token).await,
+            "tools",
+            "name",
+        );
+        assert_eq!(legacy_tools, shown[0], "the legacy listing shows the same");
+        seen.push(shown);
+    }
+    let has = |names: &Vec<String>, name: &str| names.iter().any(|n| n == name);
+    let [none, read, all, none_again] = &seen[..] else {
+        unreachable!()
+    };
+    assert!(
+        has(&none[0], "ping_me") && !has(&none[0], "list_notes"),
+        "{none:?}"
+    );
+    assert!(
+        none[1].is_empty() && none[2].is_empty() && none[3].is_empty(),
+        "{none:?}"
+    );
+    assert!(has(&read[0], "list_notes") && !has(&read[0], "add_note") && !has(&read[0], "purge"));
+    assert_eq!(read[1], ["summarise"]);
+    assert_eq!(read[2], ["secured://notes"]);
+    assert_eq!(read[3], ["secured://notes/{id}"]);
+    assert!(
+        ["list_notes", "add_note", "purge", "ping_me"]
+            .iter()
+            .all(|t| has(&all[0], t))
+    );
+    assert_eq!(none, none_again);
+}

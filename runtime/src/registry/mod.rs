@@ -44,7 +44,7 @@ pub use resource::{
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
 pub(crate) use scopes::Scopes;
-pub(crate) use set::NamedSet;
+pub(crate) use set::{NamedSet, Visible};
 pub(crate) use template::UriTemplate;
 
 /// The live tools of one server.

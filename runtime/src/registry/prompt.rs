@@ -583,6 +583,10 @@ impl Prompt {
 impl Named for Prompt {
     type Definition = PromptDefinition;
 
+    fn scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
     fn name(&self) -> &str {
         &self.definition.name
     }

@@ -414,6 +414,10 @@ impl Tool {
 impl super::set::Named for Tool {
     type Definition = ToolDefinition;
 
+    fn scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
     fn name(&self) -> &str {
         Self::name(self)
     }

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::{ReadError, Resource, ResourceBody, ResourceError};
-use crate::context::Context;
+use crate::context::{AuthInfo, Context};
 
 /// The resources of one server at one moment: plain ones and templates, each sorted by URI.
 #[derive(Clone, Default)]
@@ -38,6 +38,24 @@ impl Listed {
     /// Whether a template variable completes.
     pub(crate) fn completes(&self) -> bool {
         self.templates.iter().any(Resource::completes)
+    }
+
+    /// What `auth`'s scopes allow it to see, when that is not everything (`None`), and whether
+    /// the listing varies by caller at all (some resource needs a scope).
+    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>) -> (Option<Self>, bool) {
+        let scoped = |resource: &Resource| !resource.needed_scopes().needed().is_empty();
+        let varies = self.resources.iter().chain(&self.templates).any(scoped);
+        let allowed = |resource: &&Resource| resource.needed_scopes().allow(auth);
+        let hides = self
+            .resources
+            .iter()
+            .chain(&self.templates)
+            .any(|r| !allowed(&r));
+        let visible = hides.then(|| Self {
+            resources: self.resources.iter().filter(allowed).cloned().collect(),
+            templates: self.templates.iter().filter(allowed).cloned().collect(),
+        });
+        (visible, varies)
     }
 
     /// The plain resource at exactly `uri`.

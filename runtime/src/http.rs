@@ -126,6 +126,10 @@
 //! server for a token with those scopes and sends the request again (step-up; a legacy session
 //! stays the client's and user's). Only a caller identity is checked: without auth (stdio, a
 //! process its user started; HTTP without bearer auth) every item is served to every caller.
+//! Listings show a caller only the items its scopes allow (a 2026-07-28 one then says
+//! `cacheScope: "private"`), and the RFC 9728 document's `scopes_supported` lists every scope an
+//! item served at start-up declares, after those given; with the built-in verifier the `401`
+//! names them too (`scope="…"`).
 //!
 //! # OAuth: tokens verified by the server (feature `oauth`)
 //!

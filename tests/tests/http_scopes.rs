@@ -368,3 +368,21 @@ async fn listings_show_a_caller_only_what_its_scopes_allow_and_say_so() {
     );
     assert_eq!(none, none_again);
 }
+
+#[tokio::test]
+async fn the_metadata_lists_every_declared_scope() {
+    let metadata =
+        ProtectedResourceMetadata::new(RESOURCE, "https://auth.example.com").scopes(["profile"]);
+    let config = HttpConfig::new().bearer_auth(metadata, |_token: String| async { None });
+    let address = mcp_toolbelt_tests::http::serve_http(config).await;
+    let request = axum::http::Request::get("/.well-known/oauth-protected-resource/mcp")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let reply = mcp_toolbelt_tests::http::send_over_socket(address, request).await;
+    assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+    assert_eq!(
+        reply.json()["scopes_supported"],
+        json!(["profile", "notes:admin", "notes:read", "notes:write"]),
+        "the scopes given, then every one an item declares"
+    );
+}

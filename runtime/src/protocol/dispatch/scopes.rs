@@ -72,6 +72,34 @@ impl Dispatcher {
     }
 }
 
+impl Dispatcher {
+    /// Every scope an item served now needs, sorted, each once: the protected-resource
+    /// metadata's `scopes_supported`.
+    #[cfg(feature = "http")]
+    pub(crate) fn declared_scopes(&self) -> Vec<String> {
+        let of_set = |granted: Option<(bool, Vec<String>)>| granted.map(|(_, all)| all);
+        let listed = self.state.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .flat_map(|resource| resource.needed_scopes().needed().to_vec());
+        let mut scopes: Vec<String> = of_set(self.state.tools.visible_to(None).granted)
+            .into_iter()
+            .flatten()
+            .chain(
+                of_set(self.state.prompts.visible_to(None).granted)
+                    .into_iter()
+                    .flatten(),
+            )
+            .chain(resources)
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+}
+
 /// The JSON-RPC error of a caller lacking `needed` (over HTTP, the body of the `403`).
 pub(crate) fn refused(needed: &Scopes) -> ErrorObject {
     let scope = needed.needed().join(" ");

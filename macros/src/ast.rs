@@ -36,6 +36,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) task: Option<crate::attr::TaskKey>,
     /// `tags(…)`.
     pub(crate) tags: crate::tags::Tags,
+    /// `scopes(…)`: the OAuth scopes a caller needs.
+    pub(crate) scopes: Vec<syn::LitStr>,
 }
 
 /// Where a tool's input schema comes from.

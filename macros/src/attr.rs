@@ -12,7 +12,7 @@ use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
 /// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app),
-/// icons(…)…, task = "required", tags("…", …))]`
+/// icons(…)…, task = "required", tags("…", …), scopes("…", …))]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -54,6 +54,9 @@ pub(crate) struct ToolArgs {
     /// `tags("admin", …)`: what a server's selection chooses the tool by.
     #[darling(default, with = crate::tags::list)]
     pub(crate) tags: crate::tags::Tags,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(crate) scopes: Vec<syn::LitStr>,
 }
 
 /// `task` (the same as `task = "optional"`) or `task = "required"`.
@@ -248,7 +251,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 14] = [
+    const KEYS: [&str; 15] = [
         "name",
         "title",
         "description",
@@ -263,6 +266,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "icons",
         "task",
         "tags",
+        "scopes",
     ];
     if KEYS.contains(&key) {
         return None;

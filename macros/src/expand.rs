@@ -598,6 +598,7 @@ fn registration(
         .any(|arg| matches!(arg.param, Param::Provided(Provided::Context { .. })));
     let icons = icons::registrations(&tool.icons, private);
     let tags = crate::tags::registrations(&tool.tags);
+    let scopes = crate::scopes::registrations(&tool.scopes);
     // A plain fn runs on a blocking thread and cannot be stopped midway (its task waits for it).
     let blocking = !tool.is_async();
     let task = match tool.task {
@@ -627,6 +628,7 @@ fn registration(
                 task: #task,
                 blocking: #blocking,
                 tags: #tags,
+                scopes: #scopes,
             }
         }
     }

@@ -11,6 +11,7 @@ mod fallback;
 mod icons;
 mod prompt;
 mod resource;
+mod scopes;
 mod tags;
 mod valid;
 

@@ -466,6 +466,48 @@ fn expand_header_params() {
 }
 
 #[test]
+fn expand_scopes() {
+    snapshot(
+        "scopes",
+        quote!(scopes("notes:write", "notes:admin")),
+        quote! {
+            /// Delete every note
+            async fn purge() -> String {
+                String::new()
+            }
+        },
+    );
+}
+
+#[test]
+fn a_scope_is_one_oauth_scope_token() {
+    let cases = [
+        (quote!(scopes("")), "a scope is not empty"),
+        (quote!(scopes("notes read")), "a scope has no space"),
+        (quote!(scopes()), "write the scopes a caller's token needs"),
+        (
+            quote!(scopes = "notes:read"),
+            "write the scopes a caller's token needs",
+        ),
+        (
+            quote!(scopes("a", "a")),
+            r#"the scope \"a\" is listed twice"#,
+        ),
+    ];
+    for (args, message) in cases {
+        let output = expand::tool(
+            args,
+            quote! {
+                /// Purge
+                async fn purge() -> String { String::new() }
+            },
+        )
+        .to_string();
+        assert!(output.contains(message), "{message}: {output}");
+    }
+}
+
+#[test]
 fn expand_icons() {
     snapshot(
         "icons",

@@ -110,9 +110,26 @@
 //! (`ProtectedResourceMetadata::at_served_address`; `run()`'s `--resource URL` names the URL
 //! clients use behind a proxy). `--print-config` then puts the `Authorization` header in each
 //! snippet.
-//! Legacy sessions belong to the token's client and subject that opened them. The repository's
-//! `examples/axum-app` verifies tokens and refuses a tool to a token without its scope in a
-//! [`hook`](crate::hook).
+//! Legacy sessions belong to the token's client and subject that opened them.
+//!
+//! # Scopes
+//!
+//! `scopes("notes:read")` on [`tool`](macro@crate::tool), [`resource`](macro@crate::resource)
+//! and [`prompt`](macro@crate::prompt) (`.scopes([…])` on [`Tool`](crate::tool::Tool),
+//! [`Resource`](crate::resource::Resource) and [`Prompt`](crate::prompt::Prompt)) names the
+//! scopes a token must grant, all of them, to use the item: a `tools/call`, `resources/read`
+//! (of the resource, or of a URI its template matches), `prompts/get` or `completion/complete`
+//! (of the prompt or template) by a caller whose [`AuthInfo::scopes`] lack one is answered
+//! `403` with `WWW-Authenticate: Bearer error="insufficient_scope", scope="<every scope it
+//! needs>", resource_metadata="…"` (the 2025-11-25 scope challenge) and a JSON-RPC error
+//! (`-32600`, `data.scope` the same list), in both eras; the client then asks its authorization
+//! server for a token with those scopes and sends the request again (step-up; a legacy session
+//! stays the client's and user's). Only a caller identity is checked: without auth (stdio, a
+//! process its user started; HTTP without bearer auth) every item is served to every caller.
+//! Listings show a caller only the items its scopes allow (a 2026-07-28 one then says
+//! `cacheScope: "private"`), and the RFC 9728 document's `scopes_supported` lists every scope an
+//! item served at start-up declares, after those given; with the built-in verifier the `401`
+//! names them too (`scope="…"`).
 //!
 //! # OAuth: tokens verified by the server (feature `oauth`)
 //!

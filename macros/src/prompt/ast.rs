@@ -15,6 +15,8 @@ pub(super) struct PromptFn<'a> {
     pub(super) icons: Vec<crate::icons::Icon>,
     /// `tags(…)`.
     pub(super) tags: crate::tags::Tags,
+    /// `scopes(…)`: the OAuth scopes a caller needs.
+    pub(super) scopes: Vec<syn::LitStr>,
     pub(super) krate: Path,
     pub(super) arguments: Vec<Argument<'a>>,
     pub(super) slots: Vec<Slot<'a>>,

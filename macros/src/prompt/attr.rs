@@ -7,7 +7,7 @@ use syn::{Meta, Path};
 
 use crate::{attr, icons};
 
-/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path, icons(…)…, tags("…", …))]`
+/// `#[prompt(name = "…", title = "…", description = "…", complete(param = path, …), crate = path, icons(…)…, tags("…", …), scopes("…", …))]`
 #[derive(Debug, Default, FromMeta)]
 pub(super) struct PromptArgs {
     #[darling(default, with = prompt_name)]
@@ -27,6 +27,9 @@ pub(super) struct PromptArgs {
     /// `tags("admin", …)`: what a server's selection chooses the prompt by.
     #[darling(default, with = crate::tags::list)]
     pub(super) tags: crate::tags::Tags,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(super) scopes: Vec<syn::LitStr>,
 }
 
 /// `name = "…"`: the MCP rule `^[A-Za-z0-9_.-]{1,64}$`, as a tool's, at the literal.

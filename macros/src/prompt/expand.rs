@@ -42,6 +42,7 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
     let (name, description) = (&prompt.name, &prompt.description);
     let icons = icons::registrations(&prompt.icons, &private);
     let tags = crate::tags::registrations(&prompt.tags);
+    let scopes = crate::scopes::registrations(&prompt.scopes);
     let title = option(prompt.title.as_ref().map(|title| quote!(#title)));
     let const_underscore = quote_spanned!(span=> const _);
     quote! {
@@ -74,6 +75,7 @@ pub(super) fn generate(prompt: &PromptFn<'_>) -> TokenStream {
                     file: ::core::file!(),
                     line: ::core::line!(),
                     tags: #tags,
+                    scopes: #scopes,
                 }
             }
         };

@@ -93,6 +93,22 @@ mod tests {
     }
 
     #[test]
+    fn expand_scopes() {
+        snapshot_of(
+            "prompt_scopes",
+            super::prompt(
+                quote!(scopes("notes:read")),
+                quote! {
+                    /// Summarise the notes
+                    async fn summarise() -> String {
+                        String::new()
+                    }
+                },
+            ),
+        );
+    }
+
+    #[test]
     fn a_completer_must_name_an_argument() {
         let output = super::prompt(
             quote!(complete(nme = names)),

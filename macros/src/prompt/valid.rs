@@ -70,6 +70,7 @@ pub(super) fn check<'a>(
         description,
         icons: args.icons,
         tags: args.tags,
+        scopes: args.scopes,
         krate,
         arguments,
         slots,

@@ -6,7 +6,7 @@ use darling::{Error, FromMeta};
 use syn::LitStr;
 
 /// `#[resource(uri = "…", name = "…", title = "…", description = "…", mime_type = "…",
-/// app(…), crate = path, icons(…)…, tags("…", …))]`
+/// app(…), crate = path, icons(…)…, tags("…", …), scopes("…", …))]`
 #[derive(Debug, FromMeta)]
 pub(super) struct ResourceArgs {
     pub(super) uri: LitStr,
@@ -26,6 +26,9 @@ pub(super) struct ResourceArgs {
     /// `tags("admin", …)`: what a server's selection chooses the resource by.
     #[darling(default, with = crate::tags::list)]
     pub(super) tags: crate::tags::Tags,
+    /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
+    #[darling(default, with = crate::scopes::scopes)]
+    pub(super) scopes: Vec<LitStr>,
 }
 
 /// `app(csp(connect_domains = […], …), permissions(camera, …), domain = "…", prefers_border)`

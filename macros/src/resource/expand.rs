@@ -171,6 +171,7 @@ fn registration(resource: &ResourceItem<'_>, read: &Reading) -> TokenStream {
     let app = option(args.app.as_ref().map(|app| app_view(&private, app)));
     let icons = crate::icons::registrations(&args.icons, &private);
     let tags = crate::tags::registrations(&args.tags);
+    let scopes = crate::scopes::registrations(&args.scopes);
     let Reading {
         items,
         read,
@@ -196,6 +197,7 @@ fn registration(resource: &ResourceItem<'_>, read: &Reading) -> TokenStream {
                     completers: #completers,
                     state: #state,
                     tags: #tags,
+                    scopes: #scopes,
                 }
             }
         };

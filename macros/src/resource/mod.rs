@@ -122,6 +122,20 @@ mod tests {
     }
 
     #[test]
+    fn expand_scopes() {
+        snapshot_of(
+            "resource_scopes",
+            super::resource(
+                quote!(uri = "secured://notes", scopes("notes:read")),
+                quote! {
+                    /// Every note
+                    static NOTES: &str = "";
+                },
+            ),
+        );
+    }
+
+    #[test]
     fn expand_tool_with_view() {
         snapshot_of(
             "tool_with_view",

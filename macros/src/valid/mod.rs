@@ -100,6 +100,7 @@ pub(crate) fn check<'a>(
         icons: args.icons,
         task: args.task,
         tags: args.tags,
+        scopes: args.scopes,
     };
     outer.handle(errors.finish_with(model))
 }

@@ -26,6 +26,7 @@ const _: () = {
         state : & [], asks : & [__tool_private::form_check:: < ConfirmDelete >,
         __tool_private::form_check:: < forms::Missing >], context : true, call :
         __tool_wipe_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
-        task : __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        task : __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [],
+        scopes : & [], }
     }
 };

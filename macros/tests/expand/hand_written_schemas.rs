@@ -43,7 +43,8 @@ const _: () = {
         __tool_private::hand_written_output:: < Json < Item >, _ > (schemas::item), state
         : & [], asks : & [], context : false, call : __tool_lookup_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
+        [], }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

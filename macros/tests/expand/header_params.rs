@@ -67,6 +67,7 @@ const _: () = {
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], context : true, call : __tool_query_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
+        [], }
     }
 };

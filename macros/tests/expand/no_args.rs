@@ -28,6 +28,7 @@ const _: () = {
         str as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : &
         [], context : false, call : __tool_clear_catalog_call, file : ::core::file!(),
         line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : true, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : true, tags : & [], scopes : &
+        [], }
     }
 };

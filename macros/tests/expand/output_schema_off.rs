@@ -63,6 +63,7 @@ const _: () = {
         __tool_input_schema() }, output_schema : || ::core::option::Option::None, state :
         & [], asks : & [], context : false, call : __tool_product_details_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
+        [], }
     }
 };

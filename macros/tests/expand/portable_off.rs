@@ -58,6 +58,7 @@ const _: () = {
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], context : false, call : __tool_book_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
+        [], }
     }
 };

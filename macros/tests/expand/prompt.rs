@@ -129,6 +129,6 @@ const _: () = {
         ::core::option::Option::None, }], icons : & [], state : &
         [__prompt_private::state_key:: < State < Notes > >], get :
         __prompt_summarise_get, file : ::core::file!(), line : ::core::line!(), tags : &
-        [], }
+        [], scopes : & [], }
     }
 };

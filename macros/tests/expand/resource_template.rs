@@ -60,6 +60,6 @@ const _: () = {
         complete : || { #[allow(unused_imports)] use __resource_private:: {
         KnownFromSchema as _, NoKnownValues as _ }; (&& __resource_private::ValuesProbe::
         < u32 > ::new()).known() } }], state : & [__resource_private::state_key:: < State
-        < Manual > >], tags : & [], }
+        < Manual > >], tags : & [], scopes : & [], }
     }
 };

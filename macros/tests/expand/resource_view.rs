@@ -17,6 +17,6 @@ const _: () = {
         ::core::option::Option::Some(true), }), read :
         __resource_private::ResourceRead::Static(__resource_static), file :
         ::core::file!(), line : ::core::line!(), icons : & [], completers : & [], state :
-        & [], tags : & [], }
+        & [], tags : & [], scopes : & [], }
     }
 };

@@ -24,7 +24,8 @@ const _: () = {
         output_schema : < String as __tool_private::IntoToolResult > ::output_schema,
         state : & [], asks : & [], context : false, call : __tool_show_albums_call, file
         : ::core::file!(), line : ::core::line!(), icons : & [], task :
-        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], }
+        __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
+        [], }
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolUiRegistration { tool : "show-albums", resource_uri :

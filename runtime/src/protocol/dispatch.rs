@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use super::era::{Era, parse_log_level};
-use super::listing::Listings;
+use super::listing::{self, Listings};
 use super::scope::RequestScope;
 use super::subscriptions::{self, ListenFilter, Lists, Requested};
 use super::{
@@ -19,6 +19,7 @@ use super::{
 };
 use crate::ask::seal::Sealer;
 use crate::client_capabilities::ClientCapabilities;
+use crate::context::AuthInfo;
 use crate::hook::Hook;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::Limits;
@@ -29,6 +30,9 @@ use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
 mod run;
+mod scopes;
+
+pub(crate) use scopes::refused;
 
 use run::Client;
 
@@ -230,6 +234,9 @@ impl Dispatcher {
     ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
+        if let Some(needed) = self.insufficient_scope(method, Some(&params), scope.auth.as_ref()) {
+            return Err(refused(&needed));
+        }
         let result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
             (false, Method::Ping) => Ok(to_json(&Empty {})),
@@ -250,10 +257,12 @@ impl Dispatcher {
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (_, Method::ListTools) => {
-                let page = self
-                    .state
-                    .listings
-                    .page(&self.state.tools, &params, era.version());
+                let page = self.state.listings.page(
+                    &self.state.tools,
+                    &params,
+                    era.version(),
+                    scope.auth.as_ref(),
+                );
                 return page.map(Payload::Shared);
             }
             (_, Method::CallTool) => {
@@ -276,6 +285,7 @@ impl Dispatcher {
                 era.version(),
                 self.state.page_size,
                 self.state.ttl_ms,
+                scope.auth.as_ref(),
             ),
             (_, Method::GetPrompt) if self.serves_prompts() => {
                 Box::pin(self.get_prompt(id, params, &era, connection, scope)).await
@@ -294,7 +304,7 @@ impl Dispatcher {
                 Box::pin(self.read_resource(id, params, &era, connection, scope)).await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
-                self.list_resources(method, &params, &era)
+                self.list_resources(method, &params, &era, scope.auth.as_ref())
             }
             _ => Err(method_not_found(method)),
         }?;
@@ -336,21 +346,28 @@ impl Dispatcher {
             .map(|result| self.payload(era, result))
     }
 
-    /// `resources/list` and `resources/templates/list`, from the resources as of now.
+    /// `resources/list` and `resources/templates/list`, from the resources as of now that
+    /// `auth`'s scopes allow (a listing that varies so is `private`).
     fn list_resources(
         &self,
         method: &Method,
         params: &Map<String, Value>,
         era: &Era,
+        auth: Option<&AuthInfo>,
     ) -> Result<Value, ErrorObject> {
         let listed = self.state.resources.listed();
+        let (visible, varies) = listed.visible_to(auth);
         let served = resources::Served {
-            resources: &listed,
+            resources: visible.as_ref().unwrap_or(&listed),
             page_size: self.state.page_size,
             ttl_ms: self.state.ttl_ms,
         };
-        resources::answer(method, params, era, &served)
-            .unwrap_or_else(|| Err(method_not_found(method)))
+        let mut result = resources::answer(method, params, era, &served)
+            .unwrap_or_else(|| Err(method_not_found(method)))?;
+        if varies {
+            listing::private(&mut result);
+        }
+        Ok(result)
     }
 
     /// `result` as it is answered in `era`: at 2026-07-28 with its `resultType` and the

@@ -14,8 +14,9 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ProtocolVersion, downgrade, meta};
+use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, to_json};
-use crate::registry::ToolSet;
+use crate::registry::{ToolSet, Visible};
 use crate::sync::lock;
 use crate::types::{Implementation, ListToolsResult, TaskSupport, ToolDefinition};
 
@@ -27,12 +28,21 @@ pub(crate) struct Listings {
     built: Mutex<Built>,
 }
 
-/// Pages by (version, index of their first tool), built from one generation of the tool set.
+/// Pages by (version, index of their first tool, the scopes the caller holds of those tools
+/// need), built from one generation of the tool set.
 #[derive(Default)]
 struct Built {
     generation: u64,
-    pages: HashMap<(ProtocolVersion, usize), Arc<RawValue>>,
+    pages: HashMap<PageKey, Arc<RawValue>>,
 }
+
+/// What one kept page is for: the version, its first tool, and the caller's scopes that decide
+/// what it shows (`Visible::granted`).
+type PageKey = (ProtocolVersion, usize, Option<(bool, Vec<String>)>);
+
+/// At most this many pages are kept: callers of many different scope sets get pages built for
+/// them alone past it, so that what the server keeps stays bounded whatever tokens arrive.
+const MAX_KEPT_PAGES: usize = 256;
 
 impl Listings {
     pub(crate) fn new(page_size: usize, ttl_ms: u64, info: &Implementation) -> Self {
@@ -48,20 +58,28 @@ impl Listings {
     pub(crate) fn warm(&self, tools: &ToolSet) {
         for version in [ProtocolVersion::LATEST_LEGACY, ProtocolVersion::MODERN[0]] {
             // No cursor cannot be refused.
-            let _ = self.page(tools, &Map::new(), version);
+            let _ = self.page(tools, &Map::new(), version, None);
         }
     }
 
     /// The `tools/list` result for `params` (its `cursor`) at `version`, complete with the
     /// modern era's caching fields and `_meta`. A page that starts where our cursors start is
     /// kept; one that starts elsewhere (a client's own cursor) is built for this request alone.
+    /// `auth` sees only the tools its scopes allow; a listing that varies so is `private`.
     pub(crate) fn page(
         &self,
         tools: &ToolSet,
         params: &Map<String, Value>,
         version: ProtocolVersion,
+        auth: Option<&AuthInfo>,
     ) -> Result<Arc<RawValue>, ErrorObject> {
-        let (generation, mut definitions) = tools.generation_and_definitions();
+        let Visible {
+            generation,
+            mut definitions,
+            granted,
+        } = tools.visible_to(auth);
+        let varies = granted.is_some();
+        let key = |start| (version, start, granted.clone());
         if !version.is_modern() {
             definitions.retain(|tool| !task_required(tool));
         }
@@ -70,7 +88,7 @@ impl Listings {
         if kept {
             let built = lock(&self.built);
             if built.generation == generation
-                && let Some(page) = built.pages.get(&(version, start))
+                && let Some(page) = built.pages.get(&key(start))
             {
                 return Ok(Arc::clone(page));
             }
@@ -83,6 +101,9 @@ impl Listings {
         let mut result = to_json(&ListToolsResult { tools, next_cursor });
         if version.is_modern() {
             cacheable(&mut result, version, self.ttl_ms);
+            if varies {
+                private(&mut result);
+            }
             result["resultType"] = json!("complete");
             result["_meta"] = json!({ meta::SERVER_INFO: self.server_info });
         }
@@ -101,7 +122,9 @@ impl Listings {
                     pages: HashMap::new(),
                 };
             }
-            built.pages.insert((version, start), Arc::clone(&page));
+            if built.pages.len() < MAX_KEPT_PAGES {
+                built.pages.insert(key(start), Arc::clone(&page));
+            }
         }
         Ok(page)
     }
@@ -169,6 +192,14 @@ pub(super) fn cacheable(result: &mut Value, version: ProtocolVersion, ttl_ms: u6
     }
 }
 
+/// A 2026-07-28 list that varies by caller (its items carry scopes) may be cached only for
+/// that caller.
+pub(super) fn private(result: &mut Value) {
+    if result.get("cacheScope").is_some() {
+        result["cacheScope"] = json!("private");
+    }
+}
+
 fn decode_cursor(cursor: &str) -> Option<String> {
     String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
 }
@@ -207,7 +238,7 @@ mod tests {
         listings.warm(&tools);
         let first = |params: &Map<String, Value>| {
             listings
-                .page(&tools, params, ProtocolVersion::LATEST_LEGACY)
+                .page(&tools, params, ProtocolVersion::LATEST_LEGACY, None)
                 .expect("a page")
         };
         let page = first(&Map::new());
@@ -238,7 +269,7 @@ mod tests {
         let tools = ToolSet::new([tool("a")]);
         let listings = Listings::new(10, 5_000, &info());
         let page = listings
-            .page(&tools, &Map::new(), ProtocolVersion::MODERN[0])
+            .page(&tools, &Map::new(), ProtocolVersion::MODERN[0], None)
             .expect("a page");
         let page: Value = serde_json::from_str(page.get()).expect("JSON");
         assert_eq!(page["ttlMs"], 5_000);
@@ -253,6 +284,7 @@ mod tests {
             &tools,
             bad.as_object().expect("an object"),
             ProtocolVersion::MODERN[0],
+            None,
         );
         assert_eq!(refused.expect_err("a bad cursor").message, "Invalid cursor");
     }

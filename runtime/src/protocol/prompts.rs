@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{ProtocolVersion, downgrade, listing};
+use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::registry::{PromptError, PromptSet};
 use crate::types::ListPromptsResult;
@@ -18,8 +19,10 @@ pub(super) fn list(
     version: ProtocolVersion,
     page_size: usize,
     ttl_ms: u64,
+    auth: Option<&AuthInfo>,
 ) -> Result<Value, ErrorObject> {
-    let definitions = prompts.definitions();
+    let visible = prompts.visible_to(auth);
+    let definitions = visible.definitions;
     let (page, next_cursor) =
         listing::page(&definitions, |prompt| &prompt.name, params, page_size)?;
     let prompts = page
@@ -31,6 +34,9 @@ pub(super) fn list(
         next_cursor,
     });
     listing::cacheable(&mut result, version, ttl_ms);
+    if visible.granted.is_some() {
+        listing::private(&mut result);
+    }
     Ok(result)
 }
 

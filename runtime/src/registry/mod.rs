@@ -9,6 +9,7 @@ mod complete;
 mod icon;
 mod prompt;
 mod resource;
+mod scopes;
 mod set;
 mod tags;
 mod template;
@@ -43,7 +44,8 @@ pub use resource::{
     ResourceRegistration,
 };
 pub(crate) use resource::{Listed, ReadError, ResourceSet};
-pub(crate) use set::NamedSet;
+pub(crate) use scopes::Scopes;
+pub(crate) use set::{NamedSet, Visible};
 pub(crate) use tags::{Selection, Tags};
 pub(crate) use template::UriTemplate;
 
@@ -102,6 +104,8 @@ pub struct ToolRegistration {
     pub blocking: bool,
     /// `tags(…)`: what a server's selection chooses it by.
     pub tags: &'static [&'static str],
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(ToolRegistration);
@@ -527,6 +531,7 @@ mod tests {
             task: crate::task::TaskSupport::Forbidden,
             blocking: false,
             tags: &[],
+            scopes: &[],
         }
     }
 

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::complete::{Completer, CompleterFn};
 use super::set::Named;
-use super::{IconRegistration, ItemKind, RegistryError};
+use super::{IconRegistration, ItemKind, RegistryError, Scopes};
 use crate::ask::Role;
 use crate::context::Context;
 use crate::result::Content;
@@ -250,6 +250,8 @@ pub struct PromptRegistration {
     pub line: u32,
     /// `tags(…)`: what a server's selection chooses it by.
     pub tags: &'static [&'static str],
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(PromptRegistration);
@@ -374,6 +376,8 @@ pub struct Prompt {
     source: Option<Arc<str>>,
     /// What a server's selection chooses it by.
     tags: super::Tags,
+    /// The OAuth scopes a caller needs to see and get it.
+    scopes: Scopes,
 }
 
 impl Prompt {
@@ -396,6 +400,7 @@ impl Prompt {
             required_state: Arc::new([]),
             source: None,
             tags: super::Tags::default(),
+            scopes: Scopes::default(),
         }
     }
 
@@ -466,6 +471,29 @@ impl Prompt {
         self
     }
 
+    /// The OAuth scopes a caller's token must grant, all of them, to see the prompt listed and to
+    /// get (or complete) it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
+    /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
+    /// without auth) it is served to everyone. Replaces the scopes given before.
+    ///
+    /// ```
+    /// use mcp_toolbelt::prompt::Prompt;
+    ///
+    /// let summarise = Prompt::new("summarise", "Summarise the notes", |_, _| async { "Summarise" })
+    ///     .scopes(["notes:read"]);
+    /// # let _ = summarise;
+    /// ```
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Scopes::new(scopes);
+        self
+    }
+
+    /// The OAuth scopes a caller needs to see and get it.
+    pub(crate) fn needed_scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
     /// The prompt of one `#[prompt]` fn.
     fn from_registration(registration: &'static PromptRegistration) -> Self {
         let mut definition =
@@ -503,6 +531,7 @@ impl Prompt {
             required_state: registration.state.iter().map(|key| key()).collect(),
             source: Some(format!("{}:{}", registration.file, registration.line).into()),
             tags: super::Tags::from_static(registration.tags),
+            scopes: Scopes::registered(registration.scopes),
         }
     }
 
@@ -572,6 +601,10 @@ impl Prompt {
 
 impl Named for Prompt {
     type Definition = PromptDefinition;
+
+    fn scopes(&self) -> &Scopes {
+        &self.scopes
+    }
 
     fn name(&self) -> &str {
         &self.definition.name

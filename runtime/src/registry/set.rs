@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
-use super::{RegistryError, Selection, Tags};
+use super::{RegistryError, Scopes, Selection, Tags};
+use crate::context::AuthInfo;
 use crate::state::StateMap;
 use crate::sync::{read, write};
 
@@ -90,6 +91,18 @@ pub(crate) trait Named: Clone {
     fn missing_state(&self, states: &StateMap) -> Vec<RegistryError>;
     /// Its tags, which the set's [`Selection`] chooses by.
     fn tags(&self) -> &Tags;
+    /// The OAuth scopes a caller needs to see and use it.
+    fn scopes(&self) -> &Scopes;
+}
+
+/// What one caller may see of a [`NamedSet`].
+pub(crate) struct Visible<D> {
+    pub(crate) generation: u64,
+    pub(crate) definitions: Vec<Arc<D>>,
+    /// `None`: nothing needs a scope, every caller sees the same. Else whether there is a
+    /// caller to check, and the scopes the set's items need that it holds: two callers alike in
+    /// these see the same listing.
+    pub(crate) granted: Option<(bool, Vec<String>)>,
 }
 
 /// The live set of one kind of item: the collected ones plus those added at run time.
@@ -163,10 +176,37 @@ impl<T: Named> NamedSet<T> {
             .with(|items| items.values().map(T::shared_definition).collect())
     }
 
-    /// The set's generation, and its definitions in name order, as of one moment.
-    pub(crate) fn generation_and_definitions(&self) -> (u64, Vec<Arc<T::Definition>>) {
-        self.items
-            .with_generation(|items| items.values().map(T::shared_definition).collect())
+    /// What `auth` may see, as of one moment: the set's generation, the definitions its scopes
+    /// allow in name order, and the scopes of the set it holds ([`Visible::granted`], what the
+    /// listing varies by), `None` when nothing in the set needs a scope.
+    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>) -> Visible<T::Definition> {
+        let (generation, (definitions, granted)) = self.items.with_generation(|items| {
+            let scoped = items
+                .values()
+                .any(|item| !item.scopes().needed().is_empty());
+            let definitions = items
+                .values()
+                .filter(|item| item.scopes().allow(auth))
+                .map(T::shared_definition)
+                .collect();
+            let granted = scoped.then(|| {
+                let mut granted: Vec<String> = items
+                    .values()
+                    .flat_map(|item| item.scopes().needed())
+                    .filter(|scope| auth.is_none_or(|auth| auth.scopes.contains(scope)))
+                    .cloned()
+                    .collect();
+                granted.sort();
+                granted.dedup();
+                (auth.is_some(), granted)
+            });
+            (definitions, granted)
+        });
+        Visible {
+            generation,
+            definitions,
+            granted,
+        }
     }
 
     /// Every app state an item takes that `states` lacks, in name order.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{IconRegistration, ItemKind, RegistryError, ToolRegistration};
+use super::{IconRegistration, ItemKind, RegistryError, Scopes, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::Context;
@@ -48,6 +48,8 @@ pub struct Tool {
     kind: Kind,
     /// What a server's selection chooses it by.
     tags: super::Tags,
+    /// The OAuth scopes a caller needs to see and call it.
+    scopes: Scopes,
 }
 
 /// Whose handler a tool has.
@@ -149,6 +151,7 @@ impl Tool {
         tool.kind = Kind::Fn {
             blocking: registration.blocking,
         };
+        tool.scopes = Scopes::registered(registration.scopes);
         Ok(tool.task_support(registration.task))
     }
 
@@ -209,6 +212,7 @@ impl Tool {
             may_ask: true,
             kind: Kind::RunTime,
             tags: super::Tags::default(),
+            scopes: Scopes::default(),
         })
     }
 
@@ -225,6 +229,33 @@ impl Tool {
             }),
         };
         self
+    }
+
+    /// The OAuth scopes a caller's token must grant, all of them, to see the tool listed and to
+    /// call it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
+    /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
+    /// without auth) the tool is served to everyone. Replaces the scopes given before.
+    ///
+    /// ```
+    /// use mcp_toolbelt::tool::Tool;
+    /// use serde_json::json;
+    ///
+    /// let purge = Tool::new("purge", "Delete every note", json!({"type": "object"}), |_, _| async {
+    ///     mcp_toolbelt::CallToolResult::text("purged")
+    /// })?
+    /// .scopes(["notes:write", "notes:admin"]);
+    /// # let _ = purge;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Scopes::new(scopes);
+        self
+    }
+
+    /// The OAuth scopes a caller needs to see and call it.
+    pub(crate) fn needed_scopes(&self) -> &Scopes {
+        &self.scopes
     }
 
     /// Whether the tool may run as a task.
@@ -411,6 +442,10 @@ impl Tool {
 
 impl super::set::Named for Tool {
     type Definition = ToolDefinition;
+
+    fn scopes(&self) -> &Scopes {
+        &self.scopes
+    }
 
     fn name(&self) -> &str {
         Self::name(self)

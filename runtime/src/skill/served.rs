@@ -96,7 +96,7 @@ pub(crate) struct Keyed {
 /// listed as `resources/list` lists its resource, plus its size.
 pub(crate) enum Child {
     Directory(Value),
-    File { resource: Resource, size: u64 },
+    File { resource: Box<Resource>, size: u64 },
 }
 
 /// A skill as served: its entry, as `skills/get` sends it and as `skills/list` writes it
@@ -148,7 +148,7 @@ impl SkillSet {
                         directory(&uri, segment)
                     } else {
                         Child::File {
-                            resource: file.resource.clone(),
+                            resource: Box::new(file.resource.clone()),
                             size: file.size,
                         }
                     };

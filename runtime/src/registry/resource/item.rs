@@ -19,7 +19,7 @@ use crate::context::Context;
 use crate::registry::complete::{Completer, CompleterFn};
 use crate::registry::template::UriTemplate;
 use crate::registry::view;
-use crate::registry::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError, Tags};
+use crate::registry::{ADDED_AT_RUN_TIME, IconRegistration, ItemKind, RegistryError, Scopes, Tags};
 use crate::state::{StateKey, StateMap};
 use crate::types::Icon;
 
@@ -49,6 +49,8 @@ pub struct Resource {
     place: Arc<str>,
     /// What a server's selection chooses it by.
     tags: Tags,
+    /// The OAuth scopes a caller needs to see and read it.
+    scopes: Scopes,
 }
 
 /// Where a resource's contents come from.
@@ -138,6 +140,7 @@ impl Resource {
             required_state: Arc::new([]),
             place: ADDED_AT_RUN_TIME.into(),
             tags: Tags::default(),
+            scopes: Scopes::default(),
         })
     }
 
@@ -170,6 +173,7 @@ impl Resource {
             required_state: Arc::new([]),
             place: place.into(),
             tags: Tags::default(),
+            scopes: Scopes::default(),
         }
     }
 
@@ -252,6 +256,29 @@ impl Resource {
         self
     }
 
+    /// The OAuth scopes a caller's token must grant, all of them, to see the resource (or a URI its template matches) listed and to
+    /// read (or complete) it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
+    /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
+    /// without auth) it is served to everyone. Replaces the scopes given before.
+    ///
+    /// ```
+    /// use mcp_toolbelt::resource::Resource;
+    ///
+    /// let notes = Resource::new("notes://all", "notes", |_| async { "…" })?.scopes(["notes:read"]);
+    /// # let _ = notes;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Scopes::new(scopes);
+        self
+    }
+
+    /// The OAuth scopes a caller needs to see and read it.
+    pub(crate) fn needed_scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
     pub(super) fn from_registration(
         registration: &'static ResourceRegistration,
     ) -> Result<Self, RegistryError> {
@@ -299,6 +326,7 @@ impl Resource {
             required_state: registration.state.iter().map(|key| key()).collect(),
             place: place(registration).into(),
             tags: Tags::from_static(registration.tags),
+            scopes: Scopes::registered(registration.scopes),
         })
     }
 

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::{ReadError, Resource, ResourceBody, ResourceError};
-use crate::context::Context;
+use crate::context::{AuthInfo, Context};
 
 /// The resources of one server at one moment: plain ones and templates, each sorted by URI.
 #[derive(Clone, Default)]
@@ -38,6 +38,24 @@ impl Listed {
     /// Whether a template variable completes.
     pub(crate) fn completes(&self) -> bool {
         self.templates.iter().any(Resource::completes)
+    }
+
+    /// What `auth`'s scopes allow it to see, when that is not everything (`None`), and whether
+    /// the listing varies by caller at all (some resource needs a scope).
+    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>) -> (Option<Self>, bool) {
+        let scoped = |resource: &Resource| !resource.needed_scopes().needed().is_empty();
+        let varies = self.resources.iter().chain(&self.templates).any(scoped);
+        let allowed = |resource: &&Resource| resource.needed_scopes().allow(auth);
+        let hides = self
+            .resources
+            .iter()
+            .chain(&self.templates)
+            .any(|r| !allowed(&r));
+        let visible = hides.then(|| Self {
+            resources: self.resources.iter().filter(allowed).cloned().collect(),
+            templates: self.templates.iter().filter(allowed).cloned().collect(),
+        });
+        (visible, varies)
     }
 
     /// The plain resource at exactly `uri`.
@@ -81,13 +99,18 @@ impl Listed {
 
     /// The contents at `uri`: the plain resource of that URI, else the first template (in
     /// template order) that matches it, its fn given `context`. Also says whether they may be
-    /// cached.
+    /// cached. A later template the caller lacks the scopes of is passed over (the dispatcher
+    /// refused the request already if the first one that matches is such).
     pub(crate) async fn read(
         &self,
         uri: &str,
         context: &Context,
     ) -> Result<(&Resource, Cow<'_, ResourceBody>), ReadError> {
-        let candidates = self.get(uri).into_iter().chain(&self.templates);
+        let candidates = self
+            .get(uri)
+            .into_iter()
+            .chain(&self.templates)
+            .filter(|resource| resource.needed_scopes().allow(context.auth()));
         let mut refused = None;
         for resource in candidates {
             match resource.read(uri, context).await {

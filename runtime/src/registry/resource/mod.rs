@@ -53,6 +53,7 @@ mod tests {
             completers: &[],
             state: &[],
             tags: &[],
+            scopes: &[],
         }
     }
 

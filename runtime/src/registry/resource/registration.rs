@@ -43,6 +43,8 @@ pub struct ResourceRegistration {
     pub state: &'static [fn() -> StateKey],
     /// `tags(…)`: what a server's selection chooses it by.
     pub tags: &'static [&'static str],
+    /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: &'static [&'static str],
 }
 
 inventory::collect!(ResourceRegistration);

@@ -1,5 +1,6 @@
-//! Bearer tokens: who a request speaks for, checked by the application's verifier, and the
-//! `401` that tells a client where to get a token (RFC 6750, RFC 9728).
+//! Bearer tokens: who a request speaks for, checked by the application's verifier, the `401`
+//! that tells a client where to get a token (RFC 6750, RFC 9728), and the `403` that tells it
+//! which scopes to ask for (the 2025-11-25 scope challenge).
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
@@ -8,6 +9,8 @@ use super::headers;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
+use crate::protocol::refused;
+use crate::registry::Scopes;
 
 /// What the request's token grants; `Err` is the `401` to send.
 pub(super) async fn authenticate(
@@ -51,21 +54,50 @@ fn bearer_token(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// `401` with the challenge that points at the metadata; a token that was sent but refused is
-/// `invalid_token` (RFC 6750 §3.1).
+/// `invalid_token` (RFC 6750 §3.1). The built-in resource server also names the scopes to ask
+/// for, every one the metadata lists (the MCP spec's recommendation, 2025-11-25).
 fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Refusal {
-    let error = if token_sent {
+    let invalid = if token_sent {
         "error=\"invalid_token\", "
     } else {
         ""
     };
-    let challenge = format!(
-        "Bearer {error}resource_metadata=\"{}\"",
-        auth.metadata.url()
-    );
+    let error = format!("{invalid}{}", scope_hint(auth));
     let refusal = Refusal::new(
         StatusCode::UNAUTHORIZED,
         codes::INVALID_REQUEST,
         "Unauthorized: a valid bearer token is required",
+    );
+    challenge(refusal, auth, &error)
+}
+
+/// `scope="…", ` naming every scope the metadata lists, for the built-in resource server's
+/// `401`; nothing otherwise.
+fn scope_hint(auth: &BearerAuth) -> String {
+    #[cfg(feature = "oauth")]
+    if matches!(auth.check, TokenCheck::OAuth(_)) && !auth.metadata.scopes_supported.is_empty() {
+        return format!("scope=\"{}\", ", auth.metadata.scopes_supported.join(" "));
+    }
+    let _ = auth;
+    String::new()
+}
+
+/// `403`: the caller's token lacks a scope the item it names needs; the challenge names them
+/// all, so that the client asks for a token with them (step-up authorization).
+pub(super) fn insufficient_scope(auth: &BearerAuth, needed: &Scopes) -> Refusal {
+    let refusal = Refusal::of(StatusCode::FORBIDDEN, refused(needed));
+    let error = format!(
+        "error=\"insufficient_scope\", scope=\"{}\", ",
+        needed.needed().join(" ")
+    );
+    challenge(refusal, auth, &error)
+}
+
+/// `refusal` with `WWW-Authenticate: Bearer <error>resource_metadata="…"`.
+fn challenge(refusal: Refusal, auth: &BearerAuth, error: &str) -> Refusal {
+    let challenge = format!(
+        "Bearer {error}resource_metadata=\"{}\"",
+        auth.metadata.url()
     );
     match HeaderValue::from_str(&challenge) {
         Ok(value) => refusal.with_header(header::WWW_AUTHENTICATE, value),
@@ -76,6 +108,41 @@ fn unauthorized(auth: &BearerAuth, token_sent: bool) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "oauth")]
+    #[test]
+    fn the_oauth_401_names_the_scopes_to_ask_for() {
+        use std::sync::Arc;
+
+        use super::super::config::ProtectedResourceMetadata;
+        let auth = |scopes: &[&str]| BearerAuth {
+            check: TokenCheck::OAuth(Arc::new(super::super::oauth::Verifier::new(
+                "https://id.example.com".into(),
+                None,
+            ))),
+            metadata: ProtectedResourceMetadata::new(
+                "https://mcp.example.com/mcp",
+                "https://id.example.com",
+            )
+            .scopes(scopes.iter().copied()),
+        };
+        let challenge = |auth: &BearerAuth, sent| {
+            let response = axum::response::IntoResponse::into_response(unauthorized(auth, sent));
+            response.headers()[header::WWW_AUTHENTICATE]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(
+            challenge(&auth(&["notes:read", "notes:write"]), true),
+            r#"Bearer error="invalid_token", scope="notes:read notes:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp""#
+        );
+        assert_eq!(
+            challenge(&auth(&[]), false),
+            r#"Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp""#,
+            "no scope declared, no hint"
+        );
+    }
 
     #[test]
     fn the_bearer_scheme_is_case_insensitive_and_needs_a_token() {

@@ -628,6 +628,21 @@ impl HttpConfig {
     }
 }
 
+impl HttpConfig {
+    /// The configuration whose protected-resource metadata (when auth is on) also lists
+    /// `declared`, the scopes the served items need, after the ones given.
+    pub(super) fn declaring_scopes(mut self, declared: Vec<String>) -> Self {
+        if let Some(auth) = &mut self.auth {
+            for scope in declared {
+                if !auth.metadata.scopes_supported.contains(&scope) {
+                    auth.metadata.scopes_supported.push(scope);
+                }
+            }
+        }
+        self
+    }
+}
+
 #[cfg(feature = "redis")]
 impl HttpConfig {
     /// The configuration with its Redis connected (a URL given by [`redis`](Self::redis) is

@@ -123,6 +123,7 @@ fn endpoint_and_post(
     config: HttpConfig,
     path: &str,
 ) -> (Router, PostRoute) {
+    let config = config.declaring_scopes(dispatcher.declared_scopes());
     let state = Arc::new(HttpState {
         dispatcher,
         sessions: Arc::new(shared(

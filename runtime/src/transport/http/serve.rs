@@ -130,6 +130,7 @@ async fn serve_app_with(
 /// The endpoint at `/mcp`, with the RFC 9728 document beside it when auth is on, and its POST
 /// route.
 fn app(dispatcher: Dispatcher, config: HttpConfig) -> (Router, PostRoute) {
+    let config = config.declaring_scopes(dispatcher.declared_scopes());
     let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
     let (mut app, post) = endpoint_and_post(dispatcher, config, "/mcp");
     if let Some(metadata) = metadata {

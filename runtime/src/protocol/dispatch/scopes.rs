@@ -1,0 +1,111 @@
+//! The check of `scopes(…)` for a request that runs user code: the item a `tools/call`,
+//! `resources/read`, `prompts/get` or `completion/complete` names, the scopes it needs, and the
+//! refusal of a caller whose token lacks one. The dispatcher refuses with a JSON-RPC error;
+//! the HTTP transport asks first ([`Dispatcher::insufficient_scope`]) to answer `403` with the
+//! `insufficient_scope` challenge.
+
+use serde_json::{Map, Value, json};
+
+use super::Dispatcher;
+use crate::context::AuthInfo;
+use crate::jsonrpc::{ErrorObject, Method, codes};
+use crate::registry::Scopes;
+
+impl Dispatcher {
+    /// The scopes the item `method` names needs, when `auth` lacks one of them; `None` when the
+    /// request may go on (no item named, an unknown one, which its method answers, or no caller
+    /// identity to check).
+    pub(crate) fn insufficient_scope(
+        &self,
+        method: &Method,
+        params: Option<&Map<String, Value>>,
+        auth: Option<&AuthInfo>,
+    ) -> Option<Scopes> {
+        let auth = auth?;
+        let text = |map: &Map<String, Value>, key: &str| {
+            map.get(key).and_then(Value::as_str).map(str::to_owned)
+        };
+        let params = params?;
+        let needed = match method {
+            Method::CallTool => self
+                .state
+                .tools
+                .get(&text(params, "name")?)?
+                .needed_scopes()
+                .clone(),
+            Method::GetPrompt => self
+                .state
+                .prompts
+                .get(&text(params, "name")?)?
+                .needed_scopes()
+                .clone(),
+            Method::ReadResource => {
+                let uri = text(params, "uri")?;
+                let listed = self.state.resources.listed();
+                let resource = listed
+                    .get(&uri)
+                    .or_else(|| listed.templates().iter().find(|t| t.serves(&uri)))?;
+                resource.needed_scopes().clone()
+            }
+            Method::Complete => {
+                let reference = params.get("ref").and_then(Value::as_object)?;
+                match reference.get("type").and_then(Value::as_str)? {
+                    "ref/prompt" => self
+                        .state
+                        .prompts
+                        .get(&text(reference, "name")?)?
+                        .needed_scopes()
+                        .clone(),
+                    "ref/resource" => self
+                        .state
+                        .resources
+                        .listed()
+                        .template(&text(reference, "uri")?)?
+                        .needed_scopes()
+                        .clone(),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        (!needed.allow(Some(auth))).then_some(needed)
+    }
+}
+
+impl Dispatcher {
+    /// Every scope an item served now needs, sorted, each once: the protected-resource
+    /// metadata's `scopes_supported`.
+    #[cfg(feature = "http")]
+    pub(crate) fn declared_scopes(&self) -> Vec<String> {
+        let of_set = |granted: Option<(bool, Vec<String>)>| granted.map(|(_, all)| all);
+        let listed = self.state.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .flat_map(|resource| resource.needed_scopes().needed().to_vec());
+        let mut scopes: Vec<String> = of_set(self.state.tools.visible_to(None).granted)
+            .into_iter()
+            .flatten()
+            .chain(
+                of_set(self.state.prompts.visible_to(None).granted)
+                    .into_iter()
+                    .flatten(),
+            )
+            .chain(resources)
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+}
+
+/// The JSON-RPC error of a caller lacking `needed` (over HTTP, the body of the `403`).
+pub(crate) fn refused(needed: &Scopes) -> ErrorObject {
+    let scope = needed.needed().join(" ");
+    ErrorObject::new(
+        codes::INVALID_REQUEST,
+        format!("Forbidden: the token lacks a scope this needs (it needs: {scope})"),
+    )
+    .data(json!({"error": "insufficient_scope", "scope": scope}))
+}

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs the real MCP clients the tests drive (into
-# ignored folders of this repo), runs every Rust test (unit, integration, ui, doc), the tool-call
-# tests once more as a release build runs them, the runtime's own tests once more without its
-# `http` feature (a stdio-only server), then the official MCP
+# ignored folders of this repo), runs every Rust test (unit, integration, ui, doc), the runtime's
+# own tests once more without its `http` feature (a stdio-only server), then the official MCP
 # conformance suite over HTTP for both protocol revisions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,20 +31,14 @@ if (( ${#missing[@]} )); then
   done
 fi
 # Every test (unit, integration, UI, the benchmarks' smoke runs) under cargo-nextest, several
-# at once (.config/nextest.toml), the examples they run built first; then the doc tests, which
-# nextest does not run.
+# at once (.config/nextest.toml), the examples they run built first (in the workspace's feature
+# set, so with the tests' own build of every crate); then the doc tests, which nextest does not
+# run. The tests crate turns on the runtime's `release-paths`: the paths only release builds take
+# are the ones tested (a debug build's are, by `.ci/run`'s `cargo test -p mcp-toolbelt --lib`).
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
-cargo build -p mcp-toolbelt-examples --examples
-cargo build -p mcp-toolbelt-example-notes --bins
+cargo build --workspace --examples --bins
 MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
 cargo test --workspace --doc
-# The code paths only release builds take (the argument parse and the result's serialization at
-# full speed, tracked only on failure): the runtime's tests and the tool-call tests again, built
-# with debug assertions off (the `release-paths` profile: no optimisation, no debug info).
-cargo build --profile release-paths -p mcp-toolbelt-examples --example catalog
-cargo test --profile release-paths -p mcp-toolbelt --lib -p mcp-toolbelt-tests --test validation \
-  --test results --test properties --test schemas --test schema_hatches --test stdio_wire \
-  --test output_schema_off
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.
 if cargo tree -p mcp-toolbelt --no-default-features -e normal | grep -E '^[^a-z]*(axum|hyper|tower-http) '; then
   echo "run.sh: --no-default-features still pulls in an HTTP stack" >&2

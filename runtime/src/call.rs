@@ -204,7 +204,8 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
         // (tracking the path on every call costs a third of a small call). Not in debug
         // builds, the edit-compile loop: there each argument type compiles one deserializer
         // instead of two (a quarter of what a `#[tool]` costs to build), for the same result.
-        #[cfg(not(debug_assertions))]
+        // (The tests turn on the `release-paths` feature to take this path in a debug build.)
+        #[cfg(any(not(debug_assertions), feature = "release-paths"))]
         if let Ok(parsed) = T::deserialize(&arguments) {
             return Ok(parsed);
         }

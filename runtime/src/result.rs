@@ -466,11 +466,12 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
 
 /// `value` as JSON, or the error with the path of the field `serde_json` could not write. The
 /// path is tracked only when writing failed (tracking it costs on every call), and in debug
-/// builds always (each output type then compiles one serializer instead of two).
+/// builds always (each output type then compiles one serializer instead of two), unless the
+/// `release-paths` feature, which the tests turn on, asks for release builds' paths.
 fn structured_value<T: Serialize>(
     value: &T,
 ) -> Result<Value, serde_path_to_error::Error<serde_json::Error>> {
-    #[cfg(not(debug_assertions))]
+    #[cfg(any(not(debug_assertions), feature = "release-paths"))]
     if let Ok(json) = serde_json::to_value(value) {
         return Ok(json);
     }

@@ -12,6 +12,7 @@ mod icons;
 mod prompt;
 mod resource;
 mod scopes;
+mod string_list;
 mod tags;
 mod valid;
 

@@ -8,11 +8,9 @@
 //! Each tag is a string literal, checked here at the literal: not empty, no comma or white space
 //! (`--only-tags a,b` splits on commas), not twice in one list.
 
-use darling::Error;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::punctuated::Punctuated;
-use syn::{LitStr, Meta, Token};
+use syn::{LitStr, Meta};
 
 /// The tags of one item, in the order written.
 #[derive(Debug, Default)]
@@ -21,28 +19,10 @@ pub(crate) struct Tags(Vec<LitStr>);
 /// `tags("admin", "beta")`: one or more string literals.
 pub(crate) fn list(meta: &Meta) -> darling::Result<Tags> {
     let usage = "`tags` lists the item's tags as strings: `tags(\"admin\", \"beta\")`";
-    let Meta::List(list) = meta else {
-        return Err(Error::custom(usage).with_span(meta));
-    };
-    let literals = list
-        .parse_args_with(Punctuated::<LitStr, Token![,]>::parse_terminated)
-        .map_err(|error| Error::custom(usage).with_span(&error.span()))?;
-    if literals.is_empty() {
-        return Err(Error::custom(usage).with_span(meta));
-    }
-    let mut errors = Error::accumulator();
-    let mut seen: Vec<String> = Vec::new();
-    for literal in &literals {
-        let tag = literal.value();
-        if let Err(problem) = check(&tag) {
-            errors.push(Error::custom(problem).with_span(literal));
-        } else if seen.contains(&tag) {
-            errors
-                .push(Error::custom(format!("the tag {tag:?} is given twice")).with_span(literal));
-        }
-        seen.push(tag);
-    }
-    errors.finish_with(Tags(literals.into_iter().collect()))
+    crate::string_list::parse(meta, usage, check, |tag| {
+        format!("the tag {tag:?} is given twice")
+    })
+    .map(Tags)
 }
 
 /// Why `tag` cannot be one, if it cannot.

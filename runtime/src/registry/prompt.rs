@@ -484,7 +484,11 @@ impl Prompt {
     /// # let _ = summarise;
     /// ```
     #[must_use]
-    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
         self.scopes = Scopes::new(scopes);
         self
     }

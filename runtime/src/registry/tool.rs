@@ -248,7 +248,11 @@ impl Tool {
     /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
     /// ```
     #[must_use]
-    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
         self.scopes = Scopes::new(scopes);
         self
     }

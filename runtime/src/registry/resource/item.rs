@@ -269,7 +269,11 @@ impl Resource {
     /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
     /// ```
     #[must_use]
-    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
         self.scopes = Scopes::new(scopes);
         self
     }

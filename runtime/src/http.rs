@@ -136,7 +136,8 @@
 //! With the `oauth` feature the server is an OAuth 2.1 resource server itself, as the MCP
 //! authorization spec describes it: `HttpConfig::oauth(issuer)` in code, or `run()`'s
 //! `--oauth-issuer URL` (`MCP_OAUTH_ISSUER`). Every request then needs a JWT access token of that
-//! issuer, signed by a key of its JWKS (`RS256`, `ES256` or `EdDSA`), whose `aud` names this server's
+//! issuer, signed by a key of its JWKS (`RS256`, `ES256` or `EdDSA`), typed as an access token
+//! (RFC 9068's `at+jwt`, or the `JWT` most providers write, or no `typ`), whose `aud` names this server's
 //! resource URI: `http://HOST:PORT/mcp` where it is served, or `--resource URL`
 //! (`MCP_RESOURCE`), the public URL behind a proxy. Clients ask the authorization server for
 //! tokens of that resource (RFC 8707's `resource` parameter); the RFC 9728 document served names

@@ -420,3 +420,72 @@ async fn an_issuer_that_cannot_be_reached_is_a_503_not_a_401() {
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
     assert_eq!(reply.header("retry-after"), Some("5"));
 }
+
+#[tokio::test]
+async fn an_access_tokens_typ_and_an_es256_key_are_accepted_and_other_typs_refused() {
+    let Some(node) = node() else { return };
+    let provider = Provider::start(&node, 0);
+    let (server, resource) = serve(&provider.issuer);
+    let address = server.address;
+    let claims = json!({
+        "iss": provider.issuer, "aud": resource, "sub": "ada", "client_id": "forger",
+        "scope": "notes:read", "exp": now() + 300,
+    });
+    let with_typ = |typ: Option<&str>| {
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(provider.kid.clone());
+        header.typ = typ.map(str::to_owned);
+        let key = EncodingKey::from_rsa_pem(provider.private_pem.as_bytes()).unwrap();
+        jsonwebtoken::encode(&header, &claims, &key).unwrap()
+    };
+    // The provider's own ES256 tokens (client `es-client`), and one forged with its P-256 key.
+    let es_issued = provider.token("es-client", &resource, "notes:read").await;
+    let es_header: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(es_issued.split('.').next().unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(es_header["alg"], "ES256", "{es_header}");
+    // RFC 9068's type, as oidc-provider writes it.
+    assert_eq!(es_header["typ"], "at+jwt", "{es_header}");
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some(provider.es_kid.clone());
+    header.typ = Some("at+jwt".into());
+    let key = EncodingKey::from_ec_pem(provider.es_private_pem.as_bytes()).unwrap();
+    let es_forged = jsonwebtoken::encode(&header, &claims, &key).unwrap();
+
+    let accepted = [
+        ("typ at+jwt", with_typ(Some("at+jwt"))),
+        (
+            "typ application/at+jwt",
+            with_typ(Some("application/at+jwt")),
+        ),
+        (
+            "typ AT+JWT (media types ignore case)",
+            with_typ(Some("AT+JWT")),
+        ),
+        ("typ JWT (Keycloak, Entra ID, Auth0)", with_typ(Some("JWT"))),
+        ("no typ (Okta)", with_typ(None)),
+        ("ES256, issued by the provider", es_issued),
+        ("ES256, signed with the provider's P-256 key", es_forged),
+    ];
+    let refused = [
+        ("typ dpop+jwt (a DPoP proof)", with_typ(Some("dpop+jwt"))),
+        (
+            "typ logout+jwt (a logout token)",
+            with_typ(Some("logout+jwt")),
+        ),
+        ("typ secevent+jwt", with_typ(Some("secevent+jwt"))),
+    ];
+    for era in ERAS {
+        for (case, token) in &accepted {
+            let reply = whoami(address, era, Some(token)).await;
+            assert_eq!(reply.status, StatusCode::OK, "{era:?}, {case}: {reply:?}");
+        }
+        for (case, token) in &refused {
+            let reply = whoami(address, era, Some(token)).await;
+            assert_refused(&reply, address, true, &format!("{era:?}, {case}"));
+        }
+    }
+}

@@ -276,3 +276,17 @@ fn the_typescript_clients_oauth_flow_and_step_up_in_a_legacy_session() {
 fn the_typescript_clients_oauth_flow_and_step_up_at_2026_07_28() {
     typescript_oauth_flow("modern");
 }
+
+#[test]
+fn the_example_passes_its_own_lint() {
+    let output = Command::new(package_binary("mcp-toolbelt-example-secured", "secured"))
+        .arg("--lint")
+        .output()
+        .expect("the example runs");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -23,7 +23,7 @@
 //! ```
 //!
 //! The notes are kept in memory (app state, a `State<Notes>` parameter), at most
-//! [`MAX_NOTES`] of at most 200 + 4,000 characters each: what a caller makes the server keep
+//! [`MAX_NOTES`] of at most 200 + 1,000 characters each: what a caller makes the server keep
 //! is bounded. Served over stdio (no `--http`), there is no token and every item is served:
 //! the user who started the process is the only caller.
 
@@ -115,7 +115,7 @@ async fn add_note(
     #[schemars(length(min = 1, max = 200))]
     title: String,
     /// The note's text
-    #[schemars(length(max = 4000))]
+    #[schemars(length(max = 1000))]
     body: String,
 ) -> Result<Json<Note>, ToolError> {
     let author = context.auth().map_or_else(

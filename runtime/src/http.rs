@@ -127,7 +127,8 @@
 //! stays the client's and user's). Only a caller identity is checked: without auth (stdio, a
 //! process its user started; HTTP without bearer auth) every item is served to every caller.
 //! Listings show a caller only the items its scopes allow (a 2026-07-28 one then says
-//! `cacheScope: "private"`), and the RFC 9728 document's `scopes_supported` lists every scope an
+//! `cacheScope: "private"`, as does the read of a resource with scopes: no shared cache may hand
+//! it to a caller without them), and the RFC 9728 document's `scopes_supported` lists every scope an
 //! item served at start-up declares, after those given; with the built-in verifier the `401`
 //! names them too (`scope="…"`).
 //!

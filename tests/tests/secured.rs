@@ -151,6 +151,14 @@ async fn each_item_is_served_or_refused_by_the_tokens_scopes_in_both_eras() {
                 if needed.iter().all(|scope| held.contains(scope)) {
                     assert_eq!(reply.status, StatusCode::OK, "{case}: {reply:?}");
                     assert!(reply.json().get("result").is_some(), "{case}: {reply:?}");
+                    if matches!(era, Era::Modern) && method == "resources/read" {
+                        // Contents only some callers may read are no shared cache's to keep.
+                        assert_eq!(
+                            reply.json()["result"]["cacheScope"],
+                            "private",
+                            "{case}: {reply:?}"
+                        );
+                    }
                     continue;
                 }
                 let scope = needed.join(" ");

@@ -37,7 +37,6 @@ fi
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
 cargo build -p mcp-toolbelt-examples --examples
 cargo build -p mcp-toolbelt-example-notes --bins
-cargo build -p mcp-toolbelt-example-secured --bins
 MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
 cargo test --workspace --doc
 # The code paths only release builds take (the argument parse and the result's serialization at

@@ -127,7 +127,8 @@
 //! stays the client's and user's). Only a caller identity is checked: without auth (stdio, a
 //! process its user started; HTTP without bearer auth) every item is served to every caller.
 //! Listings show a caller only the items its scopes allow (a 2026-07-28 one then says
-//! `cacheScope: "private"`), and the RFC 9728 document's `scopes_supported` lists every scope an
+//! `cacheScope: "private"`, as does the read of a resource with scopes: no shared cache may hand
+//! it to a caller without them), and the RFC 9728 document's `scopes_supported` lists every scope an
 //! item served at start-up declares, after those given; with the built-in verifier the `401`
 //! names them too (`scope="…"`).
 //!
@@ -136,7 +137,8 @@
 //! With the `oauth` feature the server is an OAuth 2.1 resource server itself, as the MCP
 //! authorization spec describes it: `HttpConfig::oauth(issuer)` in code, or `run()`'s
 //! `--oauth-issuer URL` (`MCP_OAUTH_ISSUER`). Every request then needs a JWT access token of that
-//! issuer, signed by a key of its JWKS (`RS256`, `ES256` or `EdDSA`), whose `aud` names this server's
+//! issuer, signed by a key of its JWKS (`RS256`, `ES256` or `EdDSA`), typed as an access token
+//! (RFC 9068's `at+jwt`, or the `JWT` most providers write, or no `typ`), whose `aud` names this server's
 //! resource URI: `http://HOST:PORT/mcp` where it is served, or `--resource URL`
 //! (`MCP_RESOURCE`), the public URL behind a proxy. Clients ask the authorization server for
 //! tokens of that resource (RFC 8707's `resource` parameter); the RFC 9728 document served names
@@ -144,24 +146,66 @@
 //! issuer: `HttpConfig::oauth_introspection(issuer, client_id, client_secret)`, or
 //! `MCP_OAUTH_CLIENT_ID` and `MCP_OAUTH_CLIENT_SECRET` with `--oauth-issuer`. The token's
 //! client, subject, scopes and every claim reach tools, resources, prompts and hooks as
-//! [`Context::auth`](crate::Context::auth) (an [`AuthInfo`]: `client_id`, `subject`, `scopes`,
-//! the claims in `extra`).
+//! [`Context::auth`](crate::Context::auth) (an [`AuthInfo`]: `client_id` (the `client_id`
+//! claim, else `azp`), `subject` (`sub`), `scopes` (`scope`, else `scp`), the claims in `extra`).
 //!
-//! The issuer is the `issuer` of its metadata, exactly (the server reads
-//! `/.well-known/oauth-authorization-server`, else `/.well-known/openid-configuration`):
+//! ```
+//! use mcp_toolbelt::{Context, Server, tool};
 //!
-//! | hosted identity provider | `--oauth-issuer` | the resource URI (`--resource`) is |
+//! /// Adds a note, signed by whoever the token speaks for
+//! #[tool(scopes("notes:write"))]
+//! async fn add_note(context: &Context, text: String) -> String {
+//!     let author = context
+//!         .auth()
+//!         .and_then(|auth| auth.subject.as_deref())
+//!         .unwrap_or("the local user");
+//!     format!("{author} wrote: {text}")
+//! }
+//!
+//! let server = Server::new("notes", "1.0.0");
+//! # #[cfg(feature = "oauth")]
+//! let server = server.http_config(
+//!     mcp_toolbelt::http::HttpConfig::new().oauth("https://id.example.com/realms/notes"),
+//! );
+//! // or, with `run()`: notes --http 0.0.0.0:8080 --oauth-issuer https://id.example.com/realms/notes
+//! ```
+//!
+//! | `run()` flag | variable | what it sets |
 //! | --- | --- | --- |
-//! | Keycloak | `https://id.example.com/realms/REALM` | a client scope with an audience mapper adding it to `aud` |
-//! | Auth0 | `https://TENANT.auth0.com/` (the trailing slash is part of it) | an API whose identifier is the URI (`audience=` in the token request) |
-//! | Okta | `https://ORG.okta.com/oauth2/default` (a custom authorization server) | the authorization server's audience |
-//! | Microsoft Entra ID | `https://login.microsoftonline.com/TENANT_ID/v2.0` | the application ID URI of the API registration (access tokens version 2) |
+//! | `--oauth-issuer URL` | `MCP_OAUTH_ISSUER` | the issuer whose tokens are accepted (`HttpConfig::oauth`); `https://`, or `http://` on loopback only |
+//! | `--resource URL` | `MCP_RESOURCE` | this server's URI as clients reach it, the tokens' audience and the metadata's `resource` (default `http://{--http address}/mcp`) |
+//! | | `MCP_OAUTH_CLIENT_ID`, `MCP_OAUTH_CLIENT_SECRET` | this server's own client at the issuer: opaque tokens introspected (`HttpConfig::oauth_introspection`) |
+//!
+//! A client meets it as the spec says: its first request is `401` with
+//! `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (every scope the items declare);
+//! it reads the RFC 9728 document, then the issuer's metadata, registers (dynamic client
+//! registration, where the issuer allows it) and gets a token by an authorization code with
+//! PKCE, for this server as `resource`. A token lacking an item's scopes is `403`
+//! `insufficient_scope` naming them (see "Scopes" above): the client asks the user for those
+//! scopes and sends the request again with its new token (step-up; the official TypeScript
+//! SDK does it by itself). A 2026-07-28 client keeps a listing (`cacheScope: "private"`) for
+//! its user: after a step-up it lists again to see what the new scopes allow.
+//!
+//! Which hosted identity providers issue tokens this server can check: the issuer is the
+//! `issuer` of its metadata, exactly (the server reads `/.well-known/oauth-authorization-server`,
+//! else `/.well-known/openid-configuration`).
+//!
+//! | hosted identity provider | `--oauth-issuer` | the resource URI (`--resource`) is | its access tokens |
+//! | --- | --- | --- | --- |
+//! | Keycloak | `https://id.example.com/realms/REALM` | a client scope with an audience mapper adding it to `aud` | JWTs (`scope`, `azp`); a confidential client of the realm may also introspect (`oauth_introspection`) |
+//! | Auth0 | `https://TENANT.auth0.com/` (the trailing slash is part of it) | an API whose identifier is the URI (`audience=` in the token request) | JWTs when asked for that API; without an audience, opaque tokens meant for Auth0's own `/userinfo`, which no resource server can check (`401`) |
+//! | Okta | `https://ORG.okta.com/oauth2/default` (a custom authorization server) | the authorization server's audience | JWTs (`scp`, `cid`: read the client from `extra["cid"]`); the org authorization server's (`https://ORG.okta.com`) are for Okta's APIs only, not for you to check |
+//! | Microsoft Entra ID | `https://login.microsoftonline.com/TENANT_ID/v2.0` | the application ID URI of the API registration | JWTs (`scp`, `azp`; an app-only token has `roles`, read from `extra`); a v2 token's `aud` is the API's client id, not its URI, so such tokens are refused until an extra audience can be accepted; no dynamic registration: clients are registered ahead |
 //!
 //! ```sh
 //! my-server --http 0.0.0.0:8080 --allow-host mcp.example.com \
 //!     --resource https://mcp.example.com/mcp \
 //!     --oauth-issuer https://id.example.com/realms/notes
 //! ```
+//!
+//! What the verifier keeps (the issuer's keys, introspection answers) is bounded, in the Limits
+//! table on [`HttpConfig`]; the repository's `examples/secured` is a server of scoped notes
+//! served this way, tested against a real authorization server and the TypeScript SDK's flow.
 //!
 //! # Deploying
 //!

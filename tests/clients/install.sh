@@ -9,7 +9,7 @@
 #                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
 #                                playwright-core (tests/views/package-lock.json; the browser is the
 #                                system's Chromium, nothing is downloaded)
-#   tests/oauth/node_modules     the authorization server of tests/tests/oauth.rs: npm `oidc-provider`
+#   tests/oauth/node_modules     the authorization server of tests/tests/oauth.rs and secured.rs: npm `oidc-provider`
 #                                (tests/oauth/package-lock.json)
 #   .tools/node22                npm `node@22` (a Node 22 binary; the HTTP conformance suite and the
 #                                Inspector need Node >= 22): .tools/node22/node_modules/node/bin/node

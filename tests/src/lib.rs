@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 pub mod clients;
 pub mod http;
 pub mod in_process;
+pub mod oauth;
 pub mod services;
 pub mod stdio;
 

@@ -8,169 +8,31 @@
 //! Without Node or `oidc-provider` these tests say SKIPPED and pass, unless `CI` is set: then
 //! they fail.
 
-use std::io::{BufRead as _, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::process::Command;
 
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Request, StatusCode};
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
     Reply, initialize_body, legacy_call, modern_call, modern_headers, modern_request, post,
     result_text, send_over_socket,
 };
+use mcp_toolbelt_tests::oauth::{Provider, node, now};
 use serde_json::{Value, json};
 
 // ---- the authorization server --------------------------------------------------------------
 
-/// `tests/oauth/provider.mjs` running: its issuer and signing key.
-struct Provider {
-    child: Child,
-    port: u16,
-    issuer: String,
-    kid: String,
-    private_pem: String,
-    public_pem: String,
-}
-
-impl Drop for Provider {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Node 22 from `install.sh` if there, else `node` on `PATH`, with `oidc-provider` installed;
-/// `None` after saying SKIPPED (a failure under `CI`).
-fn node() -> Option<PathBuf> {
-    let node22 = root().join(".tools/node22/node_modules/node/bin/node");
-    let node = if node22.is_file() {
-        Some(node22)
-    } else {
-        Command::new("node")
-            .arg("--version")
-            .output()
-            .ok()
-            .filter(|output| output.status.success())
-            .map(|_| PathBuf::from("node"))
-    };
-    let installed = root()
-        .join("tests/oauth/node_modules/oidc-provider/package.json")
-        .is_file();
-    if node.is_none() || !installed {
-        let missing = "node or oidc-provider is not installed (run bash tests/clients/install.sh)";
-        assert!(std::env::var_os("CI").is_none(), "{missing}");
-        eprintln!("SKIPPED: {missing}");
-        return None;
-    }
-    node
-}
-
-impl Provider {
-    /// The authorization server on `port` (0: a free one), with a signing key of its own.
-    fn start(node: &Path, port: u16) -> Self {
-        let mut child = Command::new(node)
-            .arg(root().join("tests/oauth/provider.mjs"))
-            .args(["--resource", "http://127.0.0.1:1/mcp", "--port"])
-            .arg(port.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node starts");
-        let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        stdout
-            .read_line(&mut line)
-            .expect("the provider says where it listens");
-        // Read on, so that what the provider prints later does not meet a closed pipe.
-        drop(mcp_toolbelt_tests::drain(stdout));
-        let started: Value = serde_json::from_str(&line)
-            .unwrap_or_else(|error| panic!("provider.mjs printed {line:?}: {error}"));
-        let text = |name: &str| started[name].as_str().unwrap().to_owned();
-        let issuer = text("issuer");
-        let port = issuer.rsplit(':').next().unwrap().parse().unwrap();
-        Self {
-            child,
-            port,
-            issuer,
-            kid: text("kid"),
-            private_pem: text("private_pem"),
-            public_pem: text("public_pem"),
-        }
-    }
-
-    /// A client-credentials access token of `client` for `resource`, with `scope`.
-    async fn token(&self, client: &str, resource: &str, scope: &str) -> String {
-        let secret = client.replace("-client", "-secret");
-        let basic = STANDARD.encode(format!("{client}:{secret}"));
-        let form = format!(
-            "grant_type=client_credentials&resource={}&scope={}",
-            encode(resource),
-            encode(scope)
-        );
-        let request = Request::builder()
-            .method(Method::POST)
-            .uri("/token")
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("authorization", format!("Basic {basic}"))
-            .body(Body::from(form))
-            .unwrap();
-        let address = SocketAddr::from(([127, 0, 0, 1], self.port));
-        let reply = send_over_socket(address, request).await;
-        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
-        reply.json()["access_token"].as_str().unwrap().to_owned()
-    }
-
-    /// How many times the JWKS was fetched from this provider.
-    async fn jwks_fetches(&self) -> u64 {
-        let address = SocketAddr::from(([127, 0, 0, 1], self.port));
-        let request = Request::get("/test/jwks-fetches")
-            .body(Body::empty())
-            .unwrap();
-        send_over_socket(address, request)
-            .await
-            .json()
-            .as_u64()
-            .unwrap()
-    }
-
-    /// A JWT with `claims`, signed RS256 by the provider's own key.
-    fn sign(&self, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::RS256);
-        header.kid = Some(self.kid.clone());
-        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes()).unwrap();
-        jsonwebtoken::encode(&header, claims, &key).unwrap()
-    }
-}
-
-/// Percent-encodes a form value.
-fn encode(value: &str) -> String {
-    value
-        .bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                char::from(byte).to_string()
-            }
-            _ => format!("%{byte:02X}"),
-        })
-        .collect()
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
+/// A JWT with `claims`, signed RS256 by the provider's own key.
+fn sign(provider: &Provider, claims: &Value) -> String {
+    let mut header = Header::new(Algorithm::RS256);
+    header.kid = Some(provider.kid.clone());
+    let key = EncodingKey::from_rsa_pem(provider.private_pem.as_bytes()).unwrap();
+    jsonwebtoken::encode(&header, claims, &key).unwrap()
 }
 
 // ---- the MCP server ------------------------------------------------------------------------
@@ -344,7 +206,7 @@ async fn missing_and_bad_tokens_are_refused_in_both_eras() {
 
     // A token forged right (the provider's key, every claim as it should be) is accepted:
     // each case below is refused for its one change.
-    let right = provider.sign(&claims(json!({})));
+    let right = sign(&provider, &claims(json!({})));
     for era in ERAS {
         let reply = whoami(address, era, Some(&right)).await;
         assert_eq!(reply.status, StatusCode::OK, "{era:?}: {reply:?}");
@@ -384,19 +246,22 @@ async fn missing_and_bad_tokens_are_refused_in_both_eras() {
     let cases = [
         (
             "expired",
-            provider.sign(&claims(json!({"exp": now - 3600}))),
+            sign(&provider, &claims(json!({"exp": now - 3600}))),
         ),
         (
             "not yet valid",
-            provider.sign(&claims(json!({"nbf": now + 3600}))),
+            sign(&provider, &claims(json!({"nbf": now + 3600}))),
         ),
         (
             "another audience",
-            provider.sign(&claims(json!({"aud": "http://127.0.0.1:1/other"}))),
+            sign(
+                &provider,
+                &claims(json!({"aud": "http://127.0.0.1:1/other"})),
+            ),
         ),
         (
             "another issuer",
-            provider.sign(&claims(json!({"iss": "http://127.0.0.1:2"}))),
+            sign(&provider, &claims(json!({"iss": "http://127.0.0.1:2"}))),
         ),
         (
             "a token of the issuer for another resource",
@@ -554,4 +419,73 @@ async fn an_issuer_that_cannot_be_reached_is_a_503_not_a_401() {
     let reply = whoami(server.address, Era::Modern, Some("e30.e30.sig")).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
     assert_eq!(reply.header("retry-after"), Some("5"));
+}
+
+#[tokio::test]
+async fn an_access_tokens_typ_and_an_es256_key_are_accepted_and_other_typs_refused() {
+    let Some(node) = node() else { return };
+    let provider = Provider::start(&node, 0);
+    let (server, resource) = serve(&provider.issuer);
+    let address = server.address;
+    let claims = json!({
+        "iss": provider.issuer, "aud": resource, "sub": "ada", "client_id": "forger",
+        "scope": "notes:read", "exp": now() + 300,
+    });
+    let with_typ = |typ: Option<&str>| {
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(provider.kid.clone());
+        header.typ = typ.map(str::to_owned);
+        let key = EncodingKey::from_rsa_pem(provider.private_pem.as_bytes()).unwrap();
+        jsonwebtoken::encode(&header, &claims, &key).unwrap()
+    };
+    // The provider's own ES256 tokens (client `es-client`), and one forged with its P-256 key.
+    let es_issued = provider.token("es-client", &resource, "notes:read").await;
+    let es_header: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(es_issued.split('.').next().unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(es_header["alg"], "ES256", "{es_header}");
+    // RFC 9068's type, as oidc-provider writes it.
+    assert_eq!(es_header["typ"], "at+jwt", "{es_header}");
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some(provider.es_kid.clone());
+    header.typ = Some("at+jwt".into());
+    let key = EncodingKey::from_ec_pem(provider.es_private_pem.as_bytes()).unwrap();
+    let es_forged = jsonwebtoken::encode(&header, &claims, &key).unwrap();
+
+    let accepted = [
+        ("typ at+jwt", with_typ(Some("at+jwt"))),
+        (
+            "typ application/at+jwt",
+            with_typ(Some("application/at+jwt")),
+        ),
+        (
+            "typ AT+JWT (media types ignore case)",
+            with_typ(Some("AT+JWT")),
+        ),
+        ("typ JWT (Keycloak, Entra ID, Auth0)", with_typ(Some("JWT"))),
+        ("no typ (Okta)", with_typ(None)),
+        ("ES256, issued by the provider", es_issued),
+        ("ES256, signed with the provider's P-256 key", es_forged),
+    ];
+    let refused = [
+        ("typ dpop+jwt (a DPoP proof)", with_typ(Some("dpop+jwt"))),
+        (
+            "typ logout+jwt (a logout token)",
+            with_typ(Some("logout+jwt")),
+        ),
+        ("typ secevent+jwt", with_typ(Some("secevent+jwt"))),
+    ];
+    for era in ERAS {
+        for (case, token) in &accepted {
+            let reply = whoami(address, era, Some(token)).await;
+            assert_eq!(reply.status, StatusCode::OK, "{era:?}, {case}: {reply:?}");
+        }
+        for (case, token) in &refused {
+            let reply = whoami(address, era, Some(token)).await;
+            assert_refused(&reply, address, true, &format!("{era:?}, {case}"));
+        }
+    }
 }

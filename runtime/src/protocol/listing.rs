@@ -34,15 +34,29 @@ pub(crate) struct Listings {
 struct Built {
     generation: u64,
     pages: HashMap<PageKey, Arc<RawValue>>,
+    /// What `pages` holds, by [`kept_bytes`].
+    bytes: usize,
 }
 
 /// What one kept page is for: the version, its first tool, and the caller's scopes that decide
 /// what it shows (`Visible::granted`).
 type PageKey = (ProtocolVersion, usize, Option<(bool, Vec<String>)>);
 
-/// At most this many pages are kept: callers of many different scope sets get pages built for
-/// them alone past it, so that what the server keeps stays bounded whatever tokens arrive.
+/// At most this many pages are kept, of at most [`MAX_KEPT_BYTES`] together: callers of many
+/// different scope sets get pages built for them alone past it, so that what the server keeps
+/// stays bounded whatever tokens arrive.
 const MAX_KEPT_PAGES: usize = 256;
+
+/// At most this many bytes of pages are kept (each page counted by [`kept_bytes`]).
+const MAX_KEPT_BYTES: usize = 16 * 1024 * 1024;
+
+/// What keeping `page` under `key` holds: its JSON, the scopes of its key, and the map's entry.
+fn kept_bytes(key: &PageKey, page: &RawValue) -> usize {
+    let scopes = key.2.as_ref().map_or(0, |(_, scopes)| {
+        scopes.iter().map(|scope| scope.len() + 24).sum()
+    });
+    page.get().len() + scopes + 128
+}
 
 impl Listings {
     pub(crate) fn new(page_size: usize, ttl_ms: u64, info: &Implementation) -> Self {
@@ -119,11 +133,16 @@ impl Listings {
             if built.generation != generation {
                 *built = Built {
                     generation,
-                    pages: HashMap::new(),
+                    ..Built::default()
                 };
             }
-            if built.pages.len() < MAX_KEPT_PAGES {
-                built.pages.insert(key(start), Arc::clone(&page));
+            let key = key(start);
+            let bytes = kept_bytes(&key, &page);
+            let room = built.pages.len() < MAX_KEPT_PAGES
+                && built.bytes.saturating_add(bytes) <= MAX_KEPT_BYTES;
+            if room && !built.pages.contains_key(&key) {
+                built.bytes += bytes;
+                built.pages.insert(key, Arc::clone(&page));
             }
         }
         Ok(page)
@@ -287,5 +306,44 @@ mod tests {
             None,
         );
         assert_eq!(refused.expect_err("a bad cursor").message, "Invalid cursor");
+    }
+    #[test]
+    fn pages_kept_for_many_scope_sets_stay_within_their_byte_bound() {
+        // 12 tools, each needing a scope of its own and described at length (some 24 KiB):
+        // each set of scopes a caller holds sees its own listing, 4,096 of them.
+        let long = "x".repeat(24 * 1024);
+        let tools = ToolSet::new((0..12).map(|n| {
+            Tool::new(
+                format!("t{n:02}"),
+                long.clone(),
+                json!({"type": "object"}),
+                |_, _| async { CallToolResult::text("") },
+            )
+            .expect("an object schema")
+            .scopes([format!("s{n}")])
+        }));
+        let listings = Listings::new(100, 0, &info());
+        for held in 0..260_u32 {
+            let scopes = (0..12)
+                .filter(|bit| held & (1 << bit) != 0)
+                .map(|bit| format!("s{bit}"));
+            let auth = AuthInfo::new("client").scopes(scopes);
+            listings
+                .page(&tools, &Map::new(), ProtocolVersion::MODERN[0], Some(&auth))
+                .expect("a page");
+        }
+        let built = lock(&listings.built);
+        assert!(built.pages.len() <= MAX_KEPT_PAGES, "{}", built.pages.len());
+        let held: usize = built
+            .pages
+            .iter()
+            .map(|(key, page)| kept_bytes(key, page))
+            .sum();
+        assert_eq!(held, built.bytes);
+        assert!(held <= MAX_KEPT_BYTES, "{held} bytes kept");
+        assert!(
+            held > MAX_KEPT_BYTES / 2,
+            "pages are still kept: {held} bytes"
+        );
     }
 }

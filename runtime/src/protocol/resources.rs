@@ -148,7 +148,13 @@ pub(super) async fn read(
     } else {
         0
     };
-    Ok(cacheable(result, era, ttl_ms))
+    let mut result = cacheable(result, era, ttl_ms);
+    // Contents only callers of some scopes may read are no shared cache's to keep: another
+    // caller's client reading them from it would pass the scope check by.
+    if !resource.needed_scopes().needed().is_empty() {
+        listing::private(&mut result);
+    }
+    Ok(result)
 }
 
 /// A 2026-07-28 result gets its caching fields (SEP-2549).

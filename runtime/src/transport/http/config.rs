@@ -520,6 +520,9 @@ impl HttpConfig {
     /// - Its `iss` is `issuer`, its `aud` contains this server's resource URI (RFC 8707: the
     ///   metadata's `resource`, `http://HOST:PORT/mcp` where [`Server::serve_http`](crate::Server::serve_http)
     ///   binds, or `run()`'s `--resource URL`), its `exp` and `nbf` hold, give or take 60 s.
+    /// - Its header's `typ` says an access token: RFC 9068's `at+jwt` (or `application/at+jwt`),
+    ///   or `JWT`, or none (what Keycloak, Entra ID, Auth0 and Okta write); a JWT typed for
+    ///   something else (`dpop+jwt`, `logout+jwt`, …) is refused.
     /// - No token, or a bad one: `401` with `WWW-Authenticate: Bearer resource_metadata="…"`
     ///   (and `error="invalid_token"` for a bad one). The RFC 9728 document served names `issuer`
     ///   in `authorization_servers`. The issuer unreachable: `503`.

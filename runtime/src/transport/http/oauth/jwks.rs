@@ -19,6 +19,22 @@ use crate::sync;
 /// an HMAC, whose secret a public key would become).
 const ALLOWED: [Algorithm; 3] = [Algorithm::RS256, Algorithm::ES256, Algorithm::EdDSA];
 
+/// Whether a JWT of header type `typ` may be an access token. RFC 9068 types them `at+jwt`
+/// (`application/at+jwt`; a media type, so case is ignored); `JWT`, and no `typ` at all, are
+/// accepted too, since Keycloak, Entra ID and Auth0 (by default) write `JWT` and Okta none, and
+/// refusing them would refuse those providers' every token. What keeps an ID token out is the
+/// audience (an ID token's `aud` is a client, never this resource). Any other type (`dpop+jwt`,
+/// `logout+jwt`, `secevent+jwt`, …) is a JWT made for something else: refused.
+pub(crate) fn access_token_type(typ: Option<&str>) -> bool {
+    typ.is_none_or(|typ| {
+        let typ = typ
+            .get(..12)
+            .filter(|prefix| prefix.eq_ignore_ascii_case("application/"))
+            .map_or(typ, |_| &typ[12..]);
+        typ.eq_ignore_ascii_case("at+jwt") || typ.eq_ignore_ascii_case("JWT")
+    })
+}
+
 /// The least time between two fetches made for an unknown `kid`.
 pub(crate) const REFETCH_INTERVAL: Duration = Duration::from_secs(30);
 
@@ -92,6 +108,12 @@ impl KeyCache {
             return Err(invalid(format!(
                 "algorithm {:?} is not allowed",
                 header.alg
+            )));
+        }
+        if !access_token_type(header.typ.as_deref()) {
+            return Err(invalid(format!(
+                "a JWT of type {:?} is not an access token",
+                header.typ
             )));
         }
         let mut keys = Arc::clone(&*sync::read(&self.keys));
@@ -200,6 +222,30 @@ async fn fetch(http: &reqwest::Client, uri: &str) -> Result<Vec<Key>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn access_token_types() {
+        for typ in [
+            None,
+            Some("at+jwt"),
+            Some("application/at+jwt"),
+            Some("AT+JWT"),
+            Some("JWT"),
+            Some("jwt"),
+        ] {
+            assert!(access_token_type(typ), "{typ:?}");
+        }
+        for typ in [
+            Some("dpop+jwt"),
+            Some("logout+jwt"),
+            Some("application/jwt+x"),
+            Some(""),
+            Some("application/"),
+            Some("é"),
+        ] {
+            assert!(!access_token_type(typ), "{typ:?}");
+        }
+    }
 
     #[test]
     fn only_three_part_tokens_are_jwts() {

@@ -191,6 +191,7 @@ pub mod hook;
 pub mod http;
 pub mod icon;
 pub mod lint;
+pub mod middleware;
 pub mod prompt;
 pub mod protocol;
 #[cfg(feature = "redis")]

@@ -829,6 +829,31 @@ impl Server {
             .collect()
     }
 
+    /// Every tool, resource, template and prompt that needs a scope, with the scopes, for the
+    /// lint's check of a server that checks no token.
+    pub(crate) fn scoped_items(&self) -> Vec<(crate::lint::Subject, String, Vec<String>)> {
+        use crate::lint::Subject;
+        let listed = self.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .filter(|resource| !resource.needed_scopes().needed().is_empty())
+            .map(|resource| {
+                let scopes = resource.needed_scopes().needed().to_vec();
+                (Subject::Resource, resource.uri().to_owned(), scopes)
+            });
+        let named = |subject, items: Vec<(String, Vec<String>)>| {
+            items
+                .into_iter()
+                .map(move |(name, scopes)| (subject, name, scopes))
+        };
+        named(Subject::Tool, self.tools.scoped())
+            .chain(resources)
+            .chain(named(Subject::Prompt, self.prompts.scoped()))
+            .collect()
+    }
+
     /// The server's version, for the command line.
     pub(crate) fn version(&self) -> &str {
         &self.version

@@ -462,8 +462,12 @@ async fn a_listing_a_middleware_changes_per_caller_is_never_served_to_another() 
                 .is_some_and(|auth| auth.subject.as_deref() == Some("bob"));
             let kind = request.kind();
             let mut outcome = next.run(request).await;
-            if let (Ok(response), Kind::ListTools, true) = (&mut outcome, kind, bob) {
-                response.retain_listed(|tool| tool["name"] != "echo");
+            if let (Ok(response), true) = (&mut outcome, bob) {
+                match kind {
+                    Kind::ListTools => response.retain_listed(|tool| tool["name"] != "echo"),
+                    Kind::ListPrompts => response.retain_listed(|prompt| prompt["name"] != "greet"),
+                    _ => {}
+                }
             }
             outcome
         })
@@ -482,6 +486,19 @@ async fn a_listing_a_middleware_changes_per_caller_is_never_served_to_another() 
         let (names, cache_scope) = tool_names(&reply);
         assert_eq!(names, shown, "{token}: {reply:?}");
         assert_eq!(cache_scope, "private", "{token}: varies by caller");
+        // No prompt needs a scope: the listing varies only by what the middleware decides.
+        let prompts = ("prompts/list", json!({}), None);
+        let reply = modern(&router, id, prompts, token).await;
+        let body = reply.json();
+        let names = body["result"]["prompts"].as_array().unwrap().len();
+        let bob = token.starts_with("bob");
+        assert_eq!(names, usize::from(!bob), "{token}: {body}");
+        let cache_scope = &body["result"]["cacheScope"];
+        assert_eq!(
+            *cache_scope,
+            if bob { "private" } else { "public" },
+            "{token}: {body}"
+        );
     }
 }
 

@@ -85,8 +85,13 @@
 //! change is never served to another. A 2026-07-28 listing a middleware changed says
 //! `cacheScope: "private"` (the server cannot tell whether the change depends on the caller).
 //!
-//! A middleware that panics ends its request: a `tools/call` with an `isError` result, as a
-//! tool that panics does, any other with `-32603`.
+//! # Time, panics
+//!
+//! The time limit of a call (`Server::call_timeout`) bounds what runs after the chain (a
+//! tool's hooks and fn, a prompt, a read, a completer), not the middleware itself: over HTTP
+//! the request's time (`HttpConfig`) bounds it all, and a client's cancellation drops it
+//! anywhere. A middleware that panics ends its request: a `tools/call` with an `isError`
+//! result, as a tool that panics does, any other with `-32603`.
 
 use std::fmt;
 use std::future::Future;
@@ -345,7 +350,9 @@ impl Response {
         }
     }
 
-    /// The response as JSON, to change (a tool's result becomes JSON for good).
+    /// The response as JSON, to change. A tool's result becomes JSON for good, written as it
+    /// is, no longer shaped for the client's version: change it with
+    /// [`tool_result_mut`](Self::tool_result_mut) instead.
     pub fn json_mut(&mut self) -> &mut Value {
         self.changed = true;
         let json = match std::mem::replace(&mut self.repr, Repr::Json(Value::Null)) {

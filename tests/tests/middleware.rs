@@ -520,3 +520,39 @@ async fn a_listing_no_middleware_changes_stays_public() {
     .await;
     assert_eq!(reply.json()["result"]["cacheScope"], "public", "{reply:?}");
 }
+
+#[tokio::test]
+async fn over_http_every_kind_goes_through_the_middleware_in_both_eras() {
+    let seen: Seen = Arc::default();
+    let log = Arc::clone(&seen);
+    let router = Server::new("mw", "1")
+        .middleware(move |request: Request, next: Next| {
+            log.lock().unwrap().push(format!(
+                "{} {}",
+                request.kind(),
+                request.target().unwrap_or("-")
+            ));
+            next.run(request)
+        })
+        .http_config(HttpConfig::new())
+        .into_router()
+        .unwrap();
+    let session = mcp_toolbelt_tests::http::open_session(&router).await;
+    let mut expected = Vec::new();
+    for (id, (method, params, name)) in (1..).zip(every_kind()) {
+        // `Mcp-Name` is the name a call, read or get names; a completion sends none.
+        let header = name.filter(|_| method != "completion/complete");
+        let reply = modern(&router, id, (method, params.clone(), header), "-").await;
+        assert!(reply.json().get("result").is_some(), "{method}: {reply:?}");
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let reply = send(
+            &router,
+            post(&body, &mcp_toolbelt_tests::http::in_session(&session)),
+        )
+        .await;
+        assert!(reply.json().get("result").is_some(), "{method}: {reply:?}");
+        let seen = format!("{method} {}", name.unwrap_or("-"));
+        expected.extend([seen.clone(), seen]);
+    }
+    assert_eq!(*seen.lock().unwrap(), expected);
+}

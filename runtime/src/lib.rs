@@ -229,6 +229,7 @@ pub use error::Error;
 /// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
 /// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the prompts tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
+/// | `scopes("notes:read")` | the OAuth scopes a caller's token must grant, all of them, to see the prompt in `prompts/list`, get it and complete its arguments; a caller lacking one gets `403` with the `insufficient_scope` challenge (see [`http`], "Scopes"). Without a caller identity (stdio, HTTP without auth) it is served to everyone (`--lint` warns of this: `scopes-without-auth`). The rules of a scope are the `tool` key's | none: anyone |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
 /// On a parameter: its `///` comment is the argument's description; `#[serde(default)]` makes
@@ -311,6 +312,7 @@ pub use mcp_toolbelt_macros::prompt;
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 /// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the resources tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
+/// | `scopes("notes:read")` | the OAuth scopes a caller's token must grant, all of them, to see the resource or template in its listing, read it and complete its variables; a caller lacking one gets `403` with the `insufficient_scope` challenge (see [`http`], "Scopes"). Without a caller identity (stdio, HTTP without auth) it is served to everyone (`--lint` warns of this: `scopes-without-auth`). The rules of a scope are the `tool` key's | none: anyone |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
 /// base64 `blob`); clients of 2026-07-28 may cache it for the server's TTL, an fn's contents not

@@ -556,3 +556,30 @@ async fn over_http_every_kind_goes_through_the_middleware_in_both_eras() {
     }
     assert_eq!(*seen.lock().unwrap(), expected);
 }
+
+#[tokio::test]
+async fn a_middleware_that_panics_ends_its_request_not_the_server() {
+    let server = Server::new("mw", "1").middleware(|request: Request, next: Next| async move {
+        assert!(request.kind() != Kind::CallTool, "call bug");
+        assert!(request.kind() != Kind::ListPrompts, "list bug");
+        next.run(request).await
+    });
+    let mut client = stdio(server).await;
+    let called = client.call(1, "echo", json!({"text": "hi"})).await;
+    assert_eq!(
+        called["result"],
+        json!({"content": [{"type": "text", "text": "Error: a middleware panicked: call bug"}],
+               "isError": true}),
+        "{called}"
+    );
+    let listed = client.request(2, "prompts/list", json!({})).await;
+    assert_eq!(
+        listed["error"],
+        json!({"code": -32603, "message": "Error: a middleware panicked: list bug"}),
+        "{listed}"
+    );
+    let read = client
+        .request(3, "resources/read", json!({"uri": "mw://greeting"}))
+        .await;
+    assert_eq!(read["result"]["contents"][0]["text"], "hello", "{read}");
+}

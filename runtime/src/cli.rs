@@ -493,6 +493,11 @@ fn lint(server: &Server, options: &LintOptions<'_>) -> Result<ExitCode, Error> {
         &server.resource_icons(),
         &profiles,
     );
+    // `--oauth-issuer` is `--http`'s flag: for the lint, its variable says the server would
+    // check tokens.
+    if !server.wants_bearer_token() && std::env::var_os("MCP_OAUTH_ISSUER").is_none() {
+        lint::add_scopes(&mut report, &server.scoped_items(), &profiles);
+    }
     let mut out = io::stdout().lock();
     if options.json {
         let json = serde_json::to_string_pretty(&report).map_err(io::Error::other)?;

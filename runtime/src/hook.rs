@@ -1,6 +1,9 @@
 //! Call hooks: code that runs around every tool call, written once for all tools —
 //! authorization, rate limits, metrics, auditing. Shaped like axum's `middleware::from_fn`: an
-//! async fn given the call and [`Next`], which runs the rest of the chain.
+//! async fn given the call and [`Next`], which runs the rest of the chain. For code around
+//! `resources/read`, `prompts/get`, `completion/complete` and the listings too, write a
+//! [middleware](crate::middleware) instead: hooks run inside every middleware (and after the
+//! built-in scope check), for `tools/call` only.
 //!
 //! ```
 //! use std::time::Instant;

@@ -60,7 +60,8 @@
 //! | MCP Apps: tools with a view | [`apps`] |
 //! | long-running tools as tasks (the tasks extension): `#[tool(task)]`, the store, the budget, TTL and caps | [`task`] |
 //! | app state (a pool, a client, configuration given once) | [`State`] |
-//! | code around every call (access checks, rate limits, metrics) | [`hook`] |
+//! | code around every request that runs user code or lists (access checks, hiding items, rate limits, metrics), the built-in scope check among its layers | [`middleware`] |
+//! | code around every tool call only | [`hook`] |
 //! | tools added and removed while serving | [`tool`](mod@tool) |
 //! | icons beside tools, resources and the server, the server's description and web site | [`icon`] |
 //! | resource subscriptions, resources added and removed while serving, saying a resource changed | [`resource`](mod@resource) |
@@ -70,7 +71,7 @@
 //! | every limit, its default and what happens past it | [`Server`] (every transport), `http::HttpConfig` (HTTP) |
 //! | what hosts reject, checked before a host does (`--lint`) | [`lint`] |
 //! | testing tools in-process, schema snapshots | [`testing`] |
-//! | errors: what start-up and serving return ([`Error`]), the JSON-RPC errors a hook answers | [`error`] |
+//! | errors: what start-up and serving return ([`Error`]), the JSON-RPC errors a middleware or hook answers | [`error`] |
 //! | protocol versions and `_meta` keys | [`protocol`] |
 //!
 //! # How tools are found
@@ -191,6 +192,7 @@ pub mod hook;
 pub mod http;
 pub mod icon;
 pub mod lint;
+pub mod middleware;
 pub mod prompt;
 pub mod protocol;
 #[cfg(feature = "redis")]
@@ -363,7 +365,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`, and a legacy client's `tools/list` leaves the tool out); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged (a plain `fn`, which cannot be stopped midway, keeps its cancelled task `working` until it returns). Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 /// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the tools tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
-/// | `scopes("notes:write", "notes:admin")` | the OAuth scopes a caller's token must grant, all of them, to see the tool in `tools/list` and to call it (the same key on [`resource`](macro@resource) and [`prompt`](macro@prompt) guards reads, gets and completions); a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: over stdio, a local process its user started, and over HTTP without auth, there is none, and the tool is served to everyone (`--lint` warns of this). A scope that is empty, has a space, `"`, `\` or a non-ASCII character, or is listed twice is a compile error | none: anyone |
+/// | `scopes("notes:write", "notes:admin")` | the OAuth scopes a caller's token must grant, all of them, to see the tool in `tools/list` and to call it (the same key on [`resource`](macro@resource) and [`prompt`](macro@prompt) guards reads, gets and completions); a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: over stdio, a local process its user started, and over HTTP without auth, there is none, and the tool is served to everyone (`--lint` warns of this: `scopes-without-auth`). A scope that is empty, has a space, `"`, `\` or a non-ASCII character, or is listed twice is a compile error | none: anyone |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
 /// extension ([`Context::client_supports_apps`]) show only that (see [`apps`]).

@@ -9,6 +9,7 @@ use std::future::Future;
 use crate::error::Error;
 use crate::hook::{self, CallOutcome, Hook, Next, ToolCall};
 use crate::limits::Limits;
+use crate::middleware::{self, Middleware};
 use crate::protocol::{CHANNEL_CAPACITY, ChangeSender};
 use crate::registry::{self, PromptSet, RegistryError, ResourceSet, ToolSet};
 use crate::state::StateMap;
@@ -115,6 +116,8 @@ pub struct Server {
     changes: ChangeSender,
     states: StateMap,
     hooks: Vec<Hook>,
+    /// The middleware, outermost first.
+    middleware: Vec<Middleware>,
     /// The key that seals `requestState`.
     request_state_key: Option<[u8; 32]>,
     /// The other key it opens during a rotation.
@@ -175,6 +178,7 @@ impl Server {
             changes: ChangeSender::new(CHANNEL_CAPACITY),
             states: StateMap::default(),
             hooks: Vec::new(),
+            middleware: Vec::new(),
             request_state_key: None,
             previous_request_state_key: None,
             request_state_key_source: None,
@@ -671,10 +675,9 @@ impl Server {
     /// annotations, the arguments, the [`Context`](crate::Context)) and [`Next`], it may refuse
     /// the call or run it with `next.run(call).await` and see its result. Hooks run in the order
     /// they were added, the first outermost, before the arguments are validated; see
-    /// [`hook`](crate::hook) for the whole contract. Hooks do not run for `prompts/get` nor
-    /// `completion/complete`: a prompt reads the caller from its
-    /// [`Context::auth`](crate::Context::auth), a completer from
-    /// [`CompletionContext::auth`](crate::completion::CompletionContext::auth).
+    /// [`hook`](crate::hook) for the whole contract. Hooks run for `tools/call` only, inside
+    /// every [`middleware`](Self::middleware): for code around `resources/read`, `prompts/get`,
+    /// `completion/complete` and the listings too, add a middleware.
     #[must_use]
     pub fn hook<F, Fut>(mut self, hook: F) -> Self
     where
@@ -682,6 +685,24 @@ impl Server {
         Fut: Future<Output = CallOutcome> + Send + 'static,
     {
         self.hooks.push(hook::boxed(hook));
+        self
+    }
+
+    /// Adds a middleware that runs around every `tools/call`, `resources/read`, `prompts/get`,
+    /// `completion/complete` and listing: given the [`Request`](middleware::Request) (its
+    /// [`Kind`](middleware::Kind), what it names, its params, the
+    /// [`Context`](crate::Context) and through it the caller) and
+    /// [`Next`](middleware::Next), it may refuse the request, change it or its response, or
+    /// look at both. Middleware runs in the order it was added, the first outermost, then the
+    /// built-in scope check, then the request (a tool's call [hooks](Self::hook) inside); see
+    /// [`middleware`](crate::middleware) for the whole contract.
+    #[must_use]
+    pub fn middleware<F, Fut>(mut self, middleware: F) -> Self
+    where
+        F: Fn(middleware::Request, middleware::Next) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = middleware::Outcome> + Send + 'static,
+    {
+        self.middleware.push(middleware::boxed(middleware));
         self
     }
 
@@ -806,6 +827,31 @@ impl Server {
             .chain(listed.templates())
             .filter(|resource| !resource.icons().is_empty())
             .map(|resource| (resource.uri().to_owned(), resource.icons().to_vec()))
+            .collect()
+    }
+
+    /// Every tool, resource, template and prompt that needs a scope, with the scopes, for the
+    /// lint's check of a server that checks no token.
+    pub(crate) fn scoped_items(&self) -> Vec<(crate::lint::Subject, String, Vec<String>)> {
+        use crate::lint::Subject;
+        let listed = self.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .filter(|resource| !resource.needed_scopes().needed().is_empty())
+            .map(|resource| {
+                let scopes = resource.needed_scopes().needed().to_vec();
+                (Subject::Resource, resource.uri().to_owned(), scopes)
+            });
+        let named = |subject, items: Vec<(String, Vec<String>)>| {
+            items
+                .into_iter()
+                .map(move |(name, scopes)| (subject, name, scopes))
+        };
+        named(Subject::Tool, self.tools.scoped())
+            .chain(resources)
+            .chain(named(Subject::Prompt, self.prompts.scoped()))
             .collect()
     }
 

@@ -1028,3 +1028,59 @@ fn an_f32_is_told_to_be_an_f64() {
         ]
     );
 }
+
+/// The `scoped` binary (`tests/src/bin/scoped.rs`) run with `--lint` and `env`: its status and
+/// the lines of its report.
+fn scoped_lint(env: &[(&str, &str)]) -> (bool, Vec<String>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_scoped"))
+        .arg("--lint")
+        .env_remove("MCP_OAUTH_ISSUER")
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary runs");
+    let report = String::from_utf8(output.stdout).unwrap();
+    (
+        output.status.success(),
+        report.lines().map(str::to_owned).collect(),
+    )
+}
+
+#[test]
+fn scoped_items_on_a_server_that_checks_no_token_are_warned_about() {
+    let fix = "fix: configure auth, or every caller is served it: HttpConfig::bearer_auth, \
+               HttpConfig::oauth, or run() with --oauth-issuer URL (MCP_OAUTH_ISSUER)";
+    let (passed, lines) = scoped_lint(&[]);
+    assert!(passed, "warnings never fail: {lines:#?}");
+    let warning = |item: &str, scopes: &str| {
+        format!(
+            "warning[scopes-without-auth] {item} /: needs the {scopes}, but the server checks no \
+             token: every caller is served it (mcp); {fix}"
+        )
+    };
+    assert_eq!(
+        lines[..4],
+        [
+            warning("add_note", "scope `notes:write`"),
+            warning("resource scoped://notes", "scope `notes:read`"),
+            warning(
+                "resource scoped://notes/{id}",
+                "scopes `notes:read notes:admin`"
+            ),
+            warning("prompt summarise", "scope `notes:read`"),
+        ],
+    );
+    assert!(lines[4].contains("; 0 errors, 4 warnings"), "{lines:#?}");
+    // A server that checks tokens, its own way or by the built-in verifier, is not warned.
+    for env in [
+        [("SCOPED_BEARER", "1")],
+        [("MCP_OAUTH_ISSUER", "https://id.example.com")],
+    ] {
+        let (passed, lines) = scoped_lint(&env);
+        assert!(passed, "{env:?}: {lines:#?}");
+        assert_eq!(lines.len(), 1, "{env:?}: only the summary: {lines:#?}");
+        assert!(
+            lines[0].contains("; 0 errors, 0 warnings"),
+            "{env:?}: {lines:#?}"
+        );
+    }
+}

@@ -189,14 +189,6 @@ impl Method {
             Self::CallTool | Self::ReadResource | Self::GetPrompt | Self::Complete
         )
     }
-
-    /// Whether the method is a `resources/…` one the dispatcher hands to its resources.
-    pub(crate) fn is_resources(&self) -> bool {
-        matches!(
-            self,
-            Self::ListResources | Self::ListResourceTemplates | Self::ReadResource
-        )
-    }
 }
 
 impl From<&str> for Method {

@@ -79,6 +79,13 @@
 //! [`Icon`] given to [`Tool::icon`](crate::tool::Tool::icon), and (as findings of
 //! `serverInfo`, by `--lint` and `assert_portable`) to [`Server::icon`](crate::Server::icon).
 //!
+//! # Scopes a server does not check
+//!
+//! `--lint` also warns (`scopes-without-auth`, the `mcp` profile) of every tool, resource,
+//! template and prompt with `scopes(…)` on a server that checks no token (no
+//! `HttpConfig::bearer_auth`, no `HttpConfig::oauth`, no `MCP_OAUTH_ISSUER`): with no caller to
+//! check, every caller is served it. The finding names the item and what to configure.
+//!
 //! In tests, [`assert_portable`](crate::testing::assert_portable) fails with the same report.
 
 mod icons;
@@ -160,6 +167,39 @@ pub(crate) fn add_icons(
             for rule in profile.rules {
                 for problem in icons::check(&rule.check, icons) {
                     add(&mut report.findings, profile, rule, subject, problem);
+                }
+            }
+        }
+    }
+    sort(&mut report.findings);
+}
+
+/// Adds to `report`, for a server that checks no token (no `HttpConfig::bearer_auth`, no
+/// `HttpConfig::oauth`), a finding for each item of `scoped` (what it is, its name or URI, the
+/// scopes it needs) whose `scopes(…)` then guard nothing: without a caller to check, every
+/// caller is served it.
+pub(crate) fn add_scopes(
+    report: &mut Report,
+    scoped: &[(Subject, String, Vec<String>)],
+    profiles: &[&'static Profile],
+) {
+    for (subject, name, scopes) in scoped {
+        for profile in profiles {
+            for rule in profile.rules {
+                if rule.check == Check::ScopesWithoutAuth {
+                    let plural = if scopes.len() == 1 { "" } else { "s" };
+                    let message = format!(
+                        "needs the scope{plural} `{}`, but the server checks no token: every caller is served it",
+                        scopes.join(" ")
+                    );
+                    let problem = problem::Problem::new(String::new(), message);
+                    add(
+                        &mut report.findings,
+                        profile,
+                        rule,
+                        (*subject, name),
+                        problem,
+                    );
                 }
             }
         }

@@ -109,6 +109,9 @@ pub enum Check {
     /// Every icon's type (its `mimeType`, a `data:` URI's media type) is an image type hosts
     /// show, and each of its sizes `WxH` or `any`.
     IconFormat,
+    /// An item with `scopes(…)` is served by a server that checks no token: with no caller to
+    /// check, every caller is served it (`--lint`'s check of the server's auth).
+    ScopesWithoutAuth,
     /// The whole `tools/list` result is at most `max` bytes.
     #[non_exhaustive]
     ListBytes {
@@ -255,6 +258,11 @@ const MCP: &[Rule] = &[
     ),
     error(Check::IconSource, SPEC_ICONS),
     warning(Check::IconFormat, SPEC_ICONS),
+    warning(
+        Check::ScopesWithoutAuth,
+        "MCP spec 2025-11-25, basic/authorization (scopes are granted by an access token the \
+         server verifies; without one there is no scope to check); RFC 6749 §3.3",
+    ),
 ];
 
 /// The spec on icons: the scheme clients reject, the types they show.

@@ -16,7 +16,7 @@ pub struct Finding {
     /// What it is about: a tool, a resource or template, or the server itself.
     pub subject: Subject,
     /// The name of what it is about: the tool's (`*` for the whole `tools/list`), the
-    /// resource's or template's URI, or the server's name ([`Finding::subject`] tells which,
+    /// resource's or template's URI, the prompt's name, or the server's name ([`Finding::subject`] tells which,
     /// so that a tool named like a server is never mistaken for it).
     pub tool: String,
     /// A JSON pointer into the tool's definition (`/inputSchema/properties/limit`).
@@ -42,6 +42,8 @@ pub enum Subject {
     Tool,
     /// A resource or resource template, named by its URI.
     Resource,
+    /// A prompt, named by its name.
+    Prompt,
     /// The server itself (`serverInfo`: its icons), named by its name.
     Server,
 }
@@ -87,6 +89,7 @@ impl fmt::Display for Finding {
         let kind = match self.subject {
             Subject::Tool => "",
             Subject::Resource => "resource ",
+            Subject::Prompt => "prompt ",
             Subject::Server => "server ",
         };
         write!(

@@ -38,6 +38,7 @@ pub(super) fn id(check: &Check) -> &'static str {
         Check::EcmaPattern => "pattern",
         Check::IconSource => "icon-source",
         Check::IconFormat => "icon-format",
+        Check::ScopesWithoutAuth => "scopes-without-auth",
     }
 }
 
@@ -114,6 +115,9 @@ pub(super) fn fix(check: &Check) -> &'static str {
             });
             FIX.as_str()
         }
+        Check::ScopesWithoutAuth => {
+            "configure auth, or every caller is served it: HttpConfig::bearer_auth, HttpConfig::oauth, or run() with --oauth-issuer URL (MCP_OAUTH_ISSUER)"
+        }
         Check::EcmaPattern => {
             "write the regex as JavaScript reads it (with the `u` flag): `(?i)` becomes `[Aa]` classes, `\\A`/`\\z` become `^`/`$`, no possessive `*+` or atomic `(?>…)`"
         }
@@ -133,7 +137,8 @@ pub(super) fn check_tool(check: &Check, tool: &ToolDefinition, server: &str) -> 
         Check::ListBytes { .. }
         | Check::StructuredNeedsSchema
         | Check::SchemaNeedsStructured
-        | Check::DeclaredFields => Vec::new(),
+        | Check::DeclaredFields
+        | Check::ScopesWithoutAuth => Vec::new(),
         _ => check_subschemas(check, tool),
     }
 }

@@ -15,7 +15,7 @@ use super::scope::RequestScope;
 use super::subscriptions::{self, ListenFilter, Lists, Requested};
 use super::{
     ChangeSender, Changes, Connection, ProtocolVersion, Transport, complete, downgrade, listen,
-    meta, prompts, resources, tasks, trace,
+    meta, resources, tasks, trace,
 };
 use crate::ask::seal::Sealer;
 use crate::client_capabilities::ClientCapabilities;
@@ -23,16 +23,18 @@ use crate::context::AuthInfo;
 use crate::hook::Hook;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::Limits;
+use crate::middleware::{Kind, Middleware};
 use crate::registry::{PromptSet, ResourceSet, ToolSet};
 use crate::result::CallToolResult;
 use crate::state::StateMap;
 use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
 
+mod chain;
 mod run;
 mod scopes;
 
-pub(crate) use scopes::refused;
+pub(crate) use scopes::{refused, scope_refusal};
 
 use run::Client;
 
@@ -67,6 +69,8 @@ pub(crate) struct ServerState {
     pub(crate) states: Arc<StateMap>,
     /// The call hooks, outermost first.
     pub(crate) hooks: Arc<[Hook]>,
+    /// The middleware, outermost first (the scope check comes after the last).
+    pub(crate) middleware: Arc<[Middleware]>,
     /// How the requests arrive (named in their spans).
     pub(crate) transport: Transport,
     /// Whether a legacy client can be told of changes after its request was answered (stdio,
@@ -129,6 +133,7 @@ impl Dispatcher {
             closing: CancellationToken::new(),
             states: Arc::default(),
             hooks: Arc::new([]),
+            middleware: Arc::new([]),
             transport: Transport::InProcess,
             legacy_changes: true,
             sealer: Arc::new(Sealer::new(None)),
@@ -234,8 +239,10 @@ impl Dispatcher {
     ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
-        if let Some(needed) = self.insufficient_scope(method, Some(&params), scope.auth.as_ref()) {
-            return Err(refused(&needed));
+        if let Some(kind) = Kind::of(method) {
+            return self
+                .through_chain(kind, id, params, &era, connection, scope)
+                .await;
         }
         let result = match (era.is_modern(), method) {
             (false, Method::Initialize) => Ok(self.initialize(&params, connection)),
@@ -256,18 +263,6 @@ impl Dispatcher {
                 let listed = self.state.resources.listed();
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
-            (_, Method::ListTools) => {
-                let page = self.state.listings.page(
-                    &self.state.tools,
-                    &params,
-                    era.version(),
-                    scope.auth.as_ref(),
-                );
-                return page.map(Payload::Shared);
-            }
-            (_, Method::CallTool) => {
-                return self.call_tool(id, params, &era, connection, scope).await;
-            }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
                 let declared = Client::of(&era, connection).capabilities;
                 tasks::answer(
@@ -279,32 +274,9 @@ impl Dispatcher {
                 )
                 .await
             }
-            (_, Method::ListPrompts) if self.serves_prompts() => prompts::list(
-                &self.state.prompts,
-                &params,
-                era.version(),
-                self.state.page_size,
-                self.state.ttl_ms,
-                scope.auth.as_ref(),
-            ),
-            (_, Method::GetPrompt) if self.serves_prompts() => {
-                Box::pin(self.get_prompt(id, params, &era, connection, scope)).await
-            }
-            // `completions` came with 2025-03-26: an older client was not offered it.
-            (_, Method::Complete)
-                if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
-            {
-                self.complete(&params, connection, &scope).await
-            }
             #[cfg(feature = "skills")]
             (_, method) if method.is_skills() && !self.state.skills.is_empty() => {
                 return self.skills(method, &params, &era);
-            }
-            (_, Method::ReadResource) if self.state.resources.is_served() => {
-                Box::pin(self.read_resource(id, params, &era, connection, scope)).await
-            }
-            (_, method) if method.is_resources() && self.state.resources.is_served() => {
-                self.list_resources(method, &params, &era, scope.auth.as_ref())
             }
             _ => Err(method_not_found(method)),
         }?;

@@ -209,6 +209,17 @@ impl<T: Named> NamedSet<T> {
         }
     }
 
+    /// Every item that needs a scope, by name, with the scopes it needs (for the lint).
+    pub(crate) fn scoped(&self) -> Vec<(String, Vec<String>)> {
+        self.items.with(|items| {
+            items
+                .values()
+                .filter(|item| !item.scopes().needed().is_empty())
+                .map(|item| (item.name().to_owned(), item.scopes().needed().to_vec()))
+                .collect()
+        })
+    }
+
     /// Every app state an item takes that `states` lacks, in name order.
     pub(crate) fn missing_state(&self, states: &StateMap) -> Vec<RegistryError> {
         self.items.with(|items| {

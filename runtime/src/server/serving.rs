@@ -287,6 +287,7 @@ impl Server {
             closing,
             states: Arc::new(self.states),
             hooks: self.hooks.into(),
+            middleware: self.middleware.into(),
             transport,
             early_answers: self.early_answers,
             legacy_changes,

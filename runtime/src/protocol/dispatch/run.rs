@@ -18,8 +18,9 @@ use crate::call;
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
 use crate::hook;
-use crate::jsonrpc::{ErrorObject, Id, Payload, codes};
+use crate::jsonrpc::{ErrorObject, Id, codes};
 use crate::limits::CallClock;
+use crate::middleware::{self, Response};
 use crate::protocol::connection::Connection;
 use crate::protocol::era::Era;
 use crate::protocol::scope::RequestScope;
@@ -38,7 +39,7 @@ impl Dispatcher {
         era: &Era,
         connection: &Connection,
         scope: RequestScope,
-    ) -> Result<Payload, ErrorObject> {
+    ) -> middleware::Outcome {
         let (name, arguments) = tool_and_arguments(&mut params)?;
         let tool = self
             .state
@@ -78,7 +79,7 @@ impl Dispatcher {
                 (required, reservation),
             ))
             .await?;
-            return Ok(self.payload(era, answer));
+            return Ok(Response::json(answer));
         }
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
@@ -101,12 +102,12 @@ impl Dispatcher {
             Some(round) => match round.run(&self.state.sealer, call.as_mut()).await? {
                 Outcome::Completed(result) => round.unless_lacking(result?)?,
                 Outcome::InputRequired(input_required) => {
-                    return Ok(self.payload(era, input_required));
+                    return Ok(Response::json(input_required));
                 }
             },
             None => call.await?,
         };
-        Ok(self.tool_payload(era, result))
+        Ok(result.into())
     }
 
     /// Whether a call of `tool` runs as a task: `Some((required, its place under the caps))` for

@@ -1,8 +1,9 @@
 //! The check of `scopes(…)` for a request that runs user code: the item a `tools/call`,
 //! `resources/read`, `prompts/get` or `completion/complete` names, the scopes it needs, and the
-//! refusal of a caller whose token lacks one. The dispatcher refuses with a JSON-RPC error;
-//! the HTTP transport asks first ([`Dispatcher::insufficient_scope`]) to answer `403` with the
-//! `insufficient_scope` challenge.
+//! refusal of a caller whose token lacks one: the innermost layer of the middleware chain
+//! (`chain.rs`), so every middleware sees the refusal. The dispatcher refuses with a JSON-RPC
+//! error ([`refused`]); the HTTP transport answers that refusal ([`scope_refusal`]) with `403`
+//! and the `insufficient_scope` challenge.
 
 use serde_json::{Map, Value, json};
 
@@ -108,4 +109,19 @@ pub(crate) fn refused(needed: &Scopes) -> ErrorObject {
         format!("Forbidden: the token lacks a scope this needs (it needs: {scope})"),
     )
     .data(json!({"error": "insufficient_scope", "scope": scope}))
+}
+
+/// The scopes a [`refused`] error names: `Some` for the scope check's refusal (or a
+/// middleware's made alike), which HTTP answers with the `insufficient_scope` challenge.
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "HTTP answers it with a challenge")
+)]
+pub(crate) fn scope_refusal(error: &ErrorObject) -> Option<Scopes> {
+    let data = error.data.as_ref()?;
+    if error.code != codes::INVALID_REQUEST || data.get("error")? != "insufficient_scope" {
+        return None;
+    }
+    let scope = data.get("scope")?.as_str()?;
+    Some(Scopes::new(scope.split(' ').filter(|s| !s.is_empty())))
 }

@@ -16,7 +16,6 @@ use tokio::sync::mpsc;
 
 use super::HttpState;
 use super::admission::Admitted;
-use super::auth;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
 use super::reply::{self, Refusal, Stage, StatusTable};
@@ -258,7 +257,6 @@ async fn modern_post(
     check_envelope(&post.headers, &request)
         .and_then(|()| check_param_headers(state, &post.headers, &request))
         .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
-    check_scopes(state, &request, post.auth.as_ref())?;
     let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
     // place of the request place).
@@ -273,6 +271,7 @@ async fn modern_post(
         calls,
         in_session: None,
         auth: post.auth,
+        bearer: state.config.auth.as_ref(),
         accepts: post.accepts,
         statuses: StatusTable::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
@@ -316,26 +315,6 @@ fn check_param_headers(
         .and_then(|params| params.get("arguments"))
         .and_then(Value::as_object);
     headers::check_params(headers, tool.header_params(), arguments)
-}
-
-/// A request naming a tool, resource or prompt whose scopes the caller's token lacks: `403`
-/// with the `insufficient_scope` challenge (the dispatcher would refuse it too, but only with a
-/// JSON-RPC error).
-fn check_scopes(
-    state: &HttpState,
-    request: &RpcRequest,
-    auth: Option<&AuthInfo>,
-) -> Result<(), Refusal> {
-    let Some(bearer) = &state.config.auth else {
-        return Ok(());
-    };
-    match state
-        .dispatcher
-        .insufficient_scope(&request.method, request.params.as_ref(), auth)
-    {
-        Some(needed) => Err(auth::insufficient_scope(bearer, &needed).to(&request.id)),
-        None => Ok(()),
-    }
 }
 
 /// A subscription's place: a request place and one of the long-lived streams' share.
@@ -596,9 +575,6 @@ async fn legacy_message(
 ) -> Response {
     match message {
         Incoming::Request(request) => {
-            if let Err(refusal) = check_scopes(state, &request, post.auth.as_ref()) {
-                return refusal.into_response();
-            }
             // A session's streams are logged, so that its client can resume them.
             let log = in_session.is_some().then(|| Resumable {
                 log: Arc::clone(&state.log),
@@ -609,6 +585,7 @@ async fn legacy_message(
                 calls,
                 in_session,
                 auth: post.auth,
+                bearer: state.config.auth.as_ref(),
                 accepts: post.accepts,
                 statuses: StatusTable::Legacy,
                 timeout: Some(state.config.request_timeout),

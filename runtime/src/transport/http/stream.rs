@@ -20,6 +20,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
+use super::auth;
+use super::config::BearerAuth;
 use super::headers::{self, LAST_EVENT_ID, SESSION_ID};
 use super::places::Place;
 use super::replay::{self, EventLog, LoggedStream, StreamKind};
@@ -33,13 +35,16 @@ use crate::session::{self, Caller, Calls, Ticket};
 use crate::sync::lock;
 
 /// One request to answer over HTTP.
-pub(super) struct HttpCall {
+pub(super) struct HttpCall<'a> {
     pub(super) request: Request,
     /// The calls it joins: its legacy session's, or calls of its own.
     pub(super) calls: Calls,
     /// The legacy session it belongs to, if any.
     pub(super) in_session: Option<Arc<HttpSession>>,
     pub(super) auth: Option<AuthInfo>,
+    /// The server's bearer auth, if any: a scope refusal answered as JSON is then a `403` with
+    /// the `insufficient_scope` challenge.
+    pub(super) bearer: Option<&'a BearerAuth>,
     /// Whether the answer may be an event stream.
     pub(super) accepts: Accepts,
     /// The era it was made in: its answer's status follows that era's table.
@@ -81,7 +86,7 @@ pub(super) enum Accepts {
 /// stream ends without one (`202 Accepted` for a client that takes JSON only). A request that
 /// runs no code of the user's is polled first on the connection's task, and runs as a task of
 /// its own only if it waits; the others run as a task of their own at once.
-pub(super) async fn answer(call: HttpCall) -> Response {
+pub(super) async fn answer(call: HttpCall<'_>) -> Response {
     let (events, mut receiver) = mpsc::unbounded_channel();
     let max_queued = call.calls.dispatcher().limits().max_queued_messages;
     // A listen stream's changes wait for room in its queue (never dropped, never unbounded).
@@ -153,6 +158,14 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     // Cancelled after it answered, before the answer left: it still gets none.
     if !ticket.complete() {
         return no_response(call.accepts);
+    }
+    if let (Some(bearer), Some(error)) = (call.bearer, response.error_object())
+        && let Some(needed) = crate::protocol::scope_refusal(error)
+    {
+        // The scope check's refusal, as the 2025-11-25 scope challenge (step-up).
+        return auth::insufficient_scope(bearer, &needed)
+            .to(&id)
+            .into_response();
     }
     let status = response.error_object().map_or(StatusCode::OK, |error| {
         status_of(error, Stage::Answer(call.statuses))

@@ -182,6 +182,7 @@ mod sync;
 mod transport;
 mod types;
 mod validate;
+mod visibility;
 
 pub mod apps;
 pub mod ask;
@@ -558,6 +559,7 @@ pub use mcp_toolbelt_macros::tool;
 pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;
+pub use visibility::{Visibility, VisibilityError};
 
 /// The README's Rust blocks, compiled and run as doctests, so that the README shows no code that
 /// does not build (`cargo test -p mcp-toolbelt --doc ReadmeDoctests`).

@@ -131,6 +131,8 @@ pub struct Server {
     task_store: Option<Arc<dyn TaskStore>>,
     /// The `task_*` settings and the task caps.
     task_settings: TaskSettings,
+    /// What each caller sees of what is served ([`Server::visibility`]).
+    visibility: Option<crate::protocol::VisibilityRule>,
 }
 
 impl Server {
@@ -182,6 +184,7 @@ impl Server {
             skills: Vec::new(),
             task_store: None,
             task_settings: TaskSettings::default(),
+            visibility: None,
         };
         // The server's own handles are app state from the start: a call reaches them through
         // its `Context` (`Context::resources`, …) or a `State<Resources>` parameter, with
@@ -348,6 +351,43 @@ impl Server {
     {
         let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
         self.select(|selection| selection.without(tags.iter().cloned()))
+    }
+
+    /// Decides, for each caller, what it sees of what the server serves, by tags: `rule` is
+    /// given the caller's [`AuthInfo`](crate::context::AuthInfo) (`None` without auth: stdio,
+    /// or HTTP without a token verifier) and answers a [`Visibility`](crate::Visibility). What
+    /// it hides from a caller is absent from that caller's listings and unknown to its
+    /// `tools/call`, `resources/read`, `prompts/get` and `completion/complete` (the error of a
+    /// name nothing registered), in both eras: a 2026-07-28 request has no session, so this is
+    /// how it sees less.
+    ///
+    /// It applies within what the server serves ([`only_tags`](Self::only_tags),
+    /// [`without_tags`](Self::without_tags): nothing shows what they leave out), and a legacy
+    /// session's own choice ([`Context::enable_tags`](crate::Context::enable_tags),
+    /// [`disable_tags`](crate::Context::disable_tags)) wins over it for the tags it names: a tool
+    /// that unlocks tags decides who may. The rule runs once per request, so keep it cheap (a
+    /// look at the scopes). While a rule is set, 2026-07-28 listings say `cacheScope: "private"`.
+    ///
+    /// ```no_run
+    /// use mcp_toolbelt::{Server, Visibility};
+    ///
+    /// // Admin tools only for tokens granting `admin`; beta tools hidden until a session
+    /// // unlocks them (`ctx.enable_tags(["beta"])`).
+    /// let server = Server::new("notes", "1.0.0").visibility(|caller| match caller {
+    ///     Some(auth) if auth.scopes.iter().any(|scope| scope == "admin") => {
+    ///         Visibility::all().without(["beta"])
+    ///     }
+    ///     _ => Visibility::all().without(["admin", "beta"]),
+    /// });
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn visibility(
+        mut self,
+        rule: impl Fn(Option<&crate::context::AuthInfo>) -> crate::Visibility + Send + Sync + 'static,
+    ) -> Self {
+        self.visibility = Some(Arc::new(rule));
+        self
     }
 
     /// Narrows the selection of each live set the same way.

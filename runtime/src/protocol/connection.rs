@@ -9,6 +9,7 @@ use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
 use crate::limits::MemoryBudget;
 use crate::sync::lock;
+use crate::visibility::SessionTags;
 
 /// The capabilities of a client before `initialize`, shared by every connection: a 2026-07-28
 /// HTTP request makes a connection of its own, which then allocates nothing for them.
@@ -32,6 +33,8 @@ pub(crate) struct Connection {
     lists: Mutex<Lists>,
     /// What `resources/subscribe` subscribed to.
     subscriptions: Subscriptions,
+    /// The tags the session enabled or disabled for itself (`Context::enable_tags`).
+    tags: Arc<SessionTags>,
 }
 
 impl Connection {
@@ -51,6 +54,7 @@ impl Connection {
             client_capabilities: Mutex::new(Arc::clone(&NONE_DECLARED)),
             lists: Mutex::default(),
             subscriptions: Subscriptions::new(subscription_memory),
+            tags: Arc::default(),
         }
     }
 
@@ -102,6 +106,11 @@ impl Connection {
     /// What `resources/subscribe` and `resources/unsubscribe` change.
     pub(crate) fn subscriptions(&self) -> &Subscriptions {
         &self.subscriptions
+    }
+
+    /// The tags the session enabled or disabled for itself, shared with its calls' contexts.
+    pub(crate) fn tags(&self) -> &Arc<SessionTags> {
+        &self.tags
     }
 
     /// What this connection's client hears of the server's changes (nothing before

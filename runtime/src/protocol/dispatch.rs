@@ -28,6 +28,7 @@ use crate::result::CallToolResult;
 use crate::state::StateMap;
 use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
+use crate::visibility::{ChangedTags, View, Visibility};
 
 mod run;
 mod scopes;
@@ -35,6 +36,9 @@ mod scopes;
 pub(crate) use scopes::refused;
 
 use run::Client;
+
+/// What each caller sees of what the server serves ([`crate::Server::visibility`]).
+pub(crate) type VisibilityRule = Arc<dyn Fn(Option<&AuthInfo>) -> Visibility + Send + Sync>;
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool, prompt and resource sets.
@@ -82,6 +86,8 @@ pub(crate) struct ServerState {
     pub(crate) listings: Listings,
     /// What one connection may ask at once, and for how long.
     pub(crate) limits: Limits,
+    /// What each caller sees of what is served, by tags.
+    pub(crate) visibility: Option<VisibilityRule>,
     /// The skills served (their files are among `resources`).
     #[cfg(feature = "skills")]
     pub(crate) skills: Arc<crate::skill::SkillSet>,
@@ -134,6 +140,7 @@ impl Dispatcher {
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
             limits: Limits::default(),
+            visibility: None,
             #[cfg(feature = "skills")]
             skills: Arc::default(),
             tasks: Arc::new(Tasks::new(
@@ -175,10 +182,21 @@ impl Dispatcher {
     }
 
     /// The live tool named `name`, for a transport that checks a call against it before
-    /// dispatching it (HTTP: its `Mcp-Param-*` headers).
+    /// dispatching it (HTTP: its `Mcp-Param-*` headers); `None` when `auth`'s view hides it.
     #[cfg(feature = "http")]
-    pub(crate) fn tool(&self, name: &str) -> Option<crate::registry::Tool> {
-        self.state.tools.get(name)
+    pub(crate) fn tool(
+        &self,
+        name: &str,
+        auth: Option<&AuthInfo>,
+    ) -> Option<crate::registry::Tool> {
+        self.state.tools.get_for(name, &self.caller_view(auth))
+    }
+
+    /// What the server's rule shows `auth`, before any session's own choice: for a transport
+    /// that looks at an item before dispatching the request.
+    #[cfg(feature = "http")]
+    pub(crate) fn caller_view(&self, auth: Option<&AuthInfo>) -> View {
+        View::new(self.state.visibility.as_ref().map(|rule| rule(auth)), None)
     }
 
     /// Answers one request.
@@ -234,7 +252,10 @@ impl Dispatcher {
     ) -> Result<Payload, ErrorObject> {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
-        if let Some(needed) = self.insufficient_scope(method, Some(&params), scope.auth.as_ref()) {
+        let view = self.view(&era, connection, scope.auth.as_ref());
+        if let Some(needed) =
+            self.insufficient_scope(method, Some(&params), scope.auth.as_ref(), &view)
+        {
             return Err(refused(&needed));
         }
         let result = match (era.is_modern(), method) {
@@ -253,7 +274,7 @@ impl Dispatcher {
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
-                let listed = self.state.resources.listed();
+                let listed = self.state.resources.listed().seen_through(&view);
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (_, Method::ListTools) => {
@@ -262,11 +283,14 @@ impl Dispatcher {
                     &params,
                     era.version(),
                     scope.auth.as_ref(),
+                    &view,
                 );
                 return page.map(Payload::Shared);
             }
             (_, Method::CallTool) => {
-                return self.call_tool(id, params, &era, connection, scope).await;
+                return self
+                    .call_tool(id, params, &era, connection, (scope, view))
+                    .await;
             }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
                 let declared = Client::of(&era, connection).capabilities;
@@ -285,26 +309,27 @@ impl Dispatcher {
                 era.version(),
                 self.state.page_size,
                 self.state.ttl_ms,
-                scope.auth.as_ref(),
+                (scope.auth.as_ref(), &view),
             ),
             (_, Method::GetPrompt) if self.serves_prompts() => {
-                Box::pin(self.get_prompt(id, params, &era, connection, scope)).await
+                Box::pin(self.get_prompt(id, params, &era, connection, (scope, view))).await
             }
             // `completions` came with 2025-03-26: an older client was not offered it.
             (_, Method::Complete)
-                if self.completable().any() && era.version() >= ProtocolVersion::V2025_03_26 =>
+                if self.completable(&View::default()).any()
+                    && era.version() >= ProtocolVersion::V2025_03_26 =>
             {
-                self.complete(&params, connection, &scope).await
+                self.complete(&params, connection, &scope, &view).await
             }
             #[cfg(feature = "skills")]
             (_, method) if method.is_skills() && !self.state.skills.is_empty() => {
                 return self.skills(method, &params, &era);
             }
             (_, Method::ReadResource) if self.state.resources.is_served() => {
-                Box::pin(self.read_resource(id, params, &era, connection, scope)).await
+                Box::pin(self.read_resource(id, params, &era, connection, (scope, view))).await
             }
             (_, method) if method.is_resources() && self.state.resources.is_served() => {
-                self.list_resources(method, &params, &era, scope.auth.as_ref())
+                self.list_resources(method, &params, &era, (scope.auth.as_ref(), &view))
             }
             _ => Err(method_not_found(method)),
         }?;
@@ -317,10 +342,43 @@ impl Dispatcher {
         params: &Map<String, Value>,
         connection: &Connection,
         scope: &RequestScope,
+        view: &View,
     ) -> Result<Value, ErrorObject> {
         let time_limit = self.time_limit(scope);
         let session_id = connection.session_id.clone();
-        complete::complete(params, &self.completable(), time_limit, scope, session_id).await
+        let completable = self.completable(view);
+        complete::complete(params, &completable, time_limit, scope, session_id).await
+    }
+
+    /// What this request sees, by tags: the server's rule for its caller, and (legacy) its
+    /// session's own choice.
+    fn view(&self, era: &Era, connection: &Connection, auth: Option<&AuthInfo>) -> View {
+        let rule = self.state.visibility.as_ref().map(|rule| rule(auth));
+        let session = (!era.is_modern()).then(|| connection.tags().current());
+        View::new(rule, session)
+    }
+
+    /// Completes at the next change of `connection`'s own choice of tags, with the lists it
+    /// changes (those with an item of a tag it named): what the session alone is told.
+    pub(crate) async fn own_changes(&self, connection: &Connection) -> Vec<super::Change> {
+        let changed: ChangedTags = connection.tags().next_change().await;
+        let tagged = |tags: &[String]| changed.touches(tags);
+        let tools = self.state.tools.any_tagged(tagged);
+        let prompts = self.state.prompts.any_tagged(tagged);
+        let listed = self.state.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .any(|resource| tagged(resource.tag_list().names()));
+        [
+            (tools, super::Change::Tools),
+            (prompts, super::Change::Prompts),
+            (resources, super::Change::Resources),
+        ]
+        .into_iter()
+        .filter_map(|(changed, change)| changed.then_some(change))
+        .collect()
     }
 
     /// The Skills extension's methods: `skills/list` a shared page, the others answered in
@@ -347,16 +405,16 @@ impl Dispatcher {
     }
 
     /// `resources/list` and `resources/templates/list`, from the resources as of now that
-    /// `auth`'s scopes allow (a listing that varies so is `private`).
+    /// `auth`'s scopes and the request's view allow (a listing that varies so is `private`).
     fn list_resources(
         &self,
         method: &Method,
         params: &Map<String, Value>,
         era: &Era,
-        auth: Option<&AuthInfo>,
+        (auth, view): (Option<&AuthInfo>, &View),
     ) -> Result<Value, ErrorObject> {
         let listed = self.state.resources.listed();
-        let (visible, varies) = listed.visible_to(auth);
+        let (visible, varies) = listed.visible_to(auth, view);
         let served = resources::Served {
             resources: visible.as_ref().unwrap_or(&listed),
             page_size: self.state.page_size,
@@ -510,7 +568,10 @@ impl Dispatcher {
     fn capabilities(&self) -> ServerCapabilities {
         let capabilities =
             ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
-                .prompts_and_completions(self.serves_prompts(), self.completable().any());
+                .prompts_and_completions(
+                    self.serves_prompts(),
+                    self.completable(&View::default()).any(),
+                );
         #[cfg(feature = "skills")]
         let capabilities = capabilities.skills(!self.state.skills.is_empty());
         capabilities
@@ -521,12 +582,13 @@ impl Dispatcher {
         self.state.prompts_handle || !self.state.prompts.is_empty()
     }
 
-    /// What `completion/complete` completes.
-    fn completable(&self) -> complete::Completable<'_> {
+    /// What `completion/complete` completes, of what `view` shows.
+    fn completable<'a>(&'a self, view: &'a View) -> complete::Completable<'a> {
         complete::Completable {
             prompts: &self.state.prompts,
-            resources: self.state.resources.listed(),
+            resources: self.state.resources.listed().seen_through(view),
             states: &self.state.states,
+            view,
         }
     }
 

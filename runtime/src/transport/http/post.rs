@@ -256,7 +256,7 @@ async fn modern_post(
         }
     };
     check_envelope(&post.headers, &request)
-        .and_then(|()| check_param_headers(state, &post.headers, &request))
+        .and_then(|()| check_param_headers(state, &post.headers, &request, post.auth.as_ref()))
         .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
     check_scopes(state, &request, post.auth.as_ref())?;
     let subscription = request.method == Method::Listen;
@@ -301,11 +301,12 @@ fn check_param_headers(
     state: &HttpState,
     headers: &HeaderMap,
     request: &RpcRequest,
+    auth: Option<&AuthInfo>,
 ) -> Result<(), ErrorObject> {
     let params = request.params.as_ref();
     let tool = match params.and_then(|params| params.get("name")) {
         Some(Value::String(name)) if request.method == Method::CallTool => {
-            state.dispatcher.tool(name)
+            state.dispatcher.tool(name, auth)
         }
         _ => None,
     };
@@ -329,10 +330,12 @@ fn check_scopes(
     let Some(bearer) = &state.config.auth else {
         return Ok(());
     };
-    match state
-        .dispatcher
-        .insufficient_scope(&request.method, request.params.as_ref(), auth)
-    {
+    match state.dispatcher.insufficient_scope(
+        &request.method,
+        request.params.as_ref(),
+        auth,
+        &state.dispatcher.caller_view(auth),
+    ) {
         Some(needed) => Err(auth::insufficient_scope(bearer, &needed).to(&request.id)),
         None => Ok(()),
     }

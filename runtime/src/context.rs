@@ -52,7 +52,8 @@ use crate::visibility::{self, SessionTags, VisibilityError};
 /// [`Context::log`] goes to the client. Asking the client (forms, the client's model, its roots)
 /// is in [`ask`](crate::ask); app state is [`Context::state`] or a [`State`] parameter; the
 /// server's live handles are [`Context::resources`] (to say a resource changed),
-/// [`Context::tools`] and [`Context::prompts`].
+/// [`Context::tools`] and [`Context::prompts`]; what the session sees of them, by tags, is
+/// [`Context::enable_tags`], [`Context::disable_tags`] and [`Context::reset_tags`].
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,

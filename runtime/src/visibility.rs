@@ -82,7 +82,7 @@ impl Selection {
 /// let tester = Visibility::all().only(["beta", "public"]);
 /// # let _ = (guest, tester);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Visibility(Selection);
 
 impl Visibility {
@@ -404,7 +404,11 @@ impl View {
     /// What decides it, as text: two views of one key show the same (`None`: everything).
     pub(crate) fn key(&self) -> Option<String> {
         self.hides().then(|| {
-            serde_json::to_string(&(&self.rule, self.session.as_deref())).unwrap_or_default()
+            serde_json::to_string(&(
+                self.rule.as_ref().map(|rule| &rule.0),
+                self.session.as_deref(),
+            ))
+            .unwrap_or_default()
         })
     }
 }

@@ -354,7 +354,9 @@ impl Dispatcher {
     /// session's own choice.
     fn view(&self, era: &Era, connection: &Connection, auth: Option<&AuthInfo>) -> View {
         let rule = self.state.visibility.as_ref().map(|rule| rule(auth));
-        let session = (!era.is_modern()).then(|| connection.tags().current());
+        let session = (!era.is_modern())
+            .then(|| connection.chosen_tags())
+            .flatten();
         View::new(rule, session)
     }
 

@@ -69,7 +69,10 @@ impl SessionRecord {
                 resources: lists.resources,
             },
             owner: owner.map(Principal::key),
-            tags: Toggles::clone(&connection.tags().current()),
+            tags: connection
+                .chosen_tags()
+                .map(|tags| Toggles::clone(&tags))
+                .unwrap_or_default(),
         }
     }
 

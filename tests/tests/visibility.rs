@@ -16,7 +16,7 @@ use axum::http::{Method, StatusCode};
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
 use mcp_toolbelt::prompt::{Prompt, Prompts};
 use mcp_toolbelt::redis::Redis;
-use mcp_toolbelt::{Context, Server, Visibility, VisibilityError, prompt, tool};
+use mcp_toolbelt::{Context, Server, Visibility, VisibilityError, prompt, resource, tool};
 use mcp_toolbelt_tests::http::{
     Events, bodiless, in_session, initialize_body, legacy_call, modern_call, modern_headers,
     modern_request, post, result_text, send,
@@ -66,6 +66,12 @@ async fn beta_greeting(
     name: String,
 ) -> String {
     format!("Hello tester {name}")
+}
+
+/// The beta's notes
+#[resource(uri = "beta://notes", mime_type = "text/plain", tags("beta"))]
+async fn beta_notes() -> &'static str {
+    "notes"
 }
 
 /// Every tool an unauthenticated caller sees: all but the beta ones.
@@ -140,10 +146,29 @@ async fn a_stdio_session_unlocks_and_hides_tags_and_is_told() {
     let refused = client.call(4, "try_feature", json!({})).await;
     assert_eq!(refused["error"]["message"], "Unknown tool: try_feature");
 
-    // The beta has a tool and a prompt: both lists changed, for this session.
-    let (joined, told) = call_hearing(&mut client, 5, "join_beta", 2).await;
+    let refused = client
+        .request(16, "resources/read", json!({"uri": "beta://notes"}))
+        .await;
+    assert_eq!(
+        refused["error"]["message"],
+        "Resource not found: beta://notes"
+    );
+
+    // The beta has a tool, a prompt and a resource: the three lists changed, for this session.
+    let (joined, told) = call_hearing(&mut client, 5, "join_beta", 3).await;
     assert_eq!(result_text(&joined), "joined", "{joined}");
-    assert_eq!(told, [list_changed("tools"), list_changed("prompts")]);
+    assert_eq!(
+        told,
+        [
+            list_changed("tools"),
+            list_changed("prompts"),
+            list_changed("resources")
+        ]
+    );
+    let read = client
+        .request(17, "resources/read", json!({"uri": "beta://notes"}))
+        .await;
+    assert_eq!(read["result"]["contents"][0]["text"], "notes", "{read}");
     let listed = client.request(6, "tools/list", json!({})).await;
     assert_eq!(
         names(&listed, "tools"),
@@ -171,8 +196,15 @@ async fn a_stdio_session_unlocks_and_hides_tags_and_is_told() {
 
     // Nothing else was told: the next message is the ping's answer.
     client.assert_alive(11).await;
-    let (_, told) = call_hearing(&mut client, 12, "reset_view", 2).await;
-    assert_eq!(told, [list_changed("tools"), list_changed("prompts")]);
+    let (_, told) = call_hearing(&mut client, 12, "reset_view", 3).await;
+    assert_eq!(
+        told,
+        [
+            list_changed("tools"),
+            list_changed("prompts"),
+            list_changed("resources")
+        ]
+    );
     let listed = client.request(13, "tools/list", json!({})).await;
     assert_eq!(names(&listed, "tools"), DEFAULT);
     // A choice made again changes nothing, and is told to nobody.
@@ -260,6 +292,11 @@ async fn an_http_session_changes_what_it_alone_sees_and_hears() {
     );
     assert_eq!(a_stream.next().await, Some(list_changed("tools")));
     assert_eq!(a_stream.next().await, Some(list_changed("prompts")));
+    assert_eq!(a_stream.next().await, Some(list_changed("resources")));
+    let a_resources = legacy(&router, &a, 9, "resources/list", json!({})).await;
+    assert_eq!(names(&a_resources, "resources"), ["beta_notes"]);
+    let b_resources = legacy(&router, &b, 9, "resources/list", json!({})).await;
+    assert!(names(&b_resources, "resources").is_empty(), "{b_resources}");
     let a_tools = legacy(&router, &a, 3, "tools/list", json!({})).await;
     assert_eq!(
         names(&a_tools, "tools"),
@@ -479,6 +516,7 @@ async fn a_session_served_by_two_replicas_sees_its_choice_on_both() {
     );
     assert_eq!(on_a.next().await, Some(list_changed("tools")));
     assert_eq!(on_a.next().await, Some(list_changed("prompts")));
+    assert_eq!(on_a.next().await, Some(list_changed("resources")));
     for replica in [&a, &b] {
         let listed = legacy(replica, &session, 3, "tools/list", json!({})).await;
         assert!(

@@ -302,6 +302,36 @@ mod tests {
     }
 
     #[test]
+    fn each_view_is_served_its_own_kept_page() {
+        use crate::visibility::Visibility;
+        let tools = ToolSet::new([tool("a"), tool("b").tags(["beta"])]);
+        let listings = Listings::new(10, 0, &info());
+        let page = |view: &View| {
+            listings
+                .page(
+                    &tools,
+                    &Map::new(),
+                    ProtocolVersion::LATEST_LEGACY,
+                    None,
+                    view,
+                )
+                .expect("a page")
+        };
+        let hidden = View::new(Some(Visibility::all().without(["beta"])), None);
+        let everything = View::default();
+        assert_eq!(names(&page(&hidden)), ["a"]);
+        assert_eq!(names(&page(&everything)), ["a", "b"]);
+        assert_eq!(names(&page(&hidden)), ["a"], "not the other view's page");
+        assert!(Arc::ptr_eq(&page(&hidden), &page(&hidden)), "kept");
+        assert!(
+            kept_bytes(
+                &(ProtocolVersion::LATEST_LEGACY, 0, None, hidden.key()),
+                &page(&hidden)
+            ) > 0
+        );
+    }
+
+    #[test]
     fn modern_pages_carry_the_caching_fields_and_server_info() {
         let tools = ToolSet::new([tool("a")]);
         let listings = Listings::new(10, 5_000, &info());

@@ -277,6 +277,16 @@ impl SessionTags {
         self.changed(changed);
     }
 
+    /// Forgets the changes not yet told: the choice was loaded, not changed (a session this
+    /// replica reads from its record for the first time), and nobody is to hear of it.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the replicas keep a session's choice in Redis")
+    )]
+    pub(crate) fn loaded(&self) {
+        lock(&self.changed).take();
+    }
+
     /// Changes the choice as `change` says, keeps it (with the transport's keeper), and tells
     /// the session's listener. Undone when it cannot be kept.
     pub(crate) async fn change(

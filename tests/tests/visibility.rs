@@ -538,6 +538,31 @@ async fn a_session_served_by_two_replicas_sees_its_choice_on_both() {
     assert_eq!(on_a.next().await, Some(list_changed("tools")));
     let refused = call_in(&b, &session, 6, "deploy").await;
     assert_eq!(refused["error"]["message"], "Unknown tool: deploy");
+    // A replica reading a session fresh, its choice made: loaded, not changed, so its GET
+    // stream there hears only what changes from then on.
+    let fresh = open(&a, &[]).await;
+    assert_eq!(
+        result_text(&call_in(&a, &fresh, 7, "join_beta").await),
+        "joined"
+    );
+    let listed = legacy(&b, &fresh, 8, "tools/list", json!({})).await;
+    assert!(
+        names(&listed, "tools").contains(&"try_feature".to_owned()),
+        "{listed}"
+    );
+    let mut on_b = get_stream(&b, &fresh).await;
+    assert_eq!(
+        result_text(&call_in(&a, &fresh, 9, "hide_admin").await),
+        "hidden"
+    );
+    assert_eq!(on_b.next().await, Some(list_changed("tools")));
+    assert_eq!(
+        result_text(&call_in(&a, &fresh, 10, "reset_view").await),
+        "reset"
+    );
+    assert_eq!(on_b.next().await, Some(list_changed("tools")));
+    assert_eq!(on_b.next().await, Some(list_changed("prompts")));
+
     // The session's record holds its choice, within its bound.
     let record = redis.command(&format!("GET mcp:session:{session}"));
     assert!(

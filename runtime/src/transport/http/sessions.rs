@@ -390,20 +390,24 @@ impl SessionTable {
         if !record.belongs_to(principal.as_ref()) {
             return Err(not_found());
         }
-        let session = {
+        let (session, fresh) = {
             let mut sessions = lock(&self.sessions);
             if let Some(session) = sessions.get(id) {
                 // Another request loaded it meanwhile.
-                Arc::clone(session)
+                (Arc::clone(session), false)
             } else {
                 self.make_room(&mut sessions, principal.as_ref())
                     .ok_or_else(full)?;
                 let session = self.new_session(id, principal, dispatcher);
                 sessions.insert(id.to_owned(), Arc::clone(&session));
-                session
+                (session, true)
             }
         };
         session.apply(&text);
+        if fresh {
+            // Loaded, not changed: its GET stream, if it opens here, is told nothing of it.
+            session.calls.connection().tags().loaded();
+        }
         session.apply_subscriptions(
             loaded.generation,
             loaded.subscriptions.as_deref().unwrap_or_default(),

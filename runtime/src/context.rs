@@ -16,6 +16,7 @@ use crate::jsonrpc::{Method, Notification, Outgoing};
 use crate::principal::Principal;
 use crate::state::{State, StateMap};
 use crate::sync::lock;
+use crate::visibility::{self, SessionTags, VisibilityError};
 
 /// The request a tool is serving: its id, cancellation, progress and log notifications, and what
 /// the transport knows of the caller (session, auth).
@@ -51,7 +52,8 @@ use crate::sync::lock;
 /// [`Context::log`] goes to the client. Asking the client (forms, the client's model, its roots)
 /// is in [`ask`](crate::ask); app state is [`Context::state`] or a [`State`] parameter; the
 /// server's live handles are [`Context::resources`] (to say a resource changed),
-/// [`Context::tools`] and [`Context::prompts`].
+/// [`Context::tools`] and [`Context::prompts`]; what the session sees of them, by tags, is
+/// [`Context::enable_tags`], [`Context::disable_tags`] and [`Context::reset_tags`].
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,
@@ -70,6 +72,8 @@ struct Inner {
     cancellation: CancellationToken,
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
+    /// The legacy session's own choice of tags (`None`: no session to keep one).
+    session_tags: Option<Arc<SessionTags>>,
     auth: Option<AuthInfo>,
     states: Arc<StateMap>,
     /// The client declared the MCP Apps extension.
@@ -143,6 +147,7 @@ pub(crate) struct ContextParts {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
+    pub(crate) session_tags: Option<Arc<SessionTags>>,
     pub(crate) auth: Option<AuthInfo>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) apps: bool,
@@ -159,6 +164,7 @@ impl Context {
             notifications,
             cancellation,
             session_id,
+            session_tags,
             auth,
             states,
             apps,
@@ -174,6 +180,7 @@ impl Context {
                 cancellation,
                 last_progress: Mutex::new(None),
                 session_id,
+                session_tags,
                 auth,
                 states,
                 apps,
@@ -195,6 +202,7 @@ impl Context {
             notifications: mpsc::unbounded_channel().0,
             cancellation: CancellationToken::new(),
             session_id: None,
+            session_tags: None,
             auth: None,
             states: Arc::new(states),
             apps: false,
@@ -223,6 +231,85 @@ impl Context {
     #[must_use]
     pub fn auth(&self) -> Option<&AuthInfo> {
         self.inner.auth.as_ref()
+    }
+
+    /// Shows this session the tools, resources and prompts tagged with any of `tags`, from
+    /// its next request on, whatever the server's rule ([`Server::visibility`](crate::Server::visibility))
+    /// hides from its caller; never what the server does not serve at all
+    /// ([`only_tags`](crate::Server::only_tags), [`without_tags`](crate::Server::without_tags)).
+    /// Undoes an earlier [`disable_tags`](Self::disable_tags) of them.
+    ///
+    /// A legacy session's own choice (stdio, or an HTTP session: `FastMCP`'s per-session
+    /// `enable_components`): the session is told `notifications/tools/list_changed` (and the
+    /// prompts' and resources' when they have items of those tags), and no other session is.
+    /// With Redis the choice is kept in the session's record before this returns, so its next
+    /// request sees it on any replica, and the notification goes to its GET stream wherever
+    /// that is held. It holds at most 4 KiB of tags (the `Server` Limits table).
+    ///
+    /// ```
+    /// use mcp_toolbelt::{tool, Context, VisibilityError};
+    ///
+    /// /// Join the beta: its tools appear
+    /// #[tool]
+    /// async fn context_docs_join_beta(context: Context) -> Result<String, VisibilityError> {
+    ///     context.enable_tags(["beta"]).await?;
+    ///     Ok("welcome to the beta".into())
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`VisibilityError::NoSession`] for a request of no session (2026-07-28, stateless HTTP,
+    /// before `initialize`); [`VisibilityError::TooLarge`] past 4 KiB of tags;
+    /// [`VisibilityError::Store`] when Redis could not keep it (then nothing changed).
+    pub async fn enable_tags<I, S>(&self, tags: I) -> Result<(), VisibilityError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        self.session_tags()?
+            .change(|toggles| visibility::enable(toggles, tags))
+            .await
+    }
+
+    /// Hides from this session the tools, resources and prompts tagged with any of `tags`,
+    /// from its next request on: absent from its listings, unknown to its calls, reads and
+    /// gets (as a name nothing registered). It wins over an item's other tags the session
+    /// enabled, and undoes an earlier [`enable_tags`](Self::enable_tags) of them. Told and kept
+    /// as `enable_tags` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`enable_tags`](Self::enable_tags).
+    pub async fn disable_tags<I, S>(&self, tags: I) -> Result<(), VisibilityError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
+        self.session_tags()?
+            .change(|toggles| visibility::disable(toggles, tags))
+            .await
+    }
+
+    /// Forgets every tag this session enabled or disabled: it sees again what the server's
+    /// rule shows its caller. Told and kept as [`enable_tags`](Self::enable_tags) says.
+    ///
+    /// # Errors
+    ///
+    /// As [`enable_tags`](Self::enable_tags) (never `TooLarge`).
+    pub async fn reset_tags(&self) -> Result<(), VisibilityError> {
+        self.session_tags()?
+            .change(|toggles| *toggles = visibility::Toggles::default())
+            .await
+    }
+
+    fn session_tags(&self) -> Result<&SessionTags, VisibilityError> {
+        self.inner
+            .session_tags
+            .as_deref()
+            .ok_or(VisibilityError::NoSession)
     }
 
     /// The app state of type `T` the server was given ([`Server::state`](crate::Server::state)),

@@ -132,6 +132,20 @@
 //! item served at start-up declares, after those given; with the built-in verifier the `401`
 //! names them too (`scope="…"`).
 //!
+//! # Tags and who sees them
+//!
+//! `tags(…)` choose what a server serves at all ([`Server::only_tags`](crate::Server::only_tags),
+//! `--only-tags`, `--without-tags`), whatever the transport. Over HTTP two more layers decide
+//! what each request sees of that: [`Server::visibility`](crate::Server::visibility), a rule on
+//! the caller's [`AuthInfo`] (its scopes, its subject), in both eras; and a legacy session's own
+//! choice, made by a tool ([`Context::enable_tags`](crate::Context::enable_tags),
+//! `disable_tags`, `reset_tags`), which that session alone sees and is told of
+//! (`notifications/tools/list_changed` and the others concerned, on its GET stream). What is
+//! hidden is absent from the request's listings and unknown to its calls (a 2026-07-28 listing
+//! under a rule says `cacheScope: "private"`). With Redis the session's choice is in its record,
+//! so its next request sees it on any replica and the notification reaches its GET stream on
+//! whichever replica holds it. A scope check (`403`) is made only of what the caller can see.
+//!
 //! # OAuth: tokens verified by the server (feature `oauth`)
 //!
 //! With the `oauth` feature the server is an OAuth 2.1 resource server itself, as the MCP

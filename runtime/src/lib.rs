@@ -183,6 +183,7 @@ mod sync;
 mod transport;
 mod types;
 mod validate;
+mod visibility;
 
 pub mod apps;
 pub mod ask;
@@ -228,7 +229,7 @@ pub use error::Error;
 /// | `description = "…"` | what the prompt is for | the fn's `///` doc comment; neither is a compile error |
 /// | `complete(param = path, …)` | the completer fn of an argument (see [`completion`]), named by its parameter (without `r#`) or by its name on the wire (a `#[serde(rename)]`); a name that is neither is a compile error | its type's known values, if any |
 /// | `icons(src = "https://…", …)`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show, as on `#[tool]` (see [`icon`]), the key repeated for each | none |
-/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the prompts tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the prompts tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`), and what each caller sees of what is served by ([`Server::visibility`], a rule on the caller, both eras; a legacy session's own [`Context::enable_tags`]/[`disable_tags`](Context::disable_tags), told to that session alone as `list_changed`); string literals, each not empty, without comma or white space, given once | none |
 /// | `scopes("notes:read")` | the OAuth scopes a caller's token must grant, all of them, to see the prompt in `prompts/list`, to get it and to complete its arguments; a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: without one (stdio; HTTP without auth) it is served to everyone. The rules of a scope are `#[tool]`'s | none: anyone |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 ///
@@ -311,7 +312,7 @@ pub use mcp_toolbelt_macros::prompt;
 /// | `complete(var = path, …)` | the completer fn of a template variable (see [`completion`]); a name that is no variable is a compile error | its parameter type's known values, if any (a unit enum deriving `JsonSchema`) |
 /// | `crate = path` | where the runtime crate is | `::mcp_toolbelt` |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
-/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the resources tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the resources tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`), and what each caller sees of what is served by ([`Server::visibility`], a rule on the caller, both eras; a legacy session's own [`Context::enable_tags`]/[`disable_tags`](Context::disable_tags), told to that session alone as `list_changed`); string literals, each not empty, without comma or white space, given once | none |
 /// | `scopes("notes:read")` | the OAuth scopes a caller's token must grant, all of them, to see the resource (or template) in `resources/list` (`resources/templates/list`), to read it (or a URI its template matches) and to complete its variables; a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: without one (stdio; HTTP without auth) it is served to everyone. The rules of a scope are `#[tool]`'s | none: anyone |
 ///
 /// A `static` or `const` is `&str` (`include_str!`) or `&[u8]` (`include_bytes!`, sent as a
@@ -364,7 +365,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `visibility(model, app)` | MCP Apps: who may call the tool (`_meta.ui.visibility`); `visibility(app)` hides it from the model, for a view's buttons | both |
 /// | `task`, `task = "optional"` (the same), `task = "required"` | the tasks extension ([`task`]): the tool may run as a task (`task`: when the client negotiated `io.modelcontextprotocol/tasks`, at once or past [`Server::task_budget`]) or always does (`"required"`: a client without the extension gets `-32021`, and a legacy client's `tools/list` leaves the tool out); `tools/list` shows `execution.taskSupport` (from 2025-11-25); the fn is unchanged (a plain `fn`, which cannot be stopped midway, keeps its cancelled task `working` until it returns). Any other value is a compile error | never a task |
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
-/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the tools tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`); string literals, each not empty, without comma or white space, given once | none |
+/// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the tools tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`), and what each caller sees of what is served by ([`Server::visibility`], a rule on the caller, both eras; a legacy session's own [`Context::enable_tags`]/[`disable_tags`](Context::disable_tags), told to that session alone as `list_changed`); string literals, each not empty, without comma or white space, given once | none |
 /// | `scopes("notes:write", "notes:admin")` | the OAuth scopes a caller's token must grant, all of them, to see the tool in `tools/list` and to call it (the same key on [`resource`](macro@resource) and [`prompt`](macro@prompt) guards reads, gets and completions); a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: over stdio, a local process its user started, and over HTTP without auth, there is none, and the tool is served to everyone (`--lint` warns of this: `scopes-without-auth`). A scope that is empty, has a space, `"`, `\` or a non-ASCII character, or is listed twice is a compile error | none: anyone |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
@@ -562,6 +563,7 @@ pub use mcp_toolbelt_macros::tool;
 pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;
+pub use visibility::{Visibility, VisibilityError};
 
 /// The README's Rust blocks, compiled and run as doctests, so that the README shows no code that
 /// does not build (`cargo test -p mcp-toolbelt --doc ReadmeDoctests`).

@@ -141,8 +141,11 @@
 //! # Legacy sessions
 //!
 //! What `initialize` settled (the negotiated version, the client's capabilities, the lists it
-//! hears of, its log level, and with bearer auth the principal that opened it) is a JSON record
-//! at `{prefix}session:{id}`, changed by `logging/setLevel`; its resource subscriptions are a hash
+//! hears of, its log level, the tags it enabled or disabled for itself, and with bearer auth the
+//! principal that opened it) is a JSON record at `{prefix}session:{id}`, changed by
+//! `logging/setLevel` and by a tool's [`Context::enable_tags`](crate::Context::enable_tags)
+//! (written, and told to the replicas holding the session, before the tool goes on: the
+//! session's GET stream, wherever it is, hears `list_changed`); its resource subscriptions are a hash
 //! beside it, `{prefix}subscriptions:{id}`, changed one URI at a time by `resources/subscribe`
 //! and `resources/unsubscribe` (the replicas holding the session are told at once, of that URI
 //! only: a subscription costs the same whatever came before it). Its TTL is the session idle timeout (one minute for a session that never did
@@ -161,7 +164,7 @@
 //!
 //! | what | bound | past it |
 //! | --- | --- | --- |
-//! | a legacy session's record | 16 KiB | `initialize` refused: `400`, `-32602` |
+//! | a legacy session's record | 16 KiB (of which the tags it enabled or disabled, 4 KiB) | `initialize` refused: `400`, `-32602`; a tag choice past it: `Context::enable_tags` fails, nothing changed |
 //! | legacy sessions, every replica together (`sessions:all`, scored by expiry) | `HttpConfig::max_sessions` (1,024): 16 MiB of records | `initialize`: `503` until one ends or expires (a session that never did anything lives a minute) |
 //! | a principal's legacy sessions (bearer auth; `sessions-of:{principal}`) | `HttpConfig::max_sessions_per_principal` (32) | its session that would expire first ends on every replica |
 //! | a session's resource subscriptions (`subscriptions:{id}`) | as on one replica (`Server`'s limits): 10,000, 1 MiB of URIs | `resources/subscribe` refused, `-32602` |
@@ -190,7 +193,7 @@
 //! | a change | the other replicas' listeners do not hear that `list_changed` or `resources/updated`; their next `tools/list` (or read) shows the new state |
 //! | an answer to a question | the tool's question waits on until the call's time limit (`HttpConfig::request_timeout`) ends it |
 //! | a cancellation | the call runs on until it ends, or its time limit |
-//! | a log level or subscription set through another replica | the replica holding the session's GET stream applies it at the session's next request there |
+//! | a log level, subscription or tag choice set through another replica | the replica holding the session's GET stream applies it at the session's next request there |
 //! | a DELETE | the other replicas close the session at its next request there (`404`) or, for one with a GET stream or a call running, at their next keep-alive (a quarter of the idle timeout) |
 //!
 //! # Faults

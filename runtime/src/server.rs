@@ -58,8 +58,9 @@ pub use handles::{Prompts, Resources, Tools};
 /// | [`Server::max_request_memory`] (what the requests in flight hold together: the stdio client's; over HTTP, every client's) | 64 MiB (a request holds its message as parsed until it is answered; see the setter) | HTTP: `503` with `Retry-After`; stdio: `-31000` (`Server busy: …`), and reading goes on. Notifications and responses are always taken. A message that would hold more than the whole budget by itself: `413` over HTTP, `-32600` on stdio |
 /// | resource subscriptions per connection (a legacy client's `resources/subscribe`, on stdio or in an HTTP session) or per `subscriptions/listen` stream (not settable) | 10,000 URIs and templates, 1 MiB of them together | `resources/subscribe` answers `-32602` (`a connection may subscribe to at most 10000 resources at once, …`); a listen request's `resourceSubscriptions` past it are left out of its acknowledgement |
 /// | resource subscriptions of every connection and listen stream together (server-wide; set with [`Server::max_request_memory`], counted apart from requests) | as much memory as `max_request_memory` (64 MiB: each subscription counts its URI and 64 bytes, a template its URI three times) | the same `-32602` on any connection, and the same leaving out of an acknowledgement, until a subscription is undone or its listener ends |
-/// | `tools/list` pages kept, serialized once (not settable): one per protocol version, page start and set of the declared scopes the caller holds ([`scopes`](macro@crate::tool): a caller sees only the tools its scopes allow, so each such set has pages of its own) | 256 pages and 16 MiB together (each page counted as its JSON, its key's scopes and 128 bytes); all dropped when the tool set changes | a page past either is built for its request alone and not kept: the same answer, built each time |
+/// | `tools/list` pages kept, serialized once (not settable): one per protocol version, page start, set of the declared scopes the caller holds ([`scopes`](macro@crate::tool): a caller sees only the tools its scopes allow) and view (the visibility rule's answer, the session's own tags), shared by the callers alike in these | 256 pages and 16 MiB together (each page counted as its JSON, its key's scopes and view and 128 bytes); all dropped when the tool set changes | a page past either is built for its request alone and not kept: the same answer, built each time |
 /// | a client's declared capabilities, as a legacy session, a running task or a session's Redis record keeps them (not settable) | what the server reads of them, never the client's tree: the names of at most 32 capabilities and 32 extensions, each at most 128 bytes, elicitation's modes and sampling's `tools` (a few hundred bytes, however large `capabilities` was) | names past those are not seen: a tool's `requires_client_capabilities` finds such a capability missing |
+/// | tags a legacy session enabled or disabled for itself ([`Context::enable_tags`](crate::Context::enable_tags), `disable_tags`; kept for the session's life, with Redis in its record; not settable) | 4 KiB: each tag's length and 16 bytes | the change is refused, [`VisibilityError::TooLarge`](crate::VisibilityError::TooLarge), and nothing changes; `reset_tags` starts again |
 /// | tasks one `subscriptions/listen` stream follows (its `taskIds`; not settable) | 1,024 ids: the first so many distinct ids of the shape the server mints, read from the store in one call | the rest are left out of its acknowledgement, as another's or an unknown task is |
 /// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
 /// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; a caller without auth is bound by `max_tasks` alone, as HTTP's per-principal caps are) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
@@ -135,6 +136,8 @@ pub struct Server {
     task_store: Option<Arc<dyn TaskStore>>,
     /// The `task_*` settings and the task caps.
     task_settings: TaskSettings,
+    /// What each caller sees of what is served ([`Server::visibility`]).
+    visibility: Option<crate::protocol::VisibilityRule>,
 }
 
 impl Server {
@@ -187,6 +190,7 @@ impl Server {
             skills: Vec::new(),
             task_store: None,
             task_settings: TaskSettings::default(),
+            visibility: None,
         };
         // The server's own handles are app state from the start: a call reaches them through
         // its `Context` (`Context::resources`, …) or a `State<Resources>` parameter, with
@@ -353,6 +357,43 @@ impl Server {
     {
         let tags: Vec<String> = tags.into_iter().map(Into::into).collect();
         self.select(|selection| selection.without(tags.iter().cloned()))
+    }
+
+    /// Decides, for each caller, what it sees of what the server serves, by tags: `rule` is
+    /// given the caller's [`AuthInfo`](crate::context::AuthInfo) (`None` without auth: stdio,
+    /// or HTTP without a token verifier) and answers a [`Visibility`](crate::Visibility). What
+    /// it hides from a caller is absent from that caller's listings and unknown to its
+    /// `tools/call`, `resources/read`, `prompts/get` and `completion/complete` (the error of a
+    /// name nothing registered), in both eras: a 2026-07-28 request has no session, so this is
+    /// how it sees less.
+    ///
+    /// It applies within what the server serves ([`only_tags`](Self::only_tags),
+    /// [`without_tags`](Self::without_tags): nothing shows what they leave out), and a legacy
+    /// session's own choice ([`Context::enable_tags`](crate::Context::enable_tags),
+    /// [`disable_tags`](crate::Context::disable_tags)) wins over it for the tags it names: a tool
+    /// that unlocks tags decides who may. The rule runs once per request, so keep it cheap (a
+    /// look at the scopes). While a rule is set, 2026-07-28 listings say `cacheScope: "private"`.
+    ///
+    /// ```no_run
+    /// use mcp_toolbelt::{Server, Visibility};
+    ///
+    /// // Admin tools only for tokens granting `admin`; beta tools hidden until a session
+    /// // unlocks them (`ctx.enable_tags(["beta"])`).
+    /// let server = Server::new("notes", "1.0.0").visibility(|caller| match caller {
+    ///     Some(auth) if auth.scopes.iter().any(|scope| scope == "admin") => {
+    ///         Visibility::all().without(["beta"])
+    ///     }
+    ///     _ => Visibility::all().without(["admin", "beta"]),
+    /// });
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn visibility(
+        mut self,
+        rule: impl Fn(Option<&crate::context::AuthInfo>) -> crate::Visibility + Send + Sync + 'static,
+    ) -> Self {
+        self.visibility = Some(Arc::new(rule));
+        self
     }
 
     /// Narrows the selection of each live set the same way.

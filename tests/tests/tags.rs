@@ -412,3 +412,94 @@ fn tagged_binary_serves_over_stdio_what_only_tags_chooses() {
     );
     assert_eq!(called["result"]["content"][0]["text"], "tried", "{called}");
 }
+
+/// The binary over Streamable HTTP, as the issue asks: served `--without-tags admin`, then
+/// `--only-tags beta`, each lists its set and refuses the rest as unknown, in both eras.
+#[tokio::test]
+async fn tagged_binary_serves_over_http_what_its_flags_choose() {
+    use mcp_toolbelt_tests::CatalogHttp;
+    use mcp_toolbelt_tests::http::{
+        in_session, initialize_body, legacy_call, modern_call, modern_headers, modern_request,
+        post, send_over_socket,
+    };
+
+    // The served endpoint is `/mcp`.
+    let at_mcp = |mut request: axum::http::Request<axum::body::Body>| {
+        *request.uri_mut() = "/mcp".parse().unwrap();
+        request
+    };
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_tagged"));
+    let cases: [(&[&str], &[&str], &str); 2] = [
+        (
+            &["--without-tags", "admin"],
+            &["ping", "try_feature"],
+            "deploy",
+        ),
+        (&["--only-tags", "beta"], &["try_feature"], "ping"),
+    ];
+    for (flags, served, left_out) in cases {
+        let server = CatalogHttp::start_binary(binary, |address| address.to_string(), flags, &[]);
+        let address = server.address;
+        let opened = send_over_socket(address, at_mcp(post(&initialize_body(), &[]))).await;
+        let session = opened
+            .header("mcp-session-id")
+            .unwrap_or_else(|| panic!("{flags:?}: no session: {opened:?}"))
+            .to_owned();
+        let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
+        let legacy = send_over_socket(address, at_mcp(post(&list, &in_session(&session))))
+            .await
+            .json();
+        assert_eq!(
+            names(&legacy, "tools", "name"),
+            served,
+            "{flags:?}: {legacy}"
+        );
+        let refused = send_over_socket(
+            address,
+            at_mcp(post(
+                &legacy_call(3, left_out, &json!({}), None),
+                &in_session(&session),
+            )),
+        )
+        .await;
+        let refused = if refused.content_type().starts_with("text/event-stream") {
+            refused.events().pop().expect("a response")
+        } else {
+            refused.json()
+        };
+        assert_eq!(
+            refused["error"]["message"],
+            format!("Unknown tool: {left_out}"),
+            "{flags:?}: {refused}"
+        );
+        let modern = send_over_socket(
+            address,
+            at_mcp(post(
+                &modern_request(4, "tools/list", json!({}), &json!({})),
+                &modern_headers("tools/list", None),
+            )),
+        )
+        .await
+        .json();
+        assert_eq!(
+            names(&modern, "tools", "name"),
+            served,
+            "{flags:?}: {modern}"
+        );
+        let refused = send_over_socket(
+            address,
+            at_mcp(post(
+                &modern_call(5, left_out, &json!({}), &json!({})),
+                &modern_headers("tools/call", Some(left_out)),
+            )),
+        )
+        .await
+        .json();
+        assert_eq!(
+            refused["error"]["message"],
+            format!("Unknown tool: {left_out}"),
+            "{flags:?}: {refused}"
+        );
+        drop(server);
+    }
+}

@@ -14,6 +14,7 @@ use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::limits::CallClock;
 use crate::registry::{Completer, CompletionContext, Listed, PromptSet};
 use crate::state::StateMap;
+use crate::visibility::View;
 
 /// What `completion/complete` reads of the server.
 pub(super) struct Completable<'a> {
@@ -21,6 +22,8 @@ pub(super) struct Completable<'a> {
     /// A snapshot of the live resources.
     pub(super) resources: Arc<Listed>,
     pub(super) states: &'a Arc<StateMap>,
+    /// What the request sees: a prompt it hides is unknown to it.
+    pub(super) view: &'a View,
 }
 
 impl Completable<'_> {
@@ -102,9 +105,12 @@ fn referenced_completer(
             let prompt_name = text("name").ok_or_else(|| {
                 ErrorObject::invalid_params("`ref/prompt` requires a string `name`")
             })?;
-            let prompt = completable.prompts.get(prompt_name).ok_or_else(|| {
-                ErrorObject::invalid_params(format!("Unknown prompt: {prompt_name}"))
-            })?;
+            let prompt = completable
+                .prompts
+                .get_for(prompt_name, completable.view)
+                .ok_or_else(|| {
+                    ErrorObject::invalid_params(format!("Unknown prompt: {prompt_name}"))
+                })?;
             prompt
                 .completer(name)
                 .map_err(|()| {

@@ -1,7 +1,7 @@
 //! [`Connection`]: what a legacy client builds with `initialize`, one per stdio process or HTTP
 //! session.
 
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use super::ProtocolVersion;
 use super::subscriptions::{Listener, Lists, Subscriptions};
@@ -9,6 +9,7 @@ use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
 use crate::limits::MemoryBudget;
 use crate::sync::lock;
+use crate::visibility::{SessionTags, Toggles};
 
 /// The capabilities of a client before `initialize`, shared by every connection: a 2026-07-28
 /// HTTP request makes a connection of its own, which then allocates nothing for them.
@@ -32,6 +33,9 @@ pub(crate) struct Connection {
     lists: Mutex<Lists>,
     /// What `resources/subscribe` subscribed to.
     subscriptions: Subscriptions,
+    /// The tags the session enabled or disabled for itself (`Context::enable_tags`), made
+    /// when first wanted: a 2026-07-28 request's connection never makes it.
+    tags: OnceLock<Arc<SessionTags>>,
 }
 
 impl Connection {
@@ -51,6 +55,7 @@ impl Connection {
             client_capabilities: Mutex::new(Arc::clone(&NONE_DECLARED)),
             lists: Mutex::default(),
             subscriptions: Subscriptions::new(subscription_memory),
+            tags: OnceLock::new(),
         }
     }
 
@@ -102,6 +107,19 @@ impl Connection {
     /// What `resources/subscribe` and `resources/unsubscribe` change.
     pub(crate) fn subscriptions(&self) -> &Subscriptions {
         &self.subscriptions
+    }
+
+    /// The tags the session enabled or disabled for itself, shared with its calls' contexts.
+    pub(crate) fn tags(&self) -> &Arc<SessionTags> {
+        self.tags.get_or_init(Arc::default)
+    }
+
+    /// What the session chose of tags, when it chose anything (nothing made to say so).
+    pub(crate) fn chosen_tags(&self) -> Option<Arc<Toggles>> {
+        self.tags
+            .get()
+            .map(|tags| tags.current())
+            .filter(|toggles| !toggles.is_empty())
     }
 
     /// What this connection's client hears of the server's changes (nothing before

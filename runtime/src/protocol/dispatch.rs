@@ -29,6 +29,7 @@ use crate::result::CallToolResult;
 use crate::state::StateMap;
 use crate::task::{TaskSupport, Tasks};
 use crate::types::{DiscoverResult, Empty, Implementation, InitializeResult, ServerCapabilities};
+use crate::visibility::{ChangedTags, View, Visibility};
 
 mod chain;
 mod run;
@@ -37,6 +38,9 @@ mod scopes;
 pub(crate) use scopes::{refused, scope_refusal};
 
 use run::Client;
+
+/// What each caller sees of what the server serves ([`crate::Server::visibility`]).
+pub(crate) type VisibilityRule = Arc<dyn Fn(Option<&AuthInfo>) -> Visibility + Send + Sync>;
 
 /// What a running server shares between all its connections: fixed once serving starts,
 /// except the tool, prompt and resource sets.
@@ -86,6 +90,8 @@ pub(crate) struct ServerState {
     pub(crate) listings: Listings,
     /// What one connection may ask at once, and for how long.
     pub(crate) limits: Limits,
+    /// What each caller sees of what is served, by tags.
+    pub(crate) visibility: Option<VisibilityRule>,
     /// The skills served (their files are among `resources`).
     #[cfg(feature = "skills")]
     pub(crate) skills: Arc<crate::skill::SkillSet>,
@@ -139,6 +145,7 @@ impl Dispatcher {
             sealer: Arc::new(Sealer::new(None)),
             early_answers: false,
             limits: Limits::default(),
+            visibility: None,
             #[cfg(feature = "skills")]
             skills: Arc::default(),
             tasks: Arc::new(Tasks::new(
@@ -180,10 +187,21 @@ impl Dispatcher {
     }
 
     /// The live tool named `name`, for a transport that checks a call against it before
-    /// dispatching it (HTTP: its `Mcp-Param-*` headers).
+    /// dispatching it (HTTP: its `Mcp-Param-*` headers); `None` when `auth`'s view hides it.
     #[cfg(feature = "http")]
-    pub(crate) fn tool(&self, name: &str) -> Option<crate::registry::Tool> {
-        self.state.tools.get(name)
+    pub(crate) fn tool(
+        &self,
+        name: &str,
+        auth: Option<&AuthInfo>,
+    ) -> Option<crate::registry::Tool> {
+        self.state.tools.get_for(name, &self.caller_view(auth))
+    }
+
+    /// What the server's rule shows `auth`, before any session's own choice: for a transport
+    /// that looks at an item before dispatching the request.
+    #[cfg(feature = "http")]
+    pub(crate) fn caller_view(&self, auth: Option<&AuthInfo>) -> View {
+        View::new(self.state.visibility.as_ref().map(|rule| rule(auth)), None)
     }
 
     /// Answers one request.
@@ -240,8 +258,9 @@ impl Dispatcher {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
         if let Some(kind) = Kind::of(method) {
+            let view = self.view(&era, connection, scope.auth.as_ref());
             return self
-                .through_chain(kind, id, params, &era, connection, scope)
+                .through_chain(kind, id, params, &era, connection, (scope, view))
                 .await;
         }
         let result = match (era.is_modern(), method) {
@@ -260,7 +279,8 @@ impl Dispatcher {
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
-                let listed = self.state.resources.listed();
+                let view = self.view(&era, connection, scope.auth.as_ref());
+                let listed = self.state.resources.listed().seen_through(&view);
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
@@ -289,10 +309,45 @@ impl Dispatcher {
         params: &Map<String, Value>,
         connection: &Connection,
         scope: &RequestScope,
+        view: &View,
     ) -> Result<Value, ErrorObject> {
         let time_limit = self.time_limit(scope);
         let session_id = connection.session_id.clone();
-        complete::complete(params, &self.completable(), time_limit, scope, session_id).await
+        let completable = self.completable(view);
+        complete::complete(params, &completable, time_limit, scope, session_id).await
+    }
+
+    /// What this request sees, by tags: the server's rule for its caller, and (legacy) its
+    /// session's own choice.
+    fn view(&self, era: &Era, connection: &Connection, auth: Option<&AuthInfo>) -> View {
+        let rule = self.state.visibility.as_ref().map(|rule| rule(auth));
+        let session = (!era.is_modern())
+            .then(|| connection.chosen_tags())
+            .flatten();
+        View::new(rule, session)
+    }
+
+    /// Completes at the next change of `connection`'s own choice of tags, with the lists it
+    /// changes (those with an item of a tag it named): what the session alone is told.
+    pub(crate) async fn own_changes(&self, connection: &Connection) -> Vec<super::Change> {
+        let changed: ChangedTags = connection.tags().next_change().await;
+        let tagged = |tags: &[String]| changed.touches(tags);
+        let tools = self.state.tools.any_tagged(tagged);
+        let prompts = self.state.prompts.any_tagged(tagged);
+        let listed = self.state.resources.listed();
+        let resources = listed
+            .resources()
+            .iter()
+            .chain(listed.templates())
+            .any(|resource| tagged(resource.tag_list().names()));
+        [
+            (tools, super::Change::Tools),
+            (prompts, super::Change::Prompts),
+            (resources, super::Change::Resources),
+        ]
+        .into_iter()
+        .filter_map(|(changed, change)| changed.then_some(change))
+        .collect()
     }
 
     /// The Skills extension's methods: `skills/list` a shared page, the others answered in
@@ -319,16 +374,16 @@ impl Dispatcher {
     }
 
     /// `resources/list` and `resources/templates/list`, from the resources as of now that
-    /// `auth`'s scopes allow (a listing that varies so is `private`).
+    /// `auth`'s scopes and the request's view allow (a listing that varies so is `private`).
     fn list_resources(
         &self,
         method: &Method,
         params: &Map<String, Value>,
         era: &Era,
-        auth: Option<&AuthInfo>,
+        (auth, view): (Option<&AuthInfo>, &View),
     ) -> Result<Value, ErrorObject> {
         let listed = self.state.resources.listed();
-        let (visible, varies) = listed.visible_to(auth);
+        let (visible, varies) = listed.visible_to(auth, view);
         let served = resources::Served {
             resources: visible.as_ref().unwrap_or(&listed),
             page_size: self.state.page_size,
@@ -482,7 +537,10 @@ impl Dispatcher {
     fn capabilities(&self) -> ServerCapabilities {
         let capabilities =
             ServerCapabilities::with(self.state.resources.is_served(), self.state.apps)
-                .prompts_and_completions(self.serves_prompts(), self.completable().any());
+                .prompts_and_completions(
+                    self.serves_prompts(),
+                    self.completable(&View::default()).any(),
+                );
         #[cfg(feature = "skills")]
         let capabilities = capabilities.skills(!self.state.skills.is_empty());
         capabilities
@@ -493,12 +551,13 @@ impl Dispatcher {
         self.state.prompts_handle || !self.state.prompts.is_empty()
     }
 
-    /// What `completion/complete` completes.
-    fn completable(&self) -> complete::Completable<'_> {
+    /// What `completion/complete` completes, of what `view` shows.
+    fn completable<'a>(&'a self, view: &'a View) -> complete::Completable<'a> {
         complete::Completable {
             prompts: &self.state.prompts,
-            resources: self.state.resources.listed(),
+            resources: self.state.resources.listed().seen_through(view),
             states: &self.state.states,
+            view,
         }
     }
 

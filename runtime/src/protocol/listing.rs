@@ -19,6 +19,7 @@ use crate::jsonrpc::{ErrorObject, to_json};
 use crate::registry::{ToolSet, Visible};
 use crate::sync::lock;
 use crate::types::{Implementation, ListToolsResult, TaskSupport, ToolDefinition};
+use crate::visibility::View;
 
 /// The pages of one server's `tools/list`, for every version asked so far.
 pub(crate) struct Listings {
@@ -28,34 +29,41 @@ pub(crate) struct Listings {
     built: Mutex<Built>,
 }
 
-/// Pages by (version, index of their first tool, the scopes the caller holds of those tools
-/// need), built from one generation of the tool set.
+/// Pages by (version, index of their first tool, what decides what the caller sees), built
+/// from one generation of the tool set.
 #[derive(Default)]
 struct Built {
     generation: u64,
     pages: HashMap<PageKey, Arc<RawValue>>,
-    /// What `pages` holds, by [`kept_bytes`].
+    /// What the pages and their keys hold, as [`MAX_KEPT_BYTES`] counts it.
     bytes: usize,
 }
 
-/// What one kept page is for: the version, its first tool, and the caller's scopes that decide
-/// what it shows (`Visible::granted`).
-type PageKey = (ProtocolVersion, usize, Option<(bool, Vec<String>)>);
+/// What one kept page is for: the version, its first tool, the caller's scopes that decide
+/// what it shows (`Visible::granted`), and its view (the rule's answer for the caller and its
+/// session's own choice of tags, `View::key`): two callers alike in all of these see the same
+/// page, and no caller is ever served a page built for another view.
+type PageKey = (
+    ProtocolVersion,
+    usize,
+    Option<(bool, Vec<String>)>,
+    Option<String>,
+);
 
-/// At most this many pages are kept, of at most [`MAX_KEPT_BYTES`] together: callers of many
-/// different scope sets get pages built for them alone past it, so that what the server keeps
-/// stays bounded whatever tokens arrive.
+/// At most this many pages are kept, and at most [`MAX_KEPT_BYTES`] of them: callers of many
+/// different scope sets or views get pages built for them alone past it, so that what the
+/// server keeps stays bounded whatever tokens and sessions arrive.
 const MAX_KEPT_PAGES: usize = 256;
+/// See [`MAX_KEPT_PAGES`]: the bytes of the kept pages and of their keys together.
+pub(crate) const MAX_KEPT_BYTES: usize = 16 * 1024 * 1024;
 
-/// At most this many bytes of pages are kept (each page counted by [`kept_bytes`]).
-const MAX_KEPT_BYTES: usize = 16 * 1024 * 1024;
-
-/// What keeping `page` under `key` holds: its JSON, the scopes of its key, and the map's entry.
+/// What keeping `page` under `key` holds, as [`MAX_KEPT_BYTES`] counts it: its JSON, the
+/// scopes and view of its key, and the map's entry.
 fn kept_bytes(key: &PageKey, page: &RawValue) -> usize {
     let scopes = key.2.as_ref().map_or(0, |(_, scopes)| {
         scopes.iter().map(|scope| scope.len() + 24).sum()
     });
-    page.get().len() + scopes + 128
+    page.get().len() + scopes + key.3.as_ref().map_or(0, String::len) + 128
 }
 
 impl Listings {
@@ -72,28 +80,31 @@ impl Listings {
     pub(crate) fn warm(&self, tools: &ToolSet) {
         for version in [ProtocolVersion::LATEST_LEGACY, ProtocolVersion::MODERN[0]] {
             // No cursor cannot be refused.
-            let _ = self.page(tools, &Map::new(), version, None);
+            let _ = self.page(tools, &Map::new(), version, None, &View::default());
         }
     }
 
     /// The `tools/list` result for `params` (its `cursor`) at `version`, complete with the
     /// modern era's caching fields and `_meta`. A page that starts where our cursors start is
     /// kept; one that starts elsewhere (a client's own cursor) is built for this request alone.
-    /// `auth` sees only the tools its scopes allow; a listing that varies so is `private`.
+    /// `auth` sees only the tools its scopes and `view` allow; a listing that varies so by
+    /// caller is `private`.
     pub(crate) fn page(
         &self,
         tools: &ToolSet,
         params: &Map<String, Value>,
         version: ProtocolVersion,
         auth: Option<&AuthInfo>,
+        view: &View,
     ) -> Result<Arc<RawValue>, ErrorObject> {
         let Visible {
             generation,
             mut definitions,
             granted,
-        } = tools.visible_to(auth);
-        let varies = granted.is_some();
-        let key = |start| (version, start, granted.clone());
+        } = tools.visible_to(auth, view);
+        let varies = granted.is_some() || view.varies();
+        let seen = view.key();
+        let key = |start| (version, start, granted.clone(), seen.clone());
         if !version.is_modern() {
             definitions.retain(|tool| !task_required(tool));
         }
@@ -257,7 +268,13 @@ mod tests {
         listings.warm(&tools);
         let first = |params: &Map<String, Value>| {
             listings
-                .page(&tools, params, ProtocolVersion::LATEST_LEGACY, None)
+                .page(
+                    &tools,
+                    params,
+                    ProtocolVersion::LATEST_LEGACY,
+                    None,
+                    &View::default(),
+                )
                 .expect("a page")
         };
         let page = first(&Map::new());
@@ -284,11 +301,47 @@ mod tests {
     }
 
     #[test]
+    fn each_view_is_served_its_own_kept_page() {
+        use crate::visibility::Visibility;
+        let tools = ToolSet::new([tool("a"), tool("b").tags(["beta"])]);
+        let listings = Listings::new(10, 0, &info());
+        let page = |view: &View| {
+            listings
+                .page(
+                    &tools,
+                    &Map::new(),
+                    ProtocolVersion::LATEST_LEGACY,
+                    None,
+                    view,
+                )
+                .expect("a page")
+        };
+        let hidden = View::new(Some(Visibility::all().without(["beta"])), None);
+        let everything = View::default();
+        assert_eq!(names(&page(&hidden)), ["a"]);
+        assert_eq!(names(&page(&everything)), ["a", "b"]);
+        assert_eq!(names(&page(&hidden)), ["a"], "not the other view's page");
+        assert!(Arc::ptr_eq(&page(&hidden), &page(&hidden)), "kept");
+        assert!(
+            kept_bytes(
+                &(ProtocolVersion::LATEST_LEGACY, 0, None, hidden.key()),
+                &page(&hidden)
+            ) > 0
+        );
+    }
+
+    #[test]
     fn modern_pages_carry_the_caching_fields_and_server_info() {
         let tools = ToolSet::new([tool("a")]);
         let listings = Listings::new(10, 5_000, &info());
         let page = listings
-            .page(&tools, &Map::new(), ProtocolVersion::MODERN[0], None)
+            .page(
+                &tools,
+                &Map::new(),
+                ProtocolVersion::MODERN[0],
+                None,
+                &View::default(),
+            )
             .expect("a page");
         let page: Value = serde_json::from_str(page.get()).expect("JSON");
         assert_eq!(page["ttlMs"], 5_000);
@@ -304,6 +357,7 @@ mod tests {
             bad.as_object().expect("an object"),
             ProtocolVersion::MODERN[0],
             None,
+            &View::default(),
         );
         assert_eq!(refused.expect_err("a bad cursor").message, "Invalid cursor");
     }
@@ -329,7 +383,13 @@ mod tests {
                 .map(|bit| format!("s{bit}"));
             let auth = AuthInfo::new("client").scopes(scopes);
             listings
-                .page(&tools, &Map::new(), ProtocolVersion::MODERN[0], Some(&auth))
+                .page(
+                    &tools,
+                    &Map::new(),
+                    ProtocolVersion::MODERN[0],
+                    Some(&auth),
+                    &View::default(),
+                )
                 .expect("a page");
         }
         let built = lock(&listings.built);

@@ -34,9 +34,9 @@ mod trace;
 mod transport;
 mod version;
 
-pub(crate) use changes::{CHANNEL_CAPACITY, Change, ChangeSender, Changes, Room};
+pub(crate) use changes::{CHANNEL_CAPACITY, Change, ChangeSender, Changes, Heard, Room};
 pub(crate) use connection::Connection;
-pub(crate) use dispatch::{Dispatcher, ServerState, refused, scope_refusal};
+pub(crate) use dispatch::{Dispatcher, ServerState, VisibilityRule, refused, scope_refusal};
 pub(crate) use era::claims_modern;
 #[cfg(feature = "http")]
 pub(crate) use era::envelope_error;

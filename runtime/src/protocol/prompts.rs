@@ -11,6 +11,7 @@ use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::registry::{PromptError, PromptSet};
 use crate::types::ListPromptsResult;
+use crate::visibility::View;
 
 /// One page of `prompts/list` at `version`.
 pub(super) fn list(
@@ -19,9 +20,9 @@ pub(super) fn list(
     version: ProtocolVersion,
     page_size: usize,
     ttl_ms: u64,
-    auth: Option<&AuthInfo>,
+    (auth, view): (Option<&AuthInfo>, &View),
 ) -> Result<Value, ErrorObject> {
-    let visible = prompts.visible_to(auth);
+    let visible = prompts.visible_to(auth, view);
     let definitions = visible.definitions;
     let (page, next_cursor) =
         listing::page(&definitions, |prompt| &prompt.name, params, page_size)?;
@@ -34,7 +35,7 @@ pub(super) fn list(
         next_cursor,
     });
     listing::cacheable(&mut result, version, ttl_ms);
-    if visible.granted.is_some() {
+    if visible.granted.is_some() || view.varies() {
         listing::private(&mut result);
     }
     Ok(result)

@@ -11,6 +11,7 @@ use super::{RegistryError, Scopes, Selection, Tags};
 use crate::context::AuthInfo;
 use crate::state::StateMap;
 use crate::sync::{read, write};
+use crate::visibility::View;
 
 /// The live contents `C` of one set: readers take a snapshot ([`LiveSet::snapshot`]) or look
 /// under the read lock and never hold it; a change (under the write lock) copies the contents
@@ -144,15 +145,24 @@ impl<T: Named> NamedSet<T> {
         if items
             .get()
             .values()
-            .any(|item| !selection.serves(item.tags()))
+            .any(|item| !selection.serves(item.tags().names()))
         {
-            items.edit().retain(|_, item| selection.serves(item.tags()));
+            items
+                .edit()
+                .retain(|_, item| selection.serves(item.tags().names()));
         }
     }
 
     /// The item named `name`, cloned out of the lock (a few `Arc`s) so a call never holds it.
     pub(crate) fn get(&self, name: &str) -> Option<T> {
         self.items.with(|items| items.get(name).cloned())
+    }
+
+    /// The item named `name` when `view` shows it: what a request looks up (a hidden item is
+    /// unknown to it, as one never registered).
+    pub(crate) fn get_for(&self, name: &str, view: &View) -> Option<T> {
+        self.get(name)
+            .filter(|item| !view.hides() || view.shows(item.tags().names()))
     }
 
     /// Whether an item is named `name`.
@@ -170,16 +180,27 @@ impl<T: Named> NamedSet<T> {
         self.items.with(|items| items.values().any(wanted))
     }
 
+    /// Whether some item's tags are as `tagged` says.
+    pub(crate) fn any_tagged(&self, tagged: impl Fn(&[String]) -> bool) -> bool {
+        self.items
+            .with(|items| items.values().any(|item| tagged(item.tags().names())))
+    }
+
     /// Definitions in name order.
     pub(crate) fn definitions(&self) -> Vec<Arc<T::Definition>> {
         self.items
             .with(|items| items.values().map(T::shared_definition).collect())
     }
 
-    /// What `auth` may see, as of one moment: the set's generation, the definitions its scopes
-    /// allow in name order, and the scopes of the set it holds ([`Visible::granted`], what the
+    /// What `auth` may see through `view`, as of one moment: the set's generation, the
+    /// definitions its scopes and the view allow in name order, and the scopes of the set it holds ([`Visible::granted`], what the
     /// listing varies by), `None` when nothing in the set needs a scope.
-    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>) -> Visible<T::Definition> {
+    pub(crate) fn visible_to(
+        &self,
+        auth: Option<&AuthInfo>,
+        view: &View,
+    ) -> Visible<T::Definition> {
+        let hides = view.hides();
         let (generation, (definitions, granted)) = self.items.with_generation(|items| {
             let scoped = items
                 .values()
@@ -187,6 +208,7 @@ impl<T: Named> NamedSet<T> {
             let definitions = items
                 .values()
                 .filter(|item| item.scopes().allow(auth))
+                .filter(|item| !hides || view.shows(item.tags().names()))
                 .map(T::shared_definition)
                 .collect();
             let granted = scoped.then(|| {
@@ -238,7 +260,7 @@ impl<T: Named> NamedSet<T> {
         if let Some(existing) = items.get().get(item.name()) {
             return Err(T::duplicate(item.name(), existing.place(), item.place()));
         }
-        if !selection.serves(item.tags()) {
+        if !selection.serves(item.tags().names()) {
             return Ok(false);
         }
         items.edit().insert(item.name().to_owned(), item);

@@ -23,6 +23,7 @@ use crate::context::LogLevel;
 use crate::principal::Principal;
 use crate::protocol::{Connection, Lists, ProtocolVersion};
 use crate::registry::Listed;
+use crate::visibility::Toggles;
 
 /// The largest session record Redis keeps (its JSON text), so that no client makes a record of
 /// any size: past it, `initialize` is refused.
@@ -39,6 +40,10 @@ pub(crate) struct SessionRecord {
     hears: HeardLists,
     /// `Principal::key` of who opened it (bearer auth), nobody else may use it.
     owner: Option<String>,
+    /// The tags the session enabled or disabled for itself (`Context::enable_tags`), at most
+    /// `visibility::MAX_SESSION_TAG_BYTES` of them.
+    #[serde(default, skip_serializing_if = "Toggles::is_empty")]
+    tags: Toggles,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +69,10 @@ impl SessionRecord {
                 resources: lists.resources,
             },
             owner: owner.map(Principal::key),
+            tags: connection
+                .chosen_tags()
+                .map(|tags| Toggles::clone(&tags))
+                .unwrap_or_default(),
         }
     }
 
@@ -88,6 +97,7 @@ impl SessionRecord {
             resources: self.hears.resources,
         });
         connection.set_log_level(self.log_level);
+        connection.tags().restore(self.tags.clone());
     }
 }
 

@@ -300,6 +300,7 @@ impl Server {
             tasks,
             listings,
             limits: self.limits,
+            visibility: self.visibility,
             #[cfg(feature = "skills")]
             skills: Arc::new(crate::skill::SkillSet::new(self.skills)),
         }))

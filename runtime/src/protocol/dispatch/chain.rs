@@ -20,6 +20,7 @@ use crate::protocol::era::Era;
 use crate::protocol::listing;
 use crate::protocol::prompts;
 use crate::protocol::scope::RequestScope;
+use crate::visibility::View;
 
 impl Dispatcher {
     /// A request of `kind` through the middleware, the scope check and its handler, its
@@ -31,13 +32,14 @@ impl Dispatcher {
         params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> Result<Payload, ErrorObject> {
         let outcome = if self.state.middleware.is_empty() {
-            self.handle(kind, id, params, era, connection, scope).await
+            self.handle(kind, id, params, era, connection, (scope, view))
+                .await
         } else {
             // Boxed: a chain's future would otherwise widen every request's.
-            Box::pin(self.with_middleware(kind, id, params, era, connection, scope)).await
+            Box::pin(self.with_middleware(kind, id, params, era, connection, (scope, view))).await
         };
         let (repr, changed) = outcome?.into_parts();
         Ok(match repr {
@@ -63,7 +65,7 @@ impl Dispatcher {
         params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> Outcome {
         let clock = Arc::new(CallClock::default());
         let seen_by = RequestScope {
@@ -81,7 +83,9 @@ impl Dispatcher {
         let server_end = async move {
             if let Ok((request, answer)) = through.await {
                 let (kind, params) = request.into_parts();
-                let outcome = self.handle(kind, id, params, era, connection, scope).await;
+                let outcome = self
+                    .handle(kind, id, params, era, connection, (scope, view))
+                    .await;
                 let _ = answer.send(outcome);
             }
         };
@@ -102,21 +106,26 @@ impl Dispatcher {
         params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> Outcome {
         let method = method_of(kind);
-        if let Some(needed) = self.insufficient_scope(&method, Some(&params), scope.auth.as_ref()) {
+        if let Some(needed) =
+            self.insufficient_scope(&method, Some(&params), scope.auth.as_ref(), &view)
+        {
             return Err(refused(&needed));
         }
         let auth = scope.auth.as_ref();
         let version = era.version();
         match kind {
-            Kind::CallTool => self.call_tool(id, params, era, connection, scope).await,
+            Kind::CallTool => {
+                self.call_tool(id, params, era, connection, (scope, view))
+                    .await
+            }
             Kind::ListTools => {
-                let page = self
-                    .state
-                    .listings
-                    .page(&self.state.tools, &params, version, auth)?;
+                let page =
+                    self.state
+                        .listings
+                        .page(&self.state.tools, &params, version, auth, &view)?;
                 Ok(Response::of(Repr::Page(page)))
             }
             Kind::ListPrompts if self.serves_prompts() => prompts::list(
@@ -125,32 +134,33 @@ impl Dispatcher {
                 version,
                 self.state.page_size,
                 self.state.ttl_ms,
-                auth,
+                (auth, &view),
             )
             .map(Response::json),
             // Boxed, as every one but the tool call's: each would widen the future of every call.
             Kind::GetPrompt if self.serves_prompts() => {
-                Box::pin(self.get_prompt(id, params, era, connection, scope))
+                Box::pin(self.get_prompt(id, params, era, connection, (scope, view)))
                     .await
                     .map(Response::json)
             }
             // `completions` came with 2025-03-26: an older client was not offered it.
             Kind::Complete
-                if self.completable().any() && version >= ProtocolVersion::V2025_03_26 =>
+                if self.completable(&View::default()).any()
+                    && version >= ProtocolVersion::V2025_03_26 =>
             {
-                Box::pin(self.complete(&params, connection, &scope))
+                Box::pin(self.complete(&params, connection, &scope, &view))
                     .await
                     .map(Response::json)
             }
             Kind::ReadResource if self.state.resources.is_served() => {
-                Box::pin(self.read_resource(id, params, era, connection, scope))
+                Box::pin(self.read_resource(id, params, era, connection, (scope, view)))
                     .await
                     .map(Response::json)
             }
             Kind::ListResources | Kind::ListResourceTemplates
                 if self.state.resources.is_served() =>
             {
-                self.list_resources(&method, &params, era, auth)
+                self.list_resources(&method, &params, era, (auth, &view))
                     .map(Response::json)
             }
             _ => Err(method_not_found(&method)),

@@ -27,6 +27,7 @@ use crate::protocol::scope::RequestScope;
 use crate::protocol::{ProtocolVersion, downgrade, prompts, resources, tasks};
 use crate::registry::apps;
 use crate::task::{self, TaskSupport};
+use crate::visibility::{SessionTags, View};
 
 impl Dispatcher {
     /// `tools/call`: the tool and its arguments read, the client's capabilities checked, the
@@ -38,13 +39,13 @@ impl Dispatcher {
         mut params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> middleware::Outcome {
         let (name, arguments) = tool_and_arguments(&mut params)?;
         let tool = self
             .state
             .tools
-            .get(&name)
+            .get_for(&name, &view)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
         let client = Client::of(era, connection);
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
@@ -293,6 +294,7 @@ impl Dispatcher {
             notifications: scope.notifications,
             cancellation: scope.cancellation,
             session_id: client.session_id,
+            session_tags: client.tags,
             auth: scope.auth,
             states: Arc::clone(&self.state.states),
             apps: apps::client_declares(&client.capabilities),
@@ -315,7 +317,7 @@ impl Dispatcher {
         mut params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> Result<Value, ErrorObject> {
         let prompts::GetRequest {
             name,
@@ -325,7 +327,7 @@ impl Dispatcher {
         let prompt = self
             .state
             .prompts
-            .get(&name)
+            .get_for(&name, &view)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
         let client = Client::of(era, connection);
         let version = client.version;
@@ -378,9 +380,9 @@ impl Dispatcher {
         params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
+        (scope, view): (RequestScope, View),
     ) -> Result<Value, ErrorObject> {
-        let listed = self.state.resources.listed();
+        let listed = self.state.resources.listed().seen_through(&view);
         let client = Client::of(era, connection);
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
@@ -421,10 +423,15 @@ pub(super) struct Client {
     session_id: Option<String>,
     log_level: Option<LogLevel>,
     pub(super) capabilities: Arc<ClientCapabilities>,
+    /// The session's own choice of tags, for its calls to change: a legacy client that
+    /// initialized its connection (stdio, an HTTP session) has one.
+    tags: Option<Arc<SessionTags>>,
 }
 
 impl Client {
     pub(super) fn of(era: &Era, connection: &Connection) -> Self {
+        let tags = (!era.is_modern() && connection.is_initialized())
+            .then(|| Arc::clone(connection.tags()));
         let (log_level, capabilities) = match era {
             Era::Legacy(_) => (
                 Some(connection.log_level()),
@@ -441,6 +448,7 @@ impl Client {
             session_id: connection.session_id.clone(),
             log_level,
             capabilities,
+            tags,
         }
     }
 }

@@ -11,16 +11,18 @@ use super::Dispatcher;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::registry::Scopes;
+use crate::visibility::View;
 
 impl Dispatcher {
     /// The scopes the item `method` names needs, when `auth` lacks one of them; `None` when the
-    /// request may go on (no item named, an unknown one, which its method answers, or no caller
-    /// identity to check).
+    /// request may go on (no item named, an unknown one or one `view` hides, which its method
+    /// answers as unknown, or no caller identity to check).
     pub(crate) fn insufficient_scope(
         &self,
         method: &Method,
         params: Option<&Map<String, Value>>,
         auth: Option<&AuthInfo>,
+        view: &View,
     ) -> Option<Scopes> {
         let auth = auth?;
         let text = |map: &Map<String, Value>, key: &str| {
@@ -31,18 +33,18 @@ impl Dispatcher {
             Method::CallTool => self
                 .state
                 .tools
-                .get(&text(params, "name")?)?
+                .get_for(&text(params, "name")?, view)?
                 .needed_scopes()
                 .clone(),
             Method::GetPrompt => self
                 .state
                 .prompts
-                .get(&text(params, "name")?)?
+                .get_for(&text(params, "name")?, view)?
                 .needed_scopes()
                 .clone(),
             Method::ReadResource => {
                 let uri = text(params, "uri")?;
-                let listed = self.state.resources.listed();
+                let listed = self.state.resources.listed().seen_through(view);
                 let resource = listed
                     .get(&uri)
                     .or_else(|| listed.templates().iter().find(|t| t.serves(&uri)))?;
@@ -54,13 +56,14 @@ impl Dispatcher {
                     "ref/prompt" => self
                         .state
                         .prompts
-                        .get(&text(reference, "name")?)?
+                        .get_for(&text(reference, "name")?, view)?
                         .needed_scopes()
                         .clone(),
                     "ref/resource" => self
                         .state
                         .resources
                         .listed()
+                        .seen_through(view)
                         .template(&text(reference, "uri")?)?
                         .needed_scopes()
                         .clone(),
@@ -85,16 +88,22 @@ impl Dispatcher {
             .iter()
             .chain(listed.templates())
             .flat_map(|resource| resource.needed_scopes().needed().to_vec());
-        let mut scopes: Vec<String> = of_set(self.state.tools.visible_to(None).granted)
-            .into_iter()
-            .flatten()
-            .chain(
-                of_set(self.state.prompts.visible_to(None).granted)
+        let mut scopes: Vec<String> =
+            of_set(self.state.tools.visible_to(None, &View::default()).granted)
+                .into_iter()
+                .flatten()
+                .chain(
+                    of_set(
+                        self.state
+                            .prompts
+                            .visible_to(None, &View::default())
+                            .granted,
+                    )
                     .into_iter()
                     .flatten(),
-            )
-            .chain(resources)
-            .collect();
+                )
+                .chain(resources)
+                .collect();
         scopes.sort();
         scopes.dedup();
         scopes

@@ -1,9 +1,11 @@
 //! [`Listed`]: the resources of one server at one moment, what a request reads, lists and pages.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::{ReadError, Resource, ResourceBody, ResourceError};
 use crate::context::{AuthInfo, Context};
+use crate::visibility::View;
 
 /// The resources of one server at one moment: plain ones and templates, each sorted by URI.
 #[derive(Clone, Default)]
@@ -40,12 +42,14 @@ impl Listed {
         self.templates.iter().any(Resource::completes)
     }
 
-    /// What `auth`'s scopes allow it to see, when that is not everything (`None`), and whether
-    /// the listing varies by caller at all (some resource needs a scope).
-    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>) -> (Option<Self>, bool) {
+    /// What `auth`'s scopes and `view` allow it to see, when that is not everything (`None`),
+    /// and whether the listing varies by caller at all (some resource needs a scope, or a rule
+    /// decides what each caller sees).
+    pub(crate) fn visible_to(&self, auth: Option<&AuthInfo>, view: &View) -> (Option<Self>, bool) {
         let scoped = |resource: &Resource| !resource.needed_scopes().needed().is_empty();
-        let varies = self.resources.iter().chain(&self.templates).any(scoped);
-        let allowed = |resource: &&Resource| resource.needed_scopes().allow(auth);
+        let varies = view.varies() || self.resources.iter().chain(&self.templates).any(scoped);
+        let allowed =
+            |resource: &&Resource| resource.needed_scopes().allow(auth) && shown(view, resource);
         let hides = self
             .resources
             .iter()
@@ -56,6 +60,19 @@ impl Listed {
             templates: self.templates.iter().filter(allowed).cloned().collect(),
         });
         (visible, varies)
+    }
+
+    /// The resources `view` shows (all of them, shared, when it hides none): what a request
+    /// reads, completes and subscribes to.
+    pub(crate) fn seen_through(self: Arc<Self>, view: &View) -> Arc<Self> {
+        let all = |resource: &Resource| shown(view, resource);
+        if !view.hides() || self.resources.iter().chain(&self.templates).all(all) {
+            return self;
+        }
+        Arc::new(Self {
+            resources: self.resources.iter().filter(|r| all(r)).cloned().collect(),
+            templates: self.templates.iter().filter(|r| all(r)).cloned().collect(),
+        })
     }
 
     /// The plain resource at exactly `uri`.
@@ -128,4 +145,9 @@ impl Listed {
         }
         Err(ReadError::NotFound(refused.flatten()))
     }
+}
+
+/// Whether `view` shows `resource` (a skill's file always: it is no tagged item).
+fn shown(view: &View, resource: &Resource) -> bool {
+    !view.hides() || resource.skill_root().is_some() || view.shows(resource.tag_list().names())
 }

@@ -11,7 +11,7 @@ use crate::sync::{read, write};
 
 /// Whether `selection` serves `resource` (a skill's file always).
 fn serves(selection: &Selection, resource: &Resource) -> bool {
-    resource.skill_root().is_some() || selection.serves(resource.tag_list())
+    resource.skill_root().is_some() || selection.serves(resource.tag_list().names())
 }
 
 /// The live resources of one server: the collected ones plus those added at run time. Readers

@@ -255,7 +255,7 @@ async fn modern_post(
         }
     };
     check_envelope(&post.headers, &request)
-        .and_then(|()| check_param_headers(state, &post.headers, &request))
+        .and_then(|()| check_param_headers(state, &post.headers, &request, post.auth.as_ref()))
         .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
     let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
@@ -300,11 +300,12 @@ fn check_param_headers(
     state: &HttpState,
     headers: &HeaderMap,
     request: &RpcRequest,
+    auth: Option<&AuthInfo>,
 ) -> Result<(), ErrorObject> {
     let params = request.params.as_ref();
     let tool = match params.and_then(|params| params.get("name")) {
         Some(Value::String(name)) if request.method == Method::CallTool => {
-            state.dispatcher.tool(name)
+            state.dispatcher.tool(name, auth)
         }
         _ => None,
     };

@@ -221,6 +221,40 @@ impl Drop for StreamGuard {
     }
 }
 
+/// With Redis, a session's own choice of tags (`Context::enable_tags`) is kept in its record
+/// before the call goes on, and told to the replicas holding it (its GET stream may be on
+/// another): its next request, wherever it goes, sees it.
+#[cfg(feature = "redis")]
+fn keep_tags(session: &Arc<HttpSession>, shared: SharedSessions, life: Duration) {
+    let held = Arc::downgrade(session);
+    let keeper: crate::visibility::Keeper = Arc::new(move || {
+        let (held, shared) = (held.clone(), shared.clone());
+        Box::pin(async move {
+            let ended = || "the session ended".to_owned();
+            let session = held.upgrade().ok_or_else(ended)?;
+            let record = session.record();
+            if record.len() > crate::replicas::MAX_RECORD_BYTES {
+                return Err(format!(
+                    "the session's record would pass the {} bytes it may hold",
+                    crate::replicas::MAX_RECORD_BYTES
+                ));
+            }
+            match shared
+                .save(&session.id, &record, session.owner(), life)
+                .await
+            {
+                Ok(true) => {
+                    shared.changed(&session.id, &record);
+                    Ok(())
+                }
+                Ok(false) => Err(ended()),
+                Err(error) => Err(error.to_string()),
+            }
+        })
+    });
+    session.calls.connection().tags().keep_with(keeper);
+}
+
 /// How long a session that never did anything after its `initialize` (no call, no GET stream)
 /// lives once left alone.
 pub(crate) const INACTIVE_LIFE: Duration = Duration::from_mins(1);
@@ -356,20 +390,24 @@ impl SessionTable {
         if !record.belongs_to(principal.as_ref()) {
             return Err(not_found());
         }
-        let session = {
+        let (session, fresh) = {
             let mut sessions = lock(&self.sessions);
             if let Some(session) = sessions.get(id) {
                 // Another request loaded it meanwhile.
-                Arc::clone(session)
+                (Arc::clone(session), false)
             } else {
                 self.make_room(&mut sessions, principal.as_ref())
                     .ok_or_else(full)?;
                 let session = self.new_session(id, principal, dispatcher);
                 sessions.insert(id.to_owned(), Arc::clone(&session));
-                session
+                (session, true)
             }
         };
         session.apply(&text);
+        if fresh {
+            // Loaded, not changed: its GET stream, if it opens here, is told nothing of it.
+            session.calls.connection().tags().loaded();
+        }
         session.apply_subscriptions(
             loaded.generation,
             loaded.subscriptions.as_deref().unwrap_or_default(),
@@ -596,7 +634,7 @@ impl SessionTable {
         };
         #[cfg(not(feature = "redis"))]
         let calls = calls.answering();
-        Arc::new(HttpSession {
+        let session = Arc::new(HttpSession {
             id: id.to_owned(),
             calls,
             last_seen: Mutex::new(Instant::now()),
@@ -610,7 +648,12 @@ impl SessionTable {
             generation: Mutex::new(Some(0)),
             get_log: Mutex::new(None),
             get_follower: Mutex::new(CancellationToken::new()),
-        })
+        });
+        #[cfg(feature = "redis")]
+        if let Some(shared) = &self.shared {
+            keep_tags(&session, shared.clone(), self.record_life(true));
+        }
+        session
     }
 
     /// Opens a session. Expired ones are closed first; when the table is still full, the least

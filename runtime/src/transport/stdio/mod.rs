@@ -51,7 +51,7 @@ pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
 use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, Response, codes};
 use crate::limits::{Held, MemoryBudget};
-use crate::protocol::{Changes, Connection, Dispatcher, ProtocolVersion, Room};
+use crate::protocol::{Changes, Connection, Dispatcher, Heard, ProtocolVersion, Room};
 use crate::session::{self, Caller, Calls};
 
 /// The id of a request, `null` for any other message.
@@ -79,6 +79,7 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let changes = dispatcher.changes();
+    let told = dispatcher.clone();
     let limits = dispatcher.limits().clone();
     let (outgoing, receiver) = mpsc::unbounded_channel();
     let backlog = Arc::new(Backlog::default());
@@ -106,7 +107,7 @@ where
         memory: limits.memory.clone(),
     };
     let list_changed = tokio::spawn(announce_changes(
-        changes,
+        (changes, told),
         Arc::clone(&connection.announce_changes),
         connection.session.shared_connection(),
         connection.caller.notifications.clone(),
@@ -401,19 +402,32 @@ fn log_panic(ended: Result<(), tokio::task::JoinError>) {
 /// lists its capabilities declared, the resources it subscribed to), once `announce` is set (a
 /// 2026-07-28 client learns of changes only through `subscriptions/listen`). The next change is
 /// taken off the channel only once the output has `room` for this one: a client that does not
-/// read makes it fall behind the channel and hear what it missed, never the queue grow.
+/// read makes it fall behind the channel and hear what it missed, never the queue grow. The
+/// lists the session's own choice of tags changed (`Context::enable_tags`) are told the same way.
 async fn announce_changes(
-    mut changes: Changes,
+    (mut changes, dispatcher): (Changes, Dispatcher),
     announce: Arc<AtomicBool>,
     connection: Arc<Connection>,
     outgoing: mpsc::UnboundedSender<Outgoing>,
     room: Room,
 ) {
-    while let Some(heard) = changes.next().await {
+    loop {
+        let heard = tokio::select! {
+            heard = changes.next() => match heard {
+                Some(heard) => vec![heard],
+                None => return,
+            },
+            own = dispatcher.own_changes(&connection) => {
+                own.into_iter().map(Heard::Change).collect()
+            }
+        };
         if !announce.load(Ordering::Acquire) {
             continue;
         }
-        for notification in connection.listener().notifications(&heard) {
+        for notification in heard
+            .iter()
+            .flat_map(|heard| connection.listener().notifications(heard))
+        {
             room.take().await;
             if outgoing.send(Outgoing::Notification(notification)).is_err() {
                 return;

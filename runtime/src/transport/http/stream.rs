@@ -40,6 +40,8 @@ pub(super) struct HttpCall {
     /// The legacy session it belongs to, if any.
     pub(super) in_session: Option<Arc<HttpSession>>,
     pub(super) auth: Option<AuthInfo>,
+    /// The client's address: who a caller without a token is counted as by the rate limits.
+    pub(super) address: Option<std::net::IpAddr>,
     /// Whether the answer may be an event stream.
     pub(super) accepts: Accepts,
     /// The era it was made in: its answer's status follows that era's table.
@@ -89,6 +91,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     let caller = Caller {
         notifications: events.clone(),
         auth: call.auth,
+        address: call.address,
         room: room.clone(),
     };
     let id = call.request.id.clone();
@@ -157,7 +160,7 @@ pub(super) async fn answer(call: HttpCall) -> Response {
     let status = response.error_object().map_or(StatusCode::OK, |error| {
         status_of(error, Stage::Answer(call.statuses))
     });
-    reply::json(status, &response)
+    reply::answer(status, &response)
 }
 
 /// Runs a call's future, `answered` given its response. A request that runs no code of the

@@ -96,6 +96,7 @@ where
         caller: Caller {
             notifications: outgoing,
             auth: None,
+            address: None,
             room: Some(room.clone()),
         },
         calls: JoinSet::new(),

@@ -234,7 +234,7 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Result<Payload, ErrorObject> {
         // Before anything of the request is looked at: past a limit it is not run.
-        let who = Who::of(scope.auth.as_ref(), scope.address);
+        let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
         self.state
             .limits
             .rate

@@ -23,8 +23,8 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use serde_json::json;
 
-use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, codes};
+use crate::principal::write_text;
 
 pub(crate) use store::MAX_PRINCIPALS;
 
@@ -120,7 +120,10 @@ impl FromStr for RateLimit {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Who<'a> {
     /// The verified token's client and subject.
-    Principal(&'a AuthInfo),
+    Principal {
+        client_id: &'a str,
+        subject: Option<&'a str>,
+    },
     /// No token: the client's address, as the transport saw it (behind a trusted proxy, the
     /// address it forwarded).
     Address(IpAddr),
@@ -129,10 +132,11 @@ pub(crate) enum Who<'a> {
 }
 
 impl<'a> Who<'a> {
-    /// The caller of a request: its token, else its address, else the one local client.
-    pub(crate) fn of(auth: Option<&'a AuthInfo>, address: Option<IpAddr>) -> Self {
-        match (auth, address) {
-            (Some(auth), _) => Self::Principal(auth),
+    /// The caller of a request: its token's client and subject, else its address, else the one
+    /// local client.
+    pub(crate) fn of(token: Option<(&'a str, Option<&'a str>)>, address: Option<IpAddr>) -> Self {
+        match (token, address) {
+            (Some((client_id, subject)), _) => Self::Principal { client_id, subject },
             (None, Some(address)) => Self::Address(counted_address(address)),
             (None, None) => Self::Local,
         }
@@ -146,9 +150,13 @@ impl<'a> Who<'a> {
     pub(crate) fn bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::new();
         match self {
-            Self::Principal(auth) => {
+            Self::Principal { client_id, subject } => {
                 bytes.push(b'p');
-                crate::principal::Principal::write_bound(Some(&auth.principal()), &mut bytes);
+                write_text(client_id, &mut bytes);
+                if let Some(subject) = subject {
+                    bytes.push(b's');
+                    write_text(subject, &mut bytes);
+                }
             }
             Self::Address(address) => {
                 bytes.push(b'a');
@@ -331,15 +339,6 @@ impl RateLimits {
 mod tests {
     use super::*;
 
-    fn auth(client: &str, subject: Option<&str>) -> AuthInfo {
-        AuthInfo {
-            client_id: client.into(),
-            subject: subject.map(str::to_owned),
-            scopes: Vec::new(),
-            extra: serde_json::Value::Null,
-        }
-    }
-
     #[test]
     fn limits_are_read_as_n_per_unit_and_mistakes_say_what_to_write() {
         let limit: RateLimit = "3/s".parse().unwrap();
@@ -388,12 +387,12 @@ mod tests {
     #[test]
     fn principals_have_budgets_of_their_own() {
         let limiter = Limiter::new("1/h".parse().unwrap());
-        let (alice, bob) = (auth("app", Some("alice")), auth("app", Some("bob")));
         let one: IpAddr = "127.0.0.1".parse().unwrap();
         let two: IpAddr = "127.0.0.2".parse().unwrap();
         let callers = [
-            Who::Principal(&alice),
-            Who::Principal(&bob),
+            Who::of(Some(("app", Some("alice"))), None),
+            Who::of(Some(("app", Some("bob"))), None),
+            Who::of(Some(("app", None)), None),
             Who::of(None, Some(one)),
             Who::of(None, Some(two)),
             Who::Local,

@@ -63,8 +63,8 @@ impl Limiter {
 
     fn key(&self, who: &Who<'_>) -> Key {
         match who {
-            Who::Principal(auth) => {
-                Key::Principal(self.hasher.hash_one((&auth.client_id, &auth.subject)))
+            Who::Principal { client_id, subject } => {
+                Key::Principal(self.hasher.hash_one((client_id, subject)))
             }
             Who::Address(address) => Key::Address(*address),
             Who::Local => Key::Local,

@@ -47,7 +47,7 @@ impl Dispatcher {
             .get(&name)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
         if let Some(limiter) = tool.rate_limiter() {
-            let who = Who::of(scope.auth.as_ref(), scope.address);
+            let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
             let rate = &self.state.limits.rate;
             rate.check_tool(limiter, &name, &who)
                 .await

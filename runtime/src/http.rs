@@ -153,10 +153,10 @@
 //! A principal is the bearer token's client and subject ([`AuthInfo`]); without auth, the
 //! client's IP address (an IPv6 client by its `/64`). Behind a reverse proxy every client comes
 //! from the proxy's address: name the proxy with `--trust-proxy 10.0.0.0/8` (repeatable or
-//! comma-separated; `MCP_TRUST_PROXY`; [`HttpConfig::trust_proxy`]) and the address it appends
+//! comma-separated; `MCP_TRUST_PROXY`; `HttpConfig::trust_proxy`) and the address it appends
 //! to `X-Forwarded-For` is counted instead (read from the right, past every trusted hop). No
 //! proxy is trusted by default: the header of any other peer is ignored, since any client can
-//! write it. An app serving [`Server::into_router`](crate::Server::into_router) itself gives the
+//! write it. An app serving `Server::into_router` itself gives the
 //! peer's address with axum's `into_make_service_with_connect_info::<SocketAddr>()`; without it,
 //! every caller without a token shares one budget.
 //!

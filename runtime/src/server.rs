@@ -314,14 +314,14 @@ impl Server {
     ///
     /// A principal is the verified token's client and subject (HTTP with auth); without a
     /// token, the client's IP address (an IPv6 client by its `/64`; behind a proxy named by
-    /// [`HttpConfig::trust_proxy`](crate::http::HttpConfig::trust_proxy), the address it
+    /// `HttpConfig::trust_proxy`, the address it
     /// forwarded); over stdio (and the test client), the one client.
     ///
     /// Past a limit the request is not run: it answers JSON-RPC error `-32029`
     /// (`Rate limit exceeded: …`) whose `data.retryAfterMs` says when the principal may try
     /// again; over HTTP with status `429` and `Retry-After` (the seconds, rounded up), in both
-    /// eras. With Redis ([`HttpConfig::redis`](crate::http::HttpConfig::redis)) the count is
-    /// every replica's together (see [`redis`](crate::redis)). What it keeps is in the Limits
+    /// eras. With Redis (`HttpConfig::redis`, feature `redis`) the count is every replica's
+    /// together (see the `redis` module). What it keeps is in the Limits
     /// table.
     ///
     /// ```no_run

@@ -294,7 +294,10 @@ impl Server {
     /// `inspector`, in that host's format; `--help`. With any of them, `--only-tags a,b` and
     /// `--without-tags c` (each repeatable; or `MCP_ONLY_TAGS`, `MCP_WITHOUT_TAGS`) add to the
     /// server's selection ([`Server::only_tags`], [`Server::without_tags`]): what it serves,
-    /// lists (`--list-tools`) and lints (`--lint`).
+    /// lists (`--list-tools`) and lints (`--lint`). Serving either way, `--rate-limit N/UNIT`
+    /// (or `MCP_RATE_LIMIT`) sets [`Server::rate_limit`]; with `--http`, `--trust-proxy CIDR`
+    /// (repeatable or comma-separated; or `MCP_TRUST_PROXY`) names the proxies whose
+    /// `X-Forwarded-For` is taken as the client's address.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes

@@ -7,7 +7,7 @@
 //! client gets through again. The limits are per minute (so a slow machine never lets a fourth
 //! request through), except where a test waits out `Retry-After`.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::http::{
-    LEGACY, MODERN, Reply, TIMEOUT, envelope, initialize_body, legacy_call, modern_call,
+    LEGACY, MODERN, Reply, envelope, exchange_from, initialize_body, legacy_call, modern_call,
     modern_headers,
 };
 use mcp_toolbelt_tests::services::{Nginx, RedisServer};
@@ -47,31 +47,7 @@ async fn post_from(
         request = request.header(*name, *value);
     }
     let request = request.body(Body::from(body.to_string())).unwrap();
-    let exchange = async {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket
-            .bind(SocketAddr::new(from.parse::<IpAddr>().unwrap(), 0))
-            .unwrap();
-        let stream = socket.connect(server).await.unwrap();
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .unwrap();
-        tokio::spawn(connection);
-        let response = sender.send_request(request).await.unwrap();
-        let (parts, body) = response.into_parts();
-        let body = axum::body::to_bytes(Body::new(body), usize::MAX)
-            .await
-            .unwrap();
-        Reply {
-            status: parts.status,
-            headers: parts.headers,
-            body,
-        }
-    };
-    tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .expect("the response came in time")
+    exchange_from(Some(from.parse().unwrap()), server, request).await
 }
 
 /// A 2026-07-28 call of `echo` from `from`.

@@ -38,6 +38,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) tags: crate::tags::Tags,
     /// `scopes(…)`: the OAuth scopes a caller needs.
     pub(crate) scopes: Vec<syn::LitStr>,
+    /// `rate_limit = "N/UNIT"`, checked.
+    pub(crate) rate_limit: Option<syn::LitStr>,
 }
 
 /// Where a tool's input schema comes from.

@@ -12,7 +12,7 @@ use syn::{Expr, ExprLit, Lit, Meta};
 
 /// `#[tool(name = "…", title = "…", description = "…", annotations(…), output_schema = false,
 /// portable = false, input_schema = path, asks(Form, …), crate = path, ui = "ui://…", visibility(model, app),
-/// icons(…)…, task = "required", tags("…", …), scopes("…", …))]`
+/// icons(…)…, task = "required", tags("…", …), scopes("…", …), rate_limit = "N/UNIT")]`
 #[derive(Debug, Default, FromMeta)]
 pub(crate) struct ToolArgs {
     #[darling(default, with = tool_name)]
@@ -57,6 +57,9 @@ pub(crate) struct ToolArgs {
     /// `scopes("…", …)`: the OAuth scopes a caller needs, all of them.
     #[darling(default, with = crate::scopes::scopes)]
     pub(crate) scopes: Vec<syn::LitStr>,
+    /// `rate_limit = "N/UNIT"`: the tool's own limit per principal.
+    #[darling(default, with = crate::rate_limit::rate_limit)]
+    pub(crate) rate_limit: Option<syn::LitStr>,
 }
 
 /// `task` (the same as `task = "optional"`) or `task = "required"`.
@@ -251,7 +254,7 @@ impl Keys {
 /// The key darling suggests for the unknown key `key`, by the rule darling applies (the closest
 /// by Jaro-Winkler, above 0.8); `None` for a known key.
 fn suggestion(key: &str) -> Option<&'static str> {
-    const KEYS: [&str; 15] = [
+    const KEYS: [&str; 16] = [
         "name",
         "title",
         "description",
@@ -267,6 +270,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
         "task",
         "tags",
         "scopes",
+        "rate_limit",
     ];
     if KEYS.contains(&key) {
         return None;

@@ -599,6 +599,7 @@ fn registration(
     let icons = icons::registrations(&tool.icons, private);
     let tags = crate::tags::registrations(&tool.tags);
     let scopes = crate::scopes::registrations(&tool.scopes);
+    let rate_limit = crate::rate_limit::registration(tool.rate_limit.as_ref());
     // A plain fn runs on a blocking thread and cannot be stopped midway (its task waits for it).
     let blocking = !tool.is_async();
     let task = match tool.task {
@@ -629,6 +630,7 @@ fn registration(
                 blocking: #blocking,
                 tags: #tags,
                 scopes: #scopes,
+                rate_limit: #rate_limit,
             }
         }
     }

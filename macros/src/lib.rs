@@ -10,6 +10,7 @@ mod expand;
 mod fallback;
 mod icons;
 mod prompt;
+mod rate_limit;
 mod resource;
 mod scopes;
 mod string_list;

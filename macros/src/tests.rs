@@ -508,6 +508,49 @@ fn a_scope_is_one_oauth_scope_token() {
 }
 
 #[test]
+fn expand_rate_limit() {
+    snapshot(
+        "rate_limit",
+        quote!(rate_limit = "10/min"),
+        quote! {
+            /// Search the web
+            async fn search() -> String {
+                String::new()
+            }
+        },
+    );
+}
+
+#[test]
+fn a_rate_limit_is_n_per_unit() {
+    let cases = [
+        (quote!(rate_limit = "10/sec"), "`sec` is not a unit"),
+        (
+            quote!(rate_limit = "0/s"),
+            "`0` is not a whole number from 1",
+        ),
+        (quote!(rate_limit = "10"), "has no `/`"),
+        (
+            quote!(rate_limit = 10),
+            "`rate_limit = \\\"…\\\"`: write N/UNIT",
+        ),
+        (quote!(rate_limit), "`rate_limit = \\\"…\\\"`: write N/UNIT"),
+        (quote!(rate_lmit = "1/s"), "rate_limit"),
+    ];
+    for (args, message) in cases {
+        let output = expand::tool(
+            args,
+            quote! {
+                /// Search
+                async fn search() -> String { String::new() }
+            },
+        )
+        .to_string();
+        assert!(output.contains(message), "{message}: {output}");
+    }
+}
+
+#[test]
 fn expand_icons() {
     snapshot(
         "icons",

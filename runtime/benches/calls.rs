@@ -127,6 +127,19 @@ fn calls(c: &mut Criterion) {
             )
         });
     });
+    // The same call past a rate limit's check (a limit no bench reaches): the cost of a
+    // configured limiter, against the unconfigured one's above.
+    let limited = TestClient::new(
+        Server::new("bench", "1.0.0").rate_limit("1000000/s".parse().expect("a limit")),
+    );
+    c.bench_function("tools/call echo (rate limited)", |b| {
+        b.to_async(&runtime).iter(|| {
+            limited.request(
+                "tools/call",
+                json!({"name": "echo", "arguments": {"message": "hello"}}),
+            )
+        });
+    });
     // The same call at 2026-07-28 (its `_meta` envelope read), by a client that declares no
     // extension: the server has the task tool and the prompt, as in every bench here.
     c.bench_function("tools/call echo (2026-07-28)", |b| {

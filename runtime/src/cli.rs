@@ -53,6 +53,51 @@ struct HttpOptions<'a> {
     /// `--oauth-issuer URL`, then `MCP_OAUTH_ISSUER`: tokens verified by this server
     /// (`HttpConfig::oauth`).
     oauth_issuer: Option<String>,
+    /// `--trust-proxy CIDR,...` (repeatable), then `MCP_TRUST_PROXY`: the proxies whose
+    /// `X-Forwarded-For` names the client (`HttpConfig::trust_proxy`).
+    proxies: Vec<String>,
+}
+
+/// `--rate-limit N/UNIT` (anywhere among the arguments; the last one given), else
+/// `MCP_RATE_LIMIT`: the server's limit per principal ([`Server::rate_limit`]), for every way
+/// of serving.
+fn take_rate_limit<'a>(arguments: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a str>), String> {
+    let mut limit = None;
+    let mut rest = Vec::with_capacity(arguments.len());
+    let mut arguments = arguments.iter();
+    while let Some(&argument) = arguments.next() {
+        if argument != "--rate-limit" {
+            rest.push(argument);
+            continue;
+        }
+        limit = Some(
+            arguments
+                .next()
+                .copied()
+                .ok_or("--rate-limit needs a limit: --rate-limit 600/min")?,
+        );
+    }
+    Ok((limit, rest))
+}
+
+/// The server with the limit `--rate-limit` gave, else `MCP_RATE_LIMIT` (empty counts as
+/// unset); `Err` says what to write.
+fn with_rate_limit(
+    server: Server,
+    flag: Option<&str>,
+    variable: impl Fn(&str) -> Option<String>,
+) -> Result<Server, String> {
+    let (text, source) = match flag {
+        Some(text) => (text.to_owned(), "--rate-limit"),
+        None => match variable("MCP_RATE_LIMIT").filter(|value| !value.trim().is_empty()) {
+            Some(text) => (text.trim().to_owned(), "MCP_RATE_LIMIT"),
+            None => return Ok(server),
+        },
+    };
+    let limit: crate::RateLimit = text
+        .parse()
+        .map_err(|error| format!("{source} {text}: {error}"))?;
+    Ok(server.rate_limit(limit))
 }
 
 /// `--only-tags a,b` and `--without-tags c` (each repeatable, anywhere among the arguments),
@@ -158,12 +203,13 @@ impl Command<'_> {
                 "--redis" => options.redis = Some(value()?.to_owned()),
                 "--resource" => options.resource = Some(value()?.to_owned()),
                 "--oauth-issuer" => options.oauth_issuer = Some(value()?.to_owned()),
+                "--trust-proxy" => options.proxies.push(value()?.to_owned()),
                 other => return Err(format!("unexpected argument {other:?}")),
             }
         }
         options.address = address.ok_or(
             "--allow-host, --allow-origin, --stateless, --request-state-key-file, --redis, \
-             --resource and --oauth-issuer go with --http ADDR",
+             --resource, --oauth-issuer and --trust-proxy go with --http ADDR",
         )?;
         Ok(Command::Http(options))
     }
@@ -208,6 +254,10 @@ impl HttpOptions<'_> {
         };
         self.hosts.extend(list("MCP_ALLOWED_HOSTS"));
         self.origins.extend(list("MCP_ALLOWED_ORIGINS"));
+        if let Some(proxies) = variable("MCP_TRUST_PROXY").filter(|value| !value.trim().is_empty())
+        {
+            self.proxies.push(proxies);
+        }
         let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
         if self.redis.is_none() {
             self.redis = set("MCP_REDIS_URL");
@@ -244,7 +294,10 @@ impl Server {
     /// `inspector`, in that host's format; `--help`. With any of them, `--only-tags a,b` and
     /// `--without-tags c` (each repeatable; or `MCP_ONLY_TAGS`, `MCP_WITHOUT_TAGS`) add to the
     /// server's selection ([`Server::only_tags`], [`Server::without_tags`]): what it serves,
-    /// lists (`--list-tools`) and lints (`--lint`).
+    /// lists (`--list-tools`) and lints (`--lint`). Serving either way, `--rate-limit N/UNIT`
+    /// (or `MCP_RATE_LIMIT`) sets [`Server::rate_limit`]; with `--http`, `--trust-proxy CIDR`
+    /// (repeatable or comma-separated; or `MCP_TRUST_PROXY`) names the proxies whose
+    /// `X-Forwarded-For` is taken as the client's address.
     ///
     /// Unless the application installed a `tracing` subscriber of its own, this installs one that
     /// writes to stderr (stdout belongs to the protocol), filtered by `RUST_LOG`; unset, it writes
@@ -279,9 +332,10 @@ impl Server {
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
         let parsed = take_print_config(&arguments).and_then(|(host, arguments)| {
             let (tags, rest) = TagOptions::take(&arguments)?;
-            Command::parse(&rest).map(|command| (host, command, tags, arguments))
+            let (rate_limit, rest) = take_rate_limit(&rest)?;
+            Command::parse(&rest).map(|command| (host, command, (tags, rate_limit), arguments))
         });
-        let (print_config, command, tags, arguments) = match parsed {
+        let (print_config, command, (tags, rate_limit), arguments) = match parsed {
             Ok(parsed) => parsed,
             Err(problem) => {
                 return Err(Error::Arguments(format!("{problem}\n\n{}", usage(&self))));
@@ -290,6 +344,8 @@ impl Server {
         let server = tags
             .with_environment(|name| std::env::var(name).ok())
             .apply(self);
+        let server = with_rate_limit(server, rate_limit, |name| std::env::var(name).ok())
+            .map_err(Error::Arguments)?;
         if command != Command::Help {
             server.check()?;
         }
@@ -530,6 +586,10 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
         ));
     }
     let server = with_oauth(server, options.oauth_issuer.as_deref())?;
+    let proxies =
+        crate::transport::http::parse_proxies(&options.proxies.join(",")).map_err(|problem| {
+            Error::Arguments(format!("--trust-proxy (or MCP_TRUST_PROXY): {problem}"))
+        })?;
     if options.resource.is_some() && !server.wants_bearer_token() {
         return Err(Error::Arguments(
             "--resource names the URL in the bearer-auth metadata: this server has no \
@@ -540,7 +600,8 @@ async fn serve_http(server: Server, options: HttpOptions<'_>) -> Result<(), Erro
     let server = server.update_http_config(|config| {
         let config = config
             .allow_hosts(options.hosts)
-            .allow_origins(options.origins);
+            .allow_origins(options.origins)
+            .trusting(proxies);
         let config = if options.stateless {
             config.stateless(true)
         } else {
@@ -701,7 +762,10 @@ fn usage(server: &Server) -> String {
              (32 bytes in base64; a second key after it: also opened, the previous or next)\n                            \
              (in MCP_REQUEST_STATE_KEY: CURRENT,PREVIOUS, a comma or a newline between)\n                            \
              (or MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_STATELESS=1, MCP_REQUEST_STATE_KEY,\n                            \
-             MCP_REDIS_URL, MCP_RESOURCE, MCP_OAUTH_ISSUER)\n"
+             MCP_REDIS_URL, MCP_RESOURCE, MCP_OAUTH_ISSUER)\n    \
+             --trust-proxy CIDR,...  take the client's address from X-Forwarded-For when the\n                            \
+             connection comes from these proxies (repeatable; or\n                            \
+             MCP_TRUST_PROXY; none is trusted by default)\n"
         )
     } else {
         String::new()
@@ -722,7 +786,10 @@ fn usage(server: &Server) -> String {
          --only-tags TAG,...       serve only the tools, resources and prompts tagged with one\n                            \
          of these (repeatable; or MCP_ONLY_TAGS)\n  \
          --without-tags TAG,...    serve none tagged with one of these (repeatable; or\n                            \
-         MCP_WITHOUT_TAGS); it wins over --only-tags\n",
+         MCP_WITHOUT_TAGS); it wins over --only-tags\n  \
+         --rate-limit N/UNIT       at most N requests per UNIT (s, min or h) from each client,\n                            \
+         bursts up to N; past it -32029 (HTTP 429, Retry-After)\n                            \
+         (or MCP_RATE_LIMIT)\n",
         name = server.name(),
         version = server.version(),
         count = server.tool_count(),
@@ -906,6 +973,8 @@ mod tests {
             "/run/secrets/mcp-state-key",
             "--redis",
             "redis://redis:6379",
+            "--trust-proxy",
+            "10.0.0.0/8",
         ]);
         assert_eq!(
             deployed,
@@ -918,12 +987,40 @@ mod tests {
                 redis: Some("redis://redis:6379".into()),
                 resource: None,
                 oauth_issuer: None,
+                proxies: vec!["10.0.0.0/8".into()],
             }))
         );
         assert!(
             Command::parse(&["--stateless"])
                 .unwrap_err()
                 .contains("go with --http ADDR")
+        );
+    }
+
+    #[test]
+    fn the_rate_limit_is_taken_anywhere_and_the_variable_is_its_fallback() {
+        let (limit, rest) =
+            take_rate_limit(&["--http", "8080", "--rate-limit", "5/s", "--stateless"]).unwrap();
+        assert_eq!(
+            (limit, rest),
+            (Some("5/s"), vec!["--http", "8080", "--stateless"])
+        );
+        assert_eq!(
+            take_rate_limit(&["--rate-limit"]).unwrap_err(),
+            "--rate-limit needs a limit: --rate-limit 600/min"
+        );
+        let server = || Server::new("t", "0");
+        let variable = |value: &'static str| {
+            move |name: &str| (name == "MCP_RATE_LIMIT").then(|| value.to_owned())
+        };
+        assert!(with_rate_limit(server(), None, variable("")).is_ok());
+        assert!(with_rate_limit(server(), Some("5/s"), variable("nonsense")).is_ok());
+        let Err(problem) = with_rate_limit(server(), None, variable("10/day")) else {
+            panic!("10/day is no limit");
+        };
+        assert!(
+            problem.starts_with("MCP_RATE_LIMIT 10/day: invalid rate limit: `day` is not a unit"),
+            "{problem}"
         );
     }
 

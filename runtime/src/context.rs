@@ -102,6 +102,11 @@ pub struct AuthInfo {
 }
 
 impl AuthInfo {
+    /// The client and subject, borrowed (what the rate limits count by).
+    pub(crate) fn caller(&self) -> (&str, Option<&str>) {
+        (&self.client_id, self.subject.as_deref())
+    }
+
     /// The caller the token speaks for, as every comparison and seal of the caller takes it.
     pub(crate) fn principal(&self) -> Principal {
         Principal::new(self.client_id.clone(), self.subject.clone())

@@ -146,6 +146,39 @@
 //! so its next request sees it on any replica and the notification reaches its GET stream on
 //! whichever replica holds it. A scope check (`403`) is made only of what the caller can see.
 //!
+//! # Rate limits
+//!
+//! [`Server::rate_limit`](crate::Server::rate_limit) (`run()`'s `--rate-limit 600/min`,
+//! `MCP_RATE_LIMIT`) gives each principal N requests per unit, bursts up to N, and
+//! `#[tool(rate_limit = "10/min")]` a tool's calls a limit of their own on top. Past a limit the
+//! request is not run; over HTTP it is answered `429 Too Many Requests` in both eras, with
+//! `Retry-After: <seconds, rounded up>` and a JSON-RPC error body carrying the request's id:
+//!
+//! ```text
+//! HTTP/1.1 429 Too Many Requests
+//! Retry-After: 20
+//!
+//! {"jsonrpc":"2.0","id":4,"error":{"code":-32029,"message":"Rate limit exceeded: the server's limit is 3/min per caller; retry after 19874 ms","data":{"retryAfterMs":19874}}}
+//! ```
+//!
+//! (over stdio, the same JSON-RPC error). Every request counts, `initialize` and `ping` too;
+//! notifications and responses never do (a client can always cancel). Each item of a
+//! 2025-03-26 batch counts, and one past the limit answers `-32029` inside the batch's `200`.
+//!
+//! A principal is the bearer token's client and subject ([`AuthInfo`]); without auth, the
+//! client's IP address (an IPv6 client by its `/64`). Behind a reverse proxy every client comes
+//! from the proxy's address: name the proxy with `--trust-proxy 10.0.0.0/8` (repeatable or
+//! comma-separated; `MCP_TRUST_PROXY`; `HttpConfig::trust_proxy`) and the address it appends
+//! to `X-Forwarded-For` is counted instead (read from the right, past every trusted hop). No
+//! proxy is trusted by default: the header of any other peer is ignored, since any client can
+//! write it. An app serving `Server::into_router` itself gives the
+//! peer's address with axum's `into_make_service_with_connect_info::<SocketAddr>()`; without it,
+//! every caller without a token shares one budget.
+//!
+//! With Redis (`--redis`), the replicas share the counts: the limit holds for the whole
+//! deployment, not per replica (see the `redis` module for what it keeps and what happens while
+//! Redis is down).
+//!
 //! # OAuth: tokens verified by the server (feature `oauth`)
 //!
 //! With the `oauth` feature the server is an OAuth 2.1 resource server itself, as the MCP

@@ -172,6 +172,7 @@ mod jsonrpc;
 mod limits;
 mod principal;
 mod random;
+mod rate_limit;
 mod registry;
 #[cfg(feature = "redis")]
 mod replicas;
@@ -367,6 +368,7 @@ pub use mcp_toolbelt_macros::resource;
 /// | `icons(src = "https://…", mime_type = "image/png", sizes = ["48x48"], theme = "dark")`, `icons(data = include_bytes!("icon.png"), mime_type = "image/png")` | an icon hosts may show (SEP-973; sent to clients of 2025-11-25 and later), the key repeated for each: `src` an `https:` URL or `data:` URI, or `data` bytes sent as a base64 `data:` URI of `mime_type`; a literal that clients would reject (another scheme, a type that is no image, a size not `WxH`/`any`, a theme not `light`/`dark`) is a compile error, a `const` is checked by `--lint` | none |
 /// | `tags("admin", "beta")` | labels a server chooses what it serves by ([`Server::only_tags`]: only the tools tagged with one of its tags, so an untagged one is not served; [`Server::without_tags`]: none tagged with one of its tags; `run()`'s `--only-tags`, `--without-tags`), and what each caller sees of what is served by ([`Server::visibility`], a rule on the caller, both eras; a legacy session's own [`Context::enable_tags`]/[`disable_tags`](Context::disable_tags), told to that session alone as `list_changed`); string literals, each not empty, without comma or white space, given once | none |
 /// | `scopes("notes:write", "notes:admin")` | the OAuth scopes a caller's token must grant, all of them, to see the tool in `tools/list` and to call it (the same key on [`resource`](macro@resource) and [`prompt`](macro@prompt) guards reads, gets and completions); a caller lacking one gets `403` with the `insufficient_scope` challenge naming them (see [`http`], "Scopes"). Only a caller identity is checked: over stdio, a local process its user started, and over HTTP without auth, there is none, and the tool is served to everyone (`--lint` warns of this: `scopes-without-auth`). A scope that is empty, has a space, `"`, `\` or a non-ASCII character, or is listed twice is a compile error | none: anyone |
+/// | `rate_limit = "10/min"` | the tool's own limit: at most N calls per UNIT (`s`, `min` or `h`) for each principal, bursts up to N, on top of the server's limit on every request ([`Server::rate_limit`], which says who a principal is); past it the call is not run and answers `-32029` with `data.retryAfterMs` (over HTTP `429` with `Retry-After`). Counted in this process, or with Redis by every replica together. A literal that is not `N/UNIT` (N from 1 to 1,000,000) is a compile error saying what to write | none: the server's limit alone |
 ///
 /// A tool with a view still returns `content` that makes sense alone: hosts without the
 /// extension ([`Context::client_supports_apps`]) show only that (see [`apps`]).
@@ -560,6 +562,7 @@ pub use mcp_toolbelt_macros::resource;
 /// async fn bad_arguments(args: NotAnArgument) -> String { String::new() }
 /// ```
 pub use mcp_toolbelt_macros::tool;
+pub use rate_limit::{RateLimit, RateLimitError};
 pub use result::{CallToolResult, Content, Json, ToolError};
 pub use server::Server;
 pub use state::State;

@@ -44,6 +44,8 @@ pub(crate) struct Limits {
     pub(crate) tasks: usize,
     /// Tasks one principal runs at once (a caller without auth: `tasks` alone, `caps`' rule).
     pub(crate) tasks_per_principal: usize,
+    /// The server's rate limit on every request, per principal, and where its state is kept.
+    pub(crate) rate: crate::rate_limit::RateLimits,
 }
 
 impl Default for Limits {
@@ -58,6 +60,7 @@ impl Default for Limits {
             subscription_memory: MemoryBudget::new(DEFAULT_REQUEST_MEMORY),
             tasks: 1024,
             tasks_per_principal: 64,
+            rate: crate::rate_limit::RateLimits::default(),
         }
     }
 }

@@ -156,7 +156,8 @@
 //! GET stream) within `HttpConfig::max_sessions`. Session ids stay 128 random bits, bound to
 //! their principal: another principal's id, an unknown one, an expired one are `404` on every
 //! replica. DELETE on any replica ends the session everywhere: its calls are cancelled and its
-//! GET stream closes wherever they run. 2026-07-28 requests never touch Redis.
+//! GET stream closes wherever they run. 2026-07-28 requests never touch Redis, but for the rate
+//! limits below.
 //!
 //! # What Redis keeps, and its bounds
 //!
@@ -171,6 +172,19 @@
 //! | the events of resumable streams (`events:{stream}`, `stream:{stream}`), every replica together | `HttpConfig::max_replay_bytes` (64 MiB), `max_replay_events` a stream, `replay_ttl` after its last write | the streams written longest ago are forgotten first (a client resuming one gets `400`, unknown event) |
 //! | the events waiting to be written there, per stream | 256 | left out of the shared log (logged; the stream's end never is) |
 //! | the `requestState` key (`request-state-key:current`) | 32 bytes (two while rotating), no TTL | |
+//! | rate limits ([`Server::rate_limit`](crate::Server::rate_limit), `#[tool(rate_limit = …)]`): one key per limit and principal, `rate:{32 hex digits of SHA-256 of the limit and the principal}` | the key (37 bytes past the prefix, whatever the token held) and a number (16 digits), expiring when the principal's budget is whole again (at most the limit's period) | |
+//!
+//! # Rate limits
+//!
+//! With Redis, the rate limits are the deployment's, not each replica's: a principal gets the
+//! limit once across every replica. Each check, on every request of a server with a limit and
+//! every call of a tool with its own, is one round trip: a Lua script reads and advances the
+//! principal's GCRA time atomically on Redis's clock (so replicas' clocks need not agree).
+//! While Redis cannot be reached each replica counts on its own, in memory as without Redis
+//! (up to the limit per replica), and logs one warning per outage (`Redis is unavailable:
+//! each replica counts the rate limits on its own until it returns`) and one line when it is
+//! back: requests are never refused because Redis is down. A principal's count starts afresh
+//! on Redis when it returns (what the replicas counted meanwhile is not carried over).
 //!
 //! # Answers, cancellations and changes
 //!

@@ -64,6 +64,8 @@ pub use handles::{Prompts, Resources, Tools};
 /// | tasks one `subscriptions/listen` stream follows (its `taskIds`; not settable) | 1,024 ids: the first so many distinct ids of the shape the server mints, read from the store in one call | the rest are left out of its acknowledgement, as another's or an unknown task is |
 /// | [`Server::max_tasks`] (tasks running at once in this process; the tasks extension, [`task`](crate::task); with a store shared by several processes, each counts its own) | 1,024 | a `task = "required"` call is refused with JSON-RPC error `-31000` (`Too many tasks: the server runs 1024 at most; …`); a `#[tool(task)]` call runs as an ordinary call, within its request |
 /// | [`Server::max_tasks_per_principal`] (tasks running at once in this process for one authenticated caller; a caller without auth is bound by `max_tasks` alone, as HTTP's per-principal caps are) | 64 | the same, `-31000` (`Too many tasks: one principal runs 64 at most; …`) |
+/// | [`Server::rate_limit`], `#[tool(rate_limit = "N/UNIT")]` ([`Tool::rate_limit`](crate::tool::Tool::rate_limit)): requests per principal (every request; a tool's calls) | none | the request is not run: JSON-RPC error `-32029` (`Rate limit exceeded: …`) with `data.retryAfterMs`; over HTTP `429` with `Retry-After` (seconds, rounded up), in both eras |
+/// | principals each limit keeps (the server's, and each tool's with a limit of its own; in this process, or, with Redis, while Redis is down; not settable) | 65,536 principals, at most 80 bytes each (a fixed-size key: a token's client and subject are kept hashed; 5.3 MB per limit at most), a principal forgotten once its budget is whole again (swept once per period, at least a second apart) | a new principal while every place is taken by one still counting shares one budget with every other newcomer until room is made; those counted keep theirs |
 /// | [`Server::task_timeout`] (how long a task may run) | 1 hour | its `Context` is cancelled, a second's grace, then the task is `failed` (`statusMessage`: `The task ran past its time limit …`) |
 /// | [`Server::task_ttl`] (how long a task is kept past its run limit) | 1 hour: its `ttlMs`, fixed at its creation, is `task_timeout` + `task_ttl` (2 hours) | `tasks/get`, `tasks/update` and `tasks/cancel` answer `-32602` (`Failed to retrieve task: Task not found: …`), as for an unknown id |
 /// | finished tasks kept until their TTL (in this process's memory, or in Redis with `redis::RedisTaskStore` (feature `redis`)): [`Server::max_finished_tasks`], [`Server::max_finished_task_bytes`] (each task counted as the memory its record holds, its result included; in Redis, its record's JSON text) | 10,000 tasks, 128 MiB | the oldest finished task is dropped first: its `tasks/get` answers `-32602`, as for an unknown id |
@@ -308,6 +310,39 @@ impl Server {
     #[must_use]
     pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
         self.limits.tasks_per_principal = max.max(1);
+        self
+    }
+
+    /// At most `limit` requests for each principal, in bursts of up to its count (GCRA: the
+    /// budget refills one request every `period / count`). Every JSON-RPC request counts, on
+    /// every transport and in both eras (`initialize` and `ping` too); notifications and the
+    /// client's responses to the server's requests never do. A tool's own
+    /// `#[tool(rate_limit = "N/UNIT")]` ([`Tool::rate_limit`](crate::tool::Tool::rate_limit))
+    /// counts that tool's calls on top. `run()` gives `--rate-limit N/UNIT`
+    /// (`MCP_RATE_LIMIT`), which replaces this.
+    ///
+    /// A principal is the verified token's client and subject (HTTP with auth); without a
+    /// token, the client's IP address (an IPv6 client by its `/64`; behind a proxy named by
+    /// `HttpConfig::trust_proxy`, the address it
+    /// forwarded); over stdio (and the test client), the one client.
+    ///
+    /// Past a limit the request is not run: it answers JSON-RPC error `-32029`
+    /// (`Rate limit exceeded: …`) whose `data.retryAfterMs` says when the principal may try
+    /// again; over HTTP with status `429` and `Retry-After` (the seconds, rounded up), in both
+    /// eras. With Redis (`HttpConfig::redis`, feature `redis`) the count is every replica's
+    /// together (see the `redis` module). What it keeps is in the Limits
+    /// table.
+    ///
+    /// ```no_run
+    /// use mcp_toolbelt::{RateLimit, Server};
+    ///
+    /// let limit: RateLimit = "600/min".parse().expect("N/UNIT");
+    /// let server = Server::new("notes", "1.0.0").rate_limit(limit);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: crate::RateLimit) -> Self {
+        self.limits.rate.set_server(limit);
         self
     }
 

@@ -240,6 +240,7 @@ impl TestClient {
         let caller = Caller {
             notifications: sender,
             auth: None,
+            address: None,
             room: None,
         };
         let request = Request {

@@ -402,7 +402,33 @@ pub async fn connect(
     hyper::client::conn::http1::SendRequest<Body>,
     tokio::task::JoinHandle<()>,
 ) {
-    let stream = tokio::time::timeout(TIMEOUT, tokio::net::TcpStream::connect(address))
+    connect_from(None, address).await
+}
+
+/// [`connect`], from the local address `from` when given (`127.0.0.2`: another client of the
+/// loopback network, as a server that tells clients apart by address sees it).
+///
+/// # Panics
+///
+/// When the connection cannot be made within [`TIMEOUT`].
+pub async fn connect_from(
+    from: Option<std::net::IpAddr>,
+    address: SocketAddr,
+) -> (
+    hyper::client::conn::http1::SendRequest<Body>,
+    tokio::task::JoinHandle<()>,
+) {
+    let connecting = async {
+        let socket = match address {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+        }?;
+        if let Some(from) = from {
+            socket.bind(SocketAddr::new(from, 0))?;
+        }
+        socket.connect(address).await
+    };
+    let stream = tokio::time::timeout(TIMEOUT, connecting)
         .await
         .unwrap()
         .unwrap();
@@ -436,8 +462,21 @@ pub async fn send_over_socket(address: SocketAddr, mut request: Request<Body>) -
 ///
 /// When the response does not come, whole, within [`TIMEOUT`].
 pub async fn exchange_over_socket(address: SocketAddr, request: Request<Body>) -> Reply {
+    exchange_from(None, address, request).await
+}
+
+/// [`exchange_over_socket`] over a connection from the local address `from`, when given.
+///
+/// # Panics
+///
+/// When the response does not come, whole, within [`TIMEOUT`].
+pub async fn exchange_from(
+    from: Option<std::net::IpAddr>,
+    address: SocketAddr,
+    request: Request<Body>,
+) -> Reply {
     let exchange = async {
-        let (mut sender, _driver) = connect(address).await;
+        let (mut sender, _driver) = connect_from(from, address).await;
         let response = sender.send_request(request).await.unwrap();
         let (parts, body) = response.into_parts();
         let body = axum::body::to_bytes(Body::new(body), usize::MAX)

@@ -101,6 +101,7 @@ pub(crate) fn check<'a>(
         task: args.task,
         tags: args.tags,
         scopes: args.scopes,
+        rate_limit: args.rate_limit,
     };
     outer.handle(errors.finish_with(model))
 }

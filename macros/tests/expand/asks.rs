@@ -27,6 +27,6 @@ const _: () = {
         __tool_private::form_check:: < forms::Missing >], context : true, call :
         __tool_wipe_call, file : ::core::file!(), line : ::core::line!(), icons : & [],
         task : __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [],
-        scopes : & [], }
+        scopes : & [], rate_limit : ::core::option::Option::None, }
     }
 };

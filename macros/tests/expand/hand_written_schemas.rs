@@ -44,7 +44,7 @@ const _: () = {
         : & [], asks : & [], context : false, call : __tool_lookup_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -68,6 +68,6 @@ const _: () = {
         state : & [], asks : & [], context : true, call : __tool_query_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
 };

@@ -36,6 +36,6 @@ const _: () = {
         __tool_private::IconSource::Url(PAINT_ICON_URL), mime_type :
         ::core::option::Option::None, sizes : & [], theme : ::core::option::Option::None,
         }], task : __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [],
-        scopes : & [], }
+        scopes : & [], rate_limit : ::core::option::Option::None, }
     }
 };

@@ -76,6 +76,7 @@ const _: () = {
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : true, call : __tool_add_call, file : ::core::file!(), line :
         ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
-        blocking : false, tags : & [], scopes : & [], }
+        blocking : false, tags : & [], scopes : & [], rate_limit :
+        ::core::option::Option::None, }
     }
 };

@@ -29,6 +29,6 @@ const _: () = {
         [], context : false, call : __tool_clear_catalog_call, file : ::core::file!(),
         line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : true, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
 };

@@ -64,6 +64,6 @@ const _: () = {
         & [], asks : & [], context : false, call : __tool_product_details_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
 };

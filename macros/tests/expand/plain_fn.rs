@@ -59,6 +59,6 @@ const _: () = {
         state : & [], asks : & [], context : true, call : __tool_shout_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : true, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
 };

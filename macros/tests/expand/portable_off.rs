@@ -59,6 +59,6 @@ const _: () = {
         state : & [], asks : & [], context : false, call : __tool_book_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
 };

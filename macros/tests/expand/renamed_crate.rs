@@ -58,7 +58,8 @@ const _: () = {
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : true, call : __tool_echo_call, file : ::core::file!(), line :
         ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
-        blocking : false, tags : & [], scopes : & [], }
+        blocking : false, tags : & [], scopes : & [], rate_limit :
+        ::core::option::Option::None, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

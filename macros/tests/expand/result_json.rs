@@ -62,6 +62,7 @@ const _: () = {
         as __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : false, call : __tool_product_details_call, file : ::core::file!(), line
         : ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
-        blocking : false, tags : & [], scopes : & [], }
+        blocking : false, tags : & [], scopes : & [], rate_limit :
+        ::core::option::Option::None, }
     }
 };

@@ -25,6 +25,6 @@ const _: () = {
         state : & [], asks : & [], context : false, call : __tool_purge_call, file :
         ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        ["notes:write", "notes:admin"], }
+        ["notes:write", "notes:admin"], rate_limit : ::core::option::Option::None, }
     }
 };

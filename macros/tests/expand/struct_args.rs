@@ -57,7 +57,8 @@ const _: () = {
         __tool_private::IntoToolResult > ::output_schema, state : & [], asks : & [],
         context : false, call : __tool_get_weather_call, file : ::core::file!(), line :
         ::core::line!(), icons : & [], task : __tool_private::TaskSupport::Forbidden,
-        blocking : false, tags : & [], scopes : & [], }
+        blocking : false, tags : & [], scopes : & [], rate_limit :
+        ::core::option::Option::None, }
     }
     #[allow(dead_code)]
     fn __tool_parameter_check() {

@@ -25,7 +25,7 @@ const _: () = {
         state : & [], asks : & [], context : false, call : __tool_show_albums_call, file
         : ::core::file!(), line : ::core::line!(), icons : & [], task :
         __tool_private::TaskSupport::Forbidden, blocking : false, tags : & [], scopes : &
-        [], }
+        [], rate_limit : ::core::option::Option::None, }
     }
     __tool_private::inventory::submit! {
         __tool_private::ToolUiRegistration { tool : "show-albums", resource_uri :

@@ -30,6 +30,10 @@ pub mod codes {
     pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
     /// 2026-07-28: the requested protocol version is not served.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// Past a rate limit (`Server::rate_limit`, `#[tool(rate_limit = …)]`): the request was not
+    /// run; `data.retryAfterMs` says when the principal may try again (over HTTP, `429` with
+    /// `Retry-After`).
+    pub const RATE_LIMITED: i64 = -32029;
 }
 
 /// A JSON-RPC error object, built with [`ErrorObject::new`].

@@ -24,6 +24,7 @@ use crate::hook::Hook;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::Limits;
 use crate::middleware::{Kind, Middleware};
+use crate::rate_limit::Who;
 use crate::registry::{PromptSet, ResourceSet, ToolSet};
 use crate::result::CallToolResult;
 use crate::state::StateMap;
@@ -255,6 +256,14 @@ impl Dispatcher {
         connection: &Connection,
         scope: RequestScope,
     ) -> Result<Payload, ErrorObject> {
+        // Before anything of the request is looked at: past a limit it is not run.
+        let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
+        self.state
+            .limits
+            .rate
+            .check_request(&who)
+            .await
+            .map_err(|limited| limited.error())?;
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
         if let Some(kind) = Kind::of(method) {

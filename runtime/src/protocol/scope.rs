@@ -20,6 +20,10 @@ pub(crate) struct RequestScope {
     pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,
     pub(crate) auth: Option<AuthInfo>,
+    /// The client's address, when the transport has one (HTTP: the peer, or behind a trusted
+    /// proxy the address it forwarded): who a caller without a token is counted as by the rate
+    /// limits.
+    pub(crate) address: Option<std::net::IpAddr>,
     /// The transport's own time limit on this request (HTTP's request time), when it has one:
     /// a tool call is bounded by it or by the server's call time limit, whichever is shorter.
     pub(crate) time_limit: Option<Duration>,

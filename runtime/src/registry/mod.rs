@@ -106,6 +106,8 @@ pub struct ToolRegistration {
     pub tags: &'static [&'static str],
     /// `scopes(…)`: the OAuth scopes a caller needs, all of them.
     pub scopes: &'static [&'static str],
+    /// `rate_limit = "N/UNIT"`: the tool's own limit per principal, checked by the macro.
+    pub rate_limit: Option<&'static str>,
 }
 
 inventory::collect!(ToolRegistration);
@@ -532,6 +534,7 @@ mod tests {
             blocking: false,
             tags: &[],
             scopes: &[],
+            rate_limit: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! One servable tool: its definition, its compiled validators and its handler, built from a
 //! `#[tool]` registration or at run time. Running it is [`crate::call`]'s job.
 
+use crate::rate_limit::{Limiter, RateLimit};
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -50,6 +51,8 @@ pub struct Tool {
     tags: super::Tags,
     /// The OAuth scopes a caller needs to see and call it.
     scopes: Scopes,
+    /// Its own rate limit per principal, on top of the server's, and its state.
+    rate_limit: Option<Arc<Limiter>>,
 }
 
 /// Whose handler a tool has.
@@ -152,6 +155,10 @@ impl Tool {
             blocking: registration.blocking,
         };
         tool.scopes = Scopes::registered(registration.scopes);
+        // The macro checked the text at compile time.
+        if let Some(limit) = registration.rate_limit.and_then(|text| text.parse().ok()) {
+            tool = tool.rate_limit(limit);
+        }
         Ok(tool.task_support(registration.task))
     }
 
@@ -213,6 +220,7 @@ impl Tool {
             kind: Kind::RunTime,
             tags: super::Tags::default(),
             scopes: Scopes::default(),
+            rate_limit: None,
         })
     }
 
@@ -255,6 +263,35 @@ impl Tool {
     {
         self.scopes = Scopes::new(scopes);
         self
+    }
+
+    /// At most `limit` calls of this tool for each principal (what `rate_limit = "N/UNIT"` on
+    /// the attribute says), on top of the server's own limit on every request
+    /// ([`Server::rate_limit`](crate::Server::rate_limit), which says who a principal is and
+    /// what a caller past a limit is answered). Replaces the limit given before, and starts it
+    /// afresh. The count is this process's, shared by every server it serves the tool from
+    /// (with Redis, every replica's).
+    ///
+    /// ```
+    /// use mcp_toolbelt::tool::Tool;
+    /// use serde_json::json;
+    ///
+    /// let search = Tool::new("search", "Search the web", json!({"type": "object"}), |_, _| async {
+    ///     mcp_toolbelt::CallToolResult::text("results")
+    /// })?
+    /// .rate_limit("10/min".parse().unwrap());
+    /// # let _ = search;
+    /// # Ok::<(), mcp_toolbelt::error::RegistryError>(())
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(Arc::new(Limiter::new(limit)));
+        self
+    }
+
+    /// Its own rate limit and that limit's state, if it has one.
+    pub(crate) fn rate_limiter(&self) -> Option<&Limiter> {
+        self.rate_limit.as_deref()
     }
 
     /// The OAuth scopes a caller needs to see and call it.

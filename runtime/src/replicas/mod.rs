@@ -5,6 +5,7 @@
 
 mod bus;
 pub(crate) mod events;
+pub(crate) mod rate_limit;
 mod sessions;
 pub(crate) mod tasks;
 

@@ -272,6 +272,9 @@ impl Server {
         #[cfg(feature = "redis")]
         if let Some(redis) = &redis {
             crate::replicas::tasks::join(redis, &tasks, &closing);
+            // The rate limits (the server's, and the tools' own) are counted by every replica.
+            let shared = crate::replicas::rate_limit::SharedLimits::new(redis.clone());
+            self.limits.rate.share(Arc::new(shared));
         }
         Ok(Dispatcher::new(ServerState {
             info,

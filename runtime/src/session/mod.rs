@@ -45,6 +45,9 @@ pub(crate) struct Calls {
 pub(crate) struct Caller {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
     pub(crate) auth: Option<AuthInfo>,
+    /// The client's address, when the transport has one (the rate limits' principal without a
+    /// token).
+    pub(crate) address: Option<std::net::IpAddr>,
     /// Room in its output for the changes a listener sends, where the output is bounded.
     pub(crate) room: Option<Room>,
 }
@@ -152,6 +155,7 @@ impl Calls {
             cancellation: CancellationToken::new(),
             pending: self.pending.clone(),
             auth: caller.auth,
+            address: caller.address,
             time_limit: None,
             room: caller.room,
         };
@@ -181,6 +185,7 @@ impl Calls {
             cancellation: cancellation.clone(),
             pending: self.pending.clone(),
             auth: caller.auth,
+            address: caller.address,
             time_limit: timeout,
             room: caller.room,
         };

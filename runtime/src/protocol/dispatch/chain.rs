@@ -74,6 +74,7 @@ impl Dispatcher {
             cancellation: scope.cancellation.clone(),
             auth: scope.auth.clone(),
             time_limit: scope.time_limit,
+            address: scope.address,
             room: None,
         };
         let client = Client::of(era, connection);

@@ -25,6 +25,7 @@ use crate::protocol::connection::Connection;
 use crate::protocol::era::Era;
 use crate::protocol::scope::RequestScope;
 use crate::protocol::{ProtocolVersion, downgrade, prompts, resources, tasks};
+use crate::rate_limit::Who;
 use crate::registry::apps;
 use crate::task::{self, TaskSupport};
 use crate::visibility::{SessionTags, View};
@@ -47,6 +48,13 @@ impl Dispatcher {
             .tools
             .get_for(&name, &view)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+        if let Some(limiter) = tool.rate_limiter() {
+            let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
+            let rate = &self.state.limits.rate;
+            rate.check_tool(limiter, &name, &who)
+                .await
+                .map_err(|limited| limited.error())?;
+        }
         let client = Client::of(era, connection);
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
             return Err(round::missing_capabilities(&missing));

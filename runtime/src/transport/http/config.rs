@@ -55,6 +55,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`max_replay_bytes`](Self::max_replay_bytes): the in-memory log, all streams together; with Redis, the shared log too, every replica's streams together (each stream counted as the events its replica keeps plus 256 bytes) | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed); the shared log forgets those expired first |
 /// | the issuer's keys (feature `oauth`: `HttpConfig::oauth`) | one JWKS of at most 1 MiB, its first 64 usable keys, fetched again after 1 h; an unknown `kid` fetches it again at most once per 30 s (the issuer's metadata and introspection answers: 1 MiB each too, 10 s per request) | a larger document is refused (`503`, as for an unreachable issuer, `Retry-After: 5`; a failed discovery is tried again after 5 s); a token whose `kid` is still unknown: `401` |
 /// | introspection answers kept (feature `oauth`: `HttpConfig::oauth_introspection`) | 10,000 tokens, 8 MiB (each its token, its claims as JSON and 128 bytes), each until its `exp`, at most 5 min | the oldest kept goes first; a token past its time is asked about again (refused tokens are never kept) |
+/// | [`trust_proxy`](Self::trust_proxy) (whose `X-Forwarded-For` names the client for the rate limits, [`Server::rate_limit`](crate::Server::rate_limit)) | no proxy: the connection's peer address is the client's | the header of a peer that is no trusted proxy is ignored; the rate limits' own table is on `Server` |
 /// | with Redis, what waits to be written to the shared log, per stream | 256 events | further events are left out of the shared log (logged once per stream; a client resuming on another replica misses them); the stream's end is never left out |
 ///
 /// [`Server::into_router`](crate::Server::into_router) served by `axum::serve` keeps the limits
@@ -95,6 +96,8 @@ pub struct HttpConfig {
     /// waits for them at shutdown, within the grace time. Clones share it.
     pub(super) running: TaskTracker,
     pub(super) auth: Option<BearerAuth>,
+    /// The proxies whose `X-Forwarded-For` names the client (`trust_proxy`): none by default.
+    pub(super) trusted_proxies: Vec<ipnet::IpNet>,
     /// Where replicas share what lives between requests (`redis`, `redis_store`).
     #[cfg(feature = "redis")]
     pub(super) redis: Option<RedisSetting>,
@@ -245,6 +248,7 @@ impl Default for HttpConfig {
             replay_ttl: Duration::from_mins(5),
             running: TaskTracker::new(),
             auth: None,
+            trusted_proxies: Vec::new(),
             #[cfg(feature = "redis")]
             redis: None,
         }
@@ -467,6 +471,33 @@ impl HttpConfig {
     #[must_use]
     pub fn replay_ttl(mut self, ttl: Duration) -> Self {
         self.replay_ttl = ttl;
+        self
+    }
+
+    /// Trusts the proxies at `cidrs` (networks such as `10.0.0.0/8` or lone addresses,
+    /// separated by commas; calls add up) to name the client in `X-Forwarded-For`: a request
+    /// whose connection comes from one of them is counted by the rate limits
+    /// ([`Server::rate_limit`](crate::Server::rate_limit)) as the address it forwarded, read
+    /// from the right past every trusted hop. No proxy is trusted by default: the header of any
+    /// other peer is ignored, since any client can write it. `run()` gives `--trust-proxy CIDR`
+    /// (`MCP_TRUST_PROXY`).
+    ///
+    /// ```
+    /// use mcp_toolbelt::http::HttpConfig;
+    ///
+    /// let config = HttpConfig::new().trust_proxy("10.0.0.0/8, 127.0.0.1").unwrap();
+    /// assert!(HttpConfig::new().trust_proxy("proxy.local").is_err());
+    /// # let _ = config;
+    /// ```
+    pub fn trust_proxy(self, cidrs: &str) -> Result<Self, crate::Error> {
+        let proxies = super::client::parse_proxies(cidrs)
+            .map_err(|problem| crate::Error::Arguments(format!("trust_proxy: {problem}")))?;
+        Ok(self.trusting(proxies))
+    }
+
+    /// Trusts the proxies `nets` too (parsed already: `run()`'s `--trust-proxy`).
+    pub(crate) fn trusting(mut self, nets: Vec<ipnet::IpNet>) -> Self {
+        self.trusted_proxies.extend(nets);
         self
     }
 

@@ -27,6 +27,7 @@
 pub(crate) mod admission;
 mod arrival;
 mod auth;
+mod client;
 mod config;
 mod cors;
 pub(crate) mod headers;
@@ -54,6 +55,7 @@ use axum::routing::get;
 use futures_util::future::BoxFuture;
 use tower::{Layer as _, ServiceExt as _};
 
+pub(crate) use self::client::parse_proxies;
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
 #[cfg(feature = "oauth")]
 pub(crate) use self::oauth::check_issuer;

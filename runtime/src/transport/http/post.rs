@@ -2,6 +2,7 @@
 //! in its era: 2026-07-28 requests stand alone; legacy ones belong to the session `initialize`
 //! opened (or, stateless, to none).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Extension;
@@ -16,6 +17,7 @@ use tokio::sync::mpsc;
 
 use super::HttpState;
 use super::admission::Admitted;
+use super::client;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::places::Place;
 use super::reply::{self, Refusal, Stage, StatusTable};
@@ -38,6 +40,8 @@ const ALWAYS_READ_BYTES: usize = 16 * 1024;
 struct Post {
     headers: HeaderMap,
     auth: Option<AuthInfo>,
+    /// The client's address (behind a trusted proxy, the one it forwarded).
+    address: Option<IpAddr>,
     accepts: Accepts,
     place: Place,
 }
@@ -82,6 +86,11 @@ pub(super) async fn post(
 ) -> Result<Response, Unanswered> {
     // Taken, not cloned: reading the body needs only the body and the limit in the extensions.
     let headers = std::mem::take(request.headers_mut());
+    let address = client::address(
+        request.extensions(),
+        &headers,
+        &state.config.trusted_proxies,
+    );
     if !headers::is_json(&headers) {
         return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -143,6 +152,7 @@ pub(super) async fn post(
     let post = Post {
         headers,
         auth,
+        address,
         accepts,
         place,
     };
@@ -272,6 +282,7 @@ async fn modern_post(
         in_session: None,
         auth: post.auth,
         bearer: state.config.auth.as_ref(),
+        address: post.address,
         accepts: post.accepts,
         statuses: StatusTable::Modern,
         timeout: (!subscription).then_some(state.config.request_timeout),
@@ -587,6 +598,7 @@ async fn legacy_message(
                 in_session,
                 auth: post.auth,
                 bearer: state.config.auth.as_ref(),
+                address: post.address,
                 accepts: post.accepts,
                 statuses: StatusTable::Legacy,
                 timeout: Some(state.config.request_timeout),
@@ -629,7 +641,7 @@ async fn legacy_message(
             if let Some(in_session) = &in_session {
                 in_session.activate();
             }
-            legacy_batch(state, items, &calls, post.auth).await
+            legacy_batch(state, items, &calls, (post.auth, post.address)).await
         }
     }
 }
@@ -640,12 +652,13 @@ async fn legacy_batch(
     state: &HttpState,
     items: Vec<Box<RawValue>>,
     calls: &Calls,
-    auth: Option<AuthInfo>,
+    (auth, address): (Option<AuthInfo>, Option<IpAddr>),
 ) -> Response {
     // The calls of a batch answer in the batch: their notifications have nowhere to go.
     let caller = Caller {
         notifications: mpsc::unbounded_channel().0,
         auth,
+        address,
         room: None,
     };
     match calls.batch(items, &caller, Some(state.config.request_timeout)) {

@@ -37,6 +37,8 @@ pub(super) fn status_of(error: &ErrorObject, stage: Stage) -> StatusCode {
             StatusCode::BAD_REQUEST
         }
         (Stage::Answer(StatusTable::Modern), codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        // Past a rate limit, in both eras: the status clients and proxies back off on.
+        (Stage::Answer(_), codes::RATE_LIMITED) => StatusCode::TOO_MANY_REQUESTS,
         (Stage::Answer(_), _) => StatusCode::OK,
     }
 }
@@ -119,6 +121,24 @@ impl IntoResponse for Refusal {
         }
         response
     }
+}
+
+/// A JSON-RPC `response` as JSON with `status`; a `429` says `Retry-After`: the error's
+/// `data.retryAfterMs` in seconds, rounded up.
+pub(super) fn answer(status: StatusCode, response: &jsonrpc::Response) -> Response {
+    let mut answer = json(status, response);
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        let millis = response
+            .error_object()
+            .and_then(|error| error.data.as_ref())
+            .and_then(|data| data.get("retryAfterMs"))
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(1000);
+        answer
+            .headers_mut()
+            .insert(header::RETRY_AFTER, millis.div_ceil(1000).into());
+    }
+    answer
 }
 
 /// `body` as JSON with `status`.

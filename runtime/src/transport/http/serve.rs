@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
 use axum::routing::get;
@@ -207,8 +208,8 @@ async fn accept_until(
             accepted = listener.accept() => accepted,
             () = shutdown.cancelled() => break,
         };
-        let stream = match accepted {
-            Ok((stream, _peer)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(error) => {
                 backoff = (backoff * 2).clamp(Duration::from_millis(5), MAX_ACCEPT_BACKOFF);
                 tracing::warn!(%error, ?backoff, "accepting a connection failed; pausing");
@@ -239,7 +240,15 @@ async fn accept_until(
                 }
             };
             let member = shared.room.join();
-            serve_connection(stream, shared, header_timeout, shutdown, (permit, member)).await;
+            let connection = (stream, peer);
+            serve_connection(
+                connection,
+                shared,
+                header_timeout,
+                shutdown,
+                (permit, member),
+            )
+            .await;
         });
     }
     connections
@@ -285,7 +294,7 @@ async fn make_room(
 /// waiting client, it finishes its current request and closes; but asked while its client has
 /// a request on the way, it stays, and another connection makes the room.
 async fn serve_connection(
-    stream: TcpStream,
+    (stream, peer): (TcpStream, SocketAddr),
     shared: Arc<Shared>,
     header_timeout: Duration,
     shutdown: CancellationToken,
@@ -302,6 +311,7 @@ async fn serve_connection(
     let service = ConnectionService {
         shared,
         member: Arc::clone(&member),
+        peer,
     };
     let connection = builder.serve_connection(TokioIo::new(Socket(Arc::clone(&socket))), service);
     let mut connection = std::pin::pin!(connection);
@@ -402,6 +412,9 @@ impl AsyncWrite for Socket {
 struct ConnectionService {
     shared: Arc<Shared>,
     member: Arc<Member>,
+    /// The client's address, given to each request as axum's `ConnectInfo` (the rate limits
+    /// count a caller without a token by it).
+    peer: SocketAddr,
 }
 
 impl hyper::service::Service<Request<Incoming>> for ConnectionService {
@@ -409,9 +422,10 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
-    fn call(&self, request: Request<Incoming>) -> Self::Future {
+    fn call(&self, mut request: Request<Incoming>) -> Self::Future {
         self.member.busy();
-        let Self { shared, member } = self.clone();
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        let Self { shared, member, .. } = self.clone();
         Box::pin(async move {
             let (request, arrival) = shared.arrivals.watch(request);
             let response = if Health::asked(&request) {

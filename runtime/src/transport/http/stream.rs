@@ -45,6 +45,8 @@ pub(super) struct HttpCall<'a> {
     /// The server's bearer auth, if any: a scope refusal answered as JSON is then a `403` with
     /// the `insufficient_scope` challenge.
     pub(super) bearer: Option<&'a BearerAuth>,
+    /// The client's address: who a caller without a token is counted as by the rate limits.
+    pub(super) address: Option<std::net::IpAddr>,
     /// Whether the answer may be an event stream.
     pub(super) accepts: Accepts,
     /// The era it was made in: its answer's status follows that era's table.
@@ -94,6 +96,7 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
     let caller = Caller {
         notifications: events.clone(),
         auth: call.auth,
+        address: call.address,
         room: room.clone(),
     };
     let id = call.request.id.clone();
@@ -170,7 +173,7 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
     let status = response.error_object().map_or(StatusCode::OK, |error| {
         status_of(error, Stage::Answer(call.statuses))
     });
-    reply::json(status, &response)
+    reply::answer(status, &response)
 }
 
 /// Runs a call's future, `answered` given its response. A request that runs no code of the

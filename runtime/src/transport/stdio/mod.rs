@@ -97,6 +97,7 @@ where
         caller: Caller {
             notifications: outgoing,
             auth: None,
+            address: None,
             room: Some(room.clone()),
         },
         calls: JoinSet::new(),

@@ -27,9 +27,10 @@
 //! # Order
 //!
 //! Hooks run in the order they were added, the first outermost (it sees the call first and the
-//! result last), as tower's `ServiceBuilder` layers do. They run after the tool is found by name
-//! and before anything else: the arguments a hook sees are those the client sent, not yet
-//! validated. [`Next::run`] of the last hook validates them (a hook that changed them gets them
+//! result last), as tower's `ServiceBuilder` layers do. They run inside the server's
+//! [`middleware`](crate::middleware) (which may have changed the arguments), after the tool is
+//! found by name, its `scopes(…)` and its own rate limit checked: the arguments a hook sees are
+//! not yet validated. [`Next::run`] of the last hook validates them (a hook that changed them gets them
 //! validated too), deserializes them, runs the tool and checks its output; what it returns is
 //! what the client would get, an invalid-arguments or panic result included.
 //!

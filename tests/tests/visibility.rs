@@ -392,6 +392,33 @@ fn ruled() -> Server {
     })
 }
 
+/// A caller the rule shows everything is not served the page built at start for no caller,
+/// which said `public`: under a rule every listing is `private`.
+#[tokio::test]
+async fn a_caller_the_rule_hides_nothing_from_still_gets_a_private_listing() {
+    let server = Server::new("ruled", "1.0.0").visibility(|caller| match caller {
+        Some(auth) if auth.scopes.iter().any(|scope| scope == "admin") => Visibility::all(),
+        _ => Visibility::all().without(["admin"]),
+    });
+    let router = router_of(server, auth());
+    let mut headers = modern_headers("tools/list", None);
+    headers.push(("authorization", "Bearer admin"));
+    let reply = send(
+        &router,
+        post(
+            &modern_request(1, "tools/list", json!({}), &json!({})),
+            &headers,
+        ),
+    )
+    .await;
+    let listed = reply.json();
+    assert!(
+        names(&listed, "tools").contains(&"deploy".to_owned()),
+        "{listed}"
+    );
+    assert_eq!(listed["result"]["cacheScope"], "private", "{listed}");
+}
+
 #[tokio::test]
 async fn the_rule_decides_what_each_caller_sees_in_both_eras() {
     let router = router_of(ruled(), auth());

@@ -36,7 +36,9 @@ mod chain;
 mod run;
 mod scopes;
 
-pub(crate) use scopes::{refused, scope_refusal};
+pub(crate) use scopes::refused;
+#[cfg(feature = "http")]
+pub(crate) use scopes::scope_refusal;
 
 use run::Client;
 
@@ -289,7 +291,7 @@ impl Dispatcher {
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
                 let view = self.view(&era, connection, scope.auth.as_ref());
-                let listed = self.state.resources.listed().seen_through(&view);
+                let listed = self.listable(scope.auth.as_ref(), &view);
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
@@ -382,6 +384,16 @@ impl Dispatcher {
             .map(|result| self.payload(era, result))
     }
 
+    /// The resources as of now that `auth`'s scopes and `view` let it list: all it may
+    /// subscribe to, so that a subscription tells nothing of a resource hidden from it.
+    fn listable(&self, auth: Option<&AuthInfo>, view: &View) -> Arc<crate::registry::Listed> {
+        let listed = self.state.resources.listed();
+        match listed.visible_to(auth, view).0 {
+            Some(visible) => Arc::new(visible),
+            None => listed,
+        }
+    }
+
     /// `resources/list` and `resources/templates/list`, from the resources as of now that
     /// `auth`'s scopes and the request's view allow (a listing that varies so is `private`).
     fn list_resources(
@@ -462,11 +474,12 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Result<Value, ErrorObject> {
         let offered = Lists::declared(&self.capabilities());
+        let view = self.view(era, connection, scope.auth.as_ref());
         let listed = self
             .state
             .resources
             .is_served()
-            .then(|| self.state.resources.listed());
+            .then(|| self.listable(scope.auth.as_ref(), &view));
         let mut filter = ListenFilter::parse(&params)?;
         let mut requested = Requested::of(
             &filter,

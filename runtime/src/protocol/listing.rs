@@ -41,13 +41,15 @@ struct Built {
 
 /// What one kept page is for: the version, its first tool, the caller's scopes that decide
 /// what it shows (`Visible::granted`), and its view (the rule's answer for the caller and its
-/// session's own choice of tags, `View::key`): two callers alike in all of these see the same
-/// page, and no caller is ever served a page built for another view.
+/// session's own choice of tags, `View::key`), and whether it varies by caller (so is
+/// `private`): two callers alike in all of these see the same page, and no caller is ever
+/// served a page built for another view.
 type PageKey = (
     ProtocolVersion,
     usize,
     Option<(bool, Vec<String>)>,
     Option<String>,
+    bool,
 );
 
 /// At most this many pages are kept, and at most [`MAX_KEPT_BYTES`] of them: callers of many
@@ -104,7 +106,9 @@ impl Listings {
         } = tools.visible_to(auth, view);
         let varies = granted.is_some() || view.varies();
         let seen = view.key();
-        let key = |start| (version, start, granted.clone(), seen.clone());
+        // `varies` too: a page built before a rule was asked (the first pages, built at start)
+        // says `public`, which no caller under a rule may be served.
+        let key = |start| (version, start, granted.clone(), seen.clone(), varies);
         if !version.is_modern() {
             definitions.retain(|tool| !task_required(tool));
         }
@@ -324,7 +328,7 @@ mod tests {
         assert!(Arc::ptr_eq(&page(&hidden), &page(&hidden)), "kept");
         assert!(
             kept_bytes(
-                &(ProtocolVersion::LATEST_LEGACY, 0, None, hidden.key()),
+                &(ProtocolVersion::LATEST_LEGACY, 0, None, hidden.key(), true),
                 &page(&hidden)
             ) > 0
         );

@@ -36,7 +36,9 @@ mod version;
 
 pub(crate) use changes::{CHANNEL_CAPACITY, Change, ChangeSender, Changes, Heard, Room};
 pub(crate) use connection::Connection;
-pub(crate) use dispatch::{Dispatcher, ServerState, VisibilityRule, refused, scope_refusal};
+pub(crate) use dispatch::{Dispatcher, ServerState, VisibilityRule};
+#[cfg(feature = "http")]
+pub(crate) use dispatch::{refused, scope_refusal};
 pub(crate) use era::claims_modern;
 #[cfg(feature = "http")]
 pub(crate) use era::envelope_error;

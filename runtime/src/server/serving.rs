@@ -129,8 +129,9 @@ impl Server {
     /// ([`HttpConfig`]); at SIGINT or SIGTERM it accepts no new connection, ends the MCP streams,
     /// and waits for requests in flight up to the grace time before it returns.
     ///
-    /// Connections are HTTP/1 only, with no upgrades (a WebSocket route fails), and requests
-    /// carry no `ConnectInfo`: serve such an app with `axum::serve` instead.
+    /// Connections are HTTP/1 only, with no upgrades (a WebSocket route fails): serve such an
+    /// app with `axum::serve` instead. Each request carries the client's address as axum's
+    /// `ConnectInfo<SocketAddr>`.
     ///
     /// Like [`Server::into_router`], tied to axum 0.8 (its `Router` is in the signature).
     ///

@@ -48,13 +48,6 @@ impl Dispatcher {
             .tools
             .get_for(&name, &view)
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
-        if let Some(limiter) = tool.rate_limiter() {
-            let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
-            let rate = &self.state.limits.rate;
-            rate.check_tool(limiter, &name, &who)
-                .await
-                .map_err(|limited| limited.error())?;
-        }
         let client = Client::of(era, connection);
         if let Some(missing) = tool.missing_capabilities(&client.capabilities) {
             return Err(round::missing_capabilities(&missing));
@@ -76,6 +69,17 @@ impl Dispatcher {
         } else {
             None
         };
+        // A tool's own limit counts calls, not rounds: a 2026-07-28 call that brings the
+        // answers to its questions (its sealed state checked by `round` above) continues one.
+        if let Some(limiter) = tool.rate_limiter()
+            && !brings_answers(&params)
+        {
+            let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
+            let rate = &self.state.limits.rate;
+            rate.check_tool(limiter, &name, &who)
+                .await
+                .map_err(|limited| limited.error())?;
+        }
         if let Some((required, reservation)) = self.as_task(&tool, era, &client, &scope)? {
             // Boxed: a task's start is rare, and its future would otherwise widen every call's.
             let answer = Box::pin(self.call_as_task(

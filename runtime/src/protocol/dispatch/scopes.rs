@@ -122,10 +122,7 @@ pub(crate) fn refused(needed: &Scopes) -> ErrorObject {
 
 /// The scopes a [`refused`] error names: `Some` for the scope check's refusal (or a
 /// middleware's made alike), which HTTP answers with the `insufficient_scope` challenge.
-#[cfg_attr(
-    not(feature = "http"),
-    allow(dead_code, reason = "HTTP answers it with a challenge")
-)]
+#[cfg(feature = "http")]
 pub(crate) fn scope_refusal(error: &ErrorObject) -> Option<Scopes> {
     let data = error.data.as_ref()?;
     if error.code != codes::INVALID_REQUEST || data.get("error")? != "insufficient_scope" {

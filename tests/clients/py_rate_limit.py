@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 from typing import Any
 
@@ -26,7 +25,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from checks import Checks, text
+from checks import Checks, text, main
 
 MODES: dict[str, tuple[str, str]] = {
     # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
@@ -157,26 +156,5 @@ async def run_checks(mode_name: str, server: Any, check: Checks, wire: Wire | No
             )
 
 
-def main() -> int:
-    arguments = sys.argv[1:]
-    if len(arguments) < 2 or arguments[0] not in MODES or (arguments[1] == "--url" and len(arguments) != 3):
-        print(f"usage: py_rate_limit.py <{'|'.join(MODES)}> (<server command> [args...] | --url URL)", file=sys.stderr)
-        return 2
-    mode_name, target = arguments[0], arguments[1:]
-    server: str | StdioServerParameters
-    if target[0] == "--url":
-        server, transport = target[1], "http"
-    else:
-        server, transport = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ)), "stdio"
-    check = Checks(f"py/{transport}/{mode_name}/rate-limit")
-    try:
-        anyio.run(run, mode_name, server, check)
-    except Exception as error:  # noqa: BLE001 - any failure is reported as one
-        check.failed = True
-        print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)
-    print(f"{check.label}: {'FAILED' if check.failed else 'all checks passed'}", flush=True)
-    return 1 if check.failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("py_rate_limit.py", MODES, "py/{transport}/{mode}/rate-limit", run))

@@ -12,16 +12,14 @@ One line per check; exit 1 if any failed.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
 import anyio
 from mcp import Client, types
-from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from checks import Checks
+from checks import Checks, main
 
 MODES: dict[str, tuple[str, str]] = {
     # mode name: (the Client's `mode=`, the protocol version expected to be negotiated)
@@ -112,27 +110,5 @@ async def run(mode_name: str, server: Any, check: Checks) -> None:
             )
 
 
-def main() -> int:
-    arguments = sys.argv[1:]
-    if len(arguments) < 2 or arguments[0] not in MODES:
-        print(f"usage: py_prompts.py <{'|'.join(MODES)}> (<server command> [args...] | --url URL)", file=sys.stderr)
-        return 2
-    mode_name, target = arguments[0], arguments[1:]
-    if target[0] == "--url":
-        server: Any = target[1]
-        transport = "http"
-    else:
-        server = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
-        transport = "stdio"
-    check = Checks(f"py-prompts/{transport}/{mode_name}")
-    try:
-        anyio.run(run, mode_name, server, check)
-    except Exception as error:  # noqa: BLE001 - any failure is reported as one
-        check.failed = True
-        print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)
-    print(f"{check.label}: {'FAILED' if check.failed else 'all checks passed'}", flush=True)
-    return 1 if check.failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("py_prompts.py", MODES, "py-prompts/{transport}/{mode}", run))

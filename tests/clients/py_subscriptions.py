@@ -13,7 +13,6 @@ server as it found it. One line per check; exit 1 if any failed.
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from typing import Any
@@ -23,7 +22,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
 
-from checks import Checks
+from checks import Checks, main
 
 MODES: dict[str, tuple[str, str]] = {
     "legacy": ("legacy", "2025-11-25"),
@@ -137,26 +136,5 @@ async def run(mode_name: str, server: str | StdioServerParameters, check: Checks
                 await modern(client, check)
 
 
-def main() -> int:
-    arguments = sys.argv[1:]
-    if len(arguments) < 2 or arguments[0] not in MODES or (arguments[1] == "--url" and len(arguments) != 3):
-        print(f"usage: py_subscriptions.py <{'|'.join(MODES)}> (<server command> [args...] | --url URL)", file=sys.stderr)
-        return 2
-    mode_name, target = arguments[0], arguments[1:]
-    server: str | StdioServerParameters
-    if target[0] == "--url":
-        server, transport = target[1], "http"
-    else:
-        server, transport = StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ)), "stdio"
-    check = Checks(f"py/{transport}/{mode_name}/subscriptions")
-    try:
-        anyio.run(run, mode_name, server, check)
-    except Exception as error:  # noqa: BLE001 - any failure is reported as one
-        check.failed = True
-        print(f"FAIL {check.label} unexpected error: {error!r}", flush=True)
-    print(f"{check.label}: {'FAILED' if check.failed else 'all checks passed'}", flush=True)
-    return 1 if check.failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("py_subscriptions.py", MODES, "py/{transport}/{mode}/subscriptions", run))

@@ -6,7 +6,15 @@
 //! `X-Forwarded-For` names the client and an untrusted one's is ignored; after `Retry-After` a
 //! client gets through again. The limits are per minute (so a slow machine never lets a fourth
 //! request through), except where a test waits out `Retry-After`.
+//!
+//! The official clients (installed by `tests/clients/install.sh`) meet the limit as applications
+//! do: `tests/clients/py_rate_limit.py` and `tests/clients/ts_rate_limit.mjs` call until one call is
+//! refused, check what the SDK raised (`-32029` with `data.retryAfterMs`; over HTTP the `429` and
+//! `Retry-After`, read through each SDK's HTTP hook where the SDK hides them), wait that long and
+//! call again on the same session. Without the clients installed these only say so, unless `CI`
+//! is set: then they fail.
 
+use std::ffi::OsStr;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
@@ -14,6 +22,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use mcp_toolbelt_tests::CatalogHttp;
+use mcp_toolbelt_tests::clients::{Scripts, Sdk, check_binary};
 use mcp_toolbelt_tests::http::{
     LEGACY, MODERN, Reply, envelope, exchange_from, initialize_body, legacy_call, modern_call,
     modern_headers,
@@ -222,6 +231,49 @@ async fn after_retry_after_the_client_gets_through_again() {
     assert!(millis <= 500, "one request every 500 ms: {error}");
     tokio::time::sleep(Duration::from_millis(millis)).await;
     assert_answered(&modern_echo("127.0.0.1", address, 100, &[]).await);
+}
+
+/// The official clients' scripts of rate limits.
+const CLIENT_SCRIPTS: Scripts = Scripts {
+    typescript: "ts_rate_limit.mjs",
+    python: "py_rate_limit.py",
+};
+
+/// `sdk` in `mode` against `limited --rate-limit 3/s`, over HTTP or stdio: refused past the
+/// limit, then answered after the wait the server named.
+fn official_client(sdk: Sdk, mode: &str, http: bool) {
+    let arguments = [OsStr::new("--rate-limit"), OsStr::new("3/s")];
+    check_binary(sdk, CLIENT_SCRIPTS, limited(), &arguments, mode, http);
+}
+
+#[test]
+fn python_client_http_legacy_sees_429_and_gets_through_after_retry_after() {
+    official_client(Sdk::Python, "legacy", true);
+}
+
+#[test]
+fn python_client_http_modern_sees_429_and_gets_through_after_retry_after() {
+    official_client(Sdk::Python, "modern", true);
+}
+
+#[test]
+fn python_client_stdio_modern_sees_32029_and_gets_through_after_retry_after_ms() {
+    official_client(Sdk::Python, "modern", false);
+}
+
+#[test]
+fn typescript_client_http_legacy_sees_429_and_gets_through_after_retry_after() {
+    official_client(Sdk::TypeScript, "legacy", true);
+}
+
+#[test]
+fn typescript_client_http_modern_sees_429_and_gets_through_after_retry_after() {
+    official_client(Sdk::TypeScript, "modern", true);
+}
+
+#[test]
+fn typescript_client_stdio_legacy_sees_32029_and_gets_through_after_retry_after_ms() {
+    official_client(Sdk::TypeScript, "legacy", false);
 }
 
 #[test]

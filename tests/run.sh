@@ -5,8 +5,14 @@
 # conformance suite over HTTP for both protocol revisions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tests/clients/install.sh
-# Headless Chromium for the MCP Apps views (tests/tests/views.rs): Debian's `chromium`. Without
+# Each step prints how long it took, as `.ci/run`'s do.
+step() {
+  local start=$SECONDS
+  "$@"
+  echo "run.sh: $((SECONDS - start)) s: $*" >&2
+}
+step bash tests/clients/install.sh
+# Headless Chromium for the MCP Apps views (tests/tests/served/views.rs): Debian's `chromium`. Without
 # it (no apt-get, not root) the view tests say SKIPPED, and fail under CI.
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && [[ -z "${CHROMIUM:-}" ]]; then
   sudo=""; [[ "$(id -u)" == 0 ]] || sudo="sudo"
@@ -14,7 +20,7 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null 
     echo "run.sh: could not install chromium: the MCP Apps view tests will be skipped (failed under CI)" >&2
   fi
 fi
-# Redis and nginx for the replica tests (tests/tests/replicas.rs): Debian's `redis-server` and
+# Redis and nginx for the replica tests (tests/tests/served/replicas.rs): Debian's `redis-server` and
 # `nginx`, each test starting its own instances on free ports (never the system services, which
 # are left stopped). Without them (no apt-get, not root) those tests say SKIPPED, and fail under CI.
 missing=()
@@ -36,13 +42,13 @@ fi
 # run. The tests crate turns on the runtime's `release-paths`: the paths only release builds take
 # are the ones tested (a debug build's are, by `.ci/run`'s `cargo test -p mcp-toolbelt --lib`).
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
-cargo build --workspace --examples --bins
-MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
-cargo test --workspace --doc
+step cargo build --workspace --examples --bins
+step env MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
+step cargo test --workspace --doc
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.
 if cargo tree -p mcp-toolbelt --no-default-features -e normal | grep -E '^[^a-z]*(axum|hyper|tower-http) '; then
   echo "run.sh: --no-default-features still pulls in an HTTP stack" >&2
   exit 1
 fi
-cargo test -p mcp-toolbelt --no-default-features --lib --test stdio_only
-bash tests/conformance/run.sh
+step cargo test -p mcp-toolbelt --no-default-features --lib --test stdio_only
+step bash tests/conformance/run.sh

@@ -188,7 +188,7 @@ mod tests {
     }
 
     /// `UPDATE_SNAPSHOTS=1 cargo test -p mcp-toolbelt-examples --example catalog` rewrites it;
-    /// `tests/tests/catalog_snapshot.rs` checks the binary's `--list-tools` against it too.
+    /// `tests/tests/served/catalog_snapshot.rs` checks the binary's `--list-tools` against it too.
     #[test]
     fn tools_list_matches_the_snapshot() {
         let path = concat!(

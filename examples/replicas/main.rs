@@ -1,5 +1,5 @@
 //! One replica of a server run as several behind a load balancer, sharing one Redis: what
-//! `tests/tests/replicas.rs` runs three of behind nginx. Every tool says which replica (process
+//! `tests/tests/served/replicas.rs` runs three of behind nginx. Every tool says which replica (process
 //! id) did the work, so a test can tell that a session's calls were spread over replicas, that a
 //! question's answer came back through another one, that a stream resumed elsewhere.
 //!

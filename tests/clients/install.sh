@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs, tests/tests/views.rs),
+# Installs the real MCP clients the tests drive (tests/tests/real_clients.rs, tests/tests/served/views.rs),
 # into ignored folders of this repo, from the package registries only:
 #
 #   tests/clients/.venv          Python venv with PyPI `mcp` (tests/clients/requirements.txt, pinned)
 #   tests/clients/node_modules   npm `@modelcontextprotocol/client` and the Tasks requester
 #                                `@modelcontextprotocol/ext-tasks` (tests/clients/package-lock.json)
-#   tests/views/node_modules     the MCP Apps host of tests/tests/views.rs: npm
+#   tests/views/node_modules     the MCP Apps host of tests/tests/served/views.rs: npm
 #                                `@modelcontextprotocol/ext-apps` (AppBridge), the client, esbuild and
 #                                playwright-core (tests/views/package-lock.json; the browser is the
 #                                system's Chromium, nothing is downloaded)
-#   tests/oauth/node_modules     the authorization server of tests/tests/oauth.rs and secured.rs: npm `oidc-provider`
+#   tests/oauth/node_modules     the authorization server of tests/tests/served/oauth.rs and secured.rs: npm `oidc-provider`
 #                                (tests/oauth/package-lock.json)
 #   .tools/node22                npm `node@22` (a Node 22 binary; the HTTP conformance suite and the
 #                                Inspector need Node >= 22): .tools/node22/node_modules/node/bin/node
@@ -69,7 +69,7 @@ if [[ ! -f "$views/node_modules/@modelcontextprotocol/ext-apps/package.json" || 
 fi
 say "npm: @modelcontextprotocol/ext-apps $(node -p 'require(process.argv[1]).version' "$views/node_modules/@modelcontextprotocol/ext-apps/package.json")"
 
-# The authorization server of tests/tests/oauth.rs: the same, for tests/oauth.
+# The authorization server of tests/tests/served/oauth.rs: the same, for tests/oauth.
 oauth="$root/tests/oauth"
 stamp="$oauth/node_modules/.installed-from"
 want="$(fingerprint "$oauth/package.json" "$oauth/package-lock.json")"

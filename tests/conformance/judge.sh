@@ -10,7 +10,7 @@
 # as *pending* (run but not scored, so no baseline may hold it), when PENDING_FAILING lists it
 # as `scenario: reason`. Any other failure, a PENDING_FAILING entry that passes or is not run,
 # or a suite that did not pass its own baseline check, fails (exit 1). Pure text in, text out:
-# tests/tests/conformance_judge.rs runs it on recorded output.
+# tests/tests/served/conformance_judge.rs runs it on recorded output.
 set -euo pipefail
 
 output="$1" baseline="$2" pending="${3:-/dev/null}"

@@ -1,4 +1,4 @@
-// The authorization server of tests/tests/oauth.rs and tests/tests/secured.rs: the npm package
+// The authorization server of tests/tests/served/oauth.rs and tests/tests/served/secured.rs: the npm package
 // `oidc-provider` (OpenID Certified) on 127.0.0.1, issuing access tokens for the resource a
 // client names (RFC 8707 resource indicators):
 //

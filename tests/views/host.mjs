@@ -1,4 +1,4 @@
-// A real MCP Apps host for one view of the apps example (tests/tests/views.rs): headless Chromium
+// A real MCP Apps host for one view of the apps example (tests/tests/served/views.rs): headless Chromium
 // (driven by Playwright) runs a page with the official TypeScript client and the official host
 // bridge (`AppBridge` from @modelcontextprotocol/ext-apps), bundled for the browser by esbuild.
 // The page connects to the real server, reads the view, renders it in a sandboxed iframe, calls

@@ -11,14 +11,17 @@ const PAINT_DARK: &str = "https://example.com/paint-dark.png";
 #[tool(
     icons(src = "https://example.com/paint.png", mime_type = "image/png", sizes = ["48x48", "96x96"], theme = "light"),
     icons(src = PAINT_DARK, theme = "dark"),
-    icons(data = include_bytes!("../icon.svg"), mime_type = "image/svg+xml", sizes = ["any"])
+    icons(data = include_bytes!("../../tests/ui/icon.svg"), mime_type = "image/svg+xml", sizes = ["any"])
 )]
 async fn paint() -> String {
     String::new()
 }
 
 /// The readme
-#[resource(uri = "docs://readme", icons(src = "data:image/png;base64,iVBORw0KGgo=", mime_type = "image/png"))]
+#[resource(
+    uri = "docs://readme",
+    icons(src = "data:image/png;base64,iVBORw0KGgo=", mime_type = "image/png")
+)]
 static README: &str = "read me";
 
 #[tokio::main(flavor = "current_thread")]

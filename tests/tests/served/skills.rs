@@ -601,7 +601,7 @@ fn a_folder_that_is_no_skill_and_a_missing_skills_folder_stop_the_server() {
 fn a_bad_skill_built_in_code_names_where_it_was_built() {
     let (file, field, _) =
         refused(|| Server::new("skills", "1.0.0").skill(Skill::new("---\nname: ok\n---\n")));
-    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert!(file.contains("tests/tests/served/skills.rs:"), "{file}");
     assert_eq!(field.as_deref(), Some("description"));
 
     let (_, field, problem) =
@@ -622,7 +622,7 @@ fn two_skills_of_one_name_stop_the_server_naming_both() {
             .skills_dir(folder.path())
             .skill(release_notes())
     });
-    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert!(file.contains("tests/tests/served/skills.rs:"), "{file}");
     assert_eq!(field.as_deref(), Some("name"));
     assert!(
         problem.contains(&on_disk.display().to_string()) && problem.contains("another skill"),
@@ -850,7 +850,7 @@ async fn a_nested_skill_md_is_a_file_of_its_skill_and_unknown_text_is_text_plain
 fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
     let (skill, line) = (release_notes().file("../escape.md", "x"), line!());
     let (file, problem) = problem_of(Server::new("skills", "1.0.0").skill(skill));
-    assert_eq!(file, format!("tests/tests/skills.rs:{line}"));
+    assert_eq!(file, format!("tests/tests/served/skills.rs:{line}"));
     assert!(problem.contains("not a path inside the skill"), "{problem}");
     let text = Server::new("skills", "1.0.0")
         .skill(release_notes().file("../escape.md", "x"))
@@ -858,7 +858,7 @@ fn a_bad_file_built_in_code_names_the_line_that_gave_it() {
         .expect_err("refused")
         .to_string();
     assert!(
-        text.starts_with("skill at tests/tests/skills.rs:"),
+        text.starts_with("skill at tests/tests/served/skills.rs:"),
         "{text}"
     );
 }
@@ -912,7 +912,7 @@ fn a_skill_whose_root_is_inside_anothers_stops_the_server_naming_both() {
             .skills_dir(folder.path())
             .skill(Skill::new("---\nname: acme\ndescription: d\n---\n"))
     });
-    assert!(file.contains("tests/tests/skills.rs:"), "{file}");
+    assert!(file.contains("tests/tests/served/skills.rs:"), "{file}");
     assert_eq!(field, None);
     assert!(
         problem.contains("skill://acme/billing")

@@ -1,6 +1,9 @@
 //! `State<T>` in any position and both argument styles, by value or by reference, with
 //! `Context`, in async and plain fns; through the crate path and a renamed crate.
 
+// The qualified paths are the case under test.
+#![allow(unused_qualifications)]
+
 use mcp_toolbelt::{Context, State, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -1,6 +1,9 @@
 //! `Context` is resolved as written: the runtime's under its own paths, an alias with
 //! `#[context]`, and a type of the user's named `Context` through its path.
 
+// The qualified paths are the case under test.
+#![allow(unused_qualifications)]
+
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Context as Ctx, Server, tool};
 use schemars::JsonSchema;

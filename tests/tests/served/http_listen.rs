@@ -28,7 +28,6 @@ use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
 
 // ---- modern era: subscriptions/listen -------------------------------------------------------
 

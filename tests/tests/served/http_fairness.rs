@@ -27,7 +27,6 @@ use tokio::net::TcpStream;
 use tokio::sync::Barrier;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
 
 /// `request` sent to `serve_http`'s path.
 fn at_mcp(mut request: Request<Body>) -> Request<Body> {

@@ -29,7 +29,7 @@ use mcp_toolbelt_tests::http::{
 use serde_json::{Value, json};
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
+use crate::http_tools;
 
 // ---- legacy era: cancellation --------------------------------------------------------------
 

@@ -16,7 +16,6 @@ use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
 
 /// `serve_http` with `config` on a free port of 127.0.0.1, listening when this returns.
 async fn serve(config: HttpConfig) -> SocketAddr {

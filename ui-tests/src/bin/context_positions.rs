@@ -1,5 +1,8 @@
 //! `Context` may come first, last, by value or by reference, and is never part of the input.
 
+// The qualified paths are the case under test.
+#![allow(unused_qualifications)]
+
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Context, Server, tool};
 use schemars::JsonSchema;

@@ -34,7 +34,7 @@ use mcp_toolbelt_tests::{CatalogHttp, example_binary};
 use serde_json::{Value, json};
 
 // The tools served in process (`slow`, …): the same in every `http_*` file.
-mod http_tools;
+use crate::http_tools;
 
 /// The bound the process must stay under.
 const BOUND_KIB: u64 = 256 * 1024;

@@ -29,7 +29,6 @@ use tokio::sync::{Notify, mpsc};
 use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
 
 // ---- legacy era: sessions ------------------------------------------------------------------
 

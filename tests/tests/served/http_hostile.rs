@@ -15,7 +15,6 @@ use mcp_toolbelt_tests::http::{
 use serde_json::json;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
 
 /// A 2026-07-28 `tools/list` with `extra` headers added (appended: a name given twice is sent
 /// twice).

@@ -1,5 +1,8 @@
 //! The argument-struct style: serde and schemars attributes shape the input schema.
 
+// The qualified paths are the case under test.
+#![allow(unused_qualifications)]
+
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Server, tool};
 use schemars::JsonSchema;

@@ -2,6 +2,9 @@
 //! would a struct field's, doc comments describe it exactly as a struct field's, and `#[cfg]`
 //! removes the parameter and its property.
 
+// `#[cfg(all())]` on a parameter is the case under test.
+#![allow(clippy::non_minimal_cfg)]
+
 use mcp_toolbelt::testing::TestClient;
 use mcp_toolbelt::{Context, Server, tool};
 use schemars::JsonSchema;
@@ -52,8 +55,16 @@ async fn main() {
     let tools = serde_json::to_value(client.list_tools().await).unwrap();
     let schema = &tools["tools"][0]["inputSchema"];
     assert_eq!(schema["required"], json!(["who"]), "{schema}");
-    assert_eq!(schema["properties"]["times"]["minimum"], json!(1), "{schema}");
-    assert_eq!(schema["properties"]["times"]["maximum"], json!(5), "{schema}");
+    assert_eq!(
+        schema["properties"]["times"]["minimum"],
+        json!(1),
+        "{schema}"
+    );
+    assert_eq!(
+        schema["properties"]["times"]["maximum"],
+        json!(5),
+        "{schema}"
+    );
     assert!(schema["properties"].get("missing").is_none(), "{schema}");
     let field = schemars::schema_for!(Field);
     assert_eq!(

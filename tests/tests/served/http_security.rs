@@ -30,7 +30,7 @@ use serde_json::json;
 use tower::ServiceExt as _;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
+use crate::http_tools;
 
 // ---- security and limits -------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
 //! Each call waits a little (`slow`, 50 ms), so that the 10,000 are truly in flight at once.
 //! These tests assert what is answered, never how fast.
 
-mod http_tools;
+use crate::http_tools;
 use http_tools::ending;
 
 use std::sync::Arc;

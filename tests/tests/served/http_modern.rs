@@ -26,7 +26,7 @@ use mcp_toolbelt_tests::http::{
 use serde_json::json;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
-mod http_tools;
+use crate::http_tools;
 
 // ---- modern era (2026-07-28) ---------------------------------------------------------------
 

@@ -363,7 +363,23 @@ async fn legacy_post(
             joined.new_id.is_some(),
         )
     });
+    let opened = joined
+        .new_id
+        .as_ref()
+        .and(joined.session.clone())
+        .map(|session| (session, request_id(&message)));
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
+    if let Some((session, request)) = opened {
+        // A session is opened by an `initialize` that was answered: one refused (past a rate
+        // limit) takes no place in the table, nor in Redis, and its client gets no id.
+        if !session.calls.connection().is_initialized() {
+            session.end();
+            return Ok(response);
+        }
+        if !state.sessions.admit(&session) {
+            return Err(super::sessions::full().to(&request));
+        }
+    }
     #[cfg(feature = "redis")]
     if let Some((request, settled, Some(session), opened)) = settles {
         save_session(state, &session, settled, opened)
@@ -540,13 +556,17 @@ async fn legacy_session(
         });
     }
     if is_initialize {
-        let Some((id, session)) = state.sessions.open(&state.dispatcher, post.auth.as_ref()) else {
+        // In the table only once answered (`legacy_post`).
+        let Some(session) = state
+            .sessions
+            .unlisted(&state.dispatcher, post.auth.as_ref())
+        else {
             return Err(super::sessions::full());
         };
         return Ok(Joined {
             calls: session.calls.clone(),
+            new_id: Some(session.id.clone()),
             session: Some(session),
-            new_id: Some(id),
         });
     }
     // A request keeps its session alive; a notification or a client's response does not.

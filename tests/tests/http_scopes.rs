@@ -2,7 +2,8 @@
 //! a call, read, get or completion of an item whose scopes the token lacks is `403` with the
 //! 2025-11-25 `insufficient_scope` challenge, in both eras; the same client with a token of
 //! more scopes is then served (step-up); listings show a caller only what its scopes allow;
-//! without auth (no caller identity) everything is served.
+//! without auth (no caller identity) everything is served; a caller lacking a scope hears of
+//! it before any `Mcp-Param-*` header of the tool's is checked.
 //!
 //! The tokens are issued by the user's own `verify` (`bearer_auth`), each to the same client and
 //! user, with the scopes its name says. Requests are answered in process (`into_router`).
@@ -35,6 +36,16 @@ async fn add_note() -> String {
 #[tool(scopes("notes:write", "notes:admin"))]
 async fn purge() -> String {
     "purged".into()
+}
+
+/// Exports the notes of a region: needs `notes:export`, and routes on its region
+#[tool(scopes("notes:export"))]
+async fn export_notes(
+    /// Whose notes
+    #[header("Region")]
+    region: String,
+) -> String {
+    format!("exported {region}")
 }
 
 /// Says it is there: needs no scope
@@ -211,6 +222,37 @@ async fn a_request_lacking_a_scope_is_refused_with_the_scope_challenge_in_the_20
     assert_eq!(result_text(&reply.json()), "here", "{reply:?}");
 }
 
+#[tokio::test]
+async fn a_caller_lacking_a_scope_is_told_so_before_its_param_headers_are_checked() {
+    let router = router(scoped_auth());
+    let export = json!({"name": "export_notes", "arguments": {"region": "eu"}});
+    let call = |id: u64, token: &'static str, region: Option<&'static str>| {
+        let router = router.clone();
+        let export = export.clone();
+        async move {
+            let mut headers = modern_headers("tools/call", Some("export_notes"));
+            let authorization = format!("Bearer {token}");
+            headers.push(("authorization", &authorization));
+            if let Some(region) = region {
+                headers.push(("mcp-param-region", region));
+            }
+            let body = modern_request(id, "tools/call", export, &json!({}));
+            send(&router, post(&body, &headers)).await
+        }
+    };
+    // Without the scope, its headers missing or wrong: the scope challenge, not a `400`.
+    for (id, region) in [(1, None), (2, Some("us"))] {
+        let reply = call(id, "none", region).await;
+        assert_insufficient(&reply, id, "notes:export", "export_notes without its scope");
+    }
+    // With it, the headers are checked, then the call runs.
+    let reply = call(3, "notes:export", None).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
+    let reply = call(4, "notes:export", Some("eu")).await;
+    assert_eq!(result_text(&reply.json()), "exported eu", "{reply:?}");
+}
+
 /// Opens a legacy session with `token`; returns its id.
 async fn legacy_session(router: &axum::Router, token: &str) -> String {
     let authorization = format!("Bearer {token}");
@@ -382,7 +424,13 @@ async fn the_metadata_lists_every_declared_scope() {
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(
         reply.json()["scopes_supported"],
-        json!(["profile", "notes:admin", "notes:read", "notes:write"]),
+        json!([
+            "profile",
+            "notes:admin",
+            "notes:export",
+            "notes:read",
+            "notes:write"
+        ]),
         "the scopes given, then every one an item declares"
     );
 }

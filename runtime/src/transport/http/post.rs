@@ -306,7 +306,9 @@ fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), Error
 }
 
 /// A `tools/call` of a tool with `x-mcp-header` arguments: its `Mcp-Param-*` headers must
-/// agree with them. An unknown tool is left to the dispatcher to answer.
+/// agree with them. An unknown tool is left to the dispatcher to answer, and so is a caller
+/// lacking a scope the tool needs: the scope check's `403` tells it what to do, a `400` about
+/// headers would not.
 fn check_param_headers(
     state: &HttpState,
     headers: &HeaderMap,
@@ -320,7 +322,7 @@ fn check_param_headers(
         }
         _ => None,
     };
-    let Some(tool) = tool else {
+    let Some(tool) = tool.filter(|tool| tool.needed_scopes().allow(auth)) else {
         return Ok(());
     };
     let arguments = params

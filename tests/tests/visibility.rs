@@ -4,7 +4,8 @@
 //! (two sessions: the other's listing unchanged, no notification for it), and across two
 //! replicas on one Redis (the change made on one, seen by the session on both, told to its GET
 //! stream on the other). The server's rule on the caller (`Server::visibility`) decides for both
-//! eras, two tokens seeing two listings, the `tools/list` pages kept per view.
+//! eras, two tokens seeing two listings, the `tools/list` pages kept per view, its reads
+//! `private` as its listings are.
 
 // Items are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -417,6 +418,38 @@ async fn a_caller_the_rule_hides_nothing_from_still_gets_a_private_listing() {
         "{listed}"
     );
     assert_eq!(listed["result"]["cacheScope"], "private", "{listed}");
+}
+
+/// Contents the rule shows some callers and not others are no shared cache's to keep: a
+/// 2026-07-28 read under a rule is `private`, as its listings are.
+#[tokio::test]
+async fn a_read_under_the_rule_is_private() {
+    let server = Server::new("ruled", "1.0.0").visibility(|caller| match caller {
+        Some(auth) if auth.scopes.iter().any(|scope| scope == "admin") => Visibility::all(),
+        _ => Visibility::all().without(["beta"]),
+    });
+    let router = router_of(server, auth());
+    let read = |bearer: &'static str| {
+        let router = router.clone();
+        async move {
+            let params = json!({"uri": "beta://notes"});
+            let mut headers = modern_headers("resources/read", Some("beta://notes"));
+            headers.push(("authorization", bearer));
+            let body = modern_request(1, "resources/read", params, &json!({}));
+            send(&router, post(&body, &headers)).await.json()
+        }
+    };
+    let read_by_admin = read("Bearer admin").await;
+    assert_eq!(
+        read_by_admin["result"]["contents"][0]["text"], "notes",
+        "{read_by_admin}"
+    );
+    assert_eq!(
+        read_by_admin["result"]["cacheScope"], "private",
+        "{read_by_admin}"
+    );
+    let read_by_guest = read("Bearer guest").await;
+    assert_eq!(read_by_guest["error"]["code"], -32602, "{read_by_guest}");
 }
 
 #[tokio::test]

@@ -3,7 +3,9 @@
 //! 2025-11-25 `insufficient_scope` challenge, in both eras; the same client with a token of
 //! more scopes is then served (step-up); listings show a caller only what its scopes allow;
 //! without auth (no caller identity) everything is served; a caller lacking a scope hears of
-//! it before any `Mcp-Param-*` header of the tool's is checked.
+//! it before any `Mcp-Param-*` header of the tool's is checked. The protected-resource metadata
+//! lists every scope an item needs, those added at run time too, whose scopes are checked as
+//! the attribute's are.
 //!
 //! The tokens are issued by the user's own `verify` (`bearer_auth`), each to the same client and
 //! user, with the scopes its name says. Requests are answered in process (`into_router`).
@@ -13,7 +15,10 @@
 
 use axum::http::StatusCode;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
-use mcp_toolbelt::{prompt, resource, tool};
+use mcp_toolbelt::prompt::Prompt;
+use mcp_toolbelt::resource::Resource;
+use mcp_toolbelt::tool::Tool;
+use mcp_toolbelt::{CallToolResult, prompt, resource, tool};
 use mcp_toolbelt_tests::http::{
     Reply, in_session, initialize_body, legacy_call, modern_headers, modern_request, post,
     result_text, router, send,
@@ -409,6 +414,81 @@ async fn listings_show_a_caller_only_what_its_scopes_allow_and_say_so() {
             .all(|t| has(&all[0], t))
     );
     assert_eq!(none, none_again);
+}
+
+/// A run-time tool of `name` that needs `scope`.
+fn scoped_tool(name: &str, scope: &str) -> Tool {
+    let schema = json!({"type": "object"});
+    Tool::new(name, "A tool of scopes", schema, |_, _| async {
+        CallToolResult::text("done")
+    })
+    .unwrap()
+    .scopes([scope])
+}
+
+#[tokio::test]
+async fn the_metadata_lists_the_scopes_of_items_added_at_run_time_even_while_serving() {
+    let metadata = ProtectedResourceMetadata::new(RESOURCE, "https://auth.example.com");
+    let config = HttpConfig::new().bearer_auth(metadata, |_token: String| async { None });
+    let server = mcp_toolbelt_tests::http::server().http_config(config);
+    let (tools, prompts, resources) = (server.tools(), server.prompts(), server.resources());
+    tools.add(scoped_tool("early", "reports:read")).unwrap();
+    let address = mcp_toolbelt_tests::http::serve_server_http(server).await;
+    tools.add(scoped_tool("late", "reports:write")).unwrap();
+    let prompt = Prompt::new("brief", "A brief", |_, _| async { "Brief" }).scopes(["briefs:read"]);
+    prompts.add(prompt).unwrap();
+    let resource = Resource::new("files://all", "files", |_| async { "files" })
+        .unwrap()
+        .scopes(["files:read"]);
+    resources.add(resource).unwrap();
+    let request = axum::http::Request::get("/.well-known/oauth-protected-resource/mcp")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let reply = mcp_toolbelt_tests::http::send_over_socket(address, request).await;
+    let supported = reply.json()["scopes_supported"].clone();
+    for scope in ["reports:read", "reports:write", "briefs:read", "files:read"] {
+        assert!(
+            supported.as_array().unwrap().contains(&json!(scope)),
+            "{scope}: {supported}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_scope_no_token_can_carry_is_refused_when_its_item_is_added() {
+    let server = mcp_toolbelt_tests::http::server();
+    let (tools, prompts, resources) = (server.tools(), server.prompts(), server.resources());
+    let refused = tools
+        .add(scoped_tool("spaced", "notes read"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        refused,
+        "tool `spaced` cannot be served: its scope \"notes read\" (`.scopes([…])`): a scope has \
+         no space (a token's scopes are separated by spaces): list each one: \
+         `.scopes([\"notes:read\", \"notes:write\"])`"
+    );
+    let prompt = Prompt::new("twice", "Twice", |_, _| async { "Twice" }).scopes(["a", "a"]);
+    let refused = prompts.add(prompt).unwrap_err().to_string();
+    assert_eq!(
+        refused,
+        "prompt `twice` cannot be served: its scope \"a\" (`.scopes([…])`): it is listed twice"
+    );
+    let resource = Resource::new("files://quoted", "quoted", |_| async { "q" })
+        .unwrap()
+        .scopes(["\"files\""]);
+    let refused = resources.add(resource).unwrap_err().to_string();
+    assert!(
+        refused
+            .starts_with("resource `files://quoted` cannot be served: its scope \"\\\"files\\\"\""),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("'\"' cannot be in an OAuth scope"),
+        "{refused}"
+    );
+    // Nothing refused was added.
+    assert!(!tools.list().tools.iter().any(|tool| tool.name == "spaced"));
 }
 
 #[tokio::test]

@@ -3,9 +3,9 @@
 //! 2025-11-25 `insufficient_scope` challenge, in both eras; the same client with a token of
 //! more scopes is then served (step-up); listings show a caller only what its scopes allow;
 //! without auth (no caller identity) everything is served; a caller lacking a scope hears of
-//! it before any `Mcp-Param-*` header of the tool's is checked. The protected-resource metadata
-//! lists every scope an item needs, those added at run time too, whose scopes are checked as
-//! the attribute's are.
+//! it before any `Mcp-Param-*` header of the tool's is checked, and cannot subscribe to a
+//! resource it may not list. The protected-resource metadata lists every scope an item needs,
+//! those added at run time too, whose scopes are checked as the attribute's are.
 //!
 //! The tokens are issued by the user's own `verify` (`bearer_auth`), each to the same client and
 //! user, with the scopes its name says. Requests are answered in process (`into_router`).
@@ -276,6 +276,28 @@ async fn legacy(router: &axum::Router, session: &str, body: &Value, token: &str)
     let mut headers = in_session(session).to_vec();
     headers.push(("authorization", &authorization));
     send(router, post(body, &headers)).await
+}
+
+#[tokio::test]
+async fn a_resource_the_token_lacks_the_scope_for_cannot_be_subscribed_to() {
+    let router = router(scoped_auth());
+    for (token, refused) in [("none", true), ("notes:read", false)] {
+        let session = legacy_session(&router, token).await;
+        for (id, uri) in [(2, "secured://notes"), (3, "secured://notes/{id}")] {
+            let subscribe = json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe",
+                                   "params": {"uri": uri}});
+            let reply = legacy(&router, &session, &subscribe, token).await.json();
+            if refused {
+                assert_eq!(
+                    reply["error"]["message"],
+                    format!("Resource not found: {uri}"),
+                    "{token}: {reply}"
+                );
+            } else {
+                assert_eq!(reply["result"], json!({}), "{token}: {reply}");
+            }
+        }
+    }
 }
 
 #[tokio::test]

@@ -355,6 +355,41 @@ fn stdio_counts_a_tools_own_limit() {
     assert_eq!(echoed["result"]["content"][0]["text"], "hi", "{echoed}");
 }
 
+/// A 2026-07-28 call that asks the client is one call however many rounds it takes: its
+/// retry with the answer is answered, not refused by the tool's `1/min`; a new call is.
+#[test]
+fn a_tools_own_limit_counts_a_call_that_asks_once() {
+    let mut server = StdioServer::spawn(limited(), &[], &[]);
+    let call = |extra: Value| {
+        let mut params = json!({"name": "confirmed", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        }});
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        params
+    };
+    let asked = server.request(1, "tools/call", call(json!({})));
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let (key, _) = asked["result"]["inputRequests"]
+        .as_object()
+        .and_then(|asked| asked.iter().next())
+        .unwrap_or_else(|| panic!("a question: {asked}"));
+    let answers = json!({
+        "inputResponses": {key: {"action": "accept", "content": {"go": true}}},
+        "requestState": asked["result"]["requestState"],
+    });
+    let answered = server.request(2, "tools/call", call(answers));
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "go=true",
+        "{answered}"
+    );
+    let refused = server.request(3, "tools/call", call(json!({})));
+    assert_eq!(refused["error"]["code"], -32029, "{refused}");
+}
+
 #[test]
 fn the_variable_sets_the_limit_and_a_bad_limit_says_what_to_write() {
     let mut server = StdioServer::spawn(limited(), &[], &[("MCP_RATE_LIMIT", "1/min")]);

@@ -5,7 +5,7 @@
 //! replicas on one Redis (the change made on one, seen by the session on both, told to its GET
 //! stream on the other). The server's rule on the caller (`Server::visibility`) decides for both
 //! eras, two tokens seeing two listings, the `tools/list` pages kept per view, its reads
-//! `private` as its listings are.
+//! `private` as its listings are; what it hides cannot be subscribed to.
 
 // Items are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -212,6 +212,47 @@ async fn a_stdio_session_unlocks_and_hides_tags_and_is_told() {
     let (again, _) = call_hearing(&mut client, 14, "reset_view", 0).await;
     assert_eq!(result_text(&again), "reset");
     client.assert_alive(15).await;
+}
+
+/// What the rule hides is unknown to a subscription too, in both eras: `resources/subscribe`
+/// is refused as for a URI never registered, and a listen stream leaves it out of what it
+/// acknowledges (so nothing of it is told).
+#[tokio::test]
+async fn a_hidden_resource_cannot_be_subscribed_to() {
+    let mut client = InProcess::start(server());
+    client
+        .request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "visibility", "version": "1"}}),
+        )
+        .await;
+    let refused = client
+        .request(2, "resources/subscribe", json!({"uri": "beta://notes"}))
+        .await;
+    assert_eq!(
+        refused["error"]["message"], "Resource not found: beta://notes",
+        "{refused}"
+    );
+    let envelope = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+                "_meta": envelope,
+                "notifications": {"resourceSubscriptions": ["beta://notes"]},
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["resourceSubscriptions"],
+        json!([]),
+        "{acknowledged}"
+    );
 }
 
 // ---- HTTP ----------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 //! An existing axum app, an inventory service with its own routes (`/health`, `/api/items`),
 //! that mounts the MCP endpoint at `/mcp` beside them. The tools and the REST routes share one
-//! inventory (app state); MCP requests need a bearer token, and a call hook refuses a tool to a
-//! token without the scope it needs: `inventory:read` for read-only tools, `inventory:write` for
-//! the others.
+//! inventory (app state); MCP requests need a bearer token, and each tool names the scope it
+//! needs (`scopes(…)`): `inventory:read` for the read-only one, `inventory:write` for the
+//! others. A token without it does not see the tool listed, and a call of it is `403` with the
+//! `insufficient_scope` challenge naming the scope.
 //!
 //! ```text
 //! APP_TOKENS="reader-token=inventory:read writer-token=inventory:read,inventory:write" \
@@ -21,16 +22,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use axum::Router;
 use axum::routing::get;
-use mcp_toolbelt::hook::{CallOutcome, Next, ToolCall};
 use mcp_toolbelt::icon::Icon;
 use mcp_toolbelt::{
-    CallToolResult, Json, Server, State, ToolError, http::AuthInfo, http::HttpConfig,
+    Json, Server, State, ToolError, http::AuthInfo, http::HttpConfig,
     http::ProtectedResourceMetadata, tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The scope the read-only tools need.
+/// The scope the read-only tool needs (its `scopes(…)`), for the metadata document the app
+/// serves itself.
 const READ: &str = "inventory:read";
 /// The scope every other tool needs.
 const WRITE: &str = "inventory:write";
@@ -73,7 +74,7 @@ struct Stock {
 }
 
 /// List what is in stock
-#[tool(annotations(read_only))]
+#[tool(annotations(read_only), scopes("inventory:read"))]
 async fn list_items(inventory: State<Inventory>) -> Json<Stock> {
     Json(Stock {
         items: inventory.items().clone(),
@@ -81,7 +82,7 @@ async fn list_items(inventory: State<Inventory>) -> Json<Stock> {
 }
 
 /// Put items in stock (adds to the quantity of an item already there)
-#[tool]
+#[tool(scopes("inventory:write"))]
 async fn add_item(
     inventory: State<Inventory>,
     /// What to add
@@ -95,7 +96,7 @@ async fn add_item(
 }
 
 /// Take an item out of the inventory altogether
-#[tool(annotations(destructive, idempotent))]
+#[tool(annotations(destructive, idempotent), scopes("inventory:write"))]
 async fn remove_item(
     inventory: State<Inventory>,
     /// The item's name, as `list_items` gives it
@@ -108,24 +109,6 @@ async fn remove_item(
         return Err(ToolError::new(format!("No item named {name:?} in stock")));
     }
     Ok(format!("Removed {name}"))
-}
-
-/// The call hook: read-only tools need [`READ`], the others [`WRITE`]. A refusal is an `isError`
-/// result, so the model reads why and can tell the user.
-async fn require_scope(call: ToolCall, next: Next) -> CallOutcome {
-    let read_only = call.annotations().and_then(|hints| hints.read_only_hint) == Some(true);
-    let needed = if read_only { READ } else { WRITE };
-    let granted = call
-        .context()
-        .auth()
-        .is_some_and(|auth| auth.scopes.iter().any(|scope| scope == needed));
-    if !granted {
-        return Ok(CallToolResult::error(format!(
-            "{} needs the {needed} scope, which this token does not grant",
-            call.name()
-        )));
-    }
-    next.run(call).await
 }
 
 /// The tokens of `APP_TOKENS` (`TOKEN=SCOPE,SCOPE …`) and what each grants.
@@ -144,7 +127,8 @@ fn tokens(spec: &str) -> Result<HashMap<String, AuthInfo>, String> {
         .collect()
 }
 
-/// The MCP server: the tools, their state, the scope hook, bearer auth.
+/// The MCP server: the tools, their state, bearer auth (each tool's `scopes(…)` checked against
+/// the token's).
 fn mcp(
     inventory: Inventory,
     metadata: ProtectedResourceMetadata,
@@ -167,7 +151,6 @@ fn mcp(
             "The shop's inventory: list_items shows the stock, add_item and remove_item change it.",
         )
         .state(inventory)
-        .hook(require_scope)
         .http_config(auth)
 }
 

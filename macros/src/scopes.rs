@@ -1,12 +1,15 @@
 //! The `scopes("notes:read", …)` key every attribute shares (`#[tool]`, `#[resource]`,
 //! `#[prompt]`): the OAuth scopes a caller's token must grant, all of them, to see the item in a
 //! listing and to use it. Each scope is checked here, at its literal, by RFC 6749's rule (§3.3:
-//! printable ASCII, no space, `"` or `\`), since a scope a token can never carry would lock the
-//! item for good.
+//! printable ASCII, no space, `"` or `\`; `scope_rules.rs`, which the runtime's builders
+//! compile too), since a scope a token can never carry would lock the item for good.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{LitStr, Meta};
+
+#[path = "scope_rules.rs"]
+mod rules;
 
 /// The usage every error of the key repeats.
 const USAGE: &str = "write the scopes a caller's token needs, all of them: `scopes(\"notes:read\")`, `scopes(\"notes:write\", \"notes:admin\")`";
@@ -18,26 +21,10 @@ pub(crate) fn scopes(meta: &Meta) -> darling::Result<Vec<LitStr>> {
     })
 }
 
-/// What is wrong with `scope` as an OAuth scope token, if anything.
+/// What is wrong with `scope` as an OAuth scope token, if anything (the rule both crates
+/// compile, `scope_rules.rs`).
 fn problem(scope: &str) -> Result<(), String> {
-    if scope.is_empty() {
-        return Err(format!("a scope is not empty: {USAGE}"));
-    }
-    if scope.contains(' ') {
-        return Err(
-            "a scope has no space (a token's scopes are separated by spaces): list each one: `scopes(\"notes:read\", \"notes:write\")`"
-                .to_owned(),
-        );
-    }
-    let Some(bad) = scope
-        .chars()
-        .find(|&c| !matches!(c, '\u{21}' | '\u{23}'..='\u{5B}' | '\u{5D}'..='\u{7E}'))
-    else {
-        return Ok(());
-    };
-    Err(format!(
-        "{bad:?} cannot be in an OAuth scope (RFC 6749 §3.3: printable ASCII without space, `\"` or `\\`)"
-    ))
+    rules::problem(scope, USAGE, "`scopes(\"notes:read\", \"notes:write\")`")
 }
 
 /// The registration's `scopes: &[…]`.

@@ -128,9 +128,12 @@
 //! process its user started; HTTP without bearer auth) every item is served to every caller.
 //! Listings show a caller only the items its scopes allow (a 2026-07-28 one then says
 //! `cacheScope: "private"`, as does the read of a resource with scopes: no shared cache may hand
-//! it to a caller without them), and the RFC 9728 document's `scopes_supported` lists every scope an
-//! item served at start-up declares, after those given; with the built-in verifier the `401`
-//! names them too (`scope="…"`).
+//! it to a caller without them), and the RFC 9728 document `serve_http` publishes lists in
+//! `scopes_supported`, after those given, every scope an item served when it is asked for
+//! needs (items added at run time too); with the built-in verifier the `401` names those of
+//! the items served at start-up (`scope="…"`). A run-time item's `.scopes([…])` are checked as
+//! the attribute's are: one no token can carry, or given twice, is refused when the item is
+//! added.
 //!
 //! # Tags and who sees them
 //!

@@ -82,8 +82,9 @@
 //! [`Response::retain_listed`] hides items). The server keeps the `tools/list` pages it builds
 //! (per version, page and the caller's scopes) from before any middleware ran: a middleware
 //! always runs on the request in hand, and what it changes is never kept, so one caller's
-//! change is never served to another. A 2026-07-28 listing a middleware changed says
-//! `cacheScope: "private"` (the server cannot tell whether the change depends on the caller).
+//! change is never served to another. A 2026-07-28 listing a middleware changed, or answered
+//! itself ([`Response::json`]), says `cacheScope: "private"` (the server cannot tell whether
+//! it depends on the caller).
 //!
 //! # Time, panics
 //!
@@ -316,9 +317,19 @@ impl Response {
         }
     }
 
-    /// A response that is this JSON result.
+    /// A response that is this JSON result. A listing a middleware answers so, in place of the
+    /// server's, is one the server cannot tell varies by caller: at 2026-07-28 it says
+    /// `cacheScope: "private"`.
     #[must_use]
     pub fn json(result: Value) -> Self {
+        Self {
+            repr: Repr::Json(result),
+            changed: true,
+        }
+    }
+
+    /// The server's own JSON result for a request, as its handler made it.
+    pub(crate) fn served(result: Value) -> Self {
         Self::of(Repr::Json(result))
     }
 

@@ -407,7 +407,8 @@ impl Server {
     /// session's own choice ([`Context::enable_tags`](crate::Context::enable_tags),
     /// [`disable_tags`](crate::Context::disable_tags)) wins over it for the tags it names: a tool
     /// that unlocks tags decides who may. The rule runs once per request, so keep it cheap (a
-    /// look at the scopes). While a rule is set, 2026-07-28 listings say `cacheScope: "private"`.
+    /// look at the scopes). While a rule is set, 2026-07-28 listings and reads say
+    /// `cacheScope: "private"`.
     ///
     /// ```no_run
     /// use mcp_toolbelt::{Server, Visibility};

@@ -500,12 +500,22 @@ pub async fn exchange_from(
 ///
 /// When no port is free, or the server does not listen within [`TIMEOUT`].
 pub async fn serve_http(config: HttpConfig) -> SocketAddr {
+    serve_server_http(server().http_config(config)).await
+}
+
+/// `server`, served by `Server::serve_http` on a free port of 127.0.0.1 (for the rest of the
+/// test), listening when this returns.
+///
+/// # Panics
+///
+/// When no port is free, or the server does not listen within [`TIMEOUT`].
+pub async fn serve_server_http(server: Server) -> SocketAddr {
     let port = {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         probe.local_addr().unwrap().port()
     };
     let address = SocketAddr::from(([127, 0, 0, 1], port));
-    tokio::spawn(server().http_config(config).serve_http(address));
+    tokio::spawn(server.serve_http(address));
     listening(address).await;
     address
 }

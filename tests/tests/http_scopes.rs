@@ -2,7 +2,10 @@
 //! a call, read, get or completion of an item whose scopes the token lacks is `403` with the
 //! 2025-11-25 `insufficient_scope` challenge, in both eras; the same client with a token of
 //! more scopes is then served (step-up); listings show a caller only what its scopes allow;
-//! without auth (no caller identity) everything is served.
+//! without auth (no caller identity) everything is served; a caller lacking a scope hears of
+//! it before any `Mcp-Param-*` header of the tool's is checked, and cannot subscribe to a
+//! resource it may not list. The protected-resource metadata lists every scope an item needs,
+//! those added at run time too, whose scopes are checked as the attribute's are.
 //!
 //! The tokens are issued by the user's own `verify` (`bearer_auth`), each to the same client and
 //! user, with the scopes its name says. Requests are answered in process (`into_router`).
@@ -12,7 +15,10 @@
 
 use axum::http::StatusCode;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
-use mcp_toolbelt::{prompt, resource, tool};
+use mcp_toolbelt::prompt::Prompt;
+use mcp_toolbelt::resource::Resource;
+use mcp_toolbelt::tool::Tool;
+use mcp_toolbelt::{CallToolResult, prompt, resource, tool};
 use mcp_toolbelt_tests::http::{
     Reply, in_session, initialize_body, legacy_call, modern_headers, modern_request, post,
     result_text, router, send,
@@ -35,6 +41,16 @@ async fn add_note() -> String {
 #[tool(scopes("notes:write", "notes:admin"))]
 async fn purge() -> String {
     "purged".into()
+}
+
+/// Exports the notes of a region: needs `notes:export`, and routes on its region
+#[tool(scopes("notes:export"))]
+async fn export_notes(
+    /// Whose notes
+    #[header("Region")]
+    region: String,
+) -> String {
+    format!("exported {region}")
 }
 
 /// Says it is there: needs no scope
@@ -211,6 +227,37 @@ async fn a_request_lacking_a_scope_is_refused_with_the_scope_challenge_in_the_20
     assert_eq!(result_text(&reply.json()), "here", "{reply:?}");
 }
 
+#[tokio::test]
+async fn a_caller_lacking_a_scope_is_told_so_before_its_param_headers_are_checked() {
+    let router = router(scoped_auth());
+    let export = json!({"name": "export_notes", "arguments": {"region": "eu"}});
+    let call = |id: u64, token: &'static str, region: Option<&'static str>| {
+        let router = router.clone();
+        let export = export.clone();
+        async move {
+            let mut headers = modern_headers("tools/call", Some("export_notes"));
+            let authorization = format!("Bearer {token}");
+            headers.push(("authorization", &authorization));
+            if let Some(region) = region {
+                headers.push(("mcp-param-region", region));
+            }
+            let body = modern_request(id, "tools/call", export, &json!({}));
+            send(&router, post(&body, &headers)).await
+        }
+    };
+    // Without the scope, its headers missing or wrong: the scope challenge, not a `400`.
+    for (id, region) in [(1, None), (2, Some("us"))] {
+        let reply = call(id, "none", region).await;
+        assert_insufficient(&reply, id, "notes:export", "export_notes without its scope");
+    }
+    // With it, the headers are checked, then the call runs.
+    let reply = call(3, "notes:export", None).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{reply:?}");
+    assert_eq!(reply.json()["error"]["code"], -32020, "{reply:?}");
+    let reply = call(4, "notes:export", Some("eu")).await;
+    assert_eq!(result_text(&reply.json()), "exported eu", "{reply:?}");
+}
+
 /// Opens a legacy session with `token`; returns its id.
 async fn legacy_session(router: &axum::Router, token: &str) -> String {
     let authorization = format!("Bearer {token}");
@@ -229,6 +276,28 @@ async fn legacy(router: &axum::Router, session: &str, body: &Value, token: &str)
     let mut headers = in_session(session).to_vec();
     headers.push(("authorization", &authorization));
     send(router, post(body, &headers)).await
+}
+
+#[tokio::test]
+async fn a_resource_the_token_lacks_the_scope_for_cannot_be_subscribed_to() {
+    let router = router(scoped_auth());
+    for (token, refused) in [("none", true), ("notes:read", false)] {
+        let session = legacy_session(&router, token).await;
+        for (id, uri) in [(2, "secured://notes"), (3, "secured://notes/{id}")] {
+            let subscribe = json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe",
+                                   "params": {"uri": uri}});
+            let reply = legacy(&router, &session, &subscribe, token).await.json();
+            if refused {
+                assert_eq!(
+                    reply["error"]["message"],
+                    format!("Resource not found: {uri}"),
+                    "{token}: {reply}"
+                );
+            } else {
+                assert_eq!(reply["result"], json!({}), "{token}: {reply}");
+            }
+        }
+    }
 }
 
 #[tokio::test]
@@ -369,6 +438,81 @@ async fn listings_show_a_caller_only_what_its_scopes_allow_and_say_so() {
     assert_eq!(none, none_again);
 }
 
+/// A run-time tool of `name` that needs `scope`.
+fn scoped_tool(name: &str, scope: &str) -> Tool {
+    let schema = json!({"type": "object"});
+    Tool::new(name, "A tool of scopes", schema, |_, _| async {
+        CallToolResult::text("done")
+    })
+    .unwrap()
+    .scopes([scope])
+}
+
+#[tokio::test]
+async fn the_metadata_lists_the_scopes_of_items_added_at_run_time_even_while_serving() {
+    let metadata = ProtectedResourceMetadata::new(RESOURCE, "https://auth.example.com");
+    let config = HttpConfig::new().bearer_auth(metadata, |_token: String| async { None });
+    let server = mcp_toolbelt_tests::http::server().http_config(config);
+    let (tools, prompts, resources) = (server.tools(), server.prompts(), server.resources());
+    tools.add(scoped_tool("early", "reports:read")).unwrap();
+    let address = mcp_toolbelt_tests::http::serve_server_http(server).await;
+    tools.add(scoped_tool("late", "reports:write")).unwrap();
+    let prompt = Prompt::new("brief", "A brief", |_, _| async { "Brief" }).scopes(["briefs:read"]);
+    prompts.add(prompt).unwrap();
+    let resource = Resource::new("files://all", "files", |_| async { "files" })
+        .unwrap()
+        .scopes(["files:read"]);
+    resources.add(resource).unwrap();
+    let request = axum::http::Request::get("/.well-known/oauth-protected-resource/mcp")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let reply = mcp_toolbelt_tests::http::send_over_socket(address, request).await;
+    let supported = reply.json()["scopes_supported"].clone();
+    for scope in ["reports:read", "reports:write", "briefs:read", "files:read"] {
+        assert!(
+            supported.as_array().unwrap().contains(&json!(scope)),
+            "{scope}: {supported}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_scope_no_token_can_carry_is_refused_when_its_item_is_added() {
+    let server = mcp_toolbelt_tests::http::server();
+    let (tools, prompts, resources) = (server.tools(), server.prompts(), server.resources());
+    let refused = tools
+        .add(scoped_tool("spaced", "notes read"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        refused,
+        "tool `spaced` cannot be served: its scope \"notes read\" (`.scopes([…])`): a scope has \
+         no space (a token's scopes are separated by spaces): list each one: \
+         `.scopes([\"notes:read\", \"notes:write\"])`"
+    );
+    let prompt = Prompt::new("twice", "Twice", |_, _| async { "Twice" }).scopes(["a", "a"]);
+    let refused = prompts.add(prompt).unwrap_err().to_string();
+    assert_eq!(
+        refused,
+        "prompt `twice` cannot be served: its scope \"a\" (`.scopes([…])`): it is listed twice"
+    );
+    let resource = Resource::new("files://quoted", "quoted", |_| async { "q" })
+        .unwrap()
+        .scopes(["\"files\""]);
+    let refused = resources.add(resource).unwrap_err().to_string();
+    assert!(
+        refused
+            .starts_with("resource `files://quoted` cannot be served: its scope \"\\\"files\\\"\""),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("'\"' cannot be in an OAuth scope"),
+        "{refused}"
+    );
+    // Nothing refused was added.
+    assert!(!tools.list().tools.iter().any(|tool| tool.name == "spaced"));
+}
+
 #[tokio::test]
 async fn the_metadata_lists_every_declared_scope() {
     let metadata =
@@ -382,7 +526,13 @@ async fn the_metadata_lists_every_declared_scope() {
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
     assert_eq!(
         reply.json()["scopes_supported"],
-        json!(["profile", "notes:admin", "notes:read", "notes:write"]),
+        json!([
+            "profile",
+            "notes:admin",
+            "notes:export",
+            "notes:read",
+            "notes:write"
+        ]),
         "the scopes given, then every one an item declares"
     );
 }

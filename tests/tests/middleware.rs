@@ -3,7 +3,7 @@
 //! listings; a middleware that refuses, one that transforms the request and its response, one
 //! that observes; two in the order added, around a tools-only hook; the built-in scope check
 //! innermost (still HTTP's `403` challenge, and seen by every middleware); listings changed per
-//! caller never served to another.
+//! caller never served to another, and `private` when a middleware changed or answered them.
 
 // Items are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
 use mcp_toolbelt::http::{AuthInfo, HttpConfig, ProtectedResourceMetadata};
-use mcp_toolbelt::middleware::{Kind, Next, Request};
+use mcp_toolbelt::middleware::{Kind, Next, Request, Response};
 use mcp_toolbelt::{CallToolResult, Content, Server, error::ErrorObject, prompt, resource, tool};
 use mcp_toolbelt_tests::http::{Reply, modern_headers, modern_request, post, send};
 use mcp_toolbelt_tests::in_process::InProcess;
@@ -519,6 +519,31 @@ async fn a_listing_no_middleware_changes_stays_public() {
     )
     .await;
     assert_eq!(reply.json()["result"]["cacheScope"], "public", "{reply:?}");
+}
+
+#[tokio::test]
+async fn a_listing_a_middleware_answers_itself_is_private() {
+    let router = Server::new("mw", "1")
+        .middleware(|request: Request, next: Next| async move {
+            match request.kind() {
+                // In place of the server's listing, its caching fields kept as they were…
+                Kind::ListPrompts => Ok(Response::json(
+                    json!({"prompts": [], "ttlMs": 0, "cacheScope": "public"}),
+                )),
+                // …or left out.
+                Kind::ListTools => Ok(Response::json(json!({"tools": []}))),
+                _ => next.run(request).await,
+            }
+        })
+        .http_config(HttpConfig::new())
+        .into_router()
+        .unwrap();
+    for (id, method) in [(1, "prompts/list"), (2, "tools/list")] {
+        let body = modern_request(id, method, json!({}), &json!({}));
+        let reply = send(&router, post(&body, &modern_headers(method, None))).await;
+        let result = &reply.json()["result"];
+        assert_eq!(result["cacheScope"], "private", "{method}: {reply:?}");
+    }
 }
 
 #[tokio::test]

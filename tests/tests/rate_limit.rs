@@ -4,7 +4,8 @@
 //! request's id; over HTTP with `429` and `Retry-After`, in both eras; notifications are never
 //! counted; two clients (127.0.0.1 and 127.0.0.2) have budgets of their own; a trusted proxy's
 //! `X-Forwarded-For` names the client and an untrusted one's is ignored; after `Retry-After` a
-//! client gets through again. The limits are per minute (so a slow machine never lets a fourth
+//! client gets through again; an `initialize` refused opens no session (in the table, or in
+//! Redis). The limits are per minute (so a slow machine never lets a fourth
 //! request through), except where a test waits out `Retry-After`.
 //!
 //! The official clients (installed by `tests/clients/install.sh`) meet the limit as applications
@@ -21,11 +22,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt_tests::CatalogHttp;
 use mcp_toolbelt_tests::clients::{Scripts, Sdk, check_binary};
 use mcp_toolbelt_tests::http::{
-    LEGACY, MODERN, Reply, envelope, exchange_from, initialize_body, legacy_call, modern_call,
-    modern_headers,
+    LEGACY, MODERN, Reply, envelope, exchange_from, in_session, initialize_body, legacy_call,
+    modern_call, modern_headers, post, send,
 };
 use mcp_toolbelt_tests::services::{Nginx, RedisServer};
 use mcp_toolbelt_tests::stdio::StdioServer;
@@ -147,6 +149,34 @@ async fn http_refuses_past_the_limit_with_429_in_both_eras_and_never_counts_noti
         &post_from("127.0.0.2", address, &discover, &headers).await,
         5,
     );
+}
+
+/// `initialize` number `id`.
+fn initialize(id: u64) -> Value {
+    let mut body = initialize_body();
+    body["id"] = json!(id);
+    body
+}
+
+#[tokio::test]
+async fn an_initialize_refused_past_the_limit_opens_no_session() {
+    // Room for one session: one opened by a refused `initialize` would push the answered one out.
+    let router = mcp_toolbelt_tests::http::server()
+        .rate_limit("1/min".parse().unwrap())
+        .http_config(HttpConfig::new().max_sessions(1))
+        .into_router()
+        .unwrap();
+    let opened = send(&router, post(&initialize(1), &[])).await;
+    assert_answered(&opened);
+    let session = opened.header("mcp-session-id").unwrap().to_owned();
+    for id in 2..=6 {
+        let refused = send(&router, post(&initialize(id), &[])).await;
+        assert_limited(&refused, id);
+        assert_eq!(refused.header("mcp-session-id"), None, "{refused:?}");
+    }
+    // The answered session is still open: a request in it is limited (`429`), not unknown (`404`).
+    let ping = json!({"jsonrpc": "2.0", "id": 7, "method": "ping"});
+    assert_limited(&send(&router, post(&ping, &in_session(&session))).await, 7);
 }
 
 #[tokio::test]
@@ -325,6 +355,41 @@ fn stdio_counts_a_tools_own_limit() {
     assert_eq!(echoed["result"]["content"][0]["text"], "hi", "{echoed}");
 }
 
+/// A 2026-07-28 call that asks the client is one call however many rounds it takes: its
+/// retry with the answer is answered, not refused by the tool's `1/min`; a new call is.
+#[test]
+fn a_tools_own_limit_counts_a_call_that_asks_once() {
+    let mut server = StdioServer::spawn(limited(), &[], &[]);
+    let call = |extra: Value| {
+        let mut params = json!({"name": "confirmed", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        }});
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        params
+    };
+    let asked = server.request(1, "tools/call", call(json!({})));
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let (key, _) = asked["result"]["inputRequests"]
+        .as_object()
+        .and_then(|asked| asked.iter().next())
+        .unwrap_or_else(|| panic!("a question: {asked}"));
+    let answers = json!({
+        "inputResponses": {key: {"action": "accept", "content": {"go": true}}},
+        "requestState": asked["result"]["requestState"],
+    });
+    let answered = server.request(2, "tools/call", call(answers));
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "go=true",
+        "{answered}"
+    );
+    let refused = server.request(3, "tools/call", call(json!({})));
+    assert_eq!(refused["error"]["code"], -32029, "{refused}");
+}
+
 #[test]
 fn the_variable_sets_the_limit_and_a_bad_limit_says_what_to_write() {
     let mut server = StdioServer::spawn(limited(), &[], &[("MCP_RATE_LIMIT", "1/min")]);
@@ -409,6 +474,24 @@ async fn three_replicas_on_redis_allow_the_limit_in_total_not_three_times_it() {
         .parse()
         .unwrap();
     assert!((1..=60_000).contains(&ttl), "{ttl}");
+}
+
+#[tokio::test]
+async fn with_redis_an_initialize_refused_past_the_limit_writes_no_session() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let replicas = replicas(&redis, 1, &["--rate-limit", "1/min"]);
+    let address = replicas[0].address;
+    assert_answered(&post_from("127.0.0.1", address, &initialize(1), &[]).await);
+    for id in 2..=6 {
+        assert_limited(
+            &post_from("127.0.0.1", address, &initialize(id), &[]).await,
+            id,
+        );
+    }
+    let sessions = redis.command("EVAL \"return #redis.call('KEYS', 'mcp:session:*')\" 0");
+    assert_eq!(sessions, ":1", "one session record, the answered one's");
 }
 
 #[tokio::test]

@@ -3,14 +3,17 @@
 //! reading its next lines: a `ping` is answered meanwhile, a call read after it is answered,
 //! and the `notifications/cancelled` the loop waits for reaches it. Calls read together start
 //! together, once every line read is taken: a cancellation read with its call stops it before
-//! it runs.
+//! it runs. A listing runs user code too when a middleware or a visibility rule wraps it: one
+//! that computes on `tools/list` does not stop the reading either.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_toolbelt::{Context, Server, tool};
+use mcp_toolbelt::middleware::{Kind, Next, Request};
+use mcp_toolbelt::{Context, Server, Visibility, tool};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
 
@@ -156,4 +159,75 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
     assert_eq!(COUNTED.load(Ordering::SeqCst), 0);
     drop(client_write);
     serving.await.unwrap().unwrap();
+}
+
+/// Blocks its thread until `released` is set (at most ten seconds): user code that computes
+/// without awaiting.
+fn block_until(released: &AtomicBool) {
+    let started = Instant::now();
+    while !released.load(Ordering::SeqCst) && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Over stdio, `server` answers a `ping` sent while its `tools/list` computes (until `released`
+/// is set), then the listing.
+async fn a_ping_is_answered_while_the_listing_computes(server: Server, released: &AtomicBool) {
+    let (mut client_write, server_read) = tokio::io::duplex(64 * 1024);
+    let (server_write, client_read) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(server.serve_io(server_read, server_write));
+    let mut lines = BufReader::new(client_read).lines();
+    let mut send = async |message: Value| {
+        client_write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "busy", "version": "1"}}}),
+    )
+    .await;
+    assert_eq!(next_message(&mut lines).await["id"], 0);
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
+    assert_eq!(
+        next_message(&mut lines).await,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
+        "the ping is answered while the listing computes"
+    );
+    released.store(true, Ordering::SeqCst);
+    let listed = next_message(&mut lines).await;
+    assert_eq!(listed["id"], 1, "{listed}");
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    drop(client_write);
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_middleware_computing_on_a_listing_does_not_stop_the_connection_reading() {
+    let released = Arc::new(AtomicBool::new(false));
+    let held = Arc::clone(&released);
+    let server = Server::new("busy", "1.0.0").middleware(move |request: Request, next: Next| {
+        let held = Arc::clone(&held);
+        async move {
+            if request.kind() == Kind::ListTools {
+                block_until(&held);
+            }
+            next.run(request).await
+        }
+    });
+    a_ping_is_answered_while_the_listing_computes(server, &released).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visibility_rule_computing_does_not_stop_the_connection_reading() {
+    let released = Arc::new(AtomicBool::new(false));
+    let held = Arc::clone(&released);
+    let server = Server::new("busy", "1.0.0").visibility(move |_auth| {
+        block_until(&held);
+        Visibility::all()
+    });
+    a_ping_is_answered_while_the_listing_computes(server, &released).await;
 }

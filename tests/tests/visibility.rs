@@ -4,7 +4,8 @@
 //! (two sessions: the other's listing unchanged, no notification for it), and across two
 //! replicas on one Redis (the change made on one, seen by the session on both, told to its GET
 //! stream on the other). The server's rule on the caller (`Server::visibility`) decides for both
-//! eras, two tokens seeing two listings, the `tools/list` pages kept per view.
+//! eras, two tokens seeing two listings, the `tools/list` pages kept per view, its reads
+//! `private` as its listings are; what it hides cannot be subscribed to.
 
 // Items are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]
@@ -213,6 +214,47 @@ async fn a_stdio_session_unlocks_and_hides_tags_and_is_told() {
     client.assert_alive(15).await;
 }
 
+/// What the rule hides is unknown to a subscription too, in both eras: `resources/subscribe`
+/// is refused as for a URI never registered, and a listen stream leaves it out of what it
+/// acknowledges (so nothing of it is told).
+#[tokio::test]
+async fn a_hidden_resource_cannot_be_subscribed_to() {
+    let mut client = InProcess::start(server());
+    client
+        .request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "visibility", "version": "1"}}),
+        )
+        .await;
+    let refused = client
+        .request(2, "resources/subscribe", json!({"uri": "beta://notes"}))
+        .await;
+    assert_eq!(
+        refused["error"]["message"], "Resource not found: beta://notes",
+        "{refused}"
+    );
+    let envelope = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+                "_meta": envelope,
+                "notifications": {"resourceSubscriptions": ["beta://notes"]},
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["resourceSubscriptions"],
+        json!([]),
+        "{acknowledged}"
+    );
+}
+
 // ---- HTTP ----------------------------------------------------------------------------------
 
 async fn get_stream(router: &Router, session: &str) -> Events {
@@ -417,6 +459,38 @@ async fn a_caller_the_rule_hides_nothing_from_still_gets_a_private_listing() {
         "{listed}"
     );
     assert_eq!(listed["result"]["cacheScope"], "private", "{listed}");
+}
+
+/// Contents the rule shows some callers and not others are no shared cache's to keep: a
+/// 2026-07-28 read under a rule is `private`, as its listings are.
+#[tokio::test]
+async fn a_read_under_the_rule_is_private() {
+    let server = Server::new("ruled", "1.0.0").visibility(|caller| match caller {
+        Some(auth) if auth.scopes.iter().any(|scope| scope == "admin") => Visibility::all(),
+        _ => Visibility::all().without(["beta"]),
+    });
+    let router = router_of(server, auth());
+    let read = |bearer: &'static str| {
+        let router = router.clone();
+        async move {
+            let params = json!({"uri": "beta://notes"});
+            let mut headers = modern_headers("resources/read", Some("beta://notes"));
+            headers.push(("authorization", bearer));
+            let body = modern_request(1, "resources/read", params, &json!({}));
+            send(&router, post(&body, &headers)).await.json()
+        }
+    };
+    let read_by_admin = read("Bearer admin").await;
+    assert_eq!(
+        read_by_admin["result"]["contents"][0]["text"], "notes",
+        "{read_by_admin}"
+    );
+    assert_eq!(
+        read_by_admin["result"]["cacheScope"], "private",
+        "{read_by_admin}"
+    );
+    let read_by_guest = read("Bearer guest").await;
+    assert_eq!(read_by_guest["error"]["code"], -32602, "{read_by_guest}");
 }
 
 #[tokio::test]

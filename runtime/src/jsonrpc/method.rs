@@ -179,10 +179,11 @@ impl Method {
         }
     }
 
-    /// Whether answering the method runs code of the user's (a tool, a resource's read, a
-    /// prompt, a completer): such a request never runs on the task that watches its client (the
-    /// stdio reader, an HTTP connection), which a tool computing before its first `.await`
-    /// would stop from seeing a cancellation or the client leaving.
+    /// Whether answering the method always runs code of the user's (a tool, a resource's read,
+    /// a prompt, a completer): such a request never runs on the task that watches its client
+    /// (the stdio reader, an HTTP connection), which a tool computing before its first `.await`
+    /// would stop from seeing a cancellation or the client leaving. A server's middleware and
+    /// visibility rule make more methods run it: `Dispatcher::runs_user_code` says which.
     pub(crate) fn runs_user_code(&self) -> bool {
         matches!(
             self,

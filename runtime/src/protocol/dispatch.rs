@@ -207,6 +207,23 @@ impl Dispatcher {
         View::new(self.state.visibility.as_ref().map(|rule| rule(auth)), None)
     }
 
+    /// Whether answering `method` may run code of the user's: a tool, a read, a prompt, a
+    /// completer ([`Method::runs_user_code`]); with middleware, every request it wraps (the
+    /// listings too); with a visibility rule, every request that asks the rule (the listings,
+    /// subscriptions). The transports never run such a request on the task that watches its
+    /// client, which a middleware or rule computing before its first `.await` would stop.
+    pub(crate) fn runs_user_code(&self, method: &Method) -> bool {
+        let chained = Kind::of(method).is_some();
+        method.runs_user_code()
+            || (chained && !self.state.middleware.is_empty())
+            || (self.state.visibility.is_some()
+                && (chained
+                    || matches!(
+                        method,
+                        Method::Subscribe | Method::Unsubscribe | Method::Listen
+                    )))
+    }
+
     /// Answers one request.
     pub(crate) async fn request(
         &self,

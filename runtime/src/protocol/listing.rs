@@ -234,6 +234,14 @@ pub(super) fn private(result: &mut Value) {
     }
 }
 
+/// A 2026-07-28 list a middleware made or changed, which the server cannot tell is the same
+/// for every caller: `private`, whether or not the middleware kept its caching fields.
+pub(super) fn private_in(result: &mut Value, version: ProtocolVersion) {
+    if let (true, Value::Object(result)) = (version.is_modern(), result) {
+        result.insert("cacheScope".to_owned(), json!("private"));
+    }
+}
+
 fn decode_cursor(cursor: &str) -> Option<String> {
     String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
 }

@@ -100,12 +100,14 @@ fn page<'a>(
     listing::page(items, |resource| resource.uri(), params, page_size)
 }
 
-/// `resources/read`: the contents at `params.uri`, a resource fn given `context`.
+/// `resources/read`: the contents at `params.uri`, a resource fn given `context`; `varies`
+/// when a visibility rule decides what each caller sees (the contents are then no shared
+/// cache's either).
 pub(super) async fn read(
     params: &Map<String, Value>,
     era: &Era,
     served: &Served<'_>,
-    context: &Context,
+    (context, varies): (&Context, bool),
 ) -> Result<Value, ErrorObject> {
     let Some(Value::String(uri)) = params.get("uri") else {
         return Err(ErrorObject::invalid_params(
@@ -149,9 +151,10 @@ pub(super) async fn read(
         0
     };
     let mut result = cacheable(result, era, ttl_ms);
-    // Contents only callers of some scopes may read are no shared cache's to keep: another
-    // caller's client reading them from it would pass the scope check by.
-    if !resource.needed_scopes().needed().is_empty() {
+    // Contents only callers of some scopes (or those the rule shows them to) may read are no
+    // shared cache's to keep: another caller's client reading them from it would pass the
+    // check by.
+    if varies || !resource.needed_scopes().needed().is_empty() {
         listing::private(&mut result);
     }
     Ok(result)

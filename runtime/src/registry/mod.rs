@@ -337,6 +337,21 @@ pub enum RegistryError {
         /// What is wrong, and what to write.
         problem: String,
     },
+    /// A tool, prompt or resource built at run time needs a scope no token can carry, or names
+    /// one twice (`.scopes([…])`; the attributes' `scopes(…)` are checked when they compile).
+    #[non_exhaustive]
+    InvalidScope {
+        /// A tool, a prompt or a resource.
+        kind: ItemKind,
+        /// The tool's or prompt's name, the resource's URI (or URI template).
+        name: String,
+        /// Where it is defined (`file:line`), for a `#[tool]`, `#[prompt]` or `#[resource]`.
+        location: Option<String>,
+        /// The scope at fault.
+        scope: String,
+        /// What is wrong, and what to write.
+        problem: String,
+    },
     /// More than one of the above, every one listed.
     Several(Vec<RegistryError>),
 }
@@ -448,6 +463,17 @@ impl fmt::Display for RegistryError {
             } => write!(
                 f,
                 "tool `{tool}` ({location}) names the view `{uri}`, but {problem}"
+            ),
+            Self::InvalidScope {
+                kind,
+                name,
+                location,
+                scope,
+                problem,
+            } => write!(
+                f,
+                "{} cannot be served: its scope {scope:?} (`.scopes([…])`): {problem}",
+                Place(*kind, name, location.as_deref())
             ),
             Self::Several(problems) => {
                 write!(

@@ -475,6 +475,10 @@ impl Prompt {
     /// get (or complete) it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
     /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
     /// without auth) it is served to everyone. Replaces the scopes given before.
+    /// Each is checked as the attribute checks its: when the item is added
+    /// ([`Prompts::add`](crate::prompt::Prompts::add)), a scope no token can carry (empty, with a space, not printable
+    /// ASCII, `"` or `\`) or one given twice is refused with a
+    /// [`RegistryError::InvalidScope`](crate::error::RegistryError::InvalidScope) naming it.
     ///
     /// ```
     /// use mcp_toolbelt::prompt::Prompt;
@@ -489,7 +493,7 @@ impl Prompt {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.scopes = Scopes::new(scopes);
+        self.scopes = Scopes::given(scopes);
         self
     }
 
@@ -605,6 +609,7 @@ impl Prompt {
 
 impl Named for Prompt {
     type Definition = PromptDefinition;
+    const KIND: ItemKind = ItemKind::Prompt;
 
     fn scopes(&self) -> &Scopes {
         &self.scopes

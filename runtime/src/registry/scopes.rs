@@ -5,7 +5,14 @@
 
 use std::sync::Arc;
 
+use super::{ADDED_AT_RUN_TIME, ItemKind, RegistryError};
 use crate::context::AuthInfo;
+
+#[path = "../../../macros/src/scope_rules.rs"]
+mod rules;
+
+/// How the builders' scopes are written, for what their errors suggest.
+const USAGE: &str = "give the scopes a caller's token needs, all of them: `.scopes([\"notes:read\"])`, `.scopes([\"notes:write\", \"notes:admin\"])`";
 
 /// The scopes an item needs; none for most.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -22,6 +29,39 @@ impl Scopes {
             }
         }
         Self(kept.into())
+    }
+
+    /// What a builder's `.scopes([…])` was given, as given (a scope given twice kept twice, for
+    /// [`refused`](Self::refused) to tell).
+    pub(crate) fn given<S: Into<String>>(scopes: impl IntoIterator<Item = S>) -> Self {
+        Self(scopes.into_iter().map(Into::into).collect())
+    }
+
+    /// The error of the item (`kind` `name`, from `place`) when a scope of its is one no token
+    /// can carry, or given twice: each checked as the attribute's `scopes(…)` checks its
+    /// literals when it compiles (`macros/src/scope_rules.rs`), every one told. The builders'
+    /// `.scopes([…])` are checked so when their item is added.
+    pub(crate) fn refused(&self, kind: ItemKind, name: &str, place: &str) -> Option<RegistryError> {
+        let each = "`.scopes([\"notes:read\", \"notes:write\"])`";
+        let location = (place != ADDED_AT_RUN_TIME).then(|| place.to_owned());
+        self.0
+            .iter()
+            .enumerate()
+            .filter_map(|(at, scope)| {
+                let problem = match rules::problem(scope, USAGE, each) {
+                    Err(problem) => problem,
+                    Ok(()) if self.0[..at].contains(scope) => "it is listed twice".to_owned(),
+                    Ok(()) => return None,
+                };
+                Some(RegistryError::InvalidScope {
+                    kind,
+                    name: name.to_owned(),
+                    location: location.clone(),
+                    scope: scope.clone(),
+                    problem,
+                })
+            })
+            .reduce(|first, next| RegistryError::joined(Some(first), next))
     }
 
     /// A registration's `scopes: &[…]`.
@@ -59,5 +99,39 @@ mod tests {
         assert!(scopes.allow(Some(&token(&["notes:admin", "x", "notes:write"]))));
         assert!(scopes.allow(None), "no caller identity: served");
         assert!(Scopes::default().allow(Some(&token(&[]))));
+    }
+
+    #[test]
+    fn a_builders_scopes_are_checked_as_the_attributes_are() {
+        let refused = |scopes: &[&str]| {
+            Scopes::given(scopes.iter().copied())
+                .refused(ItemKind::Tool, "purge", ADDED_AT_RUN_TIME)
+                .map(|error| error.to_string())
+        };
+        assert_eq!(
+            refused(&["notes:read", "https://example.com/api.read"]),
+            None
+        );
+        assert_eq!(
+            refused(&["notes read"]).unwrap(),
+            "tool `purge` cannot be served: its scope \"notes read\" (`.scopes([…])`): a scope has \
+             no space (a token's scopes are separated by spaces): list each one: \
+             `.scopes([\"notes:read\", \"notes:write\"])`"
+        );
+        let both = refused(&["", "notes:read", "notes:read"]).unwrap();
+        assert!(both.starts_with("2 problems"), "{both}");
+        assert!(
+            both.contains("its scope \"\" (`.scopes([…])`): a scope is not empty"),
+            "{both}"
+        );
+        assert!(
+            both.contains("\"notes:read\" (`.scopes([…])`): it is listed twice"),
+            "{both}"
+        );
+        assert!(
+            refused(&["é"])
+                .unwrap()
+                .contains("'é' cannot be in an OAuth scope")
+        );
     }
 }

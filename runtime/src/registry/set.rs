@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
-use super::{RegistryError, Scopes, Selection, Tags};
+use super::{ItemKind, RegistryError, Scopes, Selection, Tags};
 use crate::context::AuthInfo;
 use crate::state::StateMap;
 use crate::sync::{read, write};
@@ -82,6 +82,8 @@ impl<C: Clone> Change<'_, C> {
 pub(crate) trait Named: Clone {
     /// How clients see it (`ToolDefinition`, `PromptDefinition`).
     type Definition;
+    /// What it is, for messages.
+    const KIND: ItemKind;
     fn name(&self) -> &str;
     fn shared_definition(&self) -> Arc<Self::Definition>;
     /// Where it comes from: `file:line`, or "added at run time".
@@ -252,13 +254,16 @@ impl<T: Named> NamedSet<T> {
         })
     }
 
-    /// Adds an item; refused when the name is taken; `Ok(false)`, and left out, when the
-    /// selection does not serve it.
+    /// Adds an item; refused when the name is taken or it needs a scope no token can carry;
+    /// `Ok(false)`, and left out, when the selection does not serve it.
     pub(crate) fn insert(&self, item: T) -> Result<bool, RegistryError> {
         let selection = read(&self.selection);
         let mut items = self.items.change();
         if let Some(existing) = items.get().get(item.name()) {
             return Err(T::duplicate(item.name(), existing.place(), item.place()));
+        }
+        if let Some(refused) = item.scopes().refused(T::KIND, item.name(), item.place()) {
+            return Err(refused);
         }
         if !selection.serves(item.tags().names()) {
             return Ok(false);

@@ -243,6 +243,10 @@ impl Tool {
     /// call it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
     /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
     /// without auth) the tool is served to everyone. Replaces the scopes given before.
+    /// Each is checked as the attribute checks its: when the item is added
+    /// ([`Tools::add`](crate::tool::Tools::add)), a scope no token can carry (empty, with a space, not printable
+    /// ASCII, `"` or `\`) or one given twice is refused with a
+    /// [`RegistryError::InvalidScope`](crate::error::RegistryError::InvalidScope) naming it.
     ///
     /// ```
     /// use mcp_toolbelt::tool::Tool;
@@ -261,7 +265,7 @@ impl Tool {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.scopes = Scopes::new(scopes);
+        self.scopes = Scopes::given(scopes);
         self
     }
 
@@ -483,6 +487,7 @@ impl Tool {
 
 impl super::set::Named for Tool {
     type Definition = ToolDefinition;
+    const KIND: ItemKind = ItemKind::Tool;
 
     fn scopes(&self) -> &Scopes {
         &self.scopes

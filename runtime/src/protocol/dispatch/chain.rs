@@ -46,9 +46,10 @@ impl Dispatcher {
             Repr::Tool(result) => self.tool_payload(era, result),
             Repr::Page(page) => Payload::Shared(page),
             Repr::Json(mut result) => {
-                // The server cannot tell whether a middleware's change depends on the caller.
+                // The server cannot tell whether a middleware's change (or its own listing, in
+                // place of the server's) depends on the caller.
                 if changed && kind.is_listing() {
-                    listing::private(&mut result);
+                    listing::private_in(&mut result, era.version());
                 }
                 self.payload(era, result)
             }
@@ -137,12 +138,12 @@ impl Dispatcher {
                 self.state.ttl_ms,
                 (auth, &view),
             )
-            .map(Response::json),
+            .map(Response::served),
             // Boxed, as every one but the tool call's: each would widen the future of every call.
             Kind::GetPrompt if self.serves_prompts() => {
                 Box::pin(self.get_prompt(id, params, era, connection, (scope, view)))
                     .await
-                    .map(Response::json)
+                    .map(Response::served)
             }
             // `completions` came with 2025-03-26: an older client was not offered it.
             Kind::Complete
@@ -151,18 +152,18 @@ impl Dispatcher {
             {
                 Box::pin(self.complete(&params, connection, &scope, &view))
                     .await
-                    .map(Response::json)
+                    .map(Response::served)
             }
             Kind::ReadResource if self.state.resources.is_served() => {
                 Box::pin(self.read_resource(id, params, era, connection, (scope, view)))
                     .await
-                    .map(Response::json)
+                    .map(Response::served)
             }
             Kind::ListResources | Kind::ListResourceTemplates
                 if self.state.resources.is_served() =>
             {
                 self.list_resources(&method, &params, era, (auth, &view))
-                    .map(Response::json)
+                    .map(Response::served)
             }
             _ => Err(method_not_found(&method)),
         }

@@ -92,7 +92,7 @@ impl Dispatcher {
                 (required, reservation),
             ))
             .await?;
-            return Ok(Response::json(answer));
+            return Ok(Response::served(answer));
         }
         let time_limit = self.time_limit(&scope);
         let cancellation = scope.cancellation.clone();
@@ -115,7 +115,7 @@ impl Dispatcher {
             Some(round) => match round.run(&self.state.sealer, call.as_mut()).await? {
                 Outcome::Completed(result) => round.unless_lacking(result?)?,
                 Outcome::InputRequired(input_required) => {
-                    return Ok(Response::json(input_required));
+                    return Ok(Response::served(input_required));
                 }
             },
             None => call.await?,
@@ -405,7 +405,7 @@ impl Dispatcher {
             page_size: self.state.page_size,
             ttl_ms: self.state.ttl_ms,
         };
-        let read = resources::read(&params, era, &served, &context);
+        let read = resources::read(&params, era, &served, (&context, view.varies()));
         // Bounded as a tool call is: a read that hangs gives its place back.
         call::within(read, time_limit, &clock, &cancellation)
             .await

@@ -260,6 +260,10 @@ impl Resource {
     /// read (or complete) it (what `scopes(…)` on the attribute says); a caller lacking one gets `403` with
     /// an `insufficient_scope` challenge naming them. With no caller identity (stdio, HTTP
     /// without auth) it is served to everyone. Replaces the scopes given before.
+    /// Each is checked as the attribute checks its: when the item is added
+    /// ([`Resources::add`](crate::resource::Resources::add)), a scope no token can carry (empty, with a space, not printable
+    /// ASCII, `"` or `\`) or one given twice is refused with a
+    /// [`RegistryError::InvalidScope`](crate::error::RegistryError::InvalidScope) naming it.
     ///
     /// ```
     /// use mcp_toolbelt::resource::Resource;
@@ -274,7 +278,7 @@ impl Resource {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.scopes = Scopes::new(scopes);
+        self.scopes = Scopes::given(scopes);
         self
     }
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, RwLock};
 
 use super::{Listed, Resource};
 use crate::registry::set::LiveSet;
-use crate::registry::{ADDED_AT_RUN_TIME, RegistryError, Selection};
+use crate::registry::{ADDED_AT_RUN_TIME, ItemKind, RegistryError, Selection};
 use crate::state::StateMap;
 use crate::sync::{read, write};
 
@@ -74,8 +74,9 @@ impl ResourceSet {
         self.open.load(Ordering::Acquire) || !self.listed.with(Listed::is_empty)
     }
 
-    /// Adds a resource; refused when its URI (or template) is taken, or when it would serve a
-    /// URI under a skill's root (or a skill's file would land under it).
+    /// Adds a resource; refused when its URI (or template) is taken, when it would serve a URI
+    /// under a skill's root (or a skill's file would land under it), or when it needs a scope no
+    /// token can carry.
     pub(crate) fn insert(&self, resource: Resource) -> Result<bool, RegistryError> {
         let selection = read(&self.selection);
         let mut change = self.listed.change();
@@ -114,6 +115,13 @@ impl ResourceSet {
                 first: existing.place().to_owned(),
                 second: resource.place().to_owned(),
             });
+        }
+        let (uri, place) = (resource.uri(), resource.place());
+        if let Some(refused) = resource
+            .needed_scopes()
+            .refused(ItemKind::Resource, uri, place)
+        {
+            return Err(refused);
         }
         if !serves(&selection, &resource) {
             return Ok(false);

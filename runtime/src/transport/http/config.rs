@@ -667,13 +667,23 @@ impl HttpConfig {
     /// `declared`, the scopes the served items need, after the ones given.
     pub(super) fn declaring_scopes(mut self, declared: Vec<String>) -> Self {
         if let Some(auth) = &mut self.auth {
-            for scope in declared {
-                if !auth.metadata.scopes_supported.contains(&scope) {
-                    auth.metadata.scopes_supported.push(scope);
-                }
-            }
+            auth.metadata = auth.metadata.declaring(declared);
         }
         self
+    }
+}
+
+impl ProtectedResourceMetadata {
+    /// The document that also lists `declared`, the scopes the served items need, after the
+    /// ones given.
+    pub(super) fn declaring(&self, declared: Vec<String>) -> Self {
+        let mut document = self.clone();
+        for scope in declared {
+            if !document.scopes_supported.contains(&scope) {
+                document.scopes_supported.push(scope);
+            }
+        }
+        document
     }
 }
 

@@ -306,7 +306,9 @@ fn check_envelope(headers: &HeaderMap, request: &RpcRequest) -> Result<(), Error
 }
 
 /// A `tools/call` of a tool with `x-mcp-header` arguments: its `Mcp-Param-*` headers must
-/// agree with them. An unknown tool is left to the dispatcher to answer.
+/// agree with them. An unknown tool is left to the dispatcher to answer, and so is a caller
+/// lacking a scope the tool needs: the scope check's `403` tells it what to do, a `400` about
+/// headers would not.
 fn check_param_headers(
     state: &HttpState,
     headers: &HeaderMap,
@@ -320,7 +322,7 @@ fn check_param_headers(
         }
         _ => None,
     };
-    let Some(tool) = tool else {
+    let Some(tool) = tool.filter(|tool| tool.needed_scopes().allow(auth)) else {
         return Ok(());
     };
     let arguments = params
@@ -363,7 +365,23 @@ async fn legacy_post(
             joined.new_id.is_some(),
         )
     });
+    let opened = joined
+        .new_id
+        .as_ref()
+        .and(joined.session.clone())
+        .map(|session| (session, request_id(&message)));
     let mut response = legacy_message(state, message, joined.calls, joined.session, post).await;
+    if let Some((session, request)) = opened {
+        // A session is opened by an `initialize` that was answered: one refused (past a rate
+        // limit) takes no place in the table, nor in Redis, and its client gets no id.
+        if !session.calls.connection().is_initialized() {
+            session.end();
+            return Ok(response);
+        }
+        if !state.sessions.admit(&session) {
+            return Err(super::sessions::full().to(&request));
+        }
+    }
     #[cfg(feature = "redis")]
     if let Some((request, settled, Some(session), opened)) = settles {
         save_session(state, &session, settled, opened)
@@ -540,13 +558,17 @@ async fn legacy_session(
         });
     }
     if is_initialize {
-        let Some((id, session)) = state.sessions.open(&state.dispatcher, post.auth.as_ref()) else {
+        // In the table only once answered (`legacy_post`).
+        let Some(session) = state
+            .sessions
+            .unlisted(&state.dispatcher, post.auth.as_ref())
+        else {
             return Err(super::sessions::full());
         };
         return Ok(Joined {
             calls: session.calls.clone(),
+            new_id: Some(session.id.clone()),
             session: Some(session),
-            new_id: Some(id),
         });
     }
     // A request keeps its session alive; a notification or a client's response does not.

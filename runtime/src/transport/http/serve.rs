@@ -129,17 +129,21 @@ async fn serve_app_with(
 }
 
 /// The endpoint at `/mcp`, with the RFC 9728 document beside it when auth is on, and its POST
-/// route.
+/// route. The document's `scopes_supported` are read when it is asked for: the scopes given,
+/// then those of every item served then, added at run time or not.
 fn app(dispatcher: Dispatcher, config: HttpConfig) -> (Router, PostRoute) {
-    let config = config.declaring_scopes(dispatcher.declared_scopes());
     let metadata = config.auth.as_ref().map(|auth| auth.metadata.clone());
+    let declared = dispatcher.clone();
     let (mut app, post) = endpoint_and_post(dispatcher, config, "/mcp");
     if let Some(metadata) = metadata {
         let path = metadata.well_known_path();
-        let document = Arc::new(metadata);
+        let given = Arc::new(metadata);
         app = app.route(
             &path,
-            get(move || async move { axum::Json((*document).clone()) }),
+            get(move || {
+                let document = given.declaring(declared.declared_scopes());
+                async move { axum::Json(document) }
+            }),
         );
     }
     (app, post)

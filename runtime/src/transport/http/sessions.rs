@@ -64,7 +64,7 @@ pub(super) struct HttpSession {
 
 impl HttpSession {
     /// Ends the session: cancels every call still running and closes its GET stream.
-    fn end(&self) {
+    pub(super) fn end(&self) {
         self.ended.cancel();
         self.calls.cancel_all();
     }
@@ -166,7 +166,6 @@ impl HttpSession {
     }
 
     /// Who opened it (bearer auth).
-    #[cfg(feature = "redis")]
     pub(super) fn owner(&self) -> Option<&Principal> {
         self.owner.as_ref()
     }
@@ -656,23 +655,44 @@ impl SessionTable {
         session
     }
 
-    /// Opens a session. Expired ones are closed first; when the table is still full, the least
-    /// recently used session not in use makes room (its client gets `404` and opens another, as
-    /// the protocol says), among those that never did anything first: a flood of `initialize`s
-    /// pushes out its own sessions before any that works, and never one in use. `None` when
-    /// every session is in use, or no secure random id can be had.
-    pub(super) fn open(
+    /// A session for an `initialize` to settle, not yet in the table: it takes a place there
+    /// only once that `initialize` was answered ([`admit`](Self::admit)), so one refused (past
+    /// a rate limit) takes no one's place. `None` when no secure random id can be had.
+    pub(super) fn unlisted(
+        &self,
+        dispatcher: &Dispatcher,
+        auth: Option<&AuthInfo>,
+    ) -> Option<Arc<HttpSession>> {
+        let id = new_session_id()?;
+        Some(self.new_session(&id, auth.map(AuthInfo::principal), dispatcher))
+    }
+
+    /// Puts `session` (from [`unlisted`](Self::unlisted)) in the table. Expired ones are closed
+    /// first; when the table is still full, the least recently used session not in use makes
+    /// room (its client gets `404` and opens another, as the protocol says), among those that
+    /// never did anything first: a flood of `initialize`s pushes out its own sessions before any
+    /// that works, and never one in use. `false`, the session ended, when every session is in
+    /// use.
+    pub(super) fn admit(&self, session: &Arc<HttpSession>) -> bool {
+        let mut sessions = lock(&self.sessions);
+        if self.make_room(&mut sessions, session.owner()).is_none() {
+            drop(sessions);
+            session.end();
+            return false;
+        }
+        sessions.insert(session.id.clone(), Arc::clone(session));
+        true
+    }
+
+    /// A session opened at once ([`unlisted`](Self::unlisted), then [`admit`](Self::admit)).
+    #[cfg(test)]
+    fn open(
         &self,
         dispatcher: &Dispatcher,
         auth: Option<&AuthInfo>,
     ) -> Option<(String, Arc<HttpSession>)> {
-        let mut sessions = lock(&self.sessions);
-        let owner = auth.map(AuthInfo::principal);
-        self.make_room(&mut sessions, owner.as_ref())?;
-        let id = new_session_id()?;
-        let session = self.new_session(&id, owner, dispatcher);
-        sessions.insert(id.clone(), Arc::clone(&session));
-        Some((id, session))
+        let session = self.unlisted(dispatcher, auth)?;
+        self.admit(&session).then(|| (session.id.clone(), session))
     }
 
     /// Ends session `id` here.

@@ -142,7 +142,8 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
             let _ = events.send(Outgoing::Response(response));
         }
     };
-    if let Err(panicked) = run(answer, &method, &id, answered).await {
+    let runs_user_code = call.calls.dispatcher().runs_user_code(&method);
+    if let Err(panicked) = run(answer, (&method, runs_user_code), &id, answered).await {
         return panicked;
     }
     let first = match first_message(&mut receiver, call.accepts, &ticket).await {
@@ -177,16 +178,17 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
 }
 
 /// Runs a call's future, `answered` given its response. A request that runs no code of the
-/// user's (`ping`, the lists) is polled once here, on the connection's task. The others run
-/// apart at once, so that a tool computing before its first `.await` never keeps this task from
-/// seeing the client leave (which cancels the call). `Err`: the answer to a poll that panicked.
+/// user's (`ping`, the lists without middleware or visibility rule) is polled once here, on the
+/// connection's task. The others (`runs_user_code`) run apart at once, so that a tool computing
+/// before its first `.await` never keeps this task from seeing the client leave (which cancels
+/// the call). `Err`: the answer to a poll that panicked.
 async fn run(
     mut answer: BoxFuture<'static, Option<jsonrpc::Response>>,
-    method: &Method,
+    (method, runs_user_code): (&Method, bool),
     id: &Id,
     answered: impl FnOnce(Option<jsonrpc::Response>) + Send + 'static,
 ) -> Result<(), Response> {
-    if method.runs_user_code() {
+    if runs_user_code {
         tokio::spawn(async move { answered(answer.await) });
         return Ok(());
     }

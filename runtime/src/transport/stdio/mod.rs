@@ -250,14 +250,15 @@ impl StdioConnection {
     }
 
     /// Runs a request concurrently with the next lines. A request that runs no code of the
-    /// user's (`ping`, the lists, `initialize`) is polled once right here: it is answered on that
-    /// first poll, without the task it would take to run it apart. A tool call, a resource
-    /// read, a prompt's get or a completion joins the burst at once, never polled here, so
-    /// that a tool that computes before its first `.await` never stops this loop from reading
-    /// the next line (a `ping`, or the `notifications/cancelled` its own
-    /// `Context::is_cancelled` waits for); so does a request that waits for something.
+    /// user's (`ping`, `initialize`, the lists when no middleware or visibility rule wraps them)
+    /// is polled once right here: it is answered on that first poll, without the task it would
+    /// take to run it apart. A tool call, a resource read, a prompt's get or a completion (and
+    /// a listing a middleware or rule wraps: `Dispatcher::runs_user_code`) joins the burst at
+    /// once, never polled here, so that a tool that computes before its first `.await` never
+    /// stops this loop from reading the next line (a `ping`, or the `notifications/cancelled`
+    /// its own `Context::is_cancelled` waits for); so does a request that waits for something.
     async fn start(&mut self, request: Request, held: Held) {
-        let runs_user_code = request.method.runs_user_code();
+        let runs_user_code = self.session.dispatcher().runs_user_code(&request.method);
         let id = request.id.clone();
         // For the log line of a panic, which no request span may frame.
         let method = (!runs_user_code).then(|| request.method.clone());

@@ -10,9 +10,12 @@
 //! - with a bearer token: one checked by a `bearer_auth` fn that compares it with a string (the
 //!   auth plumbing alone), and a JWT verified by the built-in resource server
 //!   (`HttpConfig::oauth`): RS256, 2048-bit key, the issuer's metadata and JWKS served by a
-//!   tiny local HTTP server and fetched at the first request, then kept (so each request pays
-//!   the signature check and the claims, not a fetch); and that token calling a tool that
-//!   declares the scope it grants (the scope check on top).
+//!   tiny local HTTP server and fetched at the first request, then kept; the token verified at
+//!   its first request and kept too, so each request after pays the lookup of a verified token
+//!   (that token calling a tool that declares the scope it grants: the scope check on top; and
+//!   rate limited in memory besides: the whole control plane configured); and a token the
+//!   server has not seen at each request (a pool of one more token than the server keeps, taken
+//!   in turn), which pays the signature check and the claims.
 //!
 //! `cargo bench -p mcp-toolbelt --features oauth,redis --bench control`
 
@@ -163,10 +166,14 @@ impl Drop for RedisServer {
     }
 }
 
+/// How many verified tokens a server keeps (`HttpConfig`'s Limits table): a pool of one more,
+/// taken in turn, finds none of them kept.
+const KEPT_TOKENS: usize = 10_000;
+
 /// The issuer: its metadata and JWKS served on 127.0.0.1 from a thread of its own, for as long
-/// as the bench runs. Returns the issuer URL and a token it issued for [`RESOURCE`], granting
-/// `notes:read`, valid for an hour.
-fn issuer() -> (String, String) {
+/// as the bench runs. Returns the issuer URL and `tokens` tokens it issued for [`RESOURCE`],
+/// granting `notes:read`, valid for an hour, each with its own `jti`.
+fn issuer(tokens: usize) -> (String, Vec<String>) {
     let der = base64::engine::general_purpose::STANDARD
         .decode(RSA_KEY.concat())
         .expect("the key is base64");
@@ -206,16 +213,24 @@ fn issuer() -> (String, String) {
         .duration_since(UNIX_EPOCH)
         .expect("after 1970")
         .as_secs();
-    let claims = json!({
-        "iss": issuer, "aud": RESOURCE, "sub": "ada", "client_id": "bench-client",
-        "scope": "notes:read", "iat": now, "exp": now + 3600,
-    });
     let mut header = Header::new(Algorithm::RS256);
     header.kid = Some("bench".into());
-    let token = jsonwebtoken::encode(&header, &claims, &key).expect("a signed token");
-    (issuer, token)
+    let tokens = (0..tokens)
+        .map(|jti| {
+            let claims = json!({
+                "iss": issuer, "aud": RESOURCE, "sub": "ada", "client_id": "bench-client",
+                "scope": "notes:read", "iat": now, "exp": now + 3600, "jti": jti.to_string(),
+            });
+            jsonwebtoken::encode(&header, &claims, &key).expect("a signed token")
+        })
+        .collect();
+    (issuer, tokens)
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the cases, one after another, as they are reported"
+)]
 fn control(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -224,13 +239,17 @@ fn control(c: &mut Criterion) {
     let _entered = runtime.enter();
     let limit = || -> RateLimit { "1000000/s".parse().expect("a limit") };
     let metadata = || ProtectedResourceMetadata::new(RESOURCE, "https://unused.example");
-    let (issuer, token) = issuer();
+    let (issuer, tokens) = issuer(KEPT_TOKENS + 1);
+    let token = tokens[0].clone();
     let redis = RedisServer::start();
 
     let mut group = c.benchmark_group("control");
-    let mut bench = |name: &str, server: Server, tool: &str, token: Option<&str>| {
+    let mut bench = |name: &str, server: Server, tool: &str, tokens: &[String]| {
         let router = server.into_router().expect("the tools can be served");
-        let answer = || {
+        let mut turn = 0;
+        let mut answer = || {
+            let token = tokens.get(turn % tokens.len().max(1)).map(String::as_str);
+            turn += 1;
             runtime.block_on(async {
                 let response = router
                     .clone()
@@ -247,20 +266,20 @@ fn control(c: &mut Criterion) {
         };
         // The first request outside the measurement: it fetches the issuer's keys, once.
         answer();
-        group.bench_function(name, |b| b.iter(&answer));
+        group.bench_function(name, |b| b.iter(&mut answer));
     };
 
     bench(
         "http tools/call echo, nothing configured",
         Server::new("bench", "1.0.0"),
         "echo",
-        None,
+        &[],
     );
     bench(
         "http tools/call echo, rate limited in memory",
         Server::new("bench", "1.0.0").rate_limit(limit()),
         "echo",
-        None,
+        &[],
     );
     if let Some(redis) = &redis {
         let config = || HttpConfig::new().redis_store(redis.connect(&runtime));
@@ -268,7 +287,7 @@ fn control(c: &mut Criterion) {
             "http tools/call echo, Redis, no limit",
             Server::new("bench", "1.0.0").http_config(config()),
             "echo",
-            None,
+            &[],
         );
         bench(
             "http tools/call echo, rate limited in Redis",
@@ -276,7 +295,7 @@ fn control(c: &mut Criterion) {
                 .rate_limit(limit())
                 .http_config(config()),
             "echo",
-            None,
+            &[],
         );
     }
     bench(
@@ -288,7 +307,7 @@ fn control(c: &mut Criterion) {
             },
         )),
         "echo",
-        Some("let-me-in"),
+        &["let-me-in".to_owned()],
     );
     // `oauth` after `bearer_auth`: the resource URI named there is kept (`into_router` cannot
     // learn it from an address served).
@@ -299,17 +318,30 @@ fn control(c: &mut Criterion) {
                 .oauth(issuer.clone()),
         )
     };
+    let one = std::slice::from_ref(&token);
     bench(
         "http tools/call echo, OAuth JWT (RS256, keys cached)",
         oauth(),
         "echo",
-        Some(&token),
+        one,
     );
     bench(
         "http tools/call echo_scoped, OAuth JWT with its scope",
         oauth(),
         "echo_scoped",
-        Some(&token),
+        one,
+    );
+    bench(
+        "http tools/call echo, OAuth JWT and rate limited in memory",
+        oauth().rate_limit(limit()),
+        "echo",
+        one,
+    );
+    bench(
+        "http tools/call echo, OAuth JWT, a token not kept at each request",
+        oauth(),
+        "echo",
+        &tokens,
     );
     group.finish();
 }

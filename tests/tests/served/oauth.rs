@@ -489,3 +489,76 @@ async fn an_access_tokens_typ_and_an_es256_key_are_accepted_and_other_typs_refus
         }
     }
 }
+
+#[tokio::test]
+async fn a_kept_token_is_refused_once_past_its_exp() {
+    let Some(node) = node() else { return };
+    let provider = Provider::start(&node, 0);
+    let (server, resource) = serve(&provider.issuer);
+    let address = server.address;
+    // Expired 58 s ago: within the 60 s allowed for clocks that differ, for 2 s more.
+    let exp = now() - 58;
+    let claims = json!({
+        "iss": provider.issuer, "aud": resource, "sub": "ada", "client_id": "forger",
+        "scope": "notes:read", "exp": exp,
+    });
+    let token = sign(&provider, &claims);
+    for era in ERAS {
+        let reply = whoami(address, era, Some(&token)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{era:?}: {reply:?}");
+    }
+    // Verified and kept: past its `exp` (and the 60 s), it is refused all the same.
+    while now() <= exp + 60 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    for era in ERAS {
+        let reply = whoami(address, era, Some(&token)).await;
+        assert_refused(&reply, address, true, &format!("{era:?}, expired since"));
+    }
+}
+
+#[tokio::test]
+async fn each_token_is_verified_for_itself_not_for_its_subject() {
+    let Some(node) = node() else { return };
+    let provider = Provider::start(&node, 0);
+    let (server, resource) = serve(&provider.issuer);
+    let address = server.address;
+    let token = |scope: &str, aud: &str| {
+        let claims = json!({
+            "iss": provider.issuer, "aud": aud, "sub": "ada", "client_id": "forger",
+            "scope": scope, "exp": now() + 300,
+        });
+        sign(&provider, &claims)
+    };
+    let reading = token("notes:read", &resource);
+    let writing = token("notes:write", &resource);
+    let elsewhere = token("notes:read", "http://127.0.0.1:1/other");
+    // `reading`'s payload under `writing`'s signature.
+    let spliced = format!(
+        "{}.{}",
+        reading.rsplit_once('.').unwrap().0,
+        writing.rsplit_once('.').unwrap().1
+    );
+    let scopes = |reply: &Reply| {
+        assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
+        let answer = reply.json();
+        result_text(&answer)
+            .split(' ')
+            .find_map(|part| part.strip_prefix("scopes="))
+            .unwrap()
+            .to_owned()
+    };
+    for era in ERAS {
+        // Each asked twice: the second answer is the kept one, and still its own token's.
+        for _ in 0..2 {
+            let reply = whoami(address, era, Some(&reading)).await;
+            assert_eq!(scopes(&reply), "notes:read", "{era:?}");
+            let reply = whoami(address, era, Some(&writing)).await;
+            assert_eq!(scopes(&reply), "notes:write", "{era:?}");
+            for (case, bad) in [("another audience", &elsewhere), ("spliced", &spliced)] {
+                let reply = whoami(address, era, Some(bad)).await;
+                assert_refused(&reply, address, true, &format!("{era:?}, {case}"));
+            }
+        }
+    }
+}

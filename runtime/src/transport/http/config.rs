@@ -54,7 +54,7 @@ type Verifier = Arc<dyn Fn(String) -> BoxFuture<'static, Option<AuthInfo>> + Sen
 /// | [`replay_ttl`](Self::replay_ttl) | 5 min after a stream's last event, once it ended (a stream still running is kept) | resuming it is `400` (unknown event) |
 /// | [`max_replay_bytes`](Self::max_replay_bytes): the in-memory log, all streams together; with Redis, the shared log too, every replica's streams together (each stream counted as the events its replica keeps plus 256 bytes) | 64 MiB of messages | the streams whose last event is oldest are forgotten first (a running one goes on for its connection, but cannot be resumed); the shared log forgets those expired first |
 /// | the issuer's keys (feature `oauth`: `HttpConfig::oauth`) | one JWKS of at most 1 MiB, its first 64 usable keys, fetched again after 1 h; an unknown `kid` fetches it again at most once per 30 s (the issuer's metadata and introspection answers: 1 MiB each too, 10 s per request) | a larger document is refused (`503`, as for an unreachable issuer, `Retry-After: 5`; a failed discovery is tried again after 5 s); a token whose `kid` is still unknown: `401` |
-/// | introspection answers kept (feature `oauth`: `HttpConfig::oauth_introspection`) | 10,000 tokens, 8 MiB (each its token, its claims as JSON and 128 bytes), each until its `exp`, at most 5 min | the oldest kept goes first; a token past its time is asked about again (refused tokens are never kept) |
+/// | verified tokens kept (feature `oauth`: `HttpConfig::oauth`, `oauth_introspection`): a JWT once its signature and claims are checked, an opaque token once the issuer said it is active, each kept by the SHA-256 digest of the resource URI and the token (never the token itself) with what it grants | 10,000 tokens, 8 MiB (each counted as 256 bytes and twice its claims as JSON), each until its `exp` (a JWT's give or take the 60 s its `exp` is checked with), at most 5 min; a JWT's entry only while the keys that verified it are those in use (fetched again: verified again) | the oldest kept goes first; a token past its time is verified (or asked about) again; refused tokens are never kept. A token revoked at the issuer, or signed by a key it withdrew, may be honoured for up to 5 min (a JWT is honoured until its `exp` whether kept or not: nothing but its signature and claims is checked) |
 /// | [`trust_proxy`](Self::trust_proxy) (whose `X-Forwarded-For` names the client for the rate limits, [`Server::rate_limit`](crate::Server::rate_limit)) | no proxy: the connection's peer address is the client's | the header of a peer that is no trusted proxy is ignored; the rate limits' own table is on `Server` |
 /// | with Redis, what waits to be written to the shared log, per stream | 256 events | further events are left out of the shared log (logged once per stream; a client resuming on another replica misses them); the stream's end is never left out |
 ///
@@ -547,7 +547,9 @@ impl HttpConfig {
     ///   `{issuer}/.well-known/openid-configuration`), with `RS256`, `ES256` or `EdDSA` (never `none`,
     ///   never an HMAC). The keys are fetched at the first token and kept (fetched again after an
     ///   hour); a token whose `kid` is not among them fetches them again (the issuer rotated its
-    ///   keys), at most once every 30 s.
+    ///   keys), at most once every 30 s. A token verified is kept (its digest, with what it
+    ///   grants) until its `exp`, at most 5 minutes, within the bounds of the Limits table: a
+    ///   client's requests after its first cost a lookup, not a signature check.
     /// - Its `iss` is `issuer`, its `aud` contains this server's resource URI (RFC 8707: the
     ///   metadata's `resource`, `http://HOST:PORT/mcp` where [`Server::serve_http`](crate::Server::serve_http)
     ///   binds, or `run()`'s `--resource URL`), its `exp` and `nbf` hold, give or take 60 s.

@@ -2,7 +2,7 @@
 //! `/.well-known/oauth-authorization-server`, else `OpenID` Connect's
 //! `/.well-known/openid-configuration`, read once and kept.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -22,18 +22,13 @@ pub(crate) struct Endpoints {
     pub(crate) introspection_endpoint: Option<String>,
 }
 
-/// The metadata, once read; a failure remembered for [`RETRY_AFTER_FAILURE`].
+/// The metadata, once read (then read without a lock); a failure remembered for
+/// [`RETRY_AFTER_FAILURE`].
 #[derive(Default)]
 pub(crate) struct Discovered {
-    state: Mutex<State>,
-}
-
-#[derive(Default)]
-enum State {
-    #[default]
-    Unread,
-    Read(Arc<Endpoints>),
-    Failed(Instant, String),
+    read: OnceLock<Arc<Endpoints>>,
+    /// One discovery at a time; the last failure.
+    failed: Mutex<Option<(Instant, String)>>,
 }
 
 impl Discovered {
@@ -43,23 +38,23 @@ impl Discovered {
         http: &reqwest::Client,
         issuer: &str,
     ) -> Result<Arc<Endpoints>, Rejection> {
-        let mut state = self.state.lock().await;
-        match &*state {
-            State::Read(endpoints) => return Ok(Arc::clone(endpoints)),
-            State::Failed(at, why) if at.elapsed() < RETRY_AFTER_FAILURE => {
-                return Err(Rejection::Unavailable(why.clone()));
-            }
-            _ => {}
+        if let Some(endpoints) = self.read.get() {
+            return Ok(Arc::clone(endpoints));
+        }
+        let mut failed = self.failed.lock().await;
+        if let Some(endpoints) = self.read.get() {
+            return Ok(Arc::clone(endpoints));
+        }
+        if let Some((at, why)) = &*failed
+            && at.elapsed() < RETRY_AFTER_FAILURE
+        {
+            return Err(Rejection::Unavailable(why.clone()));
         }
         match discover(http, issuer).await {
-            Ok(endpoints) => {
-                let endpoints = Arc::new(endpoints);
-                *state = State::Read(Arc::clone(&endpoints));
-                Ok(endpoints)
-            }
+            Ok(endpoints) => Ok(Arc::clone(self.read.get_or_init(|| Arc::new(endpoints)))),
             Err(why) => {
                 tracing::warn!(issuer, %why, "cannot read the authorization server's metadata");
-                *state = State::Failed(Instant::now(), why.clone());
+                *failed = Some((Instant::now(), why.clone()));
                 Err(Rejection::Unavailable(why))
             }
         }

@@ -1,28 +1,14 @@
 //! Opaque tokens: asked about at the issuer's introspection endpoint (RFC 7662), the server
-//! authenticated as its client (`client_secret_basic`); what an active token grants is kept, up
-//! to its `exp` and at most [`MAX_TTL`], within [`MAX_ENTRIES`] and [`MAX_BYTES`].
+//! authenticated as its client (`client_secret_basic`); what an active token grants is kept by
+//! `cache.rs`, up to its `exp` and at most [`MAX_TTL`].
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
+use super::cache::MAX_TTL;
 use super::discovery::Endpoints;
 use super::{Credentials, LEEWAY, Rejection, read_json};
-use crate::context::AuthInfo;
-use crate::sync;
-
-/// The longest an introspection answer is trusted: a token revoked at the issuer is refused
-/// here within this time.
-pub(crate) const MAX_TTL: Duration = Duration::from_mins(5);
-
-/// The most tokens whose answers are kept.
-pub(crate) const MAX_ENTRIES: usize = 10_000;
-
-/// The most bytes the kept answers hold together (each counted as its token, its claims as
-/// JSON, and 128 bytes).
-pub(crate) const MAX_BYTES: usize = 8 * 1024 * 1024;
 
 /// What `token` grants, as the introspection endpoint says, and until when it may be kept.
 pub(crate) async fn introspect(
@@ -94,93 +80,6 @@ fn check(
     Ok(Instant::now() + left)
 }
 
-/// The answers kept, by token; the oldest entry goes first when full.
-#[derive(Default)]
-pub(crate) struct IntrospectionCache {
-    inner: Mutex<Cache>,
-}
-
-#[derive(Default)]
-struct Cache {
-    entries: HashMap<String, Entry>,
-    /// Tokens in the order they were kept, with the number of the entry each was kept as (an
-    /// entry kept again has a new number: the older place is skipped).
-    order: VecDeque<(u64, String)>,
-    bytes: usize,
-    next: u64,
-}
-
-struct Entry {
-    auth: AuthInfo,
-    expires: Instant,
-    bytes: usize,
-    number: u64,
-}
-
-impl IntrospectionCache {
-    /// What `token` was found to grant, while that is still trusted.
-    pub(crate) fn get(&self, token: &str) -> Option<AuthInfo> {
-        let mut cache = sync::lock(&self.inner);
-        let entry = cache.entries.get(token)?;
-        if entry.expires > Instant::now() {
-            return Some(entry.auth.clone());
-        }
-        cache.remove(token);
-        None
-    }
-
-    /// Keeps what `token` grants until `expires`, making room first.
-    pub(crate) fn insert(&self, token: &str, auth: &AuthInfo, expires: Instant) {
-        let bytes = token.len() + auth.extra.to_string().len() + 128;
-        if bytes > MAX_BYTES {
-            return;
-        }
-        let mut cache = sync::lock(&self.inner);
-        cache.remove(token);
-        while cache.entries.len() >= MAX_ENTRIES || cache.bytes + bytes > MAX_BYTES {
-            let Some((number, oldest)) = cache.order.pop_front() else {
-                break;
-            };
-            if cache
-                .entries
-                .get(&oldest)
-                .is_some_and(|entry| entry.number == number)
-            {
-                cache.remove(&oldest);
-            }
-        }
-        let number = cache.next;
-        cache.next += 1;
-        cache.bytes += bytes;
-        cache.order.push_back((number, token.to_owned()));
-        cache.entries.insert(
-            token.to_owned(),
-            Entry {
-                auth: auth.clone(),
-                expires,
-                bytes,
-                number,
-            },
-        );
-        if cache.order.len() > 2 * MAX_ENTRIES {
-            let Cache { entries, order, .. } = &mut *cache;
-            order.retain(|(number, token)| {
-                entries
-                    .get(token)
-                    .is_some_and(|entry| entry.number == *number)
-            });
-        }
-    }
-}
-
-impl Cache {
-    fn remove(&mut self, token: &str) {
-        if let Some(entry) = self.entries.remove(token) {
-            self.bytes -= entry.bytes;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,23 +122,5 @@ mod tests {
 
     fn json_claims(active: bool, iss: &str, aud: &str, exp: u64) -> Map<String, Value> {
         claims(serde_json::json!({"active": active, "iss": iss, "aud": [aud], "exp": exp}))
-    }
-
-    #[test]
-    fn the_cache_keeps_within_its_bounds_and_forgets_the_expired() {
-        let cache = IntrospectionCache::default();
-        let later = Instant::now() + Duration::from_mins(1);
-        let auth = AuthInfo::new("c");
-        for i in 0..MAX_ENTRIES + 10 {
-            cache.insert(&format!("t{i}"), &auth, later);
-        }
-        let inner = sync::lock(&cache.inner);
-        assert_eq!(inner.entries.len(), MAX_ENTRIES);
-        assert!(inner.bytes <= MAX_BYTES);
-        assert!(!inner.entries.contains_key("t0"), "the oldest went first");
-        drop(inner);
-        cache.insert("gone", &auth, Instant::now());
-        assert!(cache.get("gone").is_none());
-        assert!(cache.get(&format!("t{}", MAX_ENTRIES + 9)).is_some());
     }
 }

@@ -3,6 +3,7 @@
 //! [`REFETCH_INTERVAL`], so forged `kid`s cannot make this server hammer the issuer.
 
 use std::str::FromStr as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,9 @@ pub(crate) fn looks_like_jwt(token: &str) -> bool {
 #[derive(Default)]
 pub(crate) struct KeyCache {
     keys: RwLock<Arc<Keys>>,
+    /// The generation of `keys`, read without a lock: what a verified token's cache entry is
+    /// checked against.
+    generation: AtomicU64,
     /// One fetch at a time; the others wait for it and read what it fetched.
     fetching: tokio::sync::Mutex<()>,
 }
@@ -64,6 +68,8 @@ struct Keys {
     fetched: Option<Instant>,
     /// When a fetch was last made for an unknown `kid`.
     refetched: Option<Instant>,
+    /// One more with each fetch (`0`: never fetched).
+    generation: u64,
 }
 
 struct Key {
@@ -92,7 +98,13 @@ impl Keys {
 }
 
 impl KeyCache {
-    /// The claims of `token`, once its signature, issuer, audience and times are checked.
+    /// The generation of the keys in use: one more each time they are fetched.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// The claims of `token`, once its signature, issuer, audience and times are checked, and
+    /// the generation of the keys that checked it.
     pub(crate) async fn verify(
         &self,
         http: &reqwest::Client,
@@ -100,7 +112,7 @@ impl KeyCache {
         token: &str,
         issuer: &str,
         audience: &str,
-    ) -> Result<Map<String, Value>, Rejection> {
+    ) -> Result<(Map<String, Value>, u64), Rejection> {
         let invalid = |why: String| Rejection::Invalid(why);
         let header =
             jsonwebtoken::decode_header(token).map_err(|error| invalid(error.to_string()))?;
@@ -130,7 +142,7 @@ impl KeyCache {
         validation.set_audience(&[audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
-            .map(|data| data.claims)
+            .map(|data| (data.claims, keys.generation))
             .map_err(|error| invalid(error.to_string()))
     }
 
@@ -169,8 +181,10 @@ impl KeyCache {
             set: fetched,
             fetched: Some(now),
             refetched: if stale { current.refetched } else { Some(now) },
+            generation: current.generation + 1,
         });
         *sync::write(&self.keys) = Arc::clone(&keys);
+        self.generation.store(keys.generation, Ordering::Release);
         tracing::info!(
             uri,
             keys = keys.set.len(),

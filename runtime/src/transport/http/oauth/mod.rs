@@ -3,8 +3,10 @@
 //! `--oauth-issuer`. A JWT is checked against the issuer's JWKS (`jwks.rs`); any other token,
 //! when introspection is configured, is asked about (RFC 7662, `introspect.rs`); where both live
 //! is read from the issuer's metadata (`discovery.rs`). What a token grants becomes the
-//! [`AuthInfo`] the `Context` hands to tools, resources, prompts and hooks.
+//! [`AuthInfo`] the `Context` hands to tools, resources, prompts and hooks, and is kept for the
+//! token's next requests (`cache.rs`).
 
+mod cache;
 mod discovery;
 mod introspect;
 mod jwks;
@@ -13,8 +15,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use self::cache::TokenCache;
 use self::discovery::Discovered;
-use self::introspect::IntrospectionCache;
 use self::jwks::KeyCache;
 use crate::context::AuthInfo;
 
@@ -51,7 +53,7 @@ pub(crate) struct Verifier {
     http: reqwest::Client,
     discovered: Discovered,
     keys: KeyCache,
-    introspected: IntrospectionCache,
+    verified: TokenCache,
 }
 
 impl Verifier {
@@ -68,7 +70,7 @@ impl Verifier {
             http,
             discovered: Discovered::default(),
             keys: KeyCache::default(),
-            introspected: IntrospectionCache::default(),
+            verified: TokenCache::default(),
         }
     }
 
@@ -77,18 +79,27 @@ impl Verifier {
         &self.issuer
     }
 
-    /// What `token` grants, for the resource `audience`.
+    /// What `token` grants, for the resource `audience`: as kept since its first request, else
+    /// verified (and kept).
     pub(crate) async fn verify(&self, token: &str, audience: &str) -> Result<AuthInfo, Rejection> {
+        let digest = cache::digest(audience, token);
+        if let Some(found) = self.verified.get(&digest, self.keys.generation()) {
+            return Ok(found);
+        }
         if jwks::looks_like_jwt(token) || self.introspection.is_none() {
             let endpoints = self.discovered.get(&self.http, &self.issuer).await?;
-            let claims = self
+            let (claims, keys) = self
                 .keys
                 .verify(&self.http, &endpoints, token, &self.issuer, audience)
                 .await?;
-            return Ok(auth_info(claims));
-        }
-        if let Some(found) = self.introspected.get(token) {
-            return Ok(found);
+            let exp = claims.get("exp").and_then(Value::as_u64);
+            let auth = auth_info(claims);
+            // A JWT is verified with its `exp` (a required claim): one unread is never kept.
+            if let Some(exp) = exp {
+                self.verified
+                    .insert(digest, &auth, cache::until(exp), Some(keys));
+            }
+            return Ok(auth);
         }
         let endpoints = self.discovered.get(&self.http, &self.issuer).await?;
         let credentials = self.introspection.as_ref().ok_or_else(|| {
@@ -104,7 +115,7 @@ impl Verifier {
         )
         .await?;
         let auth = auth_info(claims);
-        self.introspected.insert(token, &auth, expires);
+        self.verified.insert(digest, &auth, expires, None);
         Ok(auth)
     }
 }

@@ -157,7 +157,8 @@ async fn settle() {
     tokio::time::sleep(Duration::from_millis(500)).await;
 }
 
-/// What keeps a client's stream or connection open.
+/// What keeps a client's stream or connection open (held for its drop).
+#[allow(dead_code, reason = "held for its drop")]
 enum Hold {
     /// A stream: its response, whose body is never read to the end.
     Stream(Response<Incoming>),

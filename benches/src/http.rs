@@ -62,16 +62,16 @@ pub fn run(command: &[String], url: &str, load: &Load) -> Result<Measured, Error
 
 /// Where requests go.
 #[derive(Clone)]
-struct Target {
+pub(crate) struct Target {
     /// `host:port`.
-    authority: String,
-    path: String,
+    pub(crate) authority: String,
+    pub(crate) path: String,
     /// The legacy session, once `initialize` opened one.
-    session: Option<String>,
+    pub(crate) session: Option<String>,
 }
 
 impl Target {
-    fn parse(url: &str) -> Result<Self, Error> {
+    pub(crate) fn parse(url: &str) -> Result<Self, Error> {
         let rest = url
             .strip_prefix("http://")
             .ok_or_else(|| format!("only http:// URLs are served: {url}"))?;
@@ -88,13 +88,13 @@ impl Target {
     }
 }
 
-fn free_port() -> Result<u16, Error> {
+pub(crate) fn free_port() -> Result<u16, Error> {
     Ok(TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
         .local_addr()?
         .port())
 }
 
-fn spawn(command: &[String]) -> Result<Child, Error> {
+pub(crate) fn spawn(command: &[String]) -> Result<Child, Error> {
     use std::os::unix::process::CommandExt as _;
     let (program, arguments) = command.split_first().ok_or("no server command given")?;
     Ok(Command::new(program)
@@ -108,7 +108,7 @@ fn spawn(command: &[String]) -> Result<Child, Error> {
 }
 
 /// Ends the server and whatever it started (its process group).
-fn stop(mut child: Child) {
+pub(crate) fn stop(mut child: Child) {
     let _ = Command::new("kill")
         .args(["-TERM", "--", &format!("-{}", child.id())])
         .status();
@@ -126,7 +126,7 @@ fn stop(mut child: Child) {
 }
 
 /// A keep-alive connection to the target.
-async fn connect(target: &Target) -> Result<SendRequest<Full<Bytes>>, Error> {
+pub(crate) async fn connect(target: &Target) -> Result<SendRequest<Full<Bytes>>, Error> {
     let stream = TcpStream::connect(&target.authority).await?;
     stream.set_nodelay(true)?;
     let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
@@ -136,7 +136,11 @@ async fn connect(target: &Target) -> Result<SendRequest<Full<Bytes>>, Error> {
 
 /// Waits until the server answers: for a legacy run, its `initialize` (then
 /// `notifications/initialized`); the session it opened, if any.
-async fn ready(target: &Target, era: Era, began: Instant) -> Result<Option<String>, Error> {
+pub(crate) async fn ready(
+    target: &Target,
+    era: Era,
+    began: Instant,
+) -> Result<Option<String>, Error> {
     loop {
         let attempt = async {
             let mut sender = connect(target).await?;
@@ -178,7 +182,7 @@ async fn ready(target: &Target, era: Era, began: Instant) -> Result<Option<Strin
 /// answers with `Connection: close` (making room for a client waiting past its connection cap)
 /// closes the connection after the answer: the next request goes over a new one, as every HTTP
 /// client does.
-async fn post(
+pub(crate) async fn post(
     sender: &mut SendRequest<Full<Bytes>>,
     target: &Target,
     body: &str,
@@ -248,7 +252,7 @@ fn answer_in_stream(body: &[u8], mode: Mode) -> Result<u64, Error> {
 }
 
 /// A notification: accepted (202) with no answer.
-async fn notify(
+pub(crate) async fn notify(
     sender: &mut SendRequest<Full<Bytes>>,
     target: &Target,
     body: &str,

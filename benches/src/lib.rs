@@ -10,6 +10,7 @@ pub mod http;
 pub mod messages;
 pub mod report;
 pub mod rss;
+pub mod sessions;
 pub mod stdio;
 
 use std::time::Duration;

@@ -4,15 +4,18 @@
 //! mcp-bench run --server NAME --transport stdio [--era legacy|modern] [--mode call|list|startup]
 //!     [--calls N] [--concurrency C] [--warmup W] [--out FILE] -- COMMAND ARGS...
 //! mcp-bench run --server NAME --transport http --url http://127.0.0.1:{port}/mcp ... -- COMMAND ARGS...
+//! mcp-bench sessions --server NAME --count N --streams none|get|listen [--concurrency C]
+//!     [--url http://127.0.0.1:{port}/mcp] [--out FILE] -- COMMAND ARGS...
 //! mcp-bench table FILE
 //! ```
 //!
-//! Over HTTP, `{port}` in the URL and the command is replaced by a free port.
+//! Over HTTP, `{port}` in the URL and the command is replaced by a free port. `sessions` opens
+//! many clients at once (see `mcp_toolbelt_benches::sessions`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use mcp_toolbelt_benches::{Era, Error, Load, Mode, http, report, stdio};
+use mcp_toolbelt_benches::{Era, Error, Load, Mode, http, report, sessions, stdio};
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -27,36 +30,94 @@ fn main() -> ExitCode {
 fn run(arguments: Vec<String>) -> Result<(), Error> {
     match arguments.first().map(String::as_str) {
         Some("run") => measure(&arguments[1..]),
+        Some("sessions") => crowd(&arguments[1..]),
         Some("table") => {
             let path = arguments.get(1).ok_or("table: which file?")?;
             let lines =
                 std::fs::read_to_string(path).map_err(|error| format!("{path}: {error}"))?;
-            print!("{}", report::table(&lines));
+            let (crowds, calls): (Vec<&str>, Vec<&str>) = lines
+                .lines()
+                .partition(|line| line.contains(r#""kind":"sessions""#));
+            if !calls.is_empty() {
+                print!("{}", report::table(&calls.join("\n")));
+            }
+            if !crowds.is_empty() {
+                print!("{}", sessions::table(&crowds.join("\n")));
+            }
             Ok(())
         }
-        _ => Err("usage: mcp-bench run [options] -- COMMAND ... | mcp-bench table FILE".into()),
+        _ => Err(
+            "usage: mcp-bench run [options] -- COMMAND ... | mcp-bench sessions [options] -- COMMAND ... | mcp-bench table FILE"
+                .into(),
+        ),
     }
 }
 
-fn measure(arguments: &[String]) -> Result<(), Error> {
+/// The options before `--` and the server command after it.
+fn split(arguments: &[String]) -> Result<(Options<'_>, &[String]), Error> {
     let split = arguments
         .iter()
         .position(|argument| argument == "--")
-        .ok_or("run: the server command follows `--`")?;
-    let (options, command) = (&arguments[..split], &arguments[split + 1..]);
-    let option = |name: &str| {
-        options
+        .ok_or("the server command follows `--`")?;
+    Ok((Options(&arguments[..split]), &arguments[split + 1..]))
+}
+
+/// The options of a command.
+struct Options<'a>(&'a [String]);
+
+impl Options<'_> {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
             .iter()
             .position(|option| option == name)
-            .and_then(|at| options.get(at + 1))
+            .and_then(|at| self.0.get(at + 1))
             .map(String::as_str)
-    };
-    let number = |name: &str, default: usize| -> Result<usize, Error> {
-        option(name).map_or(Ok(default), |text| {
+    }
+
+    fn number(&self, name: &str, default: usize) -> Result<usize, Error> {
+        self.get(name).map_or(Ok(default), |text| {
             text.parse()
                 .map_err(|_| format!("{name}: not a number: {text}").into())
         })
+    }
+}
+
+/// Writes `line` to `--out`, else to stdout.
+fn write_line(options: &Options<'_>, line: &str) -> Result<(), Error> {
+    match options.get("--out") {
+        Some(path) => {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?;
+            writeln!(file, "{line}")?;
+        }
+        None => println!("{line}"),
+    }
+    Ok(())
+}
+
+fn crowd(arguments: &[String]) -> Result<(), Error> {
+    let (options, command) = split(arguments)?;
+    let crowd = sessions::Crowd {
+        count: options.number("--count", 1_000)?,
+        streams: sessions::Streams::parse(options.get("--streams").unwrap_or("none"))?,
+        concurrency: options.number("--concurrency", 16)?,
     };
+    let server = options.get("--server").unwrap_or("server");
+    let url = options
+        .get("--url")
+        .unwrap_or("http://127.0.0.1:{port}/mcp");
+    let opened = sessions::run(command, url, crowd)?;
+    let line = sessions::line(server, crowd, &opened);
+    eprintln!("{server} sessions: {line}");
+    write_line(&options, &line)
+}
+
+fn measure(arguments: &[String]) -> Result<(), Error> {
+    let (options, command) = split(arguments)?;
+    let option = |name: &str| options.get(name);
+    let number = |name: &str, default: usize| options.number(name, default);
     let mode = match option("--mode").unwrap_or("call") {
         "call" => Mode::Call,
         "list" => Mode::List,
@@ -97,15 +158,5 @@ fn measure(arguments: &[String]) -> Result<(), Error> {
         measured.cpu_micros_per_call(),
     );
     let line = report::line(server, transport, &load, &measured);
-    match option("--out") {
-        Some(path) => {
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)?;
-            writeln!(file, "{line}")?;
-        }
-        None => println!("{line}"),
-    }
-    Ok(())
+    write_line(&options, &line)
 }

@@ -36,7 +36,8 @@ pub fn initialized() -> String {
 }
 
 /// The `_meta` every 2026-07-28 request carries.
-fn modern_meta() -> Value {
+#[must_use]
+pub fn modern_meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
         "io.modelcontextprotocol/clientCapabilities": {},

@@ -5,7 +5,12 @@
 //! cargo run --example catalog -- --http 127.0.0.1:8080
 //! cargo run --example catalog -- --list-tools  # print the tools/list result
 //! ```
+//!
+//! With `CATALOG_MAX_CLIENTS=N` (for `benches/sessions.sh`), served over HTTP it takes N
+//! clients at once, each with a session and a stream, where the defaults stop at 512
+//! connections, 256 streams and 1,024 sessions.
 
+use mcp_toolbelt::http::HttpConfig;
 use mcp_toolbelt::{CallToolResult, Context, Json, Server, ToolError, tool, tool::Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -146,9 +151,40 @@ fn server() -> Server {
     )
 }
 
+/// The HTTP caps raised to take `CATALOG_MAX_CLIENTS` clients at once (and a few more, for the
+/// fresh client the benchmark times with them open).
+fn max_clients(server: Server) -> Result<Server, String> {
+    let Some(value) = std::env::var_os("CATALOG_MAX_CLIENTS") else {
+        return Ok(server);
+    };
+    let clients: usize = value
+        .to_str()
+        .and_then(|value| value.parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "CATALOG_MAX_CLIENTS: not a number: {}",
+                value.to_string_lossy()
+            )
+        })?;
+    let room = clients + 64;
+    Ok(server.http_config(
+        HttpConfig::new()
+            .max_connections(room)
+            .max_streams(room)
+            .max_subscriptions(room)
+            .max_sessions(room),
+    ))
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let server = server();
+    let server = match max_clients(server()) {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("Error: {error}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     if std::env::var_os("CATALOG_TEST_TOOLS").is_some_and(|value| value == "1")
         && let Err(error) = server.tools().add(wait_tool())
     {

@@ -254,6 +254,9 @@ fn keep_tags(session: &Arc<HttpSession>, shared: SharedSessions, life: Duration)
     session.calls.connection().tags().keep_with(keeper);
 }
 
+/// How often, at most, the table looks for expired sessions while it has room.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
 /// How long a session that never did anything after its `initialize` (no call, no GET stream)
 /// lives once left alone.
 pub(crate) const INACTIVE_LIFE: Duration = Duration::from_mins(1);
@@ -262,6 +265,10 @@ pub(crate) const INACTIVE_LIFE: Duration = Duration::from_mins(1);
 /// those kept in Redis).
 pub(super) struct SessionTable {
     sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    /// When the expired sessions were last closed: a look at every session, so done at most
+    /// once per [`SWEEP_EVERY`] (or a quarter of a shorter idle timeout) while the table has room (an `initialize` then costs the same
+    /// with ten thousand open), and whenever a cap is reached, before anything is evicted.
+    swept: Mutex<Instant>,
     max: usize,
     /// The most one principal may hold (bearer auth).
     per_principal: usize,
@@ -275,6 +282,7 @@ impl SessionTable {
     pub(super) fn new(max: usize, per_principal: usize, idle_timeout: Duration) -> Self {
         Self {
             sessions: Mutex::default(),
+            swept: Mutex::new(Instant::now()),
             max,
             per_principal,
             idle_timeout,
@@ -577,24 +585,34 @@ impl SessionTable {
         sessions: &mut HashMap<String, Arc<HttpSession>>,
         owner: Option<&Principal>,
     ) -> Option<()> {
-        let idle = self.idle_timeout;
-        sessions.retain(|_, session| {
-            let expired = session.expired(idle);
-            if expired {
-                session.end();
-            }
-            !expired
-        });
-        if owner.is_some() {
+        let own = |session: &HttpSession| session.owner.as_ref() == owner;
+        // A principal's sessions are counted only with bearer auth (anonymous ones have no cap
+        // of their own).
+        let held = |sessions: &HashMap<String, Arc<HttpSession>>| {
+            owner.map_or(0, |_| sessions.values().filter(|s| own(s)).count())
+        };
+        let at_a_cap = |sessions: &HashMap<String, Arc<HttpSession>>| {
+            sessions.len() >= self.max || (owner.is_some() && held(sessions) >= self.per_principal)
+        };
+        let mut swept = lock(&self.swept);
+        // A short idle timeout is looked for more often, so a session does not outlive it by
+        // much more than a quarter.
+        let every = SWEEP_EVERY.min(self.idle_timeout / 4);
+        if swept.elapsed() >= every || at_a_cap(sessions) {
+            let idle = self.idle_timeout;
+            sessions.retain(|_, session| {
+                let expired = session.expired(idle);
+                if expired {
+                    session.end();
+                }
+                !expired
+            });
+            *swept = Instant::now();
+        }
+        drop(swept);
+        if owner.is_some() && held(sessions) >= self.per_principal {
             // A principal at its cap makes room among its own sessions: one not in use.
-            let held = sessions
-                .values()
-                .filter(|s| s.owner.as_ref() == owner)
-                .count();
-            if held >= self.per_principal {
-                let own = |session: &HttpSession| session.owner.as_ref() == owner;
-                evict_least_recently_used(sessions, Duration::ZERO, own)?;
-            }
+            evict_least_recently_used(sessions, Duration::ZERO, own)?;
         }
         if sessions.len() >= self.max {
             // First a session that never did anything since its `initialize`, then any not in use.

@@ -245,7 +245,33 @@ fn streamed(
             return logged_stream(&stream, first, receiver, ticket, prime, resumable);
         }
     }
-    event_stream(first, bounded(receiver, max_queued), ticket, room)
+    // A listen stream's messages are bounded at their source: its changes and task news wait
+    // for room (`room`), and besides them it sends its acknowledgement and its response. So it
+    // is read straight from the call's channel: no queue and no task between them, what an idle
+    // stream would hold for nothing (a call's progress and logs, never waited for, go through
+    // the bounded queue).
+    let queue = match room {
+        Some(_) => Queue::Direct(receiver),
+        None => Queue::Bounded(bounded(receiver, max_queued)),
+    };
+    event_stream(first, queue, ticket, room)
+}
+
+/// Where a request-scoped event stream takes its messages from.
+enum Queue {
+    /// The call's own channel, bounded by what sends on it (a listen stream's room).
+    Direct(mpsc::UnboundedReceiver<Outgoing>),
+    /// A queue of at most `max_queued_messages` ([`bounded`]).
+    Bounded(mpsc::Receiver<Outgoing>),
+}
+
+impl Queue {
+    async fn recv(&mut self) -> Option<Outgoing> {
+        match self {
+            Queue::Direct(receiver) => receiver.recv().await,
+            Queue::Bounded(receiver) => receiver.recv().await,
+        }
+    }
 }
 
 /// What decides the answer's form: the response (JSON), or a first notification the client
@@ -321,12 +347,7 @@ fn logged_stream(
 /// the stream. Dropping it before the response (the client went away) drops the call's
 /// ticket, which cancels the call. A change it carries gives its place in `room` back as it
 /// goes out.
-fn event_stream(
-    first: Outgoing,
-    receiver: mpsc::Receiver<Outgoing>,
-    ticket: Ticket,
-    room: Option<Room>,
-) -> Response {
+fn event_stream(first: Outgoing, receiver: Queue, ticket: Ticket, room: Option<Room>) -> Response {
     let stream = futures_util::stream::unfold(
         (Some(first), Some((receiver, ticket, room))),
         |(first, call)| async move {

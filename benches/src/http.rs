@@ -35,6 +35,9 @@ pub fn run(command: &[String], url: &str, load: &Load) -> Result<Measured, Error
         .collect();
     let url = url.replace("{port}", &port.to_string());
     let target = Target::parse(&url)?;
+    if matches!(load.mode, Mode::FirstPage | Mode::AllPages) {
+        return Err("--mode first-page and all-pages: over stdio only".into());
+    }
     if load.mode == Mode::Startup {
         return runtime.block_on(startup(&command, &target, load));
     }

@@ -45,6 +45,10 @@ pub enum Mode {
     List,
     /// Spawn to the first answer, once per call.
     Startup,
+    /// Spawn to the answer of the first `tools/list` after the handshake, once per call (stdio).
+    FirstPage,
+    /// Spawn to the last page of `tools/list`, following `nextCursor`, once per call (stdio).
+    AllPages,
 }
 
 impl Mode {
@@ -55,6 +59,8 @@ impl Mode {
             Mode::Call => "call",
             Mode::List => "list",
             Mode::Startup => "startup",
+            Mode::FirstPage => "first-page",
+            Mode::AllPages => "all-pages",
         }
     }
 }
@@ -83,7 +89,8 @@ pub struct Measured {
     pub elapsed: Duration,
     /// Each request's latency, sorted.
     pub latencies: Vec<Duration>,
-    /// The server's peak resident memory, summed over its process tree (`VmHWM`), in bytes.
+    /// The server's peak resident memory, summed over its process tree (`VmHWM`), in bytes
+    /// (for start-up modes: its resident size right after answering `initialize`).
     pub peak_rss: u64,
     /// The CPU time the server's threads ran during the measured requests (zero for start-up).
     pub server_cpu: Duration,

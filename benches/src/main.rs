@@ -1,7 +1,8 @@
 //! `mcp-bench`: measure one server, or print the table of many runs.
 //!
 //! ```text
-//! mcp-bench run --server NAME --transport stdio [--era legacy|modern] [--mode call|list|startup]
+//! mcp-bench run --server NAME --transport stdio [--era legacy|modern]
+//!     [--mode call|list|startup|first-page|all-pages]
 //!     [--calls N] [--concurrency C] [--warmup W] [--out FILE] -- COMMAND ARGS...
 //! mcp-bench run --server NAME --transport http --url http://127.0.0.1:{port}/mcp ... -- COMMAND ARGS...
 //! mcp-bench sessions --server NAME --count N --streams none|get|listen [--concurrency C]
@@ -122,17 +123,25 @@ fn measure(arguments: &[String]) -> Result<(), Error> {
         "call" => Mode::Call,
         "list" => Mode::List,
         "startup" => Mode::Startup,
-        other => return Err(format!("--mode: call, list or startup, not {other}").into()),
+        "first-page" => Mode::FirstPage,
+        "all-pages" => Mode::AllPages,
+        other => {
+            return Err(format!(
+                "--mode: call, list, startup, first-page or all-pages, not {other}"
+            )
+            .into());
+        }
     };
     let era = match option("--era").unwrap_or("legacy") {
         "legacy" => Era::Legacy,
         "modern" => Era::Modern,
         other => return Err(format!("--era: legacy or modern, not {other}").into()),
     };
+    let once_per_spawn = matches!(mode, Mode::Startup | Mode::FirstPage | Mode::AllPages);
     let load = Load {
-        calls: number("--calls", if mode == Mode::Startup { 20 } else { 20_000 })?,
+        calls: number("--calls", if once_per_spawn { 20 } else { 20_000 })?,
         concurrency: number("--concurrency", 16)?,
-        warmup: number("--warmup", if mode == Mode::Startup { 0 } else { 2_000 })?,
+        warmup: number("--warmup", if once_per_spawn { 0 } else { 2_000 })?,
         era,
         mode,
     };

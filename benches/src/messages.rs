@@ -49,7 +49,7 @@ pub fn modern_meta() -> Value {
 #[must_use]
 pub fn request(id: u64, mode: Mode, era: Era) -> String {
     let mut params = match mode {
-        Mode::List => json!({}),
+        Mode::List | Mode::FirstPage | Mode::AllPages => json!({}),
         Mode::Call | Mode::Startup => json!({"name": "echo", "arguments": {"message": PAYLOAD}}),
     };
     if era == Era::Modern {
@@ -62,9 +62,16 @@ pub fn request(id: u64, mode: Mode, era: Era) -> String {
 #[must_use]
 pub fn method(mode: Mode) -> &'static str {
     match mode {
-        Mode::List => "tools/list",
+        Mode::List | Mode::FirstPage | Mode::AllPages => "tools/list",
         Mode::Call | Mode::Startup => "tools/call",
     }
+}
+
+/// `tools/list` (legacy era) for the page after `cursor`, or the first.
+#[must_use]
+pub fn list(id: u64, cursor: Option<&str>) -> String {
+    let params = cursor.map_or_else(|| json!({}), |cursor| json!({"cursor": cursor}));
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}).to_string()
 }
 
 /// What a line read from the server was.
@@ -97,7 +104,7 @@ pub fn check(line: &[u8], mode: Mode) -> Result<Reply, Error> {
             result.get("isError") != Some(&Value::Bool(true))
                 && result["content"][0]["text"] == PAYLOAD
         }
-        Mode::List => result["tools"]
+        Mode::List | Mode::FirstPage | Mode::AllPages => result["tools"]
             .as_array()
             .is_some_and(|tools| !tools.is_empty()),
         Mode::Startup => true,

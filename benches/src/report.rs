@@ -110,20 +110,21 @@ pub fn table(lines: &str) -> String {
         let ratio = |server: &str| {
             reference(row, server).map_or_else(|| "-".to_owned(), |of| format!("{:.2}", rate / of))
         };
-        let (rate, cpu, ratios) = if row.mode == "startup" {
-            // Start-up is a latency (and its memory the idle size): throughput says nothing.
-            (
-                "-".to_owned(),
-                "-".to_owned(),
-                ("-".to_owned(), "-".to_owned()),
-            )
-        } else {
-            (
-                format!("{rate:.0}"),
-                format!("{cpu:.1}"),
-                (ratio("floor"), ratio("rmcp")),
-            )
-        };
+        let (rate, cpu, ratios) =
+            if matches!(row.mode.as_str(), "startup" | "first-page" | "all-pages") {
+                // Start-up is a latency (and its memory the idle size): throughput says nothing.
+                (
+                    "-".to_owned(),
+                    "-".to_owned(),
+                    ("-".to_owned(), "-".to_owned()),
+                )
+            } else {
+                (
+                    format!("{rate:.0}"),
+                    format!("{cpu:.1}"),
+                    (ratio("floor"), ratio("rmcp")),
+                )
+            };
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {rate} | {p50:.3} | {p99:.3} | {rss:.1} | {cpu} | {} | {} |",

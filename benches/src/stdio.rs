@@ -13,7 +13,7 @@ use crate::{Era, Error, Load, Measured, Mode, rss};
 
 /// Spawns `command` and measures `load` against it over its stdin and stdout.
 pub fn run(command: &[String], load: &Load) -> Result<Measured, Error> {
-    if load.mode == Mode::Startup {
+    if matches!(load.mode, Mode::Startup | Mode::FirstPage | Mode::AllPages) {
         return startup(command, load);
     }
     let mut server = Server::spawn(command)?;
@@ -211,10 +211,13 @@ fn measure(
     })
 }
 
-/// Spawns the server `load.calls` times, measuring from the spawn to its first answer.
+/// Spawns the server `load.calls` times, measuring from the spawn to its first answer (for
+/// [`Mode::FirstPage`] and [`Mode::AllPages`], legacy: to the first page of `tools/list`, or its
+/// last following `nextCursor`). The memory is the resident size right after the first answer.
 fn startup(command: &[String], load: &Load) -> Result<Measured, Error> {
     let mut latencies = Vec::with_capacity(load.calls);
     let mut peak_rss = 0;
+    let mut listed = None;
     let start = Instant::now();
     for _ in 0..load.calls {
         let began = Instant::now();
@@ -225,11 +228,24 @@ fn startup(command: &[String], load: &Load) -> Result<Measured, Error> {
         };
         writeln!(server.input, "{first}")?;
         server.input.flush()?;
-        first_answer(&mut BufReader::new(&mut server.output), Mode::Startup)?;
+        let mut output = BufReader::new(&mut server.output);
+        first_answer(&mut output, Mode::Startup)?;
+        let idle = rss::current_of_tree(server.child.id());
+        if load.mode != Mode::Startup {
+            writeln!(server.input, "{}", messages::initialized())?;
+            let tools = list_pages(&mut server.input, &mut output, load.mode == Mode::AllPages)?;
+            if listed.is_some_and(|before| before != tools) {
+                return Err(format!("{tools} tools listed, {listed:?} the run before").into());
+            }
+            listed = Some(tools);
+        }
         latencies.push(began.elapsed());
-        peak_rss = peak_rss.max(rss::current_of_tree(server.child.id()));
+        peak_rss = peak_rss.max(idle);
         drop(server.input);
         finish(server.child);
+    }
+    if let Some(tools) = listed {
+        eprintln!("{tools} tools listed");
     }
     latencies.sort_unstable();
     Ok(Measured {
@@ -239,6 +255,37 @@ fn startup(command: &[String], load: &Load) -> Result<Measured, Error> {
         peak_rss,
         server_cpu: Duration::ZERO,
     })
+}
+
+/// Asks `tools/list`, then (`all`) each next page until there is none: how many tools it read.
+fn list_pages(
+    input: &mut ChildStdin,
+    output: &mut impl BufRead,
+    all: bool,
+) -> Result<usize, Error> {
+    let mut cursor: Option<String> = None;
+    let mut tools = 0;
+    for id in 1.. {
+        writeln!(input, "{}", messages::list(id, cursor.as_deref()))?;
+        input.flush()?;
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if output.read_until(b'\n', &mut line)? == 0 {
+                return Err("the server closed its output before listing its tools".into());
+            }
+            if let Reply::Answer(_) = messages::check(&line, Mode::List)? {
+                break;
+            }
+        }
+        let page: serde_json::Value = serde_json::from_slice(&line)?;
+        tools += page["result"]["tools"].as_array().map_or(0, Vec::len);
+        cursor = page["result"]["nextCursor"].as_str().map(str::to_owned);
+        if !all || cursor.is_none() {
+            break;
+        }
+    }
+    Ok(tools)
 }
 
 /// Waits for the server to exit after its input closed; kills it after a few seconds.

@@ -170,7 +170,7 @@ impl Server {
             website_url: None,
             icons: Vec::new(),
             instructions: None,
-            page_size: 100,
+            page_size: usize::MAX,
             cache_ttl: Duration::from_mins(1),
             limits: Limits::default(),
             #[cfg(feature = "http")]
@@ -560,7 +560,9 @@ impl Server {
     }
 
     /// How many items one page of `tools/list`, `prompts/list`, `resources/list`,
-    /// `resources/templates/list` and `skills/list` holds (default 100).
+    /// `resources/templates/list` and `skills/list` holds (default: all of them, one page). The
+    /// spec leaves the page size to the server, and a host that never follows `nextCursor`
+    /// would see only the first page: set one for a client that wants its lists in pieces.
     #[must_use]
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);

@@ -717,6 +717,38 @@ async fn tools_list_pages() {
     }
 }
 
+/// A server that set no page size lists every tool in its first page: a host that never
+/// follows `nextCursor` sees them all, and one that does asks once (page size is the server's
+/// choice, the spec's pagination says).
+#[tokio::test]
+async fn without_a_page_size_the_first_page_is_the_whole_list() {
+    let server = Server::new("wire", "0.0.0");
+    for n in 0..250 {
+        let tool = Tool::new(
+            format!("many-{n:03}"),
+            "One of many",
+            json!({"type": "object"}),
+            |_, _| async { CallToolResult::text("") },
+        )
+        .unwrap();
+        server.tools().add(tool).unwrap();
+    }
+    let mut client = InProcess::start(server);
+    let all = client.request(1, "tools/list", json!({})).await;
+    let tools = all["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tools: {all}"));
+    assert_eq!(tools.len(), 255, "the five `#[tool]` fns and 250 more");
+    assert!(
+        all["result"].get("nextCursor").is_none(),
+        "{}",
+        all["result"]["nextCursor"]
+    );
+    let (rest, ended) = client.finish().await;
+    assert_eq!(rest, Vec::<Value>::new());
+    ended.unwrap();
+}
+
 #[tokio::test]
 async fn the_largest_page_size_still_takes_a_cursor() {
     let mut client = InProcess::start(Server::new("wire", "0.0.0").page_size(usize::MAX));

@@ -111,9 +111,8 @@ pub(crate) struct Dispatcher {
 }
 
 impl Dispatcher {
-    /// A dispatcher for `state`, its first `tools/list` pages built.
+    /// A dispatcher for `state`.
     pub(crate) fn new(state: ServerState) -> Self {
-        state.listings.warm(&state.tools);
         let modern_meta = json!({ meta::SERVER_INFO: state.info });
         let modern_meta =
             serde_json::value::to_raw_value(&modern_meta).expect("a JSON value serializes");

@@ -1,9 +1,10 @@
 //! `tools/list` pages, serialized once and shared. A listing changes only when a tool is added
 //! or removed, so each page of each protocol version is built on its first request and then
 //! served as bytes: with 1,000 tools, building a page (cloning and downgrading each definition,
-//! then serializing its schemas) costs far more than writing it out. The first page at the
-//! newest version of each era is built when serving starts. A legacy client's pages leave out
-//! the tools it can never call (`task = "required"`: it has no tasks).
+//! then serializing its schemas) costs far more than writing it out. Pages are built when first
+//! asked, not at start: with the whole list one page (`Server::page_size`'s default), 1,000
+//! tools make pages of some 0.5 MB per version, which an idle server need not hold. A legacy
+//! client's pages leave out the tools it can never call (`task = "required"`: it has no tasks).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -78,14 +79,6 @@ impl Listings {
         }
     }
 
-    /// Builds the pages most clients ask for first, so that they are ready when asked.
-    pub(crate) fn warm(&self, tools: &ToolSet) {
-        for version in [ProtocolVersion::LATEST_LEGACY, ProtocolVersion::MODERN[0]] {
-            // No cursor cannot be refused.
-            let _ = self.page(tools, &Map::new(), version, None, &View::default());
-        }
-    }
-
     /// The `tools/list` result for `params` (its `cursor`) at `version`, complete with the
     /// modern era's caching fields and `_meta`. A page that starts where our cursors start is
     /// kept; one that starts elsewhere (a client's own cursor) is built for this request alone.
@@ -106,8 +99,8 @@ impl Listings {
         } = tools.visible_to(auth, view);
         let varies = granted.is_some() || view.varies();
         let seen = view.key();
-        // `varies` too: a page built before a rule was asked (the first pages, built at start)
-        // says `public`, which no caller under a rule may be served.
+        // `varies` too: a page built for a caller no rule applies to says `public`, which no
+        // caller under a rule may be served.
         let key = |start| (version, start, granted.clone(), seen.clone(), varies);
         if !version.is_modern() {
             definitions.retain(|tool| !task_required(tool));
@@ -277,7 +270,6 @@ mod tests {
     fn pages_are_built_once_until_the_tool_set_changes() {
         let tools = ToolSet::new(["b", "a", "c"].map(tool));
         let listings = Listings::new(2, 0, &info());
-        listings.warm(&tools);
         let first = |params: &Map<String, Value>| {
             listings
                 .page(
@@ -293,7 +285,7 @@ mod tests {
         assert_eq!(names(&page), ["a", "b"]);
         assert!(
             Arc::ptr_eq(&page, &first(&Map::new())),
-            "served as built at start"
+            "served as built at the first request"
         );
 
         // Our own cursor starts a kept page; a client's own cursor gets a page of its own.

@@ -1,5 +1,6 @@
-//! One servable tool: its definition, its compiled validators and its handler, built from a
-//! `#[tool]` registration or at run time. Running it is [`crate::call`]'s job.
+//! One servable tool: its definition, its validators (checked when it is built, compiled at its
+//! first call) and its handler, built from a `#[tool]` registration or at run time. Running it
+//! is [`crate::call`]'s job.
 
 use crate::rate_limit::{Limiter, RateLimit};
 use std::fmt;
@@ -17,15 +18,16 @@ use crate::schema::{self, HeaderParam};
 use crate::state::{StateKey, StateMap};
 use crate::task::TaskSupport;
 use crate::types::{Icon, ToolAnnotations, ToolDefinition, ToolExecution};
-use crate::validate::SchemaValidator;
+use crate::validate::LazyValidator;
 
-/// A servable tool: its definition, its compiled validators and its handler.
+/// A servable tool: its definition, its validators and its handler.
 #[derive(Clone)]
 pub struct Tool {
     definition: Arc<ToolDefinition>,
     handler: Handler,
-    input: Arc<SchemaValidator>,
-    output: Option<Arc<SchemaValidator>>,
+    /// Compiled at the first call, shared by the tool's clones.
+    input: Arc<LazyValidator>,
+    output: Option<Arc<LazyValidator>>,
     /// `structuredContent` is wrapped as `{"result": …}` (a non-object output type).
     wraps_output: bool,
     /// `file:line` of a `#[tool]` fn.
@@ -162,7 +164,8 @@ impl Tool {
         Ok(tool.task_support(registration.task))
     }
 
-    /// The one constructor: checks the name and schemas, compiles the validators.
+    /// The one constructor: checks the name and schemas (each compiled once, the validators
+    /// kept for the first call to compile again).
     fn build(
         mut definition: ToolDefinition,
         handler: Handler,
@@ -196,11 +199,11 @@ impl Tool {
         }
         schema::ensure_object_root(&mut definition.input_schema);
         let header_params = schema::header_params(&definition.input_schema).map_err(&invalid)?;
-        let input = SchemaValidator::for_input(&definition.input_schema)
+        let input = LazyValidator::for_input(&definition.input_schema)
             .map_err(|e| invalid(format!("invalid input schema: {e}")))?;
         let output = match &definition.output_schema {
             Some(schema) => Some(Arc::new(
-                SchemaValidator::for_output(schema)
+                LazyValidator::for_output(schema)
                     .map_err(|e| invalid(format!("invalid output schema: {e}")))?,
             )),
             None => None,
@@ -453,25 +456,52 @@ impl Tool {
         arguments: Option<Map<String, Value>>,
         context: Context,
     ) -> CallToolResult {
-        self.callee().call(arguments, context).await
+        match self.callee() {
+            Ok(callee) => callee.call(arguments, context).await,
+            Err(problem) => CallToolResult::error(problem),
+        }
     }
 
     /// Why `arguments` would be refused by [`call`](Self::call) (its validation error's text);
     /// `None` when they are valid.
     pub(crate) fn refusal(&self, arguments: Option<&Map<String, Value>>) -> Option<String> {
-        self.callee().refusal(arguments)
+        match self.callee() {
+            Ok(callee) => callee.refusal(arguments),
+            Err(problem) => Some(problem),
+        }
     }
 
-    fn callee(&self) -> Callee<'_> {
-        Callee {
+    /// What a call needs, its validators compiled now if this is the first; why not, should a
+    /// schema that compiled when the tool was built fail to now.
+    fn callee(&self) -> Result<Callee<'_>, String> {
+        let definition = &*self.definition;
+        let unusable = |which: &str, error: &str| {
+            format!(
+                "Tool {} cannot validate its {which}: {error}",
+                definition.name
+            )
+        };
+        let input = self
+            .input
+            .get(&definition.input_schema)
+            .map_err(|error| unusable("arguments", error))?;
+        let output = match (&self.output, &definition.output_schema) {
+            (Some(output), Some(schema)) => Some(
+                output
+                    .get(schema)
+                    .map_err(|error| unusable("structured content", error))?,
+            ),
+            _ => None,
+        };
+        Ok(Callee {
             name: self.name(),
-            input_schema: &self.definition.input_schema,
-            input: &self.input,
-            output: self.output.as_deref(),
+            input_schema: &definition.input_schema,
+            input,
+            output,
             wraps_output: self.wraps_output,
             handler: &self.handler,
             reads_nulls: self.kind != Kind::RunTime,
-        }
+        })
     }
 
     /// The definition, shared with `tools/list` answers rather than copied.

@@ -4,14 +4,16 @@
 
 mod prepare;
 
+use std::sync::OnceLock;
+
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value;
 
 pub(crate) use prepare::{drop_output_nulls, prepare_instance, prepare_keeping_nulls};
 
-/// A compiled schema, built once per tool for its input and once for its output, that lists
-/// every failure of an instance in words a model can act on.
+/// A compiled schema, built at a tool's first call ([`LazyValidator`]) for its input and its
+/// output, that lists every failure of an instance in words a model can act on.
 pub(crate) struct SchemaValidator {
     validator: Validator,
     /// Checks a tool's structured content (not a client's arguments): a `null` where a number
@@ -55,6 +57,53 @@ impl SchemaValidator {
             describe_into(&error, self.output, &mut failures);
         }
         failures
+    }
+}
+
+/// A tool's schema, compiled into a [`SchemaValidator`] at its first use. A compiled validator
+/// is the largest thing a tool holds (some 25 KiB for an argument struct of four fields;
+/// BENCHMARKS.md, "Many tools"), and a server of 1,000 tools sees few of them called. The schema
+/// is compiled once when the tool is built all the same, and that validator dropped: an invalid
+/// schema is still refused at start-up, with jsonschema's own message.
+pub(crate) struct LazyValidator {
+    /// Whether it checks structured content ([`SchemaValidator::for_output`]).
+    output: bool,
+    compiled: OnceLock<Result<SchemaValidator, String>>,
+}
+
+impl LazyValidator {
+    /// Checks that `schema` compiles as [`SchemaValidator::for_input`] does, keeping nothing.
+    pub(crate) fn for_input(schema: &Value) -> Result<Self, String> {
+        SchemaValidator::for_input(schema)?;
+        Ok(Self {
+            output: false,
+            compiled: OnceLock::new(),
+        })
+    }
+
+    /// Checks that `schema` compiles as [`SchemaValidator::for_output`] does, keeping nothing.
+    pub(crate) fn for_output(schema: &Value) -> Result<Self, String> {
+        SchemaValidator::for_output(schema)?;
+        Ok(Self {
+            output: true,
+            compiled: OnceLock::new(),
+        })
+    }
+
+    /// The validator of `schema` (the one checked when this was made), compiled on the first
+    /// call; the same again afterwards. An error only if compiling it failed this time, which
+    /// the check at start-up rules out for a schema that did not change.
+    pub(crate) fn get(&self, schema: &Value) -> Result<&SchemaValidator, &str> {
+        self.compiled
+            .get_or_init(|| SchemaValidator::new(schema, self.output))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// Whether it was compiled (called at least once).
+    #[cfg(test)]
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
     }
 }
 
@@ -288,7 +337,7 @@ const MAX_LISTED_NAMES: usize = 20;
 mod tests {
     use serde_json::{Value, json};
 
-    use super::SchemaValidator;
+    use super::{LazyValidator, SchemaValidator};
 
     /// A tagged enum (`kind`) of two objects, as the portable rewrite leaves it.
     fn filter_schema() -> Value {
@@ -486,5 +535,21 @@ mod tests {
     #[test]
     fn an_invalid_schema_is_refused_when_compiled() {
         assert!(SchemaValidator::for_input(&json!({"type": 5})).is_err());
+    }
+
+    /// Checked when made (a broken schema is a start-up error), compiled when first used.
+    #[test]
+    fn a_lazy_validator_is_checked_when_made_and_compiled_when_first_used() {
+        assert!(LazyValidator::for_input(&json!({"type": 5})).is_err());
+        assert!(LazyValidator::for_output(&json!({"pattern": "("})).is_err());
+        let schema = person();
+        let lazy = LazyValidator::for_input(&schema).expect("a valid schema");
+        assert!(!lazy.is_compiled());
+        let validator = lazy.get(&schema).expect("compiles");
+        assert_eq!(
+            validator.failures(&json!({})),
+            ["name: required property is missing"]
+        );
+        assert!(lazy.is_compiled());
     }
 }

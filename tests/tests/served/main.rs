@@ -24,6 +24,7 @@ mod http_modern;
 mod http_security;
 mod http_socket;
 mod load;
+mod many_tools_memory;
 mod memory;
 mod oauth;
 mod print_config;

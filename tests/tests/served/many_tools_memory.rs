@@ -2,8 +2,8 @@
 //! tools, each with an argument schema of its own (the shape of `benches/many-tools`), read as an
 //! operator reads it, the process's resident size (`VmRSS`). A tool's validator is compiled at
 //! its first call; each schema is still compiled once when the tool is built, so a broken one
-//! is refused before serving (`validation.rs`). A test binary of its own: nothing else runs
-//! in the process while it measures.
+//! is refused before serving (`validation.rs`). Run by nextest, which gives each test a
+//! process of its own: nothing else runs in the process while it measures.
 
 #![cfg(target_os = "linux")]
 

@@ -1,4 +1,4 @@
-//! The integration tests that define no tools of their own, in one test binary: each drives a
+//! The integration tests that define no tools, resources or prompts of their own, in one test binary: each drives a
 //! server over the wire (a spawned example or test binary, a real client, a socket), so none
 //! depends on what else is linked here. One binary instead of thirty builds the tests crate's
 //! shared code once (`.ci/run`'s time); nextest still runs each test in a process of its own.
@@ -12,7 +12,6 @@ mod asking_legacy;
 mod asking_replicas;
 mod catalog_snapshot;
 mod conformance_judge;
-mod http_auth;
 mod http_connections;
 mod http_deploy;
 mod http_fairness;

@@ -23,6 +23,7 @@ use mcp_toolbelt_tests::http::{
 use serde_json::json;
 
 // The tools served (`count`, `chatty`, `whoami`, `slow`): the same in every `http_*` file.
+mod http_tools;
 
 // ---- bearer auth ---------------------------------------------------------------------------
 

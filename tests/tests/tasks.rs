@@ -996,6 +996,61 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
     client.assert_alive(5).await;
 }
 
+/// A listen stream's task notifications give their place back once written, as its change
+/// notifications do: with room for two, a task that changes four times is heard each time
+/// (before, the third waited for a place forever).
+#[tokio::test]
+async fn a_listener_with_room_for_two_hears_more_than_two_task_states() {
+    let mut client = InProcess::start(Server::new("tasks", "1").max_queued_messages(2));
+    let created = client
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "ask_slowly", "arguments": {}, "_meta": meta(true)}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+                "_meta": meta(true),
+                "notifications": {"taskIds": [id]},
+            }}),
+        )
+        .await;
+    let acknowledged = client.next_message().await;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["taskIds"],
+        json!([id]),
+        "{acknowledged}"
+    );
+    let mut statuses = Vec::new();
+    while statuses.last().map(String::as_str) != Some("completed") {
+        // Before, the third waited for a place forever: no message within 10 s.
+        let message = client.next_message().await;
+        if message.get("id").is_some() {
+            continue;
+        }
+        let status = status_of(&message, &id);
+        if status == "input_required" {
+            let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
+            client
+                .send(
+                    &json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
+                        "taskId": id, "inputResponses": answer, "_meta": meta(true),
+                    }}),
+                )
+                .await;
+        }
+        statuses.push(status);
+    }
+    assert_eq!(
+        statuses,
+        ["working", "input_required", "working", "completed"],
+        "{statuses:?}"
+    );
+}
+
 /// The status a `notifications/tasks` of task `id` reports.
 fn status_of(message: &Value, id: &str) -> String {
     assert_eq!(message["method"], "notifications/tasks", "{message}");

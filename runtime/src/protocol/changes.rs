@@ -111,8 +111,9 @@ impl Changes {
 }
 
 /// Room in one output (a stdio connection, a listen stream's event stream) for the change
-/// notifications its listeners send (`list_changed`, `resources/updated`): a listener takes a
-/// place before it sends one, the transport gives it back once it is written. A listener whose
+/// notifications its listeners send (`list_changed`, `resources/updated`, and a listen
+/// stream's `notifications/tasks`): a listener takes a place before it sends one, the
+/// transport gives it back once it is written. A listener whose
 /// output is full waits before it takes the next change off the channel, so that it falls
 /// behind the channel (and hears [`Heard::Missed`]) instead of queueing changes without bound
 /// or seeing them dropped.
@@ -135,24 +136,26 @@ impl Room {
         }
     }
 
-    /// `message` was written: the place of a change notification is free again.
+    /// `message` was written: the place of a change or task notification is free again.
     pub(crate) fn written(&self, message: &Outgoing) {
         if let Outgoing::Notification(notification) = message
-            && is_change(&notification.method)
+            && takes_a_place(&notification.method)
         {
             self.0.add_permits(1);
         }
     }
 }
 
-/// Whether a notification tells a change a listener heard (and so took a [`Room`] place).
-pub(crate) fn is_change(method: &Method) -> bool {
+/// Whether a notification took a [`Room`] place: a change a listener heard, or a task's state
+/// a listen stream sends (`listen.rs` takes a place for each; only it sends them).
+pub(crate) fn takes_a_place(method: &Method) -> bool {
     matches!(
         method,
         Method::ToolsListChanged
             | Method::PromptsListChanged
             | Method::ResourcesListChanged
             | Method::ResourceUpdated
+            | Method::TaskStatus
     )
 }
 

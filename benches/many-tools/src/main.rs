@@ -1,4 +1,4 @@
-//! 1,000 tools (`MANY_TOOLS` at build time), each a `#[tool]` fn with an argument struct of its
+//! 1,000 tools in a release build (`MANY_TOOLS` at build time; 10 in a debug one), each a `#[tool]` fn with an argument struct of its
 //! own, served over stdio: the many-tools bench (`benches/tools.sh`, BENCHMARKS.md "Many
 //! tools"). `echo` too, so the usual call load runs against it.
 

@@ -1,6 +1,7 @@
-//! 1,000 tools in a release build (`MANY_TOOLS` at build time; 10 in a debug one), each a `#[tool]` fn with an argument struct of its
-//! own, served over stdio: the many-tools bench (`benches/tools.sh`, BENCHMARKS.md "Many
-//! tools"). `echo` too, so the usual call load runs against it.
+//! 1,000 tools in a release build (`MANY_TOOLS` at build time; 10 in a debug one), each a
+//! `#[tool]` fn with an argument struct of its own, served over stdio: the many-tools bench
+//! (`benches/tools.sh`, BENCHMARKS.md "Many tools"). `echo` too, so the usual call load runs
+//! against it.
 
 // Tools are written as users write them, `async` even when they await nothing.
 #![allow(clippy::unused_async)]

@@ -40,12 +40,14 @@ fi
 # at once (.config/nextest.toml), the examples they run built first (in the workspace's feature
 # set, so with the tests' own build of every crate); then the doc tests, which nextest does not
 # run. The tests crate turns on the runtime's `release-paths`: the paths only release builds take
-# are the ones tested (a debug build's are, by `.ci/run`'s `cargo test -p mcp-toolbelt --lib`).
+# are the ones tested (a debug build's are, by the stdio-only step below).
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
 step cargo build --workspace --examples --bins
 step env MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
 step cargo test --workspace --doc
-# A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled.
+# A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled. The
+# runtime's own tests run here in a debug build's paths too (without the tests crate's
+# `release-paths`: the argument parse and result serialization a user's edit-compile loop takes).
 if cargo tree -p mcp-toolbelt --no-default-features -e normal | grep -E '^[^a-z]*(axum|hyper|tower-http) '; then
   echo "run.sh: --no-default-features still pulls in an HTTP stack" >&2
   exit 1

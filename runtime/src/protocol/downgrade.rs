@@ -1,30 +1,69 @@
 //! What each protocol version can carry: for a client that negotiated an older version, newer
 //! fields are left out and newer content blocks turned into text.
 
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use super::ProtocolVersion;
 use crate::jsonrpc::to_json;
-use crate::registry::GetPromptResult;
+use crate::registry::{GetPromptResult, KeptDefinition};
 use crate::result::{CallToolResult, Content};
-use crate::types::{Icon, Implementation, PromptDefinition, ToolDefinition};
+use crate::types::{
+    Icon, Implementation, PromptDefinition, ToolAnnotations, ToolDefinition, ToolExecution,
+};
 
-/// A tool as a client of `version` expects it.
-pub(crate) fn tool(definition: &ToolDefinition, version: ProtocolVersion) -> ToolDefinition {
-    let mut tool = definition.clone();
-    if !version.has_structured_content() {
-        tool.title = None;
-        tool.output_schema = None;
-    }
-    if !version.has_annotations() {
-        tool.annotations = None;
-    }
-    if !version.has_icons() {
-        tool.icons.clear();
+/// A tool in a `tools/list` page, as a client of one version reads it: a `ToolDefinition`
+/// whose schemas are written as the server keeps them, as text ([`KeptDefinition`]).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListedTool<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    input_schema: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_schema: Option<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotations: Option<&'a ToolAnnotations>,
+    #[serde(skip_serializing_if = "<[Icon]>::is_empty")]
+    icons: &'a [Icon],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    execution: Option<&'a ToolExecution>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<&'a Map<String, Value>>,
+}
+
+/// A tool as a client of `version` expects it: titles and output schemas from 2025-06-18 (as
+/// structured content), annotations from 2025-03-26, icons and `execution` from 2025-11-25.
+pub(crate) fn tool(kept: &KeptDefinition, version: ProtocolVersion) -> ListedTool<'_> {
+    // Every field named, so that one added to `ToolDefinition` is a compile error here.
+    let ToolDefinition {
+        name,
+        title,
+        description,
+        input_schema: _,
+        output_schema: _,
+        annotations,
+        icons,
+        execution,
+        meta,
+    } = kept.head();
+    let structured = version.has_structured_content();
+    ListedTool {
+        name,
+        title: title.as_deref().filter(|_| structured),
+        description: description.as_deref(),
+        input_schema: kept.input_schema(),
+        output_schema: kept.output_schema().filter(|_| structured),
+        annotations: annotations.as_ref().filter(|_| version.has_annotations()),
+        icons: self::icons(icons, version),
         // `execution.taskSupport` came with 2025-11-25, as icons did.
-        tool.execution = None;
+        execution: execution.as_ref().filter(|_| version.has_icons()),
+        meta: meta.as_ref(),
     }
-    tool
 }
 
 /// The icons of a tool, resource or template as a client of `version` expects them: none
@@ -135,12 +174,13 @@ mod tests {
             ..Implementation::new("a", "1")
         };
         let tool = ToolDefinition::new("a", json!({"type": "object"})).icon(icon);
+        let kept = KeptDefinition::new(tool.clone());
         for version in ProtocolVersion::LEGACY
             .into_iter()
             .chain(ProtocolVersion::MODERN)
         {
             let served = server_info(&info, version);
-            let listed = self::tool(&tool, version);
+            let listed = self::tool(&kept, version);
             if version >= ProtocolVersion::V2025_11_25 {
                 assert_eq!(served, info, "{version}");
                 assert_eq!(listed.icons, tool.icons, "{version}");
@@ -157,6 +197,51 @@ mod tests {
                 assert!(listed.icons.is_empty(), "{version}");
             }
             assert_eq!(icons(&tool.icons, version).len(), listed.icons.len());
+        }
+    }
+
+    #[test]
+    fn a_listed_tool_is_its_definition_less_what_the_version_lacks() {
+        let mut whole = ToolDefinition::new(
+            "a",
+            json!({"type": "object", "properties": {"b": {"type": "string"}}}),
+        )
+        .title("A")
+        .description("Does a")
+        .output_schema(json!({"type": "object"}))
+        .annotations(ToolAnnotations {
+            read_only_hint: Some(true),
+            ..ToolAnnotations::default()
+        })
+        .icon(Icon::new("https://example.com/a.png"));
+        whole.execution = Some(ToolExecution {
+            task_support: Some(crate::types::TaskSupport::Optional),
+        });
+        whole.meta = json!({"ui": {"resourceUri": "ui://a"}})
+            .as_object()
+            .cloned();
+        let kept = KeptDefinition::new(whole.clone());
+        for version in ProtocolVersion::LEGACY
+            .into_iter()
+            .chain(ProtocolVersion::MODERN)
+        {
+            let mut expected = whole.clone();
+            if !version.has_structured_content() {
+                expected.title = None;
+                expected.output_schema = None;
+            }
+            if !version.has_annotations() {
+                expected.annotations = None;
+            }
+            if !version.has_icons() {
+                expected.icons.clear();
+                expected.execution = None;
+            }
+            assert_eq!(
+                to_json(&tool(&kept, version)),
+                to_json(&expected),
+                "{version}"
+            );
         }
     }
 }

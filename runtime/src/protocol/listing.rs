@@ -11,15 +11,16 @@ use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ProtocolVersion, downgrade, meta};
 use crate::context::AuthInfo;
 use crate::jsonrpc::{ErrorObject, to_json};
-use crate::registry::{ToolSet, Visible};
+use crate::registry::{KeptDefinition, ToolSet, Visible};
 use crate::sync::lock;
-use crate::types::{Implementation, ListToolsResult, TaskSupport, ToolDefinition};
+use crate::types::{Implementation, TaskSupport};
 use crate::visibility::View;
 
 /// The pages of one server's `tools/list`, for every version asked so far.
@@ -105,7 +106,7 @@ impl Listings {
         if !version.is_modern() {
             definitions.retain(|tool| !task_required(tool));
         }
-        let start = page_start(&definitions, |tool| &tool.name, params)?;
+        let start = page_start(&definitions, |tool| tool.name(), params)?;
         let kept = start % self.page_size == 0;
         if kept {
             let built = lock(&self.built);
@@ -115,22 +116,28 @@ impl Listings {
                 return Ok(Arc::clone(page));
             }
         }
-        let (page, next_cursor) = page_from(&definitions, |tool| &tool.name, start, self.page_size);
+        let (page, next_cursor) =
+            page_from(&definitions, |tool| tool.name(), start, self.page_size);
         let tools = page
             .iter()
             .map(|tool| downgrade::tool(tool, version))
             .collect();
-        let mut result = to_json(&ListToolsResult { tools, next_cursor });
+        let mut modern = Value::Object(Map::new());
         if version.is_modern() {
-            cacheable(&mut result, version, self.ttl_ms);
+            cacheable(&mut modern, version, self.ttl_ms);
             if varies {
-                private(&mut result);
+                private(&mut modern);
             }
-            result["resultType"] = json!("complete");
-            result["_meta"] = json!({ meta::SERVER_INFO: self.server_info });
+            modern["resultType"] = json!("complete");
+            modern["_meta"] = json!({ meta::SERVER_INFO: self.server_info });
         }
-        let page: Arc<RawValue> = serde_json::value::to_raw_value(&result)
-            .expect("a JSON value serializes")
+        let page = Page {
+            tools,
+            next_cursor,
+            modern,
+        };
+        let page: Arc<RawValue> = serde_json::value::to_raw_value(&page)
+            .expect("a tools/list page serializes")
             .into();
         if kept {
             let mut built = lock(&self.built);
@@ -157,10 +164,23 @@ impl Listings {
     }
 }
 
+/// A `tools/list` result (`ListToolsResult`), its tools' schemas written as kept.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Page<'a> {
+    tools: Vec<downgrade::ListedTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+    /// A 2026-07-28 result's caching fields, `resultType` and `_meta`; an empty object before.
+    #[serde(flatten)]
+    modern: Value,
+}
+
 /// Whether `tool` runs only as a task (`task = "required"`): never listed to a legacy client,
 /// which has no tasks (the `task` module's docs).
-fn task_required(tool: &ToolDefinition) -> bool {
-    tool.execution
+fn task_required(tool: &KeptDefinition) -> bool {
+    tool.head()
+        .execution
         .as_ref()
         .and_then(|execution| execution.task_support)
         == Some(TaskSupport::Required)

@@ -9,9 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::resource::{Listed, Resource};
 pub use super::view::VIEW_MIME_TYPE;
-use super::{RegistryError, Tool};
+use super::{KeptDefinition, RegistryError, Tool};
 use crate::client_capabilities::ClientCapabilities;
-use crate::types::ToolDefinition;
 
 /// The extension's identifier, in `capabilities.extensions`.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
@@ -94,10 +93,11 @@ pub(crate) fn check_views(tools: &[Tool], resources: &Listed) -> Result<(), Regi
 }
 
 /// Whether any tool or resource uses the extension: then the server advertises it.
-pub(crate) fn used(tools: &[Arc<ToolDefinition>], resources: &Listed) -> bool {
+pub(crate) fn used(tools: &[Arc<KeptDefinition>], resources: &Listed) -> bool {
     resources.resources().iter().any(Resource::is_app_view)
         || tools.iter().any(|tool| {
-            tool.meta
+            tool.head()
+                .meta
                 .as_ref()
                 .is_some_and(|meta| meta.contains_key("ui"))
         })

@@ -7,6 +7,7 @@
 pub(crate) mod apps;
 mod complete;
 mod icon;
+mod kept;
 mod prompt;
 mod resource;
 mod scopes;
@@ -33,6 +34,7 @@ pub use complete::{
     Owning, VariableCompleter,
 };
 pub use icon::{IconRegistration, IconSource};
+pub(crate) use kept::KeptDefinition;
 pub(crate) use prompt::collected as collected_prompts;
 pub(crate) use prompt::read_fields;
 pub use prompt::{

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::kept::KeptDefinition;
 use super::{IconRegistration, ItemKind, RegistryError, Scopes, ToolRegistration};
 use crate::call::{Callee, Handler};
 use crate::client_capabilities::ClientCapabilities;
@@ -23,7 +24,8 @@ use crate::validate::LazyValidator;
 /// A servable tool: its definition, its validators and its handler.
 #[derive(Clone)]
 pub struct Tool {
-    definition: Arc<ToolDefinition>,
+    /// Its schemas kept as text, parsed again at its first call.
+    definition: Arc<KeptDefinition>,
     handler: Handler,
     /// Compiled at the first call, shared by the tool's clones.
     input: Arc<LazyValidator>,
@@ -209,7 +211,7 @@ impl Tool {
             None => None,
         };
         Ok(Self {
-            definition: Arc::new(definition),
+            definition: Arc::new(KeptDefinition::new(definition)),
             handler,
             input: Arc::new(input),
             output,
@@ -233,7 +235,7 @@ impl Tool {
     #[must_use]
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
-        Arc::make_mut(&mut self.definition).execution = match support {
+        Arc::make_mut(&mut self.definition).edit().execution = match support {
             TaskSupport::Forbidden => None,
             _ => Some(ToolExecution {
                 task_support: Some(support),
@@ -327,14 +329,14 @@ impl Tool {
     /// Sets the display title.
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.definition).title = Some(title.into());
+        Arc::make_mut(&mut self.definition).edit().title = Some(title.into());
         self
     }
 
     /// Sets the behaviour hints.
     #[must_use]
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
-        Arc::make_mut(&mut self.definition).annotations = Some(annotations);
+        Arc::make_mut(&mut self.definition).edit().annotations = Some(annotations);
         self
     }
 
@@ -357,7 +359,7 @@ impl Tool {
     /// ```
     #[must_use]
     pub fn icon(mut self, icon: Icon) -> Self {
-        Arc::make_mut(&mut self.definition).icons.push(icon);
+        Arc::make_mut(&mut self.definition).edit().icons.push(icon);
         self
     }
 
@@ -389,13 +391,14 @@ impl Tool {
     /// Sets the tool's `_meta`, e.g. the MCP Apps `ui` (`{"ui": {"resourceUri": "ui://…"}}`).
     #[must_use]
     pub fn meta(mut self, meta: Map<String, Value>) -> Self {
-        Arc::make_mut(&mut self.definition).meta = Some(meta);
+        Arc::make_mut(&mut self.definition).edit().meta = Some(meta);
         self
     }
 
     /// The MCP Apps view the tool names (`_meta.ui.resourceUri`), if any.
     pub(crate) fn view_uri(&self) -> Option<&str> {
         self.definition
+            .head()
             .meta
             .as_ref()?
             .get("ui")?
@@ -439,13 +442,14 @@ impl Tool {
     /// The tool's name.
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.definition.name
+        self.definition.name()
     }
 
-    /// How the tool appears in `tools/list`.
+    /// How the tool appears in `tools/list`. The server keeps a tool's schemas as JSON text:
+    /// the first call of this (or of the tool) parses them, and they are then kept parsed.
     #[must_use]
     pub fn definition(&self) -> &ToolDefinition {
-        &self.definition
+        self.definition.whole()
     }
 
     /// Validates `arguments` (absent means `{}`), runs the tool, and checks its structured output
@@ -474,7 +478,7 @@ impl Tool {
     /// What a call needs, its validators compiled now if this is the first; why not, should a
     /// schema that compiled when the tool was built fail to now.
     fn callee(&self) -> Result<Callee<'_>, String> {
-        let definition = &*self.definition;
+        let definition = self.definition.whole();
         let unusable = |which: &str, error: &str| {
             format!(
                 "Tool {} cannot validate its {which}: {error}",
@@ -505,7 +509,7 @@ impl Tool {
     }
 
     /// The definition, shared with `tools/list` answers rather than copied.
-    pub(super) fn shared_definition(&self) -> Arc<ToolDefinition> {
+    pub(super) fn shared_definition(&self) -> Arc<KeptDefinition> {
         Arc::clone(&self.definition)
     }
 
@@ -516,7 +520,7 @@ impl Tool {
 }
 
 impl super::set::Named for Tool {
-    type Definition = ToolDefinition;
+    type Definition = KeptDefinition;
     const KIND: ItemKind = ItemKind::Tool;
 
     fn scopes(&self) -> &Scopes {
@@ -527,7 +531,7 @@ impl super::set::Named for Tool {
         Self::name(self)
     }
 
-    fn shared_definition(&self) -> Arc<ToolDefinition> {
+    fn shared_definition(&self) -> Arc<KeptDefinition> {
         Self::shared_definition(self)
     }
 

@@ -51,7 +51,7 @@ impl Tools {
             .tools
             .definitions()
             .iter()
-            .map(|tool| (**tool).clone())
+            .map(|tool| tool.to_definition())
             .collect();
         ListToolsResult {
             tools,
@@ -66,7 +66,7 @@ impl std::fmt::Debug for Tools {
             .tools
             .definitions()
             .iter()
-            .map(|tool| tool.name.clone())
+            .map(|tool| tool.name().to_owned())
             .collect();
         f.debug_struct("Tools")
             .field("names", &names)

@@ -19,8 +19,9 @@ pub(crate) struct KeptDefinition {
     input_schema: Box<RawValue>,
     output_schema: Option<Box<RawValue>>,
     /// The whole definition, parsed from the above the first time it is needed: at the tool's
-    /// first call, or by [`Tool::definition`](super::Tool::definition).
-    whole: OnceLock<ToolDefinition>,
+    /// first call, or by [`Tool::definition`](super::Tool::definition). Boxed: most tools of a
+    /// large server are never called, and an empty box is a pointer, not a definition's room.
+    whole: OnceLock<Box<ToolDefinition>>,
 }
 
 impl KeptDefinition {
@@ -60,12 +61,14 @@ impl KeptDefinition {
 
     /// The whole definition, parsed the first time and kept.
     pub(crate) fn whole(&self) -> &ToolDefinition {
-        self.whole.get_or_init(|| self.parsed())
+        self.whole.get_or_init(|| Box::new(self.parsed()))
     }
 
     /// The whole definition, without keeping it parsed (a copy for a caller to own).
     pub(crate) fn to_definition(&self) -> ToolDefinition {
-        self.whole.get().cloned().unwrap_or_else(|| self.parsed())
+        self.whole
+            .get()
+            .map_or_else(|| self.parsed(), |whole| ToolDefinition::clone(whole))
     }
 
     /// Everything but the schemas, to change (a `Tool` setter): the whole definition is

@@ -17,7 +17,7 @@ const TOOLS: usize = 1_000;
 const WARM: usize = 50;
 /// What they may add to the process, all together. Measured in a debug build: 12.4 MiB when each
 /// validator was compiled as the tool was built, 5.7 MiB with each definition's schemas kept
-/// parsed, 2.1 MiB with them kept as JSON text (`registry::KeptDefinition`).
+/// parsed, 1.7 MiB with them kept as JSON text (`registry::KeptDefinition`).
 const BOUND_KIB: u64 = 3 * 1024;
 
 /// `VmRSS` of this process, in KiB.

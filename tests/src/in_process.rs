@@ -62,7 +62,22 @@ impl InProcess {
     ///
     /// When none comes in time, or it is not JSON.
     pub async fn next_message(&mut self) -> Value {
-        serde_json::from_str(&self.next_line().await).unwrap()
+        self.next_message_within(WAIT).await
+    }
+
+    /// The next message, within `wait` (shorter than what a test's busy tool takes, so that
+    /// an answer that waited for it is told apart).
+    ///
+    /// # Panics
+    ///
+    /// When none comes in time, or it is not JSON.
+    pub async fn next_message_within(&mut self, wait: Duration) -> Value {
+        let line = tokio::time::timeout(wait, self.output.next_line())
+            .await
+            .expect("a message in time")
+            .unwrap()
+            .expect("the server is still writing");
+        serde_json::from_str(&line).unwrap()
     }
 
     /// The next line the server writes, as it is written (members in their order, any

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use mcp_toolbelt::middleware::{Kind, Next, Request};
 use mcp_toolbelt::{Context, Server, Visibility, tool};
+use mcp_toolbelt_tests::in_process::InProcess;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
+use tokio::io::AsyncWriteExt as _;
 
 /// Spins until its call is cancelled (at most ten seconds)
 #[tool]
@@ -43,83 +44,64 @@ async fn counted() -> String {
     "counted".to_owned()
 }
 
-/// The server's next message, within 5 s (while any tool still spins).
-async fn next_message(lines: &mut Lines<BufReader<DuplexStream>>) -> Value {
-    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
-        .await
-        .expect("an answer within 5 s")
-        .unwrap()
-        .expect("a line");
-    serde_json::from_str(&line).unwrap()
+/// The server's next message, within 5 s: half what a busy tool spins, so that an answer
+/// that waited for it does not come in time.
+async fn next(client: &mut InProcess) -> Value {
+    client.next_message_within(Duration::from_secs(5)).await
+}
+
+/// A legacy `initialize` (request 0).
+fn initialize(client_name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": client_name, "version": "1"}}})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_tool_does_not_stop_the_connection_reading() {
-    let (mut client_write, server_read) = tokio::io::duplex(64 * 1024);
-    let (server_write, client_read) = tokio::io::duplex(64 * 1024);
-    let serving = tokio::spawn(Server::new("busy", "1.0.0").serve_io(server_read, server_write));
-    let mut lines = BufReader::new(client_read).lines();
-    let mut send = async |message: Value| {
-        client_write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "busy", "version": "1"}}}),
-    )
-    .await;
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "busy_until_cancelled", "arguments": {}}}))
-    .await;
-    send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
-    let mut next = async || next_message(&mut lines).await;
-    assert_eq!(next().await["id"], 0);
+    let mut client = InProcess::start(Server::new("busy", "1.0.0"));
+    client.send(&initialize("busy")).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "busy_until_cancelled", "arguments": {}}}))
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
+    assert_eq!(next(&mut client).await["id"], 0);
     assert_eq!(
-        next().await,
+        next(&mut client).await,
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
     );
     // A call read after the busy one runs apart from it, on the other worker.
-    send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-                "params": {"name": "say", "arguments": {"text": "meanwhile"}}}))
-    .await;
-    let answer = next().await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                      "params": {"name": "say", "arguments": {"text": "meanwhile"}}}))
+        .await;
+    let answer = next(&mut client).await;
     assert_eq!(answer["id"], 4);
     assert_eq!(answer["result"]["content"][0]["text"], "meanwhile");
-    send(
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                "params": {"requestId": 1, "reason": "enough"}}),
-    )
-    .await;
-    send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"})).await;
+    client.cancel(1).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}))
+        .await;
     // The cancelled call answers nothing: the next line is the second ping's answer.
     assert_eq!(
-        next().await,
+        next(&mut client).await,
         json!({"jsonrpc": "2.0", "id": 3, "result": {}})
     );
-    drop(client_write);
-    serving.await.unwrap().unwrap();
+    client.finish().await.1.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with_its_call_stops_it()
 {
-    let (mut client_write, server_read) = tokio::io::duplex(256 * 1024);
-    let (server_write, client_read) = tokio::io::duplex(256 * 1024);
-    let serving = tokio::spawn(Server::new("bursts", "1.0.0").serve_io(server_read, server_write));
-    let mut lines = BufReader::new(client_read).lines();
-    let mut next = async || next_message(&mut lines).await;
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "bursts", "version": "1"}}});
-    client_write
-        .write_all(format!("{initialize}\n").as_bytes())
-        .await
-        .unwrap();
-    assert_eq!(next().await["id"], 0);
+    let mut client = InProcess::with_pipes(Server::new("bursts", "1.0.0"), 256 * 1024);
+    client.send(&initialize("bursts")).await;
+    assert_eq!(next(&mut client).await["id"], 0);
     // One write of about 5 KB, read at once (a read takes up to 8 KiB): more calls than one
     // task runs (`MAX_BURST`, 16), a call and its cancellation, and a ping.
     let mut text = String::new();
@@ -134,10 +116,11 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
                         "params": {"requestId": 100}});
     let ping = json!({"jsonrpc": "2.0", "id": 200, "method": "ping"});
     write!(text, "{cancelled}\n{cancel}\n{ping}\n").unwrap();
-    client_write.write_all(text.as_bytes()).await.unwrap();
+    let input = client.input.as_mut().expect("open");
+    input.write_all(text.as_bytes()).await.unwrap();
     let mut answered = BTreeSet::new();
     for _ in 0..41 {
-        let answer = next().await;
+        let answer = next(&mut client).await;
         let id = answer["id"].as_i64().expect("an id");
         if id != 200 {
             assert_eq!(answer["result"]["content"][0]["text"], format!("call {id}"));
@@ -147,18 +130,15 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
     let expected: BTreeSet<i64> = (1..=40).chain([200]).collect();
     assert_eq!(answered, expected);
     // The cancelled call never ran, and answers nothing: the next line answers the next ping.
-    let ping = json!({"jsonrpc": "2.0", "id": 201, "method": "ping"});
-    client_write
-        .write_all(format!("{ping}\n").as_bytes())
-        .await
-        .unwrap();
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 201, "method": "ping"}))
+        .await;
     assert_eq!(
-        next().await,
+        next(&mut client).await,
         json!({"jsonrpc": "2.0", "id": 201, "result": {}})
     );
     assert_eq!(COUNTED.load(Ordering::SeqCst), 0);
-    drop(client_write);
-    serving.await.unwrap().unwrap();
+    client.finish().await.1.unwrap();
 }
 
 /// Blocks its thread until `released` is set (at most ten seconds): user code that computes
@@ -173,36 +153,25 @@ fn block_until(released: &AtomicBool) {
 /// Over stdio, `server` answers a `ping` sent while its `tools/list` computes (until `released`
 /// is set), then the listing.
 async fn a_ping_is_answered_while_the_listing_computes(server: Server, released: &AtomicBool) {
-    let (mut client_write, server_read) = tokio::io::duplex(64 * 1024);
-    let (server_write, client_read) = tokio::io::duplex(64 * 1024);
-    let serving = tokio::spawn(server.serve_io(server_read, server_write));
-    let mut lines = BufReader::new(client_read).lines();
-    let mut send = async |message: Value| {
-        client_write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "busy", "version": "1"}}}),
-    )
-    .await;
-    assert_eq!(next_message(&mut lines).await["id"], 0);
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
-    send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
+    let mut client = InProcess::start(server);
+    client.send(&initialize("busy")).await;
+    assert_eq!(next(&mut client).await["id"], 0);
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
     assert_eq!(
-        next_message(&mut lines).await,
+        next(&mut client).await,
         json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
         "the ping is answered while the listing computes"
     );
     released.store(true, Ordering::SeqCst);
-    let listed = next_message(&mut lines).await;
+    let listed = next(&mut client).await;
     assert_eq!(listed["id"], 1, "{listed}");
     assert!(listed["result"]["tools"].is_array(), "{listed}");
-    drop(client_write);
-    serving.await.unwrap().unwrap();
+    client.finish().await.1.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -926,14 +926,7 @@ async fn a_task_belongs_to_its_principal_and_survives_its_http_request() {
 #[tokio::test]
 async fn a_listener_hears_its_tasks_change_status_over_stdio() {
     let mut client = InProcess::start(Server::new("tasks", "1"));
-    let created = client
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "ask_slowly", "arguments": {}, "_meta": meta(true)}),
-        )
-        .await;
-    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let id = start_ask_slowly(&mut client).await;
     // Without the extension, listening to tasks is refused.
     let refused = client
         .request(
@@ -943,54 +936,28 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         )
         .await;
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
-    client
-        .send(
-            &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
-                "_meta": meta(true),
-                "notifications": {"taskIds": [id, "not-a-task"]},
-            }}),
-        )
-        .await;
-    let acknowledged = client.next_message().await;
+    let acknowledged = listen(&mut client, json!([id, "not-a-task"])).await;
     assert_eq!(
         acknowledged["params"]["notifications"]["taskIds"],
         json!([id]),
         "only the caller's own, known tasks: {acknowledged}"
     );
     // Its state right after the acknowledgement, then each change, in order, each once.
-    let mut statuses = Vec::new();
-    while statuses.last().map(String::as_str) != Some("completed") {
-        let message = client.next_message().await;
-        if message.get("id").is_some() {
-            continue;
-        }
-        let status = status_of(&message, &id);
-        if status == "input_required" {
-            assert_eq!(
-                message["params"]["inputRequests"]["sure"]["method"], "elicitation/create",
-                "{message}"
-            );
-            let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
-            client
-                .send(
-                    &json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/update", "params": {
-                        "taskId": id, "inputResponses": answer, "_meta": meta(true),
-                    }}),
-                )
-                .await;
-        }
-        if status == "completed" {
-            assert_eq!(
-                message["params"]["result"]["content"][0]["text"], "deleted",
-                "{message}"
-            );
-        }
-        statuses.push(status);
-    }
+    let heard = hear_until_completed(&mut client, &id).await;
+    let statuses: Vec<&str> = heard.iter().map(|(status, _)| status.as_str()).collect();
     assert_eq!(
         statuses,
         ["working", "input_required", "working", "completed"],
-        "{statuses:?}"
+        "{heard:?}"
+    );
+    let (asked, completed) = (&heard[1].1, &heard[3].1);
+    assert_eq!(
+        asked["params"]["inputRequests"]["sure"]["method"], "elicitation/create",
+        "{asked}"
+    );
+    assert_eq!(
+        completed["params"]["result"]["content"][0]["text"], "deleted",
+        "{completed}"
     );
     client.cancel(3).await;
     client.assert_alive(5).await;
@@ -998,10 +965,28 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
 
 /// A listen stream's task notifications give their place back once written, as its change
 /// notifications do: with room for two, a task that changes four times is heard each time
-/// (before, the third waited for a place forever).
+/// (before, the third waited for a place forever: no message within 10 s).
 #[tokio::test]
 async fn a_listener_with_room_for_two_hears_more_than_two_task_states() {
     let mut client = InProcess::start(Server::new("tasks", "1").max_queued_messages(2));
+    let id = start_ask_slowly(&mut client).await;
+    let acknowledged = listen(&mut client, json!([id])).await;
+    assert_eq!(
+        acknowledged["params"]["notifications"]["taskIds"],
+        json!([id]),
+        "{acknowledged}"
+    );
+    let heard = hear_until_completed(&mut client, &id).await;
+    let statuses: Vec<&str> = heard.iter().map(|(status, _)| status.as_str()).collect();
+    assert_eq!(
+        statuses,
+        ["working", "input_required", "working", "completed"],
+        "{heard:?}"
+    );
+}
+
+/// Starts `ask_slowly` as a task (request 1): its id.
+async fn start_ask_slowly(client: &mut InProcess) -> String {
     let created = client
         .request(
             1,
@@ -1009,29 +994,32 @@ async fn a_listener_with_room_for_two_hears_more_than_two_task_states() {
             json!({"name": "ask_slowly", "arguments": {}, "_meta": meta(true)}),
         )
         .await;
-    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    created["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+/// Listens to `task_ids` (request 3, left open): the acknowledgement.
+async fn listen(client: &mut InProcess, task_ids: Value) -> Value {
     client
         .send(
             &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
                 "_meta": meta(true),
-                "notifications": {"taskIds": [id]},
+                "notifications": {"taskIds": task_ids},
             }}),
         )
         .await;
-    let acknowledged = client.next_message().await;
-    assert_eq!(
-        acknowledged["params"]["notifications"]["taskIds"],
-        json!([id]),
-        "{acknowledged}"
-    );
-    let mut statuses = Vec::new();
-    while statuses.last().map(String::as_str) != Some("completed") {
-        // Before, the third waited for a place forever: no message within 10 s.
+    client.next_message().await
+}
+
+/// What a listener hears of task `id` until it completes: each `notifications/tasks` with the
+/// status it reports. Its question (`sure`) is answered with a confirmation (request 4).
+async fn hear_until_completed(client: &mut InProcess, id: &str) -> Vec<(String, Value)> {
+    let mut heard: Vec<(String, Value)> = Vec::new();
+    while heard.last().map(|(status, _)| status.as_str()) != Some("completed") {
         let message = client.next_message().await;
         if message.get("id").is_some() {
             continue;
         }
-        let status = status_of(&message, &id);
+        let status = status_of(&message, id);
         if status == "input_required" {
             let answer = json!({"sure": {"action": "accept", "content": {"confirm": true}}});
             client
@@ -1042,13 +1030,9 @@ async fn a_listener_with_room_for_two_hears_more_than_two_task_states() {
                 )
                 .await;
         }
-        statuses.push(status);
+        heard.push((status, message));
     }
-    assert_eq!(
-        statuses,
-        ["working", "input_required", "working", "completed"],
-        "{statuses:?}"
-    );
+    heard
 }
 
 /// The status a `notifications/tasks` of task `id` reports.

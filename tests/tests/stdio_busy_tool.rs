@@ -93,7 +93,9 @@ async fn a_busy_tool_does_not_stop_the_connection_reading() {
         next(&mut client).await,
         json!({"jsonrpc": "2.0", "id": 3, "result": {}})
     );
-    client.finish().await.1.unwrap();
+    let (rest, ended) = client.finish().await;
+    assert!(rest.is_empty(), "the cancelled call answered: {rest:?}");
+    ended.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,7 +140,9 @@ async fn calls_read_together_are_each_answered_once_and_a_cancellation_read_with
         json!({"jsonrpc": "2.0", "id": 201, "result": {}})
     );
     assert_eq!(COUNTED.load(Ordering::SeqCst), 0);
-    client.finish().await.1.unwrap();
+    let (rest, ended) = client.finish().await;
+    assert!(rest.is_empty(), "the cancelled call answered: {rest:?}");
+    ended.unwrap();
 }
 
 /// Blocks its thread until `released` is set (at most ten seconds): user code that computes

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use serde::Deserialize as _;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -91,9 +92,13 @@ fn text(schema: &Value) -> Box<RawValue> {
     serde_json::value::to_raw_value(schema).expect("a JSON value serializes")
 }
 
-/// Text [`text`] wrote, parsed.
+/// Text [`text`] wrote, parsed whatever its depth: a schema given as a `Value` may nest deeper
+/// than the parser's usual limit (for what clients send) allows. Its numbers read back as they
+/// were: `serde_json`'s `float_roundtrip` is on (the workspace's `Cargo.toml`).
 fn parse(schema: &RawValue) -> Value {
-    serde_json::from_str(schema.get()).expect("JSON serde_json wrote parses")
+    let mut reader = serde_json::Deserializer::from_str(schema.get());
+    reader.disable_recursion_limit();
+    Value::deserialize(&mut reader).expect("JSON serde_json wrote parses")
 }
 
 #[cfg(test)]
@@ -127,6 +132,18 @@ mod tests {
         );
         assert_eq!(kept.head().input_schema, Value::Null);
         assert_eq!(kept.head().output_schema, None);
+    }
+
+    #[test]
+    fn a_schema_deeper_than_the_parsers_usual_limit_is_kept() {
+        let mut deep = json!(1.1);
+        for _ in 0..300 {
+            deep = json!([deep]);
+        }
+        let definition = ToolDefinition::new("deep", json!({"type": "object", "default": deep}));
+        let kept = KeptDefinition::new(definition.clone());
+        assert_eq!(kept.whole(), &definition);
+        assert_eq!(kept.to_definition(), definition);
     }
 
     #[test]

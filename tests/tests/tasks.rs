@@ -943,14 +943,8 @@ async fn a_listener_hears_its_tasks_change_status_over_stdio() {
         "only the caller's own, known tasks: {acknowledged}"
     );
     // Its state right after the acknowledgement, then each change, in order, each once.
-    let heard = hear_until_completed(&mut client, &id).await;
-    let statuses: Vec<&str> = heard.iter().map(|(status, _)| status.as_str()).collect();
-    assert_eq!(
-        statuses,
-        ["working", "input_required", "working", "completed"],
-        "{heard:?}"
-    );
-    let (asked, completed) = (&heard[1].1, &heard[3].1);
+    let heard = hear_each_state(&mut client, &id).await;
+    let (asked, completed) = (&heard[1], &heard[3]);
     assert_eq!(
         asked["params"]["inputRequests"]["sure"]["method"], "elicitation/create",
         "{asked}"
@@ -976,13 +970,7 @@ async fn a_listener_with_room_for_two_hears_more_than_two_task_states() {
         json!([id]),
         "{acknowledged}"
     );
-    let heard = hear_until_completed(&mut client, &id).await;
-    let statuses: Vec<&str> = heard.iter().map(|(status, _)| status.as_str()).collect();
-    assert_eq!(
-        statuses,
-        ["working", "input_required", "working", "completed"],
-        "{heard:?}"
-    );
+    hear_each_state(&mut client, &id).await;
 }
 
 /// Starts `ask_slowly` as a task (request 1): its id.
@@ -1008,6 +996,20 @@ async fn listen(client: &mut InProcess, task_ids: Value) -> Value {
         )
         .await;
     client.next_message().await
+}
+
+/// What a listener hears of `ask_slowly`'s task `id`: each `notifications/tasks`, asserted to be
+/// its four states in order, each once (`working`, `input_required`, `working`, `completed`).
+/// Its question (`sure`) is answered with a confirmation (request 4).
+async fn hear_each_state(client: &mut InProcess, id: &str) -> Vec<Value> {
+    let heard = hear_until_completed(client, id).await;
+    let statuses: Vec<&str> = heard.iter().map(|(status, _)| status.as_str()).collect();
+    assert_eq!(
+        statuses,
+        ["working", "input_required", "working", "completed"],
+        "{heard:?}"
+    );
+    heard.into_iter().map(|(_, message)| message).collect()
 }
 
 /// What a listener hears of task `id` until it completes: each `notifications/tasks` with the

@@ -44,6 +44,15 @@ fi
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
 step cargo build --workspace --examples --bins
 step env MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
+# The conformance suite (a Node client and our server, mostly waiting on each other: a quarter
+# of the two cores) runs beside the doc tests and the stdio-only tests (both compiling), its
+# output kept apart and shown after them.
+conformance_log=target/conformance.log
+conformance_started=$SECONDS
+MCP_TOOLBELT_TESTS_PREBUILT=1 bash tests/conformance/run.sh >"$conformance_log" 2>&1 &
+conformance=$!
+# A step that fails ends this script: the suite is not left running behind it.
+trap 'kill "$conformance" 2>/dev/null || true' EXIT
 step cargo test --workspace --doc
 # A stdio-only server: without the `http` feature, no axum, hyper or tower-http is compiled. The
 # runtime's own tests run here in a debug build's paths too (without the tests crate's
@@ -53,4 +62,12 @@ if cargo tree -p mcp-toolbelt --no-default-features -e normal | grep -E '^[^a-z]
   exit 1
 fi
 step cargo test -p mcp-toolbelt --no-default-features --lib --test stdio_only
-step bash tests/conformance/run.sh
+conformance_status=0
+wait "$conformance" || conformance_status=$?
+trap - EXIT
+cat "$conformance_log" >&2
+echo "run.sh: $((SECONDS - conformance_started)) s (beside the tests above): bash tests/conformance/run.sh" >&2
+if ((conformance_status)); then
+  echo "run.sh: the conformance suite failed" >&2
+  exit 1
+fi

@@ -26,7 +26,11 @@ if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
 fi
 suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-cargo build --quiet --example conformance
+# Built here unless the caller built it (`tests/run.sh` did, and runs this beside other cargo
+# commands: waiting for their lock on the build directory would undo running beside them).
+if [[ -z "${MCP_TOOLBELT_TESTS_PREBUILT:-}" || ! -x "$root/target/debug/examples/conformance" ]]; then
+    cargo build --quiet --example conformance
+fi
 server_log="$(mktemp)"
 # Early answers on: the suite's input-required-result-ignore-extra-params answers a question
 # before any round asked it (see `Server::accept_early_answers`).

@@ -43,7 +43,11 @@ fi
 # are the ones tested (a debug build's are, by the stdio-only step below).
 command -v cargo-nextest >/dev/null || cargo install --locked cargo-nextest
 step cargo build --workspace --examples --bins
-step env MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --all-targets
+# `--tests --benches`, not `--all-targets`: every target with `test = true` (libraries, integration
+# tests, the two examples with tests) and the benchmarks, but no test harness for the 46 programs
+# that have no tests (`test = false`), which `--all-targets` (through `--bins`, `--examples`)
+# builds and links all the same.
+step env MCP_TOOLBELT_TESTS_PREBUILT=1 cargo nextest run --workspace --tests --benches
 # The conformance suite (a Node client and our server, mostly waiting on each other: a quarter
 # of the two cores) runs beside the doc tests and the stdio-only tests (both compiling), its
 # output kept apart and shown after them.

@@ -74,7 +74,7 @@ struct Inner {
     session_id: Option<String>,
     /// The legacy session's own choice of tags (`None`: no session to keep one).
     session_tags: Option<Arc<SessionTags>>,
-    auth: Option<AuthInfo>,
+    auth: Option<Arc<AuthInfo>>,
     states: Arc<StateMap>,
     /// The client declared the MCP Apps extension.
     apps: bool,
@@ -153,7 +153,7 @@ pub(crate) struct ContextParts {
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
     pub(crate) session_tags: Option<Arc<SessionTags>>,
-    pub(crate) auth: Option<AuthInfo>,
+    pub(crate) auth: Option<Arc<AuthInfo>>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) apps: bool,
     pub(crate) asker: Asker,
@@ -235,7 +235,7 @@ impl Context {
     /// What the caller's bearer token said, when the HTTP server verifies tokens.
     #[must_use]
     pub fn auth(&self) -> Option<&AuthInfo> {
-        self.inner.auth.as_ref()
+        self.inner.auth.as_deref()
     }
 
     /// Shows this session the tools, resources and prompts tagged with any of `tags`, from

@@ -275,7 +275,7 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Result<Payload, ErrorObject> {
         // Before anything of the request is looked at: past a limit it is not run.
-        let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
+        let who = Who::of(scope.auth.as_deref().map(AuthInfo::caller), scope.address);
         self.state
             .limits
             .rate
@@ -285,7 +285,7 @@ impl Dispatcher {
         let era = Era::of(&mut params, connection)?;
         trace::record_version(era.version());
         if let Some(kind) = Kind::of(method) {
-            let view = self.view(&era, connection, scope.auth.as_ref());
+            let view = self.view(&era, connection, scope.auth.as_deref());
             return self
                 .through_chain(kind, id, params, &era, connection, (scope, view))
                 .await;
@@ -306,8 +306,8 @@ impl Dispatcher {
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
-                let view = self.view(&era, connection, scope.auth.as_ref());
-                let listed = self.listable(scope.auth.as_ref(), &view);
+                let view = self.view(&era, connection, scope.auth.as_deref());
+                let listed = self.listable(scope.auth.as_deref(), &view);
                 subscriptions::subscribe(method, &params, connection.subscriptions(), &listed)
             }
             (true, Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
@@ -317,7 +317,7 @@ impl Dispatcher {
                     method,
                     &params,
                     &declared,
-                    scope.auth.as_ref(),
+                    scope.auth.as_deref(),
                 )
                 .await
             }
@@ -490,12 +490,12 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> Result<Value, ErrorObject> {
         let offered = Lists::declared(&self.capabilities());
-        let view = self.view(era, connection, scope.auth.as_ref());
+        let view = self.view(era, connection, scope.auth.as_deref());
         let listed = self
             .state
             .resources
             .is_served()
-            .then(|| self.listable(scope.auth.as_ref(), &view));
+            .then(|| self.listable(scope.auth.as_deref(), &view));
         let mut filter = ListenFilter::parse(&params)?;
         let mut requested = Requested::of(
             &filter,
@@ -511,7 +511,7 @@ impl Dispatcher {
             &self.state.tasks,
             filter.task_ids.take(),
             &declared,
-            scope.auth.as_ref(),
+            scope.auth.as_deref(),
         )
         .await?;
         let followed = task_changes
@@ -525,7 +525,7 @@ impl Dispatcher {
                 listen::FollowedTasks::new(
                     changes,
                     Arc::clone(&self.state.tasks),
-                    tasks::owner(scope.auth.as_ref()),
+                    tasks::owner(scope.auth.as_deref()),
                 )
             });
         // Nothing of the request outlives its start: a stream holds what it sends.

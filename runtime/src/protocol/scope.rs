@@ -19,7 +19,7 @@ pub(crate) struct RequestScope {
     /// Where the client's answers to a legacy call's questions come back, when they can.
     pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,
-    pub(crate) auth: Option<AuthInfo>,
+    pub(crate) auth: Option<Arc<AuthInfo>>,
     /// The client's address, when the transport has one (HTTP: the peer, or behind a trusted
     /// proxy the address it forwarded): who a caller without a token is counted as by the rate
     /// limits.

@@ -142,7 +142,7 @@ impl<T: IntoCompletion, E: std::fmt::Display> IntoCompletion for Result<T, E> {
 pub struct CompletionContext {
     arguments: BTreeMap<String, String>,
     states: Arc<StateMap>,
-    auth: Option<AuthInfo>,
+    auth: Option<Arc<AuthInfo>>,
     session_id: Option<String>,
 }
 
@@ -157,7 +157,7 @@ impl CompletionContext {
     }
 
     /// Who asks: the bearer token's verdict and the legacy HTTP session.
-    pub(crate) fn caller(mut self, auth: Option<AuthInfo>, session_id: Option<String>) -> Self {
+    pub(crate) fn caller(mut self, auth: Option<Arc<AuthInfo>>, session_id: Option<String>) -> Self {
         self.auth = auth;
         self.session_id = session_id;
         self
@@ -167,7 +167,7 @@ impl CompletionContext {
     /// [`Context::auth`](crate::Context::auth) gives it to a tool.
     #[must_use]
     pub fn auth(&self) -> Option<&AuthInfo> {
-        self.auth.as_ref()
+        self.auth.as_deref()
     }
 
     /// The legacy HTTP session the request belongs to, if any.

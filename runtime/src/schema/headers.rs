@@ -55,7 +55,7 @@ impl HeaderParam {
 /// be equal ignoring case.
 pub(crate) fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
     let mut marks = Marks::default();
-    marks.visit(schema, &mut Vec::new(), "", true);
+    marks.visit(schema, &mut Vec::new(), &mut String::new(), true);
     for (index, param) in marks.found.iter().enumerate() {
         if let Some(first) = marks.found[..index]
             .iter()
@@ -86,8 +86,16 @@ struct Marks {
 
 impl Marks {
     /// Visits `schema`, at `path` (property names) and `pointer` (its JSON pointer), `reachable`
-    /// when only `properties` lead to it from the root.
-    fn visit(&mut self, schema: &Value, path: &mut Vec<String>, pointer: &str, reachable: bool) {
+    /// when only `properties` lead to it from the root. Both are one buffer each, grown and cut
+    /// back on the way (every tool's schema is walked at start-up: nothing is allocated per
+    /// keyword).
+    fn visit<'s>(
+        &mut self,
+        schema: &'s Value,
+        path: &mut Vec<&'s str>,
+        pointer: &mut String,
+        reachable: bool,
+    ) {
         let Some(object) = schema.as_object() else {
             return;
         };
@@ -95,19 +103,23 @@ impl Marks {
             self.mark(object, mark, path, pointer, reachable);
         }
         for (keyword, value) in object {
-            let here = format!("{pointer}/{keyword}");
+            let here = pointer.len();
             match keyword.as_str() {
                 "properties" => {
                     for (name, property) in value.as_object().into_iter().flatten() {
-                        path.push(name.clone());
-                        self.visit(property, path, &format!("{here}/{name}"), reachable);
+                        path.push(name);
+                        push_segments(pointer, &[keyword, name]);
+                        self.visit(property, path, pointer, reachable);
+                        pointer.truncate(here);
                         path.pop();
                     }
                 }
                 // Maps of schemas: none of them is a property the client can find by path.
                 "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                     for (name, subschema) in value.as_object().into_iter().flatten() {
-                        self.visit(subschema, path, &format!("{here}/{name}"), false);
+                        push_segments(pointer, &[keyword, name]);
+                        self.visit(subschema, path, pointer, false);
+                        pointer.truncate(here);
                     }
                 }
                 "items"
@@ -127,10 +139,16 @@ impl Marks {
                 | "oneOf" => match value {
                     Value::Array(list) => {
                         for (index, subschema) in list.iter().enumerate() {
-                            self.visit(subschema, path, &format!("{here}/{index}"), false);
+                            push_segments(pointer, &[keyword, &index.to_string()]);
+                            self.visit(subschema, path, pointer, false);
+                            pointer.truncate(here);
                         }
                     }
-                    subschema => self.visit(subschema, path, &here, false),
+                    subschema => {
+                        push_segments(pointer, &[keyword]);
+                        self.visit(subschema, path, pointer, false);
+                        pointer.truncate(here);
+                    }
                 },
                 _ => {}
             }
@@ -142,7 +160,7 @@ impl Marks {
         &mut self,
         property: &Map<String, Value>,
         mark: &Value,
-        path: &[String],
+        path: &[&str],
         pointer: &str,
         reachable: bool,
     ) {
@@ -188,8 +206,16 @@ impl Marks {
         }
         self.found.push(HeaderParam {
             name: name.to_owned(),
-            path: path.to_vec(),
+            path: path.iter().map(|&name| name.to_owned()).collect(),
         });
+    }
+}
+
+/// Appends `/segment` to the JSON pointer `pointer` for each of `segments`.
+fn push_segments(pointer: &mut String, segments: &[&str]) {
+    for segment in segments {
+        pointer.push('/');
+        pointer.push_str(segment);
     }
 }
 

@@ -44,7 +44,7 @@ pub(crate) struct Calls {
 #[derive(Clone)]
 pub(crate) struct Caller {
     pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
-    pub(crate) auth: Option<AuthInfo>,
+    pub(crate) auth: Option<Arc<AuthInfo>>,
     /// The client's address, when the transport has one (the rate limits' principal without a
     /// token).
     pub(crate) address: Option<std::net::IpAddr>,

@@ -112,11 +112,11 @@ impl Dispatcher {
     ) -> Outcome {
         let method = method_of(kind);
         if let Some(needed) =
-            self.insufficient_scope(&method, Some(&params), scope.auth.as_ref(), &view)
+            self.insufficient_scope(&method, Some(&params), scope.auth.as_deref(), &view)
         {
             return Err(refused(&needed));
         }
-        let auth = scope.auth.as_ref();
+        let auth = scope.auth.as_deref();
         let version = era.version();
         match kind {
             Kind::CallTool => {

@@ -74,7 +74,7 @@ impl Dispatcher {
         if let Some(limiter) = tool.rate_limiter()
             && !brings_answers(&params)
         {
-            let who = Who::of(scope.auth.as_ref().map(AuthInfo::caller), scope.address);
+            let who = Who::of(scope.auth.as_deref().map(AuthInfo::caller), scope.address);
             let rate = &self.state.limits.rate;
             rate.check_tool(limiter, &name, &who)
                 .await
@@ -150,7 +150,7 @@ impl Dispatcher {
                 Ok(None)
             };
         }
-        let owner = tasks::owner(scope.auth.as_ref());
+        let owner = tasks::owner(scope.auth.as_deref());
         match self.state.tasks.admit(owner.as_deref()) {
             Ok(reservation) => Ok(Some((required, reservation))),
             Err(busy) if required => Err(busy),
@@ -182,7 +182,7 @@ impl Dispatcher {
         {
             return Err(ErrorObject::invalid_params(refusal));
         }
-        let owner = tasks::owner(scope.auth.as_ref());
+        let owner = tasks::owner(scope.auth.as_deref());
         let stoppable = tool.stoppable();
         let cancel = CancellationToken::new();
         let request_cancel = std::mem::replace(&mut scope.cancellation, cancel.clone());
@@ -266,7 +266,7 @@ impl Dispatcher {
         if !era.is_modern() {
             return Ok(None);
         }
-        let principal = scope.auth.as_ref().map(AuthInfo::principal);
+        let principal = scope.auth.as_deref().map(AuthInfo::principal);
         let binding = LazyBinding::new(principal, subject, arguments.cloned());
         let round = Round::start(
             &self.state.sealer,

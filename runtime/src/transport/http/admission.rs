@@ -22,7 +22,7 @@ use crate::jsonrpc::codes;
 
 /// What admission learned of the caller, for the handlers: its verified token, when auth is on.
 #[derive(Clone)]
-pub(super) struct Admitted(pub(super) Option<AuthInfo>);
+pub(super) struct Admitted(pub(super) Option<Arc<AuthInfo>>);
 
 /// The admission layer: admits a request before its handler reads the body, and hands the
 /// caller to the handler. A tower layer of its own, not `axum::middleware::from_fn`, which clones

@@ -2,6 +2,8 @@
 //! that tells a client where to get a token (RFC 6750, RFC 9728), and the `403` that tells it
 //! which scopes to ask for (the 2025-11-25 scope challenge).
 
+use std::sync::Arc;
+
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
 use super::config::{BearerAuth, TokenCheck};
@@ -16,13 +18,14 @@ use crate::registry::Scopes;
 pub(super) async fn authenticate(
     auth: &BearerAuth,
     headers: &HeaderMap,
-) -> Result<AuthInfo, Refusal> {
+) -> Result<Arc<AuthInfo>, Refusal> {
     let Some(token) = bearer_token(headers) else {
         return Err(unauthorized(auth, false));
     };
     match &auth.check {
         TokenCheck::Custom(verify) => verify(token.to_owned())
             .await
+            .map(Arc::new)
             .ok_or_else(|| unauthorized(auth, true)),
         #[cfg(feature = "oauth")]
         TokenCheck::OAuth(verifier) => {

@@ -39,7 +39,7 @@ const ALWAYS_READ_BYTES: usize = 16 * 1024;
 /// What the POST handlers share about one request, once its headers are admitted.
 struct Post {
     headers: HeaderMap,
-    auth: Option<AuthInfo>,
+    auth: Option<Arc<AuthInfo>>,
     /// The client's address (behind a trusted proxy, the one it forwarded).
     address: Option<IpAddr>,
     accepts: Accepts,
@@ -145,7 +145,7 @@ pub(super) async fn post(
     }
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = take_place(&state, &message, auth.as_ref())
+    let place = take_place(&state, &message, auth.as_deref())
         .map_err(|refusal| refusal.to(&request_id(&message)))?
         .holding(held);
     let modern = is_modern(&message, &headers)?;
@@ -265,7 +265,7 @@ async fn modern_post(
         }
     };
     check_envelope(&post.headers, &request)
-        .and_then(|()| check_param_headers(state, &post.headers, &request, post.auth.as_ref()))
+        .and_then(|()| check_param_headers(state, &post.headers, &request, post.auth.as_deref()))
         .map_err(|error| Refusal::at(Stage::Envelope, error).to(&request.id))?;
     let subscription = request.method == Method::Listen;
     // A subscription is a stream of notifications: it needs SSE, and a subscription place (in
@@ -340,7 +340,7 @@ fn subscription_place(state: &HttpState, post: &Post) -> Result<Place, Refusal> 
             "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
         ));
     }
-    let auth = post.auth.as_ref();
+    let auth = post.auth.as_deref();
     let place = state.subscriptions.take(auth)?;
     let stream = state.streams.take(auth)?;
     Ok(place.with(stream))
@@ -561,7 +561,7 @@ async fn legacy_session(
         // In the table only once answered (`legacy_post`).
         let Some(session) = state
             .sessions
-            .unlisted(&state.dispatcher, post.auth.as_ref())
+            .unlisted(&state.dispatcher, post.auth.as_deref())
         else {
             return Err(super::sessions::full());
         };
@@ -578,7 +578,7 @@ async fn legacy_session(
         .find_for(
             &state.dispatcher,
             &post.headers,
-            post.auth.as_ref(),
+            post.auth.as_deref(),
             refresh,
         )
         .await?;
@@ -674,7 +674,7 @@ async fn legacy_batch(
     state: &HttpState,
     items: Vec<Box<RawValue>>,
     calls: &Calls,
-    (auth, address): (Option<AuthInfo>, Option<IpAddr>),
+    (auth, address): (Option<Arc<AuthInfo>>, Option<IpAddr>),
 ) -> Response {
     // The calls of a batch answer in the batch: their notifications have nowhere to go.
     let caller = Caller {

@@ -805,7 +805,7 @@ pub(super) async fn delete(
     }
     let session = state
         .sessions
-        .find_for(&state.dispatcher, &headers, auth.as_ref(), false)
+        .find_for(&state.dispatcher, &headers, auth.as_deref(), false)
         .await?;
     #[cfg(feature = "redis")]
     if let Some(shared) = state.sessions.shared() {

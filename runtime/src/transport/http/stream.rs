@@ -41,7 +41,7 @@ pub(super) struct HttpCall<'a> {
     pub(super) calls: Calls,
     /// The legacy session it belongs to, if any.
     pub(super) in_session: Option<Arc<HttpSession>>,
-    pub(super) auth: Option<AuthInfo>,
+    pub(super) auth: Option<Arc<AuthInfo>>,
     /// The server's bearer auth, if any: a scope refusal answered as JSON is then a `403` with
     /// the `insufficient_scope` challenge.
     pub(super) bearer: Option<&'a BearerAuth>,
@@ -442,12 +442,12 @@ pub(super) async fn get_stream(
     }
     let session = state
         .sessions
-        .find_for(&state.dispatcher, &headers, auth.as_ref(), true)
+        .find_for(&state.dispatcher, &headers, auth.as_deref(), true)
         .await?;
     let resuming = headers.get(LAST_EVENT_ID);
     let mut replayed = None;
     if let Some(last) = resuming {
-        match resume(&state, &session, last, auth.as_ref()).await? {
+        match resume(&state, &session, last, auth.as_deref()).await? {
             Resumed::Stream(response) => return Ok(response),
             // Another replica's GET stream: what it kept, then this replica's GET stream.
             Resumed::Replayed(frames) => replayed = Some(frames),
@@ -470,7 +470,7 @@ pub(super) async fn get_stream(
         })?
     };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
-    let place = state.streams.take(auth.as_ref())?;
+    let place = state.streams.take(auth.as_deref())?;
     let stream = session_stream(&state, &session)?;
     let prime =
         replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;

@@ -8,7 +8,7 @@
 //! tokens are never kept.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest as _, Sha256};
@@ -69,7 +69,9 @@ struct Cache {
 }
 
 struct Entry {
-    auth: AuthInfo,
+    /// Shared with every request the token makes while kept: a lookup copies a pointer, not
+    /// the claims.
+    auth: Arc<AuthInfo>,
     expires: Instant,
     /// The generation of the key set that verified a JWT (`None`: introspected).
     keys: Option<u64>,
@@ -80,11 +82,11 @@ struct Entry {
 impl TokenCache {
     /// What the token of `digest` was found to grant, while that is still trusted: before its
     /// time, and, for a JWT, with the key set of generation `keys` still the one in use.
-    pub(crate) fn get(&self, digest: &Digest, keys: u64) -> Option<AuthInfo> {
+    pub(crate) fn get(&self, digest: &Digest, keys: u64) -> Option<Arc<AuthInfo>> {
         let cache = sync::read(&self.inner);
         let entry = cache.entries.get(digest)?;
         if entry.expires > Instant::now() && entry.keys.is_none_or(|used| used == keys) {
-            return Some(entry.auth.clone());
+            return Some(Arc::clone(&entry.auth));
         }
         drop(cache);
         sync::write(&self.inner).remove(digest);
@@ -95,7 +97,7 @@ impl TokenCache {
     pub(crate) fn insert(
         &self,
         digest: Digest,
-        auth: &AuthInfo,
+        auth: &Arc<AuthInfo>,
         expires: Instant,
         keys: Option<u64>,
     ) {
@@ -127,7 +129,7 @@ impl TokenCache {
         cache.entries.insert(
             digest,
             Entry {
-                auth: auth.clone(),
+                auth: Arc::clone(auth),
                 expires,
                 keys,
                 bytes,
@@ -164,7 +166,7 @@ mod tests {
     #[test]
     fn many_tokens_stay_within_the_count() {
         let cache = TokenCache::default();
-        let auth = AuthInfo::new("c");
+        let auth = Arc::new(AuthInfo::new("c"));
         for i in 0..MAX_ENTRIES + 10 {
             cache.insert(digest("r", &format!("t{i}")), &auth, later(), Some(1));
         }
@@ -184,8 +186,7 @@ mod tests {
     #[test]
     fn large_claims_stay_within_the_bytes() {
         let cache = TokenCache::default();
-        let mut auth = AuthInfo::new("c");
-        auth.extra = serde_json::json!({"roles": "r".repeat(8 * 1024)});
+        let auth = Arc::new(AuthInfo::new("c").extra(serde_json::json!({"roles": "r".repeat(8 * 1024)})));
         let each = ENTRY_BYTES + 2 * auth.extra.to_string().len();
         for i in 0..2_000 {
             cache.insert(digest("r", &format!("t{i}")), &auth, later(), None);
@@ -203,7 +204,7 @@ mod tests {
     #[test]
     fn an_entry_past_its_time_or_of_older_keys_is_not_given() {
         let cache = TokenCache::default();
-        let auth = AuthInfo::new("c");
+        let auth = Arc::new(AuthInfo::new("c"));
         let (jwt, introspected) = (digest("r", "a.b.c"), digest("r", "opaque"));
         cache.insert(jwt, &auth, later(), Some(1));
         cache.insert(introspected, &auth, later(), None);

@@ -11,6 +11,7 @@ mod discovery;
 mod introspect;
 mod jwks;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -81,7 +82,11 @@ impl Verifier {
 
     /// What `token` grants, for the resource `audience`: as kept since its first request, else
     /// verified (and kept).
-    pub(crate) async fn verify(&self, token: &str, audience: &str) -> Result<AuthInfo, Rejection> {
+    pub(crate) async fn verify(
+        &self,
+        token: &str,
+        audience: &str,
+    ) -> Result<Arc<AuthInfo>, Rejection> {
         let digest = cache::digest(audience, token);
         if let Some(found) = self.verified.get(&digest, self.keys.generation()) {
             return Ok(found);
@@ -93,7 +98,7 @@ impl Verifier {
                 .verify(&self.http, &endpoints, token, &self.issuer, audience)
                 .await?;
             let exp = claims.get("exp").and_then(Value::as_u64);
-            let auth = auth_info(claims);
+            let auth = Arc::new(auth_info(claims));
             // A JWT is verified with its `exp` (a required claim): one unread is never kept.
             if let Some(exp) = exp {
                 self.verified
@@ -114,7 +119,7 @@ impl Verifier {
             audience,
         )
         .await?;
-        let auth = auth_info(claims);
+        let auth = Arc::new(auth_info(claims));
         self.verified.insert(digest, &auth, expires, None);
         Ok(auth)
     }

@@ -1,7 +1,8 @@
 //! [`Caps`]: how many of one thing run at once, in all and per caller: HTTP's places for
 //! requests and streams (`transport/http/places.rs`), the tasks' places (`task/engine.rs`).
-//! Each place is a [`Permit`] of owned semaphore permits (tower's `ConcurrencyLimit` shape),
-//! given back when dropped, wherever it was moved to.
+//! Each place is a [`Permit`]: an owned permit of the global semaphore (tower's
+//! `ConcurrencyLimit` shape) and its share of its key's count, given back when dropped, wherever
+//! it was moved to.
 //!
 //! # Anonymous callers
 //!
@@ -34,8 +35,10 @@ pub(crate) struct Caps<K> {
     keys: Keys<K>,
 }
 
-/// Each key holding a place, and its own semaphore.
-type Keys<K> = Arc<Mutex<HashMap<K, Arc<Semaphore>>>>;
+/// Each key holding a place, and how many it holds: a count under the one lock (a key's places
+/// are taken and given back without waiting, so a semaphore of its own would only cost an
+/// allocation per caller, at every request of a caller with one request at a time).
+type Keys<K> = Arc<Mutex<HashMap<K, usize>>>;
 
 /// Which cap refused a place ([`Caps::take`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +51,29 @@ pub(crate) enum Full {
 
 /// Places taken ([`Caps::take`]), given back when dropped.
 pub(crate) struct Permit<K: Eq + Hash> {
-    // Dropped first: the key's permit, then its entry forgotten if it was the last.
-    own: Option<OwnedSemaphorePermit>,
-    key: Option<(K, Keys<K>)>,
+    // Dropped first: the key's share, then the global permit.
+    _key: Option<KeyShare<K>>,
     _all: OwnedSemaphorePermit,
+}
+
+/// A key's places within a [`Permit`]: its count lowered when dropped, and its entry forgotten
+/// with its last place.
+struct KeyShare<K: Eq + Hash> {
+    key: K,
+    keys: Keys<K>,
+    count: usize,
+}
+
+impl<K: Eq + Hash> Drop for KeyShare<K> {
+    fn drop(&mut self) {
+        let mut keys = lock(&self.keys);
+        if let Some(held) = keys.get_mut(&self.key) {
+            *held = held.saturating_sub(self.count);
+            if *held == 0 {
+                keys.remove(&self.key);
+            }
+        }
+    }
 }
 
 impl<K: Eq + Hash + Clone> Caps<K> {
@@ -93,30 +115,29 @@ impl<K: Eq + Hash + Clone> Caps<K> {
     /// alone), or none: `Err` names the cap that is full. Never waits.
     pub(crate) fn take(&self, key: Option<K>, count: usize) -> Result<Permit<K>, Full> {
         let permits = u32::try_from(count).unwrap_or(u32::MAX);
-        // The key's first (under the lock, so that its entry is not forgotten meanwhile), then
-        // the global cap: a refusal gives back what was taken.
-        let own = match &key {
+        // The key's first, then the global cap: a refusal gives back what was taken (the
+        // share, when dropped).
+        let share = match key {
             Some(key) => {
                 let mut keys = lock(&self.keys);
-                let semaphore = keys
-                    .entry(key.clone())
-                    .or_insert_with(|| Arc::new(Semaphore::new(self.per_key)));
-                let taken = Arc::clone(semaphore).try_acquire_many_owned(permits);
-                if taken.is_err() && Arc::strong_count(semaphore) == 1 {
-                    keys.remove(key);
+                let held = keys.get(&key).copied().unwrap_or(0);
+                if held.saturating_add(count) > self.per_key {
+                    return Err(Full::Key);
                 }
-                Some(taken.map_err(|_| Full::Key)?)
+                keys.insert(key.clone(), held + count);
+                Some(KeyShare {
+                    key,
+                    keys: Arc::clone(&self.keys),
+                    count,
+                })
             }
             None => None,
         };
-        let key = key.map(|key| (key, Arc::clone(&self.keys)));
-        let Ok(all) = Arc::clone(&self.all).try_acquire_many_owned(permits) else {
-            Permit::<K>::forget_with(own, key);
-            return Err(Full::All);
-        };
+        let all = Arc::clone(&self.all)
+            .try_acquire_many_owned(permits)
+            .map_err(|_| Full::All)?;
         Ok(Permit {
-            own,
-            key,
+            _key: share,
             _all: all,
         })
     }
@@ -131,31 +152,6 @@ impl<K: Eq + Hash + Clone> Caps<K> {
     #[cfg(test)]
     pub(crate) fn free(&self) -> usize {
         self.all.available_permits()
-    }
-}
-
-impl<K: Eq + Hash> Permit<K> {
-    /// Gives back a key's permit taken alone, its entry forgotten if it was the last.
-    fn forget_with(own: Option<OwnedSemaphorePermit>, key: Option<(K, Keys<K>)>) {
-        drop(own);
-        let Some((key, keys)) = key else {
-            return;
-        };
-        let mut keys = lock(&keys);
-        // Only the map holds it: no place of this key is out, and none is being taken (taking
-        // holds this lock).
-        if keys
-            .get(&key)
-            .is_some_and(|semaphore| Arc::strong_count(semaphore) == 1)
-        {
-            keys.remove(&key);
-        }
-    }
-}
-
-impl<K: Eq + Hash> Drop for Permit<K> {
-    fn drop(&mut self) {
-        Self::forget_with(self.own.take(), self.key.take());
     }
 }
 

@@ -157,7 +157,11 @@ impl CompletionContext {
     }
 
     /// Who asks: the bearer token's verdict and the legacy HTTP session.
-    pub(crate) fn caller(mut self, auth: Option<Arc<AuthInfo>>, session_id: Option<String>) -> Self {
+    pub(crate) fn caller(
+        mut self,
+        auth: Option<Arc<AuthInfo>>,
+        session_id: Option<String>,
+    ) -> Self {
         self.auth = auth;
         self.session_id = session_id;
         self

@@ -5,6 +5,9 @@
 //! keeps the memory its request holds (`limits::MemoryBudget`) until it is answered. The
 //! counting is `caps::Caps`, the tasks' too.
 
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 
 use super::reply::Refusal;
@@ -12,7 +15,6 @@ use crate::caps::{Caps, Full, Permit};
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 use crate::limits::Held;
-use crate::principal::Principal;
 
 /// The places of one kind (requests, or `subscriptions/listen` streams): [`Caps`] keyed by
 /// principal (a caller without bearer auth is bound by the global cap alone, the caps' one
@@ -20,13 +22,33 @@ use crate::principal::Principal;
 pub(super) struct Places {
     /// What is counted, for messages: "requests", "subscriptions/listen streams".
     what: &'static str,
-    caps: Caps<Principal>,
+    caps: Caps<Caller>,
+}
+
+/// The key of a caller's places: its verified token's client and subject, compared as a
+/// `Principal` is, held as the token's shared [`AuthInfo`] (a place taken copies a pointer, not
+/// the two texts).
+#[derive(Clone)]
+struct Caller(Arc<AuthInfo>);
+
+impl PartialEq for Caller {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.caller() == other.0.caller()
+    }
+}
+
+impl Eq for Caller {}
+
+impl Hash for Caller {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.caller().hash(state);
+    }
 }
 
 /// One place (or one per item of a batch), given back when dropped.
 pub(super) struct Place {
     #[allow(dead_code, reason = "kept for its drop")]
-    permit: Permit<Principal>,
+    permit: Permit<Caller>,
     /// The memory its request holds, given back with the place.
     #[allow(dead_code, reason = "kept for its drop")]
     held: Option<Held>,
@@ -44,7 +66,7 @@ impl Places {
     }
 
     /// A place for a request of `auth`'s principal; `Err` is the `503` to answer with.
-    pub(super) fn take(&self, auth: Option<&AuthInfo>) -> Result<Place, Refusal> {
+    pub(super) fn take(&self, auth: Option<&Arc<AuthInfo>>) -> Result<Place, Refusal> {
         self.take_many(auth, 1)
     }
 
@@ -52,10 +74,10 @@ impl Places {
     /// caps could ever allow this caller is refused for good (`413`), not told to retry.
     pub(super) fn take_many(
         &self,
-        auth: Option<&AuthInfo>,
+        auth: Option<&Arc<AuthInfo>>,
         count: usize,
     ) -> Result<Place, Refusal> {
-        let principal = auth.map(AuthInfo::principal);
+        let principal = auth.map(|auth| Caller(Arc::clone(auth)));
         let most = self.caps.most(principal.as_ref());
         if count > 1 && count > most {
             return Err(Refusal::new(
@@ -107,11 +129,8 @@ impl Place {
 mod tests {
     use super::*;
 
-    fn caller(client: &str) -> AuthInfo {
-        AuthInfo {
-            client_id: client.into(),
-            ..AuthInfo::default()
-        }
+    fn caller(client: &str) -> Arc<AuthInfo> {
+        Arc::new(AuthInfo::new(client))
     }
 
     #[test]

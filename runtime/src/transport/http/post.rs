@@ -145,7 +145,7 @@ pub(super) async fn post(
     }
     // Taken once the body is here: a client that sends headers and no body holds only its
     // connection (for the body time limit), never a place to answer requests.
-    let place = take_place(&state, &message, auth.as_deref())
+    let place = take_place(&state, &message, auth.as_ref())
         .map_err(|refusal| refusal.to(&request_id(&message)))?
         .holding(held);
     let modern = is_modern(&message, &headers)?;
@@ -168,7 +168,7 @@ pub(super) async fn post(
 fn take_place(
     state: &HttpState,
     message: &Incoming,
-    auth: Option<&AuthInfo>,
+    auth: Option<&Arc<AuthInfo>>,
 ) -> Result<Place, Refusal> {
     let count = match message {
         // A batch past its own limit takes no more places than that limit; it is then refused
@@ -340,7 +340,7 @@ fn subscription_place(state: &HttpState, post: &Post) -> Result<Place, Refusal> 
             "Not Acceptable: subscriptions/listen answers with an event stream; Accept must include text/event-stream",
         ));
     }
-    let auth = post.auth.as_deref();
+    let auth = post.auth.as_ref();
     let place = state.subscriptions.take(auth)?;
     let stream = state.streams.take(auth)?;
     Ok(place.with(stream))

@@ -447,7 +447,7 @@ pub(super) async fn get_stream(
     let resuming = headers.get(LAST_EVENT_ID);
     let mut replayed = None;
     if let Some(last) = resuming {
-        match resume(&state, &session, last, auth.as_deref()).await? {
+        match resume(&state, &session, last, auth.as_ref()).await? {
             Resumed::Stream(response) => return Ok(response),
             // Another replica's GET stream: what it kept, then this replica's GET stream.
             Resumed::Replayed(frames) => replayed = Some(frames),
@@ -470,7 +470,7 @@ pub(super) async fn get_stream(
         })?
     };
     // It holds its connection as long as it lasts: one of the long-lived streams' share.
-    let place = state.streams.take(auth.as_deref())?;
+    let place = state.streams.take(auth.as_ref())?;
     let stream = session_stream(&state, &session)?;
     let prime =
         replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
@@ -582,7 +582,7 @@ async fn resume(
     state: &HttpState,
     session: &Arc<HttpSession>,
     last: &HeaderValue,
-    auth: Option<&AuthInfo>,
+    auth: Option<&Arc<AuthInfo>>,
 ) -> Result<Resumed, Refusal> {
     let session_id = session
         .calls
@@ -623,7 +623,7 @@ async fn resume_shared(
     state: &HttpState,
     event_id: &str,
     session_id: &str,
-    auth: Option<&AuthInfo>,
+    auth: Option<&Arc<AuthInfo>>,
 ) -> Result<Resumed, Refusal> {
     let (Some(shared), Some((stream, after))) =
         (&state.log.shared, replay::parse_event_id(event_id))

@@ -186,7 +186,8 @@ mod tests {
     #[test]
     fn large_claims_stay_within_the_bytes() {
         let cache = TokenCache::default();
-        let auth = Arc::new(AuthInfo::new("c").extra(serde_json::json!({"roles": "r".repeat(8 * 1024)})));
+        let auth =
+            Arc::new(AuthInfo::new("c").extra(serde_json::json!({"roles": "r".repeat(8 * 1024)})));
         let each = ENTRY_BYTES + 2 * auth.extra.to_string().len();
         for i in 0..2_000 {
             cache.insert(digest("r", &format!("t{i}")), &auth, later(), None);

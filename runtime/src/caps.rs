@@ -68,6 +68,7 @@ impl<K: Eq + Hash> Drop for KeyShare<K> {
     fn drop(&mut self) {
         let mut keys = lock(&self.keys);
         if let Some(held) = keys.get_mut(&self.key) {
+            debug_assert!(*held >= self.count, "a key's count covers its shares");
             *held = held.saturating_sub(self.count);
             if *held == 0 {
                 keys.remove(&self.key);

@@ -4,6 +4,8 @@
 //! forbids makes the tool unservable (clients must drop such a tool, so it would be served to
 //! no one).
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 /// The schema keyword that marks a property.
@@ -139,7 +141,8 @@ impl Marks {
                 | "oneOf" => match value {
                     Value::Array(list) => {
                         for (index, subschema) in list.iter().enumerate() {
-                            push_segments(pointer, &[keyword, &index.to_string()]);
+                            write!(pointer, "/{keyword}/{index}")
+                                .expect("a `String` takes every write");
                             self.visit(subschema, path, pointer, false);
                             pointer.truncate(here);
                         }

@@ -531,7 +531,7 @@ impl Context {
         let Some(notifications) = notifications.as_ref() else {
             return false;
         };
-        let message = Outgoing::Notification(Notification::new(method, params));
+        let message = Outgoing::Notification(Box::new(Notification::new(method, params)));
         notifications.send(message).is_ok()
     }
 }

@@ -615,7 +615,7 @@ async fn request(
         let Some(out) = out.as_ref() else {
             return Err(AskError::NoChannel);
         };
-        if out.send(Outgoing::Request(request)).is_err() {
+        if out.send(Outgoing::Request(Box::new(request))).is_err() {
             return Err(AskError::NoChannel);
         }
         waiting.sent_on(out.clone());

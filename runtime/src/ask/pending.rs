@@ -101,10 +101,10 @@ impl Drop for Waiting {
         let forgotten = lock(&self.pending.waiting).remove(&self.key).is_some();
         if let (false, true, Some(out)) = (self.answered, forgotten, self.cancel_to.take()) {
             let params = json!({"requestId": self.id, "reason": "The tool call that asked ended"});
-            let _ = out.send(Outgoing::Notification(Notification::new(
+            let _ = out.send(Outgoing::Notification(Box::new(Notification::new(
                 Method::Cancelled,
                 params,
-            )));
+            ))));
         }
     }
 }

@@ -9,15 +9,16 @@ use serde_json::{Map, Value};
 
 use super::{ErrorObject, Id, Method, Request, to_json};
 
-/// A message we send: the transports frame it without looking inside.
+/// A message we send: the transports frame it without looking inside. Boxed but for a batch:
+/// every channel of messages (one per HTTP call) holds room for 32 of them from the start.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outgoing {
     /// Progress, a log message, a change of the tool set.
-    Notification(Notification),
+    Notification(Box<Notification>),
     /// A request to the client (elicitation, sampling, roots), on a legacy connection.
-    Request(Request),
+    Request(Box<Request>),
     /// The answer to one request; nothing for that request follows it.
-    Response(Response),
+    Response(Box<Response>),
     /// The answers to a batch, as one array.
     Batch(Vec<Response>),
 }
@@ -292,7 +293,7 @@ mod tests {
 
     #[test]
     fn outgoing_messages_serialize_as_json_rpc() {
-        let response = Outgoing::Response(Response::success(Id::from(1), json!({})));
+        let response = Outgoing::Response(Box::new(Response::success(Id::from(1), json!({}))));
         assert_eq!(
             serde_json::to_string(&response).unwrap(),
             r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
@@ -303,7 +304,9 @@ mod tests {
             serde_json::to_string(&error).unwrap(),
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}"#
         );
-        let changed = Outgoing::Notification(Notification::list_changed(Method::ToolsListChanged));
+        let changed = Outgoing::Notification(Box::new(Notification::list_changed(
+            Method::ToolsListChanged,
+        )));
         assert_eq!(
             serde_json::to_string(&changed).unwrap(),
             r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#

@@ -245,10 +245,17 @@ impl Dispatcher {
             },
         );
         // Boxed where it is made: the layers around it (the span, the time limit, the abort,
-        // the call's task) then move a pointer, not a future of kilobytes.
-        let outcome = Box::pin(self.answer(&id, method, params, connection, scope))
-            .instrument(span.clone())
-            .await;
+        // the call's task) then move a pointer, not a future of kilobytes. A listen stream,
+        // which lasts, holds a future of its own size, not that of `answer`'s largest path.
+        let outcome = if *method == Method::Listen {
+            Box::pin(self.answer_listen(&id, params, connection, scope))
+                .instrument(span.clone())
+                .await
+        } else {
+            Box::pin(self.answer(&id, method, params, connection, scope))
+                .instrument(span.clone())
+                .await
+        };
         trace::record_outcome(&span, &outcome);
         match outcome {
             Ok(result) => Response::answer(id, result),
@@ -266,14 +273,14 @@ impl Dispatcher {
         tracing::debug!(%method, "notification");
     }
 
-    async fn answer(
+    /// Checks the request's rate limit, then reads the era it is made in (taking the
+    /// 2026-07-28 envelope out of `params`).
+    async fn admit(
         &self,
-        id: &Id,
-        method: &Method,
-        mut params: Map<String, Value>,
+        params: &mut Map<String, Value>,
         connection: &Connection,
-        scope: RequestScope,
-    ) -> Result<Payload, ErrorObject> {
+        scope: &RequestScope,
+    ) -> Result<Era, ErrorObject> {
         // Before anything of the request is looked at: past a limit it is not run.
         let who = Who::of(scope.auth.as_deref().map(AuthInfo::caller), scope.address);
         self.state
@@ -282,8 +289,21 @@ impl Dispatcher {
             .check_request(&who)
             .await
             .map_err(|limited| limited.error())?;
-        let era = Era::of(&mut params, connection)?;
+        let era = Era::of(params, connection)?;
         trace::record_version(era.version());
+        Ok(era)
+    }
+
+    /// Answers every request but `subscriptions/listen` ([`Self::answer_listen`]).
+    async fn answer(
+        &self,
+        id: &Id,
+        method: &Method,
+        mut params: Map<String, Value>,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Payload, ErrorObject> {
+        let era = self.admit(&mut params, connection, &scope).await?;
         if let Some(kind) = Kind::of(method) {
             let view = self.view(&era, connection, scope.auth.as_deref());
             return self
@@ -299,10 +319,6 @@ impl Dispatcher {
                 meta::PROTOCOL_VERSION
             ))),
             (true, Method::Discover) => Ok(self.discover()),
-            // Boxed, as every arm but the tool call's: each would widen the future of every call.
-            (true, Method::Listen) => {
-                Box::pin(self.listen(id, params, &era, connection, scope)).await
-            }
             (false, Method::Subscribe | Method::Unsubscribe)
                 if self.state.resources.is_served() && self.state.legacy_changes =>
             {
@@ -479,16 +495,35 @@ impl Dispatcher {
         }
     }
 
-    /// `subscriptions/listen` (2026-07-28): what it asks for, honoured as far as served (its
-    /// `taskIds` only the caller's own), then the stream ([`listen::listen`]).
-    async fn listen(
+    /// `subscriptions/listen`: a stream in 2026-07-28, unknown before.
+    async fn answer_listen(
         &self,
         id: &Id,
+        mut params: Map<String, Value>,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> Result<Payload, ErrorObject> {
+        let era = self.admit(&mut params, connection, &scope).await?;
+        if !era.is_modern() {
+            return Err(method_not_found(&Method::Listen));
+        }
+        // Nothing of the request outlives its start: a stream holds what it sends, and its
+        // future only the stream's own state.
+        let (requested, followed) = self.listen_to(params, &era, connection, &scope).await?;
+        let stream = listen::ListenStream::new(id, requested, (self.changes(), followed), scope);
+        let result = stream.run(&self.state.closing).await?;
+        Ok(self.payload(&era, result))
+    }
+
+    /// What a `subscriptions/listen` request (2026-07-28) asks for, honoured as far as served
+    /// (its `taskIds` only the caller's own): what its stream ([`listen::ListenStream`]) follows.
+    async fn listen_to(
+        &self,
         params: Map<String, Value>,
         era: &Era,
         connection: &Connection,
-        scope: RequestScope,
-    ) -> Result<Value, ErrorObject> {
+        scope: &RequestScope,
+    ) -> Result<(Requested, Option<listen::FollowedTasks>), ErrorObject> {
         let offered = Lists::declared(&self.capabilities());
         let view = self.view(era, connection, scope.auth.as_deref());
         let listed = self
@@ -528,17 +563,7 @@ impl Dispatcher {
                     tasks::owner(scope.auth.as_deref()),
                 )
             });
-        // Nothing of the request outlives its start: a stream holds what it sends.
-        drop((params, filter, listed, declared));
-        let changes = self.changes();
-        listen::listen(
-            id,
-            requested,
-            (changes, followed),
-            &self.state.closing,
-            scope,
-        )
-        .await
+        Ok((requested, followed))
     }
 
     fn initialize(&self, params: &Map<String, Value>, connection: &Connection) -> Value {

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::changes::Heard;
 use super::scope::RequestScope;
-use super::subscriptions::{Listener, Lists, Requested};
+use super::subscriptions::{Listener, Lists, Requested, Subscriptions};
 use super::{Changes, meta};
 use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing};
 use crate::task::{DetailedTask, TaskChange, TaskStatus, Tasks, to_json};
@@ -144,17 +144,19 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
     }
 }
 
-/// Acknowledges the notifications it will send (`requested`, as far as honoured), then sends
-/// each change it heard as `requested` hears it (`notifications/{tools,prompts,resources}/list_changed`,
-/// `notifications/resources/updated` for a URI subscribed to), each tagged with the stream's
-/// subscription id (the request's id), and answers only when `closing` is cancelled (the server
-/// shuts down). The client ends it by cancelling the request (on HTTP, by closing the stream):
-/// then nothing more is sent. It holds nothing of the request but its id and the subscriptions
-/// it honours (bounded: `subscriptions::MAX_SUBSCRIBED_BYTES`). It sends a change only when the
-/// output has room for it (`scope.room`): a client that stops reading holds a bounded queue,
-/// and the stream falls behind the server's changes, then is told what it missed: every list it
-/// hears and every URI it subscribed to; or, when it subscribed to a template (whose changed
-/// URIs cannot be named), it ends with its result, for the client to listen again.
+/// One `subscriptions/listen` stream (2026-07-28), built when its request is read: it
+/// acknowledges the notifications it will send (`requested`, as far as honoured), then
+/// ([`ListenStream::run`]) sends each change it heard as `requested` hears it
+/// (`notifications/{tools,prompts,resources}/list_changed`, `notifications/resources/updated`
+/// for a URI subscribed to), each tagged with the stream's subscription id (the request's id),
+/// and answers only when `closing` is cancelled (the server shuts down). The client ends it by
+/// cancelling the request (on HTTP, by closing the stream): then nothing more is sent. It holds
+/// nothing of the request but its id and the subscriptions it honours (bounded:
+/// `subscriptions::MAX_SUBSCRIBED_BYTES`). It sends a change only when the output has room for
+/// it (`scope.room`): a client that stops reading holds a bounded queue, and the stream falls
+/// behind the server's changes, then is told what it missed: every list it hears and every URI
+/// it subscribed to; or, when it subscribed to a template (whose changed URIs cannot be named),
+/// it ends with its result, for the client to listen again.
 ///
 /// With the tasks extension, it also sends `notifications/tasks` (each a `DetailedTask`, read
 /// from the store as `tasks/get` answers it) for each task of `requested.task_ids`: its state
@@ -162,68 +164,109 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
 /// again); a stream that fell behind the changes reads all its tasks anew. With a store shared
 /// by processes it also reads its tasks not over again every half lease: a task whose process
 /// died is heard `failed` though nothing tells its change.
-pub(crate) async fn listen(
-    id: &Id,
-    requested: Requested,
-    (mut changes, followed): (Changes, Option<FollowedTasks>),
-    closing: &CancellationToken,
+///
+/// Built before its future is made, and run in place: the future of a stream, which lasts,
+/// holds its state once, not a second time as the arguments it was made of.
+pub(crate) struct ListenStream {
+    /// The `_meta` tagging each notification: its subscription id.
+    tagged: Value,
+    lists: Lists,
+    subscriptions: Subscriptions,
+    /// Whether it hears any of the server's changes (else only its tasks').
+    hears_anything: bool,
+    tasks: TaskStream,
+    changes: Changes,
     scope: RequestScope,
-) -> Result<Value, ErrorObject> {
-    let out = Tagged {
-        tagged: json!({meta::SUBSCRIPTION_ID: id.to_value()}),
-        scope: &scope,
-    };
-    out.notify(
-        Method::SubscriptionAcknowledged,
-        Some(json!({"notifications": requested.acknowledged()})),
-    );
-    // What it holds from here on: the lists it hears and its subscriptions.
-    let Requested {
-        lists,
-        subscriptions,
-        honoured_uris,
-        task_ids,
-    } = requested;
-    let hears_anything = lists != Lists::default() || honoured_uris.is_some();
-    drop(honoured_uris);
-    let mut tasks = TaskStream::new(followed, task_ids.unwrap_or_default());
-    let listener = Listener {
-        lists,
-        subscriptions: &subscriptions,
-    };
-    loop {
-        if !tasks.send_news(&out, closing).await {
-            break;
+}
+
+impl ListenStream {
+    /// The stream of request `id`, following `requested` (the server's `changes`, and the
+    /// `followed` tasks): its acknowledgement is sent now.
+    pub(crate) fn new(
+        id: &Id,
+        requested: Requested,
+        (changes, followed): (Changes, Option<FollowedTasks>),
+        scope: RequestScope,
+    ) -> Self {
+        let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
+        Tagged {
+            tagged: &tagged,
+            scope: &scope,
         }
-        let heard = tokio::select! {
-            heard = changes.next(), if hears_anything => match heard {
-                Some(heard) => heard,
-                // No change can come any more: close the stream as at shutdown.
-                None => break,
-            },
-            news = tasks.next(), if tasks.hears => {
-                tasks.heard(news);
-                continue;
-            }
-            () = closing.cancelled() => break,
-            () = scope.cancellation.cancelled() => break,
-        };
-        if heard == Heard::Missed && subscriptions.has_templates() {
-            // Which URIs of its templates changed is lost: the stream ends with its result, so
-            // that the client listens again and reads anew what it follows.
-            tracing::debug!("a listen stream with templates fell behind; it ends");
-            break;
-        }
-        if !send_heard(&listener, &heard, &out, closing).await {
-            break;
+        .notify(
+            Method::SubscriptionAcknowledged,
+            Some(json!({"notifications": requested.acknowledged()})),
+        );
+        // What it holds from here on: the lists it hears and its subscriptions.
+        let Requested {
+            lists,
+            subscriptions,
+            honoured_uris,
+            task_ids,
+        } = requested;
+        Self {
+            tagged,
+            lists,
+            subscriptions,
+            hears_anything: lists != Lists::default() || honoured_uris.is_some(),
+            tasks: TaskStream::new(followed, task_ids.unwrap_or_default()),
+            changes,
+            scope,
         }
     }
-    Ok(json!({"_meta": out.tagged}))
+
+    /// Sends what it hears until the client or the server ends it; its result.
+    pub(crate) async fn run(mut self, closing: &CancellationToken) -> Result<Value, ErrorObject> {
+        let Self {
+            tagged,
+            lists,
+            subscriptions,
+            hears_anything,
+            tasks,
+            changes,
+            scope,
+        } = &mut self;
+        let out = Tagged { tagged, scope };
+        let listener = Listener {
+            lists: *lists,
+            subscriptions,
+        };
+        loop {
+            if !tasks.send_news(&out, closing).await {
+                break;
+            }
+            let heard = tokio::select! {
+                heard = changes.next(), if *hears_anything => match heard {
+                    Some(heard) => heard,
+                    // No change can come any more: close the stream as at shutdown.
+                    None => break,
+                },
+                news = tasks.next(), if tasks.hears => {
+                    tasks.heard(news);
+                    continue;
+                }
+                () = closing.cancelled() => break,
+                () = scope.cancellation.cancelled() => break,
+            };
+            if heard == Heard::Missed && subscriptions.has_templates() {
+                // Which URIs of its templates changed is lost: the stream ends with its result,
+                // so that the client listens again and reads anew what it follows.
+                tracing::debug!("a listen stream with templates fell behind; it ends");
+                break;
+            }
+            // Boxed: a change is rare beside the time a stream waits for one, and the future
+            // that waits for room would otherwise widen every stream's for its whole life.
+            if !Box::pin(send_heard(&listener, &heard, &out, closing)).await {
+                break;
+            }
+        }
+        Ok(json!({"_meta": out.tagged}))
+    }
 }
 
 /// Where a stream's notifications go, each tagged with its subscription id.
 struct Tagged<'a> {
-    tagged: Value,
+    tagged: &'a Value,
     scope: &'a RequestScope,
 }
 
@@ -239,7 +282,7 @@ impl Tagged<'_> {
         let _ = self
             .scope
             .notifications
-            .send(Outgoing::Notification(notification));
+            .send(Outgoing::Notification(Box::new(notification)));
     }
 }
 
@@ -303,6 +346,15 @@ impl TaskStream {
     /// Reads the tasks to read and sends each whose state is new, as `notifications/tasks`;
     /// `false` when the stream ends meanwhile.
     async fn send_news(&mut self, out: &Tagged<'_>, closing: &CancellationToken) -> bool {
+        if self.to_read.is_empty() {
+            return true;
+        }
+        // Boxed: reading the store takes a future of kilobytes, which a stream would otherwise
+        // hold for its whole life though most follow no task.
+        Box::pin(self.read_news(out, closing)).await
+    }
+
+    async fn read_news(&mut self, out: &Tagged<'_>, closing: &CancellationToken) -> bool {
         let Some(followed) = &self.followed else {
             return true;
         };

@@ -304,7 +304,8 @@ pub(crate) async fn listened(
             asked.push(id);
         }
     }
-    let read = tasks.get_many(&asked, owner(auth).as_deref()).await?;
+    // Boxed: the read's future is kilobytes, which every listen stream would hold otherwise.
+    let read = Box::pin(tasks.get_many(&asked, owner(auth).as_deref())).await?;
     let followed = asked
         .into_iter()
         .zip(read)

@@ -139,7 +139,7 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
             session.touch();
         }
         if let Some(response) = answered {
-            let _ = events.send(Outgoing::Response(response));
+            let _ = events.send(Outgoing::Response(Box::new(response)));
         }
     };
     let runs_user_code = call.calls.dispatcher().runs_user_code(&method);
@@ -544,7 +544,7 @@ fn session_stream(
             // resources it subscribed to (several events when it missed changes).
             for heard in &heard {
                 for notification in connection.listener().notifications(heard) {
-                    writing.push(&Outgoing::Notification(notification));
+                    writing.push(&Outgoing::Notification(Box::new(notification)));
                 }
             }
         }

@@ -380,14 +380,14 @@ mod tests {
     async fn each_message_is_one_line() {
         let (sender, receiver) = mpsc::unbounded_channel();
         sender
-            .send(Outgoing::Response(Response::success(
+            .send(Outgoing::Response(Box::new(Response::success(
                 crate::jsonrpc::Id::from(1),
                 json!({"a": "x\ny"}),
-            )))
+            ))))
             .unwrap();
         sender
-            .send(Outgoing::Notification(Notification::list_changed(
-                Method::ToolsListChanged,
+            .send(Outgoing::Notification(Box::new(
+                Notification::list_changed(Method::ToolsListChanged),
             )))
             .unwrap();
         drop(sender);

@@ -176,12 +176,12 @@ impl StdioConnection {
             };
             match line {
                 Line::End => break,
-                Line::TooLong => self.send(Outgoing::Response(
+                Line::TooLong => self.send(Outgoing::Response(Box::new(
                     ErrorObject::invalid_request(format!(
                         "message longer than {max_line_bytes} bytes; discarded"
                     ))
                     .respond(Id::null()),
-                )),
+                ))),
                 Line::Complete(line) => self.take_line(line).await,
             }
         }
@@ -197,12 +197,12 @@ impl StdioConnection {
         }
         if std::str::from_utf8(line).is_err() {
             let error = jsonrpc::unreadable(line, "Parse error: invalid UTF-8");
-            return self.send(Outgoing::Response(error));
+            return self.send(Outgoing::Response(Box::new(error)));
         }
         // One line is parsed at a time: what a parse costs needs no room of its own here.
         match jsonrpc::parse(line) {
             Ok(message) => self.take(message, self.memory.nothing()).await,
-            Err(error) => self.send(Outgoing::Response(error)),
+            Err(error) => self.send(Outgoing::Response(Box::new(error))),
         }
     }
 
@@ -216,11 +216,13 @@ impl StdioConnection {
                 "the message would hold {needed} bytes of memory once parsed, more than the {} the server allows (Server::max_request_memory)",
                 self.memory.max()
             ));
-            return self.send(Outgoing::Response(error.respond(message_id(&message))));
+            return self.send(Outgoing::Response(Box::new(
+                error.respond(message_id(&message)),
+            )));
         }
         if !held.resize(needed) {
             let error = self.no_memory().respond(message_id(&message));
-            return self.send(Outgoing::Response(error));
+            return self.send(Outgoing::Response(Box::new(error)));
         }
         match message {
             Incoming::Request(request)
@@ -229,7 +231,7 @@ impl StdioConnection {
                 // Answered before the next line is read, so what follows sees the negotiated
                 // version and log level.
                 let response = self.session.answer_now(request, self.caller.clone()).await;
-                self.send(Outgoing::Response(response));
+                self.send(Outgoing::Response(Box::new(response)));
                 // Changes are announced only after the answer to `initialize`.
                 if self.session.connection().is_initialized() {
                     self.announce_changes.store(true, Ordering::Release);
@@ -264,7 +266,7 @@ impl StdioConnection {
         let method = (!runs_user_code).then(|| request.method.clone());
         let call = match self.session.start(request, self.caller.clone(), None) {
             Ok(call) => call,
-            Err(refused) => return self.send(Outgoing::Response(refused)),
+            Err(refused) => return self.send(Outgoing::Response(Box::new(refused))),
         };
         // The memory the request holds is given back once it is answered.
         let mut answer: Answer = Box::pin(async move {
@@ -274,13 +276,15 @@ impl StdioConnection {
         });
         if !runs_user_code {
             match session::poll_once(&mut answer).await {
-                Ok(Poll::Ready(Some(response))) => return self.send(Outgoing::Response(response)),
+                Ok(Poll::Ready(Some(response))) => {
+                    return self.send(Outgoing::Response(Box::new(response)));
+                }
                 Ok(Poll::Ready(None)) => return,
                 Err(_) => {
                     let method = method.as_ref().map(Method::as_str);
                     tracing::error!(method, ?id, "handling a request panicked");
                     let error = ErrorObject::new(codes::INTERNAL_ERROR, "Internal error");
-                    return self.send(Outgoing::Response(error.respond(id)));
+                    return self.send(Outgoing::Response(Box::new(error.respond(id))));
                 }
                 Ok(Poll::Pending) => {}
             }
@@ -298,7 +302,9 @@ impl StdioConnection {
     fn take_batch(&mut self, items: Vec<Box<RawValue>>, held: Held) {
         let answers = match self.session.batch(items, &self.caller, None) {
             Ok(answers) => answers,
-            Err(error) => return self.send(Outgoing::Response(error.respond(Id::null()))),
+            Err(error) => {
+                return self.send(Outgoing::Response(Box::new(error.respond(Id::null()))));
+            }
         };
         let outgoing = self.caller.notifications.clone();
         self.calls.spawn(async move {
@@ -382,7 +388,7 @@ async fn answer_together(calls: Vec<Answer>, outgoing: mpsc::UnboundedSender<Out
     while let Some(answered) = calls.next().await {
         match answered {
             Ok(Some(response)) => {
-                let _ = outgoing.send(Outgoing::Response(response));
+                let _ = outgoing.send(Outgoing::Response(Box::new(response)));
             }
             Ok(None) => {}
             Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
@@ -431,7 +437,10 @@ async fn announce_changes(
             .flat_map(|heard| connection.listener().notifications(heard))
         {
             room.take().await;
-            if outgoing.send(Outgoing::Notification(notification)).is_err() {
+            if outgoing
+                .send(Outgoing::Notification(Box::new(notification)))
+                .is_err()
+            {
                 return;
             }
         }

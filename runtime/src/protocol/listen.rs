@@ -168,8 +168,9 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
 /// Built before its future is made, and run in place: the future of a stream, which lasts,
 /// holds its state once, not a second time as the arguments it was made of.
 pub(crate) struct ListenStream {
-    /// The `_meta` tagging each notification: its subscription id.
-    tagged: Value,
+    /// Its subscription id (the request's id), which tags each notification. Kept as the
+    /// id alone: the `_meta` object around it is built per notification, as it is sent.
+    subscription_id: Value,
     lists: Lists,
     subscriptions: Subscriptions,
     /// Whether it hears any of the server's changes (else only its tasks').
@@ -188,9 +189,9 @@ impl ListenStream {
         (changes, followed): (Changes, Option<FollowedTasks>),
         scope: RequestScope,
     ) -> Self {
-        let tagged = json!({meta::SUBSCRIPTION_ID: id.to_value()});
+        let subscription_id = id.to_value();
         Tagged {
-            tagged: &tagged,
+            subscription_id: &subscription_id,
             scope: &scope,
         }
         .notify(
@@ -205,7 +206,7 @@ impl ListenStream {
             task_ids,
         } = requested;
         Self {
-            tagged,
+            subscription_id,
             lists,
             subscriptions,
             hears_anything: lists != Lists::default() || honoured_uris.is_some(),
@@ -218,7 +219,7 @@ impl ListenStream {
     /// Sends what it hears until the client or the server ends it; its result.
     pub(crate) async fn run(mut self, closing: &CancellationToken) -> Result<Value, ErrorObject> {
         let Self {
-            tagged,
+            subscription_id,
             lists,
             subscriptions,
             hears_anything,
@@ -226,7 +227,10 @@ impl ListenStream {
             changes,
             scope,
         } = &mut self;
-        let out = Tagged { tagged, scope };
+        let out = Tagged {
+            subscription_id,
+            scope,
+        };
         let listener = Listener {
             lists: *lists,
             subscriptions,
@@ -260,24 +264,29 @@ impl ListenStream {
                 break;
             }
         }
-        Ok(json!({"_meta": out.tagged}))
+        Ok(json!({"_meta": out.meta()}))
     }
 }
 
 /// Where a stream's notifications go, each tagged with its subscription id.
 struct Tagged<'a> {
-    tagged: &'a Value,
+    subscription_id: &'a Value,
     scope: &'a RequestScope,
 }
 
 impl Tagged<'_> {
+    /// The `_meta` of each notification, and of the stream's result.
+    fn meta(&self) -> Value {
+        json!({meta::SUBSCRIPTION_ID: self.subscription_id})
+    }
+
     /// Sends `method` with `params` tagged; nothing once the request is cancelled.
     fn notify(&self, method: Method, params: Option<Value>) {
         if self.scope.cancellation.is_cancelled() {
             return;
         }
         let mut params = params.unwrap_or_else(|| json!({}));
-        params["_meta"] = self.tagged.clone();
+        params["_meta"] = self.meta();
         let notification = Notification::new(method, params);
         let _ = self
             .scope

@@ -303,6 +303,7 @@ impl Dispatcher {
         connection: &Connection,
         scope: RequestScope,
     ) -> Result<Payload, ErrorObject> {
+        debug_assert_ne!(*method, Method::Listen, "a listen is answered apart");
         let era = self.admit(&mut params, connection, &scope).await?;
         if let Some(kind) = Kind::of(method) {
             let view = self.view(&era, connection, scope.auth.as_deref());

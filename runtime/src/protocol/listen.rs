@@ -144,9 +144,9 @@ async fn room_for(scope: &RequestScope, closing: &CancellationToken) -> bool {
     }
 }
 
-/// One `subscriptions/listen` stream (2026-07-28), built when its request is read: it
-/// acknowledges the notifications it will send (`requested`, as far as honoured), then
-/// ([`ListenStream::run`]) sends each change it heard as `requested` hears it
+/// One `subscriptions/listen` stream (2026-07-28), built once its request is admitted and its
+/// tasks read: it acknowledges the notifications it will send (`requested`, as far as
+/// honoured), then ([`ListenStream::run`]) sends each change it heard as `requested` hears it
 /// (`notifications/{tools,prompts,resources}/list_changed`, `notifications/resources/updated`
 /// for a URI subscribed to), each tagged with the stream's subscription id (the request's id),
 /// and answers only when `closing` is cancelled (the server shuts down). The client ends it by

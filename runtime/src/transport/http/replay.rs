@@ -34,7 +34,7 @@ use tokio_util::task::TaskTracker;
 #[cfg(feature = "redis")]
 use crate::replicas::events::{Shared, SharedEvents};
 
-use crate::jsonrpc::{Id, Outgoing};
+use crate::jsonrpc::Id;
 use crate::sync::lock;
 
 /// The most bytes of messages the in-memory log keeps, all streams together (64 MiB).
@@ -263,8 +263,9 @@ impl LoggedStream {
         format!("{}-{seq}", self.id)
     }
 
-    /// Writes `message` as the stream's next event; its sequence number.
-    pub(crate) fn push(&self, message: &Outgoing) -> u64 {
+    /// Writes `message` (an `Outgoing`, or a notification alone) as the stream's next event;
+    /// its sequence number.
+    pub(crate) fn push(&self, message: &impl serde::Serialize) -> u64 {
         let data: Arc<str> = serde_json::to_string(message)
             .unwrap_or_else(|_| String::from("{}"))
             .into();

@@ -544,7 +544,7 @@ fn session_stream(
             // resources it subscribed to (several events when it missed changes).
             for heard in &heard {
                 for notification in connection.listener().notifications(heard) {
-                    writing.push(&Outgoing::Notification(Box::new(notification)));
+                    writing.push(&notification);
                 }
             }
         }

@@ -1,15 +1,18 @@
 //! Who may reach the endpoint at all, decided from the headers before any body is read:
-//! DNS-rebinding protection (`Host`, `Origin`), then the bearer token.
+//! DNS-rebinding protection (`Host`, `Origin`) and what the headers say of the body, in a layer
+//! around the routes; then the bearer token, checked by [`Admitted`], which each handler
+//! extracts before it reads the body.
 
 use std::convert::Infallible;
 use std::net::Ipv6Addr;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use axum::extract::Request;
+use axum::extract::{FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::response::{IntoResponse as _, Response};
-use futures_util::future::{BoxFuture, Either, Ready, ready};
+use futures_util::future::{Either, Ready, ready};
 use tower::{Layer, Service};
 
 use super::HttpState;
@@ -20,14 +23,30 @@ use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
 
-/// What admission learned of the caller, for the handlers: its verified token, when auth is on.
-#[derive(Clone)]
+/// Who a request speaks for: what its verified token grants, when auth is on (`None` without
+/// it). An extractor, not the layer's work: the token's check is the one step of admission that
+/// waits (a verifier, an issuer's keys), and a layer that waits boxes its future and clones
+/// the route behind it for every request; a handler's extractors run in its own future.
 pub(super) struct Admitted(pub(super) Option<Arc<AuthInfo>>);
 
-/// The admission layer: admits a request before its handler reads the body, and hands the
-/// caller to the handler. A tower layer of its own, not `axum::middleware::from_fn`, which clones
-/// the route behind it and boxes a future for every request: without auth, admission decides
-/// from the headers alone and calls the route in place.
+impl FromRequestParts<Arc<HttpState>> for Admitted {
+    /// The `401` (no token, or one refused), or the `503` of a verifier that cannot answer now.
+    type Rejection = Refusal;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<HttpState>,
+    ) -> Result<Self, Refusal> {
+        match &state.config.auth {
+            None => Ok(Self(None)),
+            Some(auth) => Ok(Self(Some(authenticate(auth, &parts.headers).await?))),
+        }
+    }
+}
+
+/// The admission layer: refuses a request its headers already condemn before its handler
+/// runs. It decides from the headers alone and calls the route in place (no boxed future, no
+/// clone of the route), unlike `axum::middleware::from_fn`.
 #[derive(Clone)]
 pub(super) struct Admission(pub(super) Arc<HttpState>);
 
@@ -49,49 +68,24 @@ pub(super) struct Admit<S> {
     inner: S,
 }
 
-/// A refusal, the route's own future, or (with auth) the token's check and then the route.
-type Admitting<F> = Either<
-    Ready<Result<Response, Infallible>>,
-    Either<F, BoxFuture<'static, Result<Response, Infallible>>>,
->;
-
 impl<S> Service<Request> for Admit<S>
 where
-    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
+    S: Service<Request, Response = Response, Error = Infallible>,
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = Admitting<S::Future>;
+    /// A refusal, or the route's own future.
+    type Future = Either<Ready<Result<Response, Infallible>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: Request) -> Self::Future {
-        if let Err(refused) = check(&self.state.config, &request) {
-            return Either::Left(ready(Ok(refused.into_response())));
+    fn call(&mut self, request: Request) -> Self::Future {
+        match check(&self.state.config, &request) {
+            Err(refused) => Either::Left(ready(Ok(refused.into_response()))),
+            Ok(()) => Either::Right(self.inner.call(request)),
         }
-        if self.state.config.auth.is_none() {
-            request.extensions_mut().insert(Admitted(None));
-            return Either::Right(Either::Left(self.inner.call(request)));
-        }
-        // The clone that was made ready serves this request (tower's contract), a fresh one
-        // the next.
-        let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
-        let state = Arc::clone(&self.state);
-        Either::Right(Either::Right(Box::pin(async move {
-            let admitted = match &state.config.auth {
-                Some(auth) => match authenticate(auth, request.headers()).await {
-                    Ok(admitted) => Some(admitted),
-                    Err(refused) => return Ok(refused.into_response()),
-                },
-                None => None,
-            };
-            request.extensions_mut().insert(Admitted(admitted));
-            inner.call(request).await
-        })))
     }
 }
 

@@ -5,7 +5,6 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest as _, Request, State};
@@ -81,7 +80,7 @@ impl IntoResponse for Unanswered {
 /// then the message is answered in its era.
 pub(super) async fn post(
     State(state): State<Arc<HttpState>>,
-    Extension(Admitted(auth)): Extension<Admitted>,
+    Admitted(auth): Admitted,
     mut request: Request,
 ) -> Result<Response, Unanswered> {
     // Taken, not cloned: reading the body needs only the body and the limit in the extensions.

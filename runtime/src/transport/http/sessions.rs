@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use tokio::time::Instant;
@@ -797,7 +796,7 @@ fn evict_least_recently_used(
 /// DELETE ends a legacy session.
 pub(super) async fn delete(
     State(state): State<Arc<HttpState>>,
-    Extension(Admitted(auth)): Extension<Admitted>,
+    Admitted(auth): Admitted,
     headers: HeaderMap,
 ) -> Result<StatusCode, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {

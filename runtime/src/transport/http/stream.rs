@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use axum::Extension;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -427,7 +426,7 @@ fn bounded(
 /// belongs to instead (a POST's, or the GET stream), from the event after it.
 pub(super) async fn get_stream(
     State(state): State<Arc<HttpState>>,
-    Extension(Admitted(auth)): Extension<Admitted>,
+    Admitted(auth): Admitted,
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     if state.config.stateless || !headers.contains_key(SESSION_ID) {

@@ -121,11 +121,15 @@ impl<K: Eq + Hash + Clone> Caps<K> {
         let share = match key {
             Some(key) => {
                 let mut keys = lock(&self.keys);
-                let held = keys.get(&key).copied().unwrap_or(0);
+                // One lookup: the key's count, found or made.
+                let held = keys.entry(key.clone()).or_insert(0);
                 if held.saturating_add(count) > self.per_key {
+                    if *held == 0 {
+                        keys.remove(&key);
+                    }
                     return Err(Full::Key);
                 }
-                keys.insert(key.clone(), held + count);
+                *held += count;
                 Some(KeyShare {
                     key,
                     keys: Arc::clone(&self.keys),
@@ -172,6 +176,8 @@ mod tests {
         let _anonymous = caps.take(None, 1).unwrap();
         assert_eq!(caps.take(Some("b"), 1).err(), Some(Full::All));
         assert_eq!(caps.keys_held(), 1, "b's refused place left no entry");
+        assert_eq!(caps.take(Some("c"), 3).err(), Some(Full::Key));
+        assert_eq!(caps.keys_held(), 1, "nor did c's, past its own cap");
         drop(first);
         assert!(caps.take(Some("b"), 1).is_ok());
     }

@@ -1,6 +1,6 @@
-//! The calls of one connection (a stdio process, an HTTP session, or one stateless HTTP request)
-//! still running, by request id: what cancellation needs, and the rule that an id names one call
-//! at a time.
+//! The calls of one connection (a stdio process, an HTTP session, or one stateless legacy HTTP
+//! request) still running, by request id: what cancellation needs, and the rule that an id
+//! names one call at a time. A 2026-07-28 request stands alone: its [`Ticket`] is in no table.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,9 +79,11 @@ impl InFlight {
         };
         calls.insert(key.clone(), entry);
         let ticket = Ticket {
-            table: Arc::clone(self),
-            key,
-            serial,
+            registered: Registered::Listed {
+                table: Arc::clone(self),
+                key,
+                serial,
+            },
             cancellation,
         };
         Ok((ticket, registration))
@@ -111,16 +113,40 @@ impl InFlight {
     }
 }
 
-/// One call's place in the table. Dropping it before [`Ticket::complete`] (the call's response
-/// will not be delivered: the client went away, the task was aborted) cancels the call.
+/// One call's place in the table, or a call that stands alone. Dropping it before
+/// [`Ticket::complete`] (the call's response will not be delivered: the client went away, the
+/// task was aborted) cancels the call.
 pub(crate) struct Ticket {
-    table: Arc<InFlight>,
-    key: String,
-    serial: u64,
+    registered: Registered,
     cancellation: CancellationToken,
 }
 
+/// Where a call is registered.
+enum Registered {
+    /// In its connection's table, as entry `serial` of `key`.
+    Listed {
+        table: Arc<InFlight>,
+        key: String,
+        serial: u64,
+    },
+    /// In no table: a call that stands alone (a 2026-07-28 request, which nothing but the end
+    /// of its own stream cancels, so a table of its own would only cost its allocations); the
+    /// handle that aborts it, `None` once it completed.
+    Alone(Option<AbortHandle>),
+}
+
 impl Ticket {
+    /// The ticket of a call that stands alone, and the registration that makes its future
+    /// abortable: only dropping the ticket before it completes cancels the call.
+    pub(crate) fn alone() -> (Self, AbortRegistration) {
+        let (abort, registration) = AbortHandle::new_pair();
+        let ticket = Self {
+            registered: Registered::Alone(Some(abort)),
+            cancellation: CancellationToken::new(),
+        };
+        (ticket, registration)
+    }
+
     /// The token the call's `Context` watches.
     pub(crate) fn cancellation(&self) -> CancellationToken {
         self.cancellation.clone()
@@ -135,16 +161,23 @@ impl Ticket {
         self.cancellation.is_cancelled()
     }
 
-    /// Ends the call; `true` if it may send its response (nobody cancelled it first).
-    pub(crate) fn complete(self) -> bool {
-        self.take().is_some()
+    /// Ends the call; `true` if it may send its response (nobody cancelled it first: a call
+    /// that stands alone is cancelled only by its ticket's drop, so it always may).
+    pub(crate) fn complete(mut self) -> bool {
+        match &mut self.registered {
+            Registered::Listed { .. } => self.take().is_some(),
+            Registered::Alone(abort) => abort.take().is_some(),
+        }
     }
 
-    /// Removes this call's entry, if it is still there and still this call's.
+    /// Removes this call's entry, if it is in a table, still there and still this call's.
     fn take(&self) -> Option<Entry> {
-        let mut calls = lock(&self.table.calls);
-        match calls.get(&self.key) {
-            Some(entry) if entry.serial == self.serial => calls.remove(&self.key),
+        let Registered::Listed { table, key, serial } = &self.registered else {
+            return None;
+        };
+        let mut calls = lock(&table.calls);
+        match calls.get(key) {
+            Some(entry) if entry.serial == *serial => calls.remove(key),
             _ => None,
         }
     }
@@ -152,7 +185,12 @@ impl Ticket {
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        if let Some(entry) = self.take() {
+        if let Registered::Alone(abort) = &mut self.registered {
+            if let Some(abort) = abort.take() {
+                self.cancellation.cancel();
+                abort.abort();
+            }
+        } else if let Some(entry) = self.take() {
             entry.cancel();
         }
     }
@@ -166,6 +204,25 @@ mod tests {
 
     fn id(value: serde_json::Value) -> Id {
         Id::from_value(&value)
+    }
+
+    #[test]
+    fn a_call_alone_is_cancelled_by_its_tickets_drop_only() {
+        let (ticket, registration) = Ticket::alone();
+        let future =
+            futures_util::future::Abortable::new(std::future::pending::<()>(), registration);
+        let cancellation = ticket.cancellation();
+        drop(ticket);
+        assert!(cancellation.is_cancelled());
+        assert!(future.is_aborted());
+
+        let (ticket, registration) = Ticket::alone();
+        let future =
+            futures_util::future::Abortable::new(std::future::pending::<()>(), registration);
+        let cancellation = ticket.cancellation();
+        assert!(ticket.complete(), "it may answer");
+        assert!(!cancellation.is_cancelled(), "completed, not cancelled");
+        assert!(!future.is_aborted());
     }
 
     #[test]

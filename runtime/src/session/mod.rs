@@ -33,7 +33,8 @@ use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope, Roo
 pub(crate) struct Calls {
     dispatcher: Dispatcher,
     connection: Arc<Connection>,
-    in_flight: Arc<InFlight>,
+    /// The calls running, by id; `None` for a connection of one call that stands alone.
+    in_flight: Option<Arc<InFlight>>,
     /// The questions its calls asked the client, awaiting answers; `None` when the client's
     /// answers cannot reach this session (a stateless HTTP request).
     pending: Option<Arc<Pending>>,
@@ -75,6 +76,20 @@ impl Calls {
         session_id: Option<String>,
     ) -> Self {
         let in_flight = InFlight::new(dispatcher.limits().max_calls_in_flight);
+        Self {
+            in_flight: Some(Arc::new(in_flight)),
+            ..Self::alone(dispatcher, default_version, session_id)
+        }
+    }
+
+    /// A connection of one call that stands alone (a 2026-07-28 request): in no in-flight
+    /// table, since nothing but the end of its own stream can cancel it, and no id of another
+    /// call can meet its own.
+    pub(crate) fn alone(
+        dispatcher: Dispatcher,
+        default_version: ProtocolVersion,
+        session_id: Option<String>,
+    ) -> Self {
         let connection = Connection::new(
             default_version,
             session_id,
@@ -83,7 +98,7 @@ impl Calls {
         Self {
             dispatcher,
             connection: Arc::new(connection),
-            in_flight: Arc::new(in_flight),
+            in_flight: None,
             pending: None,
         }
     }
@@ -175,9 +190,12 @@ impl Calls {
         timeout: Option<Duration>,
     ) -> Result<StartedCall, Response> {
         let Request { id, method, params } = request;
-        let (ticket, registration) = match self.in_flight.start(&id) {
-            Ok(started) => started,
-            Err(error) => return Err(error.respond(id)),
+        let (ticket, registration) = match &self.in_flight {
+            Some(in_flight) => match in_flight.start(&id) {
+                Ok(started) => started,
+                Err(error) => return Err(error.respond(id)),
+            },
+            None => Ticket::alone(),
         };
         let cancellation = ticket.cancellation();
         let scope = RequestScope {
@@ -221,7 +239,7 @@ impl Calls {
     ) {
         match cancels {
             Some(request_id) => {
-                if self.in_flight.cancel(request_id) {
+                if self.cancel(request_id) {
                     tracing::debug!(request_id = request_id.key(), "request cancelled");
                 }
             }
@@ -235,12 +253,16 @@ impl Calls {
         allow(dead_code, reason = "the HTTP transport uses it")
     )]
     pub(crate) fn cancel(&self, id: &Id) -> bool {
-        self.in_flight.cancel(id)
+        self.in_flight
+            .as_ref()
+            .is_some_and(|in_flight| in_flight.cancel(id))
     }
 
     /// Cancels every call still running: the connection is ending.
     pub(crate) fn cancel_all(&self) {
-        self.in_flight.cancel_all();
+        if let Some(in_flight) = &self.in_flight {
+            in_flight.cancel_all();
+        }
     }
 
     /// Whether no call is running.
@@ -249,7 +271,9 @@ impl Calls {
         allow(dead_code, reason = "the HTTP transport uses it")
     )]
     pub(crate) fn is_idle(&self) -> bool {
-        self.in_flight.is_empty()
+        self.in_flight
+            .as_ref()
+            .is_none_or(|in_flight| in_flight.is_empty())
     }
 
     /// Answers a JSON-RPC batch, which only protocol 2025-03-26 has. Its requests become calls

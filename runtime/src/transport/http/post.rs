@@ -274,7 +274,7 @@ async fn modern_post(
     } else {
         post.place
     };
-    let calls = Calls::new(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
+    let calls = Calls::alone(state.dispatcher.clone(), ProtocolVersion::MODERN[0], None);
     Ok(answer(HttpCall {
         request,
         calls,

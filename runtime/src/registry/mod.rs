@@ -197,14 +197,14 @@ fn on_every_core<T: Sync, U: Send>(items: &[T], build: impl Fn(&T) -> U + Sync) 
         let others: Vec<_> = runs
             .map(|run| scope.spawn(move || run.iter().map(build).collect::<Vec<U>>()))
             .collect();
-        let mut built: Vec<U> = first.iter().map(build).collect();
+        let mut all: Vec<U> = first.iter().map(build).collect();
         for other in others {
             match other.join() {
-                Ok(run) => built.extend(run),
+                Ok(run) => all.extend(run),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        built
+        all
     })
 }
 
@@ -226,16 +226,15 @@ fn first_of_each_name<R>(
     // first of its name.
     let mut first: Option<&'static R> = None;
     for registration in registrations {
-        match first.filter(|first| name(first) == name(registration)) {
-            Some(first) => sorted.push(Err(duplicate(
+        if let Some(first) = first.filter(|first| name(first) == name(registration)) {
+            sorted.push(Err(duplicate(
                 name(registration),
                 &place(first),
                 &place(registration),
-            ))),
-            None => {
-                first = Some(registration);
-                sorted.push(Ok(registration));
-            }
+            )));
+        } else {
+            first = Some(registration);
+            sorted.push(Ok(registration));
         }
     }
     sorted
@@ -664,7 +663,7 @@ mod tests {
 
         all.truncate(300);
         let tools = build_all(all).expect("300 tools");
-        let names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
+        let names: Vec<&str> = tools.iter().map(super::tool::Tool::name).collect();
         let expected: Vec<String> = (0..300).map(|i| format!("tool_{i:03}")).collect();
         assert_eq!(names, expected);
     }

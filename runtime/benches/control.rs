@@ -193,9 +193,8 @@ impl Drop for RedisServer {
 const KEPT_TOKENS: usize = 10_000;
 
 /// The issuer: its metadata and JWKS served on 127.0.0.1 from a thread of its own, for as long
-/// as the bench runs. Returns the issuer URL and `tokens` tokens it issued for [`RESOURCE`],
-/// granting `notes:read`, valid for an hour, each with its own `jti`.
-fn issuer(tokens: usize) -> (String, Vec<String>) {
+/// as the bench runs. Returns the issuer URL and what signs its tokens ([`Signer::tokens`]).
+fn issuer() -> (String, Signer) {
     let der = base64::engine::general_purpose::STANDARD
         .decode(RSA_KEY.concat())
         .expect("the key is base64");
@@ -231,22 +230,49 @@ fn issuer(tokens: usize) -> (String, Vec<String>) {
         });
     });
 
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs();
-    let mut header = Header::new(Algorithm::RS256);
-    header.kid = Some("bench".into());
-    let tokens = (0..tokens)
-        .map(|jti| {
-            let claims = json!({
-                "iss": issuer, "aud": RESOURCE, "sub": "ada", "client_id": "bench-client",
-                "scope": "notes:read", "iat": now, "exp": now + 3600, "jti": jti.to_string(),
-            });
-            jsonwebtoken::encode(&header, &claims, &key).expect("a signed token")
-        })
-        .collect();
-    (issuer, tokens)
+    let signer = Signer {
+        issuer: issuer.clone(),
+        key,
+    };
+    (issuer, signer)
+}
+
+/// The issuer's signing key.
+struct Signer {
+    issuer: String,
+    key: EncodingKey,
+}
+
+impl Signer {
+    /// `count` tokens issued for [`RESOURCE`], granting `notes:read`, valid for an hour, each
+    /// with its own `jti`.
+    fn tokens(&self, count: usize) -> Vec<String> {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs();
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some("bench".into());
+        (0..count)
+            .map(|jti| {
+                let claims = json!({
+                    "iss": self.issuer, "aud": RESOURCE, "sub": "ada", "client_id": "bench-client",
+                    "scope": "notes:read", "iat": now, "exp": now + 3600, "jti": jti.to_string(),
+                });
+                jsonwebtoken::encode(&header, &claims, &self.key).expect("a signed token")
+            })
+            .collect()
+    }
+}
+
+/// The tokens a case's requests carry, in turn.
+enum Tokens<'a> {
+    None,
+    /// One token, every request.
+    One(&'a str),
+    /// A pool of `n`, signed when the case is first run (minutes in a debug build, seconds in
+    /// release): a run filtered to other cases does not pay for them.
+    Pool(usize),
 }
 
 #[expect(
@@ -264,83 +290,100 @@ fn control(c: &mut Criterion) {
     // Signing 10,001 tokens takes minutes in a debug build: the smoke run of the tests
     // (criterion without `--bench`) only needs the case to work, so it signs two.
     let measuring = std::env::args().any(|argument| argument == "--bench");
-    let (issuer, tokens) = issuer(if measuring { KEPT_TOKENS + 1 } else { 2 });
-    let token = tokens[0].clone();
+    let (issuer, signer) = issuer();
+    let token = signer.tokens(1).remove(0);
     let redis = RedisServer::start();
 
     let mut group = c.benchmark_group("control");
-    let mut bench = |name: &str, server: Server, tool: &str, tokens: &[String]| {
-        let router = server.into_router().expect("the tools can be served");
-        let calls: Vec<Call> = if tokens.is_empty() {
-            vec![Call::new(tool, None)]
-        } else {
-            tokens
-                .iter()
-                .map(|token| Call::new(tool, Some(token)))
-                .collect()
-        };
+    // Each case is set up (its tokens, its first request) only when it runs: criterion calls a
+    // case's routine only when its name passes the filter.
+    let mut bench = |name: &str, server: &dyn Fn() -> Server, tool: &str, tokens: Tokens<'_>| {
+        let mut router = None;
+        let mut calls: Vec<Call> = Vec::new();
         let mut turn = 0;
-        let mut answer = || {
-            let call = &calls[turn % calls.len()];
-            turn += 1;
-            runtime.block_on(async {
-                let response = router
-                    .clone()
-                    .oneshot(call.request())
-                    .await
-                    .expect("an answer");
-                assert!(response.status().is_success(), "{}", response.status());
-                let body = to_bytes(response.into_body(), usize::MAX)
-                    .await
-                    .expect("a body");
-                let body: Value = serde_json::from_slice(&body).expect("JSON");
-                assert_eq!(body["result"]["content"][0]["text"], "hello", "{body}");
-            });
-        };
-        // The first request outside the measurement: it fetches the issuer's keys, once.
-        answer();
-        group.bench_function(name, |b| b.iter(&mut answer));
+        group.bench_function(name, |b| {
+            let router = router
+                .get_or_insert_with(|| server().into_router().expect("the tools can be served"));
+            if calls.is_empty() {
+                calls = match &tokens {
+                    Tokens::None => vec![Call::new(tool, None)],
+                    Tokens::One(token) => vec![Call::new(tool, Some(token))],
+                    Tokens::Pool(count) => signer
+                        .tokens(if measuring { *count } else { 2 })
+                        .iter()
+                        .map(|token| Call::new(tool, Some(token)))
+                        .collect(),
+                };
+            }
+            let first = turn == 0;
+            let mut answer = || {
+                let call = &calls[turn % calls.len()];
+                turn += 1;
+                runtime.block_on(async {
+                    let response = router
+                        .clone()
+                        .oneshot(call.request())
+                        .await
+                        .expect("an answer");
+                    assert!(response.status().is_success(), "{}", response.status());
+                    let body = to_bytes(response.into_body(), usize::MAX)
+                        .await
+                        .expect("a body");
+                    let body: Value = serde_json::from_slice(&body).expect("JSON");
+                    assert_eq!(body["result"]["content"][0]["text"], "hello", "{body}");
+                });
+            };
+            // The first request outside the measurement: it fetches the issuer's keys, once.
+            if first {
+                answer();
+            }
+            b.iter(&mut answer);
+        });
     };
 
     bench(
         "http tools/call echo, nothing configured",
-        Server::new("bench", "1.0.0"),
+        &|| Server::new("bench", "1.0.0"),
         "echo",
-        &[],
+        Tokens::None,
     );
     bench(
         "http tools/call echo, rate limited in memory",
-        Server::new("bench", "1.0.0").rate_limit(limit()),
+        &|| Server::new("bench", "1.0.0").rate_limit(limit()),
         "echo",
-        &[],
+        Tokens::None,
     );
     if let Some(redis) = &redis {
         let config = || HttpConfig::new().redis_store(redis.connect(&runtime));
         bench(
             "http tools/call echo, Redis, no limit",
-            Server::new("bench", "1.0.0").http_config(config()),
+            &|| Server::new("bench", "1.0.0").http_config(config()),
             "echo",
-            &[],
+            Tokens::None,
         );
         bench(
             "http tools/call echo, rate limited in Redis",
-            Server::new("bench", "1.0.0")
-                .rate_limit(limit())
-                .http_config(config()),
+            &|| {
+                Server::new("bench", "1.0.0")
+                    .rate_limit(limit())
+                    .http_config(config())
+            },
             "echo",
-            &[],
+            Tokens::None,
         );
     }
     bench(
         "http tools/call echo, bearer token checked by a fn",
-        Server::new("bench", "1.0.0").http_config(HttpConfig::new().bearer_auth(
-            metadata(),
-            |token: String| async move {
-                (token == "let-me-in").then(|| AuthInfo::new("bench-client").subject("ada"))
-            },
-        )),
+        &|| {
+            Server::new("bench", "1.0.0").http_config(HttpConfig::new().bearer_auth(
+                metadata(),
+                |token: String| async move {
+                    (token == "let-me-in").then(|| AuthInfo::new("bench-client").subject("ada"))
+                },
+            ))
+        },
         "echo",
-        &["let-me-in".to_owned()],
+        Tokens::One("let-me-in"),
     );
     // `oauth` after `bearer_auth`: the resource URI named there is kept (`into_router` cannot
     // learn it from an address served).
@@ -351,30 +394,29 @@ fn control(c: &mut Criterion) {
                 .oauth(issuer.clone()),
         )
     };
-    let one = std::slice::from_ref(&token);
     bench(
         "http tools/call echo, OAuth JWT (RS256, keys cached)",
-        oauth(),
+        &oauth,
         "echo",
-        one,
+        Tokens::One(&token),
     );
     bench(
         "http tools/call echo_scoped, OAuth JWT with its scope",
-        oauth(),
+        &oauth,
         "echo_scoped",
-        one,
+        Tokens::One(&token),
     );
     bench(
         "http tools/call echo, OAuth JWT and rate limited in memory",
-        oauth().rate_limit(limit()),
+        &|| oauth().rate_limit(limit()),
         "echo",
-        one,
+        Tokens::One(&token),
     );
     bench(
         "http tools/call echo, OAuth JWT, a token not kept at each request",
-        oauth(),
+        &oauth,
         "echo",
-        &tokens,
+        Tokens::Pool(KEPT_TOKENS + 1),
     );
     group.finish();
 }

@@ -121,7 +121,7 @@ impl<K: Eq + Hash + Clone> Caps<K> {
         let share = match key {
             Some(key) => {
                 let mut keys = lock(&self.keys);
-                // One lookup: the key's count, found or made.
+                // One lookup: the key's count, found or made (a refused new key is removed).
                 let held = keys.entry(key.clone()).or_insert(0);
                 if held.saturating_add(count) > self.per_key {
                     if *held == 0 {

@@ -90,6 +90,13 @@ async fn bearer_auth_guards_every_request_of_a_session() {
         StatusCode::UNAUTHORIZED,
         "a session is no substitute for the token"
     );
+    // Its GET stream and its end need the token too (each handler checks it, `Admitted`).
+    let mut get = headers.clone();
+    get.push(("accept", "text/event-stream"));
+    let reply = send(&router, bodiless(Method::GET, &get)).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "GET: {reply:?}");
+    let reply = send(&router, bodiless(Method::DELETE, &headers)).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "DELETE: {reply:?}");
     headers.push(token);
     let reply = send(
         &router,
@@ -97,6 +104,12 @@ async fn bearer_auth_guards_every_request_of_a_session() {
     )
     .await;
     assert_eq!(result_text(&reply.json()), r#"client-7 ["tools"]"#);
+    let reply = send(&router, bodiless(Method::DELETE, &headers)).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::NO_CONTENT,
+        "DELETE with the token: {reply:?}"
+    );
 }
 
 #[tokio::test]

@@ -173,8 +173,8 @@ fn build_all(registrations: Vec<&'static ToolRegistration>) -> Result<Vec<Tool>,
     one_or_several(problems).map(|()| tools)
 }
 
-/// How many items a thread of [`on_every_core`] is given at least: below that, starting a
-/// thread (tens of µs) costs more than it saves.
+/// How many items a thread of [`on_every_core`] needs to be worth starting (the last run may be
+/// a little shorter): below that, starting a thread (tens of µs) costs more than it saves.
 const ITEMS_PER_THREAD: usize = 64;
 
 /// `build` of each item, in order, the items shared among the cores' threads in runs. A tool's
@@ -192,21 +192,36 @@ fn on_every_core<T: Sync, U: Send>(items: &[T], build: impl Fn(&T) -> U + Sync) 
     let build = &build;
     std::thread::scope(|scope| {
         let mut runs = items.chunks(run);
-        // This thread builds the first run while the others build theirs.
+        // This thread builds the first run while the others build theirs. A run whose thread
+        // cannot be started (a limit on threads) is built here, after the first.
         let first = runs.next().unwrap_or_default();
         let others: Vec<_> = runs
-            .map(|run| scope.spawn(move || run.iter().map(build).collect::<Vec<U>>()))
+            .map(|run| {
+                std::thread::Builder::new()
+                    .name("mcp-toolbelt-start-up".into())
+                    .stack_size(START_UP_STACK_BYTES)
+                    .spawn_scoped(scope, move || run.iter().map(build).collect::<Vec<U>>())
+                    .map_err(|_| run)
+            })
             .collect();
         let mut all: Vec<U> = first.iter().map(build).collect();
         for other in others {
-            match other.join() {
-                Ok(run) => all.extend(run),
-                Err(panic) => std::panic::resume_unwind(panic),
+            match other {
+                Ok(thread) => match thread.join() {
+                    Ok(run) => all.extend(run),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Err(run) => all.extend(run.iter().map(build)),
             }
         }
         all
     })
 }
+
+/// The stack of a start-up thread: a main thread's usual 8 MiB, not a spawned thread's 2, so
+/// that a deeply nested argument type whose schema built on the main thread builds here too.
+/// Reserved, not touched: only the pages a schema's recursion uses are resident.
+const START_UP_STACK_BYTES: usize = 8 * 1024 * 1024;
 
 /// `registrations` sorted by name (then place): the first of each name, and the error of each
 /// later one of a taken name, in that order.

@@ -129,9 +129,9 @@ enum Registered {
         key: String,
         serial: u64,
     },
-    /// In no table: a call that stands alone (a 2026-07-28 request, which nothing but the end
-    /// of its own stream cancels, so a table of its own would only cost its allocations); the
-    /// handle that aborts it, `None` once it completed.
+    /// In no table: a call that stands alone (a 2026-07-28 request, which no other message can
+    /// cancel: the end of its own stream drops its ticket, so a table of its own would only
+    /// cost its allocations); the handle that aborts it, `None` once it completed.
     Alone(Option<AbortHandle>),
 }
 
@@ -161,8 +161,9 @@ impl Ticket {
         self.cancellation.is_cancelled()
     }
 
-    /// Ends the call; `true` if it may send its response (nobody cancelled it first: a call
-    /// that stands alone is cancelled only by its ticket's drop, so it always may).
+    /// Ends the call; `true` if it may send its response (nobody cancelled it first; a call
+    /// that stands alone always may: only its ticket's drop cancels it, and its time limit's
+    /// error is an answer to send).
     pub(crate) fn complete(mut self) -> bool {
         match &mut self.registered {
             Registered::Listed { .. } => self.take().is_some(),

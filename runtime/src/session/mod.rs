@@ -1,6 +1,7 @@
 //! The one call lifecycle every transport uses: a request becomes a call of its connection's
-//! in-flight table (so it can be cancelled, and its id names one call at a time), runs under an
-//! optional time limit, and answers only if nobody cancelled it first. Batches and
+//! in-flight table (so it can be cancelled, and its id names one call at a time), or, a
+//! 2026-07-28 request, a call that stands alone; it runs under an optional time limit, and
+//! answers only if nobody cancelled it first. Batches and
 //! `notifications/cancelled` go through here too.
 //!
 //! [`Calls`] are one connection's calls: the stdio process, a legacy HTTP session
@@ -28,7 +29,8 @@ use crate::jsonrpc::{
 };
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope, Room};
 
-/// One connection's calls. Cheap to clone: clones share the connection and its table.
+/// One connection's calls. Cheap to clone: clones share the connection and its table (if it
+/// has one).
 #[derive(Clone)]
 pub(crate) struct Calls {
     dispatcher: Dispatcher,
@@ -53,7 +55,7 @@ pub(crate) struct Caller {
     pub(crate) room: Option<Room>,
 }
 
-/// A call registered in flight and ready to run: its ticket decides whether its answer may
+/// A call registered (in flight, or standing alone) and ready to run: its ticket decides whether its answer may
 /// leave ([`Ticket::complete`]); `answer` yields `None` when the call was cancelled.
 pub(crate) struct StartedCall {
     pub(crate) ticket: Ticket,
@@ -181,7 +183,7 @@ impl Calls {
     }
 
     /// Registers `request` as a call in flight and prepares it: cancelling its id from now on
-    /// cancels it. Past `timeout` its context is cancelled, its future dropped, and it answers
+    /// cancels it (a call that stands alone: dropping its ticket). Past `timeout` its context is cancelled, its future dropped, and it answers
     /// with an error. `Err` is the answer when its id is already in flight.
     pub(crate) fn start(
         &self,

@@ -7,7 +7,7 @@
 //!
 //! Safe by default: only localhost `Host`s and `Origin`s are served (DNS rebinding), bodies and
 //! request time are bounded, sessions are capped, and an optional bearer-token verifier guards
-//! every request.
+//! every request the endpoint answers (a method it does not serve is `405` before any token).
 //!
 //! Cancellation: a 2026-07-28 client cancels by closing the response; a legacy one by posting
 //! `notifications/cancelled` (its POST's event stream then ends without a response).
@@ -168,7 +168,8 @@ fn endpoint_and_post(
                 .post(post::post)
                 .delete(sessions::delete),
         )
-        // Host, Origin and the bearer token are checked before any body is read.
+        // Host and Origin are checked here, the bearer token by each handler's `Admitted`, both
+        // before any body is read.
         .route_layer(admission::Admission(Arc::clone(&state)))
         .layer(DefaultBodyLimit::max(max_body))
         // Outside the admission check: a preflight carries no credentials. A route layer, so

@@ -217,7 +217,13 @@ pub(crate) struct SessionTags {
     changed: Mutex<Option<ChangedTags>>,
     wake: Notify,
     keeper: OnceLock<Keeper>,
+    /// Told at every change, besides the wake (set once): how an HTTP endpoint's one writer of
+    /// GET streams learns which session's choice changed without a task waiting per session.
+    teller: OnceLock<Teller>,
 }
+
+/// What a change of a session's choice is told to, as it happens.
+pub(crate) type Teller = Arc<dyn Fn() + Send + Sync>;
 
 impl fmt::Debug for SessionTags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -259,6 +265,23 @@ impl SessionTags {
     )]
     pub(crate) fn keep_with(&self, keeper: Keeper) {
         let _ = self.keeper.set(keeper);
+    }
+
+    /// Tells `teller` of every change from now on (set once), and of a change not yet taken.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(
+            dead_code,
+            reason = "the HTTP endpoint's writer of GET streams is told"
+        )
+    )]
+    pub(crate) fn tell(&self, teller: Teller) {
+        if self.teller.set(teller).is_ok()
+            && lock(&self.changed).is_some()
+            && let Some(teller) = self.teller.get()
+        {
+            teller();
+        }
     }
 
     /// Makes the choice `toggles` (read from the session's record, made on another replica).
@@ -340,12 +363,20 @@ impl SessionTags {
         *pending = Some(merged);
         drop(pending);
         self.wake.notify_one();
+        if let Some(teller) = self.teller.get() {
+            teller();
+        }
+    }
+
+    /// The tags changed since the last look, if any.
+    pub(crate) fn take_change(&self) -> Option<ChangedTags> {
+        lock(&self.changed).take()
     }
 
     /// Completes when the choice changed, with the tags it changed.
     pub(crate) async fn next_change(&self) -> ChangedTags {
         loop {
-            if let Some(changed) = lock(&self.changed).take() {
+            if let Some(changed) = self.take_change() {
                 return changed;
             }
             self.wake.notified().await;

@@ -374,7 +374,12 @@ impl Dispatcher {
     /// Completes at the next change of `connection`'s own choice of tags, with the lists it
     /// changes (those with an item of a tag it named): what the session alone is told.
     pub(crate) async fn own_changes(&self, connection: &Connection) -> Vec<super::Change> {
-        let changed: ChangedTags = connection.tags().next_change().await;
+        self.lists_touched(&connection.tags().next_change().await)
+    }
+
+    /// The lists with an item of a tag `changed` names: what a session whose own choice
+    /// changed so is told.
+    pub(crate) fn lists_touched(&self, changed: &ChangedTags) -> Vec<super::Change> {
         let tagged = |tags: &[String]| changed.touches(tags);
         let tools = self.state.tools.any_tagged(tagged);
         let prompts = self.state.prompts.any_tagged(tagged);

@@ -30,6 +30,7 @@ mod auth;
 mod client;
 mod config;
 mod cors;
+mod get_writer;
 pub(crate) mod headers;
 mod health;
 #[cfg(feature = "oauth")]
@@ -57,6 +58,7 @@ use tower::{Layer as _, ServiceExt as _};
 
 pub(crate) use self::client::parse_proxies;
 pub use self::config::{HttpConfig, ProtectedResourceMetadata};
+use self::get_writer::GetWriter;
 #[cfg(feature = "oauth")]
 pub(crate) use self::oauth::check_issuer;
 use self::places::Places;
@@ -81,6 +83,8 @@ struct HttpState {
     requests: Places,
     /// The legacy sessions' streams, kept for resumption.
     log: Arc<EventLog>,
+    /// Writes the legacy sessions' GET streams.
+    get_writer: GetWriter,
     /// The Redis shared with the other replicas, if any.
     #[cfg(feature = "redis")]
     redis: Option<crate::replicas::Redis>,
@@ -126,6 +130,7 @@ fn endpoint_and_post(
     path: &str,
 ) -> (Router, PostRoute) {
     let config = config.declaring_scopes(dispatcher.declared_scopes());
+    let get_writer = GetWriter::new(dispatcher.clone(), config.running.clone());
     let state = Arc::new(HttpState {
         dispatcher,
         sessions: Arc::new(shared(
@@ -148,6 +153,7 @@ fn endpoint_and_post(
         ),
         requests: Places::new("requests", config.max_requests, config.principal_requests),
         log: Arc::new(event_log(&config)),
+        get_writer,
         #[cfg(feature = "redis")]
         redis: config.redis_connected().cloned(),
         config,

@@ -328,6 +328,12 @@ impl LoggedStream {
         *self.written.borrow()
     }
 
+    /// Whether it ended.
+    #[cfg(test)]
+    pub(crate) fn has_ended(&self) -> bool {
+        lock(&self.state).ended
+    }
+
     /// Whether it ended `ttl` ago or more (a running stream is kept: its client may resume it
     /// until it ends).
     fn expired(&self, ttl: Duration) -> bool {

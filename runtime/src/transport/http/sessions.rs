@@ -16,8 +16,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::HttpState;
 use super::admission::Admitted;
+use super::get_writer::Writing;
 use super::headers::SESSION_ID;
-use super::replay::LoggedStream;
 use super::reply::Refusal;
 use crate::context::AuthInfo;
 use crate::jsonrpc::codes;
@@ -56,16 +56,20 @@ pub(super) struct HttpSession {
     #[cfg(feature = "redis")]
     generation: Mutex<Option<u64>>,
     /// The log of its GET stream, written from its first GET until the session ends.
-    pub(super) get_log: Mutex<Option<Arc<LoggedStream>>>,
+    pub(super) get_log: Mutex<Option<Writing>>,
     /// Cancels the connection following its GET stream, when another takes over.
     get_follower: Mutex<CancellationToken>,
 }
 
 impl HttpSession {
-    /// Ends the session: cancels every call still running and closes its GET stream.
+    /// Ends the session: cancels every call still running and ends its GET stream (its log
+    /// no longer written).
     pub(super) fn end(&self) {
         self.ended.cancel();
         self.calls.cancel_all();
+        if let Some(writing) = lock(&self.get_log).take() {
+            writing.stream.end();
+        }
     }
 
     /// Marks the session as used now: a request came, a call or the GET stream ended.

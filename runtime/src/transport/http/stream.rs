@@ -28,8 +28,8 @@ use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{self, Id, Method, Outgoing, Request, codes};
+use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
-use crate::protocol::{Heard, ProtocolVersion};
 use crate::session::{self, Caller, Calls, Ticket};
 use crate::sync::lock;
 
@@ -504,8 +504,8 @@ fn session_stream(
     session: &Arc<HttpSession>,
 ) -> Result<Arc<LoggedStream>, Refusal> {
     let mut slot = lock(&session.get_log);
-    if let Some(stream) = &*slot {
-        return Ok(Arc::clone(stream));
+    if let Some(writing) = &*slot {
+        return Ok(Arc::clone(&writing.stream));
     }
     let opened = session
         .calls
@@ -520,35 +520,10 @@ fn session_stream(
             "Internal error: no stream id could be made",
         ));
     };
-    *slot = Some(Arc::clone(&stream));
-    let writing = Arc::clone(&stream);
-    let mut changes = state.dispatcher.changes();
-    let dispatcher = state.dispatcher.clone();
-    let connection = session.calls.shared_connection();
-    let (ended, closing) = (session.ended.clone(), state.dispatcher.closing().clone());
-    state.log.running.spawn(async move {
-        loop {
-            // A change of the server's, or of the session's own choice of tags
-            // (`Context::enable_tags`, here or, with Redis, on another replica).
-            let heard = tokio::select! {
-                heard = changes.next() => heard.map(|heard| vec![heard]),
-                own = dispatcher.own_changes(&connection) => {
-                    Some(own.into_iter().map(Heard::Change).collect())
-                }
-                () = closing.cancelled() => None,
-                () = ended.cancelled() => None,
-            };
-            let Some(heard) = heard else { break };
-            // What the session's client hears of it: the lists `initialize` declared, the
-            // resources it subscribed to (several events when it missed changes).
-            for heard in &heard {
-                for notification in connection.listener().notifications(heard) {
-                    writing.push(&notification);
-                }
-            }
-        }
-        writing.end();
-    });
+    let writing = state
+        .get_writer
+        .write(Arc::clone(&stream), session.calls.shared_connection());
+    *slot = Some(writing);
     Ok(stream)
 }
 

@@ -26,7 +26,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Response;
-use tokio::sync::watch;
+use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -96,16 +96,18 @@ pub(crate) struct LoggedStream {
     pub(crate) session: String,
     pub(crate) kind: StreamKind,
     state: Mutex<State>,
-    /// The sequence number of the last event written: followers wait on it.
-    written: watch::Sender<u64>,
+    /// Wakes the followers waiting for an event or the end (a `Notify`, not a `watch`: a
+    /// `watch` channel is a third of a GET stream's own memory).
+    written: Notify,
     max_events: usize,
     /// The log's count of the bytes all streams hold.
     held: Arc<AtomicUsize>,
     /// Its copy in the shared log, with Redis.
     #[cfg(feature = "redis")]
     mirror: Option<crate::replicas::events::Mirror>,
-    /// Ends the connection that follows it now, when another takes over.
-    follower: Mutex<CancellationToken>,
+    /// Ends the connection that follows it now, when another takes over (`None` until one
+    /// follows it).
+    follower: Mutex<Option<CancellationToken>>,
 }
 
 struct State {
@@ -173,12 +175,12 @@ impl EventLog {
                 last_event: Instant::now(),
                 bytes: 0,
             }),
-            written: watch::Sender::new(0),
+            written: Notify::new(),
             max_events: self.max_events,
             held: Arc::clone(&self.held),
             #[cfg(feature = "redis")]
             mirror,
-            follower: Mutex::new(CancellationToken::new()),
+            follower: Mutex::new(None),
         });
         let mut index = lock(&self.index);
         self.sweep(&mut index);
@@ -296,7 +298,7 @@ impl LoggedStream {
             state.last_event = Instant::now();
             seq
         };
-        self.written.send_replace(seq);
+        self.written.notify_waiters();
         seq
     }
 
@@ -311,7 +313,7 @@ impl LoggedStream {
                 mirror.end();
             }
         }
-        self.written.send_modify(|_| {});
+        self.written.notify_waiters();
     }
 
     /// A token for the connection that now follows the stream: the one that followed it so far
@@ -319,13 +321,15 @@ impl LoggedStream {
     /// connection is not yet seen to close, or resuming twice).
     pub(crate) fn take_over(&self) -> CancellationToken {
         let token = CancellationToken::new();
-        std::mem::replace(&mut *lock(&self.follower), token.clone()).cancel();
+        if let Some(followed) = lock(&self.follower).replace(token.clone()) {
+            followed.cancel();
+        }
         token
     }
 
     /// The sequence number of the last event written (0 before any).
     pub(crate) fn last_seq(&self) -> u64 {
-        *self.written.borrow()
+        lock(&self.state).next - 1
     }
 
     /// Whether it ended.
@@ -386,7 +390,6 @@ impl LoggedStream {
         let priming =
             prime.then(|| Bytes::from(format!("id: {}\ndata: \n\n", self.event_id(after))));
         let follower = Follower {
-            written: self.written.subscribe(),
             stream: self,
             after,
             priming,
@@ -407,7 +410,6 @@ struct Follower {
     /// The last sequence number sent.
     after: u64,
     priming: Option<Bytes>,
-    written: watch::Receiver<u64>,
     /// Any of them cancelled ends the follower (not the stream).
     stops: Vec<CancellationToken>,
     _keep: Vec<Box<dyn std::any::Any + Send>>,
@@ -425,23 +427,22 @@ impl Follower {
             return Some((Ok(priming), self));
         }
         loop {
-            // Marked seen before looking: an event written after the look wakes the wait.
-            self.written.borrow_and_update();
-            match self.stream.next_after(self.after) {
+            // Waiting before looking: an event written after the look wakes the wait.
+            let stream = Arc::clone(&self.stream);
+            let written = stream.written.notified();
+            let mut written = std::pin::pin!(written);
+            written.as_mut().enable();
+            match stream.next_after(self.after) {
                 Next::Event(event) => {
                     self.after = event.seq;
-                    let frame = frame(&self.stream.event_id(event.seq), &event.data);
+                    let frame = frame(&stream.event_id(event.seq), &event.data);
                     return Some((Ok(frame), self));
                 }
                 Next::End => return None,
                 Next::Wait => {}
             }
             tokio::select! {
-                changed = self.written.changed() => {
-                    if changed.is_err() {
-                        return None;
-                    }
-                }
+                () = written => {}
                 () = any_cancelled(&self.stops) => return None,
                 () = tokio::time::sleep(KEEP_ALIVE) => {
                     return Some((Ok(Bytes::from_static(b":\n\n")), self));

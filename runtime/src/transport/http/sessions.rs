@@ -57,8 +57,9 @@ pub(super) struct HttpSession {
     generation: Mutex<Option<u64>>,
     /// The log of its GET stream, written from its first GET until the session ends.
     pub(super) get_log: Mutex<Option<Writing>>,
-    /// Cancels the connection following its GET stream, when another takes over.
-    get_follower: Mutex<CancellationToken>,
+    /// Cancels the connection following its GET stream, when another takes over (`None` until
+    /// one first follows it: most sessions never open a GET stream).
+    get_follower: Mutex<Option<CancellationToken>>,
 }
 
 impl HttpSession {
@@ -187,7 +188,9 @@ impl HttpSession {
     /// close yet).
     pub(super) fn follow_get(&self) -> CancellationToken {
         let token = CancellationToken::new();
-        std::mem::replace(&mut *lock(&self.get_follower), token.clone()).cancel();
+        if let Some(followed) = lock(&self.get_follower).replace(token.clone()) {
+            followed.cancel();
+        }
         token
     }
 
@@ -667,7 +670,7 @@ impl SessionTable {
             #[cfg(feature = "redis")]
             generation: Mutex::new(Some(0)),
             get_log: Mutex::new(None),
-            get_follower: Mutex::new(CancellationToken::new()),
+            get_follower: Mutex::new(None),
         });
         #[cfg(feature = "redis")]
         if let Some(shared) = &self.shared {

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
 
+use crate::arguments::Arguments;
 use crate::result::field_path;
 use tokio_util::sync::CancellationToken;
 
@@ -206,10 +207,10 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
         // instead of two (a quarter of what a `#[tool]` costs to build), for the same result.
         // (The tests turn on the `release-paths` feature to take this path in a debug build.)
         #[cfg(any(not(debug_assertions), feature = "release-paths"))]
-        if let Ok(parsed) = T::deserialize(&arguments) {
+        if let Ok(parsed) = T::deserialize(Arguments(&arguments)) {
             return Ok(parsed);
         }
-        let error = match serde_path_to_error::deserialize(&arguments) {
+        let error = match serde_path_to_error::deserialize(Arguments(&arguments)) {
             Ok(parsed) => return Ok(parsed),
             Err(error) => error,
         };

@@ -162,6 +162,7 @@
 #![warn(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod arguments;
 mod call;
 mod caps;
 mod cli;

@@ -1,97 +1,552 @@
-//! The deserializer a call's arguments are read with: `serde_json`'s `&Value`, except that a
-//! struct is read from an object only.
+//! The deserializer a call's arguments are read with: `serde_json`'s `&Value`, read alike (the
+//! same visitor calls, the same messages), which also says where it refused them.
 //!
-//! Validated arguments of a struct type are always an object, but `&Value` also reads a struct
-//! from an array (its fields in order), so every argument struct compiled a sequence visitor
-//! that never runs: in release, 1.1 KB of code per tool for each of the two deserializers
-//! (`BENCHMARKS.md`, "What a tool's code is"). Every other method is `&Value`'s, so that every
-//! other type (a lone parameter's `Vec<String>`, an enum, a map) reads as before, with the same
-//! messages.
+//! One deserializer per argument type, the path free on success. Before it, each type compiled
+//! two in release: `&Value`'s for speed, and `serde_path_to_error`'s, run again after a failure
+//! to learn where (it allocates each key it passes, a third of a small call): 3.8 KB of code per
+//! tool (`BENCHMARKS.md`, "What a tool's code is"). Here the path is built only as an error
+//! returns through the maps, sequences and variants it came from.
+//!
+//! One difference from `&Value`: a struct reads from an object only, never from an array (its
+//! fields in order), which validated arguments never are; so no argument struct compiles a
+//! sequence visitor that never runs.
+
+use std::fmt;
 
 use serde::Deserializer;
-use serde::de::{Error as _, Unexpected, Visitor};
-use serde_json::{Error, Value};
+use serde::de::{
+    self, DeserializeSeed, EnumAccess, Error as _, IntoDeserializer as _, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
+};
+use serde_json::{Map, Value};
 
 /// Arguments as a tool's argument type reads them.
 #[derive(Clone, Copy)]
 pub(crate) struct Arguments<'de>(pub(crate) &'de Value);
 
-/// `&Value`'s methods, as they are.
-macro_rules! same_as_value {
+/// Arguments serde refused: why, and where.
+pub(crate) struct Refused(Box<Why>);
+
+struct Why {
+    error: serde_json::Error,
+    /// From the refused value out to the arguments (reversed as it is read).
+    path: Vec<Segment>,
+}
+
+/// One step of the path to a refused value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Segment {
+    /// An object's member.
+    Key(String),
+    /// An array's item.
+    Index(usize),
+    /// An enum's variant (`{"Variant": …}`).
+    Variant(String),
+}
+
+impl Refused {
+    /// Where: from the arguments in to the refused value.
+    pub(crate) fn path(&self) -> impl Iterator<Item = &Segment> {
+        self.0.path.iter().rev()
+    }
+
+    /// Why, as `serde_json` says it.
+    pub(crate) fn error(&self) -> &serde_json::Error {
+        &self.0.error
+    }
+
+    /// The same refusal, one step further out.
+    fn within(mut self, segment: Segment) -> Self {
+        self.0.path.push(segment);
+        self
+    }
+}
+
+impl From<serde_json::Error> for Refused {
+    #[cold]
+    fn from(error: serde_json::Error) -> Self {
+        Self(Box::new(Why {
+            error,
+            path: Vec::new(),
+        }))
+    }
+}
+
+impl fmt::Debug for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Refused")
+            .field("error", &self.0.error)
+            .field("path", &self.0.path)
+            .finish()
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0.error, f)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Every message is `serde_json`'s own.
+impl de::Error for Refused {
+    #[cold]
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        serde_json::Error::custom(message).into()
+    }
+
+    #[cold]
+    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        serde_json::Error::invalid_type(unexpected, expected).into()
+    }
+
+    #[cold]
+    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        serde_json::Error::invalid_value(unexpected, expected).into()
+    }
+}
+
+type Read<T> = Result<T, Refused>;
+
+impl<'de> Arguments<'de> {
+    fn invalid_type<V: Visitor<'de>>(self, visitor: &V) -> Refused {
+        Refused::invalid_type(unexpected(self.0), visitor)
+    }
+
+    fn number<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Number(number) => Ok(number.deserialize_any(visitor)?),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn string<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::String(text) => visitor.visit_borrowed_str(text),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn array<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn object<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Object(members) => visit_object(members, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+}
+
+macro_rules! numbers {
     ($($method:ident)*) => {$(
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.0.$method(visitor)
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+            self.number(visitor)
         }
     )*};
 }
 
 impl<'de> Deserializer<'de> for Arguments<'de> {
-    type Error = Error;
+    type Error = Refused;
 
-    same_as_value! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(bool) => visitor.visit_bool(*bool),
+            Value::Number(number) => Ok(number.deserialize_any(visitor)?),
+            Value::String(text) => visitor.visit_borrowed_str(text),
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(members) => visit_object(members, visitor),
+        }
     }
 
-    #[inline]
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Bool(bool) => visitor.visit_bool(*bool),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::String(text) => visitor.visit_borrowed_str(text),
+            Value::Array(items) => visit_array(items, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
+        _name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.0.deserialize_unit_struct(name, visitor)
+    ) -> Read<V::Value> {
+        self.deserialize_unit(visitor)
     }
 
-    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
+        _name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.0.deserialize_newtype_struct(name, visitor)
+    ) -> Read<V::Value> {
+        visitor.visit_newtype_struct(self)
     }
 
-    #[inline]
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.0.deserialize_tuple(len, visitor)
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.array(visitor)
     }
 
-    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Read<V::Value> {
+        self.array(visitor)
+    }
+
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        len: usize,
+        _name: &'static str,
+        _len: usize,
         visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.0.deserialize_tuple_struct(name, len, visitor)
+    ) -> Read<V::Value> {
+        self.array(visitor)
     }
 
-    #[inline]
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.0.deserialize_enum(name, variants, visitor)
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.object(visitor)
     }
 
-    /// From an object only: its map visitor, never its sequence visitor.
+    /// From an object only: the struct's map visitor, never its sequence visitor.
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Read<V::Value> {
+        self.object(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Read<V::Value> {
         match self.0 {
-            Value::Object(object) => object.deserialize_any(visitor),
-            other => Err(Error::invalid_type(unexpected(other), &visitor)),
+            Value::Object(members) => {
+                let mut members = members.iter();
+                match (members.next(), members.next()) {
+                    (Some((variant, value)), None) => visitor.visit_enum(Variant {
+                        name: variant,
+                        value: Some(value),
+                    }),
+                    _ => Err(Refused::invalid_value(
+                        Unexpected::Map,
+                        &"map with a single key",
+                    )),
+                }
+            }
+            Value::String(variant) => visitor.visit_enum(Variant {
+                name: variant,
+                value: None,
+            }),
+            other => Err(Refused::invalid_type(unexpected(other), &"string or map")),
         }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        visitor.visit_unit()
+    }
+}
+
+/// An array's items, each read as [`Arguments`]; all of them, or `serde_json`'s refusal.
+fn visit_array<'de, V: Visitor<'de>>(items: &'de [Value], visitor: V) -> Read<V::Value> {
+    let mut items = Items {
+        items: items.iter(),
+        index: 0,
+    };
+    let read = visitor.visit_seq(&mut items)?;
+    if items.items.len() == 0 {
+        Ok(read)
+    } else {
+        Err(Refused::invalid_length(
+            items.index + items.items.len(),
+            &"fewer elements in array",
+        ))
+    }
+}
+
+/// An object's members, each value read as [`Arguments`]; all of them, or `serde_json`'s
+/// refusal.
+fn visit_object<'de, V: Visitor<'de>>(
+    members: &'de Map<String, Value>,
+    visitor: V,
+) -> Read<V::Value> {
+    let len = members.len();
+    let mut members = Members {
+        members: members.iter(),
+        value: None,
+    };
+    let read = visitor.visit_map(&mut members)?;
+    if members.members.len() == 0 {
+        Ok(read)
+    } else {
+        Err(Refused::invalid_length(len, &"fewer elements in map"))
+    }
+}
+
+struct Items<'de> {
+    items: std::slice::Iter<'de, Value>,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for Items<'de> {
+    type Error = Refused;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Read<Option<T::Value>> {
+        let Some(item) = self.items.next() else {
+            return Ok(None);
+        };
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(Arguments(item))
+            .map(Some)
+            .map_err(|refused| refused.within(Segment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+struct Members<'de> {
+    members: serde_json::map::Iter<'de>,
+    /// The member whose key was read, its value not yet.
+    value: Option<(&'de str, &'de Value)>,
+}
+
+impl<'de> MapAccess<'de> for Members<'de> {
+    type Error = Refused;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Read<Option<K::Value>> {
+        let Some((key, value)) = self.members.next() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        seed.deserialize(Key(key))
+            .map(Some)
+            .map_err(|refused| refused.within(Segment::Key(key.to_owned())))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Read<T::Value> {
+        let Some((key, value)) = self.value.take() else {
+            return Err(Refused::custom("value is missing"));
+        };
+        seed.deserialize(Arguments(value))
+            .map_err(|refused| refused.within(Segment::Key(key.to_owned())))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.members.len())
+    }
+}
+
+/// An object's key, as `serde_json` reads one: a string, or the number or `bool` it spells for
+/// a map keyed by numbers or `bool`s.
+struct Key<'de>(&'de str);
+
+macro_rules! numeric_keys {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+            self.number(visitor)
+        }
+    )*};
+}
+
+impl<'de> Key<'de> {
+    /// A key that spells a number, read as `serde_json` reads a JSON number; any other key is
+    /// refused as `serde_json` refuses it.
+    fn number<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        let spells_a_number = matches!(self.0.as_bytes().first(), Some(b'0'..=b'9' | b'-'));
+        let number = spells_a_number
+            .then(|| serde_json::from_str::<serde_json::Number>(self.0).ok())
+            .flatten();
+        match number {
+            Some(number) => Ok(number.deserialize_any(visitor)?),
+            None => Err(Refused::custom(
+                "invalid value: expected key to be a number in quotes",
+            )),
+        }
+    }
+}
+
+impl<'de> Deserializer<'de> for Key<'de> {
+    type Error = Refused;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    numeric_keys! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        match self.0 {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            other => Err(Refused::invalid_type(Unexpected::Str(other), &visitor)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
+        // A key is never null.
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Read<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Read<V::Value> {
+        let key: de::value::StrDeserializer<'_, Refused> = self.0.into_deserializer();
+        key.deserialize_enum(name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct
+        map struct identifier ignored_any
+    }
+}
+
+/// An enum's variant: its name, and its content (`None` for a variant written as a string).
+struct Variant<'de> {
+    name: &'de str,
+    value: Option<&'de Value>,
+}
+
+impl<'de> EnumAccess<'de> for Variant<'de> {
+    type Error = Refused;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Read<(V::Value, Self)> {
+        let name: de::value::StrDeserializer<'_, Refused> = self.name.into_deserializer();
+        let variant = seed.deserialize(name)?;
+        Ok((variant, self))
+    }
+}
+
+impl Variant<'_> {
+    /// A refusal of the variant, placed at it (as `serde_path_to_error` placed it).
+    fn within(&self) -> impl FnOnce(Refused) -> Refused {
+        let name = self.name;
+        move |refused| refused.within(Segment::Variant(name.to_owned()))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'de> {
+    type Error = Refused;
+
+    fn unit_variant(self) -> Read<()> {
+        match self.value {
+            Some(value) => serde::Deserialize::deserialize(Arguments(value)).map_err(self.within()),
+            None => Ok(()),
+        }
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Read<T::Value> {
+        let within = self.within();
+        match self.value {
+            Some(value) => seed.deserialize(Arguments(value)),
+            None => Err(Refused::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            )),
+        }
+        .map_err(within)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Read<V::Value> {
+        let within = self.within();
+        match self.value {
+            Some(Value::Array(items)) if items.is_empty() => visitor.visit_unit(),
+            Some(Value::Array(items)) => visit_array(items, visitor),
+            Some(other) => Err(Refused::invalid_type(unexpected(other), &"tuple variant")),
+            None => Err(Refused::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        }
+        .map_err(within)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Read<V::Value> {
+        let within = self.within();
+        match self.value {
+            Some(Value::Object(members)) => visit_object(members, visitor),
+            Some(other) => Err(Refused::invalid_type(unexpected(other), &"struct variant")),
+            None => Err(Refused::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            )),
+        }
+        .map_err(within)
     }
 }
 
@@ -113,6 +568,8 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{BTreeMap, HashMap};
+
     use serde::Deserialize;
     use serde_json::json;
 
@@ -122,79 +579,197 @@ mod tests {
     struct Search {
         query: String,
         limit: Option<u32>,
+        #[serde(default)]
+        archived: bool,
+        tags: Option<Vec<Tag>>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Tag {
+        name: String,
+        weight: Option<f64>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    enum Shape {
+        Point,
+        Circle(f64),
+        Line(u8, u8),
+        Square { side: u16 },
     }
 
     #[derive(Debug, Deserialize, PartialEq)]
     #[serde(tag = "kind", rename_all = "lowercase")]
-    enum Shape {
+    enum Tagged {
         Circle { radius: f64 },
+        Label { text: String },
     }
 
-    fn read<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, String> {
-        T::deserialize(Arguments(value)).map_err(|error| error.to_string())
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(untagged)]
+    enum Either {
+        Number(i64),
+        Words(Vec<String>),
     }
 
-    fn as_value_reads<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, String> {
-        T::deserialize(value).map_err(|error| error.to_string())
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Meters(f32);
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Flattened {
+        id: u64,
+        #[serde(flatten)]
+        rest: BTreeMap<String, Value>,
     }
 
-    #[test]
-    fn a_struct_reads_from_an_object_and_is_refused_elsewhere_as_serde_json_says() {
-        let search = json!({"query": "q", "limit": 3});
-        assert_eq!(
-            read::<Search>(&search),
-            Ok(Search {
-                query: "q".into(),
-                limit: Some(3)
-            })
-        );
-        assert_eq!(read::<Search>(&search), as_value_reads::<Search>(&search));
-        for refused in [
-            json!("q"),
-            json!(3),
-            json!(-3),
-            json!(1.5),
+    /// What `serde_json` reads (through `serde_path_to_error`, as arguments were read before
+    /// this module): the value, or the message and the path.
+    fn before<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, (String, String)> {
+        serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = crate::result::field_path(error.path());
+            (error.inner().to_string(), path)
+        })
+    }
+
+    fn now<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, (String, String)> {
+        T::deserialize(Arguments(value)).map_err(|refused| {
+            let path: Vec<String> = refused
+                .path()
+                .map(|segment| match segment {
+                    Segment::Key(name) | Segment::Variant(name) => name.clone(),
+                    Segment::Index(index) => index.to_string(),
+                })
+                .collect();
+            let path = if path.is_empty() {
+                "(root)".to_owned()
+            } else {
+                path.join(".")
+            };
+            (refused.to_string(), path)
+        })
+    }
+
+    /// `before`, with the differences in a map keyed by numbers: a key that does not spell a
+    /// number is named, where `serde_path_to_error` said `?` (it knew no key; the test's maps
+    /// keyed by numbers are the whole value, the key refused is its first), and a number out
+    /// of the key type's range is refused without the place in the key `serde_json` parsed it
+    /// at (`at line 1 column 2`).
+    fn before_here<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, (String, String)> {
+        before(value).map_err(|(message, path)| {
+            let message = match message.rsplit_once(" at line 1 column ") {
+                Some((message, _)) => message.to_owned(),
+                None => message,
+            };
+            let first_key = || value.as_object()?.keys().next().cloned();
+            match (path.as_str(), first_key()) {
+                ("?", Some(key)) => (message, key),
+                _ => (message, path),
+            }
+        })
+    }
+
+    macro_rules! read_alike {
+        ($value:expr, $($type:ty),*) => {$(
+            assert_eq!(now::<$type>($value), before_here::<$type>($value), "{} as {}", $value, stringify!($type));
+        )*};
+    }
+
+    fn values() -> Vec<Value> {
+        vec![
             json!(null),
             json!(true),
-        ] {
-            assert_eq!(
-                read::<Search>(&refused),
-                as_value_reads::<Search>(&refused),
-                "{refused}"
+            json!(7),
+            json!(-7),
+            json!(300),
+            json!(2.5),
+            json!(1e20),
+            json!("text"),
+            json!("x"),
+            json!("Point"),
+            json!("Circle"),
+            json!([]),
+            json!([1, 2]),
+            json!(["a", "b"]),
+            json!(["a", 2]),
+            json!({}),
+            json!({"query": "q"}),
+            json!({"query": "q", "limit": 3, "archived": true}),
+            json!({"query": "q", "limit": -1}),
+            json!({"query": "q", "limit": null}),
+            json!({"query": 5}),
+            json!({"query": "q", "tags": [{"name": "a"}, {"name": "b", "weight": "heavy"}]}),
+            json!({"query": "q", "tags": [{"name": "a", "colour": "red"}]}),
+            json!({"Circle": 2.0}),
+            json!({"Circle": "big"}),
+            json!({"Line": [1, 2]}),
+            json!({"Line": [1, 300]}),
+            json!({"Line": []}),
+            json!({"Square": {"side": 3}}),
+            json!({"Square": {"side": -3}}),
+            json!({"Square": 3}),
+            json!({"Point": null}),
+            json!({"Point": 1}),
+            json!({"Circle": 1, "Line": [1, 2]}),
+            json!({"kind": "circle", "radius": 2}),
+            json!({"kind": "label", "text": 3}),
+            json!({"kind": "hexagon"}),
+            json!({"1": "one", "22": "twenty-two"}),
+            json!({"one": "1"}),
+            json!({"-3": "minus"}),
+            json!({"id": 4, "extra": [1], "more": {"a": null}}),
+            json!({"id": "four"}),
+        ]
+    }
+
+    /// Every value a type reads, it reads alike; every value it refuses, it refuses alike, with
+    /// the message and the path `serde_path_to_error` gave.
+    #[test]
+    fn arguments_read_and_are_refused_as_serde_json_reads_and_refuses_them() {
+        for value in &values() {
+            read_alike!(
+                value,
+                Shape,
+                Tagged,
+                Either,
+                Meters,
+                Flattened,
+                Option<u8>,
+                Option<Option<String>>,
+                Vec<Shape>,
+                HashMap<u32, String>,
+                HashMap<i8, String>,
+                BTreeMap<String, Either>,
+                (u8, String),
+                String,
+                char,
+                bool,
+                (),
+                u8,
+                i64,
+                f64,
+                u128,
+                Value
             );
+            // A struct from an array: `a_struct_is_not_read_from_an_array`.
+            if !value.is_array() {
+                read_alike!(value, Search, Tag);
+            }
         }
-        assert_eq!(
-            read::<Search>(&json!(["q", 3])).unwrap_err(),
-            "invalid type: sequence, expected struct Search",
-            "not read positionally"
-        );
     }
 
     #[test]
-    fn every_other_type_reads_as_from_a_value() {
-        let cases = [
-            json!(["a", "b"]),
-            json!({"kind": "circle", "radius": 2.0}),
-            json!({"a": 1}),
-            json!("text"),
-            json!(null),
-            json!(7),
-        ];
-        for value in &cases {
-            assert_eq!(
-                read::<Vec<String>>(value),
-                as_value_reads::<Vec<String>>(value)
-            );
-            assert_eq!(read::<Shape>(value), as_value_reads::<Shape>(value));
-            assert_eq!(
-                read::<std::collections::BTreeMap<String, u8>>(value),
-                as_value_reads::<std::collections::BTreeMap<String, u8>>(value)
-            );
-            assert_eq!(
-                read::<Option<u8>>(value),
-                as_value_reads::<Option<u8>>(value)
-            );
-            assert_eq!(read::<String>(value), as_value_reads::<String>(value));
-        }
+    fn a_struct_is_not_read_from_an_array() {
+        assert_eq!(
+            now::<Tag>(&json!(["a", 1.0])),
+            Err((
+                "invalid type: sequence, expected struct Tag".to_owned(),
+                "(root)".to_owned()
+            ))
+        );
+        assert!(
+            before::<Tag>(&json!(["a", 1.0])).is_ok(),
+            "serde_json reads it"
+        );
     }
 }

@@ -10,10 +10,8 @@ use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use serde_path_to_error::Segment;
 
-use crate::arguments::Arguments;
-use crate::result::field_path;
+use crate::arguments::{Arguments, Refused, Segment};
 use tokio_util::sync::CancellationToken;
 
 use crate::context::Context;
@@ -201,42 +199,34 @@ pub(crate) fn deserialize_arguments<T: DeserializeOwned>(
 ) -> Result<T, Box<CallToolResult>> {
     let mut nulls_left = true;
     loop {
-        // The common case at full speed; only a failure is parsed again to learn its path
-        // (tracking the path on every call costs a third of a small call). Not in debug
-        // builds, the edit-compile loop: there each argument type compiles one deserializer
-        // instead of two (a quarter of what a `#[tool]` costs to build), for the same result.
-        // (The tests turn on the `release-paths` feature to take this path in a debug build.)
-        #[cfg(any(not(debug_assertions), feature = "release-paths"))]
-        if let Ok(parsed) = T::deserialize(Arguments(&arguments)) {
-            return Ok(parsed);
-        }
-        let error = match serde_path_to_error::deserialize(Arguments(&arguments)) {
+        // One deserializer per argument type, which says where it refused them (`arguments`).
+        let refused = match T::deserialize(Arguments(&arguments)) {
             Ok(parsed) => return Ok(parsed),
-            Err(error) => error,
+            Err(refused) => refused,
         };
-        if remove_null_at(&mut arguments, error.path()) {
+        if remove_null_at(&mut arguments, &refused) {
             continue;
         }
         if nulls_left && remove_member_nulls(&mut arguments) {
             nulls_left = false;
             continue;
         }
-        return Err(Box::new(refused(tool, &arguments, &error)));
+        return Err(Box::new(refused_result(tool, &arguments, &refused)));
     }
 }
 
-/// Removes the `null` object member at `path`, if that is what is there.
-fn remove_null_at(arguments: &mut Value, path: &serde_path_to_error::Path) -> bool {
-    let mut segments: Vec<&Segment> = path.iter().collect();
-    let Some(Segment::Map { key }) = segments.pop() else {
+/// Removes the `null` object member serde refused, if that is what is there.
+fn remove_null_at(arguments: &mut Value, refused: &Refused) -> bool {
+    let mut segments: Vec<&Segment> = refused.path().collect();
+    let Some(Segment::Key(key)) = segments.pop() else {
         return false;
     };
     let mut value = arguments;
     for segment in segments {
         let next = match segment {
-            Segment::Seq { index } => value.get_mut(*index),
-            Segment::Map { key } => value.get_mut(key),
-            _ => None,
+            Segment::Index(index) => value.get_mut(*index),
+            Segment::Key(key) => value.get_mut(key),
+            Segment::Variant(_) => None,
         };
         let Some(next) = next else { return false };
         value = next;
@@ -269,32 +259,45 @@ fn remove_member_nulls(arguments: &mut Value) -> bool {
     removed
 }
 
-/// The result for arguments serde refused at `error`'s path. Not generic: each argument type
-/// compiles only the two `deserialize` calls above, the message is built by this one copy.
-fn refused(
-    tool: &str,
-    arguments: &Value,
-    error: &serde_path_to_error::Error<serde_json::Error>,
-) -> CallToolResult {
-    let path = field_path(error.path());
-    let message = error.inner().to_string();
+/// The result for arguments serde refused. Not generic: each argument type compiles only its
+/// one `deserialize` call above, the message is built by this one copy.
+fn refused_result(tool: &str, arguments: &Value, refused: &Refused) -> CallToolResult {
+    let path = arguments_path(refused);
+    let message = refused.error().to_string();
     let message = if message.starts_with("invalid type: floating point") {
-        out_of_range(arguments, error.path()).unwrap_or(message)
+        out_of_range(arguments, refused).unwrap_or(message)
     } else {
         message
     };
     invalid_arguments(tool, &format!("{path}: {message}"))
 }
 
+/// `a.0.b`, the path of the value serde refused, `(root)` for the whole arguments: the form of
+/// a validation failure's path.
+fn arguments_path(refused: &Refused) -> String {
+    let segments: Vec<String> = refused
+        .path()
+        .map(|segment| match segment {
+            Segment::Key(name) | Segment::Variant(name) => name.clone(),
+            Segment::Index(index) => index.to_string(),
+        })
+        .collect();
+    if segments.is_empty() {
+        "(root)".to_owned()
+    } else {
+        segments.join(".")
+    }
+}
+
 /// An integer `serde_json` could not read exactly (beyond `i64`/`u64`: it became a float) that
 /// an integer type refused: say so, rather than "invalid type: floating point".
-fn out_of_range(arguments: &Value, path: &serde_path_to_error::Path) -> Option<String> {
+fn out_of_range(arguments: &Value, refused: &Refused) -> Option<String> {
     let mut value = arguments;
-    for segment in path {
+    for segment in refused.path() {
         value = match segment {
-            Segment::Seq { index } => value.get(*index)?,
-            Segment::Map { key } => value.get(key)?,
-            _ => return None,
+            Segment::Index(index) => value.get(*index)?,
+            Segment::Key(key) => value.get(key)?,
+            Segment::Variant(_) => return None,
         };
     }
     let float = value.as_f64().filter(|float| float.fract() == 0.0)?;

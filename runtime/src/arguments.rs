@@ -3,13 +3,14 @@
 //!
 //! One deserializer per argument type, the path free on success. Before it, each type compiled
 //! two in release: `&Value`'s for speed, and `serde_path_to_error`'s, run again after a failure
-//! to learn where (it allocates each key it passes, a third of a small call): 3.8 KB of code per
+//! to learn where (it copies each key it passes, a third of a small call): 3.8 KB of code per
 //! tool (`BENCHMARKS.md`, "What a tool's code is"). Here the path is built only as an error
-//! returns through the maps, sequences and variants it came from.
+//! returns through the objects, arrays and variants it came from.
 //!
-//! One difference from `&Value`: a struct reads from an object only, never from an array (its
-//! fields in order), which validated arguments never are; so no argument struct compiles a
-//! sequence visitor that never runs.
+//! Where it differs from `&Value`: a struct reads from an object only, never from an array (its
+//! fields in order), which validated arguments never are, so no argument struct compiles a
+//! sequence visitor that never runs; and a map's key refused (one that spells no number of the
+//! key type) is named in the path, where `serde_path_to_error` said `?`.
 
 use std::fmt;
 
@@ -36,8 +37,10 @@ struct Why {
 /// One step of the path to a refused value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Segment {
-    /// An object's member.
+    /// An object's member (its value).
     Key(String),
+    /// An object's key, itself refused (a map keyed by numbers): the last step.
+    RefusedKey(String),
     /// An array's item.
     Index(usize),
     /// An enum's variant (`{"Variant": …}`).
@@ -108,6 +111,10 @@ impl de::Error for Refused {
 }
 
 type Read<T> = Result<T, Refused>;
+
+/// The name `serde_json::value::RawValue` deserializes as (`serde_json`'s `raw::TOKEN`, not
+/// exported).
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 impl<'de> Arguments<'de> {
     fn invalid_type<V: Visitor<'de>>(self, visitor: &V) -> Refused {
@@ -226,9 +233,13 @@ impl<'de> Deserializer<'de> for Arguments<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Read<V::Value> {
+        // `Box<RawValue>` (feature `raw_value`) asks for its JSON text by this name.
+        if name == RAW_VALUE {
+            return Ok(self.0.deserialize_newtype_struct(name, visitor)?);
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -302,6 +313,7 @@ impl<'de> Deserializer<'de> for Arguments<'de> {
 
 /// An array's items, each read as [`Arguments`]; all of them, or `serde_json`'s refusal.
 fn visit_array<'de, V: Visitor<'de>>(items: &'de [Value], visitor: V) -> Read<V::Value> {
+    let len = items.len();
     let mut items = Items {
         items: items.iter(),
         index: 0,
@@ -310,10 +322,7 @@ fn visit_array<'de, V: Visitor<'de>>(items: &'de [Value], visitor: V) -> Read<V:
     if items.items.len() == 0 {
         Ok(read)
     } else {
-        Err(Refused::invalid_length(
-            items.index + items.items.len(),
-            &"fewer elements in array",
-        ))
+        Err(Refused::invalid_length(len, &"fewer elements in array"))
     }
 }
 
@@ -376,7 +385,7 @@ impl<'de> MapAccess<'de> for Members<'de> {
         self.value = Some((key, value));
         seed.deserialize(Key(key))
             .map(Some)
-            .map_err(|refused| refused.within(Segment::Key(key.to_owned())))
+            .map_err(|refused| refused.within(Segment::RefusedKey(key.to_owned())))
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Read<T::Value> {
@@ -399,25 +408,33 @@ struct Key<'de>(&'de str);
 macro_rules! numeric_keys {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
-            self.number(visitor)
+            self.number(|key| key.$method(visitor))
         }
     )*};
 }
 
 impl<'de> Key<'de> {
-    /// A key that spells a number, read as `serde_json` reads a JSON number; any other key is
-    /// refused as `serde_json` refuses it.
-    fn number<V: Visitor<'de>>(self, visitor: V) -> Read<V::Value> {
-        let spells_a_number = matches!(self.0.as_bytes().first(), Some(b'0'..=b'9' | b'-'));
-        let number = spells_a_number
-            .then(|| serde_json::from_str::<serde_json::Number>(self.0).ok())
-            .flatten();
-        match number {
-            Some(number) => Ok(number.deserialize_any(visitor)?),
-            None => Err(Refused::custom(
-                "invalid value: expected key to be a number in quotes",
-            )),
+    /// A key read as the number of the type asked for, by `serde_json`'s own reader of JSON
+    /// text, as `serde_json` reads it: its digits only, its messages (with their place in the
+    /// key).
+    fn number<T>(
+        self,
+        read: impl FnOnce(
+            &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+        ) -> Result<T, serde_json::Error>,
+    ) -> Read<T> {
+        let not_a_number =
+            || Refused::custom("invalid value: expected key to be a number in quotes");
+        let key = self.0;
+        if !matches!(key.as_bytes().first(), Some(b'0'..=b'9' | b'-'))
+            || key.ends_with(|end: char| end.is_ascii_whitespace())
+        {
+            return Err(not_a_number());
         }
+        let mut reader = serde_json::Deserializer::from_str(key);
+        let number = read(&mut reader)?;
+        reader.end().map_err(|_| not_a_number())?;
+        Ok(number)
     }
 }
 
@@ -616,6 +633,16 @@ mod tests {
     #[derive(Debug, Deserialize, PartialEq)]
     struct Meters(f32);
 
+    /// A value kept as its JSON text (`Box<RawValue>`), compared by that text.
+    #[derive(Debug, Deserialize)]
+    struct Raw(Box<serde_json::value::RawValue>);
+
+    impl PartialEq for Raw {
+        fn eq(&self, other: &Self) -> bool {
+            self.0.get() == other.0.get()
+        }
+    }
+
     #[derive(Debug, Deserialize, PartialEq)]
     struct Flattened {
         id: u64,
@@ -637,7 +664,9 @@ mod tests {
             let path: Vec<String> = refused
                 .path()
                 .map(|segment| match segment {
-                    Segment::Key(name) | Segment::Variant(name) => name.clone(),
+                    Segment::Key(name) | Segment::RefusedKey(name) | Segment::Variant(name) => {
+                        name.clone()
+                    }
                     Segment::Index(index) => index.to_string(),
                 })
                 .collect();
@@ -650,28 +679,27 @@ mod tests {
         })
     }
 
-    /// `before`, with the differences in a map keyed by numbers: a key that does not spell a
-    /// number is named, where `serde_path_to_error` said `?` (it knew no key; the test's maps
-    /// keyed by numbers are the whole value, the key refused is its first), and a number out
-    /// of the key type's range is refused without the place in the key `serde_json` parsed it
-    /// at (`at line 1 column 2`).
-    fn before_here<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, (String, String)> {
-        before(value).map_err(|(message, path)| {
-            let message = match message.rsplit_once(" at line 1 column ") {
-                Some((message, _)) => message.to_owned(),
-                None => message,
-            };
-            let first_key = || value.as_object()?.keys().next().cloned();
-            match (path.as_str(), first_key()) {
-                ("?", Some(key)) => (message, key),
-                _ => (message, path),
-            }
-        })
-    }
-
     macro_rules! read_alike {
         ($value:expr, $($type:ty),*) => {$(
-            assert_eq!(now::<$type>($value), before_here::<$type>($value), "{} as {}", $value, stringify!($type));
+            assert_eq!(now::<$type>($value), before::<$type>($value), "{} as {}", $value, stringify!($type));
+        )*};
+    }
+
+    /// For maps keyed by numbers or `bool`s: the same values and messages; a key refused is
+    /// named as written (`serde_path_to_error` said `?`, or the number it had read of it). The
+    /// test's maps are the whole value: the key refused is its first.
+    macro_rules! keys_read_alike {
+        ($value:expr, $($type:ty),*) => {$(
+            match (now::<$type>($value), before::<$type>($value)) {
+                (Err((message, path)), Err((message_before, path_before))) => {
+                    assert_eq!(message, message_before, "{} as {}", $value, stringify!($type));
+                    if path != path_before {
+                        let first_key = $value.as_object().and_then(|object| object.keys().next());
+                        assert_eq!(Some(&path), first_key, "{} as {}", $value, stringify!($type));
+                    }
+                }
+                (now, before) => assert_eq!(now, before, "{} as {}", $value, stringify!($type)),
+            }
         )*};
     }
 
@@ -717,6 +745,12 @@ mod tests {
             json!({"1": "one", "22": "twenty-two"}),
             json!({"one": "1"}),
             json!({"-3": "minus"}),
+            json!({"300": "big"}),
+            json!({"1.5": "half"}),
+            json!({"01": "zero one"}),
+            json!({"18446744073709551616": "past u64"}),
+            json!({"12abc": "trailing"}),
+            json!({"true": 1, "false": 0}),
             json!({"id": 4, "extra": [1], "more": {"a": null}}),
             json!({"id": "four"}),
         ]
@@ -737,8 +771,9 @@ mod tests {
                 Option<u8>,
                 Option<Option<String>>,
                 Vec<Shape>,
-                HashMap<u32, String>,
-                HashMap<i8, String>,
+                Vec<(f32, u8)>,
+                BTreeMap<String, f32>,
+                Raw,
                 BTreeMap<String, Either>,
                 (u8, String),
                 String,
@@ -750,6 +785,13 @@ mod tests {
                 f64,
                 u128,
                 Value
+            );
+            keys_read_alike!(
+                value,
+                HashMap<u32, String>,
+                HashMap<i8, String>,
+                HashMap<u128, String>,
+                HashMap<bool, u8>
             );
             // A struct from an array: `a_struct_is_not_read_from_an_array`.
             if !value.is_array() {

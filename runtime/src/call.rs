@@ -226,7 +226,7 @@ fn remove_null_at(arguments: &mut Value, refused: &Refused) -> bool {
         let next = match segment {
             Segment::Index(index) => value.get_mut(*index),
             Segment::Key(key) => value.get_mut(key),
-            Segment::Variant(_) => None,
+            Segment::RefusedKey(_) | Segment::Variant(_) => None,
         };
         let Some(next) = next else { return false };
         value = next;
@@ -278,7 +278,7 @@ fn arguments_path(refused: &Refused) -> String {
     let segments: Vec<String> = refused
         .path()
         .map(|segment| match segment {
-            Segment::Key(name) | Segment::Variant(name) => name.clone(),
+            Segment::Key(name) | Segment::RefusedKey(name) | Segment::Variant(name) => name.clone(),
             Segment::Index(index) => index.to_string(),
         })
         .collect();
@@ -297,7 +297,7 @@ fn out_of_range(arguments: &Value, refused: &Refused) -> Option<String> {
         value = match segment {
             Segment::Index(index) => value.get(*index)?,
             Segment::Key(key) => value.get(key)?,
-            Segment::Variant(_) => return None,
+            Segment::RefusedKey(_) | Segment::Variant(_) => return None,
         };
     }
     let float = value.as_f64().filter(|float| float.fract() == 0.0)?;

@@ -344,7 +344,7 @@ impl SessionTags {
         Ok(())
     }
 
-    /// Records `tags` as changed and wakes the listener.
+    /// Records `tags` as changed, wakes the listener and tells the teller.
     fn changed(&self, tags: BTreeSet<String>) {
         let mut pending = lock(&self.changed);
         let merged = match pending.take() {

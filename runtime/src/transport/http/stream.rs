@@ -507,6 +507,11 @@ fn session_stream(
     if let Some(writing) = &*slot {
         return Ok(Arc::clone(&writing.stream));
     }
+    // Ended while this GET was on its way (`end` cancels before it takes the log): no log is
+    // opened for it, which nothing would end.
+    if session.ended.is_cancelled() {
+        return Err(super::sessions::not_found());
+    }
     let opened = session
         .calls
         .connection()

@@ -44,7 +44,7 @@ pub(crate) use era::claims_modern;
 pub(crate) use era::envelope_error;
 pub(crate) use listing::Listings;
 pub(crate) use scope::RequestScope;
-#[cfg(feature = "redis")]
+#[cfg(any(feature = "redis", all(test, feature = "http")))]
 pub(crate) use subscriptions::Lists;
 pub(crate) use transport::Transport;
 pub(crate) use version::ProtocolVersion;

@@ -3,8 +3,9 @@
 //! resumability).
 //!
 //! Every legacy session stream (a POST's request-scoped stream once it opens, and the session's
-//! GET stream) is a [`LoggedStream`]: the call (or the GET stream's listener) writes each message
-//! to it, numbered from 1, and the connections that read it *follow* it from a sequence number.
+//! GET stream) is a [`LoggedStream`]: the call (for a GET stream, the endpoint's `get_writer`)
+//! writes each message to it, numbered from 1, and the connections that read it *follow* it
+//! from a sequence number.
 //! A POST's own connection is its first follower; a resuming GET is another, from the event
 //! after its `Last-Event-ID`. Nothing is written for a call answered as plain JSON.
 //!

@@ -92,6 +92,39 @@ struct HttpState {
 }
 
 impl HttpState {
+    /// What the endpoint of `dispatcher` shares, as `config` says.
+    fn new(dispatcher: Dispatcher, config: HttpConfig) -> Self {
+        let config = config.declaring_scopes(dispatcher.declared_scopes());
+        let get_writer = GetWriter::new(dispatcher.clone(), config.running.clone());
+        Self {
+            dispatcher,
+            sessions: Arc::new(shared(
+                SessionTable::new(
+                    config.max_sessions,
+                    config.principal_sessions,
+                    config.session_idle_timeout,
+                ),
+                &config,
+            )),
+            subscriptions: Places::new(
+                "subscriptions/listen streams",
+                config.max_subscriptions,
+                config.principal_requests,
+            ),
+            streams: Places::new(
+                "long-lived streams",
+                config.stream_cap(),
+                config.principal_requests,
+            ),
+            requests: Places::new("requests", config.max_requests, config.principal_requests),
+            log: Arc::new(event_log(&config)),
+            get_writer,
+            #[cfg(feature = "redis")]
+            redis: config.redis_connected().cloned(),
+            config,
+        }
+    }
+
     /// What ends the connections following call streams (not the calls): nothing in memory
     /// (a client resuming here would find the server gone); with Redis, the server closing, so
     /// that its clients resume on another replica.
@@ -129,35 +162,7 @@ fn endpoint_and_post(
     config: HttpConfig,
     path: &str,
 ) -> (Router, PostRoute) {
-    let config = config.declaring_scopes(dispatcher.declared_scopes());
-    let get_writer = GetWriter::new(dispatcher.clone(), config.running.clone());
-    let state = Arc::new(HttpState {
-        dispatcher,
-        sessions: Arc::new(shared(
-            SessionTable::new(
-                config.max_sessions,
-                config.principal_sessions,
-                config.session_idle_timeout,
-            ),
-            &config,
-        )),
-        subscriptions: Places::new(
-            "subscriptions/listen streams",
-            config.max_subscriptions,
-            config.principal_requests,
-        ),
-        streams: Places::new(
-            "long-lived streams",
-            config.stream_cap(),
-            config.principal_requests,
-        ),
-        requests: Places::new("requests", config.max_requests, config.principal_requests),
-        log: Arc::new(event_log(&config)),
-        get_writer,
-        #[cfg(feature = "redis")]
-        redis: config.redis_connected().cloned(),
-        config,
-    });
+    let state = Arc::new(HttpState::new(dispatcher, config));
     #[cfg(feature = "redis")]
     if let Some(redis) = &state.redis {
         redis.start(state.dispatcher.closing(), drained(&state));

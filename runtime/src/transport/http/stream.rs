@@ -640,3 +640,33 @@ async fn resume_shared(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Dispatcher;
+    use crate::transport::http::HttpConfig;
+
+    /// A GET that found its session just before the session ended opens no log: nothing would
+    /// end it, and its connection would follow a deleted session's changes.
+    #[tokio::test]
+    async fn a_get_reaching_its_session_after_it_ended_opens_no_log() {
+        let state = HttpState::new(Dispatcher::empty(), HttpConfig::new());
+        let session = state
+            .sessions
+            .unlisted(&state.dispatcher, None)
+            .expect("a session");
+        let stream = session_stream(&state, &session).expect("a live session's log");
+        assert!(Arc::ptr_eq(
+            &stream,
+            &session_stream(&state, &session).expect("the same log")
+        ));
+        session.end();
+        assert!(stream.has_ended(), "its end ends its log");
+        let Err(refused) = session_stream(&state, &session) else {
+            panic!("an ended session's GET opened a log");
+        };
+        assert_eq!(refused.into_response().status(), StatusCode::NOT_FOUND);
+        assert!(lock(&session.get_log).is_none(), "no log opened for it");
+    }
+}

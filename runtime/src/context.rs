@@ -8,11 +8,10 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::ask::{AskError, Asker, Elicitation, Question, Root, Sampled, Sampling};
-use crate::jsonrpc::{Method, Notification, Outgoing};
+use crate::jsonrpc::{Method, Notification, Outgoing, OutgoingSender};
 use crate::principal::Principal;
 use crate::state::{State, StateMap};
 use crate::sync::lock;
@@ -68,7 +67,7 @@ struct Inner {
     /// Where progress and logs go, until the request is answered: then it is dropped, so that
     /// nothing is sent after the response and a clone of this context a tool left behind (in a
     /// spawned task, say) keeps no transport stream open. Sending happens under this lock.
-    notifications: Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    notifications: Mutex<Option<OutgoingSender>>,
     cancellation: CancellationToken,
     last_progress: Mutex<Option<f64>>,
     session_id: Option<String>,
@@ -149,7 +148,7 @@ pub(crate) struct ContextParts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) progress_messages: bool,
     pub(crate) log_level: Option<LogLevel>,
-    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    pub(crate) notifications: OutgoingSender,
     pub(crate) cancellation: CancellationToken,
     pub(crate) session_id: Option<String>,
     pub(crate) session_tags: Option<Arc<SessionTags>>,
@@ -204,7 +203,7 @@ impl Context {
             progress_token: None,
             progress_messages: false,
             log_level: None,
-            notifications: mpsc::unbounded_channel().0,
+            notifications: crate::jsonrpc::outgoing_channel().0,
             cancellation: CancellationToken::new(),
             session_id: None,
             session_tags: None,
@@ -532,7 +531,7 @@ impl Context {
             return false;
         };
         let message = Outgoing::Notification(Box::new(Notification::new(method, params)));
-        notifications.send(message).is_ok()
+        notifications.unbounded_send(message).is_ok()
     }
 }
 

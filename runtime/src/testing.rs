@@ -114,11 +114,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 
+use futures_util::StreamExt as _;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use crate::client_capabilities::ClientCapabilities;
-use crate::jsonrpc::{ErrorObject, Id, Method, Outgoing, Reply, Request, to_json};
+use crate::jsonrpc::{
+    ErrorObject, Id, Method, Outgoing, Reply, Request, outgoing_channel, to_json,
+};
 use crate::lint::{self, Profile};
 use crate::protocol::{ProtocolVersion, Transport};
 use crate::result::CallToolResult;
@@ -236,7 +238,7 @@ impl TestClient {
             Value::Null => None,
             other => panic!("request params must be a JSON object or null, not {other}"),
         };
-        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let (sender, mut receiver) = outgoing_channel();
         let caller = Caller {
             notifications: sender,
             auth: None,
@@ -258,7 +260,7 @@ impl TestClient {
                 loop {
                     tokio::select! {
                         response = &mut response => break response,
-                        Some(message) = receiver.recv() => self.take(message, Some(answer)),
+                        Some(message) = receiver.next() => self.take(message, Some(answer)),
                     }
                 }
             }

@@ -163,12 +163,11 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use self::pending::Pending;
 use self::round::Round;
 use crate::client_capabilities::ClientCapabilities;
-use crate::jsonrpc::{ErrorObject, Method, Outgoing, Request};
+use crate::jsonrpc::{ErrorObject, Method, Outgoing, OutgoingSender, Request};
 use crate::limits::CallClock;
 use crate::sync::lock;
 
@@ -410,7 +409,7 @@ pub(crate) enum Channel {
 /// sent). Keys must be unique within a call.
 pub struct Question<'a> {
     asker: &'a Asker,
-    out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    out: &'a Mutex<Option<OutgoingSender>>,
     key: Option<&'a str>,
 }
 
@@ -425,7 +424,7 @@ impl fmt::Debug for Question<'_> {
 impl<'a> Question<'a> {
     pub(crate) fn new(
         asker: &'a Asker,
-        out: &'a Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+        out: &'a Mutex<Option<OutgoingSender>>,
         key: Option<&'a str>,
     ) -> Self {
         Self { asker, out, key }
@@ -601,7 +600,7 @@ async fn request(
     pending: &Arc<Pending>,
     method: Method,
     params: Value,
-    out: &Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    out: &Mutex<Option<OutgoingSender>>,
     clock: &CallClock,
 ) -> Result<Value, AskError> {
     let mut waiting = pending.register();
@@ -615,7 +614,10 @@ async fn request(
         let Some(out) = out.as_ref() else {
             return Err(AskError::NoChannel);
         };
-        if out.send(Outgoing::Request(Box::new(request))).is_err() {
+        if out
+            .unbounded_send(Outgoing::Request(Box::new(request)))
+            .is_err()
+        {
             return Err(AskError::NoChannel);
         }
         waiting.sent_on(out.clone());

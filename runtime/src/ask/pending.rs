@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
-use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing, Reply};
+use crate::jsonrpc::{ErrorObject, Id, Method, Notification, Outgoing, OutgoingSender, Reply};
 use crate::sync::lock;
 
 /// One connection's requests to its client, waiting for their answers.
@@ -32,7 +32,7 @@ pub(crate) struct Waiting {
     pending: Arc<Pending>,
     answer: Option<oneshot::Receiver<Result<Value, ErrorObject>>>,
     /// Where the cancellation goes, once the request was sent.
-    cancel_to: Option<mpsc::UnboundedSender<Outgoing>>,
+    cancel_to: Option<OutgoingSender>,
     answered: bool,
 }
 
@@ -91,7 +91,7 @@ impl Waiting {
     }
 
     /// The request was sent on `out`: a cancellation, if one is due, goes there too.
-    pub(crate) fn sent_on(&mut self, out: mpsc::UnboundedSender<Outgoing>) {
+    pub(crate) fn sent_on(&mut self, out: OutgoingSender) {
         self.cancel_to = Some(out);
     }
 }
@@ -101,7 +101,7 @@ impl Drop for Waiting {
         let forgotten = lock(&self.pending.waiting).remove(&self.key).is_some();
         if let (false, true, Some(out)) = (self.answered, forgotten, self.cancel_to.take()) {
             let params = json!({"requestId": self.id, "reason": "The tool call that asked ended"});
-            let _ = out.send(Outgoing::Notification(Box::new(Notification::new(
+            let _ = out.unbounded_send(Outgoing::Notification(Box::new(Notification::new(
                 Method::Cancelled,
                 params,
             ))));
@@ -112,6 +112,7 @@ impl Drop for Waiting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jsonrpc::outgoing_channel;
 
     #[tokio::test]
     async fn an_answer_reaches_its_request_and_no_other() {
@@ -129,7 +130,7 @@ mod tests {
             !pending.answer(reply(&first.id, Ok(json!(1)))),
             "answered once"
         );
-        let (out, mut sent) = mpsc::unbounded_channel();
+        let (out, mut sent) = outgoing_channel();
         let mut second = second;
         second.sent_on(out);
         let gone = second.id.clone();

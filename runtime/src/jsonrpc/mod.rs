@@ -17,7 +17,9 @@ pub use error::{ErrorObject, codes};
 pub(crate) use id::Id;
 pub(crate) use incoming::{Incoming, PARSE_WEIGHT, Reply, Request, map_bytes, value_bytes};
 pub(crate) use method::Method;
-pub(crate) use outgoing::{Notification, Outgoing, Payload, Response};
+pub(crate) use outgoing::{
+    Notification, Outgoing, OutgoingReceiver, OutgoingSender, Payload, Response, outgoing_channel,
+};
 #[cfg(feature = "http")]
 pub(crate) use parse::{answers_nothing, id_of};
 pub(crate) use parse::{parse, unreadable};

@@ -291,7 +291,7 @@ impl Tagged<'_> {
         let _ = self
             .scope
             .notifications
-            .send(Outgoing::Notification(Box::new(notification)));
+            .unbounded_send(Outgoing::Notification(Box::new(notification)));
     }
 }
 

@@ -4,18 +4,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Room;
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
-use crate::jsonrpc::Outgoing;
+use crate::jsonrpc::OutgoingSender;
 
 /// What one request brings besides its message: where its notifications go, how it is
 /// cancelled, and what the transport knows of the caller.
 pub(crate) struct RequestScope {
-    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    pub(crate) notifications: OutgoingSender,
     /// Where the client's answers to a legacy call's questions come back, when they can.
     pub(crate) pending: Option<Arc<Pending>>,
     pub(crate) cancellation: CancellationToken,

@@ -17,7 +17,6 @@ use std::time::Duration;
 use futures_util::future::{Abortable, BoxFuture, join_all};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use in_flight::{InFlight, Ticket};
@@ -25,7 +24,7 @@ pub(crate) use in_flight::{InFlight, Ticket};
 use crate::ask::pending::Pending;
 use crate::context::AuthInfo;
 use crate::jsonrpc::{
-    self, ErrorObject, Id, Incoming, Method, Outgoing, Reply, Request, Response, codes,
+    self, ErrorObject, Id, Incoming, Method, OutgoingSender, Reply, Request, Response, codes,
 };
 use crate::protocol::{Connection, Dispatcher, ProtocolVersion, RequestScope, Room};
 
@@ -46,7 +45,7 @@ pub(crate) struct Calls {
 /// besides its message.
 #[derive(Clone)]
 pub(crate) struct Caller {
-    pub(crate) notifications: mpsc::UnboundedSender<Outgoing>,
+    pub(crate) notifications: OutgoingSender,
     pub(crate) auth: Option<Arc<AuthInfo>>,
     /// The client's address, when the transport has one (the rate limits' principal without a
     /// token).

@@ -12,7 +12,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::sync::mpsc;
 
 use super::HttpState;
 use super::admission::Admitted;
@@ -25,6 +24,7 @@ use super::stream::{Accepts, HttpCall, Resumable, answer};
 use crate::context::AuthInfo;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
+    outgoing_channel,
 };
 use crate::protocol::{self, ProtocolVersion};
 use crate::session::{Caller, Calls};
@@ -677,7 +677,7 @@ async fn legacy_batch(
 ) -> Response {
     // The calls of a batch answer in the batch: their notifications have nowhere to go.
     let caller = Caller {
-        notifications: mpsc::unbounded_channel().0,
+        notifications: outgoing_channel().0,
         auth,
         address,
         room: None,

@@ -27,7 +27,7 @@ use super::replay::{self, EventLog, LoggedStream, StreamKind};
 use super::reply::{self, Refusal, Stage, StatusTable, status_of};
 use super::sessions::HttpSession;
 use crate::context::AuthInfo;
-use crate::jsonrpc::{self, Id, Method, Outgoing, Request, codes};
+use crate::jsonrpc::{self, Id, Method, Outgoing, OutgoingReceiver, Request, codes};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::Room;
 use crate::session::{self, Caller, Calls, Ticket};
@@ -88,7 +88,7 @@ pub(super) enum Accepts {
 /// runs no code of the user's is polled first on the connection's task, and runs as a task of
 /// its own only if it waits; the others run as a task of their own at once.
 pub(super) async fn answer(call: HttpCall<'_>) -> Response {
-    let (events, mut receiver) = mpsc::unbounded_channel();
+    let (events, mut receiver) = jsonrpc::outgoing_channel();
     let max_queued = call.calls.dispatcher().limits().max_queued_messages;
     // A listen stream's changes wait for room in its queue (never dropped, never unbounded).
     let room = (call.request.method == Method::Listen).then(|| Room::new(max_queued));
@@ -138,7 +138,7 @@ pub(super) async fn answer(call: HttpCall<'_>) -> Response {
             session.touch();
         }
         if let Some(response) = answered {
-            let _ = events.send(Outgoing::Response(Box::new(response)));
+            let _ = events.unbounded_send(Outgoing::Response(Box::new(response)));
         }
     };
     let runs_user_code = call.calls.dispatcher().runs_user_code(&method);
@@ -212,7 +212,7 @@ async fn run(
 /// What a call that streams carries on: the messages still to come, its ticket, and the room of
 /// its queue.
 struct CallStream {
-    receiver: mpsc::UnboundedReceiver<Outgoing>,
+    receiver: OutgoingReceiver,
     ticket: Ticket,
     max_queued: usize,
     room: Option<Room>,
@@ -259,7 +259,7 @@ fn streamed(
 /// Where a request-scoped event stream takes its messages from.
 enum Queue {
     /// The call's own channel, bounded by what sends on it (a listen stream's room).
-    Direct(mpsc::UnboundedReceiver<Outgoing>),
+    Direct(OutgoingReceiver),
     /// A queue of at most `max_queued_messages` ([`bounded`]).
     Bounded(mpsc::Receiver<Outgoing>),
 }
@@ -267,7 +267,7 @@ enum Queue {
 impl Queue {
     async fn recv(&mut self) -> Option<Outgoing> {
         match self {
-            Queue::Direct(receiver) => receiver.recv().await,
+            Queue::Direct(receiver) => receiver.next().await,
             Queue::Bounded(receiver) => receiver.recv().await,
         }
     }
@@ -276,12 +276,12 @@ impl Queue {
 /// What decides the answer's form: the response (JSON), or a first notification the client
 /// can take on a stream. `Err` is the answer when the call ended without a response.
 async fn first_message(
-    receiver: &mut mpsc::UnboundedReceiver<Outgoing>,
+    receiver: &mut OutgoingReceiver,
     accepts: Accepts,
     ticket: &Ticket,
 ) -> Result<Outgoing, Response> {
     loop {
-        match receiver.recv().await {
+        match receiver.next().await {
             Some(message @ Outgoing::Response(_)) => return Ok(message),
             Some(message) if accepts == Accepts::Stream => return Ok(message),
             Some(_) => {} // the client cannot take a stream: notifications are dropped
@@ -316,7 +316,7 @@ fn no_response(accepts: Accepts) -> Response {
 fn logged_stream(
     stream: &Arc<LoggedStream>,
     first: Outgoing,
-    mut receiver: mpsc::UnboundedReceiver<Outgoing>,
+    mut receiver: OutgoingReceiver,
     ticket: Ticket,
     prime: bool,
     resumable: Resumable,
@@ -325,7 +325,7 @@ fn logged_stream(
     stream.push(&first);
     let logging = Arc::clone(stream);
     running.spawn(async move {
-        while let Some(message) = receiver.recv().await {
+        while let Some(message) = receiver.next().await {
             if matches!(message, Outgoing::Response(_)) {
                 // Cancelled after it answered, before the answer was written: none is.
                 if ticket.complete() {
@@ -381,14 +381,11 @@ fn event_stream(first: Outgoing, receiver: Queue, ticket: Ticket, room: Option<R
 /// call's progress and log notifications are dropped (as stdio drops them), while its response,
 /// its requests to the client and a listen stream's changes (bounded by their own room) wait
 /// for room. Ends when the call's messages end or the stream is gone.
-fn bounded(
-    mut messages: mpsc::UnboundedReceiver<Outgoing>,
-    max_queued: usize,
-) -> mpsc::Receiver<Outgoing> {
+fn bounded(mut messages: OutgoingReceiver, max_queued: usize) -> mpsc::Receiver<Outgoing> {
     let (queue, queued) = mpsc::channel(max_queued.max(1));
     tokio::spawn(async move {
         let mut dropped = 0_u64;
-        while let Some(message) = messages.recv().await {
+        while let Some(message) = messages.next().await {
             let delivered = match message {
                 Outgoing::Notification(ref notification)
                     if matches!(notification.method, Method::Progress | Method::Log) =>

@@ -7,11 +7,12 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use futures_util::StreamExt as _;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::{Method, Outgoing};
+use crate::jsonrpc::{Method, Outgoing, OutgoingReceiver};
 use crate::protocol::Room;
 
 /// One line read from the input.
@@ -149,7 +150,7 @@ impl Backlog {
 /// way the backlog is closed. The changes listeners send are bounded by `room`, whose places
 /// are given back as they are taken into a burst.
 pub(crate) async fn write_messages(
-    mut messages: mpsc::UnboundedReceiver<Outgoing>,
+    mut messages: OutgoingReceiver,
     backlog: &Backlog,
     max_queued: usize,
     room: Room,
@@ -192,7 +193,7 @@ struct Writer {
 impl Writer {
     async fn run(
         &mut self,
-        messages: &mut mpsc::UnboundedReceiver<Outgoing>,
+        messages: &mut OutgoingReceiver,
         backlog: &Backlog,
         mut output: impl AsyncWrite + Unpin,
     ) -> io::Result<()> {
@@ -209,7 +210,7 @@ impl Writer {
             self.publish(backlog);
             if idle {
                 // Nothing to write: wait for a message, or the last sender to go.
-                match messages.recv().await {
+                match messages.next().await {
                     Some(message) => self.take(message),
                     None => return Ok(()),
                 }
@@ -229,7 +230,7 @@ impl Writer {
                     }
                     Err(error) => return gone(error),
                 },
-                message = messages.recv(), if open => match message {
+                message = messages.next(), if open => match message {
                     Some(message) => self.take(message),
                     None => open = false,
                 },
@@ -309,7 +310,7 @@ mod tests {
     use tokio::io::BufReader;
 
     use super::*;
-    use crate::jsonrpc::{Notification, Response};
+    use crate::jsonrpc::{Notification, Response, outgoing_channel};
 
     /// Every line of `input` read through a buffer of `capacity` bytes, so that lines cross
     /// buffer boundaries.
@@ -378,15 +379,15 @@ mod tests {
 
     #[tokio::test]
     async fn each_message_is_one_line() {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        let (sender, receiver) = outgoing_channel();
         sender
-            .send(Outgoing::Response(Box::new(Response::success(
+            .unbounded_send(Outgoing::Response(Box::new(Response::success(
                 crate::jsonrpc::Id::from(1),
                 json!({"a": "x\ny"}),
             ))))
             .unwrap();
         sender
-            .send(Outgoing::Notification(Box::new(
+            .unbounded_send(Outgoing::Notification(Box::new(
                 Notification::list_changed(Method::ToolsListChanged),
             )))
             .unwrap();

@@ -43,13 +43,15 @@ use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt as _, StreamExt as _};
 use serde_json::value::RawValue;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use self::codec::Backlog;
 pub(crate) use self::codec::{Line, LineReader};
 pub(crate) use self::pipes::standard_streams;
-use crate::jsonrpc::{self, ErrorObject, Id, Incoming, Method, Outgoing, Request, Response, codes};
+use crate::jsonrpc::{
+    self, ErrorObject, Id, Incoming, Method, Outgoing, OutgoingSender, Request, Response, codes,
+    outgoing_channel,
+};
 use crate::limits::{Held, MemoryBudget};
 use crate::protocol::{Changes, Connection, Dispatcher, Heard, ProtocolVersion, Room};
 use crate::session::{self, Caller, Calls};
@@ -81,7 +83,7 @@ where
     let changes = dispatcher.changes();
     let told = dispatcher.clone();
     let limits = dispatcher.limits().clone();
-    let (outgoing, receiver) = mpsc::unbounded_channel();
+    let (outgoing, receiver) = outgoing_channel();
     let backlog = Arc::new(Backlog::default());
     // One room for every listener of the connection: its legacy announcements and its
     // `subscriptions/listen` streams.
@@ -311,7 +313,7 @@ impl StdioConnection {
             let responses = answers.await;
             drop(held);
             if !responses.is_empty() {
-                let _ = outgoing.send(Outgoing::Batch(responses));
+                let _ = outgoing.unbounded_send(Outgoing::Batch(responses));
             }
         });
         self.reap();
@@ -329,7 +331,7 @@ impl StdioConnection {
     }
 
     fn send(&self, message: Outgoing) {
-        let _ = self.caller.notifications.send(message);
+        let _ = self.caller.notifications.unbounded_send(message);
     }
 
     /// Frees finished calls' slots so a long session does not grow.
@@ -363,11 +365,7 @@ impl StdioConnection {
 }
 
 /// Starts the calls of `burst` as one task of `calls`, and frees finished tasks' slots.
-fn start_burst(
-    burst: &mut Vec<Answer>,
-    calls: &mut JoinSet<()>,
-    outgoing: &mpsc::UnboundedSender<Outgoing>,
-) {
+fn start_burst(burst: &mut Vec<Answer>, calls: &mut JoinSet<()>, outgoing: &OutgoingSender) {
     if burst.is_empty() {
         return;
     }
@@ -380,7 +378,7 @@ fn start_burst(
 /// Runs `calls` concurrently, each response sent as soon as it is made. A call that panics
 /// outside its tool (whose panics are its call's error result) is the runtime's own fault: it
 /// gets no answer, said where the logs go, and the others run on.
-async fn answer_together(calls: Vec<Answer>, outgoing: mpsc::UnboundedSender<Outgoing>) {
+async fn answer_together(calls: Vec<Answer>, outgoing: OutgoingSender) {
     let mut calls: FuturesUnordered<_> = calls
         .into_iter()
         .map(|call| AssertUnwindSafe(call).catch_unwind())
@@ -388,7 +386,7 @@ async fn answer_together(calls: Vec<Answer>, outgoing: mpsc::UnboundedSender<Out
     while let Some(answered) = calls.next().await {
         match answered {
             Ok(Some(response)) => {
-                let _ = outgoing.send(Outgoing::Response(Box::new(response)));
+                let _ = outgoing.unbounded_send(Outgoing::Response(Box::new(response)));
             }
             Ok(None) => {}
             Err(_) => tracing::error!("handling a request panicked; it gets no answer"),
@@ -416,7 +414,7 @@ async fn announce_changes(
     (mut changes, dispatcher): (Changes, Dispatcher),
     announce: Arc<AtomicBool>,
     connection: Arc<Connection>,
-    outgoing: mpsc::UnboundedSender<Outgoing>,
+    outgoing: OutgoingSender,
     room: Room,
 ) {
     loop {
@@ -438,7 +436,7 @@ async fn announce_changes(
         {
             room.take().await;
             if outgoing
-                .send(Outgoing::Notification(Box::new(notification)))
+                .unbounded_send(Outgoing::Notification(Box::new(notification)))
                 .is_err()
             {
                 return;

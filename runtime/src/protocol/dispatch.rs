@@ -1,8 +1,10 @@
 //! The dispatcher: one request in, one response out, in either era. It knows nothing of how
 //! the request arrived; the call lifecycle (`crate::session`) and the transports drive it.
 
+use std::future::Future;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -223,18 +225,21 @@ impl Dispatcher {
                     )))
     }
 
-    /// Answers one request.
-    pub(crate) async fn request(
-        &self,
+    /// Answers one request. Owns what it reads (the dispatcher is two pointers, the connection
+    /// shared), so that a call's future is this one, boxed once by its transport. Not an async
+    /// fn: an async fn's future holds each argument twice (as taken, and as moved into its
+    /// body), where this block holds them once, where they were captured.
+    pub(crate) fn request(
+        self,
         id: Id,
-        method: &Method,
+        method: Method,
         params: Option<Map<String, Value>>,
-        connection: &Connection,
+        connection: Arc<Connection>,
         scope: RequestScope,
-    ) -> Response {
+    ) -> impl Future<Output = Response> + Send + 'static {
         let params = params.unwrap_or_default();
         let span = trace::request_span(
-            method,
+            &method,
             &id,
             &params,
             connection.session_id.as_deref(),
@@ -244,22 +249,26 @@ impl Dispatcher {
                 _ => self.state.tools.contains(name),
             },
         );
-        // Boxed where it is made: the layers around it (the span, the time limit, the abort,
-        // the call's task) then move a pointer, not a future of kilobytes. A listen stream,
-        // which lasts, holds a future of its own size, not that of `answer`'s largest path.
-        let outcome = if *method == Method::Listen {
-            Box::pin(self.answer_listen(&id, params, connection, scope))
-                .instrument(span.clone())
-                .await
-        } else {
-            Box::pin(self.answer(&id, method, params, connection, scope))
-                .instrument(span.clone())
-                .await
-        };
-        trace::record_outcome(&span, &outcome);
-        match outcome {
-            Ok(result) => Response::answer(id, result),
-            Err(error) => Response::error(id, error),
+        async move {
+            // Boxed where it is made: the layers around it (the span, the time limit, the
+            // abort, the call's task) then move a pointer, not a future of kilobytes. A listen
+            // stream, which lasts, is set up apart and then holds its stream's future alone,
+            // not that of `answer`'s largest path nor what its setup read.
+            let outcome = if method == Method::Listen {
+                let listening = Box::pin(self.listen(&id, params, &connection, scope))
+                    .instrument(span.clone())
+                    .await;
+                listening.instrument(span.clone()).await
+            } else {
+                Box::pin(self.answer(&id, &method, params, &connection, scope))
+                    .instrument(span.clone())
+                    .await
+            };
+            trace::record_outcome(&span, &outcome);
+            match outcome {
+                Ok(result) => Response::answer(id, result),
+                Err(error) => Response::error(id, error),
+            }
         }
     }
 
@@ -294,7 +303,7 @@ impl Dispatcher {
         Ok(era)
     }
 
-    /// Answers every request but `subscriptions/listen` ([`Self::answer_listen`]).
+    /// Answers every request but `subscriptions/listen` ([`Self::listen`]).
     async fn answer(
         &self,
         id: &Id,
@@ -501,24 +510,44 @@ impl Dispatcher {
         }
     }
 
-    /// `subscriptions/listen`: a stream in 2026-07-28, unknown before.
-    async fn answer_listen(
+    /// `subscriptions/listen`, a stream in 2026-07-28 (unknown before): set up (its
+    /// acknowledgement sent), the future that runs it until it ends, which holds the stream
+    /// alone; refused, a future of its refusal.
+    async fn listen(
+        &self,
+        id: &Id,
+        params: Map<String, Value>,
+        connection: &Connection,
+        scope: RequestScope,
+    ) -> BoxFuture<'static, Result<Payload, ErrorObject>> {
+        let (era, mut stream) = match self.open_listen(id, params, connection, scope).await {
+            Ok(opened) => opened,
+            Err(refused) => return Box::pin(std::future::ready(Err(refused))),
+        };
+        let dispatcher = self.clone();
+        // The stream is borrowed where the block holds it, not moved into a future of its own
+        // (which would hold it twice).
+        Box::pin(async move {
+            let result = stream.run(&dispatcher.state.closing).await?;
+            Ok(dispatcher.payload(&era, result))
+        })
+    }
+
+    /// Reads a `subscriptions/listen` request: its era and its stream.
+    async fn open_listen(
         &self,
         id: &Id,
         mut params: Map<String, Value>,
         connection: &Connection,
         scope: RequestScope,
-    ) -> Result<Payload, ErrorObject> {
+    ) -> Result<(Era, listen::ListenStream), ErrorObject> {
         let era = self.admit(&mut params, connection, &scope).await?;
         if !era.is_modern() {
             return Err(method_not_found(&Method::Listen));
         }
-        // Nothing of the request outlives its start: a stream holds what it sends, and its
-        // future only the stream's own state.
         let (requested, followed) = self.listen_to(params, &era, connection, &scope).await?;
         let stream = listen::ListenStream::new(id, requested, (self.changes(), followed), scope);
-        let result = stream.run(&self.state.closing).await?;
-        Ok(self.payload(&era, result))
+        Ok((era, stream))
     }
 
     /// What a `subscriptions/listen` request (2026-07-28) asks for, honoured as far as served

@@ -216,8 +216,10 @@ impl ListenStream {
         }
     }
 
-    /// Sends what it hears until the client or the server ends it; its result.
-    pub(crate) async fn run(mut self, closing: &CancellationToken) -> Result<Value, ErrorObject> {
+    /// Sends what it hears until the client or the server ends it; its result. Borrowed, so
+    /// that the future holding the stream holds it once (an async fn holds an argument taken by
+    /// value twice).
+    pub(crate) async fn run(&mut self, closing: &CancellationToken) -> Result<Value, ErrorObject> {
         let Self {
             subscription_id,
             lists,
@@ -226,7 +228,7 @@ impl ListenStream {
             tasks,
             changes,
             scope,
-        } = &mut self;
+        } = self;
         let out = Tagged {
             subscription_id,
             scope,

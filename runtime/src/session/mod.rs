@@ -14,7 +14,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::future::{Abortable, BoxFuture, join_all};
+use futures_util::FutureExt as _;
+use futures_util::future::{Abortable, BoxFuture, Either, join_all};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -176,8 +177,10 @@ impl Calls {
             room: caller.room,
         };
         let Request { id, method, params } = request;
+        let connection = Arc::clone(&self.connection);
         self.dispatcher
-            .request(id, &method, params, &self.connection, scope)
+            .clone()
+            .request(id, method, params, connection, scope)
             .await
     }
 
@@ -210,20 +213,18 @@ impl Calls {
         };
         // A tool call's time limit is the dispatcher's (an `isError` result, `call::time_limited`).
         let timeout = timeout.filter(|_| method != Method::CallTool);
-        let session = self.clone();
-        let answer = async move {
-            // Pinned once, here: `with_timeout` holds a pointer, not two copies of it.
-            let call = std::pin::pin!(session.dispatcher.request(
-                id.clone(),
-                &method,
-                params,
-                &session.connection,
-                scope
-            ));
-            let call = with_timeout(call, timeout, id, cancellation);
-            // A cancelled call is dropped at its next await and answers nothing.
-            Abortable::new(call, registration).await.ok()
-        };
+        let call = self.dispatcher.clone().request(
+            id.clone(),
+            method,
+            params,
+            Arc::clone(&self.connection),
+            scope,
+        );
+        // Layered without an async block, which would hold the request's arguments once more
+        // beside the future that took them. A cancelled call is dropped at its next await and
+        // answers nothing.
+        let answer = Abortable::new(with_timeout(call, timeout, id, cancellation), registration)
+            .map(Result::ok);
         Ok(StartedCall {
             ticket,
             answer: Box::pin(answer),
@@ -377,23 +378,23 @@ pub(crate) async fn poll_once<F: Future + Unpin>(
 
 /// Bounds a call by `timeout`: past it, the call's context is cancelled (as when the client
 /// cancels), its future dropped, and the answer is an error.
-async fn with_timeout(
+fn with_timeout(
     call: impl Future<Output = Response>,
     timeout: Option<Duration>,
     id: Id,
     cancellation: CancellationToken,
-) -> Response {
-    let Some(timeout) = timeout else {
-        return call.await;
+) -> impl Future<Output = Response> {
+    let Some(limit) = timeout else {
+        return Either::Left(call);
     };
-    let mut call = std::pin::pin!(call);
-    if let Ok(response) = tokio::time::timeout(timeout, &mut call).await {
-        return response;
-    }
-    cancellation.cancel();
-    ErrorObject::new(
-        codes::INTERNAL_ERROR,
-        format!("Request timed out after {timeout:?}"),
-    )
-    .respond(id)
+    Either::Right(tokio::time::timeout(limit, call).map(move |answered| {
+        answered.unwrap_or_else(|_| {
+            cancellation.cancel();
+            ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                format!("Request timed out after {limit:?}"),
+            )
+            .respond(id)
+        })
+    }))
 }

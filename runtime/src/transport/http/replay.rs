@@ -20,6 +20,8 @@
 //! shared log (`replicas::events`), so any replica resumes it.
 
 use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,6 +29,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Response;
+use futures_util::Stream;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -106,9 +109,6 @@ pub(crate) struct LoggedStream {
     /// Its copy in the shared log, with Redis.
     #[cfg(feature = "redis")]
     mirror: Option<crate::replicas::events::Mirror>,
-    /// Ends the connection that follows it now, when another takes over (`None` until one
-    /// follows it).
-    follower: Mutex<Option<CancellationToken>>,
 }
 
 struct State {
@@ -117,6 +117,9 @@ struct State {
     ended: bool,
     last_event: Instant,
     bytes: usize,
+    /// Which connection follows it: each one that takes it over counts one more, and the one
+    /// before ends at its next look (a number, where a token each would be an allocation).
+    follower: u64,
 }
 
 /// One event: its sequence number and its message, serialized once.
@@ -175,13 +178,13 @@ impl EventLog {
                 ended: false,
                 last_event: Instant::now(),
                 bytes: 0,
+                follower: 0,
             }),
             written: Notify::new(),
             max_events: self.max_events,
             held: Arc::clone(&self.held),
             #[cfg(feature = "redis")]
             mirror,
-            follower: Mutex::new(None),
         });
         let mut index = lock(&self.index);
         self.sweep(&mut index);
@@ -317,15 +320,17 @@ impl LoggedStream {
         self.written.notify_waiters();
     }
 
-    /// A token for the connection that now follows the stream: the one that followed it so far
-    /// ends (a message goes out on one connection, never two: a client resuming while its old
-    /// connection is not yet seen to close, or resuming twice).
-    pub(crate) fn take_over(&self) -> CancellationToken {
-        let token = CancellationToken::new();
-        if let Some(followed) = lock(&self.follower).replace(token.clone()) {
-            followed.cancel();
-        }
-        token
+    /// Takes the stream over for a connection that now follows it: the one that followed it so
+    /// far ends (a message goes out on one connection, never two: a client resuming while its
+    /// old connection is not yet seen to close, or resuming twice). Its follower's number.
+    fn take_over(&self) -> u64 {
+        let follower = {
+            let mut state = lock(&self.state);
+            state.follower += 1;
+            state.follower
+        };
+        self.written.notify_waiters();
+        follower
     }
 
     /// The sequence number of the last event written (0 before any).
@@ -354,9 +359,13 @@ impl LoggedStream {
         lock(&self.state).last_event
     }
 
-    /// The first event kept after `after`, or whether the stream ended.
-    fn next_after(&self, after: u64) -> Next {
+    /// The first event kept after `after`, or whether the stream ended (for `follower`, also
+    /// when another connection took it over).
+    fn next_after(&self, after: u64, follower: u64) -> Next {
         let state = lock(&self.state);
+        if state.follower != follower {
+            return Next::End;
+        }
         // Events are in order: the first past `after` (skipping any the bound dropped).
         let at = state.events.partition_point(|event| event.seq <= after);
         match state.events.get(at) {
@@ -366,87 +375,104 @@ impl LoggedStream {
         }
     }
 
-    /// The events after `after` as an SSE response body, first the priming event when `prime`
-    /// (its id `after`): what is kept, then what comes, until the stream ends or `stop` is
-    /// cancelled.
-    /// `keep` is held as long as the body lives (a place, a stream guard).
-    pub(crate) fn follow(
+    /// The events after `after` as an SSE response body, taking the stream over (see
+    /// [`frames`](Self::frames)).
+    pub(crate) fn follow<K: Send + 'static>(
         self: Arc<Self>,
         after: u64,
         prime: bool,
-        stops: Vec<CancellationToken>,
-        keep: Vec<Box<dyn std::any::Any + Send>>,
+        stop: Option<CancellationToken>,
+        keep: K,
     ) -> Body {
-        Body::from_stream(self.frames(after, prime, stops, keep))
+        Body::from_stream(self.frames(after, prime, stop, keep))
     }
 
-    /// What [`follow`](Self::follow) sends, as a stream of SSE frames.
-    pub(crate) fn frames(
+    /// The events after `after` as SSE frames, first the priming event when `prime` (its id
+    /// `after`): what is kept, then what comes, until the stream ends, another connection
+    /// takes it over, or `stop` is cancelled. `keep` is held as long as the frames live (a
+    /// place, a stream guard), in the follower itself.
+    pub(crate) fn frames<K: Send + 'static>(
         self: Arc<Self>,
         after: u64,
         prime: bool,
-        stops: Vec<CancellationToken>,
-        keep: Vec<Box<dyn std::any::Any + Send>>,
-    ) -> Frames {
+        stop: Option<CancellationToken>,
+        keep: K,
+    ) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
         let priming =
             prime.then(|| Bytes::from(format!("id: {}\ndata: \n\n", self.event_id(after))));
         let follower = Follower {
+            number: self.take_over(),
             stream: self,
             after,
             priming,
-            stops,
+            stop,
             _keep: keep,
         };
-        Box::pin(futures_util::stream::unfold(follower, Follower::next))
+        futures_util::stream::unfold(follower, Follower::next)
     }
 }
 
 /// SSE frames, as a response body takes them.
-pub(crate) type Frames =
-    futures_util::stream::BoxStream<'static, Result<Bytes, std::convert::Infallible>>;
+pub(crate) type Frames = futures_util::stream::BoxStream<'static, Result<Bytes, Infallible>>;
 
 /// One connection following a stream.
-struct Follower {
+struct Follower<K> {
     stream: Arc<LoggedStream>,
+    /// Its number among the stream's followers ([`LoggedStream::take_over`]).
+    number: u64,
     /// The last sequence number sent.
     after: u64,
     priming: Option<Bytes>,
-    /// Any of them cancelled ends the follower (not the stream).
-    stops: Vec<CancellationToken>,
-    _keep: Vec<Box<dyn std::any::Any + Send>>,
+    /// Cancelled, it ends the follower (not the stream).
+    stop: Option<CancellationToken>,
+    _keep: K,
 }
 
-impl Follower {
+impl<K> Follower<K> {
     /// The next frame: the priming event, an event, or a keep-alive comment; `None` at the end.
-    async fn next(mut self) -> Option<(Result<Bytes, std::convert::Infallible>, Self)> {
-        if let Some(priming) = self.priming.take() {
-            // Its id reaches the client only once another replica could resume the stream.
-            #[cfg(feature = "redis")]
-            if let Some(mirror) = &self.stream.mirror {
-                mirror.opened().await;
-            }
-            return Some((Ok(priming), self));
-        }
-        loop {
-            // Waiting before looking: an event written after the look wakes the wait.
-            let stream = Arc::clone(&self.stream);
-            let written = stream.written.notified();
-            let mut written = std::pin::pin!(written);
-            written.as_mut().enable();
-            match stream.next_after(self.after) {
-                Next::Event(event) => {
-                    self.after = event.seq;
-                    let frame = frame(&stream.event_id(event.seq), &event.data);
-                    return Some((Ok(frame), self));
+    /// Not an async fn, whose future would hold the follower twice (as taken, and as moved
+    /// into its body): the block holds it once, where it was captured.
+    #[expect(
+        clippy::manual_async_fn,
+        reason = "an async fn's future would hold the follower twice"
+    )]
+    fn next(mut self) -> impl Future<Output = Option<(Result<Bytes, Infallible>, Self)>> {
+        async move {
+            if let Some(priming) = self.priming.take() {
+                // Its id reaches the client only once another replica could resume the stream.
+                #[cfg(feature = "redis")]
+                if let Some(mirror) = &self.stream.mirror {
+                    mirror.opened().await;
                 }
-                Next::End => return None,
-                Next::Wait => {}
+                return Some((Ok(priming), self));
             }
-            tokio::select! {
-                () = written => {}
-                () = any_cancelled(&self.stops) => return None,
-                () = tokio::time::sleep(KEEP_ALIVE) => {
-                    return Some((Ok(Bytes::from_static(b":\n\n")), self));
+            loop {
+                // Waiting before looking: an event written after the look wakes the wait.
+                let stream = Arc::clone(&self.stream);
+                let written = stream.written.notified();
+                let mut written = std::pin::pin!(written);
+                written.as_mut().enable();
+                match stream.next_after(self.after, self.number) {
+                    Next::Event(event) => {
+                        self.after = event.seq;
+                        let frame = frame(&stream.event_id(event.seq), &event.data);
+                        return Some((Ok(frame), self));
+                    }
+                    Next::End => return None,
+                    Next::Wait => {}
+                }
+                let stopped = async {
+                    match &self.stop {
+                        Some(stop) => stop.cancelled().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    () = written => {}
+                    () = stopped => return None,
+                    () = tokio::time::sleep(KEEP_ALIVE) => {
+                        return Some((Ok(Bytes::from_static(b":\n\n")), self));
+                    }
                 }
             }
         }
@@ -469,14 +495,6 @@ pub(crate) fn shared_frames(
             Shared::Idle => Bytes::from_static(b":\n\n"),
         })
     }))
-}
-
-/// Completes when any of `tokens` is cancelled; never without one.
-async fn any_cancelled(tokens: &[CancellationToken]) {
-    if tokens.is_empty() {
-        return std::future::pending().await;
-    }
-    futures_util::future::select_all(tokens.iter().map(|token| Box::pin(token.cancelled()))).await;
 }
 
 impl Drop for LoggedStream {
@@ -550,10 +568,43 @@ mod tests {
         let (found, after) = log.find(&first, "s1").unwrap();
         assert_eq!(after, 1);
         // Event 1 was dropped past the bound of 2; the next kept after it is 2.
-        match found.next_after(0) {
+        match found.next_after(0, 0) {
             Next::Event(event) => assert_eq!(event.seq, 2),
             _ => panic!("an event"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_follower_ends_when_another_takes_the_stream_over_or_its_stop_is_cancelled() {
+        use futures_util::StreamExt as _;
+        let log = EventLog::new(
+            10,
+            MAX_LOGGED_BYTES,
+            Duration::from_mins(1),
+            TaskTracker::new(),
+        );
+        let stream = log.open("s", StreamKind::Get).unwrap();
+        stream.push_serialized("1".into());
+        let mut first = Box::pin(Arc::clone(&stream).frames(0, false, None, ()));
+        assert!(first.next().await.is_some(), "event 1");
+        // The first waits for the next event when a second connection takes the stream over.
+        let waiting = tokio::spawn(async move { first.next().await.is_none() });
+        tokio::task::yield_now().await;
+        let stop = CancellationToken::new();
+        let mut second = Box::pin(Arc::clone(&stream).frames(0, false, Some(stop.clone()), ()));
+        let ended = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        assert!(ended.unwrap().unwrap(), "the first ended, with no frame");
+        let resent = second.next().await.unwrap().unwrap();
+        assert!(
+            resent.ends_with(b"data: 1\n\n"),
+            "the second sends from its own place"
+        );
+        let waiting = tokio::spawn(async move { second.next().await.is_none() });
+        tokio::task::yield_now().await;
+        stop.cancel();
+        let ended = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        assert!(ended.unwrap().unwrap(), "its stop ended the second");
+        assert!(!stream.has_ended(), "the stream goes on");
     }
 
     #[tokio::test]

@@ -57,9 +57,6 @@ pub(super) struct HttpSession {
     generation: Mutex<Option<u64>>,
     /// The log of its GET stream, written from its first GET until the session ends.
     pub(super) get_log: Mutex<Option<Writing>>,
-    /// Cancels the connection following its GET stream, when another takes over (`None` until
-    /// one first follows it: most sessions never open a GET stream).
-    get_follower: Mutex<Option<CancellationToken>>,
 }
 
 impl HttpSession {
@@ -181,17 +178,6 @@ impl HttpSession {
         let text = serde_json::to_string(&record).unwrap_or_default();
         lock(&self.record).clone_from(&text);
         text
-    }
-
-    /// A token for the connection that now follows the session's GET stream: the one that
-    /// followed it so far ends (a resuming client's old connection may not have been seen to
-    /// close yet).
-    pub(super) fn follow_get(&self) -> CancellationToken {
-        let token = CancellationToken::new();
-        if let Some(followed) = lock(&self.get_follower).replace(token.clone()) {
-            followed.cancel();
-        }
-        token
     }
 
     /// Takes the session's one GET stream; `None` when it is already open.
@@ -670,7 +656,6 @@ impl SessionTable {
             #[cfg(feature = "redis")]
             generation: Mutex::new(Some(0)),
             get_log: Mutex::new(None),
-            get_follower: Mutex::new(None),
         });
         #[cfg(feature = "redis")]
         if let Some(shared) = &self.shared {

@@ -337,9 +337,7 @@ fn logged_stream(
         }
         logging.end();
     });
-    let mut stops: Vec<CancellationToken> = stop.into_iter().collect();
-    stops.push(stream.take_over());
-    replay::sse_response(Arc::clone(stream).follow(0, prime, stops, Vec::new()))
+    replay::sse_response(Arc::clone(stream).follow(0, prime, stop, ()))
 }
 
 /// A request-scoped event stream: the request's notifications, then its response, which ends
@@ -470,9 +468,10 @@ pub(super) async fn get_stream(
     let stream = session_stream(&state, &session)?;
     let prime =
         replayed.is_none() && session.calls.connection().version() >= ProtocolVersion::V2025_11_25;
-    let stops = vec![session.follow_get(), state.dispatcher.closing().clone()];
-    let keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place), Box::new(guard)];
-    let frames = stream.clone().frames(stream.last_seq(), prime, stops, keep);
+    let closing = state.dispatcher.closing().clone();
+    let frames = stream
+        .clone()
+        .frames(stream.last_seq(), prime, Some(closing), (place, guard));
     let body = match replayed {
         Some(replayed) => Body::from_stream(replayed.chain(frames)),
         None => Body::from_stream(frames),
@@ -574,21 +573,16 @@ async fn resume(
         return Ok(Resumed::Unknown);
     };
     let place = state.streams.take(auth)?;
-    let mut keep: Vec<Box<dyn std::any::Any + Send>> = vec![Box::new(place)];
     // One connection follows a stream (the protocol: a message is never sent on two): the
-    // resuming one takes over.
-    let stops = match stream.kind {
+    // resuming one takes it over.
+    let body = match stream.kind {
         StreamKind::Get => {
-            keep.push(Box::new(session.take_over_stream()));
-            vec![session.follow_get(), state.dispatcher.closing().clone()]
+            let keep = (place, session.take_over_stream());
+            let closing = state.dispatcher.closing().clone();
+            stream.follow(after, false, Some(closing), keep)
         }
-        StreamKind::Call(_) => {
-            let mut stops = vec![stream.take_over()];
-            stops.extend(state.call_stop());
-            stops
-        }
+        StreamKind::Call(_) => stream.follow(after, false, state.call_stop(), place),
     };
-    let body = stream.follow(after, false, stops, keep);
     Ok(Resumed::Stream(replay::sse_response(body)))
 }
 

@@ -114,7 +114,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 
-use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 
 use crate::client_capabilities::ClientCapabilities;
@@ -260,7 +259,7 @@ impl TestClient {
                 loop {
                     tokio::select! {
                         response = &mut response => break response,
-                        Some(message) = receiver.next() => self.take(message, Some(answer)),
+                        Some(message) = receiver.recv() => self.take(message, Some(answer)),
                     }
                 }
             }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use futures_util::StreamExt as _;
 use serde::ser::SerializeMap as _;
 use serde::{Deserialize as _, Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -14,7 +15,28 @@ use super::{ErrorObject, Id, Method, Request, to_json};
 pub(crate) type OutgoingSender = futures_channel::mpsc::UnboundedSender<Outgoing>;
 
 /// The receiving half of a channel of [`Outgoing`] messages, in the transport.
-pub(crate) type OutgoingReceiver = futures_channel::mpsc::UnboundedReceiver<Outgoing>;
+pub(crate) struct OutgoingReceiver(futures_channel::mpsc::UnboundedReceiver<Outgoing>);
+
+impl OutgoingReceiver {
+    /// The next message; `None` once every sender is gone and nothing is left. It takes part
+    /// in tokio's budget of a task's work, as tokio's channels do: a flood of messages sent
+    /// from another thread makes the task that reads them yield now and then, rather than keep
+    /// its thread.
+    pub(crate) async fn recv(&mut self) -> Option<Outgoing> {
+        tokio::task::coop::cooperative(self.0.next()).await
+    }
+
+    /// Refuses every message from now on (nothing more can be written): a sender sees it
+    /// closed.
+    pub(crate) fn close(&mut self) {
+        self.0.close();
+    }
+
+    /// The next message if one is waiting.
+    pub(crate) fn try_recv(&mut self) -> Result<Outgoing, futures_channel::mpsc::TryRecvError> {
+        self.0.try_recv()
+    }
+}
 
 /// A channel of messages. Unbounded: what may pile up is bounded where it is sent (a call's
 /// progress by the transport's queue, a listen stream's changes by its room). futures-channel's
@@ -22,7 +44,8 @@ pub(crate) type OutgoingReceiver = futures_channel::mpsc::UnboundedReceiver<Outg
 /// slots as it is made (1.3 KiB, held by every HTTP call and every open listen stream, against
 /// about 0.1 here); this one allocates a node per message instead.
 pub(crate) fn outgoing_channel() -> (OutgoingSender, OutgoingReceiver) {
-    futures_channel::mpsc::unbounded()
+    let (sender, receiver) = futures_channel::mpsc::unbounded();
+    (sender, OutgoingReceiver(receiver))
 }
 
 /// A message we send: the transports frame it without looking inside. Boxed but for a batch,

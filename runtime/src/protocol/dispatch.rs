@@ -238,18 +238,19 @@ impl Dispatcher {
         scope: RequestScope,
     ) -> impl Future<Output = Response> + Send + 'static {
         let params = params.unwrap_or_default();
-        let span = trace::request_span(
-            &method,
-            &id,
-            &params,
-            connection.session_id.as_deref(),
-            self.state.transport.network_transport(),
-            |method, name| match method {
-                Method::GetPrompt => self.state.prompts.contains(name),
-                _ => self.state.tools.contains(name),
-            },
-        );
         async move {
+            // Opened as the call first runs: a call cancelled before then has no span.
+            let span = trace::request_span(
+                &method,
+                &id,
+                &params,
+                connection.session_id.as_deref(),
+                self.state.transport.network_transport(),
+                |method, name| match method {
+                    Method::GetPrompt => self.state.prompts.contains(name),
+                    _ => self.state.tools.contains(name),
+                },
+            );
             // Boxed where it is made: the layers around it (the span, the time limit, the
             // abort, the call's task) then move a pointer, not a future of kilobytes. A listen
             // stream, which lasts, is set up apart and then holds its stream's future alone,

@@ -185,8 +185,8 @@ impl Calls {
     }
 
     /// Registers `request` as a call in flight and prepares it: cancelling its id from now on
-    /// cancels it (a call that stands alone: dropping its ticket). Past `timeout` its context is cancelled, its future dropped, and it answers
-    /// with an error. `Err` is the answer when its id is already in flight.
+    /// cancels it (a call that stands alone: dropping its ticket). Past `timeout` (counted from
+    /// now) its future is dropped, its context cancelled, and it answers with an error. `Err` is the answer when its id is already in flight.
     pub(crate) fn start(
         &self,
         request: Request,
@@ -376,8 +376,8 @@ pub(crate) async fn poll_once<F: Future + Unpin>(
     .await
 }
 
-/// Bounds a call by `timeout`: past it, the call's context is cancelled (as when the client
-/// cancels), its future dropped, and the answer is an error.
+/// Bounds a call by `timeout`, counted from now: past it, the call's future is dropped, its
+/// context cancelled (as when the client cancels), and the answer is an error.
 fn with_timeout(
     call: impl Future<Output = Response>,
     timeout: Option<Duration>,

@@ -100,8 +100,8 @@ pub(crate) struct LoggedStream {
     pub(crate) session: String,
     pub(crate) kind: StreamKind,
     state: Mutex<State>,
-    /// Wakes the followers waiting for an event or the end (a `Notify`, not a `watch`: a
-    /// `watch` channel is a third of a GET stream's own memory).
+    /// Wakes the followers waiting for an event, the end or a take-over (a `Notify`, not a
+    /// `watch`: a `watch` channel is a third of a GET stream's own memory).
     written: Notify,
     max_events: usize,
     /// The log's count of the bytes all streams hold.

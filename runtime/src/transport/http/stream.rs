@@ -267,7 +267,7 @@ enum Queue {
 impl Queue {
     async fn recv(&mut self) -> Option<Outgoing> {
         match self {
-            Queue::Direct(receiver) => receiver.next().await,
+            Queue::Direct(receiver) => receiver.recv().await,
             Queue::Bounded(receiver) => receiver.recv().await,
         }
     }
@@ -281,7 +281,7 @@ async fn first_message(
     ticket: &Ticket,
 ) -> Result<Outgoing, Response> {
     loop {
-        match receiver.next().await {
+        match receiver.recv().await {
             Some(message @ Outgoing::Response(_)) => return Ok(message),
             Some(message) if accepts == Accepts::Stream => return Ok(message),
             Some(_) => {} // the client cannot take a stream: notifications are dropped
@@ -325,7 +325,7 @@ fn logged_stream(
     stream.push(&first);
     let logging = Arc::clone(stream);
     running.spawn(async move {
-        while let Some(message) = receiver.next().await {
+        while let Some(message) = receiver.recv().await {
             if matches!(message, Outgoing::Response(_)) {
                 // Cancelled after it answered, before the answer was written: none is.
                 if ticket.complete() {
@@ -383,7 +383,7 @@ fn bounded(mut messages: OutgoingReceiver, max_queued: usize) -> mpsc::Receiver<
     let (queue, queued) = mpsc::channel(max_queued.max(1));
     tokio::spawn(async move {
         let mut dropped = 0_u64;
-        while let Some(message) = messages.next().await {
+        while let Some(message) = messages.recv().await {
             let delivered = match message {
                 Outgoing::Notification(ref notification)
                     if matches!(notification.method, Method::Progress | Method::Log) =>

@@ -7,7 +7,6 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use futures_util::StreamExt as _;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -210,7 +209,7 @@ impl Writer {
             self.publish(backlog);
             if idle {
                 // Nothing to write: wait for a message, or the last sender to go.
-                match messages.next().await {
+                match messages.recv().await {
                     Some(message) => self.take(message),
                     None => return Ok(()),
                 }
@@ -230,7 +229,7 @@ impl Writer {
                     }
                     Err(error) => return gone(error),
                 },
-                message = messages.next(), if open => match message {
+                message = messages.recv(), if open => match message {
                     Some(message) => self.take(message),
                     None => open = false,
                 },

@@ -168,6 +168,7 @@ mod caps;
 mod cli;
 mod client_capabilities;
 mod context;
+mod fields;
 mod host_config;
 mod jsonrpc;
 mod limits;

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::{ErrorObject, Id, Method, Request, to_json};
+use crate::fields::Fields as _;
 
 /// The sending half of a channel of [`Outgoing`] messages: a connection's (stdio) or a call's
 /// (HTTP), to the transport that writes them.
@@ -192,7 +193,7 @@ impl Payload {
     pub(crate) fn is_error(&self) -> bool {
         match self {
             Self::Built(Value::Object(result)) | Self::Stamped(result, _) => {
-                result.get("isError") == Some(&Value::Bool(true))
+                result.field("isError") == Some(&Value::Bool(true))
             }
             Self::Written { is_error, .. } => *is_error,
             _ => false,
@@ -216,7 +217,7 @@ impl Serialize for Payload {
             Self::Shared(raw) => raw.serialize(serializer),
             Self::Written { json, .. } => json.serialize(serializer),
             Self::Stamped(result, meta) => {
-                let typed = result.contains_key("resultType");
+                let typed = result.field("resultType").is_some();
                 let mut map =
                     serializer.serialize_map(Some(result.len() + 2 - usize::from(typed)))?;
                 for (key, value) in result {

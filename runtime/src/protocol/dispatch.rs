@@ -22,6 +22,7 @@ use super::{
 use crate::ask::seal::Sealer;
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::AuthInfo;
+use crate::fields::Fields as _;
 use crate::hook::Hook;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload, Response, codes, to_json};
 use crate::limits::Limits;
@@ -470,7 +471,7 @@ impl Dispatcher {
     /// server's `_meta` (stamped as it is written when it has no `_meta` of its own).
     fn payload(&self, era: &Era, mut result: Value) -> Payload {
         if let (true, Value::Object(result)) = (era.is_modern(), &mut result) {
-            if !result.contains_key("_meta") {
+            if result.field("_meta").is_none() {
                 // Stamped as it is written: nothing built per answer.
                 let result = std::mem::take(result);
                 return Payload::stamped(result, Arc::clone(&self.modern_meta));

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::{Connection, ProtocolVersion, meta};
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::LogLevel;
+use crate::fields::{Fields as _, field_mut};
 use crate::jsonrpc::{ErrorObject, codes};
 
 /// The era a request was made in, with what that era tells about the client.
@@ -38,8 +39,7 @@ impl Era {
             return Ok(Self::Legacy(connection.version()));
         };
         let (version, log_level) = checked_envelope(request_meta)?;
-        let client_capabilities = request_meta
-            .get_mut(meta::CLIENT_CAPABILITIES)
+        let client_capabilities = field_mut(request_meta, meta::CLIENT_CAPABILITIES)
             .map(|declared| ClientCapabilities::from_declared(&declared.take()))
             .unwrap_or_default();
         Ok(Self::Modern {
@@ -65,17 +65,16 @@ impl Era {
 /// does.
 fn modern_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value>> {
     params?
-        .get("_meta")
+        .field("_meta")
         .and_then(Value::as_object)
-        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+        .filter(|request_meta| request_meta.field(meta::PROTOCOL_VERSION).is_some())
 }
 
 /// [`modern_meta`], to take from.
 fn modern_meta_mut(params: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
-    params
-        .get_mut("_meta")
+    field_mut(params, "_meta")
         .and_then(Value::as_object_mut)
-        .filter(|request_meta| request_meta.contains_key(meta::PROTOCOL_VERSION))
+        .filter(|request_meta| request_meta.field(meta::PROTOCOL_VERSION).is_some())
 }
 
 /// Whether a request claims the modern era: its `_meta` names a protocol version.
@@ -103,7 +102,10 @@ pub(crate) fn envelope_error(params: Option<&Map<String, Value>>) -> Option<Erro
 fn checked_envelope(
     request_meta: &Map<String, Value>,
 ) -> Result<(ProtocolVersion, Option<LogLevel>), ErrorObject> {
-    let Some(text) = request_meta[meta::PROTOCOL_VERSION].as_str() else {
+    let Some(text) = request_meta
+        .field(meta::PROTOCOL_VERSION)
+        .and_then(Value::as_str)
+    else {
         return Err(ErrorObject::invalid_params(format!(
             "`_meta.{}` must be a string",
             meta::PROTOCOL_VERSION
@@ -117,7 +119,7 @@ fn checked_envelope(
         )
         .data(json!({"supported": supported, "requested": text})));
     };
-    match request_meta.get(meta::CLIENT_CAPABILITIES) {
+    match request_meta.field(meta::CLIENT_CAPABILITIES) {
         Some(capabilities) if capabilities.is_object() => {}
         Some(other) => {
             return Err(ErrorObject::invalid_params(format!(
@@ -133,7 +135,7 @@ fn checked_envelope(
         }
     }
     let log_level = request_meta
-        .get(meta::LOG_LEVEL)
+        .field(meta::LOG_LEVEL)
         .map(parse_log_level)
         .transpose()?;
     Ok((version, log_level))

@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
+use crate::fields::Fields as _;
 use crate::schema;
 
 /// The structured content of `Json<T>`: `value` with the `null`s of `T`'s optional properties
@@ -90,7 +91,7 @@ fn prepare_branches(
 ) {
     let branches = |keyword| {
         schema
-            .get(keyword)
+            .field(keyword)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -113,9 +114,9 @@ fn prepare_properties(
     depth: usize,
     nulls: &mut Nulls,
 ) {
-    let properties = schema.get("properties").and_then(Value::as_object);
+    let properties = schema.field("properties").and_then(Value::as_object);
     if let Some(properties) = properties {
-        let required = schema.get("required").and_then(Value::as_array);
+        let required = schema.field("required").and_then(Value::as_array);
         let optional =
             |name: &str| !required.is_some_and(|required| required.iter().any(|r| r == name));
         // A property advertised nullable (`Option<Option<T>>`) keeps its `null`: it means
@@ -124,7 +125,7 @@ fn prepare_properties(
             let left_out = value.is_null()
                 && optional(name)
                 && properties
-                    .get(name)
+                    .field(name)
                     .is_some_and(|property| !takes_null(root, property));
             match nulls {
                 Nulls::Drop => !left_out,
@@ -135,9 +136,9 @@ fn prepare_properties(
             }
         });
     }
-    let additional = schema.get("additionalProperties");
+    let additional = schema.field("additionalProperties");
     for (name, value) in object.iter_mut() {
-        match properties.and_then(|properties| properties.get(name)) {
+        match properties.and_then(|properties| properties.field(name)) {
             Some(property) => prepare(root, property, value, depth + 1, nulls),
             None => {
                 if let Some(additional) = additional {
@@ -158,11 +159,11 @@ fn prepare_items(
     nulls: &mut Nulls,
 ) {
     let leading = schema
-        .get("prefixItems")
+        .field("prefixItems")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     for (index, value) in items.iter_mut().enumerate() {
-        if let Some(item) = leading.get(index).or_else(|| schema.get("items")) {
+        if let Some(item) = leading.get(index).or_else(|| schema.field("items")) {
             prepare(root, item, value, depth + 1, nulls);
         }
     }
@@ -191,7 +192,7 @@ fn chosen_branch<'a>(
         return Some(tagged);
     }
     let no_value = |branch: &Value| {
-        branch.get("type").and_then(Value::as_str) == Some("null")
+        branch.field("type").and_then(Value::as_str) == Some("null")
             || *branch == Value::Bool(true)
             || branch.as_object().is_some_and(Map::is_empty)
     };
@@ -238,22 +239,22 @@ fn takes_null(root: &Value, property: &Value) -> bool {
         Value::Array(kinds) => kinds.iter().any(|kind| kind == "null"),
         _ => false,
     };
-    property.get("type").is_some_and(is_null)
+    property.field("type").is_some_and(is_null)
         || ["anyOf", "oneOf"].into_iter().any(|keyword| {
             property
-                .get(keyword)
+                .field(keyword)
                 .and_then(Value::as_array)
                 .is_some_and(|branches| {
                     branches
                         .iter()
-                        .any(|branch| branch.get("type").is_some_and(is_null))
+                        .any(|branch| branch.field("type").is_some_and(is_null))
                 })
         })
 }
 
 /// Whether a schema takes any number, not only integers.
 fn admits_number(schema: &Map<String, Value>) -> bool {
-    match schema.get("type") {
+    match schema.field("type") {
         Some(Value::String(kind)) => kind == "number",
         Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "number"),
         _ => false,
@@ -264,13 +265,13 @@ fn admits_number(schema: &Map<String, Value>) -> bool {
 fn names_its_tag(root: &Value, branch: &Value, instance: &Value) -> bool {
     let branch = own_or_referenced(root, branch);
     let (Some(properties), Some(fields)) = (
-        branch.get("properties").and_then(Value::as_object),
+        branch.field("properties").and_then(Value::as_object),
         instance.as_object(),
     ) else {
         return false;
     };
     let required: Vec<&str> = branch
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -281,24 +282,24 @@ fn names_its_tag(root: &Value, branch: &Value, instance: &Value) -> bool {
     let externally_tagged = properties.len() == 1
         && required.len() == 1
         && properties.iter().next().is_some_and(|(name, property)| {
-            name == required[0] && single_value(property).is_none() && fields.contains_key(name)
+            name == required[0] && single_value(property).is_none() && fields.field(name).is_some()
         });
     let tags: Vec<(&str, &Value)> = required
         .iter()
-        .filter_map(|name| Some((*name, single_value(properties.get(*name)?)?)))
+        .filter_map(|name| Some((*name, single_value(properties.field(name)?)?)))
         .collect();
     externally_tagged
         || (!tags.is_empty()
             && tags
                 .iter()
-                .all(|(name, value)| fields.get(*name) == Some(*value)))
+                .all(|(name, value)| fields.field(name) == Some(*value)))
 }
 
 /// The one value a property allows (`const`, or a one-value `enum`), if it allows one.
 fn single_value(property: &Value) -> Option<&Value> {
-    property.get("const").or_else(|| {
+    property.field("const").or_else(|| {
         property
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .filter(|values| values.len() == 1)
             .and_then(|values| values.first())
@@ -309,24 +310,24 @@ fn single_value(property: &Value) -> Option<&Value> {
 /// present, and no field it has no property for when it refuses others (serde ignores unknown
 /// fields otherwise).
 fn fits(branch: &Value, fields: &Map<String, Value>) -> bool {
-    let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
+    let Some(properties) = branch.field("properties").and_then(Value::as_object) else {
         return false;
     };
     let required_present = branch
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .all(|name| fields.contains_key(name));
-    let closed = branch.get("additionalProperties") == Some(&Value::Bool(false));
-    required_present && (!closed || fields.keys().all(|name| properties.contains_key(name)))
+        .all(|name| fields.field(name).is_some());
+    let closed = branch.field("additionalProperties") == Some(&Value::Bool(false));
+    required_present && (!closed || fields.keys().all(|name| properties.field(name).is_some()))
 }
 
 /// `branch` when it describes its own properties (a tagged newtype variant of a recursive type
 /// has both a `$ref` and the tag's property), otherwise what its local `$ref` points at.
 fn own_or_referenced<'a>(root: &'a Value, branch: &'a Value) -> &'a Value {
-    if branch.get("properties").is_some() {
+    if branch.field("properties").is_some() {
         branch
     } else {
         resolve(root, branch)
@@ -336,7 +337,7 @@ fn own_or_referenced<'a>(root: &'a Value, branch: &'a Value) -> &'a Value {
 /// `schema`, or what its local `$ref` points at.
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     schema
-        .get("$ref")
+        .field("$ref")
         .and_then(Value::as_str)
         .and_then(|reference| reference.strip_prefix('#'))
         .and_then(|pointer| root.pointer(pointer))
@@ -345,7 +346,7 @@ fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
 
 /// Whether a schema asks for an integer and no other number.
 fn wants_integer(schema: &Map<String, Value>) -> bool {
-    match schema.get("type") {
+    match schema.field("type") {
         Some(Value::String(kind)) => kind == "integer",
         Some(Value::Array(kinds)) => {
             kinds.iter().any(|kind| kind == "integer") && !kinds.iter().any(|kind| kind == "number")

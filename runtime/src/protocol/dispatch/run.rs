@@ -17,6 +17,7 @@ use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
+use crate::fields::Fields as _;
 use crate::hook;
 use crate::jsonrpc::{ErrorObject, Id, codes};
 use crate::limits::CallClock;
@@ -298,8 +299,8 @@ impl Dispatcher {
         Context::new(ContextParts {
             request_id: id.to_value(),
             progress_token: params
-                .get("_meta")
-                .and_then(|meta| meta.get("progressToken"))
+                .field("_meta")
+                .and_then(|meta| meta.field("progressToken"))
                 .cloned(),
             progress_messages: downgrade::progress_has_message(client.version),
             log_level: client.log_level,
@@ -468,7 +469,7 @@ impl Client {
 /// Whether a request carries what a round is made of: a `requestState` or `inputResponses`
 /// (checked by the round, whatever the tool).
 fn brings_answers(params: &Map<String, Value>) -> bool {
-    params.contains_key("requestState") || params.contains_key("inputResponses")
+    params.field("requestState").is_some() || params.field("inputResponses").is_some()
 }
 
 /// A `tools/call`'s `name` and `arguments`, taken out of its params.

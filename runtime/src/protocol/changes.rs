@@ -36,13 +36,16 @@ pub(crate) enum Heard {
 /// faster than a connection writes them out.
 pub(crate) const CHANNEL_CAPACITY: usize = 1024;
 
-/// The server's one channel of changes, and beside it the changes raised in this process: what
-/// is told to this process's listeners, and what a transport relays to other processes (the
-/// replicas of `crate::replicas`). A change heard from another process is announced here
-/// ([`ChangeSender::announce`]) and never raised again, so nothing echoes back.
+/// The server's one channel of changes, and beside it (with the `redis` feature) the changes
+/// raised in this process: what is told to this process's listeners, and what a transport
+/// relays to other processes (the replicas of `crate::replicas`). A change heard from another
+/// process is announced here ([`ChangeSender::announce`]) and never raised again, so nothing
+/// echoes back. Each channel holds its `capacity` slots from the start (48 KiB at
+/// [`CHANNEL_CAPACITY`]): a server that cannot relay has no second one.
 #[derive(Debug, Clone)]
 pub(crate) struct ChangeSender {
     listeners: broadcast::Sender<Change>,
+    #[cfg(feature = "redis")]
     raised: broadcast::Sender<Change>,
 }
 
@@ -51,6 +54,7 @@ impl ChangeSender {
     pub(crate) fn new(capacity: usize) -> Self {
         Self {
             listeners: broadcast::channel(capacity).0,
+            #[cfg(feature = "redis")]
             raised: broadcast::channel(capacity).0,
         }
     }
@@ -58,6 +62,7 @@ impl ChangeSender {
     /// A change made in this process (the `Tools`, `Prompts`, `Resources` handles): told to
     /// its listeners and to whoever relays it (nobody, most of the time: then it costs nothing).
     pub(crate) fn raise(&self, change: Change) {
+        #[cfg(feature = "redis")]
         if self.raised.receiver_count() > 0 {
             let _ = self.raised.send(change.clone());
         }
@@ -65,10 +70,7 @@ impl ChangeSender {
     }
 
     /// A change made elsewhere (another replica): told to this process's listeners only.
-    #[cfg_attr(
-        not(feature = "redis"),
-        allow(dead_code, reason = "the replicas relay changes")
-    )]
+    #[cfg(feature = "redis")]
     pub(crate) fn announce(&self, change: Change) {
         let _ = self.listeners.send(change);
     }
@@ -79,10 +81,7 @@ impl ChangeSender {
     }
 
     /// The changes raised in this process from now on (not those announced).
-    #[cfg_attr(
-        not(feature = "redis"),
-        allow(dead_code, reason = "the replicas relay changes")
-    )]
+    #[cfg(feature = "redis")]
     pub(crate) fn raised(&self) -> broadcast::Receiver<Change> {
         self.raised.subscribe()
     }
@@ -163,6 +162,7 @@ pub(crate) fn takes_a_place(method: &Method) -> bool {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "redis")]
     #[test]
     fn a_change_announced_from_elsewhere_is_heard_here_and_never_raised_again() {
         let sender = ChangeSender::new(8);

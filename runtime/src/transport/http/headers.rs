@@ -9,6 +9,7 @@ use base64::engine::general_purpose::STANDARD;
 use mime::Mime;
 use serde_json::{Map, Number, Value};
 
+use crate::fields::Fields as _;
 use crate::jsonrpc::{ErrorObject, Method, codes};
 use crate::protocol::{ProtocolVersion, meta};
 use crate::schema::HeaderParam;
@@ -48,9 +49,14 @@ pub(super) fn text<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a 
 /// Whether `Content-Type` says JSON in UTF-8: `application/json`, any case, with no charset or
 /// a UTF-8 one (`application/jsonp` and `application/json-patch+json` are other types).
 pub(super) fn is_json(headers: &HeaderMap) -> bool {
-    let Some(media_type) =
-        text(headers, &header::CONTENT_TYPE).and_then(|v| v.parse::<Mime>().ok())
-    else {
+    let Some(value) = text(headers, &header::CONTENT_TYPE) else {
+        return false;
+    };
+    // What nearly every client sends, decided without parsing it.
+    if value.eq_ignore_ascii_case("application/json") {
+        return true;
+    }
+    let Ok(media_type) = value.parse::<Mime>() else {
         return false;
     };
     media_type.essence_str() == "application/json"
@@ -66,16 +72,39 @@ pub(super) fn accepts(headers: &HeaderMap, media_type: &Mime) -> bool {
     if values.peek().is_none() {
         return true;
     }
-    let ranges: Vec<Mime> = values
+    values
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .filter_map(|range| range.trim().parse().ok())
-        .collect();
-    ranges
-        .iter()
-        .filter_map(|range| specificity(range, media_type).map(|rank| (rank, range)))
+        .filter_map(|range| {
+            let range = range.trim();
+            if range.contains(';') {
+                let range: Mime = range.parse().ok()?;
+                specificity(&range, media_type).map(|rank| (rank, quality(&range)))
+            } else {
+                plain_specificity(range, media_type).map(|rank| (rank, 1.0))
+            }
+        })
         .max_by_key(|(rank, _)| *rank)
-        .is_some_and(|(_, range)| quality(range) > 0.0)
+        .is_some_and(|(_, quality)| quality > 0.0)
+}
+
+/// [`specificity`] of a range without parameters (the usual `application/json,
+/// text/event-stream`), read as `mime` reads it (case aside) without parsing it: a range
+/// `mime` would refuse names no type, so it matches none here either.
+fn plain_specificity(range: &str, media_type: &Mime) -> Option<u8> {
+    if range == "*/*" {
+        return Some(0);
+    }
+    let (type_, subtype) = range.split_once('/')?;
+    if !type_.eq_ignore_ascii_case(media_type.type_().as_str()) {
+        return None;
+    }
+    if subtype == "*" {
+        return Some(1);
+    }
+    range
+        .eq_ignore_ascii_case(media_type.essence_str())
+        .then_some(2)
 }
 
 /// How closely `range` names `media_type` (2 exact, 1 `type/*`, 0 `*/*`), if it does.
@@ -153,8 +182,8 @@ fn check_headers(
 ) -> Result<(), ErrorObject> {
     // A version that is not a string is shown as the JSON it is.
     let body_version: Cow<'_, str> = match params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+        .and_then(|p| p.field("_meta"))
+        .and_then(|m| m.field(meta::PROTOCOL_VERSION))
     {
         Some(Value::String(version)) => Cow::Borrowed(version),
         Some(other) => Cow::Owned(other.to_string()),
@@ -182,7 +211,7 @@ fn check_headers(
         _ => return Ok(()),
     };
     let body_name = params
-        .and_then(|p| p.get(name_key))
+        .and_then(|p| p.field(name_key))
         .and_then(Value::as_str)
         .unwrap_or("");
     let name = match raw(&MCP_NAME, "Mcp-Name")?.map(decode) {
@@ -589,6 +618,40 @@ mod tests {
         );
         assert!(claims_modern(&modern));
         assert!(!claims_modern(&named));
+    }
+
+    #[test]
+    fn a_range_without_parameters_is_ranked_as_mime_ranks_it() {
+        let ranges = [
+            "*/*",
+            "text/*",
+            "TEXT/Event-Stream",
+            "application/json",
+            "application/JSON",
+            "application/*",
+            "application/jsonp",
+            "application/json-patch+json",
+            "application/vnd.api+json",
+            "*/json",
+            "text/",
+            "/json",
+            "te xt/*",
+            "application/json extra",
+            "",
+        ];
+        for media_type in [mime::APPLICATION_JSON, mime::TEXT_EVENT_STREAM] {
+            for range in ranges {
+                let parsed = range
+                    .parse::<Mime>()
+                    .ok()
+                    .and_then(|parsed| specificity(&parsed, &media_type));
+                assert_eq!(
+                    plain_specificity(range, &media_type),
+                    parsed,
+                    "{range:?} for {media_type}"
+                );
+            }
+        }
     }
 
     #[test]

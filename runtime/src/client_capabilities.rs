@@ -11,6 +11,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::fields::Fields as _;
+
 /// The most capability names, and extension names, kept of one client: past them the rest are
 /// not seen (a client declaring more is not one the spec describes).
 pub(crate) const MAX_NAMES: usize = 32;
@@ -41,16 +43,16 @@ impl ClientCapabilities {
         let Some(declared) = declared.as_object() else {
             return Self::default();
         };
-        let member = |name: &str| declared.get(name).and_then(Value::as_object);
+        let member = |name: &str| declared.field(name).and_then(Value::as_object);
         let elicitation = member("elicitation");
         let sampling = member("sampling");
         Self {
             declared: object_names(declared),
             elicits_forms: elicitation.is_some_and(|elicitation| {
-                elicitation.is_empty() || elicitation.contains_key("form")
+                elicitation.is_empty() || elicitation.field("form").is_some()
             }),
-            elicits_urls: elicitation.is_some_and(|elicitation| elicitation.contains_key("url")),
-            samples_with_tools: sampling.is_some_and(|sampling| sampling.contains_key("tools")),
+            elicits_urls: elicitation.is_some_and(|elicitation| elicitation.field("url").is_some()),
+            samples_with_tools: sampling.is_some_and(|sampling| sampling.field("tools").is_some()),
             extensions: member("extensions").map(object_names).unwrap_or_default(),
         }
     }

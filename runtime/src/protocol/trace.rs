@@ -16,6 +16,7 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use super::ProtocolVersion;
+use crate::fields::Fields as _;
 use crate::jsonrpc::{ErrorObject, Id, Method, Payload};
 
 /// The span of one request, its outcome fields still empty.
@@ -32,7 +33,7 @@ pub(super) fn request_span(
     is_served: impl FnOnce(&Method, &str) -> bool,
 ) -> Span {
     let target = matches!(method, Method::CallTool | Method::GetPrompt)
-        .then(|| params.get("name").and_then(Value::as_str))
+        .then(|| params.field("name").and_then(Value::as_str))
         .flatten()
         .filter(|name| is_served(method, name));
     let name = match target {

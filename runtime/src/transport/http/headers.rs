@@ -35,6 +35,10 @@ static SINGLE: [HeaderName; 7] = [
 
 /// The first header of [`SINGLE`] that came more than once.
 pub(super) fn repeated(headers: &HeaderMap) -> Option<&'static str> {
+    // No name came twice (nearly every request): nothing to look up.
+    if headers.len() == headers.keys_len() {
+        return None;
+    }
     SINGLE
         .iter()
         .find(|name| headers.get_all(*name).iter().nth(1).is_some())
@@ -618,6 +622,19 @@ mod tests {
         );
         assert!(claims_modern(&modern));
         assert!(!claims_modern(&named));
+    }
+
+    #[test]
+    fn only_a_header_that_must_come_once_is_refused_repeated() {
+        let mut map = headers(&[(&header::ACCEPT, "application/json"), (&MCP_NAME, "a")]);
+        assert_eq!(repeated(&map), None);
+        map.append(
+            header::ACCEPT,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        assert_eq!(repeated(&map), None, "Accept may come on several lines");
+        map.append(MCP_NAME, HeaderValue::from_static("b"));
+        assert_eq!(repeated(&map), Some("mcp-name"));
     }
 
     #[test]

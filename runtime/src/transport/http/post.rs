@@ -22,6 +22,7 @@ use super::reply::{self, Refusal, Stage, StatusTable};
 use super::sessions::HttpSession;
 use super::stream::{Accepts, HttpCall, Resumable, answer};
 use crate::context::AuthInfo;
+use crate::fields::Fields as _;
 use crate::jsonrpc::{
     self, ErrorObject, Id, Incoming, Method, Outgoing, Request as RpcRequest, codes,
     outgoing_channel,
@@ -315,7 +316,7 @@ fn check_param_headers(
     auth: Option<&AuthInfo>,
 ) -> Result<(), ErrorObject> {
     let params = request.params.as_ref();
-    let tool = match params.and_then(|params| params.get("name")) {
+    let tool = match params.and_then(|params| params.field("name")) {
         Some(Value::String(name)) if request.method == Method::CallTool => {
             state.dispatcher.tool(name, auth)
         }
@@ -325,7 +326,7 @@ fn check_param_headers(
         return Ok(());
     };
     let arguments = params
-        .and_then(|params| params.get("arguments"))
+        .and_then(|params| params.field("arguments"))
         .and_then(Value::as_object);
     headers::check_params(headers, tool.header_params(), arguments)
 }

@@ -6,12 +6,16 @@
 # what a stdio server needs, as a user writing one would: rmcp's `transport-io`, and our crate
 # without its default `http` feature.
 #
+# ROUNDS rounds (default 5) alternate the two crates, so a machine whose speed drifts slows both
+# alike; each round's figures are printed, then each column's median and the ratios of medians.
+#
 #   bash benches/build-time.sh            # dependencies first: allow 20 minutes and 2 GB of disk
-#   TOOLS=50 RELEASE=0 bash benches/build-time.sh
+#   TOOLS=50 ROUNDS=3 RELEASE=0 bash benches/build-time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 TOOLS=${TOOLS:-200}
+ROUNDS=${ROUNDS:-5}
 RELEASE=${RELEASE:-1}
 work=$root/target/build-time
 mkdir -p "$work"
@@ -151,25 +155,56 @@ timed() {
   rm -f "$log"
 }
 
-printf '| crate (%s tools) | clean debug build s | rustc peak MiB | one-tool edit s | debug binary MB | release binary MB |\n' "$TOOLS"
-printf '| --- | ---: | ---: | ---: | ---: | ---: |\n'
-for kind in ours rmcp; do
-  generate "$kind"
-  dir=$work/$kind
-  manifest=(--manifest-path "$dir/Cargo.toml")
-  # Dependencies first, not counted.
-  cargo build --quiet "${manifest[@]}"
+# One round for one crate: "clean peak-MiB edit debug-MB".
+measure() { # ours|rmcp
+  local kind=$1 dir=$work/$1 clean memory edit
+  local manifest=(--manifest-path "$dir/Cargo.toml")
   cargo clean --quiet "${manifest[@]}" -p "gen-$kind"
   read -r clean memory < <(timed cargo build "${manifest[@]}")
   # One tool's doc comment (its description) changes.
   sed -i 's/Tool number 1: answers/Tool number 1 (edited): answers/' "$dir/src/main.rs"
   read -r edit _ < <(timed cargo build "${manifest[@]}")
   sed -i 's/Tool number 1 (edited): answers/Tool number 1: answers/' "$dir/src/main.rs"
-  debug=$(du -m --apparent-size "$CARGO_TARGET_DIR/debug/gen-$kind" | cut -f1)
-  release=-
-  if [ "$RELEASE" = 1 ]; then
-    cargo build --quiet --release "${manifest[@]}"
-    release=$(du -m --apparent-size "$CARGO_TARGET_DIR/release/gen-$kind" | cut -f1)
-  fi
-  printf '| %s | %s | %s | %s | %s | %s |\n' "$kind" "$clean" "$memory" "$edit" "$debug" "$release"
+  echo "$clean $memory $edit $(du -m --apparent-size "$CARGO_TARGET_DIR/debug/gen-$kind" | cut -f1)"
+}
+
+for kind in ours rmcp; do
+  generate "$kind"
+  # Dependencies first, not counted.
+  cargo build --quiet --manifest-path "$work/$kind/Cargo.toml"
 done
+
+results=$(mktemp)
+printf '| round | crate (%s tools) | clean debug build s | rustc peak MiB | one-tool edit s | debug binary MB |\n' "$TOOLS"
+printf '| ---: | --- | ---: | ---: | ---: | ---: |\n'
+for round in $(seq "$ROUNDS"); do
+  for kind in ours rmcp; do
+    read -r clean memory edit debug < <(measure "$kind")
+    echo "$kind $clean $memory $edit $debug" >>"$results"
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$round" "$kind" "$clean" "$memory" "$edit" "$debug"
+  done
+done
+
+# Each column's median for each crate, then ours over rmcp's.
+python3 - "$results" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+median = {kind: [statistics.median(float(row[i]) for row in rows if row[0] == kind) for i in (1, 2, 3, 4)]
+          for kind in ("ours", "rmcp")}
+print()
+print("| medians | clean debug build s | rustc peak MiB | one-tool edit s | debug binary MB |")
+print("| --- | ---: | ---: | ---: | ---: |")
+for kind in ("ours", "rmcp"):
+    print("| %s | %.1f | %.0f | %.1f | %.0f |" % (kind, *median[kind]))
+ratio = [o / r for o, r in zip(median["ours"], median["rmcp"])]
+print("| ours / rmcp | %.2fx | %.2fx | %.2fx | %.2fx |" % tuple(ratio))
+PY
+rm -f "$results"
+
+if [ "$RELEASE" = 1 ]; then
+  echo
+  for kind in ours rmcp; do
+    cargo build --quiet --release --manifest-path "$work/$kind/Cargo.toml"
+    echo "release binary, $kind: $(du -m --apparent-size "$CARGO_TARGET_DIR/release/gen-$kind" | cut -f1) MB"
+  done
+fi

@@ -72,11 +72,23 @@ pub(super) fn is_json(headers: &HeaderMap) -> bool {
 /// Whether `Accept` admits `media_type` (RFC 9110 §12.5.1): the most specific range that
 /// matches it decides, and `q=0` means "not acceptable". No `Accept` admits everything.
 pub(super) fn accepts(headers: &HeaderMap, media_type: &Mime) -> bool {
-    let mut values = headers.get_all(header::ACCEPT).iter().peekable();
-    if values.peek().is_none() {
+    let values = headers.get_all(header::ACCEPT);
+    let mut lines = values.iter();
+    let Some(first) = lines.next() else {
+        return true;
+    };
+    // What the transport asks every client to send, as nearly every one writes it: both types
+    // admitted, decided without reading its ranges.
+    if lines.next().is_none()
+        && BOTH_TYPES
+            .iter()
+            .any(|both| first.as_bytes().eq_ignore_ascii_case(both.as_bytes()))
+        && [mime::APPLICATION_JSON, mime::TEXT_EVENT_STREAM].contains(media_type)
+    {
         return true;
     }
     values
+        .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
         .filter_map(|range| {
@@ -91,6 +103,12 @@ pub(super) fn accepts(headers: &HeaderMap, media_type: &Mime) -> bool {
         .max_by_key(|(rank, _)| *rank)
         .is_some_and(|(_, quality)| quality > 0.0)
 }
+
+/// An `Accept` that admits both JSON and an event stream, as clients write it.
+const BOTH_TYPES: [&str; 2] = [
+    "application/json, text/event-stream",
+    "text/event-stream, application/json",
+];
 
 /// [`specificity`] of a range without parameters (the usual `application/json,
 /// text/event-stream`), read as `mime` reads it (case aside) without parsing it: a range
@@ -669,6 +687,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_usual_accept_admits_both_types_and_a_second_line_still_counts() {
+        let (sse, json, html) = (
+            mime::TEXT_EVENT_STREAM,
+            mime::APPLICATION_JSON,
+            mime::TEXT_HTML,
+        );
+        for value in [
+            "application/json, text/event-stream",
+            "Text/Event-Stream, Application/JSON",
+        ] {
+            let map = headers(&[(&header::ACCEPT, value)]);
+            assert!(accepts(&map, &sse) && accepts(&map, &json), "{value}");
+            assert!(!accepts(&map, &html), "{value} admits no other type");
+        }
+        let mut map = headers(&[(&header::ACCEPT, "application/json, text/event-stream")]);
+        map.append(
+            header::ACCEPT,
+            HeaderValue::from_static("application/json;q=0"),
+        );
+        assert!(
+            !accepts(&map, &json),
+            "the later, equally specific range refuses JSON"
+        );
+        assert!(accepts(&map, &sse));
     }
 
     #[test]

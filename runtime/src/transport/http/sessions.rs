@@ -554,13 +554,15 @@ impl SessionTable {
         let id = session_id(headers)?;
         let session = {
             let mut sessions = lock(&self.sessions);
-            let expired = sessions
-                .get(id)
-                .is_some_and(|session| session.expired(self.idle_timeout));
-            if expired && let Some(session) = sessions.remove(id) {
-                session.end();
+            // One lookup (the id hashed once) for a live session; a second only to remove one.
+            match sessions.get(id).cloned() {
+                Some(session) if session.expired(self.idle_timeout) => {
+                    sessions.remove(id);
+                    session.end();
+                    None
+                }
+                found => found,
             }
-            sessions.get(id).cloned()
         };
         // Another principal gets the same answer as for an unknown id: ids are not disclosed.
         let session = session

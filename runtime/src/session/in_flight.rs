@@ -3,6 +3,7 @@
 //! names one call at a time. A 2026-07-28 request stands alone: its [`Ticket`] is in no table.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry as Slot;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,12 +56,14 @@ impl InFlight {
     ) -> Result<(Ticket, AbortRegistration), ErrorObject> {
         let key = id.key();
         let mut calls = lock(&self.calls);
-        if calls.contains_key(&key) {
+        let at_limit = calls.len() >= self.max;
+        // The id hashed once: its slot is both the check and the place.
+        let Slot::Vacant(slot) = calls.entry(key.clone()) else {
             return Err(ErrorObject::invalid_request(format!(
                 "id {key} is already used by a request in flight"
             )));
-        }
-        if calls.len() >= self.max {
+        };
+        if at_limit {
             return Err(ErrorObject::new(
                 codes::SERVER_BUSY,
                 format!(
@@ -77,7 +80,7 @@ impl InFlight {
             abort,
             cancellation: cancellation.clone(),
         };
-        calls.insert(key.clone(), entry);
+        slot.insert(entry);
         let ticket = Ticket {
             registered: Registered::Listed {
                 table: Arc::clone(self),

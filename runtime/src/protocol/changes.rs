@@ -39,7 +39,7 @@ pub(crate) const CHANNEL_CAPACITY: usize = 1024;
 /// The server's one channel of changes, and beside it (with the `redis` feature) the changes
 /// raised in this process: what is told to this process's listeners, and what a transport
 /// relays to other processes (the replicas of `crate::replicas`). A change heard from another
-/// process is announced here ([`ChangeSender::announce`]) and never raised again, so nothing
+/// process is announced here (`ChangeSender::announce`) and never raised again, so nothing
 /// echoes back. Each channel holds its `capacity` slots from the start (48 KiB at
 /// [`CHANNEL_CAPACITY`]): a server that cannot relay has no second one.
 #[derive(Debug, Clone)]

@@ -91,15 +91,7 @@ pub(super) fn accepts(headers: &HeaderMap, media_type: &Mime) -> bool {
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .filter_map(|range| {
-            let range = range.trim();
-            if range.contains(';') {
-                let range: Mime = range.parse().ok()?;
-                specificity(&range, media_type).map(|rank| (rank, quality(&range)))
-            } else {
-                plain_specificity(range, media_type).map(|rank| (rank, 1.0))
-            }
-        })
+        .filter_map(|range| rank(range.trim(), media_type))
         .max_by_key(|(rank, _)| *rank)
         .is_some_and(|(_, quality)| quality > 0.0)
 }
@@ -110,9 +102,21 @@ const BOTH_TYPES: [&str; 2] = [
     "text/event-stream, application/json",
 ];
 
-/// [`specificity`] of a range without parameters (the usual `application/json,
-/// text/event-stream`), read as `mime` reads it (case aside) without parsing it: a range
-/// `mime` would refuse names no type, so it matches none here either.
+/// How closely one range of `Accept` names `media_type` ([`specificity`]) and its quality, as
+/// `mime` reads them; a range without parameters or a suffix (`application/json`, `text/*`:
+/// what clients send) is compared as text ([`plain_specificity`]), not parsed.
+fn rank(range: &str, media_type: &Mime) -> Option<(u8, f32)> {
+    if range.contains([';', '+']) {
+        let range: Mime = range.parse().ok()?;
+        specificity(&range, media_type).map(|rank| (rank, quality(&range)))
+    } else {
+        plain_specificity(range, media_type).map(|rank| (rank, 1.0))
+    }
+}
+
+/// [`specificity`] of a range without parameters or a suffix, read as `mime` reads it (case
+/// aside) without parsing it: a range `mime` would refuse names no type, so it matches none
+/// here either.
 fn plain_specificity(range: &str, media_type: &Mime) -> Option<u8> {
     if range == "*/*" {
         return Some(0);
@@ -656,9 +660,13 @@ mod tests {
     }
 
     #[test]
-    fn a_range_without_parameters_is_ranked_as_mime_ranks_it() {
+    fn a_range_is_ranked_as_mime_ranks_it_whether_or_not_it_is_parsed() {
         let ranges = [
             "*/*",
+            "*/*+x",
+            "text/*+x",
+            "text/event-stream;q=0.5",
+            "application/json; charset=utf-8",
             "text/*",
             "TEXT/Event-Stream",
             "application/json",
@@ -676,12 +684,11 @@ mod tests {
         ];
         for media_type in [mime::APPLICATION_JSON, mime::TEXT_EVENT_STREAM] {
             for range in ranges {
-                let parsed = range
-                    .parse::<Mime>()
-                    .ok()
-                    .and_then(|parsed| specificity(&parsed, &media_type));
+                let parsed = range.parse::<Mime>().ok().and_then(|parsed| {
+                    specificity(&parsed, &media_type).map(|rank| (rank, quality(&parsed)))
+                });
                 assert_eq!(
-                    plain_specificity(range, &media_type),
+                    rank(range, &media_type),
                     parsed,
                     "{range:?} for {media_type}"
                 );

@@ -850,6 +850,9 @@ async fn a_principal_holds_no_more_sessions_in_redis_than_its_cap() {
         let reply = initialize_with(router, &json!({}), &alice).await;
         assert_eq!(reply.status, StatusCode::OK, "{reply:?}");
         sessions.push(reply.header("mcp-session-id").unwrap().to_owned());
+        // Redis orders a principal's sessions by when they expire, to the millisecond: two
+        // opened within one would be equally old, and either could be the one given up.
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
     for router in &routers {
         for (index, session) in sessions.iter().enumerate() {

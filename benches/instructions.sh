@@ -11,8 +11,9 @@
 #   bash benches/instructions.sh before=/tmp/catalog-old           # and an earlier build
 #   TRANSPORTS=stdio ERAS=modern bash benches/instructions.sh
 #
-# Needs valgrind (`apt-get install valgrind`). NAME=BINARY arguments add catalog builds; the
-# floors are measured in the legacy era only (they speak no other).
+# Needs valgrind (`apt-get install valgrind`). NAME=BINARY arguments add catalog builds. The
+# floors speak both eras (`benches/src/floor.rs`): at 2026-07-28 they check the `_meta` envelope
+# and stamp the result, as the era requires of any server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"stdio http"}
@@ -58,11 +59,11 @@ echo
 echo '| server | transport | era | instructions a call |'
 echo '| --- | --- | --- | ---: |'
 for transport in $TRANSPORTS; do
-  case $transport in
-    stdio) row floor stdio legacy target/release/floor-stdio ;;
-    http) row floor http legacy target/release/floor-http '127.0.0.1:{port}' ;;
-  esac
   for era in $ERAS; do
+    case $transport in
+      stdio) row floor stdio "$era" target/release/floor-stdio ;;
+      http) row floor http "$era" target/release/floor-http '127.0.0.1:{port}' ;;
+    esac
     for server in "${servers[@]}"; do
       binary=${server#*=}
       if [ "$transport" = http ]; then

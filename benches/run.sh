@@ -30,9 +30,11 @@ url='http://127.0.0.1:{port}/mcp'
 # | command (over HTTP, {port} is a free port)
 servers=(
   "floor|stdio|legacy|1|$floor_stdio"
+  "floor|stdio|modern|1|$floor_stdio"
   "mcp-toolbelt|stdio|legacy|1|$catalog"
   "mcp-toolbelt|stdio|modern|1|$catalog"
   "floor|http|legacy|1|$floor_http 127.0.0.1:{port}"
+  "floor|http|modern|1|$floor_http 127.0.0.1:{port}"
   "mcp-toolbelt|http|legacy|1|$catalog --http 127.0.0.1:{port}"
   "mcp-toolbelt|http|modern|1|$catalog --http 127.0.0.1:{port}"
 )

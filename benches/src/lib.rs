@@ -6,6 +6,7 @@
 //! Everything here is plain threads and blocking pipes on the stdio side (so the driver costs
 //! less than the fastest server it measures) and hyper's HTTP/1 client on the HTTP side.
 
+pub mod floor;
 pub mod http;
 pub mod messages;
 pub mod report;

@@ -1,6 +1,7 @@
 //! The HTTP floor: a minimal hyper HTTP/1 server (keep-alive, `TCP_NODELAY`) answering
-//! `initialize`, `tools/list` and `tools/call echo` with JSON, and any notification with 202. No
-//! header checks, sessions or validation: a bound, not a server.
+//! `initialize`, `tools/list` and `tools/call echo` with JSON in either era
+//! ([`mcp_toolbelt_benches::floor`]), and any notification with 202. No header checks, sessions
+//! or validation: a bound, not a server.
 //!
 //! ```text
 //! floor-http 127.0.0.1:8080
@@ -12,7 +13,8 @@ use http_body_util::{BodyExt as _, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use serde_json::{Value, json};
+use mcp_toolbelt_benches::floor::answer;
+use serde_json::Value;
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -25,7 +27,7 @@ async fn main() -> std::io::Result<()> {
         let (stream, _) = listener.accept().await?;
         stream.set_nodelay(true)?;
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(answer);
+            let service = hyper::service::service_fn(serve);
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
@@ -33,7 +35,7 @@ async fn main() -> std::io::Result<()> {
     }
 }
 
-async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+async fn serve(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
     let body = match request.into_body().collect().await {
         Ok(body) => body.to_bytes(),
         Err(_) => return Ok(status(StatusCode::BAD_REQUEST)),
@@ -41,26 +43,9 @@ async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Inf
     let Ok(request) = serde_json::from_slice::<Value>(&body) else {
         return Ok(status(StatusCode::BAD_REQUEST));
     };
-    let Some(id) = request.get("id") else {
+    let Some(answer) = answer(&request) else {
         return Ok(status(StatusCode::ACCEPTED));
     };
-    let result = match request["method"].as_str() {
-        Some("initialize") => json!({
-            "protocolVersion": request["params"]["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "floor", "version": "0"},
-        }),
-        Some("tools/list") => json!({"tools": [{
-            "name": "echo",
-            "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}},
-        }]}),
-        Some("tools/call") => {
-            let message = &request["params"]["arguments"]["message"];
-            json!({"content": [{"type": "text", "text": message}], "isError": false})
-        }
-        _ => return Ok(status(StatusCode::NOT_FOUND)),
-    };
-    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
     let mut response = Response::new(Full::new(Bytes::from(answer.to_string())));
     let headers = response.headers_mut();
     headers.insert(

@@ -1,11 +1,13 @@
 //! The stdio floor: what this machine can do with a hand-written, single-threaded `serde_json`
-//! loop serving `initialize`, `tools/list` and `tools/call echo`. It writes into a buffer and
-//! flushes only when no request is waiting in its input buffer. No validation, no concurrency,
-//! no cancellation: a bound, not a server.
+//! loop serving `initialize`, `tools/list` and `tools/call echo` in either era
+//! ([`mcp_toolbelt_benches::floor`]). It writes into a buffer and flushes only when no request
+//! is waiting in its input buffer. No validation, no concurrency, no cancellation: a bound, not
+//! a server.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
-use serde_json::{Value, json};
+use mcp_toolbelt_benches::floor::answer;
+use serde_json::Value;
 
 fn main() -> io::Result<()> {
     let mut input = BufReader::with_capacity(64 * 1024, io::stdin().lock());
@@ -27,31 +29,4 @@ fn main() -> io::Result<()> {
             output.flush()?;
         }
     }
-}
-
-/// The answer to `request`, or `None` for a notification.
-fn answer(request: &Value) -> Option<Value> {
-    let id = request.get("id")?;
-    let result = match request["method"].as_str() {
-        Some("initialize") => json!({
-            "protocolVersion": request["params"]["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "floor", "version": "0"},
-        }),
-        Some("tools/list") => json!({"tools": [{
-            "name": "echo",
-            "description": "Echo the message back",
-            "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]},
-        }]}),
-        Some("tools/call") => {
-            let message = &request["params"]["arguments"]["message"];
-            json!({"content": [{"type": "text", "text": message}], "isError": false})
-        }
-        _ => {
-            return Some(
-                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
-            );
-        }
-    };
-    Some(json!({"jsonrpc": "2.0", "id": id, "result": result}))
 }

@@ -29,14 +29,16 @@ pub async fn stdio_lines(input: &[u8], max: usize, capacity: usize) -> Vec<Optio
 #[cfg(feature = "http")]
 #[must_use]
 pub fn host(text: &str) -> Option<(String, Option<u16>)> {
-    crate::transport::http::admission::Host::parse(text).map(|host| (host.name, host.port))
+    crate::transport::http::admission::Host::parse(text)
+        .map(|host| (host.name.into_owned(), host.port))
 }
 
 /// The host of an `Origin`, as admission reads it (`None`: not an http(s) origin with a host).
 #[cfg(feature = "http")]
 #[must_use]
 pub fn origin_host(origin: &str) -> Option<(String, Option<u16>)> {
-    crate::transport::http::admission::origin_host(origin).map(|host| (host.name, host.port))
+    crate::transport::http::admission::origin_host(origin)
+        .map(|host| (host.name.into_owned(), host.port))
 }
 
 /// An `Mcp-Name` or `Mcp-Param-*` value decoded (`=?base64?…?=`); `Err` holds a value that claims

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{ProtocolVersion, downgrade, listing};
 use crate::context::AuthInfo;
+use crate::fields::field_mut;
 use crate::jsonrpc::{ErrorObject, codes, to_json};
 use crate::registry::{PromptError, PromptSet};
 use crate::types::ListPromptsResult;
@@ -50,16 +51,16 @@ pub(super) struct GetRequest {
     pub(super) arguments: BTreeMap<String, String>,
 }
 
-/// A `prompts/get`'s `name` and `arguments`, taken out of its params.
+/// A `prompts/get`'s `name` and `arguments`, taken out of its params (`null` left in their place: found without hashing).
 pub(super) fn name_and_arguments(
     params: &mut Map<String, Value>,
 ) -> Result<GetRequest, ErrorObject> {
-    let Some(Value::String(name)) = params.remove("name") else {
+    let Some(Value::String(name)) = field_mut(params, "name").map(Value::take) else {
         return Err(ErrorObject::invalid_params(
             "prompts/get requires a string `name`",
         ));
     };
-    let arguments = match params.remove("arguments") {
+    let arguments = match field_mut(params, "arguments").map(Value::take) {
         None | Some(Value::Null) => None,
         Some(Value::Object(arguments)) => Some(arguments),
         Some(_) => return Err(ErrorObject::invalid_params("`arguments` must be an object")),

@@ -36,17 +36,13 @@ pub(super) fn request_span(
         .then(|| params.field("name").and_then(Value::as_str))
         .flatten()
         .filter(|name| is_served(method, name));
-    let name = match target {
-        Some(target) => format!("{method} {target}"),
-        None => method.to_string(),
-    };
     let (tool, prompt) = match method {
         Method::CallTool => (target, None),
         _ => (None, target),
     };
     let span = tracing::info_span!(
         "mcp.request",
-        otel.name = name,
+        otel.name = %SpanName { method, target },
         otel.kind = "server",
         mcp.method.name = method.as_str(),
         mcp.protocol.version = Empty,
@@ -64,6 +60,22 @@ pub(super) fn request_span(
         otel::continue_trace(&span, params);
     }
     span
+}
+
+/// A span's name: `{method} {target}`, or the method alone. Written only when a subscriber
+/// records the span (the fields of a span nobody listens to are never evaluated).
+struct SpanName<'a> {
+    method: &'a Method,
+    target: Option<&'a str>,
+}
+
+impl std::fmt::Display for SpanName<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.target {
+            Some(target) => write!(formatter, "{} {target}", self.method),
+            None => write!(formatter, "{}", self.method),
+        }
+    }
 }
 
 /// Records the version the request is answered in, once its era is known.

@@ -17,7 +17,7 @@ use crate::ask::{Asker, Channel};
 use crate::call;
 use crate::client_capabilities::ClientCapabilities;
 use crate::context::{AuthInfo, Context, ContextParts, LogLevel};
-use crate::fields::Fields as _;
+use crate::fields::{Fields as _, field_mut};
 use crate::hook;
 use crate::jsonrpc::{ErrorObject, Id, codes};
 use crate::limits::CallClock;
@@ -472,16 +472,16 @@ fn brings_answers(params: &Map<String, Value>) -> bool {
     params.field("requestState").is_some() || params.field("inputResponses").is_some()
 }
 
-/// A `tools/call`'s `name` and `arguments`, taken out of its params.
+/// A `tools/call`'s `name` and `arguments`, taken out of its params (`null` left in their place: found without hashing).
 fn tool_and_arguments(
     params: &mut Map<String, Value>,
 ) -> Result<(String, Option<Map<String, Value>>), ErrorObject> {
-    let Some(Value::String(name)) = params.remove("name") else {
+    let Some(Value::String(name)) = field_mut(params, "name").map(Value::take) else {
         return Err(ErrorObject::invalid_params(
             "tools/call requires a string `name`",
         ));
     };
-    match params.remove("arguments") {
+    match field_mut(params, "arguments").map(Value::take) {
         None | Some(Value::Null) => Ok((name, None)),
         Some(Value::Object(arguments)) => Ok((name, Some(arguments))),
         Some(_) => Err(ErrorObject::invalid_params("`arguments` must be an object")),

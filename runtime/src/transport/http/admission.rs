@@ -3,6 +3,7 @@
 //! around the routes; then the bearer token, checked by [`Admitted`], which each handler
 //! extracts before it reads the body.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::net::Ipv6Addr;
 use std::sync::Arc;
@@ -165,16 +166,19 @@ fn check_body(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Refusal> {
 /// The host a request is for: an absolute-form target's authority wins over `Host` (RFC 9112
 /// §3.2.2); HTTP/2 names it in `:authority`, which the URI carries. `Err` is the message of a
 /// `400`: a missing `Host` on HTTP/1.1, or one that is not a host and port.
-fn authority_that_counts(request: &Request) -> Result<Host, String> {
+fn authority_that_counts(request: &Request) -> Result<Host<'_>, String> {
     if let Some(authority) = request.uri().authority() {
         return Host::parse(authority.as_str())
             .ok_or_else(|| format!("Bad Request: invalid request target authority {authority}"));
     }
     match request.headers().get(header::HOST) {
-        Some(host) => {
-            let text = String::from_utf8_lossy(host.as_bytes());
-            Host::parse(&text).ok_or_else(|| format!("Bad Request: invalid Host header {text}"))
-        }
+        Some(host) => std::str::from_utf8(host.as_bytes())
+            .ok()
+            .and_then(Host::parse)
+            .ok_or_else(|| {
+                let text = String::from_utf8_lossy(host.as_bytes());
+                format!("Bad Request: invalid Host header {text}")
+            }),
         None if request.version() == Version::HTTP_10 => Ok(Host::unnamed()),
         None => Err("Bad Request: the Host header is required".into()),
     }
@@ -182,18 +186,19 @@ fn authority_that_counts(request: &Request) -> Result<Host, String> {
 
 /// A host and optional port, as `Host` or an origin names them.
 #[derive(Debug, PartialEq)]
-pub(crate) struct Host {
+pub(crate) struct Host<'a> {
     /// The name, lower-cased and without a trailing dot; an IPv6 address keeps its brackets.
-    pub(crate) name: String,
+    /// Borrowed from the text when it is written so already (as clients write it).
+    pub(crate) name: Cow<'a, str>,
     pub(crate) port: Option<u16>,
     /// As the client wrote it, for messages.
-    text: String,
+    text: &'a str,
 }
 
-impl Host {
+impl<'a> Host<'a> {
     /// `uri-host [":" port]` (RFC 9110 §7.2): a bracketed IPv6 address or a name of letters,
     /// digits, `-`, `.` and `_`; nothing else (no user information, no path, no second colon).
-    pub(crate) fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &'a str) -> Option<Self> {
         let (name, port) = if let Some(bracketed) = text.strip_prefix('[') {
             let (address, after) = bracketed.split_once(']')?;
             address.parse::<Ipv6Addr>().ok()?;
@@ -202,7 +207,7 @@ impl Host {
             } else {
                 Some(after.strip_prefix(':')?)
             };
-            (format!("[{}]", address.to_ascii_lowercase()), port)
+            (lower_case(&text[..address.len() + 2]), port)
         } else {
             let (name, port) = match text.split_once(':') {
                 Some((name, port)) => (name, Some(port)),
@@ -212,7 +217,7 @@ impl Host {
             if !name.chars().all(name_char) {
                 return None;
             }
-            (name.trim_end_matches('.').to_ascii_lowercase(), port)
+            (lower_case(name.trim_end_matches('.')), port)
         };
         if name.is_empty() {
             return None;
@@ -222,36 +227,41 @@ impl Host {
             Some(port) if port.bytes().all(|b| b.is_ascii_digit()) => Some(port.parse().ok()?),
             Some(_) => return None,
         };
-        Some(Self {
-            name,
-            port,
-            text: text.to_owned(),
-        })
+        Some(Self { name, port, text })
     }
 
     /// What an HTTP/1.0 request without `Host` is for: no name, so only `allow_any_host` serves it.
     fn unnamed() -> Self {
         Self {
-            name: String::new(),
+            name: Cow::Borrowed(""),
             port: None,
-            text: String::new(),
+            text: "",
         }
     }
 
     fn is_localhost(&self) -> bool {
-        matches!(self.name.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+        matches!(&*self.name, "localhost" | "127.0.0.1" | "[::1]")
     }
 
     /// Whether an allowed entry (a name, or a name and port) names this host.
     fn is_named_by(&self, entry: &str) -> bool {
-        Self::parse(entry).is_some_and(|allowed| {
+        Host::parse(entry).is_some_and(|allowed| {
             allowed.name == self.name && allowed.port.is_none_or(|port| Some(port) == self.port)
         })
     }
 }
 
+/// `text` in ASCII lower case, copied only when it has an upper-case letter.
+fn lower_case(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 /// Localhost names always; others when allowed (with or without their port), or any host.
-fn allows_host(config: &HttpConfig, host: &Host) -> bool {
+fn allows_host(config: &HttpConfig, host: &Host<'_>) -> bool {
     config.any_host
         || host.is_localhost()
         || config
@@ -273,7 +283,7 @@ fn allows_origin(config: &HttpConfig, origin: &str) -> bool {
 
 /// The host of a serialized origin, `scheme "://" host [":" port]` with an `http` or `https`
 /// scheme; `None` for anything else (`null`, a path, user information, another scheme).
-pub(crate) fn origin_host(origin: &str) -> Option<Host> {
+pub(crate) fn origin_host(origin: &str) -> Option<Host<'_>> {
     let (scheme, rest) = origin.split_once("://")?;
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
         return None;
@@ -285,7 +295,7 @@ pub(crate) fn origin_host(origin: &str) -> Option<Host> {
 mod tests {
     use super::*;
 
-    fn host(text: &str) -> Host {
+    fn host(text: &str) -> Host<'_> {
         Host::parse(text).unwrap_or_else(|| panic!("{text} is a host"))
     }
 

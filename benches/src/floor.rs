@@ -53,3 +53,56 @@ pub fn answer(request: &Value) -> Option<Value> {
 fn error(id: &Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::messages::{PAYLOAD, modern_meta};
+
+    fn call(meta: Option<Value>) -> Value {
+        let mut params = json!({"name": "echo", "arguments": {"message": PAYLOAD}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+    }
+
+    #[test]
+    fn a_call_is_answered_in_the_era_it_speaks() {
+        assert_eq!(
+            answer(&call(None)),
+            Some(json!({"jsonrpc": "2.0", "id": 7, "result": {
+                "content": [{"type": "text", "text": PAYLOAD}],
+                "isError": false,
+            }}))
+        );
+        assert_eq!(
+            answer(&call(Some(modern_meta()))),
+            Some(json!({"jsonrpc": "2.0", "id": 7, "result": {
+                "content": [{"type": "text", "text": PAYLOAD}],
+                "isError": false,
+                "resultType": "complete",
+                "_meta": {SERVER_INFO: {"name": "floor", "version": "0"}},
+            }}))
+        );
+    }
+
+    #[test]
+    fn a_wrong_envelope_is_refused_and_a_notification_unanswered() {
+        let mut unknown_version = modern_meta();
+        unknown_version[PROTOCOL_VERSION] = json!("2099-01-01");
+        let mut no_capabilities = modern_meta();
+        no_capabilities
+            .as_object_mut()
+            .unwrap()
+            .remove(CLIENT_CAPABILITIES);
+        for meta in [unknown_version, no_capabilities] {
+            let refused = answer(&call(Some(meta))).unwrap();
+            assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        }
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        assert_eq!(answer(&initialized), None);
+    }
+}

@@ -13,7 +13,7 @@
 #
 # Needs valgrind (`apt-get install valgrind`). NAME=BINARY arguments add catalog builds. The
 # floors speak both eras (`benches/src/floor.rs`): at 2026-07-28 they check the `_meta` envelope
-# and stamp the result, as the era requires of any server.
+# and stamp the result, written as the legacy floor is (no tight bound in that era: see there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"stdio http"}

@@ -1,8 +1,11 @@
 //! What both floors (`floor-stdio`, `floor-http`) answer: `initialize`, `tools/list` and
-//! `tools/call echo`, each in the era its request speaks. A 2026-07-28 request is answered as
-//! that era requires and no more: its `_meta` envelope checked (a supported version, declared
-//! client capabilities), its result stamped with `resultType` and the server's info. No
-//! validation, sessions or capabilities read: a bound, not a server.
+//! `tools/call echo`, each in the era its request speaks. A 2026-07-28 request has its `_meta`
+//! envelope checked (a supported version, else `-32022`; declared client capabilities, else
+//! `-32602`) and its result stamped with `resultType` and the server's info. Written as the
+//! legacy floor is (the whole request parsed into a `Value`, the answer built with `json!`),
+//! which at 2026-07-28 is no tight bound: the runtime, which keeps only what it reads of
+//! `_meta` and writes the stamp from bytes serialized once, spends less. No validation,
+//! sessions, capabilities or HTTP headers read: a reference, not a server.
 
 use serde_json::{Value, json};
 
@@ -19,12 +22,19 @@ pub fn answer(request: &Value) -> Option<Value> {
     let params = &request["params"];
     let modern = match params["_meta"].get(PROTOCOL_VERSION) {
         None => false,
-        Some(version)
-            if version == MODERN_VERSION && params["_meta"][CLIENT_CAPABILITIES].is_object() =>
-        {
-            true
+        Some(version) if version != MODERN_VERSION => {
+            let mut refused = error(id, -32022, "Unsupported protocol version");
+            refused["error"]["data"] = json!({"supported": [MODERN_VERSION], "requested": version});
+            return Some(refused);
         }
-        Some(_) => return Some(error(id, -32602, "Invalid _meta envelope")),
+        Some(_) if !params["_meta"][CLIENT_CAPABILITIES].is_object() => {
+            return Some(error(
+                id,
+                -32602,
+                "missing required `_meta.clientCapabilities`",
+            ));
+        }
+        Some(_) => true,
     };
     let mut result = match request["method"].as_str() {
         Some("initialize") => json!({
@@ -98,9 +108,9 @@ mod tests {
             .as_object_mut()
             .unwrap()
             .remove(CLIENT_CAPABILITIES);
-        for meta in [unknown_version, no_capabilities] {
+        for (meta, code) in [(unknown_version, -32022), (no_capabilities, -32602)] {
             let refused = answer(&call(Some(meta))).unwrap();
-            assert_eq!(refused["error"]["code"], -32602, "{refused}");
+            assert_eq!(refused["error"]["code"], code, "{refused}");
         }
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         assert_eq!(answer(&initialized), None);

@@ -42,7 +42,7 @@ pub(super) fn request_span(
     };
     let span = tracing::info_span!(
         "mcp.request",
-        otel.name = %SpanName { method, target },
+        otel.name = span_name(method, target),
         otel.kind = "server",
         mcp.method.name = method.as_str(),
         mcp.protocol.version = Empty,
@@ -62,19 +62,13 @@ pub(super) fn request_span(
     span
 }
 
-/// A span's name: `{method} {target}`, or the method alone. Written only when a subscriber
-/// records the span (the fields of a span nobody listens to are never evaluated).
-struct SpanName<'a> {
-    method: &'a Method,
-    target: Option<&'a str>,
-}
-
-impl std::fmt::Display for SpanName<'_> {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.target {
-            Some(target) => write!(formatter, "{} {target}", self.method),
-            None => write!(formatter, "{}", self.method),
-        }
+/// A span's name: `{method} {target}`, or the method alone. Called inside `info_span!`, whose
+/// fields are evaluated only for a span some subscriber records: a request nobody traces
+/// formats nothing.
+fn span_name(method: &Method, target: Option<&str>) -> String {
+    match target {
+        Some(target) => format!("{method} {target}"),
+        None => method.to_string(),
     }
 }
 

@@ -6,6 +6,7 @@
 #   bash benches/run.sh                 # about five minutes
 #   ROUNDS=3 CALLS=5000 bash benches/run.sh
 #   PEERS="rmcp node python" bash benches/run.sh   # also the official TypeScript and Python SDKs
+#   PEERS= bash benches/run.sh                      # no peer: the floors and the catalog alone
 #   BEFORE=/tmp/catalog-old bash benches/run.sh      # and an earlier build of the catalog, alternating
 #
 # Results, one JSON line a run, go to results/ (ignored by git).
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5}
 CALLS=${CALLS:-20000}
 CONCURRENCY=${CONCURRENCY:-16}
-PEERS=${PEERS:-rmcp}
+PEERS=${PEERS-rmcp}
 export CARGO_TERM_COLOR=never
 
 cargo build --quiet --release -p mcp-toolbelt-benches --bins

@@ -14,6 +14,8 @@
 # Needs valgrind (`apt-get install valgrind`). NAME=BINARY arguments add catalog builds. The
 # floors speak both eras (`benches/src/floor.rs`): at 2026-07-28 they check the `_meta` envelope
 # and stamp the result, written as the legacy floor is (no tight bound in that era: see there).
+# Over stdio the typed floor too (`floor-stdio --typed`): the request read into borrowed structs
+# that skip what they do not read, the answer written as bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"stdio http"}
@@ -61,7 +63,10 @@ echo '| --- | --- | --- | ---: |'
 for transport in $TRANSPORTS; do
   for era in $ERAS; do
     case $transport in
-      stdio) row floor stdio "$era" target/release/floor-stdio ;;
+      stdio)
+        row floor stdio "$era" target/release/floor-stdio
+        row 'typed floor' stdio "$era" target/release/floor-stdio --typed
+        ;;
       http) row floor http "$era" target/release/floor-http '127.0.0.1:{port}' ;;
     esac
     for server in "${servers[@]}"; do

@@ -52,7 +52,8 @@ fi
 for peer in $PEERS; do
   case $peer in
     rmcp)
-      cargo build --quiet --release --manifest-path benches/peers/rmcp/Cargo.toml
+      # The catalog alone: the 1,000-tool `many-tools` (fat LTO) is `tools.sh`'s.
+      cargo build --quiet --release --manifest-path benches/peers/rmcp/Cargo.toml --bin rmcp-catalog
       rmcp=benches/peers/rmcp/target/release/rmcp-catalog
       servers+=("rmcp|stdio|legacy|1|$rmcp" "rmcp|http|legacy|1|$rmcp --http 127.0.0.1:{port}")
       ;;

@@ -155,8 +155,9 @@ fn the_floors_answer_a_call_in_the_era_it_speaks() {
     );
 }
 
-#[test]
-fn the_floors_refuse_a_wrong_envelope_and_leave_a_notification_unanswered() {
+/// Two wrong 2026-07-28 envelopes, each with the code that refuses it: a version the floors do
+/// not speak, and no client capabilities.
+fn wrong_envelopes() -> [(Value, i64); 2] {
     let mut unknown_version = modern_meta();
     unknown_version["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
     let mut no_capabilities = modern_meta();
@@ -164,7 +165,12 @@ fn the_floors_refuse_a_wrong_envelope_and_leave_a_notification_unanswered() {
         .as_object_mut()
         .unwrap()
         .remove("io.modelcontextprotocol/clientCapabilities");
-    for (meta, code) in [(unknown_version, -32022), (no_capabilities, -32602)] {
+    [(unknown_version, -32022), (no_capabilities, -32602)]
+}
+
+#[test]
+fn the_floors_refuse_a_wrong_envelope_and_leave_a_notification_unanswered() {
+    for (meta, code) in wrong_envelopes() {
         let refused = answer(&call(Some(meta))).unwrap();
         assert_eq!(refused["error"]["code"], code, "{refused}");
     }
@@ -174,13 +180,7 @@ fn the_floors_refuse_a_wrong_envelope_and_leave_a_notification_unanswered() {
 
 #[test]
 fn the_typed_floor_answers_what_the_value_floor_answers() {
-    let mut unknown_version = modern_meta();
-    unknown_version["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
-    let mut no_capabilities = modern_meta();
-    no_capabilities
-        .as_object_mut()
-        .unwrap()
-        .remove("io.modelcontextprotocol/clientCapabilities");
+    let [(unknown_version, _), (no_capabilities, _)] = wrong_envelopes();
     let initialize = json!({"jsonrpc": "2.0", "id": "i", "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}}});
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": modern_meta()}});

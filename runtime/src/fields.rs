@@ -2,8 +2,8 @@
 //! and their `_meta`, each node of a tool's schema). `serde_json::Map` is an `IndexMap` here
 //! (`serde_json`'s `preserve_order`, for schemas written in their fields' order) and hashes
 //! every key it is asked for with `SipHash`; an object of a few fields is searched faster by
-//! comparing its keys, which mostly differ in length (BENCHMARKS.md, "Fields found without
-//! hashing").
+//! comparing its keys, which mostly differ in length (BENCHMARKS.md, "Per call in
+//! instructions, beside the floors").
 
 use serde_json::{Map, Value};
 

@@ -51,7 +51,8 @@ pub(super) struct GetRequest {
     pub(super) arguments: BTreeMap<String, String>,
 }
 
-/// A `prompts/get`'s `name` and `arguments`, taken out of its params (`null` left in their place: found without hashing).
+/// A `prompts/get`'s `name` and `arguments`, taken out of its params: found without hashing
+/// (`fields`), `null` left in their place.
 pub(super) fn name_and_arguments(
     params: &mut Map<String, Value>,
 ) -> Result<GetRequest, ErrorObject> {

@@ -472,7 +472,8 @@ fn brings_answers(params: &Map<String, Value>) -> bool {
     params.field("requestState").is_some() || params.field("inputResponses").is_some()
 }
 
-/// A `tools/call`'s `name` and `arguments`, taken out of its params (`null` left in their place: found without hashing).
+/// A `tools/call`'s `name` and `arguments`, taken out of its params: found without hashing
+/// (`fields`), `null` left in their place.
 fn tool_and_arguments(
     params: &mut Map<String, Value>,
 ) -> Result<(String, Option<Map<String, Value>>), ErrorObject> {
